@@ -1,0 +1,62 @@
+# Crafter — the two commands are `make start` and `make test` (see README.md).
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+NPM_STAMP := node_modules/.install-stamp
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
+
+$(NPM_STAMP): package-lock.json package.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $(NPM_STAMP)
+
+install: $(NPM_STAMP) ## Install npm dependencies (npm ci) when the lockfile changed
+
+infra: ## Start FerretDB, Kafka, Redis and Mailpit (building them on first use)
+	scripts/infra/infra up
+
+infra-down: ## Stop the infrastructure servers
+	scripts/infra/infra down
+
+proto: install ## Regenerate proto/gen from the protos
+	cd proto && npx buf generate
+
+proto-check: install ## buf lint, and fail when proto/gen is stale
+	cd proto && npx buf lint && npx buf generate
+	@git diff --exit-code --stat -- proto/gen || (echo "proto/gen is stale: run 'make proto' and commit" && exit 1)
+	@test -z "$$(git status --porcelain -- proto/gen)" || (echo "proto/gen has untracked files: run 'make proto' and commit" && exit 1)
+
+lint: install ## Biome lint and format check
+	npx biome check .
+
+typecheck: install ## TypeScript, strict
+	npx tsc -p tsconfig.json
+	npx tsc -p web/tsconfig.json
+
+check: lint typecheck proto-check ## Every static check CI runs
+
+build: install ## Bundle the services and build the dashboard
+	npm run build
+
+start: install infra build ## Start everything (infra, services, gateway + dashboard) and print the URL
+	node scripts/stack.mjs up --profile dev
+
+stop: ## Stop the services and the infrastructure
+	node scripts/stack.mjs down --profile dev
+	scripts/infra/infra down
+
+status: ## Show what is running
+	scripts/infra/infra status
+	node scripts/stack.mjs status --profile dev
+
+test-unit: install ## Unit tests (no servers)
+	npm run test:unit
+
+test-stack: ## Integration and end-to-end tests against a test stack on the real servers
+	scripts/test-stack.sh
+
+test: install infra check build test-unit test-stack ## Run every test, installing and starting what it needs
+
+.PHONY: help install infra infra-down proto proto-check lint typecheck check build start stop status test-unit test-stack test

@@ -1,0 +1,37 @@
+// Bundles each service's src/main.ts into dist/main.js (ESM). Our workspace packages (@crafter/*)
+// are bundled in; every other package stays an import from node_modules.
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { build } from "esbuild";
+
+const only = process.argv.slice(2);
+const services = readdirSync("services").filter(
+  (name) => existsSync(join("services", name, "src/main.ts")) && (only.length === 0 || only.includes(name)),
+);
+
+const externalPackages = {
+  name: "external-packages",
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith("@crafter/") ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+const started = performance.now();
+await Promise.all(
+  services.map((name) =>
+    build({
+      entryPoints: [join("services", name, "src/main.ts")],
+      outfile: join("services", name, "dist/main.js"),
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      sourcemap: true,
+      logLevel: "warning",
+      plugins: [externalPackages],
+    }),
+  ),
+);
+console.log(`built ${services.join(", ")} in ${Math.round(performance.now() - started)} ms`);

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Starts a test stack (own ports and namespace, beside any dev stack) on the servers of
+# scripts/infra, runs the integration and end-to-end tests against it, and stops it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+node scripts/stack.mjs down --profile test >/dev/null
+node scripts/stack.mjs up --profile test
+trap 'node scripts/stack.mjs down --profile test >/dev/null' EXIT
+
+export GATEWAY_URL=http://localhost:18080 CRAFTER_NAMESPACE=crafter_test
+set -a; source .data/infra.env; set +a
+npm run test:integration
+npm run test:e2e

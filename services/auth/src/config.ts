@@ -1,0 +1,29 @@
+import { baseConfigSchema } from "@crafter/kit";
+import { z } from "zod";
+
+export const configSchema = baseConfigSchema.extend({
+  PORT: z.coerce.number().int().default(50051),
+  /** Ed25519 private key as a JWK (from a Secret). When unset, a key is generated once and kept in the database. */
+  JWT_PRIVATE_JWK: z.string().optional(),
+  ACCESS_TOKEN_TTL_S: z.coerce.number().int().positive().default(3600),
+  /** Absolute lifetime of a refresh-token family, from sign-in. */
+  REFRESH_TOKEN_TTL_S: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(30 * 24 * 3600),
+  /** A refresh token presented again within this window (parallel tabs) rotates instead of revoking. */
+  REFRESH_REUSE_GRACE_MS: z.coerce.number().int().nonnegative().default(20_000),
+  VERIFY_TOKEN_TTL_S: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3600),
+  RESET_TOKEN_TTL_S: z.coerce.number().int().positive().default(3600),
+  /** Sign-in attempts per client IP per minute. */
+  SIGNIN_LIMIT_PER_IP: z.coerce.number().int().positive().default(60),
+  /** Failed sign-ins per account per 15 minutes. */
+  SIGNIN_LIMIT_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+});
+
+export type Config = z.infer<typeof configSchema>;

@@ -1,0 +1,68 @@
+import { idField, type OutboxEntry, outboxField, type Plain, toPlain } from "@crafter/kit";
+import { type Connection, type Model, Schema } from "mongoose";
+
+/** The spec's roles (section 6). New users are owners. */
+export const ROLES = ["superadmin", "admin", "owner", "manager", "projectAdmin", "guest", "tester"] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface UserDoc {
+  _id: string;
+  email: string;
+  passwordHash: string;
+  displayName: string;
+  role: Role;
+  emailVerified: boolean;
+  /** Stable id of the user's client (the `clientId` claim). */
+  clientId: string;
+  createdAt: Date;
+  outbox: OutboxEntry[];
+}
+
+export type User = Plain<UserDoc>;
+
+const schema = new Schema<UserDoc>({
+  _id: idField,
+  email: { type: String, required: true, unique: true },
+  passwordHash: { type: String, required: true },
+  displayName: { type: String, default: "Crafter" },
+  role: { type: String, enum: ROLES, default: "owner" },
+  emailVerified: { type: Boolean, default: false },
+  clientId: { type: String, required: true },
+  createdAt: { type: Date, default: Date.now },
+  outbox: outboxField,
+});
+
+/** Credentials. Not tenant-scoped: sign-in looks users up by email. */
+export class UserRepository {
+  readonly model: Model<UserDoc>;
+
+  constructor(connection: Connection) {
+    this.model = connection.model<UserDoc>("User", schema, "users");
+  }
+
+  async findByEmail(email: string): Promise<User | null> {
+    const doc = await this.model.findOne({ email }).lean<UserDoc>();
+    return doc ? toPlain(doc) : null;
+  }
+
+  async findById(id: string): Promise<User | null> {
+    const doc = await this.model.findById(id).lean<UserDoc>();
+    return doc ? toPlain(doc) : null;
+  }
+
+  /** Inserts a user with its first outbox event; null when the email is taken (unique index). */
+  async create(doc: Omit<UserDoc, "_id" | "createdAt">): Promise<User | null> {
+    try {
+      const created = await this.model.create(doc);
+      return toPlain(created.toObject() as UserDoc);
+    } catch (error) {
+      if ((error as { code?: number }).code === 11000) return null;
+      throw error;
+    }
+  }
+
+  /** Applies `set` and appends `event` to the outbox in one document write. */
+  async updateWithEvent(id: string, set: Partial<UserDoc>, event: OutboxEntry): Promise<void> {
+    await this.model.updateOne({ _id: id }, { $set: set, $push: { outbox: event } });
+  }
+}

@@ -1,0 +1,28 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { badRequest, emailError, normalizeEmail, outboxEntry } from "@crafter/kit";
+import { PasswordResetRequestedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
+import { hashToken, newOpaqueToken } from "../domain/tokens";
+import type { AuthDeps } from "./deps";
+
+/**
+ * Starts a password reset: for a known email, stores a reset token (hashed, single use,
+ * `RESET_TOKEN_TTL_S`) and publishes PasswordResetRequested. Answers alike for unknown emails.
+ * @throws CR_ERR_BAD_REQUEST for a malformed email.
+ */
+export async function forgotPassword(deps: AuthDeps, rawEmail: string): Promise<void> {
+  const problem = emailError(rawEmail);
+  if (problem) throw badRequest({ email: problem });
+  const user = await deps.users.findByEmail(normalizeEmail(rawEmail));
+  if (!user) return;
+  const token = newOpaqueToken();
+  const expiresAt = new Date(deps.now().getTime() + deps.config.RESET_TOKEN_TTL_S * 1000);
+  await deps.oneTimeTokens.create(hashToken(token), user.id, "reset", expiresAt);
+  const event = outboxEntry(deps.userTopic, user.id, PasswordResetRequestedSchema, {
+    userId: user.id,
+    email: user.email,
+    resetToken: token,
+    expiresAt: timestampFromDate(expiresAt),
+  });
+  await deps.users.updateWithEvent(user.id, {}, event);
+  deps.kickOutbox();
+}

@@ -1,0 +1,61 @@
+import { randomUUID } from "node:crypto";
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { ACCESS_TOKEN_ALG } from "@crafter/kit";
+import { type Session, SessionSchema } from "@crafter/proto/crafter/auth/v1/auth_pb";
+import { SignJWT } from "jose";
+import { hashToken, newOpaqueToken } from "../domain/tokens";
+import type { User } from "../store/user.repository";
+import type { AuthDeps } from "./deps";
+
+/**
+ * Issues an access JWT (EdDSA, `ACCESS_TOKEN_TTL_S`, claims of spec section 3) and a new refresh
+ * token. A new family starts at sign-in; a rotation continues `family` and keeps its absolute expiry.
+ */
+export async function issueSession(
+  deps: AuthDeps,
+  user: User,
+  family?: { familyId: string; expiresAt: Date },
+): Promise<Session> {
+  const now = deps.now();
+  const accessExpiresAt = new Date(now.getTime() + deps.config.ACCESS_TOKEN_TTL_S * 1000);
+  const accessToken = await new SignJWT({
+    email: user.email,
+    role: user.role,
+    email_verified: user.emailVerified,
+    client_id: user.clientId,
+    display_name: user.displayName,
+  })
+    .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, kid: deps.keys.signing.kid, typ: "JWT" })
+    .setSubject(user.id)
+    .setIssuer(deps.config.JWT_ISSUER)
+    .setAudience(deps.config.JWT_AUDIENCE)
+    .setIssuedAt(Math.floor(now.getTime() / 1000))
+    .setExpirationTime(Math.floor(accessExpiresAt.getTime() / 1000))
+    .setJti(randomUUID())
+    .sign(deps.keys.signing.key);
+
+  const refreshToken = newOpaqueToken();
+  const refreshExpiresAt = family?.expiresAt ?? new Date(now.getTime() + deps.config.REFRESH_TOKEN_TTL_S * 1000);
+  await deps.refreshTokens.create({
+    _id: hashToken(refreshToken),
+    familyId: family?.familyId ?? randomUUID(),
+    userId: user.id,
+    expiresAt: refreshExpiresAt,
+  });
+
+  return create(SessionSchema, {
+    accessToken,
+    refreshToken,
+    accessExpiresAt: timestampFromDate(accessExpiresAt),
+    refreshExpiresAt: timestampFromDate(refreshExpiresAt),
+    user: {
+      userId: user.id,
+      email: user.email,
+      role: user.role,
+      emailVerified: user.emailVerified,
+      clientId: user.clientId,
+      displayName: user.displayName,
+    },
+  });
+}

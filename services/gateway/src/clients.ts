@@ -1,0 +1,24 @@
+import type { Client } from "@connectrpc/connect";
+import { createServiceClient } from "@crafter/kit";
+import { AccountService } from "@crafter/proto/crafter/account/v1/account_pb";
+import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
+import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
+import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
+import type { Config } from "./config";
+
+export interface Clients {
+  auth: Client<typeof AuthService>;
+  account: Client<typeof AccountService>;
+  projects: Client<typeof ProjectsService>;
+  workflows: Client<typeof WorkflowsService>;
+}
+
+export function createClients(config: Config): Clients {
+  const options = { timeoutMs: config.RPC_TIMEOUT_MS };
+  return {
+    auth: createServiceClient(AuthService, config.AUTH_URL, options),
+    account: createServiceClient(AccountService, config.ACCOUNT_URL, options),
+    projects: createServiceClient(ProjectsService, config.PROJECTS_URL, options),
+    workflows: createServiceClient(WorkflowsService, config.WORKFLOWS_URL, options),
+  };
+}

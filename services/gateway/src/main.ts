@@ -1,0 +1,43 @@
+import { createServer } from "node:http";
+import { createAccessTokenVerifier, createLogger, loadConfig, startTelemetry } from "@crafter/kit";
+import { createApp } from "./app";
+import { createClients } from "./clients";
+import { configSchema } from "./config";
+
+let config: ReturnType<typeof loadConfig<typeof configSchema>>;
+try {
+  config = loadConfig(configSchema);
+} catch (error) {
+  console.error(`[gateway] ${(error as Error).message}`);
+  process.exit(78);
+}
+const stopTelemetry = startTelemetry("gateway", config.OTEL_EXPORTER_OTLP_ENDPOINT);
+const logger = createLogger("gateway", config.LOG_LEVEL);
+const clients = createClients(config);
+const verify = createAccessTokenVerifier({
+  fetchJwks: async () => JSON.parse((await clients.auth.getJwks({})).jwksJson),
+  issuer: config.JWT_ISSUER,
+  audience: config.JWT_AUDIENCE,
+});
+
+const server = createServer(createApp(config, clients, verify, logger));
+server.keepAliveTimeout = 65_000;
+server.listen(config.PORT, config.HOST, () => {
+  logger.info({ port: config.PORT, origin: config.PUBLIC_ORIGIN }, "gateway ready");
+});
+
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "draining");
+  const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
+  server.close(async () => {
+    clearTimeout(force);
+    await stopTelemetry().catch(() => undefined);
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+};
+process.once("SIGTERM", () => stop("SIGTERM"));
+process.once("SIGINT", () => stop("SIGINT"));

@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+/**
+ * Settings every service reads. Each service extends this with its own fields in its config.ts;
+ * nothing else reads process.env.
+ */
+export const baseConfigSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  /** Prefix of database names, Kafka topics, consumer groups and Redis keys; lets a test stack share infra. */
+  CRAFTER_NAMESPACE: z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]*$/)
+    .default("crafter"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  MONGODB_URL: z.string().startsWith("mongodb").default("mongodb://127.0.0.1:27017/"),
+  KAFKA_BROKERS: z.string().min(1).default("127.0.0.1:9092"),
+  REDIS_URL: z.string().startsWith("redis").default("redis://127.0.0.1:6379"),
+  /** OTLP/HTTP endpoint of an OpenTelemetry collector; traces are not exported when unset. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** Address of the auth service, whose GetJwks publishes the keys that verify access tokens. */
+  AUTH_URL: z.url().default("http://127.0.0.1:50051"),
+  JWT_ISSUER: z.string().default("crafter-auth"),
+  JWT_AUDIENCE: z.string().default("crafter"),
+  /** Default deadline of outgoing RPCs, in milliseconds. */
+  RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Grace period for in-flight work on SIGTERM, in milliseconds. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
+});
+
+export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+/** Thrown by loadConfig; its message names every bad variable. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Validates the environment once into a typed object.
+ * @throws ConfigError naming each invalid or missing variable, so a service fails fast at start.
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+}
+
+/** Comma-separated list → trimmed, non-empty items. */
+export function splitList(value: string): string[] {
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+}

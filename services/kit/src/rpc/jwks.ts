@@ -1,0 +1,77 @@
+import { createLocalJWKSet, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
+import type { AuthUser } from "./identity";
+
+/** The one algorithm access tokens are signed with; pinned on verification. */
+export const ACCESS_TOKEN_ALG = "EdDSA";
+
+export interface AccessTokenVerifierOptions {
+  /** Returns the current JWKS of the auth service (e.g. its GetJwks RPC). */
+  fetchJwks: () => Promise<JSONWebKeySet>;
+  issuer: string;
+  audience: string;
+  /** Minimum time between two JWKS fetches triggered by an unknown key id, in ms. Default 30 s. */
+  refetchCooldownMs?: number;
+}
+
+export type AccessTokenVerifier = (token: string) => Promise<AuthUser>;
+
+/**
+ * Verifies access JWTs against the auth service's JWKS: algorithm pinned to EdDSA, `iss`, `aud`
+ * and `exp` checked. Keys are cached and fetched again when a token names an unknown key id
+ * (key rotation), at most once per cooldown.
+ * @throws jose errors (JWTExpired, JWSSignatureVerificationFailed, …) for any invalid token.
+ */
+export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): AccessTokenVerifier {
+  const cooldown = options.refetchCooldownMs ?? 30_000;
+  let keySet: ReturnType<typeof createLocalJWKSet> | undefined;
+  let fetchedAt = 0;
+  let inflight: Promise<void> | undefined;
+
+  const refresh = () => {
+    inflight ??= options
+      .fetchJwks()
+      .then((jwks) => {
+        keySet = createLocalJWKSet(jwks);
+        fetchedAt = Date.now();
+      })
+      .finally(() => {
+        inflight = undefined;
+      });
+    return inflight;
+  };
+
+  const getKey: JWTVerifyGetKey = async (header, token) => {
+    if (!keySet) await refresh();
+    try {
+      return await keySet!(header, token);
+    } catch (error) {
+      const unknownKey = (error as { code?: string }).code === "ERR_JWKS_NO_MATCHING_KEY";
+      if (!unknownKey || Date.now() - fetchedAt < cooldown) throw error;
+      await refresh();
+      return keySet!(header, token);
+    }
+  };
+
+  return async (token) => {
+    const { payload } = await jwtVerify(token, getKey, {
+      algorithms: [ACCESS_TOKEN_ALG],
+      issuer: options.issuer,
+      audience: options.audience,
+    });
+    return toAuthUser(payload);
+  };
+}
+
+function toAuthUser(payload: JWTPayload): AuthUser {
+  const claim = (name: string) => (typeof payload[name] === "string" ? (payload[name] as string) : "");
+  return {
+    userId: payload.sub ?? "",
+    email: claim("email"),
+    role: claim("role"),
+    email_verified: payload.email_verified === true,
+    clientId: claim("client_id"),
+    display_name: claim("display_name"),
+    iat: payload.iat ?? 0,
+    exp: payload.exp ?? 0,
+  };
+}

@@ -1,0 +1,135 @@
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
+import type { Consumer, Kafka } from "kafkajs";
+import type { Connection, Model } from "mongoose";
+import type { Logger } from "pino";
+import type { z } from "zod";
+import type { BaseConfig } from "./config/config";
+import { loadConfig } from "./config/config";
+import { connectMongo, databaseName } from "./data/mongo";
+import { type EventHandler, startConsumer } from "./events/consumer";
+import { createKafka, ensureTopics } from "./events/kafka";
+import { type OutboxRelay, startOutboxRelay } from "./events/outbox";
+import { createPublisher, type Publisher } from "./events/publisher";
+import { dlqTopic } from "./events/topics";
+import { createLogger } from "./logger/logger";
+import { createRedis, type Redis } from "./redis/redis";
+import { createServiceClient } from "./rpc/client";
+import { authInterceptor, loggingInterceptor, serverTracingInterceptor } from "./rpc/interceptors";
+import { type AccessTokenVerifier, createAccessTokenVerifier } from "./rpc/jwks";
+import { startRpcServer } from "./rpc/server";
+import { startTelemetry } from "./telemetry/telemetry";
+
+export interface ServiceContext<C extends BaseConfig> {
+  name: string;
+  config: C;
+  logger: Logger;
+  mongo: Connection;
+  redis: Redis;
+  kafka: Kafka;
+  publisher: Publisher;
+  /** Verifies access tokens against the auth service's JWKS. */
+  verifyAccessToken: AccessTokenVerifier;
+}
+
+export interface ServiceParts {
+  routes(router: ConnectRouter): void;
+  /** Event handlers, consumed by the group `<namespace>.<service>`. */
+  consumers?: { topics: string[]; handlers: EventHandler[] };
+  /** Models whose documents carry an outbox; relayed to Kafka. */
+  outbox?: Model<any>[];
+  /** Topics this service publishes to; created (with their DLQs) at start. */
+  publishes?: string[];
+  onStop?(): Promise<void>;
+}
+
+export interface ServiceDefinition<S extends z.ZodType<BaseConfig & { PORT: number }>> {
+  name: string;
+  configSchema: S;
+  /** False for the auth service, whose RPCs run before a session exists. Default true. */
+  authenticate?: boolean;
+  /** Overrides how the JWKS is fetched (the auth service reads its own keys). */
+  fetchJwks?: (
+    ctx: Omit<ServiceContext<z.infer<S>>, "verifyAccessToken">,
+  ) => () => Promise<import("jose").JSONWebKeySet>;
+  setup(ctx: ServiceContext<z.infer<S>> & { relay: () => OutboxRelay | undefined }): Promise<ServiceParts>;
+}
+
+/**
+ * The one main of every service (DESIGN.md section 1): validates config, starts telemetry,
+ * connects MongoDB, Redis and Kafka, serves the Connect routes plus grpc.health.v1 on HTTP/2,
+ * relays its outbox, consumes its topics, and drains on SIGTERM/SIGINT.
+ */
+export async function runService<S extends z.ZodType<BaseConfig & { PORT: number }>>(
+  definition: ServiceDefinition<S>,
+): Promise<void> {
+  let config: z.infer<S>;
+  try {
+    config = loadConfig(definition.configSchema);
+  } catch (error) {
+    console.error(`[${definition.name}] ${(error as Error).message}`);
+    process.exit(78); // EX_CONFIG
+  }
+  const stopTelemetry = startTelemetry(definition.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled rejection"));
+
+  const mongo = await connectMongo(config.MONGODB_URL, databaseName(config.CRAFTER_NAMESPACE, definition.name), logger);
+  const redis = createRedis(config.REDIS_URL, config.CRAFTER_NAMESPACE, logger);
+  const kafka = createKafka(config.KAFKA_BROKERS, `${config.CRAFTER_NAMESPACE}.${definition.name}`, logger);
+  const publisher = await createPublisher(kafka);
+
+  const base = { name: definition.name, config, logger, mongo, redis, kafka, publisher };
+  const authClient = createServiceClient(AuthService, config.AUTH_URL, { timeoutMs: config.RPC_TIMEOUT_MS });
+  const fetchJwks = definition.fetchJwks?.(base) ?? (async () => JSON.parse((await authClient.getJwks({})).jwksJson));
+  const verifyAccessToken = createAccessTokenVerifier({
+    fetchJwks,
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+  });
+
+  let relay: OutboxRelay | undefined;
+  const parts = await definition.setup({ ...base, verifyAccessToken, relay: () => relay });
+
+  const topics = [...(parts.publishes ?? []), ...(parts.consumers?.topics ?? [])];
+  if (topics.length > 0) await ensureTopics(kafka, [...new Set(topics.flatMap((topic) => [topic, dlqTopic(topic)]))]);
+  if (parts.outbox?.length) {
+    relay = startOutboxRelay({ models: parts.outbox, publisher, source: definition.name, logger });
+  }
+  let consumer: Consumer | undefined;
+  if (parts.consumers) {
+    consumer = await startConsumer({
+      kafka,
+      groupId: `${config.CRAFTER_NAMESPACE}.${definition.name}`,
+      topics: parts.consumers.topics,
+      handlers: parts.consumers.handlers,
+      connection: mongo,
+      publisher,
+      logger,
+    });
+  }
+
+  const interceptors: Interceptor[] = [serverTracingInterceptor(), loggingInterceptor(logger)];
+  if (definition.authenticate !== false) interceptors.push(authInterceptor(verifyAccessToken));
+  const server = await startRpcServer({ port: config.PORT, routes: parts.routes, interceptors, logger });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "draining");
+    await server.drain(config.SHUTDOWN_GRACE_MS);
+    await consumer?.disconnect();
+    await relay?.stop();
+    await parts.onStop?.();
+    await publisher.disconnect();
+    redis.disconnect();
+    await mongo.close();
+    await stopTelemetry().catch(() => undefined);
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+  logger.info({ port: server.port }, `${definition.name} ready`);
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Repository root (this file is services/kit/src/testing/index.ts). */
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
+
+function readEnvFile(path: string): Record<string, string> {
+  try {
+    return Object.fromEntries(
+      readFileSync(path, "utf8")
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line && !line.startsWith("#") && line.includes("="))
+        .map((line) => {
+          const at = line.indexOf("=");
+          return [line.slice(0, at).replace(/^export\s+/, ""), line.slice(at + 1).replace(/^"|"$/g, "")];
+        }),
+    );
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Addresses of the running stack for integration and e2e tests: the environment (set by
+ * scripts/test-stack.sh) over `.data/infra.env` (written by scripts/infra).
+ */
+export function stackEnv(): Record<string, string> {
+  return {
+    ...readEnvFile(join(repoRoot, ".data/infra.env")),
+    ...(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>),
+  };
+}
+
+export function gatewayUrl(): string {
+  return stackEnv().GATEWAY_URL ?? "http://127.0.0.1:8080";
+}
+
+/** A fresh address per test run, so tests never collide with earlier data. */
+export function uniqueEmail(prefix = "user"): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}@example.test`;
+}
+
+export interface MailpitMessage {
+  ID: string;
+  Subject: string;
+  To: { Address: string }[];
+  Text: string;
+  HTML: string;
+}
+
+/**
+ * Waits for the newest email to `to` whose subject contains `subject`, read from Mailpit's API.
+ * @throws after `timeoutMs` (default 20 s) with what the mailbox held.
+ */
+export async function waitForEmail(to: string, subject: string, timeoutMs = 20_000): Promise<MailpitMessage> {
+  const api = stackEnv().MAILPIT_API_URL ?? "http://127.0.0.1:8025";
+  const deadline = Date.now() + timeoutMs;
+  let seen: string[] = [];
+  while (Date.now() < deadline) {
+    const response = await fetch(`${api}/api/v1/search?query=${encodeURIComponent(`to:"${to}"`)}`);
+    const body = (await response.json()) as { messages: { ID: string; Subject: string }[] };
+    seen = body.messages.map((message) => message.Subject);
+    const hit = body.messages.find((message) => message.Subject.includes(subject));
+    if (hit) return (await (await fetch(`${api}/api/v1/message/${hit.ID}`)).json()) as MailpitMessage;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no email "${subject}" to ${to} within ${timeoutMs} ms; saw: ${JSON.stringify(seen)}`);
+}
+
+/** The first link in an email's text whose path starts with `path` (e.g. "/verify"). */
+export function linkFrom(message: MailpitMessage, path: string): URL {
+  const links = [...message.Text.matchAll(/https?:\/\/[^\s)>"]+/g)].map((match) => new URL(match[0]));
+  const link = links.find((url) => url.pathname.startsWith(path));
+  if (!link) throw new Error(`no ${path} link in email: ${message.Text}`);
+  return link;
+}
+
+export interface EnvelopeResponse<T = any> {
+  status: number;
+  body: {
+    success: boolean;
+    result: T;
+    errorMessage: string | null;
+    error: { code: string; fields?: Record<string, string> } | null;
+  };
+  headers: Headers;
+}
+
+/**
+ * A browser-like client of the gateway: keeps cookies, sends the same-origin `Origin` and JSON
+ * content type on writes (the CSRF rules), and returns status + envelope.
+ */
+export class GatewaySession {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl = gatewayUrl()) {}
+
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<EnvelopeResponse<T>> {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(method === "GET" ? {} : { "content-type": "application/json", origin: this.baseUrl }),
+        ...(cookie ? { cookie } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      redirect: "manual",
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(";");
+      const at = pair!.indexOf("=");
+      const name = pair!.slice(0, at).trim();
+      const value = pair!.slice(at + 1).trim();
+      const expired = attributes.some((attr) => /max-age=0|expires=thu, 01 jan 1970/i.test(attr.trim()));
+      if (expired || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await response.text();
+    let parsed: EnvelopeResponse<T>["body"];
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`${method} ${path} → ${response.status} non-JSON body: ${text.slice(0, 200)}`);
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  }
+
+  get = <T = any>(path: string) => this.request<T>("GET", path);
+  post = <T = any>(path: string, body: unknown = {}) => this.request<T>("POST", path, body);
+  put = <T = any>(path: string, body: unknown = {}) => this.request<T>("PUT", path, body);
+}

@@ -1,0 +1,4 @@
+// Pure validation rules of spec section 5, shared by the services and the web dashboard.
+export * from "./email";
+export * from "./settings";
+export * from "./url";

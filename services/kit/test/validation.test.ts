@@ -1,0 +1,93 @@
+import { describe, expect, it } from "@jest/globals";
+import {
+  cleanDomain,
+  DEFAULT_SETTINGS,
+  EMAIL_REQUIRED_MESSAGE,
+  emailError,
+  INVALID_EMAIL_MESSAGE,
+  isValidUrl,
+  mergeSettings,
+  normalizeUrl,
+} from "../src/validation/index";
+
+describe("URL rule (spec section 5)", () => {
+  it.each([
+    ["https://example.com", true],
+    ["http://shop.example.co.uk/path?q=1", true],
+    ["ftp://files.example.org", true],
+    ["https://my-bakery.example", true],
+    ["https://a.abcdefghijklmn", true], // last label of 14
+    ["https://a.abcdefghijklmno", false], // 15
+    ["https://example.c", false], // last label of 1
+    ["http://localhost", false], // one label
+    ["https://exa_mple.com", false], // underscore
+    ["mailto:someone@example.com", false],
+    ["javascript:alert(1)", false],
+    ["https://", false],
+    ["", false],
+    ["   ", false],
+    ["https://exa mple.com", false],
+  ])("%s → %s", (input, valid) => {
+    expect(isValidUrl(input)).toBe(valid);
+  });
+
+  it("needs a scheme unless scheme-less mode is allowed, then assumes https", () => {
+    expect(isValidUrl("example.com")).toBe(false);
+    expect(normalizeUrl("example.com", { allowSchemeless: true })).toBe("https://example.com/");
+    expect(normalizeUrl("  www.example.com/about ", { allowSchemeless: true })).toBe("https://www.example.com/about");
+    expect(normalizeUrl("localhost", { allowSchemeless: true })).toBeNull();
+  });
+});
+
+describe("email rule", () => {
+  it.each([
+    ["", EMAIL_REQUIRED_MESSAGE],
+    ["   ", EMAIL_REQUIRED_MESSAGE],
+    [undefined, EMAIL_REQUIRED_MESSAGE],
+    ["plain", INVALID_EMAIL_MESSAGE],
+    ["a@b", INVALID_EMAIL_MESSAGE],
+    ["a@b.c", INVALID_EMAIL_MESSAGE],
+    ["two@@example.com", INVALID_EMAIL_MESSAGE],
+    ["sp ace@example.com", INVALID_EMAIL_MESSAGE],
+    ["owner@bakery.example", null],
+    ["First.Last+tag@sub.example.co.uk", null],
+  ])("%s → %s", (input, message) => {
+    expect(emailError(input)).toBe(message);
+  });
+});
+
+describe("domain cleaning", () => {
+  it("trims, drops the scheme and a leading www", () => {
+    expect(cleanDomain("  https://www.Example.com/about ")).toBe("Example.com/about");
+    expect(cleanDomain("http://shop.example.com")).toBe("shop.example.com");
+    expect(cleanDomain("www.example.com")).toBe("example.com");
+    expect(cleanDomain("example.com")).toBe("example.com");
+    expect(cleanDomain("https://wwwexample.com")).toBe("wwwexample.com");
+  });
+});
+
+describe("settings merge", () => {
+  it("ignores empty values and keeps false and 0", () => {
+    const merged = mergeSettings(DEFAULT_SETTINGS, {
+      theme: "dark",
+      viewMode: "",
+      customerProfileColumns: [],
+      leftSidebarOpen: false,
+      rightSidebarWidth: null,
+      fastGeneration: undefined,
+      zoom: 0,
+    });
+    expect(merged.theme).toBe("dark");
+    expect(merged.viewMode).toBe("list");
+    expect(merged.customerProfileColumns).toEqual(DEFAULT_SETTINGS.customerProfileColumns);
+    expect(merged.leftSidebarOpen).toBe(false);
+    expect(merged.rightSidebarWidth).toBe("medium");
+    expect(merged.fastGeneration).toBe(false);
+    expect(merged.zoom).toBe(0);
+  });
+
+  it("does not change the defaults it merged over", () => {
+    mergeSettings(DEFAULT_SETTINGS, { theme: "dark" });
+    expect(DEFAULT_SETTINGS.theme).toBe("light");
+  });
+});
