@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { gatewayUrl, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type Browser, chromium, type Page } from "playwright-core";
 
 // The walking skeleton's six steps in Debian's Chromium against the stack started as by the

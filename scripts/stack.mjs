@@ -15,7 +15,7 @@ const profile = args.includes("--profile") ? args[args.indexOf("--profile") + 1]
 const PROFILES = {
   dev: { gateway: 8080, rpcBase: 50051, namespace: "crafter" },
   // Tests sign in many times from one address: the per-IP limit would only get in their way.
-  test: { gateway: 18080, rpcBase: 51051, namespace: "crafter_test", env: { SIGNIN_LIMIT_PER_IP: "100000" } },
+  test: { gateway: 28080, rpcBase: 28051, namespace: "crafter_test", env: { SIGNIN_LIMIT_PER_IP: "100000" } },
 };
 const settings = PROFILES[profile];
 if (!settings) throw new Error(`unknown profile ${profile}`);
@@ -147,6 +147,20 @@ async function up() {
     ...SERVICES.map((name) => waitFor(name, () => healthCheck(port(name)))),
     waitFor("gateway", gatewayHealthy),
   ]);
+  const addresses = {
+    GATEWAY_URL: `http://localhost:${settings.gateway}`,
+    CRAFTER_NAMESPACE: env.CRAFTER_NAMESPACE,
+    ...Object.fromEntries(
+      ["AUTH", "ACCOUNT", "PROJECTS", "WORKFLOWS"].map((name) => [`${name}_URL`, env[`${name}_URL`]]),
+    ),
+  };
+  // For tests and tools that talk to this stack.
+  writeFileSync(
+    join(dir, "stack.env"),
+    `${Object.entries(addresses)
+      .map(([key, value]) => `${key}=${value}`)
+      .join("\n")}\n`,
+  );
   console.log(`stack (${profile}) healthy in ${Math.round(performance.now() - started)} ms`);
   console.log(`\n  Crafter is running: ${env.PUBLIC_ORIGIN}\n`);
 }

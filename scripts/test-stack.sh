@@ -8,7 +8,6 @@ node scripts/stack.mjs down --profile test >/dev/null
 node scripts/stack.mjs up --profile test
 trap 'node scripts/stack.mjs down --profile test >/dev/null' EXIT
 
-export GATEWAY_URL=http://localhost:18080 CRAFTER_NAMESPACE=crafter_test
-set -a; source .data/infra.env; set +a
+set -a; source .data/infra.env; source .data/stack/test/stack.env; set +a
 npm run test:integration
 npm run test:e2e

@@ -7,9 +7,9 @@
 //   node probe.mjs http  HOST PORT PATH   GET answers 2xx
 //
 // Exit 0 when ready, 1 otherwise (reason on stderr). PROBE_TIMEOUT_MS bounds each probe (default 2000).
-import net from 'node:net';
+import net from "node:net";
 
-const [kind, host, portArg, urlPath = '/'] = process.argv.slice(2);
+const [kind, host, portArg, urlPath = "/"] = process.argv.slice(2);
 const port = Number(portArg);
 const timeoutMs = Number(process.env.PROBE_TIMEOUT_MS || 2000);
 
@@ -41,22 +41,19 @@ function session(talk) {
         waiter = { need, resolve: res };
         pump();
       });
-    sock.on('data', (d) => {
+    sock.on("data", (d) => {
       buf = Buffer.concat([buf, d]);
       pump();
     });
-    sock.on('error', fail);
-    sock.on('close', () => fail(new Error('connection closed')));
-    sock.on('connect', () => {
-      talk((b) => sock.write(b), read).then(
-        (v) => {
-          clearTimeout(timer);
-          sock.removeAllListeners('close');
-          sock.destroy();
-          resolve(v);
-        },
-        fail,
-      );
+    sock.on("error", fail);
+    sock.on("close", () => fail(new Error("connection closed")));
+    sock.on("connect", () => {
+      talk((b) => sock.write(b), read).then((v) => {
+        clearTimeout(timer);
+        sock.removeAllListeners("close");
+        sock.destroy();
+        resolve(v);
+      }, fail);
     });
   });
 }
@@ -69,14 +66,14 @@ const frame = (sizeIncludesPrefix) => (b) => {
 
 function bsonPingAdmin() {
   const parts = [];
-  const cstr = (s) => Buffer.from(`${s}\0`, 'utf8');
+  const cstr = (s) => Buffer.from(`${s}\0`, "utf8");
   const i32 = (n) => {
     const b = Buffer.alloc(4);
     b.writeInt32LE(n);
     return b;
   };
-  parts.push(Buffer.from([0x10]), cstr('ping'), i32(1));
-  parts.push(Buffer.from([0x02]), cstr('$db'), i32(6), cstr('admin'));
+  parts.push(Buffer.from([0x10]), cstr("ping"), i32(1));
+  parts.push(Buffer.from([0x02]), cstr("$db"), i32(6), cstr("admin"));
   const body = Buffer.concat(parts);
   return Buffer.concat([i32(4 + body.length + 1), body, Buffer.from([0])]);
 }
@@ -87,22 +84,55 @@ function bsonOk(doc) {
   while (i < doc.length - 1) {
     const type = doc[i++];
     const end = doc.indexOf(0, i);
-    const name = doc.toString('utf8', i, end);
+    const name = doc.toString("utf8", i, end);
     i = end + 1;
     let size;
     switch (type) {
-      case 0x01: if (name === 'ok') return doc.readDoubleLE(i); size = 8; break;
-      case 0x10: if (name === 'ok') return doc.readInt32LE(i); size = 4; break;
-      case 0x12: if (name === 'ok') return Number(doc.readBigInt64LE(i)); size = 8; break;
-      case 0x02: case 0x0d: case 0x0e: size = 4 + doc.readInt32LE(i); break;
-      case 0x03: case 0x04: case 0x0f: size = doc.readInt32LE(i); break;
-      case 0x05: size = 5 + doc.readInt32LE(i); break;
-      case 0x07: size = 12; break;
-      case 0x08: size = 1; break;
-      case 0x09: case 0x11: size = 8; break;
-      case 0x0a: case 0x7f: case 0xff: size = 0; break;
-      case 0x13: size = 16; break;
-      default: return undefined;
+      case 0x01:
+        if (name === "ok") return doc.readDoubleLE(i);
+        size = 8;
+        break;
+      case 0x10:
+        if (name === "ok") return doc.readInt32LE(i);
+        size = 4;
+        break;
+      case 0x12:
+        if (name === "ok") return Number(doc.readBigInt64LE(i));
+        size = 8;
+        break;
+      case 0x02:
+      case 0x0d:
+      case 0x0e:
+        size = 4 + doc.readInt32LE(i);
+        break;
+      case 0x03:
+      case 0x04:
+      case 0x0f:
+        size = doc.readInt32LE(i);
+        break;
+      case 0x05:
+        size = 5 + doc.readInt32LE(i);
+        break;
+      case 0x07:
+        size = 12;
+        break;
+      case 0x08:
+        size = 1;
+        break;
+      case 0x09:
+      case 0x11:
+        size = 8;
+        break;
+      case 0x0a:
+      case 0x7f:
+      case 0xff:
+        size = 0;
+        break;
+      case 0x13:
+        size = 16;
+        break;
+      default:
+        return undefined;
     }
     i += size;
   }
@@ -129,7 +159,7 @@ async function mongo() {
 }
 
 function kafkaRequest(apiKey, apiVersion, correlationId, body) {
-  const clientId = Buffer.from('crafter-infra-probe');
+  const clientId = Buffer.from("crafter-infra-probe");
   const head = Buffer.alloc(4 + 2 + 2 + 4 + 2);
   head.writeInt32BE(2 + 2 + 4 + 2 + clientId.length + body.length, 0);
   head.writeInt16BE(apiKey, 4);
@@ -144,7 +174,7 @@ async function kafka() {
     // ApiVersions v0 (api key 18): response = correlation id, int16 error code, ...
     send(kafkaRequest(18, 0, 1, Buffer.alloc(0)));
     const av = await read(frame(false));
-    if (av.readInt32BE(4) !== 1) throw new Error('ApiVersions: wrong correlation id');
+    if (av.readInt32BE(4) !== 1) throw new Error("ApiVersions: wrong correlation id");
     const err = av.readInt16BE(8);
     if (err !== 0) throw new Error(`ApiVersions error code ${err}`);
     // Metadata v1 (api key 3) for no topics: response = correlation id, [brokers], ...
@@ -152,22 +182,22 @@ async function kafka() {
     noTopics.writeInt32BE(0);
     send(kafkaRequest(3, 1, 2, noTopics));
     const md = await read(frame(false));
-    if (md.readInt32BE(4) !== 2) throw new Error('Metadata: wrong correlation id');
+    if (md.readInt32BE(4) !== 2) throw new Error("Metadata: wrong correlation id");
     return md.readInt32BE(8);
   });
-  if (brokers < 1) throw new Error('Metadata lists no broker yet');
+  if (brokers < 1) throw new Error("Metadata lists no broker yet");
 }
 
 async function smtp() {
   const line = await session(async (send, read) => {
     const l = await read((b) => {
-      const nl = b.indexOf('\n');
+      const nl = b.indexOf("\n");
       return nl < 0 ? Number.MAX_SAFE_INTEGER : nl + 1;
     });
-    send('QUIT\r\n');
-    return l.toString('utf8');
+    send("QUIT\r\n");
+    return l.toString("utf8");
   });
-  if (!line.startsWith('220')) throw new Error(`unexpected SMTP greeting: ${line.trim()}`);
+  if (!line.startsWith("220")) throw new Error(`unexpected SMTP greeting: ${line.trim()}`);
 }
 
 async function http() {
@@ -178,7 +208,7 @@ async function http() {
 
 const probes = { mongo, kafka, smtp, http };
 if (!probes[kind] || !host || !Number.isInteger(port)) {
-  console.error('usage: node probe.mjs mongo|kafka|smtp|http HOST PORT [PATH]');
+  console.error("usage: node probe.mjs mongo|kafka|smtp|http HOST PORT [PATH]");
   process.exit(2);
 }
 probes[kind]().then(

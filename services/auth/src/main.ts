@@ -35,7 +35,8 @@ await runService({
     };
     const sweeper = setInterval(() => {
       const now = new Date();
-      Promise.all([oneTimeTokens.sweep(now), refreshTokens.sweep(now)])
+      const lifetime = config.REFRESH_TOKEN_TTL_S * 1000;
+      Promise.all([oneTimeTokens.sweep(now, lifetime), refreshTokens.sweep(now, lifetime)])
         .then(([tokens, refresh]) => logger.debug({ tokens, refresh }, "swept expired tokens"))
         .catch((error) => logger.error({ err: error }, "token sweep failed"));
     }, SWEEP_EVERY_MS);

@@ -130,8 +130,8 @@ describe("refresh tokens", () => {
 
     // Pretend the first token was used a minute ago (outside the parallel-tab grace window).
     await authDb
-      .collection("refresh_tokens")
-      .updateOne({ _id: sha256(first) as never }, { $set: { usedAt: new Date(Date.now() - 60_000) } });
+      .collection("refresh_token_uses")
+      .updateOne({ _id: sha256(first) as never }, { $set: { at: new Date(Date.now() - 60_000) } });
     const thief = new GatewaySession();
     thief.cookies.set("crafter_rt", first);
     const reuse = await thief.post("/auth/token/refresh", {});

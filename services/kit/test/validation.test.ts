@@ -36,6 +36,8 @@ describe("URL rule (spec section 5)", () => {
     expect(normalizeUrl("example.com", { allowSchemeless: true })).toBe("https://example.com/");
     expect(normalizeUrl("  www.example.com/about ", { allowSchemeless: true })).toBe("https://www.example.com/about");
     expect(normalizeUrl("localhost", { allowSchemeless: true })).toBeNull();
+    expect(normalizeUrl("mailto:me@acme.com", { allowSchemeless: true })).toBeNull();
+    expect(normalizeUrl("https://user:pass@example.com")).toBeNull();
   });
 });
 

@@ -1,4 +1,6 @@
 import { type Connection, type Model, Schema } from "mongoose";
+import type { RefreshTokenState } from "../domain/tokens";
+import { MarkerSet } from "./markers";
 
 export interface RefreshTokenDoc {
   /** SHA-256 of the raw token. */
@@ -7,8 +9,6 @@ export interface RefreshTokenDoc {
   userId: string;
   /** Absolute end of the family (sign-in + 30 days); every rotation keeps it. */
   expiresAt: Date;
-  usedAt: Date | null;
-  revokedAt: Date | null;
   createdAt: Date;
 }
 
@@ -17,41 +17,57 @@ const schema = new Schema<RefreshTokenDoc>({
   familyId: { type: String, required: true, index: true },
   userId: { type: String, required: true, index: true },
   expiresAt: { type: Date, required: true },
-  usedAt: { type: Date, default: null },
-  revokedAt: { type: Date, default: null },
   createdAt: { type: Date, default: Date.now },
 });
 
-/** Refresh-token families: each rotation adds a token; reuse revokes the family. */
+/**
+ * Refresh-token families: each rotation adds a token. Token documents never change; the first use
+ * of a token and the revocation of a family are unique-id inserts (`refresh_token_uses`,
+ * `revoked_families`), atomic even where concurrent updates of one document are not.
+ */
 export class RefreshTokenRepository {
   readonly model: Model<RefreshTokenDoc>;
+  private readonly uses: MarkerSet;
+  private readonly revoked: MarkerSet;
 
   constructor(connection: Connection) {
     this.model = connection.model<RefreshTokenDoc>("RefreshToken", schema, "refresh_tokens");
+    this.uses = new MarkerSet(connection, "RefreshTokenUse", "refresh_token_uses");
+    this.revoked = new MarkerSet(connection, "RevokedFamily", "revoked_families");
   }
 
-  async create(doc: Omit<RefreshTokenDoc, "usedAt" | "revokedAt" | "createdAt">): Promise<void> {
-    await this.model.create({ ...doc, usedAt: null, revokedAt: null });
+  async create(doc: Omit<RefreshTokenDoc, "createdAt">): Promise<void> {
+    await this.model.create(doc);
   }
 
-  async find(hash: string): Promise<RefreshTokenDoc | null> {
-    return this.model.findById(hash).lean<RefreshTokenDoc>();
+  /** The token with its first use and its family's revocation, or null when unknown. */
+  async find(hash: string): Promise<(RefreshTokenDoc & RefreshTokenState) | null> {
+    const token = await this.model.findById(hash).lean<RefreshTokenDoc>();
+    if (!token) return null;
+    const [usedAt, revokedAt] = await Promise.all([this.uses.get(hash), this.revoked.get(token.familyId)]);
+    return { ...token, usedAt, revokedAt };
   }
 
-  /** Sets usedAt the first time only; later calls keep the first use time. */
+  /** Records the first use; later calls keep the first use time. */
   async markUsed(hash: string, now: Date): Promise<void> {
-    await this.model.updateOne({ _id: hash, usedAt: null }, { $set: { usedAt: now } });
+    await this.uses.add(hash, now);
   }
 
   async revokeFamily(familyId: string, now: Date): Promise<void> {
-    await this.model.updateMany({ familyId, revokedAt: null }, { $set: { revokedAt: now } });
+    await this.revoked.add(familyId, now);
   }
 
+  /** Revokes every live family of the user (password reset). */
   async revokeAllOfUser(userId: string, now: Date): Promise<void> {
-    await this.model.updateMany({ userId, revokedAt: null }, { $set: { revokedAt: now } });
+    const families: string[] = await this.model.distinct("familyId", { userId, expiresAt: { $gt: now } });
+    await Promise.all(families.map((familyId) => this.revoked.add(familyId, now)));
   }
 
-  async sweep(now: Date): Promise<number> {
-    return (await this.model.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+  /** Removes expired tokens, and markers older than a family can live. */
+  async sweep(now: Date, familyLifetimeMs: number): Promise<number> {
+    const removed = (await this.model.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+    const before = new Date(now.getTime() - familyLifetimeMs);
+    await Promise.all([this.uses.sweep(before), this.revoked.sweep(before)]);
+    return removed;
   }
 }

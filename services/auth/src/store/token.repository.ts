@@ -1,4 +1,5 @@
 import { type Connection, type Model, Schema } from "mongoose";
+import { MarkerSet } from "./markers";
 
 export type TokenPurpose = "verify" | "reset";
 
@@ -8,7 +9,6 @@ interface OneTimeTokenDoc {
   userId: string;
   purpose: TokenPurpose;
   expiresAt: Date;
-  usedAt: Date | null;
 }
 
 const schema = new Schema<OneTimeTokenDoc>({
@@ -16,38 +16,39 @@ const schema = new Schema<OneTimeTokenDoc>({
   userId: { type: String, required: true, index: true },
   purpose: { type: String, required: true },
   expiresAt: { type: Date, required: true },
-  usedAt: { type: Date, default: null },
 });
 
-/** Email verification and password reset tokens: random, stored hashed, single use, expiring. */
+/**
+ * Email verification and password reset tokens: random, stored hashed, expiring, and single use —
+ * a use is a unique-id insert into `one_time_token_uses`, so two concurrent uses cannot both win.
+ */
 export class OneTimeTokenRepository {
   readonly model: Model<OneTimeTokenDoc>;
+  private readonly uses: MarkerSet;
 
   constructor(connection: Connection) {
     this.model = connection.model<OneTimeTokenDoc>("OneTimeToken", schema, "one_time_tokens");
+    this.uses = new MarkerSet(connection, "OneTimeTokenUse", "one_time_token_uses");
   }
 
   async create(hash: string, userId: string, purpose: TokenPurpose, expiresAt: Date): Promise<void> {
-    await this.model.create({ _id: hash, userId, purpose, expiresAt, usedAt: null });
+    await this.model.create({ _id: hash, userId, purpose, expiresAt });
   }
 
   /**
-   * Marks the token used, atomically, and returns its user id; null when the token is unknown,
-   * of another purpose, already used or expired.
+   * Uses the token once and returns its user id; null when the token is unknown, of another
+   * purpose, expired or already used.
    */
   async consume(hash: string, purpose: TokenPurpose, now: Date): Promise<string | null> {
-    const doc = await this.model
-      .findOneAndUpdate(
-        { _id: hash, purpose, usedAt: null, expiresAt: { $gt: now } },
-        { $set: { usedAt: now } },
-        { new: true },
-      )
-      .lean<OneTimeTokenDoc>();
-    return doc?.userId ?? null;
+    const token = await this.model.findOne({ _id: hash, purpose, expiresAt: { $gt: now } }).lean<OneTimeTokenDoc>();
+    if (!token) return null;
+    return (await this.uses.add(hash, now)) ? token.userId : null;
   }
 
-  /** Removes tokens past their expiry (DESIGN section 5: no TTL indexes). */
-  async sweep(now: Date): Promise<number> {
-    return (await this.model.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+  /** Removes tokens past their expiry, and use markers old enough to outlive any token. */
+  async sweep(now: Date, maxTokenLifetimeMs: number): Promise<number> {
+    const tokens = (await this.model.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+    await this.uses.sweep(new Date(now.getTime() - maxTokenLifetimeMs));
+    return tokens;
   }
 }

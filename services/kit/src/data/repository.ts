@@ -74,9 +74,16 @@ export class TenantRepository<T extends { _id: string }> {
     return toPlain(created.toObject() as T);
   }
 
-  /** Updates one document of the tenant and returns it as it is after the update, or null. */
+  /**
+   * Updates one document of the tenant and returns it as it is after the update, or null.
+   * On FerretDB 1.24 concurrent updates of one document are not isolated (last writer wins, and a
+   * filter is no compare-and-set): serialise writers (a Redis lock) or model the change as an insert
+   * guarded by a unique index.
+   */
   async update(tenantId: string, filter: QueryFilter<T>, update: UpdateQuery<T>): Promise<Plain<T> | null> {
-    const doc = await this.model.findOneAndUpdate(this.scope(tenantId, filter), update, { new: true }).lean<T>();
+    const doc = await this.model
+      .findOneAndUpdate(this.scope(tenantId, filter), update, { returnDocument: "after" })
+      .lean<T>();
     return doc ? toPlain(doc) : null;
   }
 

@@ -72,6 +72,10 @@ export interface OutboxRelayOptions {
   logger: Logger;
   /** Poll period in ms; `kick()` publishes sooner after a write. Default 500. */
   intervalMs?: number;
+  /** How far back each poll looks for entries, in ms. Default 5 minutes. */
+  lookbackMs?: number;
+  /** Period of the full scan that catches entries older than the lookback, in ms. Default 10 minutes. */
+  fullScanMs?: number;
 }
 
 export interface OutboxRelay {
@@ -80,46 +84,75 @@ export interface OutboxRelay {
   stop(): Promise<void>;
 }
 
+interface PublishedMarker {
+  _id: string;
+  at: Date;
+}
+
+function publishedModel(connection: Connection): Model<PublishedMarker> {
+  return (
+    (connection.models.OutboxPublished as Model<PublishedMarker> | undefined) ??
+    connection.model<PublishedMarker>(
+      "OutboxPublished",
+      new Schema<PublishedMarker>({ _id: String, at: { type: Date, default: Date.now } }),
+      "outbox_published",
+    )
+  );
+}
+
 /**
- * Publishes outbox entries of the given models to Kafka, in order per document, then removes them.
- * At least once: a crash between publish and removal publishes again, and consumers deduplicate
- * by `ce_id`. Several replicas may relay the same entry; that is the same case.
+ * Publishes outbox entries of the given models to Kafka, in order per document, at least once.
+ *
+ * The relay never writes to the aggregate's document: on FerretDB 1.24 concurrent updates of one
+ * document are not isolated, so a removal could race the service's next `$push` and lose an event.
+ * Instead each published entry gets a marker in `outbox_published` (an insert guarded by the unique
+ * `_id`, which is atomic everywhere). Each poll looks at entries younger than `lookbackMs`; a full
+ * scan at start and every `fullScanMs` catches anything older. A crash between publish and marker
+ * publishes again; consumers deduplicate by `ce_id`. Entries stay in their document (a handful per
+ * aggregate).
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const interval = options.intervalMs ?? 500;
+  const lookback = options.lookbackMs ?? 5 * 60_000;
+  const fullScanEvery = options.fullScanMs ?? 10 * 60_000;
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  let lastFullScan = 0;
 
-  const relayOnce = async () => {
-    for (const model of options.models) {
-      for (;;) {
-        const docs = await model
-          .find({ "outbox.0": { $exists: true } }, { outbox: 1 })
-          .limit(50)
-          .lean<{ _id: unknown; outbox: OutboxEntry[] }[]>();
-        if (docs.length === 0) break;
-        let popped = 0;
-        for (const doc of docs) {
-          for (const entry of doc.outbox) {
-            await options.publisher.publish(entry.topic, entry.key, toBuffer(entry.payload), {
-              ce_id: entry.id,
-              ce_type: entry.type,
-              ce_source: options.source,
-              ce_time: new Date(entry.time).toISOString(),
-              ...(entry.traceparent ? { traceparent: entry.traceparent } : {}),
-            });
-            // Pop the head only while it is still this entry: events are appended, never
-            // prepended, so this cannot drop one. ($pull with a condition is a silent no-op on
-            // FerretDB 1.24.)
-            const result = await model.updateOne({ _id: doc._id, "outbox.0.id": entry.id }, { $pop: { outbox: -1 } });
-            popped += result.modifiedCount;
-          }
-        }
-        // Never spin: if nothing could be removed, wait for the next tick.
-        if (popped === 0) throw new Error("outbox entries were published but could not be removed");
+  const relayModel = async (model: Model<any>, full: boolean) => {
+    const published = publishedModel(model.db);
+    const since = new Date(Date.now() - lookback);
+    const filter = full ? { "outbox.0": { $exists: true } } : { "outbox.time": { $gte: since } };
+    const cursor = model.find(filter, { outbox: 1 }).lean<{ _id: unknown; outbox: OutboxEntry[] }>().cursor();
+    for await (const doc of cursor) {
+      const entries = full ? doc.outbox : doc.outbox.filter((entry) => new Date(entry.time) >= since);
+      if (entries.length === 0) continue;
+      const done = new Set(
+        (await published.find({ _id: { $in: entries.map((entry) => entry.id) } }, { _id: 1 }).lean()).map(
+          (marker) => marker._id,
+        ),
+      );
+      for (const entry of entries) {
+        if (done.has(entry.id)) continue;
+        await options.publisher.publish(entry.topic, entry.key, toBuffer(entry.payload), {
+          ce_id: entry.id,
+          ce_type: entry.type,
+          ce_source: options.source,
+          ce_time: new Date(entry.time).toISOString(),
+          ...(entry.traceparent ? { traceparent: entry.traceparent } : {}),
+        });
+        await published.create({ _id: entry.id }).catch((error: { code?: number }) => {
+          if (error.code !== 11000) throw error;
+        });
       }
     }
+  };
+
+  const relayOnce = async () => {
+    const full = Date.now() - lastFullScan >= fullScanEvery;
+    for (const model of options.models) await relayModel(model, full);
+    if (full) lastFullScan = Date.now();
   };
 
   const run = () => {
@@ -151,12 +184,12 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 }
 
-/** The processed-event marker of an idempotent consumer: `_id` = `<group>:<ce_id>`. */
 interface ProcessedEvent {
   _id: string;
   at: Date;
 }
 
+/** The processed-event marker of an idempotent consumer: `_id` = `<group>:<ce_id>`. */
 export function processedEventModel(connection: Connection): Model<ProcessedEvent> {
   return (
     (connection.models.ProcessedEvent as Model<ProcessedEvent> | undefined) ??

@@ -84,7 +84,8 @@ export interface EnvelopeResponse<T = any> {
     success: boolean;
     result: T;
     errorMessage: string | null;
-    error: { code: string; fields?: Record<string, string> } | null;
+    /** Null on success; typed non-null so tests can assert on it directly. */
+    error: { code: string; fields: Record<string, string> };
   };
   headers: Headers;
 }

@@ -27,6 +27,8 @@ export function normalizeUrl(input: string, options: UrlRuleOptions = {}): strin
     return null;
   }
   if (!SCHEMES.includes(url.protocol)) return null;
+  // "mailto:me@acme.com" read scheme-less would become https://mailto:me@acme.com.
+  if (url.username || url.password) return null;
   const labels = url.hostname.split(".");
   if (labels.length < 2 || !labels.every((label) => label.length > 0 && LABEL.test(label))) return null;
   const last = labels[labels.length - 1] ?? "";

@@ -452,7 +452,7 @@ export const ProjectsService: GenService<{
     output: typeof GetActiveProjectResponseSchema;
   },
   /**
-   * Fails with FAILED_PRECONDITION when current_active_id is not the active project.
+   * Fails with CONFLICT (Aborted) when current_active_id is not the active project.
    *
    * @generated from rpc crafter.projects.v1.ProjectsService.SetActiveProject
    */

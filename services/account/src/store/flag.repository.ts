@@ -1,0 +1,57 @@
+import type { Connection, Model } from "mongoose";
+import { Schema } from "mongoose";
+import type { GlobalFlag } from "../domain/flags";
+
+/** A global feature flag: `_id` is the flag's name. Not tenant data: the same for every user. */
+export interface FlagDoc {
+  _id: string;
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const flagSchema = new Schema<FlagDoc>(
+  {
+    _id: { type: String, required: true },
+    enabled: { type: Boolean, required: true },
+  },
+  { collection: "flags", timestamps: true, versionKey: false },
+);
+
+export function flagModel(connection: Connection): Model<FlagDoc> {
+  return (connection.models.Flag as Model<FlagDoc> | undefined) ?? connection.model<FlagDoc>("Flag", flagSchema);
+}
+
+/** Global flags with their default state. */
+export class FlagRepository {
+  constructor(private readonly model: Model<FlagDoc>) {}
+
+  /**
+   * Inserts each flag that is not stored yet, with its default. Flags already stored keep the
+   * state an operator may have given them. Safe to run on every start and from several replicas.
+   * @returns how many flags were inserted.
+   */
+  async seed(flags: readonly GlobalFlag[]): Promise<number> {
+    let inserted = 0;
+    for (const flag of flags) {
+      try {
+        const result = await this.model.updateOne(
+          { _id: flag.name },
+          { $setOnInsert: { enabled: flag.enabled } },
+          { upsert: true },
+        );
+        inserted += result.upsertedCount ?? 0;
+      } catch (error) {
+        // Another replica inserted the same flag between our match and our insert.
+        if ((error as { code?: number }).code !== 11000) throw error;
+      }
+    }
+    return inserted;
+  }
+
+  /** Every global flag. */
+  async all(): Promise<GlobalFlag[]> {
+    const docs = await this.model.find({}).lean<FlagDoc[]>();
+    return docs.map((doc) => ({ name: doc._id, enabled: doc.enabled }));
+  }
+}

@@ -1,0 +1,33 @@
+import type { Connection } from "mongoose";
+import { AccountRepository, accountModel } from "./account.repository";
+import { FlagRepository, flagModel } from "./flag.repository";
+import { FlagOverrideRepository, flagOverrideModel } from "./flag-override.repository";
+import { SettingsRepository, settingModel } from "./settings.repository";
+
+/** Every repository of the account service, over its own database. */
+export interface AccountStores {
+  accounts: AccountRepository;
+  settings: SettingsRepository;
+  flags: FlagRepository;
+  flagOverrides: FlagOverrideRepository;
+}
+
+/**
+ * Builds the repositories and waits until their indexes (the unique ones the upserts rely on)
+ * exist, so the first request cannot race the index build.
+ */
+export async function createStores(connection: Connection): Promise<AccountStores> {
+  const models = {
+    accounts: accountModel(connection),
+    settings: settingModel(connection),
+    flags: flagModel(connection),
+    flagOverrides: flagOverrideModel(connection),
+  };
+  await Promise.all(Object.values(models).map((model) => model.init()));
+  return {
+    accounts: new AccountRepository(models.accounts),
+    settings: new SettingsRepository(models.settings),
+    flags: new FlagRepository(models.flags),
+    flagOverrides: new FlagOverrideRepository(models.flagOverrides),
+  };
+}

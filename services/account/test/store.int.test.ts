@@ -1,0 +1,82 @@
+import { randomUUID } from "node:crypto";
+import { stackEnv } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import mongoose, { type Connection } from "mongoose";
+import { defaultGlobalFlags } from "../src/domain/flags";
+import { type AccountStores, createStores } from "../src/store";
+
+// Against the real MongoDB-compatible server of scripts/infra (FerretDB 1.24 locally), in a
+// throwaway database. These pin the concurrency guarantees the repositories rely on.
+let connection: Connection;
+let stores: AccountStores;
+
+beforeAll(async () => {
+  connection = await mongoose
+    .createConnection(stackEnv().MONGODB_URL ?? "mongodb://127.0.0.1:27017/", {
+      dbName: `inttest_account_${randomUUID().slice(0, 8)}`,
+      serverSelectionTimeoutMS: 5000,
+    })
+    .asPromise();
+  stores = await createStores(connection);
+});
+
+afterAll(async () => {
+  await connection?.dropDatabase();
+  await connection?.close();
+});
+
+describe("account store", () => {
+  it("creates an account once under concurrent ensure calls, with every default stored", async () => {
+    const userId = randomUUID();
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        stores.accounts.ensure(userId, { email: "a@example.test", displayName: "", role: "", emailVerified: false }),
+      ),
+    );
+    expect(new Set(results.map((account) => account.id)).size).toBe(1);
+    const raw = await connection.collection("accounts").find({ userId }).toArray();
+    expect(raw).toHaveLength(1);
+    expect(raw[0]).toMatchObject({ displayName: "Crafter", role: "owner", isSubscribed: false, access: [], image: "" });
+  });
+
+  it("marks the email verified, creating the account when needed", async () => {
+    const userId = randomUUID();
+    await stores.accounts.markEmailVerified(userId, "v@example.test");
+    expect(await stores.accounts.findByUser(userId)).toMatchObject({ emailVerified: true, email: "v@example.test" });
+  });
+
+  it("keeps every key of concurrent settings updates", async () => {
+    const userId = randomUUID();
+    await Promise.all([
+      stores.settings.apply(userId, { theme: "dark" }),
+      stores.settings.apply(userId, { fastGeneration: true }),
+      stores.settings.apply(userId, { leftSidebarOpen: false }),
+      stores.settings.apply(userId, { viewMode: "grid" }),
+      stores.settings.apply(userId, { customerProfileColumns: ["name"] }),
+    ]);
+    expect(await stores.settings.get(userId)).toEqual({
+      theme: "dark",
+      fastGeneration: true,
+      leftSidebarOpen: false,
+      viewMode: "grid",
+      customerProfileColumns: ["name"],
+    });
+    expect(await stores.settings.get(randomUUID())).toEqual({});
+  });
+
+  it("seeds flags once and keeps an operator's change", async () => {
+    expect(await stores.flags.seed(defaultGlobalFlags())).toBe(29);
+    await connection.collection("flags").updateOne({ _id: "test" as never }, { $set: { enabled: true } });
+    expect(await stores.flags.seed(defaultGlobalFlags())).toBe(0);
+    const flags = await stores.flags.all();
+    expect(flags).toHaveLength(29);
+    expect(flags.find((flag) => flag.name === "test")?.enabled).toBe(true);
+  });
+
+  it("stores one override per user and flag", async () => {
+    const userId = randomUUID();
+    await stores.flagOverrides.set(userId, "image_edit", true);
+    await stores.flagOverrides.set(userId, "image_edit", false);
+    expect(await stores.flagOverrides.listForUser(userId)).toEqual([{ flag: "image_edit", enabled: false }]);
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * Transactional email templates. Pure: every input (names, links, times) is passed in, nothing is
+ * read from the clock or the environment, so the output is deterministic and unit-tested.
+ */
+
+/** A rendered email, ready for the mailer. */
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Names of the templates, as recorded on each delivery. */
+export type TemplateName = "verify-email" | "reset-password";
+
+export const VERIFY_SUBJECT = "Verify your email for Crafter";
+export const RESET_SUBJECT = "Reset your Crafter password";
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
+/** A user-provided display name made safe for one line of text: control characters removed, at most 80 characters. */
+export function cleanDisplayName(name: string | undefined): string {
+  const printable = Array.from(name ?? "", (char) => {
+    const code = char.charCodeAt(0);
+    return code < 0x20 || code === 0x7f ? " " : char;
+  }).join("");
+  const cleaned = printable.replace(/\s+/g, " ").trim();
+  return cleaned.length > 80 ? `${cleaned.slice(0, 79)}…` : cleaned;
+}
+
+/**
+ * A link to a page of this deployment carrying a one-time token.
+ * @param origin e.g. "http://localhost:8080" (a trailing slash is tolerated).
+ * @param path e.g. "/verify".
+ */
+export function tokenLink(origin: string, path: string, token: string): string {
+  return `${origin.replace(/\/+$/, "")}${path}?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * Says when a link expires, relative to `now` and as an absolute UTC time:
+ * "in 24 hours (Tue, 25 Nov 2025 10:00 UTC)". Null or invalid `expiresAt` → "soon".
+ */
+export function describeExpiry(expiresAt: Date | null | undefined, now: Date): string {
+  if (!expiresAt || Number.isNaN(expiresAt.getTime())) return "soon";
+  const minutes = Math.round((expiresAt.getTime() - now.getTime()) / 60_000);
+  const absolute = formatUtc(expiresAt);
+  if (minutes <= 0) return `at ${absolute}`;
+  let relative: string;
+  if (minutes < 90) relative = plural(minutes, "minute");
+  else if (minutes < 48 * 60) relative = plural(Math.round(minutes / 60), "hour");
+  else relative = plural(Math.round(minutes / (24 * 60)), "day");
+  return `in ${relative} (${absolute})`;
+}
+
+const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? "" : "s"}`;
+
+const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const pad = (value: number) => String(value).padStart(2, "0");
+
+/** "Tue, 25 Nov 2025 10:00 UTC". */
+export function formatUtc(date: Date): string {
+  return `${DAYS[date.getUTCDay()]}, ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
+}
+
+interface Layout {
+  greeting: string;
+  intro: string;
+  action: string;
+  link: string;
+  expiry: string;
+  ignore: string;
+}
+
+function renderText(layout: Layout): string {
+  return [
+    layout.greeting,
+    "",
+    layout.intro,
+    "",
+    `${layout.action}:`,
+    layout.link,
+    "",
+    layout.expiry,
+    "",
+    layout.ignore,
+    "",
+    "— The Crafter team",
+    "",
+  ].join("\n");
+}
+
+function renderHtml(subject: string, layout: Layout): string {
+  const link = escapeHtml(layout.link);
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f5f5f5;font-family:Arial,Helvetica,sans-serif;color:#1f1f1f;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px;">
+<tr><td>
+<p style="margin:0 0 16px;">${escapeHtml(layout.greeting)}</p>
+<p style="margin:0 0 24px;">${escapeHtml(layout.intro)}</p>
+<p style="margin:0 0 24px;"><a href="${link}" style="display:inline-block;background:#1677ff;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;">${escapeHtml(layout.action)}</a></p>
+<p style="margin:0 0 8px;font-size:13px;color:#595959;">If the button does not work, copy this link into your browser:</p>
+<p style="margin:0 0 24px;font-size:13px;word-break:break-all;"><a href="${link}">${link}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#595959;">${escapeHtml(layout.expiry)}</p>
+<p style="margin:0 0 24px;font-size:13px;color:#595959;">${escapeHtml(layout.ignore)}</p>
+<p style="margin:0;font-size:13px;color:#8c8c8c;">— The Crafter team</p>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+}
+
+function greeting(displayName: string | undefined): string {
+  const name = cleanDisplayName(displayName);
+  return name ? `Hi ${name},` : "Hi,";
+}
+
+/** Input of the verification email. */
+export interface VerificationEmailInput {
+  /** The name the user signed up with (user-provided; escaped in HTML). */
+  displayName?: string;
+  /** Absolute link to `/verify?token=…` of this deployment. */
+  link: string;
+  expiresAt: Date | null;
+  /** The time of rendering, for the relative expiry. */
+  now: Date;
+}
+
+/** The email that confirms a new account's address. Subject: "Verify your email for Crafter". */
+export function renderVerificationEmail(input: VerificationEmailInput): RenderedEmail {
+  const layout: Layout = {
+    greeting: greeting(input.displayName),
+    intro: "Welcome to Crafter! Please confirm your email address to finish setting up your account.",
+    action: "Verify your email",
+    link: input.link,
+    expiry: `This link expires ${describeExpiry(input.expiresAt, input.now)}.`,
+    ignore: "If you did not create a Crafter account, you can ignore this email.",
+  };
+  return { subject: VERIFY_SUBJECT, text: renderText(layout), html: renderHtml(VERIFY_SUBJECT, layout) };
+}
+
+/** Input of the password-reset email. */
+export interface PasswordResetEmailInput {
+  displayName?: string;
+  /** Absolute link to `/reset-password?token=…` of this deployment. */
+  link: string;
+  expiresAt: Date | null;
+  now: Date;
+}
+
+/** The email with a password-reset link. Subject: "Reset your Crafter password". */
+export function renderPasswordResetEmail(input: PasswordResetEmailInput): RenderedEmail {
+  const layout: Layout = {
+    greeting: greeting(input.displayName),
+    intro: "We received a request to reset the password of your Crafter account.",
+    action: "Reset your password",
+    link: input.link,
+    expiry: `This link expires ${describeExpiry(input.expiresAt, input.now)} and can be used once.`,
+    ignore: "If you did not ask to reset your password, you can ignore this email; your password stays the same.",
+  };
+  return { subject: RESET_SUBJECT, text: renderText(layout), html: renderHtml(RESET_SUBJECT, layout) };
+}

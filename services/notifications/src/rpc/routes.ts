@@ -1,0 +1,7 @@
+import type { ConnectRouter } from "@connectrpc/connect";
+
+/**
+ * The notifications service has no public RPCs yet (its work is driven by events); the kit's
+ * server adds grpc.health.v1 on its own.
+ */
+export function routes(_router: ConnectRouter): void {}

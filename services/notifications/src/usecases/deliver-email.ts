@@ -1,0 +1,47 @@
+import type { RenderedEmail, TemplateName } from "../domain/templates";
+import type { NotificationsDeps } from "./deps";
+
+/** One email caused by one event. */
+export interface EventEmail {
+  /** The event's ce_id: at most one successful send per event. */
+  eventId: string;
+  userId: string;
+  to: string;
+  template: TemplateName;
+  email: RenderedEmail;
+}
+
+/**
+ * Sends an event's email once: claims its delivery, sends it over SMTP and records the outcome.
+ * A redelivered event whose email was already sent is skipped. A send that fails is recorded
+ * (status failed, attempts, lastError) and rethrown, so the kit consumer retries it and finally
+ * puts it on the DLQ.
+ * @returns "sent", or "already-sent" for a duplicate event.
+ */
+export async function deliverEmail(
+  deps: Pick<NotificationsDeps, "deliveries" | "mailer" | "publicOrigin" | "logger" | "now">,
+  input: EventEmail,
+): Promise<"sent" | "already-sent"> {
+  const claim = await deps.deliveries.claim(input);
+  if (claim === "already-sent") {
+    deps.logger.info({ eventId: input.eventId, template: input.template }, "email already sent for this event");
+    return "already-sent";
+  }
+  let messageId: string;
+  try {
+    ({ messageId } = await deps.mailer.send({
+      ...input.email,
+      to: input.to,
+      messageId: `<${input.eventId}.${input.template}@${new URL(deps.publicOrigin).hostname}>`,
+    }));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    await deps.deliveries.markFailed(input.eventId, reason).catch((recordError) => {
+      deps.logger.error({ err: recordError, eventId: input.eventId }, "could not record a failed delivery");
+    });
+    throw error;
+  }
+  await deps.deliveries.markSent(input.eventId, messageId, deps.now());
+  deps.logger.info({ eventId: input.eventId, template: input.template, userId: input.userId }, "email sent");
+  return "sent";
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "@jest/globals";
+import {
+  cleanDisplayName,
+  describeExpiry,
+  escapeHtml,
+  formatUtc,
+  RESET_SUBJECT,
+  renderPasswordResetEmail,
+  renderVerificationEmail,
+  tokenLink,
+  VERIFY_SUBJECT,
+} from "../src/domain/templates";
+
+const now = new Date("2025-11-24T10:00:00Z");
+const inOneDay = new Date("2025-11-25T10:00:00Z");
+
+describe("email helpers", () => {
+  it("escapes HTML special characters", () => {
+    expect(escapeHtml(`<b>"Tom" & 'Jerry'</b>`)).toBe("&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;");
+  });
+
+  it("builds token links on the deployment's origin, encoding the token", () => {
+    expect(tokenLink("http://localhost:8080", "/verify", "abc")).toBe("http://localhost:8080/verify?token=abc");
+    expect(tokenLink("https://crafter.example/", "/reset-password", "a+b/c=")).toBe(
+      "https://crafter.example/reset-password?token=a%2Bb%2Fc%3D",
+    );
+  });
+
+  it("describes expiry relatively and in UTC", () => {
+    expect(formatUtc(inOneDay)).toBe("Tue, 25 Nov 2025 10:00 UTC");
+    expect(describeExpiry(inOneDay, now)).toBe("in 24 hours (Tue, 25 Nov 2025 10:00 UTC)");
+    expect(describeExpiry(new Date("2025-11-24T11:00:00Z"), now)).toBe("in 60 minutes (Mon, 24 Nov 2025 11:00 UTC)");
+    expect(describeExpiry(new Date("2025-11-24T10:01:00Z"), now)).toMatch(/^in 1 minute \(/);
+    expect(describeExpiry(new Date("2025-11-27T10:00:00Z"), now)).toMatch(/^in 3 days \(/);
+    expect(describeExpiry(null, now)).toBe("soon");
+    expect(describeExpiry(new Date("invalid"), now)).toBe("soon");
+  });
+
+  it("keeps display names to one clean line", () => {
+    expect(cleanDisplayName("  Ann\r\nBcc: x@y.z\t ")).toBe("Ann Bcc: x@y.z");
+    expect(cleanDisplayName(undefined)).toBe("");
+    expect(cleanDisplayName("x".repeat(100))).toHaveLength(80);
+  });
+});
+
+describe("verification email", () => {
+  const link = "http://localhost:8080/verify?token=tok123";
+
+  it("has the exact subject, the link and the expiry in text and HTML", () => {
+    const email = renderVerificationEmail({ displayName: "Ann", link, expiresAt: inOneDay, now });
+    expect(email.subject).toBe(VERIFY_SUBJECT);
+    expect(email.subject).toBe("Verify your email for Crafter");
+    expect(email.text).toContain("Hi Ann,");
+    expect(email.text).toContain(link);
+    expect(email.text).toContain("This link expires in 24 hours (Tue, 25 Nov 2025 10:00 UTC).");
+    expect(email.html).toContain(`href="${link}"`);
+    expect(email.html).toContain("expires in 24 hours");
+    expect(email.html).toMatch(/^<!doctype html>/);
+  });
+
+  it("escapes a hostile display name in the HTML body", () => {
+    const email = renderVerificationEmail({
+      displayName: `<script>alert("x")</script><a href="https://evil.example">click</a>`,
+      link,
+      expiresAt: inOneDay,
+      now,
+    });
+    expect(email.html).not.toContain("<script>");
+    expect(email.html).not.toContain('href="https://evil.example"');
+    expect(email.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+  });
+
+  it("escapes the link inside the HTML attribute", () => {
+    const email = renderVerificationEmail({ link: `http://x.example/verify?token=a"b&c`, expiresAt: null, now });
+    expect(email.html).toContain(`href="http://x.example/verify?token=a&quot;b&amp;c"`);
+    expect(email.text).toContain("Hi,");
+    expect(email.text).toContain("This link expires soon.");
+  });
+});
+
+describe("password reset email", () => {
+  it("has the exact subject, the reset link and the expiry", () => {
+    const link = "http://localhost:8080/reset-password?token=r1";
+    const email = renderPasswordResetEmail({ link, expiresAt: new Date("2025-11-24T11:00:00Z"), now });
+    expect(email.subject).toBe(RESET_SUBJECT);
+    expect(email.subject).toBe("Reset your Crafter password");
+    expect(email.text).toContain(link);
+    expect(email.text).toContain("expires in 60 minutes (Mon, 24 Nov 2025 11:00 UTC)");
+    expect(email.html).toContain(`href="${link}"`);
+    expect(email.html).toContain("Reset your password");
+  });
+});

@@ -1,0 +1,33 @@
+import type { Connection, Model } from "mongoose";
+import { ActiveProjectRepository, activeProjectModel } from "./active-project.repository";
+import { ProfileRepository, profileModel } from "./profile.repository";
+import { type ProjectDoc, ProjectRepository, projectModel } from "./project.repository";
+import { ProjectCraftRepository, projectCraftModel } from "./project-craft.repository";
+
+/** Every repository of the projects service, over its own database. */
+export interface ProjectsStores {
+  projects: ProjectRepository;
+  profiles: ProfileRepository;
+  active: ActiveProjectRepository;
+  crafts: ProjectCraftRepository;
+  /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
+  outboxModels: Model<ProjectDoc>[];
+}
+
+/** Builds the repositories and waits until their indexes exist (the unique ones are the concurrency guards). */
+export async function createStores(connection: Connection): Promise<ProjectsStores> {
+  const models = {
+    projects: projectModel(connection),
+    profiles: profileModel(connection),
+    active: activeProjectModel(connection),
+    crafts: projectCraftModel(connection),
+  };
+  await Promise.all(Object.values(models).map((model) => model.init()));
+  return {
+    projects: new ProjectRepository(models.projects),
+    profiles: new ProfileRepository(models.profiles),
+    active: new ActiveProjectRepository(models.active),
+    crafts: new ProjectCraftRepository(models.crafts),
+    outboxModels: [models.projects],
+  };
+}

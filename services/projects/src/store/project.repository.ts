@@ -1,0 +1,77 @@
+import { idField, type OutboxEntry, outboxField, type Plain, TenantRepository, toPlain } from "@crafter/kit";
+import { type Connection, type Model, Schema } from "mongoose";
+
+/** A project of one user; its PROJECT profile holds the descriptive fields. */
+export interface ProjectDoc {
+  _id: string;
+  userId: string;
+  /** The project's name (its PROJECT profile's name). */
+  title: string;
+  /** The project's PROJECT profile. */
+  profileId: string;
+  outbox: OutboxEntry[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type Project = Plain<ProjectDoc>;
+
+const projectSchema = new Schema<ProjectDoc>(
+  {
+    _id: idField,
+    userId: { type: String, required: true },
+    title: { type: String, required: true },
+    profileId: { type: String, required: true },
+    outbox: outboxField,
+  },
+  { collection: "projects", timestamps: true, versionKey: false },
+);
+projectSchema.index({ userId: 1, createdAt: 1 });
+
+export function projectModel(connection: Connection): Model<ProjectDoc> {
+  return (
+    (connection.models.Project as Model<ProjectDoc> | undefined) ??
+    connection.model<ProjectDoc>("Project", projectSchema)
+  );
+}
+
+/** Most projects one user's list returns. */
+export const MAX_LISTED_PROJECTS = 500;
+
+/** Projects, always within their owner. */
+export class ProjectRepository extends TenantRepository<ProjectDoc> {
+  constructor(model: Model<ProjectDoc>) {
+    super(model, "userId");
+  }
+
+  /**
+   * Inserts a project together with the event that announces it (one document write: the outbox
+   * entry is committed exactly when the project is).
+   */
+  async createWithEvent(
+    project: Pick<ProjectDoc, "_id" | "userId" | "title" | "profileId">,
+    event: OutboxEntry,
+  ): Promise<Project> {
+    return this.create({ ...project, outbox: [event] });
+  }
+
+  async get(userId: string, projectId: string): Promise<Project | null> {
+    return this.findById(userId, projectId);
+  }
+
+  /** The user's projects, oldest first (at most MAX_LISTED_PROJECTS). */
+  async listForUser(userId: string): Promise<Project[]> {
+    const docs = await this.model
+      .find(this.scope(userId))
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(MAX_LISTED_PROJECTS)
+      .lean<ProjectDoc[]>();
+    return docs.map((doc) => toPlain(doc));
+  }
+
+  /** The user's most recently created project, or null when they have none. */
+  async latest(userId: string): Promise<Project | null> {
+    const doc = await this.model.findOne(this.scope(userId)).sort({ createdAt: -1, _id: -1 }).lean<ProjectDoc>();
+    return doc ? toPlain(doc) : null;
+  }
+}

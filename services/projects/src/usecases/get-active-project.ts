@@ -1,0 +1,29 @@
+import type { CheckListItem } from "../domain/check-list";
+import type { Profile } from "../store/profile.repository";
+import type { ProjectsDeps } from "./deps";
+import { checkListOf } from "./get-check-list";
+import { resolveActive } from "./resolve-active";
+
+/** The active project as the dashboard shows it; projectId is null when the user has no project. */
+export interface ActiveProjectView {
+  projectId: string | null;
+  projectTitle: string;
+  profile: Profile | null;
+  checkList: CheckListItem[];
+}
+
+/** The caller's active project with its PROJECT profile and check-list. */
+export async function getActiveProject(
+  deps: Pick<ProjectsDeps, "active" | "projects" | "profiles" | "crafts">,
+  userId: string,
+): Promise<ActiveProjectView> {
+  const { project } = await resolveActive(deps, userId);
+  if (!project) return { projectId: null, projectTitle: "", profile: null, checkList: [] };
+  const profile = await deps.profiles.findById(userId, project.profileId);
+  return {
+    projectId: project.id,
+    projectTitle: project.title,
+    profile,
+    checkList: await checkListOf(deps, project, profile),
+  };
+}

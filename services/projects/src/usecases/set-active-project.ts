@@ -1,0 +1,39 @@
+import { appError, badRequest } from "@crafter/kit";
+import type { Profile } from "../store/profile.repository";
+import type { ProjectsDeps } from "./deps";
+import { resolveActive } from "./resolve-active";
+
+const CONFLICT_MESSAGE = "The active project was changed elsewhere. Reload and try again.";
+
+/**
+ * Switches the caller's active project from `currentActiveId` to `newActiveId` with a
+ * compare-and-set, so of two tabs switching at once only one wins.
+ * @throws ConnectError NOT_FOUND when newActiveId is not one of the caller's projects;
+ *   CONFLICT when currentActiveId is not the active project (any more);
+ *   CR_ERR_BAD_REQUEST when newActiveId is empty.
+ */
+export async function setActiveProject(
+  deps: Pick<ProjectsDeps, "active" | "projects" | "profiles">,
+  userId: string,
+  request: { currentActiveId: string; newActiveId: string },
+): Promise<{ projectId: string; projectTitle: string; profile: Profile | null }> {
+  if (!request.newActiveId) throw badRequest({ newActiveId: "The new active project is required" });
+  const next = await deps.projects.get(userId, request.newActiveId);
+  if (!next) throw appError("NOT_FOUND", "Project not found");
+
+  const { project: current, pointer } = await resolveActive(deps, userId);
+  const currentId = current?.id ?? "";
+  if (pointer === null) {
+    // Nothing stored yet: the client may name the fallback project or none at all.
+    const matches = request.currentActiveId === currentId || request.currentActiveId === "";
+    if (!matches || !(await deps.active.setIfNone(userId, next.id))) throw appError("CONFLICT", CONFLICT_MESSAGE);
+  } else {
+    if (request.currentActiveId !== currentId) throw appError("CONFLICT", CONFLICT_MESSAGE);
+    if (!(await deps.active.switch(userId, pointer.version, next.id))) throw appError("CONFLICT", CONFLICT_MESSAGE);
+  }
+  return {
+    projectId: next.id,
+    projectTitle: next.title,
+    profile: await deps.profiles.findById(userId, next.profileId),
+  };
+}

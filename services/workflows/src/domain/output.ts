@@ -1,0 +1,166 @@
+import type { OutputSpec } from "./definition";
+
+/** Generated text turned into what a step stores and shows. */
+export interface ShapedOutput {
+  content: string;
+  format: "text" | "html" | "list";
+  sections?: Record<string, string[]>;
+}
+
+/** The generated text does not have the shape the step asked for. */
+export class MalformedOutputError extends Error {
+  override name = "MalformedOutputError";
+}
+
+/**
+ * Turns the text an engine wrote into the step's result: a list is parsed into its sections, HTML
+ * is sanitised, plain text is trimmed.
+ * @throws MalformedOutputError when the text is empty or a list section has too few items.
+ */
+export function shapeOutput(output: OutputSpec, text: string): ShapedOutput {
+  const cleaned = stripFences(text);
+  if (cleaned === "") throw new MalformedOutputError("the engine wrote nothing");
+  if (output.format === "text") return { content: cleaned, format: "text" };
+  if (output.format === "html") {
+    const html = sanitizeHtml(cleaned.includes("<") ? cleaned : paragraphs(cleaned));
+    if (html.replace(/<[^>]*>/g, "").trim() === "") throw new MalformedOutputError("the HTML has no text");
+    return { content: html, format: "html" };
+  }
+  const sections = parseSections(cleaned, output.sections);
+  for (const section of output.sections) {
+    if ((sections[section.key]?.length ?? 0) < section.minItems) {
+      throw new MalformedOutputError(`section "${section.heading}" has fewer than ${section.minItems} items`);
+    }
+  }
+  const content = output.sections
+    .map((section) => [`## ${section.heading}`, ...(sections[section.key] ?? []).map((item) => `- ${item}`)].join("\n"))
+    .join("\n\n");
+  return { content, format: "list", sections };
+}
+
+/** Models like to wrap answers in ``` fences; the content is what is inside. */
+function stripFences(text: string): string {
+  const trimmed = text.trim();
+  const fenced = trimmed.match(/^```[a-z]*\s*\n([\s\S]*?)\n?```$/i);
+  return (fenced ? fenced[1]! : trimmed).trim();
+}
+
+const ITEM = /^\s*(?:[-*•+]|\d+[.)])\s+(.+)$/;
+
+function cleanItem(text: string): string {
+  return text
+    .replace(/\*\*|__/g, "")
+    .replace(/^["“'](.*)["”']$/, "$1")
+    .trim();
+}
+
+function headingKey(line: string, sections: { key: string; heading: string }[]): string | undefined {
+  const bare = line
+    .trim()
+    .replace(/^#+\s*/, "")
+    .replace(/\*\*|__/g, "")
+    .replace(/:$/, "")
+    .trim()
+    .toLowerCase();
+  if (!bare) return undefined;
+  return sections.find(
+    (section) => bare === section.heading.toLowerCase() || bare.startsWith(section.heading.toLowerCase()),
+  )?.key;
+}
+
+/**
+ * Reads `## Heading` (or `Heading:` / `**Heading**`) lines and the `- item` / `1. item` lines under
+ * them. Items before any heading belong to the first section.
+ */
+export function parseSections(text: string, sections: { key: string; heading: string }[]): Record<string, string[]> {
+  const result: Record<string, string[]> = Object.fromEntries(sections.map((section) => [section.key, []]));
+  let current = sections[0]!.key;
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const item = line.match(ITEM);
+    const key = item ? undefined : headingKey(line, sections);
+    if (key) {
+      current = key;
+    } else if (item) {
+      const text = cleanItem(item[1]!);
+      if (text) result[current]!.push(text);
+    }
+  }
+  return result;
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&${{ "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "#39" }[char]};`);
+}
+
+function paragraphs(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((block) => block.trim())
+    .filter(Boolean)
+    .map((block) => `<p>${escapeHtml(block)}</p>`)
+    .join("\n");
+}
+
+const ALLOWED_TAGS = new Set([
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "p",
+  "ul",
+  "ol",
+  "li",
+  "strong",
+  "em",
+  "b",
+  "i",
+  "u",
+  "blockquote",
+  "br",
+  "hr",
+  "a",
+]);
+const DROPPED_WITH_CONTENT =
+  /<(script|style|iframe|object|embed|noscript|template|head|title|svg|math)\b[\s\S]*?<\/\1\s*>/gi;
+const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)\b((?:[^<>"']|"[^"]*"|'[^']*')*)>/g;
+const ENTITY = /&(?!(?:[a-zA-Z][a-zA-Z0-9]{1,31}|#\d{1,7}|#x[0-9a-fA-F]{1,6});)/g;
+
+function safeHref(attributes: string): string | null {
+  const match = attributes.match(/\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i);
+  const href = (match?.[1] ?? match?.[2] ?? match?.[3] ?? "").trim();
+  return /^(https?:|mailto:)/i.test(href) ? href : null;
+}
+
+function escapeText(text: string): string {
+  return text.replace(ENTITY, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/**
+ * Keeps the rich-text subset the viewer renders (headings, paragraphs, lists, emphasis, quotes,
+ * http(s)/mailto links) and drops every other tag, attribute and script, so generated HTML is
+ * safe to show as it is.
+ */
+export function sanitizeHtml(html: string): string {
+  const source = html.replace(/<!--[\s\S]*?-->/g, "").replace(DROPPED_WITH_CONTENT, "");
+  let out = "";
+  let last = 0;
+  for (const match of source.matchAll(TAG)) {
+    out += escapeText(source.slice(last, match.index));
+    last = match.index! + match[0].length;
+    const closing = match[1] === "/";
+    const tag = match[2]!.toLowerCase();
+    if (!ALLOWED_TAGS.has(tag)) continue;
+    if (closing) {
+      if (tag !== "br" && tag !== "hr") out += `</${tag}>`;
+    } else if (tag === "a") {
+      const href = safeHref(match[3] ?? "");
+      out += href ? `<a href="${escapeHtml(href.replace(/&amp;/g, "&"))}" rel="noopener noreferrer">` : "<a>";
+    } else {
+      out += `<${tag}>`;
+    }
+  }
+  out += escapeText(source.slice(last));
+  return out.trim();
+}

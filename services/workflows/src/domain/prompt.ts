@@ -1,0 +1,135 @@
+import type { JsonValue } from "@bufbuild/protobuf";
+import {
+  type ActionDefinition,
+  type InputDefinition,
+  PLACEHOLDER,
+  type StepDefinition,
+  type WorkflowDefinition,
+} from "./definition";
+import { latestResult, parseReference, type ReferenceScope, resolveReference } from "./references";
+import type { ProfileSnapshot, StepRecord, Values } from "./types";
+
+/** What the offline composers read: the user's own inputs, by step, and the profile. */
+export interface ComposeContext {
+  /** Values of the step being completed. */
+  values: Values;
+  /** Every step's values and latest result sections, by step name. */
+  steps: Record<string, { values: Values; sections?: Record<string, string[]>; content?: string }>;
+  profile: ProfileSnapshot | null;
+  /** The label of each select value, by input name of the step being completed. */
+  labels: Record<string, string>;
+}
+
+/** One generation: the prompt for a model and, for the offline engine, the inputs it writes from. */
+export interface GenerationRequest {
+  workflowName: string;
+  stepName: string;
+  system: string;
+  prompt: string;
+  maxOutputTokens?: number;
+  temperature?: number;
+  output: ActionDefinition["output"];
+  offline: ActionDefinition["offline"];
+  context: ComposeContext;
+}
+
+/** The label of a select option value, or the value itself. */
+function optionLabel(input: InputDefinition | undefined, value: JsonValue | undefined): JsonValue | undefined {
+  if (!input?.options || typeof value !== "string") return value;
+  return input.options.find((option) => option.value === value)?.label ?? value;
+}
+
+function isBlank(value: JsonValue | undefined): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === "string" && value.trim() === "") ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+/**
+ * Fills `{{reference}}` placeholders line by line. A list alone on its line becomes `- item`
+ * lines, a list inside a sentence is comma-separated, a select shows its option's label, and a
+ * line whose placeholders are all empty is left out (so optional inputs need no conditionals).
+ */
+export function renderTemplate(
+  template: string,
+  def: WorkflowDefinition,
+  current: StepDefinition,
+  scope: ReferenceScope,
+): string {
+  const inputOf = (text: string): InputDefinition | undefined => {
+    const ref = parseReference(text);
+    if (ref?.source !== "values") return undefined;
+    const step = ref.step === null ? current : def.steps.find((candidate) => candidate.name === ref.step);
+    return step?.inputs.find((input) => input.name === ref.input);
+  };
+  const lines: string[] = [];
+  for (const line of template.split("\n")) {
+    const refs = [...line.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+    if (refs.length === 0) {
+      lines.push(line);
+      continue;
+    }
+    const resolved = refs.map((ref) => optionLabel(inputOf(ref), resolveReference(ref, scope)));
+    if (resolved.every(isBlank)) continue;
+    const alone = refs.length === 1 && line.trim() === line.trim().match(PLACEHOLDER)?.[0];
+    if (alone && Array.isArray(resolved[0])) {
+      lines.push(...resolved[0].map((item) => `- ${String(item)}`));
+      continue;
+    }
+    let at = 0;
+    lines.push(
+      line.replace(PLACEHOLDER, () => {
+        const value = resolved[at++];
+        if (isBlank(value)) return "(not given)";
+        return Array.isArray(value) ? value.map(String).join(", ") : String(value);
+      }),
+    );
+  }
+  return lines
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/** Builds the generation of a step's action from the step's validated values and the craft. */
+export function buildGeneration(
+  def: WorkflowDefinition,
+  step: StepDefinition,
+  values: Values,
+  steps: StepRecord[],
+  profile: ProfileSnapshot | null,
+): GenerationRequest {
+  const action = step.action;
+  if (!action) throw new Error(`step ${step.name} has no action`);
+  const scope: ReferenceScope = { profile, steps, values };
+  const labels: Record<string, string> = {};
+  for (const input of step.inputs) {
+    const label = optionLabel(input, values[input.name]);
+    if (input.options && typeof label === "string") labels[input.name] = label;
+  }
+  const context: ComposeContext = {
+    values,
+    profile,
+    labels,
+    steps: Object.fromEntries(
+      steps.map((record) => {
+        const result = latestResult(record);
+        return [record.name, { values: record.values, sections: result?.sections, content: result?.content }];
+      }),
+    ),
+  };
+  return {
+    workflowName: def.name,
+    stepName: step.name,
+    system: renderTemplate(action.prompt.system, def, step, scope),
+    prompt: renderTemplate(action.prompt.template, def, step, scope),
+    maxOutputTokens: action.prompt.maxOutputTokens,
+    temperature: action.prompt.temperature,
+    output: action.output,
+    offline: action.offline,
+    context,
+  };
+}

@@ -1,0 +1,75 @@
+import type { JsonValue } from "@bufbuild/protobuf";
+
+/** Craft step states (spec section 3). */
+export type StepState = "NotInitialized" | "NotStarted" | "InProgress" | "Completed";
+/** Step status (spec section 3); "skipped" is for steps a condition leaves out (none yet). */
+export type StepStatus = "inprogress" | "completed" | "skipped";
+/** A craft is NotStarted until something is saved or completed, Completed when its last step is. */
+export type CraftState = "NotStarted" | "InProgress" | "Completed";
+
+export type Values = Record<string, JsonValue>;
+
+/** The profile fields a craft prefills from, copied when the craft is created. */
+export interface ProfileSnapshot {
+  profileId: string;
+  name: string;
+  description: string;
+  audience: string;
+  keywords: string[];
+  websiteUrl: string;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** One generated result of a step's action. */
+export interface ResultRecord {
+  id: string;
+  /** The text as shown: HTML for "html", `## heading` / `- item` lines for "list". */
+  content: string;
+  format: "text" | "html" | "list";
+  /** For "list": the items of each section, by section key. */
+  sections?: Record<string, string[]>;
+  /** "offline" or the provider's model id. */
+  engine: string;
+  /** The copywriting framework the offline engine wrote with. */
+  framework?: string;
+  /** Says how the result was made when that matters to the reader (the offline engine). */
+  note?: string;
+  usage: TokenUsage;
+  createdAt: Date;
+}
+
+export interface StepRecord {
+  name: string;
+  state: StepState;
+  values: Values;
+  /** The prefilled values computed when the step opened (shown as each input's defaultValue). */
+  defaults: Values;
+  results: ResultRecord[];
+  completedAt?: Date | null;
+}
+
+/** The part of a craft the step state machine reads and writes. */
+export interface CraftProgress {
+  state: CraftState;
+  currentStep: string;
+  steps: StepRecord[];
+}
+
+/** A craft as stored, in the terms of the domain. */
+export interface CraftRecord extends CraftProgress {
+  id: string;
+  userId: string;
+  projectId: string;
+  profileId: string;
+  workflowName: string;
+  workflowVersion: number;
+  craftName: string;
+  profile: ProfileSnapshot | null;
+  usage: TokenUsage & { generations: number };
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,57 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { COMPOSERS } from "../domain/offline/composers";
+import { offlineNote } from "../domain/offline/frameworks";
+import type { GenerationRequest } from "../domain/prompt";
+import type { GenerationRun, TextEngine } from "./text-engine";
+
+/** Splits text into chunks of `words` words; joined back they are the text, whitespace included. */
+export function wordChunks(text: string, words = 3): string[] {
+  const tokens = text.match(/\s+|\S+\s*/g) ?? [];
+  const chunks: string[] = [];
+  for (let i = 0; i < tokens.length; i += words) chunks.push(tokens.slice(i, i + words).join(""));
+  return chunks;
+}
+
+/** Writes the whole text of a request with its offline composer (pure and deterministic). */
+export function composeOffline(request: GenerationRequest): string {
+  const composer = COMPOSERS[request.offline.composer];
+  if (!composer) throw new Error(`unknown offline composer ${request.offline.composer}`);
+  return composer.compose(request.context, {
+    framework: request.offline.framework,
+    params: request.offline.params,
+    output: request.output,
+  });
+}
+
+/**
+ * The engine used when no AI provider is configured (DESIGN section 6): it drafts from the user's
+ * own inputs with the framework the definition names and says so on every result. It streams in
+ * word chunks with `delayMs` between them, so the draft is seen being written; it uses no tokens.
+ */
+export function createOfflineEngine(options: { delayMs: number }): TextEngine {
+  return {
+    name: "offline",
+    describe: (request) => ({
+      engine: "offline",
+      framework: request.offline.framework,
+      note: offlineNote(request.offline.framework),
+    }),
+    stream(request, signal): GenerationRun {
+      return {
+        usage: { inputTokens: 0, outputTokens: 0 },
+        async *[Symbol.asyncIterator]() {
+          signal.throwIfAborted();
+          const chunks = wordChunks(composeOffline(request));
+          for (const [i, chunk] of chunks.entries()) {
+            signal.throwIfAborted();
+            yield chunk;
+            if (options.delayMs > 0 && i < chunks.length - 1) {
+              // Rejects on abort; stop with the signal's own reason, as every engine does.
+              await sleep(options.delayMs, undefined, { signal }).catch(() => signal.throwIfAborted());
+            }
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { GenerationRequest } from "../domain/prompt";
+import type { TokenUsage } from "../domain/types";
+
+/** How a result was made, announced in the stream's `started` event and kept on the result. */
+export interface EngineInfo {
+  /** "offline" or the provider's model id. */
+  engine: string;
+  /** The copywriting framework (offline engine), else "". */
+  framework: string;
+  /** Said on every result of this engine, when there is something to say (the offline engine). */
+  note?: string;
+}
+
+/** The text of one generation as it is written; `usage` is final once iteration has ended. */
+export interface GenerationRun extends AsyncIterable<string> {
+  readonly usage: TokenUsage;
+}
+
+/**
+ * One interface for every way of writing text: the Vercel AI SDK against a configured provider,
+ * or the offline engine. `stream` stops with the signal's reason when `signal` aborts, and fails
+ * with a ConnectError of the spec's catalogue when the provider fails.
+ */
+export interface TextEngine {
+  readonly name: string;
+  describe(request: GenerationRequest): EngineInfo;
+  stream(request: GenerationRequest, signal: AbortSignal): GenerationRun;
+}

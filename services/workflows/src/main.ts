@@ -1,0 +1,42 @@
+import { runService } from "@crafter/kit";
+import { projectsProfileSource } from "./clients/profiles";
+import { aiProvider, configSchema } from "./config";
+import { CATALOG, DEFINITIONS } from "./definitions/index";
+import { DefinitionRegistry } from "./domain/registry";
+import { CraftEvents } from "./events/craft-events";
+import { createAiSdkEngine } from "./generation/ai-sdk-engine";
+import { createOfflineEngine } from "./generation/offline-engine";
+import { routes } from "./rpc/routes";
+import { redisActionLocks } from "./store/action-lock";
+import { CraftRepository } from "./store/craft.repository";
+import { craftModel } from "./store/craft.schema";
+
+await runService({
+  name: "workflows",
+  configSchema,
+  async setup({ config, logger, mongo, redis, relay }) {
+    const registry = new DefinitionRegistry(CATALOG, DEFINITIONS);
+    const provider = aiProvider(config);
+    const engine = provider
+      ? createAiSdkEngine({ ...provider, timeoutMs: config.AI_TIMEOUT_MS, maxRetries: config.AI_MAX_RETRIES, logger })
+      : createOfflineEngine({ delayMs: config.OFFLINE_STREAM_DELAY_MS });
+    logger.info(
+      { engine: engine.name, ...(provider ? { baseURL: provider.baseURL } : {}) },
+      provider ? "generating with the configured AI provider" : "no AI provider configured; using the offline engine",
+    );
+    const crafts = craftModel(mongo);
+    const events = new CraftEvents(config.CRAFTER_NAMESPACE);
+    const deps = {
+      crafts: new CraftRepository(crafts),
+      registry,
+      engine,
+      locks: redisActionLocks(redis),
+      profiles: projectsProfileSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
+      events,
+      kick: () => relay()?.kick(),
+      logger,
+      now: () => new Date(),
+    };
+    return { routes: routes(deps), outbox: [crafts], publishes: [events.topic] };
+  },
+});

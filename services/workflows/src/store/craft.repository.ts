@@ -1,0 +1,59 @@
+import { type OutboxEntry, type Plain, TenantRepository } from "@crafter/kit";
+import type { Model, QueryFilter, UpdateQuery } from "mongoose";
+import type { CraftProgress, CraftRecord, TokenUsage } from "../domain/types";
+import type { CraftDoc } from "./craft.schema";
+
+export type StoredCraft = Plain<CraftDoc>;
+
+/** A stored craft in domain terms (the repository already strips `_id` and the outbox). */
+export function toRecord(craft: StoredCraft): CraftRecord & { rev: number } {
+  return craft;
+}
+
+export interface ProgressChange {
+  progress: CraftProgress;
+  events?: OutboxEntry[];
+  /** Tokens of a generation to add to the craft's usage. */
+  usage?: TokenUsage;
+  completedAt?: Date | null;
+}
+
+/** The crafts of each user (tenant = userId). */
+export class CraftRepository extends TenantRepository<CraftDoc> {
+  constructor(model: Model<CraftDoc>) {
+    super(model, "userId");
+  }
+
+  /**
+   * Writes new progress if the craft is still at revision `rev` (compare-and-set), together with
+   * its events (outbox) and usage, in one document update.
+   * @returns the craft after the update, or null when it changed meanwhile (or is not the user's).
+   */
+  async saveProgress(userId: string, id: string, rev: number, change: ProgressChange): Promise<StoredCraft | null> {
+    const { progress } = change;
+    const update: UpdateQuery<CraftDoc> = {
+      $set: {
+        steps: progress.steps,
+        state: progress.state,
+        currentStep: progress.currentStep,
+        ...(change.completedAt !== undefined ? { completedAt: change.completedAt } : {}),
+      },
+      $inc: {
+        rev: 1,
+        ...(change.usage
+          ? {
+              "usage.inputTokens": change.usage.inputTokens,
+              "usage.outputTokens": change.usage.outputTokens,
+              "usage.generations": 1,
+            }
+          : {}),
+      },
+    };
+    if (change.events?.length) update.$push = { outbox: { $each: change.events } };
+    return this.update(userId, { _id: id, rev } as QueryFilter<CraftDoc>, update);
+  }
+
+  async rename(userId: string, id: string, craftName: string): Promise<StoredCraft | null> {
+    return this.update(userId, { _id: id } as QueryFilter<CraftDoc>, { $set: { craftName } });
+  }
+}

@@ -1,0 +1,112 @@
+import { idField, type OutboxEntry, outboxField } from "@crafter/kit";
+import { type Connection, type Model, Schema } from "mongoose";
+import type { CraftState, ProfileSnapshot, ResultRecord, StepRecord, StepState } from "../domain/types";
+
+/** A craft document: one workflow instance of one user, with its steps, results and outbox. */
+export interface CraftDoc {
+  _id: string;
+  /** The tenant: every query is scoped to it. */
+  userId: string;
+  projectId: string;
+  profileId: string;
+  workflowName: string;
+  workflowVersion: number;
+  craftName: string;
+  state: CraftState;
+  currentStep: string;
+  steps: StepRecord[];
+  /** The profile fields used for prefill, as they were when the craft was created. */
+  profile: ProfileSnapshot | null;
+  usage: { inputTokens: number; outputTokens: number; generations: number };
+  /** Bumped by every change of the steps; updates compare it so none is lost. */
+  rev: number;
+  completedAt: Date | null;
+  outbox: OutboxEntry[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const STEP_STATES: StepState[] = ["NotInitialized", "NotStarted", "InProgress", "Completed"];
+const CRAFT_STATES: CraftState[] = ["NotStarted", "InProgress", "Completed"];
+
+const resultSchema = new Schema<ResultRecord>(
+  {
+    id: { type: String, required: true },
+    content: { type: String, required: true },
+    format: { type: String, enum: ["text", "html", "list"], required: true },
+    sections: { type: Schema.Types.Mixed },
+    engine: { type: String, required: true },
+    framework: String,
+    note: String,
+    usage: {
+      inputTokens: { type: Number, default: 0 },
+      outputTokens: { type: Number, default: 0 },
+    },
+    createdAt: { type: Date, required: true },
+  },
+  { _id: false, minimize: false },
+);
+
+// Values hold any JSON; mongoose's typings cannot walk the recursive JsonValue type, so the
+// sub-schema is declared over a flat shape (the document type above stays exact).
+type StoredStep = Omit<StepRecord, "values" | "defaults"> & { values: object; defaults: object };
+
+const stepSchema = new Schema<StoredStep>(
+  {
+    name: { type: String, required: true },
+    state: { type: String, enum: STEP_STATES, required: true },
+    values: { type: Schema.Types.Mixed, default: () => ({}) },
+    defaults: { type: Schema.Types.Mixed, default: () => ({}) },
+    results: { type: [resultSchema], default: [] },
+    completedAt: { type: Date, default: null },
+  },
+  { _id: false, minimize: false },
+);
+
+const craftSchema = new Schema<CraftDoc>(
+  {
+    _id: idField,
+    userId: { type: String, required: true },
+    projectId: { type: String, default: "" },
+    profileId: { type: String, default: "" },
+    workflowName: { type: String, required: true },
+    workflowVersion: { type: Number, required: true },
+    craftName: { type: String, required: true },
+    state: { type: String, enum: CRAFT_STATES, required: true },
+    currentStep: { type: String, required: true },
+    steps: { type: [stepSchema], default: [] },
+    profile: {
+      type: new Schema<ProfileSnapshot>(
+        {
+          profileId: String,
+          name: String,
+          description: String,
+          audience: String,
+          keywords: [String],
+          websiteUrl: String,
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
+    usage: {
+      inputTokens: { type: Number, default: 0 },
+      outputTokens: { type: Number, default: 0 },
+      generations: { type: Number, default: 0 },
+    },
+    rev: { type: Number, default: 0 },
+    completedAt: { type: Date, default: null },
+    outbox: outboxField,
+  },
+  { timestamps: true, minimize: false, versionKey: false },
+);
+// ListCrafts: a user's crafts of a project, newest first (compound indexes work on FerretDB too).
+craftSchema.index({ userId: 1, projectId: 1, createdAt: -1 });
+craftSchema.index({ userId: 1, createdAt: -1 });
+
+export function craftModel(connection: Connection): Model<CraftDoc> {
+  return (
+    (connection.models.Craft as Model<CraftDoc> | undefined) ??
+    connection.model<CraftDoc>("Craft", craftSchema, "crafts")
+  );
+}

@@ -1,0 +1,57 @@
+import { appError, badRequest } from "@crafter/kit";
+import { CraftRuleError } from "../domain/craft";
+import type { WorkflowDefinition } from "../domain/definition";
+import type { StoredCraft } from "../store/craft.repository";
+import type { WorkflowsDeps } from "./deps";
+
+export function requireField(value: string, field: string, label: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw badRequest({ [field]: `${label} is required` });
+  return trimmed;
+}
+
+/** The user's craft. @throws NOT_FOUND when it does not exist or is another user's. */
+export async function loadCraft(deps: WorkflowsDeps, userId: string, craftId: string): Promise<StoredCraft> {
+  const id = requireField(craftId, "craftId", "Craft id");
+  const craft = await deps.crafts.findById(userId, id);
+  if (!craft) throw appError("NOT_FOUND", "Craft not found.");
+  return craft;
+}
+
+/** The definition version a craft was created with. */
+export function definitionOf(deps: WorkflowsDeps, craft: StoredCraft): WorkflowDefinition {
+  const def = deps.registry.get(craft.workflowName, craft.workflowVersion);
+  if (!def) {
+    deps.logger.error(
+      { craftId: craft.id, workflow: craft.workflowName, version: craft.workflowVersion },
+      "definition missing",
+    );
+    throw appError("InternalServerError");
+  }
+  return def;
+}
+
+/** Runs a state-machine step, answering a broken rule with its spec code. */
+export function applyRule<T>(rule: () => T): T {
+  try {
+    return rule();
+  } catch (error) {
+    if (error instanceof CraftRuleError) throw appError(error.code, error.message || undefined);
+    throw error;
+  }
+}
+
+/** Runs `work` holding the craft's action lock. @throws TooManyRunningActions when it is held. */
+export async function withActionLock<T>(deps: WorkflowsDeps, craftId: string, work: () => Promise<T>): Promise<T> {
+  const lock = await deps.locks.acquire(requireField(craftId, "craftId", "Craft id"));
+  if (!lock) throw appError("TooManyRunningActions");
+  try {
+    return await work();
+  } finally {
+    await lock.release().catch((error) => deps.logger.warn({ err: error, craftId }, "action lock release failed"));
+  }
+}
+
+export function conflict(): never {
+  throw appError("CONFLICT");
+}

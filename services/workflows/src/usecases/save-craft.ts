@@ -1,0 +1,29 @@
+import type { JsonObject } from "@bufbuild/protobuf";
+import { badRequest } from "@crafter/kit";
+import { findStep, saveStepValues } from "../domain/craft";
+import { checkInputs } from "../domain/inputs";
+import { type CraftView, craftView } from "../domain/view";
+import { applyRule, conflict, definitionOf, loadCraft, requireField, withActionLock } from "./common";
+import type { WorkflowsDeps } from "./deps";
+
+/**
+ * Stores values of an open step without completing it (only their shape and size are checked).
+ * @throws TooManyRunningActions while an action of the craft runs.
+ */
+export async function saveCraft(
+  deps: WorkflowsDeps,
+  userId: string,
+  input: { craftId: string; stepName: string; values?: JsonObject },
+): Promise<CraftView> {
+  const stepName = requireField(input.stepName, "stepName", "Step");
+  return withActionLock(deps, input.craftId, async () => {
+    const craft = await loadCraft(deps, userId, input.craftId);
+    const def = definitionOf(deps, craft);
+    const { step } = applyRule(() => findStep(def, stepName));
+    const check = checkInputs(step, input.values ?? {}, "save");
+    if (Object.keys(check.errors).length > 0) throw badRequest(check.errors);
+    const progress = applyRule(() => saveStepValues(def, craft, stepName, check.values));
+    const saved = (await deps.crafts.saveProgress(userId, craft.id, craft.rev, { progress })) ?? conflict();
+    return craftView(def, saved);
+  });
+}

@@ -1,0 +1,21 @@
+import { CATALOG, DEFINITIONS } from "../src/definitions/index";
+import { DefinitionRegistry } from "../src/domain/registry";
+import type { ProfileSnapshot } from "../src/domain/types";
+
+export const registry = new DefinitionRegistry(CATALOG, DEFINITIONS);
+export const blogWriter = registry.latest("BlogWriter")!;
+
+export const profile: ProfileSnapshot = {
+  profileId: "profile-1",
+  name: "Crumb & Co",
+  description: "We bake slow-fermented sourdough in small batches in Leeds.",
+  audience: "home bakers",
+  keywords: ["sourdough starter", "wild yeast"],
+  websiteUrl: "https://crumb.example.com",
+};
+
+/** A deep copy of raw BlogWriter data to break in definition tests. */
+// biome-ignore lint/suspicious/noExplicitAny: the tests break the raw data on purpose
+export function rawBlogWriter(): any {
+  return structuredClone(DEFINITIONS[0]);
+}
