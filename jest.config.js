@@ -32,13 +32,11 @@ export default {
       ...base,
       displayName: "integration",
       testMatch: ["<rootDir>/services/*/test/**/*.int.test.ts"],
-      testTimeout: 60_000,
     },
     {
       ...base,
       displayName: "e2e",
       testMatch: ["<rootDir>/e2e/**/*.e2e.test.ts"],
-      testTimeout: 180_000,
     },
   ],
 };

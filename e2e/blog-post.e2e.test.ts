@@ -1,4 +1,6 @@
-import { gatewayUrl, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import { gatewayUrl, linkFrom, repoRoot, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type Browser, chromium, type Page } from "playwright-core";
 
@@ -46,41 +48,60 @@ afterAll(async () => {
   await browser?.close();
 });
 
+const artifacts = join(repoRoot, ".data/e2e-artifacts");
+
+/** A test step that leaves a screenshot and the page's text in .data/e2e-artifacts when it fails. */
+function step(name: string, fn: () => Promise<void>) {
+  it(name, async () => {
+    try {
+      await fn();
+    } catch (error) {
+      mkdirSync(artifacts, { recursive: true });
+      const file = join(artifacts, `${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
+      await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+      const text = await page.locator("body").innerText().catch(() => "");
+      throw new Error(`${(error as Error).message}\nURL: ${page.url()}\nScreenshot: ${file}\nPage text: ${text.slice(0, 1500)}`);
+    }
+  });
+}
+
 /** Samples the streamed text while it streams; returns the distinct lengths seen. */
 async function watchStream(target: Page): Promise<number[]> {
-  const output = target.getByTestId("stream-output");
-  await output.waitFor({ state: "visible" });
+  await target.getByTestId("stream-output").waitFor({ state: "visible" });
   const lengths: number[] = [];
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    const state = await output.getAttribute("data-state").catch(() => null);
-    const length = ((await output.textContent().catch(() => "")) ?? "").length;
-    if (length > 0 && lengths.at(-1) !== length) lengths.push(length);
-    if (state !== null && state !== "streaming" && state !== "connecting" && lengths.length > 0) break;
-    if (!(await output.isVisible().catch(() => false))) break;
-    await target.waitForTimeout(100);
+    // One non-waiting read per tick: the panel goes away once the result is saved.
+    const sample = await target.evaluate(() => {
+      const output = document.querySelector('[data-testid="stream-output"]');
+      return output ? { state: output.getAttribute("data-state"), length: (output.textContent ?? "").length } : null;
+    });
+    if (!sample) break;
+    if (sample.length > 0 && lengths.at(-1) !== sample.length) lengths.push(sample.length);
+    if (sample.state === "done" || sample.state === "failed") break;
+    await target.waitForTimeout(50);
   }
   return lengths;
 }
 
 describe("a marketer crafts a blog post end to end", () => {
-  it("1. signs up", async () => {
+  step("1. signs up", async () => {
     await page.goto("/signup");
     await page.getByTestId("signup-name").fill("Robin");
     await page.getByTestId("signup-email").fill(email);
     await page.getByTestId("signup-password").fill(password);
     await page.getByTestId("signup-submit").click();
-    await expect(page.getByTestId("signup-success").isVisible()).resolves.toBe(true);
+    await page.getByTestId("signup-success").waitFor();
   });
 
-  it("2. receives the verification email and verifies", async () => {
+  step("2. receives the verification email and verifies", async () => {
     const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
     expect(link.origin).toBe(new URL(base).origin);
     await page.goto(link.pathname + link.search);
     await page.getByTestId("verify-success").waitFor();
   });
 
-  it("3. signs in and lands in onboarding", async () => {
+  step("3. signs in and lands in onboarding", async () => {
     await page.getByTestId("verify-signin-link").click();
     await page.getByTestId("signin-email").fill(email);
     await page.getByTestId("signin-password").fill(password);
@@ -88,7 +109,7 @@ describe("a marketer crafts a blog post end to end", () => {
     await page.waitForURL("**/app/welcome");
   });
 
-  it("4. describes the business", async () => {
+  step("4. describes the business", async () => {
     await page.getByTestId("welcome-name").fill(business.name);
     await page.getByTestId("welcome-description").fill(business.description);
     await page.getByTestId("welcome-audience").fill(business.audience);
@@ -103,7 +124,7 @@ describe("a marketer crafts a blog post end to end", () => {
     await expect(page.getByTestId("project-title").textContent()).resolves.toContain(business.name);
   });
 
-  it("5. crafts a blog post with BlogWriter, watching the draft stream in", async () => {
+  step("5. crafts a blog post with BlogWriter, watching the draft stream in", async () => {
     await page.getByTestId("dashboard-new-blog-post").click();
     await page.waitForURL(/\/app\/crafts\/BlogWriter\?craftId=/);
     await page.getByTestId("step-form-topic").waitFor();
@@ -128,7 +149,7 @@ describe("a marketer crafts a blog post end to end", () => {
     await expect(page.getByTestId("result-note").textContent()).resolves.toMatch(/offline/i);
   });
 
-  it("6. finds the blog post again after a reload", async () => {
+  step("6. finds the blog post again after a reload", async () => {
     const craftUrl = page.url();
     await page.reload();
     await page.getByTestId("final-draft").waitFor();
@@ -142,7 +163,7 @@ describe("a marketer crafts a blog post end to end", () => {
     await page.getByTestId("final-draft").waitFor();
   });
 
-  it("signs out, and /app then sends it to /signin", async () => {
+  step("signs out, and /app then sends it to /signin", async () => {
     await page.getByTestId("user-menu").click();
     await page.getByTestId("nav-signout").click();
     await page.waitForURL((url) => !url.pathname.startsWith("/app"));

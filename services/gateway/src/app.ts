@@ -34,7 +34,8 @@ export function createApp(config: Config, clients: Clients, verify: AccessTokenV
       "application/json",
       "application/proto",
     ]),
-    expressConnectMiddleware({ routes: streamRoutes(clients, verify), requestPathPrefix: "/rpc" }),
+    // Express strips the "/rpc" mount path, so the middleware sees service paths from the root.
+    expressConnectMiddleware({ routes: streamRoutes(clients, verify) }),
   );
 
   const json = express.json({ limit: "1mb" });

@@ -187,3 +187,53 @@ describe("dashboard", () => {
     expect(await response.text()).toContain('<div id="root">');
   });
 });
+
+describe("/rpc", () => {
+  it("streams a step completion to a Connect client authenticated by the session cookie", async () => {
+    const { createClient } = await import("@connectrpc/connect");
+    const { createConnectTransport } = await import("@connectrpc/connect-node");
+    const { WorkflowsService } = await import("@crafter/proto/crafter/workflows/v1/workflows_pb");
+    const created = await session.post("/api/workflowsV2", { workflowName: "BlogWriter" });
+    const craftId = created.body.result.craftId;
+    const cookie = [...session.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    const transport = createConnectTransport({
+      baseUrl: `${gatewayUrl()}/rpc`,
+      httpVersion: "1.1",
+      interceptors: [
+        (next) => (req) => {
+          req.header.set("cookie", cookie);
+          req.header.set("origin", gatewayUrl());
+          return next(req);
+        },
+      ],
+    });
+    const client = createClient(WorkflowsService, transport);
+    const cases: string[] = [];
+    let text = "";
+    for await (const message of client.completeStep({
+      craftId,
+      stepName: "topic",
+      values: { topic: "Sourdough starters for beginners", keywords: ["sourdough starter"] },
+    })) {
+      cases.push(message.event.case ?? "");
+      if (message.event.case === "delta") text += message.event.value.text;
+    }
+    expect(cases[0]).toBe("started");
+    expect(cases.filter((c) => c === "delta").length).toBeGreaterThan(1);
+    expect(cases.at(-1)).toBe("completed");
+    expect(text).toMatch(/sourdough starters/i);
+
+    // Without the cookie the stream is refused.
+    const anonymous = createClient(
+      WorkflowsService,
+      createConnectTransport({ baseUrl: `${gatewayUrl()}/rpc`, httpVersion: "1.1" }),
+    );
+    await expect(
+      (async () => {
+        for await (const _ of anonymous.completeStep({ craftId, stepName: "outline", values: {} })) {
+          // drain
+        }
+      })(),
+    ).rejects.toThrow();
+  });
+});

@@ -1,0 +1,294 @@
+import { ApiError } from "./errors";
+
+/**
+ * The gateway client with the session refresh contract of spec sections 4 and 7 (DESIGN section 4):
+ *
+ * - an expiry marker (`localStorage["crafter.expiresAt"]`, epoch ms) is set one hour ahead on
+ *   sign-in and on every refresh;
+ * - a timer refreshes every 55 minutes while a marker exists;
+ * - one refresh runs at a time: concurrent callers share one promise (single flight);
+ * - before a request, when the marker has passed, a refresh runs first;
+ * - on a 401 the client refreshes once and retries the request once;
+ * - a 401 from `/auth/token/refresh` clears the marker and sends the user to
+ *   `/signin?callbackUrl=<current path>`;
+ * - the unauthenticated auth routes never trigger a refresh.
+ *
+ * Every side effect (fetch, storage, clock, navigation, timers) is injected, so the contract is
+ * unit tested without a browser (client.test.ts).
+ */
+
+export const EXPIRY_KEY = "crafter.expiresAt";
+export const SESSION_TTL_MS = 60 * 60 * 1000;
+export const REFRESH_INTERVAL_MS = 55 * 60 * 1000;
+export const REFRESH_PATH = "/auth/token/refresh";
+export const SIGNIN_PAGE = "/signin";
+
+/** Calls that work without a session: a 401 from them is an answer, never a reason to refresh. */
+export const NO_REFRESH_PATHS: readonly string[] = [
+  "/auth/signin",
+  "/auth/signup",
+  "/auth/password/forgot",
+  "/auth/password/reset",
+  "/auth/verify",
+  REFRESH_PATH,
+];
+
+export interface ResponseLike {
+  readonly status: number;
+  readonly ok: boolean;
+  json(): Promise<unknown>;
+}
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<ResponseLike>;
+
+export interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export interface TimersLike {
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+export interface ClientDeps {
+  fetch: FetchLike;
+  storage: StorageLike;
+  /** Epoch milliseconds. */
+  now: () => number;
+  /** A full navigation (the session is gone; nothing in memory should survive it). */
+  navigate: (url: string) => void;
+  /** The current location as pathname + search, used as the callbackUrl. */
+  currentPath: () => string;
+  timers?: TimersLike;
+  /** Prefix for every path ("" in the browser: same origin). */
+  baseUrl?: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+interface Envelope {
+  success: boolean;
+  result: unknown;
+  errorMessage?: string | null;
+  error?: { code?: string; fields?: Record<string, string> } | null;
+}
+
+function isEnvelope(body: unknown): body is Envelope {
+  return typeof body === "object" && body !== null && "success" in body;
+}
+
+function pathOf(path: string): string {
+  const end = path.search(/[?#]/);
+  return end === -1 ? path : path.slice(0, end);
+}
+
+/** True for the pages that need a session (the guard's /app* rule). */
+export function isProtectedPath(pathname: string): boolean {
+  return pathname === "/app" || pathname.startsWith("/app/") || pathname === "/_app";
+}
+
+export interface ApiClient {
+  request<T>(method: Method, path: string, options?: RequestOptions): Promise<T>;
+  get<T>(path: string, options?: Omit<RequestOptions, "body">): Promise<T>;
+  post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">): Promise<T>;
+  put<T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">): Promise<T>;
+  del<T>(path: string, options?: Omit<RequestOptions, "body">): Promise<T>;
+  /** Refreshes the session; concurrent callers share one call. Rejects with the refresh's ApiError. */
+  refresh(): Promise<void>;
+  /** Refreshes first when the expiry marker has passed (used before streaming calls too). */
+  ensureFresh(): Promise<void>;
+  /** Sets the expiry marker one hour ahead (after sign-in). */
+  markSignedIn(): void;
+  /** Removes the expiry marker (sign-out, dead session). */
+  clearSession(): void;
+  /** True while an expiry marker exists: the only case in which /auth/check is called. */
+  hasSession(): boolean;
+  /** True when a marker exists and its time has passed (or it is unreadable). */
+  isExpired(): boolean;
+  /** Notifies on every marker change; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+  /** Starts the 55-minute refresh timer (idempotent); returns its stop function. */
+  startRefreshTimer(): () => void;
+}
+
+export function createApiClient(deps: ClientDeps): ApiClient {
+  const base = deps.baseUrl ?? "";
+  const listeners = new Set<() => void>();
+  let inflight: Promise<void> | null = null;
+  /** Incremented by every successful refresh: a request that got its 401 with credentials older
+   * than the last refresh just retries, so concurrent 401s cost one refresh, not one each. */
+  let generation = 0;
+  let timer: unknown = null;
+
+  const notify = () => {
+    for (const listener of [...listeners]) listener();
+  };
+
+  const readMarker = (): string | null => {
+    try {
+      return deps.storage.getItem(EXPIRY_KEY);
+    } catch {
+      return null;
+    }
+  };
+
+  const setMarker = () => {
+    deps.storage.setItem(EXPIRY_KEY, String(deps.now() + SESSION_TTL_MS));
+    notify();
+  };
+
+  const clearSession = () => {
+    try {
+      deps.storage.removeItem(EXPIRY_KEY);
+    } finally {
+      notify();
+    }
+  };
+
+  const hasSession = () => readMarker() !== null;
+
+  const isExpired = () => {
+    const marker = readMarker();
+    if (marker === null) return false;
+    const at = Number(marker);
+    return !Number.isFinite(at) || at <= deps.now();
+  };
+
+  const sendToSignin = () => {
+    const current = deps.currentPath();
+    // Public pages (home, /signin, /verify…) work without a session: the cleared marker already
+    // makes the guard treat the visitor as logged out there.
+    if (!isProtectedPath(pathOf(current))) return;
+    deps.navigate(`${SIGNIN_PAGE}?callbackUrl=${encodeURIComponent(current)}`);
+  };
+
+  const send = async (method: Method, path: string, options: RequestOptions): Promise<ResponseLike> => {
+    const isForm = typeof FormData !== "undefined" && options.body instanceof FormData;
+    const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+    let body: BodyInit | undefined;
+    if (options.body !== undefined) {
+      if (isForm) body = options.body as FormData;
+      else {
+        headers["Content-Type"] = "application/json";
+        body = JSON.stringify(options.body);
+      }
+    } else if (method !== "GET") {
+      // The gateway's CSRF rule wants the JSON content type on every state-changing request.
+      headers["Content-Type"] = "application/json";
+      body = "{}";
+    }
+    try {
+      return await deps.fetch(`${base}${path}`, {
+        method,
+        headers,
+        body,
+        credentials: "include",
+        cache: "no-store",
+        signal: options.signal,
+      });
+    } catch (cause) {
+      if (options.signal?.aborted) throw cause;
+      throw ApiError.network(cause);
+    }
+  };
+
+  const parse = async <T>(response: ResponseLike): Promise<T> => {
+    let body: unknown = null;
+    try {
+      body = await response.json();
+    } catch {
+      body = null;
+    }
+    if (isEnvelope(body)) {
+      if (response.ok && body.success) return body.result as T;
+      throw new ApiError({
+        status: response.ok ? 400 : response.status,
+        code: body.error?.code ?? null,
+        serverMessage: body.errorMessage ?? null,
+        fields: body.error?.fields ?? null,
+      });
+    }
+    if (response.ok) return body as T;
+    throw new ApiError({ status: response.status, code: response.status === 401 ? "UNAUTHENTICATED" : null });
+  };
+
+  const doRefresh = async (): Promise<void> => {
+    const response = await send("POST", REFRESH_PATH, { body: {}, headers: { "X-Refresh-Retry": "1" } });
+    if (response.status === 401) {
+      clearSession();
+      sendToSignin();
+      await parse(response); // throws the server's ApiError
+      throw new ApiError({ status: 401, code: "UNAUTHENTICATED" });
+    }
+    await parse(response);
+    generation += 1;
+    setMarker();
+  };
+
+  const refresh = (): Promise<void> => {
+    if (!inflight) {
+      inflight = doRefresh().finally(() => {
+        inflight = null;
+      });
+    }
+    return inflight;
+  };
+
+  const ensureFresh = async () => {
+    if (inflight) return inflight;
+    if (isExpired()) await refresh();
+  };
+
+  const request = async <T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> => {
+    const mayRefresh = !NO_REFRESH_PATHS.includes(pathOf(path));
+    if (mayRefresh) await ensureFresh();
+    const sentAt = generation;
+    const response = await send(method, path, options);
+    if (response.status !== 401 || !mayRefresh) return parse<T>(response);
+    // One refresh (shared with any concurrent caller; skipped when one already finished after
+    // this request was sent), then one retry. A second 401 is the answer.
+    if (sentAt === generation) await refresh();
+    return parse<T>(await send(method, path, options));
+  };
+
+  return {
+    request,
+    get: (path, options) => request("GET", path, options),
+    post: (path, body, options) => request("POST", path, { ...options, body }),
+    put: (path, body, options) => request("PUT", path, { ...options, body }),
+    del: (path, options) => request("DELETE", path, options),
+    refresh,
+    ensureFresh,
+    markSignedIn: setMarker,
+    clearSession,
+    hasSession,
+    isExpired,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    startRefreshTimer() {
+      const timers = deps.timers;
+      if (!timers) return () => {};
+      if (timer === null) {
+        timer = timers.setInterval(() => {
+          if (hasSession()) refresh().catch(() => {});
+        }, REFRESH_INTERVAL_MS);
+      }
+      return () => {
+        if (timer !== null) timers.clearInterval(timer);
+        timer = null;
+      };
+    },
+  };
+}

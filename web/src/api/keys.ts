@@ -1,0 +1,27 @@
+/**
+ * SWR key factories. Every key is the gateway path it is fetched from, so one fetcher serves them
+ * all and a mutation can revalidate by prefix (see `isCraftListKey`).
+ */
+export const CRAFTS_PAGE_SIZE = 10;
+
+export const keys = {
+  session: () => "/auth/check",
+  initial: () => "/api/app/initial",
+  account: () => "/api/user/account",
+  settings: () => "/api/userSettings/settings",
+  activeProject: () => "/api/projects/active-project",
+  checkList: (projectId: string) => `/api/projects/check-list/${encodeURIComponent(projectId)}`,
+  workflowHeaders: () => "/api/workflowsV2/headers",
+  crafts: (page: number, pageSize = CRAFTS_PAGE_SIZE, workflowName?: string) => {
+    const query = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
+    if (workflowName) query.set("workflowName", workflowName);
+    return `/api/workflowsV2?${query.toString()}`;
+  },
+  craft: (craftId: string) => `/api/workflowsV2/${encodeURIComponent(craftId)}`,
+  craftResults: (craftId: string) => `/api/workflowsV2/${encodeURIComponent(craftId)}/results`,
+} as const;
+
+/** Matches every page of the craft list, to revalidate them after a craft changes. */
+export function isCraftListKey(key: unknown): boolean {
+  return typeof key === "string" && key.startsWith("/api/workflowsV2?");
+}

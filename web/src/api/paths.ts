@@ -1,0 +1,17 @@
+/** Paths of the gateway's write calls (docs/api.md). Reads go through `keys`. */
+export const paths = {
+  signin: "/auth/signin",
+  signup: "/auth/signup",
+  signout: "/auth/signout",
+  verify: "/auth/verify",
+  forgotPassword: "/auth/password/forgot",
+  resetPassword: "/auth/password/reset",
+  settings: "/api/userSettings/settings",
+  createProject: "/api/projects/createProject",
+  crafts: "/api/workflowsV2",
+  craft: (craftId: string) => `/api/workflowsV2/${encodeURIComponent(craftId)}`,
+  completeStep: (craftId: string) => `/api/workflowsV2/${encodeURIComponent(craftId)}/step/complete`,
+  editStep: (craftId: string, stepName: string) =>
+    `/api/workflowsV2/${encodeURIComponent(craftId)}/${encodeURIComponent(stepName)}/editStep`,
+  renameCraft: (craftId: string) => `/api/workflowsV2/${encodeURIComponent(craftId)}/name`,
+} as const;

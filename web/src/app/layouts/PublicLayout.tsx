@@ -1,0 +1,50 @@
+import { Flex, Layout, Typography } from "antd";
+import { useEffect } from "react";
+import { Link, Outlet } from "react-router-dom";
+import { useSession } from "../../api/hooks/session";
+import { LinkButton } from "../../shared/LinkButton";
+import { useThemeMode } from "../theme";
+
+/** The marketing look of the public and auth pages. */
+export function PublicLayout() {
+  const { setMode } = useThemeMode();
+  const session = useSession();
+  useEffect(() => setMode("marketing"), [setMode]);
+
+  return (
+    <Layout className="crafter-public">
+      <Layout.Header className="crafter-public__header">
+        <Link to="/" className="crafter-logo" aria-label="Crafter home">
+          <span className="crafter-logo__mark" aria-hidden>
+            C
+          </span>
+          Crafter
+        </Link>
+        <Flex gap={8} component="nav" aria-label="Account">
+          {session.status === "verified" ? (
+            <LinkButton to="/app" type="primary">
+              Open dashboard
+            </LinkButton>
+          ) : (
+            <>
+              <LinkButton to="/signin" type="text" data-testid="header-signin">
+                Sign in
+              </LinkButton>
+              <LinkButton to="/signup" type="primary" data-testid="header-signup">
+                Get started
+              </LinkButton>
+            </>
+          )}
+        </Flex>
+      </Layout.Header>
+      <Layout.Content className="crafter-public__content">
+        <Outlet />
+      </Layout.Content>
+      <Layout.Footer className="crafter-public__footer">
+        <Typography.Text type="secondary">
+          © {new Date().getFullYear()} Crafter · Marketing content, crafted with you.
+        </Typography.Text>
+      </Layout.Footer>
+    </Layout>
+  );
+}

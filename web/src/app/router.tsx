@@ -1,0 +1,83 @@
+import { Suspense, useEffect } from "react";
+import { createBrowserRouter, Navigate, Outlet, type RouteObject, useMatches, useRouteError } from "react-router-dom";
+import { api } from "../api/api";
+import { useHasSession } from "../api/hooks/session";
+import NotFoundPage from "../features/home/NotFoundPage";
+import { CrashScreen } from "../shared/CrashScreen";
+import { FullPageSpin } from "../shared/states";
+import { AppLayout } from "./layouts/AppLayout";
+import { PublicLayout } from "./layouts/PublicLayout";
+import { RouteGuard } from "./RouteGuard";
+import { APP_HOME, ROUTES, type RouteEntry } from "./routes";
+
+/** Sets the document title from the matched route table entry. */
+function DocumentTitle() {
+  const matches = useMatches();
+  const entry = [...matches].reverse().find((match) => (match.handle as RouteEntry | undefined)?.title)?.handle as
+    | RouteEntry
+    | undefined;
+  useEffect(() => {
+    document.title = entry ? `${entry.title} · Crafter` : "Crafter";
+  }, [entry]);
+  return null;
+}
+
+/** Keeps the 55-minute refresh timer running while a session exists. */
+function RefreshTimer() {
+  const hasSession = useHasSession();
+  useEffect(() => (hasSession ? api.startRefreshTimer() : undefined), [hasSession]);
+  return null;
+}
+
+function Root() {
+  return (
+    <>
+      <DocumentTitle />
+      <RefreshTimer />
+      <RouteGuard>
+        <Suspense fallback={<FullPageSpin />}>
+          <Outlet />
+        </Suspense>
+      </RouteGuard>
+    </>
+  );
+}
+
+/** A render crash inside the router: the spec's crash screen (local storage cleared). */
+function RouteCrash() {
+  const error = useRouteError();
+  useEffect(() => {
+    console.error("Render crash", error);
+  }, [error]);
+  return <CrashScreen />;
+}
+
+function toRoute(entry: RouteEntry): RouteObject {
+  const { Component } = entry;
+  return { path: entry.path, element: <Component />, handle: entry };
+}
+
+export const routeObjects: RouteObject[] = [
+  {
+    element: <Root />,
+    errorElement: <RouteCrash />,
+    children: [
+      { element: <PublicLayout />, children: ROUTES.filter((route) => route.access !== "app").map(toRoute) },
+      {
+        path: "/app",
+        element: <AppLayout />,
+        children: [
+          { index: true, element: <Navigate to={APP_HOME} replace /> },
+          ...ROUTES.filter((route) => route.access === "app").map(toRoute),
+          { path: "*", element: <NotFoundPage /> },
+        ],
+      },
+      { path: "/_app", element: <Navigate to="/app" replace /> },
+      { element: <PublicLayout />, children: [{ path: "*", element: <NotFoundPage /> }] },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routeObjects);
+}

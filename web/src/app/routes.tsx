@@ -1,0 +1,118 @@
+import { AppstoreOutlined, DashboardOutlined, EditOutlined, SettingOutlined } from "@ant-design/icons";
+import { type ComponentType, lazy, type ReactNode } from "react";
+
+/**
+ * The one route table: it drives the router (router.tsx), the menus (AppLayout) and access
+ * (`access` picks the layout and the guard's rules apply by path; `roles` limits who sees and
+ * opens a page). Only pages that work are listed; the spec's other entries join here when built.
+ */
+export type Access = "public" | "auth" | "app";
+export type MenuGroup = "create" | "main" | "user";
+
+export interface MenuEntry {
+  group: MenuGroup;
+  label: string;
+  /** Where the entry links (defaults to the route's path; needed for parameterised routes). */
+  to?: string;
+  icon?: ReactNode;
+  testId: string;
+}
+
+export interface RouteEntry {
+  path: string;
+  title: string;
+  access: Access;
+  Component: ComponentType;
+  menu?: MenuEntry[];
+  /** When set, only these roles see the menu entries and may open the page. */
+  roles?: string[];
+}
+
+const HomePage = lazy(() => import("../features/home/HomePage"));
+const SignInPage = lazy(() => import("../features/auth/SignInPage"));
+const SignUpPage = lazy(() => import("../features/auth/SignUpPage"));
+const VerifyPage = lazy(() => import("../features/auth/VerifyPage"));
+const ForgotPasswordPage = lazy(() => import("../features/auth/ForgotPasswordPage"));
+const ResetPasswordPage = lazy(() => import("../features/auth/ResetPasswordPage"));
+const WelcomePage = lazy(() => import("../features/onboarding/WelcomePage"));
+const DashboardPage = lazy(() => import("../features/dashboard/DashboardPage"));
+const CraftsPage = lazy(() => import("../features/crafts/CraftsPage"));
+const CraftPage = lazy(() => import("../features/crafts/CraftPage"));
+const SettingsPage = lazy(() => import("../features/settings/SettingsPage"));
+
+export const APP_HOME = "/app/dashboard";
+export const WELCOME_PATH = "/app/welcome";
+
+export const ROUTES: RouteEntry[] = [
+  { path: "/", title: "Craft marketing content with AI", access: "public", Component: HomePage },
+  { path: "/signin", title: "Sign in", access: "auth", Component: SignInPage },
+  { path: "/signup", title: "Create your account", access: "auth", Component: SignUpPage },
+  { path: "/verify", title: "Verify your email", access: "auth", Component: VerifyPage },
+  { path: "/forgot-password", title: "Forgot password", access: "auth", Component: ForgotPasswordPage },
+  { path: "/reset-password", title: "Reset password", access: "auth", Component: ResetPasswordPage },
+  { path: WELCOME_PATH, title: "Welcome", access: "app", Component: WelcomePage },
+  {
+    path: APP_HOME,
+    title: "Dashboard",
+    access: "app",
+    Component: DashboardPage,
+    menu: [{ group: "main", label: "Dashboard", icon: <DashboardOutlined />, testId: "nav-dashboard" }],
+  },
+  {
+    path: "/app/crafts",
+    title: "Contents",
+    access: "app",
+    Component: CraftsPage,
+    menu: [{ group: "main", label: "Contents", icon: <AppstoreOutlined />, testId: "nav-contents" }],
+  },
+  {
+    path: "/app/crafts/:workflowName",
+    title: "Craft",
+    access: "app",
+    Component: CraftPage,
+    menu: [
+      {
+        group: "create",
+        label: "Blog post",
+        to: "/app/crafts/BlogWriter",
+        icon: <EditOutlined />,
+        testId: "nav-create-blog-post",
+      },
+    ],
+  },
+  {
+    path: "/app/settings",
+    title: "Settings",
+    access: "app",
+    Component: SettingsPage,
+    menu: [{ group: "user", label: "Settings", icon: <SettingOutlined />, testId: "nav-settings" }],
+  },
+];
+
+export interface ResolvedMenuEntry extends MenuEntry {
+  to: string;
+  key: string;
+}
+
+/** The menu entries of a group, in table order, that this role may see. */
+export function menuEntries(group: MenuGroup, role?: string | null): ResolvedMenuEntry[] {
+  return ROUTES.filter((route) => canAccess(route, role)).flatMap((route) =>
+    (route.menu ?? [])
+      .filter((entry) => entry.group === group)
+      .map((entry) => ({ ...entry, to: entry.to ?? route.path, key: entry.to ?? route.path })),
+  );
+}
+
+export function canAccess(route: RouteEntry, role?: string | null): boolean {
+  return !route.roles || (!!role && route.roles.includes(role));
+}
+
+/** The menu key to highlight for a location: the longest entry path the location starts with. */
+export function selectedMenuKey(pathname: string, entries: ResolvedMenuEntry[]): string | undefined {
+  let best: ResolvedMenuEntry | undefined;
+  for (const entry of entries) {
+    const matches = pathname === entry.to || pathname.startsWith(`${entry.to}/`);
+    if (matches && (!best || entry.to.length > best.to.length)) best = entry;
+  }
+  return best?.key;
+}

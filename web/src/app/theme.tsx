@@ -1,0 +1,85 @@
+import { App as AntApp, theme as antTheme, ConfigProvider, type ThemeConfig } from "antd";
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from "react";
+import { NOTIFICATION_CONFIG, registerNotificationApi } from "../shared/notify";
+
+/**
+ * Three looks (DESIGN section 7): the marketing theme of the public pages and the light and dark
+ * admin themes of /app (the user's `theme` setting). One ConfigProvider and one antd App at the
+ * root, so toasts and modals always follow the current look.
+ */
+export type ThemeMode = "marketing" | "light" | "dark";
+
+const BRAND = "#5b3df5";
+
+const THEMES: Record<ThemeMode, ThemeConfig> = {
+  marketing: {
+    algorithm: antTheme.defaultAlgorithm,
+    token: {
+      colorPrimary: BRAND,
+      colorInfo: BRAND,
+      colorLink: BRAND,
+      borderRadius: 10,
+      fontSize: 15,
+      colorBgLayout: "#f7f5ff",
+    },
+  },
+  light: {
+    algorithm: antTheme.defaultAlgorithm,
+    token: { colorPrimary: BRAND, colorInfo: BRAND, colorLink: BRAND, borderRadius: 8 },
+    components: {
+      Layout: { siderBg: "#ffffff", headerBg: "#ffffff", triggerBg: "#ffffff", triggerColor: "rgba(0, 0, 0, 0.65)" },
+    },
+  },
+  dark: {
+    algorithm: antTheme.darkAlgorithm,
+    token: { colorPrimary: "#7c66ff", colorInfo: "#7c66ff", colorLink: "#9d8cff", borderRadius: 8 },
+    components: {
+      Layout: {
+        siderBg: "#141414",
+        headerBg: "#141414",
+        triggerBg: "#141414",
+        triggerColor: "rgba(255, 255, 255, 0.65)",
+      },
+    },
+  },
+};
+
+interface ThemeModeValue {
+  mode: ThemeMode;
+  setMode: (mode: ThemeMode) => void;
+}
+
+const ThemeModeContext = createContext<ThemeModeValue>({ mode: "marketing", setMode: () => {} });
+
+export function useThemeMode(): ThemeModeValue {
+  return useContext(ThemeModeContext);
+}
+
+/** Makes the App-scoped notification instance the one `notify` uses. */
+function NotificationBridge() {
+  const { notification } = AntApp.useApp();
+  useEffect(() => {
+    registerNotificationApi(notification);
+    return () => registerNotificationApi(null);
+  }, [notification]);
+  return null;
+}
+
+export function ThemeProvider({ children }: { children: ReactNode }) {
+  const [mode, setMode] = useState<ThemeMode>("marketing");
+  const value = useMemo(() => ({ mode, setMode }), [mode]);
+  useEffect(() => {
+    document.documentElement.dataset.theme = mode;
+    document.documentElement.style.colorScheme = mode === "dark" ? "dark" : "light";
+  }, [mode]);
+  return (
+    <ThemeModeContext.Provider value={value}>
+      <ConfigProvider theme={THEMES[mode]}>
+        <AntApp notification={NOTIFICATION_CONFIG} className="crafter-app">
+          <NotificationBridge />
+          {children}
+        </AntApp>
+      </ConfigProvider>
+    </ThemeModeContext.Provider>
+  );
+}

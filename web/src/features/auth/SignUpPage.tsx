@@ -1,0 +1,133 @@
+import { MailOutlined } from "@ant-design/icons";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Button, Input, Result, Typography } from "antd";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { Link } from "react-router-dom";
+import { isApiError } from "../../api/errors";
+import { useAuthActions } from "../../api/hooks/session";
+import { FormField } from "../../shared/FormField";
+import { LinkButton } from "../../shared/LinkButton";
+import { notify } from "../../shared/notify";
+import { AuthCard, applyFieldErrors } from "./AuthCard";
+import { PASSWORD_MIN, type SignUpValues, signUpSchema } from "./schemas";
+
+/** /signup: on success, a "check your email" state (the answer is the same for known emails). */
+export default function SignUpPage() {
+  const { signUp } = useAuthActions();
+  const [sentTo, setSentTo] = useState<{ email: string; message: string } | null>(null);
+  const {
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<SignUpValues>({
+    resolver: zodResolver(signUpSchema),
+    defaultValues: { displayName: "", email: "", password: "" },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const email = values.email.trim();
+      const result = await signUp({ email, password: values.password, displayName: values.displayName || undefined });
+      setSentTo({ email, message: result?.message ?? "" });
+    } catch (error) {
+      if (isApiError(error) && applyFieldErrors(error.fields, setError, ["displayName", "email", "password"] as const))
+        return;
+      notify.error(error, "Sign up failed");
+    }
+  });
+
+  if (sentTo) {
+    return (
+      <div className="crafter-auth">
+        <Result
+          className="crafter-auth__card"
+          icon={<MailOutlined />}
+          status="success"
+          title="Check your email"
+          data-testid="signup-success"
+          subTitle={
+            <>
+              {sentTo.message || "We sent you a verification link."} Open the link sent to{" "}
+              <strong>{sentTo.email}</strong> to verify your account, then sign in.
+            </>
+          }
+          extra={
+            <LinkButton to="/signin" type="primary" data-testid="signup-goto-signin">
+              Go to sign in
+            </LinkButton>
+          }
+        />
+      </div>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Create your account"
+      subtitle="Start crafting blog posts, ads and emails for your business."
+      footer={
+        <Typography.Text type="secondary">
+          Already have an account? <Link to="/signin">Sign in</Link>
+        </Typography.Text>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate aria-label="Sign up" data-testid="signup-form">
+        <FormField id="signup-name" label="Your name" error={errors.displayName}>
+          <Controller
+            name="displayName"
+            control={control}
+            render={({ field }) => (
+              <Input {...field} id="signup-name" autoComplete="name" size="large" data-testid="signup-name" autoFocus />
+            )}
+          />
+        </FormField>
+        <FormField id="signup-email" label="Email" error={errors.email} required>
+          <Controller
+            name="email"
+            control={control}
+            render={({ field }) => (
+              <Input
+                {...field}
+                id="signup-email"
+                type="email"
+                autoComplete="email"
+                size="large"
+                status={errors.email ? "error" : undefined}
+                aria-invalid={!!errors.email}
+                data-testid="signup-email"
+              />
+            )}
+          />
+        </FormField>
+        <FormField
+          id="signup-password"
+          label="Password"
+          error={errors.password}
+          required
+          extra={`At least ${PASSWORD_MIN} characters.`}
+        >
+          <Controller
+            name="password"
+            control={control}
+            render={({ field }) => (
+              <Input.Password
+                {...field}
+                id="signup-password"
+                autoComplete="new-password"
+                size="large"
+                status={errors.password ? "error" : undefined}
+                aria-invalid={!!errors.password}
+                data-testid="signup-password"
+              />
+            )}
+          />
+        </FormField>
+        <Button type="primary" htmlType="submit" size="large" block loading={isSubmitting} data-testid="signup-submit">
+          Create account
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

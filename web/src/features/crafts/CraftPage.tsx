@@ -1,0 +1,257 @@
+import { CheckCircleOutlined, LoadingOutlined } from "@ant-design/icons";
+import { Button, Card, Flex, Result, Skeleton, Steps, Typography } from "antd";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
+import { isApiError } from "../../api/errors";
+import { useInitial } from "../../api/hooks/app";
+import { useCraft, useCreateCraft, useEditStep, useRefreshCraft } from "../../api/hooks/crafts";
+import { type CompleteStepOutcome, completeStepStream } from "../../api/rpc";
+import type { Craft, CraftStep } from "../../api/types";
+import { humanize } from "../../shared/format";
+import { LinkButton } from "../../shared/LinkButton";
+import { notify } from "../../shared/notify";
+import { ErrorState } from "../../shared/states";
+import { CraftTitle } from "./components/CraftTitle";
+import { ResultView } from "./components/ResultView";
+import { isStepDone, StepPanel } from "./components/StepPanel";
+import { StreamPanel, type StreamState } from "./components/StreamPanel";
+import type { StepValues } from "./components/step-values";
+import { useCraftErrorHandler } from "./craft-errors";
+import { BLOG_WRITER } from "./links";
+
+/** The Loading state of the craft page (spec section 2: Loading, Craft, Result). */
+function CraftLoading({ label }: { label: string }) {
+  return (
+    <Card data-testid="craft-loading" aria-busy role="status" aria-label={label}>
+      <Typography.Text type="secondary">{label}</Typography.Text>
+      <Skeleton active paragraph={{ rows: 6 }} />
+    </Card>
+  );
+}
+
+/** Without ?craftId: creates a craft of the workflow, then replaces the URL with ?craftId=. */
+function NewCraft({ workflowName }: { workflowName: string }) {
+  const createCraft = useCreateCraft();
+  const { data: initial } = useInitial();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
+  const started = useRef<string | null>(null);
+  const project = initial?.activeProjectInfo;
+
+  useEffect(() => {
+    // One creation per navigation and attempt, even when React runs the effect twice.
+    const marker = `${location.key}:${attempt}`;
+    if (!project || started.current === marker) return;
+    started.current = marker;
+    setError(null);
+    createCraft({
+      workflowName,
+      projectId: project.projectId ?? undefined,
+      profileId: project.profile?.profileId ?? undefined,
+    }).then(
+      (craft) => navigate({ search: `?craftId=${encodeURIComponent(craft.craftId)}` }, { replace: true }),
+      (failure) => setError(failure),
+    );
+  }, [createCraft, navigate, workflowName, project, location.key, attempt]);
+
+  if (error) {
+    return (
+      <ErrorState
+        error={error}
+        title={`We could not start a ${humanize(workflowName).toLowerCase()}`}
+        onRetry={() => setAttempt((n) => n + 1)}
+      />
+    );
+  }
+  return <CraftLoading label={`Setting up your ${humanize(workflowName).toLowerCase()}…`} />;
+}
+
+function currentStepOf(craft: Craft): string | undefined {
+  const steps = craft.steps ?? [];
+  if (craft.currentStep && steps.some((step) => step.name === craft.currentStep)) return craft.currentStep;
+  return steps.find((step) => !isStepDone(step))?.name ?? steps.at(-1)?.name;
+}
+
+/** An existing craft: its steps (Craft state) or its final draft (Result state). */
+function CraftView({ craftId }: { craftId: string }) {
+  const { data: craft, error, mutate } = useCraft(craftId);
+  const refreshCraft = useRefreshCraft();
+  const editStep = useEditStep(craftId);
+  const handleError = useCraftErrorHandler();
+  const [selected, setSelected] = useState<string | null>(null);
+  const [view, setView] = useState<"auto" | "craft" | "result">("auto");
+  const [stream, setStream] = useState<StreamState | null>(null);
+  const [editingStep, setEditingStep] = useState<string | null>(null);
+  const abort = useRef<AbortController | null>(null);
+
+  // A cancelled stream saves nothing (workflows.proto): stop it when the page goes away.
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const complete = useCallback(
+    async (step: CraftStep, values: StepValues): Promise<unknown> => {
+      abort.current?.abort();
+      const controller = new AbortController();
+      abort.current = controller;
+      setStream({ stepName: step.name, stepTitle: step.title || humanize(step.name), text: "", status: "connecting" });
+      let outcome: CompleteStepOutcome;
+      try {
+        outcome = await completeStepStream(
+          { craftId, stepName: step.name, values },
+          {
+            onStarted: (info) => setStream((s) => (s ? { ...s, ...info, status: "streaming" } : s)),
+            onDelta: (text) => setStream((s) => (s ? { ...s, text: s.text + text, status: "streaming" } : s)),
+          },
+          controller.signal,
+        );
+      } catch (failure) {
+        if (controller.signal.aborted) return null;
+        // Refused before anything was written (invalid input, busy…): no draft panel to keep.
+        setStream((s) => (s && s.status !== "connecting" ? { ...s, status: "failed" } : null));
+        handleError(
+          failure,
+          isApiError(failure) && Object.keys(failure.fields).length > 0 ? "Please check your answers" : undefined,
+        );
+        return failure;
+      }
+      setStream((s) => (s ? { ...s, status: "done" } : s));
+      // "Should" rules do not block a step; the server returns them as warnings.
+      const warnings = outcome.meta?.warnings;
+      if (warnings && typeof warnings === "object" && !Array.isArray(warnings)) {
+        const messages = Object.values(warnings).filter((value): value is string => typeof value === "string");
+        if (messages.length > 0) notify.warning("Worth a second look", messages.join(" "));
+      }
+      try {
+        await refreshCraft(craftId, outcome.craft);
+      } catch (failure) {
+        handleError(failure, "The step is done, but the craft could not be reloaded");
+        return null;
+      }
+      // The step now shows its results; the next stream starts from an empty panel.
+      setStream(null);
+      setSelected(null);
+      setView("auto");
+      return null;
+    },
+    [craftId, refreshCraft, handleError],
+  );
+
+  const edit = useCallback(
+    async (step: CraftStep) => {
+      setEditingStep(step.name);
+      try {
+        await editStep.trigger(step.name);
+        setStream(null);
+        setSelected(step.name);
+        setView("auto");
+      } catch (failure) {
+        handleError(failure, "Could not reopen the step");
+      } finally {
+        setEditingStep(null);
+      }
+    },
+    [editStep, handleError],
+  );
+
+  if (!craft) {
+    if (!error) return <CraftLoading label="Loading your craft…" />;
+    if (isApiError(error) && (error.status === 404 || error.status === 403)) {
+      return (
+        <Result
+          status="404"
+          title="This craft can't be found"
+          subTitle="It may have been deleted, or it belongs to another account."
+          data-testid="craft-not-found"
+          extra={
+            <LinkButton to="/app/crafts" type="primary">
+              See your crafts
+            </LinkButton>
+          }
+        />
+      );
+    }
+    return <ErrorState error={error} onRetry={() => void mutate()} />;
+  }
+
+  const steps = craft.steps ?? [];
+  const currentName = currentStepOf(craft);
+  const mode = view === "auto" ? (craft.state === "Completed" ? "result" : "craft") : view;
+  const streaming = stream?.status === "streaming" || stream?.status === "connecting";
+
+  if (mode === "result") {
+    return (
+      <Flex vertical gap={16} data-testid="craft-page" data-mode="result">
+        <CraftTitle craft={craft} />
+        <ResultView craft={craft} onShowSteps={() => setView("craft")} />
+      </Flex>
+    );
+  }
+
+  const selectedName = selected && steps.some((step) => step.name === selected) ? selected : currentName;
+  const selectedIndex = Math.max(
+    0,
+    steps.findIndex((step) => step.name === selectedName),
+  );
+  const selectedStep = steps[selectedIndex];
+
+  return (
+    <Flex vertical gap={16} data-testid="craft-page" data-mode="craft">
+      <Flex justify="space-between" align="center" wrap gap={8}>
+        <CraftTitle craft={craft} />
+        {craft.state === "Completed" && (
+          <Button icon={<CheckCircleOutlined />} onClick={() => setView("result")} data-testid="view-result">
+            See the result
+          </Button>
+        )}
+      </Flex>
+      {steps.length === 0 ? (
+        <Result status="warning" title="This workflow has no steps." />
+      ) : (
+        <>
+          <Card size="small">
+            <Steps
+              current={selectedIndex}
+              onChange={(index) => setSelected(steps[index]?.name ?? null)}
+              data-testid="craft-steps"
+              items={steps.map((step) => {
+                const done = isStepDone(step);
+                const isCurrent = step.name === currentName;
+                return {
+                  key: step.name,
+                  title: step.title || humanize(step.name),
+                  status: done ? "finish" : isCurrent ? "process" : "wait",
+                  icon: streaming && stream?.stepName === step.name ? <LoadingOutlined /> : undefined,
+                  disabled: !done && !isCurrent,
+                };
+              })}
+            />
+          </Card>
+          {stream && <StreamPanel stream={stream} />}
+          {selectedStep && (
+            <StepPanel
+              key={selectedStep.name}
+              craftId={craftId}
+              step={selectedStep}
+              isCurrent={selectedStep.name === currentName}
+              previousTitle={steps[selectedIndex - 1]?.title}
+              busy={streaming}
+              editing={editingStep === selectedStep.name}
+              onComplete={complete}
+              onEdit={(step) => void edit(step)}
+            />
+          )}
+        </>
+      )}
+    </Flex>
+  );
+}
+
+/** /app/crafts/:workflowName[?craftId=]: the craft page (states Loading, Craft, Result). */
+export default function CraftPage() {
+  const { workflowName = BLOG_WRITER } = useParams();
+  const [params] = useSearchParams();
+  const craftId = params.get("craftId");
+  if (!craftId) return <NewCraft key={workflowName} workflowName={workflowName} />;
+  return <CraftView key={craftId} craftId={craftId} />;
+}

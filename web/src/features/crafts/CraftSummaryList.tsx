@@ -1,0 +1,38 @@
+import { FileTextOutlined } from "@ant-design/icons";
+import { Flex, Tag, Typography } from "antd";
+import { Link } from "react-router-dom";
+import type { CraftSummary } from "../../api/types";
+import { formatDateTime, humanize } from "../../shared/format";
+import { craftHref, stateTag } from "./links";
+
+/** Rows of craft summaries, each a link to its craft page. */
+export function CraftSummaryList({ crafts, testId = "craft-list" }: { crafts: CraftSummary[]; testId?: string }) {
+  return (
+    <ul className="crafter-craft-list" data-testid={testId} aria-label="Crafts">
+      {crafts.map((craft) => {
+        const tag = stateTag(craft.state);
+        return (
+          <li
+            key={craft.craftId}
+            className="crafter-craft-list__item"
+            data-testid="craft-row"
+            data-craft-id={craft.craftId}
+          >
+            <Flex align="center" gap={12} wrap>
+              <FileTextOutlined aria-hidden className="crafter-craft-list__icon" />
+              <Flex vertical style={{ flex: 1, minWidth: 0 }}>
+                <Link to={craftHref(craft)} className="crafter-craft-list__name" data-testid="craft-link">
+                  {craft.craftName || "Untitled craft"}
+                </Link>
+                <Typography.Text type="secondary" className="crafter-craft-list__meta">
+                  {humanize(craft.workflowName)} · updated {formatDateTime(craft.updatedAt || craft.createdAt)}
+                </Typography.Text>
+              </Flex>
+              <Tag color={tag.color}>{tag.label}</Tag>
+            </Flex>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,126 @@
+import { EditOutlined, EyeOutlined } from "@ant-design/icons";
+import { Button, Card, Descriptions, Divider, Empty, Flex } from "antd";
+import { useState } from "react";
+import type { CraftStep } from "../../../api/types";
+import { StepForm } from "./StepForm";
+import { labelOf, type StepValues } from "./step-values";
+import { contentText, StepResults } from "./viewers";
+
+export function isStepDone(step: CraftStep): boolean {
+  return step.status === "completed" || step.state === "Completed";
+}
+
+/** A view step (no inputs, no action) only shows results, so there is nothing to edit. */
+export function isViewStep(step: CraftStep): boolean {
+  return !step.action && (step.inputs?.length ?? 0) === 0;
+}
+
+function valueText(value: unknown): string {
+  if (Array.isArray(value)) return value.map(contentText).join(", ");
+  return contentText(value);
+}
+
+/** The answers given to a completed step. */
+function StepAnswers({ step }: { step: CraftStep }) {
+  const inputs = step.inputs ?? [];
+  if (inputs.length === 0) return null;
+  return (
+    <Descriptions
+      size="small"
+      column={1}
+      data-testid={`step-answers-${step.name}`}
+      items={inputs.map((input) => ({
+        key: input.name,
+        label: labelOf(input),
+        children: valueText(step.values?.[input.name]) || "—",
+      }))}
+    />
+  );
+}
+
+export interface StepPanelProps {
+  craftId: string;
+  step: CraftStep;
+  isCurrent: boolean;
+  previousTitle?: string;
+  busy: boolean;
+  editing: boolean;
+  onComplete: (step: CraftStep, values: StepValues) => Promise<unknown>;
+  onEdit: (step: CraftStep) => void;
+}
+
+/** One step: its form while it is the current step, its answers and results once completed. */
+export function StepPanel({
+  craftId,
+  step,
+  isCurrent,
+  previousTitle,
+  busy,
+  editing,
+  onComplete,
+  onEdit,
+}: StepPanelProps) {
+  const [resultsShown, setResultsShown] = useState(step.action?.resultViewTrigger !== "Manual");
+  const title = step.title || labelOf({ name: step.name, kind: "text" });
+
+  if (isStepDone(step)) {
+    const results = step.results ?? [];
+    return (
+      <Card
+        title={title}
+        data-testid={`step-panel-${step.name}`}
+        data-step-state="completed"
+        extra={
+          isViewStep(step) ? undefined : (
+            <Button
+              icon={<EditOutlined />}
+              onClick={() => onEdit(step)}
+              loading={editing}
+              disabled={busy}
+              data-testid={`edit-step-${step.name}`}
+            >
+              Edit
+            </Button>
+          )
+        }
+      >
+        {step.description && isViewStep(step) && <p>{step.description}</p>}
+        <StepAnswers step={step} />
+        {(step.inputs?.length ?? 0) > 0 && results.length > 0 && <Divider />}
+        {results.length > 0 &&
+          (resultsShown ? (
+            <StepResults viewer={step.viewer} results={results} />
+          ) : (
+            <Button icon={<EyeOutlined />} onClick={() => setResultsShown(true)}>
+              Show results
+            </Button>
+          ))}
+      </Card>
+    );
+  }
+
+  if (isCurrent) {
+    return (
+      <Card title={title} data-testid={`step-panel-${step.name}`} data-step-state="current">
+        {step.description && <p>{step.description}</p>}
+        <StepForm
+          key={`${step.name}:${step.state}`}
+          craftId={craftId}
+          step={step}
+          busy={busy}
+          onComplete={(values) => onComplete(step, values)}
+        />
+      </Card>
+    );
+  }
+
+  return (
+    <Card title={title} data-testid={`step-panel-${step.name}`} data-step-state="waiting">
+      <Flex justify="center">
+        <Empty
+          description={previousTitle ? `Complete “${previousTitle}” first.` : "Complete the previous steps first."}
+        />
+      </Flex>
+    </Card>
+  );
+}

@@ -1,0 +1,166 @@
+import { Flex, Tag, Typography } from "antd";
+import type { ComponentType } from "react";
+import type { StepResult } from "../../../api/types";
+import { safeHtml } from "../../../shared/safe-html";
+
+/**
+ * One component per viewer kind of the spec (section 3, "Viewer kinds") that a working workflow
+ * uses; a kind missing here falls back on the result's format (html, list, text).
+ */
+export interface ViewerProps {
+  result: StepResult;
+}
+
+/** Text of a result, whatever its shape. */
+export function contentText(content: unknown): string {
+  if (content === null || content === undefined) return "";
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map(contentText).join("\n");
+  if (typeof content === "object") {
+    const record = content as Record<string, unknown>;
+    for (const key of ["text", "content", "html", "title"])
+      if (typeof record[key] === "string") return record[key] as string;
+    return JSON.stringify(content, null, 2);
+  }
+  return String(content);
+}
+
+const BULLET = /^\s*(?:[-*•]|\d+[.)])\s+/;
+
+/** Items of a list result: an array, or a string with one item per line ("- " / "1. " dropped). */
+export function contentItems(content: unknown): string[] {
+  if (Array.isArray(content)) return content.map(contentText).filter((item) => item.trim() !== "");
+  return contentText(content)
+    .split(/\r?\n/)
+    .map((line) => line.replace(BULLET, "").trim())
+    .filter(Boolean);
+}
+
+const HEADING = /^\s*#{1,6}\s+(.+?)\s*$/;
+
+/** A list result in sections: "## Heading" lines start one, item lines fill it. */
+export function contentSections(content: unknown): { heading: string | null; items: string[] }[] {
+  if (Array.isArray(content)) return [{ heading: null, items: contentItems(content) }];
+  const sections: { heading: string | null; items: string[] }[] = [];
+  for (const line of contentText(content).split(/\r?\n/)) {
+    const heading = line.match(HEADING);
+    if (heading) {
+      sections.push({ heading: heading[1] ?? "", items: [] });
+      continue;
+    }
+    const item = line.replace(BULLET, "").trim();
+    if (!item) continue;
+    if (sections.length === 0) sections.push({ heading: null, items: [] });
+    sections.at(-1)?.items.push(item);
+  }
+  return sections.filter((section) => section.items.length > 0 || section.heading);
+}
+
+function BulletListViewer({ result }: ViewerProps) {
+  return (
+    <div data-testid="viewer-bullet-list">
+      {contentSections(result.content).map((section, at) => (
+        <section key={at} className="crafter-list-section">
+          {section.heading && (
+            <Typography.Title level={5} className="crafter-list-section__heading">
+              {section.heading}
+            </Typography.Title>
+          )}
+          <ul className="crafter-bullet-list">
+            {section.items.map((item, index) => (
+              <li key={index}>{item}</li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+/** Our own generated HTML, escaped by the server: rendered as is, in a styled container. */
+function RichTextViewer({ result }: ViewerProps) {
+  return (
+    <div
+      className="crafter-rich-text"
+      data-testid="viewer-rich-text"
+      dangerouslySetInnerHTML={{ __html: safeHtml(contentText(result.content)) }}
+    />
+  );
+}
+
+function PlainTextViewer({ result }: ViewerProps) {
+  return (
+    <Typography.Paragraph className="crafter-plain-text" data-testid="viewer-plain-text">
+      {contentText(result.content)}
+    </Typography.Paragraph>
+  );
+}
+
+function KeywordsViewer({ result }: ViewerProps) {
+  return (
+    <Flex wrap gap={6} data-testid="viewer-keywords">
+      {contentItems(result.content).map((item) => (
+        <Tag key={item} color="purple">
+          {item}
+        </Tag>
+      ))}
+    </Flex>
+  );
+}
+
+export const VIEWERS: Record<string, ComponentType<ViewerProps>> = {
+  "bullet list": BulletListViewer,
+  "text list": BulletListViewer,
+  "rich text": RichTextViewer,
+  "plain text": PlainTextViewer,
+  keywords: KeywordsViewer,
+};
+
+const BY_FORMAT: Record<string, ComponentType<ViewerProps>> = {
+  html: RichTextViewer,
+  list: BulletListViewer,
+  text: PlainTextViewer,
+};
+
+export function viewerFor(viewer: string | null | undefined, result: StepResult): ComponentType<ViewerProps> {
+  return (viewer && VIEWERS[viewer]) || (result.format && BY_FORMAT[result.format]) || PlainTextViewer;
+}
+
+/** How the result was made: engine, framework, and the engine's note (the offline engine says so). */
+export function ResultMeta({ result }: ViewerProps) {
+  if (!result.engine && !result.framework && !result.note) return null;
+  return (
+    <Flex vertical gap={6} className="crafter-result-meta">
+      <Flex gap={6} wrap>
+        {result.engine && (
+          <Tag color={result.engine === "offline" ? "gold" : "blue"}>
+            {result.engine === "offline" ? "Offline draft" : result.engine}
+          </Tag>
+        )}
+        {result.framework && <Tag>Framework: {result.framework}</Tag>}
+      </Flex>
+      {result.note && (
+        <Typography.Text type="secondary" data-testid="result-note">
+          {result.note}
+        </Typography.Text>
+      )}
+    </Flex>
+  );
+}
+
+export function StepResults({ viewer, results }: { viewer?: string | null; results: StepResult[] }) {
+  if (results.length === 0) return <Typography.Text type="secondary">No results yet.</Typography.Text>;
+  return (
+    <Flex vertical gap={16} data-testid="step-results">
+      {results.map((result, index) => {
+        const Viewer = viewerFor(viewer, result);
+        return (
+          <div key={result.id || index} className="crafter-result">
+            <Viewer result={result} />
+            <ResultMeta result={result} />
+          </div>
+        );
+      })}
+    </Flex>
+  );
+}

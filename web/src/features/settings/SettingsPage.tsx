@@ -1,0 +1,77 @@
+import { Card, Descriptions, Flex, Switch, Tag, Typography } from "antd";
+import { useAccount, useSettings, useUpdateSettings } from "../../api/hooks/app";
+import { formatDateTime } from "../../shared/format";
+import { notify } from "../../shared/notify";
+import { ErrorState, LoadingBlock } from "../../shared/states";
+
+/** /app/settings: account info (`GET /api/user/account`) and the theme switch. */
+export default function SettingsPage() {
+  const { data: account, error, mutate } = useAccount();
+  const settings = useSettings();
+  const updateSettings = useUpdateSettings();
+
+  return (
+    <Flex vertical gap={24} style={{ maxWidth: 760 }}>
+      <Typography.Title level={2} style={{ margin: 0 }}>
+        Settings
+      </Typography.Title>
+      <Card title="Account" data-testid="account-info">
+        {!account ? (
+          error ? (
+            <ErrorState error={error} onRetry={() => void mutate()} />
+          ) : (
+            <LoadingBlock rows={4} />
+          )
+        ) : (
+          <Descriptions
+            column={1}
+            bordered
+            size="middle"
+            items={[
+              {
+                key: "name",
+                label: "Display name",
+                children: <span data-testid="account-name">{account.display_name || "Crafter"}</span>,
+              },
+              { key: "email", label: "Email", children: <span data-testid="account-email">{account.email}</span> },
+              { key: "role", label: "Role", children: <Tag data-testid="account-role">{account.role}</Tag> },
+              {
+                key: "credits",
+                label: "Credits",
+                children: (
+                  <span data-testid="account-credits">
+                    {account.credits ?? 0}
+                    {account.credits_expire_at ? ` (expire ${formatDateTime(account.credits_expire_at)})` : ""}
+                  </span>
+                ),
+              },
+              {
+                key: "plan",
+                label: "Plan",
+                children: account.isSubscribed ? <Tag color="purple">Subscribed</Tag> : <Tag>Free</Tag>,
+              },
+            ]}
+          />
+        )}
+      </Card>
+      <Card title="Appearance">
+        <Flex align="center" gap={12}>
+          <Switch
+            id="settings-theme"
+            checked={settings.theme === "dark"}
+            data-testid="settings-theme-switch"
+            aria-describedby="settings-theme-label"
+            onChange={(checked) => {
+              updateSettings({ theme: checked ? "dark" : "light" }).catch((failure) =>
+                notify.error(failure, "Could not save your theme"),
+              );
+            }}
+          />
+          <label htmlFor="settings-theme" id="settings-theme-label">
+            Dark theme
+          </label>
+        </Flex>
+      </Card>
+    </Flex>
+  );
+}

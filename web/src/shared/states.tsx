@@ -1,0 +1,68 @@
+import { Button, Empty, Flex, Result, Skeleton, Spin } from "antd";
+import type { ReactNode } from "react";
+import { errorMessage } from "../api/errors";
+
+export function FullPageSpin({ label = "Loading" }: { label?: string }) {
+  return (
+    <Flex
+      align="center"
+      justify="center"
+      style={{ minHeight: "60vh" }}
+      role="status"
+      aria-label={label}
+      data-testid="page-loading"
+    >
+      <Spin size="large" />
+    </Flex>
+  );
+}
+
+export function LoadingBlock({ rows = 4, testId }: { rows?: number; testId?: string }) {
+  return (
+    <div role="status" aria-label="Loading" data-testid={testId}>
+      <Skeleton active paragraph={{ rows }} />
+    </div>
+  );
+}
+
+export function ErrorState({
+  error,
+  onRetry,
+  title = "We could not load this",
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  title?: string;
+}) {
+  return (
+    <Result
+      status="warning"
+      title={title}
+      subTitle={errorMessage(error)}
+      data-testid="error-state"
+      extra={
+        onRetry ? (
+          <Button type="primary" onClick={onRetry}>
+            Try again
+          </Button>
+        ) : undefined
+      }
+    />
+  );
+}
+
+export function EmptyState({
+  description,
+  action,
+  testId,
+}: {
+  description: ReactNode;
+  action?: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <Empty description={description} data-testid={testId}>
+      {action}
+    </Empty>
+  );
+}
