@@ -1,6 +1,6 @@
-import { gatewayUrl, linkFrom, repoRoot, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { gatewayUrl, linkFrom, repoRoot, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type Browser, chromium, type Page } from "playwright-core";
 
@@ -59,8 +59,13 @@ function step(name: string, fn: () => Promise<void>) {
       mkdirSync(artifacts, { recursive: true });
       const file = join(artifacts, `${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
       await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-      const text = await page.locator("body").innerText().catch(() => "");
-      throw new Error(`${(error as Error).message}\nURL: ${page.url()}\nScreenshot: ${file}\nPage text: ${text.slice(0, 1500)}`);
+      const text = await page
+        .locator("body")
+        .innerText()
+        .catch(() => "");
+      throw new Error(
+        `${(error as Error).message}\nURL: ${page.url()}\nScreenshot: ${file}\nPage text: ${text.slice(0, 1500)}`,
+      );
     }
   });
 }

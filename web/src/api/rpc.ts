@@ -86,9 +86,7 @@ export function toApiError(error: unknown): ApiError {
   } catch {
     detail = undefined;
   }
-  const code =
-    detail?.code ||
-    (connect.code === Code.Unauthenticated ? "UNAUTHENTICATED" : null);
+  const code = detail?.code || (connect.code === Code.Unauthenticated ? "UNAUTHENTICATED" : null);
   return new ApiError({
     status: HTTP_STATUS[connect.code] ?? 500,
     code,
