@@ -8,11 +8,13 @@ NPM_STAMP := node_modules/.install-stamp
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
+# Not `npm ci`: registries that serve only this platform's optional binaries (as here) leave the
+# other platforms' out of the lockfile, and `npm ci` then refuses it. `npm install` keeps the lock.
 $(NPM_STAMP): package-lock.json package.json
-	npm ci --no-audit --no-fund --loglevel=error
+	npm install --no-audit --no-fund --loglevel=error
 	@touch $(NPM_STAMP)
 
-install: $(NPM_STAMP) ## Install npm dependencies (npm ci) when the lockfile changed
+install: $(NPM_STAMP) ## Install npm dependencies when package.json or the lockfile changed
 
 infra: ## Start FerretDB, Kafka, Redis and Mailpit (building them on first use)
 	scripts/infra/infra up

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { gatewayUrl, linkFrom, repoRoot, uniqueEmail, waitForEmail } from "@crafter/kit/testing";

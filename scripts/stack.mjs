@@ -54,6 +54,7 @@ function environment() {
     ACCOUNT_URL: `http://127.0.0.1:${port("account")}`,
     PROJECTS_URL: `http://127.0.0.1:${port("projects")}`,
     WORKFLOWS_URL: `http://127.0.0.1:${port("workflows")}`,
+    NOTIFICATIONS_URL: `http://127.0.0.1:${port("notifications")}`,
     WEB_DIST: join(root, "web/dist"),
     KAFKAJS_NO_PARTITIONER_WARNING: "1",
     ...settings.env,
@@ -151,7 +152,7 @@ async function up() {
     GATEWAY_URL: `http://localhost:${settings.gateway}`,
     CRAFTER_NAMESPACE: env.CRAFTER_NAMESPACE,
     ...Object.fromEntries(
-      ["AUTH", "ACCOUNT", "PROJECTS", "WORKFLOWS"].map((name) => [`${name}_URL`, env[`${name}_URL`]]),
+      ["AUTH", "ACCOUNT", "PROJECTS", "WORKFLOWS", "NOTIFICATIONS"].map((name) => [`${name}_URL`, env[`${name}_URL`]]),
     ),
   };
   // For tests and tools that talk to this stack.
