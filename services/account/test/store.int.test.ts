@@ -1,28 +1,21 @@
 import { randomUUID } from "node:crypto";
-import { stackEnv } from "@crafter/kit/testing";
+import { throwawayDatabase } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import mongoose, { type Connection } from "mongoose";
 import { defaultGlobalFlags } from "../src/domain/flags";
 import { type AccountStores, createStores } from "../src/store";
 
 // Against the real MongoDB-compatible server of scripts/infra (FerretDB 1.24 locally), in a
 // throwaway database. These pin the concurrency guarantees the repositories rely on.
-let connection: Connection;
+let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 let stores: AccountStores;
 
 beforeAll(async () => {
-  connection = await mongoose
-    .createConnection(stackEnv().MONGODB_URL ?? "mongodb://127.0.0.1:27017/", {
-      dbName: `inttest_account_${randomUUID().slice(0, 8)}`,
-      serverSelectionTimeoutMS: 5000,
-    })
-    .asPromise();
-  stores = await createStores(connection);
+  database = await throwawayDatabase("account");
+  stores = await createStores(database.connection);
 });
 
 afterAll(async () => {
-  await connection?.dropDatabase();
-  await connection?.close();
+  await database?.drop();
 });
 
 describe("account store", () => {
@@ -34,7 +27,7 @@ describe("account store", () => {
       ),
     );
     expect(new Set(results.map((account) => account.id)).size).toBe(1);
-    const raw = await connection.collection("accounts").find({ userId }).toArray();
+    const raw = await database.connection.collection("accounts").find({ userId }).toArray();
     expect(raw).toHaveLength(1);
     expect(raw[0]).toMatchObject({ displayName: "Crafter", role: "owner", isSubscribed: false, access: [], image: "" });
   });
@@ -66,7 +59,7 @@ describe("account store", () => {
 
   it("seeds flags once and keeps an operator's change", async () => {
     expect(await stores.flags.seed(defaultGlobalFlags())).toBe(29);
-    await connection.collection("flags").updateOne({ _id: "test" as never }, { $set: { enabled: true } });
+    await database.connection.collection("flags").updateOne({ _id: "test" as never }, { $set: { enabled: true } });
     expect(await stores.flags.seed(defaultGlobalFlags())).toBe(0);
     const flags = await stores.flags.all();
     expect(flags).toHaveLength(29);

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createLogger } from "@crafter/kit";
-import { stackEnv } from "@crafter/kit/testing";
+import { stackEnv, throwawayDatabase } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import mongoose, { type Connection } from "mongoose";
 import { renderVerificationEmail } from "../src/domain/templates";
 import { createSmtpMailer, type Mailer } from "../src/mail/mailer";
 import { createDeliveryRepository, type DeliveryRepository } from "../src/store/delivery.repository";
@@ -11,18 +10,13 @@ import { deliverEmail } from "../src/usecases/deliver-email";
 // Against the real MongoDB-compatible server and Mailpit of scripts/infra, in a throwaway database.
 const env = stackEnv();
 const logger = createLogger("notifications-test", "silent");
-let connection: Connection;
+let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 let deliveries: DeliveryRepository;
 let mailer: Mailer;
 
 beforeAll(async () => {
-  connection = await mongoose
-    .createConnection(env.MONGODB_URL ?? "mongodb://127.0.0.1:27017/", {
-      dbName: `inttest_notifications_${randomUUID().slice(0, 8)}`,
-      serverSelectionTimeoutMS: 5000,
-    })
-    .asPromise();
-  deliveries = await createDeliveryRepository(connection);
+  database = await throwawayDatabase("notifications");
+  deliveries = await createDeliveryRepository(database.connection);
   mailer = createSmtpMailer({
     url: env.SMTP_URL ?? "smtp://127.0.0.1:1025",
     from: "Crafter <no-reply@crafter.local>",
@@ -32,8 +26,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   mailer?.close();
-  await connection?.dropDatabase();
-  await connection?.close();
+  await database?.drop();
 });
 
 async function mailbox(to: string): Promise<{ Subject: string }[]> {

@@ -1,27 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { stackEnv } from "@crafter/kit/testing";
+import { throwawayDatabase } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import mongoose, { type Connection } from "mongoose";
 import { createStores, type ProjectsStores } from "../src/store";
 
 // Against the real MongoDB-compatible server of scripts/infra (FerretDB 1.24 locally), in a
 // throwaway database. These pin the concurrency guarantees the repositories rely on.
-let connection: Connection;
+let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 let stores: ProjectsStores;
 
 beforeAll(async () => {
-  connection = await mongoose
-    .createConnection(stackEnv().MONGODB_URL ?? "mongodb://127.0.0.1:27017/", {
-      dbName: `inttest_projects_${randomUUID().slice(0, 8)}`,
-      serverSelectionTimeoutMS: 5000,
-    })
-    .asPromise();
-  stores = await createStores(connection);
+  database = await throwawayDatabase("projects");
+  stores = await createStores(database.connection);
 });
 
 afterAll(async () => {
-  await connection?.dropDatabase();
-  await connection?.close();
+  await database?.drop();
 });
 
 describe("active project pointer", () => {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import mongoose, { type Connection } from "mongoose";
 
 /** Repository root (this file is services/kit/src/testing/index.ts). */
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -138,4 +139,24 @@ export class GatewaySession {
   get = <T = any>(path: string) => this.request<T>("GET", path);
   post = <T = any>(path: string, body: unknown = {}) => this.request<T>("POST", path, body);
   put = <T = any>(path: string, body: unknown = {}) => this.request<T>("PUT", path, body);
+}
+
+/**
+ * A fresh database on the real MongoDB-compatible server of scripts/infra, named
+ * `inttest_<name>_<random>`; `drop()` removes it and closes the connection (call it in afterAll).
+ */
+export async function throwawayDatabase(name: string): Promise<{ connection: Connection; drop(): Promise<void> }> {
+  const connection = await mongoose
+    .createConnection(stackEnv().MONGODB_URL ?? "mongodb://127.0.0.1:27017/", {
+      dbName: `inttest_${name}_${randomUUID().slice(0, 8)}`,
+      serverSelectionTimeoutMS: 5000,
+    })
+    .asPromise();
+  return {
+    connection,
+    async drop() {
+      await connection.dropDatabase();
+      await connection.close();
+    },
+  };
 }

@@ -1,14 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Input, Result, Typography } from "antd";
+import { Button, Result, Typography } from "antd";
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { Link } from "react-router-dom";
 import { isApiError } from "../../api/errors";
 import { useAuthActions } from "../../api/hooks/session";
-import { FormField } from "../../shared/FormField";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { AuthCard, applyFieldErrors } from "./AuthCard";
+import { AuthField } from "./AuthField";
 import { type ForgotPasswordValues, forgotPasswordSchema } from "./schemas";
 
 /** /forgot-password: asks for a reset link (the answer is the same for unknown emails). */
@@ -62,24 +62,17 @@ export default function ForgotPasswordPage() {
       }
     >
       <form onSubmit={onSubmit} noValidate aria-label="Forgot password">
-        <FormField id="forgot-email" label="Email" error={errors.email} required>
-          <Controller
-            name="email"
-            control={control}
-            render={({ field }) => (
-              <Input
-                {...field}
-                id="forgot-email"
-                type="email"
-                autoComplete="email"
-                autoFocus
-                size="large"
-                status={errors.email ? "error" : undefined}
-                data-testid="forgot-email"
-              />
-            )}
-          />
-        </FormField>
+        <AuthField
+          control={control}
+          name="email"
+          id="forgot-email"
+          label="Email"
+          error={errors.email}
+          required
+          kind="email"
+          autoComplete="email"
+          autoFocus
+        />
         <Button type="primary" htmlType="submit" size="large" block loading={isSubmitting} data-testid="forgot-submit">
           Send reset link
         </Button>

@@ -1,14 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Input, Result } from "antd";
+import { Button, Result } from "antd";
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { useSearchParams } from "react-router-dom";
 import { isApiError } from "../../api/errors";
 import { useAuthActions } from "../../api/hooks/session";
-import { FormField } from "../../shared/FormField";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { AuthCard, applyFieldErrors } from "./AuthCard";
+import { AuthField } from "./AuthField";
 import { PASSWORD_MIN, type ResetPasswordValues, resetPasswordSchema } from "./schemas";
 
 /** /reset-password?token=…: chooses a new password. */
@@ -77,45 +77,28 @@ export default function ResetPasswordPage() {
   return (
     <AuthCard title="Choose a new password">
       <form onSubmit={onSubmit} noValidate aria-label="Reset password">
-        <FormField
+        <AuthField
+          control={control}
+          name="password"
           id="reset-password"
           label="New password"
           error={errors.password}
           required
           extra={`At least ${PASSWORD_MIN} characters.`}
-        >
-          <Controller
-            name="password"
-            control={control}
-            render={({ field }) => (
-              <Input.Password
-                {...field}
-                id="reset-password"
-                autoComplete="new-password"
-                autoFocus
-                size="large"
-                status={errors.password ? "error" : undefined}
-                data-testid="reset-password"
-              />
-            )}
-          />
-        </FormField>
-        <FormField id="reset-confirm" label="Repeat the new password" error={errors.confirm} required>
-          <Controller
-            name="confirm"
-            control={control}
-            render={({ field }) => (
-              <Input.Password
-                {...field}
-                id="reset-confirm"
-                autoComplete="new-password"
-                size="large"
-                status={errors.confirm ? "error" : undefined}
-                data-testid="reset-confirm"
-              />
-            )}
-          />
-        </FormField>
+          kind="password"
+          autoComplete="new-password"
+          autoFocus
+        />
+        <AuthField
+          control={control}
+          name="confirm"
+          id="reset-confirm"
+          label="Repeat the new password"
+          error={errors.confirm}
+          required
+          kind="password"
+          autoComplete="new-password"
+        />
         <Button type="primary" htmlType="submit" size="large" block loading={isSubmitting} data-testid="reset-submit">
           Change password
         </Button>

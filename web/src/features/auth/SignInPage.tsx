@@ -1,13 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Input, Typography } from "antd";
-import { Controller, useForm } from "react-hook-form";
+import { Alert, Button, Typography } from "antd";
+import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "react-router-dom";
 import { isApiError } from "../../api/errors";
 import { useAuthActions, useSession } from "../../api/hooks/session";
 import { safeCallbackUrl } from "../../app/guard";
-import { FormField } from "../../shared/FormField";
 import { notify } from "../../shared/notify";
 import { AuthCard, applyFieldErrors } from "./AuthCard";
+import { AuthField } from "./AuthField";
 import { type SignInValues, signInSchema } from "./schemas";
 
 /**
@@ -67,48 +67,28 @@ export default function SignInPage() {
         />
       )}
       <form onSubmit={onSubmit} noValidate aria-label="Sign in" data-testid="signin-form">
-        <FormField id="signin-email" label="Email" error={errors.email} required>
-          <Controller
-            name="email"
-            control={control}
-            render={({ field }) => (
-              <Input
-                {...field}
-                id="signin-email"
-                type="email"
-                autoComplete="email"
-                autoFocus
-                size="large"
-                status={errors.email ? "error" : undefined}
-                aria-invalid={!!errors.email}
-                data-testid="signin-email"
-              />
-            )}
-          />
-        </FormField>
-        <FormField
+        <AuthField
+          control={control}
+          name="email"
+          id="signin-email"
+          label="Email"
+          error={errors.email}
+          required
+          kind="email"
+          autoComplete="email"
+          autoFocus
+        />
+        <AuthField
+          control={control}
+          name="password"
           id="signin-password"
           label="Password"
           error={errors.password}
           required
           extra={<Link to="/forgot-password">Forgot password?</Link>}
-        >
-          <Controller
-            name="password"
-            control={control}
-            render={({ field }) => (
-              <Input.Password
-                {...field}
-                id="signin-password"
-                autoComplete="current-password"
-                size="large"
-                status={errors.password ? "error" : undefined}
-                aria-invalid={!!errors.password}
-                data-testid="signin-password"
-              />
-            )}
-          />
-        </FormField>
+          kind="password"
+          autoComplete="current-password"
+        />
         <Button type="primary" htmlType="submit" size="large" block loading={isSubmitting} data-testid="signin-submit">
           Sign in
         </Button>

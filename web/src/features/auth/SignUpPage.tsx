@@ -1,15 +1,15 @@
 import { MailOutlined } from "@ant-design/icons";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Input, Result, Typography } from "antd";
+import { Button, Result, Typography } from "antd";
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { Link } from "react-router-dom";
 import { isApiError } from "../../api/errors";
 import { useAuthActions } from "../../api/hooks/session";
-import { FormField } from "../../shared/FormField";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { AuthCard, applyFieldErrors } from "./AuthCard";
+import { AuthField } from "./AuthField";
 import { PASSWORD_MIN, type SignUpValues, signUpSchema } from "./schemas";
 
 /** /signup: on success, a "check your email" state (the answer is the same for known emails). */
@@ -74,56 +74,36 @@ export default function SignUpPage() {
       }
     >
       <form onSubmit={onSubmit} noValidate aria-label="Sign up" data-testid="signup-form">
-        <FormField id="signup-name" label="Your name" error={errors.displayName}>
-          <Controller
-            name="displayName"
-            control={control}
-            render={({ field }) => (
-              <Input {...field} id="signup-name" autoComplete="name" size="large" data-testid="signup-name" autoFocus />
-            )}
-          />
-        </FormField>
-        <FormField id="signup-email" label="Email" error={errors.email} required>
-          <Controller
-            name="email"
-            control={control}
-            render={({ field }) => (
-              <Input
-                {...field}
-                id="signup-email"
-                type="email"
-                autoComplete="email"
-                size="large"
-                status={errors.email ? "error" : undefined}
-                aria-invalid={!!errors.email}
-                data-testid="signup-email"
-              />
-            )}
-          />
-        </FormField>
-        <FormField
+        <AuthField
+          control={control}
+          name="displayName"
+          id="signup-name"
+          label="Your name"
+          error={errors.displayName}
+          autoComplete="name"
+          autoFocus
+        />
+        <AuthField
+          control={control}
+          name="email"
+          id="signup-email"
+          label="Email"
+          error={errors.email}
+          required
+          kind="email"
+          autoComplete="email"
+        />
+        <AuthField
+          control={control}
+          name="password"
           id="signup-password"
           label="Password"
           error={errors.password}
           required
           extra={`At least ${PASSWORD_MIN} characters.`}
-        >
-          <Controller
-            name="password"
-            control={control}
-            render={({ field }) => (
-              <Input.Password
-                {...field}
-                id="signup-password"
-                autoComplete="new-password"
-                size="large"
-                status={errors.password ? "error" : undefined}
-                aria-invalid={!!errors.password}
-                data-testid="signup-password"
-              />
-            )}
-          />
-        </FormField>
+          kind="password"
+          autoComplete="new-password"
+        />
         <Button type="primary" htmlType="submit" size="large" block loading={isSubmitting} data-testid="signup-submit">
           Create account
         </Button>
