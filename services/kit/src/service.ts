@@ -98,15 +98,26 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
   }
   let consumer: Consumer | undefined;
   if (parts.consumers) {
-    consumer = await startConsumer({
-      kafka,
-      groupId: `${config.CRAFTER_NAMESPACE}.${definition.name}`,
-      topics: parts.consumers.topics,
-      handlers: parts.consumers.handlers,
-      connection: mongo,
-      publisher,
-      logger,
-    });
+    const consumers = parts.consumers;
+    // A broker that has just started may still be electing the group coordinator.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        consumer = await startConsumer({
+          kafka,
+          groupId: `${config.CRAFTER_NAMESPACE}.${definition.name}`,
+          topics: consumers.topics,
+          handlers: consumers.handlers,
+          connection: mongo,
+          publisher,
+          logger,
+        });
+        break;
+      } catch (error) {
+        if (attempt >= 10) throw error;
+        logger.warn({ err: error, attempt }, "consumer did not start; retrying");
+        await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+      }
+    }
   }
 
   const interceptors: Interceptor[] = [serverTracingInterceptor(), loggingInterceptor(logger)];

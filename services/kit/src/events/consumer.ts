@@ -64,7 +64,12 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   const maxAttempts = options.maxAttempts ?? 5;
   const consumer = options.kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: true });
   await consumer.connect();
-  await consumer.subscribe({ topics: options.topics, fromBeginning: true });
+  try {
+    await consumer.subscribe({ topics: options.topics, fromBeginning: true });
+  } catch (error) {
+    await consumer.disconnect();
+    throw error;
+  }
   await consumer.run({
     eachMessage: async ({ topic, message }) => {
       const type = header(message.headers, "ce_type") ?? "";
