@@ -62,6 +62,7 @@ function step(name: string, fn: () => Promise<void>) {
       await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
       const text = await page
         .locator("body")
+        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it.
         .innerText()
         .catch(() => "");
       throw new Error(

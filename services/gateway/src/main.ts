@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { createAccessTokenVerifier, createLogger, loadConfig, startTelemetry } from "@crafter/kit";
+import { authServiceJwks, createAccessTokenVerifier, createLogger, loadConfig, startTelemetry } from "@crafter/kit";
 import { createApp } from "./app";
 import { createClients } from "./clients";
 import { configSchema } from "./config";
@@ -15,7 +15,7 @@ const stopTelemetry = startTelemetry("gateway", config.OTEL_EXPORTER_OTLP_ENDPOI
 const logger = createLogger("gateway", config.LOG_LEVEL);
 const clients = createClients(config);
 const verify = createAccessTokenVerifier({
-  fetchJwks: async () => JSON.parse((await clients.auth.getJwks({})).jwksJson),
+  fetchJwks: authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
   issuer: config.JWT_ISSUER,
   audience: config.JWT_AUDIENCE,
 });

@@ -1,7 +1,6 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
-import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import type { Consumer, Kafka } from "kafkajs";
-import type { Connection, Model } from "mongoose";
+import type { Connection } from "mongoose";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { BaseConfig } from "./config/config";
@@ -9,14 +8,13 @@ import { loadConfig } from "./config/config";
 import { connectMongo, databaseName } from "./data/mongo";
 import { type EventHandler, startConsumer } from "./events/consumer";
 import { createKafka, ensureTopics } from "./events/kafka";
-import { type OutboxRelay, startOutboxRelay } from "./events/outbox";
+import { type OutboxModel, type OutboxRelay, startOutboxRelay } from "./events/outbox";
 import { createPublisher, type Publisher } from "./events/publisher";
 import { dlqTopic } from "./events/topics";
 import { createLogger } from "./logger/logger";
 import { createRedis, type Redis } from "./redis/redis";
-import { createServiceClient } from "./rpc/client";
 import { authInterceptor, loggingInterceptor, serverTracingInterceptor } from "./rpc/interceptors";
-import { type AccessTokenVerifier, createAccessTokenVerifier } from "./rpc/jwks";
+import { type AccessTokenVerifier, authServiceJwks, createAccessTokenVerifier } from "./rpc/jwks";
 import { startRpcServer } from "./rpc/server";
 import { startTelemetry } from "./telemetry/telemetry";
 
@@ -37,7 +35,7 @@ export interface ServiceParts {
   /** Event handlers, consumed by the group `<namespace>.<service>`. */
   consumers?: { topics: string[]; handlers: EventHandler[] };
   /** Models whose documents carry an outbox; relayed to Kafka. */
-  outbox?: Model<any>[];
+  outbox?: OutboxModel[];
   /** Topics this service publishes to; created (with their DLQs) at start. */
   publishes?: string[];
   onStop?(): Promise<void>;
@@ -48,10 +46,6 @@ export interface ServiceDefinition<S extends z.ZodType<BaseConfig & { PORT: numb
   configSchema: S;
   /** False for the auth service, whose RPCs run before a session exists. Default true. */
   authenticate?: boolean;
-  /** Overrides how the JWKS is fetched (the auth service reads its own keys). */
-  fetchJwks?: (
-    ctx: Omit<ServiceContext<z.infer<S>>, "verifyAccessToken">,
-  ) => () => Promise<import("jose").JSONWebKeySet>;
   setup(ctx: ServiceContext<z.infer<S>> & { relay: () => OutboxRelay | undefined }): Promise<ServiceParts>;
 }
 
@@ -79,17 +73,24 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
   const kafka = createKafka(config.KAFKA_BROKERS, `${config.CRAFTER_NAMESPACE}.${definition.name}`, logger);
   const publisher = await createPublisher(kafka);
 
-  const base = { name: definition.name, config, logger, mongo, redis, kafka, publisher };
-  const authClient = createServiceClient(AuthService, config.AUTH_URL, { timeoutMs: config.RPC_TIMEOUT_MS });
-  const fetchJwks = definition.fetchJwks?.(base) ?? (async () => JSON.parse((await authClient.getJwks({})).jwksJson));
   const verifyAccessToken = createAccessTokenVerifier({
-    fetchJwks,
+    fetchJwks: authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
   });
 
   let relay: OutboxRelay | undefined;
-  const parts = await definition.setup({ ...base, verifyAccessToken, relay: () => relay });
+  const parts = await definition.setup({
+    name: definition.name,
+    config,
+    logger,
+    mongo,
+    redis,
+    kafka,
+    publisher,
+    verifyAccessToken,
+    relay: () => relay,
+  });
 
   const topics = [...(parts.publishes ?? []), ...(parts.consumers?.topics ?? [])];
   if (topics.length > 0) await ensureTopics(kafka, [...new Set(topics.flatMap((topic) => [topic, dlqTopic(topic)]))]);

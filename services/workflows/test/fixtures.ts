@@ -15,7 +15,6 @@ export const profile: ProfileSnapshot = {
 };
 
 /** A deep copy of raw BlogWriter data to break in definition tests. */
-// biome-ignore lint/suspicious/noExplicitAny: the tests break the raw data on purpose
 export function rawBlogWriter(): any {
   return structuredClone(DEFINITIONS[0]);
 }

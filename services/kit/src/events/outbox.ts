@@ -65,8 +65,12 @@ function toBuffer(payload: unknown): Buffer {
   throw new Error("outbox payload is not binary");
 }
 
+/** A model whose documents carry `outbox`; their other fields differ per service. */
+// biome-ignore lint/suspicious/noExplicitAny: heterogeneous models; the relay reads only `outbox`.
+export type OutboxModel = Model<any>;
+
 export interface OutboxRelayOptions {
-  models: Model<any>[];
+  models: OutboxModel[];
   publisher: Publisher;
   source: string;
   logger: Logger;
@@ -120,7 +124,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let stopped = false;
   let lastFullScan = 0;
 
-  const relayModel = async (model: Model<any>, full: boolean) => {
+  const relayModel = async (model: OutboxModel, full: boolean) => {
     const published = publishedModel(model.db);
     const since = new Date(Date.now() - lookback);
     const filter = full ? { "outbox.0": { $exists: true } } : { "outbox.time": { $gte: since } };

@@ -1,4 +1,6 @@
+import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { createLocalJWKSet, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
+import { createServiceClient } from "./client";
 import type { AuthUser } from "./identity";
 
 /** The one algorithm access tokens are signed with; pinned on verification. */
@@ -74,4 +76,10 @@ function toAuthUser(payload: JWTPayload): AuthUser {
     iat: payload.iat ?? 0,
     exp: payload.exp ?? 0,
   };
+}
+
+/** Fetches the JWKS from the auth service's GetJwks RPC at `authUrl`. */
+export function authServiceJwks(authUrl: string, timeoutMs: number): () => Promise<JSONWebKeySet> {
+  const client = createServiceClient(AuthService, authUrl, { timeoutMs });
+  return async () => JSON.parse((await client.getJwks({})).jwksJson) as JSONWebKeySet;
 }
