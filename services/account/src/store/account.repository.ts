@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { idField, type Plain, TenantRepository } from "@crafter/kit";
+import { idField, modelOn, type Plain, TenantRepository } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
 /** The account of one user (spec section 3, "User info"); credits live in billing. */
@@ -40,10 +40,7 @@ const accountSchema = new Schema<AccountDoc>(
 );
 
 export function accountModel(connection: Connection): Model<AccountDoc> {
-  return (
-    (connection.models.Account as Model<AccountDoc> | undefined) ??
-    connection.model<AccountDoc>("Account", accountSchema)
-  );
+  return modelOn<AccountDoc>(connection, "Account", accountSchema);
 }
 
 /** What is known about a user when their account is first created. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { idField, TenantRepository } from "@crafter/kit";
+import { idField, modelOn, TenantRepository } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { FlagOverride } from "../domain/flags";
 
@@ -24,10 +24,7 @@ const flagOverrideSchema = new Schema<FlagOverrideDoc>(
 flagOverrideSchema.index({ userId: 1, flag: 1 }, { unique: true });
 
 export function flagOverrideModel(connection: Connection): Model<FlagOverrideDoc> {
-  return (
-    (connection.models.FlagOverride as Model<FlagOverrideDoc> | undefined) ??
-    connection.model<FlagOverrideDoc>("FlagOverride", flagOverrideSchema)
-  );
+  return modelOn<FlagOverrideDoc>(connection, "FlagOverride", flagOverrideSchema);
 }
 
 /** Per-user flag overrides. */

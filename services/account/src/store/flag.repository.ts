@@ -1,3 +1,4 @@
+import { modelOn } from "@crafter/kit";
 import type { Connection, Model } from "mongoose";
 import { Schema } from "mongoose";
 import type { GlobalFlag } from "../domain/flags";
@@ -19,7 +20,7 @@ const flagSchema = new Schema<FlagDoc>(
 );
 
 export function flagModel(connection: Connection): Model<FlagDoc> {
-  return (connection.models.Flag as Model<FlagDoc> | undefined) ?? connection.model<FlagDoc>("Flag", flagSchema);
+  return modelOn<FlagDoc>(connection, "Flag", flagSchema);
 }
 
 /** Global flags with their default state. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { idField, TenantRepository } from "@crafter/kit";
+import { idField, modelOn, TenantRepository } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
 /**
@@ -33,10 +33,7 @@ const settingSchema = new Schema<SettingDoc>(
 settingSchema.index({ userId: 1, key: 1 }, { unique: true });
 
 export function settingModel(connection: Connection): Model<SettingDoc> {
-  return (
-    (connection.models.UserSetting as Model<SettingDoc> | undefined) ??
-    connection.model<SettingDoc>("UserSetting", settingSchema)
-  );
+  return modelOn<SettingDoc>(connection, "UserSetting", settingSchema);
 }
 
 const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;

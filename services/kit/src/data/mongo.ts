@@ -1,4 +1,4 @@
-import mongoose, { type Connection } from "mongoose";
+import mongoose, { type Connection, type Model, type Schema } from "mongoose";
 import type { Logger } from "pino";
 
 /**
@@ -19,4 +19,12 @@ export async function connectMongo(url: string, dbName: string, logger: Logger):
 /** Database name of a service within a namespace: "crafter" + "auth" → "crafter_auth". */
 export function databaseName(namespace: string, service: string): string {
   return `${namespace}_${service}`.replace(/-/g, "_");
+}
+
+/**
+ * The model `name` on `connection`, compiled from `schema` the first time and reused after
+ * (mongoose refuses to compile one name twice on a connection).
+ */
+export function modelOn<T>(connection: Connection, name: string, schema: Schema<T>, collection?: string): Model<T> {
+  return (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema, collection);
 }

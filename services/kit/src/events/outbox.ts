@@ -3,6 +3,7 @@ import { create, type DescMessage, type MessageInitShape, toBinary } from "@bufb
 import { context, propagation } from "@opentelemetry/api";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { Logger } from "pino";
+import { modelOn } from "../data/mongo";
 import type { Publisher } from "./publisher";
 
 /** An event waiting in its aggregate's document until the relay has published it. */
@@ -94,13 +95,11 @@ interface PublishedMarker {
 }
 
 function publishedModel(connection: Connection): Model<PublishedMarker> {
-  return (
-    (connection.models.OutboxPublished as Model<PublishedMarker> | undefined) ??
-    connection.model<PublishedMarker>(
-      "OutboxPublished",
-      new Schema<PublishedMarker>({ _id: String, at: { type: Date, default: Date.now } }),
-      "outbox_published",
-    )
+  return modelOn<PublishedMarker>(
+    connection,
+    "OutboxPublished",
+    new Schema<PublishedMarker>({ _id: String, at: { type: Date, default: Date.now } }),
+    "outbox_published",
   );
 }
 
@@ -195,12 +194,10 @@ interface ProcessedEvent {
 
 /** The processed-event marker of an idempotent consumer: `_id` = `<group>:<ce_id>`. */
 export function processedEventModel(connection: Connection): Model<ProcessedEvent> {
-  return (
-    (connection.models.ProcessedEvent as Model<ProcessedEvent> | undefined) ??
-    connection.model<ProcessedEvent>(
-      "ProcessedEvent",
-      new Schema<ProcessedEvent>({ _id: String, at: { type: Date, default: Date.now } }),
-      "processed_events",
-    )
+  return modelOn<ProcessedEvent>(
+    connection,
+    "ProcessedEvent",
+    new Schema<ProcessedEvent>({ _id: String, at: { type: Date, default: Date.now } }),
+    "processed_events",
   );
 }

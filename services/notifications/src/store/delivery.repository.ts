@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { idField } from "@crafter/kit";
+import { idField, modelOn } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { TemplateName } from "../domain/templates";
 
@@ -45,10 +45,7 @@ const deliverySchema = new Schema<DeliveryDoc>(
 );
 
 export function deliveryModel(connection: Connection): Model<DeliveryDoc> {
-  return (
-    (connection.models.Delivery as Model<DeliveryDoc> | undefined) ??
-    connection.model<DeliveryDoc>("Delivery", deliverySchema)
-  );
+  return modelOn<DeliveryDoc>(connection, "Delivery", deliverySchema);
 }
 
 /** A delivery as the use cases see it. */

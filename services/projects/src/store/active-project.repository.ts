@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { idField, TenantRepository } from "@crafter/kit";
+import { idField, modelOn, TenantRepository } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
 /**
@@ -39,10 +39,7 @@ const activeProjectSchema = new Schema<ActiveProjectDoc>(
 activeProjectSchema.index({ userId: 1, version: 1 }, { unique: true });
 
 export function activeProjectModel(connection: Connection): Model<ActiveProjectDoc> {
-  return (
-    (connection.models.ActiveProject as Model<ActiveProjectDoc> | undefined) ??
-    connection.model<ActiveProjectDoc>("ActiveProject", activeProjectSchema)
-  );
+  return modelOn<ActiveProjectDoc>(connection, "ActiveProject", activeProjectSchema);
 }
 
 const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;

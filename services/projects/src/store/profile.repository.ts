@@ -1,4 +1,4 @@
-import { idField, type Plain, TenantRepository } from "@crafter/kit";
+import { idField, modelOn, type Plain, TenantRepository } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
 /** Profile types of spec section 3. */
@@ -43,10 +43,7 @@ const profileSchema = new Schema<ProfileDoc>(
 profileSchema.index({ userId: 1, projectId: 1 });
 
 export function profileModel(connection: Connection): Model<ProfileDoc> {
-  return (
-    (connection.models.Profile as Model<ProfileDoc> | undefined) ??
-    connection.model<ProfileDoc>("Profile", profileSchema)
-  );
+  return modelOn<ProfileDoc>(connection, "Profile", profileSchema);
 }
 
 /** Profiles, always within their owner. */

@@ -1,4 +1,4 @@
-import { TenantRepository } from "@crafter/kit";
+import { modelOn, TenantRepository } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
 /**
@@ -28,10 +28,7 @@ const projectCraftSchema = new Schema<ProjectCraftDoc>(
 projectCraftSchema.index({ userId: 1, projectId: 1 });
 
 export function projectCraftModel(connection: Connection): Model<ProjectCraftDoc> {
-  return (
-    (connection.models.ProjectCraft as Model<ProjectCraftDoc> | undefined) ??
-    connection.model<ProjectCraftDoc>("ProjectCraft", projectCraftSchema)
-  );
+  return modelOn<ProjectCraftDoc>(connection, "ProjectCraft", projectCraftSchema);
 }
 
 /** Crafts counted per project, within their owner. */

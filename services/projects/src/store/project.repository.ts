@@ -1,4 +1,4 @@
-import { idField, type OutboxEntry, outboxField, type Plain, TenantRepository, toPlain } from "@crafter/kit";
+import { idField, modelOn, type OutboxEntry, outboxField, type Plain, TenantRepository, toPlain } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
 /** A project of one user; its PROJECT profile holds the descriptive fields. */
@@ -29,10 +29,7 @@ const projectSchema = new Schema<ProjectDoc>(
 projectSchema.index({ userId: 1, createdAt: 1 });
 
 export function projectModel(connection: Connection): Model<ProjectDoc> {
-  return (
-    (connection.models.Project as Model<ProjectDoc> | undefined) ??
-    connection.model<ProjectDoc>("Project", projectSchema)
-  );
+  return modelOn<ProjectDoc>(connection, "Project", projectSchema);
 }
 
 /** Most projects one user's list returns. */

@@ -1,4 +1,4 @@
-import { idField, type OutboxEntry, outboxField } from "@crafter/kit";
+import { idField, modelOn, type OutboxEntry, outboxField } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { CraftState, ProfileSnapshot, ResultRecord, StepRecord, StepState } from "../domain/types";
 
@@ -105,8 +105,5 @@ craftSchema.index({ userId: 1, projectId: 1, createdAt: -1 });
 craftSchema.index({ userId: 1, createdAt: -1 });
 
 export function craftModel(connection: Connection): Model<CraftDoc> {
-  return (
-    (connection.models.Craft as Model<CraftDoc> | undefined) ??
-    connection.model<CraftDoc>("Craft", craftSchema, "crafts")
-  );
+  return modelOn<CraftDoc>(connection, "Craft", craftSchema, "crafts");
 }

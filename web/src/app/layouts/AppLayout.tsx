@@ -10,6 +10,20 @@ import { APP_HOME, menuEntries, selectedMenuKey, WELCOME_PATH } from "../routes"
 import { useThemeMode } from "../theme";
 
 /** Header switch between the light and dark admin themes, saved in the user's settings. */
+
+/** Menu items of route-table entries: each a link with its test id. */
+function toMenuItems(entries: ReturnType<typeof menuEntries>): NonNullable<MenuProps["items"]> {
+  return entries.map((entry) => ({
+    key: entry.key,
+    icon: entry.icon,
+    label: (
+      <Link to={entry.to} data-testid={entry.testId}>
+        {entry.label}
+      </Link>
+    ),
+  }));
+}
+
 export function ThemeSwitch({ testId = "theme-toggle" }: { testId?: string }) {
   const settings = useSettings();
   const updateSettings = useUpdateSettings();
@@ -65,36 +79,12 @@ export function AppLayout() {
     navigate("/signin", { replace: true });
   };
 
-  const createMenu: MenuProps["items"] = createEntries.map((entry) => ({
-    key: entry.key,
-    icon: entry.icon,
-    label: (
-      <Link to={entry.to} data-testid={entry.testId}>
-        {entry.label}
-      </Link>
-    ),
-  }));
+  const createMenu = toMenuItems(createEntries);
 
-  const mainMenu: MenuProps["items"] = mainEntries.map((entry) => ({
-    key: entry.key,
-    icon: entry.icon,
-    label: (
-      <Link to={entry.to} data-testid={entry.testId}>
-        {entry.label}
-      </Link>
-    ),
-  }));
+  const mainMenu = toMenuItems(mainEntries);
 
   const userMenu: MenuProps["items"] = [
-    ...userEntries.map((entry) => ({
-      key: entry.key,
-      icon: entry.icon,
-      label: (
-        <Link to={entry.to} data-testid={entry.testId}>
-          {entry.label}
-        </Link>
-      ),
-    })),
+    ...toMenuItems(userEntries),
     { type: "divider" as const },
     {
       key: "signout",
