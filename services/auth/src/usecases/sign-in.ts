@@ -1,4 +1,4 @@
-import { appError, hitRateLimit, normalizeEmail, resetRateLimit } from "@crafter/kit";
+import { appError, hitRateLimit, normalizeEmail, rateLimitCount, resetRateLimit } from "@crafter/kit";
 import type { Session } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { verify } from "@node-rs/argon2";
 import type { AuthDeps } from "./deps";
@@ -24,7 +24,7 @@ export async function signIn(deps: AuthDeps, input: { email: string; password: s
     60,
   );
   const accountKey = `signin:account:${email}`;
-  const failures = Number((await deps.redis.get(`ratelimit:${accountKey}`)) ?? 0);
+  const failures = await rateLimitCount(deps.redis, accountKey);
   if (!perIp.allowed || failures >= deps.config.SIGNIN_LIMIT_PER_ACCOUNT) throw appError("RATE_LIMITED");
 
   const user = email ? await deps.users.findByEmail(email) : null;

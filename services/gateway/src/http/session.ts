@@ -1,6 +1,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type AccessTokenVerifier, type AuthUser, appError } from "@crafter/kit";
 import type { Session } from "@crafter/proto/crafter/auth/v1/auth_pb";
+import { parse as parseCookies } from "cookie";
 import type { CookieOptions, Request, RequestHandler, Response } from "express";
 
 /** Cookie names of the session contract (docs/api.md). */
@@ -51,11 +52,20 @@ declare global {
   }
 }
 
-/** The access token of a request: the session cookie, or `Authorization: Bearer` for API clients. */
+/**
+ * The access token of a call: `Authorization: Bearer` for API clients, else the session cookie.
+ * @param cookieHeader the raw `Cookie` header.
+ */
+export function accessTokenFrom(
+  authorization: string | null | undefined,
+  cookieHeader: string | null | undefined,
+): string | undefined {
+  if (authorization?.startsWith("Bearer ")) return authorization.slice("Bearer ".length);
+  return parseCookies(cookieHeader ?? "")[ACCESS_COOKIE];
+}
+
 export function accessTokenOf(req: Request): string | undefined {
-  const header = req.headers.authorization;
-  if (header?.startsWith("Bearer ")) return header.slice("Bearer ".length);
-  return (req.cookies as Record<string, string> | undefined)?.[ACCESS_COOKIE];
+  return accessTokenFrom(req.headers.authorization, req.headers.cookie);
 }
 
 /**

@@ -9,6 +9,12 @@ import { workflowsRoutes } from "./workflows.routes";
 
 const RECENT_CRAFTS = 5;
 
+/** The newest crafts of the active project (activeProjectInfo.crafts); none without a project. */
+async function recentCrafts(clients: Clients, projectId: string | undefined, as: ReturnType<typeof asUser>) {
+  if (!projectId) return [];
+  return (await clients.workflows.listCrafts({ projectId, page: 1, pageSize: RECENT_CRAFTS }, as)).crafts;
+}
+
 const projectBody = z.object({
   name: z.string({ error: "Business name is required" }),
   description: z.string({ error: "Description is required" }),
@@ -30,10 +36,7 @@ export function apiRoutes(clients: Clients, verify: AccessTokenVerifier): Router
       clients.account.getSettings({}, as),
       clients.projects.getActiveProject({}, as),
     ]);
-    const crafts = active.projectId
-      ? (await clients.workflows.listCrafts({ projectId: active.projectId, page: 1, pageSize: RECENT_CRAFTS }, as))
-          .crafts
-      : [];
+    const crafts = await recentCrafts(clients, active.projectId, as);
     ok(res, {
       userInfo: toUserInfo(userInfo.userInfo),
       featureFlag: {
@@ -97,10 +100,7 @@ export function apiRoutes(clients: Clients, verify: AccessTokenVerifier): Router
   router.get("/projects/active-project", async (req, res) => {
     const as = asUser(req);
     const active = await clients.projects.getActiveProject({}, as);
-    const crafts = active.projectId
-      ? (await clients.workflows.listCrafts({ projectId: active.projectId, page: 1, pageSize: RECENT_CRAFTS }, as))
-          .crafts
-      : [];
+    const crafts = await recentCrafts(clients, active.projectId, as);
     ok(res, toActiveProjectInfo(active, crafts));
   });
 

@@ -2,15 +2,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { type AccessTokenVerifier, appError } from "@crafter/kit";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { Clients } from "../clients";
-import { ACCESS_COOKIE } from "../http/session";
-
-function cookieValue(header: string | null, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
-  }
-  return undefined;
-}
+import { accessTokenFrom } from "../http/session";
 
 /**
  * `/rpc`: the browser's Connect endpoint for streams (DESIGN section 1). It authenticates with the
@@ -21,10 +13,7 @@ export function streamRoutes(clients: Clients, verify: AccessTokenVerifier) {
   return (router: ConnectRouter) =>
     router.service(WorkflowsService, {
       async *completeStep(req, ctx) {
-        const bearer = ctx.requestHeader.get("authorization");
-        const token = bearer?.startsWith("Bearer ")
-          ? bearer.slice("Bearer ".length)
-          : cookieValue(ctx.requestHeader.get("cookie"), ACCESS_COOKIE);
+        const token = accessTokenFrom(ctx.requestHeader.get("authorization"), ctx.requestHeader.get("cookie"));
         if (!token) throw appError("UNAUTHENTICATED");
         await verify(token).catch(() => {
           throw appError("UNAUTHENTICATED");

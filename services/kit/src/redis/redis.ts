@@ -26,6 +26,8 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
+const rateLimitKey = (key: string) => `ratelimit:${key}`;
+
 /**
  * Fixed-window rate limit: counts a hit on `key` and allows at most `limit` hits per `windowSeconds`.
  */
@@ -35,15 +37,20 @@ export async function hitRateLimit(
   limit: number,
   windowSeconds: number,
 ): Promise<RateLimitResult> {
-  const [[, count], [, ttl]] = (await redis.multi().incr(`ratelimit:${key}`).ttl(`ratelimit:${key}`).exec()) as [
+  const [[, count], [, ttl]] = (await redis.multi().incr(rateLimitKey(key)).ttl(rateLimitKey(key)).exec()) as [
     [null, number],
     [null, number],
   ];
-  if (ttl < 0) await redis.expire(`ratelimit:${key}`, windowSeconds);
+  if (ttl < 0) await redis.expire(rateLimitKey(key), windowSeconds);
   return { allowed: count <= limit, count, retryAfterSeconds: ttl < 0 ? windowSeconds : ttl };
+}
+
+/** Hits counted on `key` in its current window, without counting one (0 when none). */
+export async function rateLimitCount(redis: Redis, key: string): Promise<number> {
+  return Number((await redis.get(rateLimitKey(key))) ?? 0);
 }
 
 /** Clears a rate-limit counter (e.g. after a successful sign-in). */
 export async function resetRateLimit(redis: Redis, key: string): Promise<void> {
-  await redis.del(`ratelimit:${key}`);
+  await redis.del(rateLimitKey(key));
 }

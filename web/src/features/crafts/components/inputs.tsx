@@ -1,6 +1,6 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { Button, Flex, Input, InputNumber, Select } from "antd";
-import type { ComponentType } from "react";
+import type { ComponentType, InputHTMLAttributes } from "react";
 import type { StepInput } from "../../../api/types";
 import { ChipInput } from "../../../shared/ChipInput";
 import { labelOf } from "./step-values";
@@ -23,9 +23,19 @@ const asString = (value: unknown) => (value === null || value === undefined ? ""
 const asList = (value: unknown): string[] =>
   Array.isArray(value) ? value.map(asString) : value ? [asString(value)] : [];
 
-function TextInput({ input, id, value, onChange, onBlur, disabled, invalid }: InputProps) {
+function TextInput({
+  input,
+  id,
+  value,
+  onChange,
+  onBlur,
+  disabled,
+  invalid,
+  ...extra
+}: InputProps & Pick<InputHTMLAttributes<HTMLInputElement>, "inputMode" | "autoComplete">) {
   return (
     <Input
+      {...extra}
       id={id}
       value={asString(value)}
       maxLength={input.maxLength}
@@ -41,23 +51,8 @@ function TextInput({ input, id, value, onChange, onBlur, disabled, invalid }: In
 }
 
 function UrlInput(props: InputProps) {
-  const { input, id, value, onChange, onBlur, disabled, invalid } = props;
-  return (
-    <Input
-      id={id}
-      inputMode="url"
-      autoComplete="url"
-      value={asString(value)}
-      maxLength={input.maxLength}
-      placeholder={input.placeholder ?? "example.com"}
-      disabled={disabled}
-      status={invalid ? "error" : undefined}
-      aria-invalid={invalid}
-      data-testid={`input-${input.name}`}
-      onChange={(event) => onChange(event.target.value)}
-      onBlur={onBlur}
-    />
-  );
+  const input = { ...props.input, placeholder: props.input.placeholder ?? "example.com" };
+  return <TextInput {...props} input={input} inputMode="url" autoComplete="url" />;
 }
 
 function NumberInput({ input, id, value, onChange, onBlur, disabled, invalid }: InputProps) {
