@@ -17,8 +17,12 @@ const PROFILES = {
   // Tests sign in many times from one address: the per-IP limit would only get in their way.
   test: { gateway: 28080, rpcBase: 28051, namespace: "crafter_test", env: { SIGNIN_LIMIT_PER_IP: "100000" } },
 };
-const settings = PROFILES[profile];
-if (!settings) throw new Error(`unknown profile ${profile}`);
+const base = PROFILES[profile];
+if (!base) throw new Error(`unknown profile ${profile}`);
+// STACK_PORT_OFFSET lets several checkouts run a test stack at once on the same servers (each with
+// its own CRAFTER_NAMESPACE, so databases, topics and Redis keys stay apart).
+const offset = Number(process.env.STACK_PORT_OFFSET ?? 0);
+const settings = { ...base, gateway: base.gateway + offset, rpcBase: base.rpcBase + offset };
 
 const SERVICES = ["auth", "account", "projects", "workflows", "notifications"];
 const port = (name) => settings.rpcBase + SERVICES.indexOf(name);

@@ -27,6 +27,16 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: "Maximum result limit reached. Please delete poor results before generating more.",
   },
+  /** Keyword research found nothing (or no provider is configured): the 'No results found.' dialog. */
+  NoKeywordDataFound: {
+    status: 422,
+    message: "No results found. Check the spelling or try broader keywords.",
+  },
+  /** Competitor research found nothing about the domain: the 'No data has been found about this domain.' dialog. */
+  NoCompetitorDataFound: {
+    status: 422,
+    message: "No data has been found about this domain. It may be a low traffic domain.",
+  },
   NEED_SUBSCRIPTION: { status: 402, message: "Your free credit has ended. Upgrade to keep crafting." },
   NOT_ENOUGH_CREDITS: { status: 402, message: "Not enough credits." },
   InvalidToken: { status: 400, message: "This link is invalid or has expired." },
