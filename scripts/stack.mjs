@@ -130,7 +130,9 @@ function start(name, entry, env) {
   if (runningPid(name)) return false;
   if (!existsSync(join(root, entry))) throw new Error(`${entry} is missing: run npm run build`);
   const out = openSync(logFile(name), "a");
-  const child = spawn(process.execPath, ["--enable-source-maps", entry], {
+  // The telemetry preload must run before main.js imports anything it instruments (ESM).
+  const preload = `./${entry.replace(/main\.js$/, "instrument.js")}`;
+  const child = spawn(process.execPath, ["--enable-source-maps", "--import", preload, entry], {
     cwd: root,
     env,
     detached: true,
@@ -155,6 +157,7 @@ async function up() {
   const addresses = {
     GATEWAY_URL: `http://localhost:${settings.gateway}`,
     CRAFTER_NAMESPACE: env.CRAFTER_NAMESPACE,
+    ...(env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
     ...Object.fromEntries(
       ["AUTH", "ACCOUNT", "PROJECTS", "WORKFLOWS", "NOTIFICATIONS"].map((name) => [`${name}_URL`, env[`${name}_URL`]]),
     ),

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { appError, badRequest, type OutboxEntry } from "@crafter/kit";
+import { appError, badRequest, metrics, type OutboxEntry } from "@crafter/kit";
 import { assertCanComplete, completeStep as complete, markInProgress } from "../domain/craft";
 import { checkInputs } from "../domain/inputs";
 import { MalformedOutputError, shapeOutput } from "../domain/output";
@@ -106,6 +106,10 @@ async function run(
       }
       signal.throwIfAborted();
     } catch (error) {
+      if (info) {
+        const outcome = signal.aborted ? "cancelled" : "error";
+        metrics.generations.add(1, { workflow: def.name, engine: info.engine, outcome });
+      }
       await restore();
       if (signal.aborted) {
         deps.logger.info({ craftId: stored.id, stepName }, "step cancelled; nothing saved");
@@ -134,6 +138,13 @@ async function run(
         completedAt: completion.progress.state === "Completed" ? (completion.craftCompleted ? now : undefined) : null,
       })) ?? conflict();
     if (events.length > 0) deps.kick();
+    if (result) {
+      const attributes = { workflow: def.name, engine: result.engine };
+      metrics.generations.add(1, { ...attributes, outcome: "ok" });
+      metrics.generationDuration.record((Date.now() - started) / 1000, attributes);
+      // An action costs 1 credit by default (docs/engine-contract.md section 1) until actions carry `credits`.
+      metrics.creditsSpent.add(1, { reason: "generation" });
+    }
 
     const meta = compact({
       engine: result?.engine,
