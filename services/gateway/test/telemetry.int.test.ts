@@ -191,7 +191,7 @@ describe("telemetry", () => {
       has("gateway", "http.server.request.duration", { "http.route": "/auth/signup" }),
     );
     await until("auth rpc.server.duration for SignUp", () =>
-      has("auth", "rpc.server.duration", { "rpc.method": "SignUp", "rpc.code": "ok" }),
+      has("auth", "rpc.server.duration", { "rpc.method": "SignUp", "rpc.code": "OK" }),
     );
     await until("gateway rpc.client.duration", () => has("gateway", "rpc.client.duration"));
     await until("crafter.signups", () => has("auth", "crafter.signups"));

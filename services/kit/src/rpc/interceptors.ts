@@ -28,24 +28,28 @@ export function authInterceptor(verify: AccessTokenVerifier): Interceptor {
   };
 }
 
+const HEALTH_SERVICE = "grpc.health.v1.Health";
+
 const CARRIER = {
   get: (headers: Headers, key: string) => headers.get(key) ?? undefined,
   keys: (headers: Headers) => [...headers.keys()],
 };
 
-/** The Connect code name of a failure ("ok" for success), for span and metric attributes. */
+/** The Connect code name of a failure ("OK" for success), for span and metric attributes. */
 function codeOf(error: unknown): string {
-  if (error === undefined) return "ok";
+  if (error === undefined) return "OK";
   return Code[ConnectError.from(error).code] ?? "unknown";
 }
 
 /**
  * Server interceptor: one SERVER span per RPC, continuing the caller's W3C trace context, and the
  * `rpc.server.duration` histogram (s, by rpc.service, rpc.method, rpc.code). For streams the duration
- * is the time to the response headers.
+ * is the time to the response headers. grpc.health.v1 calls are left out.
  */
 export function serverTracingInterceptor(): Interceptor {
   return (next) => async (req) => {
+    // Probes (every few seconds from Kubernetes) would drown the traces and skew the RED metrics.
+    if (req.service.typeName === HEALTH_SERVICE) return next(req);
     const started = performance.now();
     const parent = propagation.extract(context.active(), req.header, CARRIER);
     const attributes = { "rpc.service": req.service.typeName, "rpc.method": req.method.name };

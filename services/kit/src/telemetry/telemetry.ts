@@ -1,6 +1,6 @@
 import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { ExpressInstrumentation } from "@opentelemetry/instrumentation-express";
+import { ExpressInstrumentation, ExpressLayerType } from "@opentelemetry/instrumentation-express";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { IORedisInstrumentation } from "@opentelemetry/instrumentation-ioredis";
 import { MongooseInstrumentation } from "@opentelemetry/instrumentation-mongoose";
@@ -60,9 +60,11 @@ export function startTelemetry(serviceName: string, config: Partial<TelemetryCon
         // Probes and the collector's own traffic are noise.
         ignoreIncomingRequestHook: (request) => request.url === "/healthz",
       }),
-      new ExpressInstrumentation(),
-      new IORedisInstrumentation(),
-      new MongooseInstrumentation(),
+      // Routers and handlers only: a span per middleware (csrf, cookies, json…) is cost without insight.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // Queries outside a request or event (start-up, pollers) would each be a trace of their own.
+      new IORedisInstrumentation({ requireParentSpan: true }),
+      new MongooseInstrumentation({ requireParentSpan: true }),
     ],
   });
   sdk.start();
