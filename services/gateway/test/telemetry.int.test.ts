@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { GatewaySession, stackEnv, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import { join } from "node:path";
+import { GatewaySession, repoRoot, stackEnv, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 
 // One trace from the browser's call to the Kafka consumers: the stack exports OTLP/HTTP (JSON) to a
@@ -167,6 +169,16 @@ describe("telemetry", () => {
       const writer = byId(producer!.parentSpanId);
       expect(writer?.service).toBe("auth");
     }
+
+    // The consumer's log lines carry the same trace (pino mixin: trace_id, span_id).
+    const notifications = consumers[0]!;
+    const logged = readFileSync(join(repoRoot, ".data/stack/test/notifications.log"), "utf8")
+      .split("\n")
+      .filter((line) => line.includes(traceId))
+      .map((line) => JSON.parse(line) as { msg: string; trace_id: string; span_id: string });
+    expect(logged).toContainEqual(
+      expect.objectContaining({ msg: "email sent", trace_id: traceId, span_id: notifications.spanId }),
+    );
 
     // Everything in the trace hangs off the browser's span: no orphans.
     for (const span of inTrace()) {
