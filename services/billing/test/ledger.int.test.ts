@@ -80,7 +80,7 @@ describe("billing ledger", () => {
       type: "crafter.events.v1.CreditsChanged",
     });
     const event = fromBinary(CreditsChangedSchema, outbox[0]!.payload.buffer);
-    expect(event).toMatchObject({ userId, kind: "grant", delta: 100, balance: 100 });
+    expect(event).toMatchObject({ userId, seq: 1, kind: "grant", delta: 100, balance: 100 });
     expect(kicks).toBeGreaterThan(0);
   });
 

@@ -9,6 +9,7 @@ export function creditsChanged(
   change: {
     userId: string;
     entryId: string;
+    seq: number;
     kind: EntryKind;
     delta: number;
     balance: number;
@@ -19,6 +20,7 @@ export function creditsChanged(
   return outboxEntry(topic, change.userId, CreditsChangedSchema, {
     userId: change.userId,
     entryId: change.entryId,
+    seq: change.seq,
     kind: change.kind,
     delta: change.delta,
     balance: change.balance,

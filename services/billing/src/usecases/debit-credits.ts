@@ -74,6 +74,7 @@ export async function debitCredits(
         creditsChanged(deps.creditsTopic, {
           userId: input.userId,
           entryId: id,
+          seq: decision.seq,
           kind: "debit",
           delta: -input.amount,
           balance: decision.balance,

@@ -45,6 +45,7 @@ export async function grantFreeCredits(
         creditsChanged(deps.creditsTopic, {
           userId: input.userId,
           entryId: id,
+          seq: grant.seq,
           kind: "grant",
           delta: tier.credits,
           balance: after.credits,

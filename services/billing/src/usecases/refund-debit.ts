@@ -46,6 +46,7 @@ export async function refundDebit(deps: BillingDeps, debitId: string, callerId?:
         creditsChanged(deps.creditsTopic, {
           userId: debit.userId,
           entryId: id,
+          seq: refund.seq,
           kind: "refund",
           delta: debit.amount,
           balance: after.credits,
