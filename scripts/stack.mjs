@@ -24,7 +24,7 @@ if (!base) throw new Error(`unknown profile ${profile}`);
 const offset = Number(process.env.STACK_PORT_OFFSET ?? 0);
 const settings = { ...base, gateway: base.gateway + offset, rpcBase: base.rpcBase + offset };
 
-const SERVICES = ["auth", "account", "projects", "workflows", "notifications"];
+const SERVICES = ["auth", "account", "projects", "workflows", "notifications", "billing"];
 const port = (name) => settings.rpcBase + SERVICES.indexOf(name);
 const dir = join(root, ".data", "stack", profile);
 const pidFile = (name) => join(dir, `${name}.pid`);
@@ -59,6 +59,7 @@ function environment() {
     PROJECTS_URL: `http://127.0.0.1:${port("projects")}`,
     WORKFLOWS_URL: `http://127.0.0.1:${port("workflows")}`,
     NOTIFICATIONS_URL: `http://127.0.0.1:${port("notifications")}`,
+    BILLING_URL: `http://127.0.0.1:${port("billing")}`,
     WEB_DIST: join(root, "web/dist"),
     KAFKAJS_NO_PARTITIONER_WARNING: "1",
     ...settings.env,
@@ -159,7 +160,10 @@ async function up() {
     CRAFTER_NAMESPACE: env.CRAFTER_NAMESPACE,
     ...(env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
     ...Object.fromEntries(
-      ["AUTH", "ACCOUNT", "PROJECTS", "WORKFLOWS", "NOTIFICATIONS"].map((name) => [`${name}_URL`, env[`${name}_URL`]]),
+      ["AUTH", "ACCOUNT", "PROJECTS", "WORKFLOWS", "NOTIFICATIONS", "BILLING"].map((name) => [
+        `${name}_URL`,
+        env[`${name}_URL`],
+      ]),
     ),
   };
   // For tests and tools that talk to this stack.

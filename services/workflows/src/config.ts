@@ -10,6 +10,8 @@ export const configSchema = baseConfigSchema
     PORT: z.coerce.number().int().positive().default(50054),
     /** The projects service, asked for the profile a craft prefills from. */
     PROJECTS_URL: z.url().default("http://127.0.0.1:50053"),
+    /** The billing service, which debits and refunds credits (clients/billing.ts). */
+    BILLING_URL: z.url().default("http://127.0.0.1:50056"),
     /** An OpenAI-compatible endpoint (OpenAI, Ollama, vLLM…), e.g. https://api.openai.com/v1. */
     AI_BASE_URL: optionalString(z.url()),
     AI_API_KEY: optionalString(z.string()),
