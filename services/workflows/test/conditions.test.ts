@@ -100,7 +100,11 @@ describe("conditions", () => {
     ["not", { not: { ref: "values.missing", op: "hasValue" } }, true],
     [
       "nested",
-      { not: { any: [{ ref: "values.channel", op: "==", value: "x" }, { all: [{ ref: "values.zero", op: "<", value: 1 }] }] } },
+      {
+        not: {
+          any: [{ ref: "values.channel", op: "==", value: "x" }, { all: [{ ref: "values.zero", op: "<", value: 1 }] }],
+        },
+      },
       false,
     ],
   ];
