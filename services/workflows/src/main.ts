@@ -1,4 +1,5 @@
 import { runService } from "@crafter/kit";
+import { createBillingCredits } from "./clients/billing";
 import { projectsProfileSource } from "./clients/profiles";
 import { aiProvider, configSchema } from "./config";
 import { CATALOG, DEFINITIONS, TEST_CATALOG, TEST_DEFINITIONS } from "./definitions/index";
@@ -34,9 +35,7 @@ await runService({
       registry,
       engine,
       functions: buildFunctions(),
-      // TODO(integrator): pass the billing client (src/clients/billing.ts, branch `billing`) when
-      // BILLING_URL is configured, e.g. `credits: config.BILLING_URL ? billingCredits(config.BILLING_URL, …) : undefined`.
-      credits: undefined,
+      credits: createBillingCredits(config.BILLING_URL, config.RPC_TIMEOUT_MS),
       locks: redisActionLocks(redis),
       profiles: projectsProfileSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
       events,

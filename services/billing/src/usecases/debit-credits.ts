@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { appError, badRequest } from "@crafter/kit";
+import { appError, badRequest, metrics } from "@crafter/kit";
 import { creditsAt, decideDebit } from "../domain/ledger";
 import { creditsChanged } from "./credits-event";
 import { type BillingDeps, backoff, MAX_APPEND_ATTEMPTS } from "./deps";
@@ -85,10 +85,16 @@ export async function debitCredits(
     });
     if (result === "appended") {
       deps.kick();
+      metrics.creditsSpent.add(input.amount, { reason: reasonKind(input.reason) });
       return { debitId: id, balance: decision.balance };
     }
     // "key-taken": a concurrent call with the same key won; the next round returns its debit.
     if (result === "seq-taken") await backoff(attempt);
   }
   throw appError("TooManyRunningActions");
+}
+
+/** The metric label of a ledger reason: its first part ("BlogWriter/outline" → "BlogWriter"), so labels stay few. */
+export function reasonKind(reason: string): string {
+  return reason.split(/[/:]/)[0] || "other";
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { appError, badRequest } from "@crafter/kit";
+import { appError, badRequest, metrics } from "@crafter/kit";
 import { creditsAt } from "../domain/ledger";
 import { creditsChanged } from "./credits-event";
+import { reasonKind } from "./debit-credits";
 import { type BillingDeps, backoff, MAX_APPEND_ATTEMPTS } from "./deps";
 
 /**
@@ -57,6 +58,7 @@ export async function refundDebit(deps: BillingDeps, debitId: string, callerId?:
     });
     if (result === "appended") {
       deps.kick();
+      metrics.creditsRefunded.add(debit.amount, { reason: reasonKind(debit.reason) });
       return { balance: after.credits };
     }
     if (result === "seq-taken") await backoff(attempt);

@@ -29,6 +29,8 @@ export interface CrafterMetrics {
   generationDuration: Histogram;
   /** Credits spent, by reason (e.g. generation, image) [crafter_credits_spent_total]. */
   creditsSpent: Counter;
+  /** Credits given back when work failed or was cancelled, by reason [crafter_credits_refunded_total]. */
+  creditsRefunded: Counter;
 }
 
 const DURATION_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -52,7 +54,8 @@ function create(meter: Meter): CrafterMetrics {
     craftsStarted: meter.createCounter("crafter.crafts.started", { description: "Crafts started." }),
     generations: meter.createCounter("crafter.generations", { description: "AI generations run." }),
     generationDuration: seconds("crafter.generation.duration", "Latency of one AI generation.", GENERATION_BUCKETS_S),
-    creditsSpent: meter.createCounter("crafter.credits.spent", { description: "Credits spent." }),
+    creditsSpent: meter.createCounter("crafter.credits.spent", { description: "Credits debited." }),
+    creditsRefunded: meter.createCounter("crafter.credits.refunded", { description: "Credits refunded." }),
   };
 }
 

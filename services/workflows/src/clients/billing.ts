@@ -1,32 +1,6 @@
 import { appError, createServiceClient, describeError } from "@crafter/kit";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
-
-/** A debit request: whole credits taken for one piece of work of `userId`. */
-export interface DebitRequest {
-  userId: string;
-  /** Whole credits, >= 0. */
-  amount: number;
-  /** Why, for the ledger, e.g. "generation:blog-writer:outline". */
-  reason: string;
-  craftId: string;
-  /** Unique per piece of work; a retry with the same key returns the same debit. */
-  idempotencyKey: string;
-}
-
-/**
- * How the engine spends credits (docs/engine-contract.md section 4): debit before the work,
- * refund when it fails or is cancelled.
- */
-export interface CreditsPort {
-  /**
-   * @throws the spec's NEED_SUBSCRIPTION (free plan) or NOT_ENOUGH_CREDITS (paid plan) when the
-   *   user's credits are short; other billing failures keep their code (InternalServerError when
-   *   billing is unreachable).
-   */
-  debit(request: DebitRequest): Promise<{ debitId: string }>;
-  /** Gives a debit back; exactly once however often it is called. */
-  refund(debitId: string): Promise<void>;
-}
+import type { CreditsPort } from "../domain/credits";
 
 /** Re-throws a billing failure in the spec's terms, never as a raw upstream error. */
 function upstream(error: unknown): never {

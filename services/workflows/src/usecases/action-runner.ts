@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { appError } from "@crafter/kit";
+import { appError, metrics } from "@crafter/kit";
 import {
   type ActionDefinition,
   isTextAction,
@@ -95,13 +95,22 @@ async function generate(
 ): Promise<ResultRecord> {
   const info = deps.engine.describe(request);
   run.emit({ case: "started", value: { ...info, ...(itemIndex !== undefined ? { itemIndex } : {}) } });
+  const attributes = { workflow: run.def.name, engine: info.engine };
+  const started = performance.now();
   const generation = deps.engine.stream(request, run.signal);
   let text = "";
-  for await (const chunk of generation) {
-    text += chunk;
-    run.emit({ case: "delta", value: { text: chunk } });
+  try {
+    for await (const chunk of generation) {
+      text += chunk;
+      run.emit({ case: "delta", value: { text: chunk } });
+    }
+    run.signal.throwIfAborted();
+  } catch (error) {
+    metrics.generations.add(1, { ...attributes, outcome: run.signal.aborted ? "cancelled" : "error" });
+    throw error;
   }
-  run.signal.throwIfAborted();
+  metrics.generations.add(1, { ...attributes, outcome: "ok" });
+  metrics.generationDuration.record((performance.now() - started) / 1000, attributes);
   return {
     id: randomUUID(),
     ...shapeOutput(request.output, text),
@@ -154,14 +163,13 @@ export interface Charge {
 }
 
 /**
- * Debits `amount` credits for a generation before any work (nothing when billing is not
- * configured or the amount is 0). @throws NEED_SUBSCRIPTION / NOT_ENOUGH_CREDITS from billing.
+ * Debits `amount` credits for a generation before any work (nothing when the amount is 0). @throws NEED_SUBSCRIPTION / NOT_ENOUGH_CREDITS from billing.
  */
 export async function charge(
   deps: WorkflowsDeps,
   input: { userId: string; craftId: string; amount: number; reason: string },
 ): Promise<Charge> {
-  if (!deps.credits || input.amount <= 0) return { debitId: null, amount: 0, refund: async () => {} };
+  if (input.amount <= 0) return { debitId: null, amount: 0, refund: async () => {} };
   const credits = deps.credits;
   const { debitId } = await credits.debit({ ...input, idempotencyKey: randomUUID() });
   let refunded = false;

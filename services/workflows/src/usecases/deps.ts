@@ -16,7 +16,7 @@ export interface WorkflowsDeps {
   /** The functions of FunctionCaller actions (src/functions). */
   functions: FunctionRegistry;
   /** Billing; undefined when no billing service is configured (generation is then free). */
-  credits: CreditsPort | undefined;
+  credits: CreditsPort;
   locks: ActionLocks;
   profiles: ProfileSource;
   events: CraftEvents;
