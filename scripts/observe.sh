@@ -12,6 +12,7 @@ readonly OTLP_HTTP_PORT=${OBSERVE_OTLP_HTTP_PORT:-4318}
 readonly OTLP_GRPC_PORT=${OBSERVE_OTLP_GRPC_PORT:-4317}
 readonly PROM_EXPORTER_PORT=${OBSERVE_PROM_EXPORTER_PORT:-8889}
 readonly PROMETHEUS_PORT=${OBSERVE_PROMETHEUS_PORT:-9090}
+readonly HEALTH_PORT=${OBSERVE_HEALTH_PORT:-13133}
 
 SCRIPT_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
 readonly REPO_ROOT="$SCRIPT_DIR/.."
@@ -42,10 +43,12 @@ install_collector() {
   local work="$CACHE_DIR/src/otelcol-crafter"
   sed "s#output_path: .*#output_path: $work#" "$REPO_ROOT/deploy/otel-collector/builder.yaml" >"$work/builder.yaml"
   # The builder's own `go mod tidy` fails here: a test of fileexporter imports a module the proxy
-  # does not serve. So: generate the sources, tidy with -e (tests are not built), then go build.
+  # does not serve. So: let it write the sources and go.mod (and fail at tidy), tidy with -e (tests
+  # are not built), then go build.
   (
     cd "$work"
-    "$BUILDER_BIN" --config builder.yaml --skip-get-modules --skip-compilation
+    rm -f go.mod go.sum
+    "$BUILDER_BIN" --config builder.yaml --skip-compilation || test -s go.mod
     go mod tidy -e
     CGO_ENABLED=0 nice -n 10 go build -trimpath -ldflags "-s -w" -o otelcol-crafter .
   ) >"$CACHE_DIR/logs/otelcol-build.log" 2>&1 || {
@@ -84,13 +87,14 @@ up() {
   install_prometheus
   mkdir -p "$DATA_DIR/prometheus"
   if ! pid_alive "$DATA_DIR/collector.pid"; then
-    OTLP_HTTP_PORT=$OTLP_HTTP_PORT OTLP_GRPC_PORT=$OTLP_GRPC_PORT PROM_EXPORTER_PORT=$PROM_EXPORTER_PORT \
+    OTLP_HTTP_ENDPOINT="127.0.0.1:$OTLP_HTTP_PORT" OTLP_GRPC_ENDPOINT="127.0.0.1:$OTLP_GRPC_PORT" \
+      PROMETHEUS_EXPORTER_ENDPOINT="127.0.0.1:$PROM_EXPORTER_PORT" HEALTH_ENDPOINT="127.0.0.1:$HEALTH_PORT" \
       TRACES_FILE="$DATA_DIR/traces.jsonl" METRICS_FILE="$DATA_DIR/metrics.jsonl" \
       nohup "$COLLECTOR_BIN" --config "$REPO_ROOT/deploy/otel-collector/config.yaml" \
       >"$DATA_DIR/collector.log" 2>&1 &
     echo $! >"$DATA_DIR/collector.pid"
   fi
-  wait_http "http://127.0.0.1:13133/" collector
+  wait_http "http://127.0.0.1:$HEALTH_PORT/" collector
   if ! pid_alive "$DATA_DIR/prometheus.pid"; then
     sed "s#otel-collector:8889#127.0.0.1:$PROM_EXPORTER_PORT#; s#/etc/prometheus/alerts.yml#$REPO_ROOT/deploy/prometheus/alerts.yml#" \
       "$REPO_ROOT/deploy/prometheus/prometheus.yml" >"$DATA_DIR/prometheus.yml"
