@@ -17,13 +17,11 @@ await runService({
       kick: () => relay()?.kick(),
       logger,
       now: () => new Date(),
+      freeTier: { credits: config.FREE_CREDITS, days: config.FREE_CREDITS_DAYS },
     };
     return {
       routes: routes(deps),
-      consumers: billingConsumers(config.CRAFTER_NAMESPACE, deps, {
-        credits: config.FREE_CREDITS,
-        days: config.FREE_CREDITS_DAYS,
-      }),
+      consumers: billingConsumers(config.CRAFTER_NAMESPACE, deps, deps.freeTier),
       outbox: [stores.ledger.model],
       publishes: [creditsTopic],
     };

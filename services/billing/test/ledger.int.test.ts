@@ -30,6 +30,7 @@ beforeAll(async () => {
     },
     logger: createLogger("billing-test", "silent"),
     now: () => new Date(),
+    freeTier: { credits: 100, days: 30 },
   };
 });
 
@@ -49,6 +50,10 @@ async function errorCode(promise: Promise<unknown>): Promise<string> {
   return "resolved";
 }
 
+function debit1(userId: string) {
+  return debitCredits(deps, { userId, amount: 1, reason: "test", craftId: "craft-1", idempotencyKey: randomUUID() });
+}
+
 async function newUser(credits: number): Promise<string> {
   const userId = randomUUID();
   await grantFreeCredits(deps, { userId, registeredAt: new Date() }, { credits, days: 30 });
@@ -56,6 +61,15 @@ async function newUser(credits: number): Promise<string> {
 }
 
 describe("billing ledger", () => {
+  it("gives the free tier to a user who spends before UserRegistered is consumed, once", async () => {
+    const userId = randomUUID();
+    const [debit] = await Promise.all([debit1(userId), getCredits(deps, userId)]);
+    expect(debit.balance).toBe(99);
+    // The late event finds the grant already written.
+    expect(await grantFreeCredits(deps, { userId, registeredAt: new Date() }, deps.freeTier)).toBe("already-granted");
+    expect((await getCredits(deps, userId)).credits).toBe(99);
+  });
+
   it("grants the free tier once per user, with its expiry and a CreditsChanged event", async () => {
     const userId = randomUUID();
     const registeredAt = new Date();

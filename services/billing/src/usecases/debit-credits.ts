@@ -3,6 +3,7 @@ import { appError, badRequest, metrics } from "@crafter/kit";
 import { creditsAt, decideDebit } from "../domain/ledger";
 import { creditsChanged } from "./credits-event";
 import { type BillingDeps, backoff, MAX_APPEND_ATTEMPTS } from "./deps";
+import { ensureFreeCredits } from "./grant-free-credits";
 
 export interface DebitInput {
   userId: string;
@@ -44,6 +45,7 @@ export async function debitCredits(
   checkDebit(input);
   const id = randomUUID();
   const key = input.idempotencyKey ? `debit:${input.userId}:${input.idempotencyKey}` : `debit:${id}`;
+  await ensureFreeCredits(deps, input.userId);
   const plan = await deps.stores.subscriptions.planOf(input.userId);
   for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
     const replay = input.idempotencyKey ? await deps.stores.ledger.findByKey(key) : null;

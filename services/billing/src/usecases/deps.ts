@@ -1,5 +1,6 @@
 import type { Logger } from "@crafter/kit";
 import type { BillingStores } from "../store";
+import type { FreeTier } from "./grant-free-credits";
 
 /** What the billing use cases need; built once in main.ts. */
 export interface BillingDeps {
@@ -11,6 +12,8 @@ export interface BillingDeps {
   logger: Logger;
   /** The clock (injected so tests can fix it). */
   now(): Date;
+  /** The free tier's grant (FREE_CREDITS, FREE_CREDITS_DAYS). */
+  freeTier: FreeTier;
 }
 
 /** How many times a write retries after losing the race for the user's next seq. */

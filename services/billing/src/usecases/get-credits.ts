@@ -1,5 +1,6 @@
 import { creditsAt, isSubscribed, type Plan } from "../domain/ledger";
 import type { BillingDeps } from "./deps";
+import { ensureFreeCredits } from "./grant-free-credits";
 
 export interface CreditsView {
   credits: number;
@@ -10,7 +11,8 @@ export interface CreditsView {
 }
 
 /** The user's spendable credits now, their earliest expiry and plan. */
-export async function getCredits(deps: Pick<BillingDeps, "stores" | "now">, userId: string): Promise<CreditsView> {
+export async function getCredits(deps: BillingDeps, userId: string): Promise<CreditsView> {
+  await ensureFreeCredits(deps, userId);
   const [entries, plan] = await Promise.all([
     deps.stores.ledger.entries(userId),
     deps.stores.subscriptions.planOf(userId),

@@ -63,3 +63,16 @@ export async function grantFreeCredits(
   }
   throw new Error(`could not append the free grant of ${input.userId}: ledger too busy`);
 }
+
+/**
+ * Makes sure a user who reaches billing has had the free tier: UserRegistered normally grants it,
+ * but a user may read credits or craft before billing has consumed that event, and must not see 0
+ * or NEED_SUBSCRIPTION then. The grant's unique key keeps it once, whichever path writes it.
+ */
+export async function ensureFreeCredits(
+  deps: Pick<BillingDeps, "stores" | "creditsTopic" | "kick" | "logger" | "now" | "freeTier">,
+  userId: string,
+): Promise<void> {
+  if (await deps.stores.ledger.findByKey(`grant:free-tier:${userId}`)) return;
+  await grantFreeCredits(deps as BillingDeps, { userId, registeredAt: deps.now() }, deps.freeTier);
+}
