@@ -8,7 +8,7 @@ import { GatewaySession, linkFrom, stackEnv, uniqueEmail, waitForEmail } from "@
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { type CreditsChanged, CreditsChangedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
-import { afterAll, describe, expect, it } from "@jest/globals";
+import { afterAll, describe, expect, it, jest } from "@jest/globals";
 import { createBillingCredits } from "../../workflows/src/clients/billing";
 
 const env = stackEnv();
@@ -19,6 +19,8 @@ const auth = createServiceClient(AuthService, env.AUTH_URL ?? "http://127.0.0.1:
 const billing = createServiceClient(BillingService, billingUrl, { timeoutMs });
 const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 const DAY = 86_400_000;
+// The machine may be shared and slow; no test here measures speed.
+jest.setTimeout(180_000);
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {

@@ -44,6 +44,15 @@ export async function debitCredits(
   checkDebit(input);
   const id = randomUUID();
   const key = input.idempotencyKey ? `debit:${input.userId}:${input.idempotencyKey}` : `debit:${id}`;
+  return deps.writers.run(input.userId, () => appendDebit(deps, input, id, key));
+}
+
+async function appendDebit(
+  deps: BillingDeps,
+  input: DebitInput,
+  id: string,
+  key: string,
+): Promise<{ debitId: string; balance: number }> {
   const plan = await deps.stores.subscriptions.planOf(input.userId);
   for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
     const replay = input.idempotencyKey ? await deps.stores.ledger.findByKey(key) : null;

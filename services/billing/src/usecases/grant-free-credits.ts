@@ -21,6 +21,14 @@ export async function grantFreeCredits(
   tier: FreeTier,
 ): Promise<"granted" | "already-granted"> {
   if (!input.userId) throw new Error("UserRegistered without user_id");
+  return deps.writers.run(input.userId, () => appendGrant(deps, input, tier));
+}
+
+async function appendGrant(
+  deps: BillingDeps,
+  input: { userId: string; registeredAt: Date },
+  tier: FreeTier,
+): Promise<"granted" | "already-granted"> {
   const key = `grant:free-tier:${input.userId}`;
   const expiresAt = expiryAfter(input.registeredAt, tier.days);
   for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
