@@ -119,7 +119,8 @@ describe("BillingService over RPC", () => {
 
   it("lets exactly 10 of 16 concurrent debits of 10 through on 100 credits, then asks to subscribe", async () => {
     const { token, userId } = await newUser();
-    const credits = createBillingCredits(billingUrl, timeoutMs);
+    // The 16 debits of one user queue in billing; on a loaded machine that can take a while.
+    const credits = createBillingCredits(billingUrl, 150_000);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 16 }, (_, i) =>
         credits.debit({ userId, amount: 10, reason: "concurrency", craftId: "c", idempotencyKey: `k${i}` }),

@@ -32,8 +32,11 @@ async function appendGrant(
   const key = `grant:free-tier:${input.userId}`;
   const expiresAt = expiryAfter(input.registeredAt, tier.days);
   for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
-    if (await deps.stores.ledger.findByKey(key)) return "already-granted";
-    const entries = await deps.stores.ledger.entries(input.userId);
+    const [granted, entries] = await Promise.all([
+      deps.stores.ledger.findByKey(key),
+      deps.stores.ledger.entries(input.userId),
+    ]);
+    if (granted) return "already-granted";
     const now = deps.now();
     const id = randomUUID();
     const grant = { id, seq: creditsAt(entries, now).lastSeq + 1, kind: "grant" as const, amount: tier.credits };

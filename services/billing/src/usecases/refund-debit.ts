@@ -24,8 +24,10 @@ export async function refundDebit(deps: BillingDeps, debitId: string, callerId?:
 async function appendRefund(deps: BillingDeps, debit: StoredEntry): Promise<{ balance: number }> {
   const key = `refund:${debit.id}`;
   for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
-    const done = await deps.stores.ledger.findByKey(key);
-    const entries = await deps.stores.ledger.entries(debit.userId);
+    const [done, entries] = await Promise.all([
+      deps.stores.ledger.findByKey(key),
+      deps.stores.ledger.entries(debit.userId),
+    ]);
     const now = deps.now();
     if (done) return { balance: creditsAt(entries, now).credits };
     const id = randomUUID();
