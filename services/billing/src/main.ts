@@ -4,6 +4,7 @@ import { billingConsumers } from "./events/consumers";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import type { BillingDeps } from "./usecases/deps";
+import { KeyedQueue } from "./usecases/keyed-queue";
 
 await runService({
   name: "billing",
@@ -13,6 +14,7 @@ await runService({
     const creditsTopic = topicName(config.CRAFTER_NAMESPACE, TOPICS.billingCredits);
     const deps: BillingDeps = {
       stores,
+      writers: new KeyedQueue(),
       creditsTopic,
       kick: () => relay()?.kick(),
       logger,

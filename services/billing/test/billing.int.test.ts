@@ -8,7 +8,7 @@ import { GatewaySession, linkFrom, stackEnv, uniqueEmail, waitForEmail } from "@
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { type CreditsChanged, CreditsChangedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
-import { afterAll, describe, expect, it } from "@jest/globals";
+import { afterAll, describe, expect, it, jest } from "@jest/globals";
 import { createBillingCredits } from "../../workflows/src/clients/billing";
 
 const env = stackEnv();
@@ -19,6 +19,8 @@ const auth = createServiceClient(AuthService, env.AUTH_URL ?? "http://127.0.0.1:
 const billing = createServiceClient(BillingService, billingUrl, { timeoutMs });
 const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 const DAY = 86_400_000;
+// The machine may be shared and slow; no test here measures speed.
+jest.setTimeout(180_000);
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -117,7 +119,8 @@ describe("BillingService over RPC", () => {
 
   it("lets exactly 10 of 16 concurrent debits of 10 through on 100 credits, then asks to subscribe", async () => {
     const { token, userId } = await newUser();
-    const credits = createBillingCredits(billingUrl, timeoutMs);
+    // The 16 debits of one user queue in billing; on a loaded machine that can take a while.
+    const credits = createBillingCredits(billingUrl, 150_000);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 16 }, (_, i) =>
         credits.debit({ userId, amount: 10, reason: "concurrency", craftId: "c", idempotencyKey: `k${i}` }),

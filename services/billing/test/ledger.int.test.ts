@@ -3,17 +3,20 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { createLogger, describeError } from "@crafter/kit";
 import { throwawayDatabase } from "@crafter/kit/testing";
 import { CreditsChangedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { type BillingStores, createStores } from "../src/store";
 import { debitCredits } from "../src/usecases/debit-credits";
 import type { BillingDeps } from "../src/usecases/deps";
 import { getCredits } from "../src/usecases/get-credits";
 import { grantFreeCredits } from "../src/usecases/grant-free-credits";
+import { KeyedQueue } from "../src/usecases/keyed-queue";
 import { refundDebit } from "../src/usecases/refund-debit";
 
 // Against the real MongoDB-compatible server of scripts/infra (FerretDB 1.24 locally, which does
 // not isolate concurrent updates of one document), in a throwaway database. These pin the ledger's
-// guarantees: never below zero, never a double spend, refunds exactly once.
+// guarantees: never below zero, never a double spend, refunds exactly once. The machine may be
+// shared and slow, hence the generous per-test limit (no test here measures speed).
+jest.setTimeout(180_000);
 let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 let stores: BillingStores;
 let deps: BillingDeps;
@@ -24,6 +27,7 @@ beforeAll(async () => {
   stores = await createStores(database.connection);
   deps = {
     stores,
+    writers: new KeyedQueue(),
     creditsTopic: "inttest.billing.credits.v1",
     kick: () => {
       kicks++;
@@ -38,8 +42,15 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const debitOf = (userId: string, amount: number, idempotencyKey = "") =>
-  debitCredits(deps, { userId, amount, reason: "test", craftId: "craft-1", idempotencyKey });
+/**
+ * Deps of `count` billing replicas over one database: each queues its own writes, so calls spread
+ * over them race for the ledger's seq as separate processes would.
+ */
+const replicas = (count: number): BillingDeps[] =>
+  Array.from({ length: count }, () => ({ ...deps, writers: new KeyedQueue() }));
+
+const debitOf = (userId: string, amount: number, idempotencyKey = "", on: BillingDeps = deps) =>
+  debitCredits(on, { userId, amount, reason: "test", craftId: "craft-1", idempotencyKey });
 
 async function errorCode(promise: Promise<unknown>): Promise<string> {
   try {
@@ -74,7 +85,7 @@ describe("billing ledger", () => {
     const userId = randomUUID();
     const registeredAt = new Date();
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => grantFreeCredits(deps, { userId, registeredAt }, { credits: 100, days: 30 })),
+      replicas(5).map((replica) => grantFreeCredits(replica, { userId, registeredAt }, { credits: 100, days: 30 })),
     );
     expect(results.filter((result) => result === "granted")).toHaveLength(1);
     const view = await getCredits(deps, userId);
@@ -101,7 +112,10 @@ describe("billing ledger", () => {
   it("lets exactly N of many concurrent debits through on a balance of N, never below zero", async () => {
     const n = 10;
     const userId = await newUser(n);
-    const outcomes = await Promise.allSettled(Array.from({ length: 3 * n }, () => debitOf(userId, 1)));
+    const replicaDeps = replicas(6);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 3 * n }, (_, i) => debitOf(userId, 1, "", replicaDeps[i % replicaDeps.length])),
+    );
     const succeeded = outcomes.filter((outcome) => outcome.status === "fulfilled");
     const failed = outcomes.filter((outcome) => outcome.status === "rejected");
     expect(succeeded).toHaveLength(n);
@@ -120,7 +134,10 @@ describe("billing ledger", () => {
     const userId = await newUser(5);
     const { debitId, balance } = await debitOf(userId, 3);
     expect(balance).toBe(2);
-    const refunds = await Promise.all(Array.from({ length: 8 }, () => refundDebit(deps, debitId)));
+    const replicaDeps = replicas(4);
+    const refunds = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => refundDebit(replicaDeps[i % replicaDeps.length]!, debitId)),
+    );
     expect(refunds.map((refund) => refund.balance)).toEqual(Array.from({ length: 8 }, () => 5));
     expect(await refundDebit(deps, debitId)).toEqual({ balance: 5 });
     expect((await getCredits(deps, userId)).credits).toBe(5);
@@ -129,24 +146,28 @@ describe("billing ledger", () => {
   });
 
   it("keeps the balance right when debits and refunds race", async () => {
-    const userId = await newUser(20);
-    const first = await Promise.all(Array.from({ length: 10 }, () => debitOf(userId, 2)));
+    const userId = await newUser(12);
+    const [a, b, c] = replicas(3);
+    const first = await Promise.all(Array.from({ length: 6 }, (_, i) => debitOf(userId, 2, "", i % 2 ? a : b)));
     await Promise.all([
-      ...first.map((debit) => refundDebit(deps, debit.debitId)),
-      ...first.map((debit) => refundDebit(deps, debit.debitId)),
-      ...Array.from({ length: 5 }, () => debitOf(userId, 1).catch(() => undefined)),
+      ...first.map((debit) => refundDebit(a!, debit.debitId)),
+      ...first.map((debit) => refundDebit(b!, debit.debitId)),
+      ...Array.from({ length: 3 }, () => debitOf(userId, 1, "", c).catch(() => undefined)),
     ]);
     const entries = await stores.ledger.entries(userId);
     const debited = entries.filter((entry) => entry.kind === "debit").reduce((sum, entry) => sum + entry.amount, 0);
     const refunded = entries.filter((entry) => entry.kind === "refund").reduce((sum, entry) => sum + entry.amount, 0);
-    expect(refunded).toBe(20);
-    expect((await getCredits(deps, userId)).credits).toBe(20 - debited + refunded);
+    expect(refunded).toBe(12);
+    expect((await getCredits(deps, userId)).credits).toBe(12 - debited + refunded);
   });
 
   it("returns the first debit for a repeated idempotency key, also under concurrency", async () => {
     const userId = await newUser(10);
     const key = randomUUID();
-    const debits = await Promise.all(Array.from({ length: 6 }, () => debitOf(userId, 4, key)));
+    const replicaDeps = replicas(3);
+    const debits = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => debitOf(userId, 4, key, replicaDeps[i % replicaDeps.length])),
+    );
     expect(new Set(debits.map((debit) => debit.debitId)).size).toBe(1);
     expect((await getCredits(deps, userId)).credits).toBe(6);
     expect(await errorCode(debitOf(userId, 5, key))).toBe("CONFLICT");

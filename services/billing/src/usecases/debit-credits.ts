@@ -46,10 +46,22 @@ export async function debitCredits(
   const id = randomUUID();
   const key = input.idempotencyKey ? `debit:${input.userId}:${input.idempotencyKey}` : `debit:${id}`;
   await ensureFreeCredits(deps, input.userId);
-  const plan = await deps.stores.subscriptions.planOf(input.userId);
+  return deps.writers.run(input.userId, () => appendDebit(deps, input, id, key));
+}
+
+async function appendDebit(
+  deps: BillingDeps,
+  input: DebitInput,
+  id: string,
+  key: string,
+): Promise<{ debitId: string; balance: number }> {
   for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
-    const replay = input.idempotencyKey ? await deps.stores.ledger.findByKey(key) : null;
-    const entries = await deps.stores.ledger.entries(input.userId);
+    // One round trip of reads per attempt: each query costs most under load.
+    const [replay, entries, plan] = await Promise.all([
+      input.idempotencyKey ? deps.stores.ledger.findByKey(key) : null,
+      deps.stores.ledger.entries(input.userId),
+      deps.stores.subscriptions.planOf(input.userId),
+    ]);
     const now = deps.now();
     if (replay) {
       if (replay.amount !== input.amount)

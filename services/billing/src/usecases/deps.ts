@@ -1,10 +1,13 @@
 import type { Logger } from "@crafter/kit";
 import type { BillingStores } from "../store";
 import type { FreeTier } from "./grant-free-credits";
+import type { KeyedQueue } from "./keyed-queue";
 
 /** What the billing use cases need; built once in main.ts. */
 export interface BillingDeps {
   stores: BillingStores;
+  /** Queues each user's ledger writes in this process (by user id). */
+  writers: KeyedQueue;
   /** Topic of CreditsChanged (`<namespace>.billing.credits.v1`). */
   creditsTopic: string;
   /** Asks the outbox relay to publish now (after a write that added an event). */

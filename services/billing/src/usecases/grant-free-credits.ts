@@ -21,11 +21,22 @@ export async function grantFreeCredits(
   tier: FreeTier,
 ): Promise<"granted" | "already-granted"> {
   if (!input.userId) throw new Error("UserRegistered without user_id");
+  return deps.writers.run(input.userId, () => appendGrant(deps, input, tier));
+}
+
+async function appendGrant(
+  deps: BillingDeps,
+  input: { userId: string; registeredAt: Date },
+  tier: FreeTier,
+): Promise<"granted" | "already-granted"> {
   const key = `grant:free-tier:${input.userId}`;
   const expiresAt = expiryAfter(input.registeredAt, tier.days);
   for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
-    if (await deps.stores.ledger.findByKey(key)) return "already-granted";
-    const entries = await deps.stores.ledger.entries(input.userId);
+    const [granted, entries] = await Promise.all([
+      deps.stores.ledger.findByKey(key),
+      deps.stores.ledger.entries(input.userId),
+    ]);
+    if (granted) return "already-granted";
     const now = deps.now();
     const id = randomUUID();
     const grant = { id, seq: creditsAt(entries, now).lastSeq + 1, kind: "grant" as const, amount: tier.credits };

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { appError, badRequest, metrics } from "@crafter/kit";
 import { creditsAt } from "../domain/ledger";
+import type { StoredEntry } from "../store/ledger.repository";
 import { creditsChanged } from "./credits-event";
 import { reasonKind } from "./debit-credits";
 import { type BillingDeps, backoff, MAX_APPEND_ATTEMPTS } from "./deps";
@@ -18,10 +19,16 @@ export async function refundDebit(deps: BillingDeps, debitId: string, callerId?:
   const debit = await deps.stores.ledger.findById(debitId);
   if (debit?.kind !== "debit" || (callerId && debit.userId !== callerId))
     throw appError("NOT_FOUND", "Debit not found.");
+  return deps.writers.run(debit.userId, () => appendRefund(deps, debit));
+}
+
+async function appendRefund(deps: BillingDeps, debit: StoredEntry): Promise<{ balance: number }> {
   const key = `refund:${debit.id}`;
   for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
-    const done = await deps.stores.ledger.findByKey(key);
-    const entries = await deps.stores.ledger.entries(debit.userId);
+    const [done, entries] = await Promise.all([
+      deps.stores.ledger.findByKey(key),
+      deps.stores.ledger.entries(debit.userId),
+    ]);
     const now = deps.now();
     if (done) return { balance: creditsAt(entries, now).credits };
     const id = randomUUID();
