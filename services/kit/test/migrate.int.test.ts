@@ -13,6 +13,7 @@ import mongoose, { type Connection } from "mongoose";
 
 const env = stackEnv();
 const brokers = env.KAFKA_BROKERS ?? "127.0.0.1:9092";
+const mongodbUrl = env.MONGODB_URL ?? "mongodb://127.0.0.1:27017/";
 const namespace = `mig_${randomUUID().slice(0, 8)}`;
 const entry = join(repoRoot, "services/projects/dist/main.js");
 const logger = createLogger("migrate-test", "silent");
@@ -25,7 +26,7 @@ function migrate(): Promise<{ code: number | null; output: string }> {
         PATH: process.env.PATH,
         NODE_ENV: "test",
         CRAFTER_NAMESPACE: namespace,
-        MONGODB_URL: env.MONGODB_URL,
+        MONGODB_URL: mongodbUrl,
         KAFKA_BROKERS: brokers,
         REDIS_URL: env.REDIS_URL,
         // Were migrate to start the RPC server, the process would stay up and the test time out.
@@ -46,7 +47,7 @@ let db: Connection;
 
 beforeAll(async () => {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build`);
-  db = await mongoose.createConnection(env.MONGODB_URL, { dbName: `${namespace}_projects` }).asPromise();
+  db = await mongoose.createConnection(mongodbUrl, { dbName: `${namespace}_projects` }).asPromise();
 });
 
 afterAll(async () => {
