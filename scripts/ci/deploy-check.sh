@@ -157,9 +157,9 @@ check_dockerfiles() {
 chart_copy() {
   local work=$1 name
   cp -R -- "$CHART" "$work/crafter"
-  mkdir -p -- "$work/crafter/charts"
+  # Whatever `helm dependency build` left in this checkout is not what CI checks.
+  rm -rf -- "$work/crafter/charts" "$work/crafter/Chart.lock"
   while read -r name; do
-    [[ -d $work/crafter/charts/$name ]] && continue
     mkdir -p -- "$work/crafter/charts/$name"
     printf 'apiVersion: v2\nname: %s\nversion: %s\ndescription: offline placeholder, never enabled in CI\n' \
       "$name" 0.0.0 >"$work/crafter/charts/$name/Chart.yaml"
