@@ -37,7 +37,10 @@ typecheck: install ## TypeScript, strict
 	npx tsc -p tsconfig.json
 	npx tsc -p web/tsconfig.json
 
-check: lint typecheck proto-check ## Every static check CI runs
+deploy-check: ## Dockerfiles (hadolint), Helm chart (lint, template, kubeconform), offline; tools cached
+	scripts/ci/deploy-check.sh
+
+check: lint typecheck proto-check deploy-check ## Every static check CI runs
 
 build: install ## Bundle the services and build the dashboard
 	npm run build
@@ -61,4 +64,4 @@ test-stack: ## Integration and end-to-end tests against a test stack on the real
 
 test: install infra check build test-unit test-stack ## Run every test, installing and starting what it needs
 
-.PHONY: help install infra infra-down proto proto-check lint typecheck check build start stop status test-unit test-stack test
+.PHONY: help install infra infra-down proto proto-check lint typecheck deploy-check check build start stop status test-unit test-stack test

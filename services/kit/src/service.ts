@@ -53,6 +53,10 @@ export interface ServiceDefinition<S extends z.ZodType<BaseConfig & { PORT: numb
  * The one main of every service (DESIGN.md section 1): validates config, starts telemetry,
  * connects MongoDB, Redis and Kafka, serves the Connect routes plus grpc.health.v1 on HTTP/2,
  * relays its outbox, consumes its topics, and drains on SIGTERM/SIGINT.
+ *
+ * `node dist/main.js migrate` runs the same setup, then only creates the service's Kafka topics
+ * (with their DLQs) and syncs the MongoDB indexes of every model the setup compiled, and exits:
+ * 0 when done, 1 on error. The Helm chart's post-install/post-upgrade Job runs it per service.
  */
 export async function runService<S extends z.ZodType<BaseConfig & { PORT: number }>>(
   definition: ServiceDefinition<S>,
@@ -94,6 +98,22 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
 
   const topics = [...(parts.publishes ?? []), ...(parts.consumers?.topics ?? [])];
   if (topics.length > 0) await ensureTopics(kafka, [...new Set(topics.flatMap((topic) => [topic, dlqTopic(topic)]))]);
+  if (process.argv[2] === "migrate") {
+    let code = 0;
+    try {
+      await syncAllIndexes(mongo, logger);
+      logger.info({ topics: topics.length }, "migrated: topics and indexes in place");
+    } catch (error) {
+      logger.error({ err: error }, "index sync failed");
+      code = 1;
+    }
+    await parts.onStop?.();
+    await publisher.disconnect();
+    redis.disconnect();
+    await mongo.close();
+    await stopTelemetry().catch(() => undefined);
+    process.exit(code);
+  }
   if (parts.outbox?.length) {
     relay = startOutboxRelay({ models: parts.outbox, publisher, source: definition.name, logger });
   }
@@ -123,7 +143,13 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
 
   const interceptors: Interceptor[] = [serverTracingInterceptor(), loggingInterceptor(logger)];
   if (definition.authenticate !== false) interceptors.push(authInterceptor(verifyAccessToken));
-  const server = await startRpcServer({ port: config.PORT, routes: parts.routes, interceptors, logger });
+  const server = await startRpcServer({
+    port: config.PORT,
+    host: config.HOST,
+    routes: parts.routes,
+    interceptors,
+    logger,
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -144,4 +170,18 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
   logger.info({ port: server.port }, `${definition.name} ready`);
+}
+
+/**
+ * Makes the indexes of every model compiled on `connection` match their schemas (mongoose
+ * syncIndexes: builds missing ones, drops ones no schema declares, never `_id`).
+ * @returns the names of the dropped indexes per model.
+ */
+export async function syncAllIndexes(connection: Connection, logger: Logger): Promise<Record<string, string[]>> {
+  const dropped: Record<string, string[]> = {};
+  for (const model of Object.values(connection.models)) {
+    dropped[model.modelName] = await model.syncIndexes();
+    logger.info({ model: model.modelName, dropped: dropped[model.modelName] }, "indexes synced");
+  }
+  return dropped;
 }

@@ -11,6 +11,8 @@ export const baseConfigSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9_-]*$/)
     .default("crafter"),
+  /** Address the servers bind: loopback locally; 0.0.0.0 in a container, so other pods and probes reach it. */
+  HOST: z.string().min(1).default("127.0.0.1"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   MONGODB_URL: z.string().startsWith("mongodb").default("mongodb://127.0.0.1:27017/"),
   KAFKA_BROKERS: z.string().min(1).default("127.0.0.1:9092"),
