@@ -264,7 +264,7 @@ function CraftView({ craftId }: { craftId: string }) {
                 const isCurrent = step.name === currentName;
                 return {
                   key: step.name,
-                  title: step.title || humanize(step.name),
+                  title: <span data-testid={`step-tab-${step.name}`}>{step.title || humanize(step.name)}</span>,
                   status: done ? "finish" : isCurrent ? "process" : "wait",
                   icon: streaming && stream?.stepName === step.name ? <LoadingOutlined /> : undefined,
                   disabled: !done && !isCurrent,
