@@ -14,10 +14,10 @@ const header = (name: string, category: string, available = true): WorkflowHeade
 describe("workflows page grouping", () => {
   it("groups by category in first-seen order, available and coming apart, sorted by title", () => {
     const groups = groupWorkflows([
-      header("EmailWriter", "Content"),
-      header("VisualDesigner", "Design", false),
-      header("BlogWriter", "Content"),
-      header("PodcastWriter", "Content", false),
+      header("EmailWriter", "content"),
+      header("VisualDesigner", "design", false),
+      header("BlogWriter", "content"),
+      header("PodcastWriter", "content", false),
       header("Loose", ""),
     ]);
     expect(groups.map((group) => group.category)).toEqual(["Content", "Design", "Other"]);

@@ -6,6 +6,12 @@ export interface WorkflowGroup {
   coming: WorkflowHeader[];
 }
 
+/** "research" → "Research", "content_ideas" → "Content ideas"; none → "Other". */
+export function categoryLabel(category: string | undefined | null): string {
+  const words = (category ?? "").replace(/[_-]+/g, " ").trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : "Other";
+}
+
 /**
  * The headers grouped by category (categories in first-seen order, "Other" for none), each split
  * into available and coming workflows, by title.
@@ -13,7 +19,7 @@ export interface WorkflowGroup {
 export function groupWorkflows(headers: WorkflowHeader[]): WorkflowGroup[] {
   const groups = new Map<string, WorkflowGroup>();
   for (const header of headers) {
-    const category = header.category?.trim() || "Other";
+    const category = categoryLabel(header.category);
     let group = groups.get(category);
     if (!group) {
       group = { category, available: [], coming: [] };

@@ -5,8 +5,8 @@ import type { CraftStep } from "../../../api/types";
 import { isComingStep, isSkippedStep } from "../actions";
 import { ResultsPanel } from "./ResultsPanel";
 import { StepForm } from "./StepForm";
-import { labelOf, type StepValues } from "./step-values";
-import { contentText, StepResults } from "./viewers";
+import { displayValue, labelOf, type StepValues } from "./step-values";
+import { StepResults } from "./viewers";
 
 /** Completed or skipped (a skipped step never blocks the craft). */
 export function isStepDone(step: CraftStep): boolean {
@@ -18,14 +18,10 @@ export function isViewStep(step: CraftStep): boolean {
   return !step.action && (step.inputs?.length ?? 0) === 0;
 }
 
-function valueText(value: unknown): string {
-  if (Array.isArray(value)) return value.map(contentText).join(", ");
-  return contentText(value);
-}
-
 /** The answers given to a completed step. */
 function StepAnswers({ step }: { step: CraftStep }) {
-  const inputs = step.inputs ?? [];
+  // Hidden inputs were neither saved nor used.
+  const inputs = (step.inputs ?? []).filter((input) => !input.hidden);
   if (inputs.length === 0) return null;
   return (
     <Descriptions
@@ -35,7 +31,7 @@ function StepAnswers({ step }: { step: CraftStep }) {
       items={inputs.map((input) => ({
         key: input.name,
         label: labelOf(input),
-        children: valueText(step.values?.[input.name]) || "—",
+        children: displayValue(input.kind, step.values?.[input.name]) || "—",
       }))}
     />
   );

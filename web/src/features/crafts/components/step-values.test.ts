@@ -3,6 +3,7 @@ import type { CraftStep, StepInput } from "../../../api/types";
 import {
   cleanValues,
   conditionScope,
+  displayValue,
   emptyValueFor,
   initialValues,
   normalizeColor,
@@ -226,5 +227,16 @@ describe("showWhen: hidden inputs are neither validated nor sent", () => {
     };
     expect(visibleInputs([offer], conditionScope({}, steps))).toHaveLength(1);
     expect(visibleInputs([offer], conditionScope({}, []))).toHaveLength(0);
+  });
+});
+
+describe("answers of a completed step", () => {
+  it("shows each kind's value as one line", () => {
+    expect(displayValue("chipText", ["a", "b"])).toBe("a, b");
+    expect(displayValue("dateRangePicker", { start: "2026-05-01", end: "2026-05-31" })).toBe("2026-05-01 → 2026-05-31");
+    expect(displayValue("thirdPartyObjectPicker", { provider: "shopify", id: "1", title: "Lamp" })).toBe("Lamp");
+    expect(displayValue("contextSelector", { profileId: "p", profileType: "PRODUCT" })).toBe("PRODUCT profile");
+    expect(displayValue("slider", 4)).toBe("4");
+    expect(displayValue("text", undefined)).toBe("");
   });
 });

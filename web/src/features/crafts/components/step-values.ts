@@ -237,3 +237,14 @@ export function cleanValues(inputs: StepInput[], values: StepValues, scope?: Con
   }
   return clean;
 }
+
+/** A saved value as one line of text for the answers of a completed step. */
+export function displayValue(kind: string, value: unknown): string {
+  const shaped = shapeValue(kind, value);
+  if (shaped === null || shaped === "") return "";
+  if (Array.isArray(shaped)) return shaped.join(", ");
+  if (kind === "dateRangePicker") return `${(shaped as DateRange).start} → ${(shaped as DateRange).end}`;
+  if (kind === "thirdPartyObjectPicker") return (shaped as ThirdPartyObject).title || (shaped as ThirdPartyObject).id;
+  if (kind === "contextSelector") return `${(shaped as ContextValue).profileType} profile`;
+  return String(shaped);
+}
