@@ -20,6 +20,11 @@ export const configSchema = baseConfigSchema
     AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     /** Pause between streamed chunks of the offline engine, so a person sees the draft being written. */
     OFFLINE_STREAM_DELAY_MS: z.coerce.number().int().min(0).default(12),
+    /** Registers the hidden EngineCheck workflow the integration tests run (test stack only). */
+    WORKFLOWS_TEST_FIXTURES: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((value) => value === "true"),
   })
   .superRefine((config, ctx) => {
     // Half a provider is a mistake, not a wish for the offline engine: fail fast and say so.
