@@ -3,11 +3,15 @@ import { type Timestamp, timestampDate, ValueSchema } from "@bufbuild/protobuf/w
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { ErrorDetailSchema } from "@crafter/proto/crafter/common/v1/error_pb";
-import { type Craft as CraftMessage, WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
+import {
+  type CompleteStepResponse,
+  type Craft as CraftMessage,
+  type RunActionResponse,
+  WorkflowsService,
+} from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import { api } from "./api";
 import { ApiError } from "./errors";
-import { paths } from "./paths";
-import type { Craft, CraftState, CraftStep, StepOutcome } from "./types";
+import type { Craft, CraftState, CraftStep } from "./types";
 
 /**
  * The browser's one streaming call (docs/api.md, "/rpc"): CompleteStep through the gateway's
@@ -110,7 +114,7 @@ function toStruct(values: Record<string, unknown>): JsonObject {
 }
 
 /** One message of CompleteStep / RunAction (both stream `started | delta | completed`). */
-type StepStreamMessage = Awaited<ReturnType<typeof workflows.completeStep>> extends AsyncIterable<infer M> ? M : never;
+type StepStreamMessage = CompleteStepResponse | RunActionResponse;
 type OpenStream = (signal: AbortSignal | undefined) => AsyncIterable<StepStreamMessage>;
 
 async function streamOnce(
@@ -179,48 +183,22 @@ export interface RunActionArgs {
   params: Record<string, unknown>;
 }
 
-type RunActionCall = (
-  request: { craftId: string; stepName: string; actionType: string; params: JsonObject },
-  options: { signal?: AbortSignal },
-) => AsyncIterable<StepStreamMessage>;
-
 /**
- * RunAction ("generate more") as a stream with cancel, once the engine's proto has it
- * (engine contract section 2: `started | delta | completed` like CompleteStep). Until the
- * generated client carries the method, the REST twin `POST /{id}/{stepName}/{actionType}` runs
- * it without streaming (abortable all the same).
+ * RunAction ("generate more") as a stream with cancel (engine contract section 2:
+ * `started | delta | completed` like CompleteStep); cancelling saves nothing and refunds.
  */
 export async function runActionStream(
   args: RunActionArgs,
   handlers: StreamHandlers,
   signal?: AbortSignal,
 ): Promise<CompleteStepOutcome> {
-  const runAction = (workflows as unknown as { runAction?: RunActionCall }).runAction;
-  if (runAction) {
-    return withRefresh(
-      (s) =>
-        runAction.call(
-          workflows,
-          {
-            craftId: args.craftId,
-            stepName: args.stepName,
-            actionType: args.actionType,
-            params: toStruct(args.params),
-          },
-          { signal: s },
-        ),
-      handlers,
-      signal,
-    );
-  }
-  const outcome = await api.post<StepOutcome>(
-    paths.runAction(args.craftId, args.stepName, args.actionType),
-    { params: args.params },
-    { signal },
+  return withRefresh(
+    (s) =>
+      workflows.runAction(
+        { craftId: args.craftId, stepName: args.stepName, actionType: args.actionType, params: toStruct(args.params) },
+        { signal: s },
+      ),
+    handlers,
+    signal,
   );
-  return {
-    result: (outcome.result ?? null) as JsonValue | null,
-    meta: (outcome.meta ?? null) as JsonObject | null,
-    craft: outcome.craft ?? null,
-  };
 }

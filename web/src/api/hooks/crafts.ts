@@ -4,7 +4,7 @@ import useSWRMutation from "swr/mutation";
 import { api, fetcher } from "../api";
 import { type CraftListFilter, isCraftListKey, keys } from "../keys";
 import { paths } from "../paths";
-import type { Craft, CraftPage, CraftSummary, StepOutcome, WorkflowHeaders } from "../types";
+import type { Craft, CraftPage, CraftSummary, WorkflowHeaders } from "../types";
 
 /** `GET /api/workflowsV2?page=&workflowName=&projectId=&favorites=`: one page of the user's crafts. */
 export function useCrafts(page: number, pageSize?: number, filter: CraftListFilter = {}, enabled = true) {
@@ -121,14 +121,6 @@ export function useRefreshCredits() {
     void mutate(keys.initial());
     void mutate(keys.account());
   }, [mutate]);
-}
-
-/**
- * `POST /{id}/{stepName}/{actionType}` with `{ params }`: "generate more" without completing the
- * step (the non-streaming twin of RunAction). Resolves with `{ result, meta, craft }`.
- */
-export function runActionRest(craftId: string, stepName: string, actionType: string, params: Record<string, unknown>) {
-  return api.post<StepOutcome>(paths.runAction(craftId, stepName, actionType), { params });
 }
 
 /** `POST /{id}/{stepName}/generateInlineText` with `{ name, params }` → `{ text, meta }`. */

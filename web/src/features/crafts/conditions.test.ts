@@ -1,6 +1,9 @@
 import { describe, expect, it } from "@jest/globals";
 import { evaluateCondition } from "./conditions";
 
+// The evaluator is the engine's (services/workflows/src/domain/conditions.ts); these cases pin the
+// references the web resolves and the behaviour the renderer relies on.
+
 const scope = {
   values: { channel: "Instagram", budget: 120, tags: ["sale", "spring"], note: "", headline: "Spring Sale now on" },
   steps: { audience: { values: { segment: "families" }, result: { keywords: ["bikes", "repair"] } } },
@@ -42,6 +45,19 @@ describe("showWhen conditions (engine contract section 1)", () => {
     };
     expect(evaluateCondition(instagramWithBudget, scope)).toBe(true);
     expect(evaluateCondition({ not: instagramWithBudget }, scope)).toBe(false);
+  });
+
+  it("resolves the first item of a result section and the whole result text", () => {
+    const withContent = {
+      ...scope,
+      steps: { brief: { result: { angles: ["price", "speed"], content: "Fast fixes" } } },
+    };
+    expect(evaluateCondition({ ref: "steps.brief.result.angles[0]", op: "==", value: "price" }, withContent)).toBe(
+      true,
+    );
+    expect(evaluateCondition({ ref: "steps.brief.result.content", op: "contains", value: "fast" }, withContent)).toBe(
+      true,
+    );
   });
 
   it("treats a missing condition as holding", () => {

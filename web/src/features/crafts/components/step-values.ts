@@ -129,7 +129,10 @@ export function conditionScope(
   const byName: ConditionScope["steps"] = {};
   for (const step of steps) {
     const last = step.results?.at(-1);
-    byName[step.name] = { values: step.values ?? {}, result: last?.sections ?? {} };
+    byName[step.name] = {
+      values: step.values ?? {},
+      result: last ? { ...(last.sections ?? {}), content: last.content } : {},
+    };
   }
   return { values, steps: byName, profile: profile ?? null };
 }
