@@ -41,6 +41,7 @@ describe("action kinds", () => {
 
   it("counts results against the action's maxResults", () => {
     expect(resultCountLabel(3, 5)).toBe("3 / 5 results");
+    expect(resultCountLabel(1, 2)).toBe("1 / 2 results");
     expect(resultCountLabel(1, undefined)).toBe("1 result");
   });
 });

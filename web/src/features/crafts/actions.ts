@@ -61,6 +61,6 @@ export function generateMoreLabel(step: Pick<CraftStep, "action">): string {
 
 /** "3 / 5 results" when the step has a limit; the server enforces it (ReachedMaxResults). */
 export function resultCountLabel(count: number, maxResults: number | undefined): string {
-  const noun = count === 1 ? "result" : "results";
-  return maxResults ? `${count} / ${maxResults} ${noun}` : `${count} ${noun}`;
+  if (maxResults) return `${count} / ${maxResults} results`;
+  return `${count} ${count === 1 ? "result" : "results"}`;
 }

@@ -75,7 +75,10 @@ export function StepForm({ craftId, step, steps, profile, busy, onComplete }: St
   const runCommand = async (name: string) => {
     setRunningCommand(name);
     try {
-      const { text } = await generateInlineText(craftId, step.name, name, context.getValues());
+      // Commands work on the editor's text: it goes as `params.text` beside the step's values.
+      const values = context.getValues();
+      const params = editorInput ? { ...values, text: values[editorInput.name] ?? "" } : values;
+      const { text } = await generateInlineText(craftId, step.name, name, params);
       if (editorInput) setValue(editorInput.name, text, { shouldDirty: true });
     } catch (error) {
       handleError(error, "Could not generate the text");
