@@ -286,7 +286,7 @@ function CraftView({ craftId }: { craftId: string }) {
               busy={streaming}
               editing={editingStep === selectedStep.name}
               onComplete={complete}
-              onEdit={(step) => void edit(step)}
+              onEdit={edit}
             />
           )}
         </>

@@ -1,6 +1,6 @@
 import { ClockCircleOutlined, EditOutlined, EyeOutlined, StepForwardOutlined } from "@ant-design/icons";
 import { Alert, Button, Card, Descriptions, Divider, Empty, Flex, Tag } from "antd";
-import { useState } from "react";
+import { memo, useState } from "react";
 import type { CraftStep } from "../../../api/types";
 import { isComingStep, isSkippedStep } from "../actions";
 import { ResultsPanel } from "./ResultsPanel";
@@ -53,7 +53,8 @@ export interface StepPanelProps {
 }
 
 /** One step: its form while it is the current step, its answers and results once completed. */
-export function StepPanel({
+/** Memoised: the page re-renders on every streamed delta, the step's panel need not. */
+export const StepPanel = memo(function StepPanel({
   craftId,
   step,
   steps,
@@ -171,4 +172,4 @@ export function StepPanel({
       </Flex>
     </Card>
   );
-}
+});
