@@ -4,6 +4,13 @@
  */
 export const CRAFTS_PAGE_SIZE = 10;
 
+/** Filters of `GET /api/workflowsV2` (engine contract section 2). */
+export interface CraftListFilter {
+  workflowName?: string;
+  projectId?: string;
+  favorites?: boolean;
+}
+
 export const keys = {
   session: () => "/auth/check",
   initial: () => "/api/app/initial",
@@ -12,9 +19,12 @@ export const keys = {
   activeProject: () => "/api/projects/active-project",
   checkList: (projectId: string) => `/api/projects/check-list/${encodeURIComponent(projectId)}`,
   workflowHeaders: () => "/api/workflowsV2/headers",
-  crafts: (page: number, pageSize = CRAFTS_PAGE_SIZE, workflowName?: string) => {
+  projects: () => "/api/projects",
+  crafts: (page: number, pageSize = CRAFTS_PAGE_SIZE, filter: CraftListFilter = {}) => {
     const query = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
-    if (workflowName) query.set("workflowName", workflowName);
+    if (filter.workflowName) query.set("workflowName", filter.workflowName);
+    if (filter.projectId) query.set("projectId", filter.projectId);
+    if (filter.favorites) query.set("favorites", "true");
     return `/api/workflowsV2?${query.toString()}`;
   },
   craft: (craftId: string) => `/api/workflowsV2/${encodeURIComponent(craftId)}`,

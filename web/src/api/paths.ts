@@ -14,4 +14,15 @@ export const paths = {
   editStep: (craftId: string, stepName: string) =>
     `/api/workflowsV2/${encodeURIComponent(craftId)}/${encodeURIComponent(stepName)}/editStep`,
   renameCraft: (craftId: string) => `/api/workflowsV2/${encodeURIComponent(craftId)}/name`,
+  standaloneCraft: "/api/workflowsV2/standalone",
+  favoriteCraft: (craftId: string) => `/api/workflowsV2/${encodeURIComponent(craftId)}/favorite`,
+  cloneCraft: (craftId: string) => `/api/workflowsV2/${encodeURIComponent(craftId)}/cloneWorkflow`,
+  saveActionResult: (craftId: string, stepName: string) =>
+    `/api/workflowsV2/${encodeURIComponent(craftId)}/${encodeURIComponent(stepName)}/saveOrUpdateActionResult`,
+  /** "Generate more": runs the step's action of that kind without completing the step. */
+  runAction: (craftId: string, stepName: string, actionType: string) =>
+    `/api/workflowsV2/${encodeURIComponent(craftId)}/${encodeURIComponent(stepName)}/${encodeURIComponent(actionType)}`,
+  generateInlineText: (craftId: string, stepName: string) =>
+    `/api/workflowsV2/${encodeURIComponent(craftId)}/${encodeURIComponent(stepName)}/generateInlineText`,
+  assistantChat: "/api/assistant/chat",
 } as const;

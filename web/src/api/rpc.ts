@@ -3,7 +3,12 @@ import { type Timestamp, timestampDate, ValueSchema } from "@bufbuild/protobuf/w
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { ErrorDetailSchema } from "@crafter/proto/crafter/common/v1/error_pb";
-import { type Craft as CraftMessage, WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
+import {
+  type CompleteStepResponse,
+  type Craft as CraftMessage,
+  type RunActionResponse,
+  WorkflowsService,
+} from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import { api } from "./api";
 import { ApiError } from "./errors";
 import type { Craft, CraftState, CraftStep } from "./types";
@@ -108,17 +113,18 @@ function toStruct(values: Record<string, unknown>): JsonObject {
   return JSON.parse(JSON.stringify(values ?? {})) as JsonObject;
 }
 
+/** One message of CompleteStep / RunAction (both stream `started | delta | completed`). */
+type StepStreamMessage = CompleteStepResponse | RunActionResponse;
+type OpenStream = (signal: AbortSignal | undefined) => AsyncIterable<StepStreamMessage>;
+
 async function streamOnce(
-  args: CompleteStepArgs,
+  open: OpenStream,
   handlers: StreamHandlers,
   signal: AbortSignal | undefined,
   seen: { any: boolean },
 ) {
   let outcome: CompleteStepOutcome = { result: null, meta: null, craft: null };
-  for await (const message of workflows.completeStep(
-    { craftId: args.craftId, stepName: args.stepName, values: toStruct(args.values) },
-    { signal },
-  )) {
+  for await (const message of open(signal)) {
     seen.any = true;
     const event = message.event;
     if (event.case === "started")
@@ -135,24 +141,64 @@ async function streamOnce(
   return outcome;
 }
 
-/** Completes a step, calling `onDelta` as text streams in. Rejects with an ApiError. */
-export async function completeStepStream(
-  args: CompleteStepArgs,
-  handlers: StreamHandlers,
-  signal?: AbortSignal,
-): Promise<CompleteStepOutcome> {
+async function withRefresh(open: OpenStream, handlers: StreamHandlers, signal?: AbortSignal) {
   try {
     await api.ensureFresh();
     const seen = { any: false };
     try {
-      return await streamOnce(args, handlers, signal, seen);
+      return await streamOnce(open, handlers, signal, seen);
     } catch (error) {
       const connect = ConnectError.from(error);
       if (connect.code !== Code.Unauthenticated || seen.any || signal?.aborted) throw error;
       await api.refresh();
-      return await streamOnce(args, handlers, signal, seen);
+      return await streamOnce(open, handlers, signal, seen);
     }
   } catch (error) {
     throw toApiError(error);
   }
+}
+
+/** Completes a step, calling `onDelta` as text streams in. Rejects with an ApiError. */
+export function completeStepStream(
+  args: CompleteStepArgs,
+  handlers: StreamHandlers,
+  signal?: AbortSignal,
+): Promise<CompleteStepOutcome> {
+  return withRefresh(
+    (s) =>
+      workflows.completeStep(
+        { craftId: args.craftId, stepName: args.stepName, values: toStruct(args.values) },
+        { signal: s },
+      ),
+    handlers,
+    signal,
+  );
+}
+
+export interface RunActionArgs {
+  craftId: string;
+  stepName: string;
+  /** The step's action kind (must match the definition, else CR_ERR_BAD_REQUEST). */
+  actionType: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * RunAction ("generate more") as a stream with cancel (engine contract section 2:
+ * `started | delta | completed` like CompleteStep); cancelling saves nothing and refunds.
+ */
+export async function runActionStream(
+  args: RunActionArgs,
+  handlers: StreamHandlers,
+  signal?: AbortSignal,
+): Promise<CompleteStepOutcome> {
+  return withRefresh(
+    (s) =>
+      workflows.runAction(
+        { craftId: args.craftId, stepName: args.stepName, actionType: args.actionType, params: toStruct(args.params) },
+        { signal: s },
+      ),
+    handlers,
+    signal,
+  );
 }

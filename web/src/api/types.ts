@@ -64,6 +64,7 @@ export interface CraftSummary {
   state: CraftState;
   createdAt: string;
   updatedAt: string;
+  favorite?: boolean;
 }
 
 export interface ActiveProjectInfo {
@@ -103,8 +104,25 @@ export interface StepInput {
   maxLength?: number;
   /** Items of a list kind (chipText, bulletPoint). */
   maxItems?: number;
-  min?: number;
-  max?: number;
+  /** Numbers for number/slider; `YYYY-MM-DD` bounds for datePicker/dateRangePicker. */
+  min?: number | string;
+  max?: number | string;
+  step?: number;
+  /** Format check (Url, DomainName, Email). */
+  format?: string;
+  /** craftPicker/inlineCraftPicker: `{ workflowNames }`; thirdPartyObjectPicker: `{ provider, objectType }`. */
+  source?: { workflowNames?: string[]; provider?: string; objectType?: string } | null;
+  /** Engine condition (docs/engine-contract.md section 1); the web evaluates it live. */
+  showWhen?: unknown;
+  /** Set by the server when showWhen was false for the saved values. */
+  hidden?: boolean;
+  /** InlineTextGenerator input: how its Generate button writes. */
+  generator?: { prompt?: string; offline?: string; maxLength?: number } | null;
+}
+
+export interface ActionCommand {
+  name: string;
+  label: string;
 }
 
 export interface StepAction {
@@ -112,14 +130,27 @@ export interface StepAction {
   label?: string;
   resultMode?: "AppendResults" | "ReplaceResults";
   resultViewTrigger?: "Manual" | "AfterOpen";
+  /** Results kept per step; AppendResults past it fails with ReachedMaxResults. */
+  maxResults?: number;
+  /** Credits one run costs. */
+  credits?: number;
+  /** InlineTextGenerator commands. */
+  commands?: ActionCommand[];
 }
 
 export interface StepResult {
   id: string;
   content: unknown;
-  format?: "text" | "html" | "list" | string;
+  format?: "text" | "html" | "list" | "data" | string;
   /** For list results: items per section key (content holds "## Heading" / "- item" lines). */
   sections?: Record<string, string[]>;
+  /** FunctionCaller results: the JSON the function returned (e.g. the website audit summary). */
+  data?: unknown;
+  /** IteratorStep results: the item they were made for. */
+  item?: unknown;
+  itemIndex?: number;
+  selected?: boolean;
+  usage?: unknown;
   engine?: string;
   framework?: string;
   note?: string;
@@ -140,6 +171,44 @@ export interface CraftStep {
   description?: string;
   /** A view step shows the results of this other step. */
   resultsFrom?: string;
+  /** A media step that loads but never runs yet (opens skipped). */
+  coming?: boolean;
+  skipped?: boolean;
+  /** IteratorStep: one entry per item its action runs for. */
+  items?: IteratorItem[];
+}
+
+export interface IteratorItem {
+  index: number;
+  item: unknown;
+  state: CraftState;
+  resultIds: string[];
+}
+
+export interface WorkflowHeader {
+  name: string;
+  title: string;
+  description: string;
+  category: string;
+  version: number | string;
+  available: boolean;
+  standalone?: boolean;
+  new?: boolean;
+}
+
+export interface WorkflowHeaders {
+  names: string[];
+  headers: WorkflowHeader[];
+  defaultVersions: Record<string, number | string>;
+  toolsList: string[];
+  newToolsList: string[];
+}
+
+/** `{ result, meta, craft }` of step/complete, RunAction and "generate more". */
+export interface StepOutcome {
+  result: unknown;
+  meta: { warnings?: { field: string; message: string }[]; engine?: string; credits?: number } | null;
+  craft: Craft | null;
 }
 
 export interface Craft extends CraftSummary {

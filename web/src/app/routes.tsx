@@ -1,5 +1,17 @@
-import { AppstoreOutlined, DashboardOutlined, EditOutlined, SettingOutlined } from "@ant-design/icons";
+import {
+  AppstoreOutlined,
+  BranchesOutlined,
+  CrownOutlined,
+  DashboardOutlined,
+  EditOutlined,
+  FileTextOutlined,
+  SettingOutlined,
+  StarOutlined,
+  ToolOutlined,
+  WalletOutlined,
+} from "@ant-design/icons";
 import { type ComponentType, lazy, type ReactNode } from "react";
+import { APP_HOME, CREATE_WORKFLOWS, createHref, PAGES, WELCOME_PATH } from "./route-data";
 
 /**
  * The one route table: it drives the router (router.tsx), the menus (AppLayout) and access
@@ -39,9 +51,20 @@ const DashboardPage = lazy(() => import("../features/dashboard/DashboardPage"));
 const CraftsPage = lazy(() => import("../features/crafts/CraftsPage"));
 const CraftPage = lazy(() => import("../features/crafts/CraftPage"));
 const SettingsPage = lazy(() => import("../features/settings/SettingsPage"));
+const WorkflowsPage = lazy(() => import("../features/workflows/WorkflowsPage"));
+const ToolsPage = lazy(() => import("../features/tools/ToolsPage"));
+const FavoritesPage = lazy(() => import("../features/favorites/FavoritesPage"));
+const SmartDocumentsPage = lazy(() => import("../features/smart-documents/SmartDocumentsPage"));
+const SmartDocumentsToolsPage = lazy(() =>
+  import("../features/smart-documents/SmartDocumentsPage").then((m) => ({ default: m.SmartDocumentsToolsPage })),
+);
+const SmartDocumentsCraftsPage = lazy(() =>
+  import("../features/smart-documents/SmartDocumentsPage").then((m) => ({ default: m.SmartDocumentsCraftsPage })),
+);
+const SubscriptionPage = lazy(() => import("../features/billing/SubscriptionPage"));
+const WalletPage = lazy(() => import("../features/billing/WalletPage"));
 
-export const APP_HOME = "/app/dashboard";
-export const WELCOME_PATH = "/app/welcome";
+export { APP_HOME, CREATE_WORKFLOWS, createHref, PAGES, WELCOME_PATH } from "./route-data";
 
 export const ROUTES: RouteEntry[] = [
   { path: "/", title: "Craft marketing content with AI", access: "public", Component: HomePage },
@@ -66,19 +89,53 @@ export const ROUTES: RouteEntry[] = [
     menu: [{ group: "main", label: "Contents", icon: <AppstoreOutlined />, testId: "nav-contents" }],
   },
   {
-    path: "/app/crafts/:workflowName",
+    path: PAGES.craft,
     title: "Craft",
     access: "app",
     Component: CraftPage,
-    menu: [
-      {
-        group: "create",
-        label: "Blog post",
-        to: "/app/crafts/BlogWriter",
-        icon: <EditOutlined />,
-        testId: "nav-create-blog-post",
-      },
-    ],
+    // Smart documents have no project: the Create entry starts a standalone craft.
+    menu: CREATE_WORKFLOWS.map((entry) => ({
+      group: "create" as const,
+      label: entry.label,
+      to: createHref(entry),
+      icon: <EditOutlined />,
+      testId: entry.testId,
+    })),
+  },
+  {
+    path: PAGES.workflows,
+    title: "Workflows",
+    access: "app",
+    Component: WorkflowsPage,
+    menu: [{ group: "main", label: "Workflows", icon: <BranchesOutlined />, testId: "nav-workflows" }],
+  },
+  {
+    path: PAGES.tools,
+    title: "Tools",
+    access: "app",
+    Component: ToolsPage,
+    menu: [{ group: "main", label: "Tools", icon: <ToolOutlined />, testId: "nav-tools" }],
+  },
+  {
+    path: PAGES.smartDocuments,
+    title: "Smart documents",
+    access: "app",
+    Component: SmartDocumentsPage,
+    menu: [{ group: "main", label: "Smart documents", icon: <FileTextOutlined />, testId: "nav-smart-documents" }],
+  },
+  {
+    path: PAGES.smartDocumentsTools,
+    title: "Smart document tools",
+    access: "app",
+    Component: SmartDocumentsToolsPage,
+  },
+  { path: PAGES.smartDocumentsCrafts, title: "Smart documents", access: "app", Component: SmartDocumentsCraftsPage },
+  {
+    path: PAGES.favorites,
+    title: "Favorites",
+    access: "app",
+    Component: FavoritesPage,
+    menu: [{ group: "main", label: "Favorites", icon: <StarOutlined />, testId: "nav-favorites" }],
   },
   {
     path: "/app/settings",
@@ -86,6 +143,20 @@ export const ROUTES: RouteEntry[] = [
     access: "app",
     Component: SettingsPage,
     menu: [{ group: "user", label: "Settings", icon: <SettingOutlined />, testId: "nav-settings" }],
+  },
+  {
+    path: PAGES.subscription,
+    title: "Subscription",
+    access: "app",
+    Component: SubscriptionPage,
+    menu: [{ group: "user", label: "Subscription", icon: <CrownOutlined />, testId: "nav-subscription" }],
+  },
+  {
+    path: PAGES.wallet,
+    title: "Wallet",
+    access: "app",
+    Component: WalletPage,
+    menu: [{ group: "user", label: "Wallet", icon: <WalletOutlined />, testId: "nav-wallet" }],
   },
 ];
 

@@ -28,6 +28,10 @@ export const notify = {
   error(error: unknown, title = "Something went wrong") {
     instance().error({ title, description: errorMessage(error), duration: NOTIFICATION_CONFIG.duration });
   },
+  /** An error toast whose message is already decided (e.g. a catalogue message). */
+  errorMessage(title: string, message: string) {
+    instance().error({ title, description: message, duration: NOTIFICATION_CONFIG.duration });
+  },
   success(title: string, description?: string) {
     instance().success({ title, description, duration: NOTIFICATION_CONFIG.duration });
   },

@@ -2,13 +2,18 @@ import { useCallback } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
 import { api, fetcher } from "../api";
-import { isCraftListKey, keys } from "../keys";
+import { type CraftListFilter, isCraftListKey, keys } from "../keys";
 import { paths } from "../paths";
-import type { Craft, CraftPage } from "../types";
+import type { Craft, CraftPage, CraftSummary, WorkflowHeaders } from "../types";
 
-/** `GET /api/workflowsV2?page=`: one page of the user's crafts. */
-export function useCrafts(page: number, pageSize?: number) {
-  return useSWR<CraftPage>(keys.crafts(page, pageSize), fetcher, { keepPreviousData: true });
+/** `GET /api/workflowsV2?page=&workflowName=&projectId=&favorites=`: one page of the user's crafts. */
+export function useCrafts(page: number, pageSize?: number, filter: CraftListFilter = {}, enabled = true) {
+  return useSWR<CraftPage>(enabled ? keys.crafts(page, pageSize, filter) : null, fetcher, { keepPreviousData: true });
+}
+
+/** `GET /api/workflowsV2/headers`: every workflow with its category and availability. */
+export function useWorkflowHeaders() {
+  return useSWR<WorkflowHeaders>(keys.workflowHeaders(), fetcher);
 }
 
 /** `GET /api/workflowsV2/{id}`. */
@@ -21,14 +26,18 @@ export interface CreateCraftInput {
   craftName?: string;
   projectId?: string;
   profileId?: string;
+  /** Tools and smart documents: `POST /standalone`, a craft without a project. */
+  standalone?: boolean;
 }
 
-/** `POST /api/workflowsV2`, seeding the new craft's cache entry. */
+/** `POST /api/workflowsV2` (or `/standalone`), seeding the new craft's cache entry. */
 export function useCreateCraft() {
   const { mutate } = useSWRConfig();
   return useCallback(
-    async (input: CreateCraftInput): Promise<Craft> => {
-      const craft = await api.post<Craft>(paths.crafts, input);
+    async ({ standalone, ...input }: CreateCraftInput): Promise<Craft> => {
+      const craft = standalone
+        ? await api.post<Craft>(paths.standaloneCraft, { workflowName: input.workflowName, craftName: input.craftName })
+        : await api.post<Craft>(paths.crafts, input);
       await mutate(keys.craft(craft.craftId), craft, { revalidate: false });
       void mutate(isCraftListKey);
       void mutate(keys.initial());
@@ -85,4 +94,75 @@ export function useRefreshCraft() {
     },
     [mutate],
   );
+}
+
+/** The body of `PUT /{id}/{stepName}/saveOrUpdateActionResult` (no resultId: a user-written result). */
+export interface SaveActionResultInput {
+  stepName: string;
+  resultId?: string;
+  content?: string;
+  sections?: Record<string, string[]>;
+  data?: unknown;
+  selected?: boolean;
+  delete?: boolean;
+}
+
+/** `PUT /{id}/{stepName}/saveOrUpdateActionResult`: edit, select or delete a result. */
+export function useSaveActionResult(craftId: string) {
+  return useCraftWrite(craftId, ({ stepName, ...body }: SaveActionResultInput) =>
+    api.put<Craft>(paths.saveActionResult(craftId, stepName), body),
+  );
+}
+
+/** Revalidates everything that shows credits (header, dashboard) after a generation. */
+export function useRefreshCredits() {
+  const { mutate } = useSWRConfig();
+  return useCallback(() => {
+    void mutate(keys.initial());
+    void mutate(keys.account());
+  }, [mutate]);
+}
+
+/** `POST /{id}/{stepName}/generateInlineText` with `{ name, params }` → `{ text, meta }`. */
+export function generateInlineText(craftId: string, stepName: string, name: string, params: Record<string, unknown>) {
+  return api.post<{ text: string; meta: unknown }>(paths.generateInlineText(craftId, stepName), { name, params });
+}
+
+/** Favorite, clone and delete: the craft actions of pages and lists, each revalidating the lists. */
+export function useCraftActions() {
+  const { mutate } = useSWRConfig();
+  const touchLists = useCallback(() => {
+    void mutate(isCraftListKey);
+    void mutate(keys.initial());
+  }, [mutate]);
+  const favorite = useCallback(
+    async (craftId: string, next: boolean) => {
+      const summary = await api.put<CraftSummary>(paths.favoriteCraft(craftId), { favorite: next });
+      await mutate<Craft>(keys.craft(craftId), (craft) => (craft ? { ...craft, favorite: next } : craft), {
+        revalidate: false,
+      });
+      touchLists();
+      return summary;
+    },
+    [mutate, touchLists],
+  );
+  const clone = useCallback(
+    async (craftId: string, craftName?: string) => {
+      const craft = await api.post<Craft>(paths.cloneCraft(craftId), craftName ? { craftName } : {});
+      await mutate(keys.craft(craft.craftId), craft, { revalidate: false });
+      touchLists();
+      return craft;
+    },
+    [mutate, touchLists],
+  );
+  const remove = useCallback(
+    async (craftId: string) => {
+      const result = await api.del<{ craftId: string }>(paths.craft(craftId));
+      await mutate(keys.craft(craftId), undefined, { revalidate: false });
+      touchLists();
+      return result;
+    },
+    [mutate, touchLists],
+  );
+  return { favorite, clone, remove };
 }

@@ -30,3 +30,15 @@ export function useCreateProject() {
 export function useCheckList(projectId: string | null | undefined, enabled: boolean) {
   return useSWR<{ checkList: CheckListItem[] }>(enabled && projectId ? keys.checkList(projectId) : null, fetcher);
 }
+
+export interface ProjectListItem {
+  projectId: string;
+  projectTitle: string;
+  profileId: string;
+  createdAt: string;
+}
+
+/** `GET /api/projects`: the user's projects, each with its profile (the contextSelector's choices). */
+export function useProjects(enabled = true) {
+  return useSWR<{ projects: ProjectListItem[] }>(enabled ? keys.projects() : null, fetcher);
+}

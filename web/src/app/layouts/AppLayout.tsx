@@ -1,9 +1,17 @@
-import { LogoutOutlined, MoonOutlined, PlusOutlined, SunOutlined, UserOutlined } from "@ant-design/icons";
+import {
+  LogoutOutlined,
+  MessageOutlined,
+  MoonOutlined,
+  PlusOutlined,
+  SunOutlined,
+  UserOutlined,
+} from "@ant-design/icons";
 import { Avatar, Button, Dropdown, Flex, Layout, Menu, type MenuProps, Switch, Tag, Tooltip, Typography } from "antd";
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router-dom";
 import { useInitial, useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { useAuthActions } from "../../api/hooks/session";
+import { AssistantPanel } from "../../features/assistant/AssistantPanel";
 import { notify } from "../../shared/notify";
 import { ErrorState, FullPageSpin, LoadingBlock } from "../../shared/states";
 import { APP_HOME, menuEntries, selectedMenuKey, WELCOME_PATH } from "../routes";
@@ -53,6 +61,7 @@ export function AppLayout() {
   const navigate = useNavigate();
   const { signOut } = useAuthActions();
   const [collapsed, setCollapsed] = useState(!settings.leftSidebarOpen);
+  const [assistantOpen, setAssistantOpen] = useState(false);
 
   useEffect(() => setMode(settings.theme === "dark" ? "dark" : "light"), [settings.theme, setMode]);
   useEffect(() => () => setMode("marketing"), [setMode]);
@@ -141,11 +150,23 @@ export function AppLayout() {
             {data.activeProjectInfo?.projectTitle ?? "Welcome to Crafter"}
           </Typography.Text>
           <Flex align="center" gap={16}>
-            <Tooltip title="Credits">
-              <Tag color="purple" data-testid="credits">
-                {data.userInfo?.credits ?? 0} credits
-              </Tag>
+            <Tooltip title="Your credits (refreshed after every generation)">
+              <Link to="/app/settings/wallet" aria-label="Credits: open the wallet">
+                <Tag color="purple" data-testid="credits" data-credits={data.userInfo?.credits ?? 0}>
+                  {data.userInfo?.credits ?? 0} credits
+                </Tag>
+              </Link>
             </Tooltip>
+            {!inWelcome && (
+              <Button
+                icon={<MessageOutlined />}
+                onClick={() => setAssistantOpen(true)}
+                data-testid="assistant-open"
+                aria-label="Open the assistant"
+              >
+                Assistant
+              </Button>
+            )}
             <ThemeSwitch />
             <Dropdown menu={{ items: userMenu }} trigger={["click"]} placement="bottomRight">
               <Button type="text" data-testid="user-menu" aria-label="User menu">
@@ -160,6 +181,7 @@ export function AppLayout() {
             <Outlet />
           </Suspense>
         </Layout.Content>
+        <AssistantPanel open={assistantOpen} onClose={() => setAssistantOpen(false)} />
       </Layout>
     </Layout>
   );

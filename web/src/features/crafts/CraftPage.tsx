@@ -4,13 +4,14 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { isApiError } from "../../api/errors";
 import { useInitial } from "../../api/hooks/app";
-import { useCraft, useCreateCraft, useEditStep, useRefreshCraft } from "../../api/hooks/crafts";
-import { type CompleteStepOutcome, completeStepStream } from "../../api/rpc";
+import { useCraft, useCreateCraft, useEditStep, useRefreshCraft, useRefreshCredits } from "../../api/hooks/crafts";
+import { type CompleteStepOutcome, completeStepStream, runActionStream } from "../../api/rpc";
 import type { Craft, CraftStep } from "../../api/types";
 import { humanize } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { ErrorState } from "../../shared/states";
+import { CraftActions } from "./components/CraftActions";
 import { CraftTitle } from "./components/CraftTitle";
 import { ResultView } from "./components/ResultView";
 import { isStepDone, StepPanel } from "./components/StepPanel";
@@ -30,7 +31,7 @@ function CraftLoading({ label }: { label: string }) {
 }
 
 /** Without ?craftId: creates a craft of the workflow, then replaces the URL with ?craftId=. */
-function NewCraft({ workflowName }: { workflowName: string }) {
+function NewCraft({ workflowName, standalone }: { workflowName: string; standalone: boolean }) {
   const createCraft = useCreateCraft();
   const { data: initial } = useInitial();
   const navigate = useNavigate();
@@ -46,15 +47,19 @@ function NewCraft({ workflowName }: { workflowName: string }) {
     if (!project || started.current === marker) return;
     started.current = marker;
     setError(null);
-    createCraft({
-      workflowName,
-      projectId: project.projectId ?? undefined,
-      profileId: project.profile?.profileId ?? undefined,
-    }).then(
+    createCraft(
+      standalone
+        ? { workflowName, standalone: true }
+        : {
+            workflowName,
+            projectId: project.projectId ?? undefined,
+            profileId: project.profile?.profileId ?? undefined,
+          },
+    ).then(
       (craft) => navigate({ search: `?craftId=${encodeURIComponent(craft.craftId)}` }, { replace: true }),
       (failure) => setError(failure),
     );
-  }, [createCraft, navigate, workflowName, project, location.key, attempt]);
+  }, [createCraft, navigate, workflowName, standalone, project, location.key, attempt]);
 
   if (error) {
     return (
@@ -77,6 +82,7 @@ function currentStepOf(craft: Craft): string | undefined {
 /** An existing craft: its steps (Craft state) or its final draft (Result state). */
 function CraftView({ craftId }: { craftId: string }) {
   const { data: craft, error, mutate } = useCraft(craftId);
+  const navigate = useNavigate();
   const refreshCraft = useRefreshCraft();
   const editStep = useEditStep(craftId);
   const handleError = useCraftErrorHandler();
@@ -89,39 +95,62 @@ function CraftView({ craftId }: { craftId: string }) {
   // A cancelled stream saves nothing (workflows.proto): stop it when the page goes away.
   useEffect(() => () => abort.current?.abort(), []);
 
-  const complete = useCallback(
-    async (step: CraftStep, values: StepValues): Promise<unknown> => {
+  const refreshCredits = useRefreshCredits();
+  const { data: initial } = useInitial();
+  const profile = (initial?.activeProjectInfo?.profile ?? null) as Record<string, unknown> | null;
+
+  /**
+   * Runs a generation with the live draft panel: CompleteStep for the step's own action, or
+   * RunAction ("generate more") when `actionType` is given. Resolves with the failure, if any, so
+   * the form can put field messages on its inputs.
+   */
+  const run = useCallback(
+    async (step: CraftStep, values: StepValues, actionType?: string): Promise<unknown> => {
       abort.current?.abort();
       const controller = new AbortController();
       abort.current = controller;
       setStream({ stepName: step.name, stepTitle: step.title || humanize(step.name), text: "", status: "connecting" });
+      const handlers = {
+        onStarted: (info: { engine: string; framework: string }) =>
+          setStream((s) => (s ? { ...s, ...info, status: "streaming" } : s)),
+        onDelta: (text: string) => setStream((s) => (s ? { ...s, text: s.text + text, status: "streaming" } : s)),
+      };
       let outcome: CompleteStepOutcome;
       try {
-        outcome = await completeStepStream(
-          { craftId, stepName: step.name, values },
-          {
-            onStarted: (info) => setStream((s) => (s ? { ...s, ...info, status: "streaming" } : s)),
-            onDelta: (text) => setStream((s) => (s ? { ...s, text: s.text + text, status: "streaming" } : s)),
-          },
-          controller.signal,
-        );
+        outcome = actionType
+          ? await runActionStream(
+              { craftId, stepName: step.name, actionType, params: values },
+              handlers,
+              controller.signal,
+            )
+          : await completeStepStream({ craftId, stepName: step.name, values }, handlers, controller.signal);
       } catch (failure) {
-        if (controller.signal.aborted) return null;
+        if (controller.signal.aborted) {
+          setStream((s) => (s ? { ...s, status: "failed", cancelled: true } : s));
+          refreshCredits();
+          return null;
+        }
         // Refused before anything was written (invalid input, busy…): no draft panel to keep.
         setStream((s) => (s && s.status !== "connecting" ? { ...s, status: "failed" } : null));
         handleError(
           failure,
           isApiError(failure) && Object.keys(failure.fields).length > 0 ? "Please check your answers" : undefined,
         );
+        refreshCredits();
         return failure;
+      } finally {
+        if (abort.current === controller) abort.current = null;
       }
       setStream((s) => (s ? { ...s, status: "done" } : s));
-      // "Should" rules do not block a step; the server returns them as warnings.
+      refreshCredits();
+      // "Should" rules do not block a step; the server returns them as `[{ field, message }]`.
       const warnings = outcome.meta?.warnings;
-      if (warnings && typeof warnings === "object" && !Array.isArray(warnings)) {
-        const messages = Object.values(warnings).filter((value): value is string => typeof value === "string");
-        if (messages.length > 0) notify.warning("Worth a second look", messages.join(" "));
-      }
+      const messages = Array.isArray(warnings)
+        ? warnings.map((warning) => (warning as { message?: unknown })?.message).filter((m) => typeof m === "string")
+        : warnings && typeof warnings === "object"
+          ? Object.values(warnings).filter((m) => typeof m === "string")
+          : [];
+      if (messages.length > 0) notify.warning("Worth a second look", messages.join(" "));
       try {
         await refreshCraft(craftId, outcome.craft);
       } catch (failure) {
@@ -130,12 +159,22 @@ function CraftView({ craftId }: { craftId: string }) {
       }
       // The step now shows its results; the next stream starts from an empty panel.
       setStream(null);
-      setSelected(null);
+      if (!actionType) setSelected(null);
       setView("auto");
       return null;
     },
-    [craftId, refreshCraft, handleError],
+    [craftId, refreshCraft, refreshCredits, handleError],
   );
+
+  const complete = useCallback((step: CraftStep, values: StepValues) => run(step, values), [run]);
+  const generateMore = useCallback(
+    (step: CraftStep) => {
+      setSelected(step.name);
+      void run(step, step.values ?? {}, step.action?.kind);
+    },
+    [run],
+  );
+  const cancel = useCallback(() => abort.current?.abort(), []);
 
   const edit = useCallback(
     async (step: CraftStep) => {
@@ -182,7 +221,10 @@ function CraftView({ craftId }: { craftId: string }) {
   if (mode === "result") {
     return (
       <Flex vertical gap={16} data-testid="craft-page" data-mode="result">
-        <CraftTitle craft={craft} />
+        <Flex justify="space-between" align="center" wrap gap={8}>
+          <CraftTitle craft={craft} />
+          <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
+        </Flex>
         <ResultView craft={craft} onShowSteps={() => setView("craft")} />
       </Flex>
     );
@@ -199,11 +241,14 @@ function CraftView({ craftId }: { craftId: string }) {
     <Flex vertical gap={16} data-testid="craft-page" data-mode="craft">
       <Flex justify="space-between" align="center" wrap gap={8}>
         <CraftTitle craft={craft} />
-        {craft.state === "Completed" && (
-          <Button icon={<CheckCircleOutlined />} onClick={() => setView("result")} data-testid="view-result">
-            See the result
-          </Button>
-        )}
+        <Flex gap={8} wrap>
+          {craft.state === "Completed" && (
+            <Button icon={<CheckCircleOutlined />} onClick={() => setView("result")} data-testid="view-result">
+              See the result
+            </Button>
+          )}
+          <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
+        </Flex>
       </Flex>
       {steps.length === 0 ? (
         <Result status="warning" title="This workflow has no steps." />
@@ -219,7 +264,7 @@ function CraftView({ craftId }: { craftId: string }) {
                 const isCurrent = step.name === currentName;
                 return {
                   key: step.name,
-                  title: step.title || humanize(step.name),
+                  title: <span data-testid={`step-tab-${step.name}`}>{step.title || humanize(step.name)}</span>,
                   status: done ? "finish" : isCurrent ? "process" : "wait",
                   icon: streaming && stream?.stepName === step.name ? <LoadingOutlined /> : undefined,
                   disabled: !done && !isCurrent,
@@ -227,18 +272,21 @@ function CraftView({ craftId }: { craftId: string }) {
               })}
             />
           </Card>
-          {stream && <StreamPanel stream={stream} />}
+          {stream && <StreamPanel stream={stream} onCancel={cancel} />}
           {selectedStep && (
             <StepPanel
               key={selectedStep.name}
               craftId={craftId}
               step={selectedStep}
+              steps={steps}
+              profile={profile}
+              onGenerateMore={generateMore}
               isCurrent={selectedStep.name === currentName}
               previousTitle={steps[selectedIndex - 1]?.title}
               busy={streaming}
               editing={editingStep === selectedStep.name}
               onComplete={complete}
-              onEdit={(step) => void edit(step)}
+              onEdit={edit}
             />
           )}
         </>
@@ -247,11 +295,15 @@ function CraftView({ craftId }: { craftId: string }) {
   );
 }
 
-/** /app/crafts/:workflowName[?craftId=]: the craft page (states Loading, Craft, Result). */
+/**
+ * /app/crafts/:workflowName[?craftId=|?standalone=1]: the craft page (states Loading, Craft,
+ * Result). `standalone=1` (tools, smart documents) creates a craft without a project.
+ */
 export default function CraftPage() {
   const { workflowName = BLOG_WRITER } = useParams();
   const [params] = useSearchParams();
   const craftId = params.get("craftId");
-  if (!craftId) return <NewCraft key={workflowName} workflowName={workflowName} />;
+  const standalone = params.get("standalone") === "1";
+  if (!craftId) return <NewCraft key={workflowName} workflowName={workflowName} standalone={standalone} />;
   return <CraftView key={craftId} craftId={craftId} />;
 }

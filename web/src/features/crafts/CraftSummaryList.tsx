@@ -3,10 +3,19 @@ import { Flex, Tag, Typography } from "antd";
 import { Link } from "react-router-dom";
 import type { CraftSummary } from "../../api/types";
 import { formatDateTime, humanize } from "../../shared/format";
+import { CraftActions } from "./components/CraftActions";
 import { craftHref, stateTag } from "./links";
 
-/** Rows of craft summaries, each a link to its craft page. */
-export function CraftSummaryList({ crafts, testId = "craft-list" }: { crafts: CraftSummary[]; testId?: string }) {
+/** Rows of craft summaries, each a link to its craft page, with favorite / clone / delete. */
+export function CraftSummaryList({
+  crafts,
+  testId = "craft-list",
+  actions = true,
+}: {
+  crafts: CraftSummary[];
+  testId?: string;
+  actions?: boolean;
+}) {
   return (
     <ul className="crafter-craft-list" data-testid={testId} aria-label="Crafts">
       {crafts.map((craft) => {
@@ -29,6 +38,7 @@ export function CraftSummaryList({ crafts, testId = "craft-list" }: { crafts: Cr
                 </Typography.Text>
               </Flex>
               <Tag color={tag.color}>{tag.label}</Tag>
+              {actions && <CraftActions craft={craft} compact />}
             </Flex>
           </li>
         );

@@ -1,51 +1,47 @@
-import { ERROR_CATALOGUE } from "@crafter/kit/errors";
 import { App } from "antd";
 import { useCallback } from "react";
 import { Link, useNavigate } from "react-router-dom";
-import { isApiError } from "../../api/errors";
 import { notify } from "../../shared/notify";
+import { describeCraftError } from "./craft-error-catalogue";
 
 /**
- * Shows a failed craft call the way spec section 8 asks: titled dialogs for the codes that have
- * one, the subscription modal, the credits notice, else an error toast with the message rule.
+ * Shows a failed craft call the way spec section 8 asks (mapping in craft-error-catalogue.ts):
+ * titled dialogs, the subscription modal, the credits notice, else an error toast (at most 3 at
+ * once, hidden after 5000 ms: NOTIFICATION_CONFIG).
  */
 export function useCraftErrorHandler() {
   const { modal } = App.useApp();
   const navigate = useNavigate();
   return useCallback(
     (error: unknown, title = "Crafting failed") => {
-      const code = isApiError(error) ? error.code : null;
-      const serverMessage = isApiError(error) ? error.serverMessage : null;
-      switch (code) {
-        case "ConflictingInputError":
-          modal.warning({ title: "Warning", content: serverMessage ?? ERROR_CATALOGUE.ConflictingInputError.message });
-          return;
-        case "ReachedMaxResults":
+      const view = describeCraftError(error, title);
+      switch (view.kind) {
+        case "dialog":
           modal.warning({
-            title: "Maximum result limit reached.",
-            content: "Please delete poor results before generating more.",
+            title: view.title,
+            content: <span data-testid={`dialog-${view.code}`}>{view.message}</span>,
           });
           return;
-        case "NEED_SUBSCRIPTION":
+        case "subscription":
           modal.confirm({
-            title: "Keep Crafting Uninterrupted!",
-            content: "Your free credit has ended. Upgrade your plan to keep crafting without interruption.",
-            okText: "Upgrade now",
+            title: view.title,
+            content: <span data-testid="upgrade-modal">{view.message}</span>,
+            okText: view.okText,
+            okButtonProps: { "data-testid": "upgrade-now" },
             cancelText: "Not now",
-            // The subscription page is not built yet: settings hosts the account for now.
-            onOk: () => navigate("/app/settings?source=upgrade_modal"),
+            onOk: () => navigate(view.href),
           });
           return;
-        case "NOT_ENOUGH_CREDITS":
+        case "credits":
           notify.warning(
-            "Not enough credits.",
-            <Link to="/app/settings" data-testid="add-credits">
-              Add more credits
+            view.title,
+            <Link to={view.href} data-testid="add-credits">
+              {view.linkText}
             </Link>,
           );
           return;
         default:
-          notify.error(error, title);
+          notify.errorMessage(view.title, view.message);
       }
     },
     [modal, navigate],

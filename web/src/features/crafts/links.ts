@@ -22,3 +22,8 @@ export const STATE_LABEL: Record<CraftState, { label: string; color: string }> =
 export function stateTag(state: string): { label: string; color: string } {
   return STATE_LABEL[state as CraftState] ?? { label: state, color: "default" };
 }
+
+/** A new craft without a project (tools, smart documents): `POST /api/workflowsV2/standalone`. */
+export function newStandaloneHref(workflowName: string): string {
+  return `/app/crafts/${encodeURIComponent(workflowName)}?standalone=1`;
+}

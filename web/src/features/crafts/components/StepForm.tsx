@@ -1,22 +1,34 @@
 import { SaveOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Flex, Form, Typography } from "antd";
-import { useMemo } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useMemo, useState } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { isApiError } from "../../../api/errors";
-import { useSaveCraft } from "../../../api/hooks/crafts";
+import { generateInlineText, useSaveCraft } from "../../../api/hooks/crafts";
 import type { CraftStep, StepInput } from "../../../api/types";
 import { FormField } from "../../../shared/FormField";
 import { notify } from "../../../shared/notify";
 import { useCraftErrorHandler } from "../craft-errors";
-import { inputComponentFor } from "./inputs";
-import { cleanValues, initialValues, labelOf, type StepValues, validateStep } from "./step-values";
+import { inputComponentFor, StepFormContext } from "./inputs";
+import {
+  type ConditionScope,
+  cleanValues,
+  conditionScope,
+  initialValues,
+  isVisible,
+  labelOf,
+  type StepValues,
+  validateStep,
+} from "./step-values";
 
-/** The zod schema of a step, built from its input definitions (rules in step-values.ts). */
-export function stepSchema(inputs: StepInput[]) {
+/**
+ * The zod schema of a step, built from its input definitions (rules in step-values.ts); inputs
+ * hidden by their showWhen are not validated.
+ */
+export function stepSchema(inputs: StepInput[], scopeOf: (values: StepValues) => ConditionScope) {
   return z.record(z.string(), z.unknown()).superRefine((values, ctx) => {
-    for (const [name, message] of Object.entries(validateStep(inputs, values))) {
+    for (const [name, message] of Object.entries(validateStep(inputs, values, scopeOf(values)))) {
       ctx.addIssue({ code: "custom", path: [name], message });
     }
   });
@@ -25,6 +37,9 @@ export function stepSchema(inputs: StepInput[]) {
 export interface StepFormProps {
   craftId: string;
   step: CraftStep;
+  /** The craft's steps and the profile: what showWhen conditions may read besides this form. */
+  steps?: CraftStep[];
+  profile?: Record<string, unknown> | null;
   /** True while a step of this craft is being completed. */
   busy: boolean;
   /** Completes the step; resolves with the failure (if any) so field messages land on the form. */
@@ -32,19 +47,49 @@ export interface StepFormProps {
 }
 
 /** A FormStep's inputs, rendered by kind; Save keeps the values, the action completes the step. */
-export function StepForm({ craftId, step, busy, onComplete }: StepFormProps) {
+export function StepForm({ craftId, step, steps, profile, busy, onComplete }: StepFormProps) {
   const inputs = useMemo(() => step.inputs ?? [], [step.inputs]);
-  const schema = useMemo(() => stepSchema(inputs), [inputs]);
-  const { control, handleSubmit, getValues, setError } = useForm<StepValues>({
+  const scopeOf = useMemo(
+    () => (values: StepValues) => conditionScope(values, steps ?? [], profile ?? null),
+    [steps, profile],
+  );
+  const schema = useMemo(() => stepSchema(inputs, scopeOf), [inputs, scopeOf]);
+  const { control, handleSubmit, getValues, setError, setValue } = useForm<StepValues>({
     resolver: zodResolver(schema),
     defaultValues: initialValues(step),
   });
+  // Live show/hide: re-render on every change so showWhen sees the values as typed.
+  const live = useWatch({ control }) as StepValues;
+  const scope = scopeOf({ ...getValues(), ...live });
+  const context = useMemo(
+    () => ({ craftId, stepName: step.name, getValues: () => cleanValues(inputs, getValues(), scopeOf(getValues())) }),
+    [craftId, step.name, inputs, getValues, scopeOf],
+  );
   const save = useSaveCraft(craftId);
   const handleError = useCraftErrorHandler();
+  const [runningCommand, setRunningCommand] = useState<string | null>(null);
+  // InlineTextGenerator commands (SmartEditor) rewrite the step's editor text in place.
+  const commands = step.action?.kind === "InlineTextGenerator" ? (step.action.commands ?? []) : [];
+  const editorInput =
+    inputs.find((input) => input.kind === "InlineTextGenerator") ?? inputs.find((input) => input.kind === "text");
+  const runCommand = async (name: string) => {
+    setRunningCommand(name);
+    try {
+      // Commands work on the editor's text: it goes as `params.text` beside the step's values.
+      const values = context.getValues();
+      const params = editorInput ? { ...values, text: values[editorInput.name] ?? "" } : values;
+      const { text } = await generateInlineText(craftId, step.name, name, params);
+      if (editorInput) setValue(editorInput.name, text, { shouldDirty: true });
+    } catch (error) {
+      handleError(error, "Could not generate the text");
+    } finally {
+      setRunningCommand(null);
+    }
+  };
 
   const onSave = async () => {
     try {
-      await save.trigger({ stepName: step.name, values: cleanValues(inputs, getValues()) });
+      await save.trigger({ stepName: step.name, values: cleanValues(inputs, getValues(), scopeOf(getValues())) });
       notify.success("Saved", "Your answers are kept; complete the step when you are ready.");
     } catch (error) {
       handleError(error, "Could not save");
@@ -57,7 +102,7 @@ export function StepForm({ craftId, step, busy, onComplete }: StepFormProps) {
   };
 
   const onSubmit = handleSubmit(async (values) => {
-    const failure = await onComplete(cleanValues(inputs, values));
+    const failure = await onComplete(cleanValues(inputs, values, scopeOf(values)));
     if (!isApiError(failure)) return;
     for (const [name, message] of Object.entries(failure.fields)) {
       if (inputs.some((input) => input.name === name)) setError(name, { type: "server", message });
@@ -66,64 +111,83 @@ export function StepForm({ craftId, step, busy, onComplete }: StepFormProps) {
   const actionLabel = step.action?.label || "Continue";
 
   return (
-    <Form layout="vertical" component={false}>
-      <form onSubmit={onSubmit} noValidate data-testid={`step-form-${step.name}`}>
-        {inputs.length === 0 && (
-          <Typography.Paragraph type="secondary">
-            This step needs no input. {actionLabel} when you are ready.
-          </Typography.Paragraph>
-        )}
-        {inputs.map((input) => {
-          const Input = inputComponentFor(input.kind);
-          const id = `field-${step.name}-${input.name}`;
-          return (
-            <Controller
-              key={input.name}
-              name={input.name}
-              control={control}
-              render={({ field, fieldState }) => (
-                <FormField
-                  id={id}
-                  label={labelOf(input)}
-                  required={input.required}
-                  error={fieldState.error}
-                  extra={input.description}
+    <StepFormContext.Provider value={context}>
+      <Form layout="vertical" component={false}>
+        <form onSubmit={onSubmit} noValidate data-testid={`step-form-${step.name}`}>
+          {commands.length > 0 && (
+            <Flex gap={8} wrap style={{ marginBottom: 16 }} role="toolbar" aria-label="Writing commands">
+              {commands.map((command) => (
+                <Button
+                  key={command.name}
+                  icon={<ThunderboltOutlined />}
+                  loading={runningCommand === command.name}
+                  disabled={busy || (runningCommand !== null && runningCommand !== command.name)}
+                  onClick={() => void runCommand(command.name)}
+                  data-testid={`command-${command.name}`}
                 >
-                  <Input
-                    input={input}
+                  {command.label}
+                </Button>
+              ))}
+            </Flex>
+          )}
+          {inputs.length === 0 && (
+            <Typography.Paragraph type="secondary">
+              This step needs no input. {actionLabel} when you are ready.
+            </Typography.Paragraph>
+          )}
+          {inputs.map((input) => {
+            if (!isVisible(input, scope)) return null;
+            const Input = inputComponentFor(input.kind);
+            const id = `field-${step.name}-${input.name}`;
+            return (
+              <Controller
+                key={input.name}
+                name={input.name}
+                control={control}
+                render={({ field, fieldState }) => (
+                  <FormField
                     id={id}
-                    value={field.value}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    disabled={busy}
-                    invalid={!!fieldState.error}
-                  />
-                </FormField>
-              )}
-            />
-          );
-        })}
-        <Flex gap={8} wrap>
-          <Button
-            type="primary"
-            htmlType="submit"
-            icon={<ThunderboltOutlined />}
-            loading={busy}
-            data-testid="complete-step"
-          >
-            {actionLabel}
-          </Button>
-          <Button
-            icon={<SaveOutlined />}
-            onClick={() => void onSave()}
-            loading={save.isMutating}
-            disabled={busy}
-            data-testid="save-step"
-          >
-            Save
-          </Button>
-        </Flex>
-      </form>
-    </Form>
+                    label={labelOf(input)}
+                    required={input.required}
+                    error={fieldState.error}
+                    extra={input.description}
+                  >
+                    <Input
+                      input={input}
+                      id={id}
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      disabled={busy}
+                      invalid={!!fieldState.error}
+                    />
+                  </FormField>
+                )}
+              />
+            );
+          })}
+          <Flex gap={8} wrap>
+            <Button
+              type="primary"
+              htmlType="submit"
+              icon={<ThunderboltOutlined />}
+              loading={busy}
+              data-testid="complete-step"
+            >
+              {actionLabel}
+            </Button>
+            <Button
+              icon={<SaveOutlined />}
+              onClick={() => void onSave()}
+              loading={save.isMutating}
+              disabled={busy}
+              data-testid="save-step"
+            >
+              Save
+            </Button>
+          </Flex>
+        </form>
+      </Form>
+    </StepFormContext.Provider>
   );
 }

@@ -1,13 +1,16 @@
-import { EditOutlined, EyeOutlined } from "@ant-design/icons";
-import { Button, Card, Descriptions, Divider, Empty, Flex } from "antd";
-import { useState } from "react";
+import { ClockCircleOutlined, EditOutlined, EyeOutlined, StepForwardOutlined } from "@ant-design/icons";
+import { Alert, Button, Card, Descriptions, Divider, Empty, Flex, Tag } from "antd";
+import { memo, useState } from "react";
 import type { CraftStep } from "../../../api/types";
+import { isComingStep, isSkippedStep } from "../actions";
+import { ResultsPanel } from "./ResultsPanel";
 import { StepForm } from "./StepForm";
-import { labelOf, type StepValues } from "./step-values";
-import { contentText, StepResults } from "./viewers";
+import { displayValue, labelOf, type StepValues } from "./step-values";
+import { StepResults } from "./viewers";
 
+/** Completed or skipped (a skipped step never blocks the craft). */
 export function isStepDone(step: CraftStep): boolean {
-  return step.status === "completed" || step.state === "Completed";
+  return step.status === "completed" || step.state === "Completed" || isSkippedStep(step);
 }
 
 /** A view step (no inputs, no action) only shows results, so there is nothing to edit. */
@@ -15,14 +18,10 @@ export function isViewStep(step: CraftStep): boolean {
   return !step.action && (step.inputs?.length ?? 0) === 0;
 }
 
-function valueText(value: unknown): string {
-  if (Array.isArray(value)) return value.map(contentText).join(", ");
-  return contentText(value);
-}
-
 /** The answers given to a completed step. */
 function StepAnswers({ step }: { step: CraftStep }) {
-  const inputs = step.inputs ?? [];
+  // Hidden inputs were neither saved nor used.
+  const inputs = (step.inputs ?? []).filter((input) => !input.hidden);
   if (inputs.length === 0) return null;
   return (
     <Descriptions
@@ -32,7 +31,7 @@ function StepAnswers({ step }: { step: CraftStep }) {
       items={inputs.map((input) => ({
         key: input.name,
         label: labelOf(input),
-        children: valueText(step.values?.[input.name]) || "—",
+        children: displayValue(input.kind, step.values?.[input.name]) || "—",
       }))}
     />
   );
@@ -41,6 +40,10 @@ function StepAnswers({ step }: { step: CraftStep }) {
 export interface StepPanelProps {
   craftId: string;
   step: CraftStep;
+  /** All steps (showWhen may read them) and the profile. */
+  steps?: CraftStep[];
+  profile?: Record<string, unknown> | null;
+  onGenerateMore?: (step: CraftStep) => void;
   isCurrent: boolean;
   previousTitle?: string;
   busy: boolean;
@@ -50,9 +53,13 @@ export interface StepPanelProps {
 }
 
 /** One step: its form while it is the current step, its answers and results once completed. */
-export function StepPanel({
+/** Memoised: the page re-renders on every streamed delta, the step's panel need not. */
+export const StepPanel = memo(function StepPanel({
   craftId,
   step,
+  steps,
+  profile,
+  onGenerateMore,
   isCurrent,
   previousTitle,
   busy,
@@ -62,6 +69,45 @@ export function StepPanel({
 }: StepPanelProps) {
   const [resultsShown, setResultsShown] = useState(step.action?.resultViewTrigger !== "Manual");
   const title = step.title || labelOf({ name: step.name, kind: "text" });
+
+  if (isComingStep(step)) {
+    return (
+      <Card
+        title={
+          <Flex gap={8} align="center">
+            {title}
+            <Tag icon={<ClockCircleOutlined />}>Coming soon</Tag>
+          </Flex>
+        }
+        data-testid={`step-panel-${step.name}`}
+        data-step-state="coming"
+      >
+        <Alert
+          type="info"
+          showIcon
+          title="This step is coming soon."
+          description="It is skipped for now and does not hold up the rest of your craft."
+        />
+      </Card>
+    );
+  }
+
+  if (isSkippedStep(step)) {
+    return (
+      <Card
+        title={
+          <Flex gap={8} align="center">
+            {title}
+            <Tag icon={<StepForwardOutlined />}>Skipped</Tag>
+          </Flex>
+        }
+        data-testid={`step-panel-${step.name}`}
+        data-step-state="skipped"
+      >
+        <Alert type="info" showIcon title="This step was skipped: your earlier answers make it unnecessary." />
+      </Card>
+    );
+  }
 
   if (isStepDone(step)) {
     const results = step.results ?? [];
@@ -87,11 +133,12 @@ export function StepPanel({
         {step.description && isViewStep(step) && <p>{step.description}</p>}
         <StepAnswers step={step} />
         {(step.inputs?.length ?? 0) > 0 && results.length > 0 && <Divider />}
-        {results.length > 0 &&
+        {isViewStep(step) && results.length > 0 && <StepResults viewer={step.viewer} results={results} />}
+        {!isViewStep(step) &&
           (resultsShown ? (
-            <StepResults viewer={step.viewer} results={results} />
+            <ResultsPanel craftId={craftId} step={step} busy={busy} onGenerateMore={onGenerateMore} />
           ) : (
-            <Button icon={<EyeOutlined />} onClick={() => setResultsShown(true)}>
+            <Button icon={<EyeOutlined />} onClick={() => setResultsShown(true)} data-testid="show-results">
               Show results
             </Button>
           ))}
@@ -107,6 +154,8 @@ export function StepPanel({
           key={`${step.name}:${step.state}`}
           craftId={craftId}
           step={step}
+          steps={steps}
+          profile={profile}
           busy={busy}
           onComplete={(values) => onComplete(step, values)}
         />
@@ -123,4 +172,4 @@ export function StepPanel({
       </Flex>
     </Card>
   );
-}
+});

@@ -1,5 +1,5 @@
-import { LoadingOutlined } from "@ant-design/icons";
-import { Alert, Card, Flex, Tag, Typography } from "antd";
+import { LoadingOutlined, StopOutlined } from "@ant-design/icons";
+import { Alert, Button, Card, Flex, Tag, Typography } from "antd";
 import { safeHtml } from "../../../shared/safe-html";
 
 export interface StreamState {
@@ -10,6 +10,8 @@ export interface StreamState {
   status: "connecting" | "streaming" | "done" | "failed";
   engine?: string;
   framework?: string;
+  /** The user stopped it (the server saves nothing and refunds the credits). */
+  cancelled?: boolean;
 }
 
 const LOOKS_LIKE_HTML = /<\/?(p|h[1-6]|ul|ol|li|strong|em|br|div|section|blockquote)\b[^>]*>/i;
@@ -18,13 +20,20 @@ const LOOKS_LIKE_HTML = /<\/?(p|h[1-6]|ul|ol|li|strong|em|br|div|section|blockqu
  * The text of a step as it is written (CompleteStep deltas). `stream-output` holds only the
  * streamed text; its `data-state` says connecting, streaming, done or failed.
  */
-export function StreamPanel({ stream }: { stream: StreamState }) {
+export function StreamPanel({ stream, onCancel }: { stream: StreamState; onCancel?: () => void }) {
   const streaming = stream.status === "streaming" || stream.status === "connecting";
   const html = LOOKS_LIKE_HTML.test(stream.text);
   return (
     <Card
       size="small"
       data-testid="stream-panel"
+      extra={
+        streaming && onCancel ? (
+          <Button size="small" icon={<StopOutlined />} onClick={onCancel} data-testid="stream-cancel">
+            Cancel
+          </Button>
+        ) : undefined
+      }
       title={
         <Flex align="center" gap={8} wrap>
           {streaming && <LoadingOutlined aria-hidden />}
@@ -47,7 +56,11 @@ export function StreamPanel({ stream }: { stream: StreamState }) {
         <Alert
           type="error"
           showIcon
-          title="The generation stopped before the end. Nothing was saved."
+          title={
+            stream.cancelled
+              ? "Cancelled. Nothing was saved and the credits were given back."
+              : "The generation stopped before the end. Nothing was saved."
+          }
           style={{ marginBottom: 12 }}
         />
       )}

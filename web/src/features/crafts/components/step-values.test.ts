@@ -1,6 +1,17 @@
 import { describe, expect, it } from "@jest/globals";
 import type { CraftStep, StepInput } from "../../../api/types";
-import { cleanValues, emptyValueFor, initialValues, validateInput, validateStep } from "./step-values";
+import {
+  cleanValues,
+  conditionScope,
+  displayValue,
+  emptyValueFor,
+  initialValues,
+  normalizeColor,
+  shapeValue,
+  validateInput,
+  validateStep,
+  visibleInputs,
+} from "./step-values";
 
 const topic: StepInput = { name: "topic", kind: "text", label: "Topic", required: true };
 const keywords: StepInput = { name: "keywords", kind: "chipText", label: "Keywords", required: true };
@@ -95,5 +106,137 @@ describe("limits from the definition", () => {
     expect(validateInput(tags, ["a", "b"])).toBeNull();
     expect(validateInput(tags, ["a", "b", "c"])).toBe("Tags: at most 2 items");
     expect(validateInput(tags, ["a", "bbbbb"])).toBe("Tags: each item must be at most 4 characters");
+  });
+});
+
+describe("value shape per input kind (engine contract section 5)", () => {
+  it("sends strings for the text-like kinds and craft ids for the craft pickers", () => {
+    for (const kind of ["text", "url", "autoComplete", "font", "select", "radioSelect", "InlineTextGenerator"]) {
+      expect(shapeValue(kind, "  Bold  ")).toBe("Bold");
+      expect(shapeValue(kind, undefined)).toBe("");
+    }
+    expect(shapeValue("craftPicker", "craft-1")).toBe("craft-1");
+    expect(shapeValue("inlineCraftPicker", { id: "x" })).toBe("");
+    expect(shapeValue("select", 3)).toBe(3);
+  });
+
+  it("sends numbers for number and slider, lists of strings for chipText and bulletPoint", () => {
+    expect(shapeValue("number", "42")).toBe(42);
+    expect(shapeValue("slider", 7)).toBe(7);
+    expect(shapeValue("slider", "")).toBeNull();
+    expect(shapeValue("number", "abc")).toBeNull();
+    expect(shapeValue("chipText", [" a ", "", "b"])).toEqual(["a", "b"]);
+    expect(shapeValue("bulletPoint", "one")).toEqual(["one"]);
+  });
+
+  it("sends #rrggbb colours, YYYY-MM-DD dates and { start, end } ranges", () => {
+    expect(shapeValue("colorPicker", "#1F6FEB")).toBe("#1f6feb");
+    expect(shapeValue("colorPicker", "abc")).toBe("#aabbcc");
+    expect(shapeValue("colorPicker", "blue")).toBe("");
+    expect(normalizeColor("#12345")).toBe("");
+    expect(shapeValue("datePicker", "2026-05-01")).toBe("2026-05-01");
+    expect(shapeValue("datePicker", "05/01/2026")).toBe("");
+    expect(shapeValue("dateRangePicker", { start: "2026-05-01", end: "2026-05-31", extra: 1 })).toEqual({
+      start: "2026-05-01",
+      end: "2026-05-31",
+    });
+    expect(shapeValue("dateRangePicker", { start: "2026-05-01" })).toBeNull();
+  });
+
+  it("sends { profileId, profileType } and { provider, id, title } objects, else null", () => {
+    expect(shapeValue("contextSelector", { profileId: "p1", profileType: "PRODUCT", junk: true })).toEqual({
+      profileId: "p1",
+      profileType: "PRODUCT",
+    });
+    expect(shapeValue("contextSelector", { profileId: "" })).toBeNull();
+    expect(shapeValue("thirdPartyObjectPicker", { provider: "shopify", id: "42", title: "Lamp" })).toEqual({
+      provider: "shopify",
+      id: "42",
+      title: "Lamp",
+    });
+    expect(shapeValue("thirdPartyObjectPicker", "42")).toBeNull();
+  });
+
+  it("validates colours, dates within bounds and ranges in order", () => {
+    const color: StepInput = { name: "brand", kind: "colorPicker", label: "Brand colour", required: true };
+    const day: StepInput = { name: "day", kind: "datePicker", label: "Day", min: "2026-01-01", max: "2026-12-31" };
+    const range: StepInput = { name: "run", kind: "dateRangePicker", label: "Run", required: true };
+    expect(validateInput(color, "#00ff00")).toBeNull();
+    expect(validateInput(color, "")).toBe("Brand colour is required");
+    expect(validateInput(day, "2027-01-01")).toBe("Day must be on or before 2026-12-31");
+    expect(validateInput(day, "2026-06-01")).toBeNull();
+    expect(validateInput(range, null)).toBe("Run is required");
+    expect(validateInput(range, { start: "2026-06-10", end: "2026-06-01" })).toBe(
+      "Run: the end must not be before the start",
+    );
+    expect(validateInput(range, { start: "2026-06-01", end: "2026-06-10" })).toBeNull();
+  });
+});
+
+describe("showWhen: hidden inputs are neither validated nor sent", () => {
+  const channel: StepInput = {
+    name: "channel",
+    kind: "radioSelect",
+    label: "Channel",
+    options: [
+      { label: "Instagram", value: "instagram" },
+      { label: "LinkedIn", value: "linkedin" },
+    ],
+  };
+  const hashtags: StepInput = {
+    name: "hashtags",
+    kind: "chipText",
+    label: "Hashtags",
+    required: true,
+    showWhen: { ref: "values.channel", op: "==", value: "instagram" },
+  };
+
+  it("shows, validates and sends the input only while its condition holds", () => {
+    const linkedin = { channel: "linkedin", hashtags: [] };
+    const scope = conditionScope(linkedin);
+    expect(visibleInputs([channel, hashtags], scope).map((input) => input.name)).toEqual(["channel"]);
+    expect(validateStep([channel, hashtags], linkedin, scope)).toEqual({});
+    expect(cleanValues([channel, hashtags], { ...linkedin, hashtags: ["x"] }, scope)).toEqual({ channel: "linkedin" });
+
+    const instagram = { channel: "instagram", hashtags: [] };
+    expect(validateStep([channel, hashtags], instagram, conditionScope(instagram))).toEqual({
+      hashtags: "Hashtags is required",
+    });
+  });
+
+  it("lets conditions read other steps' values and results", () => {
+    const steps: CraftStep[] = [
+      {
+        name: "brief",
+        kind: "FormStep",
+        state: "Completed",
+        status: "completed",
+        values: { goal: "sales" },
+        results: [{ id: "r1", content: "", sections: { angles: ["price"] } }],
+      },
+    ];
+    const offer: StepInput = {
+      name: "offer",
+      kind: "text",
+      showWhen: {
+        all: [
+          { ref: "steps.brief.values.goal", op: "==", value: "sales" },
+          { ref: "steps.brief.result.angles", op: "contains", value: "price" },
+        ],
+      },
+    };
+    expect(visibleInputs([offer], conditionScope({}, steps))).toHaveLength(1);
+    expect(visibleInputs([offer], conditionScope({}, []))).toHaveLength(0);
+  });
+});
+
+describe("answers of a completed step", () => {
+  it("shows each kind's value as one line", () => {
+    expect(displayValue("chipText", ["a", "b"])).toBe("a, b");
+    expect(displayValue("dateRangePicker", { start: "2026-05-01", end: "2026-05-31" })).toBe("2026-05-01 → 2026-05-31");
+    expect(displayValue("thirdPartyObjectPicker", { provider: "shopify", id: "1", title: "Lamp" })).toBe("Lamp");
+    expect(displayValue("contextSelector", { profileId: "p", profileType: "PRODUCT" })).toBe("PRODUCT profile");
+    expect(displayValue("slider", 4)).toBe("4");
+    expect(displayValue("text", undefined)).toBe("");
   });
 });

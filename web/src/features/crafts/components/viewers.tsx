@@ -1,4 +1,4 @@
-import { Flex, Tag, Typography } from "antd";
+import { Alert, Card, Descriptions, Flex, List, Progress, Tag, Typography } from "antd";
 import type { ComponentType } from "react";
 import type { StepResult } from "../../../api/types";
 import { safeHtml } from "../../../shared/safe-html";
@@ -108,18 +108,138 @@ function KeywordsViewer({ result }: ViewerProps) {
   );
 }
 
+/** Each item of a list result on its own numbered row (alternatives to choose from). */
+function TextListViewer({ result }: ViewerProps) {
+  return (
+    <div data-testid="viewer-text-list">
+      {contentSections(result.content).map((section, at) => (
+        <section key={at} className="crafter-list-section">
+          {section.heading && <Typography.Title level={5}>{section.heading}</Typography.Title>}
+          <ol className="crafter-text-list">
+            {section.items.map((item, index) => (
+              <li key={index}>
+                <Typography.Text copyable>{item}</Typography.Text>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+/** List items as cards in a grid. */
+function GridViewer({ result }: ViewerProps) {
+  return (
+    <div className="crafter-grid" data-testid="viewer-grid">
+      {contentItems(result.content).map((item, index) => (
+        <Card key={index} size="small">
+          {item}
+        </Card>
+      ))}
+    </div>
+  );
+}
+
+const SCORE_KEYS = ["score", "overallScore", "performance", "seo", "accessibility"];
+
+function scalar(value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * The FunctionCaller websiteAudit summary: scores as dials, lists as lists, other fields as rows,
+ * from `result.data` (the readable `content` is shown when there is no data).
+ */
+function WebsiteAuditSummaryViewer({ result }: ViewerProps) {
+  const data = result.data && typeof result.data === "object" ? (result.data as Record<string, unknown>) : null;
+  if (!data) return <PlainTextViewer result={result} />;
+  const entries = Object.entries(data);
+  const scores = entries.filter(([key, value]) => SCORE_KEYS.includes(key) && typeof value === "number");
+  const lists = entries.filter(([, value]) => Array.isArray(value));
+  const rows = entries.filter(([key, value]) => !Array.isArray(value) && !scores.some(([name]) => name === key));
+  return (
+    <Flex vertical gap={16} data-testid="viewer-website-audit-summary">
+      {scores.length > 0 && (
+        <Flex gap={24} wrap>
+          {scores.map(([key, value]) => (
+            <Flex key={key} vertical align="center" gap={4}>
+              <Progress type="circle" size={72} percent={Math.round(Number(value))} />
+              <Typography.Text>{humanizeKey(key)}</Typography.Text>
+            </Flex>
+          ))}
+        </Flex>
+      )}
+      {rows.length > 0 && (
+        <Descriptions
+          size="small"
+          column={1}
+          bordered
+          items={rows.map(([key, value]) => ({ key, label: humanizeKey(key), children: scalar(value) }))}
+        />
+      )}
+      {lists.map(([key, value]) => (
+        <List
+          key={key}
+          size="small"
+          header={<strong>{humanizeKey(key)}</strong>}
+          bordered
+          dataSource={(value as unknown[]).map(contentText)}
+          renderItem={(item) => <List.Item>{item}</List.Item>}
+        />
+      ))}
+      {result.content !== undefined && result.content !== "" && (
+        <Typography.Paragraph type="secondary">{contentText(result.content)}</Typography.Paragraph>
+      )}
+    </Flex>
+  );
+}
+
+function humanizeKey(key: string): string {
+  const words = key.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Media viewers arrive with the media issue. */
+function ComingSoonViewer() {
+  return <Alert type="info" showIcon data-testid="viewer-coming-soon" title="Coming soon" />;
+}
+
+/** Viewers whose results are chosen: one (single) or several (multi), see StepResults. */
+export const SELECT_VIEWERS: Record<string, "single" | "multi"> = {
+  "single select list": "single",
+  "multi select list": "multi",
+};
+
+export const MEDIA_VIEWERS = [
+  "image select",
+  "crops image select",
+  "audio player",
+  "visual designer",
+  "template designer",
+  "email attachment uploader",
+] as const;
+
 export const VIEWERS: Record<string, ComponentType<ViewerProps>> = {
   "bullet list": BulletListViewer,
-  "text list": BulletListViewer,
+  "text list": TextListViewer,
   "rich text": RichTextViewer,
   "plain text": PlainTextViewer,
+  "single select list": PlainTextViewer,
+  "multi select list": PlainTextViewer,
   keywords: KeywordsViewer,
+  grid: GridViewer,
+  "website audit summary": WebsiteAuditSummaryViewer,
+  ...Object.fromEntries(MEDIA_VIEWERS.map((name) => [name, ComingSoonViewer])),
 };
 
 const BY_FORMAT: Record<string, ComponentType<ViewerProps>> = {
   html: RichTextViewer,
   list: BulletListViewer,
   text: PlainTextViewer,
+  data: WebsiteAuditSummaryViewer,
 };
 
 export function viewerFor(viewer: string | null | undefined, result: StepResult): ComponentType<ViewerProps> {
@@ -148,6 +268,7 @@ export function ResultMeta({ result }: ViewerProps) {
   );
 }
 
+/** Results shown read-only (view steps, answers of other steps). */
 export function StepResults({ viewer, results }: { viewer?: string | null; results: StepResult[] }) {
   if (results.length === 0) return <Typography.Text type="secondary">No results yet.</Typography.Text>;
   return (

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "@jest/globals";
+import type { CraftStep } from "../../api/types";
+import { actionBehaviour, canGenerateMore, generateMoreLabel, isComingStep, resultCountLabel } from "./actions";
+
+const step = (kind: string, extra: Partial<CraftStep> = {}): CraftStep => ({
+  name: "s",
+  kind: "FormStep",
+  state: "InProgress",
+  status: "inprogress",
+  action: { kind, resultMode: "AppendResults" },
+  ...extra,
+});
+
+describe("action kinds", () => {
+  it("streams the text kinds, calls functions, writes inline, and marks media kinds coming", () => {
+    expect(actionBehaviour("TextGenerator")).toBe("stream");
+    expect(actionBehaviour("promptWriterAction")).toBe("stream");
+    expect(actionBehaviour("FunctionCaller")).toBe("function");
+    expect(actionBehaviour("InlineTextGenerator")).toBe("inline");
+    for (const kind of [
+      "ImageAppender",
+      "AudioGenerator",
+      "VisualDesigner",
+      "TemplateDesigner",
+      "EmailAttachmentUploader",
+    ]) {
+      expect(actionBehaviour(kind)).toBe("coming");
+      expect(isComingStep(step(kind))).toBe(true);
+    }
+    expect(actionBehaviour(undefined)).toBeNull();
+  });
+
+  it("offers generate more on generating steps only, named by result mode", () => {
+    expect(canGenerateMore(step("TextGenerator"))).toBe(true);
+    expect(canGenerateMore(step("FunctionCaller"))).toBe(true);
+    expect(canGenerateMore(step("InlineTextGenerator"))).toBe(false);
+    expect(canGenerateMore(step("TextGenerator", { coming: true }))).toBe(false);
+    expect(generateMoreLabel(step("TextGenerator"))).toBe("Generate more");
+    expect(generateMoreLabel({ action: { kind: "TextGenerator", resultMode: "ReplaceResults" } })).toBe("Regenerate");
+  });
+
+  it("counts results against the action's maxResults", () => {
+    expect(resultCountLabel(3, 5)).toBe("3 / 5 results");
+    expect(resultCountLabel(1, 2)).toBe("1 / 2 results");
+    expect(resultCountLabel(1, undefined)).toBe("1 result");
+  });
+});

@@ -1,0 +1,66 @@
+import type { CraftStep } from "../../api/types";
+
+/**
+ * What the page does for each action kind of the spec (section 3, "Action kinds"; engine contract
+ * section 1), as data:
+ * - stream: TextGenerator, promptWriterAction — CompleteStep / RunAction stream with cancel;
+ * - function: FunctionCaller — runs through the same calls, nothing streams but its result;
+ * - inline: InlineTextGenerator — commands call generateInlineText;
+ * - coming: the media kinds — the step opens skipped and never runs (the media issue).
+ */
+export type ActionBehaviour = "stream" | "function" | "inline" | "coming";
+
+export const MEDIA_ACTION_KINDS = [
+  "ImageAppender",
+  "AudioGenerator",
+  "VisualDesigner",
+  "TemplateDesigner",
+  "EmailAttachmentUploader",
+] as const;
+
+export function actionBehaviour(kind: string | undefined | null): ActionBehaviour | null {
+  switch (kind) {
+    case "TextGenerator":
+    case "promptWriterAction":
+      return "stream";
+    case "FunctionCaller":
+      return "function";
+    case "InlineTextGenerator":
+      return "inline";
+    case undefined:
+    case null:
+    case "":
+      return null;
+    default:
+      return (MEDIA_ACTION_KINDS as readonly string[]).includes(kind) ? "coming" : "stream";
+  }
+}
+
+/** A step that loads but does not run yet: flagged coming, or its action is a media kind. */
+export function isComingStep(step: Pick<CraftStep, "coming" | "action">): boolean {
+  return step.coming === true || actionBehaviour(step.action?.kind) === "coming";
+}
+
+export function isSkippedStep(step: Pick<CraftStep, "status" | "skipped">): boolean {
+  return step.status === "skipped" || step.skipped === true;
+}
+
+/**
+ * "Generate more" (POST /{id}/{stepName}/{actionType}) is offered on a step whose action makes
+ * results (stream or function kinds). With AppendResults it adds; with ReplaceResults it redoes.
+ */
+export function canGenerateMore(step: Pick<CraftStep, "action" | "coming">): boolean {
+  const behaviour = actionBehaviour(step.action?.kind);
+  return !isComingStep(step) && (behaviour === "stream" || behaviour === "function");
+}
+
+/** The label of the generate-more button for the step's result mode. */
+export function generateMoreLabel(step: Pick<CraftStep, "action">): string {
+  return step.action?.resultMode === "ReplaceResults" ? "Regenerate" : "Generate more";
+}
+
+/** "3 / 5 results" when the step has a limit; the server enforces it (ReachedMaxResults). */
+export function resultCountLabel(count: number, maxResults: number | undefined): string {
+  if (maxResults) return `${count} / ${maxResults} results`;
+  return `${count} ${count === 1 ? "result" : "results"}`;
+}
