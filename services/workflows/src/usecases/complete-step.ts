@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { appError, badRequest, type OutboxEntry } from "@crafter/kit";
+import { badRequest, type OutboxEntry } from "@crafter/kit";
 import { assertCanComplete, completeStep as complete, markInProgress } from "../domain/craft";
 import { checkInputs } from "../domain/inputs";
 import { MalformedOutputError, shapeOutput } from "../domain/output";
 import { buildGeneration } from "../domain/prompt";
 import type { ResultRecord } from "../domain/types";
 import { type CraftView, compact, craftView, resultView } from "../domain/view";
+import { malformedOutputError } from "../generation/errors";
 import type { EngineInfo } from "../generation/text-engine";
 import type { StoredCraft } from "../store/craft.repository";
 import { applyRule, conflict, definitionOf, loadCraft, requireField, withActionLock } from "./common";
@@ -116,7 +117,7 @@ async function run(
           { craftId: stored.id, stepName, engine: info?.engine, reason: error.message },
           "malformed output",
         );
-        throw appError("InternalServerError");
+        throw malformedOutputError(info?.engine ?? "offline");
       }
       throw error;
     }
