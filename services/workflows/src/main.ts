@@ -16,7 +16,9 @@ await runService({
   async setup({ config, logger, mongo, redis, relay }) {
     const registry = new DefinitionRegistry(CATALOG, DEFINITIONS);
     const ai = aiSettings(config);
-    checkWorkflowModels(ai, (name) => registry.latest(name) !== undefined || registry.isListed(name));
+    // The image prompt writers and the assistant have models of their own too.
+    const extra = new Set(["ImagePromptWriter", "Assistant"]);
+    checkWorkflowModels(ai, (name) => registry.isListed(name) || extra.has(name));
     const engine = createTextEngine(ai, { offlineDelayMs: config.OFFLINE_STREAM_DELAY_MS, logger });
     logger.info(
       {

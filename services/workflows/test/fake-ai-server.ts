@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
  * - Gemini (`POST <base>/models/<model>:streamGenerateContent?alt=sse`).
  * The model name picks the behaviour: `broken` 500, `busy` 429, `busy-once` 429 then a normal
  * answer, `garbled` a stream that is not JSON, `hang` a stream that never ends, `empty` a stream
- * without text, `prose` text with no list items; any other model streams `pieces`.
+ * without text, `prose` text with no list items; any other model streams `pieces`. Setting `mode`
+ * picks the behaviour for every model (for a service whose model name is fixed by its config).
  */
 export interface FakeAi {
   /** e.g. http://127.0.0.1:1234/v1 */
@@ -19,6 +20,7 @@ export interface FakeAi {
   /** The text pieces a normal answer streams (changeable per test). */
   pieces: string[];
   usage: { input: number; output: number };
+  mode?: string;
   close(): Promise<void>;
 }
 
@@ -111,7 +113,7 @@ export async function startFakeAi(port = 0): Promise<FakeAi> {
       googKey: req.headers["x-goog-api-key"] as string | undefined,
       body,
     });
-    const model: string = geminiModel ?? body.model;
+    const model: string = fake.mode ?? geminiModel ?? body.model;
     if (model.startsWith("broken")) {
       res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { message: "upstream exploded", type: "server_error", code: 500 } }));

@@ -5,6 +5,7 @@ export const catalog = [
     title: "Audience segments",
     description: "Discover the groups of customers most likely to buy from you.",
     category: "research",
+    standalone: true,
   },
   {
     name: "AdsWriter",
@@ -54,6 +55,7 @@ export const catalog = [
     title: "Competitor research",
     description: "See how competitors position themselves and where you can stand out.",
     category: "research",
+    standalone: true,
   },
   {
     name: "EmailWriter",
@@ -78,12 +80,14 @@ export const catalog = [
     title: "Keyword research",
     description: "Find keywords your customers search for.",
     category: "research",
+    standalone: true,
   },
   {
     name: "ProductIdeaList",
     title: "Product ideas",
     description: "Brainstorm product ideas for your audience.",
     category: "offerings",
+    standalone: true,
   },
   {
     name: "ProductInfoWriter",
@@ -114,6 +118,7 @@ export const catalog = [
     title: "Smart document",
     description: "Write and edit a document with AI help.",
     category: "content",
+    standalone: true,
   },
   {
     name: "SocialMediaPostWriter",
@@ -150,5 +155,6 @@ export const catalog = [
     title: "Topic research",
     description: "Find topics your audience wants to read about.",
     category: "research",
+    standalone: true,
   },
 ];

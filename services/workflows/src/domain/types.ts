@@ -40,6 +40,10 @@ export interface ResultRecord {
   note?: string;
   usage: TokenUsage;
   createdAt: Date;
+  /** Marked by the user (e.g. the chosen title of a select list). */
+  selected?: boolean;
+  /** Structured data of the result, when it has any (e.g. a function's answer). */
+  data?: JsonValue;
 }
 
 export interface StepRecord {
@@ -70,6 +74,8 @@ export interface CraftRecord extends CraftProgress {
   craftName: string;
   profile: ProfileSnapshot | null;
   usage: TokenUsage & { generations: number };
+  /** Starred by the user (GET /api/workflowsV2?favorites=true). */
+  favorite?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -13,6 +13,7 @@ export interface CraftSummaryView {
   workflowName: string;
   projectId: string;
   state: string;
+  favorite: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -39,6 +40,7 @@ export function summaryView(craft: CraftRecord): CraftSummaryView {
     workflowName: craft.workflowName,
     projectId: craft.projectId,
     state: craft.state,
+    favorite: craft.favorite ?? false,
     createdAt: craft.createdAt,
     updatedAt: craft.updatedAt,
   };
@@ -55,6 +57,8 @@ export function resultView(result: ResultRecord): JsonObject {
     note: result.note,
     usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
     createdAt: new Date(result.createdAt).toISOString(),
+    selected: result.selected,
+    data: result.data,
   });
 }
 

@@ -18,6 +18,9 @@ export interface CraftDoc {
   /** The profile fields used for prefill, as they were when the craft was created. */
   profile: ProfileSnapshot | null;
   usage: { inputTokens: number; outputTokens: number; generations: number };
+  favorite: boolean;
+  /** Set when the user deletes the craft: it leaves every read (the outbox still relays). */
+  deletedAt: Date | null;
   /** Bumped by every change of the steps; updates compare it so none is lost. */
   rev: number;
   completedAt: Date | null;
@@ -29,7 +32,8 @@ export interface CraftDoc {
 const STEP_STATES: StepState[] = ["NotInitialized", "NotStarted", "InProgress", "Completed"];
 const CRAFT_STATES: CraftState[] = ["NotStarted", "InProgress", "Completed"];
 
-const resultSchema = new Schema<ResultRecord>(
+// `data` holds any JSON; declared flat for mongoose's typings, as for step values below.
+const resultSchema = new Schema<Omit<ResultRecord, "data"> & { data?: object }>(
   {
     id: { type: String, required: true },
     content: { type: String, required: true },
@@ -43,6 +47,8 @@ const resultSchema = new Schema<ResultRecord>(
       outputTokens: { type: Number, default: 0 },
     },
     createdAt: { type: Date, required: true },
+    selected: Boolean,
+    data: Schema.Types.Mixed,
   },
   { _id: false, minimize: false },
 );
@@ -96,6 +102,8 @@ const craftSchema = new Schema<CraftDoc>(
     },
     rev: { type: Number, default: 0 },
     completedAt: { type: Date, default: null },
+    favorite: { type: Boolean, default: false },
+    deletedAt: { type: Date, default: null },
     outbox: outboxField,
   },
   { timestamps: true, minimize: false, versionKey: false },

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file crafter/workflows/v1/workflows.proto.
  */
 export const file_crafter_workflows_v1_workflows: GenFile = /*@__PURE__*/
-  fileDesc("CiRjcmFmdGVyL3dvcmtmbG93cy92MS93b3JrZmxvd3MucHJvdG8SFGNyYWZ0ZXIud29ya2Zsb3dzLnYxIs4BCgxDcmFmdFN1bW1hcnkSEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRIVCg13b3JrZmxvd19uYW1lGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSDQoFc3RhdGUYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAinwEKBUNyYWZ0EjMKB3N1bW1hcnkYASABKAsyIi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdFN1bW1hcnkSDwoHdmVyc2lvbhgCIAEoBRISCgpwcm9maWxlX2lkGAMgASgJEhQKDGN1cnJlbnRfc3RlcBgEIAEoCRImCgVzdGVwcxgFIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QieAoOV29ya2Zsb3dIZWFkZXISDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIQCghjYXRlZ29yeRgEIAEoCRIPCgd2ZXJzaW9uGAUgASgFEhEKCWF2YWlsYWJsZRgGIAEoCCITChFHZXRIZWFkZXJzUmVxdWVzdCKXAgoSR2V0SGVhZGVyc1Jlc3BvbnNlEg0KBW5hbWVzGAEgAygJEjUKB2hlYWRlcnMYAiADKAsyJC5jcmFmdGVyLndvcmtmbG93cy52MS5Xb3JrZmxvd0hlYWRlchJXChBkZWZhdWx0X3ZlcnNpb25zGAMgAygLMj0uY3JhZnRlci53b3JrZmxvd3MudjEuR2V0SGVhZGVyc1Jlc3BvbnNlLkRlZmF1bHRWZXJzaW9uc0VudHJ5EhIKCnRvb2xzX2xpc3QYBCADKAkSFgoObmV3X3Rvb2xzX2xpc3QYBSADKAkaNgoURGVmYXVsdFZlcnNpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgFOgI4ASJnChJDcmVhdGVDcmFmdFJlcXVlc3QSFQoNd29ya2Zsb3dfbmFtZRgBIAEoCRISCgpjcmFmdF9uYW1lGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSEgoKcHJvZmlsZV9pZBgEIAEoCSJBChNDcmVhdGVDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiIwoPR2V0Q3JhZnRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJIj4KEEdldENyYWZ0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCJgChBTYXZlQ3JhZnRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJEhEKCXN0ZXBfbmFtZRgCIAEoCRInCgZ2YWx1ZXMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ij8KEVNhdmVDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiYwoTQ29tcGxldGVTdGVwUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkSJwoGdmFsdWVzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCI2ChFHZW5lcmF0aW9uU3RhcnRlZBIOCgZlbmdpbmUYASABKAkSEQoJZnJhbWV3b3JrGAIgASgJIh8KD0dlbmVyYXRpb25EZWx0YRIMCgR0ZXh0GAEgASgJIosBCg1TdGVwQ29tcGxldGVkEicKBnJlc3VsdBgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJQoEbWV0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKgoFY3JhZnQYAyABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCLNAQoUQ29tcGxldGVTdGVwUmVzcG9uc2USOgoHc3RhcnRlZBgBIAEoCzInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdlbmVyYXRpb25TdGFydGVkSAASNgoFZGVsdGEYAiABKAsyJS5jcmFmdGVyLndvcmtmbG93cy52MS5HZW5lcmF0aW9uRGVsdGFIABI4Cgljb21wbGV0ZWQYAyABKAsyIy5jcmFmdGVyLndvcmtmbG93cy52MS5TdGVwQ29tcGxldGVkSABCBwoFZXZlbnQiNgoPRWRpdFN0ZXBSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJEhEKCXN0ZXBfbmFtZRgCIAEoCSI+ChBFZGl0U3RlcFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiNAoSUmVuYW1lQ3JhZnRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJEgwKBG5hbWUYAiABKAkiQQoTUmVuYW1lQ3JhZnRSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0IiUKEUdldFJlc3VsdHNSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJImQKEkdldFJlc3VsdHNSZXNwb25zZRIQCghjcmFmdF9pZBgBIAEoCRISCgpjcmFmdF9uYW1lGAIgASgJEigKB3Jlc3VsdHMYAyADKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Il8KEUxpc3RDcmFmdHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNd29ya2Zsb3dfbmFtZRgCIAEoCRIMCgRwYWdlGAMgASgFEhEKCXBhZ2Vfc2l6ZRgEIAEoBSJ6ChJMaXN0Q3JhZnRzUmVzcG9uc2USMgoGY3JhZnRzGAEgAygLMiIuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnRTdW1tYXJ5Eg0KBXRvdGFsGAIgASgFEgwKBHBhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUy+gYKEFdvcmtmbG93c1NlcnZpY2USXwoKR2V0SGVhZGVycxInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldEhlYWRlcnNSZXF1ZXN0GiguY3JhZnRlci53b3JrZmxvd3MudjEuR2V0SGVhZGVyc1Jlc3BvbnNlEmIKC0NyZWF0ZUNyYWZ0EiguY3JhZnRlci53b3JrZmxvd3MudjEuQ3JlYXRlQ3JhZnRSZXF1ZXN0GikuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JlYXRlQ3JhZnRSZXNwb25zZRJZCghHZXRDcmFmdBIlLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldENyYWZ0UmVxdWVzdBomLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldENyYWZ0UmVzcG9uc2USXAoJU2F2ZUNyYWZ0EiYuY3JhZnRlci53b3JrZmxvd3MudjEuU2F2ZUNyYWZ0UmVxdWVzdBonLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNhdmVDcmFmdFJlc3BvbnNlEmcKDENvbXBsZXRlU3RlcBIpLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNvbXBsZXRlU3RlcFJlcXVlc3QaKi5jcmFmdGVyLndvcmtmbG93cy52MS5Db21wbGV0ZVN0ZXBSZXNwb25zZTABElkKCEVkaXRTdGVwEiUuY3JhZnRlci53b3JrZmxvd3MudjEuRWRpdFN0ZXBSZXF1ZXN0GiYuY3JhZnRlci53b3JrZmxvd3MudjEuRWRpdFN0ZXBSZXNwb25zZRJiCgtSZW5hbWVDcmFmdBIoLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlJlbmFtZUNyYWZ0UmVxdWVzdBopLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlJlbmFtZUNyYWZ0UmVzcG9uc2USXwoKR2V0UmVzdWx0cxInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldFJlc3VsdHNSZXF1ZXN0GiguY3JhZnRlci53b3JrZmxvd3MudjEuR2V0UmVzdWx0c1Jlc3BvbnNlEl8KCkxpc3RDcmFmdHMSJy5jcmFmdGVyLndvcmtmbG93cy52MS5MaXN0Q3JhZnRzUmVxdWVzdBooLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkxpc3RDcmFmdHNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiRjcmFmdGVyL3dvcmtmbG93cy92MS93b3JrZmxvd3MucHJvdG8SFGNyYWZ0ZXIud29ya2Zsb3dzLnYxIuABCgxDcmFmdFN1bW1hcnkSEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRIVCg13b3JrZmxvd19uYW1lGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSDQoFc3RhdGUYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIZmF2b3JpdGUYCCABKAginwEKBUNyYWZ0EjMKB3N1bW1hcnkYASABKAsyIi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdFN1bW1hcnkSDwoHdmVyc2lvbhgCIAEoBRISCgpwcm9maWxlX2lkGAMgASgJEhQKDGN1cnJlbnRfc3RlcBgEIAEoCRImCgVzdGVwcxgFIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QinAEKDldvcmtmbG93SGVhZGVyEgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSEAoIY2F0ZWdvcnkYBCABKAkSDwoHdmVyc2lvbhgFIAEoBRIRCglhdmFpbGFibGUYBiABKAgSEgoKc3RhbmRhbG9uZRgHIAEoCBIOCgZpc19uZXcYCCABKAgiEwoRR2V0SGVhZGVyc1JlcXVlc3QilwIKEkdldEhlYWRlcnNSZXNwb25zZRINCgVuYW1lcxgBIAMoCRI1CgdoZWFkZXJzGAIgAygLMiQuY3JhZnRlci53b3JrZmxvd3MudjEuV29ya2Zsb3dIZWFkZXISVwoQZGVmYXVsdF92ZXJzaW9ucxgDIAMoCzI9LmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldEhlYWRlcnNSZXNwb25zZS5EZWZhdWx0VmVyc2lvbnNFbnRyeRISCgp0b29sc19saXN0GAQgAygJEhYKDm5ld190b29sc19saXN0GAUgAygJGjYKFERlZmF1bHRWZXJzaW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBToCOAEiZwoSQ3JlYXRlQ3JhZnRSZXF1ZXN0EhUKDXdvcmtmbG93X25hbWUYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRISCgpwcm9qZWN0X2lkGAMgASgJEhIKCnByb2ZpbGVfaWQYBCABKAkiQQoTQ3JlYXRlQ3JhZnRSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0IiMKD0dldENyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCSI+ChBHZXRDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiYAoQU2F2ZUNyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkSJwoGdmFsdWVzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCI/ChFTYXZlQ3JhZnRSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0ImMKE0NvbXBsZXRlU3RlcFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEQoJc3RlcF9uYW1lGAIgASgJEicKBnZhbHVlcxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiNgoRR2VuZXJhdGlvblN0YXJ0ZWQSDgoGZW5naW5lGAEgASgJEhEKCWZyYW1ld29yaxgCIAEoCSIfCg9HZW5lcmF0aW9uRGVsdGESDAoEdGV4dBgBIAEoCSKLAQoNU3RlcENvbXBsZXRlZBInCgZyZXN1bHQYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiUKBG1ldGEYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EioKBWNyYWZ0GAMgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQizQEKFENvbXBsZXRlU3RlcFJlc3BvbnNlEjoKB3N0YXJ0ZWQYASABKAsyJy5jcmFmdGVyLndvcmtmbG93cy52MS5HZW5lcmF0aW9uU3RhcnRlZEgAEjYKBWRlbHRhGAIgASgLMiUuY3JhZnRlci53b3JrZmxvd3MudjEuR2VuZXJhdGlvbkRlbHRhSAASOAoJY29tcGxldGVkGAMgASgLMiMuY3JhZnRlci53b3JrZmxvd3MudjEuU3RlcENvbXBsZXRlZEgAQgcKBWV2ZW50IjYKD0VkaXRTdGVwUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkiPgoQRWRpdFN0ZXBSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0IjQKElJlbmFtZUNyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIkEKE1JlbmFtZUNyYWZ0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCIlChFHZXRSZXN1bHRzUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCSJkChJHZXRSZXN1bHRzUmVzcG9uc2USEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRIoCgdyZXN1bHRzGAMgAygLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJyChFMaXN0Q3JhZnRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDXdvcmtmbG93X25hbWUYAiABKAkSDAoEcGFnZRgDIAEoBRIRCglwYWdlX3NpemUYBCABKAUSEQoJZmF2b3JpdGVzGAUgASgIInoKEkxpc3RDcmFmdHNSZXNwb25zZRIyCgZjcmFmdHMYASADKAsyIi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdFN1bW1hcnkSDQoFdG90YWwYAiABKAUSDAoEcGFnZRgDIAEoBRITCgt0b3RhbF9wYWdlcxgEIAEoBSL5AQoXU2F2ZUFjdGlvblJlc3VsdFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEQoJc3RlcF9uYW1lGAIgASgJEhEKCXJlc3VsdF9pZBgDIAEoCRIUCgdjb250ZW50GAQgASgJSACIAQESKQoIc2VjdGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiUKBGRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKCHNlbGVjdGVkGAcgASgISAGIAQESDgoGZGVsZXRlGAggASgIQgoKCF9jb250ZW50QgsKCV9zZWxlY3RlZCJGChhTYXZlQWN0aW9uUmVzdWx0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCI5ChFDbG9uZUNyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRISCgpjcmFmdF9uYW1lGAIgASgJIkAKEkNsb25lQ3JhZnRSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0IjgKElNldEZhdm9yaXRlUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIQCghmYXZvcml0ZRgCIAEoCCJKChNTZXRGYXZvcml0ZVJlc3BvbnNlEjMKB3N1bW1hcnkYASABKAsyIi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdFN1bW1hcnkiJgoSRGVsZXRlQ3JhZnRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJIicKE0RlbGV0ZUNyYWZ0UmVzcG9uc2USEAoIY3JhZnRfaWQYASABKAkiSQocQ3JlYXRlU3RhbmRhbG9uZUNyYWZ0UmVxdWVzdBIVCg13b3JrZmxvd19uYW1lGAEgASgJEhIKCmNyYWZ0X25hbWUYAiABKAkiSwodQ3JlYXRlU3RhbmRhbG9uZUNyYWZ0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCLqAQoYV3JpdGVJbWFnZVByb21wdHNSZXF1ZXN0Eh4KFmltYWdlX2dlbmVyYXRpb25fbW9kZWwYASABKAkSTwoHcHJvZmlsZRgCIAEoCzI8LmNyYWZ0ZXIud29ya2Zsb3dzLnYxLldyaXRlSW1hZ2VQcm9tcHRzUmVxdWVzdC5Qcm9maWxlU291cmNlSAASEQoHY29udGVudBgDIAEoCUgAGkAKDVByb2ZpbGVTb3VyY2USEgoKcHJvZmlsZV9pZBgBIAEoCRIbChNpc19idXNpbmVzc19wcm9maWxlGAIgASgIQggKBnNvdXJjZSJKChlXcml0ZUltYWdlUHJvbXB0c1Jlc3BvbnNlEg8KB3Byb21wdHMYASADKAkSDgoGZW5naW5lGAIgASgJEgwKBG5vdGUYAyABKAkiLAoLQ2hhdE1lc3NhZ2USDAoEdHlwZRgBIAEoCRIPCgdjb250ZW50GAIgASgJIksKFEFzc2lzdGFudENoYXRSZXF1ZXN0EjMKCG1lc3NhZ2VzGAEgAygLMiEuY3JhZnRlci53b3JrZmxvd3MudjEuQ2hhdE1lc3NhZ2UiaQoVQXNzaXN0YW50Q2hhdFJlc3BvbnNlEjIKB21lc3NhZ2UYASABKAsyIS5jcmFmdGVyLndvcmtmbG93cy52MS5DaGF0TWVzc2FnZRIOCgZlbmdpbmUYAiABKAkSDAoEbm90ZRgDIAEoCTL5DAoQV29ya2Zsb3dzU2VydmljZRJfCgpHZXRIZWFkZXJzEicuY3JhZnRlci53b3JrZmxvd3MudjEuR2V0SGVhZGVyc1JlcXVlc3QaKC5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRIZWFkZXJzUmVzcG9uc2USYgoLQ3JlYXRlQ3JhZnQSKC5jcmFmdGVyLndvcmtmbG93cy52MS5DcmVhdGVDcmFmdFJlcXVlc3QaKS5jcmFmdGVyLndvcmtmbG93cy52MS5DcmVhdGVDcmFmdFJlc3BvbnNlElkKCEdldENyYWZ0EiUuY3JhZnRlci53b3JrZmxvd3MudjEuR2V0Q3JhZnRSZXF1ZXN0GiYuY3JhZnRlci53b3JrZmxvd3MudjEuR2V0Q3JhZnRSZXNwb25zZRJcCglTYXZlQ3JhZnQSJi5jcmFmdGVyLndvcmtmbG93cy52MS5TYXZlQ3JhZnRSZXF1ZXN0GicuY3JhZnRlci53b3JrZmxvd3MudjEuU2F2ZUNyYWZ0UmVzcG9uc2USZwoMQ29tcGxldGVTdGVwEikuY3JhZnRlci53b3JrZmxvd3MudjEuQ29tcGxldGVTdGVwUmVxdWVzdBoqLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNvbXBsZXRlU3RlcFJlc3BvbnNlMAESWQoIRWRpdFN0ZXASJS5jcmFmdGVyLndvcmtmbG93cy52MS5FZGl0U3RlcFJlcXVlc3QaJi5jcmFmdGVyLndvcmtmbG93cy52MS5FZGl0U3RlcFJlc3BvbnNlEmIKC1JlbmFtZUNyYWZ0EiguY3JhZnRlci53b3JrZmxvd3MudjEuUmVuYW1lQ3JhZnRSZXF1ZXN0GikuY3JhZnRlci53b3JrZmxvd3MudjEuUmVuYW1lQ3JhZnRSZXNwb25zZRJfCgpHZXRSZXN1bHRzEicuY3JhZnRlci53b3JrZmxvd3MudjEuR2V0UmVzdWx0c1JlcXVlc3QaKC5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRSZXN1bHRzUmVzcG9uc2USXwoKTGlzdENyYWZ0cxInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkxpc3RDcmFmdHNSZXF1ZXN0GiguY3JhZnRlci53b3JrZmxvd3MudjEuTGlzdENyYWZ0c1Jlc3BvbnNlEnEKEFNhdmVBY3Rpb25SZXN1bHQSLS5jcmFmdGVyLndvcmtmbG93cy52MS5TYXZlQWN0aW9uUmVzdWx0UmVxdWVzdBouLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNhdmVBY3Rpb25SZXN1bHRSZXNwb25zZRJfCgpDbG9uZUNyYWZ0EicuY3JhZnRlci53b3JrZmxvd3MudjEuQ2xvbmVDcmFmdFJlcXVlc3QaKC5jcmFmdGVyLndvcmtmbG93cy52MS5DbG9uZUNyYWZ0UmVzcG9uc2USYgoLU2V0RmF2b3JpdGUSKC5jcmFmdGVyLndvcmtmbG93cy52MS5TZXRGYXZvcml0ZVJlcXVlc3QaKS5jcmFmdGVyLndvcmtmbG93cy52MS5TZXRGYXZvcml0ZVJlc3BvbnNlEmIKC0RlbGV0ZUNyYWZ0EiguY3JhZnRlci53b3JrZmxvd3MudjEuRGVsZXRlQ3JhZnRSZXF1ZXN0GikuY3JhZnRlci53b3JrZmxvd3MudjEuRGVsZXRlQ3JhZnRSZXNwb25zZRKAAQoVQ3JlYXRlU3RhbmRhbG9uZUNyYWZ0EjIuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JlYXRlU3RhbmRhbG9uZUNyYWZ0UmVxdWVzdBozLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyZWF0ZVN0YW5kYWxvbmVDcmFmdFJlc3BvbnNlEnQKEVdyaXRlSW1hZ2VQcm9tcHRzEi4uY3JhZnRlci53b3JrZmxvd3MudjEuV3JpdGVJbWFnZVByb21wdHNSZXF1ZXN0Gi8uY3JhZnRlci53b3JrZmxvd3MudjEuV3JpdGVJbWFnZVByb21wdHNSZXNwb25zZRJoCg1Bc3Npc3RhbnRDaGF0EiouY3JhZnRlci53b3JrZmxvd3MudjEuQXNzaXN0YW50Q2hhdFJlcXVlc3QaKy5jcmFmdGVyLndvcmtmbG93cy52MS5Bc3Npc3RhbnRDaGF0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.workflows.v1.CraftSummary
@@ -54,6 +54,11 @@ export type CraftSummary = Message<"crafter.workflows.v1.CraftSummary"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 7;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool favorite = 8;
+   */
+  favorite: boolean;
 };
 
 /**
@@ -137,6 +142,20 @@ export type WorkflowHeader = Message<"crafter.workflows.v1.WorkflowHeader"> & {
    * @generated from field: bool available = 6;
    */
   available: boolean;
+
+  /**
+   * Usable on its own, without a project (a tool).
+   *
+   * @generated from field: bool standalone = 7;
+   */
+  standalone: boolean;
+
+  /**
+   * Badged as new.
+   *
+   * @generated from field: bool is_new = 8;
+   */
+  isNew: boolean;
 };
 
 /**
@@ -604,6 +623,13 @@ export type ListCraftsRequest = Message<"crafter.workflows.v1.ListCraftsRequest"
    * @generated from field: int32 page_size = 4;
    */
   pageSize: number;
+
+  /**
+   * Only the favorites.
+   *
+   * @generated from field: bool favorites = 5;
+   */
+  favorites: boolean;
 };
 
 /**
@@ -644,6 +670,393 @@ export type ListCraftsResponse = Message<"crafter.workflows.v1.ListCraftsRespons
  */
 export const ListCraftsResponseSchema: GenMessage<ListCraftsResponse> = /*@__PURE__*/
   messageDesc(file_crafter_workflows_v1_workflows, 23);
+
+/**
+ * @generated from message crafter.workflows.v1.SaveActionResultRequest
+ */
+export type SaveActionResultRequest = Message<"crafter.workflows.v1.SaveActionResultRequest"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+
+  /**
+   * @generated from field: string step_name = 2;
+   */
+  stepName: string;
+
+  /**
+   * Empty: add a user-written result.
+   *
+   * @generated from field: string result_id = 3;
+   */
+  resultId: string;
+
+  /**
+   * @generated from field: optional string content = 4;
+   */
+  content?: string | undefined;
+
+  /**
+   * For list results: items by section key, e.g. {"titles": ["…"]}.
+   *
+   * @generated from field: google.protobuf.Struct sections = 5;
+   */
+  sections?: JsonObject | undefined;
+
+  /**
+   * Structured data of the result (an object).
+   *
+   * @generated from field: google.protobuf.Struct data = 6;
+   */
+  data?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional bool selected = 7;
+   */
+  selected?: boolean | undefined;
+
+  /**
+   * @generated from field: bool delete = 8;
+   */
+  delete: boolean;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.SaveActionResultRequest.
+ * Use `create(SaveActionResultRequestSchema)` to create a new message.
+ */
+export const SaveActionResultRequestSchema: GenMessage<SaveActionResultRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 24);
+
+/**
+ * @generated from message crafter.workflows.v1.SaveActionResultResponse
+ */
+export type SaveActionResultResponse = Message<"crafter.workflows.v1.SaveActionResultResponse"> & {
+  /**
+   * @generated from field: crafter.workflows.v1.Craft craft = 1;
+   */
+  craft?: Craft | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.SaveActionResultResponse.
+ * Use `create(SaveActionResultResponseSchema)` to create a new message.
+ */
+export const SaveActionResultResponseSchema: GenMessage<SaveActionResultResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 25);
+
+/**
+ * @generated from message crafter.workflows.v1.CloneCraftRequest
+ */
+export type CloneCraftRequest = Message<"crafter.workflows.v1.CloneCraftRequest"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+
+  /**
+   * Empty: "<name> (copy)".
+   *
+   * @generated from field: string craft_name = 2;
+   */
+  craftName: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.CloneCraftRequest.
+ * Use `create(CloneCraftRequestSchema)` to create a new message.
+ */
+export const CloneCraftRequestSchema: GenMessage<CloneCraftRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 26);
+
+/**
+ * @generated from message crafter.workflows.v1.CloneCraftResponse
+ */
+export type CloneCraftResponse = Message<"crafter.workflows.v1.CloneCraftResponse"> & {
+  /**
+   * @generated from field: crafter.workflows.v1.Craft craft = 1;
+   */
+  craft?: Craft | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.CloneCraftResponse.
+ * Use `create(CloneCraftResponseSchema)` to create a new message.
+ */
+export const CloneCraftResponseSchema: GenMessage<CloneCraftResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 27);
+
+/**
+ * @generated from message crafter.workflows.v1.SetFavoriteRequest
+ */
+export type SetFavoriteRequest = Message<"crafter.workflows.v1.SetFavoriteRequest"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+
+  /**
+   * @generated from field: bool favorite = 2;
+   */
+  favorite: boolean;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.SetFavoriteRequest.
+ * Use `create(SetFavoriteRequestSchema)` to create a new message.
+ */
+export const SetFavoriteRequestSchema: GenMessage<SetFavoriteRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 28);
+
+/**
+ * @generated from message crafter.workflows.v1.SetFavoriteResponse
+ */
+export type SetFavoriteResponse = Message<"crafter.workflows.v1.SetFavoriteResponse"> & {
+  /**
+   * @generated from field: crafter.workflows.v1.CraftSummary summary = 1;
+   */
+  summary?: CraftSummary | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.SetFavoriteResponse.
+ * Use `create(SetFavoriteResponseSchema)` to create a new message.
+ */
+export const SetFavoriteResponseSchema: GenMessage<SetFavoriteResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 29);
+
+/**
+ * @generated from message crafter.workflows.v1.DeleteCraftRequest
+ */
+export type DeleteCraftRequest = Message<"crafter.workflows.v1.DeleteCraftRequest"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.DeleteCraftRequest.
+ * Use `create(DeleteCraftRequestSchema)` to create a new message.
+ */
+export const DeleteCraftRequestSchema: GenMessage<DeleteCraftRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 30);
+
+/**
+ * @generated from message crafter.workflows.v1.DeleteCraftResponse
+ */
+export type DeleteCraftResponse = Message<"crafter.workflows.v1.DeleteCraftResponse"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.DeleteCraftResponse.
+ * Use `create(DeleteCraftResponseSchema)` to create a new message.
+ */
+export const DeleteCraftResponseSchema: GenMessage<DeleteCraftResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 31);
+
+/**
+ * @generated from message crafter.workflows.v1.CreateStandaloneCraftRequest
+ */
+export type CreateStandaloneCraftRequest = Message<"crafter.workflows.v1.CreateStandaloneCraftRequest"> & {
+  /**
+   * @generated from field: string workflow_name = 1;
+   */
+  workflowName: string;
+
+  /**
+   * @generated from field: string craft_name = 2;
+   */
+  craftName: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.CreateStandaloneCraftRequest.
+ * Use `create(CreateStandaloneCraftRequestSchema)` to create a new message.
+ */
+export const CreateStandaloneCraftRequestSchema: GenMessage<CreateStandaloneCraftRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 32);
+
+/**
+ * @generated from message crafter.workflows.v1.CreateStandaloneCraftResponse
+ */
+export type CreateStandaloneCraftResponse = Message<"crafter.workflows.v1.CreateStandaloneCraftResponse"> & {
+  /**
+   * @generated from field: crafter.workflows.v1.Craft craft = 1;
+   */
+  craft?: Craft | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.CreateStandaloneCraftResponse.
+ * Use `create(CreateStandaloneCraftResponseSchema)` to create a new message.
+ */
+export const CreateStandaloneCraftResponseSchema: GenMessage<CreateStandaloneCraftResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 33);
+
+/**
+ * @generated from message crafter.workflows.v1.WriteImagePromptsRequest
+ */
+export type WriteImagePromptsRequest = Message<"crafter.workflows.v1.WriteImagePromptsRequest"> & {
+  /**
+   * "dalle" or "imagen".
+   *
+   * @generated from field: string image_generation_model = 1;
+   */
+  imageGenerationModel: string;
+
+  /**
+   * @generated from oneof crafter.workflows.v1.WriteImagePromptsRequest.source
+   */
+  source: {
+    /**
+     * @generated from field: crafter.workflows.v1.WriteImagePromptsRequest.ProfileSource profile = 2;
+     */
+    value: WriteImagePromptsRequest_ProfileSource;
+    case: "profile";
+  } | {
+    /**
+     * A smart document's content (HTML or text).
+     *
+     * @generated from field: string content = 3;
+     */
+    value: string;
+    case: "content";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message crafter.workflows.v1.WriteImagePromptsRequest.
+ * Use `create(WriteImagePromptsRequestSchema)` to create a new message.
+ */
+export const WriteImagePromptsRequestSchema: GenMessage<WriteImagePromptsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 34);
+
+/**
+ * @generated from message crafter.workflows.v1.WriteImagePromptsRequest.ProfileSource
+ */
+export type WriteImagePromptsRequest_ProfileSource = Message<"crafter.workflows.v1.WriteImagePromptsRequest.ProfileSource"> & {
+  /**
+   * @generated from field: string profile_id = 1;
+   */
+  profileId: string;
+
+  /**
+   * @generated from field: bool is_business_profile = 2;
+   */
+  isBusinessProfile: boolean;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.WriteImagePromptsRequest.ProfileSource.
+ * Use `create(WriteImagePromptsRequest_ProfileSourceSchema)` to create a new message.
+ */
+export const WriteImagePromptsRequest_ProfileSourceSchema: GenMessage<WriteImagePromptsRequest_ProfileSource> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 34, 0);
+
+/**
+ * @generated from message crafter.workflows.v1.WriteImagePromptsResponse
+ */
+export type WriteImagePromptsResponse = Message<"crafter.workflows.v1.WriteImagePromptsResponse"> & {
+  /**
+   * @generated from field: repeated string prompts = 1;
+   */
+  prompts: string[];
+
+  /**
+   * "offline" or the provider's model id.
+   *
+   * @generated from field: string engine = 2;
+   */
+  engine: string;
+
+  /**
+   * Said when the prompts were drafted offline.
+   *
+   * @generated from field: string note = 3;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.WriteImagePromptsResponse.
+ * Use `create(WriteImagePromptsResponseSchema)` to create a new message.
+ */
+export const WriteImagePromptsResponseSchema: GenMessage<WriteImagePromptsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 35);
+
+/**
+ * @generated from message crafter.workflows.v1.ChatMessage
+ */
+export type ChatMessage = Message<"crafter.workflows.v1.ChatMessage"> & {
+  /**
+   * "message" (the user, the default) or "answer" (the assistant).
+   *
+   * @generated from field: string type = 1;
+   */
+  type: string;
+
+  /**
+   * @generated from field: string content = 2;
+   */
+  content: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.ChatMessage.
+ * Use `create(ChatMessageSchema)` to create a new message.
+ */
+export const ChatMessageSchema: GenMessage<ChatMessage> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 36);
+
+/**
+ * @generated from message crafter.workflows.v1.AssistantChatRequest
+ */
+export type AssistantChatRequest = Message<"crafter.workflows.v1.AssistantChatRequest"> & {
+  /**
+   * @generated from field: repeated crafter.workflows.v1.ChatMessage messages = 1;
+   */
+  messages: ChatMessage[];
+};
+
+/**
+ * Describes the message crafter.workflows.v1.AssistantChatRequest.
+ * Use `create(AssistantChatRequestSchema)` to create a new message.
+ */
+export const AssistantChatRequestSchema: GenMessage<AssistantChatRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 37);
+
+/**
+ * @generated from message crafter.workflows.v1.AssistantChatResponse
+ */
+export type AssistantChatResponse = Message<"crafter.workflows.v1.AssistantChatResponse"> & {
+  /**
+   * @generated from field: crafter.workflows.v1.ChatMessage message = 1;
+   */
+  message?: ChatMessage | undefined;
+
+  /**
+   * @generated from field: string engine = 2;
+   */
+  engine: string;
+
+  /**
+   * @generated from field: string note = 3;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.AssistantChatResponse.
+ * Use `create(AssistantChatResponseSchema)` to create a new message.
+ */
+export const AssistantChatResponseSchema: GenMessage<AssistantChatResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 38);
 
 /**
  * Workflow definitions (data) and crafts, the user's instances of them. The caller is the user
@@ -730,6 +1143,74 @@ export const WorkflowsService: GenService<{
     methodKind: "unary";
     input: typeof ListCraftsRequestSchema;
     output: typeof ListCraftsResponseSchema;
+  },
+  /**
+   * Edits, selects or deletes a result of a step's action, or adds a user-written one.
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.SaveActionResult
+   */
+  saveActionResult: {
+    methodKind: "unary";
+    input: typeof SaveActionResultRequestSchema;
+    output: typeof SaveActionResultResponseSchema;
+  },
+  /**
+   * Copies a craft (values, results, states) into a new one named "<name> (copy)".
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.CloneCraft
+   */
+  cloneCraft: {
+    methodKind: "unary";
+    input: typeof CloneCraftRequestSchema;
+    output: typeof CloneCraftResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.SetFavorite
+   */
+  setFavorite: {
+    methodKind: "unary";
+    input: typeof SetFavoriteRequestSchema;
+    output: typeof SetFavoriteResponseSchema;
+  },
+  /**
+   * The craft leaves every list and read (NOT_FOUND after).
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.DeleteCraft
+   */
+  deleteCraft: {
+    methodKind: "unary";
+    input: typeof DeleteCraftRequestSchema;
+    output: typeof DeleteCraftResponseSchema;
+  },
+  /**
+   * A craft without a project (tools, smart documents).
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.CreateStandaloneCraft
+   */
+  createStandaloneCraft: {
+    methodKind: "unary";
+    input: typeof CreateStandaloneCraftRequestSchema;
+    output: typeof CreateStandaloneCraftResponseSchema;
+  },
+  /**
+   * Image prompts for a profile or a smart document's content, written by the text engine.
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.WriteImagePrompts
+   */
+  writeImagePrompts: {
+    methodKind: "unary";
+    input: typeof WriteImagePromptsRequestSchema;
+    output: typeof WriteImagePromptsResponseSchema;
+  },
+  /**
+   * The assistant's reply to a conversation.
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.AssistantChat
+   */
+  assistantChat: {
+    methodKind: "unary";
+    input: typeof AssistantChatRequestSchema;
+    output: typeof AssistantChatResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_workflows_v1_workflows, 0);
