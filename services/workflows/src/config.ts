@@ -45,7 +45,7 @@ export const configSchema = baseConfigSchema
      * Workflow names are checked against the registry at start.
      */
     AI_WORKFLOW_MODELS: optionalString(workflowModels),
-    /** Total time one generation may take, retries included, in ms. */
+    /** The longest wait for the provider's next chunk (the first included, retries included), in ms. */
     AI_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
     /** Retries of a failed provider call (429, 5xx, network) with exponential backoff. */
     AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),

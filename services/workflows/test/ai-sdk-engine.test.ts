@@ -111,6 +111,13 @@ describe("the AI SDK engine against an OpenAI-compatible server", () => {
     expect(error.message).toBe(PROVIDER_MESSAGES.timeout);
   });
 
+  it("lets a stream that keeps writing run past the timeout: it bounds the wait for each chunk", async () => {
+    const run = engineFor("slow", { timeoutMs: 600 }).stream(request(), signal());
+    const chunks = await collect(run);
+    expect(chunks).toHaveLength(25);
+    expect(run.usage).toEqual({ inputTokens: 1, outputTokens: 25 });
+  });
+
   it("stops with the caller's reason when the caller aborts", async () => {
     const controller = new AbortController();
     const run = engineFor("hang").stream(request(), controller.signal);

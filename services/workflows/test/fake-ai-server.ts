@@ -9,7 +9,8 @@ import type { AddressInfo } from "node:net";
  * - Gemini (`POST <base>/models/<model>:streamGenerateContent?alt=sse`).
  * The model name picks the behaviour: `broken` 500, `busy` 429, `busy-once` 429 then a normal
  * answer, `garbled` a stream that is not JSON, `hang` a stream that never ends, `empty` a stream
- * without text, `prose` text with no list items; any other model streams `pieces`. Setting `mode`
+ * without text, `prose` text with no list items, `slow` 25 pieces 40 ms apart; any other model
+ * streams `pieces`. Setting `mode`
  * picks the behaviour for every model (for a service whose model name is fixed by its config).
  */
 export interface FakeAi {
@@ -74,6 +75,16 @@ export async function startFakeAi(port = 0): Promise<FakeAi> {
     return fake.pieces;
   }
 
+  async function slow(res: ServerResponse, model: string) {
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    for (let i = 0; i < 25; i++) {
+      res.write(openAiChunk(model, { content: `${i} ` }, null));
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    res.write(openAiChunk(model, {}, "stop", { prompt_tokens: 1, completion_tokens: 25, total_tokens: 26 }));
+    res.end("data: [DONE]\n\n");
+  }
+
   function stream(res: ServerResponse, model: string, gemini: boolean) {
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const text = pieces(model);
@@ -121,6 +132,8 @@ export async function startFakeAi(port = 0): Promise<FakeAi> {
       busyOnce.add(model);
       res.writeHead(429, { "content-type": "application/json", "retry-after-ms": "10" });
       res.end(JSON.stringify({ error: { message: "slow down", type: "rate_limit", code: 429 } }));
+    } else if (model.startsWith("slow")) {
+      await slow(res, model);
     } else if (model.startsWith("garbled")) {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.end("data: {not json\n\n");

@@ -10,7 +10,10 @@ export interface AiSdkEngineOptions {
   model: LanguageModel;
   /** The model id, shown as the result's `engine`. */
   modelId: string;
-  /** Total time of one generation, retries included, in ms. */
+  /**
+   * The longest wait for the provider's next chunk (the first one included, and so the retries
+   * before it), in ms: a stalled stream fails, a long one that keeps writing does not.
+   */
   timeoutMs: number;
   /** Retries of a failed call (429, 5xx, network), with the SDK's exponential backoff. */
   maxRetries: number;
@@ -31,22 +34,30 @@ export function createAiSdkEngine(options: AiSdkEngineOptions): TextEngine {
       return {
         usage,
         async *[Symbol.asyncIterator]() {
-          // Our own deadline, so a timeout is told apart from the caller going away.
-          const deadline = AbortSignal.timeout(options.timeoutMs);
-          const timedOut = () => deadline.aborted && !signal.aborted;
+          // Our own deadline, so a timeout is told apart from the caller going away; every
+          // chunk pushes it back.
+          const deadline = new AbortController();
+          const expire = () => deadline.abort(new ProviderTimeoutError("the AI provider stopped answering"));
+          let timer = setTimeout(expire, options.timeoutMs);
+          const progress = () => {
+            clearTimeout(timer);
+            timer = setTimeout(expire, options.timeoutMs);
+          };
+          const timedOut = () => deadline.signal.aborted && !signal.aborted;
           const result = streamText({
             model: options.model,
             system: request.system,
             prompt: request.prompt,
             maxOutputTokens: request.maxOutputTokens,
             temperature: request.temperature,
-            abortSignal: AbortSignal.any([signal, deadline]),
+            abortSignal: AbortSignal.any([signal, deadline.signal]),
             maxRetries: options.maxRetries,
             // Errors arrive as stream parts below; the default handler would print them.
             onError: () => undefined,
           });
           try {
             for await (const part of result.fullStream) {
+              progress();
               if (part.type === "text-delta") {
                 if (part.text) yield part.text;
               } else if (part.type === "error") {
@@ -64,6 +75,8 @@ export function createAiSdkEngine(options: AiSdkEngineOptions): TextEngine {
               ? new ProviderTimeoutError("the AI provider call timed out", { cause: error })
               : error;
             throw mapProviderError(cause, options.logger);
+          } finally {
+            clearTimeout(timer);
           }
         },
       };
