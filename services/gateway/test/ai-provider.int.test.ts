@@ -1,15 +1,18 @@
 import { GatewaySession, linkFrom, stackEnv, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { type FakeAi, startFakeAi } from "../../workflows/test/fake-ai-server";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
+import { type FakeAi, PLAN, startFakeAi } from "../../workflows/test/fake-ai-server";
 
 // How provider failures reach the user, through the gateway and the real workflows service
 // pointed at a local OpenAI-compatible server. The stack must be started with (port = 28399 +
 // STACK_PORT_OFFSET, or FAKE_AI_PORT):
 //   AI_PROVIDER=offline AI_BASE_URL=http://127.0.0.1:<port>/v1 AI_TIMEOUT_MS=3000 AI_MAX_RETRIES=1
-//   AI_WORKFLOW_MODELS='{"Assistant":"openai-compatible:fake-chat","ImagePromptWriter":"openai-compatible:fake-prompts"}'
-// so crafts stay offline while the assistant and the image prompt writers use the provider.
+//   AI_WORKFLOW_MODELS='{"BlogWriter":"openai-compatible:fake-blog","Assistant":"openai-compatible:fake-chat","ImagePromptWriter":"openai-compatible:fake-prompts"}'
+// (craft-management.int.test.ts wants a stack without AI_* settings instead).
 
 const port = Number(stackEnv().FAKE_AI_PORT ?? 28399 + Number(process.env.STACK_PORT_OFFSET ?? 0));
+// Retries with backoff, and offline-free crafts on a shared machine: allow time.
+jest.setTimeout(60_000);
+
 const session = new GatewaySession();
 let fake: FakeAi;
 
@@ -106,15 +109,41 @@ describe("a configured provider, through the gateway", () => {
     );
   });
 
-  it("crafts stay on the offline engine", async () => {
+  it("completes a craft step with the provider's text and records its token usage", async () => {
     fake.mode = undefined;
-    const before = fake.received.length;
-    const created = await session.post("/api/workflowsV2", { workflowName: "BlogWriter" });
-    const done = await session.put(`/api/workflowsV2/${created.body.result.craftId}/step/complete`, {
+    fake.pieces = [...PLAN];
+    const craftId = (await session.post("/api/workflowsV2", { workflowName: "BlogWriter" })).body.result.craftId;
+    const done = await session.put(`/api/workflowsV2/${craftId}/step/complete`, {
       stepName: "topic",
-      values: { topic: "Rye", keywords: [] },
+      values: { topic: "Keeping a starter alive", keywords: ["starter"] },
     });
-    expect(done.body.result.result.engine).toBe("offline");
-    expect(fake.received.length).toBe(before);
+    expect(done.status).toBe(200);
+    expect(done.body.result.result).toMatchObject({
+      engine: "fake-blog",
+      format: "list",
+      sections: { titles: ["Starter 101", "Wild Yeast, Tamed"], outline: ["Why it matters", "Feeding"] },
+      usage: { inputTokens: 42, outputTokens: 17 },
+    });
+    expect(done.body.result.meta).toMatchObject({ engine: "fake-blog", usage: { inputTokens: 42, outputTokens: 17 } });
+    expect(done.body.result.result.note).toBeUndefined();
+    expect(JSON.stringify(fake.received.at(-1)!.body.messages)).toContain("Keeping a starter alive");
+  });
+
+  it("a failing provider fails the step with its code and saves nothing", async () => {
+    const craftId = (await session.post("/api/workflowsV2", { workflowName: "BlogWriter" })).body.result.craftId;
+    const before = (await session.get(`/api/workflowsV2/${craftId}`)).body.result;
+    const values = { topic: "Rye", keywords: [] };
+    fake.mode = "busy";
+    const busy = await session.put(`/api/workflowsV2/${craftId}/step/complete`, { stepName: "topic", values });
+    expect(busy.status).toBe(429);
+    expect(busy.body.error.code).toBe("RATE_LIMITED");
+    fake.mode = "prose";
+    const prose = await session.put(`/api/workflowsV2/${craftId}/step/complete`, { stepName: "topic", values });
+    expect(prose.status).toBe(422);
+    expect(prose.body.error.code).toBe("ConflictingInputError");
+    const after = (await session.get(`/api/workflowsV2/${craftId}`)).body.result;
+    expect(after.steps.map((step: any) => [step.state, step.results])).toEqual(
+      before.steps.map((step: any) => [step.state, step.results]),
+    );
   });
 });
