@@ -10,7 +10,7 @@ import { type FakeAi, PLAN, startFakeAi } from "../../workflows/test/fake-ai-ser
 // (craft-management.int.test.ts wants a stack without AI_* settings instead).
 
 const port = Number(stackEnv().FAKE_AI_PORT ?? 28399 + Number(process.env.STACK_PORT_OFFSET ?? 0));
-// Retries with backoff, and offline-free crafts on a shared machine: allow time.
+// Retries with backoff on a busy shared machine: allow time.
 jest.setTimeout(60_000);
 
 const session = new GatewaySession();
