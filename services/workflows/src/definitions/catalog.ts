@@ -5,7 +5,6 @@ export const catalog = [
     title: "Audience segments",
     description: "Discover the groups of customers most likely to buy from you.",
     category: "research",
-    standalone: true,
   },
   {
     name: "AdsWriter",
@@ -87,7 +86,6 @@ export const catalog = [
     title: "Product ideas",
     description: "Brainstorm product ideas for your audience.",
     category: "offerings",
-    standalone: true,
   },
   {
     name: "ProductInfoWriter",
@@ -137,6 +135,7 @@ export const catalog = [
     title: "Visual designer",
     description: "Design pages and images on a canvas.",
     category: "design",
+    standalone: true,
   },
   {
     name: "WebPageWriter",
