@@ -15,7 +15,13 @@ const profile = args.includes("--profile") ? args[args.indexOf("--profile") + 1]
 const PROFILES = {
   dev: { gateway: 8080, rpcBase: 50051, namespace: "crafter" },
   // Tests sign in many times from one address: the per-IP limit would only get in their way.
-  test: { gateway: 28080, rpcBase: 28051, namespace: "crafter_test", env: { SIGNIN_LIMIT_PER_IP: "100000" } },
+  // WORKFLOWS_TEST_FIXTURES registers the hidden EngineCheck workflow the engine's tests run.
+  test: {
+    gateway: 28080,
+    rpcBase: 28051,
+    namespace: "crafter_test",
+    env: { SIGNIN_LIMIT_PER_IP: "100000", WORKFLOWS_TEST_FIXTURES: "true" },
+  },
 };
 const base = PROFILES[profile];
 if (!base) throw new Error(`unknown profile ${profile}`);
@@ -24,7 +30,7 @@ if (!base) throw new Error(`unknown profile ${profile}`);
 const offset = Number(process.env.STACK_PORT_OFFSET ?? 0);
 const settings = { ...base, gateway: base.gateway + offset, rpcBase: base.rpcBase + offset };
 
-const SERVICES = ["auth", "account", "projects", "workflows", "notifications"];
+const SERVICES = ["auth", "account", "projects", "workflows", "notifications", "billing"];
 const port = (name) => settings.rpcBase + SERVICES.indexOf(name);
 const dir = join(root, ".data", "stack", profile);
 const pidFile = (name) => join(dir, `${name}.pid`);
@@ -59,6 +65,7 @@ function environment() {
     PROJECTS_URL: `http://127.0.0.1:${port("projects")}`,
     WORKFLOWS_URL: `http://127.0.0.1:${port("workflows")}`,
     NOTIFICATIONS_URL: `http://127.0.0.1:${port("notifications")}`,
+    BILLING_URL: `http://127.0.0.1:${port("billing")}`,
     WEB_DIST: join(root, "web/dist"),
     KAFKAJS_NO_PARTITIONER_WARNING: "1",
     ...settings.env,
@@ -130,7 +137,9 @@ function start(name, entry, env) {
   if (runningPid(name)) return false;
   if (!existsSync(join(root, entry))) throw new Error(`${entry} is missing: run npm run build`);
   const out = openSync(logFile(name), "a");
-  const child = spawn(process.execPath, ["--enable-source-maps", entry], {
+  // The telemetry preload must run before main.js imports anything it instruments (ESM).
+  const preload = `./${entry.replace(/main\.js$/, "instrument.js")}`;
+  const child = spawn(process.execPath, ["--enable-source-maps", "--import", preload, entry], {
     cwd: root,
     env,
     detached: true,
@@ -155,8 +164,12 @@ async function up() {
   const addresses = {
     GATEWAY_URL: `http://localhost:${settings.gateway}`,
     CRAFTER_NAMESPACE: env.CRAFTER_NAMESPACE,
+    ...(env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
     ...Object.fromEntries(
-      ["AUTH", "ACCOUNT", "PROJECTS", "WORKFLOWS", "NOTIFICATIONS"].map((name) => [`${name}_URL`, env[`${name}_URL`]]),
+      ["AUTH", "ACCOUNT", "PROJECTS", "WORKFLOWS", "NOTIFICATIONS", "BILLING"].map((name) => [
+        `${name}_URL`,
+        env[`${name}_URL`],
+      ]),
     ),
   };
   // For tests and tools that talk to this stack.

@@ -2,6 +2,7 @@ import type { Client } from "@connectrpc/connect";
 import { createServiceClient } from "@crafter/kit";
 import { AccountService } from "@crafter/proto/crafter/account/v1/account_pb";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
+import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { Config } from "./config";
@@ -11,6 +12,7 @@ export interface Clients {
   account: Client<typeof AccountService>;
   projects: Client<typeof ProjectsService>;
   workflows: Client<typeof WorkflowsService>;
+  billing: Client<typeof BillingService>;
 }
 
 export function createClients(config: Config): Clients {
@@ -20,5 +22,6 @@ export function createClients(config: Config): Clients {
     account: createServiceClient(AccountService, config.ACCOUNT_URL, options),
     projects: createServiceClient(ProjectsService, config.PROJECTS_URL, options),
     workflows: createServiceClient(WorkflowsService, config.WORKFLOWS_URL, options),
+    billing: createServiceClient(BillingService, config.BILLING_URL, options),
   };
 }

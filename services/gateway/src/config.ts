@@ -14,6 +14,8 @@ export const configSchema = baseConfigSchema.extend({
   ACCOUNT_URL: z.url().default("http://127.0.0.1:50052"),
   PROJECTS_URL: z.url().default("http://127.0.0.1:50053"),
   WORKFLOWS_URL: z.url().default("http://127.0.0.1:50054"),
+  /** Credits, expiry and plan of userInfo. */
+  BILLING_URL: z.url().default("http://127.0.0.1:50056"),
   /** Set false only for plain-http hosts other than localhost; browsers treat localhost as secure. */
   COOKIE_SECURE: z
     .enum(["true", "false"])

@@ -11,7 +11,7 @@ try {
   console.error(`[gateway] ${(error as Error).message}`);
   process.exit(78);
 }
-const stopTelemetry = startTelemetry("gateway", config.OTEL_EXPORTER_OTLP_ENDPOINT);
+const stopTelemetry = startTelemetry("gateway", config);
 const logger = createLogger("gateway", config.LOG_LEVEL);
 const clients = createClients(config);
 const verify = createAccessTokenVerifier({

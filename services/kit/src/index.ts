@@ -17,5 +17,6 @@ export * from "./rpc/interceptors";
 export * from "./rpc/jwks";
 export * from "./rpc/server";
 export * from "./service";
+export * from "./telemetry/metrics";
 export * from "./telemetry/telemetry";
 export * from "./validation/index";

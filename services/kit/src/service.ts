@@ -64,7 +64,7 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     console.error(`[${definition.name}] ${(error as Error).message}`);
     process.exit(78); // EX_CONFIG
   }
-  const stopTelemetry = startTelemetry(definition.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const stopTelemetry = startTelemetry(definition.name, config);
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled rejection"));
 

@@ -26,6 +26,8 @@ export const configSchema = baseConfigSchema
     PORT: z.coerce.number().int().positive().default(50054),
     /** The projects service, asked for the profile a craft prefills from. */
     PROJECTS_URL: z.url().default("http://127.0.0.1:50053"),
+    /** The billing service, which debits and refunds credits (clients/billing.ts). */
+    BILLING_URL: z.url().default("http://127.0.0.1:50056"),
     /**
      * Who writes the text: openai, google, openai-compatible (OpenAI-style endpoint at AI_BASE_URL:
      * Ollama, vLLM, LiteLLM…) or offline. Unset: openai-compatible when AI_BASE_URL is set, else offline.
@@ -51,6 +53,11 @@ export const configSchema = baseConfigSchema
     AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     /** Pause between streamed chunks of the offline engine, so a person sees the draft being written. */
     OFFLINE_STREAM_DELAY_MS: z.coerce.number().int().min(0).default(12),
+    /** Registers the hidden EngineCheck workflow the integration tests run (test stack only). */
+    WORKFLOWS_TEST_FIXTURES: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((value) => value === "true"),
   })
   .superRefine((config, ctx) => {
     const resolved = resolveAi(config);

@@ -1,9 +1,10 @@
 import { runService } from "@crafter/kit";
 import { projectsProfileSource } from "./clients/profiles";
 import { aiSettings, configSchema } from "./config";
-import { CATALOG, DEFINITIONS } from "./definitions/index";
+import { CATALOG, DEFINITIONS, TEST_CATALOG, TEST_DEFINITIONS } from "./definitions/index";
 import { DefinitionRegistry } from "./domain/registry";
 import { CraftEvents } from "./events/craft-events";
+import { buildFunctions } from "./functions/index";
 import { checkWorkflowModels, createTextEngine, specLabel } from "./generation/providers";
 import { routes } from "./rpc/routes";
 import { redisActionLocks } from "./store/action-lock";
@@ -14,7 +15,9 @@ await runService({
   name: "workflows",
   configSchema,
   async setup({ config, logger, mongo, redis, relay }) {
-    const registry = new DefinitionRegistry(CATALOG, DEFINITIONS);
+    const registry = config.WORKFLOWS_TEST_FIXTURES
+      ? new DefinitionRegistry([...CATALOG, ...TEST_CATALOG], [...DEFINITIONS, ...TEST_DEFINITIONS])
+      : new DefinitionRegistry(CATALOG, DEFINITIONS);
     const ai = aiSettings(config);
     // The image prompt writers and the assistant have models of their own too.
     const extra = new Set(["ImagePromptWriter", "Assistant"]);
@@ -35,6 +38,10 @@ await runService({
       crafts: new CraftRepository(crafts),
       registry,
       engine,
+      functions: buildFunctions(),
+      // TODO(integrator): pass the billing client (src/clients/billing.ts, branch `billing`) when
+      // BILLING_URL is configured, e.g. `credits: config.BILLING_URL ? billingCredits(config.BILLING_URL, …) : undefined`.
+      credits: undefined,
       locks: redisActionLocks(redis),
       profiles: projectsProfileSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
       events,

@@ -29,7 +29,7 @@ function plan(id: string, titles: string[]): ResultRecord {
 function planned(def = blogWriter, result = plan("r1", ["A title", "Another"])): CraftProgress {
   const progress = startCraft(def, profile, now);
   const values = { topic: "Starters", keywords: [], audience: "bakers", tone: "friendly" };
-  return completeStep(def, progress, "topic", values, result, profile, now).progress;
+  return completeStep(def, progress, "topic", values, [result], profile, now).progress;
 }
 
 function ruleError(run: () => unknown): CraftRuleError {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { badRequest, emailError, normalizeEmail, outboxEntry } from "@crafter/kit";
+import { badRequest, emailError, metrics, normalizeEmail, outboxEntry } from "@crafter/kit";
 import { UserRegisteredSchema } from "@crafter/proto/crafter/events/v1/events_pb";
 import { hash } from "@node-rs/argon2";
 import { hashToken, newOpaqueToken, passwordError } from "../domain/tokens";
@@ -65,6 +65,7 @@ export async function signUp(deps: AuthDeps, input: SignUpInput): Promise<void> 
       outbox: [event],
     } as never);
     if (!created) return; // a parallel sign-up with the same email won; same answer.
+    metrics.signups.add(1);
   }
   deps.kickOutbox();
 }

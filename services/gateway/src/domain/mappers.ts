@@ -1,5 +1,6 @@
 import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import type { UserInfo } from "@crafter/proto/crafter/account/v1/account_pb";
+import type { GetCreditsResponse } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import {
   type CheckListItem,
   type GetActiveProjectResponse,
@@ -13,15 +14,18 @@ import type { Craft, CraftSummary, GetHeadersResponse } from "@crafter/proto/cra
 
 const iso = (timestamp?: Timestamp) => (timestamp ? timestampDate(timestamp).toISOString() : null);
 
-/** userInfo of spec section 3. Credits come from billing, which is not built yet: 0 and null. */
-export function toUserInfo(info: UserInfo | undefined) {
+/**
+ * userInfo of spec section 3: the account's user info with billing's credits, their earliest
+ * expiry (ISO 8601, null when none expires) and subscription.
+ */
+export function toUserInfo(info: UserInfo | undefined, credits: GetCreditsResponse | undefined) {
   return {
-    credits: 0,
-    credits_expire_at: null,
+    credits: credits?.credits ?? 0,
+    credits_expire_at: iso(credits?.expiresAt),
     display_name: info?.displayName || "Crafter",
     email: info?.email ?? "",
     image: info?.image ?? "",
-    isSubscribed: info?.isSubscribed ?? false,
+    isSubscribed: credits?.isSubscribed ?? false,
     access: info?.access ?? [],
     role: info?.role || "owner",
   };

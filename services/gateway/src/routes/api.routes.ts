@@ -31,15 +31,16 @@ export function apiRoutes(clients: Clients, verify: AccessTokenVerifier): Router
 
   router.get("/app/initial", async (req, res) => {
     const as = asUser(req);
-    const [userInfo, flags, settings, active] = await Promise.all([
+    const [userInfo, credits, flags, settings, active] = await Promise.all([
       clients.account.getUserInfo({}, as),
+      clients.billing.getCredits({}, as),
       clients.account.getFlags({}, as),
       clients.account.getSettings({}, as),
       clients.projects.getActiveProject({}, as),
     ]);
     const crafts = await recentCrafts(clients, active.projectId, as);
     ok(res, {
-      userInfo: toUserInfo(userInfo.userInfo),
+      userInfo: toUserInfo(userInfo.userInfo, credits),
       featureFlag: {
         enabledFeatures: flags.enabledFeatures,
         disabledFeatures: flags.disabledFeatures,
@@ -51,7 +52,12 @@ export function apiRoutes(clients: Clients, verify: AccessTokenVerifier): Router
   });
 
   router.get("/user/account", async (req, res) => {
-    ok(res, toUserInfo((await clients.account.getUserInfo({}, asUser(req))).userInfo));
+    const as = asUser(req);
+    const [userInfo, credits] = await Promise.all([
+      clients.account.getUserInfo({}, as),
+      clients.billing.getCredits({}, as),
+    ]);
+    ok(res, toUserInfo(userInfo.userInfo, credits));
   });
 
   router.get("/flags/user", async (req, res) => {

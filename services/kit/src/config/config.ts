@@ -15,8 +15,10 @@ export const baseConfigSchema = z.object({
   MONGODB_URL: z.string().startsWith("mongodb").default("mongodb://127.0.0.1:27017/"),
   KAFKA_BROKERS: z.string().min(1).default("127.0.0.1:9092"),
   REDIS_URL: z.string().startsWith("redis").default("redis://127.0.0.1:6379"),
-  /** OTLP/HTTP endpoint of an OpenTelemetry collector; traces are not exported when unset. */
+  /** OTLP/HTTP endpoint of an OpenTelemetry collector (e.g. http://127.0.0.1:4318); telemetry is off when unset. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** Period of the OTLP metric export, in milliseconds. */
+  OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().positive().default(15_000),
   /** Address of the auth service, whose GetJwks publishes the keys that verify access tokens. */
   AUTH_URL: z.url().default("http://127.0.0.1:50051"),
   JWT_ISSUER: z.string().default("crafter-auth"),

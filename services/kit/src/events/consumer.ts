@@ -1,9 +1,10 @@
 import { createRegistry, type DescMessage, fromBinary, type MessageShape } from "@bufbuild/protobuf";
 import { file_crafter_events_v1_events } from "@crafter/proto/crafter/events/v1/events_pb";
-import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Consumer, IHeaders, Kafka } from "kafkajs";
 import type { Connection } from "mongoose";
 import type { Logger } from "pino";
+import { metrics, observeGauge } from "../telemetry/metrics";
 import { processedEventModel } from "./outbox";
 import type { Publisher } from "./publisher";
 import { dlqTopic } from "./topics";
@@ -70,6 +71,22 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     await consumer.disconnect();
     throw error;
   }
+  // Lag per partition (messages behind the high watermark), from kafkajs' batch events: free,
+  // and a stuck handler keeps the lag its batch started with.
+  const lag = new Map<string, { topic: string; partition: number; value: number }>();
+  const noteLag = (payload: { topic: string; partition: number }, value: number) =>
+    lag.set(`${payload.topic}:${payload.partition}`, { topic: payload.topic, partition: payload.partition, value });
+  consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) =>
+    noteLag(payload, Number(payload.highWatermark) - Number(payload.firstOffset)),
+  );
+  consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => noteLag(payload, Number(payload.offsetLag)));
+  observeGauge("crafter.events.consumer.lag", "Messages a consumer group is behind, per partition.", () =>
+    [...lag.values()].map(({ topic, partition, value }) => [
+      Math.max(0, value),
+      { "messaging.destination.name": topic, "messaging.destination.partition.id": partition, group: options.groupId },
+    ]),
+  );
+
   await consumer.run({
     eachMessage: async ({ topic, message }) => {
       const type = header(message.headers, "ce_type") ?? "";
@@ -77,7 +94,6 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       const id = header(message.headers, "ce_id");
       if (!handler || !id || !message.value) return;
       const markerId = `${options.groupId}:${id}`;
-      if (await processed.exists({ _id: markerId })) return;
 
       const meta: EventMeta = {
         id,
@@ -87,17 +103,31 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
         topic,
         key: message.key?.toString() ?? "",
       };
-      const parent = propagation.extract(context.active(), { traceparent: header(message.headers, "traceparent") });
+      // A child of the producer's span: one trace from the request that wrote the event to here.
+      const parent = propagation.extract(ROOT_CONTEXT, { traceparent: header(message.headers, "traceparent") });
       const span = tracer.startSpan(
         `${topic} process`,
         {
           kind: SpanKind.CONSUMER,
-          attributes: { "messaging.system": "kafka", "messaging.destination.name": topic, "messaging.message.id": id },
+          attributes: {
+            "messaging.system": "kafka",
+            "messaging.operation.type": "process",
+            "messaging.destination.name": topic,
+            "messaging.consumer.group.name": options.groupId,
+            "messaging.message.id": id,
+            "cloudevents.event_type": type,
+          },
         },
         parent,
       );
+      const started = performance.now();
+      let outcome = "ok";
       try {
         await context.with(trace.setSpan(parent, span), async () => {
+          if (await processed.exists({ _id: markerId })) {
+            outcome = "duplicate";
+            return;
+          }
           const schema = registry.getMessage(type);
           if (!schema) throw new Error(`unknown event type ${type}`);
           const data = fromBinary(schema, message.value!);
@@ -122,13 +152,26 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
             await options.publisher.publish(dlqTopic(topic), meta.key, message.value!, headers);
             options.logger.error({ ce_id: id, type, topic, err: lastError }, "event sent to DLQ after retries");
             span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
+            outcome = "dlq";
+            metrics.eventsDlq.add(1, { "messaging.destination.name": topic, group: options.groupId });
           }
+          await processed.create({ _id: markerId }).catch((error: { code?: number }) => {
+            if (error.code !== 11000) throw error;
+          });
         });
-        await processed.create({ _id: markerId }).catch((error: { code?: number }) => {
-          if (error.code !== 11000) throw error;
-        });
+      } catch (error) {
+        outcome = "error";
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+        throw error;
       } finally {
         span.end();
+        if (outcome !== "duplicate") {
+          metrics.eventProcessDuration.record((performance.now() - started) / 1000, {
+            "messaging.destination.name": topic,
+            "cloudevents.event_type": type,
+            outcome,
+          });
+        }
       }
     },
   });

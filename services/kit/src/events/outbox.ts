@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { create, type DescMessage, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
-import { context, propagation } from "@opentelemetry/api";
+import { context, propagation, ROOT_CONTEXT } from "@opentelemetry/api";
+import { core } from "@opentelemetry/sdk-node";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { Logger } from "pino";
 import { modelOn } from "../data/mongo";
+import { observeGauge } from "../telemetry/metrics";
 import type { Publisher } from "./publisher";
 
 /** An event waiting in its aggregate's document until the relay has published it. */
@@ -16,6 +18,7 @@ export interface OutboxEntry {
   type: string;
   payload: Buffer;
   time: Date;
+  /** W3C trace context of the request that wrote the entry; the relay publishes in it. */
   traceparent?: string;
 }
 
@@ -123,7 +126,15 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let stopped = false;
   let lastFullScan = 0;
 
-  const relayModel = async (model: OutboxModel, full: boolean) => {
+  // Unpublished entries per collection as of the last pass (those seen in its window); a pass that
+  // fails leaves the count of what it found, so a stuck relay shows a backlog.
+  const backlog = new Map<string, number>();
+  observeGauge("crafter.outbox.backlog", "Outbox entries not yet published to Kafka.", () =>
+    [...backlog].map(([collection, count]) => [count, { collection, service: options.source }]),
+  );
+
+  /** Publishes what is pending in one model; `tally.pending` counts what is still unpublished. */
+  const relayModel = async (model: OutboxModel, full: boolean, tally: { pending: number }) => {
     const published = publishedModel(model.db);
     const since = new Date(Date.now() - lookback);
     const filter = full ? { "outbox.0": { $exists: true } } : { "outbox.time": { $gte: since } };
@@ -136,25 +147,40 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           (marker) => marker._id,
         ),
       );
+      tally.pending += entries.filter((entry) => !done.has(entry.id)).length;
       for (const entry of entries) {
         if (done.has(entry.id)) continue;
-        await options.publisher.publish(entry.topic, entry.key, toBuffer(entry.payload), {
-          ce_id: entry.id,
-          ce_type: entry.type,
-          ce_source: options.source,
-          ce_time: new Date(entry.time).toISOString(),
-          ...(entry.traceparent ? { traceparent: entry.traceparent } : {}),
-        });
+        // The request's context, not the poll's: the trace goes on from the write to the consumers.
+        const origin = entry.traceparent
+          ? propagation.extract(ROOT_CONTEXT, { traceparent: entry.traceparent })
+          : ROOT_CONTEXT;
+        await context.with(origin, () =>
+          options.publisher.publish(entry.topic, entry.key, toBuffer(entry.payload), {
+            ce_id: entry.id,
+            ce_type: entry.type,
+            ce_source: options.source,
+            ce_time: new Date(entry.time).toISOString(),
+            ...(entry.traceparent ? { traceparent: entry.traceparent } : {}),
+          }),
+        );
         await published.create({ _id: entry.id }).catch((error: { code?: number }) => {
           if (error.code !== 11000) throw error;
         });
+        tally.pending -= 1;
       }
     }
   };
 
   const relayOnce = async () => {
     const full = Date.now() - lastFullScan >= fullScanEvery;
-    for (const model of options.models) await relayModel(model, full);
+    for (const model of options.models) {
+      const tally = { pending: 0 };
+      try {
+        await relayModel(model, full, tally);
+      } finally {
+        backlog.set(model.collection.collectionName, tally.pending);
+      }
+    }
     if (full) lastFullScan = Date.now();
   };
 
@@ -164,7 +190,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       again = true;
       return;
     }
-    running = relayOnce()
+    // The polls themselves are not traced (two queries every 500 ms per service would drown the
+    // traces); each publish runs in its entry's own context.
+    running = context
+      .with(core.suppressTracing(ROOT_CONTEXT), relayOnce)
       .catch((error) => options.logger.error({ err: error }, "outbox relay failed; will retry"))
       .finally(() => {
         running = undefined;

@@ -6,6 +6,7 @@ export const TOPICS = {
   authUser: "auth.user.v1",
   projectsProject: "projects.project.v1",
   workflowsCraft: "workflows.craft.v1",
+  billingCredits: "billing.credits.v1",
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];

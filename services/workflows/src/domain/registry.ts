@@ -10,6 +10,8 @@ export interface CatalogEntry {
   new?: boolean;
   /** Usable on its own, without a project: a tool (header `standalone`, toolsList). */
   standalone?: boolean;
+  /** Can be crafted but is never listed (test fixtures). */
+  hidden?: boolean;
 }
 
 export interface WorkflowHeaderView {
@@ -76,19 +78,21 @@ export class DefinitionRegistry {
   }
 
   headers(): HeadersView {
-    const headers = this.catalog.map((entry): WorkflowHeaderView => {
-      const def = this.latest(entry.name);
-      return {
-        name: entry.name,
-        title: def?.title ?? entry.title,
-        description: def?.description ?? entry.description,
-        category: def?.category ?? entry.category,
-        version: def?.version ?? 0,
-        available: def !== undefined,
-        standalone: entry.standalone ?? false,
-        new: entry.new ?? false,
-      };
-    });
+    const headers = this.catalog
+      .filter((entry) => !entry.hidden)
+      .map((entry): WorkflowHeaderView => {
+        const def = this.latest(entry.name);
+        return {
+          name: entry.name,
+          title: def?.title ?? entry.title,
+          description: def?.description ?? entry.description,
+          category: def?.category ?? entry.category,
+          version: def?.version ?? 0,
+          available: def !== undefined,
+          standalone: entry.standalone ?? false,
+          new: entry.new ?? false,
+        };
+      });
     const available = headers.filter((header) => header.available);
     return {
       names: headers.map((header) => header.name),

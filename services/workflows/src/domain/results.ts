@@ -1,6 +1,6 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { CraftRuleError, findStep } from "./craft";
-import type { StepDefinition, WorkflowDefinition } from "./definition";
+import type { OutputSpec, StepDefinition, WorkflowDefinition } from "./definition";
 import { parseSections, sanitizeHtml } from "./output";
 import type { CraftProgress, ResultRecord, StepRecord } from "./types";
 
@@ -26,12 +26,13 @@ export function resultStep(def: WorkflowDefinition, stepName: string): { index: 
   return found.step.resultsFrom ? findStep(def, found.step.resultsFrom) : found;
 }
 
+type Output = OutputSpec;
+
 function contentOf(
-  step: StepDefinition,
+  output: Output,
   format: ResultRecord["format"],
   change: ResultChange,
 ): Pick<ResultRecord, "content" | "sections"> | undefined {
-  const output = step.action!.output;
   if (format === "list" && output.format === "list") {
     let sections: Record<string, string[]> | undefined;
     if (change.sections) {
@@ -82,7 +83,8 @@ export function changeResults(
 ): CraftProgress {
   const { index, step } = resultStep(def, stepName);
   const action = step.action;
-  if (!action) throw new CraftRuleError("CR_ERR_BAD_REQUEST", `“${step.title}” has no results.`);
+  const output = action && "output" in action ? action.output : undefined;
+  if (!action || !output) throw new CraftRuleError("CR_ERR_BAD_REQUEST", `“${step.title}” has no results.`);
   const record = progress.steps[index]!;
   if (record.state === "NotInitialized")
     throw new CraftRuleError("CONFLICT", `Complete the steps before “${step.title}” first.`);
@@ -91,8 +93,8 @@ export function changeResults(
 
   if (!change.resultId) {
     if (change.delete) throw new CraftRuleError("CR_ERR_BAD_REQUEST", "Say which result to delete.");
-    const format = action.output.format;
-    const shaped = contentOf(step, format, change);
+    const format = output.format;
+    const shaped = contentOf(output, format, change);
     if (!shaped) throw new CraftRuleError("CR_ERR_BAD_REQUEST", "Write the content of the result.");
     const added: ResultRecord = {
       id: newId(),
@@ -120,7 +122,7 @@ export function changeResults(
       results.splice(at, 1);
     } else {
       const current = results[at]!;
-      const shaped = contentOf(step, current.format, change);
+      const shaped = contentOf(output, current.format, change);
       if (!shaped && change.data === undefined && change.selected === undefined) {
         throw new CraftRuleError("CR_ERR_BAD_REQUEST", "Nothing to save: send content, sections, data or selected.");
       }

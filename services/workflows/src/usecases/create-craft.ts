@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { HandlerContext } from "@connectrpc/connect";
-import { appError, badRequest } from "@crafter/kit";
+import { appError, badRequest, metrics } from "@crafter/kit";
 import { startCraft } from "../domain/craft";
 import { type CraftView, craftView } from "../domain/view";
 import { requireField } from "./common";
@@ -60,5 +60,6 @@ export async function createCraft(
   });
   deps.kick();
   deps.logger.info({ craftId: id, workflow: def.name, version: def.version }, "craft created");
+  metrics.craftsStarted.add(1, { workflow: def.name });
   return craftView(def, created);
 }

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/events/v1/events.proto.
  */
 export const file_crafter_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch5jcmFmdGVyL2V2ZW50cy92MS9ldmVudHMucHJvdG8SEWNyYWZ0ZXIuZXZlbnRzLnYxIq0BCg5Vc2VyUmVnaXN0ZXJlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIMCgRyb2xlGAQgASgJEhoKEnZlcmlmaWNhdGlvbl90b2tlbhgFIAEoCRI7Chd2ZXJpZmljYXRpb25fZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiLwoNRW1haWxWZXJpZmllZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJIn0KFlBhc3N3b3JkUmVzZXRSZXF1ZXN0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRITCgtyZXNldF90b2tlbhgDIAEoCRIuCgpleHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIiCg9QYXNzd29yZENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCSJgCg5Qcm9qZWN0Q3JlYXRlZBIPCgd1c2VyX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSFQoNcHJvamVjdF90aXRsZRgDIAEoCRISCgpwcm9maWxlX2lkGAQgASgJIlwKDENyYWZ0Q3JlYXRlZBIPCgd1c2VyX2lkGAEgASgJEhAKCGNyYWZ0X2lkGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSFQoNd29ya2Zsb3dfbmFtZRgEIAEoCSJeCg5DcmFmdENvbXBsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhAKCGNyYWZ0X2lkGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSFQoNd29ya2Zsb3dfbmFtZRgEIAEoCSKaAQoOR2VuZXJhdGlvblVzZWQSDwoHdXNlcl9pZBgBIAEoCRIQCghjcmFmdF9pZBgCIAEoCRIVCg13b3JrZmxvd19uYW1lGAMgASgJEhEKCXN0ZXBfbmFtZRgEIAEoCRIOCgZlbmdpbmUYBSABKAkSFAoMaW5wdXRfdG9rZW5zGAYgASgFEhUKDW91dHB1dF90b2tlbnMYByABKAViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Ch5jcmFmdGVyL2V2ZW50cy92MS9ldmVudHMucHJvdG8SEWNyYWZ0ZXIuZXZlbnRzLnYxIq0BCg5Vc2VyUmVnaXN0ZXJlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIMCgRyb2xlGAQgASgJEhoKEnZlcmlmaWNhdGlvbl90b2tlbhgFIAEoCRI7Chd2ZXJpZmljYXRpb25fZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiLwoNRW1haWxWZXJpZmllZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJIn0KFlBhc3N3b3JkUmVzZXRSZXF1ZXN0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRITCgtyZXNldF90b2tlbhgDIAEoCRIuCgpleHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIiCg9QYXNzd29yZENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCSJgCg5Qcm9qZWN0Q3JlYXRlZBIPCgd1c2VyX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSFQoNcHJvamVjdF90aXRsZRgDIAEoCRISCgpwcm9maWxlX2lkGAQgASgJIlwKDENyYWZ0Q3JlYXRlZBIPCgd1c2VyX2lkGAEgASgJEhAKCGNyYWZ0X2lkGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSFQoNd29ya2Zsb3dfbmFtZRgEIAEoCSJeCg5DcmFmdENvbXBsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhAKCGNyYWZ0X2lkGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSFQoNd29ya2Zsb3dfbmFtZRgEIAEoCSKaAQoOR2VuZXJhdGlvblVzZWQSDwoHdXNlcl9pZBgBIAEoCRIQCghjcmFmdF9pZBgCIAEoCRIVCg13b3JrZmxvd19uYW1lGAMgASgJEhEKCXN0ZXBfbmFtZRgEIAEoCRIOCgZlbmdpbmUYBSABKAkSFAoMaW5wdXRfdG9rZW5zGAYgASgFEhUKDW91dHB1dF90b2tlbnMYByABKAUizwEKDkNyZWRpdHNDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSEAoIZW50cnlfaWQYAiABKAkSDAoEa2luZBgDIAEoCRINCgVkZWx0YRgEIAEoBRIPCgdiYWxhbmNlGAUgASgFEi4KCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC29jY3VycmVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBILCgNzZXEYCCABKAViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Topic crafter.auth.user.v1. Carries the raw verification token so notifications can email the
@@ -289,4 +289,69 @@ export type GenerationUsed = Message<"crafter.events.v1.GenerationUsed"> & {
  */
 export const GenerationUsedSchema: GenMessage<GenerationUsed> = /*@__PURE__*/
   messageDesc(file_crafter_events_v1_events, 7);
+
+/**
+ * Topic crafter.billing.credits.v1, key = user id. One per ledger entry that changes a balance.
+ *
+ * @generated from message crafter.events.v1.CreditsChanged
+ */
+export type CreditsChanged = Message<"crafter.events.v1.CreditsChanged"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * The ledger entry: grant, debit or refund.
+   *
+   * @generated from field: string entry_id = 2;
+   */
+  entryId: string;
+
+  /**
+   * @generated from field: string kind = 3;
+   */
+  kind: string;
+
+  /**
+   * Signed change in credits (a debit is negative).
+   *
+   * @generated from field: int32 delta = 4;
+   */
+  delta: number;
+
+  /**
+   * Spendable credits after the change.
+   *
+   * @generated from field: int32 balance = 5;
+   */
+  balance: number;
+
+  /**
+   * Earliest expiry of a grant that still has credits; unset when nothing expires.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 6;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 7;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * Position of the entry in the user's ledger (1, 2, 3…). The relay may publish a user's events
+   * out of order: keep the balance of the highest seq seen.
+   *
+   * @generated from field: int32 seq = 8;
+   */
+  seq: number;
+};
+
+/**
+ * Describes the message crafter.events.v1.CreditsChanged.
+ * Use `create(CreditsChangedSchema)` to create a new message.
+ */
+export const CreditsChangedSchema: GenMessage<CreditsChanged> = /*@__PURE__*/
+  messageDesc(file_crafter_events_v1_events, 8);
 

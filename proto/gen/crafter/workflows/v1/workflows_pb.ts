@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file crafter/workflows/v1/workflows.proto.
  */
 export const file_crafter_workflows_v1_workflows: GenFile = /*@__PURE__*/
-  fileDesc("CiRjcmFmdGVyL3dvcmtmbG93cy92MS93b3JrZmxvd3MucHJvdG8SFGNyYWZ0ZXIud29ya2Zsb3dzLnYxIuABCgxDcmFmdFN1bW1hcnkSEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRIVCg13b3JrZmxvd19uYW1lGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSDQoFc3RhdGUYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIZmF2b3JpdGUYCCABKAginwEKBUNyYWZ0EjMKB3N1bW1hcnkYASABKAsyIi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdFN1bW1hcnkSDwoHdmVyc2lvbhgCIAEoBRISCgpwcm9maWxlX2lkGAMgASgJEhQKDGN1cnJlbnRfc3RlcBgEIAEoCRImCgVzdGVwcxgFIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QinAEKDldvcmtmbG93SGVhZGVyEgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSEAoIY2F0ZWdvcnkYBCABKAkSDwoHdmVyc2lvbhgFIAEoBRIRCglhdmFpbGFibGUYBiABKAgSEgoKc3RhbmRhbG9uZRgHIAEoCBIOCgZpc19uZXcYCCABKAgiEwoRR2V0SGVhZGVyc1JlcXVlc3QilwIKEkdldEhlYWRlcnNSZXNwb25zZRINCgVuYW1lcxgBIAMoCRI1CgdoZWFkZXJzGAIgAygLMiQuY3JhZnRlci53b3JrZmxvd3MudjEuV29ya2Zsb3dIZWFkZXISVwoQZGVmYXVsdF92ZXJzaW9ucxgDIAMoCzI9LmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldEhlYWRlcnNSZXNwb25zZS5EZWZhdWx0VmVyc2lvbnNFbnRyeRISCgp0b29sc19saXN0GAQgAygJEhYKDm5ld190b29sc19saXN0GAUgAygJGjYKFERlZmF1bHRWZXJzaW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBToCOAEiZwoSQ3JlYXRlQ3JhZnRSZXF1ZXN0EhUKDXdvcmtmbG93X25hbWUYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRISCgpwcm9qZWN0X2lkGAMgASgJEhIKCnByb2ZpbGVfaWQYBCABKAkiQQoTQ3JlYXRlQ3JhZnRSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0IiMKD0dldENyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCSI+ChBHZXRDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiYAoQU2F2ZUNyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkSJwoGdmFsdWVzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCI/ChFTYXZlQ3JhZnRSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0ImMKE0NvbXBsZXRlU3RlcFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEQoJc3RlcF9uYW1lGAIgASgJEicKBnZhbHVlcxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiNgoRR2VuZXJhdGlvblN0YXJ0ZWQSDgoGZW5naW5lGAEgASgJEhEKCWZyYW1ld29yaxgCIAEoCSIfCg9HZW5lcmF0aW9uRGVsdGESDAoEdGV4dBgBIAEoCSKLAQoNU3RlcENvbXBsZXRlZBInCgZyZXN1bHQYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiUKBG1ldGEYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EioKBWNyYWZ0GAMgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQizQEKFENvbXBsZXRlU3RlcFJlc3BvbnNlEjoKB3N0YXJ0ZWQYASABKAsyJy5jcmFmdGVyLndvcmtmbG93cy52MS5HZW5lcmF0aW9uU3RhcnRlZEgAEjYKBWRlbHRhGAIgASgLMiUuY3JhZnRlci53b3JrZmxvd3MudjEuR2VuZXJhdGlvbkRlbHRhSAASOAoJY29tcGxldGVkGAMgASgLMiMuY3JhZnRlci53b3JrZmxvd3MudjEuU3RlcENvbXBsZXRlZEgAQgcKBWV2ZW50IjYKD0VkaXRTdGVwUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkiPgoQRWRpdFN0ZXBSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0IjQKElJlbmFtZUNyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIkEKE1JlbmFtZUNyYWZ0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCIlChFHZXRSZXN1bHRzUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCSJkChJHZXRSZXN1bHRzUmVzcG9uc2USEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRIoCgdyZXN1bHRzGAMgAygLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJyChFMaXN0Q3JhZnRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDXdvcmtmbG93X25hbWUYAiABKAkSDAoEcGFnZRgDIAEoBRIRCglwYWdlX3NpemUYBCABKAUSEQoJZmF2b3JpdGVzGAUgASgIInoKEkxpc3RDcmFmdHNSZXNwb25zZRIyCgZjcmFmdHMYASADKAsyIi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdFN1bW1hcnkSDQoFdG90YWwYAiABKAUSDAoEcGFnZRgDIAEoBRITCgt0b3RhbF9wYWdlcxgEIAEoBSL5AQoXU2F2ZUFjdGlvblJlc3VsdFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEQoJc3RlcF9uYW1lGAIgASgJEhEKCXJlc3VsdF9pZBgDIAEoCRIUCgdjb250ZW50GAQgASgJSACIAQESKQoIc2VjdGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiUKBGRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKCHNlbGVjdGVkGAcgASgISAGIAQESDgoGZGVsZXRlGAggASgIQgoKCF9jb250ZW50QgsKCV9zZWxlY3RlZCJGChhTYXZlQWN0aW9uUmVzdWx0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCI5ChFDbG9uZUNyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRISCgpjcmFmdF9uYW1lGAIgASgJIkAKEkNsb25lQ3JhZnRSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0IjgKElNldEZhdm9yaXRlUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIQCghmYXZvcml0ZRgCIAEoCCJKChNTZXRGYXZvcml0ZVJlc3BvbnNlEjMKB3N1bW1hcnkYASABKAsyIi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdFN1bW1hcnkiJgoSRGVsZXRlQ3JhZnRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJIicKE0RlbGV0ZUNyYWZ0UmVzcG9uc2USEAoIY3JhZnRfaWQYASABKAkiSQocQ3JlYXRlU3RhbmRhbG9uZUNyYWZ0UmVxdWVzdBIVCg13b3JrZmxvd19uYW1lGAEgASgJEhIKCmNyYWZ0X25hbWUYAiABKAkiSwodQ3JlYXRlU3RhbmRhbG9uZUNyYWZ0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCLqAQoYV3JpdGVJbWFnZVByb21wdHNSZXF1ZXN0Eh4KFmltYWdlX2dlbmVyYXRpb25fbW9kZWwYASABKAkSTwoHcHJvZmlsZRgCIAEoCzI8LmNyYWZ0ZXIud29ya2Zsb3dzLnYxLldyaXRlSW1hZ2VQcm9tcHRzUmVxdWVzdC5Qcm9maWxlU291cmNlSAASEQoHY29udGVudBgDIAEoCUgAGkAKDVByb2ZpbGVTb3VyY2USEgoKcHJvZmlsZV9pZBgBIAEoCRIbChNpc19idXNpbmVzc19wcm9maWxlGAIgASgIQggKBnNvdXJjZSJKChlXcml0ZUltYWdlUHJvbXB0c1Jlc3BvbnNlEg8KB3Byb21wdHMYASADKAkSDgoGZW5naW5lGAIgASgJEgwKBG5vdGUYAyABKAkiLAoLQ2hhdE1lc3NhZ2USDAoEdHlwZRgBIAEoCRIPCgdjb250ZW50GAIgASgJIksKFEFzc2lzdGFudENoYXRSZXF1ZXN0EjMKCG1lc3NhZ2VzGAEgAygLMiEuY3JhZnRlci53b3JrZmxvd3MudjEuQ2hhdE1lc3NhZ2UiaQoVQXNzaXN0YW50Q2hhdFJlc3BvbnNlEjIKB21lc3NhZ2UYASABKAsyIS5jcmFmdGVyLndvcmtmbG93cy52MS5DaGF0TWVzc2FnZRIOCgZlbmdpbmUYAiABKAkSDAoEbm90ZRgDIAEoCTL5DAoQV29ya2Zsb3dzU2VydmljZRJfCgpHZXRIZWFkZXJzEicuY3JhZnRlci53b3JrZmxvd3MudjEuR2V0SGVhZGVyc1JlcXVlc3QaKC5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRIZWFkZXJzUmVzcG9uc2USYgoLQ3JlYXRlQ3JhZnQSKC5jcmFmdGVyLndvcmtmbG93cy52MS5DcmVhdGVDcmFmdFJlcXVlc3QaKS5jcmFmdGVyLndvcmtmbG93cy52MS5DcmVhdGVDcmFmdFJlc3BvbnNlElkKCEdldENyYWZ0EiUuY3JhZnRlci53b3JrZmxvd3MudjEuR2V0Q3JhZnRSZXF1ZXN0GiYuY3JhZnRlci53b3JrZmxvd3MudjEuR2V0Q3JhZnRSZXNwb25zZRJcCglTYXZlQ3JhZnQSJi5jcmFmdGVyLndvcmtmbG93cy52MS5TYXZlQ3JhZnRSZXF1ZXN0GicuY3JhZnRlci53b3JrZmxvd3MudjEuU2F2ZUNyYWZ0UmVzcG9uc2USZwoMQ29tcGxldGVTdGVwEikuY3JhZnRlci53b3JrZmxvd3MudjEuQ29tcGxldGVTdGVwUmVxdWVzdBoqLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNvbXBsZXRlU3RlcFJlc3BvbnNlMAESWQoIRWRpdFN0ZXASJS5jcmFmdGVyLndvcmtmbG93cy52MS5FZGl0U3RlcFJlcXVlc3QaJi5jcmFmdGVyLndvcmtmbG93cy52MS5FZGl0U3RlcFJlc3BvbnNlEmIKC1JlbmFtZUNyYWZ0EiguY3JhZnRlci53b3JrZmxvd3MudjEuUmVuYW1lQ3JhZnRSZXF1ZXN0GikuY3JhZnRlci53b3JrZmxvd3MudjEuUmVuYW1lQ3JhZnRSZXNwb25zZRJfCgpHZXRSZXN1bHRzEicuY3JhZnRlci53b3JrZmxvd3MudjEuR2V0UmVzdWx0c1JlcXVlc3QaKC5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRSZXN1bHRzUmVzcG9uc2USXwoKTGlzdENyYWZ0cxInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkxpc3RDcmFmdHNSZXF1ZXN0GiguY3JhZnRlci53b3JrZmxvd3MudjEuTGlzdENyYWZ0c1Jlc3BvbnNlEnEKEFNhdmVBY3Rpb25SZXN1bHQSLS5jcmFmdGVyLndvcmtmbG93cy52MS5TYXZlQWN0aW9uUmVzdWx0UmVxdWVzdBouLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNhdmVBY3Rpb25SZXN1bHRSZXNwb25zZRJfCgpDbG9uZUNyYWZ0EicuY3JhZnRlci53b3JrZmxvd3MudjEuQ2xvbmVDcmFmdFJlcXVlc3QaKC5jcmFmdGVyLndvcmtmbG93cy52MS5DbG9uZUNyYWZ0UmVzcG9uc2USYgoLU2V0RmF2b3JpdGUSKC5jcmFmdGVyLndvcmtmbG93cy52MS5TZXRGYXZvcml0ZVJlcXVlc3QaKS5jcmFmdGVyLndvcmtmbG93cy52MS5TZXRGYXZvcml0ZVJlc3BvbnNlEmIKC0RlbGV0ZUNyYWZ0EiguY3JhZnRlci53b3JrZmxvd3MudjEuRGVsZXRlQ3JhZnRSZXF1ZXN0GikuY3JhZnRlci53b3JrZmxvd3MudjEuRGVsZXRlQ3JhZnRSZXNwb25zZRKAAQoVQ3JlYXRlU3RhbmRhbG9uZUNyYWZ0EjIuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JlYXRlU3RhbmRhbG9uZUNyYWZ0UmVxdWVzdBozLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyZWF0ZVN0YW5kYWxvbmVDcmFmdFJlc3BvbnNlEnQKEVdyaXRlSW1hZ2VQcm9tcHRzEi4uY3JhZnRlci53b3JrZmxvd3MudjEuV3JpdGVJbWFnZVByb21wdHNSZXF1ZXN0Gi8uY3JhZnRlci53b3JrZmxvd3MudjEuV3JpdGVJbWFnZVByb21wdHNSZXNwb25zZRJoCg1Bc3Npc3RhbnRDaGF0EiouY3JhZnRlci53b3JrZmxvd3MudjEuQXNzaXN0YW50Q2hhdFJlcXVlc3QaKy5jcmFmdGVyLndvcmtmbG93cy52MS5Bc3Npc3RhbnRDaGF0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiRjcmFmdGVyL3dvcmtmbG93cy92MS93b3JrZmxvd3MucHJvdG8SFGNyYWZ0ZXIud29ya2Zsb3dzLnYxIuABCgxDcmFmdFN1bW1hcnkSEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRIVCg13b3JrZmxvd19uYW1lGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSDQoFc3RhdGUYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIZmF2b3JpdGUYCCABKAginwEKBUNyYWZ0EjMKB3N1bW1hcnkYASABKAsyIi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdFN1bW1hcnkSDwoHdmVyc2lvbhgCIAEoBRISCgpwcm9maWxlX2lkGAMgASgJEhQKDGN1cnJlbnRfc3RlcBgEIAEoCRImCgVzdGVwcxgFIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QinAEKDldvcmtmbG93SGVhZGVyEgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSEAoIY2F0ZWdvcnkYBCABKAkSDwoHdmVyc2lvbhgFIAEoBRIRCglhdmFpbGFibGUYBiABKAgSEgoKc3RhbmRhbG9uZRgHIAEoCBIOCgZpc19uZXcYCCABKAgiEwoRR2V0SGVhZGVyc1JlcXVlc3QilwIKEkdldEhlYWRlcnNSZXNwb25zZRINCgVuYW1lcxgBIAMoCRI1CgdoZWFkZXJzGAIgAygLMiQuY3JhZnRlci53b3JrZmxvd3MudjEuV29ya2Zsb3dIZWFkZXISVwoQZGVmYXVsdF92ZXJzaW9ucxgDIAMoCzI9LmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldEhlYWRlcnNSZXNwb25zZS5EZWZhdWx0VmVyc2lvbnNFbnRyeRISCgp0b29sc19saXN0GAQgAygJEhYKDm5ld190b29sc19saXN0GAUgAygJGjYKFERlZmF1bHRWZXJzaW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBToCOAEiZwoSQ3JlYXRlQ3JhZnRSZXF1ZXN0EhUKDXdvcmtmbG93X25hbWUYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRISCgpwcm9qZWN0X2lkGAMgASgJEhIKCnByb2ZpbGVfaWQYBCABKAkiQQoTQ3JlYXRlQ3JhZnRSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0IiMKD0dldENyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCSI+ChBHZXRDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiYAoQU2F2ZUNyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkSJwoGdmFsdWVzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCI/ChFTYXZlQ3JhZnRSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0ImMKE0NvbXBsZXRlU3RlcFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEQoJc3RlcF9uYW1lGAIgASgJEicKBnZhbHVlcxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiXgoRR2VuZXJhdGlvblN0YXJ0ZWQSDgoGZW5naW5lGAEgASgJEhEKCWZyYW1ld29yaxgCIAEoCRIXCgppdGVtX2luZGV4GAMgASgFSACIAQFCDQoLX2l0ZW1faW5kZXgiHwoPR2VuZXJhdGlvbkRlbHRhEgwKBHRleHQYASABKAkiiwEKDVN0ZXBDb21wbGV0ZWQSJwoGcmVzdWx0GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIlCgRtZXRhGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIqCgVjcmFmdBgDIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0Is0BChRDb21wbGV0ZVN0ZXBSZXNwb25zZRI6CgdzdGFydGVkGAEgASgLMicuY3JhZnRlci53b3JrZmxvd3MudjEuR2VuZXJhdGlvblN0YXJ0ZWRIABI2CgVkZWx0YRgCIAEoCzIlLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdlbmVyYXRpb25EZWx0YUgAEjgKCWNvbXBsZXRlZBgDIAEoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlN0ZXBDb21wbGV0ZWRIAEIHCgVldmVudCI2Cg9FZGl0U3RlcFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEQoJc3RlcF9uYW1lGAIgASgJIj4KEEVkaXRTdGVwUmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCI0ChJSZW5hbWVDcmFmdFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCSJBChNSZW5hbWVDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiJQoRR2V0UmVzdWx0c1JlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkiZAoSR2V0UmVzdWx0c1Jlc3BvbnNlEhAKCGNyYWZ0X2lkGAEgASgJEhIKCmNyYWZ0X25hbWUYAiABKAkSKAoHcmVzdWx0cxgDIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QicgoRTGlzdENyYWZ0c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg13b3JrZmxvd19uYW1lGAIgASgJEgwKBHBhZ2UYAyABKAUSEQoJcGFnZV9zaXplGAQgASgFEhEKCWZhdm9yaXRlcxgFIAEoCCJ6ChJMaXN0Q3JhZnRzUmVzcG9uc2USMgoGY3JhZnRzGAEgAygLMiIuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnRTdW1tYXJ5Eg0KBXRvdGFsGAIgASgFEgwKBHBhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUidQoQUnVuQWN0aW9uUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkSEwoLYWN0aW9uX3R5cGUYAyABKAkSJwoGcGFyYW1zGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCLKAQoRUnVuQWN0aW9uUmVzcG9uc2USOgoHc3RhcnRlZBgBIAEoCzInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdlbmVyYXRpb25TdGFydGVkSAASNgoFZGVsdGEYAiABKAsyJS5jcmFmdGVyLndvcmtmbG93cy52MS5HZW5lcmF0aW9uRGVsdGFIABI4Cgljb21wbGV0ZWQYAyABKAsyIy5jcmFmdGVyLndvcmtmbG93cy52MS5TdGVwQ29tcGxldGVkSABCBwoFZXZlbnQidwoZR2VuZXJhdGVJbmxpbmVUZXh0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkSDAoEbmFtZRgDIAEoCRInCgZwYXJhbXMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IlEKGkdlbmVyYXRlSW5saW5lVGV4dFJlc3BvbnNlEgwKBHRleHQYASABKAkSJQoEbWV0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3Qi+QEKF1NhdmVBY3Rpb25SZXN1bHRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJEhEKCXN0ZXBfbmFtZRgCIAEoCRIRCglyZXN1bHRfaWQYAyABKAkSFAoHY29udGVudBgEIAEoCUgAiAEBEikKCHNlY3Rpb25zGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIlCgRkYXRhGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIVCghzZWxlY3RlZBgHIAEoCEgBiAEBEg4KBmRlbGV0ZRgIIAEoCEIKCghfY29udGVudEILCglfc2VsZWN0ZWQiRgoYU2F2ZUFjdGlvblJlc3VsdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiOQoRQ2xvbmVDcmFmdFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCSJAChJDbG9uZUNyYWZ0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCI4ChJTZXRGYXZvcml0ZVJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEAoIZmF2b3JpdGUYAiABKAgiSgoTU2V0RmF2b3JpdGVSZXNwb25zZRIzCgdzdW1tYXJ5GAEgASgLMiIuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnRTdW1tYXJ5IiYKEkRlbGV0ZUNyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCSInChNEZWxldGVDcmFmdFJlc3BvbnNlEhAKCGNyYWZ0X2lkGAEgASgJIkkKHENyZWF0ZVN0YW5kYWxvbmVDcmFmdFJlcXVlc3QSFQoNd29ya2Zsb3dfbmFtZRgBIAEoCRISCgpjcmFmdF9uYW1lGAIgASgJIksKHUNyZWF0ZVN0YW5kYWxvbmVDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQi6gEKGFdyaXRlSW1hZ2VQcm9tcHRzUmVxdWVzdBIeChZpbWFnZV9nZW5lcmF0aW9uX21vZGVsGAEgASgJEk8KB3Byb2ZpbGUYAiABKAsyPC5jcmFmdGVyLndvcmtmbG93cy52MS5Xcml0ZUltYWdlUHJvbXB0c1JlcXVlc3QuUHJvZmlsZVNvdXJjZUgAEhEKB2NvbnRlbnQYAyABKAlIABpACg1Qcm9maWxlU291cmNlEhIKCnByb2ZpbGVfaWQYASABKAkSGwoTaXNfYnVzaW5lc3NfcHJvZmlsZRgCIAEoCEIICgZzb3VyY2UiSgoZV3JpdGVJbWFnZVByb21wdHNSZXNwb25zZRIPCgdwcm9tcHRzGAEgAygJEg4KBmVuZ2luZRgCIAEoCRIMCgRub3RlGAMgASgJIiwKC0NoYXRNZXNzYWdlEgwKBHR5cGUYASABKAkSDwoHY29udGVudBgCIAEoCSJLChRBc3Npc3RhbnRDaGF0UmVxdWVzdBIzCghtZXNzYWdlcxgBIAMoCzIhLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNoYXRNZXNzYWdlImkKFUFzc2lzdGFudENoYXRSZXNwb25zZRIyCgdtZXNzYWdlGAEgASgLMiEuY3JhZnRlci53b3JrZmxvd3MudjEuQ2hhdE1lc3NhZ2USDgoGZW5naW5lGAIgASgJEgwKBG5vdGUYAyABKAky0g4KEFdvcmtmbG93c1NlcnZpY2USXwoKR2V0SGVhZGVycxInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldEhlYWRlcnNSZXF1ZXN0GiguY3JhZnRlci53b3JrZmxvd3MudjEuR2V0SGVhZGVyc1Jlc3BvbnNlEmIKC0NyZWF0ZUNyYWZ0EiguY3JhZnRlci53b3JrZmxvd3MudjEuQ3JlYXRlQ3JhZnRSZXF1ZXN0GikuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JlYXRlQ3JhZnRSZXNwb25zZRJZCghHZXRDcmFmdBIlLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldENyYWZ0UmVxdWVzdBomLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldENyYWZ0UmVzcG9uc2USXAoJU2F2ZUNyYWZ0EiYuY3JhZnRlci53b3JrZmxvd3MudjEuU2F2ZUNyYWZ0UmVxdWVzdBonLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNhdmVDcmFmdFJlc3BvbnNlEmcKDENvbXBsZXRlU3RlcBIpLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNvbXBsZXRlU3RlcFJlcXVlc3QaKi5jcmFmdGVyLndvcmtmbG93cy52MS5Db21wbGV0ZVN0ZXBSZXNwb25zZTABElkKCEVkaXRTdGVwEiUuY3JhZnRlci53b3JrZmxvd3MudjEuRWRpdFN0ZXBSZXF1ZXN0GiYuY3JhZnRlci53b3JrZmxvd3MudjEuRWRpdFN0ZXBSZXNwb25zZRJiCgtSZW5hbWVDcmFmdBIoLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlJlbmFtZUNyYWZ0UmVxdWVzdBopLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlJlbmFtZUNyYWZ0UmVzcG9uc2USXwoKR2V0UmVzdWx0cxInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldFJlc3VsdHNSZXF1ZXN0GiguY3JhZnRlci53b3JrZmxvd3MudjEuR2V0UmVzdWx0c1Jlc3BvbnNlEl8KCkxpc3RDcmFmdHMSJy5jcmFmdGVyLndvcmtmbG93cy52MS5MaXN0Q3JhZnRzUmVxdWVzdBooLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkxpc3RDcmFmdHNSZXNwb25zZRJeCglSdW5BY3Rpb24SJi5jcmFmdGVyLndvcmtmbG93cy52MS5SdW5BY3Rpb25SZXF1ZXN0GicuY3JhZnRlci53b3JrZmxvd3MudjEuUnVuQWN0aW9uUmVzcG9uc2UwARJ3ChJHZW5lcmF0ZUlubGluZVRleHQSLy5jcmFmdGVyLndvcmtmbG93cy52MS5HZW5lcmF0ZUlubGluZVRleHRSZXF1ZXN0GjAuY3JhZnRlci53b3JrZmxvd3MudjEuR2VuZXJhdGVJbmxpbmVUZXh0UmVzcG9uc2UScQoQU2F2ZUFjdGlvblJlc3VsdBItLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNhdmVBY3Rpb25SZXN1bHRSZXF1ZXN0Gi4uY3JhZnRlci53b3JrZmxvd3MudjEuU2F2ZUFjdGlvblJlc3VsdFJlc3BvbnNlEl8KCkNsb25lQ3JhZnQSJy5jcmFmdGVyLndvcmtmbG93cy52MS5DbG9uZUNyYWZ0UmVxdWVzdBooLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNsb25lQ3JhZnRSZXNwb25zZRJiCgtTZXRGYXZvcml0ZRIoLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNldEZhdm9yaXRlUmVxdWVzdBopLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNldEZhdm9yaXRlUmVzcG9uc2USYgoLRGVsZXRlQ3JhZnQSKC5jcmFmdGVyLndvcmtmbG93cy52MS5EZWxldGVDcmFmdFJlcXVlc3QaKS5jcmFmdGVyLndvcmtmbG93cy52MS5EZWxldGVDcmFmdFJlc3BvbnNlEoABChVDcmVhdGVTdGFuZGFsb25lQ3JhZnQSMi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmVhdGVTdGFuZGFsb25lQ3JhZnRSZXF1ZXN0GjMuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JlYXRlU3RhbmRhbG9uZUNyYWZ0UmVzcG9uc2USdAoRV3JpdGVJbWFnZVByb21wdHMSLi5jcmFmdGVyLndvcmtmbG93cy52MS5Xcml0ZUltYWdlUHJvbXB0c1JlcXVlc3QaLy5jcmFmdGVyLndvcmtmbG93cy52MS5Xcml0ZUltYWdlUHJvbXB0c1Jlc3BvbnNlEmgKDUFzc2lzdGFudENoYXQSKi5jcmFmdGVyLndvcmtmbG93cy52MS5Bc3Npc3RhbnRDaGF0UmVxdWVzdBorLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkFzc2lzdGFudENoYXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.workflows.v1.CraftSummary
@@ -386,6 +386,13 @@ export type GenerationStarted = Message<"crafter.workflows.v1.GenerationStarted"
    * @generated from field: string framework = 2;
    */
   framework: string;
+
+  /**
+   * IteratorStep: the item (from 0) this run writes for.
+   *
+   * @generated from field: optional int32 item_index = 3;
+   */
+  itemIndex?: number | undefined;
 };
 
 /**
@@ -672,6 +679,139 @@ export const ListCraftsResponseSchema: GenMessage<ListCraftsResponse> = /*@__PUR
   messageDesc(file_crafter_workflows_v1_workflows, 23);
 
 /**
+ * @generated from message crafter.workflows.v1.RunActionRequest
+ */
+export type RunActionRequest = Message<"crafter.workflows.v1.RunActionRequest"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+
+  /**
+   * @generated from field: string step_name = 2;
+   */
+  stepName: string;
+
+  /**
+   * e.g. "TextGenerator", "promptWriterAction", "FunctionCaller".
+   *
+   * @generated from field: string action_type = 3;
+   */
+  actionType: string;
+
+  /**
+   * The values to run with, merged over the step's saved values.
+   *
+   * @generated from field: google.protobuf.Struct params = 4;
+   */
+  params?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.RunActionRequest.
+ * Use `create(RunActionRequestSchema)` to create a new message.
+ */
+export const RunActionRequestSchema: GenMessage<RunActionRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 24);
+
+/**
+ * The same events as CompleteStepResponse.
+ *
+ * @generated from message crafter.workflows.v1.RunActionResponse
+ */
+export type RunActionResponse = Message<"crafter.workflows.v1.RunActionResponse"> & {
+  /**
+   * @generated from oneof crafter.workflows.v1.RunActionResponse.event
+   */
+  event: {
+    /**
+     * @generated from field: crafter.workflows.v1.GenerationStarted started = 1;
+     */
+    value: GenerationStarted;
+    case: "started";
+  } | {
+    /**
+     * @generated from field: crafter.workflows.v1.GenerationDelta delta = 2;
+     */
+    value: GenerationDelta;
+    case: "delta";
+  } | {
+    /**
+     * @generated from field: crafter.workflows.v1.StepCompleted completed = 3;
+     */
+    value: StepCompleted;
+    case: "completed";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message crafter.workflows.v1.RunActionResponse.
+ * Use `create(RunActionResponseSchema)` to create a new message.
+ */
+export const RunActionResponseSchema: GenMessage<RunActionResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 25);
+
+/**
+ * @generated from message crafter.workflows.v1.GenerateInlineTextRequest
+ */
+export type GenerateInlineTextRequest = Message<"crafter.workflows.v1.GenerateInlineTextRequest"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+
+  /**
+   * @generated from field: string step_name = 2;
+   */
+  stepName: string;
+
+  /**
+   * An InlineTextGenerator input with a generator, or a command of the step's InlineTextGenerator action.
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * The step's values plus free keys such as `text` (the selection).
+   *
+   * @generated from field: google.protobuf.Struct params = 4;
+   */
+  params?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.GenerateInlineTextRequest.
+ * Use `create(GenerateInlineTextRequestSchema)` to create a new message.
+ */
+export const GenerateInlineTextRequestSchema: GenMessage<GenerateInlineTextRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 26);
+
+/**
+ * @generated from message crafter.workflows.v1.GenerateInlineTextResponse
+ */
+export type GenerateInlineTextResponse = Message<"crafter.workflows.v1.GenerateInlineTextResponse"> & {
+  /**
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * { engine, framework?, note?, usage, credits, durationMs }
+   *
+   * @generated from field: google.protobuf.Struct meta = 2;
+   */
+  meta?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.GenerateInlineTextResponse.
+ * Use `create(GenerateInlineTextResponseSchema)` to create a new message.
+ */
+export const GenerateInlineTextResponseSchema: GenMessage<GenerateInlineTextResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 27);
+
+/**
  * @generated from message crafter.workflows.v1.SaveActionResultRequest
  */
 export type SaveActionResultRequest = Message<"crafter.workflows.v1.SaveActionResultRequest"> & {
@@ -727,7 +867,7 @@ export type SaveActionResultRequest = Message<"crafter.workflows.v1.SaveActionRe
  * Use `create(SaveActionResultRequestSchema)` to create a new message.
  */
 export const SaveActionResultRequestSchema: GenMessage<SaveActionResultRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 24);
+  messageDesc(file_crafter_workflows_v1_workflows, 28);
 
 /**
  * @generated from message crafter.workflows.v1.SaveActionResultResponse
@@ -744,7 +884,7 @@ export type SaveActionResultResponse = Message<"crafter.workflows.v1.SaveActionR
  * Use `create(SaveActionResultResponseSchema)` to create a new message.
  */
 export const SaveActionResultResponseSchema: GenMessage<SaveActionResultResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 25);
+  messageDesc(file_crafter_workflows_v1_workflows, 29);
 
 /**
  * @generated from message crafter.workflows.v1.CloneCraftRequest
@@ -768,7 +908,7 @@ export type CloneCraftRequest = Message<"crafter.workflows.v1.CloneCraftRequest"
  * Use `create(CloneCraftRequestSchema)` to create a new message.
  */
 export const CloneCraftRequestSchema: GenMessage<CloneCraftRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 26);
+  messageDesc(file_crafter_workflows_v1_workflows, 30);
 
 /**
  * @generated from message crafter.workflows.v1.CloneCraftResponse
@@ -785,7 +925,7 @@ export type CloneCraftResponse = Message<"crafter.workflows.v1.CloneCraftRespons
  * Use `create(CloneCraftResponseSchema)` to create a new message.
  */
 export const CloneCraftResponseSchema: GenMessage<CloneCraftResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 27);
+  messageDesc(file_crafter_workflows_v1_workflows, 31);
 
 /**
  * @generated from message crafter.workflows.v1.SetFavoriteRequest
@@ -807,7 +947,7 @@ export type SetFavoriteRequest = Message<"crafter.workflows.v1.SetFavoriteReques
  * Use `create(SetFavoriteRequestSchema)` to create a new message.
  */
 export const SetFavoriteRequestSchema: GenMessage<SetFavoriteRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 28);
+  messageDesc(file_crafter_workflows_v1_workflows, 32);
 
 /**
  * @generated from message crafter.workflows.v1.SetFavoriteResponse
@@ -824,7 +964,7 @@ export type SetFavoriteResponse = Message<"crafter.workflows.v1.SetFavoriteRespo
  * Use `create(SetFavoriteResponseSchema)` to create a new message.
  */
 export const SetFavoriteResponseSchema: GenMessage<SetFavoriteResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 29);
+  messageDesc(file_crafter_workflows_v1_workflows, 33);
 
 /**
  * @generated from message crafter.workflows.v1.DeleteCraftRequest
@@ -841,7 +981,7 @@ export type DeleteCraftRequest = Message<"crafter.workflows.v1.DeleteCraftReques
  * Use `create(DeleteCraftRequestSchema)` to create a new message.
  */
 export const DeleteCraftRequestSchema: GenMessage<DeleteCraftRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 30);
+  messageDesc(file_crafter_workflows_v1_workflows, 34);
 
 /**
  * @generated from message crafter.workflows.v1.DeleteCraftResponse
@@ -858,7 +998,7 @@ export type DeleteCraftResponse = Message<"crafter.workflows.v1.DeleteCraftRespo
  * Use `create(DeleteCraftResponseSchema)` to create a new message.
  */
 export const DeleteCraftResponseSchema: GenMessage<DeleteCraftResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 31);
+  messageDesc(file_crafter_workflows_v1_workflows, 35);
 
 /**
  * @generated from message crafter.workflows.v1.CreateStandaloneCraftRequest
@@ -880,7 +1020,7 @@ export type CreateStandaloneCraftRequest = Message<"crafter.workflows.v1.CreateS
  * Use `create(CreateStandaloneCraftRequestSchema)` to create a new message.
  */
 export const CreateStandaloneCraftRequestSchema: GenMessage<CreateStandaloneCraftRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 32);
+  messageDesc(file_crafter_workflows_v1_workflows, 36);
 
 /**
  * @generated from message crafter.workflows.v1.CreateStandaloneCraftResponse
@@ -897,7 +1037,7 @@ export type CreateStandaloneCraftResponse = Message<"crafter.workflows.v1.Create
  * Use `create(CreateStandaloneCraftResponseSchema)` to create a new message.
  */
 export const CreateStandaloneCraftResponseSchema: GenMessage<CreateStandaloneCraftResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 33);
+  messageDesc(file_crafter_workflows_v1_workflows, 37);
 
 /**
  * @generated from message crafter.workflows.v1.WriteImagePromptsRequest
@@ -935,7 +1075,7 @@ export type WriteImagePromptsRequest = Message<"crafter.workflows.v1.WriteImageP
  * Use `create(WriteImagePromptsRequestSchema)` to create a new message.
  */
 export const WriteImagePromptsRequestSchema: GenMessage<WriteImagePromptsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 34);
+  messageDesc(file_crafter_workflows_v1_workflows, 38);
 
 /**
  * @generated from message crafter.workflows.v1.WriteImagePromptsRequest.ProfileSource
@@ -957,7 +1097,7 @@ export type WriteImagePromptsRequest_ProfileSource = Message<"crafter.workflows.
  * Use `create(WriteImagePromptsRequest_ProfileSourceSchema)` to create a new message.
  */
 export const WriteImagePromptsRequest_ProfileSourceSchema: GenMessage<WriteImagePromptsRequest_ProfileSource> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 34, 0);
+  messageDesc(file_crafter_workflows_v1_workflows, 38, 0);
 
 /**
  * @generated from message crafter.workflows.v1.WriteImagePromptsResponse
@@ -988,7 +1128,7 @@ export type WriteImagePromptsResponse = Message<"crafter.workflows.v1.WriteImage
  * Use `create(WriteImagePromptsResponseSchema)` to create a new message.
  */
 export const WriteImagePromptsResponseSchema: GenMessage<WriteImagePromptsResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 35);
+  messageDesc(file_crafter_workflows_v1_workflows, 39);
 
 /**
  * @generated from message crafter.workflows.v1.ChatMessage
@@ -1012,7 +1152,7 @@ export type ChatMessage = Message<"crafter.workflows.v1.ChatMessage"> & {
  * Use `create(ChatMessageSchema)` to create a new message.
  */
 export const ChatMessageSchema: GenMessage<ChatMessage> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 36);
+  messageDesc(file_crafter_workflows_v1_workflows, 40);
 
 /**
  * @generated from message crafter.workflows.v1.AssistantChatRequest
@@ -1029,7 +1169,7 @@ export type AssistantChatRequest = Message<"crafter.workflows.v1.AssistantChatRe
  * Use `create(AssistantChatRequestSchema)` to create a new message.
  */
 export const AssistantChatRequestSchema: GenMessage<AssistantChatRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 37);
+  messageDesc(file_crafter_workflows_v1_workflows, 41);
 
 /**
  * @generated from message crafter.workflows.v1.AssistantChatResponse
@@ -1056,7 +1196,7 @@ export type AssistantChatResponse = Message<"crafter.workflows.v1.AssistantChatR
  * Use `create(AssistantChatResponseSchema)` to create a new message.
  */
 export const AssistantChatResponseSchema: GenMessage<AssistantChatResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_workflows_v1_workflows, 38);
+  messageDesc(file_crafter_workflows_v1_workflows, 42);
 
 /**
  * Workflow definitions (data) and crafts, the user's instances of them. The caller is the user
@@ -1143,6 +1283,27 @@ export const WorkflowsService: GenService<{
     methodKind: "unary";
     input: typeof ListCraftsRequestSchema;
     output: typeof ListCraftsResponseSchema;
+  },
+  /**
+   * Runs a step's action without completing the step ("generate more"), streaming like
+   * CompleteStep. action_type must be the step's action kind.
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.RunAction
+   */
+  runAction: {
+    methodKind: "server_streaming";
+    input: typeof RunActionRequestSchema;
+    output: typeof RunActionResponseSchema;
+  },
+  /**
+   * Writes text for an InlineTextGenerator input or command (SmartEditor); nothing is saved.
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.GenerateInlineText
+   */
+  generateInlineText: {
+    methodKind: "unary";
+    input: typeof GenerateInlineTextRequestSchema;
+    output: typeof GenerateInlineTextResponseSchema;
   },
   /**
    * Edits, selects or deletes a result of a step's action, or adds a user-written one.

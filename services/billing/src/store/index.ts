@@ -1,0 +1,17 @@
+import type { Connection } from "mongoose";
+import { LedgerRepository, ledgerEntryModel } from "./ledger.repository";
+import { SubscriptionRepository, subscriptionModel } from "./subscription.repository";
+
+/** Every repository of the billing service, over its own database. */
+export interface BillingStores {
+  ledger: LedgerRepository;
+  subscriptions: SubscriptionRepository;
+}
+
+/** Builds the repositories and waits for their unique indexes, which the ledger's safety rests on. */
+export async function createStores(connection: Connection): Promise<BillingStores> {
+  const ledger = ledgerEntryModel(connection);
+  const subscriptions = subscriptionModel(connection);
+  await Promise.all([ledger.init(), subscriptions.init()]);
+  return { ledger: new LedgerRepository(ledger), subscriptions: new SubscriptionRepository(subscriptions) };
+}
