@@ -6,8 +6,8 @@ import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 // writers and the assistant chat (offline path; ai-provider.int.test.ts covers a provider).
 // Run against a stack without AI_* settings: every engine is the offline one.
 
-// The offline engine streams with a pause between chunks: a draft takes a few seconds.
-jest.setTimeout(30_000);
+// The offline engine streams with a pause between chunks, and the test servers are shared: allow time.
+jest.setTimeout(120_000);
 
 const session = new GatewaySession();
 const other = new GatewaySession();
