@@ -5,6 +5,22 @@ import { z } from "zod";
 const optionalString = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema.optional());
 
+export const PROVIDERS = ["openai", "google", "openai-compatible", "offline"] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+/** `{"GoogleAdsWriter":"openai:gpt-4o-mini","BlogWriter":"offline","SeoWriter":"gpt-4.1"}` */
+const workflowModels = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: 'must be JSON, e.g. {"GoogleAdsWriter":"openai:gpt-4o-mini"}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string().min(1), z.string().trim().min(1, "a model is required")));
+
 export const configSchema = baseConfigSchema
   .extend({
     PORT: z.coerce.number().int().positive().default(50054),
@@ -12,13 +28,28 @@ export const configSchema = baseConfigSchema
     PROJECTS_URL: z.url().default("http://127.0.0.1:50053"),
     /** The billing service, which debits and refunds credits (clients/billing.ts). */
     BILLING_URL: z.url().default("http://127.0.0.1:50056"),
-    /** An OpenAI-compatible endpoint (OpenAI, Ollama, vLLM…), e.g. https://api.openai.com/v1. */
+    /**
+     * Who writes the text: openai, google, openai-compatible (OpenAI-style endpoint at AI_BASE_URL:
+     * Ollama, vLLM, LiteLLM…) or offline. Unset: openai-compatible when AI_BASE_URL is set, else offline.
+     */
+    AI_PROVIDER: optionalString(z.enum(PROVIDERS)),
+    /** The endpoint: required for openai-compatible; a proxy or regional URL for openai / google. */
     AI_BASE_URL: optionalString(z.url()),
+    /** The key of AI_PROVIDER (required for openai and google). */
     AI_API_KEY: optionalString(z.string()),
-    /** The model id sent to AI_BASE_URL, e.g. gpt-4o-mini or llama3.1. */
+    /** The model id, e.g. gpt-4o-mini, gemini-2.5-flash or llama3.1. */
     AI_MODEL: optionalString(z.string()),
-    /** Total time one generation may take, in ms. */
+    /** Keys for per-workflow overrides that use another provider than AI_PROVIDER (the SDK's own names). */
+    OPENAI_API_KEY: optionalString(z.string()),
+    GOOGLE_GENERATIVE_AI_API_KEY: optionalString(z.string()),
+    /**
+     * Per-workflow models, JSON: workflow name → "provider:model", "model" (AI_PROVIDER's) or "offline".
+     * Workflow names are checked against the registry at start.
+     */
+    AI_WORKFLOW_MODELS: optionalString(workflowModels),
+    /** The longest wait for the provider's next chunk (the first included, retries included), in ms. */
     AI_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+    /** Retries of a failed provider call (429, 5xx, network) with exponential backoff. */
     AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     /** Pause between streamed chunks of the offline engine, so a person sees the draft being written. */
     OFFLINE_STREAM_DELAY_MS: z.coerce.number().int().min(0).default(12),
@@ -29,19 +60,104 @@ export const configSchema = baseConfigSchema
       .transform((value) => value === "true"),
   })
   .superRefine((config, ctx) => {
-    // Half a provider is a mistake, not a wish for the offline engine: fail fast and say so.
-    if (config.AI_BASE_URL && !config.AI_MODEL) {
-      ctx.addIssue({ code: "custom", path: ["AI_MODEL"], message: "required when AI_BASE_URL is set" });
-    }
-    if (config.AI_MODEL && !config.AI_BASE_URL) {
-      ctx.addIssue({ code: "custom", path: ["AI_BASE_URL"], message: "required when AI_MODEL is set" });
-    }
+    const resolved = resolveAi(config);
+    for (const problem of resolved.problems)
+      ctx.addIssue({ code: "custom", path: [problem.path], message: problem.message });
   });
 
 export type Config = z.infer<typeof configSchema>;
 
-/** The provider settings when one is configured, else undefined (the offline engine is used). */
-export function aiProvider(config: Config): { baseURL: string; apiKey?: string; model: string } | undefined {
-  if (!config.AI_BASE_URL || !config.AI_MODEL) return undefined;
-  return { baseURL: config.AI_BASE_URL, apiKey: config.AI_API_KEY, model: config.AI_MODEL };
+/** One way of writing text: the offline engine, or a model of a provider. */
+export type ModelSpec =
+  | { provider: "offline" }
+  | { provider: Exclude<ProviderName, "offline">; model: string; baseURL?: string; apiKey?: string };
+
+/** The engine of every workflow, and the workflows that use another one. */
+export interface AiSettings {
+  default: ModelSpec;
+  workflows: Record<string, ModelSpec>;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+type AiInput = Pick<
+  Config,
+  | "AI_PROVIDER"
+  | "AI_BASE_URL"
+  | "AI_API_KEY"
+  | "AI_MODEL"
+  | "OPENAI_API_KEY"
+  | "GOOGLE_GENERATIVE_AI_API_KEY"
+  | "AI_WORKFLOW_MODELS"
+  | "AI_TIMEOUT_MS"
+  | "AI_MAX_RETRIES"
+>;
+
+/**
+ * Resolves the AI variables into model specs, collecting every mistake: half a provider is a
+ * mistake, not a wish for the offline engine, so the service fails fast and says why.
+ */
+function resolveAi(config: AiInput): { settings: AiSettings; problems: { path: string; message: string }[] } {
+  const problems: { path: string; message: string }[] = [];
+  const provider: ProviderName = config.AI_PROVIDER ?? (config.AI_BASE_URL ? "openai-compatible" : "offline");
+  if (!config.AI_PROVIDER && config.AI_MODEL && !config.AI_BASE_URL) {
+    problems.push({
+      path: "AI_PROVIDER",
+      message: "required when AI_MODEL is set (openai, google or openai-compatible)",
+    });
+  }
+  const keyOf = (name: ProviderName): string | undefined => {
+    const own =
+      name === "openai" ? config.OPENAI_API_KEY : name === "google" ? config.GOOGLE_GENERATIVE_AI_API_KEY : undefined;
+    return own ?? (name === provider || name === "openai-compatible" ? config.AI_API_KEY : undefined);
+  };
+  const spec = (name: ProviderName, model: string | undefined, path: string): ModelSpec => {
+    if (name === "offline") return { provider: "offline" };
+    if (!model) {
+      const variable = path === "AI_PROVIDER" ? "AI_MODEL" : "AI_WORKFLOW_MODELS";
+      problems.push({ path: variable, message: `a model is required for the ${name} provider (${path})` });
+    }
+    const apiKey = keyOf(name);
+    if (name !== "openai-compatible" && !apiKey) {
+      const variable =
+        name === provider ? "AI_API_KEY" : name === "openai" ? "OPENAI_API_KEY" : "GOOGLE_GENERATIVE_AI_API_KEY";
+      problems.push({ path: variable, message: `required for the ${name} provider (${path})` });
+    }
+    if (name === "openai-compatible" && !config.AI_BASE_URL) {
+      problems.push({ path: "AI_BASE_URL", message: `required for the openai-compatible provider (${path})` });
+    }
+    return {
+      provider: name,
+      model: model ?? "",
+      ...(config.AI_BASE_URL ? { baseURL: config.AI_BASE_URL } : {}),
+      ...(apiKey ? { apiKey } : {}),
+    };
+  };
+
+  const settings: AiSettings = {
+    default: provider === "offline" ? { provider: "offline" } : spec(provider, config.AI_MODEL, "AI_PROVIDER"),
+    workflows: {},
+    timeoutMs: config.AI_TIMEOUT_MS,
+    maxRetries: config.AI_MAX_RETRIES,
+  };
+  for (const [workflow, value] of Object.entries(config.AI_WORKFLOW_MODELS ?? {})) {
+    const [head, ...rest] = value.split(":");
+    const named = (PROVIDERS as readonly string[]).includes(head!) ? (head as ProviderName) : undefined;
+    const where = `AI_WORKFLOW_MODELS.${workflow}`;
+    if (value === "offline") {
+      settings.workflows[workflow] = { provider: "offline" };
+    } else if (named) {
+      settings.workflows[workflow] = spec(named, rest.join(":") || undefined, where);
+    } else if (provider === "offline") {
+      problems.push({ path: "AI_WORKFLOW_MODELS", message: `${workflow}: name the provider, e.g. "openai:${value}"` });
+    } else {
+      settings.workflows[workflow] = spec(provider, value, where);
+    }
+  }
+  return { settings, problems };
+}
+
+/** The validated AI settings of a loaded config. */
+export function aiSettings(config: Config): AiSettings {
+  return resolveAi(config).settings;
 }

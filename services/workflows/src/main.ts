@@ -1,13 +1,12 @@
 import { runService } from "@crafter/kit";
 import { createBillingCredits } from "./clients/billing";
 import { projectsProfileSource } from "./clients/profiles";
-import { aiProvider, configSchema } from "./config";
+import { aiSettings, configSchema } from "./config";
 import { CATALOG, DEFINITIONS, TEST_CATALOG, TEST_DEFINITIONS } from "./definitions/index";
 import { DefinitionRegistry } from "./domain/registry";
 import { CraftEvents } from "./events/craft-events";
 import { buildFunctions } from "./functions/index";
-import { createAiSdkEngine } from "./generation/ai-sdk-engine";
-import { createOfflineEngine } from "./generation/offline-engine";
+import { checkWorkflowModels, createTextEngine, specLabel } from "./generation/providers";
 import { routes } from "./rpc/routes";
 import { redisActionLocks } from "./store/action-lock";
 import { CraftRepository } from "./store/craft.repository";
@@ -20,13 +19,19 @@ await runService({
     const registry = config.WORKFLOWS_TEST_FIXTURES
       ? new DefinitionRegistry([...CATALOG, ...TEST_CATALOG], [...DEFINITIONS, ...TEST_DEFINITIONS])
       : new DefinitionRegistry(CATALOG, DEFINITIONS);
-    const provider = aiProvider(config);
-    const engine = provider
-      ? createAiSdkEngine({ ...provider, timeoutMs: config.AI_TIMEOUT_MS, maxRetries: config.AI_MAX_RETRIES, logger })
-      : createOfflineEngine({ delayMs: config.OFFLINE_STREAM_DELAY_MS });
+    const ai = aiSettings(config);
+    // The image prompt writers and the assistant have models of their own too.
+    const extra = new Set(["ImagePromptWriter", "Assistant"]);
+    checkWorkflowModels(ai, (name) => registry.isListed(name) || extra.has(name));
+    const engine = createTextEngine(ai, { offlineDelayMs: config.OFFLINE_STREAM_DELAY_MS, logger });
     logger.info(
-      { engine: engine.name, ...(provider ? { baseURL: provider.baseURL } : {}) },
-      provider ? "generating with the configured AI provider" : "no AI provider configured; using the offline engine",
+      {
+        engine: specLabel(ai.default),
+        workflows: Object.fromEntries(Object.entries(ai.workflows).map(([name, spec]) => [name, specLabel(spec)])),
+      },
+      ai.default.provider === "offline"
+        ? "no AI provider configured; using the offline engine"
+        : "generating with the configured AI provider",
     );
     const crafts = craftModel(mongo);
     const events = new CraftEvents(config.CRAFTER_NAMESPACE);

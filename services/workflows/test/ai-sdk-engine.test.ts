@@ -1,107 +1,42 @@
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createLogger, describeError } from "@crafter/kit";
+import { createLogger, describeError, loadConfig } from "@crafter/kit";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { aiSettings, configSchema, type ModelSpec } from "../src/config";
 import { startCraft } from "../src/domain/craft";
+import { MalformedOutputError, shapeOutput } from "../src/domain/output";
 import { buildGeneration, type GenerationRequest } from "../src/domain/prompt";
 import { createAiSdkEngine } from "../src/generation/ai-sdk-engine";
-import { blogWriter, profile } from "./fixtures";
+import { malformedOutputError, PROVIDER_MESSAGES } from "../src/generation/errors";
+import { checkWorkflowModels, createTextEngine, languageModel } from "../src/generation/providers";
+import { type FakeAi, PLAN, startFakeAi } from "./fake-ai-server";
+import { blogWriter, profile, registry } from "./fixtures";
 
-/**
- * A small OpenAI-compatible server: POST /v1/chat/completions answers with SSE chunks, or with the
- * status the test asks for (the model name picks the behaviour).
- */
-interface ChatRequest {
-  model: string;
-  stream: boolean;
-  stream_options?: unknown;
-  max_tokens?: number;
-  messages: { role: string; content: unknown }[];
-}
-
-interface Received {
-  authorization?: string;
-  body: ChatRequest;
-}
-
-const received: Received[] = [];
-let server: Server;
-let baseURL: string;
-
-const PLAN = [
-  "## Title ideas\n",
-  "- Starter 101\n",
-  "- Wild Yeast, Tamed\n",
-  "## Outline\n",
-  "- Why it matters\n",
-  "- Feeding\n",
-];
-
-function sse(res: ServerResponse, model: string, pieces: string[], hang = false) {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  const chunk = (delta: object, finish: string | null, usage?: object) =>
-    `data: ${JSON.stringify({
-      id: "chatcmpl-1",
-      object: "chat.completion.chunk",
-      created: 1,
-      model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-      ...(usage ? { usage } : {}),
-    })}\n\n`;
-  res.write(chunk({ role: "assistant", content: "" }, null));
-  for (const piece of pieces) res.write(chunk({ content: piece }, null));
-  if (hang) return; // keeps the stream open: the client has to abort
-  res.write(chunk({}, "stop", { prompt_tokens: 42, completion_tokens: 17, total_tokens: 59 }));
-  res.write("data: [DONE]\n\n");
-  res.end();
-}
-
-async function handle(req: IncomingMessage, res: ServerResponse) {
-  let raw = "";
-  for await (const part of req) raw += part;
-  if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-    res.writeHead(404).end();
-    return;
-  }
-  const body = JSON.parse(raw);
-  received.push({ authorization: req.headers.authorization, body });
-  if (body.model === "broken") {
-    res.writeHead(500, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { message: "upstream exploded", type: "server_error" } }));
-  } else if (body.model === "busy") {
-    res.writeHead(429, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { message: "slow down", type: "rate_limit" } }));
-  } else if (body.model === "garbled") {
-    res.writeHead(200, { "content-type": "text/event-stream" });
-    res.end("data: {not json\n\n");
-  } else if (body.model === "hang") {
-    sse(res, body.model, ["Once upon"], true);
-  } else {
-    sse(res, body.model, PLAN);
-  }
-}
-
+let fake: FakeAi;
 beforeAll(async () => {
-  server = createServer((req, res) => void handle(req, res));
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  fake = await startFakeAi();
 });
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => fake.close());
 
 const logger = createLogger("workflows-test", "silent");
-const engineFor = (model: string, timeoutMs = 10_000) =>
-  createAiSdkEngine({ baseURL, apiKey: "sk-test", model, timeoutMs, maxRetries: 0, logger });
 
-function request(): GenerationRequest {
+function engineFor(
+  model: string,
+  options: { provider?: ModelSpec["provider"]; timeoutMs?: number; retries?: number } = {},
+) {
+  const provider = options.provider ?? "openai-compatible";
+  if (provider === "offline") throw new Error("not an AI SDK engine");
+  return createAiSdkEngine({
+    model: languageModel({ provider, model, baseURL: fake.baseURL, apiKey: "sk-test" }),
+    modelId: model,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    maxRetries: options.retries ?? 0,
+    logger,
+  });
+}
+
+function request(workflowName = "BlogWriter"): GenerationRequest {
   const progress = startCraft(blogWriter, profile, new Date());
   const values = { topic: "Keeping a starter alive", keywords: ["starter"], audience: "home bakers", tone: "friendly" };
-  return buildGeneration(blogWriter, blogWriter.steps[0]!, values, progress.steps, profile);
+  return { ...buildGeneration(blogWriter, blogWriter.steps[0]!, values, progress.steps, profile), workflowName };
 }
 
 async function collect(iterable: AsyncIterable<string>): Promise<string[]> {
@@ -119,19 +54,23 @@ async function failure(run: AsyncIterable<string>) {
   throw new Error("the generation did not fail");
 }
 
+const signal = () => new AbortController().signal;
+const requestsFor = (model: string) =>
+  fake.received.filter((r) => r.body.model === model || r.path.includes(`/${model}:`));
+
 describe("the AI SDK engine against an OpenAI-compatible server", () => {
   it("streams the model's text as it arrives and records token usage", async () => {
     const engine = engineFor("tiny-model");
     const req = request();
     expect(engine.describe(req)).toEqual({ engine: "tiny-model", framework: "" });
-    const run = engine.stream(req, new AbortController().signal);
+    const run = engine.stream(req, signal());
     const chunks = await collect(run);
     expect(chunks).toEqual(PLAN);
     expect(run.usage).toEqual({ inputTokens: 42, outputTokens: 17 });
 
-    const sent = received.at(-1)!;
+    const sent = requestsFor("tiny-model").at(-1)!;
+    expect(sent.path).toBe("/v1/chat/completions");
     expect(sent.authorization).toBe("Bearer sk-test");
-    expect(sent.body.model).toBe("tiny-model");
     expect(sent.body.stream).toBe(true);
     expect(sent.body.stream_options).toEqual({ include_usage: true });
     expect(sent.body.max_tokens).toBe(800);
@@ -140,25 +79,43 @@ describe("the AI SDK engine against an OpenAI-compatible server", () => {
     expect(JSON.stringify(sent.body.messages[1]!.content)).toContain("Topic: Keeping a starter alive");
   });
 
-  it("maps a provider 500 to InternalServerError without leaking its message", async () => {
-    const error = await failure(engineFor("broken").stream(request(), new AbortController().signal));
+  it("maps a provider 500 to InternalServerError after the retries, without leaking its message", async () => {
+    const error = await failure(engineFor("broken-retried", { retries: 1 }).stream(request(), signal()));
+    expect(error.code).toBe("InternalServerError");
+    expect(error.message).toBe("Something went wrong on our end. Please try again later.");
+    expect(requestsFor("broken-retried")).toHaveLength(2);
+  });
+
+  it("maps a provider 429 to RATE_LIMITED with a retryable message", async () => {
+    const error = await failure(engineFor("busy").stream(request(), signal()));
+    expect(error.code).toBe("RATE_LIMITED");
+    expect(error.message).toBe(PROVIDER_MESSAGES.rateLimited);
+  });
+
+  it("retries a 429 and then streams the answer", async () => {
+    const run = engineFor("busy-once", { retries: 2 }).stream(request(), signal());
+    expect((await collect(run)).join("")).toBe(PLAN.join(""));
+    expect(requestsFor("busy-once")).toHaveLength(2);
+    expect(run.usage).toEqual({ inputTokens: 42, outputTokens: 17 });
+  });
+
+  it("maps a stream that is not the protocol to InternalServerError", async () => {
+    const error = await failure(engineFor("garbled").stream(request(), signal()));
     expect(error.code).toBe("InternalServerError");
     expect(error.message).toBe("Something went wrong on our end. Please try again later.");
   });
 
-  it("maps a provider 429 to RATE_LIMITED", async () => {
-    const error = await failure(engineFor("busy").stream(request(), new AbortController().signal));
-    expect(error.code).toBe("RATE_LIMITED");
+  it("maps a timeout to InternalServerError with a timeout message", async () => {
+    const error = await failure(engineFor("hang", { timeoutMs: 300 }).stream(request(), signal()));
+    expect(error.code).toBe("InternalServerError");
+    expect(error.message).toBe(PROVIDER_MESSAGES.timeout);
   });
 
-  it("maps a malformed stream to InternalServerError", async () => {
-    const error = await failure(engineFor("garbled").stream(request(), new AbortController().signal));
-    expect(error.code).toBe("InternalServerError");
-  });
-
-  it("maps a timeout to InternalServerError", async () => {
-    const error = await failure(engineFor("hang", 300).stream(request(), new AbortController().signal));
-    expect(error.code).toBe("InternalServerError");
+  it("lets a stream that keeps writing run past the timeout: it bounds the wait for each chunk", async () => {
+    const run = engineFor("slow", { timeoutMs: 600 }).stream(request(), signal());
+    const chunks = await collect(run);
+    expect(chunks).toHaveLength(25);
+    expect(run.usage).toEqual({ inputTokens: 1, outputTokens: 25 });
   });
 
   it("stops with the caller's reason when the caller aborts", async () => {
@@ -174,5 +131,142 @@ describe("the AI SDK engine against an OpenAI-compatible server", () => {
       })(),
     ).rejects.toThrow("client went away");
     expect(seen).toEqual(["Once upon"]);
+  });
+
+  it("turns empty or list-less model output into ConflictingInputError (offline: InternalServerError)", async () => {
+    const action = blogWriter.steps[0]!.action!;
+    const output = "output" in action ? action.output : undefined;
+    if (!output) throw new Error("BlogWriter's topic step writes text");
+    for (const model of ["empty", "prose"]) {
+      const text = (await collect(engineFor(model).stream(request(), signal()))).join("");
+      let caught: unknown;
+      try {
+        shapeOutput(output, text);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(MalformedOutputError);
+      const mapped = describeError(malformedOutputError(model));
+      expect(mapped.code).toBe("ConflictingInputError");
+      expect(mapped.message).toBe(PROVIDER_MESSAGES.emptyOutput);
+    }
+    expect(describeError(malformedOutputError("offline")).code).toBe("InternalServerError");
+  });
+});
+
+describe("the OpenAI and Google providers", () => {
+  it("OpenAI streams through chat completions with usage", async () => {
+    const run = engineFor("gpt-test", { provider: "openai" }).stream(request(), signal());
+    expect((await collect(run)).join("")).toBe(PLAN.join(""));
+    expect(run.usage).toEqual({ inputTokens: 42, outputTokens: 17 });
+    const sent = requestsFor("gpt-test").at(-1)!;
+    expect(sent.path).toBe("/v1/chat/completions");
+    expect(sent.authorization).toBe("Bearer sk-test");
+  });
+
+  it("Google streams Gemini's SSE with usage", async () => {
+    const run = engineFor("gemini-test", { provider: "google" }).stream(request(), signal());
+    expect((await collect(run)).join("")).toBe(PLAN.join(""));
+    expect(run.usage).toEqual({ inputTokens: 42, outputTokens: 17 });
+    const sent = requestsFor("gemini-test").at(-1)!;
+    expect(sent.path).toBe("/v1/models/gemini-test:streamGenerateContent");
+    expect(sent.googKey).toBe("sk-test");
+    expect(JSON.stringify(sent.body.contents)).toContain("Keeping a starter alive");
+  });
+
+  it("Google errors map like the others", async () => {
+    expect((await failure(engineFor("busy-gemini", { provider: "google" }).stream(request(), signal()))).code).toBe(
+      "RATE_LIMITED",
+    );
+    expect((await failure(engineFor("broken-gemini", { provider: "google" }).stream(request(), signal()))).code).toBe(
+      "InternalServerError",
+    );
+  });
+});
+
+describe("AI configuration", () => {
+  const load = (env: Record<string, string>) => aiSettings(loadConfig(configSchema, env));
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(configSchema, env);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error("the config loaded");
+  };
+
+  it("is offline with nothing set, and openai-compatible with only a base URL and model (as before)", () => {
+    expect(load({}).default).toEqual({ provider: "offline" });
+    expect(load({ AI_BASE_URL: "", AI_MODEL: "" }).default).toEqual({ provider: "offline" });
+    expect(load({ AI_BASE_URL: "http://127.0.0.1:11434/v1", AI_MODEL: "llama3.1" }).default).toEqual({
+      provider: "openai-compatible",
+      model: "llama3.1",
+      baseURL: "http://127.0.0.1:11434/v1",
+    });
+  });
+
+  it("reads a provider, its key and per-workflow models", () => {
+    const settings = load({
+      AI_PROVIDER: "openai",
+      AI_MODEL: "gpt-4o-mini",
+      AI_API_KEY: "sk-1",
+      GOOGLE_GENERATIVE_AI_API_KEY: "g-1",
+      AI_WORKFLOW_MODELS:
+        '{"GoogleAdsWriter":"google:gemini-2.5-flash","BlogWriter":"gpt-4.1","SmartEditor":"offline"}',
+      AI_TIMEOUT_MS: "5000",
+      AI_MAX_RETRIES: "1",
+    });
+    expect(settings).toEqual({
+      default: { provider: "openai", model: "gpt-4o-mini", apiKey: "sk-1" },
+      workflows: {
+        GoogleAdsWriter: { provider: "google", model: "gemini-2.5-flash", apiKey: "g-1" },
+        BlogWriter: { provider: "openai", model: "gpt-4.1", apiKey: "sk-1" },
+        SmartEditor: { provider: "offline" },
+      },
+      timeoutMs: 5000,
+      maxRetries: 1,
+    });
+  });
+
+  it("names every missing or bad variable", () => {
+    expect(problems({ AI_PROVIDER: "openai" })).toMatch(/AI_MODEL: .*openai[\s\S]*AI_API_KEY: required/);
+    expect(
+      problems({ AI_PROVIDER: "google", AI_MODEL: "gemini", AI_API_KEY: "k", AI_WORKFLOW_MODELS: "{oops" }),
+    ).toContain("AI_WORKFLOW_MODELS: must be JSON");
+    expect(
+      problems({
+        AI_PROVIDER: "google",
+        AI_MODEL: "gemini",
+        AI_API_KEY: "k",
+        AI_WORKFLOW_MODELS: '{"X":"openai:gpt"}',
+      }),
+    ).toContain("OPENAI_API_KEY: required for the openai provider (AI_WORKFLOW_MODELS.X)");
+    expect(problems({ AI_MODEL: "llama3.1" })).toContain("AI_PROVIDER: required when AI_MODEL is set");
+    expect(problems({ AI_PROVIDER: "openai-compatible", AI_MODEL: "m" })).toContain("AI_BASE_URL: required");
+    expect(problems({ AI_PROVIDER: "claude" })).toContain("AI_PROVIDER");
+  });
+
+  it("rejects overrides of unknown workflows at start", () => {
+    const settings = load({ AI_WORKFLOW_MODELS: '{"BlogWriter":"offline","NoSuchWorkflow":"offline"}' });
+    expect(() => checkWorkflowModels(settings, (name) => registry.latest(name) !== undefined)).toThrow(
+      "AI_WORKFLOW_MODELS names unknown workflows: NoSuchWorkflow",
+    );
+  });
+
+  it("routes each workflow to its own engine", async () => {
+    const engine = createTextEngine(
+      {
+        default: { provider: "offline" },
+        workflows: { GoogleAdsWriter: { provider: "openai-compatible", model: "ads-model", baseURL: fake.baseURL } },
+        timeoutMs: 10_000,
+        maxRetries: 0,
+      },
+      { offlineDelayMs: 0, logger },
+    );
+    expect(engine.describe(request("BlogWriter")).engine).toBe("offline");
+    expect(engine.describe(request("GoogleAdsWriter")).engine).toBe("ads-model");
+    const run = engine.stream(request("GoogleAdsWriter"), signal());
+    expect((await collect(run)).join("")).toBe(PLAN.join(""));
+    expect(requestsFor("ads-model")).toHaveLength(1);
   });
 });

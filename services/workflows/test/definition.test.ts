@@ -184,8 +184,26 @@ describe("GetHeaders", () => {
       version: 0,
     });
     expect(headers.defaultVersions).toEqual({ BlogWriter: 1 });
+    // Tools are the available workflows usable without a project; BlogWriter is not one.
+    expect(headers.toolsList).toEqual([]);
+    expect(headers.newToolsList).toEqual([]);
+    expect(headers.headers.find((header) => header.name === "BlogWriter")).toMatchObject({
+      standalone: false,
+      new: true,
+    });
+    expect(headers.headers.find((header) => header.name === "SmartEditor")).toMatchObject({
+      standalone: true,
+      available: false,
+    });
+  });
+
+  it("lists available standalone workflows as tools, and the new ones of them", () => {
+    const catalog = CATALOG.map((entry) => (entry.name === "BlogWriter" ? { ...entry, standalone: true } : entry));
+    const headers = new DefinitionRegistry(catalog, [rawBlogWriter()]).headers();
     expect(headers.toolsList).toEqual(["BlogWriter"]);
     expect(headers.newToolsList).toEqual(["BlogWriter"]);
+    const quiet = catalog.map((entry) => (entry.name === "BlogWriter" ? { ...entry, new: false } : entry));
+    expect(new DefinitionRegistry(quiet, [rawBlogWriter()]).headers().newToolsList).toEqual([]);
   });
 
   it("serves the highest version as the default and keeps older ones", () => {

@@ -65,6 +65,7 @@ export function toCraftSummary(summary: CraftSummary | undefined) {
     workflowName: summary?.workflowName ?? "",
     projectId: summary?.projectId ?? "",
     state: summary?.state ?? "",
+    favorite: summary?.favorite ?? false,
     createdAt: iso(summary?.createdAt),
     updatedAt: iso(summary?.updatedAt),
   };
@@ -96,13 +97,15 @@ export function toActiveProjectInfo(active: GetActiveProjectResponse, crafts: Cr
 export function toHeaders(headers: GetHeadersResponse) {
   return {
     names: headers.names,
-    headers: headers.headers.map(({ name, title, description, category, version, available }) => ({
+    headers: headers.headers.map(({ name, title, description, category, version, available, standalone, isNew }) => ({
       name,
       title,
       description,
       category,
       version,
       available,
+      standalone,
+      new: isNew,
     })),
     defaultVersions: headers.defaultVersions,
     toolsList: headers.toolsList,

@@ -5,6 +5,7 @@ import type { Clients } from "../clients";
 import { toActiveProjectInfo, toCheckList, toProfile, toProject, toUserInfo } from "../domain/mappers";
 import { ok, parseBody } from "../http/envelope";
 import { asUser, requireSession } from "../http/session";
+import { aiToolsRoutes } from "./ai-tools.routes";
 import { workflowsRoutes } from "./workflows.routes";
 
 const RECENT_CRAFTS = 5;
@@ -128,5 +129,6 @@ export function apiRoutes(clients: Clients, verify: AccessTokenVerifier): Router
   });
 
   router.use("/workflowsV2", workflowsRoutes(clients));
+  router.use(aiToolsRoutes(clients));
   return router;
 }

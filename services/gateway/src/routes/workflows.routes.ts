@@ -14,6 +14,15 @@ const stepBody = z.object({
 
 type JsonObject = Record<string, never>;
 
+const resultBody = z.object({
+  resultId: z.string().optional(),
+  content: z.string({ error: "content must be text" }).max(200_000, "The content is too long.").optional(),
+  sections: z.record(z.string(), z.array(z.string(), { error: "Each section must be a list of texts." })).optional(),
+  data: z.record(z.string(), z.unknown(), { error: "data must be an object" }).optional(),
+  selected: z.boolean({ error: "selected must be true or false" }).optional(),
+  delete: z.boolean({ error: "delete must be true or false" }).optional(),
+});
+
 /** Cancels the downstream call when the client goes away before the answer is written. */
 function abortOnClose(res: Response): AbortController {
   const controller = new AbortController();
@@ -39,10 +48,13 @@ export function workflowsRoutes(clients: Clients): Router {
         pageSize: z.coerce.number().int().min(1).max(100).default(20),
         workflowName: z.string().default(""),
         projectId: z.string().default(""),
+        favorites: z.enum(["true", "false"]).default("false"),
       })
       .safeParse(req.query);
-    if (!query.success) throw appError("CR_ERR_BAD_REQUEST", "page and pageSize must be positive numbers.");
-    const list = await workflows.listCrafts(query.data, asUser(req));
+    if (!query.success) {
+      throw appError("CR_ERR_BAD_REQUEST", "page and pageSize must be positive numbers; favorites true or false.");
+    }
+    const list = await workflows.listCrafts({ ...query.data, favorites: query.data.favorites === "true" }, asUser(req));
     ok(res, {
       crafts: list.crafts.map(toCraftSummary),
       total: list.total,
@@ -68,6 +80,21 @@ export function workflowsRoutes(clients: Clients): Router {
         projectId: body.projectId ?? "",
         profileId: body.profileId ?? "",
       },
+      asUser(req),
+    );
+    ok(res, toCraft(craft), 201);
+  });
+
+  router.post("/standalone", async (req, res) => {
+    const body = parseBody(
+      z.object({
+        workflowName: z.string({ error: "workflowName is required" }).min(1, "workflowName is required"),
+        craftName: z.string().max(120, "Name must be 1 to 120 characters.").optional(),
+      }),
+      req.body,
+    );
+    const { craft } = await workflows.createStandaloneCraft(
+      { workflowName: body.workflowName, craftName: body.craftName ?? "" },
       asUser(req),
     );
     ok(res, toCraft(craft), 201);
@@ -112,6 +139,47 @@ export function workflowsRoutes(clients: Clients): Router {
     const body = parseBody(z.object({ name: z.string({ error: "name is required" }) }), req.body);
     const { craft } = await workflows.renameCraft({ craftId: req.params.id, name: body.name }, asUser(req));
     ok(res, toCraft(craft));
+  });
+
+  router.put("/:id/:stepName/saveOrUpdateActionResult", async (req, res) => {
+    const body = parseBody(resultBody, req.body);
+    const { craft } = await workflows.saveActionResult(
+      {
+        craftId: req.params.id,
+        stepName: req.params.stepName,
+        resultId: body.resultId ?? "",
+        content: body.content,
+        sections: body.sections,
+        data: body.data as JsonObject | undefined,
+        selected: body.selected,
+        delete: body.delete ?? false,
+      },
+      asUser(req),
+    );
+    ok(res, toCraft(craft));
+  });
+
+  router.post("/:id/cloneWorkflow", async (req, res) => {
+    const body = parseBody(
+      z.object({ craftName: z.string().max(120, "Name must be 1 to 120 characters.").optional() }),
+      req.body,
+    );
+    const { craft } = await workflows.cloneCraft(
+      { craftId: req.params.id, craftName: body.craftName ?? "" },
+      asUser(req),
+    );
+    ok(res, toCraft(craft), 201);
+  });
+
+  router.put("/:id/favorite", async (req, res) => {
+    const body = parseBody(z.object({ favorite: z.boolean({ error: "favorite must be true or false" }) }), req.body);
+    const { summary } = await workflows.setFavorite({ craftId: req.params.id, favorite: body.favorite }, asUser(req));
+    ok(res, toCraftSummary(summary));
+  });
+
+  router.delete("/:id", async (req, res) => {
+    const { craftId } = await workflows.deleteCraft({ craftId: req.params.id }, asUser(req));
+    ok(res, { craftId });
   });
 
   router.get("/:id/results", async (req, res) => {

@@ -54,6 +54,7 @@ export const catalog = [
     title: "Competitor research",
     description: "See how competitors position themselves and where you can stand out.",
     category: "research",
+    standalone: true,
   },
   {
     name: "EmailWriter",
@@ -78,6 +79,7 @@ export const catalog = [
     title: "Keyword research",
     description: "Find keywords your customers search for.",
     category: "research",
+    standalone: true,
   },
   {
     name: "ProductIdeaList",
@@ -114,6 +116,7 @@ export const catalog = [
     title: "Smart document",
     description: "Write and edit a document with AI help.",
     category: "content",
+    standalone: true,
   },
   {
     name: "SocialMediaPostWriter",
@@ -132,6 +135,7 @@ export const catalog = [
     title: "Visual designer",
     description: "Design pages and images on a canvas.",
     category: "design",
+    standalone: true,
   },
   {
     name: "WebPageWriter",
@@ -150,5 +154,6 @@ export const catalog = [
     title: "Topic research",
     description: "Find topics your audience wants to read about.",
     category: "research",
+    standalone: true,
   },
 ];

@@ -6,8 +6,10 @@ export interface CatalogEntry {
   title: string;
   description: string;
   category: string;
-  /** Shown in newToolsList. */
+  /** Badged as new (header `new`; newToolsList when also a tool). */
   new?: boolean;
+  /** Usable on its own, without a project: a tool (header `standalone`, toolsList). */
+  standalone?: boolean;
   /** Can be crafted but is never listed (test fixtures). */
   hidden?: boolean;
 }
@@ -20,15 +22,17 @@ export interface WorkflowHeaderView {
   /** The default version; 0 while the workflow has no definition. */
   version: number;
   available: boolean;
+  standalone: boolean;
+  new: boolean;
 }
 
 export interface HeadersView {
   names: string[];
   headers: WorkflowHeaderView[];
   defaultVersions: Record<string, number>;
-  /** The workflows a user can start now. */
+  /** The available workflows usable on their own (tools, smart documents). */
   toolsList: string[];
-  /** Those of them to badge as new. */
+  /** Those tools to badge as new. */
   newToolsList: string[];
 }
 
@@ -85,6 +89,8 @@ export class DefinitionRegistry {
           category: def?.category ?? entry.category,
           version: def?.version ?? 0,
           available: def !== undefined,
+          standalone: entry.standalone ?? false,
+          new: entry.new ?? false,
         };
       });
     const available = headers.filter((header) => header.available);
@@ -92,10 +98,8 @@ export class DefinitionRegistry {
       names: headers.map((header) => header.name),
       headers,
       defaultVersions: Object.fromEntries(available.map((header) => [header.name, header.version])),
-      toolsList: available.map((header) => header.name),
-      newToolsList: available
-        .filter((header) => this.catalog.find((entry) => entry.name === header.name)?.new)
-        .map((header) => header.name),
+      toolsList: available.filter((header) => header.standalone).map((header) => header.name),
+      newToolsList: available.filter((header) => header.standalone && header.new).map((header) => header.name),
     };
   }
 }

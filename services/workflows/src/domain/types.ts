@@ -81,6 +81,8 @@ export interface CraftRecord extends CraftProgress {
   craftName: string;
   profile: ProfileSnapshot | null;
   usage: TokenUsage & { generations: number };
+  /** Starred by the user (GET /api/workflowsV2?favorites=true). */
+  favorite?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -20,6 +20,7 @@ export interface CraftSummaryView {
   workflowName: string;
   projectId: string;
   state: string;
+  favorite: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -46,6 +47,7 @@ export function summaryView(craft: CraftRecord): CraftSummaryView {
     workflowName: craft.workflowName,
     projectId: craft.projectId,
     state: craft.state,
+    favorite: craft.favorite ?? false,
     createdAt: craft.createdAt,
     updatedAt: craft.updatedAt,
   };

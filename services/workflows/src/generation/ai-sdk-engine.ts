@@ -1,76 +1,69 @@
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { ConnectError } from "@connectrpc/connect";
-import { appError, type Logger } from "@crafter/kit";
-import { APICallError, RetryError, streamText } from "ai";
+import type { Logger } from "@crafter/kit";
+import { type LanguageModel, streamText } from "ai";
+import { mapProviderError, ProviderTimeoutError } from "./errors";
 import type { GenerationRun, TextEngine } from "./text-engine";
 
+export { mapProviderError } from "./errors";
+
 export interface AiSdkEngineOptions {
-  /** An OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1. */
-  baseURL: string;
-  apiKey?: string;
-  model: string;
+  /** A model of any AI SDK provider (see providers.ts). */
+  model: LanguageModel;
+  /** The model id, shown as the result's `engine`. */
+  modelId: string;
+  /**
+   * The longest wait for the provider's next chunk (the first one included, and so the retries
+   * before it), in ms: a stalled stream fails, a long one that keeps writing does not.
+   */
   timeoutMs: number;
+  /** Retries of a failed call (429, 5xx, network), with the SDK's exponential backoff. */
   maxRetries: number;
   logger: Logger;
 }
 
 /**
- * Maps a provider failure to the spec's catalogue: a 429 is RATE_LIMITED (the provider asks us to
- * slow down), everything else — 5xx, timeouts, refused connections, malformed answers, bad keys —
- * is InternalServerError. Details go to the log, never to the user.
- */
-export function mapProviderError(error: unknown, logger?: Logger): ConnectError {
-  const cause = RetryError.isInstance(error) ? error.lastError : error;
-  const status = APICallError.isInstance(cause) ? cause.statusCode : undefined;
-  logger?.error({ err: cause, status }, "AI provider call failed");
-  if (status === 429) {
-    return appError("RATE_LIMITED", "The AI provider is busy right now. Please wait a moment and try again.");
-  }
-  return appError("InternalServerError");
-}
-
-/**
- * Generation through the Vercel AI SDK against any OpenAI-compatible provider (OpenAI, Ollama,
- * vLLM, …). Reads `fullStream`, which carries errors as parts (`textStream` would drop them), and
- * records the token usage of the finished call.
+ * Generation through the Vercel AI SDK. Reads `fullStream`, which carries errors as parts
+ * (`textStream` would drop them), and records the token usage of the finished call (summed over
+ * steps). Fails with a ConnectError of the catalogue (errors.ts), or the caller's abort reason.
  */
 export function createAiSdkEngine(options: AiSdkEngineOptions): TextEngine {
-  const provider = createOpenAICompatible({
-    name: "crafter-ai",
-    baseURL: options.baseURL,
-    apiKey: options.apiKey,
-    includeUsage: true,
-  });
-  const model = provider.chatModel(options.model);
-
   return {
-    name: options.model,
-    describe: () => ({ engine: options.model, framework: "" }),
+    name: options.modelId,
+    describe: () => ({ engine: options.modelId, framework: "" }),
     stream(request, signal): GenerationRun {
       const usage = { inputTokens: 0, outputTokens: 0 };
       return {
         usage,
         async *[Symbol.asyncIterator]() {
+          // Our own deadline, so a timeout is told apart from the caller going away; every
+          // chunk pushes it back.
+          const deadline = new AbortController();
+          const expire = () => deadline.abort(new ProviderTimeoutError("the AI provider stopped answering"));
+          let timer = setTimeout(expire, options.timeoutMs);
+          const progress = () => {
+            clearTimeout(timer);
+            timer = setTimeout(expire, options.timeoutMs);
+          };
+          const timedOut = () => deadline.signal.aborted && !signal.aborted;
           const result = streamText({
-            model,
+            model: options.model,
             system: request.system,
             prompt: request.prompt,
             maxOutputTokens: request.maxOutputTokens,
             temperature: request.temperature,
-            abortSignal: signal,
+            abortSignal: AbortSignal.any([signal, deadline.signal]),
             maxRetries: options.maxRetries,
-            timeout: options.timeoutMs,
             // Errors arrive as stream parts below; the default handler would print them.
             onError: () => undefined,
           });
           try {
             for await (const part of result.fullStream) {
+              progress();
               if (part.type === "text-delta") {
                 if (part.text) yield part.text;
               } else if (part.type === "error") {
                 throw part.error;
               } else if (part.type === "abort") {
-                throw signal.aborted ? signal.reason : new Error("the AI provider call timed out");
+                throw signal.aborted ? signal.reason : new ProviderTimeoutError("the AI provider call timed out");
               } else if (part.type === "finish") {
                 usage.inputTokens = part.totalUsage.inputTokens ?? 0;
                 usage.outputTokens = part.totalUsage.outputTokens ?? 0;
@@ -78,7 +71,12 @@ export function createAiSdkEngine(options: AiSdkEngineOptions): TextEngine {
             }
           } catch (error) {
             if (signal.aborted) throw signal.reason;
-            throw mapProviderError(error, options.logger);
+            const cause = timedOut()
+              ? new ProviderTimeoutError("the AI provider call timed out", { cause: error })
+              : error;
+            throw mapProviderError(cause, options.logger);
+          } finally {
+            clearTimeout(timer);
           }
         },
       };

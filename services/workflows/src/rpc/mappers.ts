@@ -1,12 +1,15 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { badRequest } from "@crafter/kit";
 import {
   type CompleteStepResponseSchema,
   type CraftSchema,
   type CraftSummarySchema,
+  type SaveActionResultRequest,
   WorkflowHeaderSchema,
 } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { HeadersView } from "../domain/registry";
+import type { ResultChange } from "../domain/results";
 import type { CraftSummaryView, CraftView } from "../domain/view";
 import type { StepEvent } from "../usecases/complete-step";
 
@@ -29,7 +32,39 @@ export function toCraftMessage(craft: CraftView): MessageInitShape<typeof CraftS
 }
 
 export function toHeadersMessage(view: HeadersView) {
-  return { ...view, headers: view.headers.map((header) => create(WorkflowHeaderSchema, header)) };
+  return {
+    ...view,
+    headers: view.headers.map(({ new: isNew, ...header }) => create(WorkflowHeaderSchema, { ...header, isNew })),
+  };
+}
+
+/**
+ * The change of a SaveActionResult request; `sections` must map keys to lists of strings.
+ * @throws CR_ERR_BAD_REQUEST for sections of another shape.
+ */
+export function toResultChange(req: SaveActionResultRequest): ResultChange {
+  let sections: Record<string, string[]> | undefined;
+  if (req.sections) {
+    sections = {};
+    for (const [key, items] of Object.entries(req.sections)) {
+      if (!Array.isArray(items) || items.some((item) => typeof item !== "string")) {
+        throw badRequest({ sections: "Each section must be a list of texts." });
+      }
+      sections[key] = items as string[];
+    }
+  }
+  return compactChange({
+    resultId: req.resultId.trim() || undefined,
+    content: req.content,
+    sections,
+    data: req.data,
+    selected: req.selected,
+    delete: req.delete || undefined,
+  });
+}
+
+function compactChange(change: ResultChange): ResultChange {
+  return Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)) as ResultChange;
 }
 
 /** A stream event as CompleteStep and RunAction send it (the two responses share their fields). */

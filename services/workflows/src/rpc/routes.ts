@@ -1,8 +1,12 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import { requireUser } from "@crafter/kit";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
+import { assistantChat } from "../usecases/assistant-chat";
+import { cloneCraft } from "../usecases/clone-craft";
 import { completeStep } from "../usecases/complete-step";
 import { createCraft } from "../usecases/create-craft";
+import { createStandaloneCraft } from "../usecases/create-standalone-craft";
+import { deleteCraft } from "../usecases/delete-craft";
 import type { WorkflowsDeps } from "../usecases/deps";
 import { editStep } from "../usecases/edit-step";
 import { generateInlineText } from "../usecases/generate-inline-text";
@@ -12,8 +16,11 @@ import { getResults } from "../usecases/get-results";
 import { listCrafts } from "../usecases/list-crafts";
 import { renameCraft } from "../usecases/rename-craft";
 import { runAction } from "../usecases/run-action";
+import { saveActionResult } from "../usecases/save-action-result";
 import { saveCraft } from "../usecases/save-craft";
-import { toCraftMessage, toHeadersMessage, toStepEventMessage, toSummaryMessage } from "./mappers";
+import { setFavorite } from "../usecases/set-favorite";
+import { writeImagePrompts } from "../usecases/write-image-prompts";
+import { toCraftMessage, toHeadersMessage, toResultChange, toStepEventMessage, toSummaryMessage } from "./mappers";
 
 /** The WorkflowsService handlers: each reads the caller, calls one use case and maps its answer. */
 export function routes(deps: WorkflowsDeps) {
@@ -54,6 +61,33 @@ export function routes(deps: WorkflowsDeps) {
           page: page.page,
           totalPages: page.totalPages,
         };
+      },
+      saveActionResult: async (req, ctx) => ({
+        craft: toCraftMessage(
+          await saveActionResult(deps, requireUser(ctx).userId, {
+            craftId: req.craftId,
+            stepName: req.stepName,
+            ...toResultChange(req),
+          }),
+        ),
+      }),
+      cloneCraft: async (req, ctx) => ({
+        craft: toCraftMessage(await cloneCraft(deps, requireUser(ctx).userId, req)),
+      }),
+      setFavorite: async (req, ctx) => ({
+        summary: toSummaryMessage(await setFavorite(deps, requireUser(ctx).userId, req)),
+      }),
+      deleteCraft: async (req, ctx) => deleteCraft(deps, requireUser(ctx).userId, req.craftId),
+      createStandaloneCraft: async (req, ctx) => ({
+        craft: toCraftMessage(await createStandaloneCraft(deps, requireUser(ctx).userId, req)),
+      }),
+      writeImagePrompts: async (req, ctx) => {
+        requireUser(ctx);
+        return writeImagePrompts(deps, ctx, { imageGenerationModel: req.imageGenerationModel, source: req.source });
+      },
+      assistantChat: async (req, ctx) => {
+        requireUser(ctx);
+        return assistantChat(deps, ctx, { messages: req.messages });
       },
     });
 }

@@ -18,10 +18,24 @@ export interface ProgressChange {
   completedAt?: Date | null;
 }
 
-/** The crafts of each user (tenant = userId). */
+/** The crafts of each user (tenant = userId); a deleted craft is in no read or write. */
 export class CraftRepository extends TenantRepository<CraftDoc> {
   constructor(model: Model<CraftDoc>) {
     super(model, "userId");
+  }
+
+  protected override scope(tenantId: string, filter: QueryFilter<CraftDoc> = {}): QueryFilter<CraftDoc> {
+    // `null` also matches crafts stored before the field existed.
+    return super.scope(tenantId, { deletedAt: null, ...filter } as QueryFilter<CraftDoc>);
+  }
+
+  async setFavorite(userId: string, id: string, favorite: boolean): Promise<StoredCraft | null> {
+    return this.update(userId, { _id: id } as QueryFilter<CraftDoc>, { $set: { favorite } });
+  }
+
+  /** Marks the craft deleted. @returns false when there is no such (undeleted) craft of the user. */
+  async softDelete(userId: string, id: string, at: Date): Promise<boolean> {
+    return (await this.update(userId, { _id: id } as QueryFilter<CraftDoc>, { $set: { deletedAt: at } })) !== null;
   }
 
   /**

@@ -18,6 +18,9 @@ export interface CraftDoc {
   /** The profile fields used for prefill, as they were when the craft was created. */
   profile: ProfileSnapshot | null;
   usage: { inputTokens: number; outputTokens: number; generations: number };
+  favorite: boolean;
+  /** Set when the user deletes the craft: it leaves every read (the outbox still relays). */
+  deletedAt: Date | null;
   /** Bumped by every change of the steps; updates compare it so none is lost. */
   rev: number;
   completedAt: Date | null;
@@ -109,6 +112,8 @@ const craftSchema = new Schema<CraftDoc>(
     },
     rev: { type: Number, default: 0 },
     completedAt: { type: Date, default: null },
+    favorite: { type: Boolean, default: false },
+    deletedAt: { type: Date, default: null },
     outbox: outboxField,
   },
   { timestamps: true, minimize: false, versionKey: false },

@@ -12,6 +12,7 @@ import { fitToLimit, MalformedOutputError, shapeData, shapeOutput } from "../dom
 import { buildGeneration, type GenerationRequest, renderTemplate } from "../domain/prompt";
 import type { ResultRecord, StepRecord, TokenUsage, Values } from "../domain/types";
 import type { CraftView } from "../domain/view";
+import { malformedOutputError } from "../generation/errors";
 import type { EngineInfo } from "../generation/text-engine";
 import type { StoredCraft } from "../store/craft.repository";
 import type { WorkflowsDeps } from "./deps";
@@ -111,9 +112,18 @@ async function generate(
   }
   metrics.generations.add(1, { ...attributes, outcome: "ok" });
   metrics.generationDuration.record((performance.now() - started) / 1000, attributes);
+  let shaped: ReturnType<typeof shapeOutput>;
+  try {
+    shaped = shapeOutput(request.output, text);
+  } catch (error) {
+    if (!(error instanceof MalformedOutputError)) throw error;
+    deps.logger.error({ craftId: run.craft.id, engine: info.engine, reason: error.message }, "malformed output");
+    // A model's unusable text is about the inputs (ConflictingInputError); the offline engine's is our bug.
+    throw malformedOutputError(info.engine);
+  }
   return {
     id: randomUUID(),
-    ...shapeOutput(request.output, text),
+    ...shaped,
     engine: info.engine,
     ...(info.framework ? { framework: info.framework } : {}),
     ...(info.note ? { note: info.note } : {}),
@@ -185,6 +195,24 @@ export async function charge(
       });
     },
   };
+}
+
+/**
+ * Runs one generation outside a craft (image prompts, the assistant) for 1 credit: debited before,
+ * refunded when `work` throws. @throws NEED_SUBSCRIPTION / NOT_ENOUGH_CREDITS, and `work`'s errors.
+ */
+export async function withCredit<T>(
+  deps: WorkflowsDeps,
+  input: { userId: string; reason: string },
+  work: () => Promise<T>,
+): Promise<T> {
+  const credit = await charge(deps, { ...input, craftId: "", amount: 1 });
+  try {
+    return await work();
+  } catch (error) {
+    await credit.refund();
+    throw error;
+  }
 }
 
 /** Credits one run of a step's action costs: `credits` per run, so per item of an IteratorStep. */

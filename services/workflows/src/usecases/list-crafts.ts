@@ -10,9 +10,11 @@ export interface ListCraftsInput {
   workflowName: string;
   page: number;
   pageSize: number;
+  /** Only the favorites. */
+  favorites?: boolean;
 }
 
-/** The user's crafts, newest first, optionally of one project and one workflow; paginated. */
+/** The user's crafts, newest first, optionally of one project and one workflow, or favorites; paginated. */
 export async function listCrafts(
   deps: WorkflowsDeps,
   userId: string,
@@ -20,7 +22,8 @@ export async function listCrafts(
 ): Promise<Page<CraftSummaryView>> {
   const page = Math.max(1, Math.trunc(input.page) || 1);
   const pageSize = input.pageSize > 0 ? Math.min(MAX_PAGE_SIZE, Math.trunc(input.pageSize)) : DEFAULT_PAGE_SIZE;
-  const filter: Record<string, string> = {};
+  const filter: Record<string, string | boolean> = {};
+  if (input.favorites) filter.favorite = true;
   if (input.projectId.trim()) filter.projectId = input.projectId.trim();
   if (input.workflowName.trim()) filter.workflowName = input.workflowName.trim();
   const result = await deps.crafts.list(userId, filter, { page, pageSize, sort: { createdAt: -1, _id: -1 } });

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file crafter/workflows/v1/workflows.proto.
  */
 export const file_crafter_workflows_v1_workflows: GenFile = /*@__PURE__*/
-  fileDesc("CiRjcmFmdGVyL3dvcmtmbG93cy92MS93b3JrZmxvd3MucHJvdG8SFGNyYWZ0ZXIud29ya2Zsb3dzLnYxIs4BCgxDcmFmdFN1bW1hcnkSEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRIVCg13b3JrZmxvd19uYW1lGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSDQoFc3RhdGUYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAinwEKBUNyYWZ0EjMKB3N1bW1hcnkYASABKAsyIi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdFN1bW1hcnkSDwoHdmVyc2lvbhgCIAEoBRISCgpwcm9maWxlX2lkGAMgASgJEhQKDGN1cnJlbnRfc3RlcBgEIAEoCRImCgVzdGVwcxgFIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QieAoOV29ya2Zsb3dIZWFkZXISDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIQCghjYXRlZ29yeRgEIAEoCRIPCgd2ZXJzaW9uGAUgASgFEhEKCWF2YWlsYWJsZRgGIAEoCCITChFHZXRIZWFkZXJzUmVxdWVzdCKXAgoSR2V0SGVhZGVyc1Jlc3BvbnNlEg0KBW5hbWVzGAEgAygJEjUKB2hlYWRlcnMYAiADKAsyJC5jcmFmdGVyLndvcmtmbG93cy52MS5Xb3JrZmxvd0hlYWRlchJXChBkZWZhdWx0X3ZlcnNpb25zGAMgAygLMj0uY3JhZnRlci53b3JrZmxvd3MudjEuR2V0SGVhZGVyc1Jlc3BvbnNlLkRlZmF1bHRWZXJzaW9uc0VudHJ5EhIKCnRvb2xzX2xpc3QYBCADKAkSFgoObmV3X3Rvb2xzX2xpc3QYBSADKAkaNgoURGVmYXVsdFZlcnNpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgFOgI4ASJnChJDcmVhdGVDcmFmdFJlcXVlc3QSFQoNd29ya2Zsb3dfbmFtZRgBIAEoCRISCgpjcmFmdF9uYW1lGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSEgoKcHJvZmlsZV9pZBgEIAEoCSJBChNDcmVhdGVDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiIwoPR2V0Q3JhZnRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJIj4KEEdldENyYWZ0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCJgChBTYXZlQ3JhZnRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJEhEKCXN0ZXBfbmFtZRgCIAEoCRInCgZ2YWx1ZXMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ij8KEVNhdmVDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiYwoTQ29tcGxldGVTdGVwUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkSJwoGdmFsdWVzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJeChFHZW5lcmF0aW9uU3RhcnRlZBIOCgZlbmdpbmUYASABKAkSEQoJZnJhbWV3b3JrGAIgASgJEhcKCml0ZW1faW5kZXgYAyABKAVIAIgBAUINCgtfaXRlbV9pbmRleCIfCg9HZW5lcmF0aW9uRGVsdGESDAoEdGV4dBgBIAEoCSKLAQoNU3RlcENvbXBsZXRlZBInCgZyZXN1bHQYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiUKBG1ldGEYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EioKBWNyYWZ0GAMgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQizQEKFENvbXBsZXRlU3RlcFJlc3BvbnNlEjoKB3N0YXJ0ZWQYASABKAsyJy5jcmFmdGVyLndvcmtmbG93cy52MS5HZW5lcmF0aW9uU3RhcnRlZEgAEjYKBWRlbHRhGAIgASgLMiUuY3JhZnRlci53b3JrZmxvd3MudjEuR2VuZXJhdGlvbkRlbHRhSAASOAoJY29tcGxldGVkGAMgASgLMiMuY3JhZnRlci53b3JrZmxvd3MudjEuU3RlcENvbXBsZXRlZEgAQgcKBWV2ZW50IjYKD0VkaXRTdGVwUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkiPgoQRWRpdFN0ZXBSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0IjQKElJlbmFtZUNyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIkEKE1JlbmFtZUNyYWZ0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCIlChFHZXRSZXN1bHRzUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCSJkChJHZXRSZXN1bHRzUmVzcG9uc2USEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRIoCgdyZXN1bHRzGAMgAygLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJfChFMaXN0Q3JhZnRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDXdvcmtmbG93X25hbWUYAiABKAkSDAoEcGFnZRgDIAEoBRIRCglwYWdlX3NpemUYBCABKAUiegoSTGlzdENyYWZ0c1Jlc3BvbnNlEjIKBmNyYWZ0cxgBIAMoCzIiLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0U3VtbWFyeRINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEhMKC3RvdGFsX3BhZ2VzGAQgASgFInUKEFJ1bkFjdGlvblJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEQoJc3RlcF9uYW1lGAIgASgJEhMKC2FjdGlvbl90eXBlGAMgASgJEicKBnBhcmFtcxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiygEKEVJ1bkFjdGlvblJlc3BvbnNlEjoKB3N0YXJ0ZWQYASABKAsyJy5jcmFmdGVyLndvcmtmbG93cy52MS5HZW5lcmF0aW9uU3RhcnRlZEgAEjYKBWRlbHRhGAIgASgLMiUuY3JhZnRlci53b3JrZmxvd3MudjEuR2VuZXJhdGlvbkRlbHRhSAASOAoJY29tcGxldGVkGAMgASgLMiMuY3JhZnRlci53b3JrZmxvd3MudjEuU3RlcENvbXBsZXRlZEgAQgcKBWV2ZW50IncKGUdlbmVyYXRlSW5saW5lVGV4dFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEQoJc3RlcF9uYW1lGAIgASgJEgwKBG5hbWUYAyABKAkSJwoGcGFyYW1zGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJRChpHZW5lcmF0ZUlubGluZVRleHRSZXNwb25zZRIMCgR0ZXh0GAEgASgJEiUKBG1ldGEYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0MtMIChBXb3JrZmxvd3NTZXJ2aWNlEl8KCkdldEhlYWRlcnMSJy5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRIZWFkZXJzUmVxdWVzdBooLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldEhlYWRlcnNSZXNwb25zZRJiCgtDcmVhdGVDcmFmdBIoLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyZWF0ZUNyYWZ0UmVxdWVzdBopLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyZWF0ZUNyYWZ0UmVzcG9uc2USWQoIR2V0Q3JhZnQSJS5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRDcmFmdFJlcXVlc3QaJi5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRDcmFmdFJlc3BvbnNlElwKCVNhdmVDcmFmdBImLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNhdmVDcmFmdFJlcXVlc3QaJy5jcmFmdGVyLndvcmtmbG93cy52MS5TYXZlQ3JhZnRSZXNwb25zZRJnCgxDb21wbGV0ZVN0ZXASKS5jcmFmdGVyLndvcmtmbG93cy52MS5Db21wbGV0ZVN0ZXBSZXF1ZXN0GiouY3JhZnRlci53b3JrZmxvd3MudjEuQ29tcGxldGVTdGVwUmVzcG9uc2UwARJZCghFZGl0U3RlcBIlLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkVkaXRTdGVwUmVxdWVzdBomLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkVkaXRTdGVwUmVzcG9uc2USYgoLUmVuYW1lQ3JhZnQSKC5jcmFmdGVyLndvcmtmbG93cy52MS5SZW5hbWVDcmFmdFJlcXVlc3QaKS5jcmFmdGVyLndvcmtmbG93cy52MS5SZW5hbWVDcmFmdFJlc3BvbnNlEl8KCkdldFJlc3VsdHMSJy5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRSZXN1bHRzUmVxdWVzdBooLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldFJlc3VsdHNSZXNwb25zZRJfCgpMaXN0Q3JhZnRzEicuY3JhZnRlci53b3JrZmxvd3MudjEuTGlzdENyYWZ0c1JlcXVlc3QaKC5jcmFmdGVyLndvcmtmbG93cy52MS5MaXN0Q3JhZnRzUmVzcG9uc2USXgoJUnVuQWN0aW9uEiYuY3JhZnRlci53b3JrZmxvd3MudjEuUnVuQWN0aW9uUmVxdWVzdBonLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlJ1bkFjdGlvblJlc3BvbnNlMAESdwoSR2VuZXJhdGVJbmxpbmVUZXh0Ei8uY3JhZnRlci53b3JrZmxvd3MudjEuR2VuZXJhdGVJbmxpbmVUZXh0UmVxdWVzdBowLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdlbmVyYXRlSW5saW5lVGV4dFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiRjcmFmdGVyL3dvcmtmbG93cy92MS93b3JrZmxvd3MucHJvdG8SFGNyYWZ0ZXIud29ya2Zsb3dzLnYxIuABCgxDcmFmdFN1bW1hcnkSEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRIVCg13b3JrZmxvd19uYW1lGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSDQoFc3RhdGUYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIZmF2b3JpdGUYCCABKAginwEKBUNyYWZ0EjMKB3N1bW1hcnkYASABKAsyIi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdFN1bW1hcnkSDwoHdmVyc2lvbhgCIAEoBRISCgpwcm9maWxlX2lkGAMgASgJEhQKDGN1cnJlbnRfc3RlcBgEIAEoCRImCgVzdGVwcxgFIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QinAEKDldvcmtmbG93SGVhZGVyEgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSEAoIY2F0ZWdvcnkYBCABKAkSDwoHdmVyc2lvbhgFIAEoBRIRCglhdmFpbGFibGUYBiABKAgSEgoKc3RhbmRhbG9uZRgHIAEoCBIOCgZpc19uZXcYCCABKAgiEwoRR2V0SGVhZGVyc1JlcXVlc3QilwIKEkdldEhlYWRlcnNSZXNwb25zZRINCgVuYW1lcxgBIAMoCRI1CgdoZWFkZXJzGAIgAygLMiQuY3JhZnRlci53b3JrZmxvd3MudjEuV29ya2Zsb3dIZWFkZXISVwoQZGVmYXVsdF92ZXJzaW9ucxgDIAMoCzI9LmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldEhlYWRlcnNSZXNwb25zZS5EZWZhdWx0VmVyc2lvbnNFbnRyeRISCgp0b29sc19saXN0GAQgAygJEhYKDm5ld190b29sc19saXN0GAUgAygJGjYKFERlZmF1bHRWZXJzaW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBToCOAEiZwoSQ3JlYXRlQ3JhZnRSZXF1ZXN0EhUKDXdvcmtmbG93X25hbWUYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRISCgpwcm9qZWN0X2lkGAMgASgJEhIKCnByb2ZpbGVfaWQYBCABKAkiQQoTQ3JlYXRlQ3JhZnRSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0IiMKD0dldENyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCSI+ChBHZXRDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiYAoQU2F2ZUNyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkSJwoGdmFsdWVzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCI/ChFTYXZlQ3JhZnRSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0ImMKE0NvbXBsZXRlU3RlcFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEQoJc3RlcF9uYW1lGAIgASgJEicKBnZhbHVlcxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiXgoRR2VuZXJhdGlvblN0YXJ0ZWQSDgoGZW5naW5lGAEgASgJEhEKCWZyYW1ld29yaxgCIAEoCRIXCgppdGVtX2luZGV4GAMgASgFSACIAQFCDQoLX2l0ZW1faW5kZXgiHwoPR2VuZXJhdGlvbkRlbHRhEgwKBHRleHQYASABKAkiiwEKDVN0ZXBDb21wbGV0ZWQSJwoGcmVzdWx0GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIlCgRtZXRhGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIqCgVjcmFmdBgDIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0Is0BChRDb21wbGV0ZVN0ZXBSZXNwb25zZRI6CgdzdGFydGVkGAEgASgLMicuY3JhZnRlci53b3JrZmxvd3MudjEuR2VuZXJhdGlvblN0YXJ0ZWRIABI2CgVkZWx0YRgCIAEoCzIlLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdlbmVyYXRpb25EZWx0YUgAEjgKCWNvbXBsZXRlZBgDIAEoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlN0ZXBDb21wbGV0ZWRIAEIHCgVldmVudCI2Cg9FZGl0U3RlcFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEQoJc3RlcF9uYW1lGAIgASgJIj4KEEVkaXRTdGVwUmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCI0ChJSZW5hbWVDcmFmdFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCSJBChNSZW5hbWVDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiJQoRR2V0UmVzdWx0c1JlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkiZAoSR2V0UmVzdWx0c1Jlc3BvbnNlEhAKCGNyYWZ0X2lkGAEgASgJEhIKCmNyYWZ0X25hbWUYAiABKAkSKAoHcmVzdWx0cxgDIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QicgoRTGlzdENyYWZ0c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg13b3JrZmxvd19uYW1lGAIgASgJEgwKBHBhZ2UYAyABKAUSEQoJcGFnZV9zaXplGAQgASgFEhEKCWZhdm9yaXRlcxgFIAEoCCJ6ChJMaXN0Q3JhZnRzUmVzcG9uc2USMgoGY3JhZnRzGAEgAygLMiIuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnRTdW1tYXJ5Eg0KBXRvdGFsGAIgASgFEgwKBHBhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUidQoQUnVuQWN0aW9uUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkSEwoLYWN0aW9uX3R5cGUYAyABKAkSJwoGcGFyYW1zGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCLKAQoRUnVuQWN0aW9uUmVzcG9uc2USOgoHc3RhcnRlZBgBIAEoCzInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdlbmVyYXRpb25TdGFydGVkSAASNgoFZGVsdGEYAiABKAsyJS5jcmFmdGVyLndvcmtmbG93cy52MS5HZW5lcmF0aW9uRGVsdGFIABI4Cgljb21wbGV0ZWQYAyABKAsyIy5jcmFmdGVyLndvcmtmbG93cy52MS5TdGVwQ29tcGxldGVkSABCBwoFZXZlbnQidwoZR2VuZXJhdGVJbmxpbmVUZXh0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkSDAoEbmFtZRgDIAEoCRInCgZwYXJhbXMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IlEKGkdlbmVyYXRlSW5saW5lVGV4dFJlc3BvbnNlEgwKBHRleHQYASABKAkSJQoEbWV0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3Qi+QEKF1NhdmVBY3Rpb25SZXN1bHRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJEhEKCXN0ZXBfbmFtZRgCIAEoCRIRCglyZXN1bHRfaWQYAyABKAkSFAoHY29udGVudBgEIAEoCUgAiAEBEikKCHNlY3Rpb25zGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIlCgRkYXRhGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIVCghzZWxlY3RlZBgHIAEoCEgBiAEBEg4KBmRlbGV0ZRgIIAEoCEIKCghfY29udGVudEILCglfc2VsZWN0ZWQiRgoYU2F2ZUFjdGlvblJlc3VsdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiOQoRQ2xvbmVDcmFmdFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCSJAChJDbG9uZUNyYWZ0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCI4ChJTZXRGYXZvcml0ZVJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEAoIZmF2b3JpdGUYAiABKAgiSgoTU2V0RmF2b3JpdGVSZXNwb25zZRIzCgdzdW1tYXJ5GAEgASgLMiIuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnRTdW1tYXJ5IiYKEkRlbGV0ZUNyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCSInChNEZWxldGVDcmFmdFJlc3BvbnNlEhAKCGNyYWZ0X2lkGAEgASgJIkkKHENyZWF0ZVN0YW5kYWxvbmVDcmFmdFJlcXVlc3QSFQoNd29ya2Zsb3dfbmFtZRgBIAEoCRISCgpjcmFmdF9uYW1lGAIgASgJIksKHUNyZWF0ZVN0YW5kYWxvbmVDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQi6gEKGFdyaXRlSW1hZ2VQcm9tcHRzUmVxdWVzdBIeChZpbWFnZV9nZW5lcmF0aW9uX21vZGVsGAEgASgJEk8KB3Byb2ZpbGUYAiABKAsyPC5jcmFmdGVyLndvcmtmbG93cy52MS5Xcml0ZUltYWdlUHJvbXB0c1JlcXVlc3QuUHJvZmlsZVNvdXJjZUgAEhEKB2NvbnRlbnQYAyABKAlIABpACg1Qcm9maWxlU291cmNlEhIKCnByb2ZpbGVfaWQYASABKAkSGwoTaXNfYnVzaW5lc3NfcHJvZmlsZRgCIAEoCEIICgZzb3VyY2UiSgoZV3JpdGVJbWFnZVByb21wdHNSZXNwb25zZRIPCgdwcm9tcHRzGAEgAygJEg4KBmVuZ2luZRgCIAEoCRIMCgRub3RlGAMgASgJIiwKC0NoYXRNZXNzYWdlEgwKBHR5cGUYASABKAkSDwoHY29udGVudBgCIAEoCSJLChRBc3Npc3RhbnRDaGF0UmVxdWVzdBIzCghtZXNzYWdlcxgBIAMoCzIhLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNoYXRNZXNzYWdlImkKFUFzc2lzdGFudENoYXRSZXNwb25zZRIyCgdtZXNzYWdlGAEgASgLMiEuY3JhZnRlci53b3JrZmxvd3MudjEuQ2hhdE1lc3NhZ2USDgoGZW5naW5lGAIgASgJEgwKBG5vdGUYAyABKAky0g4KEFdvcmtmbG93c1NlcnZpY2USXwoKR2V0SGVhZGVycxInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldEhlYWRlcnNSZXF1ZXN0GiguY3JhZnRlci53b3JrZmxvd3MudjEuR2V0SGVhZGVyc1Jlc3BvbnNlEmIKC0NyZWF0ZUNyYWZ0EiguY3JhZnRlci53b3JrZmxvd3MudjEuQ3JlYXRlQ3JhZnRSZXF1ZXN0GikuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JlYXRlQ3JhZnRSZXNwb25zZRJZCghHZXRDcmFmdBIlLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldENyYWZ0UmVxdWVzdBomLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldENyYWZ0UmVzcG9uc2USXAoJU2F2ZUNyYWZ0EiYuY3JhZnRlci53b3JrZmxvd3MudjEuU2F2ZUNyYWZ0UmVxdWVzdBonLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNhdmVDcmFmdFJlc3BvbnNlEmcKDENvbXBsZXRlU3RlcBIpLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNvbXBsZXRlU3RlcFJlcXVlc3QaKi5jcmFmdGVyLndvcmtmbG93cy52MS5Db21wbGV0ZVN0ZXBSZXNwb25zZTABElkKCEVkaXRTdGVwEiUuY3JhZnRlci53b3JrZmxvd3MudjEuRWRpdFN0ZXBSZXF1ZXN0GiYuY3JhZnRlci53b3JrZmxvd3MudjEuRWRpdFN0ZXBSZXNwb25zZRJiCgtSZW5hbWVDcmFmdBIoLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlJlbmFtZUNyYWZ0UmVxdWVzdBopLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlJlbmFtZUNyYWZ0UmVzcG9uc2USXwoKR2V0UmVzdWx0cxInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldFJlc3VsdHNSZXF1ZXN0GiguY3JhZnRlci53b3JrZmxvd3MudjEuR2V0UmVzdWx0c1Jlc3BvbnNlEl8KCkxpc3RDcmFmdHMSJy5jcmFmdGVyLndvcmtmbG93cy52MS5MaXN0Q3JhZnRzUmVxdWVzdBooLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkxpc3RDcmFmdHNSZXNwb25zZRJeCglSdW5BY3Rpb24SJi5jcmFmdGVyLndvcmtmbG93cy52MS5SdW5BY3Rpb25SZXF1ZXN0GicuY3JhZnRlci53b3JrZmxvd3MudjEuUnVuQWN0aW9uUmVzcG9uc2UwARJ3ChJHZW5lcmF0ZUlubGluZVRleHQSLy5jcmFmdGVyLndvcmtmbG93cy52MS5HZW5lcmF0ZUlubGluZVRleHRSZXF1ZXN0GjAuY3JhZnRlci53b3JrZmxvd3MudjEuR2VuZXJhdGVJbmxpbmVUZXh0UmVzcG9uc2UScQoQU2F2ZUFjdGlvblJlc3VsdBItLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNhdmVBY3Rpb25SZXN1bHRSZXF1ZXN0Gi4uY3JhZnRlci53b3JrZmxvd3MudjEuU2F2ZUFjdGlvblJlc3VsdFJlc3BvbnNlEl8KCkNsb25lQ3JhZnQSJy5jcmFmdGVyLndvcmtmbG93cy52MS5DbG9uZUNyYWZ0UmVxdWVzdBooLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNsb25lQ3JhZnRSZXNwb25zZRJiCgtTZXRGYXZvcml0ZRIoLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNldEZhdm9yaXRlUmVxdWVzdBopLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNldEZhdm9yaXRlUmVzcG9uc2USYgoLRGVsZXRlQ3JhZnQSKC5jcmFmdGVyLndvcmtmbG93cy52MS5EZWxldGVDcmFmdFJlcXVlc3QaKS5jcmFmdGVyLndvcmtmbG93cy52MS5EZWxldGVDcmFmdFJlc3BvbnNlEoABChVDcmVhdGVTdGFuZGFsb25lQ3JhZnQSMi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmVhdGVTdGFuZGFsb25lQ3JhZnRSZXF1ZXN0GjMuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JlYXRlU3RhbmRhbG9uZUNyYWZ0UmVzcG9uc2USdAoRV3JpdGVJbWFnZVByb21wdHMSLi5jcmFmdGVyLndvcmtmbG93cy52MS5Xcml0ZUltYWdlUHJvbXB0c1JlcXVlc3QaLy5jcmFmdGVyLndvcmtmbG93cy52MS5Xcml0ZUltYWdlUHJvbXB0c1Jlc3BvbnNlEmgKDUFzc2lzdGFudENoYXQSKi5jcmFmdGVyLndvcmtmbG93cy52MS5Bc3Npc3RhbnRDaGF0UmVxdWVzdBorLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkFzc2lzdGFudENoYXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.workflows.v1.CraftSummary
@@ -54,6 +54,11 @@ export type CraftSummary = Message<"crafter.workflows.v1.CraftSummary"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 7;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool favorite = 8;
+   */
+  favorite: boolean;
 };
 
 /**
@@ -137,6 +142,20 @@ export type WorkflowHeader = Message<"crafter.workflows.v1.WorkflowHeader"> & {
    * @generated from field: bool available = 6;
    */
   available: boolean;
+
+  /**
+   * Usable on its own, without a project (a tool).
+   *
+   * @generated from field: bool standalone = 7;
+   */
+  standalone: boolean;
+
+  /**
+   * Badged as new.
+   *
+   * @generated from field: bool is_new = 8;
+   */
+  isNew: boolean;
 };
 
 /**
@@ -611,6 +630,13 @@ export type ListCraftsRequest = Message<"crafter.workflows.v1.ListCraftsRequest"
    * @generated from field: int32 page_size = 4;
    */
   pageSize: number;
+
+  /**
+   * Only the favorites.
+   *
+   * @generated from field: bool favorites = 5;
+   */
+  favorites: boolean;
 };
 
 /**
@@ -786,6 +812,393 @@ export const GenerateInlineTextResponseSchema: GenMessage<GenerateInlineTextResp
   messageDesc(file_crafter_workflows_v1_workflows, 27);
 
 /**
+ * @generated from message crafter.workflows.v1.SaveActionResultRequest
+ */
+export type SaveActionResultRequest = Message<"crafter.workflows.v1.SaveActionResultRequest"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+
+  /**
+   * @generated from field: string step_name = 2;
+   */
+  stepName: string;
+
+  /**
+   * Empty: add a user-written result.
+   *
+   * @generated from field: string result_id = 3;
+   */
+  resultId: string;
+
+  /**
+   * @generated from field: optional string content = 4;
+   */
+  content?: string | undefined;
+
+  /**
+   * For list results: items by section key, e.g. {"titles": ["…"]}.
+   *
+   * @generated from field: google.protobuf.Struct sections = 5;
+   */
+  sections?: JsonObject | undefined;
+
+  /**
+   * Structured data of the result (an object).
+   *
+   * @generated from field: google.protobuf.Struct data = 6;
+   */
+  data?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional bool selected = 7;
+   */
+  selected?: boolean | undefined;
+
+  /**
+   * @generated from field: bool delete = 8;
+   */
+  delete: boolean;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.SaveActionResultRequest.
+ * Use `create(SaveActionResultRequestSchema)` to create a new message.
+ */
+export const SaveActionResultRequestSchema: GenMessage<SaveActionResultRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 28);
+
+/**
+ * @generated from message crafter.workflows.v1.SaveActionResultResponse
+ */
+export type SaveActionResultResponse = Message<"crafter.workflows.v1.SaveActionResultResponse"> & {
+  /**
+   * @generated from field: crafter.workflows.v1.Craft craft = 1;
+   */
+  craft?: Craft | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.SaveActionResultResponse.
+ * Use `create(SaveActionResultResponseSchema)` to create a new message.
+ */
+export const SaveActionResultResponseSchema: GenMessage<SaveActionResultResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 29);
+
+/**
+ * @generated from message crafter.workflows.v1.CloneCraftRequest
+ */
+export type CloneCraftRequest = Message<"crafter.workflows.v1.CloneCraftRequest"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+
+  /**
+   * Empty: "<name> (copy)".
+   *
+   * @generated from field: string craft_name = 2;
+   */
+  craftName: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.CloneCraftRequest.
+ * Use `create(CloneCraftRequestSchema)` to create a new message.
+ */
+export const CloneCraftRequestSchema: GenMessage<CloneCraftRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 30);
+
+/**
+ * @generated from message crafter.workflows.v1.CloneCraftResponse
+ */
+export type CloneCraftResponse = Message<"crafter.workflows.v1.CloneCraftResponse"> & {
+  /**
+   * @generated from field: crafter.workflows.v1.Craft craft = 1;
+   */
+  craft?: Craft | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.CloneCraftResponse.
+ * Use `create(CloneCraftResponseSchema)` to create a new message.
+ */
+export const CloneCraftResponseSchema: GenMessage<CloneCraftResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 31);
+
+/**
+ * @generated from message crafter.workflows.v1.SetFavoriteRequest
+ */
+export type SetFavoriteRequest = Message<"crafter.workflows.v1.SetFavoriteRequest"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+
+  /**
+   * @generated from field: bool favorite = 2;
+   */
+  favorite: boolean;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.SetFavoriteRequest.
+ * Use `create(SetFavoriteRequestSchema)` to create a new message.
+ */
+export const SetFavoriteRequestSchema: GenMessage<SetFavoriteRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 32);
+
+/**
+ * @generated from message crafter.workflows.v1.SetFavoriteResponse
+ */
+export type SetFavoriteResponse = Message<"crafter.workflows.v1.SetFavoriteResponse"> & {
+  /**
+   * @generated from field: crafter.workflows.v1.CraftSummary summary = 1;
+   */
+  summary?: CraftSummary | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.SetFavoriteResponse.
+ * Use `create(SetFavoriteResponseSchema)` to create a new message.
+ */
+export const SetFavoriteResponseSchema: GenMessage<SetFavoriteResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 33);
+
+/**
+ * @generated from message crafter.workflows.v1.DeleteCraftRequest
+ */
+export type DeleteCraftRequest = Message<"crafter.workflows.v1.DeleteCraftRequest"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.DeleteCraftRequest.
+ * Use `create(DeleteCraftRequestSchema)` to create a new message.
+ */
+export const DeleteCraftRequestSchema: GenMessage<DeleteCraftRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 34);
+
+/**
+ * @generated from message crafter.workflows.v1.DeleteCraftResponse
+ */
+export type DeleteCraftResponse = Message<"crafter.workflows.v1.DeleteCraftResponse"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.DeleteCraftResponse.
+ * Use `create(DeleteCraftResponseSchema)` to create a new message.
+ */
+export const DeleteCraftResponseSchema: GenMessage<DeleteCraftResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 35);
+
+/**
+ * @generated from message crafter.workflows.v1.CreateStandaloneCraftRequest
+ */
+export type CreateStandaloneCraftRequest = Message<"crafter.workflows.v1.CreateStandaloneCraftRequest"> & {
+  /**
+   * @generated from field: string workflow_name = 1;
+   */
+  workflowName: string;
+
+  /**
+   * @generated from field: string craft_name = 2;
+   */
+  craftName: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.CreateStandaloneCraftRequest.
+ * Use `create(CreateStandaloneCraftRequestSchema)` to create a new message.
+ */
+export const CreateStandaloneCraftRequestSchema: GenMessage<CreateStandaloneCraftRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 36);
+
+/**
+ * @generated from message crafter.workflows.v1.CreateStandaloneCraftResponse
+ */
+export type CreateStandaloneCraftResponse = Message<"crafter.workflows.v1.CreateStandaloneCraftResponse"> & {
+  /**
+   * @generated from field: crafter.workflows.v1.Craft craft = 1;
+   */
+  craft?: Craft | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.CreateStandaloneCraftResponse.
+ * Use `create(CreateStandaloneCraftResponseSchema)` to create a new message.
+ */
+export const CreateStandaloneCraftResponseSchema: GenMessage<CreateStandaloneCraftResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 37);
+
+/**
+ * @generated from message crafter.workflows.v1.WriteImagePromptsRequest
+ */
+export type WriteImagePromptsRequest = Message<"crafter.workflows.v1.WriteImagePromptsRequest"> & {
+  /**
+   * "dalle" or "imagen".
+   *
+   * @generated from field: string image_generation_model = 1;
+   */
+  imageGenerationModel: string;
+
+  /**
+   * @generated from oneof crafter.workflows.v1.WriteImagePromptsRequest.source
+   */
+  source: {
+    /**
+     * @generated from field: crafter.workflows.v1.WriteImagePromptsRequest.ProfileSource profile = 2;
+     */
+    value: WriteImagePromptsRequest_ProfileSource;
+    case: "profile";
+  } | {
+    /**
+     * A smart document's content (HTML or text).
+     *
+     * @generated from field: string content = 3;
+     */
+    value: string;
+    case: "content";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message crafter.workflows.v1.WriteImagePromptsRequest.
+ * Use `create(WriteImagePromptsRequestSchema)` to create a new message.
+ */
+export const WriteImagePromptsRequestSchema: GenMessage<WriteImagePromptsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 38);
+
+/**
+ * @generated from message crafter.workflows.v1.WriteImagePromptsRequest.ProfileSource
+ */
+export type WriteImagePromptsRequest_ProfileSource = Message<"crafter.workflows.v1.WriteImagePromptsRequest.ProfileSource"> & {
+  /**
+   * @generated from field: string profile_id = 1;
+   */
+  profileId: string;
+
+  /**
+   * @generated from field: bool is_business_profile = 2;
+   */
+  isBusinessProfile: boolean;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.WriteImagePromptsRequest.ProfileSource.
+ * Use `create(WriteImagePromptsRequest_ProfileSourceSchema)` to create a new message.
+ */
+export const WriteImagePromptsRequest_ProfileSourceSchema: GenMessage<WriteImagePromptsRequest_ProfileSource> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 38, 0);
+
+/**
+ * @generated from message crafter.workflows.v1.WriteImagePromptsResponse
+ */
+export type WriteImagePromptsResponse = Message<"crafter.workflows.v1.WriteImagePromptsResponse"> & {
+  /**
+   * @generated from field: repeated string prompts = 1;
+   */
+  prompts: string[];
+
+  /**
+   * "offline" or the provider's model id.
+   *
+   * @generated from field: string engine = 2;
+   */
+  engine: string;
+
+  /**
+   * Said when the prompts were drafted offline.
+   *
+   * @generated from field: string note = 3;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.WriteImagePromptsResponse.
+ * Use `create(WriteImagePromptsResponseSchema)` to create a new message.
+ */
+export const WriteImagePromptsResponseSchema: GenMessage<WriteImagePromptsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 39);
+
+/**
+ * @generated from message crafter.workflows.v1.ChatMessage
+ */
+export type ChatMessage = Message<"crafter.workflows.v1.ChatMessage"> & {
+  /**
+   * "message" (the user, the default) or "answer" (the assistant).
+   *
+   * @generated from field: string type = 1;
+   */
+  type: string;
+
+  /**
+   * @generated from field: string content = 2;
+   */
+  content: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.ChatMessage.
+ * Use `create(ChatMessageSchema)` to create a new message.
+ */
+export const ChatMessageSchema: GenMessage<ChatMessage> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 40);
+
+/**
+ * @generated from message crafter.workflows.v1.AssistantChatRequest
+ */
+export type AssistantChatRequest = Message<"crafter.workflows.v1.AssistantChatRequest"> & {
+  /**
+   * @generated from field: repeated crafter.workflows.v1.ChatMessage messages = 1;
+   */
+  messages: ChatMessage[];
+};
+
+/**
+ * Describes the message crafter.workflows.v1.AssistantChatRequest.
+ * Use `create(AssistantChatRequestSchema)` to create a new message.
+ */
+export const AssistantChatRequestSchema: GenMessage<AssistantChatRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 41);
+
+/**
+ * @generated from message crafter.workflows.v1.AssistantChatResponse
+ */
+export type AssistantChatResponse = Message<"crafter.workflows.v1.AssistantChatResponse"> & {
+  /**
+   * @generated from field: crafter.workflows.v1.ChatMessage message = 1;
+   */
+  message?: ChatMessage | undefined;
+
+  /**
+   * @generated from field: string engine = 2;
+   */
+  engine: string;
+
+  /**
+   * @generated from field: string note = 3;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.AssistantChatResponse.
+ * Use `create(AssistantChatResponseSchema)` to create a new message.
+ */
+export const AssistantChatResponseSchema: GenMessage<AssistantChatResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 42);
+
+/**
  * Workflow definitions (data) and crafts, the user's instances of them. The caller is the user
  * of the access token; every craft read is scoped to that user.
  *
@@ -891,6 +1304,74 @@ export const WorkflowsService: GenService<{
     methodKind: "unary";
     input: typeof GenerateInlineTextRequestSchema;
     output: typeof GenerateInlineTextResponseSchema;
+  },
+  /**
+   * Edits, selects or deletes a result of a step's action, or adds a user-written one.
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.SaveActionResult
+   */
+  saveActionResult: {
+    methodKind: "unary";
+    input: typeof SaveActionResultRequestSchema;
+    output: typeof SaveActionResultResponseSchema;
+  },
+  /**
+   * Copies a craft (values, results, states) into a new one named "<name> (copy)".
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.CloneCraft
+   */
+  cloneCraft: {
+    methodKind: "unary";
+    input: typeof CloneCraftRequestSchema;
+    output: typeof CloneCraftResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.SetFavorite
+   */
+  setFavorite: {
+    methodKind: "unary";
+    input: typeof SetFavoriteRequestSchema;
+    output: typeof SetFavoriteResponseSchema;
+  },
+  /**
+   * The craft leaves every list and read (NOT_FOUND after).
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.DeleteCraft
+   */
+  deleteCraft: {
+    methodKind: "unary";
+    input: typeof DeleteCraftRequestSchema;
+    output: typeof DeleteCraftResponseSchema;
+  },
+  /**
+   * A craft without a project (tools, smart documents).
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.CreateStandaloneCraft
+   */
+  createStandaloneCraft: {
+    methodKind: "unary";
+    input: typeof CreateStandaloneCraftRequestSchema;
+    output: typeof CreateStandaloneCraftResponseSchema;
+  },
+  /**
+   * Image prompts for a profile or a smart document's content, written by the text engine.
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.WriteImagePrompts
+   */
+  writeImagePrompts: {
+    methodKind: "unary";
+    input: typeof WriteImagePromptsRequestSchema;
+    output: typeof WriteImagePromptsResponseSchema;
+  },
+  /**
+   * The assistant's reply to a conversation.
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.AssistantChat
+   */
+  assistantChat: {
+    methodKind: "unary";
+    input: typeof AssistantChatRequestSchema;
+    output: typeof AssistantChatResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_workflows_v1_workflows, 0);

@@ -1,5 +1,7 @@
 import type { JsonValue } from "@bufbuild/protobuf";
+import { composeAssistantReply } from "../assistant";
 import type { OutputSpec } from "../definition";
+import { composeImagePrompts } from "../image-prompts";
 import type { ComposeContext } from "../prompt";
 import { composeBlogDraft, composeBlogPlan } from "./blog";
 
@@ -40,5 +42,19 @@ export const COMPOSERS: Record<string, Composer> = {
     format: "html",
     frameworks: ["PAS"],
     compose: (ctx, { params }) => composeBlogDraft(ctx, lengthWords(ctx, params)),
+  },
+  // Not used by definitions: the image prompt writers and the assistant chat.
+  imagePrompts: {
+    name: "imagePrompts",
+    format: "list",
+    frameworks: ["template"],
+    sections: ["prompts"],
+    compose: (ctx) => composeImagePrompts(ctx),
+  },
+  assistantReply: {
+    name: "assistantReply",
+    format: "text",
+    frameworks: ["template"],
+    compose: (ctx) => composeAssistantReply(ctx),
   },
 };

@@ -1,0 +1,40 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import { badRequest, requireUser } from "@crafter/kit";
+import { assistantRequest, type ChatMessage, checkConversation } from "../domain/assistant";
+import { writeText } from "../generation/write";
+import { withCredit } from "./action-runner";
+import type { WorkflowsDeps } from "./deps";
+
+/** Said on replies the offline engine wrote. */
+export const OFFLINE_REPLY_NOTE = "Answered offline — no AI provider is configured.";
+
+/**
+ * The assistant's reply to a conversation (`type` "message" is the user, "answer" the assistant).
+ * @returns `{ message: { type: "answer", content }, engine, note }`
+ * @throws CR_ERR_BAD_REQUEST with field `messages` (no text, or over 163840 characters), and the
+ * engine's errors.
+ */
+export async function assistantChat(
+  deps: WorkflowsDeps,
+  ctx: HandlerContext,
+  input: { messages: { type: string; content: string }[] },
+): Promise<{ message: ChatMessage; engine: string; note: string }> {
+  const messages = input.messages.map((message) => ({
+    type: message.type.trim() || "message",
+    content: message.content,
+  }));
+  const problems = checkConversation(messages);
+  if (Object.keys(problems).length > 0) throw badRequest(problems);
+  const written = await withCredit(deps, { userId: requireUser(ctx).userId, reason: "Assistant" }, () =>
+    writeText(deps.engine, assistantRequest(messages), ctx.signal),
+  );
+  deps.logger.info(
+    { engine: written.info.engine, usage: written.usage, messages: messages.length },
+    "assistant replied",
+  );
+  return {
+    message: { type: "answer", content: written.output.content },
+    engine: written.info.engine,
+    note: written.info.engine === "offline" ? OFFLINE_REPLY_NOTE : "",
+  };
+}

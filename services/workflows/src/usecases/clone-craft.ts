@@ -1,0 +1,44 @@
+import { randomUUID } from "node:crypto";
+import { badRequest } from "@crafter/kit";
+import { copyName } from "../domain/results";
+import { type CraftView, craftView } from "../domain/view";
+import { definitionOf, loadCraft } from "./common";
+import { MAX_CRAFT_NAME } from "./create-craft";
+import type { WorkflowsDeps } from "./deps";
+
+/**
+ * Copies a craft — definition version, project, profile, step states, values and results — into
+ * a new craft named `craftName` or "<name> (copy)"; its token usage starts at zero (the copy
+ * generated nothing) and it is not a favorite. Publishes CraftCreated.
+ * @throws NOT_FOUND, CR_ERR_BAD_REQUEST for a name over 120 characters.
+ */
+export async function cloneCraft(
+  deps: WorkflowsDeps,
+  userId: string,
+  input: { craftId: string; craftName: string },
+): Promise<CraftView> {
+  const source = await loadCraft(deps, userId, input.craftId);
+  const def = definitionOf(deps, source);
+  const craftName = input.craftName.trim() || copyName(source.craftName, MAX_CRAFT_NAME);
+  if (craftName.length > MAX_CRAFT_NAME)
+    throw badRequest({ craftName: `Name must be 1 to ${MAX_CRAFT_NAME} characters.` });
+  const id = randomUUID();
+  const created = await deps.crafts.create({
+    _id: id,
+    userId,
+    projectId: source.projectId,
+    profileId: source.profileId,
+    workflowName: source.workflowName,
+    workflowVersion: source.workflowVersion,
+    craftName,
+    state: source.state,
+    currentStep: source.currentStep,
+    steps: structuredClone(source.steps),
+    profile: source.profile ? structuredClone(source.profile) : null,
+    completedAt: source.completedAt,
+    outbox: [deps.events.created({ id, userId, projectId: source.projectId, workflowName: source.workflowName })],
+  });
+  deps.kick();
+  deps.logger.info({ craftId: id, from: source.id }, "craft cloned");
+  return craftView(def, created);
+}
