@@ -130,7 +130,9 @@ function start(name, entry, env) {
   if (runningPid(name)) return false;
   if (!existsSync(join(root, entry))) throw new Error(`${entry} is missing: run npm run build`);
   const out = openSync(logFile(name), "a");
-  const child = spawn(process.execPath, ["--enable-source-maps", entry], {
+  // STACK_NODE_ARGS adds node flags NODE_OPTIONS refuses, e.g. "--cpu-prof" (scripts/bench/profile.sh).
+  const nodeArgs = (process.env.STACK_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, "--enable-source-maps", entry], {
     cwd: root,
     env,
     detached: true,
