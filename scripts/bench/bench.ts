@@ -21,7 +21,18 @@ import {
 import { AccountService } from "@crafter/proto/crafter/account/v1/account_pb";
 import { CraftCreatedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
 import { Health } from "@crafter/proto/grpc/health/v1/health_pb";
-import { concurrent, load, machine, printTable, type Row, rowOf, sequential, signedInUser, stackEnv } from "./common";
+import {
+  concurrent,
+  load,
+  machine,
+  printTable,
+  type Row,
+  rowOf,
+  sequential,
+  signedInUser,
+  stackEnv,
+  stackPids,
+} from "./common";
 
 const env = stackEnv();
 const gateway = (env.GATEWAY_URL ?? "http://localhost:28080").replace("localhost", "127.0.0.1");
@@ -75,19 +86,22 @@ async function httpRows(): Promise<{ rows: Row[]; ceilings: Row[] }> {
   }
   const { accessToken } = await signedInUser(gateway);
   const cookie = { cookie: `crafter_at=${accessToken}` };
+  const processes = stackPids(["gateway", "account", "projects", "workflows"]);
   const rows = [
-    await load("gateway GET /healthz", { url: `${gateway}/healthz`, connections, durationS }),
+    await load("gateway GET /healthz", { url: `${gateway}/healthz`, connections, durationS, processes }),
     await load("gateway GET /api/user/account", {
       url: `${gateway}/api/user/account`,
       headers: cookie,
       connections,
       durationS,
+      processes,
     }),
     await load("gateway GET /api/app/initial", {
       url: `${gateway}/api/app/initial`,
       headers: cookie,
       connections,
       durationS,
+      processes,
     }),
   ];
   return { rows: [...ceilings, ...rows], ceilings };

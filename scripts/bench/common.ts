@@ -88,6 +88,30 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   connections: number;
   durationS: number;
+  /** Processes whose CPU time per request is reported (e.g. the gateway and account), by name. */
+  processes?: Record<string, number>;
+}
+
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux); NaN elsewhere. */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The pids of the stack's processes (.data/stack/<profile>/<name>.pid). */
+export function stackPids(names: string[]): Record<string, number> {
+  const profile = process.env.BENCH_PROFILE ?? "test";
+  const pids: Record<string, number> = {};
+  for (const name of names) {
+    const file = join(root, ".data/stack", profile, `${name}.pid`);
+    if (existsSync(file)) pids[name] = Number(readFileSync(file, "utf8"));
+  }
+  return pids;
 }
 
 /**
@@ -98,6 +122,7 @@ export interface LoadOptions {
 export async function load(name: string, options: LoadOptions): Promise<Row> {
   const base = { url: options.url, headers: options.headers, connections: options.connections };
   await autocannon({ ...base, duration: 2 });
+  // (the warm-up's CPU is left out: the counters are read around the measured run only)
   const latencies: number[] = [];
   let errors = 0;
   const instance = autocannon({ ...base, duration: options.durationS });
@@ -109,8 +134,15 @@ export async function load(name: string, options: LoadOptions): Promise<Row> {
       else errors++;
     },
   );
+  const processes = Object.entries(options.processes ?? {});
+  const cpuBefore = processes.map(([, pid]) => cpuMs(pid));
   const result = await instance;
-  return rowOf(name, latencies, options.durationS, errors + result.errors + result.timeouts);
+  // CPU per request stays meaningful on a busy machine, where latency and req/s swing with the load.
+  const cpu = processes
+    .map(([process, pid], i) => `${process} ${fixed((1000 * (cpuMs(pid) - cpuBefore[i]!)) / latencies.length, 0)} µs`)
+    .join(", ");
+  const note = processes.length > 0 ? `CPU/req: ${cpu}` : undefined;
+  return rowOf(name, latencies, options.durationS, errors + result.errors + result.timeouts, note);
 }
 
 /** Runs `call` `count` times one after the other (after `warmup` calls); per-call latencies. */
