@@ -36,6 +36,8 @@ export default function () {
   let values = { topic: "Why slow-fermented sourdough is easier to digest", keywords: ["sourdough", "fermentation"] };
   for (let index = 0; index < craft.steps.length; index++) {
     const step = craft.steps[index];
+    // Steps without an action (the draft editor) have nothing to generate.
+    if (!step.action) continue;
     if (index > 0) values = step.values || {};
     const completed = http.put(
       `${env.baseUrl}/api/workflowsV2/${craftId}/step/complete`,

@@ -199,7 +199,7 @@ export function printTable(rows: Row[], ceilings: Row[] = []): void {
   ];
   const lines = rows.map((row) => [
     row.name,
-    fixed(row.rps, 0),
+    fixed(row.rps, row.rps < 10 ? 2 : 0),
     fixed(row.p50, 2),
     fixed(row.p95, 2),
     fixed(row.p99, 2),

@@ -23,6 +23,8 @@ const TOPIC = { topic: "Why slow-fermented sourdough is easier to digest", keywo
 interface Step {
   name: string;
   values: Record<string, unknown>;
+  /** What completing the step generates; steps without one (the draft editor) are not completed. */
+  action?: { kind: string } | null;
 }
 
 /** What the benchmark reads of a craft and of a completion (docs/api.md). */
@@ -62,6 +64,7 @@ class Crafter {
       this.generations = 0;
       this.craftId = "";
     }
+    while (this.next < this.steps.length && !this.steps[this.next]!.action) this.next++;
     if (!this.craftId || this.next >= this.steps.length) await this.newCraft();
     const step = this.steps[this.next]!;
     const values = this.next === 0 ? TOPIC : step.values;
