@@ -19,8 +19,10 @@ export RUN_ID="${RUN_ID:-$(date +%s)}"
 export K6_NO_USAGE_REPORT=true
 
 case "$mode" in
-  smoke) defaults=(VUS=2 DURATION=5s THINK_S=0.1) ;;
-  full) defaults=(VUS=20 DURATION=2m THINK_S=0.5) ;;
+  # The smoke run proves each scenario works with no failed request; its latency budgets are wide
+  # (P95_SCALE) because CI shares the machine. The full runs hold the scenarios' own budgets.
+  smoke) defaults=(VUS=2 DURATION=5s THINK_S=0.1 P95_SCALE=10) ;;
+  full) defaults=(VUS=20 DURATION=2m THINK_S=0.5 P95_SCALE=1) ;;
   *) echo "usage: $0 smoke|full [scenario…]" >&2 && exit 2 ;;
 esac
 
