@@ -98,8 +98,12 @@ export function signUp(email, type = "gateway") {
   return check(response, { "sign-up 200": (r) => r.status === 200 });
 }
 
-/** Reads the verification link's token from Mailpit (polling up to `timeoutS`). */
-export function verificationToken(email, timeoutS = 20) {
+/**
+ * Reads the verification link's token from Mailpit, polling up to `timeoutS` (MAIL_WAIT_S, 60 s):
+ * the email goes sign-up → outbox → Kafka → notifications → SMTP, which takes tens of seconds on a
+ * busy machine.
+ */
+export function verificationToken(email, timeoutS = Number(__ENV.MAIL_WAIT_S || 60)) {
   const deadline = Date.now() + timeoutS * 1000;
   const query = encodeURIComponent(`to:"${email}" subject:verify`);
   const tags = { tags: { type: "mailpit" } };
