@@ -68,7 +68,11 @@ async function startCeiling(source: string): Promise<{ url: string; stop: () => 
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   await new Promise<void>((resolve, reject) => {
-    child.once("message", () => resolve());
+    const timer = setTimeout(() => reject(new Error("ceiling server did not start within 60 s")), 60_000);
+    child.once("message", () => {
+      clearTimeout(timer);
+      resolve();
+    });
     child.once("exit", (code) => reject(new Error(`ceiling server exited with ${code}`)));
   });
   return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill() };
@@ -153,7 +157,13 @@ async function kafkaRows(): Promise<Row[]> {
   const publishMs: number[] = [];
   const send = async () => {
     const id = randomUUID();
-    const consumed = new Promise<void>((resolve) => waiting.set(id, resolve));
+    const consumed = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`event ${id} not consumed within 60 s`)), 60_000);
+      waiting.set(id, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
     const value = Buffer.from(
       toBinary(CraftCreatedSchema, create(CraftCreatedSchema, { craftId: id, userId: "bench" })),
     );

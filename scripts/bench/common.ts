@@ -34,14 +34,17 @@ export const PASSWORD = "Bench-passw0rd!";
 export async function signedInUser(gateway: string, prefix = "bench"): Promise<{ email: string; accessToken: string }> {
   const email = `${prefix}-${randomUUID().slice(0, 12)}@bench.example.test`;
   const headers = { "content-type": "application/json", origin: gateway };
+  // A stuck stack fails the benchmark instead of hanging it.
   const signUp = await fetch(`${gateway}/auth/signup`, {
     method: "POST",
+    signal: AbortSignal.timeout(60_000),
     headers,
     body: JSON.stringify({ email, password: PASSWORD, displayName: "Bench" }),
   });
   if (!signUp.ok) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
   const signIn = await fetch(`${gateway}/auth/signin`, {
     method: "POST",
+    signal: AbortSignal.timeout(60_000),
     headers,
     body: JSON.stringify({ email, password: PASSWORD }),
   });
