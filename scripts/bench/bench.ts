@@ -25,7 +25,8 @@ import {
   concurrent,
   load,
   machine,
-  printTable,
+  printHeader,
+  printRow,
   type Row,
   rowOf,
   sequential,
@@ -78,37 +79,50 @@ async function startCeiling(source: string): Promise<{ url: string; stop: () => 
   return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill() };
 }
 
-async function httpRows(): Promise<{ rows: Row[]; ceilings: Row[] }> {
-  const ceilings: Row[] = [];
+let ceilings: Row[] = [];
+const report = (row: Row) => {
+  printRow(row, ceilings);
+  return row;
+};
+
+async function httpRows(): Promise<Row[]> {
+  const measured: Row[] = [];
   for (const [name, source] of Object.entries(CEILINGS)) {
     const server = await startCeiling(source);
     try {
-      ceilings.push(await load(name, { url: server.url, connections, durationS }));
+      measured.push(await load(name, { url: server.url, connections, durationS }));
     } finally {
       server.stop();
     }
   }
+  ceilings = measured;
+  printHeader(ceilings);
+  for (const row of measured) report(row);
   const { accessToken } = await signedInUser(gateway);
   const cookie = { cookie: `crafter_at=${accessToken}` };
   const processes = stackPids(["gateway", "account", "projects", "workflows"]);
-  const rows = [
-    await load("gateway GET /healthz", { url: `${gateway}/healthz`, connections, durationS, processes }),
-    await load("gateway GET /api/user/account", {
-      url: `${gateway}/api/user/account`,
-      headers: cookie,
-      connections,
-      durationS,
-      processes,
-    }),
-    await load("gateway GET /api/app/initial", {
-      url: `${gateway}/api/app/initial`,
-      headers: cookie,
-      connections,
-      durationS,
-      processes,
-    }),
+  return [
+    ...measured,
+    report(await load("gateway GET /healthz", { url: `${gateway}/healthz`, connections, durationS, processes })),
+    report(
+      await load("gateway GET /api/user/account", {
+        url: `${gateway}/api/user/account`,
+        headers: cookie,
+        connections,
+        durationS,
+        processes,
+      }),
+    ),
+    report(
+      await load("gateway GET /api/app/initial", {
+        url: `${gateway}/api/app/initial`,
+        headers: cookie,
+        connections,
+        durationS,
+        processes,
+      }),
+    ),
   ];
-  return { rows: [...ceilings, ...rows], ceilings };
 }
 
 async function rpcRows(): Promise<Row[]> {
@@ -119,12 +133,12 @@ async function rpcRows(): Promise<Row[]> {
   const asUser = { headers: { authorization: `Bearer ${accessToken}` } };
   const rows: Row[] = [];
   const started = performance.now();
-  const serial = await sequential(2000, () => health.check({}));
+  const serial = await sequential(500, () => health.check({}));
   rows.push(rowOf("rpc Health.Check, 1 at a time", serial, (performance.now() - started) / 1000, 0, "gRPC/h2c"));
   const many = await concurrent(connections, durationS, () => health.check({}));
   rows.push(rowOf(`rpc Health.Check, ${connections} in flight`, many.latencies, many.seconds, many.errors));
   const t0 = performance.now();
-  const serialUser = await sequential(1000, () => account.getUserInfo({}, asUser));
+  const serialUser = await sequential(300, () => account.getUserInfo({}, asUser));
   rows.push(
     rowOf("rpc Account.GetUserInfo, 1 at a time", serialUser, (performance.now() - t0) / 1000, 0, "JWT + FerretDB"),
   );
@@ -183,10 +197,10 @@ async function kafkaRows(): Promise<Row[]> {
     await send();
     const started = performance.now();
     publishMs.length = 0;
-    const latencies = await sequential(300, send, 10);
+    const latencies = await sequential(100, send, 10);
     const seconds = (performance.now() - started) / 1000;
     return [
-      rowOf("kafka publish → ack (acks=all)", publishMs.slice(-300), seconds, 0),
+      rowOf("kafka publish → ack (acks=all)", publishMs.slice(-100), seconds, 0),
       rowOf("kafka publish → consumer handler", latencies, seconds, 0, "1 at a time"),
     ];
   } finally {
@@ -199,15 +213,10 @@ async function kafkaRows(): Promise<Row[]> {
 
 console.log(`bench against ${gateway}: ${connections} connections, ${durationS} s per HTTP row`);
 console.log(`machine: ${machine()}\n`);
-const rows: Row[] = [];
-let ceilings: Row[] = [];
-if (wants("http")) {
-  const http = await httpRows();
-  rows.push(...http.rows);
-  ceilings = http.ceilings;
-}
-if (wants("rpc")) rows.push(...(await rpcRows()));
-if (wants("kafka")) rows.push(...(await kafkaRows()));
-printTable(rows, ceilings);
+// Each row is printed as soon as it is measured: the whole run takes minutes on a busy machine.
+if (wants("http")) await httpRows();
+else printHeader();
+if (wants("rpc")) for (const row of await rpcRows()) report(row);
+if (wants("kafka")) for (const row of await kafkaRows()) report(row);
 console.log(`\nmachine after: ${machine()}`);
 process.exit(0);

@@ -190,6 +190,11 @@ const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toF
 
 /** Prints rows as a Markdown table; `ceilings` adds each row's rps as a share of those rows'. */
 export function printTable(rows: Row[], ceilings: Row[] = []): void {
+  printHeader(ceilings);
+  for (const row of rows) printRow(row, ceilings);
+}
+
+export function printHeader(ceilings: Row[] = []): void {
   const header = [
     "what",
     "req/s",
@@ -200,7 +205,13 @@ export function printTable(rows: Row[], ceilings: Row[] = []): void {
     ...ceilings.map((c) => `÷ ${c.name}`),
     "note",
   ];
-  const lines = rows.map((row) => [
+  console.log(`| ${header.join(" | ")} |`);
+  console.log(`|${header.map(() => "---").join("|")}|`);
+}
+
+/** One row, printed as soon as it is measured (a long run shows its progress). */
+export function printRow(row: Row, ceilings: Row[] = []): void {
+  const cells = [
     row.name,
     fixed(row.rps, row.rps < 10 ? 2 : 0),
     fixed(row.p50, 2),
@@ -209,10 +220,8 @@ export function printTable(rows: Row[], ceilings: Row[] = []): void {
     String(row.errors),
     ...ceilings.map((c) => `${fixed((100 * row.rps) / c.rps, 0)}%`),
     row.note ?? "",
-  ]);
-  console.log(`| ${header.join(" | ")} |`);
-  console.log(`|${header.map(() => "---").join("|")}|`);
-  for (const line of lines) console.log(`| ${line.join(" | ")} |`);
+  ];
+  console.log(`| ${cells.join(" | ")} |`);
 }
 
 /** One line on the machine the figures came from. */
