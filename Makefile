@@ -64,4 +64,20 @@ test-stack: ## Integration and end-to-end tests against a test stack on the real
 
 test: install infra check build test-unit test-stack ## Run every test, installing and starting what it needs
 
-.PHONY: help install infra infra-down proto proto-check lint typecheck deploy-check check build start stop status test-unit test-stack test
+load-smoke: install infra build ## A few seconds of each k6 scenario against a fresh test stack (part of test-stack)
+	scripts/test-stack.sh load-smoke
+
+load: install infra build ## The long k6 runs (deploy/k6; VUS, DURATION… override) against a fresh test stack
+	scripts/test-stack.sh load
+
+bench: install infra build ## Performance baseline: gateway reads beside hello-world ceilings, RPC, Kafka
+	scripts/test-stack.sh bench
+
+bench-crafts: install infra build ## Step completions through the gateway with the offline engine
+	scripts/test-stack.sh bench-crafts
+
+profile: install infra build ## CPU profiles of the gateway and account under load, top self-time frames
+	scripts/bench/profile.sh
+
+.PHONY: help install infra infra-down proto proto-check lint typecheck deploy-check check build start stop status test-unit test-stack test \
+	load-smoke load bench bench-crafts profile

@@ -139,7 +139,9 @@ function start(name, entry, env) {
   const out = openSync(logFile(name), "a");
   // The telemetry preload must run before main.js imports anything it instruments (ESM).
   const preload = `./${entry.replace(/main\.js$/, "instrument.js")}`;
-  const child = spawn(process.execPath, ["--enable-source-maps", "--import", preload, entry], {
+  // STACK_NODE_ARGS adds node flags NODE_OPTIONS refuses, e.g. "--cpu-prof" (scripts/bench/profile.sh).
+  const nodeArgs = (process.env.STACK_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, "--enable-source-maps", "--import", preload, entry], {
     cwd: root,
     env,
     detached: true,

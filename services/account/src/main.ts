@@ -9,7 +9,7 @@ await runService({
   name: "account",
   configSchema,
   async setup({ config, mongo, logger }) {
-    const stores = await createStores(mongo);
+    const stores = await createStores(mongo, { flagCache: { cacheMs: config.FLAGS_CACHE_MS } });
     await seedFlags(stores, logger);
     return {
       routes: (router) => routes(router, stores),

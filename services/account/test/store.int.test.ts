@@ -3,6 +3,7 @@ import { throwawayDatabase } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { defaultGlobalFlags } from "../src/domain/flags";
 import { type AccountStores, createStores } from "../src/store";
+import { FlagRepository, flagModel } from "../src/store/flag.repository";
 
 // Against the real MongoDB-compatible server of scripts/infra (FerretDB 1.24 locally), in a
 // throwaway database. These pin the concurrency guarantees the repositories rely on.
@@ -64,6 +65,23 @@ describe("account store", () => {
     const flags = await stores.flags.all();
     expect(flags).toHaveLength(29);
     expect(flags.find((flag) => flag.name === "test")?.enabled).toBe(true);
+  });
+
+  it("serves global flags from memory for cacheMs, then reads an operator's flip", async () => {
+    let clock = 1_000_000;
+    const cached = new FlagRepository(flagModel(database.connection), { cacheMs: 5000, now: () => clock });
+    await cached.seed(defaultGlobalFlags());
+    const before = (await cached.all()).find((flag) => flag.name === "dashboard_view")!.enabled;
+    await database.connection
+      .collection("flags")
+      .updateOne({ _id: "dashboard_view" as never }, { $set: { enabled: !before } });
+    clock += 4999;
+    expect((await cached.all()).find((flag) => flag.name === "dashboard_view")?.enabled).toBe(before);
+    clock += 1;
+    expect((await cached.all()).find((flag) => flag.name === "dashboard_view")?.enabled).toBe(!before);
+    await database.connection
+      .collection("flags")
+      .updateOne({ _id: "dashboard_view" as never }, { $set: { enabled: before } });
   });
 
   it("stores one override per user and flag", async () => {

@@ -23,9 +23,28 @@ export function flagModel(connection: Connection): Model<FlagDoc> {
   return modelOn<FlagDoc>(connection, "Flag", flagSchema);
 }
 
-/** Global flags with their default state. */
+export interface FlagCacheOptions {
+  /** How long `all()` answers from memory, in ms (0: every call reads the database). */
+  cacheMs: number;
+  /** The clock, in ms (tests move it). Default Date.now. */
+  now?: () => number;
+}
+
+/**
+ * Global flags with their default state. Every dashboard load reads them (GetFlags), and they are
+ * the same for every user and change only when an operator flips one, so `all()` may answer from
+ * memory for `cacheMs`: a flip reaches users within that time.
+ */
 export class FlagRepository {
-  constructor(private readonly model: Model<FlagDoc>) {}
+  private cached: { flags: GlobalFlag[]; at: number } | undefined;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly model: Model<FlagDoc>,
+    private readonly cache: FlagCacheOptions = { cacheMs: 0 },
+  ) {
+    this.now = cache.now ?? Date.now;
+  }
 
   /**
    * Inserts each flag that is not stored yet, with its default. Flags already stored keep the
@@ -50,9 +69,13 @@ export class FlagRepository {
     return inserted;
   }
 
-  /** Every global flag. */
+  /** Every global flag (from memory when read within `cacheMs`). */
   async all(): Promise<GlobalFlag[]> {
+    const now = this.now();
+    if (this.cached && now - this.cached.at < this.cache.cacheMs) return this.cached.flags.map((flag) => ({ ...flag }));
     const docs = await this.model.find({}).lean<FlagDoc[]>();
-    return docs.map((doc) => ({ name: doc._id, enabled: doc.enabled }));
+    const flags = docs.map((doc) => ({ name: doc._id, enabled: doc.enabled }));
+    if (this.cache.cacheMs > 0) this.cached = { flags: flags.map((flag) => ({ ...flag })), at: now };
+    return flags;
   }
 }

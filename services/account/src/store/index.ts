@@ -1,6 +1,6 @@
 import type { Connection } from "mongoose";
 import { AccountRepository, accountModel } from "./account.repository";
-import { FlagRepository, flagModel } from "./flag.repository";
+import { type FlagCacheOptions, FlagRepository, flagModel } from "./flag.repository";
 import { FlagOverrideRepository, flagOverrideModel } from "./flag-override.repository";
 import { SettingsRepository, settingModel } from "./settings.repository";
 
@@ -16,7 +16,10 @@ export interface AccountStores {
  * Builds the repositories and waits until their indexes (the unique ones the upserts rely on)
  * exist, so the first request cannot race the index build.
  */
-export async function createStores(connection: Connection): Promise<AccountStores> {
+export async function createStores(
+  connection: Connection,
+  options: { flagCache?: FlagCacheOptions } = {},
+): Promise<AccountStores> {
   const models = {
     accounts: accountModel(connection),
     settings: settingModel(connection),
@@ -27,7 +30,7 @@ export async function createStores(connection: Connection): Promise<AccountStore
   return {
     accounts: new AccountRepository(models.accounts),
     settings: new SettingsRepository(models.settings),
-    flags: new FlagRepository(models.flags),
+    flags: new FlagRepository(models.flags, options.flagCache),
     flagOverrides: new FlagOverrideRepository(models.flagOverrides),
   };
 }

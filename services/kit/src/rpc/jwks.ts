@@ -13,6 +13,10 @@ export interface AccessTokenVerifierOptions {
   audience: string;
   /** Minimum time between two JWKS fetches triggered by an unknown key id, in ms. Default 30 s. */
   refetchCooldownMs?: number;
+  /** Verified tokens remembered until they expire (0 turns the cache off). Default 10,000. */
+  cacheSize?: number;
+  /** The clock, in ms since the epoch (tests move it). Default Date.now. */
+  now?: () => number;
 }
 
 export type AccessTokenVerifier = (token: string) => Promise<AuthUser>;
@@ -21,10 +25,19 @@ export type AccessTokenVerifier = (token: string) => Promise<AuthUser>;
  * Verifies access JWTs against the auth service's JWKS: algorithm pinned to EdDSA, `iss`, `aud`
  * and `exp` checked. Keys are cached and fetched again when a token names an unknown key id
  * (key rotation), at most once per cooldown.
+ *
+ * A token that verified is remembered (by its exact text) until its `exp`: every request of a
+ * session carries the same token through the gateway and each service, and an Ed25519 check per
+ * hop was the largest CPU cost of an authenticated read. The signature cannot change without the
+ * text changing, so the cache answers exactly as a fresh check would until the expiry, which is
+ * still enforced. Oldest entries go first when it is full.
  * @throws jose errors (JWTExpired, JWSSignatureVerificationFailed, …) for any invalid token.
  */
 export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): AccessTokenVerifier {
   const cooldown = options.refetchCooldownMs ?? 30_000;
+  const cacheSize = options.cacheSize ?? 10_000;
+  const now = options.now ?? Date.now;
+  const verified = new Map<string, AuthUser>();
   let keySet: ReturnType<typeof createLocalJWKSet> | undefined;
   let fetchedAt = 0;
   let inflight: Promise<void> | undefined;
@@ -55,12 +68,24 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
   };
 
   return async (token) => {
+    const cached = verified.get(token);
+    if (cached) {
+      // jose's rule: expired once `exp` (seconds) is not after now.
+      if (cached.exp * 1000 > now()) return { ...cached };
+      verified.delete(token);
+    }
     const { payload } = await jwtVerify(token, getKey, {
       algorithms: [ACCESS_TOKEN_ALG],
       issuer: options.issuer,
       audience: options.audience,
+      currentDate: new Date(now()),
     });
-    return toAuthUser(payload);
+    const user = toAuthUser(payload);
+    if (cacheSize > 0 && user.exp > 0) {
+      if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
+      verified.set(token, user);
+    }
+    return { ...user };
   };
 }
 
