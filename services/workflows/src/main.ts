@@ -4,6 +4,7 @@ import { aiProvider, configSchema } from "./config";
 import { CATALOG, DEFINITIONS } from "./definitions/index";
 import { DefinitionRegistry } from "./domain/registry";
 import { CraftEvents } from "./events/craft-events";
+import { buildFunctions } from "./functions/index";
 import { createAiSdkEngine } from "./generation/ai-sdk-engine";
 import { createOfflineEngine } from "./generation/offline-engine";
 import { routes } from "./rpc/routes";
@@ -30,6 +31,10 @@ await runService({
       crafts: new CraftRepository(crafts),
       registry,
       engine,
+      functions: buildFunctions(),
+      // TODO(integrator): pass the billing client (src/clients/billing.ts, branch `billing`) when
+      // BILLING_URL is configured, e.g. `credits: config.BILLING_URL ? billingCredits(config.BILLING_URL, …) : undefined`.
+      credits: undefined,
       locks: redisActionLocks(redis),
       profiles: projectsProfileSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
       events,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { CATALOG } from "../src/definitions/index";
+import type { TextActionDefinition } from "../src/domain/definition";
 import { DefinitionError, loadDefinition } from "../src/domain/definition";
 import { DefinitionRegistry } from "../src/domain/registry";
 import { rawBlogWriter, registry } from "./fixtures";
@@ -20,7 +21,7 @@ describe("workflow definitions", () => {
     expect(def.name).toBe("BlogWriter");
     expect(def.version).toBe(1);
     expect(def.steps.map((step) => step.name)).toEqual(["topic", "outline", "draft"]);
-    expect(def.steps[0]!.action!.prompt.template).toContain("{{values.topic}}");
+    expect((def.steps[0]!.action as TextActionDefinition).prompt.template).toContain("{{values.topic}}");
     expect(def.steps[0]!.inputs.find((input) => input.name === "keywords")!.required).toBe(false);
   });
 
@@ -71,13 +72,78 @@ describe("workflow definitions", () => {
     expect(loadError(other)).toContain('inputs[2] "length" → default: "huge" is not one of the options');
   });
 
-  it("rejects kinds the engine cannot run yet, with what it supports", () => {
+  it("loads the spec's kinds: iterator, function caller, inline commands, media steps as coming", () => {
     const raw = rawBlogWriter();
-    raw.steps[0].action.kind = "AudioGenerator";
     raw.steps[1].kind = "IteratorStep";
+    raw.steps[1].iterator = { over: "steps.topic.result.titles" };
+    raw.steps[1].action.prompt.template.push("Title {{itemIndex}}: {{item}}");
+    raw.steps[0].inputs[0].showWhen = { not: { ref: "values.keywords", op: "contains", value: "x" } };
+    raw.steps[1].skipWhen = { any: [{ ref: "steps.topic.values.topic", op: "hasValue" }, { all: [] }] };
+    raw.steps.push(
+      {
+        name: "audit",
+        title: "Audit",
+        kind: "FormStep",
+        inputs: [{ name: "site", kind: "url", label: "Site" }],
+        viewer: "website audit summary",
+        action: {
+          kind: "FunctionCaller",
+          label: "Audit",
+          resultMode: "ReplaceResults",
+          resultViewTrigger: "Manual",
+          function: "websiteAudit",
+          args: { url: "{{values.site}}" },
+        },
+      },
+      {
+        name: "picture",
+        title: "Picture",
+        kind: "FormStep",
+        viewer: "image select",
+        action: { kind: "ImageAppender", label: "Add", resultMode: "AppendResults", resultViewTrigger: "Manual" },
+      },
+    );
+    const def = loadDefinition(raw);
+    expect(def.steps[1]!.iterator).toEqual({ over: "steps.topic.result.titles", maxItems: 10 });
+    const audit = def.steps[3]!.action!;
+    expect(audit).toMatchObject({ kind: "FunctionCaller", credits: 0, output: { format: "data" } });
+    expect(def.steps[4]!.action).toMatchObject({ kind: "ImageAppender", credits: 1 });
+    expect((def.steps[0]!.action as TextActionDefinition).credits).toBe(1);
+  });
+
+  it("rejects iterators, conditions and extras that cannot work, naming the field", () => {
+    const raw = rawBlogWriter();
+    raw.steps[1].kind = "IteratorStep";
+    raw.steps[2].iterator = { over: "steps.outline.result.content" };
+    raw.steps[0].skipWhen = { ref: "steps.draft.values.x", op: "hasValue" };
+    raw.steps[0].inputs[0].showWhen = { ref: "values.topic", op: "==", value: "a" };
+    raw.steps[0].inputs[1].min = 3;
+    raw.steps[0].action.prompt.template.push("{{item}}");
+    raw.steps[0].action.kind = "promptWriterAction";
     const message = loadError(raw);
-    expect(message).toContain("action → kind: AudioGenerator is not supported yet (supported: TextGenerator)");
-    expect(message).toContain('steps[1] "outline" → kind: IteratorStep is not supported yet');
+    expect(message).toContain('steps[1] "outline" → iterator: an IteratorStep needs iterator');
+    expect(message).toContain('steps[2] "draft" → iterator: only an IteratorStep has an iterator');
+    expect(message).toContain("iterator → over: must name a list section, not content or one item");
+    expect(message).toContain('skipWhen: steps.draft.values.x: "draft" is not an earlier step');
+    expect(message).toContain("showWhen: values.topic: an input cannot depend on itself");
+    expect(message).toContain("→ min: only applies to number, slider, datePicker and dateRangePicker inputs");
+    expect(message).toContain("{{item}}: {{item}} is only allowed in an IteratorStep's action");
+    expect(message).toContain('a promptWriterAction writes a list with the section "prompts"');
+  });
+
+  it("rejects an unknown function and an unknown condition operator", () => {
+    const raw = rawBlogWriter();
+    raw.steps[0].inputs[0].showWhen = { ref: "values.keywords", op: "like", value: "a" };
+    raw.steps[2].action = {
+      kind: "FunctionCaller",
+      label: "Call",
+      resultMode: "ReplaceResults",
+      resultViewTrigger: "Manual",
+      function: "weather",
+    };
+    const message = loadError(raw);
+    expect(message).toContain("showWhen");
+    expect(message).toContain("action → function");
   });
 
   it("checks the offline composer and framework", () => {

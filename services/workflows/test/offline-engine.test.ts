@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { completeStep, startCraft } from "../src/domain/craft";
+import type { TextActionDefinition } from "../src/domain/definition";
 import { countWords, gerund, subjectOf } from "../src/domain/offline/text";
 import { shapeOutput } from "../src/domain/output";
 import { buildGeneration, type GenerationRequest } from "../src/domain/prompt";
@@ -22,7 +23,7 @@ function draftRequest(
   who: ProfileSnapshot | null = profile,
 ): GenerationRequest {
   const plan = planRequest(topicValues, who);
-  const shaped = shapeOutput(topicStep.action!.output, composeOffline(plan));
+  const shaped = shapeOutput((topicStep.action as TextActionDefinition).output, composeOffline(plan));
   const result = { id: "r1", ...shaped, engine: "offline", usage: { inputTokens: 0, outputTokens: 0 }, createdAt: now };
   const progress = completeStep(
     blogWriter,
@@ -45,7 +46,7 @@ async function collect(iterable: AsyncIterable<string>): Promise<string[]> {
 describe("the offline engine: title ideas and outline (AIDA)", () => {
   const request = planRequest({ topic: "How to keep a sourdough starter alive", tone: "friendly" });
   const text = composeOffline(request);
-  const shaped = shapeOutput(topicStep.action!.output, text);
+  const shaped = shapeOutput((topicStep.action as TextActionDefinition).output, text);
 
   it("writes the sectioned list every engine writes, parsed into title ideas and an outline", () => {
     expect(text.startsWith("## Title ideas\n- ")).toBe(true);
@@ -126,7 +127,7 @@ describe("the offline engine: the draft (PAS)", () => {
     expect(out).toContain("<h2>&lt;i&gt;one&lt;/i&gt;</h2>");
     expect(out).toContain("&quot;quotes&quot; &amp; &lt;b&gt;bold&lt;/b&gt;");
     // And the stored result is the same HTML after the sanitiser.
-    expect(shapeOutput(outlineStep.action!.output, out).content).toBe(out);
+    expect(shapeOutput((outlineStep.action as TextActionDefinition).output, out).content).toBe(out);
   });
 
   it("is deterministic", () => {

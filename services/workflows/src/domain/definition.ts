@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { CONDITION_OPS, type Condition, conditionRefs } from "./conditions";
 import { COMPOSERS } from "./offline/composers";
-import { referenceProblem } from "./references";
+import { parseReference, type ReferencePlace, referenceProblem } from "./references";
 
 /**
  * Workflow definitions are data (JSON under src/definitions), versioned by `version`, and
@@ -64,14 +65,22 @@ export const RESULT_MODES = ["ReplaceResults", "AppendResults"] as const;
 export const RESULT_VIEW_TRIGGERS = ["AfterOpen", "Manual"] as const;
 export const FORMAT_CHECKS = ["Url", "DomainName", "Email"] as const;
 
-/** What this version of the engine can run; the rest of the spec's kinds load as errors. */
-export const SUPPORTED = {
-  stepKinds: ["FormStep"] as readonly string[],
-  actionKinds: ["TextGenerator"] as readonly string[],
-};
+/** Action kinds of the media issue: they load, and their steps are `coming` (skipped, never run). */
+export const COMING_ACTION_KINDS = [
+  "ImageAppender",
+  "AudioGenerator",
+  "VisualDesigner",
+  "TemplateDesigner",
+  "EmailAttachmentUploader",
+] as const;
+/** Action kinds that write text with an engine (prompt + output + offline composer). */
+export const TEXT_ACTION_KINDS = ["TextGenerator", "promptWriterAction"] as const;
+/** The functions a FunctionCaller may call (implemented in src/functions). */
+export const FUNCTION_NAMES = ["websiteAudit", "keywordResearch", "competitorResearch"] as const;
 
 export type InputKind = (typeof INPUT_KINDS)[number];
 export type ViewerKind = (typeof VIEWER_KINDS)[number];
+export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
 const identifier = z
   .string()
@@ -83,13 +92,57 @@ const multiline = z
 
 const optionSchema = z.strictObject({ label: z.string().min(1), value: z.string().min(1) });
 
+const comparisonSchema = z.strictObject({
+  ref: z.string().min(1),
+  op: z.enum(CONDITION_OPS),
+  value: z.json().optional(),
+});
+/** A condition (see conditions.ts): a comparison, or all / any / not of conditions. */
+export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
+  z.union([
+    comparisonSchema,
+    z.strictObject({ all: z.array(conditionSchema) }),
+    z.strictObject({ any: z.array(conditionSchema) }),
+    z.strictObject({ not: conditionSchema }),
+  ]),
+) as z.ZodType<Condition>;
+
 const ruleSchema = z.strictObject({
   /** Must rules block completion; Should rules only warn (returned in the result's meta). */
   strength: z.enum(["Must", "Should"]),
-  check: z.enum(["minLength", "maxLength", "minItems", "maxItems", "pattern", "format"]),
+  check: z.enum(["minLength", "maxLength", "minItems", "maxItems", "min", "max", "pattern", "format"]),
+  /** A number, a pattern, a format name, or (min/max of a date) `YYYY-MM-DD`. */
   value: z.union([z.number(), z.string()]),
   message: z.string().min(1),
 });
+
+const promptSchema = z.strictObject({
+  system: multiline,
+  /** `{{values.x}}`, `{{profile.x}}`, `{{steps.<step>.values.x}}`, `{{steps.<step>.result.<section>}}`. */
+  template: multiline,
+  maxOutputTokens: z.number().int().positive().optional(),
+  temperature: z.number().min(0).max(2).optional(),
+});
+
+/** How the offline engine writes a result when no AI provider is configured. */
+const offlineSchema = z.strictObject({
+  composer: z.string().min(1),
+  framework: z.string().min(1),
+  params: z.record(z.string(), z.json()).default({}),
+});
+
+/** An inline text generation (an InlineTextGenerator input, or a command of that action). */
+const inlineGeneratorSchema = z.strictObject({
+  /** Templates may also use `{{params.<key>}}`, e.g. `{{params.text}}` for the selected text. */
+  prompt: promptSchema,
+  offline: offlineSchema,
+  /** Characters kept of the generated text (trimmed at a word boundary). */
+  maxLength: z.number().int().positive().optional(),
+});
+
+const commandSchema = inlineGeneratorSchema.extend({ name: identifier, label: z.string().min(1) });
+
+const dateOrNumber = z.union([z.number(), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD")]);
 
 const inputSchema = z.strictObject({
   name: identifier,
@@ -98,6 +151,7 @@ const inputSchema = z.strictObject({
   placeholder: z.string().optional(),
   description: z.string().optional(),
   required: z.boolean().default(false),
+  /** select / radioSelect: the choices; autoComplete: suggestions; font: families. */
   options: z.array(optionSchema).min(1).optional(),
   /** A literal default, used when `defaultFrom` gives nothing. */
   default: z.json().optional(),
@@ -109,50 +163,93 @@ const inputSchema = z.strictObject({
   defaultFrom: z.string().optional(),
   maxLength: z.number().int().positive().optional(),
   maxItems: z.number().int().positive().optional(),
+  /** number / slider bounds, or datePicker / dateRangePicker bounds as `YYYY-MM-DD`. */
+  min: dateOrNumber.optional(),
+  max: dateOrNumber.optional(),
+  /** number / slider increment. */
+  step: z.number().positive().optional(),
   format: z.enum(FORMAT_CHECKS).optional(),
+  /** craftPicker / inlineCraftPicker: which crafts; thirdPartyObjectPicker: which objects. */
+  source: z
+    .union([
+      z.strictObject({ workflowNames: z.array(z.string().min(1)).min(1) }),
+      z.strictObject({ provider: z.string().min(1), objectType: z.string().min(1) }),
+    ])
+    .optional(),
+  /** InlineTextGenerator input: how `generateInlineText` writes its value. */
+  generator: inlineGeneratorSchema.optional(),
+  /** When false the input is hidden: not validated, not saved, not in prompts. */
+  showWhen: conditionSchema.optional(),
   rules: z.array(ruleSchema).default([]),
+});
+
+const sectionSchema = z.strictObject({
+  key: identifier,
+  heading: z.string().min(1),
+  minItems: z.number().int().min(0).default(1),
+  /** A platform limit (e.g. a Google headline: 30): every item is fitted to it at a word boundary. */
+  maxChars: z.number().int().positive().optional(),
 });
 
 const outputSchema = z.discriminatedUnion("format", [
   z.strictObject({
     /** A list in sections, written as `## <heading>` lines followed by `- item` lines. */
     format: z.literal("list"),
-    sections: z
-      .array(
-        z.strictObject({
-          key: identifier,
-          heading: z.string().min(1),
-          minItems: z.number().int().min(0).default(1),
-        }),
-      )
-      .min(1),
+    sections: z.array(sectionSchema).min(1),
   }),
   z.strictObject({ format: z.literal("html") }),
-  z.strictObject({ format: z.literal("text") }),
+  z.strictObject({ format: z.literal("text"), maxChars: z.number().int().positive().optional() }),
+  z.strictObject({
+    /** A FunctionCaller's JSON `data` with a readable `content`. */
+    format: z.literal("data"),
+    /** Lists taken from `data.<key>` (strings, or objects by their first text field). */
+    sections: z.array(sectionSchema.extend({ minItems: z.number().int().min(0).default(0) })).optional(),
+  }),
 ]);
 
-const actionSchema = z.strictObject({
-  kind: z.enum(ACTION_KINDS),
+const actionBase = {
   label: z.string().min(1),
   resultMode: z.enum(RESULT_MODES),
   resultViewTrigger: z.enum(RESULT_VIEW_TRIGGERS),
-  /** With AppendResults: results kept before ReachedMaxResults. */
+  /** Per step (all items of an IteratorStep): results kept before ReachedMaxResults (AppendResults). */
   maxResults: z.number().int().positive().optional(),
-  prompt: z.strictObject({
-    system: multiline,
-    /** `{{values.x}}`, `{{profile.x}}`, `{{steps.<step>.values.x}}`, `{{steps.<step>.result.<section>}}`. */
-    template: multiline,
-    maxOutputTokens: z.number().int().positive().optional(),
-    temperature: z.number().min(0).max(2).optional(),
+};
+
+const actionSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    ...actionBase,
+    kind: z.enum(TEXT_ACTION_KINDS),
+    /** Credits debited per run. */
+    credits: z.number().int().min(0).default(1),
+    prompt: promptSchema,
+    output: outputSchema,
+    offline: offlineSchema,
   }),
-  output: outputSchema,
-  /** How the offline engine writes this result when no AI provider is configured. */
-  offline: z.strictObject({
-    composer: z.string().min(1),
-    framework: z.string().min(1),
+  z.strictObject({
+    ...actionBase,
+    kind: z.literal("InlineTextGenerator"),
+    /** Credits debited per generateInlineText call; completing the step only saves its values. */
+    credits: z.number().int().min(0).default(1),
+    commands: z.array(commandSchema).min(1),
+  }),
+  z.strictObject({
+    ...actionBase,
+    kind: z.literal("FunctionCaller"),
+    credits: z.number().int().min(0).default(0),
+    function: z.enum(FUNCTION_NAMES),
+    /** Each arg a template, e.g. `{ "url": "{{values.websiteUrl}}" }`. */
+    args: z.record(identifier, z.string()).default({}),
+    output: outputSchema.default({ format: "data" }),
+  }),
+  z.strictObject({
+    ...actionBase,
+    kind: z.enum(COMING_ACTION_KINDS),
+    credits: z.number().int().min(0).default(1),
+    prompt: promptSchema.optional(),
+    output: outputSchema.optional(),
     params: z.record(z.string(), z.json()).default({}),
   }),
-});
+]);
 
 const stepSchema = z.strictObject({
   name: identifier,
@@ -164,6 +261,15 @@ const stepSchema = z.strictObject({
   viewer: z.enum(VIEWER_KINDS),
   /** A view step shows the results of an earlier step (e.g. the final draft). */
   resultsFrom: identifier.optional(),
+  /** Evaluated when the step opens: when true it completes as `skipped`. */
+  skipWhen: conditionSchema.optional(),
+  /** IteratorStep: the list its action runs over, once per item. */
+  iterator: z
+    .strictObject({
+      over: z.string().min(1),
+      maxItems: z.number().int().positive().max(50).default(10),
+    })
+    .optional(),
 });
 
 const shapeSchema = z.strictObject({
@@ -179,25 +285,166 @@ export type WorkflowDefinition = z.output<typeof shapeSchema>;
 export type StepDefinition = WorkflowDefinition["steps"][number];
 export type InputDefinition = StepDefinition["inputs"][number];
 export type ActionDefinition = NonNullable<StepDefinition["action"]>;
-export type OutputSpec = ActionDefinition["output"];
+export type TextActionDefinition = Extract<ActionDefinition, { kind: "TextGenerator" | "promptWriterAction" }>;
+export type InlineActionDefinition = Extract<ActionDefinition, { kind: "InlineTextGenerator" }>;
+export type FunctionActionDefinition = Extract<ActionDefinition, { kind: "FunctionCaller" }>;
+export type InlineGenerator = z.output<typeof inlineGeneratorSchema>;
+export type OfflineSpec = z.output<typeof offlineSchema>;
+export type PromptSpec = z.output<typeof promptSchema>;
+export type OutputSpec = z.output<typeof outputSchema>;
 export type InputRule = InputDefinition["rules"][number];
+
+export function isTextAction(action: ActionDefinition | undefined): action is TextActionDefinition {
+  return action?.kind === "TextGenerator" || action?.kind === "promptWriterAction";
+}
+
+/** A step whose action belongs to the media issue: it opens as skipped and never runs. */
+export function isComingStep(step: StepDefinition): boolean {
+  return !!step.action && (COMING_ACTION_KINDS as readonly string[]).includes(step.action.kind);
+}
 
 const SELECT_KINDS: readonly string[] = ["select", "radioSelect"];
 export const PLACEHOLDER = /\{\{\s*([^}]+?)\s*\}\}/g;
 
+const NUMBER_INPUTS: readonly string[] = ["number", "slider"];
+const DATE_INPUTS: readonly string[] = ["datePicker", "dateRangePicker"];
+const CRAFT_PICKERS: readonly string[] = ["craftPicker", "inlineCraftPicker"];
+
+type Issue = (path: (string | number)[], message: string) => void;
+
+/** The offline composer must exist, write with the framework and write the output's format. */
+function checkComposer(
+  offline: OfflineSpec,
+  formats: readonly string[],
+  sections: { key: string }[] | undefined,
+  at: (string | number)[],
+  issue: Issue,
+): void {
+  const composer = COMPOSERS[offline.composer];
+  if (!composer) {
+    issue([...at, "offline", "composer"], `unknown composer (known: ${Object.keys(COMPOSERS).join(", ")})`);
+    return;
+  }
+  if (!composer.frameworks.includes(offline.framework)) {
+    issue([...at, "offline", "framework"], `${composer.name} writes with ${composer.frameworks.join(" or ")}`);
+  }
+  if (!formats.includes(composer.format)) {
+    issue([...at, "output", "format"], `composer ${composer.name} writes ${composer.format}`);
+  } else if (composer.format === "list" && composer.sections && sections) {
+    sections.forEach((section, i) => {
+      if (!composer.sections!.includes(section.key)) {
+        issue(
+          [...at, "output", "sections", i, "key"],
+          `composer ${composer.name} fills ${composer.sections!.join(", ")}`,
+        );
+      }
+    });
+  }
+}
+
+/** Every `{{reference}}` of a prompt must resolve in its place. */
+function checkPrompt(
+  prompt: PromptSpec,
+  earlier: StepDefinition[],
+  step: StepDefinition,
+  place: ReferencePlace,
+  at: (string | number)[],
+  issue: Issue,
+): void {
+  for (const [field, text] of [
+    ["system", prompt.system],
+    ["template", prompt.template],
+  ] as const) {
+    for (const match of text.matchAll(PLACEHOLDER)) {
+      const problem = referenceProblem(match[1]!, earlier, step, place);
+      if (problem) issue([...at, "prompt", field], `{{${match[1]}}}: ${problem}`);
+    }
+  }
+}
+
+function checkInputExtras(input: InputDefinition, at: (string | number)[], issue: Issue): void {
+  const bounded = NUMBER_INPUTS.includes(input.kind) || DATE_INPUTS.includes(input.kind);
+  for (const field of ["min", "max"] as const) {
+    const bound = input[field];
+    if (bound === undefined) continue;
+    if (!bounded) issue([...at, field], `only applies to number, slider, datePicker and dateRangePicker inputs`);
+    else if (NUMBER_INPUTS.includes(input.kind) !== (typeof bound === "number")) {
+      issue([...at, field], NUMBER_INPUTS.includes(input.kind) ? "must be a number" : "must be a date YYYY-MM-DD");
+    }
+  }
+  if (
+    input.min !== undefined &&
+    input.max !== undefined &&
+    typeof input.min === typeof input.max &&
+    input.min > input.max
+  ) {
+    issue([...at, "max"], "must not be below min");
+  }
+  if (input.step !== undefined && !NUMBER_INPUTS.includes(input.kind)) {
+    issue([...at, "step"], "only applies to number and slider inputs");
+  }
+  if (input.kind === "slider" && (typeof input.min !== "number" || typeof input.max !== "number")) {
+    issue([...at, "kind"], "a slider needs a numeric min and max");
+  }
+  if (input.source !== undefined) {
+    const wanted = CRAFT_PICKERS.includes(input.kind)
+      ? "workflowNames"
+      : input.kind === "thirdPartyObjectPicker"
+        ? "provider"
+        : null;
+    if (!wanted) issue([...at, "source"], "only applies to craftPicker, inlineCraftPicker and thirdPartyObjectPicker");
+    else if (!(wanted in input.source)) {
+      issue([...at, "source"], wanted === "provider" ? "needs { provider, objectType }" : "needs { workflowNames }");
+    }
+  }
+  if (input.kind === "thirdPartyObjectPicker" && !input.source) {
+    issue([...at, "source"], "a thirdPartyObjectPicker needs { provider, objectType }");
+  }
+  if (input.generator !== undefined && input.kind !== "InlineTextGenerator") {
+    issue([...at, "generator"], "only applies to InlineTextGenerator inputs");
+  }
+}
+
 /** Checks that need the whole definition: unique names, references to earlier steps, known kinds. */
 function crossCheck(def: WorkflowDefinition, ctx: z.RefinementCtx): void {
   const steps = def.steps;
-  const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
+  const issue: Issue = (path, message) => ctx.addIssue({ code: "custom", path, message });
   const seenSteps = new Set<string>();
 
   steps.forEach((step, s) => {
     if (seenSteps.has(step.name)) issue(["steps", s, "name"], `duplicate step name "${step.name}"`);
     seenSteps.add(step.name);
-    if (!SUPPORTED.stepKinds.includes(step.kind)) {
-      issue(["steps", s, "kind"], `${step.kind} is not supported yet (supported: ${SUPPORTED.stepKinds.join(", ")})`);
-    }
     const earlier = steps.slice(0, s);
+
+    if (step.kind === "IteratorStep") {
+      if (!step.iterator) issue(["steps", s, "iterator"], "an IteratorStep needs iterator { over, maxItems }");
+      if (!step.action || !(isTextAction(step.action) || step.action.kind === "FunctionCaller")) {
+        issue(
+          ["steps", s, "action"],
+          "an IteratorStep needs a TextGenerator, promptWriterAction or FunctionCaller action",
+        );
+      }
+    } else if (step.iterator) {
+      issue(["steps", s, "iterator"], "only an IteratorStep has an iterator");
+    }
+    if (step.iterator) {
+      const over = parseReference(step.iterator.over);
+      const problem =
+        over?.source === "result" || (over?.source === "values" && over.step !== null)
+          ? referenceProblem(step.iterator.over, earlier, null)
+          : "must be steps.<step>.result.<section> or steps.<step>.values.<input>";
+      if (problem) issue(["steps", s, "iterator", "over"], problem);
+      else if (over?.source === "result" && (over.part === "content" || over.first)) {
+        issue(["steps", s, "iterator", "over"], "must name a list section, not content or one item");
+      }
+    }
+    if (step.skipWhen) {
+      for (const ref of conditionRefs(step.skipWhen)) {
+        const problem = referenceProblem(ref, earlier, null);
+        if (problem) issue(["steps", s, "skipWhen"], `${ref}: ${problem}`);
+      }
+    }
+
     const seenInputs = new Set<string>();
     step.inputs.forEach((input, i) => {
       const at = ["steps", s, "inputs", i];
@@ -215,6 +462,21 @@ function crossCheck(def: WorkflowDefinition, ctx: z.RefinementCtx): void {
         const problem = referenceProblem(input.defaultFrom, earlier, null);
         if (problem) issue([...at, "defaultFrom"], problem);
       }
+      if (input.showWhen) {
+        for (const ref of conditionRefs(input.showWhen)) {
+          const parsed = parseReference(ref);
+          const problem =
+            parsed?.source === "values" && parsed.step === null && parsed.input === input.name
+              ? "an input cannot depend on itself"
+              : referenceProblem(ref, earlier, step);
+          if (problem) issue([...at, "showWhen"], `${ref}: ${problem}`);
+        }
+      }
+      checkInputExtras(input, at, issue);
+      if (input.generator) {
+        checkPrompt(input.generator.prompt, earlier, step, { params: true }, [...at, "generator"], issue);
+        checkComposer(input.generator.offline, ["text", "html"], undefined, [...at, "generator"], issue);
+      }
       input.rules.forEach((rule, r) => {
         if (rule.check === "pattern") {
           try {
@@ -226,6 +488,10 @@ function crossCheck(def: WorkflowDefinition, ctx: z.RefinementCtx): void {
           if (!(FORMAT_CHECKS as readonly unknown[]).includes(rule.value)) {
             issue([...at, "rules", r, "value"], `must be one of ${FORMAT_CHECKS.join(", ")}`);
           }
+        } else if ((rule.check === "min" || rule.check === "max") && DATE_INPUTS.includes(input.kind)) {
+          if (typeof rule.value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(rule.value)) {
+            issue([...at, "rules", r, "value"], `${rule.check} of a date needs YYYY-MM-DD`);
+          }
         } else if (typeof rule.value !== "number") {
           issue([...at, "rules", r, "value"], `${rule.check} needs a number`);
         }
@@ -235,39 +501,33 @@ function crossCheck(def: WorkflowDefinition, ctx: z.RefinementCtx): void {
     if (step.action) {
       const action = step.action;
       const at = ["steps", s, "action"];
-      if (!SUPPORTED.actionKinds.includes(action.kind)) {
-        issue([...at, "kind"], `${action.kind} is not supported yet (supported: ${SUPPORTED.actionKinds.join(", ")})`);
-      }
+      const place: ReferencePlace = { item: step.kind === "IteratorStep" };
       if (action.maxResults !== undefined && action.resultMode !== "AppendResults") {
         issue([...at, "maxResults"], "only applies with resultMode AppendResults");
       }
-      for (const [field, text] of [
-        ["system", action.prompt.system],
-        ["template", action.prompt.template],
-      ] as const) {
-        for (const match of text.matchAll(PLACEHOLDER)) {
-          const problem = referenceProblem(match[1]!, earlier, step);
-          if (problem) issue([...at, "prompt", field], `{{${match[1]}}}: ${problem}`);
+      if (isTextAction(action)) {
+        checkPrompt(action.prompt, earlier, step, place, at, issue);
+        if (action.output.format === "data") issue([...at, "output", "format"], "data is written by a FunctionCaller");
+        const sections = action.output.format === "list" ? action.output.sections : undefined;
+        checkComposer(action.offline, [action.output.format], sections, at, issue);
+        if (action.kind === "promptWriterAction" && !sections?.some((section) => section.key === "prompts")) {
+          issue([...at, "output"], 'a promptWriterAction writes a list with the section "prompts"');
         }
-      }
-      const composer = COMPOSERS[action.offline.composer];
-      if (!composer) {
-        issue([...at, "offline", "composer"], `unknown composer (known: ${Object.keys(COMPOSERS).join(", ")})`);
-      } else {
-        if (!composer.frameworks.includes(action.offline.framework)) {
-          issue([...at, "offline", "framework"], `${composer.name} writes with ${composer.frameworks.join(" or ")}`);
-        }
-        if (composer.format !== action.output.format) {
-          issue([...at, "output", "format"], `composer ${composer.name} writes ${composer.format}`);
-        } else if (action.output.format === "list" && composer.sections) {
-          action.output.sections.forEach((section, i) => {
-            if (!composer.sections!.includes(section.key)) {
-              issue(
-                [...at, "output", "sections", i, "key"],
-                `composer ${composer.name} fills ${composer.sections!.join(", ")}`,
-              );
-            }
-          });
+      } else if (action.kind === "InlineTextGenerator") {
+        const names = new Set<string>();
+        action.commands.forEach((command, c) => {
+          if (names.has(command.name)) issue([...at, "commands", c, "name"], `duplicate command "${command.name}"`);
+          names.add(command.name);
+          checkPrompt(command.prompt, earlier, step, { params: true }, [...at, "commands", c], issue);
+          checkComposer(command.offline, ["text", "html"], undefined, [...at, "commands", c], issue);
+        });
+      } else if (action.kind === "FunctionCaller") {
+        if (action.output.format !== "data") issue([...at, "output", "format"], "a FunctionCaller writes data");
+        for (const [name, template] of Object.entries(action.args)) {
+          for (const match of template.matchAll(PLACEHOLDER)) {
+            const problem = referenceProblem(match[1]!, earlier, step, place);
+            if (problem) issue([...at, "args", name], `{{${match[1]}}}: ${problem}`);
+          }
         }
       }
     }

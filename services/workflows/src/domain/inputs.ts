@@ -212,5 +212,23 @@ function ruleHolds(rule: InputRule, value: JsonValue): boolean {
     }
     case "format":
       return typeof value !== "string" || !(applyFormat(String(rule.value), value) instanceof Error);
+    case "min":
+    case "max":
+      return boundHolds(rule.check, rule.value, value);
   }
+}
+
+/** min / max of a number, a date (`YYYY-MM-DD` orders as text) or both ends of a date range. */
+function boundHolds(check: "min" | "max", bound: number | string, value: JsonValue): boolean {
+  const points: JsonValue[] =
+    value && typeof value === "object" && !Array.isArray(value) ? [value.start ?? null, value.end ?? null] : [value];
+  return points.every((point) => {
+    if (point === null || point === undefined || point === "") return true;
+    if (typeof bound === "number") {
+      const number = Number(point);
+      return Number.isFinite(number) && (check === "min" ? number >= bound : number <= bound);
+    }
+    const text = String(point);
+    return check === "min" ? text >= bound : text <= bound;
+  });
 }

@@ -1,10 +1,55 @@
+import type { JsonValue } from "@bufbuild/protobuf";
 import type { OutputSpec } from "./definition";
 
-/** Generated text turned into what a step stores and shows. */
+/** Generated text (or a function's data) turned into what a step stores and shows. */
 export interface ShapedOutput {
   content: string;
-  format: "text" | "html" | "list";
+  format: "text" | "html" | "list" | "data";
   sections?: Record<string, string[]>;
+  data?: JsonValue;
+}
+
+/**
+ * Fits text to a platform limit of `maxChars` characters: cut at the last word boundary that
+ * fits (or hard when one word is longer), trailing punctuation and spaces dropped.
+ */
+export function fitToLimit(text: string, maxChars: number | undefined): string {
+  const trimmed = text.trim();
+  if (maxChars === undefined || trimmed.length <= maxChars) return trimmed;
+  const cut = trimmed.slice(0, maxChars + 1);
+  const boundary = cut.search(/\s\S*$/);
+  const head = boundary > 0 ? cut.slice(0, boundary) : trimmed.slice(0, maxChars);
+  return head.replace(/[\s,;:–—-]+$/, "").trim();
+}
+
+/** A list item from a function's data: a string, or an object's first text field. */
+function dataItem(item: JsonValue): string | null {
+  if (typeof item === "string") return item;
+  if (typeof item === "number") return String(item);
+  if (item && typeof item === "object" && !Array.isArray(item)) {
+    const text = Object.values(item).find((value) => typeof value === "string");
+    return typeof text === "string" ? text : null;
+  }
+  return null;
+}
+
+/** A FunctionCaller's answer as a result: its content and data, and the sections the output names. */
+export function shapeData(output: OutputSpec, answer: { content: string; data: JsonValue }): ShapedOutput {
+  const sections: Record<string, string[]> = {};
+  if (output.format === "data" && output.sections) {
+    const record = answer.data && typeof answer.data === "object" && !Array.isArray(answer.data) ? answer.data : {};
+    for (const section of output.sections) {
+      const raw = record[section.key];
+      const items = Array.isArray(raw) ? raw.map(dataItem).filter((item): item is string => !!item) : [];
+      sections[section.key] = items.map((item) => fitToLimit(item, section.maxChars));
+    }
+  }
+  return {
+    content: answer.content,
+    format: "data",
+    data: answer.data,
+    ...(Object.keys(sections).length > 0 ? { sections } : {}),
+  };
 }
 
 /** The generated text does not have the shape the step asked for. */
@@ -20,7 +65,8 @@ export class MalformedOutputError extends Error {
 export function shapeOutput(output: OutputSpec, text: string): ShapedOutput {
   const cleaned = stripFences(text);
   if (cleaned === "") throw new MalformedOutputError("the engine wrote nothing");
-  if (output.format === "text") return { content: cleaned, format: "text" };
+  if (output.format === "data") throw new MalformedOutputError("data is written by a function, not an engine");
+  if (output.format === "text") return { content: fitToLimit(cleaned, output.maxChars), format: "text" };
   if (output.format === "html") {
     const html = sanitizeHtml(cleaned.includes("<") ? cleaned : paragraphs(cleaned));
     if (html.replace(/<[^>]*>/g, "").trim() === "") throw new MalformedOutputError("the HTML has no text");
@@ -28,6 +74,12 @@ export function shapeOutput(output: OutputSpec, text: string): ShapedOutput {
   }
   const sections = parseSections(cleaned, output.sections);
   for (const section of output.sections) {
+    // Platform limits hold for every engine: items are fitted, and ones left empty dropped.
+    if (section.maxChars !== undefined) {
+      sections[section.key] = (sections[section.key] ?? [])
+        .map((item) => fitToLimit(item, section.maxChars))
+        .filter(Boolean);
+    }
     if ((sections[section.key]?.length ?? 0) < section.minItems) {
       throw new MalformedOutputError(`section "${section.heading}" has fewer than ${section.minItems} items`);
     }

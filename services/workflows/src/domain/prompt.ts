@@ -1,8 +1,11 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import {
-  type ActionDefinition,
   type InputDefinition,
+  isTextAction,
+  type OfflineSpec,
+  type OutputSpec,
   PLACEHOLDER,
+  type PromptSpec,
   type StepDefinition,
   type WorkflowDefinition,
 } from "./definition";
@@ -18,6 +21,11 @@ export interface ComposeContext {
   profile: ProfileSnapshot | null;
   /** The label of each select value, by input name of the step being completed. */
   labels: Record<string, string>;
+  /** IteratorStep: the item this run is for and its index (from 0). */
+  item?: JsonValue;
+  itemIndex?: number;
+  /** Inline text generation: the raw params (e.g. `text`, the selected text). */
+  params?: Record<string, JsonValue>;
 }
 
 /** One generation: the prompt for a model and, for the offline engine, the inputs it writes from. */
@@ -28,9 +36,16 @@ export interface GenerationRequest {
   prompt: string;
   maxOutputTokens?: number;
   temperature?: number;
-  output: ActionDefinition["output"];
-  offline: ActionDefinition["offline"];
+  output: OutputSpec;
+  offline: OfflineSpec;
   context: ComposeContext;
+}
+
+/** What a generation is for besides the step's values: an IteratorStep item, inline params. */
+export interface GenerationExtras {
+  item?: JsonValue;
+  itemIndex?: number;
+  params?: Record<string, JsonValue>;
 }
 
 /** The label of a select option value, or the value itself. */
@@ -101,10 +116,50 @@ export function buildGeneration(
   values: Values,
   steps: StepRecord[],
   profile: ProfileSnapshot | null,
+  extras: GenerationExtras = {},
 ): GenerationRequest {
   const action = step.action;
-  if (!action) throw new Error(`step ${step.name} has no action`);
-  const scope: ReferenceScope = { profile, steps, values };
+  if (!isTextAction(action)) throw new Error(`step ${step.name} has no text action`);
+  return buildFrom(def, step, action, values, steps, profile, extras);
+}
+
+/**
+ * Builds an inline text generation (an InlineTextGenerator input's generator or a command):
+ * templates see the step's values and the raw `params` (e.g. `{{params.text}}`); it writes text.
+ */
+export function buildInlineGeneration(
+  def: WorkflowDefinition,
+  step: StepDefinition,
+  generator: { prompt: PromptSpec; offline: OfflineSpec; maxLength?: number },
+  values: Values,
+  params: Record<string, JsonValue>,
+  steps: StepRecord[],
+  profile: ProfileSnapshot | null,
+): GenerationRequest {
+  const output: OutputSpec = { format: "text", maxChars: generator.maxLength };
+  return buildFrom(
+    def,
+    step,
+    { prompt: generator.prompt, offline: generator.offline, output },
+    values,
+    steps,
+    profile,
+    {
+      params,
+    },
+  );
+}
+
+function buildFrom(
+  def: WorkflowDefinition,
+  step: StepDefinition,
+  action: { prompt: PromptSpec; offline: OfflineSpec; output: OutputSpec },
+  values: Values,
+  steps: StepRecord[],
+  profile: ProfileSnapshot | null,
+  extras: GenerationExtras,
+): GenerationRequest {
+  const scope: ReferenceScope = { profile, steps, values, ...extras };
   const labels: Record<string, string> = {};
   for (const input of step.inputs) {
     const label = optionLabel(input, values[input.name]);
@@ -114,6 +169,7 @@ export function buildGeneration(
     values,
     profile,
     labels,
+    ...extras,
     steps: Object.fromEntries(
       steps.map((record) => {
         const result = latestResult(record);

@@ -16,13 +16,17 @@ export type ProfileField = (typeof PROFILE_FIELDS)[number];
 export type Reference =
   | { source: "profile"; field: ProfileField }
   | { source: "values"; step: string | null; input: string }
-  | { source: "result"; step: string; part: string; first: boolean };
+  | { source: "result"; step: string; part: string; first: boolean }
+  | { source: "item"; field: "item" | "itemIndex" }
+  | { source: "params"; key: string };
 
 const PATTERNS: [RegExp, (m: RegExpMatchArray) => Reference][] = [
   [/^profile\.(\w+)$/, (m) => ({ source: "profile", field: m[1] as ProfileField })],
   [/^values\.(\w+)$/, (m) => ({ source: "values", step: null, input: m[1]! })],
   [/^steps\.(\w+)\.values\.(\w+)$/, (m) => ({ source: "values", step: m[1]!, input: m[2]! })],
   [/^steps\.(\w+)\.result\.(\w+)(\[0\])?$/, (m) => ({ source: "result", step: m[1]!, part: m[2]!, first: !!m[3] })],
+  [/^(item|itemIndex)$/, (m) => ({ source: "item", field: m[1] as "item" | "itemIndex" })],
+  [/^params\.(\w+)$/, (m) => ({ source: "params", key: m[1]! })],
 ];
 
 export function parseReference(text: string): Reference | null {
@@ -37,7 +41,15 @@ export function parseReference(text: string): Reference | null {
 interface StepShape {
   name: string;
   inputs: { name: string }[];
-  action?: { output: { format: string; sections?: { key: string }[] } };
+  action?: { kind: string; output?: { format: string; sections?: { key: string }[] } };
+}
+
+/** What else a place of a definition may refer to. */
+export interface ReferencePlace {
+  /** `{{item}}` / `{{itemIndex}}`: the action of an IteratorStep. */
+  item?: boolean;
+  /** `{{params.<key>}}`: the raw params of an inline text generation (e.g. the selected text). */
+  params?: boolean;
 }
 
 /**
@@ -45,11 +57,18 @@ interface StepShape {
  * @param earlier the steps before the one holding the reference.
  * @param current the step whose prompt holds it (`values.x` allowed), or null for a defaultFrom.
  */
-export function referenceProblem(text: string, earlier: StepShape[], current: StepShape | null): string | null {
+export function referenceProblem(
+  text: string,
+  earlier: StepShape[],
+  current: StepShape | null,
+  place: ReferencePlace = {},
+): string | null {
   const ref = parseReference(text);
   if (!ref) {
     return `"${text}" is not a reference (profile.<field>, steps.<step>.values.<input>, steps.<step>.result.<section>)`;
   }
+  if (ref.source === "item") return place.item ? null : `{{${ref.field}}} is only allowed in an IteratorStep's action`;
+  if (ref.source === "params") return place.params ? null : "params.<key> is only allowed in inline text generators";
   if (ref.source === "profile") {
     return (PROFILE_FIELDS as readonly string[]).includes(ref.field)
       ? null
@@ -68,7 +87,7 @@ export function referenceProblem(text: string, earlier: StepShape[], current: St
       ? null
       : `step "${step.name}" has no input "${ref.input}"`;
   }
-  if (!step.action) return `step "${step.name}" has no action, so no result`;
+  if (!step.action?.output) return `step "${step.name}" has no action writing a result`;
   if (ref.part === "content") return ref.first ? "content is text, it has no [0]" : null;
   const sections = step.action.output.sections?.map((section) => section.key) ?? [];
   return sections.includes(ref.part)
@@ -81,6 +100,11 @@ export interface ReferenceScope {
   steps: StepRecord[];
   /** The values of the step being completed, for `values.<input>`. */
   values?: Record<string, JsonValue>;
+  /** The item an IteratorStep's action runs for, and its index (from 0). */
+  item?: JsonValue;
+  itemIndex?: number;
+  /** The raw params of an inline text generation. */
+  params?: Record<string, JsonValue>;
 }
 
 /** The latest result of a step (results are kept oldest first). */
@@ -92,6 +116,8 @@ export function latestResult(step: StepRecord | undefined): ResultRecord | undef
 export function resolveReference(text: string, scope: ReferenceScope): JsonValue | undefined {
   const ref = parseReference(text);
   if (!ref) return undefined;
+  if (ref.source === "item") return ref.field === "item" ? scope.item : scope.itemIndex;
+  if (ref.source === "params") return scope.params?.[ref.key];
   if (ref.source === "profile") {
     const value = scope.profile?.[ref.field];
     return value === undefined ? undefined : (value as JsonValue);

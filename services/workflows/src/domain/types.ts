@@ -2,7 +2,7 @@ import type { JsonValue } from "@bufbuild/protobuf";
 
 /** Craft step states (spec section 3). */
 export type StepState = "NotInitialized" | "NotStarted" | "InProgress" | "Completed";
-/** Step status (spec section 3); "skipped" is for steps a condition leaves out (none yet). */
+/** Step status (spec section 3); "skipped" for steps a skipWhen condition or a coming action leaves out. */
 export type StepStatus = "inprogress" | "completed" | "skipped";
 /** A craft is NotStarted until something is saved or completed, Completed when its last step is. */
 export type CraftState = "NotStarted" | "InProgress" | "Completed";
@@ -29,9 +29,16 @@ export interface ResultRecord {
   id: string;
   /** The text as shown: HTML for "html", `## heading` / `- item` lines for "list". */
   content: string;
-  format: "text" | "html" | "list";
-  /** For "list": the items of each section, by section key. */
+  format: "text" | "html" | "list" | "data";
+  /** For "list" (and "data" with sections): the items of each section, by section key. */
   sections?: Record<string, string[]>;
+  /** For "data": a function's JSON answer (e.g. the audit summary). */
+  data?: JsonValue;
+  /** IteratorStep: the item this result was written for, and its index (from 0). */
+  item?: JsonValue;
+  itemIndex?: number;
+  /** Chosen by the user (select viewers). */
+  selected?: boolean;
   /** "offline" or the provider's model id. */
   engine: string;
   /** The copywriting framework the offline engine wrote with. */
@@ -50,6 +57,10 @@ export interface StepRecord {
   defaults: Values;
   results: ResultRecord[];
   completedAt?: Date | null;
+  /** Completed without running: its skipWhen held, or its action is coming. */
+  skipped?: boolean;
+  /** IteratorStep: the items its action runs over, fixed when the step opens. */
+  items?: JsonValue[];
 }
 
 /** The part of a craft the step state machine reads and writes. */

@@ -29,12 +29,18 @@ export interface CraftDoc {
 const STEP_STATES: StepState[] = ["NotInitialized", "NotStarted", "InProgress", "Completed"];
 const CRAFT_STATES: CraftState[] = ["NotStarted", "InProgress", "Completed"];
 
-const resultSchema = new Schema<ResultRecord>(
+type StoredResult = Omit<ResultRecord, "data" | "item"> & { data?: unknown; item?: unknown };
+
+const resultSchema = new Schema<StoredResult>(
   {
     id: { type: String, required: true },
     content: { type: String, required: true },
-    format: { type: String, enum: ["text", "html", "list"], required: true },
+    format: { type: String, enum: ["text", "html", "list", "data"], required: true },
     sections: { type: Schema.Types.Mixed },
+    data: { type: Schema.Types.Mixed },
+    item: { type: Schema.Types.Mixed },
+    itemIndex: Number,
+    selected: Boolean,
     engine: { type: String, required: true },
     framework: String,
     note: String,
@@ -49,7 +55,12 @@ const resultSchema = new Schema<ResultRecord>(
 
 // Values hold any JSON; mongoose's typings cannot walk the recursive JsonValue type, so the
 // sub-schema is declared over a flat shape (the document type above stays exact).
-type StoredStep = Omit<StepRecord, "values" | "defaults"> & { values: object; defaults: object };
+type StoredStep = Omit<StepRecord, "values" | "defaults" | "items" | "results"> & {
+  results: StoredResult[];
+  values: object;
+  defaults: object;
+  items?: unknown[];
+};
 
 const stepSchema = new Schema<StoredStep>(
   {
@@ -59,6 +70,8 @@ const stepSchema = new Schema<StoredStep>(
     defaults: { type: Schema.Types.Mixed, default: () => ({}) },
     results: { type: [resultSchema], default: [] },
     completedAt: { type: Date, default: null },
+    skipped: Boolean,
+    items: { type: [Schema.Types.Mixed], default: undefined },
   },
   { _id: false, minimize: false },
 );

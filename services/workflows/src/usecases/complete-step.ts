@@ -3,6 +3,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { appError, badRequest, type OutboxEntry } from "@crafter/kit";
 import { assertCanComplete, completeStep as complete, markInProgress } from "../domain/craft";
+import type { TextActionDefinition } from "../domain/definition";
 import { checkInputs } from "../domain/inputs";
 import { MalformedOutputError, shapeOutput } from "../domain/output";
 import { buildGeneration } from "../domain/prompt";
@@ -93,7 +94,7 @@ async function run(
           emit({ case: "delta", value: { text: chunk } });
         }
         signal.throwIfAborted();
-        const shaped = shapeOutput(step.action.output, text);
+        const shaped = shapeOutput((step.action as TextActionDefinition).output, text);
         result = {
           id: randomUUID(),
           ...shaped,

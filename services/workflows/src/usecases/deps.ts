@@ -1,7 +1,9 @@
 import type { Logger } from "@crafter/kit";
 import type { ProfileSource } from "../clients/profiles";
+import type { CreditsPort } from "../domain/credits";
 import type { DefinitionRegistry } from "../domain/registry";
 import type { CraftEvents } from "../events/craft-events";
+import type { FunctionRegistry } from "../functions/types";
 import type { TextEngine } from "../generation/text-engine";
 import type { ActionLocks } from "../store/action-lock";
 import type { CraftRepository } from "../store/craft.repository";
@@ -11,6 +13,10 @@ export interface WorkflowsDeps {
   crafts: CraftRepository;
   registry: DefinitionRegistry;
   engine: TextEngine;
+  /** The functions of FunctionCaller actions (src/functions). */
+  functions: FunctionRegistry;
+  /** Billing; undefined when no billing service is configured (generation is then free). */
+  credits: CreditsPort | undefined;
   locks: ActionLocks;
   profiles: ProfileSource;
   events: CraftEvents;
