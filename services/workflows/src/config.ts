@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { baseConfigSchema } from "@crafter/kit";
 import { z } from "zod";
 
@@ -20,6 +21,41 @@ export const configSchema = baseConfigSchema
     AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     /** Pause between streamed chunks of the offline engine, so a person sees the draft being written. */
     OFFLINE_STREAM_DELAY_MS: z.coerce.number().int().min(0).default(12),
+    /** Website audit: total time to read a page, in ms. */
+    WEBSITE_AUDIT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    /** Website audit: bytes of a page read at most (the rest is not audited). */
+    WEBSITE_AUDIT_MAX_BYTES: z.coerce.number().int().positive().default(2_000_000),
+    /**
+     * Website audit host pins, `host=ip` comma-separated (`*.site.test=127.0.0.1`), like curl's
+     * --resolve. Pinned hosts may be private addresses (test sites, an allowed intranet); no other
+     * private, loopback or link-local address is ever fetched.
+     */
+    WEBSITE_AUDIT_RESOLVE: z
+      .string()
+      .default("")
+      .transform((text, ctx) => {
+        const pins: Record<string, string> = {};
+        for (const pair of text
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean)) {
+          const [host, ip] = pair.split("=").map((part) => part.trim());
+          if (!host || !ip || isIP(ip) === 0) {
+            ctx.addIssue({ code: "custom", message: `"${pair}" is not host=ip` });
+            continue;
+          }
+          pins[host] = ip;
+        }
+        return pins;
+      }),
+    /** Keyword / competitor research provider (DataForSEO API base, e.g. https://api.dataforseo.com); unset = no data. */
+    RESEARCH_PROVIDER_URL: optionalString(z.url()),
+    RESEARCH_PROVIDER_LOGIN: optionalString(z.string()),
+    RESEARCH_PROVIDER_PASSWORD: optionalString(z.string()),
+    /** The market researched: DataForSEO location_name and language_code. */
+    RESEARCH_LOCATION: z.string().min(1).default("United States"),
+    RESEARCH_LANGUAGE: z.string().min(2).default("en"),
+    RESEARCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   })
   .superRefine((config, ctx) => {
     // Half a provider is a mistake, not a wish for the offline engine: fail fast and say so.
@@ -28,6 +64,14 @@ export const configSchema = baseConfigSchema
     }
     if (config.AI_MODEL && !config.AI_BASE_URL) {
       ctx.addIssue({ code: "custom", path: ["AI_BASE_URL"], message: "required when AI_MODEL is set" });
+    }
+    if (config.RESEARCH_PROVIDER_URL && !(config.RESEARCH_PROVIDER_LOGIN && config.RESEARCH_PROVIDER_PASSWORD)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["RESEARCH_PROVIDER_LOGIN"],
+        message:
+          "RESEARCH_PROVIDER_LOGIN and RESEARCH_PROVIDER_PASSWORD are required when RESEARCH_PROVIDER_URL is set",
+      });
     }
   });
 

@@ -31,7 +31,7 @@ await runService({
       crafts: new CraftRepository(crafts),
       registry,
       engine,
-      functions: buildFunctions(),
+      functions: buildFunctions(config),
       // TODO(integrator): pass the billing client (src/clients/billing.ts, branch `billing`) when
       // BILLING_URL is configured, e.g. `credits: config.BILLING_URL ? billingCredits(config.BILLING_URL, …) : undefined`.
       credits: undefined,

@@ -134,8 +134,10 @@ export function documentDraft(ctx: ComposeContext): string {
     .trim();
 }
 
-/** The text an edit command works on: the params' `text`, else the editor's document value. */
+/** The text an edit command works on: the inline params' `text` (the selection), else the document. */
 export function editSource(ctx: ComposeContext): string {
+  const param = ctx.params?.text;
+  if (typeof param === "string" && param.trim()) return param;
   const b = briefOf(ctx, "edit");
   return b.text("text") || b.text("selection") || b.text("document");
 }
