@@ -178,14 +178,18 @@ describe("GetHeaders", () => {
     expect(headers.names).toEqual(
       expect.arrayContaining(["BlogWriter", "PodcastWriter", "TopicResearch", "SmartEditor"]),
     );
-    expect(headers.headers.filter((header) => header.available).map((header) => header.name)).toEqual(["BlogWriter"]);
+    // Every workflow of the spec has a definition now (issue 3).
+    expect(headers.headers.filter((header) => header.available).map((header) => header.name)).toEqual(headers.names);
     expect(headers.headers.find((header) => header.name === "AdsWriter")).toMatchObject({
-      available: false,
-      version: 0,
+      available: true,
+      version: 1,
     });
-    expect(headers.defaultVersions).toEqual({ BlogWriter: 1 });
-    expect(headers.toolsList).toEqual(["BlogWriter"]);
-    expect(headers.newToolsList).toEqual(["BlogWriter"]);
+    expect(Object.values(headers.defaultVersions)).toEqual(headers.names.map(() => 1));
+    expect(headers.toolsList).toEqual(headers.names);
+    expect(headers.newToolsList).toEqual(headers.names);
+    const bare = new DefinitionRegistry(CATALOG, [rawBlogWriter()]).headers();
+    expect(bare.headers.find((header) => header.name === "AdsWriter")).toMatchObject({ available: false, version: 0 });
+    expect(bare.toolsList).toEqual(["BlogWriter"]);
   });
 
   it("serves the highest version as the default and keeps older ones", () => {

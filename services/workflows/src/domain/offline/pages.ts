@@ -65,7 +65,8 @@ export function webPageSection(ctx: ComposeContext): string {
   const b = briefOf(ctx, "section");
   const { item, index } = itemOf(ctx);
   const e = escapeHtml;
-  const heading = item.replace(/^Hero:\s*/i, "") || titleCase(b.offering);
+  // The hero carries the headline the user chose, when there is one.
+  const heading = (index === 0 && b.text("headline")) || item.replace(/^Hero:\s*/i, "") || titleCase(b.offering);
   const lower = item.toLowerCase();
   const cta = b.cta || "Get started";
   const ctaHtml = b.website ? `<a href="${e(b.website)}">${e(cta)}</a>` : `<strong>${e(cta)}</strong>`;
