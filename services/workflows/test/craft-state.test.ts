@@ -61,7 +61,7 @@ describe("the craft step state machine", () => {
     started,
     "topic",
     topicValues,
-    planResult(["Starter 101", "Wild Yeast Basics"], ["Why it matters", "Feeding", "Storing"]),
+    [planResult(["Starter 101", "Wild Yeast Basics"], ["Why it matters", "Feeding", "Storing"])],
     profile,
     now,
   );
@@ -114,7 +114,7 @@ describe("the craft step state machine", () => {
 
   it("completing the last step with an action completes the view step and the craft", () => {
     const outlineValues = { ...afterTopic.progress.steps[1]!.values };
-    const done = completeStep(blogWriter, afterTopic.progress, "outline", outlineValues, draftResult, profile, now);
+    const done = completeStep(blogWriter, afterTopic.progress, "outline", outlineValues, [draftResult], profile, now);
     expect(done.craftCompleted).toBe(true);
     expect(done.progress.state).toBe("Completed");
     expect(states(done.progress)).toEqual(["Completed", "Completed", "Completed"]);
@@ -128,7 +128,7 @@ describe("the craft step state machine", () => {
       afterTopic.progress,
       "outline",
       afterTopic.progress.steps[1]!.values,
-      draftResult,
+      [draftResult],
       profile,
       now,
     ).progress;
@@ -150,7 +150,7 @@ describe("the craft step state machine", () => {
       edited,
       "topic",
       topicValues,
-      planResult(["New idea"], ["One", "Two"]),
+      [planResult(["New idea"], ["One", "Two"])],
       profile,
       now,
     ).progress;
@@ -162,7 +162,7 @@ describe("the craft step state machine", () => {
 
   it("ReplaceResults keeps only the newest result", () => {
     const edited = editStep(blogWriter, afterTopic.progress, "topic");
-    const again = completeStep(blogWriter, edited, "topic", topicValues, planResult(["B"], ["x", "y"]), profile, now);
+    const again = completeStep(blogWriter, edited, "topic", topicValues, [planResult(["B"], ["x", "y"])], profile, now);
     expect(again.progress.steps[0]!.results.map((result) => result.id)).toEqual(["r-B"]);
   });
 
@@ -176,7 +176,7 @@ describe("the craft step state machine", () => {
         progress,
         "topic",
         topicValues,
-        planResult([title], ["x", "y"]),
+        [planResult([title], ["x", "y"])],
         profile,
         now,
       ).progress;

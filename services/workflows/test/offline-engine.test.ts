@@ -30,7 +30,7 @@ function draftRequest(
     startCraft(blogWriter, who, now),
     "topic",
     plan.context.values,
-    result,
+    [result],
     who,
     now,
   ).progress;

@@ -1,6 +1,7 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { ErrorCode } from "@crafter/kit/errors";
-import type { StepDefinition, WorkflowDefinition } from "./definition";
+import { evaluateCondition } from "./conditions";
+import { type InlineGenerator, isComingStep, type StepDefinition, type WorkflowDefinition } from "./definition";
 import { coerceValue, isEmptyInputValue } from "./inputs";
 import { resolveReference } from "./references";
 import type { CraftProgress, ProfileSnapshot, ResultRecord, StepRecord, StepStatus, Values } from "./types";
@@ -14,8 +15,10 @@ import type { CraftProgress, ProfileSnapshot, ResultRecord, StepRecord, StepStat
  *
  * A step opens (gets its prefilled values) when every step before it is completed. Completing a
  * step opens the next one as InProgress; a view step (no inputs, no action) completes as soon as
- * it opens. The craft is NotStarted until something is saved or completed, InProgress while any
- * step is not completed, and Completed when the last step is.
+ * it opens, and so does a step whose `skipWhen` holds or whose action is coming (media kinds):
+ * those are Completed with status `skipped` and never run. An IteratorStep fixes its items (the
+ * list its action runs over) when it opens. The craft is NotStarted until something is saved or
+ * completed, InProgress while any step is not completed, and Completed when the last step is.
  */
 
 /** A rule of the state machine was broken; `code` is the spec's error code to answer with. */
@@ -34,7 +37,26 @@ export function isViewStep(step: StepDefinition): boolean {
 }
 
 export function statusOf(record: StepRecord): StepStatus {
+  if (record.skipped) return "skipped";
   return record.state === "Completed" ? "completed" : "inprogress";
+}
+
+/**
+ * The items an IteratorStep runs over: its `iterator.over` list (result section or list input of
+ * an earlier step), blanks dropped, at most `iterator.maxItems`.
+ */
+export function iteratorItems(step: StepDefinition, profile: ProfileSnapshot | null, steps: StepRecord[]): JsonValue[] {
+  if (!step.iterator) return [];
+  const list = resolveReference(step.iterator.over, { profile, steps });
+  const items = Array.isArray(list) ? list : isEmptyInputValue(list) ? [] : [list!];
+  return items.filter((item) => !isEmptyInputValue(item)).slice(0, step.iterator.maxItems);
+}
+
+/** Whether a step is left out when it opens: its action is coming, or its skipWhen holds. */
+export function shouldSkip(step: StepDefinition, profile: ProfileSnapshot | null, steps: StepRecord[]): boolean {
+  if (isComingStep(step)) return true;
+  if (!step.skipWhen) return false;
+  return evaluateCondition(step.skipWhen, (ref) => resolveReference(ref, { profile, steps }));
 }
 
 const same = (a: JsonValue | undefined, b: JsonValue | undefined) => JSON.stringify(a) === JSON.stringify(b);
@@ -74,6 +96,12 @@ function openStep(step: StepDefinition, record: StepRecord, profile: ProfileSnap
   return { ...record, values, defaults };
 }
 
+/** A later step goes back to NotStarted (values and results kept); its skip is decided again. */
+function reset(record: StepRecord): StepRecord {
+  const { skipped: _, ...rest } = record;
+  return { ...rest, state: "NotStarted", completedAt: null };
+}
+
 function currentStepOf(progress: StepRecord[]): string {
   return (progress.find((step) => step.state !== "Completed") ?? progress[progress.length - 1]!).name;
 }
@@ -103,10 +131,18 @@ function openFrom(
   for (let i = from; i < def.steps.length; i++) {
     if (i > 0 && next[i - 1]!.state !== "Completed") break;
     const stepDef = def.steps[i]!;
-    const opened = openStep(stepDef, next[i]!, profile, next);
+    const { skipped: _, items: __, ...record } = next[i]!;
+    if (shouldSkip(stepDef, profile, next)) {
+      next[i] = { ...record, state: "Completed", skipped: true, completedAt: now };
+      continue;
+    }
+    const opened = openStep(stepDef, record, profile, next);
     if (isViewStep(stepDef)) {
       next[i] = { ...opened, state: "Completed", completedAt: now };
       continue;
+    }
+    if (stepDef.kind === "IteratorStep") {
+      opened.items = iteratorItems(stepDef, profile, next);
     }
     next[i] = { ...opened, state };
     break;
@@ -141,6 +177,29 @@ function assertOpen(def: WorkflowDefinition, progress: CraftProgress, index: num
     const blocking = pending >= 0 ? def.steps[pending]! : def.steps[index]!;
     throw new CraftRuleError("CONFLICT", `Complete “${blocking.title}” first.`);
   }
+  if (progress.steps[index]!.skipped) {
+    const step = def.steps[index]!;
+    throw new CraftRuleError(
+      "CR_ERR_BAD_REQUEST",
+      isComingStep(step) ? `“${step.title}” is coming soon.` : `“${step.title}” is skipped for this craft.`,
+    );
+  }
+}
+
+/**
+ * Checks that `adding` more results fit the step: AppendResults with maxResults counts every
+ * result kept (all items of an IteratorStep). @throws CraftRuleError ReachedMaxResults.
+ */
+export function assertRoomFor(step: StepDefinition, record: StepRecord, adding: number): void {
+  const action = step.action;
+  if (action?.resultMode !== "AppendResults" || action.maxResults === undefined) return;
+  if (record.results.length + adding > action.maxResults) throw new CraftRuleError("ReachedMaxResults", "");
+}
+
+/** How many results one run of the step's action writes: one per item for an IteratorStep. */
+export function runsOf(step: StepDefinition, record: StepRecord): number {
+  if (step.kind !== "IteratorStep") return 1;
+  return record.items?.length ?? 0;
 }
 
 /** Stores values of an open step without completing it; the step and the craft become InProgress. */
@@ -169,11 +228,71 @@ export function assertCanComplete(def: WorkflowDefinition, progress: CraftProgre
   const { index, step } = findStep(def, stepName);
   assertOpen(def, progress, index);
   if (isViewStep(step)) throw new CraftRuleError("CR_ERR_BAD_REQUEST", `“${step.title}” has nothing to complete.`);
-  const action = step.action;
-  if (action?.resultMode === "AppendResults" && action.maxResults !== undefined) {
-    if (progress.steps[index]!.results.length >= action.maxResults) throw new CraftRuleError("ReachedMaxResults", "");
+  const record = progress.steps[index]!;
+  if (step.kind === "IteratorStep" && runsOf(step, record) === 0) {
+    throw new CraftRuleError("ConflictingInputError", `“${step.title}” has no items to work through.`);
   }
+  if (step.action && step.action.kind !== "InlineTextGenerator") assertRoomFor(step, record, runsOf(step, record));
   return step;
+}
+
+/**
+ * Checks that a step's action may run now without completing the step ("generate more"): the
+ * step is open and not skipped, its action is of `actionType`, and its results have room.
+ */
+export function assertCanRun(
+  def: WorkflowDefinition,
+  progress: CraftProgress,
+  stepName: string,
+  actionType: string,
+): StepDefinition {
+  const { index, step } = findStep(def, stepName);
+  assertOpen(def, progress, index);
+  if (!step.action || step.action.kind !== actionType) {
+    throw new CraftRuleError(
+      "CR_ERR_BAD_REQUEST",
+      `“${step.title}” has ${step.action ? `a ${step.action.kind}` : "no"} action, not ${actionType}.`,
+    );
+  }
+  if (step.action.kind === "InlineTextGenerator") {
+    throw new CraftRuleError("CR_ERR_BAD_REQUEST", `Use generateInlineText for “${step.title}”.`);
+  }
+  const record = progress.steps[index]!;
+  if (step.kind === "IteratorStep" && runsOf(step, record) === 0) {
+    throw new CraftRuleError("ConflictingInputError", `“${step.title}” has no items to work through.`);
+  }
+  assertRoomFor(step, record, runsOf(step, record));
+  return step;
+}
+
+/** ReplaceResults keeps only the new results; AppendResults adds them. */
+function mergeResults(step: StepDefinition, current: ResultRecord[], added: ResultRecord[]): ResultRecord[] {
+  if (added.length === 0) return current;
+  return step.action?.resultMode === "AppendResults" ? [...current, ...added] : added;
+}
+
+/**
+ * Stores the results of a run of a step's action that does not complete the step, with the
+ * values it ran with. An open step becomes InProgress; a completed one stays completed (so the
+ * later steps keep their state), and so does the craft.
+ */
+export function addResults(
+  def: WorkflowDefinition,
+  progress: CraftProgress,
+  stepName: string,
+  values: Values,
+  results: ResultRecord[],
+): CraftProgress {
+  const { index, step } = findStep(def, stepName);
+  const steps = [...progress.steps];
+  const record = steps[index]!;
+  steps[index] = {
+    ...record,
+    values,
+    results: mergeResults(step, record.results, results),
+    state: record.state === "Completed" ? "Completed" : "InProgress",
+  };
+  return withDerived(steps, true);
 }
 
 /** The step being completed is marked InProgress while its action runs (and so is the craft). */
@@ -191,8 +310,8 @@ export interface Completion {
 }
 
 /**
- * Completes a step with its validated values and (for a step with an action) its new result:
- * ReplaceResults keeps only the new one, AppendResults adds it. Later steps that had been
+ * Completes a step with its validated values and (for a step with an action) its new results
+ * (one per item for an IteratorStep): ReplaceResults keeps only the new ones, AppendResults adds them. Later steps that had been
  * completed go back to NotStarted (their values are kept) and the next step opens as InProgress.
  */
 export function completeStep(
@@ -200,23 +319,17 @@ export function completeStep(
   progress: CraftProgress,
   stepName: string,
   values: Values,
-  result: ResultRecord | null,
+  added: ResultRecord[],
   profile: ProfileSnapshot | null,
   now: Date,
 ): Completion {
   const { index, step } = findStep(def, stepName);
   const wasCompleted = progress.state === "Completed";
   let steps = progress.steps.map((record, i) =>
-    i > index && record.state !== "NotInitialized"
-      ? { ...record, state: "NotStarted" as const, completedAt: null }
-      : record,
+    i > index && record.state !== "NotInitialized" ? reset(record) : record,
   );
   const record = steps[index]!;
-  const results = !result
-    ? record.results
-    : step.action?.resultMode === "AppendResults"
-      ? [...record.results, result]
-      : [result];
+  const results = mergeResults(step, record.results, added);
   steps[index] = { ...record, values, results, state: "Completed", completedAt: now };
   steps = openFrom(def, steps, index + 1, "InProgress", profile, now);
   const next = withDerived(steps, true);
@@ -231,12 +344,44 @@ export function editStep(def: WorkflowDefinition, progress: CraftProgress, stepN
   const { index, step } = findStep(def, stepName);
   assertOpen(def, progress, index);
   if (isViewStep(step)) throw new CraftRuleError("CR_ERR_BAD_REQUEST", `“${step.title}” has nothing to edit.`);
+  // Reopening an earlier step re-decides every later skip and iterator list when they reopen.
   const steps = progress.steps.map((record, i) => {
     if (i === index) return { ...record, state: "InProgress" as const, completedAt: null };
-    if (i > index && record.state !== "NotInitialized") {
-      return { ...record, state: "NotStarted" as const, completedAt: null };
-    }
+    if (i > index && record.state !== "NotInitialized") return reset(record);
     return record;
   });
   return { ...withDerived(steps, true), currentStep: stepName };
+}
+
+/** What `generateInlineText` runs for a name: an InlineTextGenerator input's generator or a command. */
+export interface InlineTarget {
+  step: StepDefinition;
+  generator: InlineGenerator;
+  credits: number;
+  label: string;
+}
+
+/**
+ * Finds the inline generator `name` of an open step: an InlineTextGenerator input with a
+ * generator, or a command of the step's InlineTextGenerator action.
+ * @throws CraftRuleError CR_ERR_BAD_REQUEST when the step has no such generator.
+ */
+export function inlineTarget(
+  def: WorkflowDefinition,
+  progress: CraftProgress,
+  stepName: string,
+  name: string,
+): InlineTarget {
+  const { index, step } = findStep(def, stepName);
+  assertOpen(def, progress, index);
+  const input = step.inputs.find((candidate) => candidate.name === name && candidate.generator);
+  if (input?.generator) {
+    return { step, generator: input.generator, credits: input.generator.credits ?? 1, label: input.label };
+  }
+  const action = step.action;
+  const command = action?.kind === "InlineTextGenerator" ? action.commands.find((c) => c.name === name) : undefined;
+  if (action?.kind === "InlineTextGenerator" && command) {
+    return { step, generator: command, credits: command.credits ?? action.credits, label: command.label };
+  }
+  throw new CraftRuleError("CR_ERR_BAD_REQUEST", `“${step.title}” has no inline generator “${name}”.`);
 }

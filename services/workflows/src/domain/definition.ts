@@ -138,6 +138,8 @@ const inlineGeneratorSchema = z.strictObject({
   offline: offlineSchema,
   /** Characters kept of the generated text (trimmed at a word boundary). */
   maxLength: z.number().int().positive().optional(),
+  /** Credits per generation; a command defaults to its action's credits, an input's generator to 1. */
+  credits: z.number().int().min(0).optional(),
 });
 
 const commandSchema = inlineGeneratorSchema.extend({ name: identifier, label: z.string().min(1) });

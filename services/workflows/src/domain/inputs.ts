@@ -1,9 +1,16 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { cleanDomain, emailError, INVALID_URL_MESSAGE, normalizeUrl } from "@crafter/kit/validation";
+import { evaluateCondition } from "./conditions";
 import type { InputDefinition, InputRule, StepDefinition } from "./definition";
-import type { Values } from "./types";
+import { resolveReference } from "./references";
+import type { ProfileSnapshot, StepRecord, Values } from "./types";
 
-/** Input kinds whose value is text, a number, or a list of text; the others hold any JSON. */
+/**
+ * Value shapes by input kind (docs/engine-contract.md §5): text (incl. `#rrggbb` colours,
+ * `YYYY-MM-DD` dates and craft ids), numbers, lists of text, and the objects of
+ * dateRangePicker `{ start, end }`, contextSelector `{ profileId, profileType }` and
+ * thirdPartyObjectPicker `{ provider, id, title }`.
+ */
 const TEXT_KINDS = new Set([
   "text",
   "url",
@@ -13,6 +20,9 @@ const TEXT_KINDS = new Set([
   "colorPicker",
   "font",
   "datePicker",
+  "InlineTextGenerator",
+  "craftPicker",
+  "inlineCraftPicker",
 ]);
 const NUMBER_KINDS = new Set(["number", "slider"]);
 const LIST_KINDS = new Set(["chipText", "bulletPoint"]);
@@ -23,6 +33,50 @@ export const DEFAULT_MAX_ITEMS = 50;
 export const MAX_ITEM_LENGTH = 500;
 
 export type ValueShape = "text" | "number" | "list" | "json";
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
+const OBJECT_FIELDS: Record<string, { fields: string[]; label: string }> = {
+  dateRangePicker: { fields: ["start", "end"], label: "a date range { start, end }" },
+  contextSelector: { fields: ["profileId", "profileType"], label: "a profile { profileId, profileType }" },
+  thirdPartyObjectPicker: { fields: ["provider", "id", "title"], label: "an object { provider, id, title }" },
+};
+
+/** A real calendar date written `YYYY-MM-DD`. */
+export function isIsoDate(text: string): boolean {
+  if (!DATE.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+/** Kind-specific shape of a coerced value: colours, dates and the object kinds. */
+function kindShape(input: InputDefinition, value: JsonValue | undefined): JsonValue | undefined | Error {
+  if (value === undefined || (typeof value === "string" && value === "")) return value;
+  if (input.kind === "colorPicker") {
+    const text = String(value).toLowerCase();
+    if (!COLOR.test(text)) return new Error(`${input.label} must be a colour like #1a2b3c`);
+    return text.length === 4 ? `#${[...text.slice(1)].map((c) => c + c).join("")}` : text;
+  }
+  if (input.kind === "datePicker") {
+    return isIsoDate(String(value)) ? value : new Error(`${input.label} must be a date YYYY-MM-DD`);
+  }
+  const object = OBJECT_FIELDS[input.kind];
+  if (!object) return value;
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    return new Error(`${input.label} must be ${object.label}`);
+  const picked: Record<string, string> = {};
+  for (const field of object.fields) {
+    const part = value[field];
+    if (typeof part !== "string" || part.trim() === "") return new Error(`${input.label} must be ${object.label}`);
+    picked[field] = part.trim();
+  }
+  if (input.kind === "dateRangePicker") {
+    if (!isIsoDate(picked.start!) || !isIsoDate(picked.end!))
+      return new Error(`${input.label} must hold dates YYYY-MM-DD`);
+    if (picked.start! > picked.end!) return new Error(`${input.label} must start before it ends`);
+  }
+  return picked;
+}
 
 export function valueShape(kind: string): ValueShape {
   if (TEXT_KINDS.has(kind)) return "text";
@@ -46,6 +100,11 @@ export function isEmptyInputValue(value: JsonValue | undefined): boolean {
  * @returns the value, undefined for "nothing", or an Error naming what is wrong.
  */
 export function coerceValue(input: InputDefinition, value: unknown): JsonValue | undefined | Error {
+  const base = coerceBase(input, value);
+  return base instanceof Error ? base : kindShape(input, base);
+}
+
+function coerceBase(input: InputDefinition, value: unknown): JsonValue | undefined | Error {
   if (value === undefined || value === null) return undefined;
   switch (valueShape(input.kind)) {
     case "text":
@@ -99,12 +158,20 @@ export interface InputCheck {
  * - "complete": also required inputs, options, formats and the definition's Must rules (errors)
  *   and Should rules (warnings).
  */
-export function checkInputs(step: StepDefinition, raw: Record<string, unknown>, mode: "save" | "complete"): InputCheck {
+export function checkInputs(
+  step: StepDefinition,
+  raw: Record<string, unknown>,
+  mode: "save" | "complete",
+  context: VisibilityContext = { profile: null, steps: [] },
+): InputCheck {
   const values: Values = {};
   const errors: Record<string, string> = {};
   const warnings: Record<string, string> = {};
+  const hidden = hiddenInputs(step, raw, context);
 
   for (const input of step.inputs) {
+    // A hidden input is not validated and not saved (so it is in no prompt either).
+    if (hidden.has(input.name)) continue;
     const coerced = coerceValue(input, raw[input.name]);
     if (coerced instanceof Error) {
       errors[input.name] = coerced.message;
@@ -133,6 +200,11 @@ export function checkInputs(step: StepDefinition, raw: Record<string, unknown>, 
         continue;
       }
       value = formatted;
+      const boundProblem = checkBounds(input, value);
+      if (boundProblem) {
+        errors[input.name] = boundProblem;
+        continue;
+      }
       const ruleProblem = checkRules(input.rules, value, "Must");
       if (ruleProblem) {
         errors[input.name] = ruleProblem;
@@ -165,9 +237,53 @@ function checkSize(input: InputDefinition, value: JsonValue | undefined): string
   return null;
 }
 
-/** Options, URLs, emails and domains; returns the normalised value or an Error with the message. */
+/** What showWhen conditions are evaluated against besides the step's own values. */
+export interface VisibilityContext {
+  profile: ProfileSnapshot | null;
+  steps: StepRecord[];
+}
+
+/**
+ * The inputs of a step whose showWhen is false for these values. Conditions read the values as
+ * coerced to their inputs' shapes (so `"5"` of a number input compares as 5).
+ */
+export function hiddenInputs(
+  step: StepDefinition,
+  raw: Record<string, unknown>,
+  context: VisibilityContext,
+): Set<string> {
+  const hidden = new Set<string>();
+  if (!step.inputs.some((input) => input.showWhen)) return hidden;
+  const values: Values = {};
+  for (const input of step.inputs) {
+    const coerced = coerceValue(input, raw[input.name]);
+    if (coerced !== undefined && !(coerced instanceof Error)) values[input.name] = coerced;
+  }
+  const scope = { profile: context.profile, steps: context.steps, values };
+  for (const input of step.inputs) {
+    if (input.showWhen && !evaluateCondition(input.showWhen, (ref) => resolveReference(ref, scope))) {
+      hidden.add(input.name);
+    }
+  }
+  return hidden;
+}
+
+/** The input's own min / max (numbers, or dates as `YYYY-MM-DD`, both ends of a range). */
+function checkBounds(input: InputDefinition, value: JsonValue): string | null {
+  for (const check of ["min", "max"] as const) {
+    const bound = input[check];
+    if (bound === undefined) continue;
+    if (!boundHolds(check, bound, value)) {
+      return `${input.label} must be ${check === "min" ? "at least" : "at most"} ${bound}`;
+    }
+  }
+  return null;
+}
+
+/** Options (select, radioSelect), URLs, emails and domains; the normalised value or an Error. */
 function checkFormat(input: InputDefinition, value: JsonValue): JsonValue | Error {
-  if (input.options && typeof value === "string" && !input.options.some((option) => option.value === value)) {
+  const choice = input.kind === "select" || input.kind === "radioSelect";
+  if (choice && input.options && typeof value === "string" && !input.options.some((option) => option.value === value)) {
     return new Error(`Choose one of: ${input.options.map((option) => option.label).join(", ")}`);
   }
   const format = input.format ?? (input.kind === "url" ? "Url" : undefined);

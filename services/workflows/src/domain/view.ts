@@ -1,7 +1,14 @@
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { statusOf } from "./craft";
-import type { InputDefinition, StepDefinition, WorkflowDefinition } from "./definition";
-import type { CraftRecord, ResultRecord, StepRecord } from "./types";
+import {
+  type ActionDefinition,
+  type InputDefinition,
+  isComingStep,
+  type StepDefinition,
+  type WorkflowDefinition,
+} from "./definition";
+import { hiddenInputs } from "./inputs";
+import type { CraftRecord, ProfileSnapshot, ResultRecord, StepRecord } from "./types";
 
 /**
  * The craft view model of docs/api.md: a summary, and each step as JSON (its definition merged
@@ -50,6 +57,10 @@ export function resultView(result: ResultRecord): JsonObject {
     content: result.content,
     format: result.format,
     sections: result.sections,
+    data: result.data,
+    item: result.item,
+    itemIndex: result.itemIndex,
+    selected: result.selected,
     engine: result.engine,
     framework: result.framework,
     note: result.note,
@@ -58,7 +69,7 @@ export function resultView(result: ResultRecord): JsonObject {
   });
 }
 
-function inputView(input: InputDefinition, record: StepRecord): JsonObject {
+function inputView(input: InputDefinition, record: StepRecord, hidden: boolean): JsonObject {
   return compact({
     name: input.name,
     kind: input.kind,
@@ -68,13 +79,50 @@ function inputView(input: InputDefinition, record: StepRecord): JsonObject {
     required: input.required,
     options: input.options?.map((option) => ({ label: option.label, value: option.value })),
     defaultValue: record.defaults[input.name] ?? (input.default as JsonValue | undefined),
+    min: input.min,
+    max: input.max,
+    step: input.step,
     maxLength: input.maxLength,
     maxItems: input.maxItems,
+    format: input.format,
+    source: input.source as JsonValue | undefined,
+    showWhen: input.showWhen as JsonValue | undefined,
+    hidden: input.showWhen ? hidden : undefined,
   });
 }
 
-export function stepView(def: StepDefinition, record: StepRecord, all: StepRecord[]): JsonObject {
+function actionView(action: ActionDefinition): JsonObject {
+  return compact({
+    kind: action.kind,
+    label: action.label,
+    resultMode: action.resultMode,
+    resultViewTrigger: action.resultViewTrigger,
+    maxResults: action.maxResults,
+    credits: action.credits,
+    commands:
+      action.kind === "InlineTextGenerator"
+        ? action.commands.map((command) => ({ name: command.name, label: command.label }))
+        : undefined,
+  });
+}
+
+/** An IteratorStep's items, each with the results written for it. */
+function itemsView(record: StepRecord): JsonValue[] | undefined {
+  if (!record.items) return undefined;
+  return record.items.map((item, index) => {
+    const resultIds = record.results.filter((result) => result.itemIndex === index).map((result) => result.id);
+    return { index, item, state: resultIds.length > 0 ? "Completed" : "NotStarted", resultIds };
+  });
+}
+
+export function stepView(
+  def: StepDefinition,
+  record: StepRecord,
+  all: StepRecord[],
+  profile: ProfileSnapshot | null = null,
+): JsonObject {
   const source = def.resultsFrom ? all.find((step) => step.name === def.resultsFrom) : record;
+  const hidden = hiddenInputs(def, record.values, { profile, steps: all });
   return compact({
     name: def.name,
     title: def.title,
@@ -82,20 +130,15 @@ export function stepView(def: StepDefinition, record: StepRecord, all: StepRecor
     kind: def.kind,
     state: record.state,
     status: statusOf(record),
-    inputs: def.inputs.map((input) => inputView(input, record)),
+    coming: isComingStep(def) ? true : undefined,
+    skipped: record.skipped ? true : undefined,
+    inputs: def.inputs.map((input) => inputView(input, record, hidden.has(input.name))),
     values: record.values,
-    action: def.action
-      ? compact({
-          kind: def.action.kind,
-          label: def.action.label,
-          resultMode: def.action.resultMode,
-          resultViewTrigger: def.action.resultViewTrigger,
-          maxResults: def.action.maxResults,
-        })
-      : undefined,
+    action: def.action ? actionView(def.action) : undefined,
     viewer: def.viewer,
     resultsFrom: def.resultsFrom,
     results: (source?.results ?? []).map(resultView),
+    items: def.kind === "IteratorStep" ? (itemsView(record) ?? []) : undefined,
   });
 }
 
@@ -107,7 +150,7 @@ export function craftView(def: WorkflowDefinition, craft: CraftRecord): CraftVie
     currentStep: craft.currentStep,
     steps: def.steps.map((step, i) => {
       const record = craft.steps.find((candidate) => candidate.name === step.name) ?? craft.steps[i]!;
-      return stepView(step, record, craft.steps);
+      return stepView(step, record, craft.steps, craft.profile);
     }),
   };
 }

@@ -1,23 +1,14 @@
-import { randomUUID } from "node:crypto";
 import type { JsonObject } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { appError, badRequest, type OutboxEntry } from "@crafter/kit";
-import { assertCanComplete, completeStep as complete, markInProgress } from "../domain/craft";
-import type { TextActionDefinition } from "../domain/definition";
+import { badRequest, type OutboxEntry } from "@crafter/kit";
+import { assertCanComplete, completeStep as complete, markInProgress, runsOf } from "../domain/craft";
 import { checkInputs } from "../domain/inputs";
-import { MalformedOutputError, shapeOutput } from "../domain/output";
-import { buildGeneration } from "../domain/prompt";
-import type { ResultRecord } from "../domain/types";
-import { type CraftView, compact, craftView, resultView } from "../domain/view";
-import type { EngineInfo } from "../generation/text-engine";
+import { compact, craftView, resultView } from "../domain/view";
 import type { StoredCraft } from "../store/craft.repository";
+import { charge, creditsFor, runStepAction, type StepEvent, streamOf, warningsMeta } from "./action-runner";
 import { applyRule, conflict, definitionOf, loadCraft, requireField, withActionLock } from "./common";
 import type { WorkflowsDeps } from "./deps";
 
-export type StepEvent =
-  | { case: "started"; value: EngineInfo }
-  | { case: "delta"; value: { text: string } }
-  | { case: "completed"; value: { result: JsonObject; meta: JsonObject; craft: CraftView } };
+export type { StepEvent } from "./action-runner";
 
 export interface CompleteStepInput {
   craftId: string;
@@ -27,15 +18,15 @@ export interface CompleteStepInput {
 
 /**
  * Completes a step, streaming what its action writes:
- * `started {engine, framework}`, then `delta {text}` chunks, then `completed {result, meta, craft}`.
+ * `started {engine, framework, itemIndex?}`, then `delta {text}` chunks (per item of an
+ * IteratorStep), then `completed {result, meta, craft}`.
  *
- * The inputs are checked first (Must rules → CR_ERR_BAD_REQUEST with a message per field). One
- * action runs per craft (TooManyRunningActions). While it runs the step is InProgress; when
- * `signal` aborts (the client went away, or the server drains) or generation fails, nothing is
- * saved and the step returns to its previous state.
- *
- * The work runs apart from the consumer of the stream, so it always finishes (and releases the
- * lock) whether or not the transport keeps reading.
+ * The inputs are checked first (Must rules → CR_ERR_BAD_REQUEST with a message per field; Should
+ * rules → `meta.warnings`; hidden inputs are dropped). One action runs per craft
+ * (TooManyRunningActions). The action's credits are debited before it runs and refunded when it
+ * fails or is cancelled. While it runs the step is InProgress; when `signal` aborts (the client
+ * went away, or the server drains) or the action fails, nothing is saved and the step returns to
+ * its previous state. An InlineTextGenerator step completes with its values only.
  */
 export function completeStep(
   deps: WorkflowsDeps,
@@ -43,12 +34,7 @@ export function completeStep(
   input: CompleteStepInput,
   signal: AbortSignal,
 ): AsyncIterable<StepEvent> {
-  const queue = new EventQueue<StepEvent>();
-  run(deps, userId, input, signal, (event) => queue.push(event)).then(
-    () => queue.close(),
-    (error) => queue.fail(error),
-  );
-  return queue;
+  return streamOf((emit) => run(deps, userId, input, signal, emit));
 }
 
 async function run(
@@ -64,138 +50,72 @@ async function run(
     const def = definitionOf(deps, stored);
     const step = applyRule(() => assertCanComplete(def, stored, stepName));
     const record = stored.steps.find((candidate) => candidate.name === stepName)!;
-    const check = checkInputs(step, { ...record.values, ...(input.values ?? {}) }, "complete");
+    const check = checkInputs(step, { ...record.values, ...(input.values ?? {}) }, "complete", {
+      profile: stored.profile,
+      steps: stored.steps,
+    });
     if (Object.keys(check.errors).length > 0) throw badRequest(check.errors);
 
-    // The step is InProgress while its action runs.
-    const marked = markInProgress(def, stored, stepName);
-    let current: StoredCraft = stored;
-    if (marked.state !== stored.state || record.state !== "InProgress" || marked.currentStep !== stored.currentStep) {
-      current = (await deps.crafts.saveProgress(userId, stored.id, stored.rev, { progress: marked })) ?? conflict();
-    }
-    const restore = async () => {
-      if (current === stored) return;
-      const restored = await deps.crafts.saveProgress(userId, stored.id, current.rev, { progress: stored });
-      if (!restored) deps.logger.warn({ craftId: stored.id, stepName }, "could not restore the step's state");
-    };
-
-    const started = Date.now();
-    let result: ResultRecord | null = null;
-    let info: EngineInfo | undefined;
+    const credits = await charge(deps, {
+      userId,
+      craftId: stored.id,
+      amount: creditsFor(step, runsOf(step, record)),
+      reason: `${def.name}/${stepName}`,
+    });
     try {
-      if (step.action) {
-        const request = buildGeneration(def, step, check.values, current.steps, current.profile);
-        info = deps.engine.describe(request);
-        emit({ case: "started", value: info });
-        const generation = deps.engine.stream(request, signal);
-        let text = "";
-        for await (const chunk of generation) {
-          text += chunk;
-          emit({ case: "delta", value: { text: chunk } });
+      // The step is InProgress while its action runs.
+      const marked = markInProgress(def, stored, stepName);
+      let current: StoredCraft = stored;
+      if (marked.state !== stored.state || record.state !== "InProgress" || marked.currentStep !== stored.currentStep) {
+        current = (await deps.crafts.saveProgress(userId, stored.id, stored.rev, { progress: marked })) ?? conflict();
+      }
+      const started = Date.now();
+      let outcome: Awaited<ReturnType<typeof runStepAction>>;
+      try {
+        outcome = await runStepAction(deps, { userId, craft: current, def, step, values: check.values, signal, emit });
+      } catch (error) {
+        if (current !== stored) {
+          const restored = await deps.crafts.saveProgress(userId, stored.id, current.rev, { progress: stored });
+          if (!restored) deps.logger.warn({ craftId: stored.id, stepName }, "could not restore the step's state");
         }
-        signal.throwIfAborted();
-        const shaped = shapeOutput((step.action as TextActionDefinition).output, text);
-        result = {
-          id: randomUUID(),
-          ...shaped,
-          engine: info.engine,
-          ...(info.framework ? { framework: info.framework } : {}),
-          ...(info.note ? { note: info.note } : {}),
-          usage: { ...generation.usage },
-          createdAt: deps.now(),
-        };
+        throw error;
       }
-      signal.throwIfAborted();
+
+      const now = deps.now();
+      const completion = complete(def, current, stepName, check.values, outcome.results, current.profile, now);
+      const events: OutboxEntry[] = outcome.results
+        .filter((result) => !result.engine.startsWith("function:"))
+        .map((result) => deps.events.generationUsed(current, stepName, result.engine, result.usage));
+      if (completion.craftCompleted) events.push(deps.events.completed(current));
+      const saved =
+        (await deps.crafts.saveProgress(userId, stored.id, current.rev, {
+          progress: completion.progress,
+          events,
+          usage: outcome.results.length > 0 ? outcome.usage : undefined,
+          completedAt: completion.progress.state === "Completed" ? (completion.craftCompleted ? now : undefined) : null,
+        })) ?? conflict();
+      if (events.length > 0) deps.kick();
+
+      const last = outcome.results[outcome.results.length - 1];
+      const meta = compact({
+        engine: last?.engine,
+        framework: last?.framework,
+        note: last?.note,
+        usage: last ? { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens } : undefined,
+        credits: credits.amount,
+        results: outcome.results.length > 1 ? outcome.results.length : undefined,
+        durationMs: Date.now() - started,
+        warnings: warningsMeta(check.warnings),
+        craftState: saved.state,
+        nextStep: saved.currentStep,
+      });
+      emit({
+        case: "completed",
+        value: { result: last ? resultView(last) : {}, meta, craft: craftView(def, saved) },
+      });
     } catch (error) {
-      await restore();
-      if (signal.aborted) {
-        deps.logger.info({ craftId: stored.id, stepName }, "step cancelled; nothing saved");
-        throw new ConnectError("The request was cancelled.", Code.Canceled);
-      }
-      if (error instanceof MalformedOutputError) {
-        deps.logger.error(
-          { craftId: stored.id, stepName, engine: info?.engine, reason: error.message },
-          "malformed output",
-        );
-        throw appError("InternalServerError");
-      }
+      await credits.refund();
       throw error;
     }
-
-    const now = deps.now();
-    const completion = complete(def, current, stepName, check.values, result, current.profile, now);
-    const events: OutboxEntry[] = [];
-    if (result) events.push(deps.events.generationUsed(current, stepName, result.engine, result.usage));
-    if (completion.craftCompleted) events.push(deps.events.completed(current));
-    const saved =
-      (await deps.crafts.saveProgress(userId, stored.id, current.rev, {
-        progress: completion.progress,
-        events,
-        usage: result?.usage,
-        completedAt: completion.progress.state === "Completed" ? (completion.craftCompleted ? now : undefined) : null,
-      })) ?? conflict();
-    if (events.length > 0) deps.kick();
-
-    const meta = compact({
-      engine: result?.engine,
-      framework: result?.framework,
-      note: result?.note,
-      usage: result ? { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens } : undefined,
-      durationMs: Date.now() - started,
-      warnings: Object.keys(check.warnings).length > 0 ? check.warnings : undefined,
-      craftState: saved.state,
-      nextStep: saved.currentStep,
-    });
-    emit({
-      case: "completed",
-      value: { result: result ? resultView(result) : {}, meta, craft: craftView(def, saved) },
-    });
   });
-}
-
-/** A single-consumer queue the work pushes into and the stream reads from. */
-class EventQueue<T> implements AsyncIterable<T> {
-  private readonly items: T[] = [];
-  private wake: (() => void) | undefined;
-  private done = false;
-  private failed = false;
-  private error: unknown;
-
-  push(item: T): void {
-    this.items.push(item);
-    this.notify();
-  }
-
-  close(): void {
-    this.done = true;
-    this.notify();
-  }
-
-  fail(error: unknown): void {
-    this.failed = true;
-    this.error = error;
-    this.close();
-  }
-
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    for (;;) {
-      if (this.items.length > 0) {
-        yield this.items.shift()!;
-        continue;
-      }
-      if (this.done) {
-        if (this.failed) throw this.error;
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-    }
-  }
 }

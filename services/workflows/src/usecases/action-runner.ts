@@ -1,0 +1,258 @@
+import { randomUUID } from "node:crypto";
+import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { appError } from "@crafter/kit";
+import {
+  type ActionDefinition,
+  isTextAction,
+  type StepDefinition,
+  type WorkflowDefinition,
+} from "../domain/definition";
+import { fitToLimit, MalformedOutputError, shapeData, shapeOutput } from "../domain/output";
+import { buildGeneration, type GenerationRequest, renderTemplate } from "../domain/prompt";
+import type { ResultRecord, StepRecord, TokenUsage, Values } from "../domain/types";
+import type { CraftView } from "../domain/view";
+import type { EngineInfo } from "../generation/text-engine";
+import type { StoredCraft } from "../store/craft.repository";
+import type { WorkflowsDeps } from "./deps";
+
+/** What a streaming run (CompleteStep, RunAction) sends: `started` once per run (per item). */
+export type StepEvent =
+  | { case: "started"; value: EngineInfo & { itemIndex?: number } }
+  | { case: "delta"; value: { text: string } }
+  | { case: "completed"; value: { result: JsonObject; meta: JsonObject; craft: CraftView } };
+
+export interface ActionRun {
+  userId: string;
+  craft: StoredCraft;
+  def: WorkflowDefinition;
+  step: StepDefinition;
+  /** The validated values the action runs with. */
+  values: Values;
+  signal: AbortSignal;
+  emit: (event: StepEvent) => void;
+}
+
+/** What an action run wrote: one result per run (per item of an IteratorStep). */
+export interface ActionOutcome {
+  results: ResultRecord[];
+  usage: TokenUsage;
+}
+
+/**
+ * Runs a step's action: a text action (TextGenerator, promptWriterAction) through the engine,
+ * streaming `started`/`delta`; a FunctionCaller through the function registry. An IteratorStep
+ * runs it once per item, each result carrying `item` and `itemIndex`. Other kinds write nothing.
+ * @throws ConnectError Canceled when `signal` aborts; InternalServerError for malformed output or
+ *   a function that is not registered; the function's or engine's own spec errors.
+ */
+export async function runStepAction(deps: WorkflowsDeps, run: ActionRun): Promise<ActionOutcome> {
+  const action = run.step.action;
+  const record = run.craft.steps.find((candidate) => candidate.name === run.step.name)!;
+  const outcome: ActionOutcome = { results: [], usage: { inputTokens: 0, outputTokens: 0 } };
+  if (!action || !(isTextAction(action) || action.kind === "FunctionCaller")) return outcome;
+  const runs: { item?: JsonValue; itemIndex?: number }[] =
+    run.step.kind === "IteratorStep" ? (record.items ?? []).map((item, itemIndex) => ({ item, itemIndex })) : [{}];
+  try {
+    for (const extras of runs) {
+      run.signal.throwIfAborted();
+      const result =
+        action.kind === "FunctionCaller"
+          ? await callFunction(deps, run, action, run.craft.steps, extras)
+          : await generate(
+              deps,
+              run,
+              buildGeneration(run.def, run.step, run.values, run.craft.steps, run.craft.profile, extras),
+            );
+      if (extras.itemIndex !== undefined) {
+        result.item = extras.item!;
+        result.itemIndex = extras.itemIndex;
+      }
+      outcome.results.push(result);
+      outcome.usage.inputTokens += result.usage.inputTokens;
+      outcome.usage.outputTokens += result.usage.outputTokens;
+    }
+    run.signal.throwIfAborted();
+  } catch (error) {
+    if (run.signal.aborted) {
+      deps.logger.info({ craftId: run.craft.id, stepName: run.step.name }, "action cancelled; nothing saved");
+      throw new ConnectError("The request was cancelled.", Code.Canceled);
+    }
+    if (error instanceof MalformedOutputError) {
+      deps.logger.error({ craftId: run.craft.id, stepName: run.step.name, reason: error.message }, "malformed output");
+      throw appError("InternalServerError");
+    }
+    throw error;
+  }
+  return outcome;
+}
+
+async function generate(
+  deps: WorkflowsDeps,
+  run: ActionRun,
+  request: GenerationRequest,
+  itemIndex = request.context.itemIndex,
+): Promise<ResultRecord> {
+  const info = deps.engine.describe(request);
+  run.emit({ case: "started", value: { ...info, ...(itemIndex !== undefined ? { itemIndex } : {}) } });
+  const generation = deps.engine.stream(request, run.signal);
+  let text = "";
+  for await (const chunk of generation) {
+    text += chunk;
+    run.emit({ case: "delta", value: { text: chunk } });
+  }
+  run.signal.throwIfAborted();
+  return {
+    id: randomUUID(),
+    ...shapeOutput(request.output, text),
+    engine: info.engine,
+    ...(info.framework ? { framework: info.framework } : {}),
+    ...(info.note ? { note: info.note } : {}),
+    usage: { ...generation.usage },
+    createdAt: deps.now(),
+  };
+}
+
+async function callFunction(
+  deps: WorkflowsDeps,
+  run: ActionRun,
+  action: Extract<ActionDefinition, { kind: "FunctionCaller" }>,
+  steps: StepRecord[],
+  extras: { item?: JsonValue; itemIndex?: number },
+): Promise<ResultRecord> {
+  const fn = deps.functions[action.function];
+  if (!fn) {
+    deps.logger.error({ function: action.function }, "function not registered");
+    throw appError("InternalServerError");
+  }
+  const scope = { profile: run.craft.profile, steps, values: run.values, ...extras };
+  // Each arg is one template; a blank reference gives "" (the function says what it needs).
+  const args = Object.fromEntries(
+    Object.entries(action.args).map(([name, template]) => [name, renderTemplate(template, run.def, run.step, scope)]),
+  );
+  const engine = `function:${action.function}`;
+  run.emit({
+    case: "started",
+    value: { engine, framework: "", ...(extras.itemIndex !== undefined ? { itemIndex: extras.itemIndex } : {}) },
+  });
+  const answer = await fn(args, { userId: run.userId, craftId: run.craft.id, signal: run.signal });
+  run.signal.throwIfAborted();
+  return {
+    id: randomUUID(),
+    ...shapeData(action.output, answer),
+    engine,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    createdAt: deps.now(),
+  };
+}
+
+/** A debit taken for a run, given back when the run fails or is cancelled. */
+export interface Charge {
+  debitId: string | null;
+  amount: number;
+  refund(): Promise<void>;
+}
+
+/**
+ * Debits `amount` credits for a generation before any work (nothing when billing is not
+ * configured or the amount is 0). @throws NEED_SUBSCRIPTION / NOT_ENOUGH_CREDITS from billing.
+ */
+export async function charge(
+  deps: WorkflowsDeps,
+  input: { userId: string; craftId: string; amount: number; reason: string },
+): Promise<Charge> {
+  if (!deps.credits || input.amount <= 0) return { debitId: null, amount: 0, refund: async () => {} };
+  const credits = deps.credits;
+  const { debitId } = await credits.debit({ ...input, idempotencyKey: randomUUID() });
+  let refunded = false;
+  return {
+    debitId,
+    amount: input.amount,
+    async refund() {
+      if (refunded) return;
+      refunded = true;
+      await credits.refund(debitId).catch((error) => {
+        // Billing refunds exactly once per debit id, so a later retry by an operator is safe.
+        deps.logger.error({ err: error, debitId, craftId: input.craftId }, "credit refund failed");
+      });
+    },
+  };
+}
+
+/** Credits one run of a step's action costs: `credits` per run, so per item of an IteratorStep. */
+export function creditsFor(step: StepDefinition, runs: number): number {
+  const action = step.action;
+  if (!action || !(isTextAction(action) || action.kind === "FunctionCaller")) return 0;
+  return action.credits * runs;
+}
+
+/** Fits an inline generation to its maxLength. */
+export function fitInline(text: string, maxLength: number | undefined): string {
+  return fitToLimit(text, maxLength);
+}
+
+/** A single-consumer queue the work pushes into and the stream reads from. */
+export class EventQueue<T> implements AsyncIterable<T> {
+  private readonly items: T[] = [];
+  private wake: (() => void) | undefined;
+  private done = false;
+  private failed = false;
+  private error: unknown;
+
+  push(item: T): void {
+    this.items.push(item);
+    this.notify();
+  }
+
+  close(): void {
+    this.done = true;
+    this.notify();
+  }
+
+  fail(error: unknown): void {
+    this.failed = true;
+    this.error = error;
+    this.close();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    for (;;) {
+      if (this.items.length > 0) {
+        yield this.items.shift()!;
+        continue;
+      }
+      if (this.done) {
+        if (this.failed) throw this.error;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+  }
+}
+
+/**
+ * Runs `work` apart from the consumer of the stream, so it always finishes (and releases the
+ * lock, refunds) whether or not the transport keeps reading.
+ */
+export function streamOf(work: (emit: (event: StepEvent) => void) => Promise<void>): AsyncIterable<StepEvent> {
+  const queue = new EventQueue<StepEvent>();
+  work((event) => queue.push(event)).then(
+    () => queue.close(),
+    (error) => queue.fail(error),
+  );
+  return queue;
+}
+
+/** `meta.warnings` as the contract shapes it: `[{ field, message }]`, or undefined. */
+export function warningsMeta(warnings: Record<string, string>): JsonValue[] | undefined {
+  const list = Object.entries(warnings).map(([field, message]) => ({ field, message }));
+  return list.length > 0 ? list : undefined;
+}
