@@ -15,7 +15,13 @@ const profile = args.includes("--profile") ? args[args.indexOf("--profile") + 1]
 const PROFILES = {
   dev: { gateway: 8080, rpcBase: 50051, namespace: "crafter" },
   // Tests sign in many times from one address: the per-IP limit would only get in their way.
-  test: { gateway: 28080, rpcBase: 28051, namespace: "crafter_test", env: { SIGNIN_LIMIT_PER_IP: "100000" } },
+  // The website audit may read pages of *.crafter.test from local page servers the tests start.
+  test: {
+    gateway: 28080,
+    rpcBase: 28051,
+    namespace: "crafter_test",
+    env: { SIGNIN_LIMIT_PER_IP: "100000", WEBSITE_AUDIT_RESOLVE: "*.crafter.test=127.0.0.1" },
+  },
 };
 const base = PROFILES[profile];
 if (!base) throw new Error(`unknown profile ${profile}`);

@@ -101,19 +101,9 @@ export const campaignV1 = {
       viewer: "bullet list",
     },
     {
-      name: "slogan",
-      title: "Slogan and visuals",
+      name: "visuals",
+      title: "Campaign images",
       kind: "FormStep",
-      inputs: [
-        {
-          name: "slogan",
-          kind: "text",
-          label: "Slogan",
-          required: true,
-          defaultFrom: "steps.brief.result.slogans[0]",
-          maxLength: 60,
-        },
-      ],
       action: {
         kind: "ImageAppender",
         label: "Create campaign images",

@@ -107,13 +107,19 @@ export function dataForSeoProvider(options: DataForSeoOptions): ResearchProvider
   };
 }
 
-/** Seeds from a comma- or newline-separated arg ("a, b\nc" → ["a", "b", "c"]). */
+/** Seeds from a comma-, newline- or "- "-list arg ("a, b\n- c" → ["a", "b", "c"]). */
 function seedsOf(text: string | undefined): string[] {
   return [
     ...new Set(
       (text ?? "")
         .split(/[,\n]/)
-        .map((seed) => seed.trim().toLowerCase())
+        // A list arg renders as "- item" lines (prompt.ts renderTemplate): drop the bullets.
+        .map((seed) =>
+          seed
+            .replace(/^\s*-\s+/, "")
+            .trim()
+            .toLowerCase(),
+        )
         .filter(Boolean),
     ),
   ].slice(0, 20);

@@ -271,8 +271,11 @@ export function campaignPlan(ctx: ComposeContext) {
 export function businessProfile(ctx: ComposeContext) {
   const b = briefOf(ctx, "profile");
   const audit = auditOf(ctx);
-  const name = b.business || audit.title.split(/[|–—-]/)[0]?.trim() || capitalize(b.offering);
-  const description = b.description || audit.description || `${name} serves ${aud(b)}.`;
+  // What the user typed wins, then what their website says, then the project profile.
+  const name =
+    phrase(b.text("businessName")) || audit.title.split(/[|–—-]/)[0]?.trim() || b.business || capitalize(b.offering);
+  const description =
+    phrase(b.text("description")) || phrase(audit.description) || b.description || `${name} serves ${aud(b)}`;
   const keywords = unique([
     ...b.keywords,
     ...audit.headings
@@ -282,7 +285,7 @@ export function businessProfile(ctx: ComposeContext) {
   ]).slice(0, 10);
   return {
     name: [name],
-    description: [clip(description, 300)],
+    description: [clip(`${description}.`, 300)],
     audience: [capitalize(b.audience)],
     keywords,
     offerings: unique([
