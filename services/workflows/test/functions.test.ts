@@ -325,6 +325,13 @@ describe("research through a DataForSEO-shaped provider", () => {
     expect(answer.content).toContain("- sourdough starter: 12100 searches/month, competition 12%, CPC 0.41");
   });
 
+  it("reads seeds rendered as a list (a chipText alone on its template line gives '- item' lines)", async () => {
+    mode = "data";
+    seen.length = 0;
+    await keywordResearch(provider())({ keywords: "- Sourdough starter\n- rye bread\n- rye bread" }, context());
+    expect((seen[0]!.body as { keywords: string[] }[])[0]!.keywords).toEqual(["sourdough starter", "rye bread"]);
+  });
+
   it("returns competitors from competitors_domain/live, without the domain itself", async () => {
     mode = "data";
     seen.length = 0;
