@@ -56,6 +56,11 @@ export const configSchema = baseConfigSchema
     RESEARCH_LOCATION: z.string().min(1).default("United States"),
     RESEARCH_LANGUAGE: z.string().min(2).default("en"),
     RESEARCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+    /** Registers the hidden EngineCheck workflow the integration tests run (test stack only). */
+    WORKFLOWS_TEST_FIXTURES: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((value) => value === "true"),
   })
   .superRefine((config, ctx) => {
     // Half a provider is a mistake, not a wish for the offline engine: fail fast and say so.

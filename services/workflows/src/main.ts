@@ -1,7 +1,7 @@
 import { runService } from "@crafter/kit";
 import { projectsProfileSource } from "./clients/profiles";
 import { aiProvider, configSchema } from "./config";
-import { CATALOG, DEFINITIONS } from "./definitions/index";
+import { CATALOG, DEFINITIONS, TEST_CATALOG, TEST_DEFINITIONS } from "./definitions/index";
 import { DefinitionRegistry } from "./domain/registry";
 import { CraftEvents } from "./events/craft-events";
 import { buildFunctions } from "./functions/index";
@@ -16,7 +16,9 @@ await runService({
   name: "workflows",
   configSchema,
   async setup({ config, logger, mongo, redis, relay }) {
-    const registry = new DefinitionRegistry(CATALOG, DEFINITIONS);
+    const registry = config.WORKFLOWS_TEST_FIXTURES
+      ? new DefinitionRegistry([...CATALOG, ...TEST_CATALOG], [...DEFINITIONS, ...TEST_DEFINITIONS])
+      : new DefinitionRegistry(CATALOG, DEFINITIONS);
     const provider = aiProvider(config);
     const engine = provider
       ? createAiSdkEngine({ ...provider, timeoutMs: config.AI_TIMEOUT_MS, maxRetries: config.AI_MAX_RETRIES, logger })

@@ -1,4 +1,4 @@
-import { CATALOG, DEFINITIONS } from "../src/definitions/index";
+import { CATALOG, DEFINITIONS, TEST_CATALOG, TEST_DEFINITIONS } from "../src/definitions/index";
 import { DefinitionRegistry } from "../src/domain/registry";
 import type { ProfileSnapshot } from "../src/domain/types";
 
@@ -18,3 +18,6 @@ export const profile: ProfileSnapshot = {
 export function rawBlogWriter(): any {
   return structuredClone(DEFINITIONS[0]);
 }
+
+/** The hidden EngineCheck workflow: every engine feature (test stack fixture). */
+export const engineCheck = new DefinitionRegistry(TEST_CATALOG, TEST_DEFINITIONS).latest("EngineCheck")!;

@@ -1,6 +1,6 @@
 import { appError } from "@crafter/kit";
-import type { CompleteStepResponse } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
-import { Router } from "express";
+import type { CompleteStepResponse, RunActionResponse } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
+import { type Response, Router } from "express";
 import { z } from "zod";
 import type { Clients } from "../clients";
 import { toCraft, toCraftSummary, toHeaders } from "../domain/mappers";
@@ -13,6 +13,15 @@ const stepBody = z.object({
 });
 
 type JsonObject = Record<string, never>;
+
+/** Cancels the downstream call when the client goes away before the answer is written. */
+function abortOnClose(res: Response): AbortController {
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller;
+}
 
 /** /api/workflowsV2 (spec section 7): REST over the workflows service. */
 export function workflowsRoutes(clients: Clients): Router {
@@ -108,6 +117,42 @@ export function workflowsRoutes(clients: Clients): Router {
   router.get("/:id/results", async (req, res) => {
     const results = await workflows.getResults({ craftId: req.params.id }, asUser(req));
     ok(res, { craftId: results.craftId, craftName: results.craftName, results: results.results });
+  });
+
+  router.post("/:id/:stepName/generateInlineText", async (req, res) => {
+    const body = parseBody(
+      z.object({
+        name: z.string({ error: "name is required" }).min(1, "name is required"),
+        params: z.record(z.string(), z.unknown()).default({}),
+      }),
+      req.body,
+    );
+    const controller = abortOnClose(res);
+    const answer = await workflows.generateInlineText(
+      { craftId: req.params.id, stepName: req.params.stepName, name: body.name, params: body.params as JsonObject },
+      { ...asUser(req), signal: controller.signal, timeoutMs: 300_000 },
+    );
+    ok(res, { text: answer.text, meta: answer.meta ?? {} });
+  });
+
+  // Runs the step's action of that kind without completing the step ("generate more").
+  router.post("/:id/:stepName/:actionType", async (req, res) => {
+    const body = parseBody(z.object({ params: z.record(z.string(), z.unknown()).default({}) }), req.body ?? {});
+    let completed: Extract<RunActionResponse["event"], { case: "completed" }>["value"] | undefined;
+    const controller = abortOnClose(res);
+    for await (const message of workflows.runAction(
+      {
+        craftId: req.params.id,
+        stepName: req.params.stepName,
+        actionType: req.params.actionType,
+        params: body.params as JsonObject,
+      },
+      { ...asUser(req), signal: controller.signal, timeoutMs: 300_000 },
+    )) {
+      if (message.event.case === "completed") completed = message.event.value;
+    }
+    if (!completed) throw appError("InternalServerError");
+    ok(res, { result: completed.result ?? null, meta: completed.meta ?? {}, craft: toCraft(completed.craft) });
   });
 
   return router;

@@ -14,6 +14,7 @@ import { catalog } from "./catalog";
 import { competitorResearchV1 } from "./competitor-research.v1";
 import { emailWriterV1 } from "./email-writer.v1";
 import { facebookAdsWriterV1 } from "./facebook-ads-writer.v1";
+import { engineCheckV1 } from "./fixtures/engine-check.v1";
 import { googleAdsWriterV1 } from "./google-ads-writer.v1";
 import { keywordResearchV1 } from "./keyword-research.v1";
 import { podcastWriterV1 } from "./podcast-writer.v1";
@@ -59,3 +60,9 @@ export const DEFINITIONS: unknown[] = [
   podcastWriterV1,
   topicResearchV1,
 ];
+
+/** Hidden workflows for the integration tests (WORKFLOWS_TEST_FIXTURES=true): never in headers. */
+export const TEST_CATALOG: CatalogEntry[] = [
+  { name: "EngineCheck", title: "Engine check", description: "Engine features", category: "test", hidden: true },
+];
+export const TEST_DEFINITIONS: unknown[] = [engineCheckV1];

@@ -8,6 +8,8 @@ export interface CatalogEntry {
   category: string;
   /** Shown in newToolsList. */
   new?: boolean;
+  /** Can be crafted but is never listed (test fixtures). */
+  hidden?: boolean;
 }
 
 export interface WorkflowHeaderView {
@@ -72,17 +74,19 @@ export class DefinitionRegistry {
   }
 
   headers(): HeadersView {
-    const headers = this.catalog.map((entry): WorkflowHeaderView => {
-      const def = this.latest(entry.name);
-      return {
-        name: entry.name,
-        title: def?.title ?? entry.title,
-        description: def?.description ?? entry.description,
-        category: def?.category ?? entry.category,
-        version: def?.version ?? 0,
-        available: def !== undefined,
-      };
-    });
+    const headers = this.catalog
+      .filter((entry) => !entry.hidden)
+      .map((entry): WorkflowHeaderView => {
+        const def = this.latest(entry.name);
+        return {
+          name: entry.name,
+          title: def?.title ?? entry.title,
+          description: def?.description ?? entry.description,
+          category: def?.category ?? entry.category,
+          version: def?.version ?? 0,
+          available: def !== undefined,
+        };
+      });
     const available = headers.filter((header) => header.available);
     return {
       names: headers.map((header) => header.name),

@@ -32,10 +32,18 @@ export function toHeadersMessage(view: HeadersView) {
   return { ...view, headers: view.headers.map((header) => create(WorkflowHeaderSchema, header)) };
 }
 
-export function toStepEventMessage(event: StepEvent): MessageInitShape<typeof CompleteStepResponseSchema> {
+/** A stream event as CompleteStep and RunAction send it (the two responses share their fields). */
+export function toStepEventMessage(
+  event: StepEvent,
+): Omit<MessageInitShape<typeof CompleteStepResponseSchema>, "$typeName"> {
   switch (event.case) {
     case "started":
-      return { event: { case: "started", value: { engine: event.value.engine, framework: event.value.framework } } };
+      return {
+        event: {
+          case: "started",
+          value: { engine: event.value.engine, framework: event.value.framework, itemIndex: event.value.itemIndex },
+        },
+      };
     case "delta":
       return { event: { case: "delta", value: event.value } };
     case "completed":

@@ -5,11 +5,13 @@ import { completeStep } from "../usecases/complete-step";
 import { createCraft } from "../usecases/create-craft";
 import type { WorkflowsDeps } from "../usecases/deps";
 import { editStep } from "../usecases/edit-step";
+import { generateInlineText } from "../usecases/generate-inline-text";
 import { getCraft } from "../usecases/get-craft";
 import { getHeaders } from "../usecases/get-headers";
 import { getResults } from "../usecases/get-results";
 import { listCrafts } from "../usecases/list-crafts";
 import { renameCraft } from "../usecases/rename-craft";
+import { runAction } from "../usecases/run-action";
 import { saveCraft } from "../usecases/save-craft";
 import { toCraftMessage, toHeadersMessage, toStepEventMessage, toSummaryMessage } from "./mappers";
 
@@ -38,6 +40,12 @@ export function routes(deps: WorkflowsDeps) {
         craft: toCraftMessage(await renameCraft(deps, requireUser(ctx).userId, req)),
       }),
       getResults: async (req, ctx) => getResults(deps, requireUser(ctx).userId, req.craftId),
+      async *runAction(req, ctx) {
+        for await (const event of runAction(deps, requireUser(ctx).userId, req, ctx.signal)) {
+          yield toStepEventMessage(event);
+        }
+      },
+      generateInlineText: async (req, ctx) => generateInlineText(deps, requireUser(ctx).userId, req, ctx.signal),
       listCrafts: async (req, ctx) => {
         const page = await listCrafts(deps, requireUser(ctx).userId, req);
         return {

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file crafter/workflows/v1/workflows.proto.
  */
 export const file_crafter_workflows_v1_workflows: GenFile = /*@__PURE__*/
-  fileDesc("CiRjcmFmdGVyL3dvcmtmbG93cy92MS93b3JrZmxvd3MucHJvdG8SFGNyYWZ0ZXIud29ya2Zsb3dzLnYxIs4BCgxDcmFmdFN1bW1hcnkSEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRIVCg13b3JrZmxvd19uYW1lGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSDQoFc3RhdGUYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAinwEKBUNyYWZ0EjMKB3N1bW1hcnkYASABKAsyIi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdFN1bW1hcnkSDwoHdmVyc2lvbhgCIAEoBRISCgpwcm9maWxlX2lkGAMgASgJEhQKDGN1cnJlbnRfc3RlcBgEIAEoCRImCgVzdGVwcxgFIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QieAoOV29ya2Zsb3dIZWFkZXISDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIQCghjYXRlZ29yeRgEIAEoCRIPCgd2ZXJzaW9uGAUgASgFEhEKCWF2YWlsYWJsZRgGIAEoCCITChFHZXRIZWFkZXJzUmVxdWVzdCKXAgoSR2V0SGVhZGVyc1Jlc3BvbnNlEg0KBW5hbWVzGAEgAygJEjUKB2hlYWRlcnMYAiADKAsyJC5jcmFmdGVyLndvcmtmbG93cy52MS5Xb3JrZmxvd0hlYWRlchJXChBkZWZhdWx0X3ZlcnNpb25zGAMgAygLMj0uY3JhZnRlci53b3JrZmxvd3MudjEuR2V0SGVhZGVyc1Jlc3BvbnNlLkRlZmF1bHRWZXJzaW9uc0VudHJ5EhIKCnRvb2xzX2xpc3QYBCADKAkSFgoObmV3X3Rvb2xzX2xpc3QYBSADKAkaNgoURGVmYXVsdFZlcnNpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgFOgI4ASJnChJDcmVhdGVDcmFmdFJlcXVlc3QSFQoNd29ya2Zsb3dfbmFtZRgBIAEoCRISCgpjcmFmdF9uYW1lGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSEgoKcHJvZmlsZV9pZBgEIAEoCSJBChNDcmVhdGVDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiIwoPR2V0Q3JhZnRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJIj4KEEdldENyYWZ0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCJgChBTYXZlQ3JhZnRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJEhEKCXN0ZXBfbmFtZRgCIAEoCRInCgZ2YWx1ZXMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ij8KEVNhdmVDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiYwoTQ29tcGxldGVTdGVwUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkSJwoGdmFsdWVzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCI2ChFHZW5lcmF0aW9uU3RhcnRlZBIOCgZlbmdpbmUYASABKAkSEQoJZnJhbWV3b3JrGAIgASgJIh8KD0dlbmVyYXRpb25EZWx0YRIMCgR0ZXh0GAEgASgJIosBCg1TdGVwQ29tcGxldGVkEicKBnJlc3VsdBgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJQoEbWV0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKgoFY3JhZnQYAyABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCLNAQoUQ29tcGxldGVTdGVwUmVzcG9uc2USOgoHc3RhcnRlZBgBIAEoCzInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdlbmVyYXRpb25TdGFydGVkSAASNgoFZGVsdGEYAiABKAsyJS5jcmFmdGVyLndvcmtmbG93cy52MS5HZW5lcmF0aW9uRGVsdGFIABI4Cgljb21wbGV0ZWQYAyABKAsyIy5jcmFmdGVyLndvcmtmbG93cy52MS5TdGVwQ29tcGxldGVkSABCBwoFZXZlbnQiNgoPRWRpdFN0ZXBSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJEhEKCXN0ZXBfbmFtZRgCIAEoCSI+ChBFZGl0U3RlcFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiNAoSUmVuYW1lQ3JhZnRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJEgwKBG5hbWUYAiABKAkiQQoTUmVuYW1lQ3JhZnRSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0IiUKEUdldFJlc3VsdHNSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJImQKEkdldFJlc3VsdHNSZXNwb25zZRIQCghjcmFmdF9pZBgBIAEoCRISCgpjcmFmdF9uYW1lGAIgASgJEigKB3Jlc3VsdHMYAyADKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Il8KEUxpc3RDcmFmdHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNd29ya2Zsb3dfbmFtZRgCIAEoCRIMCgRwYWdlGAMgASgFEhEKCXBhZ2Vfc2l6ZRgEIAEoBSJ6ChJMaXN0Q3JhZnRzUmVzcG9uc2USMgoGY3JhZnRzGAEgAygLMiIuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnRTdW1tYXJ5Eg0KBXRvdGFsGAIgASgFEgwKBHBhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUy+gYKEFdvcmtmbG93c1NlcnZpY2USXwoKR2V0SGVhZGVycxInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldEhlYWRlcnNSZXF1ZXN0GiguY3JhZnRlci53b3JrZmxvd3MudjEuR2V0SGVhZGVyc1Jlc3BvbnNlEmIKC0NyZWF0ZUNyYWZ0EiguY3JhZnRlci53b3JrZmxvd3MudjEuQ3JlYXRlQ3JhZnRSZXF1ZXN0GikuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JlYXRlQ3JhZnRSZXNwb25zZRJZCghHZXRDcmFmdBIlLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldENyYWZ0UmVxdWVzdBomLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldENyYWZ0UmVzcG9uc2USXAoJU2F2ZUNyYWZ0EiYuY3JhZnRlci53b3JrZmxvd3MudjEuU2F2ZUNyYWZ0UmVxdWVzdBonLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNhdmVDcmFmdFJlc3BvbnNlEmcKDENvbXBsZXRlU3RlcBIpLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNvbXBsZXRlU3RlcFJlcXVlc3QaKi5jcmFmdGVyLndvcmtmbG93cy52MS5Db21wbGV0ZVN0ZXBSZXNwb25zZTABElkKCEVkaXRTdGVwEiUuY3JhZnRlci53b3JrZmxvd3MudjEuRWRpdFN0ZXBSZXF1ZXN0GiYuY3JhZnRlci53b3JrZmxvd3MudjEuRWRpdFN0ZXBSZXNwb25zZRJiCgtSZW5hbWVDcmFmdBIoLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlJlbmFtZUNyYWZ0UmVxdWVzdBopLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlJlbmFtZUNyYWZ0UmVzcG9uc2USXwoKR2V0UmVzdWx0cxInLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldFJlc3VsdHNSZXF1ZXN0GiguY3JhZnRlci53b3JrZmxvd3MudjEuR2V0UmVzdWx0c1Jlc3BvbnNlEl8KCkxpc3RDcmFmdHMSJy5jcmFmdGVyLndvcmtmbG93cy52MS5MaXN0Q3JhZnRzUmVxdWVzdBooLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkxpc3RDcmFmdHNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiRjcmFmdGVyL3dvcmtmbG93cy92MS93b3JrZmxvd3MucHJvdG8SFGNyYWZ0ZXIud29ya2Zsb3dzLnYxIs4BCgxDcmFmdFN1bW1hcnkSEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRIVCg13b3JrZmxvd19uYW1lGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSDQoFc3RhdGUYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAinwEKBUNyYWZ0EjMKB3N1bW1hcnkYASABKAsyIi5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdFN1bW1hcnkSDwoHdmVyc2lvbhgCIAEoBRISCgpwcm9maWxlX2lkGAMgASgJEhQKDGN1cnJlbnRfc3RlcBgEIAEoCRImCgVzdGVwcxgFIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QieAoOV29ya2Zsb3dIZWFkZXISDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIQCghjYXRlZ29yeRgEIAEoCRIPCgd2ZXJzaW9uGAUgASgFEhEKCWF2YWlsYWJsZRgGIAEoCCITChFHZXRIZWFkZXJzUmVxdWVzdCKXAgoSR2V0SGVhZGVyc1Jlc3BvbnNlEg0KBW5hbWVzGAEgAygJEjUKB2hlYWRlcnMYAiADKAsyJC5jcmFmdGVyLndvcmtmbG93cy52MS5Xb3JrZmxvd0hlYWRlchJXChBkZWZhdWx0X3ZlcnNpb25zGAMgAygLMj0uY3JhZnRlci53b3JrZmxvd3MudjEuR2V0SGVhZGVyc1Jlc3BvbnNlLkRlZmF1bHRWZXJzaW9uc0VudHJ5EhIKCnRvb2xzX2xpc3QYBCADKAkSFgoObmV3X3Rvb2xzX2xpc3QYBSADKAkaNgoURGVmYXVsdFZlcnNpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgFOgI4ASJnChJDcmVhdGVDcmFmdFJlcXVlc3QSFQoNd29ya2Zsb3dfbmFtZRgBIAEoCRISCgpjcmFmdF9uYW1lGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSEgoKcHJvZmlsZV9pZBgEIAEoCSJBChNDcmVhdGVDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiIwoPR2V0Q3JhZnRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJIj4KEEdldENyYWZ0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCJgChBTYXZlQ3JhZnRSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJEhEKCXN0ZXBfbmFtZRgCIAEoCRInCgZ2YWx1ZXMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ij8KEVNhdmVDcmFmdFJlc3BvbnNlEioKBWNyYWZ0GAEgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQiYwoTQ29tcGxldGVTdGVwUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkSJwoGdmFsdWVzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJeChFHZW5lcmF0aW9uU3RhcnRlZBIOCgZlbmdpbmUYASABKAkSEQoJZnJhbWV3b3JrGAIgASgJEhcKCml0ZW1faW5kZXgYAyABKAVIAIgBAUINCgtfaXRlbV9pbmRleCIfCg9HZW5lcmF0aW9uRGVsdGESDAoEdGV4dBgBIAEoCSKLAQoNU3RlcENvbXBsZXRlZBInCgZyZXN1bHQYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiUKBG1ldGEYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EioKBWNyYWZ0GAMgASgLMhsuY3JhZnRlci53b3JrZmxvd3MudjEuQ3JhZnQizQEKFENvbXBsZXRlU3RlcFJlc3BvbnNlEjoKB3N0YXJ0ZWQYASABKAsyJy5jcmFmdGVyLndvcmtmbG93cy52MS5HZW5lcmF0aW9uU3RhcnRlZEgAEjYKBWRlbHRhGAIgASgLMiUuY3JhZnRlci53b3JrZmxvd3MudjEuR2VuZXJhdGlvbkRlbHRhSAASOAoJY29tcGxldGVkGAMgASgLMiMuY3JhZnRlci53b3JrZmxvd3MudjEuU3RlcENvbXBsZXRlZEgAQgcKBWV2ZW50IjYKD0VkaXRTdGVwUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIRCglzdGVwX25hbWUYAiABKAkiPgoQRWRpdFN0ZXBSZXNwb25zZRIqCgVjcmFmdBgBIAEoCzIbLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0IjQKElJlbmFtZUNyYWZ0UmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIkEKE1JlbmFtZUNyYWZ0UmVzcG9uc2USKgoFY3JhZnQYASABKAsyGy5jcmFmdGVyLndvcmtmbG93cy52MS5DcmFmdCIlChFHZXRSZXN1bHRzUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCSJkChJHZXRSZXN1bHRzUmVzcG9uc2USEAoIY3JhZnRfaWQYASABKAkSEgoKY3JhZnRfbmFtZRgCIAEoCRIoCgdyZXN1bHRzGAMgAygLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJfChFMaXN0Q3JhZnRzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDXdvcmtmbG93X25hbWUYAiABKAkSDAoEcGFnZRgDIAEoBRIRCglwYWdlX3NpemUYBCABKAUiegoSTGlzdENyYWZ0c1Jlc3BvbnNlEjIKBmNyYWZ0cxgBIAMoCzIiLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyYWZ0U3VtbWFyeRINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEhMKC3RvdGFsX3BhZ2VzGAQgASgFInUKEFJ1bkFjdGlvblJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEQoJc3RlcF9uYW1lGAIgASgJEhMKC2FjdGlvbl90eXBlGAMgASgJEicKBnBhcmFtcxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiygEKEVJ1bkFjdGlvblJlc3BvbnNlEjoKB3N0YXJ0ZWQYASABKAsyJy5jcmFmdGVyLndvcmtmbG93cy52MS5HZW5lcmF0aW9uU3RhcnRlZEgAEjYKBWRlbHRhGAIgASgLMiUuY3JhZnRlci53b3JrZmxvd3MudjEuR2VuZXJhdGlvbkRlbHRhSAASOAoJY29tcGxldGVkGAMgASgLMiMuY3JhZnRlci53b3JrZmxvd3MudjEuU3RlcENvbXBsZXRlZEgAQgcKBWV2ZW50IncKGUdlbmVyYXRlSW5saW5lVGV4dFJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSEQoJc3RlcF9uYW1lGAIgASgJEgwKBG5hbWUYAyABKAkSJwoGcGFyYW1zGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJRChpHZW5lcmF0ZUlubGluZVRleHRSZXNwb25zZRIMCgR0ZXh0GAEgASgJEiUKBG1ldGEYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0MtMIChBXb3JrZmxvd3NTZXJ2aWNlEl8KCkdldEhlYWRlcnMSJy5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRIZWFkZXJzUmVxdWVzdBooLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldEhlYWRlcnNSZXNwb25zZRJiCgtDcmVhdGVDcmFmdBIoLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyZWF0ZUNyYWZ0UmVxdWVzdBopLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkNyZWF0ZUNyYWZ0UmVzcG9uc2USWQoIR2V0Q3JhZnQSJS5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRDcmFmdFJlcXVlc3QaJi5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRDcmFmdFJlc3BvbnNlElwKCVNhdmVDcmFmdBImLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlNhdmVDcmFmdFJlcXVlc3QaJy5jcmFmdGVyLndvcmtmbG93cy52MS5TYXZlQ3JhZnRSZXNwb25zZRJnCgxDb21wbGV0ZVN0ZXASKS5jcmFmdGVyLndvcmtmbG93cy52MS5Db21wbGV0ZVN0ZXBSZXF1ZXN0GiouY3JhZnRlci53b3JrZmxvd3MudjEuQ29tcGxldGVTdGVwUmVzcG9uc2UwARJZCghFZGl0U3RlcBIlLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkVkaXRTdGVwUmVxdWVzdBomLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkVkaXRTdGVwUmVzcG9uc2USYgoLUmVuYW1lQ3JhZnQSKC5jcmFmdGVyLndvcmtmbG93cy52MS5SZW5hbWVDcmFmdFJlcXVlc3QaKS5jcmFmdGVyLndvcmtmbG93cy52MS5SZW5hbWVDcmFmdFJlc3BvbnNlEl8KCkdldFJlc3VsdHMSJy5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRSZXN1bHRzUmVxdWVzdBooLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldFJlc3VsdHNSZXNwb25zZRJfCgpMaXN0Q3JhZnRzEicuY3JhZnRlci53b3JrZmxvd3MudjEuTGlzdENyYWZ0c1JlcXVlc3QaKC5jcmFmdGVyLndvcmtmbG93cy52MS5MaXN0Q3JhZnRzUmVzcG9uc2USXgoJUnVuQWN0aW9uEiYuY3JhZnRlci53b3JrZmxvd3MudjEuUnVuQWN0aW9uUmVxdWVzdBonLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlJ1bkFjdGlvblJlc3BvbnNlMAESdwoSR2VuZXJhdGVJbmxpbmVUZXh0Ei8uY3JhZnRlci53b3JrZmxvd3MudjEuR2VuZXJhdGVJbmxpbmVUZXh0UmVxdWVzdBowLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdlbmVyYXRlSW5saW5lVGV4dFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.workflows.v1.CraftSummary
@@ -367,6 +367,13 @@ export type GenerationStarted = Message<"crafter.workflows.v1.GenerationStarted"
    * @generated from field: string framework = 2;
    */
   framework: string;
+
+  /**
+   * IteratorStep: the item (from 0) this run writes for.
+   *
+   * @generated from field: optional int32 item_index = 3;
+   */
+  itemIndex?: number | undefined;
 };
 
 /**
@@ -646,6 +653,139 @@ export const ListCraftsResponseSchema: GenMessage<ListCraftsResponse> = /*@__PUR
   messageDesc(file_crafter_workflows_v1_workflows, 23);
 
 /**
+ * @generated from message crafter.workflows.v1.RunActionRequest
+ */
+export type RunActionRequest = Message<"crafter.workflows.v1.RunActionRequest"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+
+  /**
+   * @generated from field: string step_name = 2;
+   */
+  stepName: string;
+
+  /**
+   * e.g. "TextGenerator", "promptWriterAction", "FunctionCaller".
+   *
+   * @generated from field: string action_type = 3;
+   */
+  actionType: string;
+
+  /**
+   * The values to run with, merged over the step's saved values.
+   *
+   * @generated from field: google.protobuf.Struct params = 4;
+   */
+  params?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.RunActionRequest.
+ * Use `create(RunActionRequestSchema)` to create a new message.
+ */
+export const RunActionRequestSchema: GenMessage<RunActionRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 24);
+
+/**
+ * The same events as CompleteStepResponse.
+ *
+ * @generated from message crafter.workflows.v1.RunActionResponse
+ */
+export type RunActionResponse = Message<"crafter.workflows.v1.RunActionResponse"> & {
+  /**
+   * @generated from oneof crafter.workflows.v1.RunActionResponse.event
+   */
+  event: {
+    /**
+     * @generated from field: crafter.workflows.v1.GenerationStarted started = 1;
+     */
+    value: GenerationStarted;
+    case: "started";
+  } | {
+    /**
+     * @generated from field: crafter.workflows.v1.GenerationDelta delta = 2;
+     */
+    value: GenerationDelta;
+    case: "delta";
+  } | {
+    /**
+     * @generated from field: crafter.workflows.v1.StepCompleted completed = 3;
+     */
+    value: StepCompleted;
+    case: "completed";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message crafter.workflows.v1.RunActionResponse.
+ * Use `create(RunActionResponseSchema)` to create a new message.
+ */
+export const RunActionResponseSchema: GenMessage<RunActionResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 25);
+
+/**
+ * @generated from message crafter.workflows.v1.GenerateInlineTextRequest
+ */
+export type GenerateInlineTextRequest = Message<"crafter.workflows.v1.GenerateInlineTextRequest"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+
+  /**
+   * @generated from field: string step_name = 2;
+   */
+  stepName: string;
+
+  /**
+   * An InlineTextGenerator input with a generator, or a command of the step's InlineTextGenerator action.
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * The step's values plus free keys such as `text` (the selection).
+   *
+   * @generated from field: google.protobuf.Struct params = 4;
+   */
+  params?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.GenerateInlineTextRequest.
+ * Use `create(GenerateInlineTextRequestSchema)` to create a new message.
+ */
+export const GenerateInlineTextRequestSchema: GenMessage<GenerateInlineTextRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 26);
+
+/**
+ * @generated from message crafter.workflows.v1.GenerateInlineTextResponse
+ */
+export type GenerateInlineTextResponse = Message<"crafter.workflows.v1.GenerateInlineTextResponse"> & {
+  /**
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * { engine, framework?, note?, usage, credits, durationMs }
+   *
+   * @generated from field: google.protobuf.Struct meta = 2;
+   */
+  meta?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.GenerateInlineTextResponse.
+ * Use `create(GenerateInlineTextResponseSchema)` to create a new message.
+ */
+export const GenerateInlineTextResponseSchema: GenMessage<GenerateInlineTextResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_workflows, 27);
+
+/**
  * Workflow definitions (data) and crafts, the user's instances of them. The caller is the user
  * of the access token; every craft read is scoped to that user.
  *
@@ -730,6 +870,27 @@ export const WorkflowsService: GenService<{
     methodKind: "unary";
     input: typeof ListCraftsRequestSchema;
     output: typeof ListCraftsResponseSchema;
+  },
+  /**
+   * Runs a step's action without completing the step ("generate more"), streaming like
+   * CompleteStep. action_type must be the step's action kind.
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.RunAction
+   */
+  runAction: {
+    methodKind: "server_streaming";
+    input: typeof RunActionRequestSchema;
+    output: typeof RunActionResponseSchema;
+  },
+  /**
+   * Writes text for an InlineTextGenerator input or command (SmartEditor); nothing is saved.
+   *
+   * @generated from rpc crafter.workflows.v1.WorkflowsService.GenerateInlineText
+   */
+  generateInlineText: {
+    methodKind: "unary";
+    input: typeof GenerateInlineTextRequestSchema;
+    output: typeof GenerateInlineTextResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_workflows_v1_workflows, 0);
