@@ -253,17 +253,44 @@ describe("content workflows", () => {
     expect(stepOf(craft, "audio").status).toBe("skipped");
   });
 
-  it("SmartEditor: a draft from the brief, then the editor saves the document", async () => {
-    const craft = await completed("SmartEditor", {
-      brief: {
+  it("SmartEditor: a draft from the brief, inline commands on the selection, then the editor saves", async () => {
+    const created = await session.post<Craft>("/api/workflowsV2", { workflowName: "SmartEditor" });
+    const craftId = created.body.result.craftId;
+    const brief = await session.put<{ craft: Craft }>(`/api/workflowsV2/${craftId}/step/complete`, {
+      stepName: "brief",
+      values: {
         title: "Winter opening hours",
         topic: "our winter hours",
         keyPoints: ["Closed on Mondays", "Late opening on Fridays"],
       },
-      editor: { document: "Winter opening hours\n\nWe are closed on Mondays." },
     });
-    expect(latest(craft, "brief").content).toContain("- Closed on Mondays");
-    expect(stepOf(craft, "editor").values.document).toBe("Winter opening hours\n\nWe are closed on Mondays.");
+    expect(brief.status).toBe(200);
+    expect(latest(brief.body.result.craft, "brief").content).toContain("- Closed on Mondays");
+    // The editor opens with the draft; a command rewrites the selected text offline.
+    expect(stepOf(brief.body.result.craft, "editor").values.document).toContain("Winter opening hours");
+    const shorten = await session.post(`/api/workflowsV2/${craftId}/editor/generateInlineText`, {
+      name: "shorten",
+      params: {
+        text: "We are closed in order to rest on Mondays. It is really very quiet then.\n\nWe open late on Fridays.",
+      },
+    });
+    expect(shorten.status).toBe(200);
+    expect(shorten.body.result.text).toBe("We are closed to rest on Mondays.\n\nWe open late on Fridays.");
+    expect(shorten.body.result.meta.engine).toBe("offline");
+    const unknown = await session.post(`/api/workflowsV2/${craftId}/editor/generateInlineText`, {
+      name: "translate",
+      params: {},
+    });
+    expect(unknown.body.error.code).toBe("CR_ERR_BAD_REQUEST");
+    const done = await session.put<{ craft: Craft }>(`/api/workflowsV2/${craftId}/step/complete`, {
+      stepName: "editor",
+      values: { document: "Winter opening hours\n\nWe are closed on Mondays." },
+    });
+    expect(done.status).toBe(200);
+    expect(done.body.result.craft.state).toBe("Completed");
+    expect(stepOf(done.body.result.craft, "editor").values.document).toBe(
+      "Winter opening hours\n\nWe are closed on Mondays.",
+    );
   });
 });
 
