@@ -15,12 +15,17 @@ const profile = args.includes("--profile") ? args[args.indexOf("--profile") + 1]
 const PROFILES = {
   dev: { gateway: 8080, rpcBase: 50051, namespace: "crafter" },
   // Tests sign in many times from one address: the per-IP limit would only get in their way.
+  // The website audit may read pages of *.crafter.test from local page servers the tests start.
   // WORKFLOWS_TEST_FIXTURES registers the hidden EngineCheck workflow the engine's tests run.
   test: {
     gateway: 28080,
     rpcBase: 28051,
     namespace: "crafter_test",
-    env: { SIGNIN_LIMIT_PER_IP: "100000", WORKFLOWS_TEST_FIXTURES: "true" },
+    env: {
+      SIGNIN_LIMIT_PER_IP: "100000",
+      WORKFLOWS_TEST_FIXTURES: "true",
+      WEBSITE_AUDIT_RESOLVE: "*.crafter.test=127.0.0.1",
+    },
   },
 };
 const base = PROFILES[profile];

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { baseConfigSchema } from "@crafter/kit";
 import { z } from "zod";
 
@@ -53,6 +54,41 @@ export const configSchema = baseConfigSchema
     AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     /** Pause between streamed chunks of the offline engine, so a person sees the draft being written. */
     OFFLINE_STREAM_DELAY_MS: z.coerce.number().int().min(0).default(12),
+    /** Website audit: total time to read a page, in ms. */
+    WEBSITE_AUDIT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    /** Website audit: bytes of a page read at most (the rest is not audited). */
+    WEBSITE_AUDIT_MAX_BYTES: z.coerce.number().int().positive().default(2_000_000),
+    /**
+     * Website audit host pins, `host=ip` comma-separated (`*.site.test=127.0.0.1`), like curl's
+     * --resolve. Pinned hosts may be private addresses (test sites, an allowed intranet); no other
+     * private, loopback or link-local address is ever fetched.
+     */
+    WEBSITE_AUDIT_RESOLVE: z
+      .string()
+      .default("")
+      .transform((text, ctx) => {
+        const pins: Record<string, string> = {};
+        for (const pair of text
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean)) {
+          const [host, ip] = pair.split("=").map((part) => part.trim());
+          if (!host || !ip || isIP(ip) === 0) {
+            ctx.addIssue({ code: "custom", message: `"${pair}" is not host=ip` });
+            continue;
+          }
+          pins[host] = ip;
+        }
+        return pins;
+      }),
+    /** Keyword / competitor research provider (DataForSEO API base, e.g. https://api.dataforseo.com); unset = no data. */
+    RESEARCH_PROVIDER_URL: optionalString(z.url()),
+    RESEARCH_PROVIDER_LOGIN: optionalString(z.string()),
+    RESEARCH_PROVIDER_PASSWORD: optionalString(z.string()),
+    /** The market researched: DataForSEO location_name and language_code. */
+    RESEARCH_LOCATION: z.string().min(1).default("United States"),
+    RESEARCH_LANGUAGE: z.string().min(2).default("en"),
+    RESEARCH_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
     /** Registers the hidden EngineCheck workflow the integration tests run (test stack only). */
     WORKFLOWS_TEST_FIXTURES: z
       .enum(["true", "false"])
@@ -63,6 +99,14 @@ export const configSchema = baseConfigSchema
     const resolved = resolveAi(config);
     for (const problem of resolved.problems)
       ctx.addIssue({ code: "custom", path: [problem.path], message: problem.message });
+    if (config.RESEARCH_PROVIDER_URL && !(config.RESEARCH_PROVIDER_LOGIN && config.RESEARCH_PROVIDER_PASSWORD)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["RESEARCH_PROVIDER_LOGIN"],
+        message:
+          "RESEARCH_PROVIDER_LOGIN and RESEARCH_PROVIDER_PASSWORD are required when RESEARCH_PROVIDER_URL is set",
+      });
+    }
   });
 
 export type Config = z.infer<typeof configSchema>;

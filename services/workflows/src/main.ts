@@ -39,7 +39,7 @@ await runService({
       crafts: new CraftRepository(crafts),
       registry,
       engine,
-      functions: buildFunctions({ config, logger }),
+      functions: buildFunctions(config),
       credits: createBillingCredits(config.BILLING_URL, config.RPC_TIMEOUT_MS),
       locks: redisActionLocks(redis),
       profiles: projectsProfileSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),

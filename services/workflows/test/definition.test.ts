@@ -178,23 +178,28 @@ describe("GetHeaders", () => {
     expect(headers.names).toEqual(
       expect.arrayContaining(["BlogWriter", "PodcastWriter", "TopicResearch", "SmartEditor"]),
     );
-    expect(headers.headers.filter((header) => header.available).map((header) => header.name)).toEqual(["BlogWriter"]);
+    // Every workflow of the spec has a definition now (issue 3).
+    expect(headers.headers.filter((header) => header.available).map((header) => header.name)).toEqual(headers.names);
     expect(headers.headers.find((header) => header.name === "AdsWriter")).toMatchObject({
-      available: false,
-      version: 0,
+      available: true,
+      version: 1,
     });
-    expect(headers.defaultVersions).toEqual({ BlogWriter: 1 });
-    // Tools are the available workflows usable without a project; BlogWriter is not one.
-    expect(headers.toolsList).toEqual([]);
-    expect(headers.newToolsList).toEqual([]);
+    expect(Object.values(headers.defaultVersions)).toEqual(headers.names.map(() => 1));
+    // Tools are the available workflows usable without a project.
+    const tools = ["CompetitorResearch", "KeywordResearch", "SmartEditor", "VisualDesigner", "TopicResearch"];
+    expect([...headers.toolsList].sort()).toEqual([...tools].sort());
+    expect([...headers.newToolsList].sort()).toEqual([...tools].sort());
     expect(headers.headers.find((header) => header.name === "BlogWriter")).toMatchObject({
       standalone: false,
       new: true,
     });
     expect(headers.headers.find((header) => header.name === "SmartEditor")).toMatchObject({
       standalone: true,
-      available: false,
+      available: true,
     });
+    const bare = new DefinitionRegistry(CATALOG, [rawBlogWriter()]).headers();
+    expect(bare.headers.find((header) => header.name === "AdsWriter")).toMatchObject({ available: false, version: 0 });
+    expect(bare.toolsList).toEqual([]);
   });
 
   it("lists available standalone workflows as tools, and the new ones of them", () => {

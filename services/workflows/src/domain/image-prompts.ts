@@ -56,7 +56,7 @@ function describeProfile(profile: ProfileSnapshot, isBusinessProfile: boolean): 
     .join("\n");
 }
 
-/** The generation that writes image prompts (the offline composer `imagePrompts` reads `context.values`). */
+/** The generation that writes image prompts (the offline composer `imagePromptWriter` reads `context.values`). */
 export function imagePromptRequest(source: ImagePromptSource, model: ImageModel): GenerationRequest {
   const about =
     source.kind === "profile"
@@ -93,7 +93,7 @@ export function imagePromptRequest(source: ImagePromptSource, model: ImageModel)
     maxOutputTokens: 600,
     temperature: 0.8,
     output: IMAGE_PROMPT_OUTPUT,
-    offline: { composer: "imagePrompts", framework: "template", params: {} },
+    offline: { composer: "imagePromptWriter", framework: "template", params: {} },
     context,
   };
 }
@@ -116,6 +116,13 @@ function firstSentences(text: string, count: number): string[] {
  * document's first sentences), in the chosen generator's style. Pure and deterministic.
  */
 export function composeImagePrompts(ctx: ComposeContext): string {
+  return `## Prompts\n${imagePromptLines(ctx)
+    .map((prompt) => `- ${prompt}`)
+    .join("\n")}`;
+}
+
+/** The offline image prompts themselves, one per line of the list. */
+export function imagePromptLines(ctx: ComposeContext): string[] {
   const values = ctx.values;
   const model = (values.model === "imagen" ? "imagen" : "dalle") as ImageModel;
   const tail = MODEL_TAIL[model];
@@ -141,5 +148,5 @@ export function composeImagePrompts(ctx: ComposeContext): string {
         : `A scene showing ${sentence.charAt(0).toLowerCase()}${sentence.slice(1)}, ${tail}`,
     );
   }
-  return `## Prompts\n${prompts.map((prompt) => `- ${prompt}`).join("\n")}`;
+  return prompts;
 }

@@ -17,7 +17,7 @@ export interface ComposeContext {
   /** Values of the step being completed. */
   values: Values;
   /** Every step's values and latest result sections, by step name. */
-  steps: Record<string, { values: Values; sections?: Record<string, string[]>; content?: string }>;
+  steps: Record<string, { values: Values; sections?: Record<string, string[]>; content?: string; data?: JsonValue }>;
   profile: ProfileSnapshot | null;
   /** The label of each select value, by input name of the step being completed. */
   labels: Record<string, string>;
@@ -173,7 +173,10 @@ function buildFrom(
     steps: Object.fromEntries(
       steps.map((record) => {
         const result = latestResult(record);
-        return [record.name, { values: record.values, sections: result?.sections, content: result?.content }];
+        return [
+          record.name,
+          { values: record.values, sections: result?.sections, content: result?.content, data: result?.data },
+        ];
       }),
     ),
   };

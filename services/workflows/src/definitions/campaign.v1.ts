@@ -1,0 +1,117 @@
+import { audienceInput, benefitsInput, ctaInput, keywordsInput, offerInput, offeringInput, toneInput } from "./common";
+
+// Campaign, version 1: a plan by the 4Ps (product, price, place, promotion) with slogans and a
+// timeline over the campaign's dates.
+export const campaignV1 = {
+  name: "Campaign",
+  version: 1,
+  title: "Campaign",
+  description: "Plan a campaign: objective, offer, channels, slogans and a timeline over its dates.",
+  category: "campaign",
+  steps: [
+    {
+      name: "brief",
+      title: "Campaign brief",
+      kind: "FormStep",
+      inputs: [
+        { name: "campaignName", kind: "text", label: "Campaign name", required: true, maxLength: 100 },
+        {
+          name: "goal",
+          kind: "text",
+          label: "Objective",
+          placeholder: "e.g. Sell 200 starter kits before Christmas",
+          required: true,
+          maxLength: 150,
+        },
+        offeringInput,
+        audienceInput,
+        benefitsInput,
+        { name: "message", kind: "text", label: "Main message", maxLength: 200 },
+        offerInput,
+        // Two dates rather than a dateRangePicker: prompts print strings, and a range is an object.
+        { name: "startDate", kind: "datePicker", label: "Starts", required: true, min: "2024-01-01" },
+        { name: "endDate", kind: "datePicker", label: "Ends", required: true, min: "2024-01-01" },
+        {
+          name: "channels",
+          kind: "chipText",
+          label: "Channels",
+          placeholder: "e.g. email, instagram, website",
+          maxItems: 6,
+          maxLength: 40,
+          rules: [
+            {
+              strength: "Should",
+              check: "maxItems",
+              value: 3,
+              message: "Two or three channels done well beat six done thinly",
+            },
+          ],
+        },
+        ctaInput,
+        keywordsInput,
+        toneInput,
+      ],
+      action: {
+        kind: "TextGenerator",
+        label: "Plan campaign",
+        resultMode: "ReplaceResults",
+        resultViewTrigger: "AfterOpen",
+        prompt: {
+          system: [
+            "You are a marketing planner for small businesses. You plan campaigns with the 4Ps and realistic timelines.",
+          ],
+          template: [
+            "Business: {{profile.name}} — {{profile.description}}",
+            "Campaign: {{values.campaignName}}",
+            "Objective: {{values.goal}}",
+            "Product: {{values.offering}}",
+            "Audience: {{values.audience}}",
+            "Benefits:",
+            "{{values.benefits}}",
+            "Message: {{values.message}}",
+            "Offer: {{values.offer}}",
+            "Dates: {{values.startDate}} to {{values.endDate}}",
+            "Channels: {{values.channels}}",
+            "Call to action: {{values.cta}}",
+            "Tone: {{values.tone}}",
+            "",
+            "Reply in exactly this format and nothing else:",
+            "## Summary",
+            "- Objective, Product, Price / offer, Place, Promotion, Dates — one line each",
+            "## Slogans",
+            "- 3 slogans, each 60 characters or fewer",
+            "## Timeline",
+            "- 5 dated milestones",
+            "## Channels",
+            "- one line per channel: what to post or send and how often",
+          ],
+          maxOutputTokens: 900,
+        },
+        output: {
+          format: "list",
+          sections: [
+            { key: "summary", heading: "Summary" },
+            { key: "slogans", heading: "Slogans", maxChars: 60 },
+            { key: "timeline", heading: "Timeline" },
+            { key: "channels", heading: "Channels" },
+          ],
+        },
+        offline: { composer: "campaignPlan", framework: "4Ps" },
+      },
+      viewer: "bullet list",
+    },
+    {
+      name: "visuals",
+      title: "Campaign images",
+      kind: "FormStep",
+      action: {
+        kind: "ImageAppender",
+        label: "Create campaign images",
+        resultMode: "AppendResults",
+        resultViewTrigger: "Manual",
+      },
+      viewer: "image select",
+    },
+    { name: "plan", title: "Your campaign", kind: "FormStep", viewer: "bullet list", resultsFrom: "brief" },
+  ],
+};

@@ -1,0 +1,125 @@
+import {
+  audienceInput,
+  benefitsInput,
+  businessLines,
+  copywriterSystem,
+  ctaInput,
+  keywordsInput,
+  offerInput,
+  offeringInput,
+  painPointsInput,
+  urlInput,
+} from "./common";
+
+// FacebookAdsWriter, version 1. Meta Ads Guide: primary text recommended ≤ 125 characters (more is
+// hidden behind "See more"), headline ≤ 40, description ≤ 30.
+export const facebookAdsWriterV1 = {
+  name: "FacebookAdsWriter",
+  version: 1,
+  title: "Facebook ad",
+  description:
+    "Facebook and Instagram ad copy — primary text, headlines and descriptions — by Problem, Agitate, Solve.",
+  category: "content",
+  steps: [
+    {
+      name: "brief",
+      title: "Offer and audience",
+      kind: "FormStep",
+      inputs: [
+        offeringInput,
+        audienceInput,
+        {
+          ...painPointsInput,
+          rules: [
+            {
+              strength: "Should",
+              check: "minItems",
+              value: 1,
+              message: "A problem your audience has makes the ad stop the scroll",
+            },
+          ],
+        },
+        benefitsInput,
+        offerInput,
+        {
+          ...ctaInput,
+          default: "shopNow",
+          options: [
+            { label: "Shop now", value: "shopNow" },
+            { label: "Learn more", value: "learnMore" },
+            { label: "Sign up", value: "signUp" },
+            { label: "Book now", value: "bookNow" },
+            { label: "Claim the offer", value: "getOffer" },
+            { label: "Get in touch", value: "contactUs" },
+          ],
+        },
+        urlInput,
+        keywordsInput,
+      ],
+      action: {
+        kind: "TextGenerator",
+        label: "Write ad",
+        resultMode: "AppendResults",
+        resultViewTrigger: "AfterOpen",
+        maxResults: 5,
+        prompt: {
+          system: [...copywriterSystem, "You write Meta (Facebook and Instagram) ads with the PAS framework."],
+          template: [
+            "Write a Facebook / Instagram ad.",
+            ...businessLines,
+            "Promoting: {{values.offering}}",
+            "Audience: {{values.audience}}",
+            "Problems it solves:",
+            "{{values.painPoints}}",
+            "Benefits:",
+            "{{values.benefits}}",
+            "Offer: {{values.offer}}",
+            "Call to action: {{values.cta}}",
+            "Link: {{values.url}}",
+            "",
+            "Reply in exactly this format and nothing else:",
+            "## Primary text",
+            "- 3 primary texts, each 125 characters or fewer: problem, agitate, solve, call to action",
+            "## Headlines",
+            "- 5 headlines, each 40 characters or fewer",
+            "## Descriptions",
+            "- 3 descriptions, each 30 characters or fewer",
+          ],
+          maxOutputTokens: 600,
+          temperature: 0.8,
+        },
+        output: {
+          format: "list",
+          sections: [
+            { key: "primaryTexts", heading: "Primary text", maxChars: 125 },
+            { key: "headlines", heading: "Headlines", maxChars: 40 },
+            { key: "descriptions", heading: "Descriptions", minItems: 0, maxChars: 30 },
+          ],
+        },
+        offline: { composer: "metaAds", framework: "PAS" },
+      },
+      viewer: "text list",
+    },
+    {
+      name: "image",
+      title: "Ad image",
+      description: "Pick or generate the ad's image.",
+      kind: "FormStep",
+      action: {
+        kind: "ImageAppender",
+        label: "Add image",
+        resultMode: "ReplaceResults",
+        resultViewTrigger: "Manual",
+        params: { aspectRatio: "1:1" },
+      },
+      viewer: "image select",
+    },
+    {
+      name: "ad",
+      title: "Your ad",
+      kind: "FormStep",
+      viewer: "text list",
+      resultsFrom: "brief",
+    },
+  ],
+};
