@@ -124,7 +124,7 @@ afterAll(async () => {
 });
 
 describe("telemetry", () => {
-  it("follows one sign-up from the browser's traceparent through gateway, auth RPC and Kafka to two consumers", async () => {
+  it("follows one sign-up from the browser's traceparent through gateway, auth RPC and Kafka to its three consumers", async () => {
     // The browser's own span: the gateway continues its trace.
     const traceId = randomBytes(16).toString("hex");
     const browserSpanId = randomBytes(8).toString("hex");
@@ -154,8 +154,8 @@ describe("telemetry", () => {
     const rpcClient = byId(authRpc.parentSpanId);
     expect(rpcClient).toMatchObject({ service: "gateway", kind: CLIENT });
 
-    const consumers = await until("the notifications and account consumer spans", () => {
-      const found = ["notifications", "account"].map((service) =>
+    const consumers = await until("the notifications, account and billing consumer spans", () => {
+      const found = ["notifications", "account", "billing"].map((service) =>
         inTrace().find((span) => span.service === service && span.kind === CONSUMER),
       );
       return found.every(Boolean) ? (found as Span[]) : undefined;
@@ -185,7 +185,7 @@ describe("telemetry", () => {
       if (span.parentSpanId !== browserSpanId) expect(byId(span.parentSpanId)).toBeDefined();
     }
     expect(new Set(inTrace().map((span) => span.service))).toEqual(
-      new Set(["gateway", "auth", "notifications", "account"]),
+      new Set(["gateway", "auth", "notifications", "account", "billing"]),
     );
   });
 
