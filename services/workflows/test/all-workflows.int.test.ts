@@ -480,7 +480,15 @@ describe("business, offerings and research workflows", () => {
 
   it("lists all 25 workflows as available in the headers", async () => {
     const headers = (await session.get("/api/workflowsV2/headers")).body.result;
-    expect(headers.toolsList).toHaveLength(25);
+    expect(headers.names).toHaveLength(25);
     expect(headers.headers.every((header: { available: boolean }) => header.available)).toBe(true);
+    // Tools are the workflows usable without a project.
+    expect([...headers.toolsList].sort()).toEqual([
+      "CompetitorResearch",
+      "KeywordResearch",
+      "SmartEditor",
+      "TopicResearch",
+      "VisualDesigner",
+    ]);
   });
 });
