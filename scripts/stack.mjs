@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Starts, checks and stops Crafter's services and gateway as local processes, against the servers
 // of scripts/infra. Profiles keep a dev stack and a test stack apart (ports, namespace, logs):
-//   node scripts/stack.mjs up|down|status [--profile dev|test]
+//   node scripts/stack.mjs up|down [name…]|status [--profile dev|test]
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
@@ -11,6 +11,8 @@ const root = new URL("..", import.meta.url).pathname;
 const args = process.argv.slice(2);
 const command = args[0] ?? "status";
 const profile = args.includes("--profile") ? args[args.indexOf("--profile") + 1] : "dev";
+// `down <name>…` stops only those (e.g. to restart one service with other settings).
+const only = args.slice(1).filter((arg, i, all) => !arg.startsWith("--") && all[i] !== profile);
 
 const PROFILES = {
   dev: { gateway: 8080, rpcBase: 50051, namespace: "crafter" },
@@ -191,7 +193,7 @@ async function up() {
 }
 
 async function down() {
-  const names = ["gateway", ...SERVICES];
+  const names = only.length > 0 ? only : ["gateway", ...SERVICES];
   await Promise.all(
     names.map(async (name) => {
       const pid = runningPid(name);
@@ -204,7 +206,7 @@ async function down() {
       rmSync(pidFile(name), { force: true });
     }),
   );
-  console.log(`stack (${profile}) stopped`);
+  console.log(`stack (${profile}) stopped${only.length > 0 ? `: ${only.join(", ")}` : ""}`);
 }
 
 async function status() {

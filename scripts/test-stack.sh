@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # Starts a test stack (own ports and namespace, beside any dev stack) on the servers of
 # scripts/infra, runs suites against it, and stops it.
-#   scripts/test-stack.sh [suite…]   suites: integration e2e load-smoke (the default: all three),
-#                                    load (k6 long runs), bench, bench-crafts (scripts/bench)
+#   scripts/test-stack.sh [suite…]   suites: integration e2e load-smoke ai-provider (the default: all
+#                                    four), load (k6 long runs), bench, bench-crafts (scripts/bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suites=("$@")
-if [[ ${#suites[@]} -eq 0 ]]; then suites=(integration e2e load-smoke); fi
+if [[ ${#suites[@]} -eq 0 ]]; then suites=(integration e2e load-smoke ai-provider); fi
+
+# ai-provider.int.test.ts needs the workflows service pointed at the fake OpenAI-compatible server
+# the test runs, which every other suite must not be: it runs last, on a restarted workflows service.
+AI_PROVIDER_TEST=services/gateway/test/ai-provider.int.test.ts
+ai_provider_env() {
+  local port=$((28399 + ${STACK_PORT_OFFSET:-0}))
+  export AI_PROVIDER=offline AI_BASE_URL=http://127.0.0.1:$port/v1 AI_TIMEOUT_MS=3000 AI_MAX_RETRIES=1
+  export AI_WORKFLOW_MODELS='{"BlogWriter":"openai-compatible:fake-blog","Assistant":"openai-compatible:fake-chat","ImagePromptWriter":"openai-compatible:fake-prompts"}'
+}
 
 # For the integration suite, telemetry on, exported to a port where
 # services/gateway/test/telemetry.int.test.ts listens (exports between its runs are dropped).
@@ -23,7 +32,12 @@ trap 'node scripts/stack.mjs down --profile test >/dev/null' EXIT
 set -a; source .data/infra.env; source .data/stack/test/stack.env; set +a
 for suite in "${suites[@]}"; do
   case "$suite" in
-    integration) npm run test:integration ;;
+    integration) npm run test:integration -- --testPathIgnorePatterns ai-provider ;;
+    ai-provider)
+      node scripts/stack.mjs down workflows --profile test
+      (ai_provider_env && node scripts/stack.mjs up --profile test >/dev/null)
+      npm run test:integration -- "$AI_PROVIDER_TEST"
+      ;;
     e2e) npm run test:e2e ;;
     load-smoke) scripts/load/run.sh smoke ;;
     load) scripts/load/run.sh full ;;

@@ -218,11 +218,8 @@ describe("standalone crafts and headers", () => {
     expect(withProject.body.result.profileId).toBe(profileId);
   });
 
-  it("answers 404 for an unknown workflow and 400 for one not available or missing", async () => {
+  it("answers 404 for an unknown workflow and 400 for a missing one", async () => {
     expect((await session.post(`${base}/standalone`, { workflowName: "NoSuchFlow" })).status).toBe(404);
-    const unavailable = await session.post(`${base}/standalone`, { workflowName: "SmartEditor" });
-    expect(unavailable.status).toBe(400);
-    expect(unavailable.body.error.fields.workflowName).toBe("SmartEditor is not available yet.");
     const missing = await session.post(`${base}/standalone`, {});
     expect(missing.status).toBe(400);
     expect(missing.body.error.fields.workflowName).toBe("workflowName is required");
@@ -231,7 +228,7 @@ describe("standalone crafts and headers", () => {
   it("marks standalone and new workflows in the headers; tools are the available standalone ones", async () => {
     const { result } = (await session.get(`${base}/headers`)).body;
     const byName = Object.fromEntries(result.headers.map((h: any) => [h.name, h]));
-    expect(byName.SmartEditor).toMatchObject({ standalone: true, available: false });
+    expect(byName.SmartEditor).toMatchObject({ standalone: true, available: true });
     expect(byName.BlogWriter).toMatchObject({ standalone: false, new: true, available: true });
     for (const name of result.toolsList) expect(byName[name]).toMatchObject({ standalone: true, available: true });
     for (const name of result.newToolsList) expect(result.toolsList).toContain(name);

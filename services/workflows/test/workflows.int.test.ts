@@ -101,15 +101,15 @@ describe("workflows service", () => {
     projectId = created.project!.projectId;
   });
 
-  it("answers GetHeaders with every workflow, BlogWriter available", async () => {
+  it("answers GetHeaders with every workflow available", async () => {
     const headers = await workflows.getHeaders({}, as(token));
     expect(headers.names).toHaveLength(25);
     expect(headers.headers.find((header) => header.name === "BlogWriter")).toMatchObject({
       available: true,
       version: 1,
     });
-    expect(headers.headers.find((header) => header.name === "PodcastWriter")!.available).toBe(false);
-    expect(headers.defaultVersions).toEqual({ BlogWriter: 1 });
+    expect(headers.headers.every((header) => header.available)).toBe(true);
+    expect(Object.keys(headers.defaultVersions)).toHaveLength(25);
     expect(await codeOf(workflows.getHeaders({}))).toMatchObject({ code: "UNAUTHENTICATED" });
   });
 
@@ -129,9 +129,6 @@ describe("workflows service", () => {
 
     expect(await codeOf(workflows.createCraft({ workflowName: "NoSuchWriter" }, as(token)))).toMatchObject({
       code: "NOT_FOUND",
-    });
-    expect(await codeOf(workflows.createCraft({ workflowName: "PodcastWriter" }, as(token)))).toMatchObject({
-      code: "CR_ERR_BAD_REQUEST",
     });
   });
 
