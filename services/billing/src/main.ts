@@ -9,14 +9,14 @@ import { KeyedQueue } from "./usecases/keyed-queue";
 await runService({
   name: "billing",
   configSchema,
-  async setup({ config, mongo, logger, relay }) {
+  async setup({ config, mongo, logger, kick }) {
     const stores = await createStores(mongo);
     const creditsTopic = topicName(config.CRAFTER_NAMESPACE, TOPICS.billingCredits);
     const deps: BillingDeps = {
       stores,
       writers: new KeyedQueue(),
       creditsTopic,
-      kick: () => relay()?.kick(),
+      kick,
       logger,
       now: () => new Date(),
       freeTier: { credits: config.FREE_CREDITS, days: config.FREE_CREDITS_DAYS },

@@ -1,5 +1,5 @@
 import { expressConnectMiddleware } from "@connectrpc/connect-express";
-import { type AccessTokenVerifier, appError } from "@crafter/kit";
+import { type AccessTokenVerifier, appError, errorInterceptor } from "@crafter/kit";
 import cookieParser from "cookie-parser";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
@@ -35,7 +35,7 @@ export function createApp(config: Config, clients: Clients, verify: AccessTokenV
       "application/proto",
     ]),
     // Express strips the "/rpc" mount path, so the middleware sees service paths from the root.
-    expressConnectMiddleware({ routes: streamRoutes(clients, verify) }),
+    expressConnectMiddleware({ routes: streamRoutes(clients, verify), interceptors: [errorInterceptor()] }),
   );
 
   const json = express.json({ limit: "1mb" });

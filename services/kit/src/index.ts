@@ -1,4 +1,5 @@
 // @crafter/kit: the one shared runtime of Crafter services. One way to do each thing.
+export * from "./caller";
 export * from "./config/config";
 export * from "./data/mongo";
 export * from "./data/repository";
@@ -11,7 +12,9 @@ export * from "./events/publisher";
 export * from "./events/topics";
 export * from "./logger/logger";
 export * from "./redis/redis";
+export * from "./rpc/caller";
 export * from "./rpc/client";
+export * from "./rpc/errors";
 export * from "./rpc/identity";
 export * from "./rpc/interceptors";
 export * from "./rpc/jwks";

@@ -13,6 +13,7 @@ import { createPublisher, type Publisher } from "./events/publisher";
 import { dlqTopic } from "./events/topics";
 import { createLogger } from "./logger/logger";
 import { createRedis, type Redis } from "./redis/redis";
+import { errorInterceptor } from "./rpc/errors";
 import { authInterceptor, loggingInterceptor, serverTracingInterceptor } from "./rpc/interceptors";
 import { type AccessTokenVerifier, authServiceJwks, createAccessTokenVerifier } from "./rpc/jwks";
 import { startRpcServer } from "./rpc/server";
@@ -28,10 +29,13 @@ export interface ServiceContext<C extends BaseConfig> {
   publisher: Publisher;
   /** Verifies access tokens against the auth service's JWKS. */
   verifyAccessToken: AccessTokenVerifier;
+  /** Wakes the outbox relay after a write that added events; a no-op before the relay starts. */
+  kick: () => void;
 }
 
 export interface ServiceParts {
-  routes(router: ConnectRouter): void;
+  /** Registers the service's Connect handlers: `routes(deps)` of src/rpc/routes.ts. */
+  routes: (router: ConnectRouter) => void;
   /** Event handlers, consumed by the group `<namespace>.<service>`. */
   consumers?: { topics: string[]; handlers: EventHandler[] };
   /** Models whose documents carry an outbox; relayed to Kafka. */
@@ -46,7 +50,7 @@ export interface ServiceDefinition<S extends z.ZodType<BaseConfig & { PORT: numb
   configSchema: S;
   /** False for the auth service, whose RPCs run before a session exists. Default true. */
   authenticate?: boolean;
-  setup(ctx: ServiceContext<z.infer<S>> & { relay: () => OutboxRelay | undefined }): Promise<ServiceParts>;
+  setup(ctx: ServiceContext<z.infer<S>>): Promise<ServiceParts>;
 }
 
 /**
@@ -93,7 +97,7 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     kafka,
     publisher,
     verifyAccessToken,
-    relay: () => relay,
+    kick: () => relay?.kick(),
   });
 
   const topics = [...(parts.publishes ?? []), ...(parts.consumers?.topics ?? [])];
@@ -143,6 +147,8 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
 
   const interceptors: Interceptor[] = [serverTracingInterceptor(), loggingInterceptor(logger)];
   if (definition.authenticate !== false) interceptors.push(authInterceptor(verifyAccessToken));
+  // Innermost, so the others (logging, tracing) see the ConnectError an AppError becomes.
+  interceptors.push(errorInterceptor());
   const server = await startRpcServer({
     port: config.PORT,
     host: config.HOST,

@@ -1,4 +1,5 @@
 import { Code, ConnectError, createContextKey, type HandlerContext } from "@connectrpc/connect";
+import type { Caller } from "../caller";
 
 /** The verified caller of an RPC: the claims of the access JWT (spec section 3, "Auth user"). */
 export interface AuthUser {
@@ -28,8 +29,10 @@ export function requireUser(ctx: HandlerContext): AuthUser {
   return user;
 }
 
-/** Call options that forward the caller's access token to another service. */
-export function onBehalfOf(ctx: HandlerContext): { headers: Record<string, string>; signal: AbortSignal } {
-  const token = ctx.values.get(kAccessToken);
-  return { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: ctx.signal };
+/** Call options that forward the caller's access token (and cancellation) to another service. */
+export function onBehalfOf(caller: Pick<Caller, "token" | "signal">): {
+  headers: Record<string, string>;
+  signal: AbortSignal;
+} {
+  return { headers: caller.token ? { authorization: `Bearer ${caller.token}` } : {}, signal: caller.signal };
 }
