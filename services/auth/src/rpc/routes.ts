@@ -1,6 +1,6 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
-import type { AuthDeps } from "../usecases/deps";
+import type { AuthDeps } from "../deps";
 import { forgotPassword } from "../usecases/forgot-password";
 import { refreshSession } from "../usecases/refresh-session";
 import { resetPassword } from "../usecases/reset-password";
@@ -9,7 +9,8 @@ import { signOut } from "../usecases/sign-out";
 import { signUp } from "../usecases/sign-up";
 import { verifyEmail } from "../usecases/verify-email";
 
-export function routes(deps: AuthDeps) {
+/** crafter.auth.v1.AuthService: public RPCs (no session exists yet), so no caller is read. */
+export function routes(deps: AuthDeps): (router: ConnectRouter) => void {
   return (router: ConnectRouter) =>
     router.service(AuthService, {
       async signUp(req) {

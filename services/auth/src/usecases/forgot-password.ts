@@ -1,8 +1,6 @@
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { badRequest, emailError, normalizeEmail, outboxEntry } from "@crafter/kit";
-import { PasswordResetRequestedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
+import { badRequest, emailError, normalizeEmail } from "@crafter/kit";
+import type { AuthDeps } from "../deps";
 import { hashToken, newOpaqueToken } from "../domain/tokens";
-import type { AuthDeps } from "./deps";
 
 /**
  * Starts a password reset: for a known email, stores a reset token (hashed, single use,
@@ -12,17 +10,17 @@ import type { AuthDeps } from "./deps";
 export async function forgotPassword(deps: AuthDeps, rawEmail: string): Promise<void> {
   const problem = emailError(rawEmail);
   if (problem) throw badRequest({ email: problem });
-  const user = await deps.users.findByEmail(normalizeEmail(rawEmail));
+  const user = await deps.stores.users.findByEmail(normalizeEmail(rawEmail));
   if (!user) return;
   const token = newOpaqueToken();
   const expiresAt = new Date(deps.now().getTime() + deps.config.RESET_TOKEN_TTL_S * 1000);
-  await deps.oneTimeTokens.create(hashToken(token), user.id, "reset", expiresAt);
-  const event = outboxEntry(deps.userTopic, user.id, PasswordResetRequestedSchema, {
+  await deps.stores.oneTimeTokens.create(hashToken(token), user.id, "reset", expiresAt);
+  const event = deps.events.passwordResetRequested({
     userId: user.id,
     email: user.email,
     resetToken: token,
-    expiresAt: timestampFromDate(expiresAt),
+    expiresAt,
   });
-  await deps.users.updateWithEvent(user.id, {}, event);
-  deps.kickOutbox();
+  await deps.stores.users.updateWithEvent(user.id, {}, event);
+  deps.kick();
 }

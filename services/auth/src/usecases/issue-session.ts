@@ -4,9 +4,9 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ACCESS_TOKEN_ALG } from "@crafter/kit";
 import { type Session, SessionSchema } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { SignJWT } from "jose";
+import type { AuthDeps } from "../deps";
 import { hashToken, newOpaqueToken } from "../domain/tokens";
 import type { User } from "../store/user.repository";
-import type { AuthDeps } from "./deps";
 
 /**
  * Issues an access JWT (EdDSA, `ACCESS_TOKEN_TTL_S`, claims of spec section 3) and a new refresh
@@ -37,7 +37,7 @@ export async function issueSession(
 
   const refreshToken = newOpaqueToken();
   const refreshExpiresAt = family?.expiresAt ?? new Date(now.getTime() + deps.config.REFRESH_TOKEN_TTL_S * 1000);
-  await deps.refreshTokens.create({
+  await deps.stores.refreshTokens.create({
     _id: hashToken(refreshToken),
     familyId: family?.familyId ?? randomUUID(),
     userId: user.id,

@@ -1,7 +1,7 @@
 import { appError } from "@crafter/kit";
 import type { Session } from "@crafter/proto/crafter/auth/v1/auth_pb";
+import type { AuthDeps } from "../deps";
 import { decideRefresh, hashToken } from "../domain/tokens";
-import type { AuthDeps } from "./deps";
 import { issueSession } from "./issue-session";
 
 /**
@@ -13,16 +13,16 @@ import { issueSession } from "./issue-session";
 export async function refreshSession(deps: AuthDeps, refreshToken: string): Promise<Session> {
   const now = deps.now();
   const hash = hashToken(refreshToken);
-  const stored = refreshToken ? await deps.refreshTokens.find(hash) : null;
+  const stored = refreshToken ? await deps.stores.refreshTokens.find(hash) : null;
   const decision = decideRefresh(stored, now, deps.config.REFRESH_REUSE_GRACE_MS);
   if (decision === "reuse" && stored) {
-    await deps.refreshTokens.revokeFamily(stored.familyId, now);
+    await deps.stores.refreshTokens.revokeFamily(stored.familyId, now);
     deps.logger.warn({ familyId: stored.familyId, userId: stored.userId }, "refresh token reuse: family revoked");
   }
   if (decision !== "rotate" || !stored) throw appError("UNAUTHENTICATED");
 
-  const user = await deps.users.findById(stored.userId);
+  const user = await deps.stores.users.findById(stored.userId);
   if (!user) throw appError("UNAUTHENTICATED");
-  await deps.refreshTokens.markUsed(hash, now);
+  await deps.stores.refreshTokens.markUsed(hash, now);
   return issueSession(deps, user, { familyId: stored.familyId, expiresAt: stored.expiresAt });
 }

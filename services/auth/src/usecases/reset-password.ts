@@ -1,7 +1,6 @@
-import { appError, badRequest, outboxEntry } from "@crafter/kit";
-import { PasswordChangedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
+import { appError, badRequest } from "@crafter/kit";
+import type { AuthDeps } from "../deps";
 import { hashToken, passwordError } from "../domain/tokens";
-import type { AuthDeps } from "./deps";
 import { hashPassword } from "./sign-up";
 
 /**
@@ -12,11 +11,11 @@ import { hashPassword } from "./sign-up";
 export async function resetPassword(deps: AuthDeps, token: string, password: string): Promise<void> {
   const problem = passwordError(password);
   if (problem) throw badRequest({ password: problem });
-  const userId = token ? await deps.oneTimeTokens.consume(hashToken(token), "reset", deps.now()) : null;
+  const userId = token ? await deps.stores.oneTimeTokens.consume(hashToken(token), "reset", deps.now()) : null;
   if (!userId) throw appError("InvalidToken");
   const passwordHash = await hashPassword(password);
-  const event = outboxEntry(deps.userTopic, userId, PasswordChangedSchema, { userId });
-  await deps.users.updateWithEvent(userId, { passwordHash, emailVerified: true }, event);
-  await deps.refreshTokens.revokeAllOfUser(userId, deps.now());
-  deps.kickOutbox();
+  const event = deps.events.passwordChanged(userId);
+  await deps.stores.users.updateWithEvent(userId, { passwordHash, emailVerified: true }, event);
+  await deps.stores.refreshTokens.revokeAllOfUser(userId, deps.now());
+  deps.kick();
 }

@@ -1,7 +1,7 @@
 import { appError, hitRateLimit, normalizeEmail, rateLimitCount, resetRateLimit } from "@crafter/kit";
 import type { Session } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { verify } from "@node-rs/argon2";
-import type { AuthDeps } from "./deps";
+import type { AuthDeps } from "../deps";
 import { issueSession } from "./issue-session";
 import { hashPassword } from "./sign-up";
 
@@ -27,7 +27,7 @@ export async function signIn(deps: AuthDeps, input: { email: string; password: s
   const failures = await rateLimitCount(deps.redis, accountKey);
   if (!perIp.allowed || failures >= deps.config.SIGNIN_LIMIT_PER_ACCOUNT) throw appError("RATE_LIMITED");
 
-  const user = email ? await deps.users.findByEmail(email) : null;
+  const user = email ? await deps.stores.users.findByEmail(email) : null;
   dummyHash ??= hashPassword("not-a-real-password");
   const passwordOk = await verify(user?.passwordHash ?? (await dummyHash), input.password || " ").catch(() => false);
   if (!user || !passwordOk) {

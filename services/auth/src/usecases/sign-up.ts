@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { badRequest, emailError, metrics, normalizeEmail, outboxEntry } from "@crafter/kit";
-import { UserRegisteredSchema } from "@crafter/proto/crafter/events/v1/events_pb";
+import { badRequest, emailError, metrics, normalizeEmail } from "@crafter/kit";
 import { hash } from "@node-rs/argon2";
+import type { AuthDeps } from "../deps";
 import { hashToken, newOpaqueToken, passwordError } from "../domain/tokens";
-import type { AuthDeps } from "./deps";
 
 export interface SignUpInput {
   email: string;
@@ -35,26 +33,26 @@ export async function signUp(deps: AuthDeps, input: SignUpInput): Promise<void> 
   const email = normalizeEmail(input.email);
   // Hash before looking the email up, so both answers take the same time.
   const passwordHash = await hashPassword(input.password);
-  const existing = await deps.users.findByEmail(email);
+  const existing = await deps.stores.users.findByEmail(email);
   if (existing?.emailVerified) return;
 
   const now = deps.now();
   const token = newOpaqueToken();
   const expiresAt = new Date(now.getTime() + deps.config.VERIFY_TOKEN_TTL_S * 1000);
   const userId = existing?.id ?? randomUUID();
-  const event = outboxEntry(deps.userTopic, userId, UserRegisteredSchema, {
+  const event = deps.events.registered({
     userId,
     email,
     displayName: existing?.displayName ?? displayName,
     role: existing?.role ?? "owner",
     verificationToken: token,
-    verificationExpiresAt: timestampFromDate(expiresAt),
+    verificationExpiresAt: expiresAt,
   });
-  await deps.oneTimeTokens.create(hashToken(token), userId, "verify", expiresAt);
+  await deps.stores.oneTimeTokens.create(hashToken(token), userId, "verify", expiresAt);
   if (existing) {
-    await deps.users.updateWithEvent(existing.id, {}, event);
+    await deps.stores.users.updateWithEvent(existing.id, {}, event);
   } else {
-    const created = await deps.users.create({
+    const created = await deps.stores.users.create({
       _id: userId,
       email,
       passwordHash,
@@ -67,5 +65,5 @@ export async function signUp(deps: AuthDeps, input: SignUpInput): Promise<void> 
     if (!created) return; // a parallel sign-up with the same email won; same answer.
     metrics.signups.add(1);
   }
-  deps.kickOutbox();
+  deps.kick();
 }
