@@ -1,5 +1,6 @@
 import { runService } from "@crafter/kit";
 import { configSchema } from "./config";
+import type { AccountDeps } from "./deps";
 import { accountConsumers } from "./events/consumers";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
@@ -10,10 +11,11 @@ await runService({
   configSchema,
   async setup({ config, mongo, logger }) {
     const stores = await createStores(mongo, { flagCache: { cacheMs: config.FLAGS_CACHE_MS } });
-    await seedFlags(stores, logger);
+    const deps: AccountDeps = { stores, logger, now: () => new Date() };
+    await seedFlags(deps);
     return {
-      routes: (router) => routes(router, stores),
-      consumers: accountConsumers(config.CRAFTER_NAMESPACE, stores),
+      routes: routes(deps),
+      consumers: accountConsumers(config.CRAFTER_NAMESPACE, deps),
     };
   },
 });
