@@ -40,3 +40,15 @@ export function badRequest(fields: Record<string, string>, code: ErrorCode = "CR
   const first = Object.values(fields)[0];
   return appError(code, first ?? ERROR_CATALOGUE[code].message, fields);
 }
+
+/**
+ * The caller went away or the deadline passed, so the work stopped and nothing was saved. Not a
+ * catalogue code (no user reads it): `errorInterceptor` sends it as Connect's Canceled.
+ */
+export class CancelledError extends Error {
+  override readonly name = "CancelledError";
+
+  constructor(message = "The request was cancelled.") {
+    super(message);
+  }
+}

@@ -1,6 +1,6 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { type ErrorDetail, ErrorDetailSchema } from "@crafter/proto/crafter/common/v1/error_pb";
-import { AppError } from "../errors/app-error";
+import { AppError, CancelledError } from "../errors/app-error";
 import { ERROR_CATALOGUE, type ErrorCode, isErrorCode } from "../errors/codes";
 
 const CONNECT_CODE_BY_STATUS: Record<number, Code> = {
@@ -19,10 +19,11 @@ const CONNECT_CODE_BY_STATUS: Record<number, Code> = {
 
 /**
  * An AppError as a ConnectError carrying its code as an `ErrorDetail`, so it survives gRPC and the
- * Connect protocol alike; the Connect code follows the catalogue's HTTP status. Any other error is
- * returned unchanged.
+ * Connect protocol alike; the Connect code follows the catalogue's HTTP status. A CancelledError
+ * becomes Canceled. Any other error is returned unchanged.
  */
 export function toConnectError(error: unknown): unknown {
+  if (error instanceof CancelledError) return new ConnectError(error.message, Code.Canceled);
   if (!(error instanceof AppError)) return error;
   const connectCode = CONNECT_CODE_BY_STATUS[error.status] ?? Code.Unknown;
   return new ConnectError(error.message, connectCode, undefined, [

@@ -1,7 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP } from "node:net";
-import { ConnectError } from "@connectrpc/connect";
-import { appError } from "@crafter/kit";
+import { AppError, appError } from "@crafter/kit";
 import { Agent, fetch } from "undici";
 
 /**
@@ -181,7 +180,7 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
     };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    if (error instanceof ConnectError) throw error; // PageNotFound, UnableToReadWebPage above
+    if (error instanceof AppError) throw error; // PageNotFound, UnableToReadWebPage above
     throw appError("UnableToReadWebPage");
   } finally {
     // destroy, not close: a body left unread past maxBytes must not hold the connection open.
