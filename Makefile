@@ -33,6 +33,9 @@ proto-check: install ## buf lint, and fail when proto/gen is stale
 lint: install ## Biome lint and format check
 	npx biome check .
 
+cycles: install ## Import cycles across services/*, packages/* and web/src (dependency-cruiser)
+	npm run --silent cycles
+
 typecheck: install ## TypeScript, strict
 	npx tsc -p tsconfig.json
 	npx tsc -p web/tsconfig.json
