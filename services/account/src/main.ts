@@ -1,6 +1,7 @@
 import { runService } from "@crafter/kit";
 import { configSchema } from "./config";
 import { accountConsumers } from "./events/consumers";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { seedFlags } from "./usecases/seed-flags";
@@ -13,6 +14,7 @@ await runService({
     await seedFlags(stores, logger);
     return {
       routes: (router) => routes(router, stores),
+      access,
       consumers: accountConsumers(config.CRAFTER_NAMESPACE, stores),
     };
   },

@@ -1,5 +1,6 @@
 import { runService, TOPICS, topicName } from "@crafter/kit";
 import { configSchema } from "./config";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { loadKeyRing } from "./store/key-ring";
 import { RefreshTokenRepository } from "./store/refresh-token.repository";
@@ -13,8 +14,6 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
 await runService({
   name: "auth",
   configSchema,
-  // Every auth RPC runs before a session exists.
-  authenticate: false,
   async setup({ config, logger, mongo, redis, relay }) {
     const users = new UserRepository(mongo);
     const oneTimeTokens = new OneTimeTokenRepository(mongo);
@@ -43,6 +42,7 @@ await runService({
     sweeper.unref();
     return {
       routes: routes(deps),
+      access,
       outbox: [users.model],
       publishes: [userTopic],
       onStop: async () => clearInterval(sweeper),

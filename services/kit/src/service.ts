@@ -13,9 +13,12 @@ import { createPublisher, type Publisher } from "./events/publisher";
 import { dlqTopic } from "./events/topics";
 import { createLogger } from "./logger/logger";
 import { createRedis, type Redis } from "./redis/redis";
-import { authInterceptor, loggingInterceptor, serverTracingInterceptor } from "./rpc/interceptors";
-import { type AccessTokenVerifier, authServiceJwks, createAccessTokenVerifier } from "./rpc/jwks";
+import { accessInterceptor, type RpcAccess } from "./rpc/access";
+import type { ServiceCredentials } from "./rpc/identity";
+import { loggingInterceptor, serverTracingInterceptor } from "./rpc/interceptors";
+import { createIdentityVerifier } from "./rpc/jwks";
 import { startRpcServer } from "./rpc/server";
+import { authServiceJwks, serviceCredentials } from "./rpc/service-credentials";
 import { startTelemetry } from "./telemetry/telemetry";
 
 export interface ServiceContext<C extends BaseConfig> {
@@ -26,12 +29,17 @@ export interface ServiceContext<C extends BaseConfig> {
   redis: Redis;
   kafka: Kafka;
   publisher: Publisher;
-  /** Verifies access tokens against the auth service's JWKS. */
-  verifyAccessToken: AccessTokenVerifier;
+  /**
+   * This service's own service token (name = the service's name, secret = SERVICE_SECRET), for
+   * clients built with `createServiceClient(…, { as: "service", credentials })`.
+   */
+  credentials: ServiceCredentials;
 }
 
 export interface ServiceParts {
   routes(router: ConnectRouter): void;
+  /** Who may call each RPC (src/rpc/access.ts); a method without an entry is refused. */
+  access: RpcAccess;
   /** Event handlers, consumed by the group `<namespace>.<service>`. */
   consumers?: { topics: string[]; handlers: EventHandler[] };
   /** Models whose documents carry an outbox; relayed to Kafka. */
@@ -44,8 +52,6 @@ export interface ServiceParts {
 export interface ServiceDefinition<S extends z.ZodType<BaseConfig & { PORT: number }>> {
   name: string;
   configSchema: S;
-  /** False for the auth service, whose RPCs run before a session exists. Default true. */
-  authenticate?: boolean;
   setup(ctx: ServiceContext<z.infer<S>> & { relay: () => OutboxRelay | undefined }): Promise<ServiceParts>;
 }
 
@@ -77,10 +83,16 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
   const kafka = createKafka(config.KAFKA_BROKERS, `${config.CRAFTER_NAMESPACE}.${definition.name}`, logger);
   const publisher = await createPublisher(kafka);
 
-  const verifyAccessToken = createAccessTokenVerifier({
+  const verifyIdentity = createIdentityVerifier({
     fetchJwks: authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
+  });
+  const credentials = serviceCredentials({
+    name: definition.name,
+    secret: config.SERVICE_SECRET,
+    authUrl: config.AUTH_URL,
+    timeoutMs: config.RPC_TIMEOUT_MS,
   });
 
   let relay: OutboxRelay | undefined;
@@ -92,7 +104,7 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     redis,
     kafka,
     publisher,
-    verifyAccessToken,
+    credentials,
     relay: () => relay,
   });
 
@@ -141,8 +153,11 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     }
   }
 
-  const interceptors: Interceptor[] = [serverTracingInterceptor(), loggingInterceptor(logger)];
-  if (definition.authenticate !== false) interceptors.push(authInterceptor(verifyAccessToken));
+  const interceptors: Interceptor[] = [
+    serverTracingInterceptor(),
+    loggingInterceptor(logger),
+    accessInterceptor(parts.access, verifyIdentity),
+  ];
   const server = await startRpcServer({
     port: config.PORT,
     host: config.HOST,

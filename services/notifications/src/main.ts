@@ -2,6 +2,7 @@ import { runService } from "@crafter/kit";
 import { configSchema } from "./config";
 import { notificationsConsumers } from "./events/consumers";
 import { createSmtpMailer } from "./mail/mailer";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createDeliveryRepository } from "./store/delivery.repository";
 import type { NotificationsDeps } from "./usecases/deps";
@@ -26,6 +27,7 @@ await runService({
     };
     return {
       routes,
+      access,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
       onStop: async () => mailer.close(),
     };

@@ -2,6 +2,7 @@ import { runService } from "@crafter/kit";
 import { configSchema } from "./config";
 import { projectsConsumers } from "./events/consumers";
 import { projectsTopics } from "./events/publishers";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import type { ProjectsDeps } from "./usecases/deps";
@@ -19,6 +20,7 @@ await runService({
     };
     return {
       routes: (router) => routes(router, deps),
+      access,
       publishes: projectsTopics(config.CRAFTER_NAMESPACE),
       outbox: stores.outboxModels,
       consumers: projectsConsumers(deps),

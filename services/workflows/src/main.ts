@@ -7,6 +7,7 @@ import { DefinitionRegistry } from "./domain/registry";
 import { CraftEvents } from "./events/craft-events";
 import { buildFunctions } from "./functions/index";
 import { checkWorkflowModels, createTextEngine, specLabel } from "./generation/providers";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { redisActionLocks } from "./store/action-lock";
 import { CraftRepository } from "./store/craft.repository";
@@ -15,7 +16,7 @@ import { craftModel } from "./store/craft.schema";
 await runService({
   name: "workflows",
   configSchema,
-  async setup({ config, logger, mongo, redis, relay }) {
+  async setup({ config, logger, mongo, redis, relay, credentials }) {
     const registry = config.WORKFLOWS_TEST_FIXTURES
       ? new DefinitionRegistry([...CATALOG, ...TEST_CATALOG], [...DEFINITIONS, ...TEST_DEFINITIONS])
       : new DefinitionRegistry(CATALOG, DEFINITIONS);
@@ -40,7 +41,7 @@ await runService({
       registry,
       engine,
       functions: buildFunctions(config),
-      credits: createBillingCredits(config.BILLING_URL, config.RPC_TIMEOUT_MS),
+      credits: createBillingCredits(config.BILLING_URL, config.RPC_TIMEOUT_MS, credentials),
       locks: redisActionLocks(redis),
       profiles: projectsProfileSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
       events,
@@ -48,6 +49,6 @@ await runService({
       logger,
       now: () => new Date(),
     };
-    return { routes: routes(deps), outbox: [crafts], publishes: [events.topic] };
+    return { routes: routes(deps), access, outbox: [crafts], publishes: [events.topic] };
   },
 });
