@@ -43,6 +43,7 @@ await runService({
     return {
       routes: routes(deps),
       access,
+      jwks: async () => keys.jwks,
       outbox: [users.model],
       publishes: [userTopic],
       onStop: async () => clearInterval(sweeper),

@@ -1,4 +1,5 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import type { JSONWebKeySet } from "jose";
 import type { Consumer, Kafka } from "kafkajs";
 import type { Connection } from "mongoose";
 import type { Logger } from "pino";
@@ -40,6 +41,11 @@ export interface ServiceParts {
   routes(router: ConnectRouter): void;
   /** Who may call each RPC (src/rpc/access.ts); a method without an entry is refused. */
   access: RpcAccess;
+  /**
+   * Where the access interceptor gets the JWKS; default: the auth service's GetJwks at AUTH_URL.
+   * The auth service gives its own key ring instead of calling itself.
+   */
+  jwks?: () => Promise<JSONWebKeySet>;
   /** Event handlers, consumed by the group `<namespace>.<service>`. */
   consumers?: { topics: string[]; handlers: EventHandler[] };
   /** Models whose documents carry an outbox; relayed to Kafka. */
@@ -83,11 +89,6 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
   const kafka = createKafka(config.KAFKA_BROKERS, `${config.CRAFTER_NAMESPACE}.${definition.name}`, logger);
   const publisher = await createPublisher(kafka);
 
-  const verifyIdentity = createIdentityVerifier({
-    fetchJwks: authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
-  });
   const credentials = serviceCredentials({
     name: definition.name,
     secret: config.SERVICE_SECRET,
@@ -153,6 +154,11 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     }
   }
 
+  const verifyIdentity = createIdentityVerifier({
+    fetchJwks: parts.jwks ?? authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+  });
   const interceptors: Interceptor[] = [
     serverTracingInterceptor(),
     loggingInterceptor(logger),
