@@ -6,7 +6,13 @@ import { randomUUID } from "node:crypto";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
-import { ACCESS_TOKEN_ALG, databaseName, describeError, SERVICE_TOKEN_AUDIENCE } from "@crafter/kit";
+import {
+  ACCESS_TOKEN_ALG,
+  databaseName,
+  describeError,
+  SERVICE_TOKEN_AUDIENCE,
+  serviceCredentials,
+} from "@crafter/kit";
 import {
   gatewayUrl,
   linkFrom,
@@ -367,6 +373,43 @@ describe.each(Object.entries(PROTOCOLS))("over %s", (_protocol, transportTo) => 
     expect(
       await outcome(stray.debit({ userId: alice.userId, amount: 7 }, { headers: bearer(await workflowsToken()) })),
     ).toMatch(/^Unimplemented /);
+  });
+});
+
+describe("serviceCredentials", () => {
+  it("keeps one token until a minute before its expiry, then fetches a new one", async () => {
+    const secret = (env.SERVICE_SECRETS ?? "")
+      .split(",")
+      .map((entry) => entry.split("="))
+      .find(([key]) => key === "workflows")![1]!;
+    let clock = Date.now();
+    const credentials = serviceCredentials({
+      name: "workflows",
+      secret,
+      authUrl: URLS.auth,
+      timeoutMs,
+      now: () => clock,
+    });
+    const [first, concurrent] = await Promise.all([credentials.token(), credentials.token()]);
+    expect(concurrent).toBe(first);
+    clock += 3 * 60_000;
+    expect(await credentials.token()).toBe(first);
+    clock += 60_000 + 1000; // under a minute left of the 5
+    const renewed = await credentials.token();
+    expect(renewed).not.toBe(first);
+    const billing = createClient(BillingService, PROTOCOLS.grpc!(URLS.billing));
+    const { debitId } = await billing.debit(
+      { userId: alice.userId, amount: 0, reason: "renewed" },
+      { headers: bearer(renewed) },
+    );
+    expect(debitId).not.toBe("");
+  });
+
+  it("fails clearly without a secret, and with a wrong one", async () => {
+    const without = serviceCredentials({ name: "workflows", secret: undefined, authUrl: URLS.auth, timeoutMs });
+    await expect(without.token()).rejects.toThrow("SERVICE_SECRET is not set");
+    const wrong = serviceCredentials({ name: "workflows", secret: "w".repeat(43), authUrl: URLS.auth, timeoutMs });
+    expect(await outcome(wrong.token())).toBe(UNAUTHENTICATED);
   });
 });
 

@@ -15,7 +15,7 @@ export async function issueServiceToken(
   input: { service: string; secret: string },
 ): Promise<{ token: string; expiresAt: Date }> {
   if (!serviceSecretMatches(deps.config.SERVICE_SECRETS, input.service, input.secret)) {
-    deps.logger.warn({ service: input.service.slice(0, 64) }, "service token refused: wrong name or secret");
+    deps.logger.warn({ client: input.service.slice(0, 64) }, "service token refused: wrong name or secret");
     throw appError("UNAUTHENTICATED");
   }
   const now = deps.now();
