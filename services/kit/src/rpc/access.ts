@@ -78,7 +78,8 @@ function namedUserOf(message: unknown): string | undefined {
  * then applies `decideAccess`. On success it puts the user in `kUser` and the user's token in
  * `kAccessToken` (user tokens), or the calling service's name in `kService` (service tokens).
  * Errors: UNAUTHENTICATED (Connect Unauthenticated), FORBIDDEN (PermissionDenied).
- * Only unary and server-streaming requests can name a user (client streams are read by handlers).
+ * A unary request's `userId` is checked before the handler runs; on streams (server-streaming
+ * included, whose one request arrives as a stream) each message is checked as the handler reads it.
  */
 export function accessInterceptor(access: RpcAccess, verify: IdentityVerifier): Interceptor {
   return (next) => async (req) => {
@@ -105,6 +106,16 @@ export function accessInterceptor(access: RpcAccess, verify: IdentityVerifier): 
     } else if (caller.kind === "service") {
       req.contextValues.set(kService, caller.service);
     }
-    return next(req);
+    if (!req.stream) return next(req);
+    const who = caller;
+    return next({
+      ...req,
+      message: (async function* checked(messages: AsyncIterable<unknown>) {
+        for await (const message of messages) {
+          if (decideAccess(allowed, who, namedUserOf(message)) !== "allow") throw appError("FORBIDDEN");
+          yield message;
+        }
+      })(req.message),
+    } as typeof req);
   };
 }
