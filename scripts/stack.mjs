@@ -3,6 +3,7 @@
 // of scripts/infra. Profiles keep a dev stack and a test stack apart (ports, namespace, logs):
 //   node scripts/stack.mjs up|down [name…]|status [--profile dev|test]
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
 import { join } from "node:path";
@@ -78,6 +79,28 @@ function environment() {
     ...settings.env,
   };
 }
+
+/**
+ * One random secret per service (and the gateway), for auth's IssueServiceToken: generated on the
+ * first `up` of a profile and kept in .data/stack/<profile>/service-secrets.json, so a service
+ * restarted alone still matches auth. Each process gets its own as SERVICE_SECRET; auth gets the
+ * table as SERVICE_SECRETS (name=secret,…).
+ */
+function serviceSecrets() {
+  const file = join(dir, "service-secrets.json");
+  const known = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  const names = [...SERVICES, "gateway"];
+  if (names.some((name) => !known[name])) {
+    for (const name of names) known[name] ??= randomBytes(32).toString("base64url");
+    writeFileSync(file, JSON.stringify(known, null, 2), { mode: 0o600 });
+  }
+  return known;
+}
+
+const secretTable = (secrets) =>
+  Object.entries(secrets)
+    .map(([name, secret]) => `${name}=${secret}`)
+    .join(",");
 
 function alive(pid) {
   try {
@@ -163,9 +186,21 @@ function start(name, entry, env) {
 async function up() {
   mkdirSync(dir, { recursive: true });
   const env = environment();
+  const secrets = serviceSecrets();
   const started = performance.now();
-  for (const name of SERVICES) start(name, `services/${name}/dist/main.js`, { ...env, PORT: String(port(name)) });
-  start("gateway", "services/gateway/dist/main.js", { ...env, PORT: String(settings.gateway) });
+  for (const name of SERVICES) {
+    const own = { PORT: String(port(name)), SERVICE_SECRET: secrets[name] };
+    start(name, `services/${name}/dist/main.js`, {
+      ...env,
+      ...own,
+      ...(name === "auth" ? { SERVICE_SECRETS: secretTable(secrets) } : {}),
+    });
+  }
+  start("gateway", "services/gateway/dist/main.js", {
+    ...env,
+    PORT: String(settings.gateway),
+    SERVICE_SECRET: secrets.gateway,
+  });
   await Promise.all([
     ...SERVICES.map((name) => waitFor(name, () => healthCheck(port(name)))),
     waitFor("gateway", gatewayHealthy),
@@ -181,12 +216,14 @@ async function up() {
       ]),
     ),
   };
-  // For tests and tools that talk to this stack.
+  // For tests and tools that talk to this stack (the secrets let identity tests get service tokens).
+  addresses.SERVICE_SECRETS = secretTable(secrets);
   writeFileSync(
     join(dir, "stack.env"),
     `${Object.entries(addresses)
       .map(([key, value]) => `${key}=${value}`)
       .join("\n")}\n`,
+    { mode: 0o600 },
   );
   console.log(`stack (${profile}) healthy in ${Math.round(performance.now() - started)} ms`);
   console.log(`\n  Crafter is running: ${env.PUBLIC_ORIGIN}\n`);

@@ -108,9 +108,33 @@ Args: root, name.
 {{- toYaml $data -}}
 {{- end -}}
 
-{{/* Environment from Secrets: the component's secretEnv and the backing services' secretRefs. Args: root, c. */}}
+{{/* Name of the Secret of service-identity secrets (templates/service-secrets.yaml). */}}
+{{- define "crafter.serviceSecretsName" -}}
+{{- .Values.serviceSecrets.name | default (printf "%s-service-secrets" (include "crafter.fullname" .)) -}}
+{{- end -}}
+
+{{/*
+Environment from Secrets: the component's service-identity secret (SERVICE_SECRET; auth also gets
+SERVICE_SECRETS, the table of all), its secretEnv and the backing services' secretRefs.
+Args: root, c, name.
+*/}}
 {{- define "crafter.secretEnv" -}}
 {{- $root := .root -}}
+{{- if .name }}
+- name: SERVICE_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "crafter.serviceSecretsName" $root }}
+      key: {{ .name }}
+      optional: true
+{{- if eq .name "auth" }}
+- name: SERVICE_SECRETS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "crafter.serviceSecretsName" $root }}
+      key: SERVICE_SECRETS
+{{- end }}
+{{- end -}}
 {{- range $service := .c.uses -}}
 {{- if include "crafter.fromSecret" (dict "root" $root "name" $service) }}
 {{- $ref := (index $root.Values.external $service).secretRef }}

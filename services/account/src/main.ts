@@ -2,6 +2,7 @@ import { runService } from "@crafter/kit";
 import { configSchema } from "./config";
 import type { AccountDeps } from "./deps";
 import { accountConsumers } from "./events/consumers";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { seedFlags } from "./usecases/seed-flags";
@@ -15,6 +16,7 @@ await runService({
     await seedFlags(deps);
     return {
       routes: routes(deps),
+      access,
       consumers: accountConsumers(config.CRAFTER_NAMESPACE, deps),
     };
   },

@@ -2,6 +2,7 @@ import { runService } from "@crafter/kit";
 import { configSchema } from "./config";
 import type { AuthDeps } from "./deps";
 import { UserEvents } from "./events/publishers";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { loadKeyRing } from "./store/key-ring";
@@ -11,8 +12,6 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
 await runService({
   name: "auth",
   configSchema,
-  // Every auth RPC runs before a session exists.
-  authenticate: false,
   async setup({ config, logger, mongo, redis, kick }) {
     const stores = await createStores(mongo);
     const keys = await loadKeyRing(stores.signingKeys, config.JWT_PRIVATE_JWK);
@@ -28,6 +27,9 @@ await runService({
     sweeper.unref();
     return {
       routes: routes(deps),
+      access,
+      // Auth verifies with its own key ring instead of calling itself.
+      jwks: async () => keys.jwks,
       outbox: stores.outbox,
       publishes: [events.topic],
       onStop: async () => clearInterval(sweeper),

@@ -1,6 +1,7 @@
 import { runService, TOPICS, topicName } from "@crafter/kit";
 import { configSchema } from "./config";
 import { billingConsumers } from "./events/consumers";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import type { BillingDeps } from "./usecases/deps";
@@ -23,6 +24,7 @@ await runService({
     };
     return {
       routes: routes(deps),
+      access,
       consumers: billingConsumers(config.CRAFTER_NAMESPACE, deps, deps.freeTier),
       outbox: [stores.ledger.model],
       publishes: [creditsTopic],

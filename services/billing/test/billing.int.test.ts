@@ -4,7 +4,14 @@ import { randomUUID } from "node:crypto";
 import { fromBinary } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { createKafka, createLogger, createServiceClient, describeError, TOPICS, topicName } from "@crafter/kit";
-import { GatewaySession, linkFrom, stackEnv, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import {
+  GatewaySession,
+  linkFrom,
+  stackEnv,
+  stackServiceCredentials,
+  uniqueEmail,
+  waitForEmail,
+} from "@crafter/kit/testing";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { type CreditsChanged, CreditsChangedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
@@ -17,6 +24,13 @@ const timeoutMs = 30_000;
 const billingUrl = env.BILLING_URL ?? "http://127.0.0.1:50056";
 const auth = createServiceClient(AuthService, env.AUTH_URL ?? "http://127.0.0.1:50051", { timeoutMs });
 const billing = createServiceClient(BillingService, billingUrl, { timeoutMs });
+// Debit and Refund are for the workflows service only (billing/src/rpc/access.ts).
+const workflows = stackServiceCredentials("workflows");
+const asWorkflows = createServiceClient(BillingService, billingUrl, {
+  timeoutMs,
+  as: "service",
+  credentials: workflows,
+});
 const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 const DAY = 86_400_000;
 // The machine may be shared and slow; no test here measures speed.
@@ -93,15 +107,15 @@ describe("BillingService over RPC", () => {
     expect(before).toMatchObject({ credits: 100, plan: "free", isSubscribed: false });
     expect(timestampDate(before.expiresAt!).getTime()).toBeGreaterThan(Date.now() + 29 * DAY);
 
-    const debit = await billing.debit({ amount: 7, reason: "test", craftId: "c1", idempotencyKey: "k1" }, as(token));
+    // A service call names the user and carries its service token.
+    const debit = await asWorkflows.debit({ userId, amount: 7, reason: "test", craftId: "c1", idempotencyKey: "k1" });
     expect(debit.balance).toBe(93);
-    const again = await billing.debit({ amount: 7, reason: "test", craftId: "c1", idempotencyKey: "k1" }, as(token));
+    const again = await asWorkflows.debit({ userId, amount: 7, reason: "test", craftId: "c1", idempotencyKey: "k1" });
     expect(again).toMatchObject({ debitId: debit.debitId, balance: 93 });
-    // A service call names the user instead of carrying a token.
-    expect((await billing.getCredits({ userId })).credits).toBe(93);
+    expect((await billing.getCredits({}, as(token))).credits).toBe(93);
 
-    expect((await billing.refund({ debitId: debit.debitId }, as(token))).balance).toBe(100);
-    expect((await billing.refund({ debitId: debit.debitId })).balance).toBe(100);
+    expect((await asWorkflows.refund({ debitId: debit.debitId })).balance).toBe(100);
+    expect((await asWorkflows.refund({ debitId: debit.debitId })).balance).toBe(100);
     expect((await billing.getCredits({}, as(token))).credits).toBe(100);
   });
 
@@ -111,16 +125,18 @@ describe("BillingService over RPC", () => {
     expect(await codeOf(billing.getCredits({ userId: bob.userId }, as(alice.token)))).toBe("FORBIDDEN");
     expect(await codeOf(billing.debit({ amount: 1, userId: bob.userId }, as(alice.token)))).toBe("FORBIDDEN");
     expect(await codeOf(billing.getCredits({}))).toBe("UNAUTHENTICATED");
-    const bobs = await billing.debit({ amount: 1, userId: bob.userId });
-    expect(await codeOf(billing.refund({ debitId: bobs.debitId }, as(alice.token)))).toBe("NOT_FOUND");
-    expect(await codeOf(billing.debit({ amount: -1 }, as(alice.token)))).toBe("CR_ERR_BAD_REQUEST");
+    const bobs = await asWorkflows.debit({ amount: 1, userId: bob.userId });
+    // A user may not refund at all, even their own debits.
+    expect(await codeOf(billing.refund({ debitId: bobs.debitId }, as(alice.token)))).toBe("FORBIDDEN");
+    expect(await codeOf(billing.refund({ debitId: bobs.debitId }, as(bob.token)))).toBe("FORBIDDEN");
+    expect(await codeOf(asWorkflows.debit({ amount: -1, userId: alice.userId }))).toBe("CR_ERR_BAD_REQUEST");
     expect(await codeOf(billing.getCredits({}, as("not-a-jwt")))).toBe("UNAUTHENTICATED");
   });
 
   it("lets exactly 10 of 16 concurrent debits of 10 through on 100 credits, then asks to subscribe", async () => {
     const { token, userId } = await newUser();
     // The 16 debits of one user queue in billing; on a loaded machine that can take a while.
-    const credits = createBillingCredits(billingUrl, 150_000);
+    const credits = createBillingCredits(billingUrl, 150_000, workflows);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 16 }, (_, i) =>
         credits.debit({ userId, amount: 10, reason: "concurrency", craftId: "c", idempotencyKey: `k${i}` }),
@@ -154,9 +170,9 @@ describe("BillingService over RPC", () => {
     afterAll(() => consumer.disconnect());
 
     it("publishes CreditsChanged for the grant, a debit and its refund", async () => {
-      const { token, userId } = await newUser();
-      const { debitId } = await billing.debit({ amount: 3, reason: "events" }, as(token));
-      await billing.refund({ debitId }, as(token));
+      const { userId } = await newUser();
+      const { debitId } = await asWorkflows.debit({ userId, amount: 3, reason: "events" });
+      await asWorkflows.refund({ debitId });
       const seen: CreditsChanged[] = [];
       await consumer.connect();
       await consumer.subscribe({ topic: topicName(namespace, TOPICS.billingCredits), fromBeginning: true });

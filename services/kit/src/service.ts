@@ -1,4 +1,5 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import type { JSONWebKeySet } from "jose";
 import type { Consumer, Kafka } from "kafkajs";
 import type { Connection } from "mongoose";
 import type { Logger } from "pino";
@@ -13,10 +14,13 @@ import { createPublisher, type Publisher } from "./events/publisher";
 import { dlqTopic } from "./events/topics";
 import { createLogger } from "./logger/logger";
 import { createRedis, type Redis } from "./redis/redis";
+import { accessInterceptor, type RpcAccess } from "./rpc/access";
 import { errorInterceptor } from "./rpc/errors";
-import { authInterceptor, loggingInterceptor, serverTracingInterceptor } from "./rpc/interceptors";
-import { type AccessTokenVerifier, authServiceJwks, createAccessTokenVerifier } from "./rpc/jwks";
+import type { ServiceCredentials } from "./rpc/identity";
+import { loggingInterceptor, serverTracingInterceptor } from "./rpc/interceptors";
+import { createIdentityVerifier } from "./rpc/jwks";
 import { startRpcServer } from "./rpc/server";
+import { authServiceJwks, serviceCredentials } from "./rpc/service-credentials";
 import { startTelemetry } from "./telemetry/telemetry";
 
 export interface ServiceContext<C extends BaseConfig> {
@@ -27,8 +31,11 @@ export interface ServiceContext<C extends BaseConfig> {
   redis: Redis;
   kafka: Kafka;
   publisher: Publisher;
-  /** Verifies access tokens against the auth service's JWKS. */
-  verifyAccessToken: AccessTokenVerifier;
+  /**
+   * This service's own service token (name = the service's name, secret = SERVICE_SECRET), for
+   * clients built with `createServiceClient(…, { as: "service", credentials })`.
+   */
+  credentials: ServiceCredentials;
   /** Wakes the outbox relay after a write that added events; a no-op before the relay starts. */
   kick: () => void;
 }
@@ -36,6 +43,13 @@ export interface ServiceContext<C extends BaseConfig> {
 export interface ServiceParts {
   /** Registers the service's Connect handlers: `routes(deps)` of src/rpc/routes.ts. */
   routes: (router: ConnectRouter) => void;
+  /** Who may call each RPC (src/rpc/access.ts); a method without an entry is refused. */
+  access: RpcAccess;
+  /**
+   * Where the access interceptor gets the JWKS; default: the auth service's GetJwks at AUTH_URL.
+   * The auth service gives its own key ring instead of calling itself.
+   */
+  jwks?: () => Promise<JSONWebKeySet>;
   /** Event handlers, consumed by the group `<namespace>.<service>`. */
   consumers?: { topics: string[]; handlers: EventHandler[] };
   /** Models whose documents carry an outbox; relayed to Kafka. */
@@ -48,8 +62,6 @@ export interface ServiceParts {
 export interface ServiceDefinition<S extends z.ZodType<BaseConfig & { PORT: number }>> {
   name: string;
   configSchema: S;
-  /** False for the auth service, whose RPCs run before a session exists. Default true. */
-  authenticate?: boolean;
   setup(ctx: ServiceContext<z.infer<S>>): Promise<ServiceParts>;
 }
 
@@ -81,10 +93,11 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
   const kafka = createKafka(config.KAFKA_BROKERS, `${config.CRAFTER_NAMESPACE}.${definition.name}`, logger);
   const publisher = await createPublisher(kafka);
 
-  const verifyAccessToken = createAccessTokenVerifier({
-    fetchJwks: authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
+  const credentials = serviceCredentials({
+    name: definition.name,
+    secret: config.SERVICE_SECRET,
+    authUrl: config.AUTH_URL,
+    timeoutMs: config.RPC_TIMEOUT_MS,
   });
 
   let relay: OutboxRelay | undefined;
@@ -96,7 +109,7 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     redis,
     kafka,
     publisher,
-    verifyAccessToken,
+    credentials,
     kick: () => relay?.kick(),
   });
 
@@ -145,10 +158,19 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     }
   }
 
-  const interceptors: Interceptor[] = [serverTracingInterceptor(), loggingInterceptor(logger)];
-  if (definition.authenticate !== false) interceptors.push(authInterceptor(verifyAccessToken));
-  // Innermost, so the others (logging, tracing) see the ConnectError an AppError becomes.
-  interceptors.push(errorInterceptor());
+  const verifyIdentity = createIdentityVerifier({
+    fetchJwks: parts.jwks ?? authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+  });
+  // Outermost first. The error interceptor sits outside the access interceptor so the AppErrors of
+  // both the access check and the handlers become ConnectErrors before logging and tracing see them.
+  const interceptors: Interceptor[] = [
+    serverTracingInterceptor(),
+    loggingInterceptor(logger),
+    errorInterceptor(),
+    accessInterceptor(parts.access, verifyIdentity),
+  ];
   const server = await startRpcServer({
     port: config.PORT,
     host: config.HOST,

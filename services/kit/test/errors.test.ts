@@ -5,10 +5,11 @@ import { exportJWK, generateKeyPair, type JSONWebKeySet, SignJWT } from "jose";
 import type { Caller } from "../src/caller";
 import { AppError, appError, badRequest, CancelledError } from "../src/errors/app-error";
 import { ERROR_CATALOGUE } from "../src/errors/codes";
+import type { RpcAccess } from "../src/rpc/access";
+import { accessInterceptor } from "../src/rpc/access";
 import { callerOf } from "../src/rpc/caller";
 import { describeError, errorInterceptor } from "../src/rpc/errors";
-import { authInterceptor } from "../src/rpc/interceptors";
-import { ACCESS_TOKEN_ALG, createAccessTokenVerifier } from "../src/rpc/jwks";
+import { ACCESS_TOKEN_ALG, createIdentityVerifier } from "../src/rpc/jwks";
 
 // The kit's error path and caller on a real Connect router (in memory), with the interceptors
 // runService installs: AppError in a handler → ConnectError with ErrorDetail on the wire →
@@ -20,7 +21,7 @@ const AUDIENCE = "crafter";
 async function signer() {
   const { privateKey, publicKey } = await generateKeyPair(ACCESS_TOKEN_ALG, { crv: "Ed25519", extractable: true });
   const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: ACCESS_TOKEN_ALG };
-  const verify = createAccessTokenVerifier({
+  const verify = createIdentityVerifier({
     fetchJwks: async () => ({ keys: [jwk] }) as JSONWebKeySet,
     issuer: ISSUER,
     audience: AUDIENCE,
@@ -36,6 +37,9 @@ async function signer() {
       .sign(privateKey);
   return { verify, sign };
 }
+
+// The two methods these tests call, open to users (as runService installs the access check).
+const ACCESS: RpcAccess = { [WorkflowsService.typeName]: { getHeaders: ["user"], completeStep: ["user"] } };
 
 /** A WorkflowsService whose handlers do what each test sets in `behaviour`. */
 async function harness() {
@@ -55,7 +59,7 @@ async function harness() {
           behaviour.stream();
         },
       }),
-    { router: { interceptors: [authInterceptor(verify), errorInterceptor()] } },
+    { router: { interceptors: [errorInterceptor(), accessInterceptor(ACCESS, verify)] } },
   );
   return { client: createClient(WorkflowsService, transport), sign, seen, behaviour };
 }

@@ -3,6 +3,7 @@ import { configSchema } from "./config";
 import type { NotificationsDeps } from "./deps";
 import { notificationsConsumers } from "./events/consumers";
 import { createSmtpMailer } from "./mail/mailer";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 
@@ -26,6 +27,7 @@ await runService({
     };
     return {
       routes: routes(deps),
+      access,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
       onStop: async () => mailer.close(),
     };

@@ -3,6 +3,7 @@ import { configSchema } from "./config";
 import type { ProjectsDeps } from "./deps";
 import { projectsConsumers } from "./events/consumers";
 import { ProjectEvents } from "./events/publishers";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 
@@ -15,6 +16,7 @@ await runService({
     const deps: ProjectsDeps = { stores, events, kick, logger, now: () => new Date() };
     return {
       routes: routes(deps),
+      access,
       publishes: [events.topic],
       outbox: stores.outbox,
       consumers: projectsConsumers(config.CRAFTER_NAMESPACE, deps),

@@ -29,6 +29,8 @@ export const configSchema = baseConfigSchema
     PROJECTS_URL: z.url().default("http://127.0.0.1:50053"),
     /** The billing service, which debits and refunds credits (clients/billing.ts). */
     BILLING_URL: z.url().default("http://127.0.0.1:50056"),
+    /** Required: workflows debits and refunds credits with its own service token (kit config). */
+    SERVICE_SECRET: z.string().min(32),
     /**
      * Who writes the text: openai, google, openai-compatible (OpenAI-style endpoint at AI_BASE_URL:
      * Ollama, vLLM, LiteLLM…) or offline. Unset: openai-compatible when AI_BASE_URL is set, else offline.

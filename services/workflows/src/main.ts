@@ -8,6 +8,7 @@ import { DefinitionRegistry } from "./domain/registry";
 import { CraftEvents } from "./events/publishers";
 import { buildFunctions } from "./functions/index";
 import { checkWorkflowModels, createTextEngine, specLabel } from "./generation/providers";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { redisActionLocks } from "./store/action-lock";
@@ -15,7 +16,7 @@ import { redisActionLocks } from "./store/action-lock";
 await runService({
   name: "workflows",
   configSchema,
-  async setup({ config, logger, mongo, redis, kick }) {
+  async setup({ config, logger, mongo, redis, kick, credentials }) {
     const registry = config.WORKFLOWS_TEST_FIXTURES
       ? new DefinitionRegistry([...CATALOG, ...TEST_CATALOG], [...DEFINITIONS, ...TEST_DEFINITIONS])
       : new DefinitionRegistry(CATALOG, DEFINITIONS);
@@ -38,7 +39,7 @@ await runService({
     const deps: WorkflowsDeps = {
       stores,
       clients: {
-        credits: createBillingCredits(config.BILLING_URL, config.RPC_TIMEOUT_MS),
+        credits: createBillingCredits(config.BILLING_URL, config.RPC_TIMEOUT_MS, credentials),
         profiles: projectsProfileSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
       },
       locks: redisActionLocks(redis),
@@ -50,6 +51,6 @@ await runService({
       logger,
       now: () => new Date(),
     };
-    return { routes: routes(deps), outbox: stores.outbox, publishes: [events.topic] };
+    return { routes: routes(deps), access, outbox: stores.outbox, publishes: [events.topic] };
   },
 });

@@ -1,7 +1,9 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import type { AuthDeps } from "../deps";
 import { forgotPassword } from "../usecases/forgot-password";
+import { issueServiceToken } from "../usecases/issue-service-token";
 import { refreshSession } from "../usecases/refresh-session";
 import { resetPassword } from "../usecases/reset-password";
 import { signIn } from "../usecases/sign-in";
@@ -40,6 +42,10 @@ export function routes(deps: AuthDeps): (router: ConnectRouter) => void {
       },
       getJwks() {
         return { jwksJson: JSON.stringify(deps.keys.jwks) };
+      },
+      async issueServiceToken(req) {
+        const { token, expiresAt } = await issueServiceToken(deps, req);
+        return { token, expiresAt: timestampFromDate(expiresAt) };
       },
     });
 }

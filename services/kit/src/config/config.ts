@@ -25,6 +25,13 @@ export const baseConfigSchema = z.object({
   AUTH_URL: z.url().default("http://127.0.0.1:50051"),
   JWT_ISSUER: z.string().default("crafter-auth"),
   JWT_AUDIENCE: z.string().default("crafter"),
+  /**
+   * This service's secret for auth's IssueServiceToken (client credentials), at least 32
+   * characters; auth holds the same value in SERVICE_SECRETS. Needed only by services that make
+   * calls of their own (`as: "service"` clients); from the chart's service-secrets Secret, or
+   * generated per stack by scripts/stack.mjs.
+   */
+  SERVICE_SECRET: z.string().min(32).optional(),
   /** Default deadline of outgoing RPCs, in milliseconds. */
   RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Grace period for in-flight work on SIGTERM, in milliseconds. */

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/auth/v1/auth.proto.
  */
 export const file_crafter_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChpjcmFmdGVyL2F1dGgvdjEvYXV0aC5wcm90bxIPY3JhZnRlci5hdXRoLnYxInkKCEF1dGhVc2VyEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIRCgljbGllbnRfaWQYBSABKAkSFAoMZGlzcGxheV9uYW1lGAYgASgJIs4BCgdTZXNzaW9uEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAIgASgJEjUKEWFjY2Vzc19leHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChJyZWZyZXNoX2V4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBHVzZXIYBSABKAsyGS5jcmFmdGVyLmF1dGgudjEuQXV0aFVzZXIiRgoNU2lnblVwUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkiEAoOU2lnblVwUmVzcG9uc2UiIwoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiQKE1ZlcmlmeUVtYWlsUmVzcG9uc2USDQoFZW1haWwYASABKAkiPAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIKCgJpcBgDIAEoCSI7Cg5TaWduSW5SZXNwb25zZRIpCgdzZXNzaW9uGAEgASgLMhguY3JhZnRlci5hdXRoLnYxLlNlc3Npb24iLgoVUmVmcmVzaFNlc3Npb25SZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkiQwoWUmVmcmVzaFNlc3Npb25SZXNwb25zZRIpCgdzZXNzaW9uGAEgASgLMhguY3JhZnRlci5hdXRoLnYxLlNlc3Npb24iJwoOU2lnbk91dFJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSIRCg9TaWduT3V0UmVzcG9uc2UiJgoVRm9yZ290UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJIhgKFkZvcmdvdFBhc3N3b3JkUmVzcG9uc2UiNwoUUmVzZXRQYXNzd29yZFJlcXVlc3QSDQoFdG9rZW4YASABKAkSEAoIcGFzc3dvcmQYAiABKAkiFwoVUmVzZXRQYXNzd29yZFJlc3BvbnNlIhAKDkdldEp3a3NSZXF1ZXN0IiQKD0dldEp3a3NSZXNwb25zZRIRCglqd2tzX2pzb24YASABKAkyvwUKC0F1dGhTZXJ2aWNlEkkKBlNpZ25VcBIeLmNyYWZ0ZXIuYXV0aC52MS5TaWduVXBSZXF1ZXN0Gh8uY3JhZnRlci5hdXRoLnYxLlNpZ25VcFJlc3BvbnNlElgKC1ZlcmlmeUVtYWlsEiMuY3JhZnRlci5hdXRoLnYxLlZlcmlmeUVtYWlsUmVxdWVzdBokLmNyYWZ0ZXIuYXV0aC52MS5WZXJpZnlFbWFpbFJlc3BvbnNlEkkKBlNpZ25JbhIeLmNyYWZ0ZXIuYXV0aC52MS5TaWduSW5SZXF1ZXN0Gh8uY3JhZnRlci5hdXRoLnYxLlNpZ25JblJlc3BvbnNlEmEKDlJlZnJlc2hTZXNzaW9uEiYuY3JhZnRlci5hdXRoLnYxLlJlZnJlc2hTZXNzaW9uUmVxdWVzdBonLmNyYWZ0ZXIuYXV0aC52MS5SZWZyZXNoU2Vzc2lvblJlc3BvbnNlEkwKB1NpZ25PdXQSHy5jcmFmdGVyLmF1dGgudjEuU2lnbk91dFJlcXVlc3QaIC5jcmFmdGVyLmF1dGgudjEuU2lnbk91dFJlc3BvbnNlEmEKDkZvcmdvdFBhc3N3b3JkEiYuY3JhZnRlci5hdXRoLnYxLkZvcmdvdFBhc3N3b3JkUmVxdWVzdBonLmNyYWZ0ZXIuYXV0aC52MS5Gb3Jnb3RQYXNzd29yZFJlc3BvbnNlEl4KDVJlc2V0UGFzc3dvcmQSJS5jcmFmdGVyLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlcXVlc3QaJi5jcmFmdGVyLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlc3BvbnNlEkwKB0dldEp3a3MSHy5jcmFmdGVyLmF1dGgudjEuR2V0Sndrc1JlcXVlc3QaIC5jcmFmdGVyLmF1dGgudjEuR2V0Sndrc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChpjcmFmdGVyL2F1dGgvdjEvYXV0aC5wcm90bxIPY3JhZnRlci5hdXRoLnYxInkKCEF1dGhVc2VyEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIRCgljbGllbnRfaWQYBSABKAkSFAoMZGlzcGxheV9uYW1lGAYgASgJIs4BCgdTZXNzaW9uEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAIgASgJEjUKEWFjY2Vzc19leHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChJyZWZyZXNoX2V4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBHVzZXIYBSABKAsyGS5jcmFmdGVyLmF1dGgudjEuQXV0aFVzZXIiRgoNU2lnblVwUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkiEAoOU2lnblVwUmVzcG9uc2UiIwoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiQKE1ZlcmlmeUVtYWlsUmVzcG9uc2USDQoFZW1haWwYASABKAkiPAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIKCgJpcBgDIAEoCSI7Cg5TaWduSW5SZXNwb25zZRIpCgdzZXNzaW9uGAEgASgLMhguY3JhZnRlci5hdXRoLnYxLlNlc3Npb24iLgoVUmVmcmVzaFNlc3Npb25SZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkiQwoWUmVmcmVzaFNlc3Npb25SZXNwb25zZRIpCgdzZXNzaW9uGAEgASgLMhguY3JhZnRlci5hdXRoLnYxLlNlc3Npb24iJwoOU2lnbk91dFJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSIRCg9TaWduT3V0UmVzcG9uc2UiJgoVRm9yZ290UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJIhgKFkZvcmdvdFBhc3N3b3JkUmVzcG9uc2UiNwoUUmVzZXRQYXNzd29yZFJlcXVlc3QSDQoFdG9rZW4YASABKAkSEAoIcGFzc3dvcmQYAiABKAkiFwoVUmVzZXRQYXNzd29yZFJlc3BvbnNlIhAKDkdldEp3a3NSZXF1ZXN0IiQKD0dldEp3a3NSZXNwb25zZRIRCglqd2tzX2pzb24YASABKAkiOwoYSXNzdWVTZXJ2aWNlVG9rZW5SZXF1ZXN0Eg8KB3NlcnZpY2UYASABKAkSDgoGc2VjcmV0GAIgASgJIloKGUlzc3VlU2VydmljZVRva2VuUmVzcG9uc2USDQoFdG9rZW4YASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAyqwYKC0F1dGhTZXJ2aWNlEkkKBlNpZ25VcBIeLmNyYWZ0ZXIuYXV0aC52MS5TaWduVXBSZXF1ZXN0Gh8uY3JhZnRlci5hdXRoLnYxLlNpZ25VcFJlc3BvbnNlElgKC1ZlcmlmeUVtYWlsEiMuY3JhZnRlci5hdXRoLnYxLlZlcmlmeUVtYWlsUmVxdWVzdBokLmNyYWZ0ZXIuYXV0aC52MS5WZXJpZnlFbWFpbFJlc3BvbnNlEkkKBlNpZ25JbhIeLmNyYWZ0ZXIuYXV0aC52MS5TaWduSW5SZXF1ZXN0Gh8uY3JhZnRlci5hdXRoLnYxLlNpZ25JblJlc3BvbnNlEmEKDlJlZnJlc2hTZXNzaW9uEiYuY3JhZnRlci5hdXRoLnYxLlJlZnJlc2hTZXNzaW9uUmVxdWVzdBonLmNyYWZ0ZXIuYXV0aC52MS5SZWZyZXNoU2Vzc2lvblJlc3BvbnNlEkwKB1NpZ25PdXQSHy5jcmFmdGVyLmF1dGgudjEuU2lnbk91dFJlcXVlc3QaIC5jcmFmdGVyLmF1dGgudjEuU2lnbk91dFJlc3BvbnNlEmEKDkZvcmdvdFBhc3N3b3JkEiYuY3JhZnRlci5hdXRoLnYxLkZvcmdvdFBhc3N3b3JkUmVxdWVzdBonLmNyYWZ0ZXIuYXV0aC52MS5Gb3Jnb3RQYXNzd29yZFJlc3BvbnNlEl4KDVJlc2V0UGFzc3dvcmQSJS5jcmFmdGVyLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlcXVlc3QaJi5jcmFmdGVyLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlc3BvbnNlEkwKB0dldEp3a3MSHy5jcmFmdGVyLmF1dGgudjEuR2V0Sndrc1JlcXVlc3QaIC5jcmFmdGVyLmF1dGgudjEuR2V0Sndrc1Jlc3BvbnNlEmoKEUlzc3VlU2VydmljZVRva2VuEikuY3JhZnRlci5hdXRoLnYxLklzc3VlU2VydmljZVRva2VuUmVxdWVzdBoqLmNyYWZ0ZXIuYXV0aC52MS5Jc3N1ZVNlcnZpY2VUb2tlblJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * The claims of an access token, as /auth/check returns them.
@@ -377,6 +377,54 @@ export const GetJwksResponseSchema: GenMessage<GetJwksResponse> = /*@__PURE__*/
   messageDesc(file_crafter_auth_v1_auth, 17);
 
 /**
+ * @generated from message crafter.auth.v1.IssueServiceTokenRequest
+ */
+export type IssueServiceTokenRequest = Message<"crafter.auth.v1.IssueServiceTokenRequest"> & {
+  /**
+   * The calling service's name, e.g. "workflows".
+   *
+   * @generated from field: string service = 1;
+   */
+  service: string;
+
+  /**
+   * Its secret (SERVICE_SECRET of that service; auth's SERVICE_SECRETS).
+   *
+   * @generated from field: string secret = 2;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message crafter.auth.v1.IssueServiceTokenRequest.
+ * Use `create(IssueServiceTokenRequestSchema)` to create a new message.
+ */
+export const IssueServiceTokenRequestSchema: GenMessage<IssueServiceTokenRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 18);
+
+/**
+ * @generated from message crafter.auth.v1.IssueServiceTokenResponse
+ */
+export type IssueServiceTokenResponse = Message<"crafter.auth.v1.IssueServiceTokenResponse"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 2;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.auth.v1.IssueServiceTokenResponse.
+ * Use `create(IssueServiceTokenResponseSchema)` to create a new message.
+ */
+export const IssueServiceTokenResponseSchema: GenMessage<IssueServiceTokenResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 19);
+
+/**
  * Credentials, verification and reset tokens, refresh-token families and the signing keys (JWKS).
  * Sign-up, sign-in and forgot-password answer alike for known and unknown accounts.
  *
@@ -450,6 +498,18 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof GetJwksRequestSchema;
     output: typeof GetJwksResponseSchema;
+  },
+  /**
+   * A service token for a service's own calls (client credentials): an EdDSA JWT signed with a key
+   * of the JWKS, `aud = crafter-internal`, `sub = service:<name>`, 5 minutes. A wrong name or
+   * secret: UNAUTHENTICATED.
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.IssueServiceToken
+   */
+  issueServiceToken: {
+    methodKind: "unary";
+    input: typeof IssueServiceTokenRequestSchema;
+    output: typeof IssueServiceTokenResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_auth_v1_auth, 0);
