@@ -188,7 +188,7 @@ check_chart() {
     "$KUBECONFORM" -strict -summary -kubernetes-version "$KUBE_VERSION" \
       -schema-location "$schemas/{{.NormalizedKubernetesVersion}}-local-strict/{{.ResourceKind}}{{.KindSuffix}}.json" \
       "$out" || die "kubeconform rejected objects rendered with values: ${file#"$ROOT"/}"
-    "$VENV/bin/python" "$ROOT/scripts/ci/chart_policy.py" "$out" ||
+    "$VENV/bin/python" "$ROOT/scripts/ci/chart_policy.py" "$out" "$ROOT/services/manifest.yaml" ||
       die "chart policy broken with values: ${file#"$ROOT"/}"
     say "chart ok with ${file#"$ROOT"/} values: lint clean, $objects objects valid for Kubernetes $KUBE_VERSION"
   done
