@@ -323,7 +323,8 @@ function main(command) {
   const manifest = loadManifest();
   if (command === "images") {
     for (const c of Object.values(manifest.components)) {
-      console.log(`docker build --build-arg SERVICE=${c.name} --build-arg PORT=${c.port} -t ${c.image} .`);
+      const protocol = c.protocol === "grpc" ? "" : ` --build-arg PROTOCOL=${c.protocol}`;
+      console.log(`docker build --build-arg SERVICE=${c.name} --build-arg PORT=${c.port}${protocol} -t ${c.image} .`);
     }
     return 0;
   }

@@ -142,8 +142,7 @@ async function httpHealthy(httpPort) {
 }
 
 /** grpc.health.v1 for a Connect/gRPC service, GET /healthz for an HTTP one. */
-const healthy = (name) =>
-  components[name].protocol === "grpc" ? healthCheck(port(name)) : httpHealthy(port(name));
+const healthy = (name) => (components[name].protocol === "grpc" ? healthCheck(port(name)) : httpHealthy(port(name)));
 
 async function waitFor(name, check, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;

@@ -198,9 +198,9 @@ def main(path: str, manifest_path: str | None = None) -> int:
             uses = set(declared.get("uses") or [])
             for server, var in SERVER_VARS.items():
                 has = var in data or var in secret_vars
-                # SMTP and S3 have no in-chart default address (usually a Secret the operator adds).
-                if server in uses and server not in ("smtp", "s3"):
-                    need(has, f"{component}: uses {server} but gets no {var}")
+                if server in uses:
+                    # SMTP and S3 have no in-chart default address (usually a Secret the operator adds).
+                    need(has or server in ("smtp", "s3"), f"{component}: uses {server} but gets no {var}")
                 else:
                     need(not has, f"{component}: gets {var}, but the manifest does not say it uses {server}")
 
