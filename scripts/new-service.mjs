@@ -193,13 +193,9 @@ export const access = {
   ${method}: ["user"],
 } as const satisfies Record<keyof (typeof ${service})["method"], readonly string[]>;
 `,
-  [`services/${name}/src/usecases/${kebab(method)}.ts`]: `${
-    has.caller
-      ? `import type { Caller } from "@crafter/kit";\n`
-      : "// PENDING (scripts/new-service.mjs): the kit's transport-free Caller.\ntype Caller = { userId: string };\n"
-  }import type { ${Name}Deps } from "../deps";
+  [`services/${name}/src/usecases/${kebab(method)}.ts`]: `${has.caller ? `import type { Caller } from "@crafter/kit";\n` : ""}import type { ${Name}Deps } from "../deps";
 import { type Status, status } from "../domain/status";
-
+${has.caller ? "" : "\n// PENDING (scripts/new-service.mjs): the kit's transport-free Caller.\ntype Caller = { userId: string };\n"}
 /** How many entries the caller has. */
 export async function ${method}(
   deps: Pick<${Name}Deps, "stores">,
