@@ -17,6 +17,7 @@ export const MANIFEST = join(root, "services/manifest.yaml");
 export const SERVERS = ["mongodb", "kafka", "redis", "smtp", "s3"];
 export const PROTOCOLS = ["grpc", "http"];
 const NAME = /^[a-z][a-z0-9]*$/;
+const KEYS = ["port", "protocol", "image", "calls", "uses", "publishes", "consumes", "public"];
 const TOPIC = /^[a-z][a-z0-9-]*\.[a-z][a-z0-9-]*\.v[0-9]+$/;
 
 /** `billing` → `BILLING_URL`: the variable a caller reads a peer's address from. */
@@ -38,8 +39,12 @@ export function loadManifest(file = MANIFEST) {
   const components = {};
   const topics = {};
   const ports = new Map();
+  for (const key of Object.keys(raw ?? {}))
+    if (!["partitions", "components"].includes(key)) problems.push(`${key}: not a manifest key`);
   for (const [name, c] of Object.entries(raw?.components ?? {})) {
     if (!NAME.test(name)) problems.push(`${name}: a name is lowercase letters and digits`);
+    for (const key of Object.keys(c ?? {}))
+      if (!KEYS.includes(key)) problems.push(`${name}.${key}: not a component key (${KEYS.join(", ")})`);
     const protocol = c.protocol ?? "grpc";
     if (!PROTOCOLS.includes(protocol)) problems.push(`${name}: protocol ${protocol} is not ${PROTOCOLS.join(" or ")}`);
     if (!Number.isInteger(c.port) || c.port < 1 || c.port > 65_535) problems.push(`${name}: port ${c.port} is no port`);
