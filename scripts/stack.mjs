@@ -2,11 +2,14 @@
 // Starts, checks and stops Crafter's services and gateway as local processes, against the servers
 // of scripts/infra. Profiles keep a dev stack and a test stack apart (ports, namespace, logs):
 //   node scripts/stack.mjs up|down [name…]|status [--profile dev|test]
+// The components, their ports and whom each calls come from services/manifest.yaml: each process
+// gets the <PEER>_URL of exactly the services it calls (a missing one would stop it at start).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
 import { join } from "node:path";
+import { loadManifest, urlVar } from "./manifest.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -15,14 +18,15 @@ const profile = args.includes("--profile") ? args[args.indexOf("--profile") + 1]
 // `down <name>…` stops only those (e.g. to restart one service with other settings).
 const only = args.slice(1).filter((arg, i, all) => !arg.startsWith("--") && all[i] !== profile);
 
+// `shift` moves the manifest's ports per protocol: the test stack's services listen on 28051…, its
+// gateway on 28080, so it runs beside a dev stack.
 const PROFILES = {
-  dev: { gateway: 8080, rpcBase: 50051, namespace: "crafter" },
+  dev: { shift: { grpc: 0, http: 0 }, namespace: "crafter" },
   // Tests sign in many times from one address: the per-IP limit would only get in their way.
   // The website audit may read pages of *.crafter.test from local page servers the tests start.
   // WORKFLOWS_TEST_FIXTURES registers the hidden EngineCheck workflow the engine's tests run.
   test: {
-    gateway: 28080,
-    rpcBase: 28051,
+    shift: { grpc: 28051 - 50051, http: 28080 - 8080 },
     namespace: "crafter_test",
     env: {
       SIGNIN_LIMIT_PER_IP: "100000",
@@ -36,10 +40,15 @@ if (!base) throw new Error(`unknown profile ${profile}`);
 // STACK_PORT_OFFSET lets several checkouts run a test stack at once on the same servers (each with
 // its own CRAFTER_NAMESPACE, so databases, topics and Redis keys stay apart).
 const offset = Number(process.env.STACK_PORT_OFFSET ?? 0);
-const settings = { ...base, gateway: base.gateway + offset, rpcBase: base.rpcBase + offset };
+const settings = base;
 
-const SERVICES = ["auth", "account", "projects", "workflows", "notifications", "billing"];
-const port = (name) => settings.rpcBase + SERVICES.indexOf(name);
+const { components } = loadManifest();
+const COMPONENTS = Object.values(components);
+/** The Connect/gRPC services (health-checked over grpc.health.v1); the rest serve HTTP /healthz. */
+const SERVICES = COMPONENTS.filter((c) => c.protocol === "grpc").map((c) => c.name);
+const port = (name) => components[name].port + settings.shift[components[name].protocol] + offset;
+const address = (name) => `http://127.0.0.1:${port(name)}`;
+const publicComponent = COMPONENTS.find((c) => c.public)?.name ?? "gateway";
 const dir = join(root, ".data", "stack", profile);
 const pidFile = (name) => join(dir, `${name}.pid`);
 const logFile = (name) => join(dir, `${name}.log`);
@@ -57,7 +66,7 @@ function infraEnv() {
 
 function environment() {
   const infra = infraEnv();
-  const origin = process.env.PUBLIC_ORIGIN ?? `http://localhost:${settings.gateway}`;
+  const origin = process.env.PUBLIC_ORIGIN ?? `http://localhost:${port(publicComponent)}`;
   return {
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? "production",
@@ -67,13 +76,7 @@ function environment() {
     REDIS_URL: process.env.REDIS_URL ?? infra.REDIS_URL,
     SMTP_URL: process.env.SMTP_URL ?? infra.SMTP_URL,
     PUBLIC_ORIGIN: origin,
-    EXTRA_ORIGINS: process.env.EXTRA_ORIGINS ?? `http://127.0.0.1:${settings.gateway}`,
-    AUTH_URL: `http://127.0.0.1:${port("auth")}`,
-    ACCOUNT_URL: `http://127.0.0.1:${port("account")}`,
-    PROJECTS_URL: `http://127.0.0.1:${port("projects")}`,
-    WORKFLOWS_URL: `http://127.0.0.1:${port("workflows")}`,
-    NOTIFICATIONS_URL: `http://127.0.0.1:${port("notifications")}`,
-    BILLING_URL: `http://127.0.0.1:${port("billing")}`,
+    EXTRA_ORIGINS: process.env.EXTRA_ORIGINS ?? `http://127.0.0.1:${port(publicComponent)}`,
     WEB_DIST: join(root, "web/dist"),
     KAFKAJS_NO_PARTITIONER_WARNING: "1",
     ...settings.env,
@@ -89,7 +92,7 @@ function environment() {
 function serviceSecrets() {
   const file = join(dir, "service-secrets.json");
   const known = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
-  const names = [...SERVICES, "gateway"];
+  const names = COMPONENTS.map(({ name }) => name);
   if (names.some((name) => !known[name])) {
     for (const name of names) known[name] ??= randomBytes(32).toString("base64url");
     writeFileSync(file, JSON.stringify(known, null, 2), { mode: 0o600 });
@@ -101,6 +104,15 @@ const secretTable = (secrets) =>
   Object.entries(secrets)
     .map(([name, secret]) => `${name}=${secret}`)
     .join(",");
+
+/** The environment of one component: the common one, its port, and the address of each service it calls. */
+function environmentOf(name, common) {
+  const env = { ...common, PORT: String(port(name)) };
+  // Only the peers the manifest names: a stale <PEER>_URL from the calling shell must not hide a missing `calls`.
+  for (const other of COMPONENTS) delete env[urlVar(other.name)];
+  for (const peer of components[name].calls) env[urlVar(peer)] = address(peer);
+  return env;
+}
 
 function alive(pid) {
   try {
@@ -143,14 +155,17 @@ function healthCheck(rpcPort) {
   });
 }
 
-async function gatewayHealthy() {
+async function httpHealthy(httpPort) {
   try {
-    const response = await fetch(`http://127.0.0.1:${settings.gateway}/healthz`);
+    const response = await fetch(`http://127.0.0.1:${httpPort}/healthz`);
     return response.ok;
   } catch {
     return false;
   }
 }
+
+/** grpc.health.v1 for a Connect/gRPC service, GET /healthz for an HTTP one. */
+const healthy = (name) => (components[name].protocol === "grpc" ? healthCheck(port(name)) : httpHealthy(port(name)));
 
 async function waitFor(name, check, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -188,33 +203,16 @@ async function up() {
   const env = environment();
   const secrets = serviceSecrets();
   const started = performance.now();
-  for (const name of SERVICES) {
-    const own = { PORT: String(port(name)), SERVICE_SECRET: secrets[name] };
-    start(name, `services/${name}/dist/main.js`, {
-      ...env,
-      ...own,
-      ...(name === "auth" ? { SERVICE_SECRETS: secretTable(secrets) } : {}),
-    });
+  for (const { name } of COMPONENTS) {
+    const own = { ...environmentOf(name, env), SERVICE_SECRET: secrets[name] };
+    start(name, `services/${name}/dist/main.js`, name === "auth" ? { ...own, SERVICE_SECRETS: secretTable(secrets) } : own);
   }
-  start("gateway", "services/gateway/dist/main.js", {
-    ...env,
-    PORT: String(settings.gateway),
-    SERVICE_SECRET: secrets.gateway,
-  });
-  await Promise.all([
-    ...SERVICES.map((name) => waitFor(name, () => healthCheck(port(name)))),
-    waitFor("gateway", gatewayHealthy),
-  ]);
+  await Promise.all(COMPONENTS.map(({ name }) => waitFor(name, () => healthy(name))));
   const addresses = {
-    GATEWAY_URL: `http://localhost:${settings.gateway}`,
+    GATEWAY_URL: `http://localhost:${port(publicComponent)}`,
     CRAFTER_NAMESPACE: env.CRAFTER_NAMESPACE,
     ...(env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
-    ...Object.fromEntries(
-      ["AUTH", "ACCOUNT", "PROJECTS", "WORKFLOWS", "NOTIFICATIONS", "BILLING"].map((name) => [
-        `${name}_URL`,
-        env[`${name}_URL`],
-      ]),
-    ),
+    ...Object.fromEntries(SERVICES.map((name) => [urlVar(name), address(name)])),
   };
   // For tests and tools that talk to this stack (the secrets let identity tests get service tokens).
   addresses.SERVICE_SECRETS = secretTable(secrets);
@@ -230,7 +228,7 @@ async function up() {
 }
 
 async function down() {
-  const names = only.length > 0 ? only : ["gateway", ...SERVICES];
+  const names = only.length > 0 ? only : COMPONENTS.map((c) => c.name).reverse();
   await Promise.all(
     names.map(async (name) => {
       const pid = runningPid(name);
@@ -247,13 +245,11 @@ async function down() {
 }
 
 async function status() {
-  for (const name of [...SERVICES, "gateway"]) {
+  for (const { name, protocol } of COMPONENTS) {
     const pid = runningPid(name);
-    const healthy = pid ? (name === "gateway" ? await gatewayHealthy() : await healthCheck(port(name))) : false;
-    const address = name === "gateway" ? `http://localhost:${settings.gateway}` : `127.0.0.1:${port(name)}`;
-    console.log(
-      `${name.padEnd(14)} ${pid ? (healthy ? "healthy" : "unhealthy") : "stopped"}\t${pid ?? "-"}\t${address}`,
-    );
+    const ok = pid ? await healthy(name) : false;
+    const where = protocol === "http" ? `http://localhost:${port(name)}` : `127.0.0.1:${port(name)}`;
+    console.log(`${name.padEnd(14)} ${pid ? (ok ? "healthy" : "unhealthy") : "stopped"}\t${pid ?? "-"}\t${where}`);
   }
 }
 

@@ -69,7 +69,7 @@ Args: root, name.
 
 {{/* The variable a backing service is configured by. */}}
 {{- define "crafter.serviceVar" -}}
-{{- get (dict "mongodb" "MONGODB_URL" "kafka" "KAFKA_BROKERS" "redis" "REDIS_URL" "smtp" "SMTP_URL") . -}}
+{{- get (dict "mongodb" "MONGODB_URL" "kafka" "KAFKA_BROKERS" "redis" "REDIS_URL" "smtp" "SMTP_URL" "s3" "S3_ENDPOINT") . -}}
 {{- end -}}
 
 {{/* ConfigMap data of a component: chart-wide config, addresses, then the component's env. Args: root, name, c. */}}
@@ -85,7 +85,7 @@ Args: root, name.
 {{- with $root.Values.telemetry.otlpEndpoint -}}
 {{- $_ := set $data "OTEL_EXPORTER_OTLP_ENDPOINT" . -}}
 {{- end -}}
-{{- $values := dict "mongodb" (include "crafter.mongodbUrl" $root) "kafka" (include "crafter.kafkaBrokers" $root) "redis" (include "crafter.redisUrl" $root) "smtp" $root.Values.external.smtp.url -}}
+{{- $values := dict "mongodb" (include "crafter.mongodbUrl" $root) "kafka" (include "crafter.kafkaBrokers" $root) "redis" (include "crafter.redisUrl" $root) "smtp" $root.Values.external.smtp.url "s3" $root.Values.external.s3.url -}}
 {{- range $service := .c.uses -}}
 {{- if and (not (include "crafter.fromSecret" (dict "root" $root "name" $service))) (index $values $service) -}}
 {{- $_ := set $data (include "crafter.serviceVar" $service) (index $values $service) -}}

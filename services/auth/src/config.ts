@@ -4,6 +4,8 @@ import { parseServiceSecrets } from "./domain/service-secrets";
 
 export const configSchema = baseConfigSchema.extend({
   PORT: z.coerce.number().int().default(50051),
+  /** Auth itself (its own JWKS), in its own pod: not a peer, so a loopback default is right here. */
+  AUTH_URL: z.url().default("http://127.0.0.1:50051"),
   /** Ed25519 private key as a JWK (from a Secret). When unset, a key is generated once and kept in the database. */
   JWT_PRIVATE_JWK: z.string().optional(),
   /**

@@ -11,11 +11,12 @@ export const configSchema = baseConfigSchema.extend({
     .string()
     .default("")
     .transform((value) => splitList(value)),
-  ACCOUNT_URL: z.url().default("http://127.0.0.1:50052"),
-  PROJECTS_URL: z.url().default("http://127.0.0.1:50053"),
-  WORKFLOWS_URL: z.url().default("http://127.0.0.1:50054"),
+  /** Addresses of the services the gateway calls (services/manifest.yaml), required: no local default. */
+  ACCOUNT_URL: z.url(),
+  PROJECTS_URL: z.url(),
+  WORKFLOWS_URL: z.url(),
   /** Credits, expiry and plan of userInfo. */
-  BILLING_URL: z.url().default("http://127.0.0.1:50056"),
+  BILLING_URL: z.url(),
   /** Set false only for plain-http hosts other than localhost; browsers treat localhost as secure. */
   COOKIE_SECURE: z
     .enum(["true", "false"])

@@ -8,7 +8,7 @@ import type { BaseConfig } from "./config/config";
 import { loadConfig } from "./config/config";
 import { connectMongo, databaseName } from "./data/mongo";
 import { type EventHandler, startConsumer } from "./events/consumer";
-import { createKafka, ensureTopics } from "./events/kafka";
+import { checkTopics, createKafka, ensureTopics, partitionsOf } from "./events/kafka";
 import { type OutboxModel, type OutboxRelay, startOutboxRelay } from "./events/outbox";
 import { createPublisher, type Publisher } from "./events/publisher";
 import { dlqTopic } from "./events/topics";
@@ -71,7 +71,7 @@ export interface ServiceDefinition<S extends z.ZodType<BaseConfig & { PORT: numb
  * relays its outbox, consumes its topics, and drains on SIGTERM/SIGINT.
  *
  * `node dist/main.js migrate` runs the same setup, then only creates the service's Kafka topics
- * (with their DLQs) and syncs the MongoDB indexes of every model the setup compiled, and exits:
+ * (with their DLQs, with the manifest's partitions, adding partitions to existing topics) and syncs the MongoDB indexes of every model the setup compiled, and exits:
  * 0 when done, 1 on error. The Helm chart's post-install/post-upgrade Job runs it per service.
  */
 export async function runService<S extends z.ZodType<BaseConfig & { PORT: number }>>(
@@ -113,8 +113,15 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     kick: () => relay?.kick(),
   });
 
+  checkTopics(definition.name, config.CRAFTER_NAMESPACE, parts.publishes ?? [], parts.consumers?.topics ?? []);
   const topics = [...(parts.publishes ?? []), ...(parts.consumers?.topics ?? [])];
-  if (topics.length > 0) await ensureTopics(kafka, [...new Set(topics.flatMap((topic) => [topic, dlqTopic(topic)]))]);
+  if (topics.length > 0) {
+    const names = [...new Set(topics.flatMap((topic) => [topic, dlqTopic(topic)]))];
+    await ensureTopics(
+      kafka,
+      names.map((topic) => ({ topic, partitions: partitionsOf(config.CRAFTER_NAMESPACE, topic) })),
+    );
+  }
   if (process.argv[2] === "migrate") {
     let code = 0;
     try {
