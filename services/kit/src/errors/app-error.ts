@@ -14,6 +14,7 @@ const CONNECT_CODE_BY_STATUS: Record<number, Code> = {
   429: Code.ResourceExhausted,
   500: Code.Internal,
   502: Code.Unavailable,
+  503: Code.Unavailable,
 };
 
 /**
@@ -45,7 +46,36 @@ const CODE_BY_CONNECT: Partial<Record<Code, ErrorCode>> = {
   [Code.Aborted]: "CONFLICT",
   [Code.FailedPrecondition]: "CONFLICT",
   [Code.ResourceExhausted]: "RATE_LIMITED",
+  [Code.Unavailable]: "UNAVAILABLE",
+  [Code.DeadlineExceeded]: "UNAVAILABLE",
 };
+
+const OUTAGE_NAMES = new Set([
+  "MongoServerSelectionError",
+  "MongooseServerSelectionError",
+  "MongoNetworkError",
+  "MongoNetworkTimeoutError",
+  "MongoNotConnectedError",
+  "MongoTopologyClosedError",
+  "MongoPoolClearedError",
+  "MaxRetriesPerRequestError",
+]);
+const OUTAGE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE"]);
+
+/**
+ * True when `error` says a server we depend on is down or unreachable (MongoDB/FerretDB, Redis, a
+ * socket refused or reset, mongoose's buffering timeout), not that the request or our code is wrong.
+ * Such failures answer 503 with Retry-After (UNAVAILABLE), never 500.
+ */
+export function isOutage(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error instanceof ConnectError) return error.code === Code.Unavailable || error.code === Code.DeadlineExceeded;
+  const code = (error as { code?: unknown }).code;
+  if (OUTAGE_NAMES.has(error.name) || (typeof code === "string" && OUTAGE_CODES.has(code))) return true;
+  if (error.name === "MongooseError" && /buffering timed out|before initial connection/i.test(error.message))
+    return true;
+  return error.cause !== undefined && error.cause !== error && isOutage(error.cause);
+}
 
 export interface DescribedError {
   code: ErrorCode;
@@ -60,6 +90,9 @@ export interface DescribedError {
  * catalogue's message (internal messages are not leaked).
  */
 export function describeError(error: unknown): DescribedError {
+  if (!(error instanceof ConnectError) && isOutage(error)) {
+    return { code: "UNAVAILABLE", status: 503, message: ERROR_CATALOGUE.UNAVAILABLE.message };
+  }
   const connectError = ConnectError.from(error);
   const detail: ErrorDetail | undefined = connectError.findDetails(ErrorDetailSchema)[0];
   if (detail && isErrorCode(detail.code)) {

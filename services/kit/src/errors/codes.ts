@@ -47,6 +47,13 @@ export const ERROR_CATALOGUE = {
   CONFLICT: { status: 409, message: "This conflicts with the current state. Reload and try again." },
   RATE_LIMITED: { status: 429, message: "Too many attempts. Please wait a moment and try again." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Requests must be sent as application/json." },
+  /** A server the request needs (database, peer service, Redis) is down; the answer carries Retry-After. */
+  UNAVAILABLE: { status: 503, message: "The service is briefly unavailable. Please try again in a moment." },
+  /** An Idempotency-Key was reused with a different request body. */
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message: "This Idempotency-Key was already used with a different request.",
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

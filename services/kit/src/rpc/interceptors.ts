@@ -1,6 +1,7 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Logger } from "pino";
+import { isOutage } from "../errors/app-error";
 import { metrics } from "../telemetry/metrics";
 import { kAccessToken, kUser } from "./identity";
 import type { AccessTokenVerifier } from "./jwks";
@@ -127,6 +128,16 @@ export function loggingInterceptor(logger: Logger): Interceptor {
         },
         connectError.rawMessage,
       );
+      // A database or peer that is down reaches the caller as Unavailable (503), not Internal (500).
+      if (!(error instanceof ConnectError) && isOutage(error)) {
+        throw new ConnectError(
+          "A server this call needs is unavailable.",
+          Code.Unavailable,
+          undefined,
+          undefined,
+          error,
+        );
+      }
       throw error;
     }
   };
