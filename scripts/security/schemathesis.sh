@@ -24,15 +24,17 @@ fi
 TOKEN=$(node scripts/security/sweep.mjs --base "$BASE" --print-token)
 [[ -n $TOKEN ]] || { echo "could not sign a user in" >&2; exit 1; }
 
-# The signed-in user's own data only: sign-out and refresh act on cookies schemathesis never has.
-"$VENV/bin/schemathesis" run "$BASE/api/openapi.json" \
+# One worker: with two, schemathesis 4.32.5 sometimes crashes inside its coverage phase (a KeyError
+# in its own generator cache), which is no finding about the API.
+"$VENV/bin/schemathesis" --config-file scripts/security/schemathesis.toml run "$BASE/api/openapi.json" \
   --url "$BASE" \
   --header "Authorization: Bearer $TOKEN" \
   --checks not_a_server_error,status_code_conformance,response_schema_conformance,negative_data_rejection,ignored_auth \
   --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-15}" \
-  --workers "${SCHEMATHESIS_WORKERS:-2}" \
+  --workers "${SCHEMATHESIS_WORKERS:-1}" \
   --request-timeout 60 \
   --seed "${SCHEMATHESIS_SEED:-42}" \
   --phases examples,coverage,fuzzing \
   --suppress-health-check all \
-  --no-color
+  --no-color \
+  "$@"

@@ -12,11 +12,15 @@ import { gzipSync } from "node:zlib";
 const BIG = "a".repeat(1_000_000);
 const ESCAPES = ["%", "%zz", "%E0%A4%A"];
 
-/** A JSON value nested `depth` levels deep, built without recursion. */
+/** The JSON text of a value nested `depth` levels deep (objects and arrays), built without recursion. */
 export function nested(depth) {
-  let value = "deep";
-  for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { a: value };
-  return value;
+  let open = "";
+  let close = "";
+  for (let i = 0; i < depth; i++) {
+    open += i % 2 ? "[" : '{"a":';
+    close = (i % 2 ? "]" : "}") + close;
+  }
+  return `${open}"deep"${close}`;
 }
 
 /** One raw HTTP request (node:http, so malformed paths and headers go out as written). */
@@ -181,7 +185,7 @@ export function badRequests(path, method, op, fixture) {
   add("malformed-json", { path: url, headers: json(), body: Buffer.from('{"a":') });
   for (const body of ["[]", '"text"', "null", "42", "true", ""])
     add("wrong-type", { path: url, headers: json(), body: Buffer.from(body) });
-  add("deep-json", { path: url, headers: json(), body: Buffer.from(JSON.stringify(nested(5000))) });
+  add("deep-json", { path: url, headers: json(), body: Buffer.from(nested(5000)) });
   add("too-large", { path: url, headers: json(), body: Buffer.from(JSON.stringify({ x: "a".repeat(1_100_000) })) });
   for (const field of bodyFields(schema, "string")) {
     add("big-string", { path: url, headers: json(), body: Buffer.from(JSON.stringify({ [field]: BIG })) });
@@ -193,15 +197,16 @@ export function badRequests(path, method, op, fixture) {
   }
   const objects = bodyFields(schema, "object");
   if (schema?.additionalProperties !== undefined || schema?.propertyNames) objects.push("");
+  // A body with `field` set to the JSON text `value` (the top-level object itself when field is "").
+  const withField = (field, value) =>
+    field === ""
+      ? value
+      : `{"stepName":${JSON.stringify(fixture.stepName)},"name":"x",${JSON.stringify(field)}:${value}}`;
   for (const field of objects) {
-    const deep = nested(200);
-    const body = field === "" ? deep : { stepName: fixture.stepName, name: "x", [field]: deep };
-    add("deep-field", { path: url, headers: json(), body: Buffer.from(JSON.stringify(body)) });
-    const wide =
-      field === "" ? { settings: nested(40) } : { stepName: fixture.stepName, name: "x", [field]: { a: nested(40) } };
-    add("deep-field", { path: url, headers: json(), body: Buffer.from(JSON.stringify(wide)) });
-    const bigValue = field === "" ? { theme: BIG } : { stepName: fixture.stepName, name: "x", [field]: { k: BIG } };
-    add("big-string", { path: url, headers: json(), body: Buffer.from(JSON.stringify(bigValue)) });
+    for (const depth of [40, 200, 5000]) {
+      add("deep-field", { path: url, headers: json(), body: Buffer.from(withField(field, `{"k":${nested(depth)}}`)) });
+    }
+    add("big-string", { path: url, headers: json(), body: Buffer.from(withField(field, JSON.stringify({ k: BIG }))) });
   }
   return out;
 }
@@ -255,9 +260,10 @@ export async function sweep({ base, cookie, only, anonymous = true, concurrency 
       const job = jobs[next++];
       const answer = await send(base, job);
       result.sent++;
-      result.byClass[job.cls] ??= { sent: 0, serverErrors: 0, envelopeMisses: 0 };
+      result.byClass[job.cls] ??= { sent: 0, serverErrors: 0, envelopeMisses: 0, statuses: {} };
       const stats = result.byClass[job.cls];
       stats.sent++;
+      stats.statuses[answer.status] = (stats.statuses[answer.status] ?? 0) + 1;
       const serverError = answer.status >= 500 || answer.status === 0;
       const miss = !isEnvelope(answer.text);
       if (serverError) {
@@ -307,6 +313,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       String(stats.sent).padStart(6),
       String(stats.serverErrors).padStart(6),
       String(stats.envelopeMisses).padStart(12),
+      " ",
+      Object.entries(stats.statuses)
+        .map(([status, count]) => `${status}×${count}`)
+        .join(" "),
     );
   }
   console.log(

@@ -8,10 +8,16 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const ENCODINGS = new Set(["identity", "gzip", "deflate"]);
 
 /**
- * Refuses a Content-Encoding body-parser cannot inflate (415), before it reads the body.
- * (body-parser itself answers a bad charset 415, a corrupt gzip stream 400 and a big body 413.)
+ * Refuses a charset other than UTF-8 and a Content-Encoding body-parser cannot inflate (415),
+ * before the body is read. (body-parser answers a corrupt gzip stream 400 and a big body 413.)
  */
-export const contentEncodingGuard: RequestHandler = (req, _res, next) => {
+export const contentHeadersGuard: RequestHandler = (req, _res, next) => {
+  const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+  if (!hasBody) return next();
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+    throw appError("UNSUPPORTED_MEDIA_TYPE", "Requests must be sent as UTF-8 JSON.");
+  }
   const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase();
   if (!ENCODINGS.has(encoding)) {
     throw appError("UNSUPPORTED_MEDIA_TYPE", "Content-Encoding must be gzip, deflate or none.");
@@ -43,5 +49,5 @@ export function jsonBody(): RequestHandler[] {
     }
     next();
   };
-  return [contentEncodingGuard, parse, depth];
+  return [contentHeadersGuard, parse, depth];
 }

@@ -62,7 +62,9 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
     summary: route.summary,
     description: route.description,
     tags: [route.tag],
-    security: route.auth === "session" ? [{ cookieAuth: [] }, { bearerAuth: [] }] : [],
+    // Third parties send a bearer token; the browser's cookie (crafter_at) works too but is not
+    // offered here: a cookie-authenticated write also needs a same-origin Origin (CSRF rule).
+    security: route.auth === "session" ? [{ bearerAuth: [] }] : [],
     requestParams: {
       ...(route.params ? { path: route.params } : {}),
       ...(route.query ? { query: route.query } : {}),
@@ -98,8 +100,12 @@ export function openApiDocument(routes: RouteDef[], serverUrl: string) {
     servers: [{ url: serverUrl }],
     components: {
       securitySchemes: {
-        cookieAuth: { type: "apiKey", in: "cookie", name: "crafter_at", description: "The session cookie." },
-        bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "An access token." },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "An access token (the browser sends the same token as the crafter_at cookie).",
+        },
       },
     },
     paths,
