@@ -12,7 +12,7 @@ const PAGE = `<!doctype html>
     <title>Crafter API reference</title>
   </head>
   <body>
-    <script id="api-reference" data-url="/api/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":true,"telemetry":false}'></script>
+    <script id="api-reference" data-url="/api/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":true,"agent":{"disabled":true},"mcp":{"disabled":true},"showDeveloperTools":"never","showToolbar":"never","telemetry":false}'></script>
     <script src="/api/reference/standalone.js"></script>
   </body>
 </html>
