@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 // of the served OpenAPI document and counts the answers that break the rules: any 5xx, and any
 // answer under /auth or /api that is not the envelope { success, result, errorMessage, error }.
 //   node scripts/security/sweep.mjs [--base URL] [--only REGEX]   (GATEWAY_URL, MAILPIT_API_URL)
-//   node scripts/security/sweep.mjs --print-token   signs a fresh user up and prints its access token
+//   node scripts/security/sweep.mjs --print-fixtures   signs a fresh user up; prints its token and crafts
 // Exits 1 when it saw a 5xx or an envelope miss. Imported by services/gateway/test/sweep.int.test.ts.
 import { request as httpRequest } from "node:http";
 import { gzipSync } from "node:zlib";
@@ -299,9 +299,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const only = arg("--only") ? new RegExp(arg("--only")) : undefined;
   const started = Date.now();
   const cookie = await signedInCookie(base, mailpit);
-  if (args.includes("--print-token")) {
-    // For scripts/security/schemathesis.sh: a fresh user's access token.
-    console.log(/crafter_at=([^;]+)/.exec(cookie)?.[1] ?? "");
+  if (args.includes("--print-fixtures")) {
+    // For scripts/security/schemathesis.sh: a fresh user's access token, a craft of theirs and its
+    // first step, and a second craft for DELETE (shell assignments).
+    const craft = await fixtures(base, cookie);
+    const spare = await fixtures(base, cookie);
+    console.log(`SCHEMATHESIS_TOKEN=${/crafter_at=([^;]+)/.exec(cookie)?.[1] ?? ""}`);
+    console.log(`SCHEMATHESIS_CRAFT_ID=${craft.id}`);
+    console.log(`SCHEMATHESIS_STEP_NAME=${craft.stepName}`);
+    console.log(`SCHEMATHESIS_DELETE_ID=${spare.id}`);
     process.exit(0);
   }
   const result = await sweep({ base, cookie, only });
