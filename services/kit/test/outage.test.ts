@@ -1,7 +1,10 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { describe, expect, it } from "@jest/globals";
 import mongoose from "mongoose";
 import { describeError, isOutage } from "../src/errors/app-error";
+import { createLogger } from "../src/logger/logger";
+import { loggingInterceptor } from "../src/rpc/interceptors";
 
 describe("isOutage", () => {
   it("recognises a database that cannot be reached (a real driver error) and answers it 503", async () => {
@@ -24,5 +27,34 @@ describe("isOutage", () => {
     expect(describeError(new Error("boom")).status).toBe(500);
     const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:6379"), { code: "ECONNREFUSED" });
     expect(isOutage(new Error("wrapped", { cause: refused }))).toBe(true);
+  });
+});
+
+describe("loggingInterceptor", () => {
+  it("answers a handler's database outage as Unavailable, and leaves other errors alone", async () => {
+    const unreachable = mongoose.createConnection("mongodb://127.0.0.1:9/outage", { serverSelectionTimeoutMS: 300 });
+    const outage = await unreachable.asPromise().then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    await unreachable.close().catch(() => undefined);
+    const transport = createRouterTransport(
+      (router) =>
+        router.service(AuthService, {
+          signUp: () => {
+            throw outage;
+          },
+          signIn: () => {
+            throw new TypeError("a bug of ours");
+          },
+        }),
+      { router: { interceptors: [loggingInterceptor(createLogger("outage-test", "silent"))] } },
+    );
+    const client = createClient(AuthService, transport);
+    const down = await client.signUp({ email: "a@example.test", password: "password-123" }).catch((e: unknown) => e);
+    expect(ConnectError.from(down).code).toBe(Code.Unavailable);
+    expect(describeError(down)).toMatchObject({ code: "UNAVAILABLE", status: 503 });
+    const bug = await client.signIn({ email: "a@example.test", password: "x" }).catch((e: unknown) => e);
+    expect(describeError(bug).status).toBe(500);
   });
 });
