@@ -55,6 +55,13 @@ export const ERROR_CATALOGUE = {
   NOT_ENOUGH_CREDITS: { status: 402, message: "Not enough credits." },
   InvalidToken: { status: 400, message: "This link is invalid or has expired." },
   InvalidCredentials: { status: 401, message: "Invalid email or password." },
+  /** A server the request needs (database, peer service, Redis) is down; the answer carries Retry-After. */
+  UNAVAILABLE: { status: 503, message: "The service is briefly unavailable. Please try again in a moment." },
+  /** An Idempotency-Key was reused with a different request body. */
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message: "This Idempotency-Key was already used with a different request.",
+  },
   UNAUTHENTICATED: { status: 401, message: "Your session has expired. Please sign in again." },
   FORBIDDEN: { status: 403, message: "This request is not allowed." },
   NOT_FOUND: { status: 404, message: "Not found." },

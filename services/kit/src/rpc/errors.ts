@@ -15,15 +15,20 @@ const CONNECT_CODE_BY_STATUS: Record<number, Code> = {
   429: Code.ResourceExhausted,
   500: Code.Internal,
   502: Code.Unavailable,
+  503: Code.Unavailable,
 };
 
 /**
  * An AppError as a ConnectError carrying its code as an `ErrorDetail`, so it survives gRPC and the
  * Connect protocol alike; the Connect code follows the catalogue's HTTP status. A CancelledError
- * becomes Canceled. Any other error is returned unchanged.
+ * becomes Canceled, an outage (`isOutage`) Unavailable. Any other error is returned unchanged.
  */
 export function toConnectError(error: unknown): unknown {
   if (error instanceof CancelledError) return new ConnectError(error.message, Code.Canceled);
+  // A database or peer that is down reaches the caller as Unavailable (503 with Retry-After), not Internal.
+  if (!(error instanceof AppError) && !(error instanceof ConnectError) && isOutage(error)) {
+    return new ConnectError("A server this call needs is unavailable.", Code.Unavailable, undefined, undefined, error);
+  }
   if (!(error instanceof AppError)) return error;
   const connectCode = CONNECT_CODE_BY_STATUS[error.status] ?? Code.Unknown;
   return new ConnectError(error.message, connectCode, undefined, [
@@ -63,7 +68,36 @@ const CODE_BY_CONNECT: Partial<Record<Code, ErrorCode>> = {
   [Code.Aborted]: "CONFLICT",
   [Code.FailedPrecondition]: "CONFLICT",
   [Code.ResourceExhausted]: "RATE_LIMITED",
+  [Code.Unavailable]: "UNAVAILABLE",
+  [Code.DeadlineExceeded]: "UNAVAILABLE",
 };
+
+const OUTAGE_NAMES = new Set([
+  "MongoServerSelectionError",
+  "MongooseServerSelectionError",
+  "MongoNetworkError",
+  "MongoNetworkTimeoutError",
+  "MongoNotConnectedError",
+  "MongoTopologyClosedError",
+  "MongoPoolClearedError",
+  "MaxRetriesPerRequestError",
+]);
+const OUTAGE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE"]);
+
+/**
+ * True when `error` says a server we depend on is down or unreachable (MongoDB/FerretDB, Redis, a
+ * socket refused or reset, mongoose's buffering timeout), not that the request or our code is wrong.
+ * Such failures answer 503 with Retry-After (UNAVAILABLE), never 500.
+ */
+export function isOutage(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error instanceof ConnectError) return error.code === Code.Unavailable || error.code === Code.DeadlineExceeded;
+  const code = (error as { code?: unknown }).code;
+  if (OUTAGE_NAMES.has(error.name) || (typeof code === "string" && OUTAGE_CODES.has(code))) return true;
+  if (error.name === "MongooseError" && /buffering timed out|before initial connection/i.test(error.message))
+    return true;
+  return error.cause !== undefined && error.cause !== error && isOutage(error.cause);
+}
 
 export interface DescribedError {
   code: ErrorCode;
@@ -74,7 +108,8 @@ export interface DescribedError {
 
 /**
  * Reads any error into the spec's terms: an AppError as it is; a ConnectError by its ErrorDetail's
- * code when present, else by a code derived from the Connect code; unknown failures become
+ * code when present, else by a code derived from the Connect code; an outage (`isOutage`) is
+ * UNAVAILABLE (503); other unknown failures become
  * InternalServerError with the catalogue's message (internal messages are not leaked).
  */
 export function describeError(error: unknown): DescribedError {
@@ -82,6 +117,9 @@ export function describeError(error: unknown): DescribedError {
     return error.fields
       ? { code: error.code, status: error.status, message: error.message, fields: error.fields }
       : { code: error.code, status: error.status, message: error.message };
+  }
+  if (!(error instanceof ConnectError) && isOutage(error)) {
+    return { code: "UNAVAILABLE", status: 503, message: ERROR_CATALOGUE.UNAVAILABLE.message };
   }
   const connectError = ConnectError.from(error);
   const detail: ErrorDetail | undefined = connectError.findDetails(ErrorDetailSchema)[0];
