@@ -1,7 +1,7 @@
 import { appError, createLogger, describeError } from "@crafter/kit";
+import { loadDefinition } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
 import { completeStep, startCraft } from "../src/domain/craft";
-import { loadDefinition } from "../src/domain/definition";
 import type { FunctionRegistry } from "../src/functions/types";
 import { createOfflineEngine } from "../src/generation/offline-engine";
 import type { StoredCraft } from "../src/store/craft.repository";

@@ -1,9 +1,13 @@
 import type { JsonValue } from "@bufbuild/protobuf";
+import {
+  isTextAction,
+  resolveReference,
+  type StepDefinition,
+  type WorkflowDefinition,
+} from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
-import { isTextAction, type StepDefinition, type WorkflowDefinition } from "../src/domain/definition";
 import { parseSections, shapeOutput } from "../src/domain/output";
 import { buildGeneration, buildInlineGeneration } from "../src/domain/prompt";
-import { resolveReference } from "../src/domain/references";
 import type { ResultRecord, StepRecord, Values } from "../src/domain/types";
 import { composeOffline } from "../src/generation/offline-engine";
 import { profile, registry } from "./fixtures";

@@ -1,10 +1,10 @@
+import type { TextActionDefinition } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
 import { completeStep, startCraft } from "../src/domain/craft";
-import type { TextActionDefinition } from "../src/domain/definition";
-import { countWords, gerund, subjectOf } from "../src/domain/offline/text";
 import { shapeOutput } from "../src/domain/output";
 import { buildGeneration, type GenerationRequest } from "../src/domain/prompt";
 import type { ProfileSnapshot, Values } from "../src/domain/types";
+import { countWords, gerund, subjectOf } from "../src/generation/offline/text";
 import { composeOffline, createOfflineEngine, wordChunks } from "../src/generation/offline-engine";
 import { blogWriter, profile } from "./fixtures";
 

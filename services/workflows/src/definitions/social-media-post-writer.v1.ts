@@ -22,6 +22,7 @@ export const socialMediaPostWriterV1 = {
   description:
     "A post for X, LinkedIn, Instagram, Facebook, TikTok or Threads, within the network's limit, with hashtags.",
   category: "content",
+  new: true,
   steps: [
     {
       name: "brief",

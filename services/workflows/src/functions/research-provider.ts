@@ -1,6 +1,6 @@
 import { ConnectError } from "@connectrpc/connect";
 import { appError, cleanDomain } from "@crafter/kit";
-import type { CompetitorRow, KeywordRow } from "../domain/offline/research";
+import type { CompetitorRow, KeywordRow } from "../generation/offline/research";
 import type { FunctionAnswer, WorkflowFunction } from "./types";
 
 /**

@@ -7,8 +7,8 @@ import {
   isTextAction,
   type StepDefinition,
   type WorkflowDefinition,
-} from "../domain/definition";
-import { fitToLimit, MalformedOutputError, shapeData, shapeOutput } from "../domain/output";
+} from "@crafter/workflow-language";
+import { MalformedOutputError, shapeData, shapeOutput } from "../domain/output";
 import { buildGeneration, type GenerationRequest, renderTemplate } from "../domain/prompt";
 import type { ResultRecord, StepRecord, TokenUsage, Values } from "../domain/types";
 import type { CraftView } from "../domain/view";
@@ -220,11 +220,6 @@ export function creditsFor(step: StepDefinition, runs: number): number {
   const action = step.action;
   if (!action || !(isTextAction(action) || action.kind === "FunctionCaller")) return 0;
   return action.credits * runs;
-}
-
-/** Fits an inline generation to its maxLength. */
-export function fitInline(text: string, maxLength: number | undefined): string {
-  return fitToLimit(text, maxLength);
 }
 
 /** A single-consumer queue the work pushes into and the stream reads from. */

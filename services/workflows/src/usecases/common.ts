@@ -1,6 +1,6 @@
 import { appError, badRequest } from "@crafter/kit";
+import type { WorkflowDefinition } from "@crafter/workflow-language";
 import { CraftRuleError } from "../domain/craft";
-import type { WorkflowDefinition } from "../domain/definition";
 import type { StoredCraft } from "../store/craft.repository";
 import type { WorkflowsDeps } from "./deps";
 

@@ -1,4 +1,4 @@
-import type { ComposeContext } from "../prompt";
+import type { ComposeContext } from "../../domain/prompt";
 import { aud, briefOf, clip, firstSentence, unique } from "./brief";
 import { capitalize, joinList, lowerFirst, phrase, titleCase } from "./text";
 

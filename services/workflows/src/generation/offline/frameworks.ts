@@ -21,12 +21,6 @@ export const FRAMEWORKS = {
 
 export type FrameworkName = keyof typeof FRAMEWORKS;
 
-/** "PAS (Problem, Agitate, Solve)". */
-export function frameworkTitle(name: string): string {
-  const framework = FRAMEWORKS[name as FrameworkName];
-  return framework ? `${framework.name} (${framework.stages.join(", ")})` : name;
-}
-
 /** The note every offline result carries, so nobody mistakes it for AI writing. */
 export function offlineNote(framework: string): string {
   return `Drafted offline with the ${framework} framework from your own inputs — no AI provider is configured.`;
