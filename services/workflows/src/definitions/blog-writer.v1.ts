@@ -1,4 +1,4 @@
-// BlogWriter, version 1: data, validated by domain/definition.ts when the service starts.
+// BlogWriter, version 1: data, validated by @crafter/workflow-language when the service starts.
 export const blogWriterV1 = {
   name: "BlogWriter",
   version: 1,
