@@ -28,7 +28,8 @@ export default {
       testMatch: [
         "<rootDir>/packages/*/test/**/*.test.ts",
         "<rootDir>/services/*/test/**/*.test.ts",
-        "<rootDir>/web/src/**/*.test.ts?(x)"],
+        "<rootDir>/web/src/**/*.test.ts?(x)",
+      ],
       testPathIgnorePatterns: ["\\.int\\.test\\.ts$", "\\.e2e\\.test\\.ts$"],
     },
     {
