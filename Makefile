@@ -37,10 +37,13 @@ typecheck: install ## TypeScript, strict
 	npx tsc -p tsconfig.json
 	npx tsc -p web/tsconfig.json
 
+cycles: install ## No import cycles anywhere (dependency-cruiser, .dependency-cruiser.cjs)
+	npx depcruise --config .dependency-cruiser.cjs packages services web/src
+
 deploy-check: ## Dockerfiles (hadolint), Helm chart (lint, template, kubeconform), offline; tools cached
 	scripts/ci/deploy-check.sh
 
-check: lint typecheck proto-check deploy-check ## Every static check CI runs
+check: lint typecheck cycles proto-check deploy-check ## Every static check CI runs
 
 build: install ## Bundle the services and build the dashboard
 	npm run build
@@ -79,5 +82,5 @@ bench-crafts: install infra build ## Step completions through the gateway with t
 profile: install infra build ## CPU profiles of the gateway and account under load, top self-time frames
 	scripts/bench/profile.sh
 
-.PHONY: help install infra infra-down proto proto-check lint typecheck deploy-check check build start stop status test-unit test-stack test \
+.PHONY: help install infra infra-down proto proto-check lint typecheck cycles deploy-check check build start stop status test-unit test-stack test \
 	load-smoke load bench bench-crafts profile
