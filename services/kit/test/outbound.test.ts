@@ -2,7 +2,8 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { isPublicAddress, OutboundError, outboundFetch, pinnedAddress } from "../src/net/outbound";
+import { fetch } from "undici";
+import { isPublicAddress, OutboundError, outboundAgent, outboundFetch, pinnedAddress } from "../src/net/outbound";
 
 describe("isPublicAddress", () => {
   it("refuses every non-public IPv4 range", () => {
@@ -168,6 +169,24 @@ describe("outboundFetch against a local site", () => {
     expect(await reasonOf(`http://shop.crafter.test:${port}/loop`, { maxRedirects: 3 })).toBe("too-many-redirects");
     const toFile = `http://shop.crafter.test:${port}/to?target=${encodeURIComponent("file:///etc/passwd")}`;
     expect(await reasonOf(toFile)).toBe("invalid-url");
+  });
+
+  it("checks the peer a socket actually reached, even when no name was looked up", async () => {
+    // A literal address skips DNS, so only the check on the connected socket can refuse it.
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+    const refused = await fetch(`http://127.0.0.1:${port}/`, { dispatcher: outboundAgent({}, 2000) }).then(
+      () => "fetched",
+      (error: Error) => (error.cause instanceof OutboundError ? error.cause.reason : String(error.cause)),
+    );
+    expect(refused).toBe("blocked-address");
+    // A pinned host must reach its pinned address and nothing else.
+    const elsewhere = await fetch(`http://shop.crafter.test:${port}/`, {
+      dispatcher: outboundAgent({ "shop.crafter.test": "127.0.0.2" }, 2000),
+    }).then(
+      () => "fetched",
+      (error: Error) => (error.cause instanceof OutboundError ? error.cause.reason : String(error.cause)),
+    );
+    expect(elsewhere).not.toBe("fetched");
   });
 
   it("caps the body and the time", async () => {

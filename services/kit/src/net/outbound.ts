@@ -164,6 +164,14 @@ function guardedConnector(pins: Readonly<Record<string, string>>, timeoutMs: num
     });
 }
 
+/**
+ * The undici dispatcher of outboundFetch: it resolves through the guard and refuses any socket
+ * whose peer is not public (or the pinned address of a pinned host), whatever the URL said.
+ */
+export function outboundAgent(pins: Readonly<Record<string, string>>, timeoutMs: number): Agent {
+  return new Agent({ connect: guardedConnector(pins, timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+}
+
 /** Parses one hop's URL: absolute http(s), no credentials, and no literal non-public host. */
 function checkUrl(raw: string, pins: Readonly<Record<string, string>>): URL {
   let url: URL;
@@ -204,11 +212,7 @@ export async function outboundFetch(url: string, options: OutboundOptions): Prom
   const maxRedirects = options.maxRedirects ?? 5;
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  const dispatcher = new Agent({
-    connect: guardedConnector(pins, options.timeoutMs),
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-  });
+  const dispatcher = outboundAgent(pins, options.timeoutMs);
   const redirects: string[] = [];
   let current = url;
   try {
