@@ -47,7 +47,7 @@ manifest-check: install ## Fail when the chart, stack, kit topology, Grafana or 
 deploy-check: ## Dockerfiles (hadolint), Helm chart (lint, template, kubeconform), offline; tools cached
 	scripts/ci/deploy-check.sh
 
-check: lint typecheck proto-check manifest-check deploy-check ## Every static check CI runs
+check: lint typecheck cycles proto-check manifest-check deploy-check ## Every static check CI runs
 
 build: install ## Bundle the services and build the dashboard
 	npm run build
@@ -86,5 +86,5 @@ bench-crafts: install infra build ## Step completions through the gateway with t
 profile: install infra build ## CPU profiles of the gateway and account under load, top self-time frames
 	scripts/bench/profile.sh
 
-.PHONY: help install infra infra-down proto proto-check manifest-check lint typecheck deploy-check check build start stop status test-unit test-stack test \
+.PHONY: help install infra infra-down proto proto-check manifest-check cycles lint typecheck deploy-check check build start stop status test-unit test-stack test \
 	load-smoke load bench bench-crafts profile

@@ -205,7 +205,11 @@ async function up() {
   const started = performance.now();
   for (const { name } of COMPONENTS) {
     const own = { ...environmentOf(name, env), SERVICE_SECRET: secrets[name] };
-    start(name, `services/${name}/dist/main.js`, name === "auth" ? { ...own, SERVICE_SECRETS: secretTable(secrets) } : own);
+    start(
+      name,
+      `services/${name}/dist/main.js`,
+      name === "auth" ? { ...own, SERVICE_SECRETS: secretTable(secrets) } : own,
+    );
   }
   await Promise.all(COMPONENTS.map(({ name }) => waitFor(name, () => healthy(name))));
   const addresses = {

@@ -11,6 +11,7 @@ export * from "./events/outbox";
 export * from "./events/publisher";
 export * from "./events/topics";
 export * from "./logger/logger";
+export * from "./net/outbound";
 export * from "./redis/redis";
 export * from "./rpc/access";
 export * from "./rpc/caller";

@@ -2,11 +2,12 @@ import { runService } from "@crafter/kit";
 import { createBillingCredits } from "./clients/billing";
 import { projectsProfileSource } from "./clients/profiles";
 import { aiSettings, configSchema } from "./config";
-import { CATALOG, DEFINITIONS, TEST_CATALOG, TEST_DEFINITIONS } from "./definitions/index";
+import { DEFINITIONS, TEST_DEFINITIONS } from "./definitions/index";
 import type { WorkflowsDeps } from "./deps";
 import { DefinitionRegistry } from "./domain/registry";
 import { CraftEvents } from "./events/publishers";
 import { buildFunctions } from "./functions/index";
+import { COMPOSERS } from "./generation/offline/composers";
 import { checkWorkflowModels, createTextEngine, specLabel } from "./generation/providers";
 import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
@@ -17,9 +18,10 @@ await runService({
   name: "workflows",
   configSchema,
   async setup({ config, logger, mongo, redis, kick, credentials }) {
-    const registry = config.WORKFLOWS_TEST_FIXTURES
-      ? new DefinitionRegistry([...CATALOG, ...TEST_CATALOG], [...DEFINITIONS, ...TEST_DEFINITIONS])
-      : new DefinitionRegistry(CATALOG, DEFINITIONS);
+    const registry = new DefinitionRegistry(
+      config.WORKFLOWS_TEST_FIXTURES ? [...DEFINITIONS, ...TEST_DEFINITIONS] : DEFINITIONS,
+      COMPOSERS,
+    );
     const ai = aiSettings(config);
     // The image prompt writers and the assistant have models of their own too.
     const extra = new Set(["ImagePromptWriter", "Assistant"]);

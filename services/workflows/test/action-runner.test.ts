@@ -1,8 +1,8 @@
 import { appError, CancelledError, createLogger, describeError } from "@crafter/kit";
+import { loadDefinition } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
 import type { WorkflowsDeps } from "../src/deps";
 import { completeStep, startCraft } from "../src/domain/craft";
-import { loadDefinition } from "../src/domain/definition";
 import type { FunctionRegistry } from "../src/functions/types";
 import { createOfflineEngine } from "../src/generation/offline-engine";
 import type { StoredCraft } from "../src/store/craft.repository";

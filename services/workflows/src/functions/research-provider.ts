@@ -1,5 +1,5 @@
 import { AppError, appError, cleanDomain } from "@crafter/kit";
-import type { CompetitorRow, KeywordRow } from "../domain/offline/research";
+import type { CompetitorRow, KeywordRow } from "../generation/offline/research";
 import type { FunctionAnswer, WorkflowFunction } from "./types";
 
 /**

@@ -1,5 +1,5 @@
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { FunctionName } from "../domain/definition";
+import type { FunctionName } from "@crafter/workflow-language";
 
 /** What a function may use besides its args. */
 export interface FunctionContext {

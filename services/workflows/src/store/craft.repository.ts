@@ -1,14 +1,9 @@
 import { type OutboxEntry, type Plain, TenantRepository } from "@crafter/kit";
 import type { Model, QueryFilter, UpdateQuery } from "mongoose";
-import type { CraftProgress, CraftRecord, TokenUsage } from "../domain/types";
+import type { CraftProgress, TokenUsage } from "../domain/types";
 import type { CraftDoc } from "./craft.schema";
 
 export type StoredCraft = Plain<CraftDoc>;
-
-/** A stored craft in domain terms (the repository already strips `_id` and the outbox). */
-export function toRecord(craft: StoredCraft): CraftRecord & { rev: number } {
-  return craft;
-}
 
 export interface ProgressChange {
   progress: CraftProgress;

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { appError, CancelledError, metrics } from "@crafter/kit";
-import type { WorkflowsDeps } from "../deps";
 import {
   type ActionDefinition,
   isTextAction,
   type StepDefinition,
   type WorkflowDefinition,
-} from "../domain/definition";
-import { fitToLimit, MalformedOutputError, shapeData, shapeOutput } from "../domain/output";
+} from "@crafter/workflow-language";
+import type { WorkflowsDeps } from "../deps";
+import { MalformedOutputError, shapeData, shapeOutput } from "../domain/output";
 import { buildGeneration, type GenerationRequest, renderTemplate } from "../domain/prompt";
 import type { ResultRecord, StepRecord, TokenUsage, Values } from "../domain/types";
 import type { CraftView } from "../domain/view";
@@ -219,11 +219,6 @@ export function creditsFor(step: StepDefinition, runs: number): number {
   const action = step.action;
   if (!action || !(isTextAction(action) || action.kind === "FunctionCaller")) return 0;
   return action.credits * runs;
-}
-
-/** Fits an inline generation to its maxLength. */
-export function fitInline(text: string, maxLength: number | undefined): string {
-  return fitToLimit(text, maxLength);
 }
 
 /** A single-consumer queue the work pushes into and the stream reads from. */

@@ -1,7 +1,7 @@
 import { appError, badRequest } from "@crafter/kit";
+import type { WorkflowDefinition } from "@crafter/workflow-language";
 import type { WorkflowsDeps } from "../deps";
 import { CraftRuleError } from "../domain/craft";
-import type { WorkflowDefinition } from "../domain/definition";
 import type { StoredCraft } from "../store/craft.repository";
 
 export function requireField(value: string, field: string, label: string): string {

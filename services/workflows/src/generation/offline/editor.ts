@@ -1,4 +1,4 @@
-import type { ComposeContext } from "../prompt";
+import type { ComposeContext } from "../../domain/prompt";
 import { aud, briefOf } from "./brief";
 import { capitalize, lowerFirst } from "./text";
 

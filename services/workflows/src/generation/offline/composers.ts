@@ -1,8 +1,8 @@
 import type { JsonValue } from "@bufbuild/protobuf";
-import { composeAssistantReply } from "../assistant";
-import type { OutputSpec } from "../definition";
-import { imagePromptLines } from "../image-prompts";
-import type { ComposeContext } from "../prompt";
+import type { ComposerInfo, OutputSpec } from "@crafter/workflow-language";
+import { composeAssistantReply } from "../../domain/assistant";
+import { imagePromptLines } from "../../domain/image-prompts";
+import type { ComposeContext } from "../../domain/prompt";
 import { adCopy, googleAds, metaAds } from "./ads";
 import { composeBlogDraft, composeBlogPlan } from "./blog";
 import { listSections } from "./brief";
@@ -28,14 +28,7 @@ export interface ComposeOptions {
 }
 
 /** An offline writer a definition names in `action.offline.composer`. */
-export interface Composer {
-  name: string;
-  /** The result format it writes (must match the action's output format). */
-  format: "list" | "html" | "text";
-  /** The frameworks it can write with (the definition picks one). */
-  frameworks: string[];
-  /** For "list": the section keys it fills. */
-  sections?: string[];
+export interface Composer extends ComposerInfo {
   compose(ctx: ComposeContext, options: ComposeOptions): string;
 }
 

@@ -1,6 +1,5 @@
-import type { JsonValue } from "@bufbuild/protobuf";
 import { isValidUrl, normalizeUrl } from "@crafter/kit/validation";
-import type { ComposeContext } from "../prompt";
+import type { ComposeContext } from "../../domain/prompt";
 import { inputsOf } from "./blog";
 import { capitalize, hashString, lowerFirst, phrase, seededRandom } from "./text";
 
@@ -107,12 +106,6 @@ export function briefOf(ctx: ComposeContext, extraSeed = ""): Brief {
     list: inputs.list,
     label: (name) => labels[name] ?? inputs.text(name),
   };
-}
-
-/** Reads a number param (e.g. a count) with a default. */
-export function numberParam(params: Record<string, JsonValue>, name: string, fallback: number): number {
-  const value = params[name];
-  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
 }
 
 /**

@@ -1,86 +1,37 @@
 import { z } from "zod";
 import { CONDITION_OPS, type Condition, conditionRefs } from "./conditions";
-import { COMPOSERS } from "./offline/composers";
+import {
+  COMING_ACTION_KINDS,
+  FORMAT_CHECKS,
+  FUNCTION_NAMES,
+  INPUT_KINDS,
+  RESULT_MODES,
+  RESULT_VIEW_TRIGGERS,
+  STEP_KINDS,
+  TEXT_ACTION_KINDS,
+  VIEWER_KINDS,
+} from "./kinds";
 import { parseReference, type ReferencePlace, referenceProblem } from "./references";
 
 /**
- * Workflow definitions are data (JSON under src/definitions), versioned by `version`, and
- * validated here when loaded. The kinds are the spec's (section 3); the engine runs the subset
- * in SUPPORTED, and a definition using anything else fails to load with the field named.
+ * The shape of a workflow definition (spec section 3) and the checks a definition must pass to
+ * load. Definitions are data (services/workflows/src/definitions/*.v<version>.ts); a definition
+ * that fails a check does not load, with each bad field named.
  */
 
-export const INPUT_KINDS = [
-  "text",
-  "font",
-  "number",
-  "slider",
-  "autoComplete",
-  "select",
-  "radioSelect",
-  "thirdPartyObjectPicker",
-  "craftPicker",
-  "colorPicker",
-  "chipText",
-  "datePicker",
-  "dateRangePicker",
-  "contextSelector",
-  "bulletPoint",
-  "inlineCraftPicker",
-  "InlineTextGenerator",
-  "url",
-] as const;
-
-export const VIEWER_KINDS = [
-  "text list",
-  "plain text",
-  "rich text",
-  "single select list",
-  "multi select list",
-  "bullet list",
-  "keywords",
-  "grid",
-  "image select",
-  "crops image select",
-  "audio player",
-  "visual designer",
-  "website audit summary",
-  "template designer",
-  "email attachment uploader",
-] as const;
-
-export const ACTION_KINDS = [
-  "FunctionCaller",
-  "TextGenerator",
-  "ImageAppender",
-  "AudioGenerator",
-  "promptWriterAction",
-  "InlineTextGenerator",
-  "VisualDesigner",
-  "TemplateDesigner",
-  "EmailAttachmentUploader",
-] as const;
-
-export const STEP_KINDS = ["FormStep", "IteratorStep"] as const;
-export const RESULT_MODES = ["ReplaceResults", "AppendResults"] as const;
-export const RESULT_VIEW_TRIGGERS = ["AfterOpen", "Manual"] as const;
-export const FORMAT_CHECKS = ["Url", "DomainName", "Email"] as const;
-
-/** Action kinds of the media issue: they load, and their steps are `coming` (skipped, never run). */
-export const COMING_ACTION_KINDS = [
-  "ImageAppender",
-  "AudioGenerator",
-  "VisualDesigner",
-  "TemplateDesigner",
-  "EmailAttachmentUploader",
-] as const;
-/** Action kinds that write text with an engine (prompt + output + offline composer). */
-export const TEXT_ACTION_KINDS = ["TextGenerator", "promptWriterAction"] as const;
-/** The functions a FunctionCaller may call (implemented in src/functions). */
-export const FUNCTION_NAMES = ["websiteAudit", "keywordResearch", "competitorResearch"] as const;
-
-export type InputKind = (typeof INPUT_KINDS)[number];
-export type ViewerKind = (typeof VIEWER_KINDS)[number];
-export type FunctionName = (typeof FUNCTION_NAMES)[number];
+/**
+ * What the definition checks need to know of an offline composer (the engine owns the composers
+ * and hands them to `loadDefinition`).
+ */
+export interface ComposerInfo {
+  name: string;
+  /** The result format it writes (must match the action's output format). */
+  format: "list" | "html" | "text";
+  /** The frameworks it can write with (the definition picks one). */
+  frameworks: readonly string[];
+  /** For "list": the section keys it fills. */
+  sections?: readonly string[];
+}
 
 const identifier = z
   .string()
@@ -280,6 +231,12 @@ const shapeSchema = z.strictObject({
   title: z.string().min(1),
   description: z.string().min(1),
   category: z.string().min(1),
+  /** Badged as new in the headers (and newToolsList when also standalone). */
+  new: z.boolean().default(false),
+  /** Usable on its own, without a project: a tool (header `standalone`, toolsList). */
+  standalone: z.boolean().default(false),
+  /** Can be crafted but is never listed (test fixtures). */
+  hidden: z.boolean().default(false),
   steps: z.array(stepSchema).min(1),
 });
 
@@ -316,15 +273,17 @@ type Issue = (path: (string | number)[], message: string) => void;
 
 /** The offline composer must exist, write with the framework and write the output's format. */
 function checkComposer(
+  composers: Readonly<Record<string, ComposerInfo>> | undefined,
   offline: OfflineSpec,
   formats: readonly string[],
   sections: { key: string }[] | undefined,
   at: (string | number)[],
   issue: Issue,
 ): void {
-  const composer = COMPOSERS[offline.composer];
+  if (!composers) return;
+  const composer = composers[offline.composer];
   if (!composer) {
-    issue([...at, "offline", "composer"], `unknown composer (known: ${Object.keys(COMPOSERS).join(", ")})`);
+    issue([...at, "offline", "composer"], `unknown composer (known: ${Object.keys(composers).join(", ")})`);
     return;
   }
   if (!composer.frameworks.includes(offline.framework)) {
@@ -408,7 +367,11 @@ function checkInputExtras(input: InputDefinition, at: (string | number)[], issue
 }
 
 /** Checks that need the whole definition: unique names, references to earlier steps, known kinds. */
-function crossCheck(def: WorkflowDefinition, ctx: z.RefinementCtx): void {
+function crossCheck(
+  def: WorkflowDefinition,
+  ctx: z.RefinementCtx,
+  composers: Readonly<Record<string, ComposerInfo>> | undefined,
+): void {
   const steps = def.steps;
   const issue: Issue = (path, message) => ctx.addIssue({ code: "custom", path, message });
   const seenSteps = new Set<string>();
@@ -477,7 +440,7 @@ function crossCheck(def: WorkflowDefinition, ctx: z.RefinementCtx): void {
       checkInputExtras(input, at, issue);
       if (input.generator) {
         checkPrompt(input.generator.prompt, earlier, step, { params: true }, [...at, "generator"], issue);
-        checkComposer(input.generator.offline, ["text", "html"], undefined, [...at, "generator"], issue);
+        checkComposer(composers, input.generator.offline, ["text", "html"], undefined, [...at, "generator"], issue);
       }
       input.rules.forEach((rule, r) => {
         if (rule.check === "pattern") {
@@ -511,7 +474,7 @@ function crossCheck(def: WorkflowDefinition, ctx: z.RefinementCtx): void {
         checkPrompt(action.prompt, earlier, step, place, at, issue);
         if (action.output.format === "data") issue([...at, "output", "format"], "data is written by a FunctionCaller");
         const sections = action.output.format === "list" ? action.output.sections : undefined;
-        checkComposer(action.offline, [action.output.format], sections, at, issue);
+        checkComposer(composers, action.offline, [action.output.format], sections, at, issue);
         if (action.kind === "promptWriterAction" && !sections?.some((section) => section.key === "prompts")) {
           issue([...at, "output"], 'a promptWriterAction writes a list with the section "prompts"');
         }
@@ -521,7 +484,7 @@ function crossCheck(def: WorkflowDefinition, ctx: z.RefinementCtx): void {
           if (names.has(command.name)) issue([...at, "commands", c, "name"], `duplicate command "${command.name}"`);
           names.add(command.name);
           checkPrompt(command.prompt, earlier, step, { params: true }, [...at, "commands", c], issue);
-          checkComposer(command.offline, ["text", "html"], undefined, [...at, "commands", c], issue);
+          checkComposer(composers, command.offline, ["text", "html"], undefined, [...at, "commands", c], issue);
         });
       } else if (action.kind === "FunctionCaller") {
         if (action.output.format !== "data") issue([...at, "output", "format"], "a FunctionCaller writes data");
@@ -545,7 +508,13 @@ function crossCheck(def: WorkflowDefinition, ctx: z.RefinementCtx): void {
   });
 }
 
-export const workflowDefinitionSchema = shapeSchema.superRefine(crossCheck);
+/**
+ * The definition's schema with every check; with `composers`, each `offline` must also name one
+ * of them that writes with its framework and its output's format.
+ */
+export function workflowDefinitionSchema(composers?: Readonly<Record<string, ComposerInfo>>) {
+  return shapeSchema.superRefine((def, ctx) => crossCheck(def, ctx, composers));
+}
 
 /** Thrown when a definition does not load; the message names the workflow and each bad field. */
 export class DefinitionError extends Error {
@@ -553,11 +522,14 @@ export class DefinitionError extends Error {
 }
 
 /**
- * Validates raw definition data.
+ * Validates raw definition data (with the engine's offline composers when given).
  * @throws DefinitionError e.g. `BlogWriter v1: steps[1] "outline" → inputs[0] "title" → defaultFrom: …`
  */
-export function loadDefinition(raw: unknown): WorkflowDefinition {
-  const parsed = workflowDefinitionSchema.safeParse(raw);
+export function loadDefinition(
+  raw: unknown,
+  options: { composers?: Readonly<Record<string, ComposerInfo>> } = {},
+): WorkflowDefinition {
+  const parsed = workflowDefinitionSchema(options.composers).safeParse(raw);
   if (parsed.success) return parsed.data;
   const record = (raw ?? {}) as { name?: unknown; version?: unknown };
   const label = `${typeof record.name === "string" ? record.name : "(unnamed workflow)"} v${String(record.version ?? "?")}`;

@@ -1,4 +1,4 @@
-import type { ComposeContext } from "../prompt";
+import type { ComposeContext } from "../../domain/prompt";
 import { aud, briefOf, clip, firstSentence, unique } from "./brief";
 import { capitalize, joinList, lowerFirst, phrase, titleCase } from "./text";
 
@@ -283,6 +283,13 @@ export function businessProfile(ctx: ComposeContext) {
       .map((x) => x.trim())
       .filter((x) => x.split(" ").length <= 4 && x.length > 3),
   ]).slice(0, 10);
+  // Without keywords of its own or from the website, the profile's keywords are what it offers,
+  // then its name: the Keywords section is never empty (the output asks for at least one).
+  if (keywords.length === 0) {
+    keywords.push(
+      ...unique([...b.list("offerings"), b.offering, name].map((x) => clip(x.toLowerCase(), 60))).slice(0, 5),
+    );
+  }
   return {
     name: [name],
     description: [clip(`${description}.`, 300)],

@@ -1,4 +1,4 @@
-import type { ComposeContext } from "../prompt";
+import type { ComposeContext } from "../../domain/prompt";
 import { aud, briefOf, unique } from "./brief";
 import { lowerFirst } from "./text";
 

@@ -1,5 +1,5 @@
-import { escapeHtml } from "../output";
-import type { ComposeContext } from "../prompt";
+import { escapeHtml } from "../../domain/output";
+import type { ComposeContext } from "../../domain/prompt";
 import { aud, type Brief, briefOf, clip, firstSentence, fitFirst, hashtag, pick, sentenceList, unique } from "./brief";
 import { EMAIL, type NetworkName, SOCIAL_NETWORKS } from "./limits";
 import { capitalize, lowerFirst } from "./text";

@@ -1,5 +1,5 @@
-import type { JsonValue } from "@bufbuild/protobuf";
-import type { ProfileSnapshot, ResultRecord, StepRecord } from "./types";
+/** A JSON value (the same shape as @bufbuild/protobuf's JsonValue). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** The profile fields a definition may prefill from or write into a prompt. */
 export const PROFILE_FIELDS = ["name", "description", "audience", "keywords", "websiteUrl"] as const;
@@ -95,9 +95,17 @@ export function referenceProblem(
     : `step "${step.name}" has no result section "${ref.part}" (sections: ${sections.join(", ") || "none"})`;
 }
 
+/** What a reference reads of a step: its values and its results, oldest first. */
+export interface ReferenceStep {
+  name: string;
+  values: Record<string, JsonValue>;
+  results: { content: string; sections?: Record<string, string[]> }[];
+}
+
 export interface ReferenceScope {
-  profile: ProfileSnapshot | null;
-  steps: StepRecord[];
+  /** The profile snapshot of the craft (its fields by name). */
+  profile: { [field in ProfileField]?: JsonValue } | null;
+  steps: ReferenceStep[];
   /** The values of the step being completed, for `values.<input>`. */
   values?: Record<string, JsonValue>;
   /** The item an IteratorStep's action runs for, and its index (from 0). */
@@ -108,7 +116,7 @@ export interface ReferenceScope {
 }
 
 /** The latest result of a step (results are kept oldest first). */
-export function latestResult(step: StepRecord | undefined): ResultRecord | undefined {
+export function latestResult<S extends ReferenceStep>(step: S | undefined): S["results"][number] | undefined {
   return step?.results[step.results.length - 1];
 }
 
@@ -120,7 +128,7 @@ export function resolveReference(text: string, scope: ReferenceScope): JsonValue
   if (ref.source === "params") return scope.params?.[ref.key];
   if (ref.source === "profile") {
     const value = scope.profile?.[ref.field];
-    return value === undefined ? undefined : (value as JsonValue);
+    return value;
   }
   if (ref.source === "values") {
     const values = ref.step === null ? scope.values : scope.steps.find((step) => step.name === ref.step)?.values;

@@ -1,7 +1,7 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { isValidUrl, normalizeUrl } from "@crafter/kit/validation";
-import { escapeHtml } from "../output";
-import type { ComposeContext } from "../prompt";
+import { escapeHtml } from "../../domain/output";
+import type { ComposeContext } from "../../domain/prompt";
 import { capitalize, Deck, hashString, joinList, lowerFirst, phrase, seededRandom, subjectOf, titleCase } from "./text";
 
 /**

@@ -1,5 +1,5 @@
-import { escapeHtml } from "../output";
-import type { ComposeContext } from "../prompt";
+import { escapeHtml } from "../../domain/output";
+import type { ComposeContext } from "../../domain/prompt";
 import { aud, briefOf, clip, firstSentence, unique } from "./brief";
 import { SEO } from "./limits";
 import { capitalize, joinList, lowerFirst, titleCase } from "./text";

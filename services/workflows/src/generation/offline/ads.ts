@@ -1,4 +1,4 @@
-import type { ComposeContext } from "../prompt";
+import type { ComposeContext } from "../../domain/prompt";
 import { aud, type Brief, briefOf, clip, firstSentence, fitFirst, sentenceList, unique } from "./brief";
 import { AD_PLATFORMS, type AdPlatform, GOOGLE_ADS, META_ADS } from "./limits";
 import { capitalize, lowerFirst, titleCase } from "./text";

@@ -1,8 +1,8 @@
 /**
  * Conditions of workflow definitions (`input.showWhen`, `step.skipWhen`) and their evaluator.
  *
- * This file has NO imports on purpose: the web imports this exact file to show and hide inputs
- * live, so the server and the browser decide the same way.
+ * The engine and the web (which shows and hides inputs live) both evaluate with this file, so the
+ * server and the browser decide the same way.
  *
  * A condition compares the value at `ref` (a reference such as `values.channel` or
  * `steps.topic.result.titles`, resolved by the caller) with `value`:
