@@ -6,32 +6,10 @@
 // scripts/stack.mjs, renders in the chart and passes make check; its test/ has a unit test of its
 // domain and an integration test of its RPC against the stack.
 //
-// ─── PENDING: kit pieces of the contract this branch may not have yet ────────────────────────────
-// The shape and identity branches build them in parallel. Each template line that needs one is
-// listed here with the line used until it exists; the script picks the contract line as soon as
-// the kit has the piece (the `present` test), so after the merge nothing needs switching by hand.
-// When every piece is in, delete the fallbacks.
-//   kick     contract: `async setup({ config, logger, mongo, kick })`, `kick,` in the deps
-//            fallback: `async setup({ config, logger, mongo, relay })`, `kick: () => relay()?.kick(),`
-//   Caller   contract: `import { callerOf } from "@crafter/kit";` … `callerOf(ctx)` in routes,
-//                      `import type { Caller } from "@crafter/kit";` in the use case
-//            fallback: `requireUser(ctx)` in routes; a local `type Caller = { userId: string }`
-//   access   contract: `export const access = rpcAccess(<Name>Service, { get<Name>Status: ["user"] });`
-//                      and `access,` in the ServiceParts main.ts returns
-//            fallback: a plain `as const` table main.ts does not pass (the kit's auth interceptor
-//                      requires a user token for every RPC meanwhile)
-// ─────────────────────────────────────────────────────────────────────────────────────────────────
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadManifest, MANIFEST, root } from "./manifest.mjs";
-
-const read = (path) => (existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : "");
-const PENDING = {
-  kick: { present: () => /\bkick: \(\) => void/.test(read("services/kit/src/service.ts")) },
-  caller: { present: () => existsSync(join(root, "services/kit/src/rpc/caller.ts")) },
-  access: { present: () => /export function rpcAccess\b/.test(read("services/kit/src/rpc/access.ts")) },
-};
 
 const name = process.argv[2];
 if (!name || !/^[a-z][a-z0-9]*$/.test(name)) {
@@ -43,7 +21,6 @@ if (manifest.components[name] || existsSync(join(root, "services", name))) {
   console.error(`services/${name} or its manifest entry already exists`);
   process.exit(1);
 }
-const has = Object.fromEntries(Object.entries(PENDING).map(([key, piece]) => [key, piece.present()]));
 const Name = name[0].toUpperCase() + name.slice(1);
 const NAME = name.toUpperCase();
 const port = Math.max(...Object.values(manifest.components).map((c) => (c.protocol === "grpc" ? c.port : 0))) + 1;
@@ -110,18 +87,20 @@ import { configSchema } from "./config";
 import type { ${Name}Deps } from "./deps";
 import { ${name}Consumers } from "./events/consumers";
 import { ${Name}Events } from "./events/publishers";
-${has.access ? `import { access } from "./rpc/access";\n` : ""}import { routes } from "./rpc/routes";
+import { access } from "./rpc/access";
+import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 
 await runService({
   name: "${name}",
   configSchema,
-  async setup({ config, logger, mongo, ${has.kick ? "kick" : "relay"} }) {
+  async setup({ config, logger, mongo, kick }) {
     const stores = await createStores(mongo);
     const events = new ${Name}Events(config.CRAFTER_NAMESPACE);
-    const deps: ${Name}Deps = { stores, events, ${has.kick ? "kick" : "kick: () => relay()?.kick()"}, logger, now: () => new Date() };
+    const deps: ${Name}Deps = { stores, events, kick, logger, now: () => new Date() };
     return {
-      routes: routes(deps),${has.access ? "\n      access," : ""}
+      routes: routes(deps),
+      access,
       publishes: events.topics,
       outbox: stores.outbox,
       consumers: ${name}Consumers(config.CRAFTER_NAMESPACE, deps),
@@ -160,7 +139,7 @@ export interface ${Name}Deps {
 }
 `,
   [`services/${name}/src/rpc/routes.ts`]: `import type { ConnectRouter } from "@connectrpc/connect";
-import { ${has.caller ? "callerOf" : "requireUser"} } from "@crafter/kit";
+import { callerOf } from "@crafter/kit";
 import { ${service} } from "@crafter/proto/crafter/${name}/v1/${name}_pb";
 import type { ${Name}Deps } from "../deps";
 import { ${method} } from "../usecases/${kebab(method)}";
@@ -170,32 +149,23 @@ export function routes(deps: ${Name}Deps): (router: ConnectRouter) => void {
   return (router) =>
     router.service(${service}, {
       async ${method}(req, ctx) {
-        return ${method}(deps, ${has.caller ? "callerOf(ctx)" : "{ userId: requireUser(ctx).userId }"}, req);
+        return ${method}(deps, callerOf(ctx), req);
       },
     });
 }
 `,
-  [`services/${name}/src/rpc/access.ts`]: has.access
-    ? `import { rpcAccess } from "@crafter/kit";
+  [`services/${name}/src/rpc/access.ts`]: `import { rpcAccess } from "@crafter/kit";
 import { ${service} } from "@crafter/proto/crafter/${name}/v1/${name}_pb";
 
 /** Who may call each ${service} RPC: a method without an entry is refused. */
 export const access = rpcAccess(${service}, {
   ${method}: ["user"],
 });
-`
-    : `import type { ${service} } from "@crafter/proto/crafter/${name}/v1/${name}_pb";
-
-// PENDING (scripts/new-service.mjs): becomes \`rpcAccess(${service}, {…})\`, passed to runService as
-// \`access\`, once the kit has it; until then the kit's auth interceptor requires a user token.
-/** Who may call each ${service} RPC: a method without an entry is refused. */
-export const access = {
-  ${method}: ["user"],
-} as const satisfies Record<keyof (typeof ${service})["method"], readonly string[]>;
 `,
-  [`services/${name}/src/usecases/${kebab(method)}.ts`]: `${has.caller ? `import type { Caller } from "@crafter/kit";\n` : ""}import type { ${Name}Deps } from "../deps";
+  [`services/${name}/src/usecases/${kebab(method)}.ts`]: `import type { Caller } from "@crafter/kit";
+import type { ${Name}Deps } from "../deps";
 import { type Status, status } from "../domain/status";
-${has.caller ? "" : "\n// PENDING (scripts/new-service.mjs): the kit's transport-free Caller.\ntype Caller = { userId: string };\n"}
+
 /** How many entries the caller has. */
 export async function ${method}(
   deps: Pick<${Name}Deps, "stores">,
@@ -365,11 +335,8 @@ const run = (command, args) => {
 run(process.execPath, ["scripts/manifest.mjs", "generate"]);
 run(join(root, "node_modules/.bin/biome"), ["format", "--write", `services/${name}`]);
 run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"]);
-const missing = Object.entries(has)
-  .filter(([, present]) => !present)
-  .map(([key]) => key);
 console.log(`
 services/${name} is ready. Next:
   make proto                      # generates proto/gen/crafter/${name}/v1/${name}_pb.ts
   node scripts/build.mjs ${name}   # then scripts/stack.mjs up starts it with the others
-${missing.length > 0 ? `\nUsed the fallbacks of PENDING kit pieces (scripts/new-service.mjs): ${missing.join(", ")}.\n` : ""}`);
+`);
