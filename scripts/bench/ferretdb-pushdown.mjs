@@ -91,12 +91,14 @@ function queries(size, ids) {
 /** The indexes the equality filters above can use, as a service would declare them. */
 const INDEXES = [{ userId: 1 }, { ref: 1 }, { flag: 1 }, { at: 1 }, { n: 1 }, { tags: 1 }, { userId: 1, n: -1 }];
 
-/** The leaf scans of a PostgreSQL plan, e.g. "Seq Scan" or "Bitmap Index Scan". */
+/** The scans of a PostgreSQL plan: "Seq Scan", "Bitmap Index Scan", "BitmapAnd(…)". */
 function scans(plan) {
   if (!plan || typeof plan !== "object") return [];
-  const children = plan.Plans ?? [];
-  if (children.length === 0) return plan["Node Type"] ? [plan["Node Type"].replace(/^Parallel /, "")] : [];
-  return children.flatMap(scans);
+  const type = plan["Node Type"] ?? "";
+  const children = (plan.Plans ?? []).flatMap(scans);
+  if (type === "BitmapAnd" || type === "BitmapOr") return [`${type}(${children.join(", ")})`];
+  if (children.length === 0) return type ? [type.replace(/^Parallel /, "")] : [];
+  return children;
 }
 
 async function explainFind(db, coll, q) {
