@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
+import net from "node:net";
 import { join } from "node:path";
 import { loadManifest, urlVar } from "./manifest.mjs";
 
@@ -114,12 +115,21 @@ function environmentOf(name, common) {
   return env;
 }
 
+/**
+ * Whether a process runs. A zombie (exited, not yet reaped: our detached children are reparented to
+ * whatever pid 1 is, which may never reap them) answers kill(0) but is dead, so /proc decides.
+ */
 function alive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return !existsSync("/proc/self/stat"); // no procfs (not Linux): trust kill(0)
   }
 }
 
@@ -178,8 +188,26 @@ async function waitFor(name, check, timeoutMs = 60_000) {
   throw new Error(`${name} did not become healthy. Last log lines (${logFile(name)}):\n${tail}`);
 }
 
-function start(name, entry, env) {
+/** Whether nothing listens on the component's port (a process still draining holds it). */
+function portFree(name) {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port(name), components[name].protocol === "http" ? "0.0.0.0" : "127.0.0.1", () =>
+      probe.close(() => resolve(true)),
+    );
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function start(name, entry, env) {
   if (runningPid(name)) return false;
+  // A stopped process may hold its port for a moment; starting now would die of EADDRINUSE.
+  for (let waited = 0; !(await portFree(name)); waited += 200) {
+    if (waited >= 30_000) throw new Error(`${name}: port ${port(name)} is still in use by another process`);
+    await sleep(200);
+  }
   if (!existsSync(join(root, entry))) throw new Error(`${entry} is missing: run npm run build`);
   const out = openSync(logFile(name), "a");
   // The telemetry preload must run before main.js imports anything it instruments (ESM).
@@ -205,7 +233,7 @@ async function up() {
   const started = performance.now();
   for (const { name } of COMPONENTS) {
     const own = { ...environmentOf(name, env), SERVICE_SECRET: secrets[name] };
-    start(
+    await start(
       name,
       `services/${name}/dist/main.js`,
       name === "auth" ? { ...own, SERVICE_SECRETS: secretTable(secrets) } : own,
@@ -238,9 +266,11 @@ async function down() {
       const pid = runningPid(name);
       if (pid) {
         process.kill(pid, "SIGTERM");
-        const deadline = Date.now() + 15_000;
-        while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+        // Draining (in-flight calls, the Kafka consumer leaving its group) takes 10-25 s on a busy machine.
+        const deadline = Date.now() + 30_000;
+        while (alive(pid) && Date.now() < deadline) await sleep(100);
         if (alive(pid)) process.kill(pid, "SIGKILL");
+        while (alive(pid)) await sleep(50);
       }
       rmSync(pidFile(name), { force: true });
     }),
