@@ -1,5 +1,6 @@
 // @crafter/kit: the one shared runtime of Crafter services. One way to do each thing.
 export * from "./config/config";
+export * from "./data/idioms";
 export * from "./data/mongo";
 export * from "./data/repository";
 export * from "./errors/app-error";
@@ -11,6 +12,7 @@ export * from "./events/publisher";
 export * from "./events/topics";
 export * from "./logger/logger";
 export * from "./redis/redis";
+export * from "./redis/view-version";
 export * from "./rpc/client";
 export * from "./rpc/identity";
 export * from "./rpc/interceptors";

@@ -4,6 +4,7 @@ import { context, propagation, ROOT_CONTEXT } from "@opentelemetry/api";
 import { core } from "@opentelemetry/sdk-node";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { Logger } from "pino";
+import { insertOnce } from "../data/idioms";
 import { modelOn } from "../data/mongo";
 import { observeGauge } from "../telemetry/metrics";
 import type { Publisher } from "./publisher";
@@ -80,8 +81,8 @@ export interface OutboxRelayOptions {
   logger: Logger;
   /**
    * Poll period in ms; `kick()` publishes right after a write, so the poll only catches entries a
-   * crashed process left behind. Default 5000: on FerretDB (SQLite) each poll scans the whole
-   * collection, and polling every 500 ms kept it busy at 1.5 cores with six idle services.
+   * crashed process left behind. Default 5000: each poll is a range query the database may not
+   * push down (data/idioms.ts), and polling every 500 ms kept it busy at 1.5 cores with six idle services.
    */
   intervalMs?: number;
   /** How far back each poll looks for entries, in ms. Default 5 minutes. */
@@ -113,8 +114,8 @@ function publishedModel(connection: Connection): Model<PublishedMarker> {
 /**
  * Publishes outbox entries of the given models to Kafka, in order per document, at least once.
  *
- * The relay never writes to the aggregate's document: on FerretDB 1.24 concurrent updates of one
- * document are not isolated, so a removal could race the service's next `$push` and lose an event.
+ * The relay never writes to the aggregate's document: updates of one document are not isolated on
+ * every backend we run (data/idioms.ts), so a removal could race the service's next `$push` and lose an event.
  * Instead each published entry gets a marker in `outbox_published` (an insert guarded by the unique
  * `_id`, which is atomic everywhere). Each poll looks at entries younger than `lookbackMs`; a full
  * scan at start and every `fullScanMs` catches anything older. A crash between publish and marker
@@ -167,9 +168,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
             ...(entry.traceparent ? { traceparent: entry.traceparent } : {}),
           }),
         );
-        await published.create({ _id: entry.id }).catch((error: { code?: number }) => {
-          if (error.code !== 11000) throw error;
-        });
+        await insertOnce(published, { _id: entry.id });
         tally.pending -= 1;
       }
     }
