@@ -1,8 +1,9 @@
 import { expressConnectMiddleware } from "@connectrpc/connect-express";
-import { type AccessTokenVerifier, appError } from "@crafter/kit";
+import { type AccessTokenVerifier, appError, type Redis } from "@crafter/kit";
 import cookieParser from "cookie-parser";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
+import { bumpViewsOnWrite, UserViewCache } from "./cache/user-views";
 import type { Clients } from "./clients";
 import type { Config } from "./config";
 import { csrfGuard } from "./http/csrf";
@@ -13,7 +14,13 @@ import { authRoutes } from "./routes/auth.routes";
 import { streamRoutes } from "./rpc/stream-proxy";
 
 /** The gateway's Express app: /auth, /api, /rpc and the dashboard. */
-export function createApp(config: Config, clients: Clients, verify: AccessTokenVerifier, logger: Logger): Express {
+export function createApp(
+  config: Config,
+  clients: Clients,
+  verify: AccessTokenVerifier,
+  logger: Logger,
+  redis?: Redis,
+): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
@@ -21,6 +28,10 @@ export function createApp(config: Config, clients: Clients, verify: AccessTokenV
 
   const origins = [config.PUBLIC_ORIGIN, ...config.EXTRA_ORIGINS];
   const cookies = { secure: config.COOKIE_SECURE };
+
+  // The per-user read cache of /api (cache/user-views.ts): writes through here make it stale.
+  const views = redis ? new UserViewCache(redis, logger) : undefined;
+  if (redis) app.use(["/api", "/rpc"], bumpViewsOnWrite(redis, logger));
 
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
@@ -44,7 +55,7 @@ export function createApp(config: Config, clients: Clients, verify: AccessTokenV
     next();
   };
   app.use("/auth", noStore, csrfGuard(origins), cookieParser(), json, authRoutes(clients, verify, cookies));
-  app.use("/api", noStore, csrfGuard(origins), cookieParser(), json, apiRoutes(clients, verify));
+  app.use("/api", noStore, csrfGuard(origins), cookieParser(), json, apiRoutes(clients, verify, views));
   app.use(["/api", "/auth"], () => {
     throw appError("NOT_FOUND", "No such API route.");
   });

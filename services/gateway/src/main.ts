@@ -1,5 +1,12 @@
 import { createServer } from "node:http";
-import { authServiceJwks, createAccessTokenVerifier, createLogger, loadConfig, startTelemetry } from "@crafter/kit";
+import {
+  authServiceJwks,
+  createAccessTokenVerifier,
+  createLogger,
+  createRedis,
+  loadConfig,
+  startTelemetry,
+} from "@crafter/kit";
 import { createApp } from "./app";
 import { createClients } from "./clients";
 import { configSchema } from "./config";
@@ -20,7 +27,9 @@ const verify = createAccessTokenVerifier({
   audience: config.JWT_AUDIENCE,
 });
 
-const server = createServer(createApp(config, clients, verify, logger));
+// Only the per-user read cache's versions (cache/user-views.ts): losing Redis only loses caching.
+const redis = createRedis(config.REDIS_URL, config.CRAFTER_NAMESPACE, logger);
+const server = createServer(createApp(config, clients, verify, logger, redis));
 server.keepAliveTimeout = 65_000;
 server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT, origin: config.PUBLIC_ORIGIN }, "gateway ready");
@@ -34,6 +43,7 @@ const stop = (signal: string) => {
   const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
   server.close(async () => {
     clearTimeout(force);
+    redis.disconnect();
     await stopTelemetry().catch(() => undefined);
     process.exit(0);
   });

@@ -1,6 +1,8 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { AccessTokenVerifier } from "@crafter/kit";
-import { Router } from "express";
+import { type Request, Router } from "express";
 import { z } from "zod";
+import type { UserViewCache } from "../cache/user-views";
 import type { Clients } from "../clients";
 import { toActiveProjectInfo, toCheckList, toProfile, toProject, toUserInfo } from "../domain/mappers";
 import { ok, parseBody } from "../http/envelope";
@@ -24,40 +26,58 @@ const projectBody = z.object({
   websiteUrl: z.string().optional(),
 });
 
-/** /api: everything behind a session (spec section 7). */
-export function apiRoutes(clients: Clients, verify: AccessTokenVerifier): Router {
+/** The verified session's user id (requireSession ran). */
+const userIdOf = (req: Request): string => req.user?.userId ?? "";
+
+/**
+ * /api: everything behind a session (spec section 7). `views` caches the per-user reads of
+ * /app/initial and /user/account (cache/user-views.ts); without it every read asks the services.
+ */
+export function apiRoutes(clients: Clients, verify: AccessTokenVerifier, views?: UserViewCache): Router {
   const router = Router();
   router.use(requireSession(verify));
 
   router.get("/app/initial", async (req, res) => {
     const as = asUser(req);
-    const [userInfo, credits, flags, settings, active] = await Promise.all([
-      clients.account.getUserInfo({}, as),
-      clients.billing.getCredits({}, as),
-      clients.account.getFlags({}, as),
-      clients.account.getSettings({}, as),
-      clients.projects.getActiveProject({}, as),
-    ]);
-    const crafts = await recentCrafts(clients, active.projectId, as);
-    ok(res, {
-      userInfo: toUserInfo(userInfo.userInfo, credits),
-      featureFlag: {
-        enabledFeatures: flags.enabledFeatures,
-        disabledFeatures: flags.disabledFeatures,
-        allFeatures: flags.allFeatures,
-      },
-      activeProjectInfo: toActiveProjectInfo(active, crafts),
-      userSettings: { settings: settings.settings ?? {} },
-    });
+    const load = async () => {
+      const [userInfo, credits, flags, settings, active] = await Promise.all([
+        clients.account.getUserInfo({}, as),
+        clients.billing.getCredits({}, as),
+        clients.account.getFlags({}, as),
+        clients.account.getSettings({}, as),
+        clients.projects.getActiveProject({}, as),
+      ]);
+      const crafts = await recentCrafts(clients, active.projectId, as);
+      return {
+        value: {
+          userInfo: toUserInfo(userInfo.userInfo, credits),
+          featureFlag: {
+            enabledFeatures: flags.enabledFeatures,
+            disabledFeatures: flags.disabledFeatures,
+            allFeatures: flags.allFeatures,
+          },
+          activeProjectInfo: toActiveProjectInfo(active, crafts),
+          userSettings: { settings: settings.settings ?? {} },
+        },
+        validUntil: credits.expiresAt ? timestampDate(credits.expiresAt) : undefined,
+      };
+    };
+    ok(res, views ? await views.get(userIdOf(req), "initial", load) : (await load()).value);
   });
 
   router.get("/user/account", async (req, res) => {
     const as = asUser(req);
-    const [userInfo, credits] = await Promise.all([
-      clients.account.getUserInfo({}, as),
-      clients.billing.getCredits({}, as),
-    ]);
-    ok(res, toUserInfo(userInfo.userInfo, credits));
+    const load = async () => {
+      const [userInfo, credits] = await Promise.all([
+        clients.account.getUserInfo({}, as),
+        clients.billing.getCredits({}, as),
+      ]);
+      return {
+        value: toUserInfo(userInfo.userInfo, credits),
+        validUntil: credits.expiresAt ? timestampDate(credits.expiresAt) : undefined,
+      };
+    };
+    ok(res, views ? await views.get(userIdOf(req), "account", load) : (await load()).value);
   });
 
   router.get("/flags/user", async (req, res) => {
