@@ -1,5 +1,12 @@
-import { randomUUID } from "node:crypto";
-import { insertOnce, isDuplicateKey, modelOn, type OutboxEntry, outboxField } from "@crafter/kit";
+import {
+  insertOnce,
+  isDuplicateKey,
+  modelOn,
+  type OutboxEntry,
+  outboxField,
+  outboxMinuteField,
+  outboxMinuteOf,
+} from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import {
   type Allocation,
@@ -20,6 +27,7 @@ import {
  * cause, debits per idempotency key and refunds per debit happen once.
  */
 export interface LedgerEntryDoc {
+  /** `<userId>:<seq>` (so "is there an entry after seq n" is a read by `_id`); a UUID in older entries. */
   _id: string;
   userId: string;
   seq: number;
@@ -44,8 +52,13 @@ export interface LedgerEntryDoc {
   /** Spendable credits right after this entry, for audits (reads recompute from the entries). */
   balanceAfter: number;
   outbox: OutboxEntry[];
+  /** The minute of the outbox entry: the relay polls recent entries by equality on it. */
+  outboxMinute: number;
   createdAt: Date;
 }
+
+/** The `_id` of a user's entry `seq`. */
+export const entryId = (userId: string, seq: number) => `${userId}:${seq}`;
 
 const allocationSchema = new Schema<Allocation>(
   { grantId: { type: String, required: true }, amount: { type: Number, required: true } },
@@ -68,6 +81,7 @@ const ledgerEntrySchema = new Schema<LedgerEntryDoc>(
     debitId: { type: String, default: "" },
     balanceAfter: { type: Number, required: true },
     outbox: outboxField,
+    outboxMinute: outboxMinuteField,
   },
   { collection: "ledger_entries", timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
@@ -183,8 +197,19 @@ export class LedgerRepository {
    */
   async balance(userId: string, now: Date): Promise<Balance> {
     const snapshot = await this.snapshot(userId);
-    if (snapshot && !(await this.model.exists({ userId, seq: snapshot.seq + 1 }))) return snapshot;
+    if (snapshot && !(await this.hasEntry(userId, snapshot.seq + 1))) return snapshot;
     return this.rebuild(userId, now);
+  }
+
+  /**
+   * Whether the user has an entry `seq`, by `_id`. Entries from before the `<userId>:<seq>` ids
+   * are UUID-keyed, but a snapshot is only ever written from the whole ledger or after an entry of
+   * this code, so the entry after a snapshot always has the new id. (During a rolling deploy an
+   * old replica's entry is missed here until the next write, whose insert then fails on the
+   * (userId, seq) index and rebuilds.)
+   */
+  private async hasEntry(userId: string, seq: number): Promise<boolean> {
+    return (await this.model.exists({ _id: entryId(userId, seq) })) !== null;
   }
 
   /** The stored snapshot as is (possibly behind the ledger), or null. */
@@ -218,15 +243,15 @@ export class LedgerRepository {
       const decided = build(balance, at);
       if ("done" in decided) {
         // An answer without a write (e.g. out of credits) must not rest on a stale snapshot.
-        if (snapshot && (await this.model.exists({ userId, seq: snapshot.seq + 1 }))) {
+        if (snapshot && (await this.hasEntry(userId, snapshot.seq + 1))) {
           fresh = true;
           continue;
         }
         return { outcome: "done", result: decided.done };
       }
       const { append: draft, result: finish } = decided;
-      const id = randomUUID();
       const seq = balance.seq + 1;
+      const id = entryId(userId, seq);
       const after = applyEntry(balance, { id, seq, ...draft }, at);
       const entry: NewEntry = {
         ...draft,
@@ -275,6 +300,7 @@ export class LedgerRepository {
         debitId: entry.debitId,
         balanceAfter: entry.balanceAfter,
         outbox: entry.outbox,
+        outboxMinute: outboxMinuteOf(entry.outbox[0]?.time ?? new Date()),
       });
       return "appended";
     } catch (error) {
