@@ -148,12 +148,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
-  // When each model was last scanned whole. A model polled by minute skips the scan at start (on a
-  // large collection it decodes every document): its first minutes-poll covers the lookback, and
-  // the periodic scan catches anything older.
-  const lastFullScan = new Map<OutboxModel, number>(
-    options.models.map((model) => [model, model.schema.path(OUTBOX_MINUTE) !== undefined ? Date.now() : 0]),
-  );
+  // When each model was last scanned whole.
+  const lastFullScan = new Map<OutboxModel, number>();
   /** Per model, when the last pass that finished started (ms). */
   const doneUntil = new Map<OutboxModel, number>();
 
@@ -222,9 +218,12 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     }
   };
 
+  const byMinute = (model: OutboxModel) => model.schema.path(OUTBOX_MINUTE) !== undefined;
+
   const relayOnce = async () => {
     for (const model of options.models) {
-      const full = Date.now() - (lastFullScan.get(model) ?? 0) >= fullScanEvery;
+      // A model polled by minute is scanned whole on its own schedule (sweep), off this path.
+      const full = !byMinute(model) && Date.now() - (lastFullScan.get(model) ?? 0) >= fullScanEvery;
       const tally = { pending: 0 };
       try {
         await relayModel(model, full, tally);
@@ -255,14 +254,33 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       });
   };
 
+  // Models polled by minute: the whole-collection scan (entries older than the lookback, left by a
+  // crash or a long Kafka outage) decodes every document on FerretDB, which takes minutes on a big
+  // ledger, so it runs every fullScanMs on its own, never at start and never delaying the polls.
+  let sweeping: Promise<void> | undefined;
+  const sweep = () => {
+    if (stopped || sweeping) return;
+    sweeping = context
+      .with(core.suppressTracing(ROOT_CONTEXT), async () => {
+        for (const model of options.models.filter(byMinute)) await relayModel(model, true, { pending: 0 });
+      })
+      .catch((error) => options.logger.error({ err: error }, "outbox sweep failed; will retry"))
+      .finally(() => {
+        sweeping = undefined;
+      });
+  };
+
   const timer = setInterval(run, interval);
+  const sweeper = options.models.some(byMinute) ? setInterval(sweep, fullScanEvery) : undefined;
   run();
   return {
     kick: run,
     async stop() {
       stopped = true;
       clearInterval(timer);
+      if (sweeper) clearInterval(sweeper);
       await running;
+      await sweeping;
     },
   };
 }
