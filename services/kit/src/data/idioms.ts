@@ -3,6 +3,9 @@
 // update is no compare-and-set), but an insert guarded by a unique index is atomic there as on
 // MongoDB: of many concurrent inserts of one key, exactly one succeeds and the others fail with
 // the duplicate-key error 11000. So shared state is append-only behind unique indexes.
+// FerretDB (PostgreSQL backend) pushes down equality on top-level fields only; ranges, `$regex` and
+// dot paths decode the whole collection in FerretDB. So hot reads go by `_id`, and polls by an
+// equality (e.g. the outbox's `outboxMinute`).
 import { type Connection, type Model, Schema } from "mongoose";
 
 /** MongoDB's (and FerretDB's) duplicate-key error code. */

@@ -42,10 +42,10 @@ export const outboxField = { type: [outboxEntrySchema], default: () => [] };
 /**
  * Optional top-level field of an aggregate: the minute (ms since the epoch / 60,000, floored) of
  * its newest outbox entry, indexed. The relay's frequent poll then finds recent entries by
- * equality on it, which the database answers from the index, instead of a range over
- * `outbox.time` that FerretDB does not push down (it would decode the whole collection on every
- * poll and every kick: seconds on a 100,000-entry ledger). Set it with the entry (`$set` beside
- * the `$push`, or in the insert).
+ * equality on it, which the database filters itself, instead of a range over `outbox.time`,
+ * which it may not push down (data/idioms.ts) and answers by decoding the whole collection on
+ * every poll and kick: minutes on a 100,000-entry ledger under load. Set it with the entry
+ * (`$set` beside the `$push`, or in the insert).
  */
 export const OUTBOX_MINUTE = "outboxMinute";
 export const outboxMinuteField = { type: Number, index: true } as const;
@@ -255,7 +255,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   // Models polled by minute: the whole-collection scan (entries older than the lookback, left by a
-  // crash or a long Kafka outage) decodes every document on FerretDB, which takes minutes on a big
+  // crash or a long Kafka outage) may decode every document (data/idioms.ts), which takes minutes on a big
   // ledger, so it runs every fullScanMs on its own, never at start and never delaying the polls.
   let sweeping: Promise<void> | undefined;
   const sweep = () => {
