@@ -80,10 +80,11 @@ function subjectOf(token: string | undefined): string | undefined {
 export function bumpViewsOnWrite(redis: Redis, logger: Logger): RequestHandler {
   return (req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
-    const userId = subjectOf(accessTokenFrom(req.headers.authorization, req.headers.cookie));
-    if (!userId) return next();
     const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
     res.end = ((...args: unknown[]) => {
+      // The user the handlers authenticated (any credential), else the session token's subject.
+      const userId = req.user?.userId || subjectOf(accessTokenFrom(req.headers.authorization, req.headers.cookie));
+      if (!userId) return end(...args);
       bumpViewVersion(redis, userId)
         .catch((error) => logger.warn({ err: error, userId }, "view version not bumped"))
         .finally(() => end(...args));
