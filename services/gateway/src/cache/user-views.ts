@@ -29,6 +29,7 @@ interface Entry {
  */
 export class UserViewCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<Loaded<unknown>>>();
 
   constructor(
     private readonly redis: Redis,
@@ -49,7 +50,18 @@ export class UserViewCache {
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && hit.version === version && now < hit.until) return hit.value as T;
-    const loaded = await load();
+    // Concurrent misses of one view and version share one load (a burst of reads after a write).
+    const flightKey = `${key}\u0000${version}`;
+    let flight = this.loading.get(flightKey) as Promise<Loaded<T>> | undefined;
+    if (!flight) {
+      flight = load();
+      this.loading.set(flightKey, flight);
+      void flight.then(
+        () => this.loading.delete(flightKey),
+        () => this.loading.delete(flightKey),
+      );
+    }
+    const loaded = await flight;
     if (version) {
       const until = Math.min(now + this.options.ttlMs, loaded.validUntil?.getTime() ?? Number.POSITIVE_INFINITY);
       this.entries.delete(key);
