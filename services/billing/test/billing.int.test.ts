@@ -100,6 +100,29 @@ describe("billing through the gateway", () => {
   });
 });
 
+describe("the gateway's cached reads", () => {
+  it("show credits lower right after a debit, and a settings change right after it", async () => {
+    const session = new GatewaySession();
+    const email = uniqueEmail("billing-cache");
+    await session.post("/auth/signup", { email, password: "password-123" });
+    expect((await session.post("/auth/signin", { email, password: "password-123" })).status).toBe(200);
+    const token = session.cookies.get("crafter_at")!;
+    // Twice, so the second read comes from the gateway's cache.
+    for (let i = 0; i < 2; i++) {
+      expect((await session.get("/api/user/account")).body.result.credits).toBe(100);
+      expect((await session.get("/api/app/initial")).body.result.userInfo.credits).toBe(100);
+    }
+    for (const amount of [3, 4]) {
+      const { balance } = await billing.debit({ amount, reason: "cache", craftId: "c", idempotencyKey: "" }, as(token));
+      expect((await session.get("/api/user/account")).body.result.credits).toBe(balance);
+      expect((await session.get("/api/app/initial")).body.result.userInfo.credits).toBe(balance);
+    }
+    expect((await session.get("/api/user/account")).body.result.credits).toBe(93);
+    expect((await session.put("/api/userSettings/settings", { theme: "dark" })).status).toBe(200);
+    expect((await session.get("/api/app/initial")).body.result.userSettings.settings).toMatchObject({ theme: "dark" });
+  });
+});
+
 describe("BillingService over RPC", () => {
   it("reads, debits and refunds the caller's credits", async () => {
     const { token, userId } = await newUser();

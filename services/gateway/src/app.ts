@@ -3,6 +3,7 @@ import { type AccessTokenVerifier, appError, errorInterceptor, type Redis } from
 import cookieParser from "cookie-parser";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
+import { bumpViewsOnWrite, UserViewCache } from "./cache/user-views";
 import type { Clients } from "./clients";
 import type { Config } from "./config";
 import { jsonBody } from "./http/body";
@@ -32,7 +33,7 @@ export function createApp(
 
   const origins = [config.PUBLIC_ORIGIN, ...config.EXTRA_ORIGINS];
   const cookies = { secure: config.COOKIE_SECURE };
-  const routes = allRoutes({ clients, verify, cookies });
+  const routes = allRoutes({ clients, verify, cookies, views });
   let document: unknown;
   const openapi = () => {
     document ??= openApiDocument(routes, config.PUBLIC_ORIGIN);
@@ -40,6 +41,9 @@ export function createApp(
   };
 
   app.use(securityHeaders());
+  // The per-user read cache of /api (cache/user-views.ts): writes through here make it stale.
+  const views = new UserViewCache(redis, logger);
+  app.use(["/api", "/rpc"], bumpViewsOnWrite(redis, logger));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });

@@ -27,7 +27,8 @@ const verify = createAccessTokenVerifier({
   audience: config.JWT_AUDIENCE,
 });
 
-// Idempotency-Key records; a Redis outage answers those calls 503, the others are untouched.
+// Idempotency-Key records and the versions of the per-user read cache (cache/user-views.ts); a Redis
+// outage answers Idempotency-Key calls 503 and only loses caching for the others.
 const redis = createRedis(config.REDIS_URL, config.CRAFTER_NAMESPACE, logger);
 const server = createServer(createApp(config, clients, verify, redis, logger));
 server.keepAliveTimeout = 65_000;

@@ -1,6 +1,7 @@
 // @crafter/kit: the one shared runtime of Crafter services. One way to do each thing.
 export * from "./caller";
 export * from "./config/config";
+export * from "./data/idioms";
 export * from "./data/mongo";
 export * from "./data/repository";
 export * from "./errors/app-error";
@@ -15,6 +16,7 @@ export * from "./net/outbound";
 export * from "./redis/redis";
 export * from "./rpc/access";
 export * from "./rpc/caller";
+export * from "./redis/view-version";
 export * from "./rpc/client";
 export * from "./rpc/errors";
 export * from "./rpc/identity";

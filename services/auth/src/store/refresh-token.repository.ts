@@ -1,6 +1,6 @@
+import { MarkerSet } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { RefreshTokenState } from "../domain/tokens";
-import { MarkerSet } from "./markers";
 
 export interface RefreshTokenDoc {
   /** SHA-256 of the raw token. */

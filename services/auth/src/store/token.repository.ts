@@ -1,5 +1,5 @@
+import { MarkerSet } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
-import { MarkerSet } from "./markers";
 
 export type TokenPurpose = "verify" | "reset";
 

@@ -1,4 +1,4 @@
-import { idField, type OutboxEntry, outboxField, type Plain, toPlain } from "@crafter/kit";
+import { idField, isDuplicateKey, type OutboxEntry, outboxField, type Plain, toPlain } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
 /** The spec's roles (section 6). New users are owners. */
@@ -56,7 +56,7 @@ export class UserRepository {
       const created = await this.model.create(doc);
       return toPlain(created.toObject() as UserDoc);
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) return null;
+      if (isDuplicateKey(error)) return null;
       throw error;
     }
   }

@@ -1,3 +1,5 @@
+export type { Caller } from "@crafter/kit";
+
 /**
  * Whose credits a call acts on. A user's call (access token) acts on that user; `requested` must
  * then be empty or the same user (the kit's access interceptor already refuses another user). A

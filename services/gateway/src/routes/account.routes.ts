@@ -1,3 +1,4 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { z } from "zod";
 import type { Clients } from "../clients";
 import { toActiveProjectInfo, toUserInfo } from "../domain/mappers";
@@ -17,7 +18,7 @@ export async function recentCrafts(clients: Clients, projectId: string | undefin
 const settingsResult = z.object({ settings: z.looseObject({}) });
 
 /** /api: the user's initial data, account, flags and settings (spec section 7). */
-export function accountRoutes({ clients }: RouteDeps): RouteDef[] {
+export function accountRoutes({ clients, views }: RouteDeps): RouteDef[] {
   return [
     defineRoute({
       method: "get",
@@ -31,26 +32,31 @@ export function accountRoutes({ clients }: RouteDeps): RouteDef[] {
         activeProjectInfo: activeProjectInfoSchema,
         userSettings: settingsResult,
       }),
-      handler: async ({ as }) => {
-        const [userInfo, credits, flags, settings, active] = await Promise.all([
-          clients.account.getUserInfo({}, as),
-          clients.billing.getCredits({}, as),
-          clients.account.getFlags({}, as),
-          clients.account.getSettings({}, as),
-          clients.projects.getActiveProject({}, as),
-        ]);
-        const crafts = await recentCrafts(clients, active.projectId, as);
-        return {
-          userInfo: toUserInfo(userInfo.userInfo, credits),
-          featureFlag: {
-            enabledFeatures: flags.enabledFeatures,
-            disabledFeatures: flags.disabledFeatures,
-            allFeatures: flags.allFeatures,
-          },
-          activeProjectInfo: toActiveProjectInfo(active, crafts),
-          userSettings: { settings: settings.settings ?? {} },
-        };
-      },
+      // Cached per user until a write bumps the user's view version (cache/user-views.ts).
+      handler: async ({ req, as }) =>
+        views.get(req.user?.userId ?? "", "initial", async () => {
+          const [userInfo, credits, flags, settings, active] = await Promise.all([
+            clients.account.getUserInfo({}, as),
+            clients.billing.getCredits({}, as),
+            clients.account.getFlags({}, as),
+            clients.account.getSettings({}, as),
+            clients.projects.getActiveProject({}, as),
+          ]);
+          const crafts = await recentCrafts(clients, active.projectId, as);
+          return {
+            value: {
+              userInfo: toUserInfo(userInfo.userInfo, credits),
+              featureFlag: {
+                enabledFeatures: flags.enabledFeatures,
+                disabledFeatures: flags.disabledFeatures,
+                allFeatures: flags.allFeatures,
+              },
+              activeProjectInfo: toActiveProjectInfo(active, crafts),
+              userSettings: { settings: settings.settings ?? {} },
+            },
+            validUntil: credits.expiresAt ? timestampDate(credits.expiresAt) : undefined,
+          };
+        }),
     }),
     defineRoute({
       method: "get",
@@ -59,13 +65,17 @@ export function accountRoutes({ clients }: RouteDeps): RouteDef[] {
       summary: "The user's account: credits, plan and profile",
       auth: "session",
       response: userInfoSchema,
-      handler: async ({ as }) => {
-        const [userInfo, credits] = await Promise.all([
-          clients.account.getUserInfo({}, as),
-          clients.billing.getCredits({}, as),
-        ]);
-        return toUserInfo(userInfo.userInfo, credits);
-      },
+      handler: async ({ req, as }) =>
+        views.get(req.user?.userId ?? "", "account", async () => {
+          const [userInfo, credits] = await Promise.all([
+            clients.account.getUserInfo({}, as),
+            clients.billing.getCredits({}, as),
+          ]);
+          return {
+            value: toUserInfo(userInfo.userInfo, credits),
+            validUntil: credits.expiresAt ? timestampDate(credits.expiresAt) : undefined,
+          };
+        }),
     }),
     defineRoute({
       method: "get",

@@ -1,4 +1,5 @@
 import type { AccessTokenVerifier } from "@crafter/kit";
+import type { UserViewCache } from "../cache/user-views";
 import type { Clients } from "../clients";
 import type { SessionCookieOptions } from "../http/session";
 
@@ -7,4 +8,6 @@ export interface RouteDeps {
   clients: Clients;
   verify: AccessTokenVerifier;
   cookies: SessionCookieOptions;
+  /** The per-user cache of /api/app/initial and /api/user/account (cache/user-views.ts). */
+  views: UserViewCache;
 }

@@ -1,4 +1,4 @@
-import { type OutboxEntry, type Plain, TenantRepository } from "@crafter/kit";
+import { type OutboxEntry, outboxMinuteOf, type Plain, TenantRepository } from "@crafter/kit";
 import type { Model, QueryFilter, UpdateQuery } from "mongoose";
 import type { CraftProgress, TokenUsage } from "../domain/types";
 import type { CraftDoc } from "./craft.schema";
@@ -58,7 +58,11 @@ export class CraftRepository extends TenantRepository<CraftDoc> {
           : {}),
       },
     };
-    if (change.events?.length) update.$push = { outbox: { $each: change.events } };
+    if (change.events?.length) {
+      update.$push = { outbox: { $each: change.events } };
+      // The relay polls recent outboxes by this indexed minute (kit events/outbox.ts).
+      (update.$set as Record<string, unknown>).outboxMinute = outboxMinuteOf(change.events.at(-1)!.time);
+    }
     return this.update(userId, { _id: id, rev } as QueryFilter<CraftDoc>, update);
   }
 

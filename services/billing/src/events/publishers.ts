@@ -3,6 +3,8 @@ import { type OutboxEntry, outboxEntry } from "@crafter/kit";
 import { CreditsChangedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
 import type { EntryKind } from "../domain/ledger";
 
+// The events billing publishes, as outbox entries committed with the ledger entry they describe.
+
 /** The CreditsChanged event of one ledger entry, to store in the entry's outbox. */
 export function creditsChanged(
   topic: string,
