@@ -1,6 +1,7 @@
 import { runService, TOPICS, topicName } from "@crafter/kit";
 import { configSchema } from "./config";
 import { routes } from "./rpc/routes";
+import { ApiKeyRepository } from "./store/api-key.repository";
 import { loadKeyRing } from "./store/key-ring";
 import { RefreshTokenRepository } from "./store/refresh-token.repository";
 import { SigningKeyRepository } from "./store/signing-key.repository";
@@ -28,6 +29,7 @@ await runService({
       users,
       oneTimeTokens,
       refreshTokens,
+      apiKeys: new ApiKeyRepository(mongo),
       keys,
       userTopic,
       kickOutbox: () => relay()?.kick(),
@@ -36,8 +38,10 @@ await runService({
     const sweeper = setInterval(() => {
       const now = new Date();
       const lifetime = config.REFRESH_TOKEN_TTL_S * 1000;
-      Promise.all([oneTimeTokens.sweep(now, lifetime), refreshTokens.sweep(now, lifetime)])
-        .then(([tokens, refresh]) => logger.debug({ tokens, refresh }, "swept expired tokens"))
+      Promise.all([oneTimeTokens.sweep(now, lifetime), refreshTokens.sweep(now, lifetime), users.sweepExpired(now)])
+        .then(([tokens, refresh, accounts]) =>
+          logger.debug({ tokens, refresh, accounts }, "swept expired tokens and unverified accounts"),
+        )
         .catch((error) => logger.error({ err: error }, "token sweep failed"));
     }, SWEEP_EVERY_MS);
     sweeper.unref();

@@ -10,6 +10,7 @@ export * from "./events/outbox";
 export * from "./events/publisher";
 export * from "./events/topics";
 export * from "./logger/logger";
+export * from "./redis/denylist";
 export * from "./redis/redis";
 export * from "./rpc/client";
 export * from "./rpc/identity";

@@ -12,6 +12,7 @@ import { type OutboxModel, type OutboxRelay, startOutboxRelay } from "./events/o
 import { createPublisher, type Publisher } from "./events/publisher";
 import { dlqTopic } from "./events/topics";
 import { createLogger } from "./logger/logger";
+import { redisDenylist } from "./redis/denylist";
 import { createRedis, type Redis } from "./redis/redis";
 import { authInterceptor, loggingInterceptor, serverTracingInterceptor } from "./rpc/interceptors";
 import { type AccessTokenVerifier, authServiceJwks, createAccessTokenVerifier } from "./rpc/jwks";
@@ -81,6 +82,7 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     fetchJwks: authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
+    isDenied: redisDenylist(redis),
   });
 
   let relay: OutboxRelay | undefined;

@@ -1,5 +1,6 @@
 import type { Logger, Redis } from "@crafter/kit";
 import type { Config } from "../config";
+import type { ApiKeyRepository } from "../store/api-key.repository";
 import type { KeyRing } from "../store/key-ring";
 import type { RefreshTokenRepository } from "../store/refresh-token.repository";
 import type { OneTimeTokenRepository } from "../store/token.repository";
@@ -13,6 +14,7 @@ export interface AuthDeps {
   users: UserRepository;
   oneTimeTokens: OneTimeTokenRepository;
   refreshTokens: RefreshTokenRepository;
+  apiKeys: ApiKeyRepository;
   keys: KeyRing;
   /** The topic of user events (`<ns>.auth.user.v1`). */
   userTopic: string;

@@ -43,6 +43,7 @@ export const ERROR_CATALOGUE = {
   InvalidCredentials: { status: 401, message: "Invalid email or password." },
   UNAUTHENTICATED: { status: 401, message: "Your session has expired. Please sign in again." },
   FORBIDDEN: { status: 403, message: "This request is not allowed." },
+  EMAIL_NOT_VERIFIED: { status: 403, message: "Please verify your email first. We can send the link again." },
   NOT_FOUND: { status: 404, message: "Not found." },
   CONFLICT: { status: 409, message: "This conflicts with the current state. Reload and try again." },
   RATE_LIMITED: { status: 429, message: "Too many attempts. Please wait a moment and try again." },

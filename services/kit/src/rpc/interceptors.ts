@@ -1,6 +1,7 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Logger } from "pino";
+import { appError } from "../errors/app-error";
 import { metrics } from "../telemetry/metrics";
 import { kAccessToken, kUser } from "./identity";
 import type { AccessTokenVerifier } from "./jwks";
@@ -17,12 +18,16 @@ export function authInterceptor(verify: AccessTokenVerifier): Interceptor {
     const header = req.header.get("authorization");
     if (header?.startsWith("Bearer ")) {
       const token = header.slice("Bearer ".length);
+      let user: Awaited<ReturnType<AccessTokenVerifier>>;
       try {
-        req.contextValues.set(kUser, await verify(token));
-        req.contextValues.set(kAccessToken, token);
+        user = await verify(token);
       } catch {
         throw new ConnectError("Your session has expired. Please sign in again.", Code.Unauthenticated);
       }
+      // Issue 9: an unverified account reaches no service until its email is verified.
+      if (!user.email_verified) throw appError("EMAIL_NOT_VERIFIED");
+      req.contextValues.set(kUser, user);
+      req.contextValues.set(kAccessToken, token);
     }
     return next(req);
   };

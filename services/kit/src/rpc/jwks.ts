@@ -1,5 +1,6 @@
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { createLocalJWKSet, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
+import type { DeniableClaims } from "../redis/denylist";
 import { createServiceClient } from "./client";
 import type { AuthUser } from "./identity";
 
@@ -17,6 +18,11 @@ export interface AccessTokenVerifierOptions {
   cacheSize?: number;
   /** The clock, in ms since the epoch (tests move it). Default Date.now. */
   now?: () => number;
+  /**
+   * Asked on every call, cached or not: true refuses the token at once (sign-out, a revoked family
+   * or API key, a password change). The kit's `redisDenylist(redis)`. Default: nothing is denied.
+   */
+  isDenied?: (claims: DeniableClaims) => Promise<boolean>;
 }
 
 export type AccessTokenVerifier = (token: string) => Promise<AuthUser>;
@@ -37,7 +43,10 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
   const cooldown = options.refetchCooldownMs ?? 30_000;
   const cacheSize = options.cacheSize ?? 10_000;
   const now = options.now ?? Date.now;
-  const verified = new Map<string, AuthUser>();
+  const verified = new Map<string, { user: AuthUser; claims: DeniableClaims }>();
+  const denied = async (claims: DeniableClaims) => {
+    if (options.isDenied && (await options.isDenied(claims))) throw new Error("access token denied");
+  };
   let keySet: ReturnType<typeof createLocalJWKSet> | undefined;
   let fetchedAt = 0;
   let inflight: Promise<void> | undefined;
@@ -71,7 +80,10 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
     const cached = verified.get(token);
     if (cached) {
       // jose's rule: expired once `exp` (seconds) is not after now.
-      if (cached.exp * 1000 > now()) return { ...cached };
+      if (cached.user.exp * 1000 > now()) {
+        await denied(cached.claims);
+        return { ...cached.user };
+      }
       verified.delete(token);
     }
     const { payload } = await jwtVerify(token, getKey, {
@@ -81,10 +93,17 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       currentDate: new Date(now()),
     });
     const user = toAuthUser(payload);
+    const claims: DeniableClaims = {
+      jti: payload.jti,
+      sid: typeof payload.sid === "string" ? payload.sid : undefined,
+      sub: payload.sub,
+      iat: payload.iat,
+    };
     if (cacheSize > 0 && user.exp > 0) {
       if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
-      verified.set(token, user);
+      verified.set(token, { user, claims });
     }
+    await denied(claims);
     return { ...user };
   };
 }
