@@ -3,6 +3,7 @@
 // of scripts/infra. Profiles keep a dev stack and a test stack apart (ports, namespace, logs):
 //   node scripts/stack.mjs up|down [name…]|status [--profile dev|test]
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
 import { join } from "node:path";
@@ -25,6 +26,10 @@ const PROFILES = {
     namespace: "crafter_test",
     env: {
       SIGNIN_LIMIT_PER_IP: "100000",
+      MAIL_LIMIT_PER_IP: "100000",
+      // Tests name their client IP in X-Forwarded-For (one proxy hop trusted), e.g. the lock-out
+      // from a second address; every limit still reads the IP from this setting only.
+      TRUST_PROXY: "1",
       WORKFLOWS_TEST_FIXTURES: "true",
       WEBSITE_AUDIT_RESOLVE: "*.crafter.test=127.0.0.1",
     },
@@ -54,6 +59,16 @@ function infraEnv() {
   );
 }
 
+/** The secret by which auth knows the gateway's calls: one per profile, kept across restarts of single services. */
+function gatewaySecret() {
+  const file = join(dir, "gateway-secret");
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
+  }
+  return readFileSync(file, "utf8").trim();
+}
+
 function environment() {
   const infra = infraEnv();
   const origin = process.env.PUBLIC_ORIGIN ?? `http://localhost:${settings.gateway}`;
@@ -75,6 +90,7 @@ function environment() {
     BILLING_URL: `http://127.0.0.1:${port("billing")}`,
     WEB_DIST: join(root, "web/dist"),
     KAFKAJS_NO_PARTITIONER_WARNING: "1",
+    GATEWAY_AUTH_SECRET: process.env.GATEWAY_AUTH_SECRET ?? gatewaySecret(),
     ...settings.env,
   };
 }

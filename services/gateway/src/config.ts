@@ -21,8 +21,13 @@ export const configSchema = baseConfigSchema.extend({
     .enum(["true", "false"])
     .default("true")
     .transform((value) => value === "true"),
-  /** Express "trust proxy" setting: hops in front of the gateway (ingress). */
+  /**
+   * Express "trust proxy" setting: hops in front of the gateway (ingress). The client IP of every
+   * rate limit comes from this alone (X-Forwarded-For is read only this many hops deep).
+   */
   TRUST_PROXY: z.coerce.number().int().nonnegative().default(0),
+  /** Shared with auth: proves the gateway's calls, so auth trusts the client IP they name. */
+  GATEWAY_AUTH_SECRET: z.string().optional(),
   /** The built dashboard (web/dist). */
   WEB_DIST: z.string().default("web/dist"),
 });

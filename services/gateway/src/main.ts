@@ -1,5 +1,13 @@
 import { createServer } from "node:http";
-import { authServiceJwks, createAccessTokenVerifier, createLogger, loadConfig, startTelemetry } from "@crafter/kit";
+import {
+  authServiceJwks,
+  createAccessTokenVerifier,
+  createLogger,
+  createRedis,
+  loadConfig,
+  redisDenylist,
+  startTelemetry,
+} from "@crafter/kit";
 import { createApp } from "./app";
 import { createClients } from "./clients";
 import { configSchema } from "./config";
@@ -14,10 +22,13 @@ try {
 const stopTelemetry = startTelemetry("gateway", config);
 const logger = createLogger("gateway", config.LOG_LEVEL);
 const clients = createClients(config);
+const redis = createRedis(config.REDIS_URL, config.CRAFTER_NAMESPACE, logger);
 const verify = createAccessTokenVerifier({
   fetchJwks: authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
   issuer: config.JWT_ISSUER,
   audience: config.JWT_AUDIENCE,
+  // Sign-out, a revoked family or API key and a password change refuse their tokens at once.
+  isDenied: redisDenylist(redis),
 });
 
 const server = createServer(createApp(config, clients, verify, logger));
@@ -34,6 +45,7 @@ const stop = (signal: string) => {
   const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
   server.close(async () => {
     clearTimeout(force);
+    redis.disconnect();
     await stopTelemetry().catch(() => undefined);
     process.exit(0);
   });

@@ -61,9 +61,12 @@ export class RefreshTokenRepository {
     return { ...token, usedAt, revokedAt };
   }
 
-  /** Records the first use; later calls keep the first use time. */
-  async markUsed(hash: string, now: Date): Promise<void> {
-    await this.uses.add(hash, now);
+  /**
+   * Records the first use; later calls keep the first use time.
+   * @returns true for the first use only (parallel callers: exactly one).
+   */
+  async markUsed(hash: string, now: Date): Promise<boolean> {
+    return this.uses.add(hash, now);
   }
 
   async revokeFamily(familyId: string, now: Date): Promise<void> {

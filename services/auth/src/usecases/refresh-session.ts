@@ -15,7 +15,14 @@ export async function refreshSession(deps: AuthDeps, refreshToken: string, userA
   const now = deps.now();
   const hash = hashToken(refreshToken);
   const stored = refreshToken ? await deps.refreshTokens.find(hash) : null;
-  let decision = decideRefresh(stored, now, deps.config.REFRESH_REUSE_GRACE_MS, clientHashOf(userAgent));
+  const grace = deps.config.REFRESH_REUSE_GRACE_MS;
+  const clientHash = clientHashOf(userAgent);
+  let decision = decideRefresh(stored, now, grace, clientHash);
+  // Parallel callers may all have read "unused": only the one whose first-use insert wins rotates;
+  // the others are reuses inside the window, judged as such.
+  if (decision === "rotate" && stored && !(await deps.refreshTokens.markUsed(hash, now))) {
+    decision = decideRefresh({ ...stored, usedAt: now }, now, grace, clientHash);
+  }
   if (decision === "grace" && !(await deps.refreshTokens.takeGrace(hash, now))) decision = "reuse";
   if (decision === "reuse" && stored) {
     await deps.refreshTokens.revokeFamily(stored.familyId, now);
@@ -26,6 +33,5 @@ export async function refreshSession(deps: AuthDeps, refreshToken: string, userA
 
   const user = await deps.users.findById(stored.userId);
   if (!user) throw appError("UNAUTHENTICATED");
-  await deps.refreshTokens.markUsed(hash, now);
   return issueSession(deps, user, { familyId: stored.familyId, expiresAt: stored.expiresAt }, userAgent);
 }

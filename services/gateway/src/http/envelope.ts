@@ -1,4 +1,5 @@
-import { appError, type DescribedError, describeError } from "@crafter/kit";
+import { ConnectError } from "@connectrpc/connect";
+import { appError, type DescribedError, describeError, RATE_LIMIT_HEADER_NAMES } from "@crafter/kit";
 import type { ErrorRequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { z } from "zod";
@@ -14,8 +15,23 @@ export interface Envelope<T> {
   error: { code: string; fields?: Record<string, string> } | null;
 }
 
+/**
+ * A result as plain JSON data: protobuf messages lose their `$typeName`/`$unknown` keys (a route
+ * that passes a message through never leaks them), at any depth.
+ */
+export function plainResult<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(plainResult) as T;
+  if (value === null || typeof value !== "object" || value instanceof Date) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key.startsWith("$")) continue;
+    out[key] = plainResult(item);
+  }
+  return out as T;
+}
+
 export function ok<T>(res: Response, result: T, status = 200): void {
-  const body: Envelope<T> = { success: true, result, errorMessage: null, error: null };
+  const body: Envelope<T> = { success: true, result: plainResult(result), errorMessage: null, error: null };
   res.status(status).json(body);
 }
 
@@ -58,6 +74,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     const described = describeError(error);
+    // A 429 from a service carries Retry-After and the RateLimit headers in its metadata.
+    if (error instanceof ConnectError) {
+      for (const name of RATE_LIMIT_HEADER_NAMES) {
+        const value = error.metadata.get(name);
+        if (value) res.setHeader(name, value);
+      }
+    }
     if (described.status >= 500) logger.error({ err: error, path: req.path }, "request failed");
     fail(res, described);
   };

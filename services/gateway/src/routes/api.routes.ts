@@ -6,6 +6,7 @@ import { toActiveProjectInfo, toCheckList, toProfile, toProject, toUserInfo } fr
 import { ok, parseBody } from "../http/envelope";
 import { asUser, requireSession } from "../http/session";
 import { aiToolsRoutes } from "./ai-tools.routes";
+import { apiKeyRoutes } from "./api-keys.routes";
 import { workflowsRoutes } from "./workflows.routes";
 
 const RECENT_CRAFTS = 5;
@@ -27,7 +28,8 @@ const projectBody = z.object({
 /** /api: everything behind a session (spec section 7). */
 export function apiRoutes(clients: Clients, verify: AccessTokenVerifier): Router {
   const router = Router();
-  router.use(requireSession(verify));
+  router.use(requireSession(verify, clients));
+  router.use("/settings/apiKeys", apiKeyRoutes(clients));
 
   router.get("/app/initial", async (req, res) => {
     const as = asUser(req);
