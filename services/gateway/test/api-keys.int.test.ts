@@ -116,9 +116,14 @@ describe("personal API keys", () => {
 
   it("an unknown key and another user's key id are refused", async () => {
     expect((await withKey("crk_not-a-real-key", "GET", "/api/user/account")).status).toBe(401);
-    const other = await session.request("DELETE", "/api/settings/apiKeys/00000000-0000-4000-8000-000000000000", undefined, {
-      origin: session.baseUrl,
-    });
+    const other = await session.request(
+      "DELETE",
+      "/api/settings/apiKeys/00000000-0000-4000-8000-000000000000",
+      undefined,
+      {
+        origin: session.baseUrl,
+      },
+    );
     expect(other.status).toBe(404);
   });
 

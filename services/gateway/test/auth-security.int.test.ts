@@ -52,7 +52,9 @@ const tokenOf = (message: MailpitMessage) => linkFrom(message, "/verify").search
 
 async function signUpAndVerify(session: GatewaySession, email: string, password: string) {
   expect((await session.post("/auth/signup", { email, password })).status).toBe(200);
-  const verified = await session.post("/auth/verify", { token: tokenOf(await waitForEmail(email, "Verify your email")) });
+  const verified = await session.post("/auth/verify", {
+    token: tokenOf(await waitForEmail(email, "Verify your email")),
+  });
   expect(verified.status).toBe(200);
 }
 
@@ -158,7 +160,9 @@ describe("mail flooding", () => {
   it("25 sign-ups for one address send at most 3 mails", async () => {
     const email = uniqueEmail("signup-flood");
     for (let i = 0; i < 25; i++) {
-      expect((await new GatewaySession().post("/auth/signup", { email, password: `password-${i}-x` })).status).toBe(200);
+      expect((await new GatewaySession().post("/auth/signup", { email, password: `password-${i}-x` })).status).toBe(
+        200,
+      );
     }
     expect((await settledMails(email, "Verify your email", MAIL_LIMIT_PER_ADDRESS)).length).toBe(
       MAIL_LIMIT_PER_ADDRESS,
@@ -173,7 +177,12 @@ describe("sign-in lock-out", () => {
     const attacker = "203.0.113.7";
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) {
-      const guess = await new GatewaySession().request("POST", "/auth/signin", { email, password: "guess" }, from(attacker));
+      const guess = await new GatewaySession().request(
+        "POST",
+        "/auth/signin",
+        { email, password: "guess" },
+        from(attacker),
+      );
       statuses.push(guess.status);
     }
     expect(statuses.every((status) => status === 401)).toBe(true);
@@ -279,12 +288,13 @@ describe("access tokens are denied at once", () => {
     await session.post("/auth/signin", { email, password: "password-123" });
     expect((await session.get("/api/user/account")).status).toBe(200);
     await new GatewaySession().post("/auth/password/forgot", { email });
-    const token = linkFrom(await waitForEmail(email, "Reset your Crafter password"), "/reset-password").searchParams.get(
-      "token",
-    )!;
-    expect((await new GatewaySession().post("/auth/password/reset", { token, password: "a new password" })).status).toBe(
-      200,
-    );
+    const token = linkFrom(
+      await waitForEmail(email, "Reset your Crafter password"),
+      "/reset-password",
+    ).searchParams.get("token")!;
+    expect(
+      (await new GatewaySession().post("/auth/password/reset", { token, password: "a new password" })).status,
+    ).toBe(200);
     expect((await session.get("/api/user/account")).status).toBe(401);
     const fresh = new GatewaySession();
     expect((await fresh.post("/auth/signin", { email, password: "a new password" })).status).toBe(200);

@@ -1,10 +1,13 @@
 import { createHash } from "node:crypto";
 import { GatewaySession, linkFrom, stackEnv, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
-import { afterAll, describe, expect, it } from "@jest/globals";
+import { afterAll, describe, expect, it, jest } from "@jest/globals";
 import mongoose from "mongoose";
 
 // Every auth flow through the gateway, on the real servers: Kafka carries the events to the
 // notifications service, which mails through Mailpit; tokens are read back from Mailpit's API.
+
+// Mail goes through Kafka and the notifications service: seconds on a busy machine.
+jest.setTimeout(60_000);
 
 const env = stackEnv();
 const namespace = env.CRAFTER_NAMESPACE ?? "crafter_test";

@@ -16,6 +16,7 @@ export function requiredScope(method: string, path: string): ApiKeyScope | null 
   if (path.startsWith("/api/workflowsV2")) return "crafts";
   if (path.startsWith("/api/projects")) return "projects";
   if (path.startsWith("/api/userSettings")) return "settings";
-  if (["/api/profiles/", "/api/smartDocument/", "/api/assistant/"].some((prefix) => path.startsWith(prefix))) return "ai";
+  if (["/api/profiles/", "/api/smartDocument/", "/api/assistant/"].some((prefix) => path.startsWith(prefix)))
+    return "ai";
   return null;
 }
