@@ -38,7 +38,11 @@ await runService({
     const sweeper = setInterval(() => {
       const now = new Date();
       const lifetime = config.REFRESH_TOKEN_TTL_S * 1000;
-      Promise.all([oneTimeTokens.sweep(now, lifetime), refreshTokens.sweep(now, lifetime), users.sweepExpired(now)])
+      Promise.all([
+        oneTimeTokens.sweep(now, lifetime),
+        refreshTokens.sweep(now, lifetime),
+        users.sweepExpired(now, config.UNVERIFIED_ACCOUNT_TTL_S * 1000),
+      ])
         .then(([tokens, refresh, accounts]) =>
           logger.debug({ tokens, refresh, accounts }, "swept expired tokens and unverified accounts"),
         )

@@ -57,9 +57,20 @@ export class UserRepository {
     return result.deletedCount > 0;
   }
 
-  /** Removes every unverified account past its expiry (the sweeper; FerretDB has no TTL index). */
-  async sweepExpired(now: Date): Promise<number> {
-    return (await this.model.deleteMany({ emailVerified: false, expiresAt: { $lte: now } })).deletedCount;
+  /**
+   * Removes every unverified account past its expiry (the sweeper; FerretDB has no TTL index), and
+   * those from before expiries existed once they are `legacyTtlMs` old.
+   */
+  async sweepExpired(now: Date, legacyTtlMs: number): Promise<number> {
+    const [expired, legacy] = await Promise.all([
+      this.model.deleteMany({ emailVerified: false, expiresAt: { $lte: now } }),
+      this.model.deleteMany({
+        emailVerified: false,
+        expiresAt: null,
+        createdAt: { $lte: new Date(now.getTime() - legacyTtlMs) },
+      }),
+    ]);
+    return expired.deletedCount + legacy.deletedCount;
   }
 
   async findById(id: string): Promise<User | null> {
