@@ -5,6 +5,7 @@ import {
   createLogger,
   createRedis,
   loadConfig,
+  redisDenylist,
   startTelemetry,
 } from "@crafter/kit";
 import { createApp } from "./app";
@@ -21,14 +22,16 @@ try {
 const stopTelemetry = startTelemetry("gateway", config);
 const logger = createLogger("gateway", config.LOG_LEVEL);
 const clients = createClients(config);
+// Idempotency-Key records and the token denylist; a Redis outage answers those calls 503.
+const redis = createRedis(config.REDIS_URL, config.CRAFTER_NAMESPACE, logger);
 const verify = createAccessTokenVerifier({
   fetchJwks: authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
   issuer: config.JWT_ISSUER,
   audience: config.JWT_AUDIENCE,
+  // Sign-out, a revoked family or API key and a password change refuse their tokens at once.
+  isDenied: redisDenylist(redis),
 });
 
-// Idempotency-Key records; a Redis outage answers those calls 503, the others are untouched.
-const redis = createRedis(config.REDIS_URL, config.CRAFTER_NAMESPACE, logger);
 const server = createServer(createApp(config, clients, verify, redis, logger));
 server.keepAliveTimeout = 65_000;
 server.listen(config.PORT, config.HOST, () => {
