@@ -1,4 +1,4 @@
-import { appError, type DescribedError, describeError, ERROR_CATALOGUE } from "@crafter/kit";
+import { appError, type DescribedError, describeError, ERROR_CATALOGUE, isAppError } from "@crafter/kit";
 import type { ErrorRequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { z } from "zod";
@@ -71,6 +71,8 @@ export const RETRY_AFTER_SECONDS = 5;
  * gzip stream, a body too large), or undefined for any other error.
  */
 export function httpErrorOf(error: unknown): DescribedError | undefined {
+  // An AppError has a `status` too (401, 403, …): it is ours, read by describeError, not an http-error.
+  if (isAppError(error)) return undefined;
   const { status, type } = error as { status?: unknown; type?: unknown };
   if (typeof status !== "number" || status < 400 || status >= 500) return undefined;
   switch (type) {
