@@ -71,7 +71,7 @@ export const RETRY_AFTER_SECONDS = 5;
  * gzip stream, a body too large), or undefined for any other error.
  */
 export function httpErrorOf(error: unknown): DescribedError | undefined {
-  // An AppError has a `status` too (401, 403, …): it is ours, read by describeError, not an http-error.
+  // Our own errors carry a `status` too; they are described by describeError, with their fields.
   if (isAppError(error)) return undefined;
   const { status, type } = error as { status?: unknown; type?: unknown };
   if (typeof status !== "number" || status < 400 || status >= 500) return undefined;
