@@ -31,6 +31,10 @@ const PROFILES = {
     namespace: "crafter_test",
     env: {
       SIGNIN_LIMIT_PER_IP: "100000",
+      MAIL_LIMIT_PER_IP: "100000",
+      // Tests name their client IP in X-Forwarded-For (one proxy hop trusted), e.g. the lock-out
+      // from a second address; every limit still reads the IP from this setting only.
+      TRUST_PROXY: "1",
       WORKFLOWS_TEST_FIXTURES: "true",
       WEBSITE_AUDIT_RESOLVE: "*.crafter.test=127.0.0.1",
     },

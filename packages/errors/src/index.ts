@@ -64,6 +64,8 @@ export const ERROR_CATALOGUE = {
   },
   UNAUTHENTICATED: { status: 401, message: "Your session has expired. Please sign in again." },
   FORBIDDEN: { status: 403, message: "This request is not allowed." },
+  /** A signed-in user whose email is not verified yet: refused on /api and by every service (issue 9). */
+  EMAIL_NOT_VERIFIED: { status: 403, message: "Please verify your email first. We can send the link again." },
   NOT_FOUND: { status: 404, message: "Not found." },
   CONFLICT: { status: 409, message: "This conflicts with the current state. Reload and try again." },
   RATE_LIMITED: { status: 429, message: "Too many attempts. Please wait a moment and try again." },

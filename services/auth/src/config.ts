@@ -43,8 +43,25 @@ export const configSchema = baseConfigSchema.extend({
   RESET_TOKEN_TTL_S: z.coerce.number().int().positive().default(3600),
   /** Sign-in attempts per client IP per minute. */
   SIGNIN_LIMIT_PER_IP: z.coerce.number().int().positive().default(60),
-  /** Failed sign-ins per account per 15 minutes. */
+  /**
+   * Failed sign-ins per (account, client IP) pair per 15 minutes; then that pair is locked out for
+   * the rest of the window. The owner signing in from another address is not (OWASP lock-out guidance).
+   */
   SIGNIN_LIMIT_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+  /** Mails (sign-up, resend, forgot-password together) per address per hour; more are dropped silently. */
+  MAIL_LIMIT_PER_ADDRESS: z.coerce.number().int().positive().default(3),
+  /** Mail-sending requests per client IP per hour; more answer 429. */
+  MAIL_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
+  /** An unverified account is removed this long after its last sign-up (or resend). */
+  UNVERIFIED_ACCOUNT_TTL_S: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(3 * 24 * 3600),
+  /** Lifetime of the access tokens an API key is traded for; a revoked key is also denied at once. */
+  API_KEY_ACCESS_TTL_S: z.coerce.number().int().positive().default(300),
+  /** Requests per API key per minute (each request through the gateway verifies the key once). */
+  API_KEY_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
 });
 
 export type Config = z.infer<typeof configSchema>;

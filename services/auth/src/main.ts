@@ -20,8 +20,14 @@ await runService({
     const sweeper = setInterval(() => {
       const now = new Date();
       const lifetime = config.REFRESH_TOKEN_TTL_S * 1000;
-      Promise.all([stores.oneTimeTokens.sweep(now, lifetime), stores.refreshTokens.sweep(now, lifetime)])
-        .then(([tokens, refresh]) => logger.debug({ tokens, refresh }, "swept expired tokens"))
+      Promise.all([
+        stores.oneTimeTokens.sweep(now, lifetime),
+        stores.refreshTokens.sweep(now, lifetime),
+        stores.users.sweepExpired(now, config.UNVERIFIED_ACCOUNT_TTL_S * 1000),
+      ])
+        .then(([tokens, refresh, accounts]) =>
+          logger.debug({ tokens, refresh, accounts }, "swept expired tokens and unverified accounts"),
+        )
         .catch((error) => logger.error({ err: error }, "token sweep failed"));
     }, SWEEP_EVERY_MS);
     sweeper.unref();

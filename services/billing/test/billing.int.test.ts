@@ -59,6 +59,9 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 async function newUser(): Promise<{ token: string; userId: string }> {
   const email = uniqueEmail("billing");
   await auth.signUp({ email, password: "correct horse battery", displayName: "Billing Tester" });
+  // Services refuse unverified users (issue 9): verify from the mail first.
+  const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
+  await auth.verifyEmail({ token: link.searchParams.get("token")! });
   const { session } = await auth.signIn({ email, password: "correct horse battery", ip: "127.0.0.1" });
   const token = session!.accessToken;
   const userId = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).sub as string;

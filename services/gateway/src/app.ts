@@ -65,7 +65,7 @@ export function createApp(
     next();
   };
   app.use("/api", apiReference(openapi));
-  const mountDeps = { verify, idempotency: new Idempotency(redis) };
+  const mountDeps = { verify, clients, idempotency: new Idempotency(redis) };
   for (const mount of ["/auth", "/api"]) {
     app.use(mount, noStore, csrfGuard(origins), cookieParser(), ...jsonBody(), mountRoutes(mount, routes, mountDeps));
   }

@@ -22,7 +22,10 @@ export const configSchema = baseConfigSchema.extend({
     .enum(["true", "false"])
     .default("true")
     .transform((value) => value === "true"),
-  /** Express "trust proxy" setting: hops in front of the gateway (ingress). */
+  /**
+   * Express "trust proxy" setting: hops in front of the gateway (ingress). The client IP of every
+   * rate limit comes from this alone (X-Forwarded-For is read only this many hops deep).
+   */
   TRUST_PROXY: z.coerce.number().int().nonnegative().default(0),
   /** The built dashboard (web/dist). */
   WEB_DIST: z.string().default("web/dist"),

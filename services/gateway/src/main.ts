@@ -5,6 +5,7 @@ import {
   createLogger,
   createRedis,
   loadConfig,
+  redisDenylist,
   startTelemetry,
 } from "@crafter/kit";
 import { createApp } from "./app";
@@ -21,15 +22,17 @@ try {
 const stopTelemetry = startTelemetry("gateway", config);
 const logger = createLogger("gateway", config.LOG_LEVEL);
 const clients = createClients(config);
+// Idempotency-Key records, the token denylist and the per-user read cache's versions (cache/user-views.ts);
+// a Redis outage answers Idempotency-Key calls 503 and only loses caching for the others.
+const redis = createRedis(config.REDIS_URL, config.CRAFTER_NAMESPACE, logger);
 const verify = createAccessTokenVerifier({
   fetchJwks: authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
   issuer: config.JWT_ISSUER,
   audience: config.JWT_AUDIENCE,
+  // Sign-out, a revoked family or API key and a password change refuse their tokens at once.
+  isDenied: redisDenylist(redis),
 });
 
-// Idempotency-Key records and the versions of the per-user read cache (cache/user-views.ts); a Redis
-// outage answers Idempotency-Key calls 503 and only loses caching for the others.
-const redis = createRedis(config.REDIS_URL, config.CRAFTER_NAMESPACE, logger);
 const server = createServer(createApp(config, clients, verify, redis, logger));
 server.keepAliveTimeout = 65_000;
 server.listen(config.PORT, config.HOST, () => {

@@ -13,6 +13,7 @@ export * from "./events/publisher";
 export * from "./events/topics";
 export * from "./logger/logger";
 export * from "./net/outbound";
+export * from "./redis/denylist";
 export * from "./redis/redis";
 export * from "./rpc/access";
 export * from "./rpc/caller";

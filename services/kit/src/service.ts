@@ -13,6 +13,7 @@ import { type OutboxModel, type OutboxRelay, startOutboxRelay } from "./events/o
 import { createPublisher, type Publisher } from "./events/publisher";
 import { dlqTopic } from "./events/topics";
 import { createLogger } from "./logger/logger";
+import { redisDenylist } from "./redis/denylist";
 import { createRedis, type Redis } from "./redis/redis";
 import { accessInterceptor, type RpcAccess } from "./rpc/access";
 import { errorInterceptor } from "./rpc/errors";
@@ -169,6 +170,7 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     fetchJwks: parts.jwks ?? authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
+    isDenied: redisDenylist(redis),
   });
   // Outermost first. The error interceptor sits outside the access interceptor so the AppErrors of
   // both the access check and the handlers become ConnectErrors before logging and tracing see them.

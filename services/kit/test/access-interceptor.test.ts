@@ -6,7 +6,7 @@ import { Code, ConnectError, createClient, createRouterTransport } from "@connec
 import { describe, expect, it } from "@jest/globals";
 import { exportJWK, generateKeyPair, type JSONWebKeySet, SignJWT } from "jose";
 import { accessInterceptor, rpcAccess } from "../src/rpc/access";
-import { errorInterceptor } from "../src/rpc/errors";
+import { describeError, errorInterceptor } from "../src/rpc/errors";
 import { kService, kUser, SERVICE_TOKEN_AUDIENCE } from "../src/rpc/identity";
 import { ACCESS_TOKEN_ALG, createIdentityVerifier } from "../src/rpc/jwks";
 
@@ -43,8 +43,9 @@ const Notes = createFileRegistry(file, () => undefined).getService("crafter.test
 async function setup() {
   const { privateKey, publicKey } = await generateKeyPair(ACCESS_TOKEN_ALG, { crv: "Ed25519", extractable: true });
   const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: "k1", alg: ACCESS_TOKEN_ALG }] } as JSONWebKeySet;
-  const sign = (sub: string, aud: string) =>
-    new SignJWT({})
+  // Users are verified unless a test says otherwise (services refuse unverified users, issue 9).
+  const sign = (sub: string, aud: string, claims: Record<string, unknown> = { email_verified: true }) =>
+    new SignJWT(claims)
       .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, kid: "k1" })
       .setSubject(sub)
       .setIssuer(ISSUER)
@@ -103,6 +104,13 @@ describe("accessInterceptor", () => {
     expect(await drain(client.watch({ userId: "alice" }, as(await sign("alice", AUDIENCE))))).toEqual([
       "alice watched alice",
     ]);
+  });
+
+  it("refuses a user whose email is not verified with EMAIL_NOT_VERIFIED", async () => {
+    const { client, sign } = await setup();
+    const unverified = as(await sign("alice", AUDIENCE, { email_verified: false }));
+    const error = await client.read({}, unverified).catch((e: unknown) => e);
+    expect(describeError(error)).toMatchObject({ code: "EMAIL_NOT_VERIFIED", status: 403 });
   });
 
   it("refuses another user's id in a unary request and in a stream's request", async () => {

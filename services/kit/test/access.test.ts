@@ -45,6 +45,13 @@ describe("decideAccess", () => {
     expect(decideAccess(["user", "service:workflows"], alice, "bob")).toBe("permission_denied");
   });
 
+  it("refuses a user whose email is not verified, except on public methods", () => {
+    const unverified = { ...alice, user: { ...(alice as { user: object }).user, email_verified: false } } as Presented;
+    expect(decideAccess(["user"], unverified, "")).toBe("email_not_verified");
+    expect(decideAccess(["public"], unverified, "")).toBe("allow");
+    expect(decideAccess(["service:workflows"], unverified, "")).toBe("permission_denied");
+  });
+
   it("refuses a user on a service-only method", () => {
     expect(decideAccess(["service:workflows"], alice, "alice")).toBe("permission_denied");
     expect(decideAccess(["service:workflows"], alice, "")).toBe("permission_denied");

@@ -63,6 +63,29 @@ describe("createAccessTokenVerifier", () => {
     await expect(verify(forged)).rejects.toMatchObject({ code: "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" });
     await expect(verify(forged)).rejects.toMatchObject({ code: "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" });
   });
+
+  it("asks the denylist on every call, cached or not, and refuses a denied token at once", async () => {
+    const key = await keys("k1");
+    const denied = new Set<string>();
+    const asked: Array<{ sub?: string; iat?: number }> = [];
+    const verify = createAccessTokenVerifier({
+      fetchJwks: async () => ({ keys: [key.jwk] }) as JSONWebKeySet,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      now: () => T0 * 1000,
+      isDenied: async (claims) => {
+        asked.push(claims);
+        return denied.has(claims.sub ?? "");
+      },
+    });
+    const token = await sign(key.privateKey, "k1", { sub: "u3", iat: T0, exp: T0 + 60 });
+    expect((await verify(token)).userId).toBe("u3");
+    expect((await verify(token)).userId).toBe("u3"); // from the cache, still asked
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatchObject({ sub: "u3", iat: T0 });
+    denied.add("u3");
+    await expect(verify(token)).rejects.toThrow("access token denied");
+  });
 });
 
 describe("createIdentityVerifier", () => {

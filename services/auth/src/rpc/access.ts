@@ -2,8 +2,10 @@ import { rpcAccess } from "@crafter/kit";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 
 /**
- * Who may call each AuthService RPC. Every one runs before a session exists (the gateway's /auth
- * routes), and IssueServiceToken checks its own client credentials.
+ * Who may call each AuthService RPC. The sign-up family runs before a session exists (the gateway's
+ * /auth routes; the gateway's service token, when present, makes the client IP it names trusted),
+ * and IssueServiceToken checks its own client credentials. Personal API keys are managed by their
+ * verified user; only the gateway trades a presented key for an access token.
  */
 export const access = rpcAccess(AuthService, {
   signUp: ["public"],
@@ -13,6 +15,11 @@ export const access = rpcAccess(AuthService, {
   signOut: ["public"],
   forgotPassword: ["public"],
   resetPassword: ["public"],
+  resendVerification: ["public"],
   getJwks: ["public"],
   issueServiceToken: ["public"],
+  createApiKey: ["user"],
+  listApiKeys: ["user"],
+  revokeApiKey: ["user"],
+  verifyApiKey: ["service:gateway"],
 });

@@ -1,5 +1,6 @@
 import type { OutboxModel } from "@crafter/kit";
 import type { Connection } from "mongoose";
+import { ApiKeyRepository } from "./api-key.repository";
 import { RefreshTokenRepository } from "./refresh-token.repository";
 import { SigningKeyRepository } from "./signing-key.repository";
 import { OneTimeTokenRepository } from "./token.repository";
@@ -11,6 +12,7 @@ export interface AuthStores {
   oneTimeTokens: OneTimeTokenRepository;
   refreshTokens: RefreshTokenRepository;
   signingKeys: SigningKeyRepository;
+  apiKeys: ApiKeyRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
   outbox: OutboxModel[];
 }
@@ -22,6 +24,7 @@ export async function createStores(connection: Connection): Promise<AuthStores> 
     oneTimeTokens: new OneTimeTokenRepository(connection),
     refreshTokens: new RefreshTokenRepository(connection),
     signingKeys: new SigningKeyRepository(connection),
+    apiKeys: new ApiKeyRepository(connection),
     outbox: [users.model],
   };
 }

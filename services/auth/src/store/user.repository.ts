@@ -15,6 +15,8 @@ export interface UserDoc {
   /** Stable id of the user's client (the `clientId` claim). */
   clientId: string;
   createdAt: Date;
+  /** Set while the email is unverified: the account is gone after it (read checks, sweeper removes). */
+  expiresAt?: Date | null;
   outbox: OutboxEntry[];
 }
 
@@ -29,6 +31,7 @@ const schema = new Schema<UserDoc>({
   emailVerified: { type: Boolean, default: false },
   clientId: { type: String, required: true },
   createdAt: { type: Date, default: Date.now },
+  expiresAt: { type: Date, default: null },
   outbox: outboxField,
 });
 
@@ -43,6 +46,31 @@ export class UserRepository {
   async findByEmail(email: string): Promise<User | null> {
     const doc = await this.model.findOne({ email }).lean<UserDoc>();
     return doc ? toPlain(doc) : null;
+  }
+
+  /**
+   * Removes an unverified account whose time ran out, so its address can sign up anew.
+   * @returns true when it was removed.
+   */
+  async deleteExpired(id: string, now: Date): Promise<boolean> {
+    const result = await this.model.deleteOne({ _id: id, emailVerified: false, expiresAt: { $lte: now } });
+    return result.deletedCount > 0;
+  }
+
+  /**
+   * Removes every unverified account past its expiry (the sweeper; FerretDB has no TTL index), and
+   * those from before expiries existed once they are `legacyTtlMs` old.
+   */
+  async sweepExpired(now: Date, legacyTtlMs: number): Promise<number> {
+    const [expired, legacy] = await Promise.all([
+      this.model.deleteMany({ emailVerified: false, expiresAt: { $lte: now } }),
+      this.model.deleteMany({
+        emailVerified: false,
+        expiresAt: null,
+        createdAt: { $lte: new Date(now.getTime() - legacyTtlMs) },
+      }),
+    ]);
+    return expired.deletedCount + legacy.deletedCount;
   }
 
   async findById(id: string): Promise<User | null> {

@@ -14,12 +14,29 @@ export interface Envelope<T> {
   error: { code: string; fields?: Record<string, string> } | null;
 }
 
+/**
+ * A result as plain JSON data: protobuf messages lose their `$typeName`/`$unknown` keys (a route
+ * that passes a message through never leaks them), at any depth.
+ */
+export function plainResult<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(plainResult) as T;
+  if (value === null || typeof value !== "object" || value instanceof Date) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key.startsWith("$")) continue;
+    out[key] = plainResult(item);
+  }
+  return out as T;
+}
+
 export function ok<T>(res: Response, result: T, status = 200): void {
-  const body: Envelope<T> = { success: true, result, errorMessage: null, error: null };
+  const body: Envelope<T> = { success: true, result: plainResult(result), errorMessage: null, error: null };
   res.status(status).json(body);
 }
 
+/** The error envelope with its status, and the headers the error carries (Retry-After and RateLimit on a 429). */
 export function fail(res: Response, error: DescribedError): void {
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
   const body: Envelope<never> = {
     success: false,
     result: null,

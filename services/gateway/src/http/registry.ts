@@ -1,6 +1,7 @@
 import { type AccessTokenVerifier, appError, type ErrorCode } from "@crafter/kit";
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
+import type { Clients } from "../clients";
 import { ok, parseBody } from "./envelope";
 import type { Idempotency } from "./idempotency";
 import { asUser, requireSession } from "./session";
@@ -59,7 +60,11 @@ export function defineRoute<P extends z.ZodObject, Q extends z.ZodObject, B exte
 export function commonErrors(route: RouteDef): ErrorCode[] {
   const codes: ErrorCode[] = ["CR_ERR_BAD_REQUEST", "UNAVAILABLE"];
   if (route.method !== "get") codes.push("FORBIDDEN", "UNSUPPORTED_MEDIA_TYPE");
-  if (route.auth === "session") codes.push("UNAUTHENTICATED");
+  // A session route also refuses unverified users, and an API key without the scope or over its limit.
+  if (route.auth === "session") {
+    codes.push("UNAUTHENTICATED", "EMAIL_NOT_VERIFIED", "RATE_LIMITED");
+    if (route.method === "get") codes.push("FORBIDDEN");
+  }
   if (route.idempotent) codes.push("IDEMPOTENCY_KEY_REUSED", "CONFLICT");
   return codes;
 }
@@ -87,6 +92,8 @@ export function expressPath(path: string, mount: string): string {
 
 export interface MountDeps {
   verify: AccessTokenVerifier;
+  /** Auth's client: a personal API key is traded there for a user access token (requireSession). */
+  clients: Pick<Clients, "auth">;
   idempotency: Idempotency;
 }
 
@@ -97,7 +104,7 @@ export interface MountDeps {
  */
 export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps): Router {
   const router = Router();
-  const session = requireSession(deps.verify);
+  const session = requireSession(deps.verify, deps.clients);
   for (const route of routes.filter((r) => r.path === mount || r.path.startsWith(`${mount}/`))) {
     const handlers: RequestHandler[] = [];
     if (route.auth === "session") handlers.push(session);

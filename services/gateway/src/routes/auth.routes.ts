@@ -11,6 +11,9 @@ const token = z.string({ error: "Token is required" }).min(1, "Token is required
 const message = z.object({ message: z.string() });
 const empty = z.object({});
 
+/** The client's address, from Express's trust-proxy setting (TRUST_PROXY) only. */
+const clientIp = (req: { ip?: string }) => req.ip ?? "";
+
 const SENT = "If the address can receive mail, a message is on its way. Please check your inbox.";
 
 /** /auth: the session flows of spec section 7 and the cookie contract of DESIGN section 4. */
@@ -26,8 +29,13 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
       body: z.object({ email, password, displayName: z.string().max(80).optional() }),
       response: message,
       errors: ["RATE_LIMITED"],
-      handler: async ({ body }) => {
-        await clients.auth.signUp({ email: body.email, password: body.password, displayName: body.displayName ?? "" });
+      handler: async ({ req, body }) => {
+        await clients.auth.signUp({
+          email: body.email,
+          password: body.password,
+          displayName: body.displayName ?? "",
+          ip: clientIp(req),
+        });
         return { message: SENT };
       },
     }),
@@ -44,6 +52,20 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
     }),
     defineRoute({
       method: "post",
+      path: "/auth/verify/resend",
+      tag: "auth",
+      summary: "Send the verification link again; the answer is the same whether or not the address waits for one",
+      auth: "public",
+      body: z.object({ email }),
+      response: message,
+      errors: ["RATE_LIMITED"],
+      handler: async ({ req, body }) => {
+        await clients.auth.resendVerification({ email: body.email, ip: clientIp(req) });
+        return { message: SENT };
+      },
+    }),
+    defineRoute({
+      method: "post",
       path: "/auth/signin",
       tag: "auth",
       summary: "Sign in; sets the session cookies",
@@ -52,7 +74,12 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
       response: sessionSchema,
       errors: ["InvalidCredentials", "RATE_LIMITED"],
       handler: async ({ req, res, body }) => {
-        const { session } = await clients.auth.signIn({ email: body.email, password: body.password, ip: req.ip ?? "" });
+        const { session } = await clients.auth.signIn({
+          email: body.email,
+          password: body.password,
+          ip: clientIp(req),
+          userAgent: req.get("user-agent") ?? "",
+        });
         if (!session) throw appError("InternalServerError");
         setSessionCookies(res, session, cookies);
         return sessionResult(session);
@@ -86,7 +113,10 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
       errors: ["UNAUTHENTICATED"],
       handler: async ({ req, res }) => {
         try {
-          const { session } = await clients.auth.refreshSession({ refreshToken: refreshCookie(req) });
+          const { session } = await clients.auth.refreshSession({
+            refreshToken: refreshCookie(req),
+            userAgent: req.get("user-agent") ?? "",
+          });
           if (!session) throw appError("UNAUTHENTICATED");
           setSessionCookies(res, session, cookies);
           return sessionResult(session);
@@ -120,8 +150,8 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
       body: z.object({ email }),
       response: message,
       errors: ["RATE_LIMITED"],
-      handler: async ({ body }) => {
-        await clients.auth.forgotPassword({ email: body.email });
+      handler: async ({ req, body }) => {
+        await clients.auth.forgotPassword({ email: body.email, ip: clientIp(req) });
         return { message: SENT };
       },
     }),

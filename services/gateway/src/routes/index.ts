@@ -1,6 +1,7 @@
 import type { RouteDef } from "../http/registry";
 import { accountRoutes } from "./account.routes";
 import { aiToolsRoutes } from "./ai-tools.routes";
+import { apiKeyRoutes } from "./api-keys.routes";
 import { authRoutes } from "./auth.routes";
 import type { RouteDeps } from "./deps";
 import { projectsRoutes } from "./projects.routes";
@@ -16,6 +17,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   projectsRoutes,
   workflowsRoutes,
   aiToolsRoutes,
+  apiKeyRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

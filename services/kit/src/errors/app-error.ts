@@ -13,14 +13,27 @@ export class AppError extends Error {
   readonly status: number;
   /** Field name → message, for validation errors. */
   readonly fields: Record<string, string> | undefined;
+  /**
+   * HTTP response headers the answer must carry, lower-case names among ERROR_HEADER_NAMES
+   * (e.g. `retry-after` and the RateLimit headers of a RATE_LIMITED). `toConnectError` puts them in
+   * the ConnectError's metadata, `describeError` reads them back, and the gateway sends them.
+   */
+  readonly headers: Record<string, string> | undefined;
 
-  constructor(code: ErrorCode, message?: string, fields?: Record<string, string>) {
+  constructor(code: ErrorCode, message?: string, fields?: Record<string, string>, headers?: Record<string, string>) {
     super(message ?? ERROR_CATALOGUE[code].message);
     this.code = code;
     this.status = ERROR_CATALOGUE[code].status;
     this.fields = fields;
+    this.headers = headers;
   }
 }
+
+/**
+ * The response headers an error may carry from a service to the gateway's HTTP answer: `Retry-After`
+ * and the IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers). Others are not forwarded.
+ */
+export const ERROR_HEADER_NAMES = ["retry-after", "ratelimit-policy", "ratelimit"] as const;
 
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;

@@ -8,8 +8,9 @@ import type { IdentityVerifier } from "./jwks";
 /**
  * Who may call an RPC (DESIGN §4, "Service identity"):
  * - `"public"`: anyone, no token needed (auth's sign-up/sign-in family, health);
- * - `"user"`: a verified user access token, acting on that user only (a request naming another
- *   user in `user_id` is PermissionDenied);
+ * - `"user"`: a verified user access token of a user whose email is verified (else
+ *   EMAIL_NOT_VERIFIED, issue 9), acting on that user only (a request naming another user in
+ *   `user_id` is PermissionDenied);
  * - `"service:<name>"`: a service token of that service, which may name any user in the request.
  */
 export type AllowedCaller = "public" | "user" | `service:${string}`;
@@ -36,14 +37,15 @@ export function rpcAccess<S extends DescService>(
 export type Presented = { kind: "anonymous" } | VerifiedIdentity;
 
 /** The outcome of `decideAccess`. */
-export type AccessDecision = "allow" | "unauthenticated" | "permission_denied";
+export type AccessDecision = "allow" | "unauthenticated" | "permission_denied" | "email_not_verified";
 
 /**
  * The access decision, pure:
  * - no entry for the method → permission_denied;
  * - "public" → allow;
  * - no token on a method that needs one → unauthenticated;
- * - a user token → allow when "user" is listed and `namedUserId` is empty or the token's user;
+ * - a user token → allow when "user" is listed and `namedUserId` is empty or the token's user,
+ *   email_not_verified when its `email_verified` is false;
  * - a service token → allow when `service:<its name>` is listed (it may name any user);
  * - otherwise permission_denied.
  * @param namedUserId the `user_id` the request names ("" or undefined when none).
@@ -60,6 +62,7 @@ export function decideAccess(
       return "unauthenticated";
     case "user":
       if (!allowed.includes("user")) return "permission_denied";
+      if (!caller.user.email_verified) return "email_not_verified";
       return namedUserId && namedUserId !== caller.user.userId ? "permission_denied" : "allow";
     case "service":
       return allowed.includes(`service:${caller.service}`) ? "allow" : "permission_denied";
@@ -77,7 +80,7 @@ function namedUserOf(message: unknown): string | undefined {
  * token when there is one (a present but invalid token is Unauthenticated, whatever the method),
  * then applies `decideAccess`. On success it puts the user in `kUser` and the user's token in
  * `kAccessToken` (user tokens), or the calling service's name in `kService` (service tokens).
- * Errors: UNAUTHENTICATED (Connect Unauthenticated), FORBIDDEN (PermissionDenied).
+ * Errors: UNAUTHENTICATED (Connect Unauthenticated), FORBIDDEN and EMAIL_NOT_VERIFIED (PermissionDenied).
  * A unary request's `userId` is checked before the handler runs; on streams (server-streaming
  * included, whose one request arrives as a stream) each message is checked as the handler reads it.
  */
@@ -100,6 +103,7 @@ export function accessInterceptor(access: RpcAccess, verify: IdentityVerifier): 
     const decision = decideAccess(allowed, caller, req.stream ? undefined : namedUserOf(req.message));
     if (decision === "unauthenticated") throw appError("UNAUTHENTICATED");
     if (decision === "permission_denied") throw appError("FORBIDDEN");
+    if (decision === "email_not_verified") throw appError("EMAIL_NOT_VERIFIED");
     if (caller.kind === "user") {
       req.contextValues.set(kUser, caller.user);
       req.contextValues.set(kAccessToken, token);

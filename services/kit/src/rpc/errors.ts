@@ -1,6 +1,6 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { type ErrorDetail, ErrorDetailSchema } from "@crafter/proto/crafter/common/v1/error_pb";
-import { AppError, CancelledError } from "../errors/app-error";
+import { AppError, CancelledError, ERROR_HEADER_NAMES } from "../errors/app-error";
 import { ERROR_CATALOGUE, type ErrorCode, isErrorCode } from "../errors/codes";
 
 const CONNECT_CODE_BY_STATUS: Record<number, Code> = {
@@ -20,7 +20,8 @@ const CONNECT_CODE_BY_STATUS: Record<number, Code> = {
 
 /**
  * An AppError as a ConnectError carrying its code as an `ErrorDetail`, so it survives gRPC and the
- * Connect protocol alike; the Connect code follows the catalogue's HTTP status. A CancelledError
+ * Connect protocol alike; the Connect code follows the catalogue's HTTP status, and the error's
+ * `headers` become the ConnectError's metadata. A CancelledError
  * becomes Canceled, an outage (`isOutage`) Unavailable. Any other error is returned unchanged.
  */
 export function toConnectError(error: unknown): unknown {
@@ -31,7 +32,8 @@ export function toConnectError(error: unknown): unknown {
   }
   if (!(error instanceof AppError)) return error;
   const connectCode = CONNECT_CODE_BY_STATUS[error.status] ?? Code.Unknown;
-  return new ConnectError(error.message, connectCode, undefined, [
+  // The error's response headers (Retry-After, RateLimit) travel as the ConnectError's metadata.
+  return new ConnectError(error.message, connectCode, error.headers ? new Headers(error.headers) : undefined, [
     { desc: ErrorDetailSchema, value: { code: error.code, fields: error.fields ?? {} } },
   ]);
 }
@@ -104,6 +106,18 @@ export interface DescribedError {
   status: number;
   message: string;
   fields?: Record<string, string>;
+  /** Response headers to send with it (ERROR_HEADER_NAMES only), e.g. Retry-After on a 429. */
+  headers?: Record<string, string>;
+}
+
+/** The ERROR_HEADER_NAMES a ConnectError's metadata carries (set by toConnectError on the service). */
+function headersOf(error: ConnectError): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  for (const name of ERROR_HEADER_NAMES) {
+    const value = error.metadata.get(name);
+    if (value) headers[name] = value;
+  }
+  return Object.keys(headers).length > 0 ? headers : undefined;
 }
 
 /**
@@ -114,9 +128,10 @@ export interface DescribedError {
  */
 export function describeError(error: unknown): DescribedError {
   if (error instanceof AppError) {
-    return error.fields
-      ? { code: error.code, status: error.status, message: error.message, fields: error.fields }
-      : { code: error.code, status: error.status, message: error.message };
+    const described: DescribedError = { code: error.code, status: error.status, message: error.message };
+    if (error.fields) described.fields = error.fields;
+    if (error.headers) described.headers = error.headers;
+    return described;
   }
   if (!(error instanceof ConnectError) && isOutage(error)) {
     return { code: "UNAVAILABLE", status: 503, message: ERROR_CATALOGUE.UNAVAILABLE.message };
@@ -125,7 +140,15 @@ export function describeError(error: unknown): DescribedError {
   const detail: ErrorDetail | undefined = connectError.findDetails(ErrorDetailSchema)[0];
   if (detail && isErrorCode(detail.code)) {
     const fields = Object.keys(detail.fields).length > 0 ? { ...detail.fields } : undefined;
-    return { code: detail.code, status: ERROR_CATALOGUE[detail.code].status, message: connectError.rawMessage, fields };
+    const described: DescribedError = {
+      code: detail.code,
+      status: ERROR_CATALOGUE[detail.code].status,
+      message: connectError.rawMessage,
+      fields,
+    };
+    const headers = headersOf(connectError);
+    if (headers) described.headers = headers;
+    return described;
   }
   const code = CODE_BY_CONNECT[connectError.code];
   if (code) return { code, status: ERROR_CATALOGUE[code].status, message: ERROR_CATALOGUE[code].message };

@@ -1,4 +1,5 @@
 import { createLocalJWKSet, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
+import type { DeniableClaims } from "../redis/denylist";
 import { type AuthUser, SERVICE_SUBJECT_PREFIX, SERVICE_TOKEN_AUDIENCE, type VerifiedIdentity } from "./identity";
 
 /** The one algorithm access and service tokens are signed with; pinned on verification. */
@@ -15,6 +16,12 @@ export interface AccessTokenVerifierOptions {
   cacheSize?: number;
   /** The clock, in ms since the epoch (tests move it). Default Date.now. */
   now?: () => number;
+  /**
+   * Asked on every call, cached or not: true refuses the token at once (sign-out, a revoked family
+   * or API key, a password change). The kit's `redisDenylist(redis)`. Default: nothing is denied.
+   * Only user tokens are asked (service tokens name no session).
+   */
+  isDenied?: (claims: DeniableClaims) => Promise<boolean>;
 }
 
 export type AccessTokenVerifier = (token: string) => Promise<AuthUser>;
@@ -67,7 +74,12 @@ function createVerifier(options: AccessTokenVerifierOptions, audiences: string[]
   const cooldown = options.refetchCooldownMs ?? 30_000;
   const cacheSize = options.cacheSize ?? 10_000;
   const now = options.now ?? Date.now;
-  const verified = new Map<string, VerifiedIdentity>();
+  const verified = new Map<string, { identity: VerifiedIdentity; claims: DeniableClaims }>();
+  const denied = async ({ identity, claims }: { identity: VerifiedIdentity; claims: DeniableClaims }) => {
+    if (identity.kind === "user" && options.isDenied && (await options.isDenied(claims))) {
+      throw new InvalidTokenClaims("access token denied");
+    }
+  };
   let keySet: ReturnType<typeof createLocalJWKSet> | undefined;
   let fetchedAt = 0;
   let inflight: Promise<void> | undefined;
@@ -105,7 +117,10 @@ function createVerifier(options: AccessTokenVerifierOptions, audiences: string[]
     const cached = verified.get(token);
     if (cached) {
       // jose's rule: expired once `exp` (seconds) is not after now.
-      if (expOf(cached) * 1000 > now()) return copy(cached);
+      if (expOf(cached.identity) * 1000 > now()) {
+        await denied(cached);
+        return copy(cached.identity);
+      }
       verified.delete(token);
     }
     const { payload } = await jwtVerify(token, getKey, {
@@ -115,12 +130,21 @@ function createVerifier(options: AccessTokenVerifierOptions, audiences: string[]
       requiredClaims: ["exp", "sub"],
       currentDate: new Date(now()),
     });
-    const identity = classify(payload, options.audience);
+    const entry = {
+      identity: classify(payload, options.audience),
+      claims: {
+        jti: payload.jti,
+        sid: typeof payload.sid === "string" ? payload.sid : undefined,
+        sub: payload.sub,
+        iat: payload.iat,
+      },
+    };
     if (cacheSize > 0) {
       if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
-      verified.set(token, identity);
+      verified.set(token, entry);
     }
-    return copy(identity);
+    await denied(entry);
+    return copy(entry.identity);
   };
 }
 
