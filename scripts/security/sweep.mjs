@@ -152,7 +152,7 @@ export function badRequests(path, method, op, fixture) {
     "pageSize=100000",
     "favorites=maybe",
     "page=1&page=2",
-    "workflowName=" + "w".repeat(5000),
+    `workflowName=${"w".repeat(5000)}`,
     "%",
     "page=%zz",
   ]) {

@@ -1,5 +1,5 @@
 import { expressConnectMiddleware } from "@connectrpc/connect-express";
-import { type AccessTokenVerifier, appError, errorInterceptor, type Redis } from "@crafter/kit";
+import { type AccessTokenVerifier, errorInterceptor, type Redis } from "@crafter/kit";
 import cookieParser from "cookie-parser";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
@@ -33,6 +33,8 @@ export function createApp(
 
   const origins = [config.PUBLIC_ORIGIN, ...config.EXTRA_ORIGINS];
   const cookies = { secure: config.COOKIE_SECURE };
+  // The per-user read cache of /api (cache/user-views.ts); writes through /api and /rpc make it stale.
+  const views = new UserViewCache(redis, logger);
   const routes = allRoutes({ clients, verify, cookies, views });
   let document: unknown;
   const openapi = () => {
@@ -41,8 +43,6 @@ export function createApp(
   };
 
   app.use(securityHeaders());
-  // The per-user read cache of /api (cache/user-views.ts): writes through here make it stale.
-  const views = new UserViewCache(redis, logger);
   app.use(["/api", "/rpc"], bumpViewsOnWrite(redis, logger));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });

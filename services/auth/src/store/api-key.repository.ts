@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { MarkerSet } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
-import { MarkerSet } from "./markers";
 
 export interface ApiKeyDoc {
   /** SHA-256 of the key (hex): verification is a read by `_id`. The key itself is never stored. */

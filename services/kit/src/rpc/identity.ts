@@ -1,5 +1,4 @@
 import { Code, ConnectError, createContextKey, type HandlerContext } from "@connectrpc/connect";
-import type { Caller } from "../caller";
 
 // Leaf module of the kit's rpc/: types and context keys only, so client, jwks and the access
 // interceptor can all import it without importing each other.
