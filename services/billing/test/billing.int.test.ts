@@ -108,6 +108,9 @@ describe("the gateway's cached reads", () => {
     const session = new GatewaySession();
     const email = uniqueEmail("billing-cache");
     await session.post("/auth/signup", { email, password: "password-123" });
+    // /api refuses unverified users (issue 9): verify from the mail first.
+    const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
+    await session.post("/auth/verify", { token: link.searchParams.get("token")! });
     expect((await session.post("/auth/signin", { email, password: "password-123" })).status).toBe(200);
     const token = session.cookies.get("crafter_at")!;
     // Twice, so the second read comes from the gateway's cache.
