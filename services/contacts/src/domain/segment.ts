@@ -59,7 +59,7 @@ export function isGroup(node: SegmentRule | SegmentGroup): node is SegmentGroup 
   return typeof (node as SegmentGroup).combinator === "string" && Array.isArray((node as SegmentGroup).rules);
 }
 
-function valueOf(contact: SegmentContact, key: string): unknown {
+function fieldValue(contact: SegmentContact, key: string): unknown {
   return key.startsWith("custom.") ? contact.custom?.[key.slice("custom.".length)] : contact[key];
 }
 
@@ -157,7 +157,7 @@ function evaluateList(operator: Operator, items: unknown[], value: unknown): boo
 
 /** Whether one rule holds for a contact. A missing value fails every test but the negative ones. */
 export function evaluateRule(rule: SegmentRule, field: FieldDefinition, contact: SegmentContact): boolean {
-  const actual = valueOf(contact, field.key);
+  const actual = fieldValue(contact, field.key);
   if (rule.operator === "hasValue") return isEmpty(actual) !== (toBoolean(rule.value) ?? true);
   if (field.kind === "list") return evaluateList(rule.operator, isEmpty(actual) ? [] : list(actual), rule.value);
   const negative = rule.operator === "!=" || rule.operator === "not in" || rule.operator === "notContains";
@@ -216,21 +216,23 @@ export function validateSegment(root: SegmentGroup, fields: ReadonlyMap<string, 
     if (group.combinator !== "and" && group.combinator !== "or") {
       problems.push({ path, message: "A group combines its rules with and or or" });
     }
-    group.rules.forEach((node, index) => {
+    for (const [index, node] of group.rules.entries()) {
       const at = [...path, index];
-      if (isGroup(node)) return visit(node, at, depth + 1);
+      if (isGroup(node)) {
+        visit(node, at, depth + 1);
+        continue;
+      }
       rules++;
       const field = fields.get(node.field);
-      if (!field) return problems.push({ path: at, message: `Unknown field ${String(node.field)}` });
-      if (!OPERATORS_BY_KIND[field.kind].includes(node.operator)) {
-        return problems.push({
-          path: at,
-          message: `${field.label} does not take the operator ${String(node.operator)}`,
-        });
+      if (!field) {
+        problems.push({ path: at, message: `Unknown field ${String(node.field)}` });
+      } else if (!OPERATORS_BY_KIND[field.kind].includes(node.operator)) {
+        problems.push({ path: at, message: `${field.label} does not take the operator ${String(node.operator)}` });
+      } else {
+        const problem = valueProblem(node, field);
+        if (problem) problems.push({ path: at, message: problem });
       }
-      const problem = valueProblem(node, field);
-      if (problem) problems.push({ path: at, message: problem });
-    });
+    }
   };
   visit(root, [], 1);
   if (rules > MAX_RULES) problems.push({ path: [], message: `A segment has at most ${MAX_RULES} rules` });
@@ -302,7 +304,7 @@ export function contactFacets(contact: SegmentContact, fields: readonly FieldDef
   const out = new Set<string>();
   for (const field of fields) {
     if (!FACET_KINDS.has(field.kind)) continue;
-    const value = valueOf(contact, field.key);
+    const value = fieldValue(contact, field.key);
     if (isEmpty(value)) continue;
     if (field.kind === "boolean") {
       const b = toBoolean(value);
