@@ -25,22 +25,31 @@ infra-down: ## Stop the infrastructure servers
 proto: install ## Regenerate proto/gen from the protos
 	cd proto && npx buf generate
 
-proto-check: install ## buf lint, and fail when proto/gen is stale
+proto-check: install ## buf lint, buf breaking against the previous commit, and fail when proto/gen is stale
 	cd proto && npx buf lint && npx buf generate
+	scripts/ci/buf-breaking.sh
 	@git diff --exit-code --stat -- proto/gen || (echo "proto/gen is stale: run 'make proto' and commit" && exit 1)
 	@test -z "$$(git status --porcelain -- proto/gen)" || (echo "proto/gen has untracked files: run 'make proto' and commit" && exit 1)
 
-lint: install ## Biome lint and format check
-	npx biome check .
+# Only files git tracks (deleted ones left out): an untracked scratch file must not fail the check.
+lint: install ## Biome lint and format check of the tracked files
+	{ git ls-files -z; git ls-files -z --deleted; } | sort -z | uniq -z -u | \
+		xargs -0 -r npx biome check --no-errors-on-unmatched --files-ignore-unknown=true
+
+cycles: install ## Import cycles across services/*, packages/* and web/src (dependency-cruiser)
+	npm run --silent cycles
 
 typecheck: install ## TypeScript, strict
 	npx tsc -p tsconfig.json
 	npx tsc -p web/tsconfig.json
 
+manifest-check: install ## Fail when the chart, stack, kit topology, Grafana or configs disagree with services/manifest.yaml
+	node scripts/manifest.mjs check
+
 deploy-check: ## Dockerfiles (hadolint), Helm chart (lint, template, kubeconform), offline; tools cached
 	scripts/ci/deploy-check.sh
 
-check: lint typecheck proto-check deploy-check ## Every static check CI runs
+check: lint typecheck cycles proto-check manifest-check deploy-check ## Every static check CI runs
 
 build: install ## Bundle the services and build the dashboard
 	npm run build
@@ -79,5 +88,5 @@ bench-crafts: install infra build ## Step completions through the gateway with t
 profile: install infra build ## CPU profiles of the gateway and account under load, top self-time frames
 	scripts/bench/profile.sh
 
-.PHONY: help install infra infra-down proto proto-check lint typecheck deploy-check check build start stop status test-unit test-stack test \
+.PHONY: help install infra infra-down proto proto-check manifest-check cycles lint typecheck deploy-check check build start stop status test-unit test-stack test \
 	load-smoke load bench bench-crafts profile

@@ -25,7 +25,11 @@ export default {
     {
       ...base,
       displayName: "unit",
-      testMatch: ["<rootDir>/services/*/test/**/*.test.ts", "<rootDir>/web/src/**/*.test.ts?(x)"],
+      testMatch: [
+        "<rootDir>/packages/*/test/**/*.test.ts",
+        "<rootDir>/services/*/test/**/*.test.ts",
+        "<rootDir>/web/src/**/*.test.ts?(x)",
+      ],
       testPathIgnorePatterns: ["\\.int\\.test\\.ts$", "\\.e2e\\.test\\.ts$"],
     },
     {

@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 // Writes deploy/grafana/dashboards/*.json from one description, so every dashboard queries the
 // metric names the services actually emit (services/kit/src/telemetry/metrics.ts, plus the HTTP
-// instrumentation's http.server.request.duration). Run after changing a metric:
-//   node scripts/grafana-dashboards.mjs
-import { mkdirSync, writeFileSync } from "node:fs";
+// instrumentation's http.server.request.duration), one per component of services/manifest.yaml.
+// Run after changing a metric or the manifest (node scripts/manifest.mjs generate runs it too):
+//   node scripts/grafana-dashboards.mjs           writes them
+//   node scripts/grafana-dashboards.mjs --check   fails when the committed ones differ (make check)
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { loadManifest } from "./manifest.mjs";
 
 const out = join(new URL("..", import.meta.url).pathname, "deploy/grafana/dashboards");
 const DS = { type: "prometheus", uid: "prometheus" };
-const SERVICES = ["auth", "account", "projects", "workflows", "notifications", "billing"];
+// The Connect/gRPC services; the HTTP gateway has a dashboard of its own below.
+const SERVICES = Object.values(loadManifest().components)
+  .filter((c) => c.protocol === "grpc")
+  .map((c) => c.name);
 const SERVER_FAULTS = "Internal|Unknown|DataLoss|Unavailable|DeadlineExceeded";
 
 /** A time series panel; `targets` are [expr, legend] pairs. */
@@ -288,7 +294,16 @@ dashboards.overview = dashboard(
     panel("Outbox backlog by service", [["max by (job) (crafter_outbox_backlog)", "{{job}}"]], { w: 8 }),
     panel("Sign-ups per hour", [["sum(increase(crafter_signups_total[1h]))", "sign-ups"]], { w: 8 }),
     panel("Crafts started per hour", [["sum(increase(crafter_crafts_started_total[1h]))", "crafts"]], { w: 8 }),
-    panel("Credits spent per hour", [["sum(increase(crafter_credits_spent_total[1h]))", "credits"]], { w: 8 }),
+    panel(
+      "Credits spent per hour",
+      [
+        [
+          "sum(increase(crafter_credits_spent_total[1h])) - (sum(increase(crafter_credits_refunded_total[1h])) or vector(0))",
+          "credits",
+        ],
+      ],
+      { w: 8 },
+    ),
   ],
   { tags: ["overview"] },
 );
@@ -406,7 +421,11 @@ dashboards.business = dashboard(
     stat("Sign-ups (24 h)", "sum(increase(crafter_signups_total[24h]))", { decimals: 0 }),
     stat("Crafts started (24 h)", "sum(increase(crafter_crafts_started_total[24h]))", { decimals: 0 }),
     stat("Generations (24 h)", 'sum(increase(crafter_generations_total{outcome="ok"}[24h]))', { decimals: 0 }),
-    stat("Credits spent (24 h)", "sum(increase(crafter_credits_spent_total[24h]))", { decimals: 0 }),
+    stat(
+      "Credits spent (24 h)",
+      "sum(increase(crafter_credits_spent_total[24h])) - (sum(increase(crafter_credits_refunded_total[24h])) or vector(0))",
+      { decimals: 0 },
+    ),
     panel("Sign-ups per hour", [["sum(increase(crafter_signups_total[1h]))", "sign-ups"]]),
     panel(
       "Crafts started per hour by workflow",
@@ -447,8 +466,24 @@ dashboards.business = dashboard(
   { tags: ["business"] },
 );
 
-mkdirSync(out, { recursive: true });
-for (const [name, json] of Object.entries(dashboards)) {
-  writeFileSync(join(out, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);
+const files = Object.fromEntries(
+  Object.entries(dashboards).map(([name, json]) => [`${name}.json`, `${JSON.stringify(json, null, 2)}\n`]),
+);
+const committed = existsSync(out) ? readdirSync(out).filter((file) => file.endsWith(".json")) : [];
+if (process.argv.includes("--check")) {
+  const stale = [
+    ...Object.entries(files)
+      .filter(([file, text]) => !existsSync(join(out, file)) || readFileSync(join(out, file), "utf8") !== text)
+      .map(([file]) => file),
+    ...committed.filter((file) => !files[file]),
+  ];
+  if (stale.length > 0) {
+    console.error(`deploy/grafana/dashboards: stale ${stale.join(", ")} (run node scripts/grafana-dashboards.mjs)`);
+    process.exit(1);
+  }
+} else {
+  mkdirSync(out, { recursive: true });
+  for (const file of committed.filter((file) => !files[file])) rmSync(join(out, file));
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(out, file), text);
+  console.log(`wrote ${Object.keys(files).length} dashboards to ${out}`);
 }
-console.log(`wrote ${Object.keys(dashboards).length} dashboards to ${out}`);

@@ -2,10 +2,15 @@
 // Starts, checks and stops Crafter's services and gateway as local processes, against the servers
 // of scripts/infra. Profiles keep a dev stack and a test stack apart (ports, namespace, logs):
 //   node scripts/stack.mjs up|down [name…]|status [--profile dev|test]
+// The components, their ports and whom each calls come from services/manifest.yaml: each process
+// gets the <PEER>_URL of exactly the services it calls (a missing one would stop it at start).
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
+import net from "node:net";
 import { join } from "node:path";
+import { loadManifest, urlVar } from "./manifest.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -14,17 +19,22 @@ const profile = args.includes("--profile") ? args[args.indexOf("--profile") + 1]
 // `down <name>…` stops only those (e.g. to restart one service with other settings).
 const only = args.slice(1).filter((arg, i, all) => !arg.startsWith("--") && all[i] !== profile);
 
+// `shift` moves the manifest's ports per protocol: the test stack's services listen on 28051…, its
+// gateway on 28080, so it runs beside a dev stack.
 const PROFILES = {
-  dev: { gateway: 8080, rpcBase: 50051, namespace: "crafter" },
+  dev: { shift: { grpc: 0, http: 0 }, namespace: "crafter" },
   // Tests sign in many times from one address: the per-IP limit would only get in their way.
   // The website audit may read pages of *.crafter.test from local page servers the tests start.
   // WORKFLOWS_TEST_FIXTURES registers the hidden EngineCheck workflow the engine's tests run.
   test: {
-    gateway: 28080,
-    rpcBase: 28051,
+    shift: { grpc: 28051 - 50051, http: 28080 - 8080 },
     namespace: "crafter_test",
     env: {
       SIGNIN_LIMIT_PER_IP: "100000",
+      MAIL_LIMIT_PER_IP: "100000",
+      // Tests name their client IP in X-Forwarded-For (one proxy hop trusted), e.g. the lock-out
+      // from a second address; every limit still reads the IP from this setting only.
+      TRUST_PROXY: "1",
       WORKFLOWS_TEST_FIXTURES: "true",
       WEBSITE_AUDIT_RESOLVE: "*.crafter.test=127.0.0.1",
     },
@@ -35,10 +45,15 @@ if (!base) throw new Error(`unknown profile ${profile}`);
 // STACK_PORT_OFFSET lets several checkouts run a test stack at once on the same servers (each with
 // its own CRAFTER_NAMESPACE, so databases, topics and Redis keys stay apart).
 const offset = Number(process.env.STACK_PORT_OFFSET ?? 0);
-const settings = { ...base, gateway: base.gateway + offset, rpcBase: base.rpcBase + offset };
+const settings = base;
 
-const SERVICES = ["auth", "account", "projects", "workflows", "notifications", "billing"];
-const port = (name) => settings.rpcBase + SERVICES.indexOf(name);
+const { components } = loadManifest();
+const COMPONENTS = Object.values(components);
+/** The Connect/gRPC services (health-checked over grpc.health.v1); the rest serve HTTP /healthz. */
+const SERVICES = COMPONENTS.filter((c) => c.protocol === "grpc").map((c) => c.name);
+const port = (name) => components[name].port + settings.shift[components[name].protocol] + offset;
+const address = (name) => `http://127.0.0.1:${port(name)}`;
+const publicComponent = COMPONENTS.find((c) => c.public)?.name ?? "gateway";
 const dir = join(root, ".data", "stack", profile);
 const pidFile = (name) => join(dir, `${name}.pid`);
 const logFile = (name) => join(dir, `${name}.log`);
@@ -56,7 +71,7 @@ function infraEnv() {
 
 function environment() {
   const infra = infraEnv();
-  const origin = process.env.PUBLIC_ORIGIN ?? `http://localhost:${settings.gateway}`;
+  const origin = process.env.PUBLIC_ORIGIN ?? `http://localhost:${port(publicComponent)}`;
   return {
     ...process.env,
     NODE_ENV: process.env.NODE_ENV ?? "production",
@@ -66,25 +81,59 @@ function environment() {
     REDIS_URL: process.env.REDIS_URL ?? infra.REDIS_URL,
     SMTP_URL: process.env.SMTP_URL ?? infra.SMTP_URL,
     PUBLIC_ORIGIN: origin,
-    EXTRA_ORIGINS: process.env.EXTRA_ORIGINS ?? `http://127.0.0.1:${settings.gateway}`,
-    AUTH_URL: `http://127.0.0.1:${port("auth")}`,
-    ACCOUNT_URL: `http://127.0.0.1:${port("account")}`,
-    PROJECTS_URL: `http://127.0.0.1:${port("projects")}`,
-    WORKFLOWS_URL: `http://127.0.0.1:${port("workflows")}`,
-    NOTIFICATIONS_URL: `http://127.0.0.1:${port("notifications")}`,
-    BILLING_URL: `http://127.0.0.1:${port("billing")}`,
+    EXTRA_ORIGINS: process.env.EXTRA_ORIGINS ?? `http://127.0.0.1:${port(publicComponent)}`,
     WEB_DIST: join(root, "web/dist"),
     KAFKAJS_NO_PARTITIONER_WARNING: "1",
     ...settings.env,
   };
 }
 
+/**
+ * One random secret per service (and the gateway), for auth's IssueServiceToken: generated on the
+ * first `up` of a profile and kept in .data/stack/<profile>/service-secrets.json, so a service
+ * restarted alone still matches auth. Each process gets its own as SERVICE_SECRET; auth gets the
+ * table as SERVICE_SECRETS (name=secret,…).
+ */
+function serviceSecrets() {
+  const file = join(dir, "service-secrets.json");
+  const known = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  const names = COMPONENTS.map(({ name }) => name);
+  if (names.some((name) => !known[name])) {
+    for (const name of names) known[name] ??= randomBytes(32).toString("base64url");
+    writeFileSync(file, JSON.stringify(known, null, 2), { mode: 0o600 });
+  }
+  return known;
+}
+
+const secretTable = (secrets) =>
+  Object.entries(secrets)
+    .map(([name, secret]) => `${name}=${secret}`)
+    .join(",");
+
+/** The environment of one component: the common one, its port, and the address of each service it calls. */
+function environmentOf(name, common) {
+  const env = { ...common, PORT: String(port(name)) };
+  // Only the peers the manifest names: a stale <PEER>_URL from the calling shell must not hide a missing `calls`.
+  for (const other of COMPONENTS) delete env[urlVar(other.name)];
+  for (const peer of components[name].calls) env[urlVar(peer)] = address(peer);
+  return env;
+}
+
+/**
+ * Whether a process runs. A zombie (exited, not yet reaped: our detached children are reparented to
+ * whatever pid 1 is, which may never reap them) answers kill(0) but is dead, so /proc decides.
+ */
 function alive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return !existsSync("/proc/self/stat"); // no procfs (not Linux): trust kill(0)
   }
 }
 
@@ -120,14 +169,17 @@ function healthCheck(rpcPort) {
   });
 }
 
-async function gatewayHealthy() {
+async function httpHealthy(httpPort) {
   try {
-    const response = await fetch(`http://127.0.0.1:${settings.gateway}/healthz`);
+    const response = await fetch(`http://127.0.0.1:${httpPort}/healthz`);
     return response.ok;
   } catch {
     return false;
   }
 }
+
+/** grpc.health.v1 for a Connect/gRPC service, GET /healthz for an HTTP one. */
+const healthy = (name) => (components[name].protocol === "grpc" ? healthCheck(port(name)) : httpHealthy(port(name)));
 
 async function waitFor(name, check, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -140,8 +192,26 @@ async function waitFor(name, check, timeoutMs = 60_000) {
   throw new Error(`${name} did not become healthy. Last log lines (${logFile(name)}):\n${tail}`);
 }
 
-function start(name, entry, env) {
+/** Whether nothing listens on the component's port (a process still draining holds it). */
+function portFree(name) {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port(name), components[name].protocol === "http" ? "0.0.0.0" : "127.0.0.1", () =>
+      probe.close(() => resolve(true)),
+    );
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function start(name, entry, env) {
   if (runningPid(name)) return false;
+  // A stopped process may hold its port for a moment; starting now would die of EADDRINUSE.
+  for (let waited = 0; !(await portFree(name)); waited += 200) {
+    if (waited >= 30_000) throw new Error(`${name}: port ${port(name)} is still in use by another process`);
+    await sleep(200);
+  }
   if (!existsSync(join(root, entry))) throw new Error(`${entry} is missing: run npm run build`);
   const out = openSync(logFile(name), "a");
   // The telemetry preload must run before main.js imports anything it instruments (ESM).
@@ -163,45 +233,48 @@ function start(name, entry, env) {
 async function up() {
   mkdirSync(dir, { recursive: true });
   const env = environment();
+  const secrets = serviceSecrets();
   const started = performance.now();
-  for (const name of SERVICES) start(name, `services/${name}/dist/main.js`, { ...env, PORT: String(port(name)) });
-  start("gateway", "services/gateway/dist/main.js", { ...env, PORT: String(settings.gateway) });
-  await Promise.all([
-    ...SERVICES.map((name) => waitFor(name, () => healthCheck(port(name)))),
-    waitFor("gateway", gatewayHealthy),
-  ]);
+  for (const { name } of COMPONENTS) {
+    const own = { ...environmentOf(name, env), SERVICE_SECRET: secrets[name] };
+    await start(
+      name,
+      `services/${name}/dist/main.js`,
+      name === "auth" ? { ...own, SERVICE_SECRETS: secretTable(secrets) } : own,
+    );
+  }
+  await Promise.all(COMPONENTS.map(({ name }) => waitFor(name, () => healthy(name))));
   const addresses = {
-    GATEWAY_URL: `http://localhost:${settings.gateway}`,
+    GATEWAY_URL: `http://localhost:${port(publicComponent)}`,
     CRAFTER_NAMESPACE: env.CRAFTER_NAMESPACE,
     ...(env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
-    ...Object.fromEntries(
-      ["AUTH", "ACCOUNT", "PROJECTS", "WORKFLOWS", "NOTIFICATIONS", "BILLING"].map((name) => [
-        `${name}_URL`,
-        env[`${name}_URL`],
-      ]),
-    ),
+    ...Object.fromEntries(SERVICES.map((name) => [urlVar(name), address(name)])),
   };
-  // For tests and tools that talk to this stack.
+  // For tests and tools that talk to this stack (the secrets let identity tests get service tokens).
+  addresses.SERVICE_SECRETS = secretTable(secrets);
   writeFileSync(
     join(dir, "stack.env"),
     `${Object.entries(addresses)
       .map(([key, value]) => `${key}=${value}`)
       .join("\n")}\n`,
+    { mode: 0o600 },
   );
   console.log(`stack (${profile}) healthy in ${Math.round(performance.now() - started)} ms`);
   console.log(`\n  Crafter is running: ${env.PUBLIC_ORIGIN}\n`);
 }
 
 async function down() {
-  const names = only.length > 0 ? only : ["gateway", ...SERVICES];
+  const names = only.length > 0 ? only : COMPONENTS.map((c) => c.name).reverse();
   await Promise.all(
     names.map(async (name) => {
       const pid = runningPid(name);
       if (pid) {
         process.kill(pid, "SIGTERM");
-        const deadline = Date.now() + 15_000;
-        while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+        // Draining (in-flight calls, the Kafka consumer leaving its group) takes 10-25 s on a busy machine.
+        const deadline = Date.now() + 30_000;
+        while (alive(pid) && Date.now() < deadline) await sleep(100);
         if (alive(pid)) process.kill(pid, "SIGKILL");
+        while (alive(pid)) await sleep(50);
       }
       rmSync(pidFile(name), { force: true });
     }),
@@ -210,13 +283,11 @@ async function down() {
 }
 
 async function status() {
-  for (const name of [...SERVICES, "gateway"]) {
+  for (const { name, protocol } of COMPONENTS) {
     const pid = runningPid(name);
-    const healthy = pid ? (name === "gateway" ? await gatewayHealthy() : await healthCheck(port(name))) : false;
-    const address = name === "gateway" ? `http://localhost:${settings.gateway}` : `127.0.0.1:${port(name)}`;
-    console.log(
-      `${name.padEnd(14)} ${pid ? (healthy ? "healthy" : "unhealthy") : "stopped"}\t${pid ?? "-"}\t${address}`,
-    );
+    const ok = pid ? await healthy(name) : false;
+    const where = protocol === "http" ? `http://localhost:${port(name)}` : `127.0.0.1:${port(name)}`;
+    console.log(`${name.padEnd(14)} ${pid ? (ok ? "healthy" : "unhealthy") : "stopped"}\t${pid ?? "-"}\t${where}`);
   }
 }
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Starts a test stack (own ports and namespace, beside any dev stack) on the servers of
 # scripts/infra, runs suites against it, and stops it.
-#   scripts/test-stack.sh [suite…]   suites: integration e2e load-smoke ai-provider (the default: all
-#                                    four), load (k6 long runs), bench, bench-crafts (scripts/bench)
+#   scripts/test-stack.sh [suite…]   suites: integration e2e load-smoke sweep schemathesis ai-provider
+#                                    (the default: all six), load (k6 long runs), bench, bench-crafts
+#                                    (scripts/bench); sweep and schemathesis: scripts/security
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suites=("$@")
-if [[ ${#suites[@]} -eq 0 ]]; then suites=(integration e2e load-smoke ai-provider); fi
+if [[ ${#suites[@]} -eq 0 ]]; then suites=(integration e2e load-smoke sweep schemathesis ai-provider); fi
 
 # ai-provider.int.test.ts needs the workflows service pointed at the fake OpenAI-compatible server
 # the test runs, which every other suite must not be: it runs last, on a restarted workflows service.
@@ -40,6 +41,8 @@ for suite in "${suites[@]}"; do
       ;;
     e2e) npm run test:e2e ;;
     load-smoke) scripts/load/run.sh smoke ;;
+    sweep) node scripts/security/sweep.mjs ;;
+    schemathesis) scripts/security/schemathesis.sh ;;
     load) scripts/load/run.sh full ;;
     bench) node scripts/bench/run.mjs bench ;;
     bench-crafts) node scripts/bench/run.mjs crafts ;;

@@ -5,7 +5,8 @@
 // Exits 0 when the process serves, 1 otherwise (what Docker expects), within 3 seconds.
 import http2 from "node:http2";
 
-const mode = process.argv[2] ?? "grpc";
+// The image sets HEALTHCHECK_MODE from its PROTOCOL build argument (Dockerfile).
+const mode = process.argv[2] ?? process.env.HEALTHCHECK_MODE ?? "grpc";
 const port = Number(process.env.PORT);
 const TIMEOUT_MS = 3000;
 

@@ -1,9 +1,14 @@
-// Performance baseline of the local stack (issue 4), measured side by side in one run:
+// Performance baseline of the local stack (issues 4 and 8), measured side by side in one run:
+//   - the namespace's databases seeded with 10,000 users and 100,000 ledger entries (seed.ts, once);
 //   - authenticated GET /api/user/account and /api/app/initial through the gateway, beside a bare
 //     node:http and a bare Express hello-world (the ceilings), each driven by autocannon;
+//   - step completions per second of 20 users crafting at once with the offline engine (crafting.ts);
+//   - the issue's targets checked against those rows;
 //   - the RPC round trip to a service (grpc.health.v1 Check, and AccountService.GetUserInfo with a token);
 //   - a Kafka event from the kit publisher to a kit consumer on a bench topic.
-// Run with `make bench` against the test stack. BENCH_DURATION_S (10), BENCH_CONNECTIONS (10).
+// Run with `make bench` against the test stack. BENCH_DURATION_S (10), BENCH_CONNECTIONS (10),
+// CRAFT_USERS (20); parts: `node scripts/bench/run.mjs bench [seed] [http] [crafts] [rpc] [kafka]`
+// (default seed http crafts rpc kafka).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
@@ -34,11 +39,14 @@ import {
   stackEnv,
   stackPids,
 } from "./common";
+import { stepCompletions } from "./crafting";
+import { seed } from "./seed";
 
 const env = stackEnv();
 const gateway = (env.GATEWAY_URL ?? "http://localhost:28080").replace("localhost", "127.0.0.1");
 const durationS = Number(env.BENCH_DURATION_S ?? 10);
 const connections = Number(env.BENCH_CONNECTIONS ?? 10);
+const craftUsers = Number(env.CRAFT_USERS ?? 20);
 const only = process.argv.slice(2);
 const wants = (part: string) => only.length === 0 || only.includes(part);
 
@@ -212,11 +220,43 @@ async function kafkaRows(): Promise<Row[]> {
 }
 
 console.log(`bench against ${gateway}: ${connections} connections, ${durationS} s per HTTP row`);
-console.log(`machine: ${machine()}\n`);
+console.log(`machine: ${machine()}`);
+if (wants("seed")) {
+  const seeded = await seed(env);
+  console.log(
+    seeded.seeded
+      ? `seeded ${seeded.users} users and ${seeded.entries} ledger entries in ${seeded.seconds.toFixed(1)} s`
+      : `already seeded with ${seeded.users} users and ${seeded.entries} ledger entries`,
+  );
+}
+console.log("");
 // Each row is printed as soon as it is measured: the whole run takes minutes on a busy machine.
-if (wants("http")) await httpRows();
+const rows: Row[] = [];
+if (wants("http")) rows.push(...(await httpRows()));
 else printHeader();
+if (wants("crafts")) rows.push(report(await stepCompletions(craftUsers, Number(env.CRAFT_DURATION_S ?? 20))));
 if (wants("rpc")) for (const row of await rpcRows()) report(row);
 if (wants("kafka")) for (const row of await kafkaRows()) report(row);
+
+/** The issue's targets, as ratios within this run. */
+const find = (name: string) => rows.find((row) => row.name === name);
+const express = find("express hello");
+const account = find("gateway GET /api/user/account");
+const initial = find("gateway GET /api/app/initial");
+const steps = rows.find((row) => row.name.startsWith("REST step completions"));
+const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
+console.log("");
+if (express && account)
+  console.log(
+    `target /api/user/account ≥ 50 % of express with p99 < 50 ms: ${((100 * account.rps) / express.rps).toFixed(0)} %, p99 ${account.p99.toFixed(1)} ms: ${verdict(account.rps >= 0.5 * express.rps && account.p99 < 50)}`,
+  );
+if (express && initial)
+  console.log(
+    `target /api/app/initial ≥ 20 % of express: ${((100 * initial.rps) / express.rps).toFixed(0)} %: ${verdict(initial.rps >= 0.2 * express.rps)}`,
+  );
+if (steps)
+  console.log(
+    `target ≥ 10 step completions/s for ${craftUsers} users: ${steps.rps.toFixed(1)}/s, p95 ${steps.p95.toFixed(0)} ms: ${verdict(steps.rps >= 10)}`,
+  );
 console.log(`\nmachine after: ${machine()}`);
 process.exit(0);

@@ -10,84 +10,13 @@ import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import { concurrent, load, machine, printTable, type Row, rowOf, signedInUser, stackEnv } from "./common";
+import { Crafter, TOPIC } from "./crafting";
 
 const env = stackEnv();
 const gateway = (env.GATEWAY_URL ?? "http://localhost:28080").replace("localhost", "127.0.0.1");
 const samples = Number(env.CRAFT_SAMPLES ?? 30);
 const users = Number(env.CRAFT_USERS ?? 20);
 const durationS = Number(env.BENCH_DURATION_S ?? 20);
-/** Generations one user makes before the benchmark signs up another (credits: 100 free per user). */
-const GENERATIONS_PER_USER = 40;
-const TOPIC = { topic: "Why slow-fermented sourdough is easier to digest", keywords: ["sourdough", "fermentation"] };
-
-interface Step {
-  name: string;
-  values: Record<string, unknown>;
-  /** What completing the step generates; steps without one (the draft editor) are not completed. */
-  action?: { kind: string } | null;
-}
-
-/** What the benchmark reads of a craft and of a completion (docs/api.md). */
-interface CraftView {
-  craftId: string;
-  steps: Step[];
-}
-interface Answer extends Partial<CraftView> {
-  result?: { content?: string };
-  craft: CraftView;
-}
-
-async function api(token: string, method: string, path: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${gateway}${path}`, {
-    method,
-    headers: { cookie: `crafter_at=${token}`, "content-type": "application/json", origin: gateway },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await response.json()) as { success: boolean; result: Answer; errorMessage: string | null };
-  if (!response.ok || !envelope.success)
-    throw new Error(`${method} ${path}: ${response.status} ${envelope.errorMessage}`);
-  return envelope.result;
-}
-
-/** One crafting user: completes BlogWriter's steps in order, starting a new craft after the last. */
-class Crafter {
-  private token = "";
-  private generations = 0;
-  private craftId = "";
-  private steps: Step[] = [];
-  private next = 0;
-
-  /** Completes the next step through REST; resolves when the gateway answered with the result. */
-  async completeStep(): Promise<void> {
-    if (!this.token || this.generations >= GENERATIONS_PER_USER) {
-      this.token = (await signedInUser(gateway, "crafts")).accessToken;
-      this.generations = 0;
-      this.craftId = "";
-    }
-    while (this.next < this.steps.length && !this.steps[this.next]!.action) this.next++;
-    if (!this.craftId || this.next >= this.steps.length) await this.newCraft();
-    const step = this.steps[this.next]!;
-    const values = this.next === 0 ? TOPIC : step.values;
-    const done = await api(this.token, "PUT", `/api/workflowsV2/${this.craftId}/step/complete`, {
-      stepName: step.name,
-      values,
-    });
-    if (!done.result?.content) throw new Error("a completion without a result");
-    this.generations++;
-    this.steps = done.craft.steps;
-    this.next++;
-  }
-
-  async newCraft(): Promise<{ craftId: string; token: string }> {
-    if (!this.token) this.token = (await signedInUser(gateway, "crafts")).accessToken;
-    const craft = await api(this.token, "POST", "/api/workflowsV2", { workflowName: "BlogWriter" });
-    this.craftId = craft.craftId!;
-    this.steps = craft.steps!;
-    this.next = 0;
-    return { craftId: this.craftId, token: this.token };
-  }
-}
-
 async function oneAtATime(): Promise<Row> {
   const crafter = new Crafter();
   await crafter.completeStep(); // sign-up and a first craft, not measured

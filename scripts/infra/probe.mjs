@@ -6,15 +6,17 @@
 //   node probe.mjs smtp  HOST PORT   server greets with a 220 banner
 //   node probe.mjs http  HOST PORT PATH   GET answers 2xx
 //
+//   node probe.mjs many NAME=KIND,HOST,PORT[,PATH] ...
+//                                    all at once (one Node start); prints "NAME ok" or "NAME fail
+//                                    REASON" per probe, NAMEs repeated must all pass; exit 0
+//
 // Exit 0 when ready, 1 otherwise (reason on stderr). PROBE_TIMEOUT_MS bounds each probe (default 2000).
 import net from "node:net";
 
-const [kind, host, portArg, urlPath = "/"] = process.argv.slice(2);
-const port = Number(portArg);
 const timeoutMs = Number(process.env.PROBE_TIMEOUT_MS || 2000);
 
 /** Connects, runs `talk(send, next)` where next(n) resolves with the next n bytes (or until a predicate). */
-function session(talk) {
+function session({ host, port }, talk) {
   return new Promise((resolve, reject) => {
     const sock = net.connect({ host, port });
     let buf = Buffer.alloc(0);
@@ -139,7 +141,7 @@ function bsonOk(doc) {
   return undefined;
 }
 
-async function mongo() {
+async function mongo(target) {
   const doc = bsonPingAdmin();
   const msg = Buffer.alloc(16 + 4 + 1);
   msg.writeInt32LE(msg.length + doc.length, 0);
@@ -148,7 +150,7 @@ async function mongo() {
   msg.writeInt32LE(2013, 12); // OP_MSG
   msg.writeUInt32LE(0, 16); // flagBits
   msg.writeUInt8(0, 20); // section kind 0: body
-  const reply = await session(async (send, read) => {
+  const reply = await session(target, async (send, read) => {
     send(Buffer.concat([msg, doc]));
     return read(frame(true));
   });
@@ -169,8 +171,8 @@ function kafkaRequest(apiKey, apiVersion, correlationId, body) {
   return Buffer.concat([head, clientId, body]);
 }
 
-async function kafka() {
-  const brokers = await session(async (send, read) => {
+async function kafka(target) {
+  const brokers = await session(target, async (send, read) => {
     // ApiVersions v0 (api key 18): response = correlation id, int16 error code, ...
     send(kafkaRequest(18, 0, 1, Buffer.alloc(0)));
     const av = await read(frame(false));
@@ -188,8 +190,8 @@ async function kafka() {
   if (brokers < 1) throw new Error("Metadata lists no broker yet");
 }
 
-async function smtp() {
-  const line = await session(async (send, read) => {
+async function smtp(target) {
+  const line = await session(target, async (send, read) => {
     const l = await read((b) => {
       const nl = b.indexOf("\n");
       return nl < 0 ? Number.MAX_SAFE_INTEGER : nl + 1;
@@ -200,18 +202,42 @@ async function smtp() {
   if (!line.startsWith("220")) throw new Error(`unexpected SMTP greeting: ${line.trim()}`);
 }
 
-async function http() {
+async function http({ host, port, urlPath = "/" }) {
   const res = await fetch(`http://${host}:${port}${urlPath}`, { signal: AbortSignal.timeout(timeoutMs) });
   await res.arrayBuffer();
   if (!res.ok) throw new Error(`GET ${urlPath} answered ${res.status}`);
 }
 
 const probes = { mongo, kafka, smtp, http };
+const [kind, ...rest] = process.argv.slice(2);
+
+if (kind === "many") {
+  const checks = rest.map((arg) => {
+    const [name, spec = ""] = arg.split("=");
+    const [what, host, port, urlPath] = spec.split(",");
+    const probe = probes[what];
+    const run = probe ? probe({ host, port: Number(port), urlPath }) : Promise.reject(new Error(`no probe ${what}`));
+    return run.then(
+      () => [name, null],
+      (err) => [name, err.message],
+    );
+  });
+  const failures = new Map();
+  for (const [name, error] of await Promise.all(checks)) {
+    if (error) failures.set(name, error);
+    else if (!failures.has(name)) failures.set(name, null);
+  }
+  for (const [name, error] of failures) process.stdout.write(error ? `${name} fail ${error}\n` : `${name} ok\n`);
+  process.exit(0);
+}
+
+const [host, portArg, urlPath = "/"] = rest;
+const port = Number(portArg);
 if (!probes[kind] || !host || !Number.isInteger(port)) {
-  console.error("usage: node probe.mjs mongo|kafka|smtp|http HOST PORT [PATH]");
+  console.error("usage: node probe.mjs mongo|kafka|smtp|http HOST PORT [PATH]  |  many NAME=KIND,HOST,PORT[,PATH]...");
   process.exit(2);
 }
-probes[kind]().then(
+probes[kind]({ host, port, urlPath }).then(
   () => process.exit(0),
   (err) => {
     console.error(`${kind} ${host}:${port}: ${err.message}`);

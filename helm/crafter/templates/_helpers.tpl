@@ -69,7 +69,7 @@ Args: root, name.
 
 {{/* The variable a backing service is configured by. */}}
 {{- define "crafter.serviceVar" -}}
-{{- get (dict "mongodb" "MONGODB_URL" "kafka" "KAFKA_BROKERS" "redis" "REDIS_URL" "smtp" "SMTP_URL") . -}}
+{{- get (dict "mongodb" "MONGODB_URL" "kafka" "KAFKA_BROKERS" "redis" "REDIS_URL" "smtp" "SMTP_URL" "s3" "S3_ENDPOINT") . -}}
 {{- end -}}
 
 {{/* ConfigMap data of a component: chart-wide config, addresses, then the component's env. Args: root, name, c. */}}
@@ -85,7 +85,7 @@ Args: root, name.
 {{- with $root.Values.telemetry.otlpEndpoint -}}
 {{- $_ := set $data "OTEL_EXPORTER_OTLP_ENDPOINT" . -}}
 {{- end -}}
-{{- $values := dict "mongodb" (include "crafter.mongodbUrl" $root) "kafka" (include "crafter.kafkaBrokers" $root) "redis" (include "crafter.redisUrl" $root) "smtp" $root.Values.external.smtp.url -}}
+{{- $values := dict "mongodb" (include "crafter.mongodbUrl" $root) "kafka" (include "crafter.kafkaBrokers" $root) "redis" (include "crafter.redisUrl" $root) "smtp" $root.Values.external.smtp.url "s3" $root.Values.external.s3.url -}}
 {{- range $service := .c.uses -}}
 {{- if and (not (include "crafter.fromSecret" (dict "root" $root "name" $service))) (index $values $service) -}}
 {{- $_ := set $data (include "crafter.serviceVar" $service) (index $values $service) -}}
@@ -108,9 +108,33 @@ Args: root, name.
 {{- toYaml $data -}}
 {{- end -}}
 
-{{/* Environment from Secrets: the component's secretEnv and the backing services' secretRefs. Args: root, c. */}}
+{{/* Name of the Secret of service-identity secrets (templates/service-secrets.yaml). */}}
+{{- define "crafter.serviceSecretsName" -}}
+{{- .Values.serviceSecrets.name | default (printf "%s-service-secrets" (include "crafter.fullname" .)) -}}
+{{- end -}}
+
+{{/*
+Environment from Secrets: the component's service-identity secret (SERVICE_SECRET; auth also gets
+SERVICE_SECRETS, the table of all), its secretEnv and the backing services' secretRefs.
+Args: root, c, name.
+*/}}
 {{- define "crafter.secretEnv" -}}
 {{- $root := .root -}}
+{{- if .name }}
+- name: SERVICE_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "crafter.serviceSecretsName" $root }}
+      key: {{ .name }}
+      optional: true
+{{- if eq .name "auth" }}
+- name: SERVICE_SECRETS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "crafter.serviceSecretsName" $root }}
+      key: SERVICE_SECRETS
+{{- end }}
+{{- end -}}
 {{- range $service := .c.uses -}}
 {{- if include "crafter.fromSecret" (dict "root" $root "name" $service) }}
 {{- $ref := (index $root.Values.external $service).secretRef }}

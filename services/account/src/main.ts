@@ -1,6 +1,8 @@
 import { runService } from "@crafter/kit";
 import { configSchema } from "./config";
+import type { AccountDeps } from "./deps";
 import { accountConsumers } from "./events/consumers";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { seedFlags } from "./usecases/seed-flags";
@@ -10,10 +12,12 @@ await runService({
   configSchema,
   async setup({ config, mongo, logger }) {
     const stores = await createStores(mongo, { flagCache: { cacheMs: config.FLAGS_CACHE_MS } });
-    await seedFlags(stores, logger);
+    const deps: AccountDeps = { stores, logger, now: () => new Date() };
+    await seedFlags(deps);
     return {
-      routes: (router) => routes(router, stores),
-      consumers: accountConsumers(config.CRAFTER_NAMESPACE, stores),
+      routes: routes(deps),
+      access,
+      consumers: accountConsumers(config.CRAFTER_NAMESPACE, deps),
     };
   },
 });

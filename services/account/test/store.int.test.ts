@@ -91,3 +91,42 @@ describe("account store", () => {
     expect(await stores.flagOverrides.listForUser(userId)).toEqual([{ flag: "image_edit", enabled: false }]);
   });
 });
+
+describe("account migration to _id = userId", () => {
+  it("moves accounts stored under random ids to their user id, once, keeping their fields", async () => {
+    const legacy = await throwawayDatabase("account_migration");
+    try {
+      const accounts = legacy.connection.collection("accounts");
+      await accounts.createIndex({ userId: 1 }, { unique: true });
+      const users = [randomUUID(), randomUUID()];
+      await accounts.insertMany(
+        users.map((userId) => ({
+          _id: randomUUID() as never,
+          userId,
+          email: `${userId}@example.test`,
+          displayName: "Old",
+          image: "",
+          isSubscribed: false,
+          access: ["a"],
+          role: "admin",
+          emailVerified: true,
+        })),
+      );
+      const migrated = await createStores(legacy.connection);
+      for (const userId of users) {
+        expect(await migrated.accounts.findByUser(userId)).toMatchObject({
+          id: userId,
+          displayName: "Old",
+          role: "admin",
+          access: ["a"],
+        });
+      }
+      expect(await accounts.countDocuments({})).toBe(2);
+      // A second start finds the marker and changes nothing.
+      await createStores(legacy.connection);
+      expect(await accounts.countDocuments({})).toBe(2);
+    } finally {
+      await legacy.drop();
+    }
+  });
+});

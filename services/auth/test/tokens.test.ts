@@ -28,9 +28,17 @@ describe("refresh decision", () => {
   it("rotates an unused, live token", () => {
     expect(decideRefresh({ expiresAt: later, usedAt: null, revokedAt: null }, now, grace)).toBe("rotate");
   });
-  it("rotates a token used within the grace window (parallel tabs)", () => {
+  it("allows a grace reuse within the window from the client the token was issued to (parallel tabs)", () => {
     const usedAt = new Date(now.getTime() - 5_000);
-    expect(decideRefresh({ expiresAt: later, usedAt, revokedAt: null }, now, grace)).toBe("rotate");
+    expect(decideRefresh({ expiresAt: later, usedAt, revokedAt: null, clientHash: "c1" }, now, grace, "c1")).toBe(
+      "grace",
+    );
+  });
+  it("calls a reuse within the window from another client a reuse", () => {
+    const usedAt = new Date(now.getTime() - 5_000);
+    expect(decideRefresh({ expiresAt: later, usedAt, revokedAt: null, clientHash: "c1" }, now, grace, "c2")).toBe(
+      "reuse",
+    );
   });
   it("calls a token used before the grace window a reuse", () => {
     const usedAt = new Date(now.getTime() - 20_001);

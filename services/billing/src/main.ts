@@ -1,29 +1,35 @@
-import { runService, TOPICS, topicName } from "@crafter/kit";
+import { bumpViewVersion, runService, TOPICS, topicName } from "@crafter/kit";
 import { configSchema } from "./config";
+import type { BillingDeps } from "./deps";
 import { billingConsumers } from "./events/consumers";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
-import type { BillingDeps } from "./usecases/deps";
-import { KeyedQueue } from "./usecases/keyed-queue";
+import { KeyedQueue } from "./store/keyed-queue";
 
 await runService({
   name: "billing",
   configSchema,
-  async setup({ config, mongo, logger, relay }) {
+  async setup({ config, mongo, redis, logger, kick }) {
     const stores = await createStores(mongo);
     const creditsTopic = topicName(config.CRAFTER_NAMESPACE, TOPICS.billingCredits);
     const deps: BillingDeps = {
       stores,
       writers: new KeyedQueue(),
       creditsTopic,
-      kick: () => relay()?.kick(),
+      kick,
+      // The gateway caches userInfo per view version: a ledger write makes it stale at once. Redis
+      // down must not fail a debit that is already written; the gateway's copies expire anyway.
+      changed: (userId) =>
+        bumpViewVersion(redis, userId).catch((error) => logger.warn({ err: error, userId }, "view version not bumped")),
       logger,
       now: () => new Date(),
       freeTier: { credits: config.FREE_CREDITS, days: config.FREE_CREDITS_DAYS },
     };
     return {
       routes: routes(deps),
-      consumers: billingConsumers(config.CRAFTER_NAMESPACE, deps, deps.freeTier),
+      access,
+      consumers: billingConsumers(config.CRAFTER_NAMESPACE, deps),
       outbox: [stores.ledger.model],
       publishes: [creditsTopic],
     };

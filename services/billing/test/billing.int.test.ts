@@ -4,7 +4,14 @@ import { randomUUID } from "node:crypto";
 import { fromBinary } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { createKafka, createLogger, createServiceClient, describeError, TOPICS, topicName } from "@crafter/kit";
-import { GatewaySession, linkFrom, stackEnv, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import {
+  GatewaySession,
+  linkFrom,
+  stackEnv,
+  stackServiceCredentials,
+  uniqueEmail,
+  waitForEmail,
+} from "@crafter/kit/testing";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { type CreditsChanged, CreditsChangedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
@@ -17,6 +24,13 @@ const timeoutMs = 30_000;
 const billingUrl = env.BILLING_URL ?? "http://127.0.0.1:50056";
 const auth = createServiceClient(AuthService, env.AUTH_URL ?? "http://127.0.0.1:50051", { timeoutMs });
 const billing = createServiceClient(BillingService, billingUrl, { timeoutMs });
+// Debit and Refund are for the workflows service only (billing/src/rpc/access.ts).
+const workflows = stackServiceCredentials("workflows");
+const asWorkflows = createServiceClient(BillingService, billingUrl, {
+  timeoutMs,
+  as: "service",
+  credentials: workflows,
+});
 const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 const DAY = 86_400_000;
 // The machine may be shared and slow; no test here measures speed.
@@ -45,6 +59,9 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 async function newUser(): Promise<{ token: string; userId: string }> {
   const email = uniqueEmail("billing");
   await auth.signUp({ email, password: "correct horse battery", displayName: "Billing Tester" });
+  // Services refuse unverified users (issue 9): verify from the mail first.
+  const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
+  await auth.verifyEmail({ token: link.searchParams.get("token")! });
   const { session } = await auth.signIn({ email, password: "correct horse battery", ip: "127.0.0.1" });
   const token = session!.accessToken;
   const userId = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).sub as string;
@@ -86,6 +103,32 @@ describe("billing through the gateway", () => {
   });
 });
 
+describe("the gateway's cached reads", () => {
+  it("show credits lower right after a debit, and a settings change right after it", async () => {
+    const session = new GatewaySession();
+    const email = uniqueEmail("billing-cache");
+    await session.post("/auth/signup", { email, password: "password-123" });
+    // /api refuses unverified users (issue 9): verify from the mail first.
+    const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
+    await session.post("/auth/verify", { token: link.searchParams.get("token")! });
+    expect((await session.post("/auth/signin", { email, password: "password-123" })).status).toBe(200);
+    const token = session.cookies.get("crafter_at")!;
+    // Twice, so the second read comes from the gateway's cache.
+    for (let i = 0; i < 2; i++) {
+      expect((await session.get("/api/user/account")).body.result.credits).toBe(100);
+      expect((await session.get("/api/app/initial")).body.result.userInfo.credits).toBe(100);
+    }
+    for (const amount of [3, 4]) {
+      const { balance } = await billing.debit({ amount, reason: "cache", craftId: "c", idempotencyKey: "" }, as(token));
+      expect((await session.get("/api/user/account")).body.result.credits).toBe(balance);
+      expect((await session.get("/api/app/initial")).body.result.userInfo.credits).toBe(balance);
+    }
+    expect((await session.get("/api/user/account")).body.result.credits).toBe(93);
+    expect((await session.put("/api/userSettings/settings", { theme: "dark" })).status).toBe(200);
+    expect((await session.get("/api/app/initial")).body.result.userSettings.settings).toMatchObject({ theme: "dark" });
+  });
+});
+
 describe("BillingService over RPC", () => {
   it("reads, debits and refunds the caller's credits", async () => {
     const { token, userId } = await newUser();
@@ -93,15 +136,15 @@ describe("BillingService over RPC", () => {
     expect(before).toMatchObject({ credits: 100, plan: "free", isSubscribed: false });
     expect(timestampDate(before.expiresAt!).getTime()).toBeGreaterThan(Date.now() + 29 * DAY);
 
-    const debit = await billing.debit({ amount: 7, reason: "test", craftId: "c1", idempotencyKey: "k1" }, as(token));
+    // A service call names the user and carries its service token.
+    const debit = await asWorkflows.debit({ userId, amount: 7, reason: "test", craftId: "c1", idempotencyKey: "k1" });
     expect(debit.balance).toBe(93);
-    const again = await billing.debit({ amount: 7, reason: "test", craftId: "c1", idempotencyKey: "k1" }, as(token));
+    const again = await asWorkflows.debit({ userId, amount: 7, reason: "test", craftId: "c1", idempotencyKey: "k1" });
     expect(again).toMatchObject({ debitId: debit.debitId, balance: 93 });
-    // A service call names the user instead of carrying a token.
-    expect((await billing.getCredits({ userId })).credits).toBe(93);
+    expect((await billing.getCredits({}, as(token))).credits).toBe(93);
 
-    expect((await billing.refund({ debitId: debit.debitId }, as(token))).balance).toBe(100);
-    expect((await billing.refund({ debitId: debit.debitId })).balance).toBe(100);
+    expect((await asWorkflows.refund({ debitId: debit.debitId })).balance).toBe(100);
+    expect((await asWorkflows.refund({ debitId: debit.debitId })).balance).toBe(100);
     expect((await billing.getCredits({}, as(token))).credits).toBe(100);
   });
 
@@ -111,16 +154,18 @@ describe("BillingService over RPC", () => {
     expect(await codeOf(billing.getCredits({ userId: bob.userId }, as(alice.token)))).toBe("FORBIDDEN");
     expect(await codeOf(billing.debit({ amount: 1, userId: bob.userId }, as(alice.token)))).toBe("FORBIDDEN");
     expect(await codeOf(billing.getCredits({}))).toBe("UNAUTHENTICATED");
-    const bobs = await billing.debit({ amount: 1, userId: bob.userId });
-    expect(await codeOf(billing.refund({ debitId: bobs.debitId }, as(alice.token)))).toBe("NOT_FOUND");
-    expect(await codeOf(billing.debit({ amount: -1 }, as(alice.token)))).toBe("CR_ERR_BAD_REQUEST");
+    const bobs = await asWorkflows.debit({ amount: 1, userId: bob.userId });
+    // A user may not refund at all, even their own debits.
+    expect(await codeOf(billing.refund({ debitId: bobs.debitId }, as(alice.token)))).toBe("FORBIDDEN");
+    expect(await codeOf(billing.refund({ debitId: bobs.debitId }, as(bob.token)))).toBe("FORBIDDEN");
+    expect(await codeOf(asWorkflows.debit({ amount: -1, userId: alice.userId }))).toBe("CR_ERR_BAD_REQUEST");
     expect(await codeOf(billing.getCredits({}, as("not-a-jwt")))).toBe("UNAUTHENTICATED");
   });
 
   it("lets exactly 10 of 16 concurrent debits of 10 through on 100 credits, then asks to subscribe", async () => {
     const { token, userId } = await newUser();
     // The 16 debits of one user queue in billing; on a loaded machine that can take a while.
-    const credits = createBillingCredits(billingUrl, 150_000);
+    const credits = createBillingCredits(billingUrl, 150_000, workflows);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 16 }, (_, i) =>
         credits.debit({ userId, amount: 10, reason: "concurrency", craftId: "c", idempotencyKey: `k${i}` }),
@@ -154,9 +199,9 @@ describe("BillingService over RPC", () => {
     afterAll(() => consumer.disconnect());
 
     it("publishes CreditsChanged for the grant, a debit and its refund", async () => {
-      const { token, userId } = await newUser();
-      const { debitId } = await billing.debit({ amount: 3, reason: "events" }, as(token));
-      await billing.refund({ debitId }, as(token));
+      const { userId } = await newUser();
+      const { debitId } = await asWorkflows.debit({ userId, amount: 3, reason: "events" });
+      await asWorkflows.refund({ debitId });
       const seen: CreditsChanged[] = [];
       await consumer.connect();
       await consumer.subscribe({ topic: topicName(namespace, TOPICS.billingCredits), fromBeginning: true });

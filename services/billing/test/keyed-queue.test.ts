@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { KeyedQueue } from "../src/usecases/keyed-queue";
+import { KeyedQueue } from "../src/store/keyed-queue";
 
 describe("KeyedQueue", () => {
   it("runs one key's work one at a time in call order, and other keys alongside", async () => {

@@ -2,8 +2,13 @@ import { describe, expect, it } from "@jest/globals";
 import { resolveUser } from "../src/domain/caller";
 import {
   allocate,
+  applyEntry,
+  balanceOf,
   creditsAt,
+  creditsOf,
   decideDebit,
+  decideDebitOn,
+  EMPTY_BALANCE,
   expiryAfter,
   grantStates,
   type LedgerEntry,
@@ -130,5 +135,35 @@ describe("resolveUser", () => {
   it("lets a service call name the user, and needs one", () => {
     expect(resolveUser(undefined, "u2")).toEqual({ userId: "u2" });
     expect(resolveUser(undefined, "")).toEqual({ error: "UNAUTHENTICATED" });
+  });
+});
+
+describe("the balance snapshot", () => {
+  it("advanced entry by entry equals the balance of the whole ledger, and spends the same way", () => {
+    const g1 = grant("s1", 10, at(5));
+    const g2 = grant("s2", 20, null);
+    const d1 = debit("sd1", [{ grantId: "s1", amount: 4 }]);
+    const d2 = debit("sd2", [
+      { grantId: "s1", amount: 6 },
+      { grantId: "s2", amount: 3 },
+    ]);
+    const r2 = refundOf(d2);
+    const ledger = [g1, g2, d1, d2, r2];
+    const stepped = ledger.reduce((balance, entry) => applyEntry(balance, entry, now), EMPTY_BALANCE);
+    expect(stepped).toEqual(balanceOf(ledger, now));
+    expect(creditsOf(stepped, now)).toEqual(creditsAt(ledger, now));
+    const onBalance = decideDebitOn(stepped, 8, "free", now);
+    const onLedger = decideDebit(ledger, 8, "free", now);
+    expect(onBalance).toEqual(onLedger);
+  });
+
+  it("applies expiry at read time and drops grants that had expired when it was written", () => {
+    const soon = grant("x1", 5, at(1));
+    const balance = applyEntry(EMPTY_BALANCE, soon, now);
+    expect(creditsOf(balance, now).credits).toBe(5);
+    expect(creditsOf(balance, at(2))).toMatchObject({ credits: 0, expiresAt: null });
+    const later = applyEntry(balance, grant("x2", 3, null), at(2));
+    expect(later.grants.map((g) => g.grantId)).toEqual(["x2"]);
+    expect(decideDebitOn(later, 4, "free", at(2))).toMatchObject({ ok: false, code: "NEED_SUBSCRIPTION" });
   });
 });

@@ -1,19 +1,31 @@
 import { expressConnectMiddleware } from "@connectrpc/connect-express";
-import { type AccessTokenVerifier, appError } from "@crafter/kit";
+import { type AccessTokenVerifier, errorInterceptor, type Redis } from "@crafter/kit";
 import cookieParser from "cookie-parser";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
+import { bumpViewsOnWrite, UserViewCache } from "./cache/user-views";
 import type { Clients } from "./clients";
 import type { Config } from "./config";
+import { jsonBody } from "./http/body";
 import { csrfGuard } from "./http/csrf";
 import { errorHandler } from "./http/envelope";
+import { Idempotency } from "./http/idempotency";
+import { openApiDocument } from "./http/openapi";
+import { apiReference } from "./http/reference";
+import { mountRoutes } from "./http/registry";
+import { securityHeaders } from "./http/security";
 import { dashboard } from "./http/static";
-import { apiRoutes } from "./routes/api.routes";
-import { authRoutes } from "./routes/auth.routes";
+import { allRoutes } from "./routes";
 import { streamRoutes } from "./rpc/stream-proxy";
 
-/** The gateway's Express app: /auth, /api, /rpc and the dashboard. */
-export function createApp(config: Config, clients: Clients, verify: AccessTokenVerifier, logger: Logger): Express {
+/** The gateway's Express app: /auth, /api (with /api/openapi.json and /api/reference), /rpc and the dashboard. */
+export function createApp(
+  config: Config,
+  clients: Clients,
+  verify: AccessTokenVerifier,
+  redis: Redis,
+  logger: Logger,
+): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
@@ -21,7 +33,17 @@ export function createApp(config: Config, clients: Clients, verify: AccessTokenV
 
   const origins = [config.PUBLIC_ORIGIN, ...config.EXTRA_ORIGINS];
   const cookies = { secure: config.COOKIE_SECURE };
+  // The per-user read cache of /api (cache/user-views.ts); writes through /api and /rpc make it stale.
+  const views = new UserViewCache(redis, logger);
+  const routes = allRoutes({ clients, verify, cookies, views });
+  let document: unknown;
+  const openapi = () => {
+    document ??= openApiDocument(routes, config.PUBLIC_ORIGIN);
+    return document;
+  };
 
+  app.use(securityHeaders());
+  app.use(["/api", "/rpc"], bumpViewsOnWrite(redis, logger));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
@@ -35,19 +57,18 @@ export function createApp(config: Config, clients: Clients, verify: AccessTokenV
       "application/proto",
     ]),
     // Express strips the "/rpc" mount path, so the middleware sees service paths from the root.
-    expressConnectMiddleware({ routes: streamRoutes(clients, verify) }),
+    expressConnectMiddleware({ routes: streamRoutes(clients, verify), interceptors: [errorInterceptor()] }),
   );
 
-  const json = express.json({ limit: "1mb" });
   const noStore: express.RequestHandler = (_req, res, next) => {
     res.setHeader("cache-control", "no-store");
     next();
   };
-  app.use("/auth", noStore, csrfGuard(origins), cookieParser(), json, authRoutes(clients, verify, cookies));
-  app.use("/api", noStore, csrfGuard(origins), cookieParser(), json, apiRoutes(clients, verify));
-  app.use(["/api", "/auth"], () => {
-    throw appError("NOT_FOUND", "No such API route.");
-  });
+  app.use("/api", apiReference(openapi));
+  const mountDeps = { verify, clients, idempotency: new Idempotency(redis) };
+  for (const mount of ["/auth", "/api"]) {
+    app.use(mount, noStore, csrfGuard(origins), cookieParser(), ...jsonBody(), mountRoutes(mount, routes, mountDeps));
+  }
   app.use(dashboard(config.WEB_DIST));
   app.use(errorHandler(logger));
   return app;

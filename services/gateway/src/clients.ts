@@ -1,5 +1,5 @@
 import type { Client } from "@connectrpc/connect";
-import { createServiceClient } from "@crafter/kit";
+import { createServiceClient, serviceCredentials } from "@crafter/kit";
 import { AccountService } from "@crafter/proto/crafter/account/v1/account_pb";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
@@ -15,10 +15,22 @@ export interface Clients {
   billing: Client<typeof BillingService>;
 }
 
+/**
+ * The gateway's clients. Calls to auth carry the gateway's service token (`service:gateway`) unless
+ * they set `authorization` themselves (a user's key management): auth trusts the client IP a
+ * sign-in, sign-up or forgot-password names only from the gateway, and VerifyApiKey is the
+ * gateway's alone. Every other call carries the user's token (`onBehalfOf`).
+ */
 export function createClients(config: Config): Clients {
   const options = { timeoutMs: config.RPC_TIMEOUT_MS };
+  const credentials = serviceCredentials({
+    name: "gateway",
+    secret: config.SERVICE_SECRET,
+    authUrl: config.AUTH_URL,
+    timeoutMs: config.RPC_TIMEOUT_MS,
+  });
   return {
-    auth: createServiceClient(AuthService, config.AUTH_URL, options),
+    auth: createServiceClient(AuthService, config.AUTH_URL, { ...options, as: "service", credentials }),
     account: createServiceClient(AccountService, config.ACCOUNT_URL, options),
     projects: createServiceClient(ProjectsService, config.PROJECTS_URL, options),
     workflows: createServiceClient(WorkflowsService, config.WORKFLOWS_URL, options),

@@ -11,17 +11,21 @@ export const configSchema = baseConfigSchema.extend({
     .string()
     .default("")
     .transform((value) => splitList(value)),
-  ACCOUNT_URL: z.url().default("http://127.0.0.1:50052"),
-  PROJECTS_URL: z.url().default("http://127.0.0.1:50053"),
-  WORKFLOWS_URL: z.url().default("http://127.0.0.1:50054"),
+  /** Addresses of the services the gateway calls (services/manifest.yaml), required: no local default. */
+  ACCOUNT_URL: z.url(),
+  PROJECTS_URL: z.url(),
+  WORKFLOWS_URL: z.url(),
   /** Credits, expiry and plan of userInfo. */
-  BILLING_URL: z.url().default("http://127.0.0.1:50056"),
+  BILLING_URL: z.url(),
   /** Set false only for plain-http hosts other than localhost; browsers treat localhost as secure. */
   COOKIE_SECURE: z
     .enum(["true", "false"])
     .default("true")
     .transform((value) => value === "true"),
-  /** Express "trust proxy" setting: hops in front of the gateway (ingress). */
+  /**
+   * Express "trust proxy" setting: hops in front of the gateway (ingress). The client IP of every
+   * rate limit comes from this alone (X-Forwarded-For is read only this many hops deep).
+   */
   TRUST_PROXY: z.coerce.number().int().nonnegative().default(0),
   /** The built dashboard (web/dist). */
   WEB_DIST: z.string().default("web/dist"),

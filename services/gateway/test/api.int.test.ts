@@ -1,8 +1,12 @@
 import { GatewaySession, gatewayUrl, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
-import { beforeAll, describe, expect, it } from "@jest/globals";
+import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 
 // The gateway's envelope and status codes for good input, bad input and missing sessions,
 // through the real services.
+
+// Step completions run the offline engine, which streams with pauses; on a loaded machine (2 cores
+// shared by several stacks) they take longer than jest's default 5 s.
+jest.setTimeout(60_000);
 
 const session = new GatewaySession();
 const bakery = {

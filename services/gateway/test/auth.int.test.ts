@@ -1,10 +1,13 @@
 import { createHash } from "node:crypto";
 import { GatewaySession, linkFrom, stackEnv, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
-import { afterAll, describe, expect, it } from "@jest/globals";
+import { afterAll, describe, expect, it, jest } from "@jest/globals";
 import mongoose from "mongoose";
 
 // Every auth flow through the gateway, on the real servers: Kafka carries the events to the
 // notifications service, which mails through Mailpit; tokens are read back from Mailpit's API.
+
+// Mail goes through Kafka and the notifications service: seconds on a busy machine.
+jest.setTimeout(60_000);
 
 const env = stackEnv();
 const namespace = env.CRAFTER_NAMESPACE ?? "crafter_test";
@@ -98,7 +101,7 @@ describe("sign-in", () => {
     expect((await session.get("/auth/check")).body.result.user.email_verified).toBe(false);
   });
 
-  it("rate limits failed sign-ins per account in Redis", async () => {
+  it("rate limits failed sign-ins per account and IP in Redis", async () => {
     const email = uniqueEmail("limited");
     await new GatewaySession().post("/auth/signup", { email, password: "password-123" });
     const statuses: number[] = [];
@@ -143,19 +146,21 @@ describe("refresh tokens", () => {
     expect(victim.status).toBe(401);
   });
 
-  it("tolerates parallel tabs refreshing with the same token", async () => {
+  it("tolerates a second tab refreshing with the same token, once", async () => {
     const email = uniqueEmail("tabs");
     const session = new GatewaySession();
     await signUpAndVerify(session, email);
     await session.post("/auth/signin", { email, password: "correct horse battery" });
     const shared = session.cookies.get("crafter_rt")!;
-    const tabs = Array.from({ length: 4 }, () => {
-      const tab = new GatewaySession();
-      tab.cookies.set("crafter_rt", shared);
-      return tab.post("/auth/token/refresh", {});
-    });
-    const statuses = (await Promise.all(tabs)).map((response) => response.status);
-    expect(statuses).toEqual([200, 200, 200, 200]);
+    const tab = () => {
+      const client = new GatewaySession();
+      client.cookies.set("crafter_rt", shared);
+      return client.post("/auth/token/refresh", {});
+    };
+    // Issue 9: one reuse inside the grace window from the same client; a third use revokes.
+    expect((await tab()).status).toBe(200);
+    expect((await tab()).status).toBe(200);
+    expect((await tab()).status).toBe(401);
   });
 
   it("ends with sign-out: the session and its refresh token stop working", async () => {

@@ -1,5 +1,7 @@
 // @crafter/kit: the one shared runtime of Crafter services. One way to do each thing.
+export * from "./caller";
 export * from "./config/config";
+export * from "./data/idioms";
 export * from "./data/mongo";
 export * from "./data/repository";
 export * from "./errors/app-error";
@@ -10,12 +12,19 @@ export * from "./events/outbox";
 export * from "./events/publisher";
 export * from "./events/topics";
 export * from "./logger/logger";
+export * from "./net/outbound";
+export * from "./redis/denylist";
 export * from "./redis/redis";
+export * from "./redis/view-version";
+export * from "./rpc/access";
+export * from "./rpc/caller";
 export * from "./rpc/client";
+export * from "./rpc/errors";
 export * from "./rpc/identity";
 export * from "./rpc/interceptors";
 export * from "./rpc/jwks";
 export * from "./rpc/server";
+export * from "./rpc/service-credentials";
 export * from "./service";
 export * from "./telemetry/metrics";
 export * from "./telemetry/telemetry";

@@ -1,4 +1,5 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import type { JSONWebKeySet } from "jose";
 import type { Consumer, Kafka } from "kafkajs";
 import type { Connection } from "mongoose";
 import type { Logger } from "pino";
@@ -7,15 +8,20 @@ import type { BaseConfig } from "./config/config";
 import { loadConfig } from "./config/config";
 import { connectMongo, databaseName } from "./data/mongo";
 import { type EventHandler, startConsumer } from "./events/consumer";
-import { createKafka, ensureTopics } from "./events/kafka";
+import { checkTopics, createKafka, ensureTopics, partitionsOf } from "./events/kafka";
 import { type OutboxModel, type OutboxRelay, startOutboxRelay } from "./events/outbox";
 import { createPublisher, type Publisher } from "./events/publisher";
 import { dlqTopic } from "./events/topics";
 import { createLogger } from "./logger/logger";
+import { redisDenylist } from "./redis/denylist";
 import { createRedis, type Redis } from "./redis/redis";
-import { authInterceptor, loggingInterceptor, serverTracingInterceptor } from "./rpc/interceptors";
-import { type AccessTokenVerifier, authServiceJwks, createAccessTokenVerifier } from "./rpc/jwks";
+import { accessInterceptor, type RpcAccess } from "./rpc/access";
+import { errorInterceptor } from "./rpc/errors";
+import type { ServiceCredentials } from "./rpc/identity";
+import { loggingInterceptor, serverTracingInterceptor } from "./rpc/interceptors";
+import { createIdentityVerifier } from "./rpc/jwks";
 import { startRpcServer } from "./rpc/server";
+import { authServiceJwks, serviceCredentials } from "./rpc/service-credentials";
 import { startTelemetry } from "./telemetry/telemetry";
 
 export interface ServiceContext<C extends BaseConfig> {
@@ -26,12 +32,25 @@ export interface ServiceContext<C extends BaseConfig> {
   redis: Redis;
   kafka: Kafka;
   publisher: Publisher;
-  /** Verifies access tokens against the auth service's JWKS. */
-  verifyAccessToken: AccessTokenVerifier;
+  /**
+   * This service's own service token (name = the service's name, secret = SERVICE_SECRET), for
+   * clients built with `createServiceClient(…, { as: "service", credentials })`.
+   */
+  credentials: ServiceCredentials;
+  /** Wakes the outbox relay after a write that added events; a no-op before the relay starts. */
+  kick: () => void;
 }
 
 export interface ServiceParts {
-  routes(router: ConnectRouter): void;
+  /** Registers the service's Connect handlers: `routes(deps)` of src/rpc/routes.ts. */
+  routes: (router: ConnectRouter) => void;
+  /** Who may call each RPC (src/rpc/access.ts); a method without an entry is refused. */
+  access: RpcAccess;
+  /**
+   * Where the access interceptor gets the JWKS; default: the auth service's GetJwks at AUTH_URL.
+   * The auth service gives its own key ring instead of calling itself.
+   */
+  jwks?: () => Promise<JSONWebKeySet>;
   /** Event handlers, consumed by the group `<namespace>.<service>`. */
   consumers?: { topics: string[]; handlers: EventHandler[] };
   /** Models whose documents carry an outbox; relayed to Kafka. */
@@ -44,9 +63,7 @@ export interface ServiceParts {
 export interface ServiceDefinition<S extends z.ZodType<BaseConfig & { PORT: number }>> {
   name: string;
   configSchema: S;
-  /** False for the auth service, whose RPCs run before a session exists. Default true. */
-  authenticate?: boolean;
-  setup(ctx: ServiceContext<z.infer<S>> & { relay: () => OutboxRelay | undefined }): Promise<ServiceParts>;
+  setup(ctx: ServiceContext<z.infer<S>>): Promise<ServiceParts>;
 }
 
 /**
@@ -55,7 +72,7 @@ export interface ServiceDefinition<S extends z.ZodType<BaseConfig & { PORT: numb
  * relays its outbox, consumes its topics, and drains on SIGTERM/SIGINT.
  *
  * `node dist/main.js migrate` runs the same setup, then only creates the service's Kafka topics
- * (with their DLQs) and syncs the MongoDB indexes of every model the setup compiled, and exits:
+ * (with their DLQs, with the manifest's partitions, adding partitions to existing topics) and syncs the MongoDB indexes of every model the setup compiled, and exits:
  * 0 when done, 1 on error. The Helm chart's post-install/post-upgrade Job runs it per service.
  */
 export async function runService<S extends z.ZodType<BaseConfig & { PORT: number }>>(
@@ -77,10 +94,11 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
   const kafka = createKafka(config.KAFKA_BROKERS, `${config.CRAFTER_NAMESPACE}.${definition.name}`, logger);
   const publisher = await createPublisher(kafka);
 
-  const verifyAccessToken = createAccessTokenVerifier({
-    fetchJwks: authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
+  const credentials = serviceCredentials({
+    name: definition.name,
+    secret: config.SERVICE_SECRET,
+    authUrl: config.AUTH_URL,
+    timeoutMs: config.RPC_TIMEOUT_MS,
   });
 
   let relay: OutboxRelay | undefined;
@@ -92,12 +110,19 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     redis,
     kafka,
     publisher,
-    verifyAccessToken,
-    relay: () => relay,
+    credentials,
+    kick: () => relay?.kick(),
   });
 
+  checkTopics(definition.name, config.CRAFTER_NAMESPACE, parts.publishes ?? [], parts.consumers?.topics ?? []);
   const topics = [...(parts.publishes ?? []), ...(parts.consumers?.topics ?? [])];
-  if (topics.length > 0) await ensureTopics(kafka, [...new Set(topics.flatMap((topic) => [topic, dlqTopic(topic)]))]);
+  if (topics.length > 0) {
+    const names = [...new Set(topics.flatMap((topic) => [topic, dlqTopic(topic)]))];
+    await ensureTopics(
+      kafka,
+      names.map((topic) => ({ topic, partitions: partitionsOf(config.CRAFTER_NAMESPACE, topic) })),
+    );
+  }
   if (process.argv[2] === "migrate") {
     let code = 0;
     try {
@@ -141,8 +166,20 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     }
   }
 
-  const interceptors: Interceptor[] = [serverTracingInterceptor(), loggingInterceptor(logger)];
-  if (definition.authenticate !== false) interceptors.push(authInterceptor(verifyAccessToken));
+  const verifyIdentity = createIdentityVerifier({
+    fetchJwks: parts.jwks ?? authServiceJwks(config.AUTH_URL, config.RPC_TIMEOUT_MS),
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    isDenied: redisDenylist(redis),
+  });
+  // Outermost first. The error interceptor sits outside the access interceptor so the AppErrors of
+  // both the access check and the handlers become ConnectErrors before logging and tracing see them.
+  const interceptors: Interceptor[] = [
+    serverTracingInterceptor(),
+    loggingInterceptor(logger),
+    errorInterceptor(),
+    accessInterceptor(parts.access, verifyIdentity),
+  ];
   const server = await startRpcServer({
     port: config.PORT,
     host: config.HOST,

@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { stackEnv } from "@crafter/kit/testing";
+import { repoRoot, stackEnv } from "@crafter/kit/testing";
 import {
   HealthCheckRequestSchema,
   HealthCheckResponse_ServingStatus,
@@ -7,14 +9,19 @@ import {
 } from "@crafter/proto/grpc/health/v1/health_pb";
 import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "@jest/globals";
+import { parse } from "yaml";
 
 // Kubernetes' native grpc probes and other gRPC tooling speak plain gRPC, not Connect: each
 // service must answer grpc.health.v1.Health/Check to a stock @grpc/grpc-js client.
 
 const env = stackEnv();
-const services = ["AUTH", "ACCOUNT", "PROJECTS", "WORKFLOWS", "NOTIFICATIONS"].map(
-  (name) => [name, env[`${name}_URL`]] as const,
-);
+// Every Connect/gRPC component of services/manifest.yaml, so a new service is probed too.
+const manifest = parse(readFileSync(join(repoRoot, "services/manifest.yaml"), "utf8")) as {
+  components: Record<string, { protocol?: string }>;
+};
+const services = Object.entries(manifest.components)
+  .filter(([, component]) => (component.protocol ?? "grpc") === "grpc")
+  .map(([name]) => [name, env[`${name.toUpperCase()}_URL`]] as const);
 
 function check(url: string): Promise<HealthCheckResponse_ServingStatus> {
   const client = new grpc.Client(new URL(url).host, grpc.credentials.createInsecure());

@@ -18,9 +18,12 @@ const namespace = `mig_${randomUUID().slice(0, 8)}`;
 const entry = join(repoRoot, "services/projects/dist/main.js");
 const logger = createLogger("migrate-test", "silent");
 
-function migrate(): Promise<{ code: number | null; output: string }> {
+function migrate(
+  entryPoint = entry,
+  extra: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, "migrate"], {
+    const child = spawn(process.execPath, [entryPoint, "migrate"], {
       cwd: repoRoot,
       env: {
         PATH: process.env.PATH,
@@ -29,9 +32,12 @@ function migrate(): Promise<{ code: number | null; output: string }> {
         MONGODB_URL: mongodbUrl,
         KAFKA_BROKERS: brokers,
         REDIS_URL: env.REDIS_URL,
+        // The peers projects calls (services/manifest.yaml); migrate does not call them.
+        AUTH_URL: "http://127.0.0.1:1",
         // Were migrate to start the RPC server, the process would stay up and the test time out.
         PORT: "0",
         KAFKAJS_NO_PARTITIONER_WARNING: "1",
+        ...extra,
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -60,7 +66,26 @@ afterAll(async () => {
   await admin.disconnect();
 });
 
+async function partitions(topics: string[]): Promise<Record<string, number>> {
+  const admin = createKafka(brokers, "migrate-test", logger).admin();
+  await admin.connect();
+  const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
+  await admin.disconnect();
+  return Object.fromEntries(metadata.map((topic) => [topic.name, topic.partitions.length]));
+}
+
 describe("service migrate entry point", () => {
+  it("stops at start, exit code 78, naming a peer's address it was not given", async () => {
+    const run = await migrate(join(repoRoot, "services/workflows/dist/main.js"), {
+      AUTH_URL: "http://127.0.0.1:1",
+      PROJECTS_URL: "http://127.0.0.1:1",
+    });
+    expect(run.code).toBe(78);
+    expect(run.output).toContain(
+      "BILLING_URL is not set: the address of the billing service, which this service calls (services/manifest.yaml)",
+    );
+  });
+
   it("creates the topics and DLQs, builds the indexes, and exits 0 without serving", async () => {
     const run = await migrate();
     expect({ code: run.code, output: run.code === 0 ? "" : run.output }).toEqual({ code: 0, output: "" });
@@ -73,6 +98,14 @@ describe("service migrate entry point", () => {
     await admin.disconnect();
     const project = topicName(namespace, TOPICS.projectsProject);
     expect(topics).toEqual(expect.arrayContaining([project, dlqTopic(project)]));
+    // services/manifest.yaml: 6 partitions by default, so a consumer group scales to 6 pods.
+    const craft = topicName(namespace, TOPICS.workflowsCraft);
+    expect(await partitions([project, dlqTopic(project), craft, dlqTopic(craft)])).toEqual({
+      [project]: 6,
+      [dlqTopic(project)]: 6,
+      [craft]: 6,
+      [dlqTopic(craft)]: 6,
+    });
 
     const collections = (await db.listCollections()).map((collection) => collection.name);
     expect(collections.length).toBeGreaterThan(0);
@@ -81,6 +114,28 @@ describe("service migrate entry point", () => {
     );
     // Every store of the projects service declares at least one index besides _id.
     expect(indexed.flat().length).toBeGreaterThan(0);
+  });
+
+  it("adds partitions to a topic created with fewer", async () => {
+    const craft = topicName(namespace, TOPICS.workflowsCraft);
+    const admin = createKafka(brokers, "migrate-test", logger).admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: [craft] });
+    // Deletion is asynchronous: create the one-partition topic once the broker lets us.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.createTopics({ waitForLeaders: true, topics: [{ topic: craft, numPartitions: 1 }] });
+        if ((await partitions([craft]))[craft] === 1) break;
+      } catch (error) {
+        if (attempt > 40) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await admin.disconnect();
+
+    const run = await migrate();
+    expect({ code: run.code, output: run.code === 0 ? "" : run.output }).toEqual({ code: 0, output: "" });
+    expect(await partitions([craft])).toEqual({ [craft]: 6 });
   });
 
   it("runs again harmlessly, dropping only indexes no schema declares", async () => {

@@ -1,10 +1,11 @@
 import { runService } from "@crafter/kit";
 import { configSchema } from "./config";
+import type { NotificationsDeps } from "./deps";
 import { notificationsConsumers } from "./events/consumers";
 import { createSmtpMailer } from "./mail/mailer";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
-import { createDeliveryRepository } from "./store/delivery.repository";
-import type { NotificationsDeps } from "./usecases/deps";
+import { createStores } from "./store";
 
 await runService({
   name: "notifications",
@@ -18,14 +19,15 @@ await runService({
     // Not fatal: sends are retried per event and land on the DLQ if the server stays away.
     await mailer.verify().catch((error) => logger.warn({ err: error }, "SMTP server not reachable yet"));
     const deps: NotificationsDeps = {
-      deliveries: await createDeliveryRepository(mongo),
+      stores: await createStores(mongo),
       mailer,
       publicOrigin: config.PUBLIC_ORIGIN,
       logger,
       now: () => new Date(),
     };
     return {
-      routes,
+      routes: routes(deps),
+      access,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
       onStop: async () => mailer.close(),
     };

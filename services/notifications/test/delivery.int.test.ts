@@ -56,7 +56,13 @@ describe("deliveries", () => {
   it("sends an event's email over SMTP once, however often it is delivered", async () => {
     const to = `int-${randomUUID().slice(0, 8)}@example.test`;
     const eventId = randomUUID();
-    const deps = { deliveries, mailer, publicOrigin: "http://localhost:8080", logger, now: () => new Date() };
+    const deps = {
+      stores: { deliveries },
+      mailer,
+      publicOrigin: "http://localhost:8080",
+      logger,
+      now: () => new Date(),
+    };
     const email = renderVerificationEmail({
       displayName: "Int",
       link: "http://localhost:8080/verify?token=abc",
@@ -78,7 +84,13 @@ describe("deliveries", () => {
   it("records a failed send and rethrows it", async () => {
     const broken = createSmtpMailer({ url: "smtp://127.0.0.1:1", from: "x <x@crafter.local>", timeoutMs: 2000 });
     const eventId = randomUUID();
-    const deps = { deliveries, mailer: broken, publicOrigin: "http://localhost:8080", logger, now: () => new Date() };
+    const deps = {
+      stores: { deliveries },
+      mailer: broken,
+      publicOrigin: "http://localhost:8080",
+      logger,
+      now: () => new Date(),
+    };
     const email = { subject: "s", text: "t", html: "<p>h</p>" };
     await expect(
       deliverEmail(deps, { eventId, userId: "u", to: "f@example.test", template: "reset-password", email }),

@@ -1,27 +1,25 @@
 import { runService } from "@crafter/kit";
 import { configSchema } from "./config";
+import type { ProjectsDeps } from "./deps";
 import { projectsConsumers } from "./events/consumers";
-import { projectsTopics } from "./events/publishers";
+import { ProjectEvents } from "./events/publishers";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
-import type { ProjectsDeps } from "./usecases/deps";
 
 await runService({
   name: "projects",
   configSchema,
-  async setup({ config, mongo, logger, relay }) {
+  async setup({ config, mongo, logger, kick }) {
     const stores = await createStores(mongo);
-    const deps: ProjectsDeps = {
-      ...stores,
-      namespace: config.CRAFTER_NAMESPACE,
-      kickRelay: () => relay()?.kick(),
-      logger,
-    };
+    const events = new ProjectEvents(config.CRAFTER_NAMESPACE);
+    const deps: ProjectsDeps = { stores, events, kick, logger, now: () => new Date() };
     return {
-      routes: (router) => routes(router, deps),
-      publishes: projectsTopics(config.CRAFTER_NAMESPACE),
-      outbox: stores.outboxModels,
-      consumers: projectsConsumers(deps),
+      routes: routes(deps),
+      access,
+      publishes: [events.topic],
+      outbox: stores.outbox,
+      consumers: projectsConsumers(config.CRAFTER_NAMESPACE, deps),
     };
   },
 });

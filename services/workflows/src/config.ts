@@ -26,9 +26,11 @@ export const configSchema = baseConfigSchema
   .extend({
     PORT: z.coerce.number().int().positive().default(50054),
     /** The projects service, asked for the profile a craft prefills from. */
-    PROJECTS_URL: z.url().default("http://127.0.0.1:50053"),
+    PROJECTS_URL: z.url(),
     /** The billing service, which debits and refunds credits (clients/billing.ts). */
-    BILLING_URL: z.url().default("http://127.0.0.1:50056"),
+    BILLING_URL: z.url(),
+    /** Required: workflows debits and refunds credits with its own service token (kit config). */
+    SERVICE_SECRET: z.string().min(32),
     /**
      * Who writes the text: openai, google, openai-compatible (OpenAI-style endpoint at AI_BASE_URL:
      * Ollama, vLLM, LiteLLM…) or offline. Unset: openai-compatible when AI_BASE_URL is set, else offline.

@@ -2,23 +2,26 @@ import { runService } from "@crafter/kit";
 import { createBillingCredits } from "./clients/billing";
 import { projectsProfileSource } from "./clients/profiles";
 import { aiSettings, configSchema } from "./config";
-import { CATALOG, DEFINITIONS, TEST_CATALOG, TEST_DEFINITIONS } from "./definitions/index";
+import { DEFINITIONS, TEST_DEFINITIONS } from "./definitions/index";
+import type { WorkflowsDeps } from "./deps";
 import { DefinitionRegistry } from "./domain/registry";
-import { CraftEvents } from "./events/craft-events";
+import { CraftEvents } from "./events/publishers";
 import { buildFunctions } from "./functions/index";
+import { COMPOSERS } from "./generation/offline/composers";
 import { checkWorkflowModels, createTextEngine, specLabel } from "./generation/providers";
+import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
+import { createStores } from "./store";
 import { redisActionLocks } from "./store/action-lock";
-import { CraftRepository } from "./store/craft.repository";
-import { craftModel } from "./store/craft.schema";
 
 await runService({
   name: "workflows",
   configSchema,
-  async setup({ config, logger, mongo, redis, relay }) {
-    const registry = config.WORKFLOWS_TEST_FIXTURES
-      ? new DefinitionRegistry([...CATALOG, ...TEST_CATALOG], [...DEFINITIONS, ...TEST_DEFINITIONS])
-      : new DefinitionRegistry(CATALOG, DEFINITIONS);
+  async setup({ config, logger, mongo, redis, kick, credentials }) {
+    const registry = new DefinitionRegistry(
+      config.WORKFLOWS_TEST_FIXTURES ? [...DEFINITIONS, ...TEST_DEFINITIONS] : DEFINITIONS,
+      COMPOSERS,
+    );
     const ai = aiSettings(config);
     // The image prompt writers and the assistant have models of their own too.
     const extra = new Set(["ImagePromptWriter", "Assistant"]);
@@ -33,21 +36,23 @@ await runService({
         ? "no AI provider configured; using the offline engine"
         : "generating with the configured AI provider",
     );
-    const crafts = craftModel(mongo);
+    const stores = await createStores(mongo);
     const events = new CraftEvents(config.CRAFTER_NAMESPACE);
-    const deps = {
-      crafts: new CraftRepository(crafts),
+    const deps: WorkflowsDeps = {
+      stores,
+      clients: {
+        credits: createBillingCredits(config.BILLING_URL, config.RPC_TIMEOUT_MS, credentials),
+        profiles: projectsProfileSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
+      },
+      locks: redisActionLocks(redis),
       registry,
       engine,
       functions: buildFunctions(config),
-      credits: createBillingCredits(config.BILLING_URL, config.RPC_TIMEOUT_MS),
-      locks: redisActionLocks(redis),
-      profiles: projectsProfileSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
       events,
-      kick: () => relay()?.kick(),
+      kick,
       logger,
       now: () => new Date(),
     };
-    return { routes: routes(deps), outbox: [crafts], publishes: [events.topic] };
+    return { routes: routes(deps), access, outbox: stores.outbox, publishes: [events.topic] };
   },
 });

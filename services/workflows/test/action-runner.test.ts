@@ -1,12 +1,12 @@
-import { appError, createLogger, describeError } from "@crafter/kit";
+import { appError, CancelledError, createLogger, describeError } from "@crafter/kit";
+import { loadDefinition } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
+import type { WorkflowsDeps } from "../src/deps";
 import { completeStep, startCraft } from "../src/domain/craft";
-import { loadDefinition } from "../src/domain/definition";
 import type { FunctionRegistry } from "../src/functions/types";
 import { createOfflineEngine } from "../src/generation/offline-engine";
 import type { StoredCraft } from "../src/store/craft.repository";
 import { runStepAction, type StepEvent } from "../src/usecases/action-runner";
-import type { WorkflowsDeps } from "../src/usecases/deps";
 import { engineCheck, profile } from "./fixtures";
 
 const now = new Date("2026-01-01T10:00:00Z");
@@ -49,7 +49,7 @@ function deps(functions: FunctionRegistry): WorkflowsDeps {
   return {
     engine: createOfflineEngine({ delayMs: 0 }),
     functions,
-    credits: undefined,
+    clients: { credits: undefined },
     logger: createLogger("workflows-test", "silent"),
     now: () => now,
   } as unknown as WorkflowsDeps;
@@ -201,7 +201,7 @@ describe("running a step's action", () => {
         if (event.case === "delta") controller.abort();
       },
     });
-    // Code.Canceled: nothing is returned to save.
-    await expect(cancelled).rejects.toMatchObject({ code: 1 });
+    // Sent as Code.Canceled by the kit's errorInterceptor; nothing is returned to save.
+    await expect(cancelled).rejects.toBeInstanceOf(CancelledError);
   });
 });

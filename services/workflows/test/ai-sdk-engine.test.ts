@@ -185,15 +185,30 @@ describe("the OpenAI and Google providers", () => {
 });
 
 describe("AI configuration", () => {
-  const load = (env: Record<string, string>) => aiSettings(loadConfig(configSchema, env));
+  // The peers workflows calls are required (services/manifest.yaml); these tests are about the AI settings.
+  const peers = {
+    AUTH_URL: "http://auth:50051",
+    PROJECTS_URL: "http://projects:50053",
+    BILLING_URL: "http://billing:50056",
+    // Required by workflows for its billing calls; not what these tests are about.
+    SERVICE_SECRET: "s".repeat(32),
+  };
+  const load = (env: Record<string, string>) => aiSettings(loadConfig(configSchema, { ...peers, ...env }));
   const problems = (env: Record<string, string>) => {
     try {
-      loadConfig(configSchema, env);
+      loadConfig(configSchema, { ...peers, ...env });
     } catch (error) {
       return (error as Error).message;
     }
     throw new Error("the config loaded");
   };
+
+  it("refuses to start without a peer's address, naming the variable and the peer", () => {
+    const { BILLING_URL: _billing, ...withoutBilling } = peers;
+    expect(() => loadConfig(configSchema, withoutBilling)).toThrow(
+      "BILLING_URL is not set: the address of the billing service, which this service calls (services/manifest.yaml)",
+    );
+  });
 
   it("is offline with nothing set, and openai-compatible with only a base URL and model (as before)", () => {
     expect(load({}).default).toEqual({ provider: "offline" });

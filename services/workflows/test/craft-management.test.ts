@@ -1,7 +1,7 @@
+import { loadDefinition } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
 import { assistantRequest, checkConversation, composeAssistantReply, MAX_CHAT_CHARS } from "../src/domain/assistant";
 import { CraftRuleError, completeStep, startCraft } from "../src/domain/craft";
-import { loadDefinition } from "../src/domain/definition";
 import { composeImagePrompts, imagePromptRequest, plainText } from "../src/domain/image-prompts";
 import { shapeOutput } from "../src/domain/output";
 import { changeResults, copyName, USER_ENGINE } from "../src/domain/results";

@@ -1,13 +1,14 @@
+import type { TextActionDefinition } from "@crafter/workflow-language";
+import { DefinitionError, loadDefinition } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
-import { CATALOG } from "../src/definitions/index";
-import type { TextActionDefinition } from "../src/domain/definition";
-import { DefinitionError, loadDefinition } from "../src/domain/definition";
+import { DEFINITIONS } from "../src/definitions/index";
 import { DefinitionRegistry } from "../src/domain/registry";
+import { COMPOSERS } from "../src/generation/offline/composers";
 import { rawBlogWriter, registry } from "./fixtures";
 
 function loadError(raw: unknown): string {
   try {
-    loadDefinition(raw);
+    loadDefinition(raw, { composers: COMPOSERS });
   } catch (error) {
     expect(error).toBeInstanceOf(DefinitionError);
     return (error as Error).message;
@@ -164,10 +165,10 @@ describe("workflow definitions", () => {
     expect(message).toContain('resultsFrom: "nowhere" is not an earlier step');
   });
 
-  it("refuses a definition that is not in the catalogue or is defined twice", () => {
+  it("refuses a definition defined twice, and one whose offline composer the engine lacks", () => {
     const raw = rawBlogWriter();
-    expect(() => new DefinitionRegistry(CATALOG, [raw, raw])).toThrow("BlogWriter v1 is defined twice");
-    expect(() => new DefinitionRegistry([], [raw])).toThrow("not in the catalogue");
+    expect(() => new DefinitionRegistry([raw, raw], COMPOSERS)).toThrow("BlogWriter v1 is defined twice");
+    expect(() => new DefinitionRegistry([raw], {})).toThrow("offline → composer: unknown composer");
   });
 });
 
@@ -197,23 +198,35 @@ describe("GetHeaders", () => {
       standalone: true,
       available: true,
     });
-    const bare = new DefinitionRegistry(CATALOG, [rawBlogWriter()]).headers();
-    expect(bare.headers.find((header) => header.name === "AdsWriter")).toMatchObject({ available: false, version: 0 });
+    const bare = new DefinitionRegistry([rawBlogWriter()], COMPOSERS).headers();
+    expect(bare.names).toEqual(["BlogWriter"]);
     expect(bare.toolsList).toEqual([]);
+    // The headers keep the definitions' order and take their text from the definitions.
+    expect(headers.names.slice(0, 3)).toEqual(["AudienceSegmentDiscovery", "AdsWriter", "BlogWriter"]);
+    const blog = DEFINITIONS.find((raw) => (raw as { name: string }).name === "BlogWriter") as {
+      title: string;
+      description: string;
+    };
+    expect(headers.headers.find((header) => header.name === "BlogWriter")).toMatchObject({
+      title: blog.title,
+      description: blog.description,
+    });
   });
 
   it("lists available standalone workflows as tools, and the new ones of them", () => {
-    const catalog = CATALOG.map((entry) => (entry.name === "BlogWriter" ? { ...entry, standalone: true } : entry));
-    const headers = new DefinitionRegistry(catalog, [rawBlogWriter()]).headers();
+    const tool = { ...rawBlogWriter(), standalone: true };
+    const headers = new DefinitionRegistry([tool], COMPOSERS).headers();
     expect(headers.toolsList).toEqual(["BlogWriter"]);
     expect(headers.newToolsList).toEqual(["BlogWriter"]);
-    const quiet = catalog.map((entry) => (entry.name === "BlogWriter" ? { ...entry, new: false } : entry));
-    expect(new DefinitionRegistry(quiet, [rawBlogWriter()]).headers().newToolsList).toEqual([]);
+    const quiet = { ...tool, new: false };
+    expect(new DefinitionRegistry([quiet], COMPOSERS).headers().newToolsList).toEqual([]);
+    const hidden = { ...tool, hidden: true };
+    expect(new DefinitionRegistry([hidden], COMPOSERS).headers().names).toEqual([]);
   });
 
   it("serves the highest version as the default and keeps older ones", () => {
     const v2 = { ...rawBlogWriter(), version: 2 };
-    const versions = new DefinitionRegistry(CATALOG, [rawBlogWriter(), v2]);
+    const versions = new DefinitionRegistry([rawBlogWriter(), v2], COMPOSERS);
     expect(versions.latest("BlogWriter")!.version).toBe(2);
     expect(versions.get("BlogWriter", 1)!.version).toBe(1);
     expect(versions.headers().defaultVersions.BlogWriter).toBe(2);

@@ -1,9 +1,13 @@
 import type { JsonValue } from "@bufbuild/protobuf";
+import {
+  isTextAction,
+  resolveReference,
+  type StepDefinition,
+  type WorkflowDefinition,
+} from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
-import { isTextAction, type StepDefinition, type WorkflowDefinition } from "../src/domain/definition";
 import { parseSections, shapeOutput } from "../src/domain/output";
 import { buildGeneration, buildInlineGeneration } from "../src/domain/prompt";
-import { resolveReference } from "../src/domain/references";
 import type { ResultRecord, StepRecord, Values } from "../src/domain/types";
 import { composeOffline } from "../src/generation/offline-engine";
 import { profile, registry } from "./fixtures";
@@ -66,26 +70,35 @@ const FUNCTION_DATA: Record<string, JsonValue> = {
   competitorResearch: { competitors: [{ domain: "breadclub.example", organicTraffic: 4300, commonKeywords: 54 }] },
 };
 
-function walk(def: WorkflowDefinition): { step: string; text: string; prompt: string }[] {
+/** A project profile with nothing but a name and an audience (no keywords, description or website). */
+const BARE_PROFILE = { ...profile, description: "", keywords: [], websiteUrl: "" };
+
+/**
+ * Runs every step offline: with `sparse`, only required inputs are answered and the profile is
+ * bare, as a user who leaves every optional field empty on a new project.
+ */
+function walk(def: WorkflowDefinition, sparse = false): { step: string; text: string; prompt: string }[] {
+  const who = sparse ? BARE_PROFILE : profile;
   const records: StepRecord[] = [];
   const written: { step: string; text: string; prompt: string }[] = [];
   for (const step of def.steps) {
     const values: Values = {};
     for (const input of step.inputs) {
       const value =
-        sampleValue(input) ??
-        (input.defaultFrom ? resolveReference(input.defaultFrom, { profile, steps: records }) : undefined);
+        (sparse && !input.required ? undefined : sampleValue(input)) ??
+        (input.defaultFrom ? resolveReference(input.defaultFrom, { profile: who, steps: records }) : undefined) ??
+        (sparse ? (input.default as JsonValue | undefined) : undefined);
       if (value !== undefined) values[input.name] = value;
     }
     const results: ResultRecord[] = [];
     const base = { engine: "offline", usage: { inputTokens: 0, outputTokens: 0 }, createdAt: now };
     if (isTextAction(step.action)) {
       const items = step.iterator
-        ? ((resolveReference(step.iterator.over, { profile, steps: records }) as JsonValue[]) ?? [])
+        ? ((resolveReference(step.iterator.over, { profile: who, steps: records }) as JsonValue[]) ?? [])
         : [undefined];
       items.forEach((item, itemIndex) => {
         const extras = step.iterator ? { item: item!, itemIndex } : {};
-        const request = buildGeneration(def, step, values, records, profile, extras);
+        const request = buildGeneration(def, step, values, records, who, extras);
         const text = composeOffline(request);
         written.push({ step: step.name, text, prompt: request.prompt });
         results.push({ id: `${step.name}-${itemIndex}`, ...shapeOutput(request.output, text), ...base });
@@ -95,7 +108,11 @@ function walk(def: WorkflowDefinition): { step: string; text: string; prompt: st
         id: step.name,
         content: "(data)",
         format: "data",
-        data: FUNCTION_DATA[step.action.function]!,
+        // Sparse: the audit read a page with nothing on it (research without data fails instead).
+        data:
+          sparse && step.action.function === "websiteAudit"
+            ? { title: "", metaDescription: "", headings: [], issues: [] }
+            : FUNCTION_DATA[step.action.function]!,
         ...base,
       });
     }
@@ -106,6 +123,11 @@ function walk(def: WorkflowDefinition): { step: string; text: string; prompt: st
 
 describe("every definition's offline drafts", () => {
   for (const name of registry.headers().names) {
+    it(`${name}: drafts every text step when only the required answers are given on a bare project`, () => {
+      // A composer writing fewer items than its output asks for would be a 500 (issue 9, finding 4).
+      expect(() => walk(registry.latest(name)!, true)).not.toThrow();
+    });
+
     it(`${name}: writes every text step within its limits from the answers`, () => {
       const def = registry.latest(name)!;
       const written = walk(def);

@@ -89,7 +89,7 @@ describe("the workflow engine through /api/workflowsV2", () => {
     const blocked = await session.put(`${api}/${craftId}/step/complete`, { stepName: "extra", values: {} });
     expect(blocked.status).toBe(400);
 
-    const edited = await session.get(`${api}/${craftId}/brief/editStep`);
+    const edited = await session.post(`${api}/${craftId}/brief/editStep`, {});
     expect(edited.status).toBe(200);
     expect(stepOf(edited.body.result, "brief").state).toBe("InProgress");
     expect(stepOf(edited.body.result, "extra")).toMatchObject({ state: "NotStarted", status: "inprogress" });

@@ -1,8 +1,9 @@
-import { CATALOG, DEFINITIONS, TEST_CATALOG, TEST_DEFINITIONS } from "../src/definitions/index";
+import { DEFINITIONS, TEST_DEFINITIONS } from "../src/definitions/index";
 import { DefinitionRegistry } from "../src/domain/registry";
 import type { ProfileSnapshot } from "../src/domain/types";
+import { COMPOSERS } from "../src/generation/offline/composers";
 
-export const registry = new DefinitionRegistry(CATALOG, DEFINITIONS);
+export const registry = new DefinitionRegistry(DEFINITIONS, COMPOSERS);
 export const blogWriter = registry.latest("BlogWriter")!;
 
 export const profile: ProfileSnapshot = {
@@ -16,8 +17,8 @@ export const profile: ProfileSnapshot = {
 
 /** A deep copy of raw BlogWriter data to break in definition tests. */
 export function rawBlogWriter(): any {
-  return structuredClone(DEFINITIONS[0]);
+  return structuredClone(DEFINITIONS.find((raw) => (raw as { name: string }).name === "BlogWriter"));
 }
 
 /** The hidden EngineCheck workflow: every engine feature (test stack fixture). */
-export const engineCheck = new DefinitionRegistry(TEST_CATALOG, TEST_DEFINITIONS).latest("EngineCheck")!;
+export const engineCheck = new DefinitionRegistry(TEST_DEFINITIONS, COMPOSERS).latest("EngineCheck")!;

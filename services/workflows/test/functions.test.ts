@@ -3,7 +3,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { describeError } from "@crafter/kit";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { isPrivateAddress } from "../src/functions/fetch-page";
 import { buildFunctions } from "../src/functions/index";
 import { competitorResearch, dataForSeoProvider, keywordResearch } from "../src/functions/research-provider";
 import type { FunctionContext } from "../src/functions/types";
@@ -52,6 +51,9 @@ function route(req: IncomingMessage, res: ServerResponse) {
       return html(BARE_PAGE);
     case "/moved":
       res.writeHead(301, { location: "/" });
+      return void res.end();
+    case "/to-private":
+      res.writeHead(302, { location: `http://127.0.0.11:${port}/` });
       return void res.end();
     case "/gone":
       return html("<h1>Gone</h1>", 410);
@@ -199,23 +201,14 @@ describe("websiteAudit against a local site", () => {
     await expect(running).rejects.toThrow("cancelled by the user");
   });
 
-  it("refuses private, loopback and link-local addresses unless pinned", () => {
-    for (const address of [
-      "127.0.0.1",
-      "10.1.2.3",
-      "172.20.0.1",
-      "192.168.1.1",
-      "169.254.169.254",
-      "::1",
-      "fd00::1",
-      "::ffff:127.0.0.1",
-      "0.0.0.0",
-    ]) {
-      expect(`${address} ${isPrivateAddress(address)}`).toBe(`${address} true`);
+  it("refuses non-public addresses in any notation, given or redirected to, with InvalidUrl", async () => {
+    for (const host of ["127.0.0.10", "2130706442", "0x7f00000a", "[::ffff:7f00:a]", "localhost"]) {
+      expect(`${host} ${await codeOf(audit()({ url: `http://${host}:${port}/` }, context()))}`).toBe(
+        `${host} InvalidUrl`,
+      );
     }
-    for (const address of ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946", "::ffff:8.8.8.8"]) {
-      expect(`${address} ${isPrivateAddress(address)}`).toBe(`${address} false`);
-    }
+    const redirect = site(`/to-private`);
+    expect(await codeOf(audit()({ url: redirect }, context()))).toBe("InvalidUrl");
   });
 
   it("audits HTML it is given without fetching (CR_ERR_WEBSITE_AUDIT is for parser failures)", () => {

@@ -1,5 +1,5 @@
+import { loadDefinition, type StepDefinition } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
-import { loadDefinition, type StepDefinition } from "../src/domain/definition";
 import { checkInputs, hiddenInputs } from "../src/domain/inputs";
 import { blogWriter } from "./fixtures";
 

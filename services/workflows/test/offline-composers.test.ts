@@ -1,7 +1,9 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { describe, expect, it } from "@jest/globals";
-import { adCopy, googleAds, metaAds } from "../src/domain/offline/ads";
-import { clip, fitFirst, hashtag } from "../src/domain/offline/brief";
+import type { ComposeContext } from "../src/domain/prompt";
+import type { Values } from "../src/domain/types";
+import { adCopy, googleAds, metaAds } from "../src/generation/offline/ads";
+import { clip, fitFirst, hashtag } from "../src/generation/offline/brief";
 import {
   audienceSegments,
   brandMessaging,
@@ -9,17 +11,15 @@ import {
   businessPlan,
   businessProfile,
   campaignPlan,
-} from "../src/domain/offline/business";
-import { COMPOSERS } from "../src/domain/offline/composers";
-import { documentDraft, editText, sentences } from "../src/domain/offline/editor";
-import { AD_PLATFORMS, EMAIL, GOOGLE_ADS, META_ADS, SEO, SOCIAL_NETWORKS } from "../src/domain/offline/limits";
-import { offeringPage, offeringSummary, productIdeas } from "../src/domain/offline/offerings";
-import { podcastPlan, podcastSegment, webPagePlan, webPageSection } from "../src/domain/offline/pages";
-import { competitorInsights, intentOf, keywordPlan, topicIdeas } from "../src/domain/offline/research";
-import { emailBody, emailHeaders, socialPost } from "../src/domain/offline/social";
-import { contrast, imagePrompts, palette, visualIdentity } from "../src/domain/offline/visual";
-import type { ComposeContext } from "../src/domain/prompt";
-import type { Values } from "../src/domain/types";
+} from "../src/generation/offline/business";
+import { COMPOSERS } from "../src/generation/offline/composers";
+import { documentDraft, editText, sentences } from "../src/generation/offline/editor";
+import { AD_PLATFORMS, EMAIL, GOOGLE_ADS, META_ADS, SEO, SOCIAL_NETWORKS } from "../src/generation/offline/limits";
+import { offeringPage, offeringSummary, productIdeas } from "../src/generation/offline/offerings";
+import { podcastPlan, podcastSegment, webPagePlan, webPageSection } from "../src/generation/offline/pages";
+import { competitorInsights, intentOf, keywordPlan, topicIdeas } from "../src/generation/offline/research";
+import { emailBody, emailHeaders, socialPost } from "../src/generation/offline/social";
+import { contrast, imagePrompts, palette, visualIdentity } from "../src/generation/offline/visual";
 import { profile } from "./fixtures";
 
 function ctx(

@@ -1,12 +1,12 @@
+import type { TextActionDefinition } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
 import { completeStep, startCraft } from "../src/domain/craft";
-import type { TextActionDefinition } from "../src/domain/definition";
-import { countWords, gerund, subjectOf } from "../src/domain/offline/text";
 import { shapeOutput } from "../src/domain/output";
 import { buildGeneration, type GenerationRequest } from "../src/domain/prompt";
 import type { ProfileSnapshot, Values } from "../src/domain/types";
+import { countWords, gerund, subjectOf } from "../src/generation/offline/text";
 import { composeOffline, createOfflineEngine, wordChunks } from "../src/generation/offline-engine";
-import { blogWriter, profile } from "./fixtures";
+import { blogWriter, profile, registry } from "./fixtures";
 
 const now = new Date("2025-01-01T10:00:00Z");
 const [topicStep, outlineStep] = blogWriter.steps as [(typeof blogWriter.steps)[0], (typeof blogWriter.steps)[0]];
@@ -178,5 +178,35 @@ describe("text helpers", () => {
   it("splits text into word chunks without losing whitespace", () => {
     const text = "  one two\nthree  four five six seven ";
     expect(wordChunks(text).join("")).toBe(text);
+  });
+});
+
+describe("BusinessSetup's profile step on a project without keywords (issue 9, finding 4)", () => {
+  const businessSetup = registry.latest("BusinessSetup")!;
+  const bare: ProfileSnapshot = { ...profile, keywords: [], websiteUrl: "" };
+  const stepOf = (name: string) => businessSetup.steps.find((step) => step.name === name)!;
+
+  /** Start answered "no website" (the audit skipped), then the profile step's request from `values`. */
+  function profileRequest(values: Values): GenerationRequest {
+    const progress = completeStep(
+      businessSetup,
+      startCraft(businessSetup, bare, now),
+      "start",
+      { businessName: "Crumb & Co", hasWebsite: "no" },
+      [],
+      bare,
+      now,
+    ).progress;
+    const open = progress.steps.find((step) => step.name === "profile")!;
+    return buildGeneration(businessSetup, stepOf("profile"), { ...open.values, ...values }, progress.steps, bare);
+  }
+
+  it("drafts a profile whose every section the output asks for is filled, keywords from what it offers", () => {
+    const output = (stepOf("profile").action as TextActionDefinition).output;
+    const withNothing = shapeOutput(output, composeOffline(profileRequest({})));
+    expect(withNothing.sections!.keywords!.length).toBeGreaterThan(0);
+    expect(withNothing.sections!.name).toEqual(["Crumb & Co"]);
+    const withOfferings = shapeOutput(output, composeOffline(profileRequest({ offerings: ["Sourdough classes"] })));
+    expect(withOfferings.sections!.keywords).toContain("sourdough classes");
   });
 });

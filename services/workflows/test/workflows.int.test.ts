@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { fromBinary, type JsonObject } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { createKafka, createLogger, createServiceClient, describeError, TOPICS, topicName } from "@crafter/kit";
-import { stackEnv, uniqueEmail } from "@crafter/kit/testing";
+import { linkFrom, stackEnv, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import {
   CraftCompletedSchema,
@@ -18,7 +18,7 @@ import {
   type Craft,
   WorkflowsService,
 } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 
 const env = stackEnv();
 const namespace = env.CRAFTER_NAMESPACE ?? "crafter";
@@ -27,9 +27,15 @@ const auth = createServiceClient(AuthService, env.AUTH_URL ?? "http://127.0.0.1:
 const projects = createServiceClient(ProjectsService, env.PROJECTS_URL ?? "http://127.0.0.1:50053", { timeoutMs });
 const workflows = createServiceClient(WorkflowsService, env.WORKFLOWS_URL ?? "http://127.0.0.1:50054", { timeoutMs });
 
+// Signing in waits for the verification mail (Kafka, notifications, Mailpit).
+jest.setTimeout(60_000);
+
 async function signIn(): Promise<string> {
   const email = uniqueEmail("wf");
   await auth.signUp({ email, password: "correct horse battery", displayName: "Workflow Tester" });
+  // Services refuse unverified users (issue 9): verify from the mail first.
+  const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
+  await auth.verifyEmail({ token: link.searchParams.get("token")! });
   const { session } = await auth.signIn({ email, password: "correct horse battery", ip: "127.0.0.1" });
   return session!.accessToken;
 }

@@ -30,6 +30,7 @@ export const NO_REFRESH_PATHS: readonly string[] = [
   "/auth/password/forgot",
   "/auth/password/reset",
   "/auth/verify",
+  "/auth/verify/resend",
   REFRESH_PATH,
 ];
 

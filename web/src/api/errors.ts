@@ -1,4 +1,4 @@
-import { CLIENT_MESSAGES, ERROR_CATALOGUE, isErrorCode } from "@crafter/kit/errors";
+import { CLIENT_MESSAGES, ERROR_CATALOGUE, isErrorCode } from "@crafter/errors";
 
 /** The failure envelope of docs/api.md: `{ success: false, errorMessage, error: { code, fields } }`. */
 export interface ApiErrorInit {

@@ -16,6 +16,7 @@ export const keys = {
   initial: () => "/api/app/initial",
   account: () => "/api/user/account",
   settings: () => "/api/userSettings/settings",
+  apiKeys: () => "/api/settings/apiKeys",
   activeProject: () => "/api/projects/active-project",
   checkList: (projectId: string) => `/api/projects/check-list/${encodeURIComponent(projectId)}`,
   workflowHeaders: () => "/api/workflowsV2/headers",

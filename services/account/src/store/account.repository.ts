@@ -1,11 +1,14 @@
-import { randomUUID } from "node:crypto";
-import { idField, modelOn, type Plain, TenantRepository } from "@crafter/kit";
+import { isDuplicateKey, MarkerSet, modelOn, type Plain, TenantRepository } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
-/** The account of one user (spec section 3, "User info"); credits live in billing. */
+/**
+ * The account of one user (spec section 3, "User info"); credits live in billing. Keyed by
+ * `_id = userId`, so the hot read (every userInfo) is a read by `_id`.
+ */
 export interface AccountDoc {
+  /** The user id (auth's). */
   _id: string;
-  /** The auth service's user id; one account per user. */
+  /** The same user id, kept for the tenant scope of TenantRepository. */
   userId: string;
   email: string;
   displayName: string;
@@ -26,8 +29,8 @@ export const DEFAULT_ROLE = "owner";
 
 const accountSchema = new Schema<AccountDoc>(
   {
-    _id: idField,
-    userId: { type: String, required: true, unique: true },
+    _id: { type: String, required: true },
+    userId: { type: String, required: true },
     email: { type: String, default: "" },
     displayName: { type: String, default: DEFAULT_DISPLAY_NAME },
     image: { type: String, default: "" },
@@ -51,24 +54,22 @@ export interface NewAccount {
   emailVerified: boolean;
 }
 
-const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
-
 /** Accounts, always looked up by their user. */
 export class AccountRepository extends TenantRepository<AccountDoc> {
   constructor(model: Model<AccountDoc>) {
     super(model, "userId");
   }
 
-  /** The user's account, or null when it was not created yet. */
+  /** The user's account (a read by `_id`), or null when it was not created yet. */
   findByUser(userId: string): Promise<Account | null> {
-    return this.findOne(userId, {});
+    return this.findOne(userId, { _id: userId });
   }
 
   /**
    * Creates the user's account with the spec's defaults unless it exists; an existing account is
-   * never changed. Insert-or-read on the unique userId index: the one write primitive that is
-   * atomic on FerretDB 1.24 as on MongoDB (FerretDB's updates are read-modify-write, and its
-   * `$setOnInsert` drops empty arrays). Safe to call concurrently.
+   * never changed. Insert-or-read on the unique `_id`: the one write primitive that is atomic on
+   * FerretDB 1.24 as on MongoDB (FerretDB's updates are read-modify-write, and its `$setOnInsert`
+   * drops empty arrays). Safe to call concurrently.
    * @returns the account as stored.
    */
   async ensure(userId: string, init: NewAccount): Promise<Account> {
@@ -76,7 +77,7 @@ export class AccountRepository extends TenantRepository<AccountDoc> {
     if (existing) return existing;
     try {
       return await this.create({
-        _id: randomUUID(),
+        _id: userId,
         userId,
         email: init.email,
         displayName: init.displayName || DEFAULT_DISPLAY_NAME,
@@ -100,9 +101,34 @@ export class AccountRepository extends TenantRepository<AccountDoc> {
    */
   async markEmailVerified(userId: string, email: string): Promise<void> {
     const set = { emailVerified: true, ...(email ? { email } : {}) };
-    const updated = await this.model.updateOne(this.scope(userId), { $set: set });
+    const updated = await this.model.updateOne(this.scope(userId, { _id: userId }), { $set: set });
     if (updated.matchedCount === 1) return;
     const created = await this.ensure(userId, { email, displayName: "", role: "", emailVerified: true });
-    if (!created.emailVerified) await this.model.updateOne(this.scope(userId), { $set: set });
+    if (!created.emailVerified) await this.model.updateOne(this.scope(userId, { _id: userId }), { $set: set });
   }
+}
+
+/**
+ * Moves accounts stored before they were keyed by user (random `_id`, unique `userId` index) to
+ * `_id = userId`, once per database (a marker records it; replicas racing both run it safely):
+ * drops the old unique index, copies each old document under its user id (insert once: an
+ * account already there wins) and deletes the old one. Runs at start, before the service serves.
+ * @returns how many accounts were moved.
+ */
+export async function migrateAccountsToUserIds(connection: Connection, model: Model<AccountDoc>): Promise<number> {
+  const migrations = new MarkerSet(connection, "AccountMigration", "account_migrations");
+  const name = "accounts-by-user-id";
+  if (await migrations.get(name)) return 0;
+  await model.collection.dropIndex("userId_1").catch(() => undefined);
+  // Once, over the whole collection: every old document has an `_id` other than its userId.
+  const old = (await model.find({}).lean<AccountDoc[]>()).filter((doc) => doc._id !== doc.userId);
+  for (const doc of old) {
+    // The raw driver, so the copy keeps every field as stored (timestamps included).
+    await model.collection.insertOne({ ...doc, _id: doc.userId } as never).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+    await model.deleteOne({ _id: doc._id });
+  }
+  await migrations.add(name, new Date());
+  return old.length;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { idField, modelOn, TenantRepository } from "@crafter/kit";
+import { idField, isDuplicateKey, modelOn, TenantRepository } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { FlagOverride } from "../domain/flags";
 
@@ -50,7 +50,7 @@ export class FlagOverrideRepository extends TenantRepository<FlagOverrideDoc> {
     try {
       await update();
     } catch (error) {
-      if ((error as { code?: number }).code !== 11000) throw error;
+      if (!isDuplicateKey(error)) throw error;
       await update();
     }
   }

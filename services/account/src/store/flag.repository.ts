@@ -1,4 +1,4 @@
-import { modelOn } from "@crafter/kit";
+import { isDuplicateKey, modelOn } from "@crafter/kit";
 import type { Connection, Model } from "mongoose";
 import { Schema } from "mongoose";
 import type { GlobalFlag } from "../domain/flags";
@@ -63,7 +63,7 @@ export class FlagRepository {
         inserted += result.upsertedCount ?? 0;
       } catch (error) {
         // Another replica inserted the same flag between our match and our insert.
-        if ((error as { code?: number }).code !== 11000) throw error;
+        if (!isDuplicateKey(error)) throw error;
       }
     }
     return inserted;

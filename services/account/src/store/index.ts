@@ -1,5 +1,5 @@
 import type { Connection } from "mongoose";
-import { AccountRepository, accountModel } from "./account.repository";
+import { AccountRepository, accountModel, migrateAccountsToUserIds } from "./account.repository";
 import { type FlagCacheOptions, FlagRepository, flagModel } from "./flag.repository";
 import { FlagOverrideRepository, flagOverrideModel } from "./flag-override.repository";
 import { SettingsRepository, settingModel } from "./settings.repository";
@@ -27,6 +27,7 @@ export async function createStores(
     flagOverrides: flagOverrideModel(connection),
   };
   await Promise.all(Object.values(models).map((model) => model.init()));
+  await migrateAccountsToUserIds(connection, models.accounts);
   return {
     accounts: new AccountRepository(models.accounts),
     settings: new SettingsRepository(models.settings),

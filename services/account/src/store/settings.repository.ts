@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { idField, modelOn, TenantRepository } from "@crafter/kit";
+import { idField, isDuplicateKey, modelOn, TenantRepository } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
 /**
@@ -35,8 +35,6 @@ settingSchema.index({ userId: 1, key: 1 }, { unique: true });
 export function settingModel(connection: Connection): Model<SettingDoc> {
   return modelOn<SettingDoc>(connection, "UserSetting", settingSchema);
 }
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
 
 /** The settings each user changed, one document per key. */
 export class SettingsRepository extends TenantRepository<SettingDoc> {

@@ -1,4 +1,4 @@
-import type { AccountStores } from "../store";
+import type { AccountDeps } from "../deps";
 
 /** What a UserRegistered event tells the account service. */
 export interface RegisteredUser {
@@ -13,7 +13,7 @@ export interface RegisteredUser {
  * "Crafter" when none was given, role "owner", not subscribed, no access, no image).
  * Idempotent: an existing account is left unchanged.
  */
-export async function createAccount(stores: Pick<AccountStores, "accounts">, user: RegisteredUser): Promise<void> {
+export async function createAccount({ stores }: AccountDeps, user: RegisteredUser): Promise<void> {
   if (!user.userId) throw new Error("UserRegistered without user_id");
   await stores.accounts.ensure(user.userId, {
     email: user.email,

@@ -1,11 +1,9 @@
+import type { Caller } from "@crafter/kit";
+import type { AccountDeps } from "../deps";
 import { type FeatureFlags, resolveFlags } from "../domain/flags";
-import type { AccountStores } from "../store";
 
 /** The caller's feature flags: the global defaults with the user's overrides applied. */
-export async function getFlags(
-  stores: Pick<AccountStores, "flags" | "flagOverrides">,
-  userId: string,
-): Promise<FeatureFlags> {
-  const [globals, overrides] = await Promise.all([stores.flags.all(), stores.flagOverrides.listForUser(userId)]);
+export async function getFlags({ stores }: AccountDeps, caller: Caller): Promise<FeatureFlags> {
+  const [globals, overrides] = await Promise.all([stores.flags.all(), stores.flagOverrides.listForUser(caller.userId)]);
   return resolveFlags(globals, overrides);
 }

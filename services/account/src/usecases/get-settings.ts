@@ -1,8 +1,9 @@
+import type { Caller } from "@crafter/kit";
 import type { UserSettings } from "@crafter/kit/validation";
+import type { AccountDeps } from "../deps";
 import { effectiveSettings } from "../domain/settings";
-import type { AccountStores } from "../store";
 
 /** The user's settings: every default of spec section 3 overlaid with what the user changed. */
-export async function getSettings(stores: Pick<AccountStores, "settings">, userId: string): Promise<UserSettings> {
-  return effectiveSettings(await stores.settings.get(userId));
+export async function getSettings({ stores }: AccountDeps, caller: Caller): Promise<UserSettings> {
+  return effectiveSettings(await stores.settings.get(caller.userId));
 }

@@ -1,5 +1,5 @@
-import type { AuthUser } from "@crafter/kit";
-import type { AccountStores } from "../store";
+import type { Caller } from "@crafter/kit";
+import type { AccountDeps } from "../deps";
 import type { Account } from "../store/account.repository";
 
 /** User info as the account service knows it (credits are billing's, added by the gateway). */
@@ -27,16 +27,21 @@ export function toUserInfo(account: Account): UserInfo {
 
 /**
  * The caller's user info. When the account does not exist yet (the UserRegistered event was not
- * consumed yet), it is created from the token's claims with the spec's defaults, idempotently.
+ * consumed yet), it is created from `claims` (the access token's) with the spec's defaults,
+ * idempotently.
  */
-export async function getUserInfo(stores: Pick<AccountStores, "accounts">, user: AuthUser): Promise<UserInfo> {
-  const existing = await stores.accounts.findByUser(user.userId);
+export async function getUserInfo(
+  { stores }: AccountDeps,
+  caller: Caller,
+  claims: { email: string; displayName: string; emailVerified: boolean },
+): Promise<UserInfo> {
+  const existing = await stores.accounts.findByUser(caller.userId);
   if (existing) return toUserInfo(existing);
-  const created = await stores.accounts.ensure(user.userId, {
-    email: user.email,
-    displayName: user.display_name,
-    role: user.role,
-    emailVerified: user.email_verified,
+  const created = await stores.accounts.ensure(caller.userId, {
+    email: claims.email,
+    displayName: claims.displayName,
+    role: caller.role,
+    emailVerified: claims.emailVerified,
   });
   return toUserInfo(created);
 }

@@ -1,8 +1,8 @@
-import type { AccountStores } from "../store";
+import type { AccountDeps } from "../deps";
 
 /** Records that a user verified their email address. Idempotent. */
 export async function markEmailVerified(
-  stores: Pick<AccountStores, "accounts">,
+  { stores }: AccountDeps,
   event: { userId: string; email: string },
 ): Promise<void> {
   if (!event.userId) throw new Error("EmailVerified without user_id");

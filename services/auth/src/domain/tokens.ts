@@ -20,23 +20,43 @@ export function passwordError(password: string): string | null {
   return null;
 }
 
-/** What a presented refresh token leads to. */
-export type RefreshDecision = "rotate" | "reuse" | "invalid";
+/**
+ * What a presented refresh token leads to: "rotate" (first use), "grace" (a second use inside the
+ * grace window from the same client: rotates once, if the token's one grace use is still free),
+ * "reuse" (the caller revokes the whole family) or "invalid".
+ */
+export type RefreshDecision = "rotate" | "grace" | "reuse" | "invalid";
 
 export interface RefreshTokenState {
   expiresAt: Date;
   usedAt?: Date | null;
   revokedAt?: Date | null;
+  /** SHA-256 of the User-Agent the token was issued to. */
+  clientHash?: string;
+}
+
+/** The fingerprint of a client a refresh token is bound to: SHA-256 of its User-Agent. */
+export function clientHashOf(userAgent: string): string {
+  return hashToken(`ua:${userAgent}`);
 }
 
 /**
- * Decides the fate of a presented refresh token (DESIGN section 4):
+ * Decides the fate of a presented refresh token (DESIGN section 4, issue 9):
  * - unknown, revoked or expired → "invalid";
- * - already used, outside the grace window → "reuse" (the caller revokes the whole family);
- * - unused, or used within `graceMs` (parallel tabs racing on one cookie) → "rotate".
+ * - unused → "rotate";
+ * - used within `graceMs` (parallel tabs racing on one cookie) by the client it was issued to
+ *   (`clientHash`) → "grace" — allowed once per token, which the caller enforces;
+ * - any other reuse → "reuse" (the caller revokes the whole family).
  */
-export function decideRefresh(state: RefreshTokenState | null, now: Date, graceMs: number): RefreshDecision {
+export function decideRefresh(
+  state: RefreshTokenState | null,
+  now: Date,
+  graceMs: number,
+  clientHash = "",
+): RefreshDecision {
   if (!state || state.revokedAt || state.expiresAt.getTime() <= now.getTime()) return "invalid";
-  if (state.usedAt && now.getTime() - state.usedAt.getTime() > graceMs) return "reuse";
-  return "rotate";
+  if (!state.usedAt) return "rotate";
+  const inGrace = now.getTime() - state.usedAt.getTime() <= graceMs;
+  const sameClient = (state.clientHash ?? "") === clientHash;
+  return inGrace && sameClient ? "grace" : "reuse";
 }

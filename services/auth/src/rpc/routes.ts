@@ -1,36 +1,61 @@
-import type { ConnectRouter } from "@connectrpc/connect";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
+import { type Caller, callerOf, kService } from "@crafter/kit";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
-import type { AuthDeps } from "../usecases/deps";
+import type { AuthDeps } from "../deps";
+import { trustedClientIp } from "../domain/client-ip";
+import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from "../usecases/api-keys";
 import { forgotPassword } from "../usecases/forgot-password";
+import { issueServiceToken } from "../usecases/issue-service-token";
 import { refreshSession } from "../usecases/refresh-session";
+import { resendVerification } from "../usecases/resend-verification";
 import { resetPassword } from "../usecases/reset-password";
+import { sessionUser } from "../usecases/session-user";
 import { signIn } from "../usecases/sign-in";
 import { signOut } from "../usecases/sign-out";
 import { signUp } from "../usecases/sign-up";
 import { verifyEmail } from "../usecases/verify-email";
 
-export function routes(deps: AuthDeps) {
+/**
+ * crafter.auth.v1.AuthService. The sign-up family runs before any session (public, see access.ts);
+ * API key management needs a user's browser session, VerifyApiKey the gateway's service token.
+ */
+export function routes(deps: AuthDeps): (router: ConnectRouter) => void {
+  // A caller-supplied IP counts only from the gateway (its verified service token); every other
+  // caller shares one bucket.
+  const ipOf = (ip: string, ctx: HandlerContext) => trustedClientIp(ip, ctx.values.get(kService));
+  // The access interceptor verified the user; sessionUser also refuses a token traded for an API key.
+  const keyOwnerOf = async (ctx: HandlerContext): Promise<Caller> => {
+    const caller = callerOf(ctx);
+    await sessionUser(deps, ctx.requestHeader.get("authorization"));
+    return caller;
+  };
   return (router: ConnectRouter) =>
     router.service(AuthService, {
-      async signUp(req) {
-        await signUp(deps, req);
+      async signUp(req, ctx) {
+        await signUp(deps, { ...req, ip: ipOf(req.ip, ctx) });
         return {};
       },
       async verifyEmail(req) {
         return { email: await verifyEmail(deps, req.token) };
       },
-      async signIn(req) {
-        return { session: await signIn(deps, req) };
+      async resendVerification(req, ctx) {
+        await resendVerification(deps, req.email, ipOf(req.ip, ctx));
+        return {};
+      },
+      async signIn(req, ctx) {
+        const input = { email: req.email, password: req.password, ip: ipOf(req.ip, ctx), userAgent: req.userAgent };
+        return { session: await signIn(deps, input) };
       },
       async refreshSession(req) {
-        return { session: await refreshSession(deps, req.refreshToken) };
+        return { session: await refreshSession(deps, req.refreshToken, req.userAgent) };
       },
       async signOut(req) {
         await signOut(deps, req.refreshToken);
         return {};
       },
-      async forgotPassword(req) {
-        await forgotPassword(deps, req.email);
+      async forgotPassword(req, ctx) {
+        await forgotPassword(deps, req.email, ipOf(req.ip, ctx));
         return {};
       },
       async resetPassword(req) {
@@ -39,6 +64,23 @@ export function routes(deps: AuthDeps) {
       },
       getJwks() {
         return { jwksJson: JSON.stringify(deps.keys.jwks) };
+      },
+      async issueServiceToken(req) {
+        const { token, expiresAt } = await issueServiceToken(deps, req);
+        return { token, expiresAt: timestampFromDate(expiresAt) };
+      },
+      async createApiKey(req, ctx) {
+        return createApiKey(deps, await keyOwnerOf(ctx), { name: req.name, scopes: req.scopes });
+      },
+      async listApiKeys(_req, ctx) {
+        return { apiKeys: await listApiKeys(deps, await keyOwnerOf(ctx)) };
+      },
+      async revokeApiKey(req, ctx) {
+        await revokeApiKey(deps, await keyOwnerOf(ctx), req.id);
+        return {};
+      },
+      async verifyApiKey(req, ctx) {
+        return verifyApiKey(deps, { secret: req.secret, method: req.method, path: req.path, ip: ipOf(req.ip, ctx) });
       },
     });
 }

@@ -1,6 +1,6 @@
+import { MarkerSet } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { RefreshTokenState } from "../domain/tokens";
-import { MarkerSet } from "./markers";
 
 export interface RefreshTokenDoc {
   /** SHA-256 of the raw token. */
@@ -9,6 +9,8 @@ export interface RefreshTokenDoc {
   userId: string;
   /** Absolute end of the family (sign-in + 30 days); every rotation keeps it. */
   expiresAt: Date;
+  /** SHA-256 of the User-Agent of the client the token was issued to ("" when unknown). */
+  clientHash?: string;
   createdAt: Date;
 }
 
@@ -17,6 +19,7 @@ const schema = new Schema<RefreshTokenDoc>({
   familyId: { type: String, required: true, index: true },
   userId: { type: String, required: true, index: true },
   expiresAt: { type: Date, required: true },
+  clientHash: { type: String, default: "" },
   createdAt: { type: Date, default: Date.now },
 });
 
@@ -29,11 +32,21 @@ export class RefreshTokenRepository {
   readonly model: Model<RefreshTokenDoc>;
   private readonly uses: MarkerSet;
   private readonly revoked: MarkerSet;
+  private readonly graceUses: MarkerSet;
 
   constructor(connection: Connection) {
     this.model = connection.model<RefreshTokenDoc>("RefreshToken", schema, "refresh_tokens");
     this.uses = new MarkerSet(connection, "RefreshTokenUse", "refresh_token_uses");
     this.revoked = new MarkerSet(connection, "RevokedFamily", "revoked_families");
+    this.graceUses = new MarkerSet(connection, "RefreshTokenGraceUse", "refresh_token_grace_uses");
+  }
+
+  /**
+   * Takes the one reuse inside the grace window a token has.
+   * @returns true for the first caller only (a unique-id insert).
+   */
+  async takeGrace(hash: string, now: Date): Promise<boolean> {
+    return this.graceUses.add(hash, now);
   }
 
   async create(doc: Omit<RefreshTokenDoc, "createdAt">): Promise<void> {
@@ -48,26 +61,30 @@ export class RefreshTokenRepository {
     return { ...token, usedAt, revokedAt };
   }
 
-  /** Records the first use; later calls keep the first use time. */
-  async markUsed(hash: string, now: Date): Promise<void> {
-    await this.uses.add(hash, now);
+  /**
+   * Records the first use; later calls keep the first use time.
+   * @returns true for the first use only (parallel callers: exactly one).
+   */
+  async markUsed(hash: string, now: Date): Promise<boolean> {
+    return this.uses.add(hash, now);
   }
 
   async revokeFamily(familyId: string, now: Date): Promise<void> {
     await this.revoked.add(familyId, now);
   }
 
-  /** Revokes every live family of the user (password reset). */
-  async revokeAllOfUser(userId: string, now: Date): Promise<void> {
+  /** Revokes every live family of the user (password reset, verification by another sign-up). */
+  async revokeAllOfUser(userId: string, now: Date): Promise<string[]> {
     const families: string[] = await this.model.distinct("familyId", { userId, expiresAt: { $gt: now } });
     await Promise.all(families.map((familyId) => this.revoked.add(familyId, now)));
+    return families;
   }
 
   /** Removes expired tokens, and markers older than a family can live. */
   async sweep(now: Date, familyLifetimeMs: number): Promise<number> {
     const removed = (await this.model.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
     const before = new Date(now.getTime() - familyLifetimeMs);
-    await Promise.all([this.uses.sweep(before), this.revoked.sweep(before)]);
+    await Promise.all([this.uses.sweep(before), this.revoked.sweep(before), this.graceUses.sweep(before)]);
     return removed;
   }
 }

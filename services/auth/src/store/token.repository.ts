@@ -1,14 +1,21 @@
+import { MarkerSet } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
-import { MarkerSet } from "./markers";
 
 export type TokenPurpose = "verify" | "reset";
 
-interface OneTimeTokenDoc {
+export interface OneTimeTokenDoc {
   /** SHA-256 of the raw token. */
   _id: string;
   userId: string;
   purpose: TokenPurpose;
   expiresAt: Date;
+  createdAt: Date;
+  /**
+   * Verification tokens: the password (argon2id hash) and name chosen in the sign-up that sent this
+   * link. Verifying with it sets them, so a sign-up made earlier by someone else never keeps its password.
+   */
+  passwordHash?: string;
+  displayName?: string;
 }
 
 const schema = new Schema<OneTimeTokenDoc>({
@@ -16,6 +23,9 @@ const schema = new Schema<OneTimeTokenDoc>({
   userId: { type: String, required: true, index: true },
   purpose: { type: String, required: true },
   expiresAt: { type: Date, required: true },
+  createdAt: { type: Date, default: Date.now },
+  passwordHash: { type: String },
+  displayName: { type: String },
 });
 
 /**
@@ -31,18 +41,38 @@ export class OneTimeTokenRepository {
     this.uses = new MarkerSet(connection, "OneTimeTokenUse", "one_time_token_uses");
   }
 
-  async create(hash: string, userId: string, purpose: TokenPurpose, expiresAt: Date): Promise<void> {
-    await this.model.create({ _id: hash, userId, purpose, expiresAt });
+  async create(
+    hash: string,
+    userId: string,
+    purpose: TokenPurpose,
+    expiresAt: Date,
+    signUp?: { passwordHash: string; displayName: string },
+  ): Promise<void> {
+    await this.model.create({ _id: hash, userId, purpose, expiresAt, ...signUp });
   }
 
   /**
-   * Uses the token once and returns its user id; null when the token is unknown, of another
-   * purpose, expired or already used.
+   * Uses the token once and returns it; null when the token is unknown, of another purpose,
+   * expired or already used.
    */
-  async consume(hash: string, purpose: TokenPurpose, now: Date): Promise<string | null> {
+  async consume(hash: string, purpose: TokenPurpose, now: Date): Promise<OneTimeTokenDoc | null> {
     const token = await this.model.findOne({ _id: hash, purpose, expiresAt: { $gt: now } }).lean<OneTimeTokenDoc>();
     if (!token) return null;
-    return (await this.uses.add(hash, now)) ? token.userId : null;
+    return (await this.uses.add(hash, now)) ? token : null;
+  }
+
+  /** The user's newest live token of `purpose` (the sign-up a resend repeats), or null. */
+  async latest(userId: string, purpose: TokenPurpose, now: Date): Promise<OneTimeTokenDoc | null> {
+    // Few tokens per user: the date filter and sort run on the user's handful of documents.
+    const tokens = await this.model.find({ userId, purpose }).lean<OneTimeTokenDoc[]>();
+    const live = tokens.filter((token) => token.expiresAt.getTime() > now.getTime());
+    live.sort((a, b) => (b.createdAt?.getTime() ?? 0) - (a.createdAt?.getTime() ?? 0));
+    return live[0] ?? null;
+  }
+
+  /** Drops every token of `purpose` of the user (the other sign-ups' links once one verified). */
+  async dropAll(userId: string, purpose: TokenPurpose): Promise<number> {
+    return (await this.model.deleteMany({ userId, purpose })).deletedCount;
   }
 
   /** Removes tokens past their expiry, and use markers old enough to outlive any token. */

@@ -1,4 +1,4 @@
-import { idField, type OutboxEntry, outboxField, type Plain, toPlain } from "@crafter/kit";
+import { idField, isDuplicateKey, type OutboxEntry, outboxField, type Plain, toPlain } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
 /** The spec's roles (section 6). New users are owners. */
@@ -15,6 +15,8 @@ export interface UserDoc {
   /** Stable id of the user's client (the `clientId` claim). */
   clientId: string;
   createdAt: Date;
+  /** Set while the email is unverified: the account is gone after it (read checks, sweeper removes). */
+  expiresAt?: Date | null;
   outbox: OutboxEntry[];
 }
 
@@ -29,6 +31,7 @@ const schema = new Schema<UserDoc>({
   emailVerified: { type: Boolean, default: false },
   clientId: { type: String, required: true },
   createdAt: { type: Date, default: Date.now },
+  expiresAt: { type: Date, default: null },
   outbox: outboxField,
 });
 
@@ -45,6 +48,31 @@ export class UserRepository {
     return doc ? toPlain(doc) : null;
   }
 
+  /**
+   * Removes an unverified account whose time ran out, so its address can sign up anew.
+   * @returns true when it was removed.
+   */
+  async deleteExpired(id: string, now: Date): Promise<boolean> {
+    const result = await this.model.deleteOne({ _id: id, emailVerified: false, expiresAt: { $lte: now } });
+    return result.deletedCount > 0;
+  }
+
+  /**
+   * Removes every unverified account past its expiry (the sweeper; FerretDB has no TTL index), and
+   * those from before expiries existed once they are `legacyTtlMs` old.
+   */
+  async sweepExpired(now: Date, legacyTtlMs: number): Promise<number> {
+    const [expired, legacy] = await Promise.all([
+      this.model.deleteMany({ emailVerified: false, expiresAt: { $lte: now } }),
+      this.model.deleteMany({
+        emailVerified: false,
+        expiresAt: null,
+        createdAt: { $lte: new Date(now.getTime() - legacyTtlMs) },
+      }),
+    ]);
+    return expired.deletedCount + legacy.deletedCount;
+  }
+
   async findById(id: string): Promise<User | null> {
     const doc = await this.model.findById(id).lean<UserDoc>();
     return doc ? toPlain(doc) : null;
@@ -56,7 +84,7 @@ export class UserRepository {
       const created = await this.model.create(doc);
       return toPlain(created.toObject() as UserDoc);
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) return null;
+      if (isDuplicateKey(error)) return null;
       throw error;
     }
   }

@@ -4,20 +4,23 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ACCESS_TOKEN_ALG } from "@crafter/kit";
 import { type Session, SessionSchema } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { SignJWT } from "jose";
-import { hashToken, newOpaqueToken } from "../domain/tokens";
+import type { AuthDeps } from "../deps";
+import { clientHashOf, hashToken, newOpaqueToken } from "../domain/tokens";
 import type { User } from "../store/user.repository";
-import type { AuthDeps } from "./deps";
 
 /**
- * Issues an access JWT (EdDSA, `ACCESS_TOKEN_TTL_S`, claims of spec section 3) and a new refresh
- * token. A new family starts at sign-in; a rotation continues `family` and keeps its absolute expiry.
+ * Issues an access JWT (EdDSA, `ACCESS_TOKEN_TTL_S`, claims of spec section 3, plus `jti` and the
+ * family as `sid` for the denylist) and a new refresh token bound to the client's User-Agent.
+ * A new family starts at sign-in; a rotation continues `family` and keeps its absolute expiry.
  */
 export async function issueSession(
   deps: AuthDeps,
   user: User,
   family?: { familyId: string; expiresAt: Date },
+  userAgent = "",
 ): Promise<Session> {
   const now = deps.now();
+  const familyId = family?.familyId ?? randomUUID();
   const accessExpiresAt = new Date(now.getTime() + deps.config.ACCESS_TOKEN_TTL_S * 1000);
   const accessToken = await new SignJWT({
     email: user.email,
@@ -25,6 +28,7 @@ export async function issueSession(
     email_verified: user.emailVerified,
     client_id: user.clientId,
     display_name: user.displayName,
+    sid: familyId,
   })
     .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, kid: deps.keys.signing.kid, typ: "JWT" })
     .setSubject(user.id)
@@ -37,11 +41,12 @@ export async function issueSession(
 
   const refreshToken = newOpaqueToken();
   const refreshExpiresAt = family?.expiresAt ?? new Date(now.getTime() + deps.config.REFRESH_TOKEN_TTL_S * 1000);
-  await deps.refreshTokens.create({
+  await deps.stores.refreshTokens.create({
     _id: hashToken(refreshToken),
-    familyId: family?.familyId ?? randomUUID(),
+    familyId,
     userId: user.id,
     expiresAt: refreshExpiresAt,
+    clientHash: clientHashOf(userAgent),
   });
 
   return create(SessionSchema, {

@@ -1,39 +1,53 @@
-import { appError, hitRateLimit, normalizeEmail, rateLimitCount, resetRateLimit } from "@crafter/kit";
+import { appError, hitRateLimit, normalizeEmail, peekRateLimit, rateLimitedError, resetRateLimit } from "@crafter/kit";
 import type { Session } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { verify } from "@node-rs/argon2";
-import type { AuthDeps } from "./deps";
+import type { AuthDeps } from "../deps";
 import { issueSession } from "./issue-session";
-import { hashPassword } from "./sign-up";
+import { hashPassword, isExpiredAccount } from "./sign-up";
 
 let dummyHash: Promise<string> | undefined;
 
+const LOCKOUT_WINDOW_S = 15 * 60;
+
+export interface SignInInput {
+  email: string;
+  password: string;
+  /** The client IP, already resolved by trust (domain/client-ip). */
+  ip: string;
+  userAgent: string;
+}
+
 /**
  * Signs a user in with email and password and starts a new refresh-token family. A user with an
- * unverified email signs in too (`email_verified: false`); the web guard keeps them out of /app.
- * Rate limited in Redis: `SIGNIN_LIMIT_PER_IP` attempts per IP per minute and
- * `SIGNIN_LIMIT_PER_ACCOUNT` failures per email per 15 minutes.
- * @throws RATE_LIMITED; InvalidCredentials, the same for an unknown email and a wrong password
- * (an unknown email still pays for one argon2 verification).
+ * unverified email signs in too (`email_verified: false`) only to be told to verify: the gateway and
+ * every service refuse such a token. An unverified account past its expiry counts as unknown.
+ * Rate limited in Redis: `SIGNIN_LIMIT_PER_IP` attempts per IP per minute, and
+ * `SIGNIN_LIMIT_PER_ACCOUNT` failures per (email, IP) pair per 15 minutes lock that pair out only,
+ * so the owner signing in from another address is not locked out (OWASP).
+ * @throws RATE_LIMITED (with Retry-After and RateLimit headers in the metadata); InvalidCredentials,
+ * the same for an unknown email and a wrong password (an unknown email still pays for one argon2 check).
  */
-export async function signIn(deps: AuthDeps, input: { email: string; password: string; ip: string }): Promise<Session> {
+export async function signIn(deps: AuthDeps, input: SignInInput): Promise<Session> {
   const email = normalizeEmail(input.email);
-  const perIp = await hitRateLimit(
-    deps.redis,
-    `signin:ip:${input.ip || "unknown"}`,
-    deps.config.SIGNIN_LIMIT_PER_IP,
-    60,
-  );
-  const accountKey = `signin:account:${email}`;
-  const failures = await rateLimitCount(deps.redis, accountKey);
-  if (!perIp.allowed || failures >= deps.config.SIGNIN_LIMIT_PER_ACCOUNT) throw appError("RATE_LIMITED");
+  const ipLimit = deps.config.SIGNIN_LIMIT_PER_IP;
+  const perIp = await hitRateLimit(deps.redis, `signin:ip:${input.ip}`, ipLimit, 60);
+  if (!perIp.allowed) throw rateLimitedError({ name: "signin-ip", limit: ipLimit, windowSeconds: 60 }, perIp);
+  const pairLimit = deps.config.SIGNIN_LIMIT_PER_ACCOUNT;
+  const pairKey = `signin:pair:${email}|${input.ip}`;
+  const pair = await peekRateLimit(deps.redis, pairKey);
+  if (pair.count >= pairLimit) {
+    throw rateLimitedError({ name: "signin", limit: pairLimit, windowSeconds: LOCKOUT_WINDOW_S }, pair);
+  }
 
-  const user = email ? await deps.users.findByEmail(email) : null;
+  const now = deps.now();
+  const found = email ? await deps.stores.users.findByEmail(email) : null;
+  const user = found && !isExpiredAccount(found, now) ? found : null;
   dummyHash ??= hashPassword("not-a-real-password");
   const passwordOk = await verify(user?.passwordHash ?? (await dummyHash), input.password || " ").catch(() => false);
   if (!user || !passwordOk) {
-    await hitRateLimit(deps.redis, accountKey, deps.config.SIGNIN_LIMIT_PER_ACCOUNT, 15 * 60);
+    await hitRateLimit(deps.redis, pairKey, pairLimit, LOCKOUT_WINDOW_S);
     throw appError("InvalidCredentials");
   }
-  await resetRateLimit(deps.redis, accountKey);
-  return issueSession(deps, user);
+  await resetRateLimit(deps.redis, pairKey);
+  return issueSession(deps, user, undefined, input.userAgent);
 }

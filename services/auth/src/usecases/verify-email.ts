@@ -1,21 +1,34 @@
-import { appError, outboxEntry } from "@crafter/kit";
-import { EmailVerifiedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
+import { appError, denySession } from "@crafter/kit";
+import type { AuthDeps } from "../deps";
 import { hashToken } from "../domain/tokens";
-import type { AuthDeps } from "./deps";
+import type { UserDoc } from "../store/user.repository";
+import { isExpiredAccount } from "./sign-up";
 
 /**
  * Consumes a verification token, marks the email verified and publishes EmailVerified.
+ * The account takes the password and name of the sign-up whose link was used, and the links of
+ * every other sign-up are dropped (issue 9: pre-hijacking). When that password is not the one the
+ * account had, every session made with the old one is revoked and its access tokens denied.
  * @returns the verified email.
- * @throws InvalidToken when the token is unknown, used or expired.
+ * @throws InvalidToken when the token is unknown, used or expired, or its account expired.
  */
 export async function verifyEmail(deps: AuthDeps, token: string): Promise<string> {
-  const userId = token ? await deps.oneTimeTokens.consume(hashToken(token), "verify", deps.now()) : null;
-  const user = userId ? await deps.users.findById(userId) : null;
-  if (!user) throw appError("InvalidToken");
+  const now = deps.now();
+  const used = token ? await deps.stores.oneTimeTokens.consume(hashToken(token), "verify", now) : null;
+  const user = used ? await deps.stores.users.findById(used.userId) : null;
+  if (!used || !user || isExpiredAccount(user, now)) throw appError("InvalidToken");
   if (!user.emailVerified) {
-    const event = outboxEntry(deps.userTopic, user.id, EmailVerifiedSchema, { userId: user.id, email: user.email });
-    await deps.users.updateWithEvent(user.id, { emailVerified: true }, event);
-    deps.kickOutbox();
+    const set: Partial<UserDoc> = { emailVerified: true, expiresAt: null };
+    if (used.passwordHash) set.passwordHash = used.passwordHash;
+    if (used.displayName) set.displayName = used.displayName;
+    const event = deps.events.emailVerified({ userId: user.id, email: user.email });
+    await deps.stores.users.updateWithEvent(user.id, set, event);
+    await deps.stores.oneTimeTokens.dropAll(user.id, "verify");
+    if (used.passwordHash && used.passwordHash !== user.passwordHash) {
+      const families = await deps.stores.refreshTokens.revokeAllOfUser(user.id, now);
+      await Promise.all(families.map((sid) => denySession(deps.redis, sid, deps.config.ACCESS_TOKEN_TTL_S)));
+    }
+    deps.kick();
   }
   return user.email;
 }

@@ -1,7 +1,10 @@
+export type { Caller } from "@crafter/kit";
+
 /**
  * Whose credits a call acts on. A user's call (access token) acts on that user; `requested` must
- * then be empty or the same user. A service call without a token (workflows spending for a user)
- * must name the user. Billing is reachable only inside the cluster (the gateway does not proxy it).
+ * then be empty or the same user (the kit's access interceptor already refuses another user). A
+ * service call (service token, no user: workflows spending for a user) must name the user; a call
+ * with no token at all never gets here (src/rpc/access.ts).
  * @returns the user id, or the error code to answer with.
  */
 export function resolveUser(

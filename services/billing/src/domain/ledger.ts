@@ -1,6 +1,6 @@
 // The credit ledger as pure functions: balances, expiry and FIFO spending are computed from the
-// user's append-only entries, never kept in a mutable field (FerretDB does not isolate concurrent
-// updates of one document, so a stored balance could lose a write).
+// user's append-only entries. The store keeps a snapshot of `Balance` per user (the grants with what
+// is left of them, as of one seq) so reads need not replay the ledger; the entries stay the truth.
 
 /** A grant adds credits, a debit spends them, a refund gives a debit's credits back. */
 export type EntryKind = "grant" | "debit" | "refund";
@@ -137,7 +137,104 @@ export function decideDebit(entries: readonly LedgerEntry[], amount: number, pla
   return { ok: true, allocations, seq: debit.seq, balance: after.credits, expiresAt: after.expiresAt };
 }
 
+/** The free tier: credits every new user gets, and the days until they expire. */
+export interface FreeTier {
+  /** Credits given, >= 0. */
+  credits: number;
+  /** Days until the unspent credits expire. */
+  days: number;
+}
+
+/** The unique ledger key of the free grant of a user (once per user). */
+export const freeGrantKey = (userId: string) => `grant:free-tier:${userId}`;
+
 /** When a grant given at `from` for `days` days expires. */
 export function expiryAfter(from: Date, days: number): Date {
   return new Date(from.getTime() + days * 86_400_000);
+}
+
+/**
+ * What a user's ledger adds up to as of entry `seq`: every grant that has not expired with what is
+ * left of it. The store keeps one per user (its snapshot) and advances it with each entry.
+ * Grants that had expired when the balance was computed are dropped: expiry is final, and a
+ * refund into an expired grant stays expired.
+ */
+export interface Balance {
+  /** Seq of the newest entry reflected; 0 for an empty ledger. */
+  seq: number;
+  grants: GrantState[];
+}
+
+export const EMPTY_BALANCE: Balance = { seq: 0, grants: [] };
+
+/** The balance of a whole ledger (entries in any order) at `now`. */
+export function balanceOf(entries: readonly LedgerEntry[], now: Date): Balance {
+  const seq = entries.reduce((max, entry) => Math.max(max, entry.seq), 0);
+  return { seq, grants: grantStates(entries).filter((grant) => isLive(grant, now)) };
+}
+
+/** The balance after `entry` (whose seq is balance.seq + 1), at `now`. */
+export function applyEntry(balance: Balance, entry: LedgerEntry, now: Date): Balance {
+  const grants = balance.grants.filter((grant) => isLive(grant, now)).map((grant) => ({ ...grant }));
+  if (entry.kind === "grant") {
+    grants.push({
+      grantId: entry.id,
+      seq: entry.seq,
+      amount: entry.amount,
+      remaining: entry.amount,
+      expiresAt: entry.expiresAt,
+    });
+  } else {
+    const sign = entry.kind === "debit" ? -1 : 1;
+    for (const allocation of entry.allocations) {
+      const grant = grants.find((g) => g.grantId === allocation.grantId);
+      if (grant) grant.remaining += sign * allocation.amount;
+    }
+  }
+  return { seq: Math.max(balance.seq, entry.seq), grants: grants.filter((grant) => isLive(grant, now)) };
+}
+
+/** Spendable credits of a balance at `now` (expiry is applied here, at read time). */
+export function creditsOf(balance: Balance, now: Date): Credits {
+  let credits = 0;
+  let expiresAt: Date | null = null;
+  for (const grant of balance.grants) {
+    if (!isLive(grant, now) || grant.remaining <= 0) continue;
+    credits += grant.remaining;
+    if (grant.expiresAt && (!expiresAt || grant.expiresAt < expiresAt)) expiresAt = grant.expiresAt;
+  }
+  return { credits, expiresAt, lastSeq: balance.seq };
+}
+
+/** A balance's grants as grant entries with their spending folded in, for `allocate`/`decideDebit`. */
+function asEntries(balance: Balance): LedgerEntry[] {
+  return balance.grants.flatMap((grant) => {
+    const spent = grant.amount - grant.remaining;
+    const entries: LedgerEntry[] = [
+      {
+        id: grant.grantId,
+        seq: grant.seq,
+        kind: "grant",
+        amount: grant.amount,
+        expiresAt: grant.expiresAt,
+        allocations: [],
+      },
+    ];
+    if (spent !== 0)
+      entries.push({
+        id: "",
+        seq: balance.seq,
+        kind: spent > 0 ? "debit" : "refund",
+        amount: Math.abs(spent),
+        expiresAt: null,
+        allocations: [{ grantId: grant.grantId, amount: Math.abs(spent) }],
+      });
+    return entries;
+  });
+}
+
+/** `decideDebit` against a balance instead of the whole ledger. */
+export function decideDebitOn(balance: Balance, amount: number, plan: Plan, now: Date): DebitDecision {
+  const decision = decideDebit(asEntries(balance), amount, plan, now);
+  return decision.ok ? { ...decision, seq: balance.seq + 1 } : decision;
 }

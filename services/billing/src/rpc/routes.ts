@@ -1,26 +1,18 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
-import { appError, kUser } from "@crafter/kit";
+import type { ConnectRouter } from "@connectrpc/connect";
+import { callerOf } from "@crafter/kit";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
-import { resolveUser } from "../domain/caller";
+import type { BillingDeps } from "../deps";
 import { debitCredits } from "../usecases/debit-credits";
-import type { BillingDeps } from "../usecases/deps";
 import { getCredits } from "../usecases/get-credits";
 import { refundDebit } from "../usecases/refund-debit";
 
-/** The user a call acts on (see resolveUser); FORBIDDEN / UNAUTHENTICATED otherwise. */
-function userOf(ctx: HandlerContext, requested: string): string {
-  const resolved = resolveUser(ctx.values.get(kUser)?.userId, requested);
-  if ("error" in resolved) throw appError(resolved.error);
-  return resolved.userId;
-}
-
-/** crafter.billing.v1.BillingService. */
-export function routes(deps: BillingDeps) {
-  return (router: ConnectRouter): void => {
+/** crafter.billing.v1.BillingService: thin handlers over the use cases. */
+export function routes(deps: BillingDeps): (router: ConnectRouter) => void {
+  return (router) => {
     router.service(BillingService, {
       async getCredits(req, ctx) {
-        const view = await getCredits(deps, userOf(ctx, req.userId));
+        const view = await getCredits(deps, callerOf(ctx), { userId: req.userId });
         return {
           credits: view.credits,
           expiresAt: view.expiresAt ? timestampFromDate(view.expiresAt) : undefined,
@@ -29,8 +21,8 @@ export function routes(deps: BillingDeps) {
         };
       },
       async debit(req, ctx) {
-        return debitCredits(deps, {
-          userId: userOf(ctx, req.userId),
+        return debitCredits(deps, callerOf(ctx), {
+          userId: req.userId,
           amount: req.amount,
           reason: req.reason,
           craftId: req.craftId,
@@ -38,7 +30,7 @@ export function routes(deps: BillingDeps) {
         });
       },
       async refund(req, ctx) {
-        return refundDebit(deps, req.debitId, ctx.values.get(kUser)?.userId);
+        return refundDebit(deps, callerOf(ctx), { debitId: req.debitId });
       },
     });
   };

@@ -1,5 +1,5 @@
 import type { Connection } from "mongoose";
-import { LedgerRepository, ledgerEntryModel } from "./ledger.repository";
+import { balanceModel, LedgerRepository, ledgerEntryModel } from "./ledger.repository";
 import { SubscriptionRepository, subscriptionModel } from "./subscription.repository";
 
 /** Every repository of the billing service, over its own database. */
@@ -11,7 +11,11 @@ export interface BillingStores {
 /** Builds the repositories and waits for their unique indexes, which the ledger's safety rests on. */
 export async function createStores(connection: Connection): Promise<BillingStores> {
   const ledger = ledgerEntryModel(connection);
+  const balances = balanceModel(connection);
   const subscriptions = subscriptionModel(connection);
-  await Promise.all([ledger.init(), subscriptions.init()]);
-  return { ledger: new LedgerRepository(ledger), subscriptions: new SubscriptionRepository(subscriptions) };
+  await Promise.all([ledger.init(), balances.init(), subscriptions.init()]);
+  return {
+    ledger: new LedgerRepository(ledger, balances),
+    subscriptions: new SubscriptionRepository(subscriptions),
+  };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { idField, modelOn } from "@crafter/kit";
+import { idField, isDuplicateKey, modelOn } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import { FREE_PLAN, type Plan } from "../domain/ledger";
 
@@ -24,8 +24,6 @@ const subscriptionSchema = new Schema<SubscriptionDoc>(
 export function subscriptionModel(connection: Connection): Model<SubscriptionDoc> {
   return modelOn<SubscriptionDoc>(connection, "Subscription", subscriptionSchema);
 }
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
 
 export class SubscriptionRepository {
   constructor(readonly model: Model<SubscriptionDoc>) {}

@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { appError, badRequest, metrics } from "@crafter/kit";
-import { creditsAt, decideDebit } from "../domain/ledger";
-import { creditsChanged } from "./credits-event";
-import { type BillingDeps, backoff, MAX_APPEND_ATTEMPTS } from "./deps";
-import { ensureFreeCredits } from "./grant-free-credits";
+import type { BillingDeps } from "../deps";
+import { type Caller, resolveUser } from "../domain/caller";
+import { creditsOf, decideDebitOn, type Plan } from "../domain/ledger";
+import { creditsChanged } from "../events/publishers";
+import { TooBusy } from "../store/ledger.repository";
+import { grantFreeCredits } from "./grant-free-credits";
 
 export interface DebitInput {
+  /** The user whose credits are spent: empty (the caller's own) or, for a service, the user it acts for. */
   userId: string;
   /** Whole credits, 0 to MAX_DEBIT. */
   amount: number;
@@ -28,84 +31,102 @@ export function checkDebit(input: DebitInput): void {
   if (Object.keys(fields).length > 0) throw badRequest(fields);
 }
 
+type DebitOutcome =
+  | { debitId: string; balance: number }
+  | { code: "NEED_SUBSCRIPTION" | "NOT_ENOUGH_CREDITS" }
+  | "empty";
+
 /**
  * Takes `amount` credits from the user's live grants, soonest-expiring first.
  *
- * Never below zero, never twice: the debit reads the ledger, decides, and inserts the entry with
- * the next seq; the unique (userId, seq) index lets one of several concurrent writers win and the
- * others read again. A repeated idempotency key returns the first debit (same amount required).
+ * Never below zero, never twice: `ledger.appendNext` decides on the user's balance and inserts the
+ * debit with the next seq; of concurrent writers one wins each seq and the others decide again.
+ * A repeated idempotency key returns the first debit (same amount required), with the balance now.
  * @returns the debit's id and the spendable credits after it.
  * @throws NEED_SUBSCRIPTION (free plan) or NOT_ENOUGH_CREDITS (paid plan) when credits are short;
- *   CR_ERR_BAD_REQUEST for a bad amount; CONFLICT when the key was used for another amount.
+ *   CR_ERR_BAD_REQUEST for a bad amount; CONFLICT when the key was used for another amount;
+ *   FORBIDDEN / UNAUTHENTICATED for another user or nobody; TooManyRunningActions when the ledger
+ *   stays too busy.
  */
 export async function debitCredits(
   deps: BillingDeps,
+  caller: Caller,
   input: DebitInput,
 ): Promise<{ debitId: string; balance: number }> {
+  const resolved = resolveUser(caller.userId || undefined, input.userId);
+  if ("error" in resolved) throw appError(resolved.error);
   checkDebit(input);
-  const id = randomUUID();
-  const key = input.idempotencyKey ? `debit:${input.userId}:${input.idempotencyKey}` : `debit:${id}`;
-  await ensureFreeCredits(deps, input.userId);
-  return deps.writers.run(input.userId, () => appendDebit(deps, input, id, key));
+  const { userId } = resolved;
+  const plan = await deps.stores.subscriptions.planOf(userId);
+  let outcome = await appendDebit(deps, userId, input, plan);
+  if (outcome === "empty") {
+    // Spending before UserRegistered was consumed: the free tier first (once, by its key).
+    await grantFreeCredits(deps, { userId, registeredAt: deps.now() });
+    outcome = await appendDebit(deps, userId, input, plan);
+  }
+  if (outcome === "empty") throw appError("NEED_SUBSCRIPTION");
+  if ("code" in outcome) throw appError(outcome.code);
+  return outcome;
 }
 
-async function appendDebit(
-  deps: BillingDeps,
-  input: DebitInput,
-  id: string,
-  key: string,
-): Promise<{ debitId: string; balance: number }> {
-  for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
-    // One round trip of reads per attempt: each query costs most under load.
-    const [replay, entries, plan] = await Promise.all([
-      input.idempotencyKey ? deps.stores.ledger.findByKey(key) : null,
-      deps.stores.ledger.entries(input.userId),
-      deps.stores.subscriptions.planOf(input.userId),
-    ]);
-    const now = deps.now();
-    if (replay) {
-      if (replay.amount !== input.amount)
-        throw appError("CONFLICT", "This idempotency key was used for a debit of another amount.");
-      return { debitId: replay.id, balance: creditsAt(entries, now).credits };
-    }
-    const decision = decideDebit(entries, input.amount, plan, now);
-    if (!decision.ok) throw appError(decision.code);
-    const result = await deps.stores.ledger.append({
-      id,
-      userId: input.userId,
-      seq: decision.seq,
-      kind: "debit",
-      amount: input.amount,
-      key,
-      expiresAt: null,
-      source: "",
-      reason: input.reason,
-      craftId: input.craftId,
-      allocations: decision.allocations,
-      debitId: "",
-      balanceAfter: decision.balance,
-      outbox: [
-        creditsChanged(deps.creditsTopic, {
-          userId: input.userId,
-          entryId: id,
-          seq: decision.seq,
-          kind: "debit",
-          delta: -input.amount,
-          balance: decision.balance,
-          expiresAt: decision.expiresAt,
-          at: now,
-        }),
-      ],
-    });
-    if (result === "appended") {
-      deps.kick();
-      metrics.creditsSpent.add(input.amount, { reason: reasonKind(input.reason) });
-      return { debitId: id, balance: decision.balance };
-    }
-    // "key-taken": a concurrent call with the same key won; the next round returns its debit.
-    if (result === "seq-taken") await backoff(attempt);
+async function appendDebit(deps: BillingDeps, userId: string, input: DebitInput, plan: Plan): Promise<DebitOutcome> {
+  const key = input.idempotencyKey ? `debit:${userId}:${input.idempotencyKey}` : `debit:${randomUUID()}`;
+  let written: Awaited<ReturnType<typeof deps.stores.ledger.appendNext<DebitOutcome>>>;
+  try {
+    written = await deps.writers.run(userId, () =>
+      deps.stores.ledger.appendNext<DebitOutcome>(
+        userId,
+        key,
+        (balance, now) => {
+          if (balance.seq === 0) return { done: "empty" };
+          const decision = decideDebitOn(balance, input.amount, plan, now);
+          if (!decision.ok) return { done: { code: decision.code } };
+          return {
+            append: {
+              kind: "debit",
+              amount: input.amount,
+              expiresAt: null,
+              source: "",
+              reason: input.reason,
+              craftId: input.craftId,
+              allocations: decision.allocations,
+              debitId: "",
+              outbox: ({ id, seq, after, now: at }) => {
+                const credits = creditsOf(after, at);
+                return [
+                  creditsChanged(deps.creditsTopic, {
+                    userId,
+                    entryId: id,
+                    seq,
+                    kind: "debit",
+                    delta: -input.amount,
+                    balance: credits.credits,
+                    expiresAt: credits.expiresAt,
+                    at,
+                  }),
+                ];
+              },
+            },
+            result: () => ({ debitId: "", balance: decision.balance }),
+          };
+        },
+        deps.now,
+      ),
+    );
+  } catch (error) {
+    if (error instanceof TooBusy) throw appError("TooManyRunningActions");
+    throw error;
   }
-  throw appError("TooManyRunningActions");
+  if (written.outcome === "done") return written.result;
+  if (written.outcome === "key-taken") {
+    if (written.existing.amount !== input.amount)
+      throw appError("CONFLICT", "This idempotency key was used for a debit of another amount.");
+    return { debitId: written.existing.id, balance: creditsOf(written.balance, deps.now()).credits };
+  }
+  deps.kick();
+  await deps.changed?.(userId);
+  metrics.creditsSpent.add(input.amount, { reason: reasonKind(input.reason) });
+  return { debitId: written.entry.id, balance: creditsOf(written.after, written.entry.createdAt).credits };
 }
 
 /** The metric label of a ledger reason: its first part ("BlogWriter/outline" → "BlogWriter"), so labels stay few. */

@@ -1,6 +1,8 @@
-import { creditsAt, isSubscribed, type Plan } from "../domain/ledger";
-import type { BillingDeps } from "./deps";
-import { ensureFreeCredits } from "./grant-free-credits";
+import { appError } from "@crafter/kit";
+import type { BillingDeps } from "../deps";
+import { type Caller, resolveUser } from "../domain/caller";
+import { creditsOf, isSubscribed, type Plan } from "../domain/ledger";
+import { grantFreeCredits } from "./grant-free-credits";
 
 export interface CreditsView {
   credits: number;
@@ -10,13 +12,27 @@ export interface CreditsView {
   isSubscribed: boolean;
 }
 
-/** The user's spendable credits now, their earliest expiry and plan. */
-export async function getCredits(deps: BillingDeps, userId: string): Promise<CreditsView> {
-  await ensureFreeCredits(deps, userId);
-  const [entries, plan] = await Promise.all([
-    deps.stores.ledger.entries(userId),
+/**
+ * The spendable credits now (expiry applied at this moment), their earliest expiry and the plan
+ * of the caller's user (or the user a service names in `userId`). Two reads by `_id`-like keys
+ * (the balance snapshot, checked current) and the plan, in parallel; a user whose ledger is still
+ * empty (UserRegistered not consumed yet) gets the free grant first.
+ * @throws FORBIDDEN (another user's credits), UNAUTHENTICATED (nobody named).
+ */
+export async function getCredits(deps: BillingDeps, caller: Caller, input: { userId: string }): Promise<CreditsView> {
+  const resolved = resolveUser(caller.userId || undefined, input.userId);
+  if ("error" in resolved) throw appError(resolved.error);
+  const { userId } = resolved;
+  const [balance, plan] = await Promise.all([
+    deps.stores.ledger.balance(userId, deps.now()),
     deps.stores.subscriptions.planOf(userId),
   ]);
-  const { credits, expiresAt } = creditsAt(entries, deps.now());
+  let now = deps.now();
+  let { credits, expiresAt } = creditsOf(balance, now);
+  if (balance.seq === 0) {
+    await grantFreeCredits(deps, { userId, registeredAt: now });
+    now = deps.now();
+    ({ credits, expiresAt } = creditsOf(await deps.stores.ledger.balance(userId, now), now));
+  }
   return { credits, expiresAt, plan, isSubscribed: isSubscribed(plan) };
 }

@@ -1,89 +1,58 @@
-import { randomUUID } from "node:crypto";
-import { creditsAt, expiryAfter } from "../domain/ledger";
-import { creditsChanged } from "./credits-event";
-import { type BillingDeps, backoff, MAX_APPEND_ATTEMPTS } from "./deps";
-
-export interface FreeTier {
-  /** Credits given, >= 0. */
-  credits: number;
-  /** Days until the unspent credits expire. */
-  days: number;
-}
+import type { BillingDeps } from "../deps";
+import { creditsOf, expiryAfter, type FreeTier, freeGrantKey } from "../domain/ledger";
+import { creditsChanged } from "../events/publishers";
 
 /**
  * Gives a newly registered user the free tier's credits, expiring `days` after `registeredAt`.
  * Once per user (the grant's key is unique), so a redelivered UserRegistered changes nothing.
+ * Called by the UserRegistered consumer, and by reads and debits that find a user's ledger empty.
  * @returns "granted" or "already-granted".
  */
 export async function grantFreeCredits(
   deps: BillingDeps,
   input: { userId: string; registeredAt: Date },
-  tier: FreeTier,
+  tier: FreeTier = deps.freeTier,
 ): Promise<"granted" | "already-granted"> {
   if (!input.userId) throw new Error("UserRegistered without user_id");
-  return deps.writers.run(input.userId, () => appendGrant(deps, input, tier));
-}
-
-async function appendGrant(
-  deps: BillingDeps,
-  input: { userId: string; registeredAt: Date },
-  tier: FreeTier,
-): Promise<"granted" | "already-granted"> {
-  const key = `grant:free-tier:${input.userId}`;
   const expiresAt = expiryAfter(input.registeredAt, tier.days);
-  for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
-    const [granted, entries] = await Promise.all([
-      deps.stores.ledger.findByKey(key),
-      deps.stores.ledger.entries(input.userId),
-    ]);
-    if (granted) return "already-granted";
-    const now = deps.now();
-    const id = randomUUID();
-    const grant = { id, seq: creditsAt(entries, now).lastSeq + 1, kind: "grant" as const, amount: tier.credits };
-    const after = creditsAt([...entries, { ...grant, expiresAt, allocations: [] }], now);
-    const result = await deps.stores.ledger.append({
-      ...grant,
-      userId: input.userId,
-      key,
-      expiresAt,
-      source: "free-tier",
-      reason: "",
-      craftId: "",
-      allocations: [],
-      debitId: "",
-      balanceAfter: after.credits,
-      outbox: [
-        creditsChanged(deps.creditsTopic, {
-          userId: input.userId,
-          entryId: id,
-          seq: grant.seq,
+  const { userId } = input;
+  const done = await deps.writers.run(userId, () =>
+    deps.stores.ledger.appendNext(
+      userId,
+      freeGrantKey(userId),
+      () => ({
+        append: {
           kind: "grant",
-          delta: tier.credits,
-          balance: after.credits,
-          expiresAt: after.expiresAt,
-          at: now,
-        }),
-      ],
-    });
-    if (result === "appended") {
-      deps.kick();
-      return "granted";
-    }
-    if (result === "key-taken") return "already-granted";
-    await backoff(attempt);
-  }
-  throw new Error(`could not append the free grant of ${input.userId}: ledger too busy`);
-}
-
-/**
- * Makes sure a user who reaches billing has had the free tier: UserRegistered normally grants it,
- * but a user may read credits or craft before billing has consumed that event, and must not see 0
- * or NEED_SUBSCRIPTION then. The grant's unique key keeps it once, whichever path writes it.
- */
-export async function ensureFreeCredits(
-  deps: Pick<BillingDeps, "stores" | "creditsTopic" | "kick" | "logger" | "now" | "freeTier">,
-  userId: string,
-): Promise<void> {
-  if (await deps.stores.ledger.findByKey(`grant:free-tier:${userId}`)) return;
-  await grantFreeCredits(deps as BillingDeps, { userId, registeredAt: deps.now() }, deps.freeTier);
+          amount: tier.credits,
+          expiresAt,
+          source: "free-tier",
+          reason: "",
+          craftId: "",
+          allocations: [],
+          debitId: "",
+          outbox: ({ id, seq, after, now }) => {
+            const credits = creditsOf(after, now);
+            return [
+              creditsChanged(deps.creditsTopic, {
+                userId,
+                entryId: id,
+                seq,
+                kind: "grant",
+                delta: tier.credits,
+                balance: credits.credits,
+                expiresAt: credits.expiresAt,
+                at: now,
+              }),
+            ];
+          },
+        },
+        result: () => "granted" as const,
+      }),
+      deps.now,
+    ),
+  );
+  if (done.outcome !== "appended") return "already-granted";
+  deps.kick();
+  await deps.changed?.(userId);
+  return "granted";
 }

@@ -1,74 +1,73 @@
-import { randomUUID } from "node:crypto";
 import { appError, badRequest, metrics } from "@crafter/kit";
-import { creditsAt } from "../domain/ledger";
-import type { StoredEntry } from "../store/ledger.repository";
-import { creditsChanged } from "./credits-event";
+import type { BillingDeps } from "../deps";
+import type { Caller } from "../domain/caller";
+import { creditsOf } from "../domain/ledger";
+import { creditsChanged } from "../events/publishers";
+import { TooBusy } from "../store/ledger.repository";
 import { reasonKind } from "./debit-credits";
-import { type BillingDeps, backoff, MAX_APPEND_ATTEMPTS } from "./deps";
 
 /**
  * Gives a debit's credits back to the grants they came from (credits of a grant that has expired
  * meanwhile stay expired). Exactly once: the refund's key is unique per debit, so repeated or
- * concurrent calls write one refund and all return the balance.
- * @param callerId when the caller is a user, the debit must be theirs.
+ * concurrent calls write one refund, and all return the balance read after it exists.
+ * A user may refund only their own debits; a service any debit.
  * @returns the spendable credits of the debit's user afterwards.
  * @throws NOT_FOUND for an unknown debit (or another user's); CR_ERR_BAD_REQUEST without a debit id.
  */
-export async function refundDebit(deps: BillingDeps, debitId: string, callerId?: string): Promise<{ balance: number }> {
-  if (!debitId) throw badRequest({ debitId: "Debit id is required." });
-  const debit = await deps.stores.ledger.findById(debitId);
-  if (debit?.kind !== "debit" || (callerId && debit.userId !== callerId))
+export async function refundDebit(
+  deps: BillingDeps,
+  caller: Caller,
+  input: { debitId: string },
+): Promise<{ balance: number }> {
+  if (!input.debitId) throw badRequest({ debitId: "Debit id is required." });
+  const debit = await deps.stores.ledger.findById(input.debitId);
+  if (debit?.kind !== "debit" || (caller.userId && debit.userId !== caller.userId))
     throw appError("NOT_FOUND", "Debit not found.");
-  return deps.writers.run(debit.userId, () => appendRefund(deps, debit));
-}
-
-async function appendRefund(deps: BillingDeps, debit: StoredEntry): Promise<{ balance: number }> {
-  const key = `refund:${debit.id}`;
-  for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
-    const [done, entries] = await Promise.all([
-      deps.stores.ledger.findByKey(key),
-      deps.stores.ledger.entries(debit.userId),
-    ]);
-    const now = deps.now();
-    if (done) return { balance: creditsAt(entries, now).credits };
-    const id = randomUUID();
-    const refund = {
-      id,
-      seq: creditsAt(entries, now).lastSeq + 1,
-      kind: "refund" as const,
-      amount: debit.amount,
-      expiresAt: null,
-      allocations: debit.allocations,
-    };
-    const after = creditsAt([...entries, refund], now);
-    const result = await deps.stores.ledger.append({
-      ...refund,
-      userId: debit.userId,
-      key,
-      source: "",
-      reason: debit.reason,
-      craftId: debit.craftId,
-      debitId: debit.id,
-      balanceAfter: after.credits,
-      outbox: [
-        creditsChanged(deps.creditsTopic, {
-          userId: debit.userId,
-          entryId: id,
-          seq: refund.seq,
-          kind: "refund",
-          delta: debit.amount,
-          balance: after.credits,
-          expiresAt: after.expiresAt,
-          at: now,
+  const { userId } = debit;
+  try {
+    const written = await deps.writers.run(userId, () =>
+      deps.stores.ledger.appendNext(
+        userId,
+        `refund:${debit.id}`,
+        () => ({
+          append: {
+            kind: "refund",
+            amount: debit.amount,
+            expiresAt: null,
+            source: "",
+            reason: debit.reason,
+            craftId: debit.craftId,
+            allocations: debit.allocations,
+            debitId: debit.id,
+            outbox: ({ id, seq, after, now }) => {
+              const credits = creditsOf(after, now);
+              return [
+                creditsChanged(deps.creditsTopic, {
+                  userId,
+                  entryId: id,
+                  seq,
+                  kind: "refund",
+                  delta: debit.amount,
+                  balance: credits.credits,
+                  expiresAt: credits.expiresAt,
+                  at: now,
+                }),
+              ];
+            },
+          },
+          result: (after) => after,
         }),
-      ],
-    });
-    if (result === "appended") {
-      deps.kick();
-      metrics.creditsRefunded.add(debit.amount, { reason: reasonKind(debit.reason) });
-      return { balance: after.credits };
-    }
-    if (result === "seq-taken") await backoff(attempt);
+        deps.now,
+      ),
+    );
+    if (written.outcome === "key-taken") return { balance: creditsOf(written.balance, deps.now()).credits };
+    if (written.outcome !== "appended") throw new Error("a refund always appends or finds its key");
+    deps.kick();
+    await deps.changed?.(userId);
+    metrics.creditsRefunded.add(debit.amount, { reason: reasonKind(debit.reason) });
+    return { balance: creditsOf(written.after, written.entry.createdAt).credits };
+  } catch (error) {
+    if (error instanceof TooBusy) throw appError("TooManyRunningActions");
+    throw error;
   }
-  throw appError("TooManyRunningActions");
 }

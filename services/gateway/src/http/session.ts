@@ -1,8 +1,10 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { type AccessTokenVerifier, type AuthUser, appError } from "@crafter/kit";
+import { type AccessTokenVerifier, API_KEY_PREFIX, type AuthUser, appError } from "@crafter/kit";
 import type { Session } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { parse as parseCookies } from "cookie";
 import type { CookieOptions, Request, RequestHandler, Response } from "express";
+import type { Clients } from "../clients";
+import { requiredScope } from "./api-key-scopes";
 
 /** Cookie names of the session contract (docs/api.md). */
 export const ACCESS_COOKIE = "crafter_at";
@@ -48,6 +50,8 @@ declare global {
     interface Request {
       user?: AuthUser;
       accessToken?: string;
+      /** Set when the request authenticated with a personal API key. */
+      apiKey?: { id: string; scopes: string[] };
     }
   }
 }
@@ -69,19 +73,39 @@ export function accessTokenOf(req: Request): string | undefined {
 }
 
 /**
- * Requires a valid access token (cookie or bearer); puts the user on `req.user`.
- * @throws UNAUTHENTICATED (401) when it is missing, expired or invalid.
+ * Requires a valid access token (cookie or bearer) of a verified user, or a personal API key
+ * (`Authorization: Bearer crk_…`) whose scopes allow the request; puts the user on `req.user`.
+ * A key is traded with auth for a short access token per request (audited, rate limited there).
+ * @throws UNAUTHENTICATED (401) when the token or key is missing, expired, revoked or invalid;
+ * EMAIL_NOT_VERIFIED (403) for an unverified user; FORBIDDEN (403) for a key without the scope or
+ * on a route no key may use; RATE_LIMITED (429) over a key's limit.
  */
-export function requireSession(verify: AccessTokenVerifier): RequestHandler {
+export function requireSession(verify: AccessTokenVerifier, clients: Pick<Clients, "auth">): RequestHandler {
   return async (req, _res, next) => {
     const token = accessTokenOf(req);
     if (!token) throw appError("UNAUTHENTICATED");
-    try {
-      req.user = await verify(token);
+    if (token.startsWith(API_KEY_PREFIX)) {
+      const path = `${req.baseUrl}${req.path}`;
+      const scope = requiredScope(req.method, path);
+      if (!scope) throw appError("FORBIDDEN", "API keys cannot be used for this request.");
+      const granted = await clients.auth.verifyApiKey({ secret: token, method: req.method, path, ip: req.ip ?? "" });
+      if (!granted.scopes.includes(scope)) {
+        throw appError("FORBIDDEN", `This API key does not have the "${scope}" scope.`);
+      }
+      req.accessToken = granted.accessToken;
+      req.apiKey = { id: granted.keyId, scopes: granted.scopes };
+    } else {
       req.accessToken = token;
+    }
+    let user: AuthUser;
+    try {
+      user = await verify(req.accessToken);
     } catch {
       throw appError("UNAUTHENTICATED");
     }
+    // Issue 9: an unverified account may only ask for its verification link again.
+    if (!user.email_verified) throw appError("EMAIL_NOT_VERIFIED");
+    req.user = user;
     next();
   };
 }

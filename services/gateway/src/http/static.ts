@@ -3,24 +3,37 @@ import { join, resolve } from "node:path";
 import express, { type RequestHandler, Router } from "express";
 
 /**
- * Serves the built dashboard (web/dist): hashed assets cached for a year, and index.html for
- * every other GET that is not /api, /auth or /rpc (client-side routes).
+ * The dashboard's client-side routes: /, the spec's public pages (section 2), the auth pages,
+ * /app and /app/*, /_app, and the public `/[bucket]` page (one segment without a dot). Any other
+ * path (e.g. /openapi.json, /a/b) is a real 404, not the dashboard.
+ */
+export const SPA_PATH =
+  /^\/(?:|signin|signup|verify|forgot-password|reset-password|_app|FAQ|usecases|features|why-us|pricing|integrations\/shopify|app(?:\/.*)?|[A-Za-z0-9_-]+)\/?$/;
+
+const notFound: RequestHandler = (_req, res) => {
+  res.status(404).type("text/plain").send("Not found.");
+};
+
+/**
+ * Serves the built dashboard (web/dist): hashed assets cached for a year, and index.html for the
+ * client-side routes (SPA_PATH). Everything else is 404.
  */
 export function dashboard(dist: string): Router {
   const root = resolve(dist);
   const router = Router();
   if (!existsSync(join(root, "index.html"))) {
-    const notBuilt: RequestHandler = (_req, res) => {
+    router.get(SPA_PATH, (_req, res) => {
       res.status(503).type("text/plain").send("The dashboard is not built. Run `npm run build` and restart.");
-    };
-    router.get(/^(?!\/(api|auth|rpc)(\/|$)).*/, notBuilt);
+    });
+    router.use(notFound);
     return router;
   }
   router.use("/assets", express.static(join(root, "assets"), { immutable: true, maxAge: "1y", fallthrough: false }));
   router.use(express.static(root, { index: false, maxAge: 0 }));
-  router.get(/^(?!\/(api|auth|rpc)(\/|$)).*/, (_req, res) => {
+  router.get(SPA_PATH, (_req, res) => {
     res.setHeader("cache-control", "no-cache");
     res.sendFile(join(root, "index.html"));
   });
+  router.use(notFound);
   return router;
 }

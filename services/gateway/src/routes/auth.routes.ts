@@ -1,86 +1,173 @@
-import { type AccessTokenVerifier, appError, describeError } from "@crafter/kit";
-import { Router } from "express";
+import { appError, describeError } from "@crafter/kit";
 import { z } from "zod";
-import type { Clients } from "../clients";
-import { ok, parseBody } from "../http/envelope";
-import {
-  accessTokenOf,
-  clearSessionCookies,
-  REFRESH_COOKIE,
-  type SessionCookieOptions,
-  sessionResult,
-  setSessionCookies,
-} from "../http/session";
+import { defineRoute, type RouteDef } from "../http/registry";
+import { sessionSchema, sessionUserSchema } from "../http/schemas";
+import { accessTokenOf, clearSessionCookies, REFRESH_COOKIE, sessionResult, setSessionCookies } from "../http/session";
+import type { RouteDeps } from "./deps";
 
-const email = z.string({ error: "Email is required" });
-const password = z.string({ error: "Password is required" });
-const token = z.string({ error: "Token is required" }).min(1, "Token is required");
+const email = z.string({ error: "Email is required" }).max(320, "Email is too long");
+const password = z.string({ error: "Password is required" }).max(1024, "Password is too long");
+const token = z.string({ error: "Token is required" }).min(1, "Token is required").max(512, "Token is too long");
+const message = z.object({ message: z.string() });
+const empty = z.object({});
+
+/** The client's address, from Express's trust-proxy setting (TRUST_PROXY) only. */
+const clientIp = (req: { ip?: string }) => req.ip ?? "";
 
 const SENT = "If the address can receive mail, a message is on its way. Please check your inbox.";
 
 /** /auth: the session flows of spec section 7 and the cookie contract of DESIGN section 4. */
-export function authRoutes(clients: Clients, verify: AccessTokenVerifier, cookies: SessionCookieOptions): Router {
-  const router = Router();
+export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] {
   const refreshCookie = (req: { cookies?: Record<string, string> }) => req.cookies?.[REFRESH_COOKIE] ?? "";
-
-  router.post("/signup", async (req, res) => {
-    const body = parseBody(z.object({ email, password, displayName: z.string().max(80).optional() }), req.body);
-    await clients.auth.signUp({ email: body.email, password: body.password, displayName: body.displayName ?? "" });
-    ok(res, { message: SENT });
-  });
-
-  router.post("/verify", async (req, res) => {
-    const body = parseBody(z.object({ token }), req.body);
-    ok(res, await clients.auth.verifyEmail({ token: body.token }));
-  });
-
-  router.post("/signin", async (req, res) => {
-    const body = parseBody(z.object({ email, password }), req.body);
-    const { session } = await clients.auth.signIn({ email: body.email, password: body.password, ip: req.ip ?? "" });
-    if (!session) throw appError("InternalServerError");
-    setSessionCookies(res, session, cookies);
-    ok(res, sessionResult(session));
-  });
-
-  router.get("/check", async (req, res) => {
-    const access = accessTokenOf(req);
-    if (!access) throw appError("UNAUTHENTICATED");
-    const user = await verify(access).catch(() => {
-      throw appError("UNAUTHENTICATED");
-    });
-    ok(res, { user });
-  });
-
-  router.post("/token/refresh", async (req, res) => {
-    try {
-      const { session } = await clients.auth.refreshSession({ refreshToken: refreshCookie(req) });
-      if (!session) throw appError("UNAUTHENTICATED");
-      setSessionCookies(res, session, cookies);
-      ok(res, sessionResult(session));
-    } catch (error) {
-      // Only a refused refresh ends the session; an outage must not log anyone out.
-      if (describeError(error).status === 401) clearSessionCookies(res, cookies);
-      throw error;
-    }
-  });
-
-  router.post("/signout", async (req, res) => {
-    await clients.auth.signOut({ refreshToken: refreshCookie(req) });
-    clearSessionCookies(res, cookies);
-    ok(res, {});
-  });
-
-  router.post("/password/forgot", async (req, res) => {
-    const body = parseBody(z.object({ email }), req.body);
-    await clients.auth.forgotPassword({ email: body.email });
-    ok(res, { message: SENT });
-  });
-
-  router.post("/password/reset", async (req, res) => {
-    const body = parseBody(z.object({ token, password }), req.body);
-    await clients.auth.resetPassword(body);
-    ok(res, {});
-  });
-
-  return router;
+  return [
+    defineRoute({
+      method: "post",
+      path: "/auth/signup",
+      tag: "auth",
+      summary: "Sign up; the answer is the same for new and existing addresses",
+      auth: "public",
+      body: z.object({ email, password, displayName: z.string().max(80).optional() }),
+      response: message,
+      errors: ["RATE_LIMITED"],
+      handler: async ({ req, body }) => {
+        await clients.auth.signUp({
+          email: body.email,
+          password: body.password,
+          displayName: body.displayName ?? "",
+          ip: clientIp(req),
+        });
+        return { message: SENT };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/auth/verify",
+      tag: "auth",
+      summary: "Verify an email address with the token of the emailed link",
+      auth: "public",
+      body: z.object({ token }),
+      response: z.object({ email: z.string() }),
+      errors: ["InvalidToken"],
+      handler: async ({ body }) => ({ email: (await clients.auth.verifyEmail({ token: body.token })).email }),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/auth/verify/resend",
+      tag: "auth",
+      summary: "Send the verification link again; the answer is the same whether or not the address waits for one",
+      auth: "public",
+      body: z.object({ email }),
+      response: message,
+      errors: ["RATE_LIMITED"],
+      handler: async ({ req, body }) => {
+        await clients.auth.resendVerification({ email: body.email, ip: clientIp(req) });
+        return { message: SENT };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/auth/signin",
+      tag: "auth",
+      summary: "Sign in; sets the session cookies",
+      auth: "public",
+      body: z.object({ email, password }),
+      response: sessionSchema,
+      errors: ["InvalidCredentials", "RATE_LIMITED"],
+      handler: async ({ req, res, body }) => {
+        const { session } = await clients.auth.signIn({
+          email: body.email,
+          password: body.password,
+          ip: clientIp(req),
+          userAgent: req.get("user-agent") ?? "",
+        });
+        if (!session) throw appError("InternalServerError");
+        setSessionCookies(res, session, cookies);
+        return sessionResult(session);
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/auth/check",
+      tag: "auth",
+      summary: "The user of the access token (cookie or bearer)",
+      auth: "public",
+      response: z.object({ user: z.object({ ...sessionUserSchema.shape, iat: z.number(), exp: z.number() }) }),
+      errors: ["UNAUTHENTICATED"],
+      handler: async ({ req }) => {
+        const access = accessTokenOf(req);
+        if (!access) throw appError("UNAUTHENTICATED");
+        const user = await verify(access).catch(() => {
+          throw appError("UNAUTHENTICATED");
+        });
+        return { user };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/auth/token/refresh",
+      tag: "auth",
+      summary: "Rotate the session cookies with the refresh cookie",
+      auth: "public",
+      body: empty,
+      response: sessionSchema,
+      errors: ["UNAUTHENTICATED"],
+      handler: async ({ req, res }) => {
+        try {
+          const { session } = await clients.auth.refreshSession({
+            refreshToken: refreshCookie(req),
+            userAgent: req.get("user-agent") ?? "",
+          });
+          if (!session) throw appError("UNAUTHENTICATED");
+          setSessionCookies(res, session, cookies);
+          return sessionResult(session);
+        } catch (error) {
+          // Only a refused refresh ends the session; an outage must not log anyone out.
+          if (describeError(error).status === 401) clearSessionCookies(res, cookies);
+          throw error;
+        }
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/auth/signout",
+      tag: "auth",
+      summary: "Sign out: clears the cookies and revokes the refresh family",
+      auth: "public",
+      body: empty,
+      response: empty,
+      handler: async ({ req, res }) => {
+        await clients.auth.signOut({ refreshToken: refreshCookie(req) });
+        clearSessionCookies(res, cookies);
+        return {};
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/auth/password/forgot",
+      tag: "auth",
+      summary: "Email a password reset link; the answer is the same for known and unknown addresses",
+      auth: "public",
+      body: z.object({ email }),
+      response: message,
+      errors: ["RATE_LIMITED"],
+      handler: async ({ req, body }) => {
+        await clients.auth.forgotPassword({ email: body.email, ip: clientIp(req) });
+        return { message: SENT };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/auth/password/reset",
+      tag: "auth",
+      summary: "Set a new password with the token of the emailed link",
+      auth: "public",
+      body: z.object({ token, password }),
+      response: empty,
+      errors: ["InvalidToken"],
+      handler: async ({ body }) => {
+        await clients.auth.resetPassword(body);
+        return {};
+      },
+    }),
+  ];
 }

@@ -1,26 +1,62 @@
 import { appError } from "@crafter/kit";
 import type { CompleteStepResponse, RunActionResponse } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
-import { type Response, Router } from "express";
+import type { Response } from "express";
 import { z } from "zod";
-import type { Clients } from "../clients";
 import { toCraft, toCraftSummary, toHeaders } from "../domain/mappers";
-import { ok, parseBody } from "../http/envelope";
-import { asUser } from "../http/session";
-
-const stepBody = z.object({
-  stepName: z.string({ error: "stepName is required" }).min(1, "stepName is required"),
-  values: z.record(z.string(), z.unknown()).default({}),
-});
+import { defineRoute, type RouteDef } from "../http/registry";
+import {
+  craftName,
+  craftSchema,
+  craftSummarySchema,
+  id,
+  jsonObject,
+  runSchema,
+  stepName,
+  workflowName,
+} from "../http/schemas";
+import type { RouteDeps } from "./deps";
 
 type JsonObject = Record<string, never>;
 
+/** Generation can take the provider's whole timeout (retries included). */
+const GENERATION_TIMEOUT_MS = 300_000;
+
+const craftParams = z.object({ id: id("id") });
+const stepParams = z.object({ id: id("id"), stepName });
+const stepBody = z.object({ stepName, values: jsonObject("values").default({}) });
+const empty = z.object({});
+
 const resultBody = z.object({
-  resultId: z.string().optional(),
+  resultId: z.string({ error: "resultId must be text" }).max(64, "resultId is too long").optional(),
   content: z.string({ error: "content must be text" }).max(200_000, "The content is too long.").optional(),
-  sections: z.record(z.string(), z.array(z.string(), { error: "Each section must be a list of texts." })).optional(),
-  data: z.record(z.string(), z.unknown(), { error: "data must be an object" }).optional(),
+  sections: z
+    .record(
+      z.string().max(200),
+      z.array(z.string().max(200_000), { error: "Each section must be a list of texts." }).max(1000),
+      { error: "sections must be an object" },
+    )
+    .optional(),
+  data: jsonObject("data").optional(),
   selected: z.boolean({ error: "selected must be true or false" }).optional(),
   delete: z.boolean({ error: "delete must be true or false" }).optional(),
+});
+
+const listQuery = z.object({
+  page: z.coerce
+    .number({ error: "page must be a whole number from 1 to 100000" })
+    .int("page must be a whole number from 1 to 100000")
+    .min(1, "page must be a whole number from 1 to 100000")
+    .max(100_000, "page must be a whole number from 1 to 100000")
+    .default(1),
+  pageSize: z.coerce
+    .number({ error: "pageSize must be a whole number from 1 to 100" })
+    .int("pageSize must be a whole number from 1 to 100")
+    .min(1, "pageSize must be a whole number from 1 to 100")
+    .max(100, "pageSize must be a whole number from 1 to 100")
+    .default(20),
+  workflowName: z.string({ error: "workflowName must be text" }).max(100, "workflowName is too long").default(""),
+  projectId: z.string({ error: "projectId must be text" }).max(64, "projectId is too long").default(""),
+  favorites: z.enum(["true", "false"], { error: "favorites must be true or false" }).default("false"),
 });
 
 /** Cancels the downstream call when the client goes away before the answer is written. */
@@ -32,196 +68,346 @@ function abortOnClose(res: Response): AbortController {
   return controller;
 }
 
+const CRAFT_ERRORS = ["NOT_FOUND"] as const;
+const RUN_ERRORS = [
+  "NOT_FOUND",
+  "CONFLICT",
+  "TooManyRunningActions",
+  "ReachedMaxResults",
+  "ConflictingInputError",
+  "NEED_SUBSCRIPTION",
+  "NOT_ENOUGH_CREDITS",
+  "RATE_LIMITED",
+  "InvalidUrl",
+  "UnableToReadWebPage",
+  "CR_ERR_WEBSITE_AUDIT",
+  "NoKeywordDataFound",
+  "NoCompetitorDataFound",
+  "InternalServerError",
+] as const;
+
 /** /api/workflowsV2 (spec section 7): REST over the workflows service. */
-export function workflowsRoutes(clients: Clients): Router {
-  const router = Router();
+export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
   const { workflows } = clients;
-
-  router.get("/headers", async (req, res) => {
-    ok(res, toHeaders(await workflows.getHeaders({}, asUser(req))));
-  });
-
-  router.get("/", async (req, res) => {
-    const query = z
-      .object({
-        page: z.coerce.number().int().min(1).default(1),
-        pageSize: z.coerce.number().int().min(1).max(100).default(20),
-        workflowName: z.string().default(""),
-        projectId: z.string().default(""),
-        favorites: z.enum(["true", "false"]).default("false"),
-      })
-      .safeParse(req.query);
-    if (!query.success) {
-      throw appError("CR_ERR_BAD_REQUEST", "page and pageSize must be positive numbers; favorites true or false.");
-    }
-    const list = await workflows.listCrafts({ ...query.data, favorites: query.data.favorites === "true" }, asUser(req));
-    ok(res, {
-      crafts: list.crafts.map(toCraftSummary),
-      total: list.total,
-      page: list.page,
-      totalPages: list.totalPages,
-    });
-  });
-
-  router.post("/", async (req, res) => {
-    const body = parseBody(
-      z.object({
-        workflowName: z.string({ error: "workflowName is required" }).min(1, "workflowName is required"),
-        craftName: z.string().max(120).optional(),
-        projectId: z.string().optional(),
-        profileId: z.string().optional(),
+  const W = "/api/workflowsV2";
+  return [
+    defineRoute({
+      method: "get",
+      path: `${W}/headers`,
+      tag: "workflows",
+      summary: "The workflows the user may craft with",
+      auth: "session",
+      response: z.looseObject({
+        names: z.array(z.string()),
+        headers: z.array(z.looseObject({ name: z.string() })),
+        defaultVersions: z.looseObject({}),
+        toolsList: z.array(z.string()),
+        newToolsList: z.array(z.string()),
       }),
-      req.body,
-    );
-    const { craft } = await workflows.createCraft(
-      {
-        workflowName: body.workflowName,
-        craftName: body.craftName ?? "",
-        projectId: body.projectId ?? "",
-        profileId: body.profileId ?? "",
-      },
-      asUser(req),
-    );
-    ok(res, toCraft(craft), 201);
-  });
-
-  router.post("/standalone", async (req, res) => {
-    const body = parseBody(
-      z.object({
-        workflowName: z.string({ error: "workflowName is required" }).min(1, "workflowName is required"),
-        craftName: z.string().max(120, "Name must be 1 to 120 characters.").optional(),
+      handler: async ({ as }) => toHeaders(await workflows.getHeaders({}, as)),
+    }),
+    defineRoute({
+      method: "get",
+      path: W,
+      tag: "workflows",
+      summary: "List crafts, newest first",
+      auth: "session",
+      query: listQuery,
+      response: z.object({
+        crafts: z.array(craftSummarySchema),
+        total: z.number(),
+        page: z.number(),
+        totalPages: z.number(),
       }),
-      req.body,
-    );
-    const { craft } = await workflows.createStandaloneCraft(
-      { workflowName: body.workflowName, craftName: body.craftName ?? "" },
-      asUser(req),
-    );
-    ok(res, toCraft(craft), 201);
-  });
-
-  router.get("/:id", async (req, res) => {
-    ok(res, toCraft((await workflows.getCraft({ craftId: req.params.id }, asUser(req))).craft));
-  });
-
-  router.put("/:id", async (req, res) => {
-    const body = parseBody(stepBody, req.body);
-    const { craft } = await workflows.saveCraft(
-      { craftId: req.params.id, stepName: body.stepName, values: body.values as JsonObject },
-      asUser(req),
-    );
-    ok(res, toCraft(craft));
-  });
-
-  router.put("/:id/step/complete", async (req, res) => {
-    const body = parseBody(stepBody, req.body);
-    let completed: Extract<CompleteStepResponse["event"], { case: "completed" }>["value"] | undefined;
-    const controller = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    for await (const message of workflows.completeStep(
-      { craftId: req.params.id, stepName: body.stepName, values: body.values as JsonObject },
-      { ...asUser(req), signal: controller.signal, timeoutMs: 300_000 },
-    )) {
-      if (message.event.case === "completed") completed = message.event.value;
-    }
-    if (!completed) throw appError("InternalServerError");
-    ok(res, { result: completed.result ?? null, meta: completed.meta ?? {}, craft: toCraft(completed.craft) });
-  });
-
-  router.get("/:id/:stepName/editStep", async (req, res) => {
-    const { craft } = await workflows.editStep({ craftId: req.params.id, stepName: req.params.stepName }, asUser(req));
-    ok(res, toCraft(craft));
-  });
-
-  router.put("/:id/name", async (req, res) => {
-    const body = parseBody(z.object({ name: z.string({ error: "name is required" }) }), req.body);
-    const { craft } = await workflows.renameCraft({ craftId: req.params.id, name: body.name }, asUser(req));
-    ok(res, toCraft(craft));
-  });
-
-  router.put("/:id/:stepName/saveOrUpdateActionResult", async (req, res) => {
-    const body = parseBody(resultBody, req.body);
-    const { craft } = await workflows.saveActionResult(
-      {
-        craftId: req.params.id,
-        stepName: req.params.stepName,
-        resultId: body.resultId ?? "",
-        content: body.content,
-        sections: body.sections,
-        data: body.data as JsonObject | undefined,
-        selected: body.selected,
-        delete: body.delete ?? false,
+      handler: async ({ query, as }) => {
+        const list = await workflows.listCrafts({ ...query, favorites: query.favorites === "true" }, as);
+        return {
+          crafts: list.crafts.map(toCraftSummary),
+          total: list.total,
+          page: list.page,
+          totalPages: list.totalPages,
+        };
       },
-      asUser(req),
-    );
-    ok(res, toCraft(craft));
-  });
-
-  router.post("/:id/cloneWorkflow", async (req, res) => {
-    const body = parseBody(
-      z.object({ craftName: z.string().max(120, "Name must be 1 to 120 characters.").optional() }),
-      req.body,
-    );
-    const { craft } = await workflows.cloneCraft(
-      { craftId: req.params.id, craftName: body.craftName ?? "" },
-      asUser(req),
-    );
-    ok(res, toCraft(craft), 201);
-  });
-
-  router.put("/:id/favorite", async (req, res) => {
-    const body = parseBody(z.object({ favorite: z.boolean({ error: "favorite must be true or false" }) }), req.body);
-    const { summary } = await workflows.setFavorite({ craftId: req.params.id, favorite: body.favorite }, asUser(req));
-    ok(res, toCraftSummary(summary));
-  });
-
-  router.delete("/:id", async (req, res) => {
-    const { craftId } = await workflows.deleteCraft({ craftId: req.params.id }, asUser(req));
-    ok(res, { craftId });
-  });
-
-  router.get("/:id/results", async (req, res) => {
-    const results = await workflows.getResults({ craftId: req.params.id }, asUser(req));
-    ok(res, { craftId: results.craftId, craftName: results.craftName, results: results.results });
-  });
-
-  router.post("/:id/:stepName/generateInlineText", async (req, res) => {
-    const body = parseBody(
-      z.object({
-        name: z.string({ error: "name is required" }).min(1, "name is required"),
-        params: z.record(z.string(), z.unknown()).default({}),
+    }),
+    defineRoute({
+      method: "post",
+      path: W,
+      tag: "workflows",
+      summary: "Create a craft",
+      auth: "session",
+      body: z.object({
+        workflowName,
+        craftName: craftName.optional(),
+        projectId: z.string({ error: "projectId must be text" }).max(64, "projectId is too long").optional(),
+        profileId: z.string({ error: "profileId must be text" }).max(64, "profileId is too long").optional(),
       }),
-      req.body,
-    );
-    const controller = abortOnClose(res);
-    const answer = await workflows.generateInlineText(
-      { craftId: req.params.id, stepName: req.params.stepName, name: body.name, params: body.params as JsonObject },
-      { ...asUser(req), signal: controller.signal, timeoutMs: 300_000 },
-    );
-    ok(res, { text: answer.text, meta: answer.meta ?? {} });
-  });
-
-  // Runs the step's action of that kind without completing the step ("generate more").
-  router.post("/:id/:stepName/:actionType", async (req, res) => {
-    const body = parseBody(z.object({ params: z.record(z.string(), z.unknown()).default({}) }), req.body ?? {});
-    let completed: Extract<RunActionResponse["event"], { case: "completed" }>["value"] | undefined;
-    const controller = abortOnClose(res);
-    for await (const message of workflows.runAction(
-      {
-        craftId: req.params.id,
-        stepName: req.params.stepName,
-        actionType: req.params.actionType,
-        params: body.params as JsonObject,
+      response: craftSchema,
+      status: 201,
+      idempotent: true,
+      errors: ["NOT_FOUND", "CONFLICT"],
+      handler: async ({ body, as }) => {
+        const { craft } = await workflows.createCraft(
+          {
+            workflowName: body.workflowName,
+            craftName: body.craftName ?? "",
+            projectId: body.projectId ?? "",
+            profileId: body.profileId ?? "",
+          },
+          as,
+        );
+        return toCraft(craft);
       },
-      { ...asUser(req), signal: controller.signal, timeoutMs: 300_000 },
-    )) {
-      if (message.event.case === "completed") completed = message.event.value;
-    }
-    if (!completed) throw appError("InternalServerError");
-    ok(res, { result: completed.result ?? null, meta: completed.meta ?? {}, craft: toCraft(completed.craft) });
-  });
-
-  return router;
+    }),
+    defineRoute({
+      method: "post",
+      path: `${W}/standalone`,
+      tag: "workflows",
+      summary: "Create a craft without a project",
+      auth: "session",
+      body: z.object({ workflowName, craftName: craftName.optional() }),
+      response: craftSchema,
+      status: 201,
+      idempotent: true,
+      errors: ["NOT_FOUND", "CONFLICT"],
+      handler: async ({ body, as }) => {
+        const { craft } = await workflows.createStandaloneCraft(
+          { workflowName: body.workflowName, craftName: body.craftName ?? "" },
+          as,
+        );
+        return toCraft(craft);
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${W}/{id}`,
+      tag: "workflows",
+      summary: "A craft",
+      auth: "session",
+      params: craftParams,
+      response: craftSchema,
+      errors: CRAFT_ERRORS,
+      handler: async ({ params, as }) => toCraft((await workflows.getCraft({ craftId: params.id }, as)).craft),
+    }),
+    defineRoute({
+      method: "put",
+      path: `${W}/{id}`,
+      tag: "workflows",
+      summary: "Save a step's values without completing it",
+      auth: "session",
+      params: craftParams,
+      body: stepBody,
+      response: craftSchema,
+      errors: ["NOT_FOUND", "CONFLICT", "TooManyRunningActions"],
+      handler: async ({ params, body, as }) => {
+        const { craft } = await workflows.saveCraft(
+          { craftId: params.id, stepName: body.stepName, values: body.values as JsonObject },
+          as,
+        );
+        return toCraft(craft);
+      },
+    }),
+    defineRoute({
+      method: "put",
+      path: `${W}/{id}/step/complete`,
+      tag: "workflows",
+      summary: "Complete a step: validate, run its action, open the next",
+      auth: "session",
+      params: craftParams,
+      body: stepBody,
+      response: runSchema,
+      errors: RUN_ERRORS,
+      handler: async ({ res, params, body, as }) => {
+        let completed: Extract<CompleteStepResponse["event"], { case: "completed" }>["value"] | undefined;
+        const controller = abortOnClose(res);
+        for await (const message of workflows.completeStep(
+          { craftId: params.id, stepName: body.stepName, values: body.values as JsonObject },
+          { ...as, signal: controller.signal, timeoutMs: GENERATION_TIMEOUT_MS },
+        )) {
+          if (message.event.case === "completed") completed = message.event.value;
+        }
+        if (!completed) throw appError("InternalServerError");
+        return { result: completed.result ?? null, meta: completed.meta ?? {}, craft: toCraft(completed.craft) };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${W}/{id}/{stepName}/editStep`,
+      tag: "workflows",
+      summary: "Read a craft before editing one of its steps (changes nothing; POST edits)",
+      auth: "session",
+      params: stepParams,
+      response: craftSchema,
+      errors: CRAFT_ERRORS,
+      handler: async ({ params, as }) => {
+        const craft = toCraft((await workflows.getCraft({ craftId: params.id }, as)).craft);
+        if (!craft.steps.some((step) => (step as { name?: unknown }).name === params.stepName)) {
+          throw appError("NOT_FOUND", "No such step in this craft.");
+        }
+        return craft;
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${W}/{id}/{stepName}/editStep`,
+      tag: "workflows",
+      summary: "Reopen a completed step for editing (moves the craft back to it)",
+      auth: "session",
+      params: stepParams,
+      body: empty,
+      response: craftSchema,
+      errors: ["NOT_FOUND", "CONFLICT", "TooManyRunningActions"],
+      handler: async ({ params, as }) =>
+        toCraft((await workflows.editStep({ craftId: params.id, stepName: params.stepName }, as)).craft),
+    }),
+    defineRoute({
+      method: "put",
+      path: `${W}/{id}/name`,
+      tag: "workflows",
+      summary: "Rename a craft",
+      auth: "session",
+      params: craftParams,
+      body: z.object({ name: z.string({ error: "name is required" }).max(120, "Name must be 1 to 120 characters.") }),
+      response: craftSchema,
+      errors: CRAFT_ERRORS,
+      handler: async ({ params, body, as }) =>
+        toCraft((await workflows.renameCraft({ craftId: params.id, name: body.name }, as)).craft),
+    }),
+    defineRoute({
+      method: "put",
+      path: `${W}/{id}/{stepName}/saveOrUpdateActionResult`,
+      tag: "workflows",
+      summary: "Edit, select, delete or add a result of a step",
+      auth: "session",
+      params: stepParams,
+      body: resultBody,
+      response: craftSchema,
+      errors: ["NOT_FOUND", "CONFLICT", "TooManyRunningActions", "ReachedMaxResults"],
+      handler: async ({ params, body, as }) => {
+        const { craft } = await workflows.saveActionResult(
+          {
+            craftId: params.id,
+            stepName: params.stepName,
+            resultId: body.resultId ?? "",
+            content: body.content,
+            sections: body.sections,
+            data: body.data as JsonObject | undefined,
+            selected: body.selected,
+            delete: body.delete ?? false,
+          },
+          as,
+        );
+        return toCraft(craft);
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${W}/{id}/cloneWorkflow`,
+      tag: "workflows",
+      summary: "Copy a craft",
+      auth: "session",
+      params: craftParams,
+      body: z.object({ craftName: craftName.optional() }),
+      response: craftSchema,
+      status: 201,
+      idempotent: true,
+      errors: CRAFT_ERRORS,
+      handler: async ({ params, body, as }) =>
+        toCraft((await workflows.cloneCraft({ craftId: params.id, craftName: body.craftName ?? "" }, as)).craft),
+    }),
+    defineRoute({
+      method: "put",
+      path: `${W}/{id}/favorite`,
+      tag: "workflows",
+      summary: "Mark or unmark a craft as a favorite",
+      auth: "session",
+      params: craftParams,
+      body: z.object({ favorite: z.boolean({ error: "favorite must be true or false" }) }),
+      response: craftSummarySchema,
+      errors: CRAFT_ERRORS,
+      handler: async ({ params, body, as }) =>
+        toCraftSummary((await workflows.setFavorite({ craftId: params.id, favorite: body.favorite }, as)).summary),
+    }),
+    defineRoute({
+      method: "delete",
+      path: `${W}/{id}`,
+      tag: "workflows",
+      summary: "Delete a craft",
+      auth: "session",
+      params: craftParams,
+      body: empty,
+      response: z.object({ craftId: z.string() }),
+      errors: ["NOT_FOUND", "TooManyRunningActions"],
+      handler: async ({ params, as }) => ({
+        craftId: (await workflows.deleteCraft({ craftId: params.id }, as)).craftId,
+      }),
+    }),
+    defineRoute({
+      method: "get",
+      path: `${W}/{id}/results`,
+      tag: "workflows",
+      summary: "A craft's results",
+      auth: "session",
+      params: craftParams,
+      response: z.object({ craftId: z.string(), craftName: z.string(), results: z.array(z.looseObject({})) }),
+      errors: CRAFT_ERRORS,
+      handler: async ({ params, as }) => {
+        const results = await workflows.getResults({ craftId: params.id }, as);
+        return { craftId: results.craftId, craftName: results.craftName, results: results.results };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${W}/{id}/{stepName}/generateInlineText`,
+      tag: "workflows",
+      summary: "Write inline text for a step; nothing is saved",
+      auth: "session",
+      params: stepParams,
+      body: z.object({
+        name: z.string({ error: "name is required" }).min(1, "name is required").max(100, "name is too long"),
+        params: jsonObject("params").default({}),
+      }),
+      response: z.object({ text: z.string(), meta: z.looseObject({}) }),
+      errors: RUN_ERRORS,
+      handler: async ({ res, params, body, as }) => {
+        const controller = abortOnClose(res);
+        const answer = await workflows.generateInlineText(
+          { craftId: params.id, stepName: params.stepName, name: body.name, params: body.params as JsonObject },
+          { ...as, signal: controller.signal, timeoutMs: GENERATION_TIMEOUT_MS },
+        );
+        return { text: answer.text, meta: answer.meta ?? {} };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${W}/{id}/{stepName}/{actionType}`,
+      tag: "workflows",
+      summary: "Run a step's action without completing the step (generate more)",
+      auth: "session",
+      params: z.object({
+        id: id("id"),
+        stepName,
+        actionType: z.string().min(1, "actionType is required").max(100, "actionType is too long"),
+      }),
+      body: z.object({ params: jsonObject("params").default({}) }),
+      response: runSchema,
+      errors: RUN_ERRORS,
+      handler: async ({ res, params, body, as }) => {
+        let completed: Extract<RunActionResponse["event"], { case: "completed" }>["value"] | undefined;
+        const controller = abortOnClose(res);
+        for await (const message of workflows.runAction(
+          {
+            craftId: params.id,
+            stepName: params.stepName,
+            actionType: params.actionType,
+            params: body.params as JsonObject,
+          },
+          { ...as, signal: controller.signal, timeoutMs: GENERATION_TIMEOUT_MS },
+        )) {
+          if (message.event.case === "completed") completed = message.event.value;
+        }
+        if (!completed) throw appError("InternalServerError");
+        return { result: completed.result ?? null, meta: completed.meta ?? {}, craft: toCraft(completed.craft) };
+      },
+    }),
+  ];
 }

@@ -21,10 +21,20 @@ export const baseConfigSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   /** Period of the OTLP metric export, in milliseconds. */
   OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().positive().default(15_000),
-  /** Address of the auth service, whose GetJwks publishes the keys that verify access tokens. */
-  AUTH_URL: z.url().default("http://127.0.0.1:50051"),
+  /**
+   * Address of the auth service, whose GetJwks publishes the keys that verify access tokens.
+   * Required, like every peer's address (services/manifest.yaml): no default that works only locally.
+   */
+  AUTH_URL: z.url(),
   JWT_ISSUER: z.string().default("crafter-auth"),
   JWT_AUDIENCE: z.string().default("crafter"),
+  /**
+   * This service's secret for auth's IssueServiceToken (client credentials), at least 32
+   * characters; auth holds the same value in SERVICE_SECRETS. Needed only by services that make
+   * calls of their own (`as: "service"` clients); from the chart's service-secrets Secret, or
+   * generated per stack by scripts/stack.mjs.
+   */
+  SERVICE_SECRET: z.string().min(32).optional(),
   /** Default deadline of outgoing RPCs, in milliseconds. */
   RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Grace period for in-flight work on SIGTERM, in milliseconds. */
@@ -45,7 +55,16 @@ export class ConfigError extends Error {
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const parsed = schema.safeParse(env);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  const problems = parsed.error.issues.map((issue) => {
+    const name = issue.path.join(".") || "(root)";
+    const unset = issue.code === "invalid_type" && issue.path.length === 1 && env[String(issue.path[0])] === undefined;
+    if (!unset) return `  ${name}: ${issue.message}`;
+    // A peer's address: say whose (microservices-demo's mustMapEnv habit: fail at start, name the variable).
+    const peer = /^([A-Z][A-Z0-9]*)_URL$/.exec(name)?.[1]?.toLowerCase();
+    return peer
+      ? `  ${name} is not set: the address of the ${peer} service, which this service calls (services/manifest.yaml)`
+      : `  ${name} is not set (required)`;
+  });
   throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
 }
 

@@ -1,72 +1,67 @@
-import { Code, ConnectError } from "@connectrpc/connect";
-import { type ErrorDetail, ErrorDetailSchema } from "@crafter/proto/crafter/common/v1/error_pb";
-import { ERROR_CATALOGUE, type ErrorCode, isErrorCode } from "./codes";
-
-const CONNECT_CODE_BY_STATUS: Record<number, Code> = {
-  400: Code.InvalidArgument,
-  401: Code.Unauthenticated,
-  402: Code.FailedPrecondition,
-  403: Code.PermissionDenied,
-  404: Code.NotFound,
-  409: Code.Aborted,
-  415: Code.InvalidArgument,
-  422: Code.FailedPrecondition,
-  429: Code.ResourceExhausted,
-  500: Code.Internal,
-  502: Code.Unavailable,
-};
+import { ERROR_CATALOGUE, type ErrorCode } from "./codes";
 
 /**
- * A ConnectError carrying one of the spec's codes as an `ErrorDetail`, so it survives gRPC and the
- * Connect protocol alike. The Connect code follows the catalogue's HTTP status.
+ * A failure in the spec's terms, free of any transport: use cases and domain code throw it, the
+ * kit's `errorInterceptor` (rpc/errors.ts) turns it into a ConnectError with an `ErrorDetail`, and
+ * the gateway's envelope reads it through `describeError`.
+ */
+export class AppError extends Error {
+  override readonly name = "AppError";
+  /** The catalogue code (spec section 8 or docs/api.md). */
+  readonly code: ErrorCode;
+  /** The HTTP status the catalogue gives `code`. */
+  readonly status: number;
+  /** Field name → message, for validation errors. */
+  readonly fields: Record<string, string> | undefined;
+  /**
+   * HTTP response headers the answer must carry, lower-case names among ERROR_HEADER_NAMES
+   * (e.g. `retry-after` and the RateLimit headers of a RATE_LIMITED). `toConnectError` puts them in
+   * the ConnectError's metadata, `describeError` reads them back, and the gateway sends them.
+   */
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message?: string, fields?: Record<string, string>, headers?: Record<string, string>) {
+    super(message ?? ERROR_CATALOGUE[code].message);
+    this.code = code;
+    this.status = ERROR_CATALOGUE[code].status;
+    this.fields = fields;
+    this.headers = headers;
+  }
+}
+
+/**
+ * The response headers an error may carry from a service to the gateway's HTTP answer: `Retry-After`
+ * and the IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers). Others are not forwarded.
+ */
+export const ERROR_HEADER_NAMES = ["retry-after", "ratelimit-policy", "ratelimit"] as const;
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/**
+ * The error of one of the spec's codes.
  * @param message defaults to the catalogue's message for `code`.
  * @param fields field name → message, for validation errors.
  */
-export function appError(code: ErrorCode, message?: string, fields?: Record<string, string>): ConnectError {
-  const entry = ERROR_CATALOGUE[code];
-  const connectCode = CONNECT_CODE_BY_STATUS[entry.status] ?? Code.Unknown;
-  return new ConnectError(message ?? entry.message, connectCode, undefined, [
-    { desc: ErrorDetailSchema, value: { code, fields: fields ?? {} } },
-  ]);
+export function appError(code: ErrorCode, message?: string, fields?: Record<string, string>): AppError {
+  return new AppError(code, message, fields);
 }
 
-/** Shorthand for a validation failure: CR_ERR_BAD_REQUEST (or `code`) with per-field messages. */
-export function badRequest(fields: Record<string, string>, code: ErrorCode = "CR_ERR_BAD_REQUEST"): ConnectError {
+/** Shorthand for a validation failure: CR_ERR_BAD_REQUEST (or `code`) with per-field messages; the first is the message. */
+export function badRequest(fields: Record<string, string>, code: ErrorCode = "CR_ERR_BAD_REQUEST"): AppError {
   const first = Object.values(fields)[0];
   return appError(code, first ?? ERROR_CATALOGUE[code].message, fields);
 }
 
-const CODE_BY_CONNECT: Partial<Record<Code, ErrorCode>> = {
-  [Code.InvalidArgument]: "CR_ERR_BAD_REQUEST",
-  [Code.Unauthenticated]: "UNAUTHENTICATED",
-  [Code.PermissionDenied]: "FORBIDDEN",
-  [Code.NotFound]: "NOT_FOUND",
-  [Code.AlreadyExists]: "CONFLICT",
-  [Code.Aborted]: "CONFLICT",
-  [Code.FailedPrecondition]: "CONFLICT",
-  [Code.ResourceExhausted]: "RATE_LIMITED",
-};
-
-export interface DescribedError {
-  code: ErrorCode;
-  status: number;
-  message: string;
-  fields?: Record<string, string>;
-}
-
 /**
- * Reads any error thrown by an RPC into the spec's terms: the ErrorDetail's code when present,
- * else one derived from the Connect code; unknown failures become InternalServerError with the
- * catalogue's message (internal messages are not leaked).
+ * The caller went away or the deadline passed, so the work stopped and nothing was saved. Not a
+ * catalogue code (no user reads it): `errorInterceptor` sends it as Connect's Canceled.
  */
-export function describeError(error: unknown): DescribedError {
-  const connectError = ConnectError.from(error);
-  const detail: ErrorDetail | undefined = connectError.findDetails(ErrorDetailSchema)[0];
-  if (detail && isErrorCode(detail.code)) {
-    const fields = Object.keys(detail.fields).length > 0 ? { ...detail.fields } : undefined;
-    return { code: detail.code, status: ERROR_CATALOGUE[detail.code].status, message: connectError.rawMessage, fields };
+export class CancelledError extends Error {
+  override readonly name = "CancelledError";
+
+  constructor(message = "The request was cancelled.") {
+    super(message);
   }
-  const code = CODE_BY_CONNECT[connectError.code];
-  if (code) return { code, status: ERROR_CATALOGUE[code].status, message: ERROR_CATALOGUE[code].message };
-  return { code: "InternalServerError", status: 500, message: ERROR_CATALOGUE.InternalServerError.message };
 }

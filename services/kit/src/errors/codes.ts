@@ -1,63 +1,10 @@
-/**
- * The error catalogue of spec section 8 plus the platform codes of docs/api.md. Pure data, shared
- * by the services (ConnectError details), the gateway (envelope `error.code` + HTTP status) and the
- * web dashboard (messages).
- */
-export const ERROR_CATALOGUE = {
-  InvalidUrl: { status: 400, message: "Oops! The URL you entered seems incorrect. Please check and try again." },
-  PageNotFound: {
-    status: 404,
-    message: "The page you're looking for can't be found. It may have been moved or deleted.",
-  },
-  UnableToReadWebPage: { status: 502, message: "We're having trouble reading this web page. Please try again later." },
-  InternalServerError: { status: 500, message: "Something went wrong on our end. Please try again later." },
-  TooManyRunningActions: {
-    status: 409,
-    message: "Your previous request is still processing. Please wait a moment before trying again.",
-  },
-  NoResultsFound: { status: 404, message: "No results found. Please check and try again." },
-  CR_ERR_BAD_REQUEST: { status: 400, message: "Something is wrong with your request." },
-  CR_ERR_WEBSITE_AUDIT: { status: 502, message: "Can't process page. Please try later or use another page." },
-  ConflictingInputError: {
-    status: 422,
-    message:
-      "The input data may conflict or lack details needed for crafting. Please review, complete all required information and try again.",
-  },
-  ReachedMaxResults: {
-    status: 409,
-    message: "Maximum result limit reached. Please delete poor results before generating more.",
-  },
-  /** Keyword research found nothing (or no provider is configured): the 'No results found.' dialog. */
-  NoKeywordDataFound: {
-    status: 422,
-    message: "No results found. Check the spelling or try broader keywords.",
-  },
-  /** Competitor research found nothing about the domain: the 'No data has been found about this domain.' dialog. */
-  NoCompetitorDataFound: {
-    status: 422,
-    message: "No data has been found about this domain. It may be a low traffic domain.",
-  },
-  NEED_SUBSCRIPTION: { status: 402, message: "Your free credit has ended. Upgrade to keep crafting." },
-  NOT_ENOUGH_CREDITS: { status: 402, message: "Not enough credits." },
-  InvalidToken: { status: 400, message: "This link is invalid or has expired." },
-  InvalidCredentials: { status: 401, message: "Invalid email or password." },
-  UNAUTHENTICATED: { status: 401, message: "Your session has expired. Please sign in again." },
-  FORBIDDEN: { status: 403, message: "This request is not allowed." },
-  NOT_FOUND: { status: 404, message: "Not found." },
-  CONFLICT: { status: 409, message: "This conflicts with the current state. Reload and try again." },
-  RATE_LIMITED: { status: 429, message: "Too many attempts. Please wait a moment and try again." },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Requests must be sent as application/json." },
-} as const satisfies Record<string, { status: number; message: string }>;
-
-export type ErrorCode = keyof typeof ERROR_CATALOGUE;
-
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === "string" && Object.hasOwn(ERROR_CATALOGUE, value);
-}
-
-/** Messages the web client shows when a call fails without a server message (spec section 8). */
-export const CLIENT_MESSAGES = {
-  network: "Network error!",
-  fetchFailed: "Data fetching error!",
-  createFailed: "Data creating error!",
-} as const;
+// The catalogue lives in the workspace package @crafter/errors (pure TS, shared with the web); the
+// kit re-exports it so services keep importing from "@crafter/kit".
+export {
+  type CatalogueEntry,
+  CLIENT_MESSAGES,
+  catalogueEntry,
+  ERROR_CATALOGUE,
+  type ErrorCode,
+  isErrorCode,
+} from "@crafter/errors";

@@ -4,6 +4,7 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } f
 import type { Consumer, IHeaders, Kafka } from "kafkajs";
 import type { Connection } from "mongoose";
 import type { Logger } from "pino";
+import { insertOnce } from "../data/idioms";
 import { metrics, observeGauge } from "../telemetry/metrics";
 import { processedEventModel } from "./outbox";
 import type { Publisher } from "./publisher";
@@ -155,9 +156,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
             outcome = "dlq";
             metrics.eventsDlq.add(1, { "messaging.destination.name": topic, group: options.groupId });
           }
-          await processed.create({ _id: markerId }).catch((error: { code?: number }) => {
-            if (error.code !== 11000) throw error;
-          });
+          await insertOnce(processed, { _id: markerId });
         });
       } catch (error) {
         outcome = "error";

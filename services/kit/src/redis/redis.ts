@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { AppError } from "../errors/app-error";
 
 export type { Redis } from "ioredis";
 
@@ -45,9 +46,46 @@ export async function hitRateLimit(
   return { allowed: count <= limit, count, retryAfterSeconds: ttl < 0 ? windowSeconds : ttl };
 }
 
+/** A limit as the IETF RateLimit headers name it (draft-ietf-httpapi-ratelimit-headers). */
+export interface RateLimitPolicy {
+  /** The policy's name in the headers, e.g. "signin". */
+  name: string;
+  /** Requests allowed per window (quota). */
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * The headers of a limited answer: `Retry-After` (seconds), `RateLimit-Policy: "<name>";q=<limit>;w=<window>`
+ * and `RateLimit: "<name>";r=<remaining>;t=<seconds to reset>`.
+ */
+export function rateLimitHeaders(policy: RateLimitPolicy, result: RateLimitResult): Record<string, string> {
+  const reset = Math.max(1, result.retryAfterSeconds);
+  const remaining = Math.max(0, policy.limit - result.count);
+  return {
+    "retry-after": String(reset),
+    "ratelimit-policy": `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`,
+    ratelimit: `"${policy.name}";r=${remaining};t=${reset}`,
+  };
+}
+
+/** RATE_LIMITED (429) carrying the rate-limit headers (AppError.headers), for the gateway to answer with. */
+export function rateLimitedError(policy: RateLimitPolicy, result: RateLimitResult): AppError {
+  return new AppError("RATE_LIMITED", undefined, undefined, rateLimitHeaders(policy, result));
+}
+
 /** Hits counted on `key` in its current window, without counting one (0 when none). */
 export async function rateLimitCount(redis: Redis, key: string): Promise<number> {
   return Number((await redis.get(rateLimitKey(key))) ?? 0);
+}
+
+/** The state of `key` without counting a hit: hits in the window and seconds until it resets. */
+export async function peekRateLimit(redis: Redis, key: string): Promise<RateLimitResult> {
+  const [[, count], [, ttl]] = (await redis.multi().get(rateLimitKey(key)).ttl(rateLimitKey(key)).exec()) as [
+    [null, string | null],
+    [null, number],
+  ];
+  return { allowed: true, count: Number(count ?? 0), retryAfterSeconds: Math.max(0, ttl) };
 }
 
 /** Clears a rate-limit counter (e.g. after a successful sign-in). */

@@ -1,5 +1,8 @@
 import { Code, ConnectError, createContextKey, type HandlerContext } from "@connectrpc/connect";
 
+// Leaf module of the kit's rpc/: types and context keys only, so client, jwks and the access
+// interceptor can all import it without importing each other.
+
 /** The verified caller of an RPC: the claims of the access JWT (spec section 3, "Auth user"). */
 export interface AuthUser {
   userId: string;
@@ -13,14 +16,35 @@ export interface AuthUser {
   exp: number;
 }
 
-/** Where the auth interceptor puts the caller; undefined on unauthenticated calls. */
+/** `aud` of service tokens; user access tokens carry JWT_AUDIENCE ("crafter") instead. */
+export const SERVICE_TOKEN_AUDIENCE = "crafter-internal";
+/** `sub` of a service token is `service:<name>`. */
+export const SERVICE_SUBJECT_PREFIX = "service:";
+
+/** What a verified bearer token proves: a user (access token) or a service (service token). */
+export type VerifiedIdentity =
+  | { kind: "user"; user: AuthUser }
+  /** `exp` in seconds since the epoch. */
+  | { kind: "service"; service: string; exp: number };
+
+/** A source of this service's own service token (see serviceCredentials). */
+export interface ServiceCredentials {
+  /** The service the tokens name (`sub = service:<name>`). */
+  readonly name: string;
+  /** A valid service token, cached and renewed before it expires. @throws when auth refuses or is down. */
+  token(): Promise<string>;
+}
+
+/** Where the access interceptor puts the user of a user token; undefined otherwise. */
 export const kUser = createContextKey<AuthUser | undefined>(undefined, { description: "authenticated user" });
-/** The caller's raw access token, so a service can call another on the user's behalf. */
+/** The caller's raw user access token, so a service can call another on the user's behalf. */
 export const kAccessToken = createContextKey<string | undefined>(undefined, { description: "access token" });
+/** The calling service's name when the call carried a service token; undefined otherwise. */
+export const kService = createContextKey<string | undefined>(undefined, { description: "calling service" });
 
 /**
  * The caller of this RPC.
- * @throws ConnectError Unauthenticated when the call carried no valid access token.
+ * @throws ConnectError Unauthenticated when the call carried no valid user access token.
  */
 export function requireUser(ctx: HandlerContext): AuthUser {
   const user = ctx.values.get(kUser);
@@ -28,8 +52,14 @@ export function requireUser(ctx: HandlerContext): AuthUser {
   return user;
 }
 
-/** Call options that forward the caller's access token to another service. */
-export function onBehalfOf(ctx: HandlerContext): { headers: Record<string, string>; signal: AbortSignal } {
-  const token = ctx.values.get(kAccessToken);
-  return { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: ctx.signal };
+/**
+ * Call options that forward the caller's user access token to another service (none when the call
+ * came with a service token or none). Takes the handler context, or a transport-free caller.
+ */
+export function onBehalfOf(from: HandlerContext | { token: string | undefined; signal: AbortSignal }): {
+  headers: Record<string, string>;
+  signal: AbortSignal;
+} {
+  const token = "values" in from ? from.values.get(kAccessToken) : from.token;
+  return { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: from.signal };
 }

@@ -2,33 +2,11 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Logger } from "pino";
 import { metrics } from "../telemetry/metrics";
-import { kAccessToken, kUser } from "./identity";
-import type { AccessTokenVerifier } from "./jwks";
 
 const tracer = trace.getTracer("crafter-rpc");
 
-/**
- * Server interceptor: when the call carries `authorization: Bearer <jwt>`, verifies it and puts the
- * user in `kUser` (and the token in `kAccessToken`). A present but invalid token fails the call with
- * Unauthenticated; an absent one leaves `kUser` unset, and handlers that need a user call requireUser.
- */
-export function authInterceptor(verify: AccessTokenVerifier): Interceptor {
-  return (next) => async (req) => {
-    const header = req.header.get("authorization");
-    if (header?.startsWith("Bearer ")) {
-      const token = header.slice("Bearer ".length);
-      try {
-        req.contextValues.set(kUser, await verify(token));
-        req.contextValues.set(kAccessToken, token);
-      } catch {
-        throw new ConnectError("Your session has expired. Please sign in again.", Code.Unauthenticated);
-      }
-    }
-    return next(req);
-  };
-}
-
-const HEALTH_SERVICE = "grpc.health.v1.Health";
+/** grpc.health.v1: public, and left out of traces and metrics. */
+export const HEALTH_SERVICE = "grpc.health.v1.Health";
 
 const CARRIER = {
   get: (headers: Headers, key: string) => headers.get(key) ?? undefined,

@@ -1,9 +1,8 @@
-import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { createLocalJWKSet, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
-import { createServiceClient } from "./client";
-import type { AuthUser } from "./identity";
+import type { DeniableClaims } from "../redis/denylist";
+import { type AuthUser, SERVICE_SUBJECT_PREFIX, SERVICE_TOKEN_AUDIENCE, type VerifiedIdentity } from "./identity";
 
-/** The one algorithm access tokens are signed with; pinned on verification. */
+/** The one algorithm access and service tokens are signed with; pinned on verification. */
 export const ACCESS_TOKEN_ALG = "EdDSA";
 
 export interface AccessTokenVerifierOptions {
@@ -17,27 +16,70 @@ export interface AccessTokenVerifierOptions {
   cacheSize?: number;
   /** The clock, in ms since the epoch (tests move it). Default Date.now. */
   now?: () => number;
+  /**
+   * Asked on every call, cached or not: true refuses the token at once (sign-out, a revoked family
+   * or API key, a password change). The kit's `redisDenylist(redis)`. Default: nothing is denied.
+   * Only user tokens are asked (service tokens name no session).
+   */
+  isDenied?: (claims: DeniableClaims) => Promise<boolean>;
 }
 
 export type AccessTokenVerifier = (token: string) => Promise<AuthUser>;
+/** Verifies a bearer token of either kind (see createIdentityVerifier). */
+export type IdentityVerifier = (token: string) => Promise<VerifiedIdentity>;
+
+/** A service name as it appears in `sub = service:<name>`. */
+const SERVICE_NAME = /^[a-z][a-z0-9-]{0,62}$/;
+
+/** Thrown for a token whose signature is good but whose claims name no valid caller. */
+export class InvalidTokenClaims extends Error {
+  override name = "InvalidTokenClaims";
+  readonly code = "ERR_CRAFTER_TOKEN_CLAIMS";
+}
 
 /**
- * Verifies access JWTs against the auth service's JWKS: algorithm pinned to EdDSA, `iss`, `aud`
- * and `exp` checked. Keys are cached and fetched again when a token names an unknown key id
- * (key rotation), at most once per cooldown.
- *
- * A token that verified is remembered (by its exact text) until its `exp`: every request of a
- * session carries the same token through the gateway and each service, and an Ed25519 check per
- * hop was the largest CPU cost of an authenticated read. The signature cannot change without the
- * text changing, so the cache answers exactly as a fresh check would until the expiry, which is
- * still enforced. Oldest entries go first when it is full.
+ * Verifies access JWTs (user tokens only) against the auth service's JWKS: algorithm pinned to
+ * EdDSA, `iss`, `aud` (= `audience`) and `exp` checked. A service token is refused (its `aud` is
+ * SERVICE_TOKEN_AUDIENCE). The gateway uses this for cookies and bearer tokens.
  * @throws jose errors (JWTExpired, JWSSignatureVerificationFailed, …) for any invalid token.
  */
 export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): AccessTokenVerifier {
+  const verify = createVerifier(options, [options.audience]);
+  return async (token) => {
+    const identity = await verify(token);
+    if (identity.kind !== "user") throw new InvalidTokenClaims("not a user access token");
+    return identity.user;
+  };
+}
+
+/**
+ * Verifies a bearer token of either kind with one JWKS: a user access token (`aud = audience`,
+ * `sub` = the user id) or a service token (`aud = crafter-internal`, `sub = service:<name>`, from
+ * auth's IssueServiceToken). Algorithm pinned to EdDSA; `iss`, `aud` and `exp` checked; a token
+ * naming both audiences, or a `sub` of the wrong form for its audience, is refused.
+ *
+ * Keys are cached and fetched again when a token names an unknown key id (key rotation), at most
+ * once per cooldown. A token that verified is remembered (by its exact text) until its `exp`:
+ * every request of a session carries the same token through the gateway and each service, and an
+ * Ed25519 check per hop was the largest CPU cost of an authenticated read. The signature cannot
+ * change without the text changing, so the cache answers exactly as a fresh check would until the
+ * expiry, which is still enforced. Oldest entries go first when it is full.
+ * @throws jose errors (JWTExpired, JWSSignatureVerificationFailed, …) or InvalidTokenClaims.
+ */
+export function createIdentityVerifier(options: AccessTokenVerifierOptions): IdentityVerifier {
+  return createVerifier(options, [options.audience, SERVICE_TOKEN_AUDIENCE]);
+}
+
+function createVerifier(options: AccessTokenVerifierOptions, audiences: string[]): IdentityVerifier {
   const cooldown = options.refetchCooldownMs ?? 30_000;
   const cacheSize = options.cacheSize ?? 10_000;
   const now = options.now ?? Date.now;
-  const verified = new Map<string, AuthUser>();
+  const verified = new Map<string, { identity: VerifiedIdentity; claims: DeniableClaims }>();
+  const denied = async ({ identity, claims }: { identity: VerifiedIdentity; claims: DeniableClaims }) => {
+    if (identity.kind === "user" && options.isDenied && (await options.isDenied(claims))) {
+      throw new InvalidTokenClaims("access token denied");
+    }
+  };
   let keySet: ReturnType<typeof createLocalJWKSet> | undefined;
   let fetchedAt = 0;
   let inflight: Promise<void> | undefined;
@@ -67,26 +109,61 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
     }
   };
 
+  const expOf = (identity: VerifiedIdentity) => (identity.kind === "user" ? identity.user.exp : identity.exp);
+  const copy = (identity: VerifiedIdentity): VerifiedIdentity =>
+    identity.kind === "user" ? { kind: "user", user: { ...identity.user } } : { ...identity };
+
   return async (token) => {
     const cached = verified.get(token);
     if (cached) {
       // jose's rule: expired once `exp` (seconds) is not after now.
-      if (cached.exp * 1000 > now()) return { ...cached };
+      if (expOf(cached.identity) * 1000 > now()) {
+        await denied(cached);
+        return copy(cached.identity);
+      }
       verified.delete(token);
     }
     const { payload } = await jwtVerify(token, getKey, {
       algorithms: [ACCESS_TOKEN_ALG],
       issuer: options.issuer,
-      audience: options.audience,
+      audience: audiences,
+      requiredClaims: ["exp", "sub"],
       currentDate: new Date(now()),
     });
-    const user = toAuthUser(payload);
-    if (cacheSize > 0 && user.exp > 0) {
+    const entry = {
+      identity: classify(payload, options.audience),
+      claims: {
+        jti: payload.jti,
+        sid: typeof payload.sid === "string" ? payload.sid : undefined,
+        sub: payload.sub,
+        iat: payload.iat,
+      },
+    };
+    if (cacheSize > 0) {
       if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
-      verified.set(token, user);
+      verified.set(token, entry);
     }
-    return { ...user };
+    await denied(entry);
+    return copy(entry.identity);
   };
+}
+
+/** Which caller a verified payload names; InvalidTokenClaims when it is ambiguous or malformed. */
+function classify(payload: JWTPayload, userAudience: string): VerifiedIdentity {
+  const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+  const sub = payload.sub ?? "";
+  if (audiences.length !== 1) throw new InvalidTokenClaims("a token must name exactly one audience");
+  if (audiences[0] === SERVICE_TOKEN_AUDIENCE) {
+    const service = sub.slice(SERVICE_SUBJECT_PREFIX.length);
+    if (!sub.startsWith(SERVICE_SUBJECT_PREFIX) || !SERVICE_NAME.test(service)) {
+      throw new InvalidTokenClaims("a service token's sub must be service:<name>");
+    }
+    return { kind: "service", service, exp: payload.exp ?? 0 };
+  }
+  if (audiences[0] !== userAudience || !sub || sub.startsWith(SERVICE_SUBJECT_PREFIX)) {
+    throw new InvalidTokenClaims("an access token's sub must be a user id");
+  }
+  return { kind: "user", user: toAuthUser(payload) };
 }
 
 function toAuthUser(payload: JWTPayload): AuthUser {
@@ -101,10 +178,4 @@ function toAuthUser(payload: JWTPayload): AuthUser {
     iat: payload.iat ?? 0,
     exp: payload.exp ?? 0,
   };
-}
-
-/** Fetches the JWKS from the auth service's GetJwks RPC at `authUrl`. */
-export function authServiceJwks(authUrl: string, timeoutMs: number): () => Promise<JSONWebKeySet> {
-  const client = createServiceClient(AuthService, authUrl, { timeoutMs });
-  return async () => JSON.parse((await client.getJwks({})).jwksJson) as JSONWebKeySet;
 }

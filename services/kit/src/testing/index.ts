@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import mongoose, { type Connection } from "mongoose";
+import type { ServiceCredentials } from "../rpc/identity";
+import { serviceCredentials } from "../rpc/service-credentials";
 
 /** Repository root (this file is services/kit/src/testing/index.ts). */
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -33,6 +35,21 @@ export function stackEnv(): Record<string, string> {
     ...readEnvFile(join(repoRoot, ".data/infra.env")),
     ...(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>),
   };
+}
+
+/**
+ * The credentials of service `name` on the running stack: its secret from SERVICE_SECRETS (written
+ * to .data/stack/<profile>/stack.env by scripts/stack.mjs), exchanged at AUTH_URL.
+ * @throws when the stack's SERVICE_SECRETS has no secret for `name`.
+ */
+export function stackServiceCredentials(name: string, timeoutMs = 30_000): ServiceCredentials {
+  const env = stackEnv();
+  const secret = (env.SERVICE_SECRETS ?? "")
+    .split(",")
+    .map((entry) => entry.split("="))
+    .find(([key]) => key === name)?.[1];
+  if (!secret) throw new Error(`no secret for ${name} in SERVICE_SECRETS: source .data/stack/<profile>/stack.env`);
+  return serviceCredentials({ name, secret, authUrl: env.AUTH_URL ?? "http://127.0.0.1:50051", timeoutMs });
 }
 
 export function gatewayUrl(): string {

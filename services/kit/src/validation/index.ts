@@ -1,4 +1,6 @@
 // Pure validation rules of spec section 5, shared by the services and the web dashboard.
+
+export * from "./api-keys";
 export * from "./email";
 export * from "./settings";
 export * from "./url";

@@ -20,6 +20,10 @@ export function normalizeUrl(input: string, options: UrlRuleOptions = {}): strin
   if (raw === "" || /\s/.test(raw)) return null;
   const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw);
   if (!hasScheme && !options.allowSchemeless) return null;
+  // Scheme-less means a bare host ("example.com"): a protocol-relative "//example.com" or a
+  // broken scheme ("https:/x.com", "://x.com") has no scheme and is not a host either.
+  if (!hasScheme && !/^[a-z0-9]/i.test(raw)) return null;
+  if (!hasScheme && /^[^/]*:\/?\//.test(raw)) return null;
   let url: URL;
   try {
     url = new URL(hasScheme ? raw : `https://${raw}`);

@@ -1,7 +1,7 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { on, type ServiceParts, TOPICS, topicName } from "@crafter/kit";
 import { PasswordResetRequestedSchema, UserRegisteredSchema } from "@crafter/proto/crafter/events/v1/events_pb";
-import type { NotificationsDeps } from "../usecases/deps";
+import type { NotificationsDeps } from "../deps";
 import { sendPasswordResetEmail } from "../usecases/send-password-reset-email";
 import { sendVerificationEmail } from "../usecases/send-verification-email";
 

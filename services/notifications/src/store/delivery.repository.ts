@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { idField, modelOn } from "@crafter/kit";
+import { idField, isDuplicateKey, modelOn } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { TemplateName } from "../domain/templates";
 
@@ -50,8 +50,6 @@ export function deliveryModel(connection: Connection): Model<DeliveryDoc> {
 
 /** A delivery as the use cases see it. */
 export type Delivery = Omit<DeliveryDoc, "_id"> & { id: string };
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
 
 /**
  * Deliveries of event-driven emails. System data keyed by event id (not tenant-scoped: no user

@@ -1,5 +1,5 @@
+import type { NotificationsDeps } from "../deps";
 import type { RenderedEmail, TemplateName } from "../domain/templates";
-import type { NotificationsDeps } from "./deps";
 
 /** One email caused by one event. */
 export interface EventEmail {
@@ -19,10 +19,10 @@ export interface EventEmail {
  * @returns "sent", or "already-sent" for a duplicate event.
  */
 export async function deliverEmail(
-  deps: Pick<NotificationsDeps, "deliveries" | "mailer" | "publicOrigin" | "logger" | "now">,
+  deps: Pick<NotificationsDeps, "stores" | "mailer" | "publicOrigin" | "logger" | "now">,
   input: EventEmail,
 ): Promise<"sent" | "already-sent"> {
-  const claim = await deps.deliveries.claim(input);
+  const claim = await deps.stores.deliveries.claim(input);
   if (claim === "already-sent") {
     deps.logger.info({ eventId: input.eventId, template: input.template }, "email already sent for this event");
     return "already-sent";
@@ -36,12 +36,12 @@ export async function deliverEmail(
     }));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    await deps.deliveries.markFailed(input.eventId, reason).catch((recordError) => {
+    await deps.stores.deliveries.markFailed(input.eventId, reason).catch((recordError) => {
       deps.logger.error({ err: recordError, eventId: input.eventId }, "could not record a failed delivery");
     });
     throw error;
   }
-  await deps.deliveries.markSent(input.eventId, messageId, deps.now());
+  await deps.stores.deliveries.markSent(input.eventId, messageId, deps.now());
   deps.logger.info({ eventId: input.eventId, template: input.template, userId: input.userId }, "email sent");
   return "sent";
 }

@@ -1,6 +1,6 @@
+import type { NotificationsDeps } from "../deps";
 import { renderPasswordResetEmail, tokenLink } from "../domain/templates";
 import { deliverEmail } from "./deliver-email";
-import type { NotificationsDeps } from "./deps";
 
 /** What PasswordResetRequested tells the notifications service. */
 export interface ResetRequest {

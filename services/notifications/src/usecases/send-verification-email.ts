@@ -1,6 +1,6 @@
+import type { NotificationsDeps } from "../deps";
 import { renderVerificationEmail, tokenLink } from "../domain/templates";
 import { deliverEmail } from "./deliver-email";
-import type { NotificationsDeps } from "./deps";
 
 /** What UserRegistered tells the notifications service. */
 export interface RegisteredUser {

@@ -1,8 +1,8 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import { requireUser } from "@crafter/kit";
+import { callerOf } from "@crafter/kit";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
+import type { ProjectsDeps } from "../deps";
 import { createProject } from "../usecases/create-project";
-import type { ProjectsDeps } from "../usecases/deps";
 import { getActiveProject } from "../usecases/get-active-project";
 import { getCheckList } from "../usecases/get-check-list";
 import { getProfile } from "../usecases/get-profile";
@@ -11,37 +11,38 @@ import { setActiveProject } from "../usecases/set-active-project";
 import { checkListMessage, profileMessage, projectMessage } from "./mappers";
 
 /** crafter.projects.v1.ProjectsService: every call is scoped to the caller of the access token. */
-export function routes(router: ConnectRouter, deps: ProjectsDeps): void {
-  router.service(ProjectsService, {
-    async createProject(req, ctx) {
-      const { project, profile } = await createProject(deps, requireUser(ctx).userId, req);
-      return { project: projectMessage(project), profile: profileMessage(profile) };
-    },
-    async listProjects(_req, ctx) {
-      return { projects: (await listProjects(deps, requireUser(ctx).userId)).map(projectMessage) };
-    },
-    async getActiveProject(_req, ctx) {
-      const active = await getActiveProject(deps, requireUser(ctx).userId);
-      return {
-        projectId: active.projectId ?? undefined,
-        projectTitle: active.projectTitle,
-        profile: active.profile ? profileMessage(active.profile) : undefined,
-        checkList: checkListMessage(active.checkList),
-      };
-    },
-    async setActiveProject(req, ctx) {
-      const active = await setActiveProject(deps, requireUser(ctx).userId, req);
-      return {
-        projectId: active.projectId,
-        projectTitle: active.projectTitle,
-        profile: active.profile ? profileMessage(active.profile) : undefined,
-      };
-    },
-    async getCheckList(req, ctx) {
-      return { items: checkListMessage(await getCheckList(deps, requireUser(ctx).userId, req.projectId)) };
-    },
-    async getProfile(req, ctx) {
-      return { profile: profileMessage(await getProfile(deps, requireUser(ctx).userId, req.profileId)) };
-    },
-  });
+export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
+  return (router) =>
+    router.service(ProjectsService, {
+      async createProject(req, ctx) {
+        const { project, profile } = await createProject(deps, callerOf(ctx), req);
+        return { project: projectMessage(project), profile: profileMessage(profile) };
+      },
+      async listProjects(_req, ctx) {
+        return { projects: (await listProjects(deps, callerOf(ctx))).map(projectMessage) };
+      },
+      async getActiveProject(_req, ctx) {
+        const active = await getActiveProject(deps, callerOf(ctx));
+        return {
+          projectId: active.projectId ?? undefined,
+          projectTitle: active.projectTitle,
+          profile: active.profile ? profileMessage(active.profile) : undefined,
+          checkList: checkListMessage(active.checkList),
+        };
+      },
+      async setActiveProject(req, ctx) {
+        const active = await setActiveProject(deps, callerOf(ctx), req);
+        return {
+          projectId: active.projectId,
+          projectTitle: active.projectTitle,
+          profile: active.profile ? profileMessage(active.profile) : undefined,
+        };
+      },
+      async getCheckList(req, ctx) {
+        return { items: checkListMessage(await getCheckList(deps, callerOf(ctx), req.projectId)) };
+      },
+      async getProfile(req, ctx) {
+        return { profile: profileMessage(await getProfile(deps, callerOf(ctx), req.profileId)) };
+      },
+    });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { idField, modelOn, TenantRepository } from "@crafter/kit";
+import { idField, insertOnce, modelOn, TenantRepository } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
 /**
@@ -42,8 +42,6 @@ export function activeProjectModel(connection: Connection): Model<ActiveProjectD
   return modelOn<ActiveProjectDoc>(connection, "ActiveProject", activeProjectSchema);
 }
 
-const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
-
 /** The active project pointer of each user; every change is a compare-and-set. */
 export class ActiveProjectRepository extends TenantRepository<ActiveProjectDoc> {
   constructor(model: Model<ActiveProjectDoc>) {
@@ -79,12 +77,6 @@ export class ActiveProjectRepository extends TenantRepository<ActiveProjectDoc> 
   }
 
   private async insertVersion(userId: string, version: number, projectId: string): Promise<boolean> {
-    try {
-      await this.model.create({ _id: randomUUID(), userId, version, projectId });
-      return true;
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
+    return insertOnce(this.model, { _id: randomUUID(), userId, version, projectId });
   }
 }

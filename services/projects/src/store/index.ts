@@ -1,7 +1,8 @@
-import type { Connection, Model } from "mongoose";
+import type { OutboxModel } from "@crafter/kit";
+import type { Connection } from "mongoose";
 import { ActiveProjectRepository, activeProjectModel } from "./active-project.repository";
 import { ProfileRepository, profileModel } from "./profile.repository";
-import { type ProjectDoc, ProjectRepository, projectModel } from "./project.repository";
+import { ProjectRepository, projectModel } from "./project.repository";
 import { ProjectCraftRepository, projectCraftModel } from "./project-craft.repository";
 
 /** Every repository of the projects service, over its own database. */
@@ -11,7 +12,7 @@ export interface ProjectsStores {
   active: ActiveProjectRepository;
   crafts: ProjectCraftRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
-  outboxModels: Model<ProjectDoc>[];
+  outbox: OutboxModel[];
 }
 
 /** Builds the repositories and waits until their indexes exist (the unique ones are the concurrency guards). */
@@ -28,6 +29,6 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     profiles: new ProfileRepository(models.profiles),
     active: new ActiveProjectRepository(models.active),
     crafts: new ProjectCraftRepository(models.crafts),
-    outboxModels: [models.projects],
+    outbox: [models.projects],
   };
 }

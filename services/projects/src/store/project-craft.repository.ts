@@ -1,4 +1,4 @@
-import { modelOn, TenantRepository } from "@crafter/kit";
+import { insertOnce, modelOn, TenantRepository } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
 /**
@@ -42,18 +42,12 @@ export class ProjectCraftRepository extends TenantRepository<ProjectCraftDoc> {
    * @returns true when newly counted, false when this craft id was already counted.
    */
   async record(craft: { craftId: string; userId: string; projectId: string; workflowName: string }): Promise<boolean> {
-    try {
-      await this.model.create({
-        _id: craft.craftId,
-        userId: craft.userId,
-        projectId: craft.projectId,
-        workflowName: craft.workflowName,
-      });
-      return true;
-    } catch (error) {
-      if ((error as { code?: number }).code === 11000) return false;
-      throw error;
-    }
+    return insertOnce(this.model, {
+      _id: craft.craftId,
+      userId: craft.userId,
+      projectId: craft.projectId,
+      workflowName: craft.workflowName,
+    });
   }
 
   /** How many crafts the user's project has. */

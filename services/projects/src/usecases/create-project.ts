@@ -1,23 +1,23 @@
 import { randomUUID } from "node:crypto";
-import { appError, badRequest, outboxEntry, TOPICS, topicName } from "@crafter/kit";
-import { ProjectCreatedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
+import { appError, badRequest, type Caller } from "@crafter/kit";
+import type { ProjectsDeps } from "../deps";
 import { type ProjectInput, validateProjectInput } from "../domain/project-input";
 import type { Profile } from "../store/profile.repository";
 import type { Project } from "../store/project.repository";
-import type { ProjectsDeps } from "./deps";
 
 /**
  * Creates a project and its PROJECT profile, and announces it with ProjectCreated (written to the
  * project's outbox in the same insert). The project becomes the user's active project when they
  * had none.
- * @throws ConnectError InvalidArgument with code InvalidUrl ({ websiteUrl: "Invalid URL" }) when the
+ * @throws AppError InvalidUrl ({ websiteUrl: "Invalid URL" }) when the
  *   website is the only problem, else CR_ERR_BAD_REQUEST with a message per bad field.
  */
 export async function createProject(
   deps: ProjectsDeps,
-  userId: string,
+  caller: Caller,
   input: ProjectInput,
 ): Promise<{ project: Project; profile: Profile }> {
+  const { userId } = caller;
   const checked = validateProjectInput(input);
   if (!checked.ok) {
     throw checked.code === "InvalidUrl"
@@ -30,7 +30,7 @@ export async function createProject(
 
   // No multi-document transactions (DESIGN section 5): the profile goes first, and the project
   // insert, which carries the event, is the commit point. A failed project insert removes the profile.
-  const profile = await deps.profiles.create({
+  const profile = await deps.stores.profiles.create({
     _id: profileId,
     userId,
     projectId,
@@ -44,22 +44,17 @@ export async function createProject(
   });
   let project: Project;
   try {
-    project = await deps.projects.createWithEvent(
+    project = await deps.stores.projects.createWithEvent(
       { _id: projectId, userId, title: name, profileId },
-      outboxEntry(topicName(deps.namespace, TOPICS.projectsProject), projectId, ProjectCreatedSchema, {
-        userId,
-        projectId,
-        projectTitle: name,
-        profileId,
-      }),
+      deps.events.created({ userId, projectId, projectTitle: name, profileId }),
     );
   } catch (error) {
-    await deps.profiles.remove(userId, profileId).catch((cleanup) => {
+    await deps.stores.profiles.remove(userId, profileId).catch((cleanup) => {
       deps.logger.warn({ err: cleanup, profileId }, "could not remove the profile of a failed project");
     });
     throw error;
   }
-  deps.kickRelay();
-  await deps.active.setIfNone(userId, projectId);
+  deps.kick();
+  await deps.stores.active.setIfNone(userId, projectId);
   return { project, profile };
 }

@@ -1,6 +1,7 @@
+import type { Caller } from "@crafter/kit";
+import type { ProjectsDeps } from "../deps";
 import type { CheckListItem } from "../domain/check-list";
 import type { Profile } from "../store/profile.repository";
-import type { ProjectsDeps } from "./deps";
 import { checkListOf } from "./get-check-list";
 import { resolveActive } from "./resolve-active";
 
@@ -13,13 +14,11 @@ export interface ActiveProjectView {
 }
 
 /** The caller's active project with its PROJECT profile and check-list. */
-export async function getActiveProject(
-  deps: Pick<ProjectsDeps, "active" | "projects" | "profiles" | "crafts">,
-  userId: string,
-): Promise<ActiveProjectView> {
+export async function getActiveProject(deps: ProjectsDeps, caller: Caller): Promise<ActiveProjectView> {
+  const { userId } = caller;
   const { project } = await resolveActive(deps, userId);
   if (!project) return { projectId: null, projectTitle: "", profile: null, checkList: [] };
-  const profile = await deps.profiles.findById(userId, project.profileId);
+  const profile = await deps.stores.profiles.findById(userId, project.profileId);
   return {
     projectId: project.id,
     projectTitle: project.title,

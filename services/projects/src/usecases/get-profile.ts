@@ -1,18 +1,15 @@
-import { appError, badRequest } from "@crafter/kit";
+import { appError, badRequest, type Caller } from "@crafter/kit";
+import type { ProjectsDeps } from "../deps";
 import type { Profile } from "../store/profile.repository";
-import type { ProjectsDeps } from "./deps";
 
 /**
  * One of the caller's profiles.
- * @throws ConnectError NOT_FOUND when it is not the caller's; CR_ERR_BAD_REQUEST without an id.
+ * @throws AppError NOT_FOUND when it is not the caller's; CR_ERR_BAD_REQUEST without an id.
  */
-export async function getProfile(
-  deps: Pick<ProjectsDeps, "profiles">,
-  userId: string,
-  profileId: string,
-): Promise<Profile> {
+export async function getProfile(deps: ProjectsDeps, caller: Caller, profileId: string): Promise<Profile> {
+  const { userId } = caller;
   if (!profileId) throw badRequest({ profileId: "Profile id is required" });
-  const profile = await deps.profiles.findById(userId, profileId);
+  const profile = await deps.stores.profiles.findById(userId, profileId);
   if (!profile) throw appError("NOT_FOUND", "Profile not found");
   return profile;
 }

@@ -1,7 +1,8 @@
+import type { Caller } from "@crafter/kit";
+import type { ProjectsDeps } from "../deps";
 import type { Project } from "../store/project.repository";
-import type { ProjectsDeps } from "./deps";
 
 /** The caller's projects, oldest first. */
-export function listProjects(deps: Pick<ProjectsDeps, "projects">, userId: string): Promise<Project[]> {
-  return deps.projects.listForUser(userId);
+export function listProjects(deps: ProjectsDeps, caller: Caller): Promise<Project[]> {
+  return deps.stores.projects.listForUser(caller.userId);
 }

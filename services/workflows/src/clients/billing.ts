@@ -1,4 +1,4 @@
-import { appError, createServiceClient, describeError } from "@crafter/kit";
+import { appError, createServiceClient, describeError, type ServiceCredentials } from "@crafter/kit";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import type { CreditsPort } from "../domain/credits";
 
@@ -13,13 +13,15 @@ function upstream(error: unknown): never {
 }
 
 /**
- * The billing service as the workflows service's CreditsPort: a service call that names the
- * user (no user token needed, so it works from the engine's background work).
+ * The billing service as the workflows service's CreditsPort: calls with the workflows service
+ * token that name the user (no user token needed, so it works from the engine's background work;
+ * billing's access table allows Debit and Refund to service:workflows only).
  * @param baseUrl BILLING_URL, e.g. http://127.0.0.1:50056.
  * @param timeoutMs deadline of each call.
+ * @param credentials the workflows service's credentials (ServiceContext.credentials).
  */
-export function createBillingCredits(baseUrl: string, timeoutMs: number): CreditsPort {
-  const client = createServiceClient(BillingService, baseUrl, { timeoutMs });
+export function createBillingCredits(baseUrl: string, timeoutMs: number, credentials: ServiceCredentials): CreditsPort {
+  const client = createServiceClient(BillingService, baseUrl, { timeoutMs, as: "service", credentials });
   return {
     async debit({ userId, amount, reason, craftId, idempotencyKey }) {
       const response = await client

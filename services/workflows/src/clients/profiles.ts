@@ -1,5 +1,5 @@
-import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { appError, createServiceClient, describeError, onBehalfOf } from "@crafter/kit";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { appError, type Caller, createServiceClient, describeError, onBehalfOf } from "@crafter/kit";
 import { type Profile, ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import type { ProfileSnapshot } from "../domain/types";
 
@@ -14,7 +14,7 @@ export interface ProfileSource {
    * The profile a craft prefills from: `profileId` when given, else the profile of `projectId`,
    * else the user's active project (none when the user has no project yet).
    */
-  resolve(ctx: HandlerContext, request: { projectId: string; profileId: string }): Promise<ResolvedProfile>;
+  resolve(caller: Caller, request: { projectId: string; profileId: string }): Promise<ResolvedProfile>;
 }
 
 export function snapshotOf(profile: Profile): ProfileSnapshot {
@@ -40,18 +40,18 @@ function upstream(error: unknown, notFound: string): never {
 /** Asks the projects service, on behalf of the calling user (their token is forwarded). */
 export function projectsProfileSource(baseUrl: string, timeoutMs: number): ProfileSource {
   const client = createServiceClient(ProjectsService, baseUrl, { timeoutMs });
-  const getProfile = async (ctx: HandlerContext, profileId: string) => {
+  const getProfile = async (caller: Caller, profileId: string) => {
     const response = await client
-      .getProfile({ profileId }, onBehalfOf(ctx))
+      .getProfile({ profileId }, onBehalfOf(caller))
       .catch((error) => upstream(error, "Profile not found."));
     if (!response.profile) throw appError("NOT_FOUND", "Profile not found.");
     return response.profile;
   };
 
   return {
-    async resolve(ctx, { projectId, profileId }) {
+    async resolve(caller, { projectId, profileId }) {
       if (profileId) {
-        const profile = await getProfile(ctx, profileId);
+        const profile = await getProfile(caller, profileId);
         if (projectId && profile.projectId && profile.projectId !== projectId) {
           throw appError("CR_ERR_BAD_REQUEST", "The profile does not belong to this project.", {
             profileId: "The profile does not belong to this project.",
@@ -61,15 +61,15 @@ export function projectsProfileSource(baseUrl: string, timeoutMs: number): Profi
       }
       if (projectId) {
         const { projects } = await client
-          .listProjects({}, onBehalfOf(ctx))
+          .listProjects({}, onBehalfOf(caller))
           .catch((error) => upstream(error, "Project not found."));
         const project = projects.find((candidate) => candidate.projectId === projectId);
         if (!project) throw appError("NOT_FOUND", "Project not found.");
-        const profile = project.profileId ? await getProfile(ctx, project.profileId) : undefined;
+        const profile = project.profileId ? await getProfile(caller, project.profileId) : undefined;
         return { projectId, profile: profile ? snapshotOf(profile) : null };
       }
       const active = await client
-        .getActiveProject({}, onBehalfOf(ctx))
+        .getActiveProject({}, onBehalfOf(caller))
         .catch((error) => upstream(error, "Project not found."));
       if (!active.projectId) return { projectId: "", profile: null };
       return { projectId: active.projectId, profile: active.profile ? snapshotOf(active.profile) : null };

@@ -12,7 +12,7 @@ import {
 } from "./common";
 
 // AdsWriter, version 1: one ad for the chosen platform, Features → Advantages → Benefits. The
-// composer keeps each platform's limits (domain/offline/limits.ts AD_PLATFORMS); the sections'
+// composer keeps each platform's limits (generation/offline/limits.ts AD_PLATFORMS); the sections'
 // maxChars are the largest of them, so every engine stays within the roomiest platform.
 export const adsWriterV1 = {
   name: "AdsWriter",
@@ -21,6 +21,7 @@ export const adsWriterV1 = {
   description:
     "Ad copy for Google, Facebook / Instagram, LinkedIn or TikTok: headlines, body text and calls to action.",
   category: "content",
+  new: true,
   steps: [
     {
       name: "brief",

@@ -1,10 +1,11 @@
-// BlogWriter, version 1: data, validated by domain/definition.ts when the service starts.
+// BlogWriter, version 1: data, validated by @crafter/workflow-language when the service starts.
 export const blogWriterV1 = {
   name: "BlogWriter",
   version: 1,
   title: "Blog post",
   description: "From a topic and keywords to title ideas, an outline and a full draft.",
   category: "content",
+  new: true,
   steps: [
     {
       name: "topic",

@@ -8,6 +8,8 @@ export const competitorResearchV1 = {
   title: "Competitor research",
   description: "See which sites compete with yours in search and where you can stand out.",
   category: "research",
+  new: true,
+  standalone: true,
   steps: [
     {
       name: "domain",

@@ -19,6 +19,7 @@ export const emailWriterV1 = {
   title: "Email",
   description: "A marketing email: subject lines, preview text and a body that leads to one call to action.",
   category: "content",
+  new: true,
   steps: [
     {
       name: "brief",

@@ -1,7 +1,6 @@
 // Workflow definitions are data: one module per workflow version holding a plain JSON-shaped
 // object, listed here and validated when loaded. (Plain .ts rather than .json so that Node,
 // esbuild and jest's ESM loader all import them alike.)
-import type { CatalogEntry } from "../domain/registry";
 import { adsWriterV1 } from "./ads-writer.v1";
 import { audienceSegmentDiscoveryV1 } from "./audience-segment-discovery.v1";
 import { blogWriterV1 } from "./blog-writer.v1";
@@ -10,7 +9,6 @@ import { businessInitiationV1 } from "./business-initiation.v1";
 import { businessOptimizationV1 } from "./business-optimization.v1";
 import { businessSetupV1 } from "./business-setup.v1";
 import { campaignV1 } from "./campaign.v1";
-import { catalog } from "./catalog";
 import { competitorResearchV1 } from "./competitor-research.v1";
 import { emailWriterV1 } from "./email-writer.v1";
 import { facebookAdsWriterV1 } from "./facebook-ads-writer.v1";
@@ -30,13 +28,11 @@ import { visualDesignerV1 } from "./visual-designer.v1";
 import { visualIdentityV1 } from "./visual-identity.v1";
 import { webPageWriterV1 } from "./web-page-writer.v1";
 
-export const CATALOG: CatalogEntry[] = catalog;
-
-/** BlogWriter first: tests take DEFINITIONS[0] as the raw BlogWriter. */
+/** Every workflow of the spec (section 3), listed in the headers in this order. */
 export const DEFINITIONS: unknown[] = [
-  blogWriterV1,
   audienceSegmentDiscoveryV1,
   adsWriterV1,
+  blogWriterV1,
   brandMessagingV1,
   businessInitiationV1,
   businessOptimizationV1,
@@ -62,7 +58,4 @@ export const DEFINITIONS: unknown[] = [
 ];
 
 /** Hidden workflows for the integration tests (WORKFLOWS_TEST_FIXTURES=true): never in headers. */
-export const TEST_CATALOG: CatalogEntry[] = [
-  { name: "EngineCheck", title: "Engine check", description: "Engine features", category: "test", hidden: true },
-];
 export const TEST_DEFINITIONS: unknown[] = [engineCheckV1];

@@ -8,6 +8,7 @@ export const podcastWriterV1 = {
   title: "Podcast",
   description: "Plan an episode, script it segment by segment, and (soon) turn it into audio.",
   category: "content",
+  new: true,
   steps: [
     {
       name: "episode",

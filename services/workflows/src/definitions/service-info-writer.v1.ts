@@ -8,6 +8,7 @@ export const serviceInfoWriterV1 = {
   title: "Service description",
   description: "Write a service page — what's included, how it works, terms — and its SEO summary.",
   category: "offerings",
+  new: true,
   steps: [
     {
       name: "service",

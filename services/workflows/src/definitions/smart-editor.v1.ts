@@ -20,6 +20,8 @@ export const smartEditorV1 = {
   title: "Smart document",
   description: "Draft a document from a brief, then edit it with AI help: shorten, expand, simplify, summarise.",
   category: "content",
+  new: true,
+  standalone: true,
   steps: [
     {
       name: "brief",

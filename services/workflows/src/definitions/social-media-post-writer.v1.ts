@@ -13,7 +13,7 @@ import {
 } from "./common";
 
 // SocialMediaPostWriter, version 1. Each network's limit is applied by the composer (see
-// domain/offline/limits.ts SOCIAL_NETWORKS, with sources): X 280, LinkedIn 3,000, Instagram 2,200,
+// generation/offline/limits.ts SOCIAL_NETWORKS, with sources): X 280, LinkedIn 3,000, Instagram 2,200,
 // Facebook 63,206, TikTok 2,200 (Content Posting API), Threads 500.
 export const socialMediaPostWriterV1 = {
   name: "SocialMediaPostWriter",
@@ -22,6 +22,7 @@ export const socialMediaPostWriterV1 = {
   description:
     "A post for X, LinkedIn, Instagram, Facebook, TikTok or Threads, within the network's limit, with hashtags.",
   category: "content",
+  new: true,
   steps: [
     {
       name: "brief",

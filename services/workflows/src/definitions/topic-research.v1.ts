@@ -7,6 +7,8 @@ export const topicResearchV1 = {
   title: "Topic research",
   description: "Find the questions your audience asks and group them into content pillars.",
   category: "research",
+  new: true,
+  standalone: true,
   steps: [
     {
       name: "seeds",

@@ -8,6 +8,8 @@ export const visualDesignerV1 = {
   title: "Visual designer",
   description: "Brief a design — a post, story, cover or flyer — get image prompts, then design it on a canvas.",
   category: "design",
+  new: true,
+  standalone: true,
   steps: [
     {
       name: "brief",

@@ -1,4 +1,4 @@
-import { phrase } from "./offline/text";
+import { phrase } from "../generation/offline/text";
 import type { ComposeContext, GenerationRequest } from "./prompt";
 
 /** One message of the assistant chat (spec section 3): `type` defaults to "message" (the user). */

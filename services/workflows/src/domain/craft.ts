@@ -1,9 +1,15 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { ErrorCode } from "@crafter/kit/errors";
-import { evaluateCondition } from "./conditions";
-import { type InlineGenerator, isComingStep, type StepDefinition, type WorkflowDefinition } from "./definition";
-import { coerceValue, isEmptyInputValue } from "./inputs";
-import { resolveReference } from "./references";
+import {
+  evaluateCondition,
+  type InlineGenerator,
+  isComingStep,
+  isEmptyInputValue,
+  resolveReference,
+  type StepDefinition,
+  type WorkflowDefinition,
+} from "@crafter/workflow-language";
+import { coerceValue } from "./inputs";
 import type { CraftProgress, ProfileSnapshot, ResultRecord, StepRecord, StepStatus, Values } from "./types";
 
 /**

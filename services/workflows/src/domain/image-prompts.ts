@@ -1,5 +1,5 @@
-import type { OutputSpec } from "./definition";
-import { phrase } from "./offline/text";
+import type { OutputSpec } from "@crafter/workflow-language";
+import { phrase } from "../generation/offline/text";
 import type { ComposeContext, GenerationRequest } from "./prompt";
 import type { ProfileSnapshot } from "./types";
 

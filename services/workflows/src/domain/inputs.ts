@@ -1,66 +1,36 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { cleanDomain, emailError, INVALID_URL_MESSAGE, normalizeUrl } from "@crafter/kit/validation";
-import { evaluateCondition } from "./conditions";
-import type { InputDefinition, InputRule, StepDefinition } from "./definition";
-import { resolveReference } from "./references";
+import {
+  evaluateCondition,
+  type InputDefinition,
+  type InputRule,
+  isEmptyInputValue,
+  isIsoDate,
+  normalizeColor,
+  OBJECT_FIELDS,
+  resolveReference,
+  type StepDefinition,
+  valueShape,
+} from "@crafter/workflow-language";
 import type { ProfileSnapshot, StepRecord, Values } from "./types";
-
-/**
- * Value shapes by input kind (docs/engine-contract.md §5): text (incl. `#rrggbb` colours,
- * `YYYY-MM-DD` dates and craft ids), numbers, lists of text, and the objects of
- * dateRangePicker `{ start, end }`, contextSelector `{ profileId, profileType }` and
- * thirdPartyObjectPicker `{ provider, id, title }`.
- */
-const TEXT_KINDS = new Set([
-  "text",
-  "url",
-  "select",
-  "radioSelect",
-  "autoComplete",
-  "colorPicker",
-  "font",
-  "datePicker",
-  "InlineTextGenerator",
-  "craftPicker",
-  "inlineCraftPicker",
-]);
-const NUMBER_KINDS = new Set(["number", "slider"]);
-const LIST_KINDS = new Set(["chipText", "bulletPoint"]);
 
 /** Limits that hold even when a definition sets none, so a craft document stays small. */
 export const DEFAULT_MAX_TEXT = 5000;
 export const DEFAULT_MAX_ITEMS = 50;
 export const MAX_ITEM_LENGTH = 500;
 
-export type ValueShape = "text" | "number" | "list" | "json";
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
-const OBJECT_FIELDS: Record<string, { fields: string[]; label: string }> = {
-  dateRangePicker: { fields: ["start", "end"], label: "a date range { start, end }" },
-  contextSelector: { fields: ["profileId", "profileType"], label: "a profile { profileId, profileType }" },
-  thirdPartyObjectPicker: { fields: ["provider", "id", "title"], label: "an object { provider, id, title }" },
-};
-
-/** A real calendar date written `YYYY-MM-DD`. */
-export function isIsoDate(text: string): boolean {
-  if (!DATE.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-}
-
 /** Kind-specific shape of a coerced value: colours, dates and the object kinds. */
 function kindShape(input: InputDefinition, value: JsonValue | undefined): JsonValue | undefined | Error {
   if (value === undefined || (typeof value === "string" && value === "")) return value;
   if (input.kind === "colorPicker") {
-    const text = String(value).toLowerCase();
-    if (!COLOR.test(text)) return new Error(`${input.label} must be a colour like #1a2b3c`);
-    return text.length === 4 ? `#${[...text.slice(1)].map((c) => c + c).join("")}` : text;
+    return normalizeColor(String(value)) ?? new Error(`${input.label} must be a colour like #1a2b3c`);
   }
   if (input.kind === "datePicker") {
     return isIsoDate(String(value)) ? value : new Error(`${input.label} must be a date YYYY-MM-DD`);
   }
-  const object = OBJECT_FIELDS[input.kind];
+  const object = (OBJECT_FIELDS as Record<string, { fields: readonly string[]; label: string } | undefined>)[
+    input.kind
+  ];
   if (!object) return value;
   if (!value || typeof value !== "object" || Array.isArray(value))
     return new Error(`${input.label} must be ${object.label}`);
@@ -76,22 +46,6 @@ function kindShape(input: InputDefinition, value: JsonValue | undefined): JsonVa
     if (picked.start! > picked.end!) return new Error(`${input.label} must start before it ends`);
   }
   return picked;
-}
-
-export function valueShape(kind: string): ValueShape {
-  if (TEXT_KINDS.has(kind)) return "text";
-  if (NUMBER_KINDS.has(kind)) return "number";
-  if (LIST_KINDS.has(kind)) return "list";
-  return "json";
-}
-
-export function isEmptyInputValue(value: JsonValue | undefined): boolean {
-  return (
-    value === undefined ||
-    value === null ||
-    (typeof value === "string" && value.trim() === "") ||
-    (Array.isArray(value) && value.length === 0)
-  );
 }
 
 /**
@@ -231,7 +185,7 @@ function checkSize(input: InputDefinition, value: JsonValue | undefined): string
       return `Each item of ${input.label} must be at most ${itemMax} characters`;
     }
   }
-  if (valueShape(input.kind) === "json" && JSON.stringify(value ?? null).length > DEFAULT_MAX_TEXT * 4) {
+  if (valueShape(input.kind) === "object" && JSON.stringify(value ?? null).length > DEFAULT_MAX_TEXT * 4) {
     return `${input.label} is too large`;
   }
   return null;

@@ -1,5 +1,5 @@
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { OutputSpec } from "./definition";
+import type { OutputSpec } from "@crafter/workflow-language";
 
 /** Generated text (or a function's data) turned into what a step stores and shows. */
 export interface ShapedOutput {

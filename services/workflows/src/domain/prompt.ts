@@ -2,14 +2,17 @@ import type { JsonValue } from "@bufbuild/protobuf";
 import {
   type InputDefinition,
   isTextAction,
+  latestResult,
   type OfflineSpec,
   type OutputSpec,
   PLACEHOLDER,
   type PromptSpec,
+  parseReference,
+  type ReferenceScope,
+  resolveReference,
   type StepDefinition,
   type WorkflowDefinition,
-} from "./definition";
-import { latestResult, parseReference, type ReferenceScope, resolveReference } from "./references";
+} from "@crafter/workflow-language";
 import type { ProfileSnapshot, StepRecord, Values } from "./types";
 
 /** What the offline composers read: the user's own inputs, by step, and the profile. */

@@ -1,18 +1,4 @@
-import { loadDefinition, type WorkflowDefinition } from "./definition";
-
-/** A workflow of the spec's list (section 3), with or without a definition yet. */
-export interface CatalogEntry {
-  name: string;
-  title: string;
-  description: string;
-  category: string;
-  /** Badged as new (header `new`; newToolsList when also a tool). */
-  new?: boolean;
-  /** Usable on its own, without a project: a tool (header `standalone`, toolsList). */
-  standalone?: boolean;
-  /** Can be crafted but is never listed (test fixtures). */
-  hidden?: boolean;
-}
+import { type ComposerInfo, loadDefinition, type WorkflowDefinition } from "@crafter/workflow-language";
 
 export interface WorkflowHeaderView {
   name: string;
@@ -37,23 +23,19 @@ export interface HeadersView {
 }
 
 /**
- * Every workflow definition, validated and indexed by name and version. A new definition version
- * is added beside the old one: crafts keep the version they were created with, new crafts get
- * the highest.
- * @throws DefinitionError for an invalid definition, or one that is not in the catalogue or is
- * listed twice with the same version.
+ * Every workflow definition, validated (each `offline` against the engine's composers) and
+ * indexed by name and version. A definition carries its own catalogue text and flags (title,
+ * description, category, new, standalone, hidden). A new definition version is added beside the
+ * old one: crafts keep the version they were created with, new crafts get the highest; the
+ * headers list the workflows in the order of their first definition.
+ * @throws DefinitionError for an invalid definition; Error for one defined twice with the same version.
  */
 export class DefinitionRegistry {
   private readonly byName = new Map<string, Map<number, WorkflowDefinition>>();
 
-  constructor(
-    private readonly catalog: CatalogEntry[],
-    rawDefinitions: unknown[],
-  ) {
-    const known = new Set(catalog.map((entry) => entry.name));
+  constructor(rawDefinitions: unknown[], composers: Readonly<Record<string, ComposerInfo>>) {
     for (const raw of rawDefinitions) {
-      const def = loadDefinition(raw);
-      if (!known.has(def.name)) throw new Error(`workflow definition ${def.name} is not in the catalogue`);
+      const def = loadDefinition(raw, { composers });
       const versions = this.byName.get(def.name) ?? new Map<number, WorkflowDefinition>();
       if (versions.has(def.version))
         throw new Error(`workflow definition ${def.name} v${def.version} is defined twice`);
@@ -63,14 +45,14 @@ export class DefinitionRegistry {
   }
 
   isListed(name: string): boolean {
-    return this.catalog.some((entry) => entry.name === name);
+    return this.byName.has(name);
   }
 
   get(name: string, version: number): WorkflowDefinition | undefined {
     return this.byName.get(name)?.get(version);
   }
 
-  /** The default (highest) version of a workflow, or undefined while it has no definition. */
+  /** The default (highest) version of a workflow, or undefined when it has no definition. */
   latest(name: string): WorkflowDefinition | undefined {
     const versions = this.byName.get(name);
     if (!versions) return undefined;
@@ -78,28 +60,27 @@ export class DefinitionRegistry {
   }
 
   headers(): HeadersView {
-    const headers = this.catalog
-      .filter((entry) => !entry.hidden)
-      .map((entry): WorkflowHeaderView => {
-        const def = this.latest(entry.name);
-        return {
-          name: entry.name,
-          title: def?.title ?? entry.title,
-          description: def?.description ?? entry.description,
-          category: def?.category ?? entry.category,
-          version: def?.version ?? 0,
-          available: def !== undefined,
-          standalone: entry.standalone ?? false,
-          new: entry.new ?? false,
-        };
-      });
-    const available = headers.filter((header) => header.available);
+    const headers = [...this.byName.keys()]
+      .map((name) => this.latest(name)!)
+      .filter((def) => !def.hidden)
+      .map(
+        (def): WorkflowHeaderView => ({
+          name: def.name,
+          title: def.title,
+          description: def.description,
+          category: def.category,
+          version: def.version,
+          available: true,
+          standalone: def.standalone,
+          new: def.new,
+        }),
+      );
     return {
       names: headers.map((header) => header.name),
       headers,
-      defaultVersions: Object.fromEntries(available.map((header) => [header.name, header.version])),
-      toolsList: available.filter((header) => header.standalone).map((header) => header.name),
-      newToolsList: available.filter((header) => header.standalone && header.new).map((header) => header.name),
+      defaultVersions: Object.fromEntries(headers.map((header) => [header.name, header.version])),
+      toolsList: headers.filter((header) => header.standalone).map((header) => header.name),
+      newToolsList: headers.filter((header) => header.standalone && header.new).map((header) => header.name),
     };
   }
 }

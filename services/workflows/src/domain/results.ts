@@ -1,6 +1,6 @@
 import type { JsonValue } from "@bufbuild/protobuf";
+import type { OutputSpec, StepDefinition, WorkflowDefinition } from "@crafter/workflow-language";
 import { CraftRuleError, findStep } from "./craft";
-import type { OutputSpec, StepDefinition, WorkflowDefinition } from "./definition";
 import { parseSections, sanitizeHtml } from "./output";
 import type { CraftProgress, ResultRecord, StepRecord } from "./types";
 

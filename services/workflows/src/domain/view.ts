@@ -1,12 +1,12 @@
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { statusOf } from "./craft";
 import {
   type ActionDefinition,
   type InputDefinition,
   isComingStep,
   type StepDefinition,
   type WorkflowDefinition,
-} from "./definition";
+} from "@crafter/workflow-language";
+import { statusOf } from "./craft";
 import { hiddenInputs } from "./inputs";
 import type { CraftRecord, ProfileSnapshot, ResultRecord, StepRecord } from "./types";
 

@@ -1,6 +1,5 @@
-import { ConnectError } from "@connectrpc/connect";
-import { appError, cleanDomain } from "@crafter/kit";
-import type { CompetitorRow, KeywordRow } from "../domain/offline/research";
+import { AppError, appError, cleanDomain } from "@crafter/kit";
+import type { CompetitorRow, KeywordRow } from "../generation/offline/research";
 import type { FunctionAnswer, WorkflowFunction } from "./types";
 
 /**
@@ -128,7 +127,7 @@ function seedsOf(text: string | undefined): string[] {
 /** Provider failures other than "no data" are ours to report, not the user's input. */
 function providerFailure(error: unknown, signal: AbortSignal): never {
   if (signal.aborted) throw signal.reason;
-  if (error instanceof ConnectError) throw error;
+  if (error instanceof AppError) throw error;
   throw appError("InternalServerError");
 }
 

@@ -1,5 +1,5 @@
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { FunctionName } from "../domain/definition";
+import type { FunctionName } from "@crafter/workflow-language";
 
 /** What a function may use besides its args. */
 export interface FunctionContext {
@@ -19,7 +19,7 @@ export interface FunctionAnswer {
 /**
  * A FunctionCaller action's function (definition `action.function`), called with the action's
  * `args` after their `{{references}}` are filled in (empty references give "").
- * Failures are ConnectErrors of the spec's catalogue (kit `appError`): e.g. InvalidUrl,
+ * Failures are AppErrors of the spec's catalogue (kit `appError`): e.g. InvalidUrl,
  * UnableToReadWebPage, CR_ERR_WEBSITE_AUDIT, NoKeywordDataFound, NoCompetitorDataFound.
  */
 export type WorkflowFunction = (args: Record<string, string>, ctx: FunctionContext) => Promise<FunctionAnswer>;

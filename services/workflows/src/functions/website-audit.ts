@@ -1,5 +1,4 @@
-import { ConnectError } from "@connectrpc/connect";
-import { appError } from "@crafter/kit";
+import { AppError, appError } from "@crafter/kit";
 import { normalizeUrl } from "@crafter/kit/validation";
 import { load } from "cheerio";
 import { type FetchPageOptions, fetchPage } from "./fetch-page";
@@ -242,7 +241,7 @@ export function websiteAudit(options: WebsiteAuditOptions): WorkflowFunction {
       const audit = auditHtml(page.html, page);
       return { content: auditContent(audit), data: audit as unknown as FunctionAnswer["data"] };
     } catch (error) {
-      if (error instanceof ConnectError) throw error;
+      if (error instanceof AppError) throw error;
       throw appError("CR_ERR_WEBSITE_AUDIT");
     }
   };

@@ -23,7 +23,7 @@ export interface AiSdkEngineOptions {
 /**
  * Generation through the Vercel AI SDK. Reads `fullStream`, which carries errors as parts
  * (`textStream` would drop them), and records the token usage of the finished call (summed over
- * steps). Fails with a ConnectError of the catalogue (errors.ts), or the caller's abort reason.
+ * steps). Fails with an AppError of the catalogue (errors.ts), or the caller's abort reason.
  */
 export function createAiSdkEngine(options: AiSdkEngineOptions): TextEngine {
   return {

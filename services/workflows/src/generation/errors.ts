@@ -1,5 +1,4 @@
-import type { ConnectError } from "@connectrpc/connect";
-import { appError, type Logger } from "@crafter/kit";
+import { type AppError, appError, type Logger } from "@crafter/kit";
 import { APICallError, RetryError } from "ai";
 
 /** The provider did not finish within AI_TIMEOUT_MS (retries included). */
@@ -22,7 +21,7 @@ export const PROVIDER_MESSAGES = {
  *   InternalServerError with the catalogue's message.
  * Provider details go to the log, never to the user.
  */
-export function mapProviderError(error: unknown, logger?: Logger): ConnectError {
+export function mapProviderError(error: unknown, logger?: Logger): AppError {
   const cause = RetryError.isInstance(error) ? error.lastError : error;
   const status = APICallError.isInstance(cause) ? cause.statusCode : undefined;
   const attempts = RetryError.isInstance(error) ? error.errors.length : 1;
@@ -37,7 +36,7 @@ export function mapProviderError(error: unknown, logger?: Logger): ConnectError 
  * From a model that is about the inputs (too thin, contradictory, refused): ConflictingInputError,
  * so the user reviews them; from the offline engine it is our bug: InternalServerError.
  */
-export function malformedOutputError(engine: string): ConnectError {
+export function malformedOutputError(engine: string): AppError {
   return engine === "offline"
     ? appError("InternalServerError")
     : appError("ConflictingInputError", PROVIDER_MESSAGES.emptyOutput);

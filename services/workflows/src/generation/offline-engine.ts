@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { COMPOSERS } from "../domain/offline/composers";
-import { offlineNote } from "../domain/offline/frameworks";
 import type { GenerationRequest } from "../domain/prompt";
+import { COMPOSERS } from "./offline/composers";
+import { offlineNote } from "./offline/frameworks";
 import type { GenerationRun, TextEngine } from "./text-engine";
 
 /** Splits text into chunks of `words` words; joined back they are the text, whitespace included. */

@@ -19,7 +19,7 @@ export interface GenerationRun extends AsyncIterable<string> {
 /**
  * One interface for every way of writing text: the Vercel AI SDK against a configured provider,
  * or the offline engine. `stream` stops with the signal's reason when `signal` aborts, and fails
- * with a ConnectError of the spec's catalogue when the provider fails.
+ * with an AppError of the spec's catalogue when the provider fails.
  */
 export interface TextEngine {
   readonly name: string;

@@ -13,7 +13,7 @@ export interface Written {
 
 /**
  * Runs a generation to its end and shapes its text by `request.output`.
- * @throws the engine's ConnectError (RATE_LIMITED, InternalServerError…), the signal's reason on
+ * @throws the engine's AppError (RATE_LIMITED, InternalServerError…), the signal's reason on
  * abort, or malformedOutputError (ConflictingInputError from a model) for text of the wrong shape.
  */
 export async function writeText(engine: TextEngine, request: GenerationRequest, signal: AbortSignal): Promise<Written> {

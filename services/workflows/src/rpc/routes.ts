@@ -1,13 +1,13 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import { requireUser } from "@crafter/kit";
+import { callerOf } from "@crafter/kit";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
+import type { WorkflowsDeps } from "../deps";
 import { assistantChat } from "../usecases/assistant-chat";
 import { cloneCraft } from "../usecases/clone-craft";
 import { completeStep } from "../usecases/complete-step";
 import { createCraft } from "../usecases/create-craft";
 import { createStandaloneCraft } from "../usecases/create-standalone-craft";
 import { deleteCraft } from "../usecases/delete-craft";
-import type { WorkflowsDeps } from "../usecases/deps";
 import { editStep } from "../usecases/edit-step";
 import { generateInlineText } from "../usecases/generate-inline-text";
 import { getCraft } from "../usecases/get-craft";
@@ -23,38 +23,38 @@ import { writeImagePrompts } from "../usecases/write-image-prompts";
 import { toCraftMessage, toHeadersMessage, toResultChange, toStepEventMessage, toSummaryMessage } from "./mappers";
 
 /** The WorkflowsService handlers: each reads the caller, calls one use case and maps its answer. */
-export function routes(deps: WorkflowsDeps) {
+export function routes(deps: WorkflowsDeps): (router: ConnectRouter) => void {
   return (router: ConnectRouter) =>
     router.service(WorkflowsService, {
       getHeaders: (_req, ctx) => {
-        requireUser(ctx);
+        callerOf(ctx);
         return toHeadersMessage(getHeaders(deps));
       },
       createCraft: async (req, ctx) => ({
-        craft: toCraftMessage(await createCraft(deps, ctx, requireUser(ctx).userId, req)),
+        craft: toCraftMessage(await createCraft(deps, callerOf(ctx), req)),
       }),
       getCraft: async (req, ctx) => ({
-        craft: toCraftMessage(await getCraft(deps, requireUser(ctx).userId, req.craftId)),
+        craft: toCraftMessage(await getCraft(deps, callerOf(ctx), req.craftId)),
       }),
-      saveCraft: async (req, ctx) => ({ craft: toCraftMessage(await saveCraft(deps, requireUser(ctx).userId, req)) }),
+      saveCraft: async (req, ctx) => ({ craft: toCraftMessage(await saveCraft(deps, callerOf(ctx), req)) }),
       async *completeStep(req, ctx) {
-        for await (const event of completeStep(deps, requireUser(ctx).userId, req, ctx.signal)) {
+        for await (const event of completeStep(deps, callerOf(ctx), req)) {
           yield toStepEventMessage(event);
         }
       },
-      editStep: async (req, ctx) => ({ craft: toCraftMessage(await editStep(deps, requireUser(ctx).userId, req)) }),
+      editStep: async (req, ctx) => ({ craft: toCraftMessage(await editStep(deps, callerOf(ctx), req)) }),
       renameCraft: async (req, ctx) => ({
-        craft: toCraftMessage(await renameCraft(deps, requireUser(ctx).userId, req)),
+        craft: toCraftMessage(await renameCraft(deps, callerOf(ctx), req)),
       }),
-      getResults: async (req, ctx) => getResults(deps, requireUser(ctx).userId, req.craftId),
+      getResults: async (req, ctx) => getResults(deps, callerOf(ctx), req.craftId),
       async *runAction(req, ctx) {
-        for await (const event of runAction(deps, requireUser(ctx).userId, req, ctx.signal)) {
+        for await (const event of runAction(deps, callerOf(ctx), req)) {
           yield toStepEventMessage(event);
         }
       },
-      generateInlineText: async (req, ctx) => generateInlineText(deps, requireUser(ctx).userId, req, ctx.signal),
+      generateInlineText: async (req, ctx) => generateInlineText(deps, callerOf(ctx), req),
       listCrafts: async (req, ctx) => {
-        const page = await listCrafts(deps, requireUser(ctx).userId, req);
+        const page = await listCrafts(deps, callerOf(ctx), req);
         return {
           crafts: page.items.map(toSummaryMessage),
           total: page.total,
@@ -64,7 +64,7 @@ export function routes(deps: WorkflowsDeps) {
       },
       saveActionResult: async (req, ctx) => ({
         craft: toCraftMessage(
-          await saveActionResult(deps, requireUser(ctx).userId, {
+          await saveActionResult(deps, callerOf(ctx), {
             craftId: req.craftId,
             stepName: req.stepName,
             ...toResultChange(req),
@@ -72,22 +72,23 @@ export function routes(deps: WorkflowsDeps) {
         ),
       }),
       cloneCraft: async (req, ctx) => ({
-        craft: toCraftMessage(await cloneCraft(deps, requireUser(ctx).userId, req)),
+        craft: toCraftMessage(await cloneCraft(deps, callerOf(ctx), req)),
       }),
       setFavorite: async (req, ctx) => ({
-        summary: toSummaryMessage(await setFavorite(deps, requireUser(ctx).userId, req)),
+        summary: toSummaryMessage(await setFavorite(deps, callerOf(ctx), req)),
       }),
-      deleteCraft: async (req, ctx) => deleteCraft(deps, requireUser(ctx).userId, req.craftId),
+      deleteCraft: async (req, ctx) => deleteCraft(deps, callerOf(ctx), req.craftId),
       createStandaloneCraft: async (req, ctx) => ({
-        craft: toCraftMessage(await createStandaloneCraft(deps, requireUser(ctx).userId, req)),
+        craft: toCraftMessage(await createStandaloneCraft(deps, callerOf(ctx), req)),
       }),
       writeImagePrompts: async (req, ctx) => {
-        requireUser(ctx);
-        return writeImagePrompts(deps, ctx, { imageGenerationModel: req.imageGenerationModel, source: req.source });
+        return writeImagePrompts(deps, callerOf(ctx), {
+          imageGenerationModel: req.imageGenerationModel,
+          source: req.source,
+        });
       },
       assistantChat: async (req, ctx) => {
-        requireUser(ctx);
-        return assistantChat(deps, ctx, { messages: req.messages });
+        return assistantChat(deps, callerOf(ctx), { messages: req.messages });
       },
     });
 }

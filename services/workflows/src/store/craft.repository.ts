@@ -1,14 +1,9 @@
-import { type OutboxEntry, type Plain, TenantRepository } from "@crafter/kit";
+import { type OutboxEntry, outboxMinuteOf, type Plain, TenantRepository } from "@crafter/kit";
 import type { Model, QueryFilter, UpdateQuery } from "mongoose";
-import type { CraftProgress, CraftRecord, TokenUsage } from "../domain/types";
+import type { CraftProgress, TokenUsage } from "../domain/types";
 import type { CraftDoc } from "./craft.schema";
 
 export type StoredCraft = Plain<CraftDoc>;
-
-/** A stored craft in domain terms (the repository already strips `_id` and the outbox). */
-export function toRecord(craft: StoredCraft): CraftRecord & { rev: number } {
-  return craft;
-}
 
 export interface ProgressChange {
   progress: CraftProgress;
@@ -63,7 +58,11 @@ export class CraftRepository extends TenantRepository<CraftDoc> {
           : {}),
       },
     };
-    if (change.events?.length) update.$push = { outbox: { $each: change.events } };
+    if (change.events?.length) {
+      update.$push = { outbox: { $each: change.events } };
+      // The relay polls recent outboxes by this indexed minute (kit events/outbox.ts).
+      (update.$set as Record<string, unknown>).outboxMinute = outboxMinuteOf(change.events.at(-1)!.time);
+    }
     return this.update(userId, { _id: id, rev } as QueryFilter<CraftDoc>, update);
   }
 

@@ -1,4 +1,4 @@
-import { idField, modelOn, type OutboxEntry, outboxField } from "@crafter/kit";
+import { idField, modelOn, type OutboxEntry, outboxField, outboxMinuteField, outboxMinuteOf } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { CraftState, ProfileSnapshot, ResultRecord, StepRecord, StepState } from "../domain/types";
 
@@ -25,6 +25,8 @@ export interface CraftDoc {
   rev: number;
   completedAt: Date | null;
   outbox: OutboxEntry[];
+  /** Minute of the newest outbox entry, for the relay (kit events/outbox.ts). */
+  outboxMinute?: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -115,9 +117,15 @@ const craftSchema = new Schema<CraftDoc>(
     favorite: { type: Boolean, default: false },
     deletedAt: { type: Date, default: null },
     outbox: outboxField,
+    outboxMinute: outboxMinuteField,
   },
   { timestamps: true, minimize: false, versionKey: false },
 );
+// A new craft's outbox (CraftCreated) is polled by minute too.
+craftSchema.pre("save", function () {
+  const newest = this.outbox?.at(-1);
+  if (newest) this.set("outboxMinute", outboxMinuteOf(newest.time));
+});
 // ListCrafts: a user's crafts of a project, newest first (compound indexes work on FerretDB too).
 craftSchema.index({ userId: 1, projectId: 1, createdAt: -1 });
 craftSchema.index({ userId: 1, createdAt: -1 });

@@ -1,21 +1,20 @@
 import { randomUUID } from "node:crypto";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { appError, metrics } from "@crafter/kit";
+import { appError, CancelledError, metrics } from "@crafter/kit";
 import {
   type ActionDefinition,
   isTextAction,
   type StepDefinition,
   type WorkflowDefinition,
-} from "../domain/definition";
-import { fitToLimit, MalformedOutputError, shapeData, shapeOutput } from "../domain/output";
+} from "@crafter/workflow-language";
+import type { WorkflowsDeps } from "../deps";
+import { MalformedOutputError, shapeData, shapeOutput } from "../domain/output";
 import { buildGeneration, type GenerationRequest, renderTemplate } from "../domain/prompt";
 import type { ResultRecord, StepRecord, TokenUsage, Values } from "../domain/types";
 import type { CraftView } from "../domain/view";
 import { malformedOutputError } from "../generation/errors";
 import type { EngineInfo } from "../generation/text-engine";
 import type { StoredCraft } from "../store/craft.repository";
-import type { WorkflowsDeps } from "./deps";
 
 /** What a streaming run (CompleteStep, RunAction) sends: `started` once per run (per item). */
 export type StepEvent =
@@ -44,7 +43,7 @@ export interface ActionOutcome {
  * Runs a step's action: a text action (TextGenerator, promptWriterAction) through the engine,
  * streaming `started`/`delta`; a FunctionCaller through the function registry. An IteratorStep
  * runs it once per item, each result carrying `item` and `itemIndex`. Other kinds write nothing.
- * @throws ConnectError Canceled when `signal` aborts; InternalServerError for malformed output or
+ * @throws CancelledError when `signal` aborts; InternalServerError for malformed output or
  *   a function that is not registered; the function's or engine's own spec errors.
  */
 export async function runStepAction(deps: WorkflowsDeps, run: ActionRun): Promise<ActionOutcome> {
@@ -77,7 +76,7 @@ export async function runStepAction(deps: WorkflowsDeps, run: ActionRun): Promis
   } catch (error) {
     if (run.signal.aborted) {
       deps.logger.info({ craftId: run.craft.id, stepName: run.step.name }, "action cancelled; nothing saved");
-      throw new ConnectError("The request was cancelled.", Code.Canceled);
+      throw new CancelledError();
     }
     if (error instanceof MalformedOutputError) {
       deps.logger.error({ craftId: run.craft.id, stepName: run.step.name, reason: error.message }, "malformed output");
@@ -180,7 +179,7 @@ export async function charge(
   input: { userId: string; craftId: string; amount: number; reason: string },
 ): Promise<Charge> {
   if (input.amount <= 0) return { debitId: null, amount: 0, refund: async () => {} };
-  const credits = deps.credits;
+  const credits = deps.clients.credits;
   const { debitId } = await credits.debit({ ...input, idempotencyKey: randomUUID() });
   let refunded = false;
   return {
@@ -220,11 +219,6 @@ export function creditsFor(step: StepDefinition, runs: number): number {
   const action = step.action;
   if (!action || !(isTextAction(action) || action.kind === "FunctionCaller")) return 0;
   return action.credits * runs;
-}
-
-/** Fits an inline generation to its maxLength. */
-export function fitInline(text: string, maxLength: number | undefined): string {
-  return fitToLimit(text, maxLength);
 }
 
 /** A single-consumer queue the work pushes into and the stream reads from. */

@@ -1,9 +1,8 @@
-import type { HandlerContext } from "@connectrpc/connect";
-import { badRequest, requireUser } from "@crafter/kit";
+import { badRequest, type Caller } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { assistantRequest, type ChatMessage, checkConversation } from "../domain/assistant";
 import { writeText } from "../generation/write";
 import { withCredit } from "./action-runner";
-import type { WorkflowsDeps } from "./deps";
 
 /** Said on replies the offline engine wrote. */
 export const OFFLINE_REPLY_NOTE = "Answered offline — no AI provider is configured.";
@@ -16,7 +15,7 @@ export const OFFLINE_REPLY_NOTE = "Answered offline — no AI provider is config
  */
 export async function assistantChat(
   deps: WorkflowsDeps,
-  ctx: HandlerContext,
+  caller: Caller,
   input: { messages: { type: string; content: string }[] },
 ): Promise<{ message: ChatMessage; engine: string; note: string }> {
   const messages = input.messages.map((message) => ({
@@ -25,8 +24,8 @@ export async function assistantChat(
   }));
   const problems = checkConversation(messages);
   if (Object.keys(problems).length > 0) throw badRequest(problems);
-  const written = await withCredit(deps, { userId: requireUser(ctx).userId, reason: "Assistant" }, () =>
-    writeText(deps.engine, assistantRequest(messages), ctx.signal),
+  const written = await withCredit(deps, { userId: caller.userId, reason: "Assistant" }, () =>
+    writeText(deps.engine, assistantRequest(messages), caller.signal),
   );
   deps.logger.info(
     { engine: written.info.engine, usage: written.usage, messages: messages.length },

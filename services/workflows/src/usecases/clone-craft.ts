@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { badRequest } from "@crafter/kit";
+import { badRequest, type Caller } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { copyName } from "../domain/results";
 import { type CraftView, craftView } from "../domain/view";
 import { definitionOf, loadCraft } from "./common";
 import { MAX_CRAFT_NAME } from "./create-craft";
-import type { WorkflowsDeps } from "./deps";
 
 /**
  * Copies a craft — definition version, project, profile, step states, values and results — into
@@ -14,16 +14,17 @@ import type { WorkflowsDeps } from "./deps";
  */
 export async function cloneCraft(
   deps: WorkflowsDeps,
-  userId: string,
+  caller: Caller,
   input: { craftId: string; craftName: string },
 ): Promise<CraftView> {
+  const { userId } = caller;
   const source = await loadCraft(deps, userId, input.craftId);
   const def = definitionOf(deps, source);
   const craftName = input.craftName.trim() || copyName(source.craftName, MAX_CRAFT_NAME);
   if (craftName.length > MAX_CRAFT_NAME)
     throw badRequest({ craftName: `Name must be 1 to ${MAX_CRAFT_NAME} characters.` });
   const id = randomUUID();
-  const created = await deps.crafts.create({
+  const created = await deps.stores.crafts.create({
     _id: id,
     userId,
     projectId: source.projectId,

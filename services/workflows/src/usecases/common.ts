@@ -1,8 +1,8 @@
 import { appError, badRequest } from "@crafter/kit";
+import type { WorkflowDefinition } from "@crafter/workflow-language";
+import type { WorkflowsDeps } from "../deps";
 import { CraftRuleError } from "../domain/craft";
-import type { WorkflowDefinition } from "../domain/definition";
 import type { StoredCraft } from "../store/craft.repository";
-import type { WorkflowsDeps } from "./deps";
 
 export function requireField(value: string, field: string, label: string): string {
   const trimmed = value.trim();
@@ -13,7 +13,7 @@ export function requireField(value: string, field: string, label: string): strin
 /** The user's craft. @throws NOT_FOUND when it does not exist or is another user's. */
 export async function loadCraft(deps: WorkflowsDeps, userId: string, craftId: string): Promise<StoredCraft> {
   const id = requireField(craftId, "craftId", "Craft id");
-  const craft = await deps.crafts.findById(userId, id);
+  const craft = await deps.stores.crafts.findById(userId, id);
   if (!craft) throw appError("NOT_FOUND", "Craft not found.");
   return craft;
 }

@@ -1,12 +1,12 @@
 import type { JsonObject } from "@bufbuild/protobuf";
-import { badRequest, type OutboxEntry } from "@crafter/kit";
+import { badRequest, type Caller, type OutboxEntry } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { assertCanComplete, completeStep as complete, markInProgress, runsOf } from "../domain/craft";
 import { checkInputs } from "../domain/inputs";
 import { compact, craftView, resultView } from "../domain/view";
 import type { StoredCraft } from "../store/craft.repository";
 import { charge, creditsFor, runStepAction, type StepEvent, streamOf, warningsMeta } from "./action-runner";
 import { applyRule, conflict, definitionOf, loadCraft, requireField, withActionLock } from "./common";
-import type { WorkflowsDeps } from "./deps";
 
 export type { StepEvent } from "./action-runner";
 
@@ -28,12 +28,8 @@ export interface CompleteStepInput {
  * went away, or the server drains) or the action fails, nothing is saved and the step returns to
  * its previous state. An InlineTextGenerator step completes with its values only.
  */
-export function completeStep(
-  deps: WorkflowsDeps,
-  userId: string,
-  input: CompleteStepInput,
-  signal: AbortSignal,
-): AsyncIterable<StepEvent> {
+export function completeStep(deps: WorkflowsDeps, caller: Caller, input: CompleteStepInput): AsyncIterable<StepEvent> {
+  const { userId, signal } = caller;
   return streamOf((emit) => run(deps, userId, input, signal, emit));
 }
 
@@ -67,7 +63,8 @@ async function run(
       const marked = markInProgress(def, stored, stepName);
       let current: StoredCraft = stored;
       if (marked.state !== stored.state || record.state !== "InProgress" || marked.currentStep !== stored.currentStep) {
-        current = (await deps.crafts.saveProgress(userId, stored.id, stored.rev, { progress: marked })) ?? conflict();
+        current =
+          (await deps.stores.crafts.saveProgress(userId, stored.id, stored.rev, { progress: marked })) ?? conflict();
       }
       const started = Date.now();
       let outcome: Awaited<ReturnType<typeof runStepAction>>;
@@ -75,7 +72,7 @@ async function run(
         outcome = await runStepAction(deps, { userId, craft: current, def, step, values: check.values, signal, emit });
       } catch (error) {
         if (current !== stored) {
-          const restored = await deps.crafts.saveProgress(userId, stored.id, current.rev, { progress: stored });
+          const restored = await deps.stores.crafts.saveProgress(userId, stored.id, current.rev, { progress: stored });
           if (!restored) deps.logger.warn({ craftId: stored.id, stepName }, "could not restore the step's state");
         }
         throw error;
@@ -88,7 +85,7 @@ async function run(
         .map((result) => deps.events.generationUsed(current, stepName, result.engine, result.usage));
       if (completion.craftCompleted) events.push(deps.events.completed(current));
       const saved =
-        (await deps.crafts.saveProgress(userId, stored.id, current.rev, {
+        (await deps.stores.crafts.saveProgress(userId, stored.id, current.rev, {
           progress: completion.progress,
           events,
           usage: outcome.results.length > 0 ? outcome.usage : undefined,

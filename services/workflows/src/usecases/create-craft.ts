@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { HandlerContext } from "@connectrpc/connect";
-import { appError, badRequest, metrics } from "@crafter/kit";
+import { appError, badRequest, type Caller, metrics } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { startCraft } from "../domain/craft";
 import { type CraftView, craftView } from "../domain/view";
 import { requireField } from "./common";
-import type { WorkflowsDeps } from "./deps";
 
 export interface CreateCraftInput {
   workflowName: string;
@@ -20,12 +19,8 @@ export const MAX_CRAFT_NAME = 120;
  * active one), prefilled from its profile; publishes CraftCreated.
  * @throws NOT_FOUND for an unknown workflow, CR_ERR_BAD_REQUEST for one without a definition yet.
  */
-export async function createCraft(
-  deps: WorkflowsDeps,
-  ctx: HandlerContext,
-  userId: string,
-  input: CreateCraftInput,
-): Promise<CraftView> {
+export async function createCraft(deps: WorkflowsDeps, caller: Caller, input: CreateCraftInput): Promise<CraftView> {
+  const { userId } = caller;
   const workflowName = requireField(input.workflowName, "workflowName", "Workflow");
   if (!deps.registry.isListed(workflowName)) throw appError("NOT_FOUND", `Workflow ${workflowName} not found.`);
   const def = deps.registry.latest(workflowName);
@@ -39,14 +34,14 @@ export async function createCraft(
     throw badRequest({ craftName: `Name must be 1 to ${MAX_CRAFT_NAME} characters.` });
   }
 
-  const { projectId, profile } = await deps.profiles.resolve(ctx, {
+  const { projectId, profile } = await deps.clients.profiles.resolve(caller, {
     projectId: input.projectId.trim(),
     profileId: input.profileId.trim(),
   });
   const now = deps.now();
   const progress = startCraft(def, profile, now);
   const id = randomUUID();
-  const created = await deps.crafts.create({
+  const created = await deps.stores.crafts.create({
     _id: id,
     userId,
     projectId,

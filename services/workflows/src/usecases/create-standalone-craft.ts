@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { appError, badRequest } from "@crafter/kit";
+import { appError, badRequest, type Caller } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { startCraft } from "../domain/craft";
 import { type CraftView, craftView } from "../domain/view";
 import { requireField } from "./common";
 import { MAX_CRAFT_NAME } from "./create-craft";
-import type { WorkflowsDeps } from "./deps";
 
 /**
  * Starts a craft that belongs to no project and prefills from no profile (tools, smart
@@ -15,9 +15,10 @@ import type { WorkflowsDeps } from "./deps";
  */
 export async function createStandaloneCraft(
   deps: WorkflowsDeps,
-  userId: string,
+  caller: Caller,
   input: { workflowName: string; craftName: string },
 ): Promise<CraftView> {
+  const { userId } = caller;
   const workflowName = requireField(input.workflowName, "workflowName", "Workflow");
   if (!deps.registry.isListed(workflowName)) throw appError("NOT_FOUND", `Workflow ${workflowName} not found.`);
   const def = deps.registry.latest(workflowName);
@@ -26,7 +27,7 @@ export async function createStandaloneCraft(
   if (craftName.length > MAX_CRAFT_NAME)
     throw badRequest({ craftName: `Name must be 1 to ${MAX_CRAFT_NAME} characters.` });
   const id = randomUUID();
-  const created = await deps.crafts.create({
+  const created = await deps.stores.crafts.create({
     _id: id,
     userId,
     projectId: "",

@@ -1,6 +1,6 @@
-import { appError } from "@crafter/kit";
+import { appError, type Caller } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { requireField, withActionLock } from "./common";
-import type { WorkflowsDeps } from "./deps";
 
 /**
  * Deletes a craft: it leaves every list and read (NOT_FOUND after). It is marked, not removed,
@@ -8,10 +8,11 @@ import type { WorkflowsDeps } from "./deps";
  * running makes this fail with TooManyRunningActions.
  * @throws NOT_FOUND, TooManyRunningActions
  */
-export async function deleteCraft(deps: WorkflowsDeps, userId: string, craftId: string): Promise<{ craftId: string }> {
+export async function deleteCraft(deps: WorkflowsDeps, caller: Caller, craftId: string): Promise<{ craftId: string }> {
+  const { userId } = caller;
   const id = requireField(craftId, "craftId", "Craft id");
   return withActionLock(deps, id, async () => {
-    if (!(await deps.crafts.softDelete(userId, id, deps.now()))) throw appError("NOT_FOUND", "Craft not found.");
+    if (!(await deps.stores.crafts.softDelete(userId, id, deps.now()))) throw appError("NOT_FOUND", "Craft not found.");
     deps.logger.info({ craftId: id }, "craft deleted");
     return { craftId: id };
   });

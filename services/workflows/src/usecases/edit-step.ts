@@ -1,7 +1,8 @@
+import type { Caller } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { editStep as reopen } from "../domain/craft";
 import { type CraftView, craftView } from "../domain/view";
 import { applyRule, conflict, definitionOf, loadCraft, requireField, withActionLock } from "./common";
-import type { WorkflowsDeps } from "./deps";
 
 /**
  * Reopens a completed step; later steps go back to NotStarted, keeping their values.
@@ -9,16 +10,17 @@ import type { WorkflowsDeps } from "./deps";
  */
 export async function editStep(
   deps: WorkflowsDeps,
-  userId: string,
+  caller: Caller,
   input: { craftId: string; stepName: string },
 ): Promise<CraftView> {
+  const { userId } = caller;
   const stepName = requireField(input.stepName, "stepName", "Step");
   return withActionLock(deps, input.craftId, async () => {
     const craft = await loadCraft(deps, userId, input.craftId);
     const def = definitionOf(deps, craft);
     const progress = applyRule(() => reopen(def, craft, stepName));
     const saved =
-      (await deps.crafts.saveProgress(userId, craft.id, craft.rev, {
+      (await deps.stores.crafts.saveProgress(userId, craft.id, craft.rev, {
         progress,
         completedAt: progress.state === "Completed" ? undefined : null,
       })) ?? conflict();

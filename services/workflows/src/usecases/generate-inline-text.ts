@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { appError } from "@crafter/kit";
+import { appError, type Caller, CancelledError } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { inlineTarget } from "../domain/craft";
 import { checkInputs } from "../domain/inputs";
 import { MalformedOutputError, shapeOutput } from "../domain/output";
@@ -8,7 +8,6 @@ import { buildInlineGeneration } from "../domain/prompt";
 import { compact } from "../domain/view";
 import { charge } from "./action-runner";
 import { applyRule, conflict, definitionOf, loadCraft, requireField, withActionLock } from "./common";
-import type { WorkflowsDeps } from "./deps";
 
 export interface GenerateInlineTextInput {
   craftId: string;
@@ -34,10 +33,10 @@ export interface InlineText {
  */
 export async function generateInlineText(
   deps: WorkflowsDeps,
-  userId: string,
+  caller: Caller,
   input: GenerateInlineTextInput,
-  signal: AbortSignal,
 ): Promise<InlineText> {
+  const { userId, signal } = caller;
   const stepName = requireField(input.stepName, "stepName", "Step");
   const name = requireField(input.name, "name", "Name");
   return withActionLock(deps, input.craftId, async () => {
@@ -74,7 +73,7 @@ export async function generateInlineText(
       signal.throwIfAborted();
       const shaped = shapeOutput(request.output, text);
       const usage = { ...generation.usage };
-      const saved = await deps.crafts.saveProgress(userId, stored.id, stored.rev, {
+      const saved = await deps.stores.crafts.saveProgress(userId, stored.id, stored.rev, {
         progress: stored,
         events: [deps.events.generationUsed(stored, stepName, info.engine, usage)],
         usage,
@@ -94,7 +93,7 @@ export async function generateInlineText(
       };
     } catch (error) {
       await credits.refund();
-      if (signal.aborted) throw new ConnectError("The request was cancelled.", Code.Canceled);
+      if (signal.aborted) throw new CancelledError();
       if (error instanceof MalformedOutputError) {
         deps.logger.error({ craftId: stored.id, stepName, name, reason: error.message }, "malformed inline output");
         throw appError("InternalServerError");

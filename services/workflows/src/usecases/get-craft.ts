@@ -1,8 +1,10 @@
+import type { Caller } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { type CraftView, craftView } from "../domain/view";
 import { definitionOf, loadCraft } from "./common";
-import type { WorkflowsDeps } from "./deps";
 
-export async function getCraft(deps: WorkflowsDeps, userId: string, craftId: string): Promise<CraftView> {
+export async function getCraft(deps: WorkflowsDeps, caller: Caller, craftId: string): Promise<CraftView> {
+  const { userId } = caller;
   const craft = await loadCraft(deps, userId, craftId);
   return craftView(definitionOf(deps, craft), craft);
 }

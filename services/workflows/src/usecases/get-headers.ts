@@ -1,5 +1,5 @@
+import type { WorkflowsDeps } from "../deps";
 import type { HeadersView } from "../domain/registry";
-import type { WorkflowsDeps } from "./deps";
 
 /** Every workflow of the spec, with `available` for those that have a definition. */
 export function getHeaders(deps: Pick<WorkflowsDeps, "registry">): HeadersView {

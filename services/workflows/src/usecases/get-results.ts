@@ -1,14 +1,16 @@
 import type { JsonObject } from "@bufbuild/protobuf";
+import type { Caller } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { resultsView } from "../domain/view";
 import { definitionOf, loadCraft } from "./common";
-import type { WorkflowsDeps } from "./deps";
 
 /** Every result of a craft, step by step. */
 export async function getResults(
   deps: WorkflowsDeps,
-  userId: string,
+  caller: Caller,
   craftId: string,
 ): Promise<{ craftId: string; craftName: string; results: JsonObject[] }> {
+  const { userId } = caller;
   const craft = await loadCraft(deps, userId, craftId);
   return { craftId: craft.id, craftName: craft.craftName, results: resultsView(definitionOf(deps, craft), craft) };
 }

@@ -1,11 +1,11 @@
 import type { JsonObject } from "@bufbuild/protobuf";
-import { badRequest, type OutboxEntry } from "@crafter/kit";
+import { badRequest, type Caller, type OutboxEntry } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { addResults, assertCanRun, runsOf } from "../domain/craft";
 import { checkInputs } from "../domain/inputs";
 import { compact, craftView, resultView } from "../domain/view";
 import { charge, creditsFor, runStepAction, type StepEvent, streamOf, warningsMeta } from "./action-runner";
 import { applyRule, conflict, definitionOf, loadCraft, requireField, withActionLock } from "./common";
-import type { WorkflowsDeps } from "./deps";
 
 export interface RunActionInput {
   craftId: string;
@@ -24,12 +24,8 @@ export interface RunActionInput {
  * step becomes InProgress), so the craft does not move on. Credits, lock and cancellation as
  * CompleteStep: a cancelled or failed run saves nothing and refunds.
  */
-export function runAction(
-  deps: WorkflowsDeps,
-  userId: string,
-  input: RunActionInput,
-  signal: AbortSignal,
-): AsyncIterable<StepEvent> {
+export function runAction(deps: WorkflowsDeps, caller: Caller, input: RunActionInput): AsyncIterable<StepEvent> {
+  const { userId, signal } = caller;
   return streamOf((emit) => run(deps, userId, input, signal, emit));
 }
 
@@ -75,7 +71,7 @@ async function run(
         .filter((result) => !result.engine.startsWith("function:"))
         .map((result) => deps.events.generationUsed(stored, stepName, result.engine, result.usage));
       const saved =
-        (await deps.crafts.saveProgress(userId, stored.id, stored.rev, {
+        (await deps.stores.crafts.saveProgress(userId, stored.id, stored.rev, {
           progress,
           events,
           usage: outcome.results.length > 0 ? outcome.usage : undefined,

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type { Caller } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { changeResults, type ResultChange } from "../domain/results";
 import { type CraftView, craftView } from "../domain/view";
 import { applyRule, conflict, definitionOf, loadCraft, requireField, withActionLock } from "./common";
-import type { WorkflowsDeps } from "./deps";
 
 /**
  * Edits, selects or deletes a result of a step, or adds a user-written one (domain/results.ts);
@@ -12,15 +13,16 @@ import type { WorkflowsDeps } from "./deps";
  */
 export async function saveActionResult(
   deps: WorkflowsDeps,
-  userId: string,
+  caller: Caller,
   input: { craftId: string; stepName: string } & ResultChange,
 ): Promise<CraftView> {
+  const { userId } = caller;
   const stepName = requireField(input.stepName, "stepName", "Step");
   return withActionLock(deps, input.craftId, async () => {
     const craft = await loadCraft(deps, userId, input.craftId);
     const def = definitionOf(deps, craft);
     const progress = applyRule(() => changeResults(def, craft, stepName, input, randomUUID, deps.now()));
-    const saved = (await deps.crafts.saveProgress(userId, craft.id, craft.rev, { progress })) ?? conflict();
+    const saved = (await deps.stores.crafts.saveProgress(userId, craft.id, craft.rev, { progress })) ?? conflict();
     return craftView(def, saved);
   });
 }

@@ -1,10 +1,10 @@
 import type { JsonObject } from "@bufbuild/protobuf";
-import { badRequest } from "@crafter/kit";
+import { badRequest, type Caller } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { findStep, saveStepValues } from "../domain/craft";
 import { checkInputs } from "../domain/inputs";
 import { type CraftView, craftView } from "../domain/view";
 import { applyRule, conflict, definitionOf, loadCraft, requireField, withActionLock } from "./common";
-import type { WorkflowsDeps } from "./deps";
 
 /**
  * Stores values of an open step without completing it (only their shape and size are checked).
@@ -12,9 +12,10 @@ import type { WorkflowsDeps } from "./deps";
  */
 export async function saveCraft(
   deps: WorkflowsDeps,
-  userId: string,
+  caller: Caller,
   input: { craftId: string; stepName: string; values?: JsonObject },
 ): Promise<CraftView> {
+  const { userId } = caller;
   const stepName = requireField(input.stepName, "stepName", "Step");
   return withActionLock(deps, input.craftId, async () => {
     const craft = await loadCraft(deps, userId, input.craftId);
@@ -23,7 +24,7 @@ export async function saveCraft(
     const check = checkInputs(step, input.values ?? {}, "save");
     if (Object.keys(check.errors).length > 0) throw badRequest(check.errors);
     const progress = applyRule(() => saveStepValues(def, craft, stepName, check.values));
-    const saved = (await deps.crafts.saveProgress(userId, craft.id, craft.rev, { progress })) ?? conflict();
+    const saved = (await deps.stores.crafts.saveProgress(userId, craft.id, craft.rev, { progress })) ?? conflict();
     return craftView(def, saved);
   });
 }

@@ -1,16 +1,17 @@
-import { appError } from "@crafter/kit";
+import { appError, type Caller } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import { type CraftSummaryView, summaryView } from "../domain/view";
 import { requireField } from "./common";
-import type { WorkflowsDeps } from "./deps";
 
 /** Stars or unstars a craft. @throws NOT_FOUND */
 export async function setFavorite(
   deps: WorkflowsDeps,
-  userId: string,
+  caller: Caller,
   input: { craftId: string; favorite: boolean },
 ): Promise<CraftSummaryView> {
+  const { userId } = caller;
   const craftId = requireField(input.craftId, "craftId", "Craft id");
-  const craft = await deps.crafts.setFavorite(userId, craftId, input.favorite);
+  const craft = await deps.stores.crafts.setFavorite(userId, craftId, input.favorite);
   if (!craft) throw appError("NOT_FOUND", "Craft not found.");
   return summaryView(craft);
 }

@@ -1,5 +1,5 @@
-import type { HandlerContext } from "@connectrpc/connect";
-import { badRequest, requireUser } from "@crafter/kit";
+import { badRequest, type Caller } from "@crafter/kit";
+import type { WorkflowsDeps } from "../deps";
 import {
   IMAGE_MODELS,
   type ImageModel,
@@ -9,7 +9,6 @@ import {
 } from "../domain/image-prompts";
 import { writeText } from "../generation/write";
 import { withCredit } from "./action-runner";
-import type { WorkflowsDeps } from "./deps";
 
 export interface WriteImagePromptsInput {
   imageGenerationModel: string;
@@ -31,7 +30,7 @@ export const OFFLINE_PROMPTS_NOTE = "Written offline from your own words — no 
  */
 export async function writeImagePrompts(
   deps: WorkflowsDeps,
-  ctx: HandlerContext,
+  caller: Caller,
   input: WriteImagePromptsInput,
 ): Promise<{ prompts: string[]; engine: string; note: string }> {
   const fields: Record<string, string> = {};
@@ -47,14 +46,17 @@ export async function writeImagePrompts(
 
   let from: ImagePromptSource;
   if (source.case === "profile") {
-    const { profile } = await deps.profiles.resolve(ctx, { projectId: "", profileId: source.value.profileId.trim() });
+    const { profile } = await deps.clients.profiles.resolve(caller, {
+      projectId: "",
+      profileId: source.value.profileId.trim(),
+    });
     if (!profile) throw badRequest({ profileId: "Profile not found." });
     from = { kind: "profile", profile, isBusinessProfile: source.value.isBusinessProfile };
   } else {
     from = { kind: "content", content: source.value! };
   }
-  const written = await withCredit(deps, { userId: requireUser(ctx).userId, reason: "ImagePromptWriter" }, () =>
-    writeText(deps.engine, imagePromptRequest(from, model as ImageModel), ctx.signal),
+  const written = await withCredit(deps, { userId: caller.userId, reason: "ImagePromptWriter" }, () =>
+    writeText(deps.engine, imagePromptRequest(from, model as ImageModel), caller.signal),
   );
   deps.logger.info({ engine: written.info.engine, usage: written.usage, kind: from.kind }, "image prompts written");
   return {

@@ -67,9 +67,9 @@ export function useSaveCraft(craftId: string) {
   );
 }
 
-/** `GET /api/workflowsV2/{id}/{stepName}/editStep`: reopens a completed step. */
+/** `POST /api/workflowsV2/{id}/{stepName}/editStep`: reopens a completed step (a GET changes nothing). */
 export function useEditStep(craftId: string) {
-  return useCraftWrite(craftId, (stepName: string) => api.get<Craft>(paths.editStep(craftId, stepName)));
+  return useCraftWrite(craftId, (stepName: string) => api.post<Craft>(paths.editStep(craftId, stepName), {}));
 }
 
 /** `PUT /api/workflowsV2/{id}/name`. */

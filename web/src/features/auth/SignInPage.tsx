@@ -8,6 +8,7 @@ import { safeCallbackUrl } from "../../app/guard";
 import { notify } from "../../shared/notify";
 import { AuthCard, applyFieldErrors } from "./AuthCard";
 import { AuthField } from "./AuthField";
+import { ResendVerification } from "./ResendVerification";
 import { type SignInValues, signInSchema } from "./schemas";
 
 /**
@@ -62,6 +63,9 @@ export default function SignInPage() {
               <Button type="link" size="small" onClick={() => void signOut()} style={{ padding: 0 }}>
                 Use another account
               </Button>
+              <div style={{ marginTop: 8 }}>
+                <ResendVerification email={session.user?.email} />
+              </div>
             </>
           }
         />

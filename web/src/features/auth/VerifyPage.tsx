@@ -7,6 +7,7 @@ import { errorMessage } from "../../api/errors";
 import { keys } from "../../api/keys";
 import { paths } from "../../api/paths";
 import { LinkButton } from "../../shared/LinkButton";
+import { ResendVerification } from "./ResendVerification";
 
 /** One POST per token, even when React runs the effect twice (a second POST would find it used). */
 const verifications = new Map<string, Promise<{ email: string }>>();
@@ -85,6 +86,9 @@ export default function VerifyPage() {
           subTitle={state.message}
           data-testid="verify-error"
           extra={[
+            <div key="resend" style={{ maxWidth: 360, margin: "0 auto 16px" }}>
+              <ResendVerification />
+            </div>,
             <LinkButton to="/signin" key="signin" type="primary">
               Sign in
             </LinkButton>,

@@ -1,6 +1,7 @@
+import { actionBehaviour } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
 import type { CraftStep } from "../../api/types";
-import { actionBehaviour, canGenerateMore, generateMoreLabel, isComingStep, resultCountLabel } from "./actions";
+import { canGenerateMore, generateMoreLabel, isComingStep, resultCountLabel } from "./actions";
 
 const step = (kind: string, extra: Partial<CraftStep> = {}): CraftStep => ({
   name: "s",
@@ -28,6 +29,8 @@ describe("action kinds", () => {
       expect(isComingStep(step(kind))).toBe(true);
     }
     expect(actionBehaviour(undefined)).toBeNull();
+    expect(actionBehaviour("NoSuchKind")).toBeNull();
+    expect(canGenerateMore(step("NoSuchKind"))).toBe(false);
   });
 
   it("offers generate more on generating steps only, named by result mode", () => {

@@ -1,40 +1,9 @@
+import { actionBehaviour } from "@crafter/workflow-language";
 import type { CraftStep } from "../../api/types";
 
-/**
- * What the page does for each action kind of the spec (section 3, "Action kinds"; engine contract
- * section 1), as data:
- * - stream: TextGenerator, promptWriterAction — CompleteStep / RunAction stream with cancel;
- * - function: FunctionCaller — runs through the same calls, nothing streams but its result;
- * - inline: InlineTextGenerator — commands call generateInlineText;
- * - coming: the media kinds — the step opens skipped and never runs (the media issue).
- */
-export type ActionBehaviour = "stream" | "function" | "inline" | "coming";
-
-export const MEDIA_ACTION_KINDS = [
-  "ImageAppender",
-  "AudioGenerator",
-  "VisualDesigner",
-  "TemplateDesigner",
-  "EmailAttachmentUploader",
-] as const;
-
-export function actionBehaviour(kind: string | undefined | null): ActionBehaviour | null {
-  switch (kind) {
-    case "TextGenerator":
-    case "promptWriterAction":
-      return "stream";
-    case "FunctionCaller":
-      return "function";
-    case "InlineTextGenerator":
-      return "inline";
-    case undefined:
-    case null:
-    case "":
-      return null;
-    default:
-      return (MEDIA_ACTION_KINDS as readonly string[]).includes(kind) ? "coming" : "stream";
-  }
-}
+// What the page does for each action kind is the workflow language's `actionBehaviour`: stream
+// (TextGenerator, promptWriterAction), function (FunctionCaller), inline (InlineTextGenerator) or
+// coming (the media kinds: the step opens skipped and never runs).
 
 /** A step that loads but does not run yet: flagged coming, or its action is a media kind. */
 export function isComingStep(step: Pick<CraftStep, "coming" | "action">): boolean {

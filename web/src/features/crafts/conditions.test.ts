@@ -1,14 +1,20 @@
 import { describe, expect, it } from "@jest/globals";
-import { evaluateCondition } from "./conditions";
+import { evaluateCondition, referenceScope } from "./conditions";
 
-// The evaluator is the engine's (services/workflows/src/domain/conditions.ts); these cases pin the
-// references the web resolves and the behaviour the renderer relies on.
+// The evaluator and references are the workflow language's (@crafter/workflow-language); these
+// cases pin the references the web resolves and the behaviour the renderer relies on.
 
-const scope = {
-  values: { channel: "Instagram", budget: 120, tags: ["sale", "spring"], note: "", headline: "Spring Sale now on" },
-  steps: { audience: { values: { segment: "families" }, result: { keywords: ["bikes", "repair"] } } },
-  profile: { name: "Spoke & Sprocket" },
-};
+const scope = referenceScope(
+  { channel: "Instagram", budget: 120, tags: ["sale", "spring"], note: "", headline: "Spring Sale now on" },
+  [
+    {
+      name: "audience",
+      values: { segment: "families" },
+      results: [{ content: "", sections: { keywords: ["bikes", "repair"] } }],
+    },
+  ],
+  { name: "Spoke & Sprocket" },
+);
 
 describe("showWhen conditions (engine contract section 1)", () => {
   it("compares values with == != and the numeric operators", () => {
@@ -48,10 +54,9 @@ describe("showWhen conditions (engine contract section 1)", () => {
   });
 
   it("resolves the first item of a result section and the whole result text", () => {
-    const withContent = {
-      ...scope,
-      steps: { brief: { result: { angles: ["price", "speed"], content: "Fast fixes" } } },
-    };
+    const withContent = referenceScope({}, [
+      { name: "brief", results: [{ content: "Fast fixes", sections: { angles: ["price", "speed"] } }] },
+    ]);
     expect(evaluateCondition({ ref: "steps.brief.result.angles[0]", op: "==", value: "price" }, withContent)).toBe(
       true,
     );

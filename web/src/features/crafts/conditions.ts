@@ -1,42 +1,43 @@
 /**
  * Live show/hide of inputs (`input.showWhen`, docs/engine-contract.md section 1) with the
- * engine's own evaluator (services/workflows/src/domain/conditions.ts has no imports so the
- * browser decides exactly as the server does). This file only resolves references against what
- * the page holds.
+ * workflow language's own evaluator and references, so the browser decides exactly as the server
+ * does.
  */
 import {
   type Condition,
   evaluateCondition as evaluateWithResolver,
-} from "../../../../services/workflows/src/domain/conditions";
+  type JsonValue,
+  type ReferenceScope,
+  resolveReference,
+} from "@crafter/workflow-language";
 
 /** What a step's conditions may read: its live values, the craft's other steps, the profile. */
-export interface ConditionScope {
-  values: Record<string, unknown>;
-  /** Per step: its saved values and its latest result (`sections` by key, `content`). */
-  steps?: Record<string, { values?: Record<string, unknown>; result?: Record<string, unknown> }>;
-  profile?: Record<string, unknown> | null;
-}
+export type ConditionScope = ReferenceScope;
 
-const RESULT_REF = /^steps\.(\w+)\.result\.(\w+)(\[0\])?$/;
-
-/**
- * The value of a reference (the syntax of services/workflows/src/domain/references.ts):
- * `values.<input>`, `steps.<step>.values.<input>`, `steps.<step>.result.<section>` (or its
- * `[0]`, or `.content`), `profile.<field>`; undefined when unknown.
- */
-export function resolveReference(ref: string, scope: ConditionScope): unknown {
-  const trimmed = ref.trim();
-  const result = trimmed.match(RESULT_REF);
-  if (result) {
-    const value = scope.steps?.[result[1]!]?.result?.[result[2]!];
-    return result[3] ? (Array.isArray(value) ? value[0] : undefined) : value;
-  }
-  let at: unknown = scope;
-  for (const part of trimmed.split(".")) {
-    if (at === null || typeof at !== "object") return undefined;
-    at = (at as Record<string, unknown>)[part];
-  }
-  return at;
+/** The scope of a step's live values, the craft's steps (latest result last) and the profile. */
+export function referenceScope(
+  values: Record<string, unknown>,
+  steps: {
+    name: string;
+    values?: Record<string, unknown>;
+    results?: { content: unknown; sections?: Record<string, string[]> }[];
+  }[] = [],
+  profile?: Record<string, unknown> | null,
+): ConditionScope {
+  return {
+    values: values as Record<string, JsonValue>,
+    steps: steps.map((step) => {
+      const last = step.results?.at(-1);
+      return {
+        name: step.name,
+        values: (step.values ?? {}) as Record<string, JsonValue>,
+        results: last
+          ? [{ content: typeof last.content === "string" ? last.content : "", sections: last.sections ?? {} }]
+          : [],
+      };
+    }),
+    profile: (profile ?? null) as ConditionScope["profile"],
+  };
 }
 
 /** True when the condition holds for the scope; a missing or malformed condition holds. */

@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE } from "@crafter/kit/errors";
+import { ERROR_CATALOGUE } from "@crafter/errors";
 import { errorMessage, isApiError } from "../../api/errors";
 
 /**
@@ -28,17 +28,23 @@ export const ACTION_ERROR_CODES = [
   "CR_ERR_WEBSITE_AUDIT",
 ] as const;
 
-/** The titled dialogs of spec section 8 (the no-data code names come from the engine contract). */
+/** The titled dialogs of spec section 8 (the no-data code names come from the engine contract); texts from @crafter/errors. */
 export const DIALOGS: Record<string, { title: string; message: string }> = {
-  ConflictingInputError: { title: "Warning", message: ERROR_CATALOGUE.ConflictingInputError.message },
-  NoCompetitorDataFound: {
-    title: "No data has been found about this domain.",
-    message: "It may be a low traffic domain.",
+  ConflictingInputError: {
+    title: ERROR_CATALOGUE.ConflictingInputError.title,
+    message: ERROR_CATALOGUE.ConflictingInputError.message,
   },
-  NoKeywordDataFound: { title: "No results found.", message: "Check the spelling or try broader keywords." },
+  NoCompetitorDataFound: {
+    title: ERROR_CATALOGUE.NoCompetitorDataFound.title,
+    message: ERROR_CATALOGUE.NoCompetitorDataFound.body,
+  },
+  NoKeywordDataFound: {
+    title: ERROR_CATALOGUE.NoKeywordDataFound.title,
+    message: ERROR_CATALOGUE.NoKeywordDataFound.body,
+  },
   ReachedMaxResults: {
-    title: "Maximum result limit reached.",
-    message: "Please delete poor results before generating more.",
+    title: ERROR_CATALOGUE.ReachedMaxResults.title,
+    message: ERROR_CATALOGUE.ReachedMaxResults.body,
   },
 };
 
@@ -54,14 +60,19 @@ export function describeCraftError(error: unknown, fallbackTitle = "Crafting fai
   if (code === "NEED_SUBSCRIPTION") {
     return {
       kind: "subscription",
-      title: "Keep Crafting Uninterrupted!",
-      message: "Your free credit has ended. Upgrade your plan to keep crafting without interruption.",
+      title: ERROR_CATALOGUE.NEED_SUBSCRIPTION.title,
+      message: ERROR_CATALOGUE.NEED_SUBSCRIPTION.message,
       okText: "Upgrade now",
       href: SUBSCRIPTION_HREF,
     };
   }
   if (code === "NOT_ENOUGH_CREDITS") {
-    return { kind: "credits", title: "Not enough credits.", linkText: "Add more credits", href: WALLET_HREF };
+    return {
+      kind: "credits",
+      title: ERROR_CATALOGUE.NOT_ENOUGH_CREDITS.message,
+      linkText: "Add more credits",
+      href: WALLET_HREF,
+    };
   }
   if (code && (ACTION_ERROR_CODES as readonly string[]).includes(code)) {
     const message = ERROR_CATALOGUE[code as (typeof ACTION_ERROR_CODES)[number]].message;

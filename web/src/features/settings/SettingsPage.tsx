@@ -3,8 +3,9 @@ import { useAccount, useSettings, useUpdateSettings } from "../../api/hooks/app"
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
+import { ApiKeysCard } from "./ApiKeysCard";
 
-/** /app/settings: account info (`GET /api/user/account`) and the theme switch. */
+/** /app/settings: account info (`GET /api/user/account`), the theme switch and personal API keys. */
 export default function SettingsPage() {
   const { data: account, error, mutate } = useAccount();
   const settings = useSettings();
@@ -72,6 +73,7 @@ export default function SettingsPage() {
           </label>
         </Flex>
       </Card>
+      <ApiKeysCard />
     </Flex>
   );
 }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/auth/v1/auth.proto.
  */
 export const file_crafter_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChpjcmFmdGVyL2F1dGgvdjEvYXV0aC5wcm90bxIPY3JhZnRlci5hdXRoLnYxInkKCEF1dGhVc2VyEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIRCgljbGllbnRfaWQYBSABKAkSFAoMZGlzcGxheV9uYW1lGAYgASgJIs4BCgdTZXNzaW9uEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAIgASgJEjUKEWFjY2Vzc19leHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChJyZWZyZXNoX2V4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBHVzZXIYBSABKAsyGS5jcmFmdGVyLmF1dGgudjEuQXV0aFVzZXIiRgoNU2lnblVwUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkiEAoOU2lnblVwUmVzcG9uc2UiIwoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiQKE1ZlcmlmeUVtYWlsUmVzcG9uc2USDQoFZW1haWwYASABKAkiPAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIKCgJpcBgDIAEoCSI7Cg5TaWduSW5SZXNwb25zZRIpCgdzZXNzaW9uGAEgASgLMhguY3JhZnRlci5hdXRoLnYxLlNlc3Npb24iLgoVUmVmcmVzaFNlc3Npb25SZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkiQwoWUmVmcmVzaFNlc3Npb25SZXNwb25zZRIpCgdzZXNzaW9uGAEgASgLMhguY3JhZnRlci5hdXRoLnYxLlNlc3Npb24iJwoOU2lnbk91dFJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSIRCg9TaWduT3V0UmVzcG9uc2UiJgoVRm9yZ290UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJIhgKFkZvcmdvdFBhc3N3b3JkUmVzcG9uc2UiNwoUUmVzZXRQYXNzd29yZFJlcXVlc3QSDQoFdG9rZW4YASABKAkSEAoIcGFzc3dvcmQYAiABKAkiFwoVUmVzZXRQYXNzd29yZFJlc3BvbnNlIhAKDkdldEp3a3NSZXF1ZXN0IiQKD0dldEp3a3NSZXNwb25zZRIRCglqd2tzX2pzb24YASABKAkyvwUKC0F1dGhTZXJ2aWNlEkkKBlNpZ25VcBIeLmNyYWZ0ZXIuYXV0aC52MS5TaWduVXBSZXF1ZXN0Gh8uY3JhZnRlci5hdXRoLnYxLlNpZ25VcFJlc3BvbnNlElgKC1ZlcmlmeUVtYWlsEiMuY3JhZnRlci5hdXRoLnYxLlZlcmlmeUVtYWlsUmVxdWVzdBokLmNyYWZ0ZXIuYXV0aC52MS5WZXJpZnlFbWFpbFJlc3BvbnNlEkkKBlNpZ25JbhIeLmNyYWZ0ZXIuYXV0aC52MS5TaWduSW5SZXF1ZXN0Gh8uY3JhZnRlci5hdXRoLnYxLlNpZ25JblJlc3BvbnNlEmEKDlJlZnJlc2hTZXNzaW9uEiYuY3JhZnRlci5hdXRoLnYxLlJlZnJlc2hTZXNzaW9uUmVxdWVzdBonLmNyYWZ0ZXIuYXV0aC52MS5SZWZyZXNoU2Vzc2lvblJlc3BvbnNlEkwKB1NpZ25PdXQSHy5jcmFmdGVyLmF1dGgudjEuU2lnbk91dFJlcXVlc3QaIC5jcmFmdGVyLmF1dGgudjEuU2lnbk91dFJlc3BvbnNlEmEKDkZvcmdvdFBhc3N3b3JkEiYuY3JhZnRlci5hdXRoLnYxLkZvcmdvdFBhc3N3b3JkUmVxdWVzdBonLmNyYWZ0ZXIuYXV0aC52MS5Gb3Jnb3RQYXNzd29yZFJlc3BvbnNlEl4KDVJlc2V0UGFzc3dvcmQSJS5jcmFmdGVyLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlcXVlc3QaJi5jcmFmdGVyLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlc3BvbnNlEkwKB0dldEp3a3MSHy5jcmFmdGVyLmF1dGgudjEuR2V0Sndrc1JlcXVlc3QaIC5jcmFmdGVyLmF1dGgudjEuR2V0Sndrc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChpjcmFmdGVyL2F1dGgvdjEvYXV0aC5wcm90bxIPY3JhZnRlci5hdXRoLnYxInkKCEF1dGhVc2VyEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIRCgljbGllbnRfaWQYBSABKAkSFAoMZGlzcGxheV9uYW1lGAYgASgJIs4BCgdTZXNzaW9uEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAIgASgJEjUKEWFjY2Vzc19leHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChJyZWZyZXNoX2V4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBHVzZXIYBSABKAsyGS5jcmFmdGVyLmF1dGgudjEuQXV0aFVzZXIiUgoNU2lnblVwUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSCgoCaXAYBCABKAkiEAoOU2lnblVwUmVzcG9uc2UiIwoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiQKE1ZlcmlmeUVtYWlsUmVzcG9uc2USDQoFZW1haWwYASABKAkiUAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIKCgJpcBgDIAEoCRISCgp1c2VyX2FnZW50GAQgASgJIjsKDlNpZ25JblJlc3BvbnNlEikKB3Nlc3Npb24YASABKAsyGC5jcmFmdGVyLmF1dGgudjEuU2Vzc2lvbiJCChVSZWZyZXNoU2Vzc2lvblJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCRISCgp1c2VyX2FnZW50GAIgASgJIkMKFlJlZnJlc2hTZXNzaW9uUmVzcG9uc2USKQoHc2Vzc2lvbhgBIAEoCzIYLmNyYWZ0ZXIuYXV0aC52MS5TZXNzaW9uIicKDlNpZ25PdXRSZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkiEQoPU2lnbk91dFJlc3BvbnNlIjIKFUZvcmdvdFBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIKCgJpcBgCIAEoCSIYChZGb3Jnb3RQYXNzd29yZFJlc3BvbnNlIjcKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIhcKFVJlc2V0UGFzc3dvcmRSZXNwb25zZSIQCg5HZXRKd2tzUmVxdWVzdCIkCg9HZXRKd2tzUmVzcG9uc2USEQoJandrc19qc29uGAEgASgJIjsKGElzc3VlU2VydmljZVRva2VuUmVxdWVzdBIPCgdzZXJ2aWNlGAEgASgJEg4KBnNlY3JldBgCIAEoCSJaChlJc3N1ZVNlcnZpY2VUb2tlblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjYKGVJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkSCgoCaXAYAiABKAkiHAoaUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2Ui1AEKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg4KBnNjb3BlcxgDIAMoCRIOCgZwcmVmaXgYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyZXZva2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIzChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGc2NvcGVzGAIgAygJIlAKFENyZWF0ZUFwaUtleVJlc3BvbnNlEigKB2FwaV9rZXkYASABKAsyFy5jcmFmdGVyLmF1dGgudjEuQXBpS2V5Eg4KBnNlY3JldBgCIAEoCSIUChJMaXN0QXBpS2V5c1JlcXVlc3QiQAoTTGlzdEFwaUtleXNSZXNwb25zZRIpCghhcGlfa2V5cxgBIAMoCzIXLmNyYWZ0ZXIuYXV0aC52MS5BcGlLZXkiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSJPChNWZXJpZnlBcGlLZXlSZXF1ZXN0Eg4KBnNlY3JldBgBIAEoCRIOCgZtZXRob2QYAiABKAkSDAoEcGF0aBgDIAEoCRIKCgJpcBgEIAEoCSJdChRWZXJpZnlBcGlLZXlSZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSDwoHdXNlcl9pZBgCIAEoCRIOCgZrZXlfaWQYAyABKAkSDgoGc2NvcGVzGAQgAygJMosKCgtBdXRoU2VydmljZRJJCgZTaWduVXASHi5jcmFmdGVyLmF1dGgudjEuU2lnblVwUmVxdWVzdBofLmNyYWZ0ZXIuYXV0aC52MS5TaWduVXBSZXNwb25zZRJYCgtWZXJpZnlFbWFpbBIjLmNyYWZ0ZXIuYXV0aC52MS5WZXJpZnlFbWFpbFJlcXVlc3QaJC5jcmFmdGVyLmF1dGgudjEuVmVyaWZ5RW1haWxSZXNwb25zZRJJCgZTaWduSW4SHi5jcmFmdGVyLmF1dGgudjEuU2lnbkluUmVxdWVzdBofLmNyYWZ0ZXIuYXV0aC52MS5TaWduSW5SZXNwb25zZRJhCg5SZWZyZXNoU2Vzc2lvbhImLmNyYWZ0ZXIuYXV0aC52MS5SZWZyZXNoU2Vzc2lvblJlcXVlc3QaJy5jcmFmdGVyLmF1dGgudjEuUmVmcmVzaFNlc3Npb25SZXNwb25zZRJMCgdTaWduT3V0Eh8uY3JhZnRlci5hdXRoLnYxLlNpZ25PdXRSZXF1ZXN0GiAuY3JhZnRlci5hdXRoLnYxLlNpZ25PdXRSZXNwb25zZRJhCg5Gb3Jnb3RQYXNzd29yZBImLmNyYWZ0ZXIuYXV0aC52MS5Gb3Jnb3RQYXNzd29yZFJlcXVlc3QaJy5jcmFmdGVyLmF1dGgudjEuRm9yZ290UGFzc3dvcmRSZXNwb25zZRJeCg1SZXNldFBhc3N3b3JkEiUuY3JhZnRlci5hdXRoLnYxLlJlc2V0UGFzc3dvcmRSZXF1ZXN0GiYuY3JhZnRlci5hdXRoLnYxLlJlc2V0UGFzc3dvcmRSZXNwb25zZRJMCgdHZXRKd2tzEh8uY3JhZnRlci5hdXRoLnYxLkdldEp3a3NSZXF1ZXN0GiAuY3JhZnRlci5hdXRoLnYxLkdldEp3a3NSZXNwb25zZRJqChFJc3N1ZVNlcnZpY2VUb2tlbhIpLmNyYWZ0ZXIuYXV0aC52MS5Jc3N1ZVNlcnZpY2VUb2tlblJlcXVlc3QaKi5jcmFmdGVyLmF1dGgudjEuSXNzdWVTZXJ2aWNlVG9rZW5SZXNwb25zZRJtChJSZXNlbmRWZXJpZmljYXRpb24SKi5jcmFmdGVyLmF1dGgudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVxdWVzdBorLmNyYWZ0ZXIuYXV0aC52MS5SZXNlbmRWZXJpZmljYXRpb25SZXNwb25zZRJbCgxDcmVhdGVBcGlLZXkSJC5jcmFmdGVyLmF1dGgudjEuQ3JlYXRlQXBpS2V5UmVxdWVzdBolLmNyYWZ0ZXIuYXV0aC52MS5DcmVhdGVBcGlLZXlSZXNwb25zZRJYCgtMaXN0QXBpS2V5cxIjLmNyYWZ0ZXIuYXV0aC52MS5MaXN0QXBpS2V5c1JlcXVlc3QaJC5jcmFmdGVyLmF1dGgudjEuTGlzdEFwaUtleXNSZXNwb25zZRJbCgxSZXZva2VBcGlLZXkSJC5jcmFmdGVyLmF1dGgudjEuUmV2b2tlQXBpS2V5UmVxdWVzdBolLmNyYWZ0ZXIuYXV0aC52MS5SZXZva2VBcGlLZXlSZXNwb25zZRJbCgxWZXJpZnlBcGlLZXkSJC5jcmFmdGVyLmF1dGgudjEuVmVyaWZ5QXBpS2V5UmVxdWVzdBolLmNyYWZ0ZXIuYXV0aC52MS5WZXJpZnlBcGlLZXlSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * The claims of an access token, as /auth/check returns them.
@@ -115,6 +115,13 @@ export type SignUpRequest = Message<"crafter.auth.v1.SignUpRequest"> & {
    * @generated from field: string display_name = 3;
    */
   displayName: string;
+
+  /**
+   * Client address, for the mail rate limit; trusted only from the gateway.
+   *
+   * @generated from field: string ip = 4;
+   */
+  ip: string;
 };
 
 /**
@@ -186,11 +193,18 @@ export type SignInRequest = Message<"crafter.auth.v1.SignInRequest"> & {
   password: string;
 
   /**
-   * Client address, for the per-IP rate limit.
+   * Client address, for the per-IP rate limit and the (account, IP) lock-out; trusted only from the gateway.
    *
    * @generated from field: string ip = 3;
    */
   ip: string;
+
+  /**
+   * The client's User-Agent: the session's refresh tokens are bound to it (grace-window reuse).
+   *
+   * @generated from field: string user_agent = 4;
+   */
+  userAgent: string;
 };
 
 /**
@@ -225,6 +239,13 @@ export type RefreshSessionRequest = Message<"crafter.auth.v1.RefreshSessionReque
    * @generated from field: string refresh_token = 1;
    */
   refreshToken: string;
+
+  /**
+   * The client's User-Agent: a reuse inside the grace window must come from the same client.
+   *
+   * @generated from field: string user_agent = 2;
+   */
+  userAgent: string;
 };
 
 /**
@@ -289,6 +310,13 @@ export type ForgotPasswordRequest = Message<"crafter.auth.v1.ForgotPasswordReque
    * @generated from field: string email = 1;
    */
   email: string;
+
+  /**
+   * Client address, for the mail rate limit; trusted only from the gateway.
+   *
+   * @generated from field: string ip = 2;
+   */
+  ip: string;
 };
 
 /**
@@ -377,6 +405,316 @@ export const GetJwksResponseSchema: GenMessage<GetJwksResponse> = /*@__PURE__*/
   messageDesc(file_crafter_auth_v1_auth, 17);
 
 /**
+ * @generated from message crafter.auth.v1.IssueServiceTokenRequest
+ */
+export type IssueServiceTokenRequest = Message<"crafter.auth.v1.IssueServiceTokenRequest"> & {
+  /**
+   * The calling service's name, e.g. "workflows".
+   *
+   * @generated from field: string service = 1;
+   */
+  service: string;
+
+  /**
+   * Its secret (SERVICE_SECRET of that service; auth's SERVICE_SECRETS).
+   *
+   * @generated from field: string secret = 2;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message crafter.auth.v1.IssueServiceTokenRequest.
+ * Use `create(IssueServiceTokenRequestSchema)` to create a new message.
+ */
+export const IssueServiceTokenRequestSchema: GenMessage<IssueServiceTokenRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 18);
+
+/**
+ * @generated from message crafter.auth.v1.IssueServiceTokenResponse
+ */
+export type IssueServiceTokenResponse = Message<"crafter.auth.v1.IssueServiceTokenResponse"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 2;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.auth.v1.IssueServiceTokenResponse.
+ * Use `create(IssueServiceTokenResponseSchema)` to create a new message.
+ */
+export const IssueServiceTokenResponseSchema: GenMessage<IssueServiceTokenResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 19);
+
+/**
+ * @generated from message crafter.auth.v1.ResendVerificationRequest
+ */
+export type ResendVerificationRequest = Message<"crafter.auth.v1.ResendVerificationRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * Client address, for the mail rate limit; trusted only from the gateway.
+   *
+   * @generated from field: string ip = 2;
+   */
+  ip: string;
+};
+
+/**
+ * Describes the message crafter.auth.v1.ResendVerificationRequest.
+ * Use `create(ResendVerificationRequestSchema)` to create a new message.
+ */
+export const ResendVerificationRequestSchema: GenMessage<ResendVerificationRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 20);
+
+/**
+ * @generated from message crafter.auth.v1.ResendVerificationResponse
+ */
+export type ResendVerificationResponse = Message<"crafter.auth.v1.ResendVerificationResponse"> & {
+};
+
+/**
+ * Describes the message crafter.auth.v1.ResendVerificationResponse.
+ * Use `create(ResendVerificationResponseSchema)` to create a new message.
+ */
+export const ResendVerificationResponseSchema: GenMessage<ResendVerificationResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 21);
+
+/**
+ * A personal API key as listed; the secret is shown only once, in CreateApiKeyResponse.
+ *
+ * @generated from message crafter.auth.v1.ApiKey
+ */
+export type ApiKey = Message<"crafter.auth.v1.ApiKey"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: repeated string scopes = 3;
+   */
+  scopes: string[];
+
+  /**
+   * The first characters of the key, to recognise it ("crk_AbC1…").
+   *
+   * @generated from field: string prefix = 4;
+   */
+  prefix: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 5;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp last_used_at = 6;
+   */
+  lastUsedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp revoked_at = 7;
+   */
+  revokedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.auth.v1.ApiKey.
+ * Use `create(ApiKeySchema)` to create a new message.
+ */
+export const ApiKeySchema: GenMessage<ApiKey> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 22);
+
+/**
+ * @generated from message crafter.auth.v1.CreateApiKeyRequest
+ */
+export type CreateApiKeyRequest = Message<"crafter.auth.v1.CreateApiKeyRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: repeated string scopes = 2;
+   */
+  scopes: string[];
+};
+
+/**
+ * Describes the message crafter.auth.v1.CreateApiKeyRequest.
+ * Use `create(CreateApiKeyRequestSchema)` to create a new message.
+ */
+export const CreateApiKeyRequestSchema: GenMessage<CreateApiKeyRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 23);
+
+/**
+ * @generated from message crafter.auth.v1.CreateApiKeyResponse
+ */
+export type CreateApiKeyResponse = Message<"crafter.auth.v1.CreateApiKeyResponse"> & {
+  /**
+   * @generated from field: crafter.auth.v1.ApiKey api_key = 1;
+   */
+  apiKey?: ApiKey | undefined;
+
+  /**
+   * The key itself; not stored, never returned again.
+   *
+   * @generated from field: string secret = 2;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message crafter.auth.v1.CreateApiKeyResponse.
+ * Use `create(CreateApiKeyResponseSchema)` to create a new message.
+ */
+export const CreateApiKeyResponseSchema: GenMessage<CreateApiKeyResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 24);
+
+/**
+ * @generated from message crafter.auth.v1.ListApiKeysRequest
+ */
+export type ListApiKeysRequest = Message<"crafter.auth.v1.ListApiKeysRequest"> & {
+};
+
+/**
+ * Describes the message crafter.auth.v1.ListApiKeysRequest.
+ * Use `create(ListApiKeysRequestSchema)` to create a new message.
+ */
+export const ListApiKeysRequestSchema: GenMessage<ListApiKeysRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 25);
+
+/**
+ * @generated from message crafter.auth.v1.ListApiKeysResponse
+ */
+export type ListApiKeysResponse = Message<"crafter.auth.v1.ListApiKeysResponse"> & {
+  /**
+   * @generated from field: repeated crafter.auth.v1.ApiKey api_keys = 1;
+   */
+  apiKeys: ApiKey[];
+};
+
+/**
+ * Describes the message crafter.auth.v1.ListApiKeysResponse.
+ * Use `create(ListApiKeysResponseSchema)` to create a new message.
+ */
+export const ListApiKeysResponseSchema: GenMessage<ListApiKeysResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 26);
+
+/**
+ * @generated from message crafter.auth.v1.RevokeApiKeyRequest
+ */
+export type RevokeApiKeyRequest = Message<"crafter.auth.v1.RevokeApiKeyRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message crafter.auth.v1.RevokeApiKeyRequest.
+ * Use `create(RevokeApiKeyRequestSchema)` to create a new message.
+ */
+export const RevokeApiKeyRequestSchema: GenMessage<RevokeApiKeyRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 27);
+
+/**
+ * @generated from message crafter.auth.v1.RevokeApiKeyResponse
+ */
+export type RevokeApiKeyResponse = Message<"crafter.auth.v1.RevokeApiKeyResponse"> & {
+};
+
+/**
+ * Describes the message crafter.auth.v1.RevokeApiKeyResponse.
+ * Use `create(RevokeApiKeyResponseSchema)` to create a new message.
+ */
+export const RevokeApiKeyResponseSchema: GenMessage<RevokeApiKeyResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 28);
+
+/**
+ * @generated from message crafter.auth.v1.VerifyApiKeyRequest
+ */
+export type VerifyApiKeyRequest = Message<"crafter.auth.v1.VerifyApiKeyRequest"> & {
+  /**
+   * @generated from field: string secret = 1;
+   */
+  secret: string;
+
+  /**
+   * What the key is used for, for the audit trail.
+   *
+   * @generated from field: string method = 2;
+   */
+  method: string;
+
+  /**
+   * @generated from field: string path = 3;
+   */
+  path: string;
+
+  /**
+   * @generated from field: string ip = 4;
+   */
+  ip: string;
+};
+
+/**
+ * Describes the message crafter.auth.v1.VerifyApiKeyRequest.
+ * Use `create(VerifyApiKeyRequestSchema)` to create a new message.
+ */
+export const VerifyApiKeyRequestSchema: GenMessage<VerifyApiKeyRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 29);
+
+/**
+ * @generated from message crafter.auth.v1.VerifyApiKeyResponse
+ */
+export type VerifyApiKeyResponse = Message<"crafter.auth.v1.VerifyApiKeyResponse"> & {
+  /**
+   * A short access token for the key's user, carrying the key's scopes.
+   *
+   * @generated from field: string access_token = 1;
+   */
+  accessToken: string;
+
+  /**
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string key_id = 3;
+   */
+  keyId: string;
+
+  /**
+   * @generated from field: repeated string scopes = 4;
+   */
+  scopes: string[];
+};
+
+/**
+ * Describes the message crafter.auth.v1.VerifyApiKeyResponse.
+ * Use `create(VerifyApiKeyResponseSchema)` to create a new message.
+ */
+export const VerifyApiKeyResponseSchema: GenMessage<VerifyApiKeyResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 30);
+
+/**
  * Credentials, verification and reset tokens, refresh-token families and the signing keys (JWKS).
  * Sign-up, sign-in and forgot-password answer alike for known and unknown accounts.
  *
@@ -450,6 +788,64 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof GetJwksRequestSchema;
     output: typeof GetJwksResponseSchema;
+  },
+  /**
+   * A service token for a service's own calls (client credentials): an EdDSA JWT signed with a key
+   * of the JWKS, `aud = crafter-internal`, `sub = service:<name>`, 5 minutes. A wrong name or
+   * secret: UNAUTHENTICATED.
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.IssueServiceToken
+   */
+  issueServiceToken: {
+    methodKind: "unary";
+    input: typeof IssueServiceTokenRequestSchema;
+    output: typeof IssueServiceTokenResponseSchema;
+  },
+  /**
+   * Sends the verification link again for an unverified address; neutral and rate limited.
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.ResendVerification
+   */
+  resendVerification: {
+    methodKind: "unary";
+    input: typeof ResendVerificationRequestSchema;
+    output: typeof ResendVerificationResponseSchema;
+  },
+  /**
+   * Personal API keys of the calling user (a browser session, never a key): create, list, revoke.
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.CreateApiKey
+   */
+  createApiKey: {
+    methodKind: "unary";
+    input: typeof CreateApiKeyRequestSchema;
+    output: typeof CreateApiKeyResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.auth.v1.AuthService.ListApiKeys
+   */
+  listApiKeys: {
+    methodKind: "unary";
+    input: typeof ListApiKeysRequestSchema;
+    output: typeof ListApiKeysResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.auth.v1.AuthService.RevokeApiKey
+   */
+  revokeApiKey: {
+    methodKind: "unary";
+    input: typeof RevokeApiKeyRequestSchema;
+    output: typeof RevokeApiKeyResponseSchema;
+  },
+  /**
+   * The gateway trades a presented key for a short access token; every use is audited.
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.VerifyApiKey
+   */
+  verifyApiKey: {
+    methodKind: "unary";
+    input: typeof VerifyApiKeyRequestSchema;
+    output: typeof VerifyApiKeyResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_auth_v1_auth, 0);

@@ -19,7 +19,7 @@ export const file_crafter_billing_v1_billing: GenFile = /*@__PURE__*/
  */
 export type GetCreditsRequest = Message<"crafter.billing.v1.GetCreditsRequest"> & {
   /**
-   * Only for service calls without the user's token.
+   * Only for calls with a service token.
    *
    * @generated from field: string user_id = 1;
    */
@@ -105,7 +105,7 @@ export type DebitRequest = Message<"crafter.billing.v1.DebitRequest"> & {
   idempotencyKey: string;
 
   /**
-   * Only for service calls without the user's token.
+   * Only for calls with a service token.
    *
    * @generated from field: string user_id = 5;
    */
@@ -182,9 +182,10 @@ export const RefundResponseSchema: GenMessage<RefundResponse> = /*@__PURE__*/
 /**
  * Credits of a user (DESIGN.md section 3: billing owns plans, subscriptions and the credit ledger).
  *
- * The user is the caller of the access token. A service that acts for a user without the user's
- * token (workflows debiting before a generation) leaves the token out and names the user in
- * `user_id`; with a token, `user_id` must be empty or the token's user (else PERMISSION_DENIED).
+ * Who may call what is billing's src/rpc/access.ts. With a user's access token (GetCredits) the
+ * user is the token's, and `user_id` must be empty or that user (else PERMISSION_DENIED). With a
+ * service token (workflows' Debit and Refund, also from background work) `user_id` names the user.
+ * Without a token every RPC is UNAUTHENTICATED.
  * Errors carry the spec's codes as a crafter.common.v1.ErrorDetail.
  *
  * @generated from service crafter.billing.v1.BillingService

@@ -1,4 +1,5 @@
 import { CheckOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from "@ant-design/icons";
+import { isViewerKind } from "@crafter/workflow-language";
 import { App, Button, Checkbox, Flex, Input, Radio, Tag, Typography } from "antd";
 import { type ReactNode, useState } from "react";
 import { useSaveActionResult } from "../../../api/hooks/crafts";
@@ -231,7 +232,7 @@ function AddResult({ craftId, step, busy }: { craftId: string; step: CraftStep; 
  */
 export function ResultsPanel({ craftId, step, busy, onGenerateMore }: ResultsPanelProps) {
   const results = step.results ?? [];
-  const selectMode = step.viewer ? SELECT_VIEWERS[step.viewer] : undefined;
+  const selectMode = isViewerKind(step.viewer) ? SELECT_VIEWERS[step.viewer] : undefined;
   const groups = groupByItem(step);
   return (
     <Flex vertical gap={16} data-testid={`results-${step.name}`}>

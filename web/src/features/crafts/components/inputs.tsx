@@ -1,4 +1,5 @@
 import { DeleteOutlined, PlusOutlined, ThunderboltOutlined } from "@ant-design/icons";
+import { type InputKind, isInputKind } from "@crafter/workflow-language";
 import {
   Alert,
   AutoComplete,
@@ -32,8 +33,8 @@ import {
 
 /**
  * One component per input kind of the spec (section 3, "Input kinds"); value shapes as in
- * docs/engine-contract.md section 5. A new workflow needs data, not code: a kind missing here
- * falls back to a text box.
+ * docs/engine-contract.md section 5. A new workflow needs data, not code; a new kind needs its
+ * component here before the web compiles.
  */
 export interface InputProps {
   input: StepInput;
@@ -549,7 +550,8 @@ function InlineTextGeneratorInput({ input, id, value, onChange, onBlur, disabled
   );
 }
 
-export const INPUT_COMPONENTS: Record<string, ComponentType<InputProps>> = {
+/** A renderer for every input kind: a kind added to the language does not compile without one. */
+export const INPUT_COMPONENTS: Record<InputKind, ComponentType<InputProps>> = {
   text: TextInput,
   url: UrlInput,
   font: FontInput,
@@ -570,6 +572,7 @@ export const INPUT_COMPONENTS: Record<string, ComponentType<InputProps>> = {
   InlineTextGenerator: InlineTextGeneratorInput,
 };
 
+/** The renderer of a kind; a text box for a kind this build of the web does not know yet. */
 export function inputComponentFor(kind: string): ComponentType<InputProps> {
-  return INPUT_COMPONENTS[kind] ?? TextInput;
+  return isInputKind(kind) ? INPUT_COMPONENTS[kind] : TextInput;
 }

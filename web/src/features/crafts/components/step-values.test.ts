@@ -1,10 +1,10 @@
+import { emptyValueFor } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
 import type { CraftStep, StepInput } from "../../../api/types";
 import {
   cleanValues,
   conditionScope,
   displayValue,
-  emptyValueFor,
   initialValues,
   normalizeColor,
   shapeValue,

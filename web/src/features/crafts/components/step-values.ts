@@ -1,7 +1,14 @@
 import { INVALID_URL_MESSAGE, isEmptyValue, isValidUrl } from "@crafter/kit/validation";
+import {
+  COLOR_PATTERN,
+  DATE_PATTERN,
+  emptyValueFor,
+  normalizeColor as normalizeColorOrNull,
+  valueShape,
+} from "@crafter/workflow-language";
 import type { CraftStep, StepInput } from "../../../api/types";
 import { humanize } from "../../../shared/format";
-import { type ConditionScope, evaluateCondition } from "../conditions";
+import { type ConditionScope, evaluateCondition, referenceScope } from "../conditions";
 
 /**
  * Pure rules of a FormStep's inputs (no React): defaults, the value shape of each kind
@@ -10,13 +17,6 @@ import { type ConditionScope, evaluateCondition } from "../conditions";
  */
 export type StepValues = Record<string, unknown>;
 export type { ConditionScope } from "../conditions";
-
-/** Kinds whose value is a list of strings. */
-export const LIST_KINDS = new Set(["chipText", "bulletPoint"]);
-/** Kinds whose value is a number. */
-export const NUMBER_KINDS = new Set(["number", "slider"]);
-/** Kinds whose value is an object (null when not chosen). */
-export const OBJECT_KINDS = new Set(["dateRangePicker", "contextSelector", "thirdPartyObjectPicker"]);
 
 export interface DateRange {
   start: string;
@@ -32,31 +32,17 @@ export interface ThirdPartyObject {
   title: string;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const COLOR = /^#[0-9a-f]{6}$/i;
-
 export function labelOf(input: StepInput): string {
   return input.label?.trim() || humanize(input.name);
-}
-
-/** The empty value of a kind: [] for lists, null for numbers and objects, "" otherwise. */
-export function emptyValueFor(kind: string): unknown {
-  if (LIST_KINDS.has(kind)) return [];
-  if (NUMBER_KINDS.has(kind) || OBJECT_KINDS.has(kind)) return null;
-  return "";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** `#abc` / `ABCDEF` / `#AbCdEf` → `#aabbcc`-style lowercase `#rrggbb`; anything else → "". */
+/** `#abc` / `ABCDEF` / `#AbCdEf` → lowercase `#rrggbb` (the language's rule); anything else → "". */
 export function normalizeColor(value: unknown): string {
-  const text = typeof value === "string" ? value.trim() : "";
-  const bare = text.startsWith("#") ? text.slice(1) : text;
-  if (/^[0-9a-f]{3}$/i.test(bare)) return `#${[...bare].map((c) => c + c).join("")}`.toLowerCase();
-  if (/^[0-9a-f]{6}$/i.test(bare)) return `#${bare}`.toLowerCase();
-  return "";
+  return normalizeColorOrNull(value) ?? "";
 }
 
 /**
@@ -65,13 +51,13 @@ export function normalizeColor(value: unknown): string {
  */
 export function shapeValue(kind: string, value: unknown): unknown {
   if (value === undefined || value === null) return emptyValueFor(kind);
-  if (LIST_KINDS.has(kind)) {
+  if (valueShape(kind) === "list") {
     const items = Array.isArray(value) ? value : [value];
     return items
       .map((item) => (typeof item === "string" ? item.trim() : item == null ? "" : String(item)))
       .filter((item) => item !== "");
   }
-  if (NUMBER_KINDS.has(kind)) {
+  if (valueShape(kind) === "number") {
     if (value === "") return null;
     const number = typeof value === "number" ? value : Number(value);
     return Number.isFinite(number) ? number : null;
@@ -80,12 +66,12 @@ export function shapeValue(kind: string, value: unknown): unknown {
     case "colorPicker":
       return normalizeColor(value);
     case "datePicker":
-      return typeof value === "string" && DATE.test(value.trim()) ? value.trim() : "";
+      return typeof value === "string" && DATE_PATTERN.test(value.trim()) ? value.trim() : "";
     case "dateRangePicker": {
       if (!isRecord(value)) return null;
       const start = typeof value.start === "string" ? value.start : "";
       const end = typeof value.end === "string" ? value.end : "";
-      return DATE.test(start) && DATE.test(end) ? { start, end } : null;
+      return DATE_PATTERN.test(start) && DATE_PATTERN.test(end) ? { start, end } : null;
     }
     case "contextSelector": {
       if (!isRecord(value) || typeof value.profileId !== "string" || !value.profileId) return null;
@@ -109,7 +95,7 @@ export function initialValues(step: CraftStep): StepValues {
   for (const input of step.inputs ?? []) {
     const saved = step.values?.[input.name];
     const value = saved !== undefined && saved !== null ? saved : (input.defaultValue ?? emptyValueFor(input.kind));
-    if (LIST_KINDS.has(input.kind)) {
+    if (valueShape(input.kind) === "list") {
       values[input.name] = Array.isArray(value) ? value : value ? [String(value)] : [];
     } else if (input.kind === "colorPicker") {
       values[input.name] = normalizeColor(value);
@@ -126,15 +112,7 @@ export function conditionScope(
   steps: CraftStep[] = [],
   profile?: Record<string, unknown> | null,
 ): ConditionScope {
-  const byName: ConditionScope["steps"] = {};
-  for (const step of steps) {
-    const last = step.results?.at(-1);
-    byName[step.name] = {
-      values: step.values ?? {},
-      result: last ? { ...(last.sections ?? {}), content: last.content } : {},
-    };
-  }
-  return { values, steps: byName, profile: profile ?? null };
+  return referenceScope(values, steps, profile);
 }
 
 /** True when the input shows for these values (its showWhen holds, or it has none). */
@@ -156,7 +134,7 @@ function bound(value: number | string | undefined): number | undefined {
   return typeof value === "number" ? value : undefined;
 }
 function dateBound(value: number | string | undefined): string | undefined {
-  return typeof value === "string" && DATE.test(value) ? value : undefined;
+  return typeof value === "string" && DATE_PATTERN.test(value) ? value : undefined;
 }
 
 function checkDate(label: string, date: string, input: StepInput): string | null {
@@ -201,7 +179,7 @@ export function validateInput(input: StepInput, value: unknown): string | null {
       }
       return null;
     case "colorPicker":
-      return COLOR.test(normalizeColor(value)) ? null : `${label} must be a colour like #1f6feb`;
+      return COLOR_PATTERN.test(normalizeColor(value)) ? null : `${label} must be a colour like #1f6feb`;
     case "datePicker": {
       const date = shapeValue("datePicker", value) as string;
       return date ? checkDate(label, date, input) : `${label} must be a date`;

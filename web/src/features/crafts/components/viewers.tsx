@@ -1,3 +1,4 @@
+import { isViewerKind, type ViewerKind } from "@crafter/workflow-language";
 import { Alert, Card, Descriptions, Flex, List, Progress, Tag, Typography } from "antd";
 import type { ComponentType } from "react";
 import type { StepResult } from "../../../api/types";
@@ -5,7 +6,8 @@ import { safeHtml } from "../../../shared/safe-html";
 
 /**
  * One component per viewer kind of the spec (section 3, "Viewer kinds") that a working workflow
- * uses; a kind missing here falls back on the result's format (html, list, text).
+ * uses (the media kinds say "coming soon"); a kind the web does not know falls back on the
+ * result's format (html, list, text).
  */
 export interface ViewerProps {
   result: StepResult;
@@ -208,21 +210,13 @@ function ComingSoonViewer() {
 }
 
 /** Viewers whose results are chosen: one (single) or several (multi), see StepResults. */
-export const SELECT_VIEWERS: Record<string, "single" | "multi"> = {
+export const SELECT_VIEWERS: Partial<Record<ViewerKind, "single" | "multi">> = {
   "single select list": "single",
   "multi select list": "multi",
 };
 
-export const MEDIA_VIEWERS = [
-  "image select",
-  "crops image select",
-  "audio player",
-  "visual designer",
-  "template designer",
-  "email attachment uploader",
-] as const;
-
-export const VIEWERS: Record<string, ComponentType<ViewerProps>> = {
+/** A renderer for every viewer kind: a kind added to the language does not compile without one. */
+export const VIEWERS: Record<ViewerKind, ComponentType<ViewerProps>> = {
   "bullet list": BulletListViewer,
   "text list": TextListViewer,
   "rich text": RichTextViewer,
@@ -232,7 +226,12 @@ export const VIEWERS: Record<string, ComponentType<ViewerProps>> = {
   keywords: KeywordsViewer,
   grid: GridViewer,
   "website audit summary": WebsiteAuditSummaryViewer,
-  ...Object.fromEntries(MEDIA_VIEWERS.map((name) => [name, ComingSoonViewer])),
+  "image select": ComingSoonViewer,
+  "crops image select": ComingSoonViewer,
+  "audio player": ComingSoonViewer,
+  "visual designer": ComingSoonViewer,
+  "template designer": ComingSoonViewer,
+  "email attachment uploader": ComingSoonViewer,
 };
 
 const BY_FORMAT: Record<string, ComponentType<ViewerProps>> = {
@@ -243,7 +242,7 @@ const BY_FORMAT: Record<string, ComponentType<ViewerProps>> = {
 };
 
 export function viewerFor(viewer: string | null | undefined, result: StepResult): ComponentType<ViewerProps> {
-  return (viewer && VIEWERS[viewer]) || (result.format && BY_FORMAT[result.format]) || PlainTextViewer;
+  return (isViewerKind(viewer) && VIEWERS[viewer]) || (result.format && BY_FORMAT[result.format]) || PlainTextViewer;
 }
 
 /** How the result was made: engine, framework, and the engine's note (the offline engine says so). */

@@ -1,0 +1,91 @@
+/**
+ * The error catalogue of spec section 8 plus the platform codes of docs/api.md. Pure data, shared
+ * by the services (AppError → ConnectError detail), the gateway (envelope `error.code` + HTTP
+ * status) and the web dashboard (toasts, dialogs and modals).
+ */
+
+/** One code: its HTTP status and the message users see; `title`/`body` when the web shows a dialog. */
+export interface CatalogueEntry {
+  status: number;
+  message: string;
+  /** The title of the web's dialog or modal for this code. */
+  title?: string;
+  /** The text under `title` in that dialog; `message` when absent. */
+  body?: string;
+}
+
+/** An entry shown as a titled dialog whose message is the title followed by the body. */
+function dialog(status: number, title: string, body: string): CatalogueEntry & { title: string; body: string } {
+  return { status, message: `${title} ${body}`, title, body };
+}
+
+export const ERROR_CATALOGUE = {
+  InvalidUrl: { status: 400, message: "Oops! The URL you entered seems incorrect. Please check and try again." },
+  PageNotFound: {
+    status: 404,
+    message: "The page you're looking for can't be found. It may have been moved or deleted.",
+  },
+  UnableToReadWebPage: { status: 502, message: "We're having trouble reading this web page. Please try again later." },
+  InternalServerError: { status: 500, message: "Something went wrong on our end. Please try again later." },
+  TooManyRunningActions: {
+    status: 409,
+    message: "Your previous request is still processing. Please wait a moment before trying again.",
+  },
+  NoResultsFound: { status: 404, message: "No results found. Please check and try again." },
+  CR_ERR_BAD_REQUEST: { status: 400, message: "Something is wrong with your request." },
+  CR_ERR_WEBSITE_AUDIT: { status: 502, message: "Can't process page. Please try later or use another page." },
+  ConflictingInputError: {
+    status: 422,
+    message:
+      "The input data may conflict or lack details needed for crafting. Please review, complete all required information and try again.",
+    title: "Warning",
+  },
+  ReachedMaxResults: dialog(409, "Maximum result limit reached.", "Please delete poor results before generating more."),
+  /** Keyword research found nothing (or no provider is configured): the 'No results found.' dialog. */
+  NoKeywordDataFound: dialog(422, "No results found.", "Check the spelling or try broader keywords."),
+  /** Competitor research found nothing about the domain: the 'No data has been found about this domain.' dialog. */
+  NoCompetitorDataFound: dialog(422, "No data has been found about this domain.", "It may be a low traffic domain."),
+  /** The free tier's credits are spent: the web's upgrade modal. */
+  NEED_SUBSCRIPTION: {
+    status: 402,
+    message: "Your free credit has ended. Upgrade your plan to keep crafting without interruption.",
+    title: "Keep Crafting Uninterrupted!",
+  },
+  /** A paid plan's credits are spent: the web's credits notice (its title is the message). */
+  NOT_ENOUGH_CREDITS: { status: 402, message: "Not enough credits." },
+  InvalidToken: { status: 400, message: "This link is invalid or has expired." },
+  InvalidCredentials: { status: 401, message: "Invalid email or password." },
+  /** A server the request needs (database, peer service, Redis) is down; the answer carries Retry-After. */
+  UNAVAILABLE: { status: 503, message: "The service is briefly unavailable. Please try again in a moment." },
+  /** An Idempotency-Key was reused with a different request body. */
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message: "This Idempotency-Key was already used with a different request.",
+  },
+  UNAUTHENTICATED: { status: 401, message: "Your session has expired. Please sign in again." },
+  FORBIDDEN: { status: 403, message: "This request is not allowed." },
+  /** A signed-in user whose email is not verified yet: refused on /api and by every service (issue 9). */
+  EMAIL_NOT_VERIFIED: { status: 403, message: "Please verify your email first. We can send the link again." },
+  NOT_FOUND: { status: 404, message: "Not found." },
+  CONFLICT: { status: 409, message: "This conflicts with the current state. Reload and try again." },
+  RATE_LIMITED: { status: 429, message: "Too many attempts. Please wait a moment and try again." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Requests must be sent as application/json." },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERROR_CATALOGUE, value);
+}
+
+/** The catalogue entry of `code`, typed as the common shape (so `title`/`body` read as optional). */
+export function catalogueEntry(code: ErrorCode): CatalogueEntry {
+  return ERROR_CATALOGUE[code];
+}
+
+/** Messages the web client shows when a call fails without a server message (spec section 8). */
+export const CLIENT_MESSAGES = {
+  network: "Network error!",
+  fetchFailed: "Data fetching error!",
+  createFailed: "Data creating error!",
+} as const;

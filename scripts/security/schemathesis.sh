@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# schemathesis (PyPI) against the gateway's served /api/openapi.json on a running stack, with the
+# checks of issue 9, authenticated as a fresh signed-up user (Authorization: Bearer, so no Origin
+# is needed). It fails on any finding. Bounded: SCHEMATHESIS_MAX_EXAMPLES examples per operation.
+#   GATEWAY_URL=http://127.0.0.1:8080 scripts/security/schemathesis.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+VERSION=4.32.5
+VENV=${XDG_CACHE_HOME:-$HOME/.cache}/crafter/schemathesis-$VERSION
+BASE=${GATEWAY_URL:-http://127.0.0.1:8080}
+
+if [[ ! -f $VENV/.complete ]]; then
+  rm -rf -- "$VENV"
+  mkdir -p -- "$(dirname "$VENV")"
+  python3 -m venv "$VENV" >/dev/null
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$VERSION" >"$VENV.pip.log" 2>&1 || {
+    tail -n 30 "$VENV.pip.log" >&2
+    echo "pip install of schemathesis $VERSION failed" >&2
+    exit 1
+  }
+  touch -- "$VENV/.complete"
+fi
+
+# A fresh user, a craft of theirs (its id and first step are pinned in schemathesis.toml, so the
+# craft routes run on a real craft) and a second craft for DELETE.
+set -a
+eval "$(node scripts/security/sweep.mjs --base "$BASE" --print-fixtures)"
+set +a
+TOKEN=$SCHEMATHESIS_TOKEN
+[[ -n $TOKEN ]] || { echo "could not sign a user in" >&2; exit 1; }
+
+# One worker: with two, schemathesis 4.32.5 sometimes crashes inside its coverage phase (a KeyError
+# in its own generator cache), which is no finding about the API.
+"$VENV/bin/schemathesis" --config-file scripts/security/schemathesis.toml run "$BASE/api/openapi.json" \
+  --url "$BASE" \
+  --header "Authorization: Bearer $TOKEN" \
+  --checks not_a_server_error,status_code_conformance,response_schema_conformance,negative_data_rejection,ignored_auth \
+  --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-15}" \
+  --workers "${SCHEMATHESIS_WORKERS:-1}" \
+  --request-timeout 60 \
+  --seed "${SCHEMATHESIS_SEED:-42}" \
+  --phases examples,coverage,fuzzing \
+  --suppress-health-check all \
+  --no-color \
+  "$@"

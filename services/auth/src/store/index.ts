@@ -1,0 +1,30 @@
+import type { OutboxModel } from "@crafter/kit";
+import type { Connection } from "mongoose";
+import { ApiKeyRepository } from "./api-key.repository";
+import { RefreshTokenRepository } from "./refresh-token.repository";
+import { SigningKeyRepository } from "./signing-key.repository";
+import { OneTimeTokenRepository } from "./token.repository";
+import { UserRepository } from "./user.repository";
+
+/** Every repository of the auth service, over its own database. */
+export interface AuthStores {
+  users: UserRepository;
+  oneTimeTokens: OneTimeTokenRepository;
+  refreshTokens: RefreshTokenRepository;
+  signingKeys: SigningKeyRepository;
+  apiKeys: ApiKeyRepository;
+  /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
+  outbox: OutboxModel[];
+}
+
+export async function createStores(connection: Connection): Promise<AuthStores> {
+  const users = new UserRepository(connection);
+  return {
+    users,
+    oneTimeTokens: new OneTimeTokenRepository(connection),
+    refreshTokens: new RefreshTokenRepository(connection),
+    signingKeys: new SigningKeyRepository(connection),
+    apiKeys: new ApiKeyRepository(connection),
+    outbox: [users.model],
+  };
+}

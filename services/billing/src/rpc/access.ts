@@ -1,0 +1,14 @@
+import { rpcAccess } from "@crafter/kit";
+import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
+
+/**
+ * Who may call each BillingService RPC. The gateway reads the user's own credits with the user's
+ * token; workflows spends and gives back credits with its service token, naming the user, also
+ * from background work. A user cannot debit or refund directly (a refund would give credits back
+ * for work that succeeded).
+ */
+export const access = rpcAccess(BillingService, {
+  getCredits: ["user"],
+  debit: ["service:workflows"],
+  refund: ["service:workflows"],
+});

@@ -1,0 +1,22 @@
+import type { ApiKeyScope } from "@crafter/kit";
+
+/** Paths a personal API key never reaches, whatever its scopes: the routes that manage keys. */
+export const KEY_MANAGEMENT_PATH = "/api/settings/apiKeys";
+
+/**
+ * The scope a personal API key needs for a request (documented list: API_KEY_SCOPES in the kit):
+ * - every GET/HEAD under /api: `read`;
+ * - writes under /api/workflowsV2: `crafts`; /api/projects: `projects`; /api/userSettings: `settings`;
+ *   the AI tools (/api/profiles, /api/smartDocument, /api/assistant): `ai`.
+ * @returns null when no key may make the request (key management; writes not in the list).
+ */
+export function requiredScope(method: string, path: string): ApiKeyScope | null {
+  if (path === KEY_MANAGEMENT_PATH || path.startsWith(`${KEY_MANAGEMENT_PATH}/`)) return null;
+  if (method === "GET" || method === "HEAD") return "read";
+  if (path.startsWith("/api/workflowsV2")) return "crafts";
+  if (path.startsWith("/api/projects")) return "projects";
+  if (path.startsWith("/api/userSettings")) return "settings";
+  if (["/api/profiles/", "/api/smartDocument/", "/api/assistant/"].some((prefix) => path.startsWith(prefix)))
+    return "ai";
+  return null;
+}

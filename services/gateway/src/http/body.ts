@@ -1,0 +1,53 @@
+import { appError } from "@crafter/kit";
+import express, { type RequestHandler } from "express";
+import { MAX_JSON_DEPTH } from "./schemas";
+
+/** Largest JSON body accepted (413 above it). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const ENCODINGS = new Set(["identity", "gzip", "deflate"]);
+
+/**
+ * Refuses a charset other than UTF-8 and a Content-Encoding body-parser cannot inflate (415),
+ * before the body is read. (body-parser answers a corrupt gzip stream 400 and a big body 413.)
+ */
+export const contentHeadersGuard: RequestHandler = (req, _res, next) => {
+  const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+  if (!hasBody) return next();
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+    throw appError("UNSUPPORTED_MEDIA_TYPE", "Requests must be sent as UTF-8 JSON.");
+  }
+  const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+  if (!ENCODINGS.has(encoding)) {
+    throw appError("UNSUPPORTED_MEDIA_TYPE", "Content-Encoding must be gzip, deflate or none.");
+  }
+  next();
+};
+
+/** Deepest nesting of a parsed JSON value, walked without recursion (a deep body cannot overflow the stack). */
+export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    const level = depth + 1;
+    if (level > deepest) deepest = level;
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(item)) stack.push([child, level]);
+  }
+  return deepest;
+}
+
+/** JSON bodies: UTF-8 only, at most MAX_BODY_BYTES, nested at most MAX_JSON_DEPTH levels (400 deeper). */
+export function jsonBody(): RequestHandler[] {
+  const parse = express.json({ limit: MAX_BODY_BYTES, inflate: true });
+  const depth: RequestHandler = (req, _res, next) => {
+    if (jsonDepth(req.body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      throw appError("CR_ERR_BAD_REQUEST", `The JSON body is nested too deeply (at most ${MAX_JSON_DEPTH} levels).`);
+    }
+    next();
+  };
+  return [contentHeadersGuard, parse, depth];
+}

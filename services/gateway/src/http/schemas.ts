@@ -1,0 +1,161 @@
+import { z } from "zod";
+import "zod-openapi";
+
+// Shared request and response pieces of the REST contract (docs/api.md). The same schemas validate
+// requests (http/registry.ts) and document them (http/openapi.ts).
+
+/** Longest JSON nesting accepted anywhere in a body (objects and arrays count one level each). */
+export const MAX_JSON_DEPTH = 32;
+
+/** An opaque id in a path or body (craft, project, profile ids are 24-hex ObjectIds or UUIDs). */
+export const id = (name: string) =>
+  z
+    .string({ error: `${name} is required` })
+    .min(1, `${name} is required`)
+    .max(64, `${name} is too long`);
+
+/** A step name of a workflow definition. */
+export const stepName = z
+  .string({ error: "stepName is required" })
+  .min(1, "stepName is required")
+  .max(100, "stepName is too long");
+
+/** A craft's display name (1 to 120 characters once trimmed, as the workflows service requires). */
+export const craftName = z.string({ error: "Name must be text" }).max(120, "Name must be 1 to 120 characters.");
+
+/** A workflow definition name such as `BlogWriter`. */
+export const workflowName = z
+  .string({ error: "workflowName is required" })
+  .min(1, "workflowName is required")
+  .max(100, "workflowName is too long");
+
+/** A JSON object of free values (step values, action params, result data, settings). */
+export const jsonObject = (what: string) =>
+  z.record(z.string().max(200), z.unknown(), { error: `${what} must be an object` }).meta({
+    description: `A JSON object (nested at most ${MAX_JSON_DEPTH} levels in the whole body).`,
+  });
+
+/** `error` of the envelope: the spec's code name and, on validation errors, one message per field. */
+export const errorSchema = z
+  .object({
+    code: z.string().meta({ description: "An error code of the catalogue (docs/api.md), e.g. CR_ERR_BAD_REQUEST." }),
+    fields: z.record(z.string(), z.string()).optional().meta({ description: "Field name → message." }),
+  })
+  .meta({ id: "Error" });
+
+/** The envelope of a failed call: `{ success: false, result: null, errorMessage, error }`. */
+export const failureEnvelope = z
+  .object({
+    success: z.literal(false),
+    result: z.null(),
+    errorMessage: z.string(),
+    error: errorSchema,
+  })
+  .meta({ id: "FailureEnvelope" });
+
+/** The envelope of a successful call around `result`. */
+export const successEnvelope = <T extends z.ZodType>(result: T) =>
+  z.object({
+    success: z.literal(true),
+    result,
+    errorMessage: z.null(),
+    error: z.null(),
+  });
+
+const iso = z.string().nullable().meta({ description: "ISO 8601 time, or null." });
+
+export const userInfoSchema = z
+  .object({
+    credits: z.number(),
+    credits_expire_at: iso,
+    display_name: z.string(),
+    email: z.string(),
+    image: z.string(),
+    isSubscribed: z.boolean(),
+    access: z.array(z.string()),
+    role: z.string(),
+  })
+  .meta({ id: "UserInfo" });
+
+export const profileSchema = z
+  .looseObject({
+    profileId: z.string(),
+    projectId: z.string(),
+    profileType: z.string(),
+    name: z.string(),
+    description: z.string(),
+    audience: z.string(),
+    keywords: z.array(z.string()),
+    websiteUrl: z.string(),
+    fields: z.looseObject({}),
+  })
+  .meta({ id: "Profile" });
+
+export const projectSchema = z
+  .object({ projectId: z.string(), projectTitle: z.string(), profileId: z.string(), createdAt: iso })
+  .meta({ id: "Project" });
+
+export const checkListSchema = z.array(z.object({ key: z.string(), title: z.string(), done: z.boolean() }));
+
+export const craftSummarySchema = z
+  .object({
+    craftId: z.string(),
+    craftName: z.string(),
+    workflowName: z.string(),
+    projectId: z.string(),
+    state: z.string(),
+    favorite: z.boolean(),
+    createdAt: iso,
+    updatedAt: iso,
+  })
+  .meta({ id: "CraftSummary" });
+
+export const craftSchema = z
+  .looseObject({
+    ...craftSummarySchema.shape,
+    version: z.number(),
+    profileId: z.string(),
+    currentStep: z.string(),
+    steps: z.array(z.looseObject({})).meta({ description: "The steps' view model (docs/engine-contract.md §5)." }),
+  })
+  .meta({ id: "Craft" });
+
+export const activeProjectInfoSchema = z
+  .object({
+    projectId: z.string().nullable(),
+    projectTitle: z.string(),
+    profile: profileSchema.nullable(),
+    projectCheckList: checkListSchema,
+    crafts: z.array(craftSummarySchema),
+    isCreatingProject: z.boolean(),
+    resetProject: z.boolean(),
+  })
+  .meta({ id: "ActiveProjectInfo" });
+
+export const flagsSchema = z
+  .object({
+    enabledFeatures: z.array(z.string()),
+    disabledFeatures: z.array(z.string()),
+    allFeatures: z.array(z.string()),
+  })
+  .meta({ id: "FeatureFlags" });
+
+export const sessionUserSchema = z.looseObject({
+  userId: z.string(),
+  email: z.string(),
+  role: z.string(),
+  email_verified: z.boolean(),
+  clientId: z.string(),
+  display_name: z.string(),
+});
+
+export const sessionSchema = z
+  .object({ user: sessionUserSchema, expiresAt: iso })
+  .meta({ id: "Session", description: "The signed-in user and the access token's expiry." });
+
+/** `{ result, meta, craft }` of step completion and action runs. */
+export const runSchema = z.object({
+  result: z.unknown().meta({ description: "The result written, or null." }),
+  meta: z.looseObject({}),
+  craft: craftSchema,
+});

@@ -1,0 +1,13 @@
+import type { AccessTokenVerifier } from "@crafter/kit";
+import type { UserViewCache } from "../cache/user-views";
+import type { Clients } from "../clients";
+import type { SessionCookieOptions } from "../http/session";
+
+/** What a route file's factory gets: `(deps: RouteDeps) => RouteDef[]`. */
+export interface RouteDeps {
+  clients: Clients;
+  verify: AccessTokenVerifier;
+  cookies: SessionCookieOptions;
+  /** The per-user cache of /api/app/initial and /api/user/account (cache/user-views.ts). */
+  views: UserViewCache;
+}

@@ -1,0 +1,25 @@
+import type { RouteDef } from "../http/registry";
+import { accountRoutes } from "./account.routes";
+import { aiToolsRoutes } from "./ai-tools.routes";
+import { apiKeyRoutes } from "./api-keys.routes";
+import { authRoutes } from "./auth.routes";
+import type { RouteDeps } from "./deps";
+import { projectsRoutes } from "./projects.routes";
+import { workflowsRoutes } from "./workflows.routes";
+
+/**
+ * Every REST route file of the gateway. A new file exports `(deps: RouteDeps) => RouteDef[]` and is
+ * added here: it is then mounted, validated and in /api/openapi.json.
+ */
+const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
+  authRoutes,
+  accountRoutes,
+  projectsRoutes,
+  workflowsRoutes,
+  aiToolsRoutes,
+  apiKeyRoutes,
+];
+
+export function allRoutes(deps: RouteDeps): RouteDef[] {
+  return ROUTE_FILES.flatMap((file) => file(deps));
+}

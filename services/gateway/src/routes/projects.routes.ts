@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { toActiveProjectInfo, toCheckList, toProfile, toProject } from "../domain/mappers";
+import { defineRoute, type RouteDef } from "../http/registry";
+import { activeProjectInfoSchema, checkListSchema, id, profileSchema, projectSchema } from "../http/schemas";
+import { recentCrafts } from "./account.routes";
+import type { RouteDeps } from "./deps";
+
+const projectBody = z.object({
+  name: z.string({ error: "Business name is required" }).max(200, "Business name is too long"),
+  description: z.string({ error: "Description is required" }).max(5000, "Description is too long"),
+  audience: z.string({ error: "audience must be text" }).max(2000, "audience is too long").optional(),
+  keywords: z
+    .array(z.string({ error: "Each keyword must be text" }).max(200, "A keyword is too long"), {
+      error: "keywords must be a list",
+    })
+    .max(100, "At most 100 keywords")
+    .optional(),
+  websiteUrl: z.string({ error: "websiteUrl must be text" }).max(2048, "websiteUrl is too long").optional(),
+});
+
+/** /api/projects (spec section 7). */
+export function projectsRoutes({ clients }: RouteDeps): RouteDef[] {
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/projects",
+      tag: "projects",
+      summary: "The user's projects",
+      auth: "session",
+      response: z.object({ projects: z.array(projectSchema.nullable()) }),
+      handler: async ({ as }) => ({ projects: (await clients.projects.listProjects({}, as)).projects.map(toProject) }),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/projects/createProject",
+      tag: "projects",
+      summary: "Create a project and its profile; the first becomes active",
+      auth: "session",
+      body: projectBody,
+      response: z.object({ project: projectSchema.nullable(), profile: profileSchema.nullable() }),
+      status: 201,
+      idempotent: true,
+      errors: ["InvalidUrl", "CONFLICT"],
+      handler: async ({ body, as }) => {
+        const created = await clients.projects.createProject(
+          {
+            name: body.name,
+            description: body.description,
+            audience: body.audience ?? "",
+            keywords: body.keywords ?? [],
+            websiteUrl: body.websiteUrl ?? "",
+          },
+          as,
+        );
+        return { project: toProject(created.project), profile: toProfile(created.profile) };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/projects/active-project",
+      tag: "projects",
+      summary: "The active project",
+      auth: "session",
+      response: activeProjectInfoSchema,
+      handler: async ({ as }) => {
+        const active = await clients.projects.getActiveProject({}, as);
+        return toActiveProjectInfo(active, await recentCrafts(clients, active.projectId, as));
+      },
+    }),
+    defineRoute({
+      method: "put",
+      path: "/api/projects/active-project",
+      tag: "projects",
+      summary: "Switch the active project",
+      auth: "session",
+      body: z.object({
+        currentActiveId: z.string({ error: "currentActiveId is required" }).max(64, "currentActiveId is too long"),
+        newActiveId: id("newActiveId"),
+      }),
+      response: z.object({ projectId: z.string(), projectTitle: z.string(), profile: profileSchema.nullable() }),
+      errors: ["NOT_FOUND", "CONFLICT"],
+      handler: async ({ body, as }) => {
+        const active = await clients.projects.setActiveProject(body, as);
+        return { projectId: active.projectId, projectTitle: active.projectTitle, profile: toProfile(active.profile) };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/projects/check-list/{id}",
+      tag: "projects",
+      summary: "A project's onboarding check list",
+      auth: "session",
+      params: z.object({ id: id("id") }),
+      response: z.object({ checkList: checkListSchema }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, as }) => ({
+        checkList: toCheckList((await clients.projects.getCheckList({ projectId: params.id }, as)).items),
+      }),
+    }),
+  ];
+}

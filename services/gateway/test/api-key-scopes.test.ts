@@ -1,0 +1,32 @@
+import { API_KEY_SCOPE_NAMES } from "@crafter/kit";
+import { describe, expect, it } from "@jest/globals";
+import { requiredScope } from "../src/http/api-key-scopes";
+
+describe("the scope a personal API key needs", () => {
+  it.each([
+    ["GET", "/api/user/account", "read"],
+    ["GET", "/api/workflowsV2", "read"],
+    ["HEAD", "/api/projects", "read"],
+    ["POST", "/api/workflowsV2", "crafts"],
+    ["PUT", "/api/workflowsV2/abc/step/complete", "crafts"],
+    ["DELETE", "/api/workflowsV2/abc", "crafts"],
+    ["POST", "/api/projects/createProject", "projects"],
+    ["PUT", "/api/projects/active-project", "projects"],
+    ["PUT", "/api/userSettings/settings", "settings"],
+    ["POST", "/api/assistant/chat", "ai"],
+    ["POST", "/api/profiles/profileImagePromptWriter", "ai"],
+  ])("%s %s → %s", (method, path, scope) => {
+    expect(requiredScope(method, path)).toBe(scope);
+  });
+
+  it("is none for key management (even GET) and for writes outside the list", () => {
+    expect(requiredScope("GET", "/api/settings/apiKeys")).toBeNull();
+    expect(requiredScope("POST", "/api/settings/apiKeys")).toBeNull();
+    expect(requiredScope("DELETE", "/api/settings/apiKeys/k1")).toBeNull();
+    expect(requiredScope("POST", "/api/somethingNew")).toBeNull();
+  });
+
+  it("only names documented scopes", () => {
+    expect(API_KEY_SCOPE_NAMES).toEqual(["read", "crafts", "projects", "settings", "ai"]);
+  });
+});

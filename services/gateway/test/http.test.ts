@@ -1,0 +1,91 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "@jest/globals";
+import express from "express";
+import { jsonDepth } from "../src/http/body";
+import { canonicalJson } from "../src/http/idempotency";
+import { expressPath } from "../src/http/registry";
+import { securityHeaders } from "../src/http/security";
+import { SPA_PATH } from "../src/http/static";
+
+describe("jsonDepth", () => {
+  it("counts objects and arrays, without recursion, and stops past the limit", () => {
+    expect(jsonDepth("text")).toBe(0);
+    expect(jsonDepth({})).toBe(1);
+    expect(jsonDepth({ a: [1, { b: null }] })).toBe(3);
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(jsonDepth(deep)).toBe(200_000);
+    expect(jsonDepth(deep, 32)).toBe(33);
+  });
+});
+
+describe("canonicalJson", () => {
+  it("makes key order irrelevant but keeps array order", () => {
+    expect(canonicalJson({ b: 1, a: { d: 2, c: 3 } })).toBe(canonicalJson({ a: { c: 3, d: 2 }, b: 1 }));
+    expect(canonicalJson([1, 2])).not.toBe(canonicalJson([2, 1]));
+  });
+});
+
+describe("expressPath", () => {
+  it("turns OpenAPI templates into Express parameters below the mount", () => {
+    expect(expressPath("/api/workflowsV2/{id}/{stepName}/editStep", "/api")).toBe(
+      "/workflowsV2/:id/:stepName/editStep",
+    );
+    expect(expressPath("/api", "/api")).toBe("/");
+  });
+});
+
+describe("SPA_PATH", () => {
+  it("matches the dashboard's routes and nothing file-like or deeper", () => {
+    for (const path of [
+      "/",
+      "/signin",
+      "/verify",
+      "/app",
+      "/app/crafts/BlogWriter",
+      "/pricing",
+      "/integrations/shopify",
+      "/my-bucket",
+    ]) {
+      expect([path, SPA_PATH.test(path)]).toEqual([path, true]);
+    }
+    for (const path of ["/openapi.json", "/.env", "/a/b", "/signin/x", "/favicon.ico", "/integrations/other"]) {
+      expect([path, SPA_PATH.test(path)]).toEqual([path, false]);
+    }
+  });
+});
+
+describe("securityHeaders", () => {
+  async function headersOf(forwardedProto?: string) {
+    const app = express();
+    app.set("trust proxy", 1);
+    app.use(securityHeaders());
+    app.get("/", (_req, res) => {
+      res.send("ok");
+    });
+    const server = createServer(app).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/`, {
+        headers: forwardedProto ? { "x-forwarded-proto": forwardedProto } : {},
+      });
+      return response.headers;
+    } finally {
+      server.close();
+    }
+  }
+
+  it("sends HSTS only behind TLS", async () => {
+    expect((await headersOf()).get("strict-transport-security")).toBeNull();
+    expect((await headersOf("https")).get("strict-transport-security")).toContain("max-age=31536000");
+  });
+
+  it("forbids framing and sniffing", async () => {
+    const headers = await headersOf();
+    expect(headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(headers.get("x-frame-options")).toBe("DENY");
+    expect(headers.get("x-content-type-options")).toBe("nosniff");
+  });
+});

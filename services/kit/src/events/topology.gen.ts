@@ -1,0 +1,23 @@
+// Generated from services/manifest.yaml by `node scripts/manifest.mjs generate`: do not edit.
+// make check (scripts/manifest.mjs check) fails when it is stale.
+
+/** Partitions of a topic the manifest does not name (and of nothing else). */
+export const DEFAULT_PARTITIONS = 6;
+
+/** Partitions of each topic (names as in TOPICS, without the namespace); its DLQ has as many. */
+export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = {
+  "auth.user.v1": 6,
+  "projects.project.v1": 6,
+  "workflows.craft.v1": 6,
+  "billing.credits.v1": 6,
+};
+
+/** The topics each service publishes and consumes, as the manifest declares them. */
+export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly string[]; consumes: readonly string[] }>> = {
+  auth: { publishes: ["auth.user.v1"], consumes: [] },
+  account: { publishes: [], consumes: ["auth.user.v1"] },
+  projects: { publishes: ["projects.project.v1"], consumes: ["workflows.craft.v1"] },
+  workflows: { publishes: ["workflows.craft.v1"], consumes: [] },
+  notifications: { publishes: [], consumes: ["auth.user.v1"] },
+  billing: { publishes: ["billing.credits.v1"], consumes: ["auth.user.v1"] },
+};

@@ -1,0 +1,14 @@
+import type { Logger } from "@crafter/kit";
+import type { ProjectEvents } from "./events/publishers";
+import type { ProjectsStores } from "./store";
+
+/** What the projects use cases need; built once in main.ts. */
+export interface ProjectsDeps {
+  stores: ProjectsStores;
+  /** Builders of the project events (`<ns>.projects.project.v1`). */
+  events: ProjectEvents;
+  /** Wakes the outbox relay after a write that pushed an event. */
+  kick: () => void;
+  logger: Logger;
+  now: () => Date;
+}

@@ -1,0 +1,15 @@
+import { rpcAccess } from "@crafter/kit";
+import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
+
+/**
+ * Who may call each ProjectsService RPC: the gateway, and workflows (GetProfile, ListProjects,
+ * GetActiveProject while a step runs), both forwarding the user's access token.
+ */
+export const access = rpcAccess(ProjectsService, {
+  createProject: ["user"],
+  listProjects: ["user"],
+  getActiveProject: ["user"],
+  setActiveProject: ["user"],
+  getCheckList: ["user"],
+  getProfile: ["user"],
+});

@@ -1,0 +1,148 @@
+import { escapeHtml } from "../../domain/output";
+import type { ComposeContext } from "../../domain/prompt";
+import { aud, type Brief, briefOf, clip, firstSentence, fitFirst, hashtag, pick, sentenceList, unique } from "./brief";
+import { EMAIL, type NetworkName, SOCIAL_NETWORKS } from "./limits";
+import { capitalize, lowerFirst } from "./text";
+
+/**
+ * Offline social posts and emails, written from the user's message, benefits, offer, keywords
+ * and call to action with a named framework, within each network's or inbox's limits.
+ */
+
+const HOOKS: Record<string, ((b: Brief, topic: string) => string)[]> = {
+  AIDA: [
+    (b, topic) => `${capitalize(aud(b))}: ${lowerFirst(topic)}.`,
+    (_, topic) => `Quick one about ${lowerFirst(topic)}.`,
+    (_, topic) => `Here is something worth knowing about ${lowerFirst(topic)}.`,
+  ],
+  PAS: [
+    (b) => `Still struggling with ${(b.pains[0] ?? b.keywords[0] ?? "the same old problem").toLowerCase()}?`,
+    (b) => `${capitalize(b.pains[0] ?? `getting ${b.keywords[0] ?? "it"} right`)} shouldn't be this hard.`,
+  ],
+  BAB: [
+    (b) =>
+      `Before: ${(b.pains[0] ?? "guesswork and wasted time").toLowerCase()}. After: ${(b.benefits[0] ?? "results you can see").toLowerCase()}.`,
+  ],
+};
+
+export function networkOf(brief: Brief): NetworkName {
+  const value = brief.text("network").toLowerCase();
+  return (value in SOCIAL_NETWORKS ? value : "linkedin") as NetworkName;
+}
+
+/**
+ * One post for the chosen network: a hook that fits above the fold, the body by framework, the
+ * call to action, the link and the network's usual number of hashtags — never over its limit.
+ */
+export function socialPost(ctx: ComposeContext, framework: string): string {
+  const b = briefOf(ctx, `social|${framework}`);
+  const network = networkOf(b);
+  const limits = SOCIAL_NETWORKS[network];
+  const topic = b.topic;
+  const hook = clip(pick(b, HOOKS[framework] ?? HOOKS.AIDA!)(b, topic), limits.foldChars);
+  const benefits = b.benefits.slice(0, 3);
+  const body: string[] = [];
+  if (framework === "PAS") {
+    body.push(
+      `It costs ${aud(b)} time and money, and it rarely fixes itself.`,
+      `${capitalize(b.offering)}${b.business && b.offering !== b.business ? ` from ${b.business}` : ""} ${benefits.length ? `changes that: ${benefits.map((x) => lowerFirst(x)).join("; ")}` : "takes care of it"}.`,
+    );
+  } else if (framework === "BAB") {
+    body.push(
+      `The bridge: ${b.offering}${benefits.length ? ` — ${benefits.map((x) => lowerFirst(x)).join("; ")}` : ""}.`,
+    );
+  } else {
+    body.push(
+      b.description ? `${firstSentence(b.description)}.` : `${capitalize(b.offering)} is made for ${aud(b)}.`,
+      ...benefits.map((benefit) =>
+        network === "x" || network === "threads" ? `✓ ${capitalize(benefit)}` : `✓ ${capitalize(benefit)}`,
+      ),
+    );
+  }
+  if (b.offer) body.push(`${capitalize(b.offer)}.`);
+  const cta = `${b.cta || "Find out more"}${b.website ? `: ${b.website}` : "."}`;
+  const tags = unique(b.keywords.map(hashtag)).slice(0, limits.hashtags).join(" ");
+  const separator = network === "x" || network === "threads" ? " " : "\n\n";
+  // Drop body lines from the end until the post fits; hook, call to action and tags stay.
+  for (let lines = body.length; lines >= 0; lines--) {
+    const parts = [hook, ...body.slice(0, lines), cta, tags].filter(Boolean);
+    const post = parts.join(separator);
+    if (post.length <= limits.maxChars) return post;
+  }
+  return clip([hook, cta].join(" "), limits.maxChars);
+}
+
+const SUBJECT_FORMS: ((b: Brief) => string)[] = [
+  (b) => (b.offer ? `${capitalize(b.offer)} on ${b.offering}` : ""),
+  (b) => `${capitalize(b.topic)}`,
+  (b) => `${b.business ? `${b.business}: ` : ""}${b.benefits[0] ? capitalize(b.benefits[0]) : capitalize(b.offering)}`,
+  (b) => `A quick note for ${aud(b)}`,
+  (b) => (b.pains[0] ? `No more ${b.pains[0].toLowerCase()}` : `What's new with ${b.offering}`),
+  (b) => `${b.cta || "Take a look"}: ${b.offering}`,
+];
+
+/** Subject lines (≤ 60) and preheaders (≤ 100) for an email, each line from the inputs. */
+export function emailHeaders(ctx: ComposeContext): { subjects: string[]; preheaders: string[] } {
+  const b = briefOf(ctx, "email");
+  const subjects = unique(
+    SUBJECT_FORMS.map((form) => form(b))
+      .filter(Boolean)
+      .map((line) => clip(line, EMAIL.subject)),
+  ).slice(0, 5);
+  const preheaders = unique(
+    [
+      b.benefits.length ? `${sentenceList(b.benefits.slice(0, 2))} ${b.cta || "See how"}.` : "",
+      b.description ? `${firstSentence(b.description)}.` : "",
+      b.offer ? `${capitalize(b.offer)}. ${b.cta || "Don't miss it"}.` : "",
+      `Made for ${aud(b)}: ${b.offering}.`,
+    ]
+      .filter(Boolean)
+      .map((line) => fitFirst([line], EMAIL.preheader)),
+  ).slice(0, 3);
+  return { subjects, preheaders };
+}
+
+/**
+ * The email body as HTML, led by its subject and preheader. Frameworks: PAS (promotions),
+ * AIDA (announcements and newsletters), BAB (welcome and re-engagement).
+ */
+export function emailBody(ctx: ComposeContext, framework: string): string {
+  const b = briefOf(ctx, `email|${framework}`);
+  const headers = emailHeaders(ctx);
+  const subject = clip(b.text("subject") || headers.subjects[0] || b.offering, EMAIL.subject);
+  const preheader = clip(b.text("preheader") || headers.preheaders[0] || "", EMAIL.preheader);
+  const e = escapeHtml;
+  const greeting = b.text("greeting") || "Hi there,";
+  const points = b.benefits.length ? b.benefits : b.features;
+  const html = [
+    `<p><strong>Subject:</strong> ${e(subject)}</p>`,
+    `<p><em>Preheader:</em> ${e(preheader)}</p>`,
+    "<hr>",
+    `<p>${e(greeting)}</p>`,
+  ];
+  const cta = b.cta || "Find out more";
+  const link = b.website ? `<a href="${e(b.website)}">${e(cta)}</a>` : `<strong>${e(cta)}</strong>`;
+  if (framework === "PAS") {
+    const pain = b.pains[0] ?? `getting ${b.keywords[0] ?? b.offering} right`;
+    html.push(
+      `<p>“${e(capitalize(pain))}” — if that sounds familiar, you're not alone: it's one of the things we hear most from ${e(aud(b))}.</p>`,
+      `<p>Left alone, it costs time, money and patience${b.pains[1] ? `, and it often brings ${e(b.pains[1].toLowerCase())} with it` : ""}.</p>`,
+      `<p>That's exactly why we made <strong>${e(b.offering)}</strong>${points.length ? ":" : "."}</p>`,
+    );
+  } else if (framework === "BAB") {
+    html.push(
+      `<p>Picture ${e(b.pains[0] ? `dealing with ${b.pains[0].toLowerCase()}` : "the way things are today")} — and now picture it sorted${points[0] ? `, with ${e(points[0].toLowerCase())}` : ""}.</p>`,
+      `<p><strong>${e(capitalize(b.offering))}</strong> is the bridge between the two${points.length ? ":" : "."}</p>`,
+    );
+  } else {
+    html.push(
+      `<p>${e(capitalize(b.topic))} — here's what you need to know.</p>`,
+      b.description ? `<p>${e(firstSentence(b.description))}.</p>` : "",
+      `<p>We built <strong>${e(b.offering)}</strong> for ${e(aud(b))}${points.length ? ", and here is what it brings you:" : "."}</p>`,
+    );
+  }
+  if (points.length) html.push(`<ul>${points.map((point) => `<li>${e(capitalize(point))}</li>`).join("")}</ul>`);
+  if (b.offer) html.push(`<p><strong>${e(capitalize(b.offer))}.</strong></p>`);
+  html.push(`<p>${link}</p>`, `<p>Thanks for reading,<br>${e(b.business || "The team")}</p>`);
+  return html.filter(Boolean).join("\n");
+}

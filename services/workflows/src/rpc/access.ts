@@ -1,0 +1,27 @@
+import { rpcAccess } from "@crafter/kit";
+import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
+
+/**
+ * Who may call each WorkflowsService RPC: the gateway (its /api routes and its /rpc stream relay),
+ * forwarding the user's access token. Every craft is the user's own.
+ */
+export const access = rpcAccess(WorkflowsService, {
+  getHeaders: ["user"],
+  createCraft: ["user"],
+  getCraft: ["user"],
+  saveCraft: ["user"],
+  completeStep: ["user"],
+  editStep: ["user"],
+  renameCraft: ["user"],
+  getResults: ["user"],
+  listCrafts: ["user"],
+  runAction: ["user"],
+  generateInlineText: ["user"],
+  saveActionResult: ["user"],
+  cloneCraft: ["user"],
+  setFavorite: ["user"],
+  deleteCraft: ["user"],
+  createStandaloneCraft: ["user"],
+  writeImagePrompts: ["user"],
+  assistantChat: ["user"],
+});

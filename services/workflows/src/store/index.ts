@@ -1,0 +1,16 @@
+import type { OutboxModel } from "@crafter/kit";
+import type { Connection } from "mongoose";
+import { CraftRepository } from "./craft.repository";
+import { craftModel } from "./craft.schema";
+
+/** Every repository of the workflows service, over its own database. */
+export interface WorkflowsStores {
+  crafts: CraftRepository;
+  /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
+  outbox: OutboxModel[];
+}
+
+export async function createStores(connection: Connection): Promise<WorkflowsStores> {
+  const crafts = craftModel(connection);
+  return { crafts: new CraftRepository(crafts), outbox: [crafts] };
+}
