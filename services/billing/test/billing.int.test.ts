@@ -113,13 +113,15 @@ describe("the gateway's cached reads", () => {
     await session.post("/auth/verify", { token: link.searchParams.get("token")! });
     expect((await session.post("/auth/signin", { email, password: "password-123" })).status).toBe(200);
     const token = session.cookies.get("crafter_at")!;
+    const userId = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).sub as string;
     // Twice, so the second read comes from the gateway's cache.
     for (let i = 0; i < 2; i++) {
       expect((await session.get("/api/user/account")).body.result.credits).toBe(100);
       expect((await session.get("/api/app/initial")).body.result.userInfo.credits).toBe(100);
     }
     for (const amount of [3, 4]) {
-      const { balance } = await billing.debit({ amount, reason: "cache", craftId: "c", idempotencyKey: "" }, as(token));
+      // Only the workflows service may debit; it names the user (the access token's subject).
+      const { balance } = await asWorkflows.debit({ userId, amount, reason: "cache", craftId: "c", idempotencyKey: "" });
       expect((await session.get("/api/user/account")).body.result.credits).toBe(balance);
       expect((await session.get("/api/app/initial")).body.result.userInfo.credits).toBe(balance);
     }
