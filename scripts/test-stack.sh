@@ -39,7 +39,16 @@ for suite in "${suites[@]}"; do
       (ai_provider_env && node scripts/stack.mjs up --profile test >/dev/null)
       npm run test:integration -- "$AI_PROVIDER_TEST"
       ;;
-    e2e) npm run test:e2e ;;
+    e2e)
+      # The two-tab TooManyRunningActions step needs the first tab's stream to still be running when
+      # the second asks; on a quiet machine the short post streams out at the default 12 ms a chunk
+      # before the second request lands. A slower offline stream for this suite only.
+      node scripts/stack.mjs down workflows --profile test
+      (export OFFLINE_STREAM_DELAY_MS=40 && node scripts/stack.mjs up --profile test >/dev/null)
+      npm run test:e2e
+      node scripts/stack.mjs down workflows --profile test
+      node scripts/stack.mjs up --profile test >/dev/null
+      ;;
     load-smoke) scripts/load/run.sh smoke ;;
     sweep) node scripts/security/sweep.mjs ;;
     schemathesis) scripts/security/schemathesis.sh ;;
