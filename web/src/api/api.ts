@@ -28,6 +28,11 @@ export const api = createApiClient({
     setInterval: (callback, ms) => window.setInterval(callback, ms),
     clearInterval: (handle) => window.clearInterval(handle as number),
   },
+  // One refresh at a time across the tabs of this browser (the Web Locks API, where it exists).
+  crossTabLock:
+    typeof navigator !== "undefined" && navigator.locks
+      ? (task) => navigator.locks.request("crafter.refresh", task)
+      : undefined,
 });
 
 /** The SWR fetcher: every key is a gateway path. */

@@ -375,3 +375,48 @@ describe("session marker", () => {
     expect(notified).toBe(2);
   });
 });
+
+describe("tabs of one browser", () => {
+  /** Two tabs: one storage (localStorage is shared), one lock (navigator.locks), one server. */
+  function twoTabs() {
+    const store = new Map<string, string>([[EXPIRY_KEY, String(NOW - 1)]]);
+    const refreshes: string[] = [];
+    let chain: Promise<void> = Promise.resolve();
+    const crossTabLock = (task: () => Promise<void>) => {
+      const run = chain.then(task);
+      chain = run.catch(() => {});
+      return run;
+    };
+    const tab = (name: string) =>
+      createApiClient({
+        fetch: async (url) => {
+          if (url === REFRESH_PATH) refreshes.push(name);
+          return url === REFRESH_PATH ? refreshed() : ok({});
+        },
+        storage: {
+          getItem: (key) => store.get(key) ?? null,
+          setItem: (key, value) => void store.set(key, value),
+          removeItem: (key) => void store.delete(key),
+        },
+        now: () => NOW,
+        navigate: () => {},
+        currentPath: () => "/app",
+        crossTabLock,
+      });
+    return { a: tab("a"), b: tab("b"), refreshes };
+  }
+
+  it("refresh one at a time: a tab that waited uses the other's renewed session", async () => {
+    const { a, b, refreshes } = twoTabs();
+    await Promise.all([a.get("/api/user/account"), b.get("/api/user/account")]);
+    // The auth service allows a refresh token's reuse once; a storm of tabs must not spend it.
+    expect(refreshes).toHaveLength(1);
+  });
+
+  it("still refresh when the marker is stale after the lock", async () => {
+    const { a, refreshes } = twoTabs();
+    await a.refresh();
+    await a.refresh();
+    expect(refreshes).toEqual(["a", "a"]);
+  });
+});

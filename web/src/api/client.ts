@@ -6,7 +6,10 @@ import { ApiError } from "./errors";
  * - an expiry marker (`localStorage["crafter.expiresAt"]`, epoch ms) is set one hour ahead on
  *   sign-in and on every refresh;
  * - a timer refreshes every 55 minutes while a marker exists;
- * - one refresh runs at a time: concurrent callers share one promise (single flight);
+ * - one refresh runs at a time: concurrent callers share one promise (single flight), and tabs
+ *   take turns through a cross-tab lock (the Web Locks API): a tab that waited skips its refresh
+ *   when another tab renewed the marker meanwhile, because the auth service allows a refresh
+ *   token's reuse only once (issue 9) and the tabs share the cookies;
  * - before a request, when the marker has passed, a refresh runs first;
  * - on a 401 the client refreshes once and retries the request once;
  * - a 401 from `/auth/token/refresh` clears the marker and sends the user to
@@ -63,6 +66,11 @@ export interface ClientDeps {
   /** The current location as pathname + search, used as the callbackUrl. */
   currentPath: () => string;
   timers?: TimersLike;
+  /**
+   * Runs `task` while holding the browser-wide refresh lock (navigator.locks in the browser), so
+   * only one tab refreshes at a time. Absent: this tab's single flight only.
+   */
+  crossTabLock?: (task: () => Promise<void>) => Promise<void>;
   /** Prefix for every path ("" in the browser: same origin). */
   baseUrl?: string;
 }
@@ -234,9 +242,24 @@ export function createApiClient(deps: ClientDeps): ApiClient {
     setMarker();
   };
 
+  /** Refreshes under the cross-tab lock; skipped when another tab renewed the marker while we waited. */
+  const refreshAcrossTabs = async (): Promise<void> => {
+    if (!deps.crossTabLock) return doRefresh();
+    const seen = deps.storage.getItem(EXPIRY_KEY);
+    await deps.crossTabLock(async () => {
+      const now = deps.storage.getItem(EXPIRY_KEY);
+      if (now !== null && now !== seen && !isExpired()) {
+        generation += 1; // the shared cookies are new: requests that got a 401 before may retry
+        notify();
+        return;
+      }
+      await doRefresh();
+    });
+  };
+
   const refresh = (): Promise<void> => {
     if (!inflight) {
-      inflight = doRefresh().finally(() => {
+      inflight = refreshAcrossTabs().finally(() => {
         inflight = null;
       });
     }
