@@ -121,7 +121,13 @@ describe("the gateway's cached reads", () => {
     }
     for (const amount of [3, 4]) {
       // Only the workflows service may debit; it names the user (the access token's subject).
-      const { balance } = await asWorkflows.debit({ userId, amount, reason: "cache", craftId: "c", idempotencyKey: "" });
+      const { balance } = await asWorkflows.debit({
+        userId,
+        amount,
+        reason: "cache",
+        craftId: "c",
+        idempotencyKey: "",
+      });
       expect((await session.get("/api/user/account")).body.result.credits).toBe(balance);
       expect((await session.get("/api/app/initial")).body.result.userInfo.credits).toBe(balance);
     }
