@@ -353,19 +353,14 @@ describe("crafts of three kinds through the generic renderer", () => {
     await second.goto(page.url());
     await fillCurrentStep(second, craftId);
 
-    // Both tabs ask at once: one takes the craft's lock and streams, the other is refused. Which
-    // one wins is a race (a quiet machine streams the short post in well under a second).
-    await Promise.all([page.getByTestId("complete-step").click(), second.getByTestId("complete-step").click()]);
-    const refused = await Promise.any(
-      [page, second].map((tab) =>
-        tab
-          .locator(".ant-notification-notice")
-          .filter({ hasText: TOO_MANY })
-          .waitFor({ timeout: 30_000 })
-          .then(() => tab),
-      ),
-    );
-    const winner = refused === page ? second : page;
+    // The first tab takes the craft's lock and streams; once its first words are on screen, the
+    // second tab asks too and is refused (clicking both at once raced: a quiet machine streamed the
+    // short post out before the second request landed).
+    await page.getByTestId("complete-step").click();
+    await page.locator('[data-testid="stream-output"][data-state="streaming"]').waitFor({ timeout: 30_000 });
+    await second.getByTestId("complete-step").click();
+    await second.locator(".ant-notification-notice").filter({ hasText: TOO_MANY }).waitFor({ timeout: 30_000 });
+    const winner = page;
     await waitForStreamEnd(winner);
     await second.close();
 
