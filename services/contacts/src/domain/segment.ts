@@ -1,3 +1,4 @@
+import { CONDITION_OPS } from "@crafter/workflow-language";
 import type { FieldDefinition, FieldKind } from "./fields";
 
 /**
@@ -10,19 +11,8 @@ import type { FieldDefinition, FieldKind } from "./fields";
  * equality in PostgreSQL; the tree then runs over those candidates only (docs/adr).
  */
 
-export const OPERATORS = [
-  "==",
-  "!=",
-  ">",
-  "<",
-  ">=",
-  "<=",
-  "hasValue",
-  "in",
-  "not in",
-  "contains",
-  "notContains",
-] as const;
+/** The spec's 11 condition operators, the same list workflow conditions use. */
+export const OPERATORS = CONDITION_OPS;
 export type Operator = (typeof OPERATORS)[number];
 
 export interface SegmentRule {
