@@ -273,24 +273,16 @@ describe("${name} status", () => {
 });
 `,
   [`services/${name}/test/${name}.int.test.ts`]: `// The ${name} service of a running test stack (scripts/stack.mjs; addresses from .data/stack/*/stack.env).
-import { randomUUID } from "node:crypto";
 import { createServiceClient, describeError } from "@crafter/kit";
-import { stackEnv } from "@crafter/kit/testing";
-import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
+import { stackEnv, verifiedRpcUser } from "@crafter/kit/testing";
 import { ${service} } from "@crafter/proto/crafter/${name}/v1/${name}_pb";
 import { describe, expect, it } from "@jest/globals";
 
-const env = stackEnv();
-const timeoutMs = 30_000;
-const auth = createServiceClient(AuthService, env.AUTH_URL!, { timeoutMs });
-const client = createServiceClient(${service}, env.${NAME}_URL!, { timeoutMs });
+const client = createServiceClient(${service}, stackEnv().${NAME}_URL!, { timeoutMs: 30_000 });
 
 describe("${service}", () => {
-  it("answers a signed-in user with their status, and refuses a call without a token", async () => {
-    const email = \`${name}-\${randomUUID().slice(0, 8)}@example.com\`;
-    await auth.signUp({ email, password: "correct horse battery", displayName: "${Name} Tester" });
-    const { session } = await auth.signIn({ email, password: "correct horse battery", ip: "127.0.0.1" });
-    const headers = { authorization: \`Bearer \${session!.accessToken}\` };
+  it("answers a verified user with their status, and refuses a call without a token", async () => {
+    const { headers } = await verifiedRpcUser("${name}");
 
     expect(await client.${method}({}, { headers })).toMatchObject({ entries: 0, empty: true });
     const refused = await client.${method}({}).then(

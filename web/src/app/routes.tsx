@@ -10,35 +10,17 @@ import {
   ToolOutlined,
   WalletOutlined,
 } from "@ant-design/icons";
-import { type ComponentType, lazy, type ReactNode } from "react";
+import { lazy } from "react";
+import { AREA_ROUTES } from "./areas";
 import { APP_HOME, CREATE_WORKFLOWS, createHref, PAGES, WELCOME_PATH } from "./route-data";
+import type { MenuEntry, MenuGroup, RouteEntry } from "./route-types";
 
 /**
  * The one route table: it drives the router (router.tsx), the menus (AppLayout) and access
  * (`access` picks the layout and the guard's rules apply by path; `roles` limits who sees and
  * opens a page). Only pages that work are listed; the spec's other entries join here when built.
  */
-export type Access = "public" | "auth" | "app";
-export type MenuGroup = "create" | "main" | "user";
-
-export interface MenuEntry {
-  group: MenuGroup;
-  label: string;
-  /** Where the entry links (defaults to the route's path; needed for parameterised routes). */
-  to?: string;
-  icon?: ReactNode;
-  testId: string;
-}
-
-export interface RouteEntry {
-  path: string;
-  title: string;
-  access: Access;
-  Component: ComponentType;
-  menu?: MenuEntry[];
-  /** When set, only these roles see the menu entries and may open the page. */
-  roles?: string[];
-}
+export type { Access, MenuEntry, MenuGroup, RouteEntry } from "./route-types";
 
 const HomePage = lazy(() => import("../features/home/HomePage"));
 const SignInPage = lazy(() => import("../features/auth/SignInPage"));
@@ -158,6 +140,7 @@ export const ROUTES: RouteEntry[] = [
     Component: WalletPage,
     menu: [{ group: "user", label: "Wallet", icon: <WalletOutlined />, testId: "nav-wallet" }],
   },
+  ...AREA_ROUTES,
 ];
 
 export interface ResolvedMenuEntry extends MenuEntry {

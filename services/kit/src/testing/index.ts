@@ -177,3 +177,43 @@ export async function throwawayDatabase(name: string): Promise<{ connection: Con
     },
   };
 }
+
+/**
+ * Signs up a fresh user through the gateway, verifies the email from Mailpit and signs in:
+ * the session a real user has after the verification link (/api refuses unverified users).
+ * @returns the signed-in session and its email (password "password-123").
+ */
+export async function verifiedSession(prefix = "user"): Promise<{ session: GatewaySession; email: string }> {
+  const session = new GatewaySession();
+  const email = uniqueEmail(prefix);
+  await session.post("/auth/signup", { email, password: "password-123" });
+  const token = linkFrom(await waitForEmail(email, "Verify your email"), "/verify").searchParams.get("token")!;
+  await session.post("/auth/verify", { token });
+  const signIn = await session.post("/auth/signin", { email, password: "password-123" });
+  if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status} ${JSON.stringify(signIn.body)}`);
+  return { session, email };
+}
+
+/**
+ * A verified user for RPC tests: signs up through auth's RPC, verifies from Mailpit, signs in.
+ * @returns the user's id, access token and the `authorization` headers to pass as call options.
+ */
+export async function verifiedRpcUser(prefix = "user"): Promise<{
+  email: string;
+  userId: string;
+  accessToken: string;
+  headers: { authorization: string };
+}> {
+  const { createServiceClient } = await import("../rpc/client");
+  const { AuthService } = await import("@crafter/proto/crafter/auth/v1/auth_pb");
+  const auth = createServiceClient(AuthService, stackEnv().AUTH_URL!, { timeoutMs: 30_000 });
+  const email = uniqueEmail(prefix);
+  const password = "correct horse battery";
+  await auth.signUp({ email, password, displayName: "Test User" });
+  const token = linkFrom(await waitForEmail(email, "Verify your email"), "/verify").searchParams.get("token")!;
+  await auth.verifyEmail({ token });
+  const { session } = await auth.signIn({ email, password, ip: "127.0.0.1" });
+  const accessToken = session!.accessToken;
+  const userId = session!.user!.userId;
+  return { email, userId, accessToken, headers: { authorization: `Bearer ${accessToken}` } };
+}

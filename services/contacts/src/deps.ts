@@ -1,0 +1,14 @@
+import type { Logger } from "@crafter/kit";
+import type { ContactsEvents } from "./events/publishers";
+import type { ContactsStores } from "./store";
+
+/** What the contacts use cases need; built once in main.ts. */
+export interface ContactsDeps {
+  stores: ContactsStores;
+  /** Builders of the events this service publishes (outbox entries). */
+  events: ContactsEvents;
+  /** Wakes the outbox relay after a write that pushed an event. */
+  kick: () => void;
+  logger: Logger;
+  now: () => Date;
+}

@@ -1,0 +1,25 @@
+import { runService } from "@crafter/kit";
+import { configSchema } from "./config";
+import type { ContactsDeps } from "./deps";
+import { contactsConsumers } from "./events/consumers";
+import { ContactsEvents } from "./events/publishers";
+import { access } from "./rpc/access";
+import { routes } from "./rpc/routes";
+import { createStores } from "./store";
+
+await runService({
+  name: "contacts",
+  configSchema,
+  async setup({ config, logger, mongo, kick }) {
+    const stores = await createStores(mongo);
+    const events = new ContactsEvents(config.CRAFTER_NAMESPACE);
+    const deps: ContactsDeps = { stores, events, kick, logger, now: () => new Date() };
+    return {
+      routes: routes(deps),
+      access,
+      publishes: events.topics,
+      outbox: stores.outbox,
+      consumers: contactsConsumers(config.CRAFTER_NAMESPACE, deps),
+    };
+  },
+});

@@ -1,0 +1,27 @@
+import { rpcAccess } from "@crafter/kit";
+import { ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
+
+/** Who may call each ContactsService RPC: a method without an entry is refused. Until the
+ * use cases land (issue 10), only getContactsStatus is implemented; the rest answer Unimplemented. */
+export const access = rpcAccess(ContactsService, {
+  getContactsStatus: ["user"],
+  createContact: ["user"],
+  getContact: ["user"],
+  updateContact: ["user"],
+  deleteContacts: ["user"],
+  listContacts: ["user"],
+  tagContacts: ["user"],
+  setConsent: ["user"],
+  addInteraction: ["user"],
+  exportContactData: ["user"],
+  exportContacts: ["user"],
+  uploadImportFile: ["user"],
+  startImport: ["user"],
+  getImport: ["user"],
+  exportImportErrors: ["user"],
+  saveSegment: ["user"],
+  listSegments: ["user"],
+  deleteSegment: ["user"],
+  countSegment: ["user"],
+  streamSegmentMembers: ["user"],
+});

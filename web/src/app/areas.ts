@@ -1,0 +1,8 @@
+import type { RouteEntry } from "./route-types";
+
+/**
+ * The routes of each product area, appended to ROUTES (routes.tsx). Each area keeps its table in
+ * its feature folder (web/src/features/<area>/routes.tsx) and adds one spread here, so work on
+ * separate areas does not collide in one array.
+ */
+export const AREA_ROUTES: RouteEntry[] = [];

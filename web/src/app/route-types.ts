@@ -1,0 +1,28 @@
+import type { ComponentType, ReactNode } from "react";
+
+/** The route table's types (routes.tsx and each area's routes in areas.ts share them). */
+export type Access = "public" | "auth" | "app";
+export type MenuGroup = "create" | "main" | "user";
+
+export interface MenuEntry {
+  /** The testId of the main entry this one is a child of (Contacts → Segments…). */
+  parent?: string;
+  group: MenuGroup;
+  label: string;
+  /** Where the entry links (defaults to the route's path; needed for parameterised routes). */
+  to?: string;
+  icon?: ReactNode;
+  testId: string;
+}
+
+export interface RouteEntry {
+  path: string;
+  title: string;
+  access: Access;
+  Component: ComponentType;
+  menu?: MenuEntry[];
+  /** The feature flag (spec §5) that gates the page and its menu entries. */
+  flag?: string;
+  /** When set, only these roles see the menu entries and may open the page. */
+  roles?: string[];
+}
