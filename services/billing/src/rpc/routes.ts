@@ -6,6 +6,7 @@ import type { BillingDeps } from "../deps";
 import { debitCredits } from "../usecases/debit-credits";
 import { getCredits } from "../usecases/get-credits";
 import { refundDebit } from "../usecases/refund-debit";
+import { paymentsRoutes } from "./payments-routes";
 
 /** crafter.billing.v1.BillingService: thin handlers over the use cases. */
 export function routes(deps: BillingDeps): (router: ConnectRouter) => void {
@@ -33,5 +34,6 @@ export function routes(deps: BillingDeps): (router: ConnectRouter) => void {
         return refundDebit(deps, callerOf(ctx), { debitId: req.debitId });
       },
     });
+    paymentsRoutes(deps)(router);
   };
 }

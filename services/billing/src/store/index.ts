@@ -1,11 +1,14 @@
 import type { Connection } from "mongoose";
 import { balanceModel, LedgerRepository, ledgerEntryModel } from "./ledger.repository";
+import { PaymentsRepository, paymentsModels } from "./payments.repository";
 import { SubscriptionRepository, subscriptionModel } from "./subscription.repository";
 
 /** Every repository of the billing service, over its own database. */
 export interface BillingStores {
   ledger: LedgerRepository;
   subscriptions: SubscriptionRepository;
+  /** Stripe's side: handled webhook events, customers, invoices. */
+  payments: PaymentsRepository;
 }
 
 /** Builds the repositories and waits for their unique indexes, which the ledger's safety rests on. */
@@ -13,9 +16,18 @@ export async function createStores(connection: Connection): Promise<BillingStore
   const ledger = ledgerEntryModel(connection);
   const balances = balanceModel(connection);
   const subscriptions = subscriptionModel(connection);
-  await Promise.all([ledger.init(), balances.init(), subscriptions.init()]);
+  const payments = paymentsModels(connection);
+  await Promise.all([
+    ledger.init(),
+    balances.init(),
+    subscriptions.init(),
+    payments.events.init(),
+    payments.customers.init(),
+    payments.invoices.init(),
+  ]);
   return {
     ledger: new LedgerRepository(ledger, balances),
     subscriptions: new SubscriptionRepository(subscriptions),
+    payments: new PaymentsRepository(payments.events, payments.customers, payments.invoices),
   };
 }
