@@ -245,7 +245,9 @@ if (kind === "many") {
 const [host, portArg, urlPath = "/"] = rest;
 const port = Number(portArg);
 if (!probes[kind] || !host || !Number.isInteger(port)) {
-  console.error("usage: node probe.mjs mongo|kafka|smtp|http|stripe HOST PORT [PATH]  |  many NAME=KIND,HOST,PORT[,PATH]...");
+  console.error(
+    "usage: node probe.mjs mongo|kafka|smtp|http|stripe HOST PORT [PATH]  |  many NAME=KIND,HOST,PORT[,PATH]...",
+  );
   process.exit(2);
 }
 probes[kind]({ host, port, urlPath }).then(

@@ -15,10 +15,12 @@ await runService({
     const stores = await createStores(mongo);
     const creditsTopic = topicName(config.CRAFTER_NAMESPACE, TOPICS.billingCredits);
     const subscriptionTopic = topicName(config.CRAFTER_NAMESPACE, TOPICS.billingSubscription);
+    const usageTopic = topicName(config.CRAFTER_NAMESPACE, TOPICS.billingUsage);
     const deps: BillingDeps = {
       stores,
       writers: new KeyedQueue(),
       creditsTopic,
+      usageTopic,
       kick,
       // The gateway caches userInfo per view version: a ledger write makes it stale at once. Redis
       // down must not fail a debit that is already written; the gateway's copies expire anyway.
@@ -36,8 +38,8 @@ await runService({
       routes: routes(deps),
       access: { ...access, ...paymentsAccess },
       consumers: billingConsumers(config.CRAFTER_NAMESPACE, deps),
-      outbox: [stores.ledger.model, stores.payments.events],
-      publishes: [creditsTopic, subscriptionTopic],
+      outbox: [stores.ledger.model, stores.usage.limits, stores.payments.events],
+      publishes: [creditsTopic, usageTopic, subscriptionTopic],
     };
   },
 });

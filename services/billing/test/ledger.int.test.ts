@@ -30,12 +30,17 @@ beforeAll(async () => {
     stores,
     writers: new KeyedQueue(),
     creditsTopic: "inttest.billing.credits.v1",
+    usageTopic: "inttest.billing.usage.v1",
     kick: () => {
       kicks++;
     },
     logger: createLogger("billing-test", "silent"),
     now: () => new Date(),
     freeTier: { credits: 100, days: 30 },
+    stripe: null,
+    stripeWebhookSecret: "",
+    priceIds: new Map(),
+    subscriptionTopic: "inttest.billing.subscription.v1",
   };
 });
 

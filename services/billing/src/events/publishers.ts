@@ -1,7 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type OutboxEntry, outboxEntry } from "@crafter/kit";
+import { LimitReachedSchema, SubscriptionChangedSchema } from "@crafter/proto/crafter/events/v1/billing_pb";
 import { CreditsChangedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
-import { SubscriptionChangedSchema } from "@crafter/proto/crafter/events/v1/billing_pb";
 import type { EntryKind } from "../domain/ledger";
 import type { SubscriptionState } from "../domain/stripe-webhook";
 
@@ -49,5 +49,21 @@ export function subscriptionChanged(
     stripeSubscriptionId: state.subscriptionId,
     stripeEventId: change.stripeEventId,
     occurredAt: timestampFromDate(change.at),
+  });
+}
+
+/** The LimitReached event of a refused reservation, stored once per user, counter and month. */
+export function limitReached(
+  topic: string,
+  reached: { userId: string; counter: string; tier: string; limit: number; period: string; scenario: string; at: Date },
+): OutboxEntry {
+  return outboxEntry(topic, reached.userId, LimitReachedSchema, {
+    userId: reached.userId,
+    counter: reached.counter,
+    tier: reached.tier,
+    limit: reached.limit,
+    period: reached.period,
+    scenario: reached.scenario,
+    occurredAt: timestampFromDate(reached.at),
   });
 }

@@ -6,12 +6,7 @@ import type { BillingDeps } from "../deps";
 import { createCheckout } from "../usecases/create-checkout";
 import { handleStripeWebhook } from "../usecases/handle-stripe-webhook";
 import { listInvoices, listLedger } from "../usecases/list-history";
-import {
-  cancelSubscription,
-  changePlan,
-  createPortalSession,
-  getSubscription,
-} from "../usecases/manage-subscription";
+import { cancelSubscription, changePlan, createPortalSession, getSubscription } from "../usecases/manage-subscription";
 
 const ts = (date: Date | null) => (date ? timestampFromDate(date) : undefined);
 

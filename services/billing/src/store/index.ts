@@ -2,6 +2,7 @@ import type { Connection } from "mongoose";
 import { balanceModel, LedgerRepository, ledgerEntryModel } from "./ledger.repository";
 import { PaymentsRepository, paymentsModels } from "./payments.repository";
 import { SubscriptionRepository, subscriptionModel } from "./subscription.repository";
+import { UsageRepository, usageModels } from "./usage.repository";
 
 /** Every repository of the billing service, over its own database. */
 export interface BillingStores {
@@ -9,6 +10,7 @@ export interface BillingStores {
   subscriptions: SubscriptionRepository;
   /** Stripe's side: handled webhook events, customers, invoices. */
   payments: PaymentsRepository;
+  usage: UsageRepository;
 }
 
 /** Builds the repositories and waits for their unique indexes, which the ledger's safety rests on. */
@@ -17,6 +19,7 @@ export async function createStores(connection: Connection): Promise<BillingStore
   const balances = balanceModel(connection);
   const subscriptions = subscriptionModel(connection);
   const payments = paymentsModels(connection);
+  const usage = usageModels(connection);
   await Promise.all([
     ledger.init(),
     balances.init(),
@@ -24,10 +27,14 @@ export async function createStores(connection: Connection): Promise<BillingStore
     payments.events.init(),
     payments.customers.init(),
     payments.invoices.init(),
+    usage.entries.init(),
+    usage.snapshots.init(),
+    usage.limits.init(),
   ]);
   return {
     ledger: new LedgerRepository(ledger, balances),
     subscriptions: new SubscriptionRepository(subscriptions),
     payments: new PaymentsRepository(payments.events, payments.customers, payments.invoices),
+    usage: new UsageRepository(usage.entries, usage.snapshots, usage.limits),
   };
 }

@@ -122,7 +122,11 @@ export class PaymentsRepository {
   }
 
   /** A page of the user's invoices, newest first, and how many there are. */
-  async listInvoices(userId: string, page: number, pageSize: number): Promise<{ items: InvoiceRecord[]; total: number }> {
+  async listInvoices(
+    userId: string,
+    page: number,
+    pageSize: number,
+  ): Promise<{ items: InvoiceRecord[]; total: number }> {
     // A user has few invoices (one a month): sorting them here is cheaper than a sort FerretDB would do.
     const docs = await this.invoices.find({ userId }).lean<InvoiceDoc[]>();
     docs.sort((a, b) => new Date(b.createdAt).getTime() - new Date(a.createdAt).getTime());

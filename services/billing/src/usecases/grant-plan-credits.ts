@@ -13,23 +13,30 @@ const seen = new Set<string>();
  * subscription starts or changes (webhooks) and by reads and debits of a subscribed user, so a new
  * month's grant arrives without a scheduler (yearly plans get theirs monthly too).
  */
-export async function grantPlanCredits(deps: BillingDeps, userId: string, tier: Tier, at: Date): Promise<void> {
-  if (tier === "free") return;
+export async function grantPlanCredits(
+  deps: BillingDeps,
+  userId: string,
+  tier: Tier,
+  at: Date,
+): Promise<"granted" | "already-granted"> {
+  if (tier === "free") return "already-granted";
   const { month, expiresAt } = grantMonth(at);
   const memo = `${userId}:${month}:${tier}`;
-  if (seen.has(memo)) return;
+  if (seen.has(memo)) return "already-granted";
   const amount = MONTHLY_CREDITS[tier];
   const key = `grant:plan:${userId}:${month}`;
   const first = await grantCredits(deps, { userId, key, amount, expiresAt, source: "plan" });
+  let outcome = first.outcome;
   if (first.outcome === "already-granted" && first.amount < amount) {
-    await grantCredits(deps, {
+    ({ outcome } = await grantCredits(deps, {
       userId,
       key: `${key}:${tier}-topup`,
       amount: amount - first.amount,
       expiresAt,
       source: "plan",
-    });
+    }));
   }
   if (seen.size > 100_000) seen.clear();
   seen.add(memo);
+  return outcome;
 }

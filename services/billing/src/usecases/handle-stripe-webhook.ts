@@ -114,11 +114,7 @@ async function apply(deps: BillingDeps, effect: WebhookEffect, eventAt: Date): P
       // Webhooks arrive in any order: an older event than the one the state came from is stale.
       if (current?.stripeEventAt && new Date(current.stripeEventAt) > eventAt) return { userId, tier: "free" };
       // Another subscription of the user (a replaced one ending) does not end the current one.
-      if (
-        effect.ended &&
-        current?.stripeSubscriptionId &&
-        current.stripeSubscriptionId !== effect.state.subscriptionId
-      )
+      if (effect.ended && current?.stripeSubscriptionId && current.stripeSubscriptionId !== effect.state.subscriptionId)
         return { userId, tier: "free" };
       return writeState(deps, { ...effect.state, userId }, eventAt);
     }

@@ -33,7 +33,10 @@ export async function getSubscription(deps: BillingDeps, caller: Caller): Promis
 }
 
 /** The caller's live Stripe subscription, or NOT_FOUND. */
-async function liveSubscription(deps: BillingDeps, userId: string): Promise<SubscriptionDoc & { stripeSubscriptionId: string }> {
+async function liveSubscription(
+  deps: BillingDeps,
+  userId: string,
+): Promise<SubscriptionDoc & { stripeSubscriptionId: string }> {
   const doc = await deps.stores.subscriptions.find(userId);
   if (!doc?.stripeSubscriptionId || !LIVE_STATUSES.has(doc.status ?? ""))
     throw appError("NOT_FOUND", "You have no subscription to change.");
@@ -61,15 +64,12 @@ export async function changePlan(
   const subscription = await stripe.subscriptions.retrieve(doc.stripeSubscriptionId);
   const item = subscription.items.data[0];
   if (!item) throw appError("CONFLICT", "The subscription has no plan to change.");
-  await stripe.subscriptions.update(
-    doc.stripeSubscriptionId,
-    {
-      items: [{ id: item.id, price: await priceIdFor(deps, input.planKey) }],
-      proration_behavior: direction === "upgrade" ? "always_invoice" : "create_prorations",
-      cancel_at_period_end: false,
-      metadata: { userId: caller.userId, planKey: input.planKey },
-    },
-  );
+  await stripe.subscriptions.update(doc.stripeSubscriptionId, {
+    items: [{ id: item.id, price: await priceIdFor(deps, input.planKey) }],
+    proration_behavior: direction === "upgrade" ? "always_invoice" : "create_prorations",
+    cancel_at_period_end: false,
+    metadata: { userId: caller.userId, planKey: input.planKey },
+  });
   return { planKey: input.planKey, direction };
 }
 

@@ -1,5 +1,5 @@
-import { CURRENCY, PLAN_CARDS, type PlanKey, planOfKey } from "@crafter/plans";
 import { appError } from "@crafter/kit";
+import { CURRENCY, PLAN_CARDS, type PlanKey, planOfKey } from "@crafter/plans";
 import type Stripe from "stripe";
 import type { BillingDeps } from "../deps";
 

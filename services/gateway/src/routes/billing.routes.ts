@@ -78,7 +78,7 @@ export function billingRoutes({ clients, publicOrigin }: RouteDeps): RouteDef[] 
       description: "Public: the app's subscription page and the public /pricing page show the same cards.",
       auth: "public",
       response: z.object({
-        currency: z.literal(CURRENCY),
+        currency: z.string().meta({ description: 'ISO 4217, lower case: "usd".' }),
         plans: z.array(planCardSchema),
         creditPacks: z.array(creditPackSchema),
       }),
@@ -115,7 +115,11 @@ export function billingRoutes({ clients, publicOrigin }: RouteDeps): RouteDef[] 
         z.object({
           kind: z.literal("subscription"),
           planKey,
-          source: z.string().max(40).regex(/^[a-z_]*$/, "Unknown source.").optional(),
+          source: z
+            .string()
+            .max(40)
+            .regex(/^[a-z_]*$/, "Unknown source.")
+            .optional(),
         }),
         z.object({ kind: z.literal("credits"), packId: z.string().min(1).max(40) }),
       ]),
@@ -146,10 +150,8 @@ export function billingRoutes({ clients, publicOrigin }: RouteDeps): RouteDef[] 
       errors: ["NOT_FOUND", "CONFLICT"],
       handler: async ({ body, as }) => {
         const changed = await clients.payments.changePlan({ planKey: body.planKey }, as);
-        return {
-          planKey: changed.planKey,
-          direction: changed.direction === "downgrade" ? "downgrade" : changed.direction === "same" ? "same" : "upgrade",
-        };
+        const direction = (["upgrade", "downgrade", "same"] as const).find((d) => d === changed.direction) ?? "upgrade";
+        return { planKey: changed.planKey, direction };
       },
     }),
     defineRoute({

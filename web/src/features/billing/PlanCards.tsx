@@ -45,7 +45,11 @@ export function PlanCards({ plans, period, onPeriodChange, suggested, action }: 
             <Card
               key={plan.id}
               title={plan.name}
-              style={{ flex: "1 1 280px", minWidth: 0, ...(isSuggested ? { borderColor: "#1677ff", borderWidth: 2 } : {}) }}
+              style={{
+                flex: "1 1 280px",
+                minWidth: 0,
+                ...(isSuggested ? { borderColor: "#1677ff", borderWidth: 2 } : {}),
+              }}
               data-testid={`plan-${plan.id}`}
               data-plan-key={planKey}
               extra={

@@ -7,7 +7,7 @@ import { keys } from "../../api/keys";
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
-import { billingKeys, billingPaths, startCheckout, type Subscription, usePlans, useSubscription } from "./api";
+import { billingKeys, billingPaths, type Subscription, startCheckout, usePlans, useSubscription } from "./api";
 import { type BillingPeriod, PlanCards } from "./PlanCards";
 
 const TIER_NAMES = { free: "Free", core: "Core", pro: "Pro" } as const;
@@ -92,7 +92,12 @@ export default function SubscriptionPage() {
           })
         }
       >
-        <Button block type={suggested === plan.id ? "primary" : "default"} loading={busy === planKey} data-testid={`switch-${plan.id}`}>
+        <Button
+          block
+          type={suggested === plan.id ? "primary" : "default"}
+          loading={busy === planKey}
+          data-testid={`switch-${plan.id}`}
+        >
           Switch to {plan.name}
         </Button>
       </Popconfirm>
@@ -113,14 +118,23 @@ export default function SubscriptionPage() {
         />
       )}
       {checkout === "cancelled" && (
-        <Alert type="info" showIcon data-testid="checkout-cancelled" title="Checkout was cancelled; nothing was charged." />
+        <Alert
+          type="info"
+          showIcon
+          data-testid="checkout-cancelled"
+          title="Checkout was cancelled; nothing was charged."
+        />
       )}
       {awaiting && (
         <Alert
           type="info"
           showIcon
           data-testid="checkout-pending"
-          title={awaiting === "subscribe" ? "Payment received. Activating your plan…" : "Waiting for Stripe to confirm the change…"}
+          title={
+            awaiting === "subscribe"
+              ? "Payment received. Activating your plan…"
+              : "Waiting for Stripe to confirm the change…"
+          }
         />
       )}
       <Card title="Your plan">
@@ -167,8 +181,8 @@ export default function SubscriptionPage() {
         />
       )}
       <Typography.Text type="secondary">
-        Prices are in US dollars. Payments are handled by Stripe; you can cancel at any time and keep your plan
-        until the end of the paid period.
+        Prices are in US dollars. Payments are handled by Stripe; you can cancel at any time and keep your plan until
+        the end of the paid period.
       </Typography.Text>
     </Flex>
   );

@@ -100,7 +100,9 @@ export default function WalletPage() {
                 <Typography.Title level={4} style={{ marginTop: 0 }}>
                   {pack.name}
                 </Typography.Title>
-                <Typography.Paragraph type="secondary">{usd(pack.price)} USD, credits never expire</Typography.Paragraph>
+                <Typography.Paragraph type="secondary">
+                  {usd(pack.price)} USD, credits never expire
+                </Typography.Paragraph>
                 <Button
                   block
                   loading={buying === pack.id}

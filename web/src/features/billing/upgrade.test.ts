@@ -13,7 +13,10 @@ describe("the upgrade modal's scenarios", () => {
   });
 
   it("FREE_USER_LIMIT suggests Core", () => {
-    expect(upgradeView("FREE_USER_LIMIT")).toMatchObject({ suggests: "core", href: expect.stringContaining("plan=core") });
+    expect(upgradeView("FREE_USER_LIMIT")).toMatchObject({
+      suggests: "core",
+      href: expect.stringContaining("plan=core"),
+    });
   });
 
   it.each(["CORE_CONTACTS_LIMIT", "CORE_EMAILS_LIMIT", "CORE_AI_IMAGES_LIMIT", "CORE_VOICE_MINUTES_LIMIT"])(
