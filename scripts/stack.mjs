@@ -80,6 +80,11 @@ function environment() {
     KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? infra.KAFKA_BROKERS,
     REDIS_URL: process.env.REDIS_URL ?? infra.REDIS_URL,
     SMTP_URL: process.env.SMTP_URL ?? infra.SMTP_URL,
+    // Billing talks to stripe-mock (scripts/infra) unless a real Stripe is configured; the local
+    // keys are test keys stripe-mock accepts, and the tests sign webhooks with the same secret.
+    STRIPE_API_URL: process.env.STRIPE_API_URL ?? infra.STRIPE_API_URL ?? "",
+    STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? "sk_test_crafter_local",
+    STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? "whsec_crafter_local",
     PUBLIC_ORIGIN: origin,
     EXTRA_ORIGINS: process.env.EXTRA_ORIGINS ?? `http://127.0.0.1:${port(publicComponent)}`,
     WEB_DIST: join(root, "web/dist"),
@@ -252,6 +257,9 @@ async function up() {
   };
   // For tests and tools that talk to this stack (the secrets let identity tests get service tokens).
   addresses.SERVICE_SECRETS = secretTable(secrets);
+  // The billing tests sign Stripe's webhooks and read what billing sent to Stripe.
+  addresses.STRIPE_WEBHOOK_SECRET = env.STRIPE_WEBHOOK_SECRET;
+  addresses.STRIPE_API_URL = env.STRIPE_API_URL;
   writeFileSync(
     join(dir, "stack.env"),
     `${Object.entries(addresses)

@@ -5,6 +5,7 @@
 //   node probe.mjs kafka HOST PORT   ApiVersions answers without error and Metadata lists >= 1 broker
 //   node probe.mjs smtp  HOST PORT   server greets with a 220 banner
 //   node probe.mjs http  HOST PORT PATH   GET answers 2xx
+//   node probe.mjs stripe HOST PORT  GET /v1/balance with a test key answers 2xx (stripe-mock)
 //
 //   node probe.mjs many NAME=KIND,HOST,PORT[,PATH] ...
 //                                    all at once (one Node start); prints "NAME ok" or "NAME fail
@@ -208,7 +209,17 @@ async function http({ host, port, urlPath = "/" }) {
   if (!res.ok) throw new Error(`GET ${urlPath} answered ${res.status}`);
 }
 
-const probes = { mongo, kafka, smtp, http };
+/** stripe-mock answers 401 without a key; any test key is accepted. */
+async function stripe({ host, port }) {
+  const res = await fetch(`http://${host}:${port}/v1/balance`, {
+    headers: { authorization: "Bearer sk_test_probe" },
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`GET /v1/balance answered ${res.status}`);
+}
+
+const probes = { mongo, kafka, smtp, http, stripe };
 const [kind, ...rest] = process.argv.slice(2);
 
 if (kind === "many") {
@@ -234,7 +245,9 @@ if (kind === "many") {
 const [host, portArg, urlPath = "/"] = rest;
 const port = Number(portArg);
 if (!probes[kind] || !host || !Number.isInteger(port)) {
-  console.error("usage: node probe.mjs mongo|kafka|smtp|http HOST PORT [PATH]  |  many NAME=KIND,HOST,PORT[,PATH]...");
+  console.error(
+    "usage: node probe.mjs mongo|kafka|smtp|http|stripe HOST PORT [PATH]  |  many NAME=KIND,HOST,PORT[,PATH]...",
+  );
   process.exit(2);
 }
 probes[kind]({ host, port, urlPath }).then(

@@ -7,6 +7,8 @@
 
 export const CURRENCY = "usd";
 
+export * from "./credit-packs";
+
 /** The tier a user is on: no active subscription is `free`. */
 export type Tier = "free" | "core" | "pro";
 export type Billing = "monthly" | "yearly";

@@ -9,6 +9,15 @@ export const configSchema = baseConfigSchema.extend({
   FREE_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(100),
   /** Days after sign-up when the unspent free credits expire. */
   FREE_CREDITS_DAYS: z.coerce.number().int().positive().max(3650).default(30),
+  /**
+   * Stripe's secret API key (`sk_…`). Empty: payments are off (checkout, plan changes and the
+   * portal answer UNAVAILABLE; webhooks are refused).
+   */
+  STRIPE_SECRET_KEY: z.string().default(""),
+  /** The signing secret of the webhook endpoint (`whsec_…`); webhooks are verified with it. */
+  STRIPE_WEBHOOK_SECRET: z.string().default(""),
+  /** Another Stripe API base, e.g. stripe-mock's `http://127.0.0.1:12111` (tests); empty = api.stripe.com. */
+  STRIPE_API_URL: z.union([z.literal(""), z.url()]).default(""),
 });
 
 export type Config = z.infer<typeof configSchema>;

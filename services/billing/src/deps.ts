@@ -1,4 +1,6 @@
 import type { Logger } from "@crafter/kit";
+import type { PlanKey } from "@crafter/plans";
+import type Stripe from "stripe";
 import type { FreeTier } from "./domain/ledger";
 import type { BillingStores } from "./store";
 import type { KeyedQueue } from "./store/keyed-queue";
@@ -24,4 +26,12 @@ export interface BillingDeps {
   now(): Date;
   /** The free tier's grant (FREE_CREDITS, FREE_CREDITS_DAYS). */
   freeTier: FreeTier;
+  /** The Stripe SDK (stripe-mock in the tests); null when payments are off (no STRIPE_SECRET_KEY). */
+  stripe: Stripe | null;
+  /** The webhook endpoint's signing secret (STRIPE_WEBHOOK_SECRET). */
+  stripeWebhookSecret: string;
+  /** Stripe price ids by plan key, found or created on first use (usecases/stripe-prices.ts). */
+  priceIds: Map<PlanKey, string>;
+  /** Topic of SubscriptionChanged (`<namespace>.billing.subscription.v1`). */
+  subscriptionTopic: string;
 }

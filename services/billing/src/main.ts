@@ -2,10 +2,11 @@ import { bumpViewVersion, runService, TOPICS, topicName } from "@crafter/kit";
 import { configSchema } from "./config";
 import type { BillingDeps } from "./deps";
 import { billingConsumers } from "./events/consumers";
-import { access } from "./rpc/access";
+import { access, paymentsAccess } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { KeyedQueue } from "./store/keyed-queue";
+import { createStripe } from "./stripe/client";
 
 await runService({
   name: "billing",
@@ -13,6 +14,7 @@ await runService({
   async setup({ config, mongo, redis, logger, kick }) {
     const stores = await createStores(mongo);
     const creditsTopic = topicName(config.CRAFTER_NAMESPACE, TOPICS.billingCredits);
+    const subscriptionTopic = topicName(config.CRAFTER_NAMESPACE, TOPICS.billingSubscription);
     const usageTopic = topicName(config.CRAFTER_NAMESPACE, TOPICS.billingUsage);
     const deps: BillingDeps = {
       stores,
@@ -27,13 +29,17 @@ await runService({
       logger,
       now: () => new Date(),
       freeTier: { credits: config.FREE_CREDITS, days: config.FREE_CREDITS_DAYS },
+      stripe: createStripe(config),
+      stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET,
+      priceIds: new Map(),
+      subscriptionTopic,
     };
     return {
       routes: routes(deps),
-      access,
+      access: { ...access, ...paymentsAccess },
       consumers: billingConsumers(config.CRAFTER_NAMESPACE, deps),
-      outbox: [stores.ledger.model, stores.usage.limits],
-      publishes: [creditsTopic, usageTopic],
+      outbox: [stores.ledger.model, stores.usage.limits, stores.payments.events],
+      publishes: [creditsTopic, usageTopic, subscriptionTopic],
     };
   },
 });

@@ -37,6 +37,10 @@ beforeAll(async () => {
     logger: createLogger("billing-test", "silent"),
     now: () => new Date(),
     freeTier: { credits: 100, days: 30 },
+    stripe: null,
+    stripeWebhookSecret: "",
+    priceIds: new Map(),
+    subscriptionTopic: "inttest.billing.subscription.v1",
   };
 });
 

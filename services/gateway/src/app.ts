@@ -35,7 +35,7 @@ export function createApp(
   const cookies = { secure: config.COOKIE_SECURE };
   // The per-user read cache of /api (cache/user-views.ts); writes through /api and /rpc make it stale.
   const views = new UserViewCache(redis, logger);
-  const routes = allRoutes({ clients, verify, cookies, views });
+  const routes = allRoutes({ clients, verify, cookies, views, publicOrigin: config.PUBLIC_ORIGIN });
   let document: unknown;
   const openapi = () => {
     document ??= openApiDocument(routes, config.PUBLIC_ORIGIN);
@@ -67,6 +67,9 @@ export function createApp(
   };
   app.use("/api", apiReference(openapi));
   const mountDeps = { verify, clients, idempotency: new Idempotency(redis) };
+  // Routes that read their raw body and authenticate it themselves (Stripe's signed webhooks) come
+  // before the CSRF check and the JSON parser.
+  app.use("/api", noStore, mountRoutes("/api", routes, mountDeps, { raw: true }));
   for (const mount of ["/auth", "/api"]) {
     app.use(mount, noStore, csrfGuard(origins), cookieParser(), ...jsonBody(), mountRoutes(mount, routes, mountDeps));
   }

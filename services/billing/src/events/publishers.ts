@@ -1,8 +1,9 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type OutboxEntry, outboxEntry } from "@crafter/kit";
-import { LimitReachedSchema } from "@crafter/proto/crafter/events/v1/billing_pb";
+import { LimitReachedSchema, SubscriptionChangedSchema } from "@crafter/proto/crafter/events/v1/billing_pb";
 import { CreditsChangedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
 import type { EntryKind } from "../domain/ledger";
+import type { SubscriptionState } from "../domain/stripe-webhook";
 
 // The events billing publishes, as outbox entries committed with the ledger entry they describe.
 
@@ -28,6 +29,25 @@ export function creditsChanged(
     delta: change.delta,
     balance: change.balance,
     expiresAt: change.expiresAt ? timestampFromDate(change.expiresAt) : undefined,
+    occurredAt: timestampFromDate(change.at),
+  });
+}
+
+/** The SubscriptionChanged of a Stripe event that (re)wrote a user's plan, for that event's outbox. */
+export function subscriptionChanged(
+  topic: string,
+  change: { userId: string; tier: string; state: SubscriptionState; stripeEventId: string; at: Date },
+): OutboxEntry {
+  const { state } = change;
+  return outboxEntry(topic, change.userId, SubscriptionChangedSchema, {
+    userId: change.userId,
+    tier: change.tier,
+    planKey: state.planKey ?? "",
+    status: state.status,
+    currentPeriodEnd: state.currentPeriodEnd ? timestampFromDate(state.currentPeriodEnd) : undefined,
+    cancelAtPeriodEnd: state.cancelAtPeriodEnd,
+    stripeSubscriptionId: state.subscriptionId,
+    stripeEventId: change.stripeEventId,
     occurredAt: timestampFromDate(change.at),
   });
 }

@@ -1,5 +1,6 @@
 import { rpcAccess } from "@crafter/kit";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
+import { PaymentsService } from "@crafter/proto/crafter/billing/v1/payments_pb";
 
 /**
  * Who may call each BillingService RPC. The gateway reads the user's own credits with the user's
@@ -16,4 +17,19 @@ export const access = rpcAccess(BillingService, {
   getPlan: ["user", "service:gateway", "service:contacts", "service:media", "service:notifications"],
   reserveUsage: ["service:media", "service:notifications", "service:workflows"],
   releaseUsage: ["service:media", "service:notifications", "service:workflows"],
+});
+
+/**
+ * PaymentsService: a user's own subscription, checkout, portal and history. Stripe's webhook
+ * deliveries reach billing only through the gateway, which passes them on untouched.
+ */
+export const paymentsAccess = rpcAccess(PaymentsService, {
+  getSubscription: ["user"],
+  createCheckout: ["user"],
+  changePlan: ["user"],
+  cancelSubscription: ["user"],
+  createPortalSession: ["user"],
+  handleStripeWebhook: ["service:gateway"],
+  listInvoices: ["user"],
+  listLedger: ["user"],
 });

@@ -9,6 +9,7 @@ import { getPlan } from "../usecases/get-plan";
 import { refundDebit } from "../usecases/refund-debit";
 import { releaseUsage } from "../usecases/release-usage";
 import { reserveUsage } from "../usecases/reserve-usage";
+import { paymentsRoutes } from "./payments-routes";
 
 /** crafter.billing.v1.BillingService: thin handlers over the use cases. */
 export function routes(deps: BillingDeps): (router: ConnectRouter) => void {
@@ -68,5 +69,6 @@ export function routes(deps: BillingDeps): (router: ConnectRouter) => void {
         return releaseUsage(deps, callerOf(ctx), { userId: req.userId, counter: req.counter, key: req.key });
       },
     });
+    paymentsRoutes(deps)(router);
   };
 }

@@ -1,5 +1,6 @@
 import type { Connection } from "mongoose";
 import { balanceModel, LedgerRepository, ledgerEntryModel } from "./ledger.repository";
+import { PaymentsRepository, paymentsModels } from "./payments.repository";
 import { SubscriptionRepository, subscriptionModel } from "./subscription.repository";
 import { UsageRepository, usageModels } from "./usage.repository";
 
@@ -7,6 +8,8 @@ import { UsageRepository, usageModels } from "./usage.repository";
 export interface BillingStores {
   ledger: LedgerRepository;
   subscriptions: SubscriptionRepository;
+  /** Stripe's side: handled webhook events, customers, invoices. */
+  payments: PaymentsRepository;
   usage: UsageRepository;
 }
 
@@ -15,11 +18,15 @@ export async function createStores(connection: Connection): Promise<BillingStore
   const ledger = ledgerEntryModel(connection);
   const balances = balanceModel(connection);
   const subscriptions = subscriptionModel(connection);
+  const payments = paymentsModels(connection);
   const usage = usageModels(connection);
   await Promise.all([
     ledger.init(),
     balances.init(),
     subscriptions.init(),
+    payments.events.init(),
+    payments.customers.init(),
+    payments.invoices.init(),
     usage.entries.init(),
     usage.snapshots.init(),
     usage.limits.init(),
@@ -27,6 +34,7 @@ export async function createStores(connection: Connection): Promise<BillingStore
   return {
     ledger: new LedgerRepository(ledger, balances),
     subscriptions: new SubscriptionRepository(subscriptions),
+    payments: new PaymentsRepository(payments.events, payments.customers, payments.invoices),
     usage: new UsageRepository(usage.entries, usage.snapshots, usage.limits),
   };
 }

@@ -178,6 +178,17 @@ export class LedgerRepository {
     return docs.map(toEntry);
   }
 
+  /**
+   * The user's entries with `from < seq <= to`, newest first (a page of the wallet's history; an
+   * equality on userId with a range on the few entries it selects).
+   */
+  async between(userId: string, from: number, to: number): Promise<StoredEntry[]> {
+    const docs = await this.model
+      .find({ userId, seq: { $gt: from, $lte: to } }, { outbox: 0 })
+      .lean<LedgerEntryDoc[]>();
+    return docs.map(toEntry).sort((a, b) => b.seq - a.seq);
+  }
+
   /** The entry recorded under a unique key, or null. */
   async findByKey(key: string): Promise<StoredEntry | null> {
     const doc = await this.model.findOne({ key }, { outbox: 0 }).lean<LedgerEntryDoc>();

@@ -22,6 +22,8 @@ export interface SubscriptionDoc {
   cancelAtPeriodEnd?: boolean;
   stripeCustomerId?: string;
   stripeSubscriptionId?: string;
+  /** When Stripe created the event this state came from: an older event never overwrites it. */
+  stripeEventAt?: Date;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -37,6 +39,7 @@ const subscriptionSchema = new Schema<SubscriptionDoc>(
     cancelAtPeriodEnd: Boolean,
     stripeCustomerId: { type: String, index: true },
     stripeSubscriptionId: { type: String, index: true },
+    stripeEventAt: Date,
   },
   { collection: "subscriptions", timestamps: true, versionKey: false },
 );

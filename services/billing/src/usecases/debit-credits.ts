@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { appError, badRequest, metrics } from "@crafter/kit";
+import type { Tier } from "@crafter/plans";
 import type { BillingDeps } from "../deps";
 import { type Caller, resolveUser } from "../domain/caller";
-import { creditsOf, decideDebitOn, type Plan } from "../domain/ledger";
+import { creditsOf, decideDebitOn, isSubscribed, type Plan } from "../domain/ledger";
 import { creditsChanged } from "../events/publishers";
 import { TooBusy } from "../store/ledger.repository";
 import { grantFreeCredits } from "./grant-free-credits";
+import { grantPlanCredits } from "./grant-plan-credits";
 
 export interface DebitInput {
   /** The user whose credits are spent: empty (the caller's own) or, for a service, the user it acts for. */
@@ -58,6 +60,8 @@ export async function debitCredits(
   checkDebit(input);
   const { userId } = resolved;
   const plan = await deps.stores.subscriptions.planOf(userId);
+  // A paid plan's credits of this month first (once per month, by its ledger key).
+  if (isSubscribed(plan)) await grantPlanCredits(deps, userId, plan as Tier, deps.now());
   let outcome = await appendDebit(deps, userId, input, plan);
   if (outcome === "empty") {
     // Spending before UserRegistered was consumed: the free tier first (once, by its key).

@@ -1,8 +1,10 @@
 import { appError } from "@crafter/kit";
+import type { Tier } from "@crafter/plans";
 import type { BillingDeps } from "../deps";
 import { type Caller, resolveUser } from "../domain/caller";
 import { creditsOf, isSubscribed, type Plan } from "../domain/ledger";
 import { grantFreeCredits } from "./grant-free-credits";
+import { grantPlanCredits } from "./grant-plan-credits";
 
 export interface CreditsView {
   credits: number;
@@ -29,6 +31,11 @@ export async function getCredits(deps: BillingDeps, caller: Caller, input: { use
   ]);
   let now = deps.now();
   let { credits, expiresAt } = creditsOf(balance, now);
+  if (isSubscribed(plan) && (await grantPlanCredits(deps, userId, plan as Tier, now)) === "granted") {
+    // A new month of a paid plan: its credits were just granted.
+    now = deps.now();
+    ({ credits, expiresAt } = creditsOf(await deps.stores.ledger.balance(userId, now), now));
+  }
   if (balance.seq === 0) {
     await grantFreeCredits(deps, { userId, registeredAt: now });
     now = deps.now();

@@ -1,5 +1,5 @@
 import { type AccessTokenVerifier, appError, type ErrorCode } from "@crafter/kit";
-import { type Request, type RequestHandler, type Response, Router } from "express";
+import express, { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
 import type { Clients } from "../clients";
 import { ok, parseBody } from "./envelope";
@@ -36,6 +36,12 @@ export interface RouteDef<
   errors?: readonly ErrorCode[];
   /** Honours `Idempotency-Key` (POST routes that create things). */
   idempotent?: boolean;
+  /**
+   * The body is left unparsed: the handler's `body` is the raw bytes (a Buffer, at most `limit`),
+   * and the route is mounted before the CSRF check, because it authenticates the request itself
+   * (Stripe's webhook signature is computed over the exact bytes). `body` then only documents it.
+   */
+  rawBody?: { limit: string };
   handler: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<z.input<R>>;
 }
 
@@ -102,16 +108,26 @@ export interface MountDeps {
  * validated by the route's schemas (400 CR_ERR_BAD_REQUEST with per-field messages), the
  * Idempotency-Key replay, the handler, and the success envelope.
  */
-export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps): Router {
+export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps, options = { raw: false }): Router {
   const router = Router();
   const session = requireSession(deps.verify, deps.clients);
-  for (const route of routes.filter((r) => r.path === mount || r.path.startsWith(`${mount}/`))) {
+  const mounted = routes.filter(
+    (r) => (r.path === mount || r.path.startsWith(`${mount}/`)) && Boolean(r.rawBody) === options.raw,
+  );
+  for (const route of mounted) {
     const handlers: RequestHandler[] = [];
+    if (route.rawBody) handlers.push(express.raw({ type: () => true, limit: route.rawBody.limit }));
     if (route.auth === "session") handlers.push(session);
     handlers.push(async (req, res) => {
       const params = route.params ? parseBody(route.params, req.params, "path") : {};
       const query = route.query ? parseBody(route.query, req.query, "query") : {};
-      const body = route.body ? parseBody(route.body, req.body) : {};
+      const body = route.rawBody
+        ? Buffer.isBuffer(req.body)
+          ? req.body
+          : Buffer.alloc(0)
+        : route.body
+          ? parseBody(route.body, req.body)
+          : {};
       const as = route.auth === "session" ? asUser(req) : { headers: { authorization: "" } };
       const run = async () => {
         const result = await route.handler({ req, res, params, query, body, as });
@@ -132,8 +148,10 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps):
     });
     router[route.method](expressPath(route.path, mount), ...handlers);
   }
-  router.use(() => {
-    throw appError("NOT_FOUND", "No such API route.");
-  });
+  // The raw routes' router lets every other path through to the usual mount.
+  if (!options.raw)
+    router.use(() => {
+      throw appError("NOT_FOUND", "No such API route.");
+    });
   return router;
 }

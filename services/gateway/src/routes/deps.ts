@@ -10,4 +10,6 @@ export interface RouteDeps {
   cookies: SessionCookieOptions;
   /** The per-user cache of /api/app/initial and /api/user/account (cache/user-views.ts). */
   views: UserViewCache;
+  /** The origin users open (PUBLIC_ORIGIN): where Stripe sends them back after Checkout. */
+  publicOrigin: string;
 }

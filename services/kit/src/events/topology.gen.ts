@@ -11,6 +11,7 @@ export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = {
   "workflows.craft.v1": 6,
   "billing.credits.v1": 6,
   "billing.usage.v1": 6,
+  "billing.subscription.v1": 6,
 };
 
 /** The topics each service publishes and consumes, as the manifest declares them. */
@@ -20,5 +21,8 @@ export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly strin
   projects: { publishes: ["projects.project.v1"], consumes: ["workflows.craft.v1"] },
   workflows: { publishes: ["workflows.craft.v1"], consumes: [] },
   notifications: { publishes: [], consumes: ["auth.user.v1"] },
-  billing: { publishes: ["billing.credits.v1", "billing.usage.v1"], consumes: ["auth.user.v1"] },
+  billing: {
+    publishes: ["billing.credits.v1", "billing.usage.v1", "billing.subscription.v1"],
+    consumes: ["auth.user.v1"],
+  },
 };

@@ -67,9 +67,10 @@ describe("credits", () => {
       title: "Keep Crafting Uninterrupted!",
       message: expect.stringContaining("free credit has ended"),
       okText: "Upgrade now",
-      href: "/app/settings/subscription?source=upgrade_modal",
+      href: "/app/settings/subscription?source=upgrade_modal&plan=core",
+      scenario: "FREE_USER_LIMIT",
     });
-    expect(SUBSCRIPTION_HREF).toBe("/app/settings/subscription?source=upgrade_modal");
+    expect(SUBSCRIPTION_HREF).toBe("/app/settings/subscription?source=upgrade_modal&plan=core");
   });
 
   it("says 'Not enough credits.' with 'Add more credits' to the wallet for NOT_ENOUGH_CREDITS", () => {

@@ -1,5 +1,6 @@
 import { ERROR_CATALOGUE } from "@crafter/errors";
 import { errorMessage, isApiError } from "../../api/errors";
+import { upgradeHref, upgradeView } from "../billing/upgrade";
 
 /**
  * How a failed craft call is shown (spec section 8), as data so it is unit tested without React.
@@ -13,7 +14,7 @@ import { errorMessage, isApiError } from "../../api/errors";
 export type CraftErrorView =
   | { kind: "toast"; title: string; message: string; code: string | null }
   | { kind: "dialog"; title: string; message: string; code: string }
-  | { kind: "subscription"; title: string; message: string; okText: string; href: string }
+  | { kind: "subscription"; title: string; message: string; okText: string; href: string; scenario: string }
   | { kind: "credits"; title: string; linkText: string; href: string };
 
 /** The craft action errors of spec section 8, each toasted with exactly this message. */
@@ -48,7 +49,7 @@ export const DIALOGS: Record<string, { title: string; message: string }> = {
   },
 };
 
-export const SUBSCRIPTION_HREF = "/app/settings/subscription?source=upgrade_modal";
+export const SUBSCRIPTION_HREF = upgradeHref("core");
 export const WALLET_HREF = "/app/settings/wallet";
 
 export function describeCraftError(error: unknown, fallbackTitle = "Crafting failed"): CraftErrorView {
@@ -57,14 +58,11 @@ export function describeCraftError(error: unknown, fallbackTitle = "Crafting fai
     const dialog = DIALOGS[code]!;
     return { kind: "dialog", code, title: dialog.title, message: dialog.message };
   }
-  if (code === "NEED_SUBSCRIPTION") {
-    return {
-      kind: "subscription",
-      title: ERROR_CATALOGUE.NEED_SUBSCRIPTION.title,
-      message: ERROR_CATALOGUE.NEED_SUBSCRIPTION.message,
-      okText: "Upgrade now",
-      href: SUBSCRIPTION_HREF,
-    };
+  // NEED_SUBSCRIPTION and the plan-limit scenarios: the upgrade modal, suggesting Core or Pro.
+  const upgrade = upgradeView(code);
+  if (upgrade) {
+    const { title, message, okText, href, scenario } = upgrade;
+    return { kind: "subscription", title, message, okText, href, scenario };
   }
   if (code === "NOT_ENOUGH_CREDITS") {
     return {

@@ -25,7 +25,11 @@ export function useCraftErrorHandler() {
         case "subscription":
           modal.confirm({
             title: view.title,
-            content: <span data-testid="upgrade-modal">{view.message}</span>,
+            content: (
+              <span data-testid="upgrade-modal" data-scenario={view.scenario}>
+                {view.message}
+              </span>
+            ),
             okText: view.okText,
             okButtonProps: { "data-testid": "upgrade-now" },
             cancelText: "Not now",

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/events/v1/billing.proto.
  */
 export const file_crafter_events_v1_billing: GenFile = /*@__PURE__*/
-  fileDesc("Ch9jcmFmdGVyL2V2ZW50cy92MS9iaWxsaW5nLnByb3RvEhFjcmFmdGVyLmV2ZW50cy52MSKgAQoMTGltaXRSZWFjaGVkEg8KB3VzZXJfaWQYASABKAkSDwoHY291bnRlchgCIAEoCRIMCgR0aWVyGAMgASgJEg0KBWxpbWl0GAQgASgFEg4KBnBlcmlvZBgFIAEoCRIQCghzY2VuYXJpbxgGIAEoCRIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Ch9jcmFmdGVyL2V2ZW50cy92MS9iaWxsaW5nLnByb3RvEhFjcmFmdGVyLmV2ZW50cy52MSKgAQoMTGltaXRSZWFjaGVkEg8KB3VzZXJfaWQYASABKAkSDwoHY291bnRlchgCIAEoCRIMCgR0aWVyGAMgASgJEg0KBWxpbWl0GAQgASgFEg4KBnBlcmlvZBgFIAEoCRIQCghzY2VuYXJpbxgGIAEoCRIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAilgIKE1N1YnNjcmlwdGlvbkNoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIMCgR0aWVyGAIgASgJEhAKCHBsYW5fa2V5GAMgASgJEg4KBnN0YXR1cxgEIAEoCRI2ChJjdXJyZW50X3BlcmlvZF9lbmQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFGNhbmNlbF9hdF9wZXJpb2RfZW5kGAYgASgIEh4KFnN0cmlwZV9zdWJzY3JpcHRpb25faWQYByABKAkSFwoPc3RyaXBlX2V2ZW50X2lkGAggASgJEi8KC29jY3VycmVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcGIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * A plan's usage limit was reached (billing.usage.v1, keyed by user id); published once per user,
@@ -72,4 +72,71 @@ export type LimitReached = Message<"crafter.events.v1.LimitReached"> & {
  */
 export const LimitReachedSchema: GenMessage<LimitReached> = /*@__PURE__*/
   messageDesc(file_crafter_events_v1_billing, 0);
+
+/**
+ * A user's subscription changed as Stripe reported it (billing.subscription.v1, keyed by user id):
+ * started, changed plan, set to cancel at period end, or ended. Published once per Stripe event that
+ * changed it; `stripe_event_id` identifies that event.
+ *
+ * @generated from message crafter.events.v1.SubscriptionChanged
+ */
+export type SubscriptionChanged = Message<"crafter.events.v1.SubscriptionChanged"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * "free", "core" or "pro": the tier the user is on now.
+   *
+   * @generated from field: string tier = 2;
+   */
+  tier: string;
+
+  /**
+   * CoreMonthly_v1, CoreYearly_v1, ProMonthly or ProYearly; empty when unknown.
+   *
+   * @generated from field: string plan_key = 3;
+   */
+  planKey: string;
+
+  /**
+   * Stripe's status: active, trialing, past_due, canceled, incomplete…
+   *
+   * @generated from field: string status = 4;
+   */
+  status: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp current_period_end = 5;
+   */
+  currentPeriodEnd?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool cancel_at_period_end = 6;
+   */
+  cancelAtPeriodEnd: boolean;
+
+  /**
+   * @generated from field: string stripe_subscription_id = 7;
+   */
+  stripeSubscriptionId: string;
+
+  /**
+   * @generated from field: string stripe_event_id = 8;
+   */
+  stripeEventId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occurred_at = 9;
+   */
+  occurredAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.events.v1.SubscriptionChanged.
+ * Use `create(SubscriptionChangedSchema)` to create a new message.
+ */
+export const SubscriptionChangedSchema: GenMessage<SubscriptionChanged> = /*@__PURE__*/
+  messageDesc(file_crafter_events_v1_billing, 1);
 
