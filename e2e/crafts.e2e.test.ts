@@ -267,13 +267,28 @@ async function completeAllSteps(target: Page): Promise<string[]> {
   throw new Error("The craft did not complete within 12 steps");
 }
 
-/** Starts a craft of the Create menu entry and waits for its first form. */
+async function craftCount(): Promise<number> {
+  const reply = await call<{ total: number }>("GET", "/api/workflowsV2?pageSize=1");
+  expect(reply.success).toBe(true);
+  return reply.result.total;
+}
+
+/**
+ * Opens the Create menu entry's draft (nothing is stored on open), then saves its first step, which
+ * stores the craft and puts its id in the URL; waits for its first form.
+ */
 async function startFromCreateMenu(target: Page, testId: string, workflowName: string) {
+  const before = await craftCount();
   await target.goto("/app/dashboard");
   await target.getByTestId("nav-create").click();
   await target.getByTestId(testId).click();
+  await target.waitForURL(new RegExp(`/app/crafts/${workflowName}$`));
+  await target.locator('[data-testid="craft-page"][data-mode="draft"]').waitFor();
+  expect(await craftCount()).toBe(before);
+  await target.getByTestId("save-step").click();
   await target.waitForURL(new RegExp(`/app/crafts/${workflowName}\\?craftId=`));
-  await target.getByTestId("craft-page").waitFor();
+  await target.locator('[data-testid="craft-page"][data-mode="craft"]').waitFor();
+  expect(await craftCount()).toBe(before + 1);
 }
 
 describe("crafts of three kinds through the generic renderer", () => {

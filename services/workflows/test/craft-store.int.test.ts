@@ -36,11 +36,11 @@ describe("the craft store", () => {
   it("sums the token usage of every generation into the craft", async () => {
     const craft = await newCraft("u1");
     expect(craft.usage).toEqual({ inputTokens: 0, outputTokens: 0, generations: 0 });
-    const once = await crafts.saveProgress("u1", craft.id, craft.rev, {
+    const once = await crafts.saveProgress("u1", craft, craft.rev, {
       progress: craft,
       usage: { inputTokens: 42, outputTokens: 17 },
     });
-    const twice = await crafts.saveProgress("u1", craft.id, once!.rev, {
+    const twice = await crafts.saveProgress("u1", craft, once!.rev, {
       progress: once!,
       usage: { inputTokens: 8, outputTokens: 3 },
     });

@@ -189,10 +189,17 @@ describe("GetHeaders", () => {
     // Tools are the available workflows usable without a project.
     const tools = ["CompetitorResearch", "KeywordResearch", "SmartEditor", "VisualDesigner", "TopicResearch"];
     expect([...headers.toolsList].sort()).toEqual([...tools].sort());
-    expect([...headers.newToolsList].sort()).toEqual([...tools].sort());
+    // "New" is a badge for the few workflows released last, not for every card (issue 12).
+    expect([...headers.newToolsList].sort()).toEqual(["SmartEditor", "VisualDesigner"]);
+    expect(
+      headers.headers
+        .filter((header) => header.new)
+        .map((header) => header.name)
+        .sort(),
+    ).toEqual(["PodcastWriter", "SmartEditor", "VisualDesigner"]);
     expect(headers.headers.find((header) => header.name === "BlogWriter")).toMatchObject({
       standalone: false,
-      new: true,
+      new: false,
     });
     expect(headers.headers.find((header) => header.name === "SmartEditor")).toMatchObject({
       standalone: true,
@@ -214,7 +221,7 @@ describe("GetHeaders", () => {
   });
 
   it("lists available standalone workflows as tools, and the new ones of them", () => {
-    const tool = { ...rawBlogWriter(), standalone: true };
+    const tool = { ...rawBlogWriter(), standalone: true, new: true };
     const headers = new DefinitionRegistry([tool], COMPOSERS).headers();
     expect(headers.toolsList).toEqual(["BlogWriter"]);
     expect(headers.newToolsList).toEqual(["BlogWriter"]);

@@ -231,8 +231,12 @@ describe("workflows service", () => {
     expect(craft!.steps.map((candidate) => candidate.state)).toEqual(["Completed", "Completed", "Completed"]);
     expect(step(craft!, "draft").results).toEqual([result]);
 
+    // Not renamed by the user: the craft is named after the title it was written with.
+    const title = step(craft!, "outline").values.title;
+    expect(typeof title === "string" && title.length > 0).toBe(true);
+    expect(craft!.summary!.craftName).toBe(title);
     const results = await workflows.getResults({ craftId }, as(token));
-    expect(results.craftName).toBe("Untitled Blog post");
+    expect(results.craftName).toBe(title);
     expect(results.results.map((entry) => entry.stepName)).toEqual(["topic", "outline"]);
   });
 

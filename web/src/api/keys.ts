@@ -9,6 +9,20 @@ export interface CraftListFilter {
   workflowName?: string;
   projectId?: string;
   favorites?: boolean;
+  /** Words that must all be in the name or text. */
+  q?: string;
+  state?: "NotStarted" | "InProgress" | "Completed";
+  profileId?: string;
+  /** Newest first by creation (default) or by last change. */
+  sort?: "created" | "updated";
+}
+
+/** What `GET /api/workflowsV2/new` starts a draft craft from. */
+export interface NewCraftQuery {
+  workflowName: string;
+  standalone?: boolean;
+  projectId?: string | null;
+  profileId?: string | null;
 }
 
 export const keys = {
@@ -26,7 +40,20 @@ export const keys = {
     if (filter.workflowName) query.set("workflowName", filter.workflowName);
     if (filter.projectId) query.set("projectId", filter.projectId);
     if (filter.favorites) query.set("favorites", "true");
+    if (filter.q?.trim()) query.set("q", filter.q.trim());
+    if (filter.state) query.set("state", filter.state);
+    if (filter.profileId) query.set("profileId", filter.profileId);
+    if (filter.sort && filter.sort !== "created") query.set("sort", filter.sort);
     return `/api/workflowsV2?${query.toString()}`;
+  },
+  newCraft: ({ workflowName, standalone, projectId, profileId }: NewCraftQuery) => {
+    const query = new URLSearchParams({ workflowName });
+    if (standalone) query.set("standalone", "true");
+    else {
+      if (projectId) query.set("projectId", projectId);
+      if (profileId) query.set("profileId", profileId);
+    }
+    return `/api/workflowsV2/new?${query.toString()}`;
   },
   craft: (craftId: string) => `/api/workflowsV2/${encodeURIComponent(craftId)}`,
   craftResults: (craftId: string) => `/api/workflowsV2/${encodeURIComponent(craftId)}/results`,

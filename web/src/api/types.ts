@@ -61,6 +61,8 @@ export interface CraftSummary {
   craftName: string;
   workflowName: string;
   projectId: string;
+  /** The profile it writes for ("" or null for none). */
+  profileId?: string | null;
   state: CraftState;
   createdAt: string;
   updatedAt: string;

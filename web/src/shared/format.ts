@@ -6,6 +6,13 @@ export function formatDateTime(value: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? "" : dateTime.format(date);
 }
 
+const plural = new Intl.PluralRules("en");
+
+/** "1 credit", "0 credits", "2 credits" (English plural rules). */
+export function creditsLabel(count: number): string {
+  return `${count} ${plural.select(count) === "one" ? "credit" : "credits"}`;
+}
+
 /** "BlogWriter" → "Blog Writer". */
 export function humanize(name: string): string {
   return name

@@ -64,6 +64,7 @@ export function toCraftSummary(summary: CraftSummary | undefined) {
     craftName: summary?.craftName ?? "",
     workflowName: summary?.workflowName ?? "",
     projectId: summary?.projectId ?? "",
+    profileId: summary?.profileId ?? "",
     state: summary?.state ?? "",
     favorite: summary?.favorite ?? false,
     createdAt: iso(summary?.createdAt),

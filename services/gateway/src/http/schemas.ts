@@ -103,6 +103,7 @@ export const craftSummarySchema = z
     craftName: z.string(),
     workflowName: z.string(),
     projectId: z.string(),
+    profileId: z.string(),
     state: z.string(),
     favorite: z.boolean(),
     createdAt: iso,

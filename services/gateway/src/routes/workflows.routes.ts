@@ -57,6 +57,19 @@ const listQuery = z.object({
   workflowName: z.string({ error: "workflowName must be text" }).max(100, "workflowName is too long").default(""),
   projectId: z.string({ error: "projectId must be text" }).max(64, "projectId is too long").default(""),
   favorites: z.enum(["true", "false"], { error: "favorites must be true or false" }).default("false"),
+  q: z.string({ error: "q must be text" }).max(200, "Search with at most 200 characters.").default(""),
+  state: z
+    .enum(["NotStarted", "InProgress", "Completed"], { error: "state must be NotStarted, InProgress or Completed" })
+    .optional(),
+  profileId: z.string({ error: "profileId must be text" }).max(64, "profileId is too long").default(""),
+  sort: z.enum(["created", "updated"], { error: "sort must be created or updated" }).default("created"),
+});
+
+const previewQuery = z.object({
+  workflowName,
+  projectId: z.string({ error: "projectId must be text" }).max(64, "projectId is too long").default(""),
+  profileId: z.string({ error: "profileId must be text" }).max(64, "profileId is too long").default(""),
+  standalone: z.enum(["true", "false"], { error: "standalone must be true or false" }).default("false"),
 });
 
 /** Cancels the downstream call when the client goes away before the answer is written. */
@@ -110,7 +123,8 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       method: "get",
       path: W,
       tag: "workflows",
-      summary: "List crafts, newest first",
+      summary:
+        "List crafts, newest first by creation or last change; search (q: every word in the name or text) and filters",
       auth: "session",
       query: listQuery,
       response: z.object({
@@ -120,13 +134,41 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
         totalPages: z.number(),
       }),
       handler: async ({ query, as }) => {
-        const list = await workflows.listCrafts({ ...query, favorites: query.favorites === "true" }, as);
+        const list = await workflows.listCrafts(
+          { ...query, query: query.q, state: query.state ?? "", favorites: query.favorites === "true" },
+          as,
+        );
         return {
           crafts: list.crafts.map(toCraftSummary),
           total: list.total,
           page: list.page,
           totalPages: list.totalPages,
         };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${W}/new`,
+      tag: "workflows",
+      summary: "A new craft as it would start (prefilled), not stored: craftId is empty until it is created",
+      auth: "session",
+      query: previewQuery,
+      response: craftSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, as }) => {
+        const { craft } =
+          query.standalone === "true"
+            ? await workflows.createStandaloneCraft({ workflowName: query.workflowName, preview: true }, as)
+            : await workflows.createCraft(
+                {
+                  workflowName: query.workflowName,
+                  projectId: query.projectId,
+                  profileId: query.profileId,
+                  preview: true,
+                },
+                as,
+              );
+        return toCraft(craft);
       },
     }),
     defineRoute({

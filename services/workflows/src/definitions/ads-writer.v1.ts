@@ -21,7 +21,7 @@ export const adsWriterV1 = {
   description:
     "Ad copy for Google, Facebook / Instagram, LinkedIn or TikTok: headlines, body text and calls to action.",
   category: "content",
-  new: true,
+  new: false,
   steps: [
     {
       name: "brief",

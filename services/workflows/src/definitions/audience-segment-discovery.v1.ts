@@ -7,7 +7,7 @@ export const audienceSegmentDiscoveryV1 = {
   title: "Audience segments",
   description: "Discover the groups of customers most likely to buy, with a message and a channel for each.",
   category: "research",
-  new: true,
+  new: false,
   steps: [
     {
       name: "business",

@@ -5,7 +5,7 @@ export const blogWriterV1 = {
   title: "Blog post",
   description: "From a topic and keywords to title ideas, an outline and a full draft.",
   category: "content",
-  new: true,
+  new: false,
   steps: [
     {
       name: "topic",

@@ -8,7 +8,7 @@ export const brandMessagingV1 = {
   title: "Brand messaging",
   description: "Positioning, value proposition, brand story, key messages, taglines and an elevator pitch.",
   category: "business",
-  new: true,
+  new: false,
   steps: [
     {
       name: "foundation",

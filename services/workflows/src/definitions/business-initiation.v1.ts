@@ -7,7 +7,7 @@ export const businessInitiationV1 = {
   title: "Business initiation",
   description: "Turn a business idea into a Lean Canvas and a first plan you can start this week.",
   category: "business",
-  new: true,
+  new: false,
   steps: [
     {
       name: "idea",

@@ -7,7 +7,7 @@ export const businessOptimizationV1 = {
   title: "Business optimization",
   description: "Find what to improve next: ideas ranked by impact, confidence and ease, with quick wins.",
   category: "business",
-  new: true,
+  new: false,
   steps: [
     {
       name: "today",

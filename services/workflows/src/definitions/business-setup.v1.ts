@@ -8,7 +8,7 @@ export const businessSetupV1 = {
   title: "Business setup",
   description: "Set up your business profile from an audit of your website and a few answers.",
   category: "business",
-  new: true,
+  new: false,
   steps: [
     {
       name: "start",

@@ -8,7 +8,7 @@ export const campaignV1 = {
   title: "Campaign",
   description: "Plan a campaign: objective, offer, channels, slogans and a timeline over its dates.",
   category: "campaign",
-  new: true,
+  new: false,
   steps: [
     {
       name: "brief",

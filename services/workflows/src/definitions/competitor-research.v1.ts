@@ -8,7 +8,7 @@ export const competitorResearchV1 = {
   title: "Competitor research",
   description: "See which sites compete with yours in search and where you can stand out.",
   category: "research",
-  new: true,
+  new: false,
   standalone: true,
   steps: [
     {

@@ -19,7 +19,7 @@ export const emailWriterV1 = {
   title: "Email",
   description: "A marketing email: subject lines, preview text and a body that leads to one call to action.",
   category: "content",
-  new: true,
+  new: false,
   steps: [
     {
       name: "brief",

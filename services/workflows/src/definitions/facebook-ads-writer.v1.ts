@@ -20,7 +20,7 @@ export const facebookAdsWriterV1 = {
   description:
     "Facebook and Instagram ad copy — primary text, headlines and descriptions — by Problem, Agitate, Solve.",
   category: "content",
-  new: true,
+  new: false,
   steps: [
     {
       name: "brief",

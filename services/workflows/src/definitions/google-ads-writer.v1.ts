@@ -19,7 +19,7 @@ export const googleAdsWriterV1 = {
   title: "Google ad",
   description: "Responsive search ad headlines (≤ 30 characters) and descriptions (≤ 90) built on your keywords.",
   category: "content",
-  new: true,
+  new: false,
   steps: [
     {
       name: "brief",

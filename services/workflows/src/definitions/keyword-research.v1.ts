@@ -9,7 +9,7 @@ export const keywordResearchV1 = {
   title: "Keyword research",
   description: "Find the keywords your customers search for, with volumes, and what to write for each.",
   category: "research",
-  new: true,
+  new: false,
   standalone: true,
   steps: [
     {

@@ -7,7 +7,7 @@ export const productIdeaListV1 = {
   title: "Product ideas",
   description: "Brainstorm product ideas for your audience and how to test them before making them.",
   category: "offerings",
-  new: true,
+  new: false,
   steps: [
     {
       name: "brief",

@@ -9,7 +9,7 @@ export const productInfoWriterV1 = {
   title: "Product description",
   description: "Write a product page — description, features, usage, shipping — and its SEO summary.",
   category: "offerings",
-  new: true,
+  new: false,
   steps: [
     {
       name: "product",

@@ -9,7 +9,7 @@ export const productSetupV1 = {
   title: "Product setup",
   description: "Add a product with its details, a summary, SEO title, meta description and page slug.",
   category: "offerings",
-  new: true,
+  new: false,
   steps: [
     {
       name: "details",

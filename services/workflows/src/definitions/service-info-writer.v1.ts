@@ -8,7 +8,7 @@ export const serviceInfoWriterV1 = {
   title: "Service description",
   description: "Write a service page — what's included, how it works, terms — and its SEO summary.",
   category: "offerings",
-  new: true,
+  new: false,
   steps: [
     {
       name: "service",

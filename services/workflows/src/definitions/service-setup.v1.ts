@@ -9,7 +9,7 @@ export const serviceSetupV1 = {
   title: "Service setup",
   description: "Add a service with its details, a summary, SEO title, meta description and page slug.",
   category: "offerings",
-  new: true,
+  new: false,
   steps: [
     {
       name: "details",

@@ -22,7 +22,7 @@ export const socialMediaPostWriterV1 = {
   description:
     "A post for X, LinkedIn, Instagram, Facebook, TikTok or Threads, within the network's limit, with hashtags.",
   category: "content",
-  new: true,
+  new: false,
   steps: [
     {
       name: "brief",

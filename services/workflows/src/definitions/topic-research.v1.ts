@@ -7,7 +7,7 @@ export const topicResearchV1 = {
   title: "Topic research",
   description: "Find the questions your audience asks and group them into content pillars.",
   category: "research",
-  new: true,
+  new: false,
   standalone: true,
   steps: [
     {

@@ -19,7 +19,7 @@ export const visualIdentityV1 = {
   title: "Visual identity",
   description: "Colours, fonts and imagery for your brand, from your brand colour and style.",
   category: "business",
-  new: true,
+  new: false,
   steps: [
     {
       name: "brand",

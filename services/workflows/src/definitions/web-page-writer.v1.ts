@@ -21,7 +21,7 @@ export const webPageWriterV1 = {
   title: "Web page",
   description: "Plan a home, landing, about or service page, then write it section by section.",
   category: "content",
-  new: true,
+  new: false,
   steps: [
     {
       name: "brief",

@@ -83,6 +83,9 @@ export interface CraftRecord extends CraftProgress {
   usage: TokenUsage & { generations: number };
   /** Starred by the user (GET /api/workflowsV2?favorites=true). */
   favorite?: boolean;
+  /** True once the user named the craft; else it shows `contentName` when it has one. */
+  nameFromUser?: boolean;
+  contentName?: string;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -7,6 +7,7 @@ import {
   type WorkflowDefinition,
 } from "@crafter/workflow-language";
 import { statusOf } from "./craft";
+import { displayName } from "./craft-index";
 import { hiddenInputs } from "./inputs";
 import type { CraftRecord, ProfileSnapshot, ResultRecord, StepRecord } from "./types";
 
@@ -19,6 +20,7 @@ export interface CraftSummaryView {
   craftName: string;
   workflowName: string;
   projectId: string;
+  profileId: string;
   state: string;
   favorite: boolean;
   createdAt: Date;
@@ -43,9 +45,10 @@ export function compact(object: Record<string, JsonValue | undefined>): JsonObje
 export function summaryView(craft: CraftRecord): CraftSummaryView {
   return {
     craftId: craft.id,
-    craftName: craft.craftName,
+    craftName: displayName(craft),
     workflowName: craft.workflowName,
     projectId: craft.projectId,
+    profileId: craft.profileId,
     state: craft.state,
     favorite: craft.favorite ?? false,
     createdAt: craft.createdAt,

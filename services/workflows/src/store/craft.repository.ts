@@ -1,9 +1,23 @@
 import { type OutboxEntry, outboxMinuteOf, type Plain, TenantRepository } from "@crafter/kit";
 import type { Model, QueryFilter, UpdateQuery } from "mongoose";
+import { contentName, searchTokens } from "../domain/craft-index";
 import type { CraftProgress, TokenUsage } from "../domain/types";
 import type { CraftDoc } from "./craft.schema";
 
 export type StoredCraft = Plain<CraftDoc>;
+
+/** What saveProgress needs of the craft besides its revision: its id and the name it was given. */
+export type NamedCraft = Pick<StoredCraft, "id" | "craftName" | "nameFromUser">;
+
+/** Search tokens of a craft named `craftName` (its user's or creation name) with these steps. */
+export function indexFields(
+  craft: Pick<StoredCraft, "craftName" | "nameFromUser">,
+  steps: CraftProgress["steps"],
+): { contentName: string; searchTokens: string[] } {
+  const named = contentName(steps);
+  const names = craft.nameFromUser ? [craft.craftName] : [named || craft.craftName];
+  return { contentName: named, searchTokens: searchTokens(names, steps) };
+}
 
 export interface ProgressChange {
   progress: CraftProgress;
@@ -35,13 +49,21 @@ export class CraftRepository extends TenantRepository<CraftDoc> {
 
   /**
    * Writes new progress if the craft is still at revision `rev` (compare-and-set), together with
-   * its events (outbox) and usage, in one document update.
+   * its events (outbox) and usage, in one document update; the name from its content and its search
+   * tokens follow the new steps.
    * @returns the craft after the update, or null when it changed meanwhile (or is not the user's).
    */
-  async saveProgress(userId: string, id: string, rev: number, change: ProgressChange): Promise<StoredCraft | null> {
+  async saveProgress(
+    userId: string,
+    craft: NamedCraft,
+    rev: number,
+    change: ProgressChange,
+  ): Promise<StoredCraft | null> {
     const { progress } = change;
+    const id = craft.id;
     const update: UpdateQuery<CraftDoc> = {
       $set: {
+        ...indexFields(craft, progress.steps),
         steps: progress.steps,
         state: progress.state,
         currentStep: progress.currentStep,
@@ -66,7 +88,13 @@ export class CraftRepository extends TenantRepository<CraftDoc> {
     return this.update(userId, { _id: id, rev } as QueryFilter<CraftDoc>, update);
   }
 
+  /** The user's name: the content no longer names the craft. */
   async rename(userId: string, id: string, craftName: string): Promise<StoredCraft | null> {
-    return this.update(userId, { _id: id } as QueryFilter<CraftDoc>, { $set: { craftName } });
+    const craft = await this.findById(userId, id);
+    if (!craft) return null;
+    const { searchTokens } = indexFields({ craftName, nameFromUser: true }, craft.steps);
+    return this.update(userId, { _id: id } as QueryFilter<CraftDoc>, {
+      $set: { craftName, nameFromUser: true, searchTokens },
+    });
   }
 }

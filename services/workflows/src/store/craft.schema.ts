@@ -11,7 +11,14 @@ export interface CraftDoc {
   profileId: string;
   workflowName: string;
   workflowVersion: number;
+  /** The name it was created with, or the user's once renamed (`nameFromUser`). */
   craftName: string;
+  /** True once the user named the craft: its content no longer names it. */
+  nameFromUser?: boolean;
+  /** The name its content gives it ("" while none), kept with every change of the steps. */
+  contentName?: string;
+  /** Words of its name (with prefixes) and text, for token-equality search (domain/craft-index.ts). */
+  searchTokens?: string[];
   state: CraftState;
   currentStep: string;
   steps: StepRecord[];
@@ -90,6 +97,9 @@ const craftSchema = new Schema<CraftDoc>(
     workflowName: { type: String, required: true },
     workflowVersion: { type: Number, required: true },
     craftName: { type: String, required: true },
+    nameFromUser: { type: Boolean, default: false },
+    contentName: { type: String, default: "" },
+    searchTokens: { type: [String], default: [] },
     state: { type: String, enum: CRAFT_STATES, required: true },
     currentStep: { type: String, required: true },
     steps: { type: [stepSchema], default: [] },
@@ -129,6 +139,8 @@ craftSchema.pre("save", function () {
 // ListCrafts: a user's crafts of a project, newest first (compound indexes work on FerretDB too).
 craftSchema.index({ userId: 1, projectId: 1, createdAt: -1 });
 craftSchema.index({ userId: 1, createdAt: -1 });
+// Contents search: "array contains token" is pushed down (ADR 0001), one GIN twin per key.
+craftSchema.index({ userId: 1, searchTokens: 1 });
 
 export function craftModel(connection: Connection): Model<CraftDoc> {
   return modelOn<CraftDoc>(connection, "Craft", craftSchema, "crafts");

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { badRequest, type Caller } from "@crafter/kit";
 import type { WorkflowsDeps } from "../deps";
+import { displayName } from "../domain/craft-index";
 import { copyName } from "../domain/results";
 import { type CraftView, craftView } from "../domain/view";
+import { indexFields } from "../store/craft.repository";
 import { definitionOf, loadCraft } from "./common";
 import { MAX_CRAFT_NAME } from "./create-craft";
 
@@ -20,7 +22,7 @@ export async function cloneCraft(
   const { userId } = caller;
   const source = await loadCraft(deps, userId, input.craftId);
   const def = definitionOf(deps, source);
-  const craftName = input.craftName.trim() || copyName(source.craftName, MAX_CRAFT_NAME);
+  const craftName = input.craftName.trim() || copyName(displayName(source), MAX_CRAFT_NAME);
   if (craftName.length > MAX_CRAFT_NAME)
     throw badRequest({ craftName: `Name must be 1 to ${MAX_CRAFT_NAME} characters.` });
   const id = randomUUID();
@@ -32,6 +34,8 @@ export async function cloneCraft(
     workflowName: source.workflowName,
     workflowVersion: source.workflowVersion,
     craftName,
+    nameFromUser: true,
+    ...indexFields({ craftName, nameFromUser: true }, source.steps),
     state: source.state,
     currentStep: source.currentStep,
     steps: structuredClone(source.steps),

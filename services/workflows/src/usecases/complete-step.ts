@@ -64,7 +64,7 @@ async function run(
       let current: StoredCraft = stored;
       if (marked.state !== stored.state || record.state !== "InProgress" || marked.currentStep !== stored.currentStep) {
         current =
-          (await deps.stores.crafts.saveProgress(userId, stored.id, stored.rev, { progress: marked })) ?? conflict();
+          (await deps.stores.crafts.saveProgress(userId, stored, stored.rev, { progress: marked })) ?? conflict();
       }
       const started = Date.now();
       let outcome: Awaited<ReturnType<typeof runStepAction>>;
@@ -72,7 +72,7 @@ async function run(
         outcome = await runStepAction(deps, { userId, craft: current, def, step, values: check.values, signal, emit });
       } catch (error) {
         if (current !== stored) {
-          const restored = await deps.stores.crafts.saveProgress(userId, stored.id, current.rev, { progress: stored });
+          const restored = await deps.stores.crafts.saveProgress(userId, stored, current.rev, { progress: stored });
           if (!restored) deps.logger.warn({ craftId: stored.id, stepName }, "could not restore the step's state");
         }
         throw error;
@@ -85,7 +85,7 @@ async function run(
         .map((result) => deps.events.generationUsed(current, stepName, result.engine, result.usage));
       if (completion.craftCompleted) events.push(deps.events.completed(current));
       const saved =
-        (await deps.stores.crafts.saveProgress(userId, stored.id, current.rev, {
+        (await deps.stores.crafts.saveProgress(userId, stored, current.rev, {
           progress: completion.progress,
           events,
           usage: outcome.results.length > 0 ? outcome.usage : undefined,

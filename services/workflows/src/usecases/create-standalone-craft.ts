@@ -1,42 +1,51 @@
 import { randomUUID } from "node:crypto";
-import { appError, badRequest, type Caller } from "@crafter/kit";
+import type { Caller } from "@crafter/kit";
 import type { WorkflowsDeps } from "../deps";
 import { startCraft } from "../domain/craft";
 import { type CraftView, craftView } from "../domain/view";
-import { requireField } from "./common";
-import { MAX_CRAFT_NAME } from "./create-craft";
+import { givenName, latestDefinition, newCraftFields } from "./create-craft";
 
 /**
  * Starts a craft that belongs to no project and prefills from no profile (tools, smart
  * documents). Any available workflow may be started so; the headers' `standalone` flag says
- * which are offered as tools. Publishes CraftCreated.
+ * which are offered as tools. Publishes CraftCreated. With `preview`, stores nothing and answers
+ * the craft with id "" (see createCraft).
  * @throws NOT_FOUND for an unknown workflow, CR_ERR_BAD_REQUEST for one without a definition
  * yet or a name over 120 characters.
  */
 export async function createStandaloneCraft(
   deps: WorkflowsDeps,
   caller: Caller,
-  input: { workflowName: string; craftName: string },
+  input: { workflowName: string; craftName: string; preview?: boolean },
 ): Promise<CraftView> {
   const { userId } = caller;
-  const workflowName = requireField(input.workflowName, "workflowName", "Workflow");
-  if (!deps.registry.isListed(workflowName)) throw appError("NOT_FOUND", `Workflow ${workflowName} not found.`);
-  const def = deps.registry.latest(workflowName);
-  if (!def) throw badRequest({ workflowName: `${workflowName} is not available yet.` });
-  const craftName = input.craftName.trim() || `Untitled ${def.title}`;
-  if (craftName.length > MAX_CRAFT_NAME)
-    throw badRequest({ craftName: `Name must be 1 to ${MAX_CRAFT_NAME} characters.` });
-  const id = randomUUID();
-  const created = await deps.stores.crafts.create({
-    _id: id,
+  const def = latestDefinition(deps, input.workflowName);
+  const name = givenName(input.craftName);
+  const now = deps.now();
+  const progress = startCraft(def, null, now);
+  const fields = {
     userId,
     projectId: "",
     profileId: "",
     workflowName: def.name,
     workflowVersion: def.version,
-    craftName,
-    ...startCraft(def, null, deps.now()),
+    ...newCraftFields(def, name, progress.steps),
+    ...progress,
     profile: null,
+  };
+  if (input.preview) {
+    return craftView(def, {
+      ...fields,
+      id: "",
+      usage: { inputTokens: 0, outputTokens: 0, generations: 0 },
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+  const id = randomUUID();
+  const created = await deps.stores.crafts.create({
+    _id: id,
+    ...fields,
     outbox: [deps.events.created({ id, userId, projectId: "", workflowName: def.name })],
   });
   deps.kick();

@@ -20,7 +20,7 @@ export async function editStep(
     const def = definitionOf(deps, craft);
     const progress = applyRule(() => reopen(def, craft, stepName));
     const saved =
-      (await deps.stores.crafts.saveProgress(userId, craft.id, craft.rev, {
+      (await deps.stores.crafts.saveProgress(userId, craft, craft.rev, {
         progress,
         completedAt: progress.state === "Completed" ? undefined : null,
       })) ?? conflict();

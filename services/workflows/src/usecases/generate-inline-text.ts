@@ -73,7 +73,7 @@ export async function generateInlineText(
       signal.throwIfAborted();
       const shaped = shapeOutput(request.output, text);
       const usage = { ...generation.usage };
-      const saved = await deps.stores.crafts.saveProgress(userId, stored.id, stored.rev, {
+      const saved = await deps.stores.crafts.saveProgress(userId, stored, stored.rev, {
         progress: stored,
         events: [deps.events.generationUsed(stored, stepName, info.engine, usage)],
         usage,

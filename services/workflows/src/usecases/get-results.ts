@@ -1,6 +1,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Caller } from "@crafter/kit";
 import type { WorkflowsDeps } from "../deps";
+import { displayName } from "../domain/craft-index";
 import { resultsView } from "../domain/view";
 import { definitionOf, loadCraft } from "./common";
 
@@ -12,5 +13,5 @@ export async function getResults(
 ): Promise<{ craftId: string; craftName: string; results: JsonObject[] }> {
   const { userId } = caller;
   const craft = await loadCraft(deps, userId, craftId);
-  return { craftId: craft.id, craftName: craft.craftName, results: resultsView(definitionOf(deps, craft), craft) };
+  return { craftId: craft.id, craftName: displayName(craft), results: resultsView(definitionOf(deps, craft), craft) };
 }

@@ -71,7 +71,7 @@ async function run(
         .filter((result) => !result.engine.startsWith("function:"))
         .map((result) => deps.events.generationUsed(stored, stepName, result.engine, result.usage));
       const saved =
-        (await deps.stores.crafts.saveProgress(userId, stored.id, stored.rev, {
+        (await deps.stores.crafts.saveProgress(userId, stored, stored.rev, {
           progress,
           events,
           usage: outcome.results.length > 0 ? outcome.usage : undefined,

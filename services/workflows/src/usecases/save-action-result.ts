@@ -22,7 +22,7 @@ export async function saveActionResult(
     const craft = await loadCraft(deps, userId, input.craftId);
     const def = definitionOf(deps, craft);
     const progress = applyRule(() => changeResults(def, craft, stepName, input, randomUUID, deps.now()));
-    const saved = (await deps.stores.crafts.saveProgress(userId, craft.id, craft.rev, { progress })) ?? conflict();
+    const saved = (await deps.stores.crafts.saveProgress(userId, craft, craft.rev, { progress })) ?? conflict();
     return craftView(def, saved);
   });
 }

@@ -24,7 +24,7 @@ export async function saveCraft(
     const check = checkInputs(step, input.values ?? {}, "save");
     if (Object.keys(check.errors).length > 0) throw badRequest(check.errors);
     const progress = applyRule(() => saveStepValues(def, craft, stepName, check.values));
-    const saved = (await deps.stores.crafts.saveProgress(userId, craft.id, craft.rev, { progress })) ?? conflict();
+    const saved = (await deps.stores.crafts.saveProgress(userId, craft, craft.rev, { progress })) ?? conflict();
     return craftView(def, saved);
   });
 }

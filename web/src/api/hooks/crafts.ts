@@ -2,7 +2,7 @@ import { useCallback } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
 import { api, fetcher } from "../api";
-import { type CraftListFilter, isCraftListKey, keys } from "../keys";
+import { type CraftListFilter, isCraftListKey, keys, type NewCraftQuery } from "../keys";
 import { paths } from "../paths";
 import type { Craft, CraftPage, CraftSummary, WorkflowHeaders } from "../types";
 
@@ -19,6 +19,14 @@ export function useWorkflowHeaders() {
 /** `GET /api/workflowsV2/{id}`. */
 export function useCraft(craftId: string | null) {
   return useSWR<Craft>(craftId ? keys.craft(craftId) : null, fetcher);
+}
+
+/**
+ * `GET /api/workflowsV2/new`: the craft a workflow would start as (prefilled, craftId ""), not
+ * stored; null waits (e.g. for the active project).
+ */
+export function useNewCraft(query: NewCraftQuery | null) {
+  return useSWR<Craft>(query ? keys.newCraft(query) : null, fetcher, { revalidateOnFocus: false });
 }
 
 export interface CreateCraftInput {

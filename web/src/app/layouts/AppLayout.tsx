@@ -12,6 +12,7 @@ import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router-d
 import { useInitial, useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { useAuthActions } from "../../api/hooks/session";
 import { AssistantPanel } from "../../features/assistant/AssistantPanel";
+import { creditsLabel } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, FullPageSpin, LoadingBlock } from "../../shared/states";
 import { APP_HOME, menuEntries, selectedMenuKey, WELCOME_PATH } from "../routes";
@@ -153,7 +154,7 @@ export function AppLayout() {
             <Tooltip title="Your credits (refreshed after every generation)">
               <Link to="/app/settings/wallet" aria-label="Credits: open the wallet">
                 <Tag color="purple" data-testid="credits" data-credits={data.userInfo?.credits ?? 0}>
-                  {data.userInfo?.credits ?? 0} credits
+                  {creditsLabel(data.userInfo?.credits ?? 0)}
                 </Tag>
               </Link>
             </Tooltip>

@@ -2,9 +2,18 @@ import { CheckCircleOutlined, LoadingOutlined } from "@ant-design/icons";
 import { Button, Card, Flex, Result, Skeleton, Steps, Typography } from "antd";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
+import { api } from "../../api/api";
 import { isApiError } from "../../api/errors";
 import { useInitial } from "../../api/hooks/app";
-import { useCraft, useCreateCraft, useEditStep, useRefreshCraft, useRefreshCredits } from "../../api/hooks/crafts";
+import {
+  useCraft,
+  useCreateCraft,
+  useEditStep,
+  useNewCraft,
+  useRefreshCraft,
+  useRefreshCredits,
+} from "../../api/hooks/crafts";
+import { paths } from "../../api/paths";
 import { type CompleteStepOutcome, completeStepStream, runActionStream } from "../../api/rpc";
 import type { Craft, CraftStep } from "../../api/types";
 import { humanize } from "../../shared/format";
@@ -30,47 +39,131 @@ function CraftLoading({ label }: { label: string }) {
   );
 }
 
-/** Without ?craftId: creates a craft of the workflow, then replaces the URL with ?craftId=. */
-function NewCraft({ workflowName, standalone }: { workflowName: string; standalone: boolean }) {
-  const createCraft = useCreateCraft();
-  const { data: initial } = useInitial();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const [error, setError] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
-  const started = useRef<string | null>(null);
-  const project = initial?.activeProjectInfo;
+/** A step completion asked for on a draft, run by the stored craft's page once it opens. */
+interface PendingCompletion {
+  complete: { stepName: string; values: StepValues };
+}
 
-  useEffect(() => {
-    // One creation per navigation and attempt, even when React runs the effect twice.
-    const marker = `${location.key}:${attempt}`;
-    if (!project || started.current === marker) return;
-    started.current = marker;
-    setError(null);
-    createCraft(
-      standalone
-        ? { workflowName, standalone: true }
-        : {
-            workflowName,
-            projectId: project.projectId ?? undefined,
-            profileId: project.profile?.profileId ?? undefined,
-          },
-    ).then(
-      (craft) => navigate({ search: `?craftId=${encodeURIComponent(craft.craftId)}` }, { replace: true }),
-      (failure) => setError(failure),
-    );
-  }, [createCraft, navigate, workflowName, standalone, project, location.key, attempt]);
+/**
+ * Without ?craftId: the workflow's first step, prefilled (`GET /api/workflowsV2/new`), stored only
+ * when the user first saves, completes or generates something; leaving it leaves nothing behind.
+ */
+function NewCraft({ workflowName, standalone }: { workflowName: string; standalone: boolean }) {
+  const { data: initial } = useInitial();
+  const project = initial?.activeProjectInfo;
+  const {
+    data: draft,
+    error,
+    mutate,
+  } = useNewCraft(
+    project ? { workflowName, standalone, projectId: project.projectId, profileId: project.profile?.profileId } : null,
+  );
+  const createCraft = useCreateCraft();
+  const navigate = useNavigate();
+  const handleError = useCraftErrorHandler();
+  const created = useRef<Promise<string> | null>(null);
+  const [creating, setCreating] = useState(false);
+
+  // One craft per draft, however many actions ask for it at once.
+  const ensureCraft = useCallback(() => {
+    if (!created.current) {
+      created.current = createCraft(
+        standalone
+          ? { workflowName, standalone: true }
+          : { workflowName, projectId: draft?.projectId || undefined, profileId: draft?.profileId || undefined },
+      ).then(
+        (craft) => craft.craftId,
+        (failure) => {
+          created.current = null;
+          throw failure;
+        },
+      );
+    }
+    return created.current;
+  }, [createCraft, workflowName, standalone, draft?.projectId, draft?.profileId]);
+
+  const open = useCallback(
+    (craftId: string, state?: PendingCompletion) =>
+      navigate({ search: `?craftId=${encodeURIComponent(craftId)}` }, { replace: true, state }),
+    [navigate],
+  );
+
+  const complete = useCallback(
+    async (step: CraftStep, values: StepValues): Promise<unknown> => {
+      setCreating(true);
+      try {
+        // The values are saved first, so a refusal of the completion leaves them in the form.
+        const craftId = await ensureCraft();
+        await api.put(paths.craft(craftId), { stepName: step.name, values });
+        open(craftId, { complete: { stepName: step.name, values } });
+        return null;
+      } catch (failure) {
+        handleError(failure, `We could not start a ${humanize(workflowName).toLowerCase()}`);
+        return failure;
+      } finally {
+        setCreating(false);
+      }
+    },
+    [ensureCraft, open, handleError, workflowName],
+  );
 
   if (error) {
     return (
       <ErrorState
         error={error}
         title={`We could not start a ${humanize(workflowName).toLowerCase()}`}
-        onRetry={() => setAttempt((n) => n + 1)}
+        onRetry={() => void mutate()}
       />
     );
   }
-  return <CraftLoading label={`Setting up your ${humanize(workflowName).toLowerCase()}…`} />;
+  if (!draft) return <CraftLoading label={`Setting up your ${humanize(workflowName).toLowerCase()}…`} />;
+  const steps = draft.steps ?? [];
+  const currentName = currentStepOf(draft);
+  const index = Math.max(
+    0,
+    steps.findIndex((step) => step.name === currentName),
+  );
+  const current = steps[index];
+  return (
+    <Flex vertical gap={16} data-testid="craft-page" data-mode="draft">
+      <Flex vertical gap={4}>
+        <Typography.Title level={3} style={{ margin: 0 }} data-testid="craft-name">
+          New {humanize(workflowName).toLowerCase()}
+        </Typography.Title>
+        <Typography.Text type="secondary" data-testid="craft-draft-note">
+          It is saved once you save or complete a step, and named after what you write.
+        </Typography.Text>
+      </Flex>
+      <Card size="small">
+        <Steps
+          current={index}
+          data-testid="craft-steps"
+          items={steps.map((step) => ({
+            key: step.name,
+            title: <span data-testid={`step-tab-${step.name}`}>{step.title || humanize(step.name)}</span>,
+            status: step.name === currentName ? "process" : "wait",
+            disabled: step.name !== currentName,
+          }))}
+        />
+      </Card>
+      {current && (
+        <StepPanel
+          key={current.name}
+          craftId=""
+          step={current}
+          steps={steps}
+          profile={(initial?.activeProjectInfo?.profile ?? null) as Record<string, unknown> | null}
+          isCurrent
+          busy={creating}
+          editing={false}
+          onComplete={complete}
+          onEdit={() => undefined}
+          ensureCraft={ensureCraft}
+          onStored={(craftId) => open(craftId)}
+        />
+      )}
+    </Flex>
+  );
 }
 
 function currentStepOf(craft: Craft): string | undefined {
@@ -167,6 +260,18 @@ function CraftView({ craftId }: { craftId: string }) {
   );
 
   const complete = useCallback((step: CraftStep, values: StepValues) => run(step, values), [run]);
+
+  // A draft's first completion (NewCraft stored the craft, then opened it here): run it once.
+  const location = useLocation();
+  const pending = (location.state as PendingCompletion | null)?.complete;
+  const pendingRun = useRef(false);
+  useEffect(() => {
+    if (!pending || !craft || pendingRun.current) return;
+    pendingRun.current = true;
+    navigate({ search: location.search }, { replace: true, state: null });
+    const step = craft.steps?.find((candidate) => candidate.name === pending.stepName);
+    if (step) void run(step, pending.values);
+  }, [pending, craft, run, navigate, location.search]);
   const generateMore = useCallback(
     (step: CraftStep) => {
       setSelected(step.name);

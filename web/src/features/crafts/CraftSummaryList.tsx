@@ -6,15 +6,20 @@ import { formatDateTime, humanize } from "../../shared/format";
 import { CraftActions } from "./components/CraftActions";
 import { craftHref, stateTag } from "./links";
 
-/** Rows of craft summaries, each a link to its craft page, with favorite / clone / delete. */
+/**
+ * Rows of craft summaries, each a link to its craft page, with favorite / clone / delete; each shows
+ * the date the list is sorted by (`dateField`, creation unless told).
+ */
 export function CraftSummaryList({
   crafts,
   testId = "craft-list",
   actions = true,
+  dateField = "created",
 }: {
   crafts: CraftSummary[];
   testId?: string;
   actions?: boolean;
+  dateField?: "created" | "updated";
 }) {
   return (
     <ul className="crafter-craft-list" data-testid={testId} aria-label="Crafts">
@@ -33,8 +38,11 @@ export function CraftSummaryList({
                 <Link to={craftHref(craft)} className="crafter-craft-list__name" data-testid="craft-link">
                   {craft.craftName || "Untitled craft"}
                 </Link>
-                <Typography.Text type="secondary" className="crafter-craft-list__meta">
-                  {humanize(craft.workflowName)} · updated {formatDateTime(craft.updatedAt || craft.createdAt)}
+                <Typography.Text type="secondary" className="crafter-craft-list__meta" data-testid="craft-date">
+                  {humanize(craft.workflowName)} ·{" "}
+                  {dateField === "updated"
+                    ? `updated ${formatDateTime(craft.updatedAt || craft.createdAt)}`
+                    : `created ${formatDateTime(craft.createdAt)}`}
                 </Typography.Text>
               </Flex>
               <Tag color={tag.color}>{tag.label}</Tag>

@@ -50,7 +50,11 @@ export function PagedCraftList({
   }
   return (
     <Flex vertical gap={16} aria-busy={isValidating}>
-      <CraftSummaryList crafts={data.crafts} testId={testId} />
+      <CraftSummaryList
+        crafts={data.crafts}
+        testId={testId}
+        dateField={filter?.sort === "updated" ? "updated" : "created"}
+      />
       {data.total > CRAFTS_PAGE_SIZE && (
         <Pagination
           align="end"

@@ -4,8 +4,10 @@ import { Button, Flex, Form, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
+import { api } from "../../../api/api";
 import { isApiError } from "../../../api/errors";
 import { generateInlineText, useSaveCraft } from "../../../api/hooks/crafts";
+import { paths } from "../../../api/paths";
 import type { CraftStep, StepInput } from "../../../api/types";
 import { FormField } from "../../../shared/FormField";
 import { notify } from "../../../shared/notify";
@@ -44,10 +46,16 @@ export interface StepFormProps {
   busy: boolean;
   /** Completes the step; resolves with the failure (if any) so field messages land on the form. */
   onComplete: (values: StepValues) => Promise<unknown>;
+  /**
+   * A draft craft (craftId ""): stores it and answers its id. Save then stores the values and calls
+   * `onStored`, so a craft exists only once the user saved, completed or generated something.
+   */
+  ensureCraft?: () => Promise<string>;
+  onStored?: (craftId: string) => void;
 }
 
 /** A FormStep's inputs, rendered by kind; Save keeps the values, the action completes the step. */
-export function StepForm({ craftId, step, steps, profile, busy, onComplete }: StepFormProps) {
+export function StepForm({ craftId, step, steps, profile, busy, onComplete, ensureCraft, onStored }: StepFormProps) {
   const inputs = useMemo(() => step.inputs ?? [], [step.inputs]);
   const scopeOf = useMemo(
     () => (values: StepValues) => conditionScope(values, steps ?? [], profile ?? null),
@@ -61,9 +69,18 @@ export function StepForm({ craftId, step, steps, profile, busy, onComplete }: St
   // Live show/hide: re-render on every change so showWhen sees the values as typed.
   const live = useWatch({ control }) as StepValues;
   const scope = scopeOf({ ...getValues(), ...live });
+  const resolveCraftId = useMemo(
+    () => async () => (craftId || !ensureCraft ? craftId : await ensureCraft()),
+    [craftId, ensureCraft],
+  );
   const context = useMemo(
-    () => ({ craftId, stepName: step.name, getValues: () => cleanValues(inputs, getValues(), scopeOf(getValues())) }),
-    [craftId, step.name, inputs, getValues, scopeOf],
+    () => ({
+      craftId,
+      resolveCraftId,
+      stepName: step.name,
+      getValues: () => cleanValues(inputs, getValues(), scopeOf(getValues())),
+    }),
+    [craftId, resolveCraftId, step.name, inputs, getValues, scopeOf],
   );
   const save = useSaveCraft(craftId);
   const handleError = useCraftErrorHandler();
@@ -78,7 +95,7 @@ export function StepForm({ craftId, step, steps, profile, busy, onComplete }: St
       // Commands work on the editor's text: it goes as `params.text` beside the step's values.
       const values = context.getValues();
       const params = editorInput ? { ...values, text: values[editorInput.name] ?? "" } : values;
-      const { text } = await generateInlineText(craftId, step.name, name, params);
+      const { text } = await generateInlineText(await resolveCraftId(), step.name, name, params);
       if (editorInput) setValue(editorInput.name, text, { shouldDirty: true });
     } catch (error) {
       handleError(error, "Could not generate the text");
@@ -89,7 +106,13 @@ export function StepForm({ craftId, step, steps, profile, busy, onComplete }: St
 
   const onSave = async () => {
     try {
-      await save.trigger({ stepName: step.name, values: cleanValues(inputs, getValues(), scopeOf(getValues())) });
+      const body = { stepName: step.name, values: cleanValues(inputs, getValues(), scopeOf(getValues())) };
+      if (craftId) await save.trigger(body);
+      else {
+        const id = await resolveCraftId();
+        await api.put(paths.craft(id), body);
+        onStored?.(id);
+      }
       notify.success("Saved", "Your answers are kept; complete the step when you are ready.");
     } catch (error) {
       handleError(error, "Could not save");

@@ -50,6 +50,9 @@ export interface StepPanelProps {
   editing: boolean;
   onComplete: (step: CraftStep, values: StepValues) => Promise<unknown>;
   onEdit: (step: CraftStep) => void;
+  /** A draft craft (craftId ""): see StepForm. */
+  ensureCraft?: () => Promise<string>;
+  onStored?: (craftId: string) => void;
 }
 
 /** One step: its form while it is the current step, its answers and results once completed. */
@@ -66,6 +69,8 @@ export const StepPanel = memo(function StepPanel({
   editing,
   onComplete,
   onEdit,
+  ensureCraft,
+  onStored,
 }: StepPanelProps) {
   const [resultsShown, setResultsShown] = useState(step.action?.resultViewTrigger !== "Manual");
   const title = step.title || labelOf({ name: step.name, kind: "text" });
@@ -158,6 +163,8 @@ export const StepPanel = memo(function StepPanel({
           profile={profile}
           busy={busy}
           onComplete={(values) => onComplete(step, values)}
+          ensureCraft={ensureCraft}
+          onStored={onStored}
         />
       </Card>
     );

@@ -1,6 +1,7 @@
 import { LoadingOutlined, StopOutlined } from "@ant-design/icons";
 import { Alert, Button, Card, Flex, Tag, Typography } from "antd";
 import { safeHtml } from "../../../shared/safe-html";
+import { engineLabel } from "../engine-label";
 
 export interface StreamState {
   stepName: string;
@@ -22,6 +23,7 @@ const LOOKS_LIKE_HTML = /<\/?(p|h[1-6]|ul|ol|li|strong|em|br|div|section|blockqu
  */
 export function StreamPanel({ stream, onCancel }: { stream: StreamState; onCancel?: () => void }) {
   const streaming = stream.status === "streaming" || stream.status === "connecting";
+  const engine = engineLabel(stream.engine);
   const html = LOOKS_LIKE_HTML.test(stream.text);
   return (
     <Card
@@ -38,11 +40,7 @@ export function StreamPanel({ stream, onCancel }: { stream: StreamState; onCance
         <Flex align="center" gap={8} wrap>
           {streaming && <LoadingOutlined aria-hidden />}
           <span>{streaming ? `Writing: ${stream.stepTitle}` : `Live draft: ${stream.stepTitle}`}</span>
-          {stream.engine && (
-            <Tag color={stream.engine === "offline" ? "gold" : "blue"}>
-              {stream.engine === "offline" ? "Offline engine" : stream.engine}
-            </Tag>
-          )}
+          {engine && <Tag color={engine.color}>{engine.label}</Tag>}
           {stream.framework && <Tag>{stream.framework}</Tag>}
         </Flex>
       }

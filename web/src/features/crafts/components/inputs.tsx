@@ -49,6 +49,8 @@ export interface InputProps {
 /** What a few kinds need beyond their value: the craft and step they write for. */
 export interface StepFormContextValue {
   craftId: string;
+  /** The craft's id, storing the craft first when it is still a draft (not stored until used). */
+  resolveCraftId: () => Promise<string>;
   stepName: string;
   /** The form's live values (InlineTextGenerator sends them as params). */
   getValues: () => StepValues;
@@ -512,7 +514,12 @@ function InlineTextGeneratorInput({ input, id, value, onChange, onBlur, disabled
     if (!context) return;
     setGenerating(true);
     try {
-      const { text } = await generateInlineText(context.craftId, context.stepName, input.name, context.getValues());
+      const { text } = await generateInlineText(
+        await context.resolveCraftId(),
+        context.stepName,
+        input.name,
+        context.getValues(),
+      );
       onChange(maxLength ? text.slice(0, maxLength) : text);
     } catch (error) {
       handleError(error, "Could not generate the text");

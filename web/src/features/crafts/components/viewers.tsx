@@ -3,6 +3,7 @@ import { Alert, Card, Descriptions, Flex, List, Progress, Tag, Typography } from
 import type { ComponentType } from "react";
 import type { StepResult } from "../../../api/types";
 import { safeHtml } from "../../../shared/safe-html";
+import { engineLabel } from "../engine-label";
 
 /**
  * One component per viewer kind of the spec (section 3, "Viewer kinds") that a working workflow
@@ -248,12 +249,13 @@ export function viewerFor(viewer: string | null | undefined, result: StepResult)
 /** How the result was made: engine, framework, and the engine's note (the offline engine says so). */
 export function ResultMeta({ result }: ViewerProps) {
   if (!result.engine && !result.framework && !result.note) return null;
+  const engine = engineLabel(result.engine);
   return (
     <Flex vertical gap={6} className="crafter-result-meta">
       <Flex gap={6} wrap>
-        {result.engine && (
-          <Tag color={result.engine === "offline" ? "gold" : "blue"}>
-            {result.engine === "offline" ? "Offline draft" : result.engine}
+        {engine && (
+          <Tag color={engine.color} data-testid="result-engine">
+            {engine.label}
           </Tag>
         )}
         {result.framework && <Tag>Framework: {result.framework}</Tag>}
