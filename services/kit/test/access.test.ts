@@ -74,12 +74,14 @@ describe("rpcAccess", () => {
       getCredits: ["user"],
       debit: ["service:workflows"],
       refund: ["service:workflows"],
+      grantCredits: ["service:account"],
     });
     expect(table).toEqual({
       "crafter.billing.v1.BillingService": {
         getCredits: ["user"],
         debit: ["service:workflows"],
         refund: ["service:workflows"],
+        grantCredits: ["service:account"],
       },
     });
     const callers: readonly AllowedCaller[] | undefined = table[BillingService.typeName]?.debit;

@@ -11,4 +11,6 @@ export const access = rpcAccess(BillingService, {
   getCredits: ["user"],
   debit: ["service:workflows"],
   refund: ["service:workflows"],
+  // Admin grants: the account service's admin RPCs check the role and audit first (issue 14).
+  grantCredits: ["service:account"],
 });

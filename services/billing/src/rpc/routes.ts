@@ -3,6 +3,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { callerOf } from "@crafter/kit";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import type { BillingDeps } from "../deps";
+import { adminGrantCredits } from "../usecases/admin-grant-credits";
 import { debitCredits } from "../usecases/debit-credits";
 import { getCredits } from "../usecases/get-credits";
 import { refundDebit } from "../usecases/refund-debit";
@@ -31,6 +32,9 @@ export function routes(deps: BillingDeps): (router: ConnectRouter) => void {
       },
       async refund(req, ctx) {
         return refundDebit(deps, callerOf(ctx), { debitId: req.debitId });
+      },
+      async grantCredits(req) {
+        return adminGrantCredits(deps, req);
       },
     });
   };

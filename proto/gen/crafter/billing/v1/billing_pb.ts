@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GrantCreditsRequestSchema, GrantCreditsResponseSchema } from "./admin_grant_pb";
+import { file_crafter_billing_v1_admin_grant } from "./admin_grant_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/billing/v1/billing.proto.
  */
 export const file_crafter_billing_v1_billing: GenFile = /*@__PURE__*/
-  fileDesc("CiBjcmFmdGVyL2JpbGxpbmcvdjEvYmlsbGluZy5wcm90bxISY3JhZnRlci5iaWxsaW5nLnYxIiQKEUdldENyZWRpdHNSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiegoSR2V0Q3JlZGl0c1Jlc3BvbnNlEg8KB2NyZWRpdHMYASABKAUSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEcGxhbhgDIAEoCRIVCg1pc19zdWJzY3JpYmVkGAQgASgIImoKDERlYml0UmVxdWVzdBIOCgZhbW91bnQYASABKAUSDgoGcmVhc29uGAIgASgJEhAKCGNyYWZ0X2lkGAMgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgEIAEoCRIPCgd1c2VyX2lkGAUgASgJIjIKDURlYml0UmVzcG9uc2USEAoIZGViaXRfaWQYASABKAkSDwoHYmFsYW5jZRgCIAEoBSIhCg1SZWZ1bmRSZXF1ZXN0EhAKCGRlYml0X2lkGAEgASgJIiEKDlJlZnVuZFJlc3BvbnNlEg8KB2JhbGFuY2UYASABKAUyjAIKDkJpbGxpbmdTZXJ2aWNlElsKCkdldENyZWRpdHMSJS5jcmFmdGVyLmJpbGxpbmcudjEuR2V0Q3JlZGl0c1JlcXVlc3QaJi5jcmFmdGVyLmJpbGxpbmcudjEuR2V0Q3JlZGl0c1Jlc3BvbnNlEkwKBURlYml0EiAuY3JhZnRlci5iaWxsaW5nLnYxLkRlYml0UmVxdWVzdBohLmNyYWZ0ZXIuYmlsbGluZy52MS5EZWJpdFJlc3BvbnNlEk8KBlJlZnVuZBIhLmNyYWZ0ZXIuYmlsbGluZy52MS5SZWZ1bmRSZXF1ZXN0GiIuY3JhZnRlci5iaWxsaW5nLnYxLlJlZnVuZFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiBjcmFmdGVyL2JpbGxpbmcvdjEvYmlsbGluZy5wcm90bxISY3JhZnRlci5iaWxsaW5nLnYxIiQKEUdldENyZWRpdHNSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiegoSR2V0Q3JlZGl0c1Jlc3BvbnNlEg8KB2NyZWRpdHMYASABKAUSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEcGxhbhgDIAEoCRIVCg1pc19zdWJzY3JpYmVkGAQgASgIImoKDERlYml0UmVxdWVzdBIOCgZhbW91bnQYASABKAUSDgoGcmVhc29uGAIgASgJEhAKCGNyYWZ0X2lkGAMgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgEIAEoCRIPCgd1c2VyX2lkGAUgASgJIjIKDURlYml0UmVzcG9uc2USEAoIZGViaXRfaWQYASABKAkSDwoHYmFsYW5jZRgCIAEoBSIhCg1SZWZ1bmRSZXF1ZXN0EhAKCGRlYml0X2lkGAEgASgJIiEKDlJlZnVuZFJlc3BvbnNlEg8KB2JhbGFuY2UYASABKAUy7wIKDkJpbGxpbmdTZXJ2aWNlElsKCkdldENyZWRpdHMSJS5jcmFmdGVyLmJpbGxpbmcudjEuR2V0Q3JlZGl0c1JlcXVlc3QaJi5jcmFmdGVyLmJpbGxpbmcudjEuR2V0Q3JlZGl0c1Jlc3BvbnNlEkwKBURlYml0EiAuY3JhZnRlci5iaWxsaW5nLnYxLkRlYml0UmVxdWVzdBohLmNyYWZ0ZXIuYmlsbGluZy52MS5EZWJpdFJlc3BvbnNlEk8KBlJlZnVuZBIhLmNyYWZ0ZXIuYmlsbGluZy52MS5SZWZ1bmRSZXF1ZXN0GiIuY3JhZnRlci5iaWxsaW5nLnYxLlJlZnVuZFJlc3BvbnNlEmEKDEdyYW50Q3JlZGl0cxInLmNyYWZ0ZXIuYmlsbGluZy52MS5HcmFudENyZWRpdHNSZXF1ZXN0GiguY3JhZnRlci5iaWxsaW5nLnYxLkdyYW50Q3JlZGl0c1Jlc3BvbnNlYgZwcm90bzM", [file_crafter_billing_v1_admin_grant, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.billing.v1.GetCreditsRequest
@@ -222,6 +224,17 @@ export const BillingService: GenService<{
     methodKind: "unary";
     input: typeof RefundRequestSchema;
     output: typeof RefundResponseSchema;
+  },
+  /**
+   * An admin's grant of credits to a user (admin_grant.proto's messages). Only the account
+   * service calls it (its admin RPCs check the role and write the audit log first).
+   *
+   * @generated from rpc crafter.billing.v1.BillingService.GrantCredits
+   */
+  grantCredits: {
+    methodKind: "unary";
+    input: typeof GrantCreditsRequestSchema;
+    output: typeof GrantCreditsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_billing_v1_billing, 0);
