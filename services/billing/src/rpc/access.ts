@@ -11,6 +11,11 @@ export const access = rpcAccess(BillingService, {
   getCredits: ["user"],
   debit: ["service:workflows"],
   refund: ["service:workflows"],
+  // Plans and usage (docs/second-half-contract.md): the user's own plan, and the services that
+  // enforce its limits (contacts: profiles; media: AI images and voice; notifications: emails).
+  getPlan: ["user", "service:gateway", "service:contacts", "service:media", "service:notifications"],
+  reserveUsage: ["service:media", "service:notifications", "service:workflows"],
+  releaseUsage: ["service:media", "service:notifications", "service:workflows"],
   // Admin grants: the account service's admin RPCs check the role and audit first (issue 14).
   grantCredits: ["service:account"],
 });
