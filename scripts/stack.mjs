@@ -37,6 +37,8 @@ const PROFILES = {
       TRUST_PROXY: "1",
       WORKFLOWS_TEST_FIXTURES: "true",
       WEBSITE_AUDIT_RESOLVE: "*.crafter.test=127.0.0.1",
+      // Users the tests sign up at this domain are admins (auth's ADMIN_EMAILS).
+      ADMIN_EMAILS: "@admins.crafter.test",
     },
   },
 };

@@ -5,6 +5,8 @@ import { z } from "zod";
 export const configSchema = baseConfigSchema.extend({
   /** Port of the Connect/gRPC server (HTTP/2 cleartext). */
   PORT: z.coerce.number().int().min(0).max(65_535).default(50052),
+  /** Billing (admin credit grants go through its ledger). */
+  BILLING_URL: z.url(),
   /** How long global feature flags are served from memory, in ms: an operator's flip shows within it. */
   FLAGS_CACHE_MS: z.coerce.number().int().nonnegative().default(5000),
 });

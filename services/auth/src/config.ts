@@ -58,6 +58,20 @@ export const configSchema = baseConfigSchema.extend({
     .int()
     .positive()
     .default(3 * 24 * 3600),
+  /**
+   * Addresses (comma-separated; `@domain` for a whole domain) whose verified users are admins: how a fresh stack gets its first
+   * admin (the `role` claim says admin; the stored role is unchanged, so removing an address
+   * takes effect at that user's next sign-in or refresh).
+   */
+  ADMIN_EMAILS: z
+    .string()
+    .default("")
+    .transform((text) =>
+      text
+        .split(",")
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** Lifetime of the access tokens an API key is traded for; a revoked key is also denied at once. */
   API_KEY_ACCESS_TTL_S: z.coerce.number().int().positive().default(300),
   /** Requests per API key per minute (each request through the gateway verifies the key once). */

@@ -23,9 +23,10 @@ await runService({
       Promise.all([
         stores.oneTimeTokens.sweep(now, lifetime),
         stores.refreshTokens.sweep(now, lifetime),
+        stores.sessions.sweep(new Date(now.getTime() - lifetime)),
         stores.users.sweepExpired(now, config.UNVERIFIED_ACCOUNT_TTL_S * 1000),
       ])
-        .then(([tokens, refresh, accounts]) =>
+        .then(([tokens, refresh, , accounts]) =>
           logger.debug({ tokens, refresh, accounts }, "swept expired tokens and unverified accounts"),
         )
         .catch((error) => logger.error({ err: error }, "token sweep failed"));

@@ -1,6 +1,7 @@
 import type { Client } from "@connectrpc/connect";
 import { createServiceClient, serviceCredentials } from "@crafter/kit";
 import { AccountService } from "@crafter/proto/crafter/account/v1/account_pb";
+import { AdminService } from "@crafter/proto/crafter/account/v1/admin_pb";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { PaymentsService } from "@crafter/proto/crafter/billing/v1/payments_pb";
@@ -11,6 +12,8 @@ import type { Config } from "./config";
 export interface Clients {
   auth: Client<typeof AuthService>;
   account: Client<typeof AccountService>;
+  /** The account service's AdminService (issue 14). */
+  admin: Client<typeof AdminService>;
   projects: Client<typeof ProjectsService>;
   workflows: Client<typeof WorkflowsService>;
   billing: Client<typeof BillingService>;
@@ -37,6 +40,7 @@ export function createClients(config: Config): Clients {
   return {
     auth: createServiceClient(AuthService, config.AUTH_URL, { ...options, as: "service", credentials }),
     account: createServiceClient(AccountService, config.ACCOUNT_URL, options),
+    admin: createServiceClient(AdminService, config.ACCOUNT_URL, options),
     projects: createServiceClient(ProjectsService, config.PROJECTS_URL, options),
     workflows: createServiceClient(WorkflowsService, config.WORKFLOWS_URL, options),
     billing: createServiceClient(BillingService, config.BILLING_URL, options),

@@ -77,6 +77,7 @@ describe("rpcAccess", () => {
       getPlan: ["user", "service:media"],
       reserveUsage: ["service:media"],
       releaseUsage: ["service:media"],
+      grantCredits: ["service:account"],
     } satisfies Record<string, AllowedCaller[]>;
     const table = rpcAccess(BillingService, entries);
     expect(table).toEqual({ "crafter.billing.v1.BillingService": entries });

@@ -1,5 +1,6 @@
 import { rpcAccess } from "@crafter/kit";
 import { AccountService } from "@crafter/proto/crafter/account/v1/account_pb";
+import { AdminService } from "@crafter/proto/crafter/account/v1/admin_pb";
 
 /** Who may call each AccountService RPC: the gateway, forwarding the user's access token. */
 export const access = rpcAccess(AccountService, {
@@ -7,4 +8,18 @@ export const access = rpcAccess(AccountService, {
   getSettings: ["user"],
   updateSettings: ["user"],
   getFlags: ["user"],
+  updateAccountInfo: ["user"],
+});
+
+/**
+ * AdminService: a user token, whose role the use cases check against @crafter/roles (admins
+ * only); the target user is `target_user_id`, so the access check's "own user" rule does not apply.
+ */
+export const adminAccess = rpcAccess(AdminService, {
+  listUsers: ["user"],
+  grantCredits: ["user"],
+  getFlags: ["user"],
+  setFlag: ["user"],
+  listAudit: ["user"],
+  getStats: ["user"],
 });

@@ -6,6 +6,7 @@ import type { AccountDeps } from "../deps";
 import { getFlags } from "../usecases/get-flags";
 import { getSettings } from "../usecases/get-settings";
 import { getUserInfo } from "../usecases/get-user-info";
+import { updateAccountInfo } from "../usecases/update-account-info";
 import { updateSettings } from "../usecases/update-settings";
 
 /** crafter.account.v1.AccountService: every call acts on the caller of the access token. */
@@ -30,6 +31,9 @@ export function routes(deps: AccountDeps): (router: ConnectRouter) => void {
       },
       async getFlags(_req, ctx) {
         return getFlags(deps, callerOf(ctx));
+      },
+      async updateAccountInfo(req, ctx) {
+        return { userInfo: await updateAccountInfo(deps, callerOf(ctx), req) };
       },
     });
 }

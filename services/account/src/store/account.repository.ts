@@ -1,5 +1,6 @@
-import { isDuplicateKey, MarkerSet, modelOn, type Plain, TenantRepository } from "@crafter/kit";
+import { isDuplicateKey, MarkerSet, modelOn, type Plain, TenantRepository, toPlain } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
+import { searchTokensOf } from "../domain/search-tokens";
 
 /**
  * The account of one user (spec section 3, "User info"); credits live in billing. Keyed by
@@ -17,6 +18,8 @@ export interface AccountDoc {
   access: string[];
   role: string;
   emailVerified: boolean;
+  /** Admin's user search keys (domain/search-tokens): email parts and name words, lower-case. */
+  searchTokens: string[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -38,9 +41,12 @@ const accountSchema = new Schema<AccountDoc>(
     access: { type: [String], default: [] },
     role: { type: String, default: DEFAULT_ROLE },
     emailVerified: { type: Boolean, default: false },
+    searchTokens: { type: [String], default: undefined },
   },
   { collection: "accounts", timestamps: true, versionKey: false },
 );
+accountSchema.index({ searchTokens: 1 });
+accountSchema.index({ createdAt: -1 });
 
 export function accountModel(connection: Connection): Model<AccountDoc> {
   return modelOn<AccountDoc>(connection, "Account", accountSchema);
@@ -86,6 +92,7 @@ export class AccountRepository extends TenantRepository<AccountDoc> {
         access: [],
         role: init.role || DEFAULT_ROLE,
         emailVerified: init.emailVerified,
+        searchTokens: searchTokensOf(init.email, init.displayName || DEFAULT_DISPLAY_NAME),
       });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
@@ -95,12 +102,30 @@ export class AccountRepository extends TenantRepository<AccountDoc> {
     }
   }
 
+  /** Sets the display name and/or image (empty: unchanged) and refreshes the search tokens. */
+  async updateInfo(userId: string, info: { displayName?: string; image?: string }): Promise<Account | null> {
+    const current = await this.findByUser(userId);
+    if (!current) return null;
+    const displayName = info.displayName || current.displayName;
+    const set = {
+      displayName,
+      image: info.image || current.image,
+      searchTokens: searchTokensOf(current.email, displayName),
+    };
+    await this.model.updateOne(this.scope(userId, { _id: userId }), { $set: set });
+    return { ...current, ...set };
+  }
+
   /**
    * Records that the user verified `email`; creates the account with defaults if it does not
    * exist yet (events may be replayed out of their usual order after a reset).
    */
   async markEmailVerified(userId: string, email: string): Promise<void> {
-    const set = { emailVerified: true, ...(email ? { email } : {}) };
+    const current = await this.findByUser(userId);
+    const set = {
+      emailVerified: true,
+      ...(email ? { email, searchTokens: searchTokensOf(email, current?.displayName ?? "") } : {}),
+    };
     const updated = await this.model.updateOne(this.scope(userId, { _id: userId }), { $set: set });
     if (updated.matchedCount === 1) return;
     const created = await this.ensure(userId, { email, displayName: "", role: "", emailVerified: true });
@@ -131,4 +156,61 @@ export async function migrateAccountsToUserIds(connection: Connection, model: Mo
   }
   await migrations.add(name, new Date());
   return old.length;
+}
+
+/**
+ * Every user, across tenants: only admin use cases (their role checked first) read through this.
+ */
+export class AccountDirectory {
+  constructor(private readonly model: Model<AccountDoc>) {}
+
+  /**
+   * Accounts whose search tokens hold every query token (equality, never a pattern), newest first.
+   * An empty query lists everyone.
+   */
+  async search(
+    tokens: readonly string[],
+    page: number,
+    pageSize: number,
+  ): Promise<{ accounts: Account[]; count: number }> {
+    const filter = tokens.length > 0 ? { searchTokens: { $all: [...tokens] } } : {};
+    const [docs, count] = await Promise.all([
+      this.model
+        .find(filter)
+        .sort({ createdAt: -1 })
+        .skip((page - 1) * pageSize)
+        .limit(pageSize)
+        .lean<AccountDoc[]>(),
+      this.model.countDocuments(filter),
+    ]);
+    return { accounts: docs.map((doc) => toPlain(doc)), count };
+  }
+
+  async exists(userId: string): Promise<boolean> {
+    return (await this.model.countDocuments({ _id: userId })) > 0;
+  }
+
+  /** Creation times of accounts created at or after `since` (sign-ups per day). */
+  async createdSince(since: Date): Promise<Date[]> {
+    const docs = await this.model
+      .find({ createdAt: { $gte: since } }, { createdAt: 1 })
+      .lean<Pick<AccountDoc, "createdAt">[]>();
+    return docs.map((doc) => new Date(doc.createdAt));
+  }
+
+  count(): Promise<number> {
+    return this.model.countDocuments({});
+  }
+
+  /** Fills the search tokens of accounts stored before they existed (at start; idempotent). */
+  async backfillSearchTokens(): Promise<number> {
+    const docs = await this.model.find({ searchTokens: { $exists: false } }).lean<AccountDoc[]>();
+    for (const doc of docs) {
+      await this.model.updateOne(
+        { _id: doc._id },
+        { $set: { searchTokens: searchTokensOf(doc.email, doc.displayName) } },
+      );
+    }
+    return docs.length;
+  }
 }

@@ -69,6 +69,13 @@ export class FlagRepository {
     return inserted;
   }
 
+  /** Sets a known flag's global default. @returns false for an unknown flag. */
+  async setGlobal(name: string, enabled: boolean): Promise<boolean> {
+    const result = await this.model.updateOne({ _id: name }, { $set: { enabled } });
+    this.cached = undefined;
+    return result.matchedCount === 1;
+  }
+
   /** Every global flag (from memory when read within `cacheMs`). */
   async all(): Promise<GlobalFlag[]> {
     const now = this.now();

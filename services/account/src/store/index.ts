@@ -1,8 +1,10 @@
 import type { Connection } from "mongoose";
-import { AccountRepository, accountModel, migrateAccountsToUserIds } from "./account.repository";
+import { AccountDirectory, AccountRepository, accountModel, migrateAccountsToUserIds } from "./account.repository";
+import { AuditRepository, auditModel } from "./audit.repository";
 import { type FlagCacheOptions, FlagRepository, flagModel } from "./flag.repository";
 import { FlagOverrideRepository, flagOverrideModel } from "./flag-override.repository";
 import { SettingsRepository, settingModel } from "./settings.repository";
+import { StatsRepository, statFactModel } from "./stats.repository";
 
 /** Every repository of the account service, over its own database. */
 export interface AccountStores {
@@ -10,6 +12,12 @@ export interface AccountStores {
   settings: SettingsRepository;
   flags: FlagRepository;
   flagOverrides: FlagOverrideRepository;
+  /** Every account, for admin use cases only. */
+  directory: AccountDirectory;
+  /** The append-only log of admin actions. */
+  audit: AuditRepository;
+  /** Usage facts from events (crafts, credits), for admin's charts. */
+  stats: StatsRepository;
 }
 
 /**
@@ -25,10 +33,17 @@ export async function createStores(
     settings: settingModel(connection),
     flags: flagModel(connection),
     flagOverrides: flagOverrideModel(connection),
+    audit: auditModel(connection),
+    stats: statFactModel(connection),
   };
   await Promise.all(Object.values(models).map((model) => model.init()));
   await migrateAccountsToUserIds(connection, models.accounts);
+  const directory = new AccountDirectory(models.accounts);
+  await directory.backfillSearchTokens();
   return {
+    directory,
+    audit: new AuditRepository(models.audit),
+    stats: new StatsRepository(models.stats),
     accounts: new AccountRepository(models.accounts),
     settings: new SettingsRepository(models.settings),
     flags: new FlagRepository(models.flags, options.flagCache),

@@ -35,13 +35,14 @@ export async function getUserInfo(
   caller: Caller,
   claims: { email: string; displayName: string; emailVerified: boolean },
 ): Promise<UserInfo> {
+  // The token's role is the truth (auth raises ADMIN_EMAILS to admin); the stored one is a copy.
   const existing = await stores.accounts.findByUser(caller.userId);
-  if (existing) return toUserInfo(existing);
+  if (existing) return { ...toUserInfo(existing), role: caller.role || existing.role };
   const created = await stores.accounts.ensure(caller.userId, {
     email: claims.email,
     displayName: claims.displayName,
     role: caller.role,
     emailVerified: claims.emailVerified,
   });
-  return toUserInfo(created);
+  return { ...toUserInfo(created), role: caller.role || created.role };
 }

@@ -22,4 +22,7 @@ export const access = rpcAccess(AuthService, {
   listApiKeys: ["user"],
   revokeApiKey: ["user"],
   verifyApiKey: ["service:gateway"],
+  listSessions: ["user"],
+  revokeSession: ["user"],
+  changePassword: ["user"],
 });

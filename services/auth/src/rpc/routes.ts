@@ -11,6 +11,7 @@ import { refreshSession } from "../usecases/refresh-session";
 import { resendVerification } from "../usecases/resend-verification";
 import { resetPassword } from "../usecases/reset-password";
 import { sessionUser } from "../usecases/session-user";
+import { changePassword, listSessions, revokeSession } from "../usecases/sessions";
 import { signIn } from "../usecases/sign-in";
 import { signOut } from "../usecases/sign-out";
 import { signUp } from "../usecases/sign-up";
@@ -29,6 +30,11 @@ export function routes(deps: AuthDeps): (router: ConnectRouter) => void {
     const caller = callerOf(ctx);
     await sessionUser(deps, ctx.requestHeader.get("authorization"));
     return caller;
+  };
+  // Sessions and passwords are a browser session's business: the token's `sid` names it.
+  const sessionOf = (ctx: HandlerContext) => {
+    callerOf(ctx);
+    return sessionUser(deps, ctx.requestHeader.get("authorization"));
   };
   return (router: ConnectRouter) =>
     router.service(AuthService, {
@@ -78,6 +84,29 @@ export function routes(deps: AuthDeps): (router: ConnectRouter) => void {
       async revokeApiKey(req, ctx) {
         await revokeApiKey(deps, await keyOwnerOf(ctx), req.id);
         return {};
+      },
+      async listSessions(_req, ctx) {
+        const sessions = await listSessions(deps, await sessionOf(ctx));
+        return {
+          sessions: sessions.map((session) => ({
+            id: session.id,
+            deviceKind: session.kind,
+            browser: session.browser,
+            os: session.os,
+            place: session.place,
+            createdAt: timestampFromDate(session.createdAt),
+            lastUsedAt: timestampFromDate(session.lastUsedAt),
+            current: session.current,
+          })),
+        };
+      },
+      async revokeSession(req, ctx) {
+        await revokeSession(deps, await sessionOf(ctx), req.id);
+        return {};
+      },
+      async changePassword(req, ctx) {
+        const input = { currentPassword: req.currentPassword, newPassword: req.newPassword };
+        return { endedSessions: await changePassword(deps, await sessionOf(ctx), input) };
       },
       async verifyApiKey(req, ctx) {
         return verifyApiKey(deps, { secret: req.secret, method: req.method, path: req.path, ip: ipOf(req.ip, ctx) });

@@ -2,6 +2,7 @@ import type { OutboxModel } from "@crafter/kit";
 import type { Connection } from "mongoose";
 import { ApiKeyRepository } from "./api-key.repository";
 import { RefreshTokenRepository } from "./refresh-token.repository";
+import { SessionRepository } from "./session.repository";
 import { SigningKeyRepository } from "./signing-key.repository";
 import { OneTimeTokenRepository } from "./token.repository";
 import { UserRepository } from "./user.repository";
@@ -11,6 +12,8 @@ export interface AuthStores {
   users: UserRepository;
   oneTimeTokens: OneTimeTokenRepository;
   refreshTokens: RefreshTokenRepository;
+  /** What each sign-in knew about its client (linked devices). */
+  sessions: SessionRepository;
   signingKeys: SigningKeyRepository;
   apiKeys: ApiKeyRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
@@ -23,6 +26,7 @@ export async function createStores(connection: Connection): Promise<AuthStores> 
     users,
     oneTimeTokens: new OneTimeTokenRepository(connection),
     refreshTokens: new RefreshTokenRepository(connection),
+    sessions: new SessionRepository(connection),
     signingKeys: new SigningKeyRepository(connection),
     apiKeys: new ApiKeyRepository(connection),
     outbox: [users.model],

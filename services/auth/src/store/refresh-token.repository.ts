@@ -23,6 +23,13 @@ const schema = new Schema<RefreshTokenDoc>({
   createdAt: { type: Date, default: Date.now },
 });
 
+/** A live session's refresh-token family. */
+export interface LiveFamily {
+  familyId: string;
+  lastUsedAt: Date;
+  expiresAt: Date;
+}
+
 /**
  * Refresh-token families: each rotation adds a token. Token documents never change; the first use
  * of a token and the revocation of a family are unique-id inserts (`refresh_token_uses`,
@@ -78,6 +85,31 @@ export class RefreshTokenRepository {
     const families: string[] = await this.model.distinct("familyId", { userId, expiresAt: { $gt: now } });
     await Promise.all(families.map((familyId) => this.revoked.add(familyId, now)));
     return families;
+  }
+
+  /**
+   * The user's families that are neither expired nor revoked, with their last use (the newest
+   * token's issue time), newest use first.
+   */
+  async liveFamiliesOf(userId: string, now: Date): Promise<LiveFamily[]> {
+    const tokens = await this.model
+      .find({ userId, expiresAt: { $gt: now } }, { familyId: 1, createdAt: 1, expiresAt: 1 })
+      .lean<Pick<RefreshTokenDoc, "familyId" | "createdAt" | "expiresAt">[]>();
+    const families = new Map<string, LiveFamily>();
+    for (const token of tokens) {
+      const known = families.get(token.familyId);
+      if (!known || known.lastUsedAt < token.createdAt) {
+        families.set(token.familyId, {
+          familyId: token.familyId,
+          lastUsedAt: token.createdAt,
+          expiresAt: token.expiresAt,
+        });
+      }
+    }
+    const revoked = await Promise.all([...families.keys()].map((id) => this.revoked.get(id)));
+    return [...families.values()]
+      .filter((_, index) => !revoked[index])
+      .sort((a, b) => b.lastUsedAt.getTime() - a.lastUsedAt.getTime());
   }
 
   /** Removes expired tokens, and markers older than a family can live. */

@@ -1,9 +1,9 @@
 import { idField, isDuplicateKey, type OutboxEntry, outboxField, type Plain, toPlain } from "@crafter/kit";
+import { ROLES, type Role } from "@crafter/roles";
 import { type Connection, type Model, Schema } from "mongoose";
 
-/** The spec's roles (section 6). New users are owners. */
-export const ROLES = ["superadmin", "admin", "owner", "manager", "projectAdmin", "guest", "tester"] as const;
-export type Role = (typeof ROLES)[number];
+/** The spec's roles (section 6, @crafter/roles). New users are owners. */
+export { ROLES, type Role };
 
 export interface UserDoc {
   _id: string;

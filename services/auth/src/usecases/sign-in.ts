@@ -49,5 +49,5 @@ export async function signIn(deps: AuthDeps, input: SignInInput): Promise<Sessio
     throw appError("InvalidCredentials");
   }
   await resetRateLimit(deps.redis, pairKey);
-  return issueSession(deps, user, undefined, input.userAgent);
+  return issueSession(deps, user, undefined, input.userAgent, input.ip);
 }

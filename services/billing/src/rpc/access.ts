@@ -17,6 +17,8 @@ export const access = rpcAccess(BillingService, {
   getPlan: ["user", "service:gateway", "service:contacts", "service:media", "service:notifications"],
   reserveUsage: ["service:media", "service:notifications", "service:workflows"],
   releaseUsage: ["service:media", "service:notifications", "service:workflows"],
+  // Admin grants: the account service's admin RPCs check the role and audit first (issue 14).
+  grantCredits: ["service:account"],
 });
 
 /**

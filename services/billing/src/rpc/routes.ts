@@ -3,6 +3,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { callerOf } from "@crafter/kit";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import type { BillingDeps } from "../deps";
+import { adminGrantCredits } from "../usecases/admin-grant-credits";
 import { debitCredits } from "../usecases/debit-credits";
 import { getCredits } from "../usecases/get-credits";
 import { getPlan } from "../usecases/get-plan";
@@ -67,6 +68,9 @@ export function routes(deps: BillingDeps): (router: ConnectRouter) => void {
       },
       async releaseUsage(req, ctx) {
         return releaseUsage(deps, callerOf(ctx), { userId: req.userId, counter: req.counter, key: req.key });
+      },
+      async grantCredits(req) {
+        return adminGrantCredits(deps, req);
       },
     });
     paymentsRoutes(deps)(router);

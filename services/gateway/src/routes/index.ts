@@ -1,11 +1,13 @@
 import type { RouteDef } from "../http/registry";
 import { accountRoutes } from "./account.routes";
+import { adminRoutes } from "./admin.routes";
 import { aiToolsRoutes } from "./ai-tools.routes";
 import { apiKeyRoutes } from "./api-keys.routes";
 import { authRoutes } from "./auth.routes";
 import { billingRoutes } from "./billing.routes";
 import type { RouteDeps } from "./deps";
 import { projectsRoutes } from "./projects.routes";
+import { settingsRoutes } from "./settings.routes";
 import { workflowsRoutes } from "./workflows.routes";
 
 /**
@@ -20,6 +22,8 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   aiToolsRoutes,
   apiKeyRoutes,
   billingRoutes,
+  settingsRoutes,
+  adminRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

@@ -17,7 +17,7 @@ export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = {
 /** The topics each service publishes and consumes, as the manifest declares them. */
 export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly string[]; consumes: readonly string[] }>> = {
   auth: { publishes: ["auth.user.v1"], consumes: [] },
-  account: { publishes: [], consumes: ["auth.user.v1"] },
+  account: { publishes: [], consumes: ["auth.user.v1", "workflows.craft.v1", "billing.credits.v1"] },
   projects: { publishes: ["projects.project.v1"], consumes: ["workflows.craft.v1"] },
   workflows: { publishes: ["workflows.craft.v1"], consumes: [] },
   notifications: { publishes: [], consumes: ["auth.user.v1"] },

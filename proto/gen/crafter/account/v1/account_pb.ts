@@ -11,7 +11,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file crafter/account/v1/account.proto.
  */
 export const file_crafter_account_v1_account: GenFile = /*@__PURE__*/
-  fileDesc("CiBjcmFmdGVyL2FjY291bnQvdjEvYWNjb3VudC5wcm90bxISY3JhZnRlci5hY2NvdW50LnYxIoQBCghVc2VySW5mbxIPCgd1c2VyX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRINCgVpbWFnZRgEIAEoCRIVCg1pc19zdWJzY3JpYmVkGAUgASgIEg4KBmFjY2VzcxgGIAMoCRIMCgRyb2xlGAcgASgJIhQKEkdldFVzZXJJbmZvUmVxdWVzdCJGChNHZXRVc2VySW5mb1Jlc3BvbnNlEi8KCXVzZXJfaW5mbxgBIAEoCzIcLmNyYWZ0ZXIuYWNjb3VudC52MS5Vc2VySW5mbyIUChJHZXRTZXR0aW5nc1JlcXVlc3QiQAoTR2V0U2V0dGluZ3NSZXNwb25zZRIpCghzZXR0aW5ncxgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiQgoVVXBkYXRlU2V0dGluZ3NSZXF1ZXN0EikKCHNldHRpbmdzGAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJDChZVcGRhdGVTZXR0aW5nc1Jlc3BvbnNlEikKCHNldHRpbmdzGAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIRCg9HZXRGbGFnc1JlcXVlc3QiXQoQR2V0RmxhZ3NSZXNwb25zZRIYChBlbmFibGVkX2ZlYXR1cmVzGAEgAygJEhkKEWRpc2FibGVkX2ZlYXR1cmVzGAIgAygJEhQKDGFsbF9mZWF0dXJlcxgDIAMoCTKQAwoOQWNjb3VudFNlcnZpY2USXgoLR2V0VXNlckluZm8SJi5jcmFmdGVyLmFjY291bnQudjEuR2V0VXNlckluZm9SZXF1ZXN0GicuY3JhZnRlci5hY2NvdW50LnYxLkdldFVzZXJJbmZvUmVzcG9uc2USXgoLR2V0U2V0dGluZ3MSJi5jcmFmdGVyLmFjY291bnQudjEuR2V0U2V0dGluZ3NSZXF1ZXN0GicuY3JhZnRlci5hY2NvdW50LnYxLkdldFNldHRpbmdzUmVzcG9uc2USZwoOVXBkYXRlU2V0dGluZ3MSKS5jcmFmdGVyLmFjY291bnQudjEuVXBkYXRlU2V0dGluZ3NSZXF1ZXN0GiouY3JhZnRlci5hY2NvdW50LnYxLlVwZGF0ZVNldHRpbmdzUmVzcG9uc2USVQoIR2V0RmxhZ3MSIy5jcmFmdGVyLmFjY291bnQudjEuR2V0RmxhZ3NSZXF1ZXN0GiQuY3JhZnRlci5hY2NvdW50LnYxLkdldEZsYWdzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct]);
+  fileDesc("CiBjcmFmdGVyL2FjY291bnQvdjEvYWNjb3VudC5wcm90bxISY3JhZnRlci5hY2NvdW50LnYxIoQBCghVc2VySW5mbxIPCgd1c2VyX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRINCgVpbWFnZRgEIAEoCRIVCg1pc19zdWJzY3JpYmVkGAUgASgIEg4KBmFjY2VzcxgGIAMoCRIMCgRyb2xlGAcgASgJIhQKEkdldFVzZXJJbmZvUmVxdWVzdCJGChNHZXRVc2VySW5mb1Jlc3BvbnNlEi8KCXVzZXJfaW5mbxgBIAEoCzIcLmNyYWZ0ZXIuYWNjb3VudC52MS5Vc2VySW5mbyIUChJHZXRTZXR0aW5nc1JlcXVlc3QiQAoTR2V0U2V0dGluZ3NSZXNwb25zZRIpCghzZXR0aW5ncxgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiQgoVVXBkYXRlU2V0dGluZ3NSZXF1ZXN0EikKCHNldHRpbmdzGAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJDChZVcGRhdGVTZXR0aW5nc1Jlc3BvbnNlEikKCHNldHRpbmdzGAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIRCg9HZXRGbGFnc1JlcXVlc3QiXQoQR2V0RmxhZ3NSZXNwb25zZRIYChBlbmFibGVkX2ZlYXR1cmVzGAEgAygJEhkKEWRpc2FibGVkX2ZlYXR1cmVzGAIgAygJEhQKDGFsbF9mZWF0dXJlcxgDIAMoCSI/ChhVcGRhdGVBY2NvdW50SW5mb1JlcXVlc3QSFAoMZGlzcGxheV9uYW1lGAEgASgJEg0KBWltYWdlGAIgASgJIkwKGVVwZGF0ZUFjY291bnRJbmZvUmVzcG9uc2USLwoJdXNlcl9pbmZvGAEgASgLMhwuY3JhZnRlci5hY2NvdW50LnYxLlVzZXJJbmZvMoIECg5BY2NvdW50U2VydmljZRJeCgtHZXRVc2VySW5mbxImLmNyYWZ0ZXIuYWNjb3VudC52MS5HZXRVc2VySW5mb1JlcXVlc3QaJy5jcmFmdGVyLmFjY291bnQudjEuR2V0VXNlckluZm9SZXNwb25zZRJeCgtHZXRTZXR0aW5ncxImLmNyYWZ0ZXIuYWNjb3VudC52MS5HZXRTZXR0aW5nc1JlcXVlc3QaJy5jcmFmdGVyLmFjY291bnQudjEuR2V0U2V0dGluZ3NSZXNwb25zZRJnCg5VcGRhdGVTZXR0aW5ncxIpLmNyYWZ0ZXIuYWNjb3VudC52MS5VcGRhdGVTZXR0aW5nc1JlcXVlc3QaKi5jcmFmdGVyLmFjY291bnQudjEuVXBkYXRlU2V0dGluZ3NSZXNwb25zZRJVCghHZXRGbGFncxIjLmNyYWZ0ZXIuYWNjb3VudC52MS5HZXRGbGFnc1JlcXVlc3QaJC5jcmFmdGVyLmFjY291bnQudjEuR2V0RmxhZ3NSZXNwb25zZRJwChFVcGRhdGVBY2NvdW50SW5mbxIsLmNyYWZ0ZXIuYWNjb3VudC52MS5VcGRhdGVBY2NvdW50SW5mb1JlcXVlc3QaLS5jcmFmdGVyLmFjY291bnQudjEuVXBkYXRlQWNjb3VudEluZm9SZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct]);
 
 /**
  * @generated from message crafter.account.v1.UserInfo
@@ -195,6 +195,45 @@ export const GetFlagsResponseSchema: GenMessage<GetFlagsResponse> = /*@__PURE__*
   messageDesc(file_crafter_account_v1_account, 8);
 
 /**
+ * @generated from message crafter.account.v1.UpdateAccountInfoRequest
+ */
+export type UpdateAccountInfoRequest = Message<"crafter.account.v1.UpdateAccountInfoRequest"> & {
+  /**
+   * @generated from field: string display_name = 1;
+   */
+  displayName: string;
+
+  /**
+   * @generated from field: string image = 2;
+   */
+  image: string;
+};
+
+/**
+ * Describes the message crafter.account.v1.UpdateAccountInfoRequest.
+ * Use `create(UpdateAccountInfoRequestSchema)` to create a new message.
+ */
+export const UpdateAccountInfoRequestSchema: GenMessage<UpdateAccountInfoRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_account, 9);
+
+/**
+ * @generated from message crafter.account.v1.UpdateAccountInfoResponse
+ */
+export type UpdateAccountInfoResponse = Message<"crafter.account.v1.UpdateAccountInfoResponse"> & {
+  /**
+   * @generated from field: crafter.account.v1.UserInfo user_info = 1;
+   */
+  userInfo?: UserInfo | undefined;
+};
+
+/**
+ * Describes the message crafter.account.v1.UpdateAccountInfoResponse.
+ * Use `create(UpdateAccountInfoResponseSchema)` to create a new message.
+ */
+export const UpdateAccountInfoResponseSchema: GenMessage<UpdateAccountInfoResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_account, 10);
+
+/**
  * User info, user settings and feature flags. The caller is the user of the access token.
  *
  * @generated from service crafter.account.v1.AccountService
@@ -233,6 +272,18 @@ export const AccountService: GenService<{
     methodKind: "unary";
     input: typeof GetFlagsRequestSchema;
     output: typeof GetFlagsResponseSchema;
+  },
+  /**
+   * Changes the caller's display name and image (settings/account-info). Empty fields keep the
+   * stored value. A name over 80 characters or an image that is not an https or /media URL:
+   * CR_ERR_BAD_REQUEST.
+   *
+   * @generated from rpc crafter.account.v1.AccountService.UpdateAccountInfo
+   */
+  updateAccountInfo: {
+    methodKind: "unary";
+    input: typeof UpdateAccountInfoRequestSchema;
+    output: typeof UpdateAccountInfoResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_account_v1_account, 0);

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/auth/v1/auth.proto.
  */
 export const file_crafter_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChpjcmFmdGVyL2F1dGgvdjEvYXV0aC5wcm90bxIPY3JhZnRlci5hdXRoLnYxInkKCEF1dGhVc2VyEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIRCgljbGllbnRfaWQYBSABKAkSFAoMZGlzcGxheV9uYW1lGAYgASgJIs4BCgdTZXNzaW9uEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAIgASgJEjUKEWFjY2Vzc19leHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChJyZWZyZXNoX2V4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBHVzZXIYBSABKAsyGS5jcmFmdGVyLmF1dGgudjEuQXV0aFVzZXIiUgoNU2lnblVwUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSCgoCaXAYBCABKAkiEAoOU2lnblVwUmVzcG9uc2UiIwoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiQKE1ZlcmlmeUVtYWlsUmVzcG9uc2USDQoFZW1haWwYASABKAkiUAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIKCgJpcBgDIAEoCRISCgp1c2VyX2FnZW50GAQgASgJIjsKDlNpZ25JblJlc3BvbnNlEikKB3Nlc3Npb24YASABKAsyGC5jcmFmdGVyLmF1dGgudjEuU2Vzc2lvbiJCChVSZWZyZXNoU2Vzc2lvblJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCRISCgp1c2VyX2FnZW50GAIgASgJIkMKFlJlZnJlc2hTZXNzaW9uUmVzcG9uc2USKQoHc2Vzc2lvbhgBIAEoCzIYLmNyYWZ0ZXIuYXV0aC52MS5TZXNzaW9uIicKDlNpZ25PdXRSZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkiEQoPU2lnbk91dFJlc3BvbnNlIjIKFUZvcmdvdFBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIKCgJpcBgCIAEoCSIYChZGb3Jnb3RQYXNzd29yZFJlc3BvbnNlIjcKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIhcKFVJlc2V0UGFzc3dvcmRSZXNwb25zZSIQCg5HZXRKd2tzUmVxdWVzdCIkCg9HZXRKd2tzUmVzcG9uc2USEQoJandrc19qc29uGAEgASgJIjsKGElzc3VlU2VydmljZVRva2VuUmVxdWVzdBIPCgdzZXJ2aWNlGAEgASgJEg4KBnNlY3JldBgCIAEoCSJaChlJc3N1ZVNlcnZpY2VUb2tlblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjYKGVJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkSCgoCaXAYAiABKAkiHAoaUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2Ui1AEKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg4KBnNjb3BlcxgDIAMoCRIOCgZwcmVmaXgYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyZXZva2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIzChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGc2NvcGVzGAIgAygJIlAKFENyZWF0ZUFwaUtleVJlc3BvbnNlEigKB2FwaV9rZXkYASABKAsyFy5jcmFmdGVyLmF1dGgudjEuQXBpS2V5Eg4KBnNlY3JldBgCIAEoCSIUChJMaXN0QXBpS2V5c1JlcXVlc3QiQAoTTGlzdEFwaUtleXNSZXNwb25zZRIpCghhcGlfa2V5cxgBIAMoCzIXLmNyYWZ0ZXIuYXV0aC52MS5BcGlLZXkiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSJPChNWZXJpZnlBcGlLZXlSZXF1ZXN0Eg4KBnNlY3JldBgBIAEoCRIOCgZtZXRob2QYAiABKAkSDAoEcGF0aBgDIAEoCRIKCgJpcBgEIAEoCSJdChRWZXJpZnlBcGlLZXlSZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSDwoHdXNlcl9pZBgCIAEoCRIOCgZrZXlfaWQYAyABKAkSDgoGc2NvcGVzGAQgAygJMosKCgtBdXRoU2VydmljZRJJCgZTaWduVXASHi5jcmFmdGVyLmF1dGgudjEuU2lnblVwUmVxdWVzdBofLmNyYWZ0ZXIuYXV0aC52MS5TaWduVXBSZXNwb25zZRJYCgtWZXJpZnlFbWFpbBIjLmNyYWZ0ZXIuYXV0aC52MS5WZXJpZnlFbWFpbFJlcXVlc3QaJC5jcmFmdGVyLmF1dGgudjEuVmVyaWZ5RW1haWxSZXNwb25zZRJJCgZTaWduSW4SHi5jcmFmdGVyLmF1dGgudjEuU2lnbkluUmVxdWVzdBofLmNyYWZ0ZXIuYXV0aC52MS5TaWduSW5SZXNwb25zZRJhCg5SZWZyZXNoU2Vzc2lvbhImLmNyYWZ0ZXIuYXV0aC52MS5SZWZyZXNoU2Vzc2lvblJlcXVlc3QaJy5jcmFmdGVyLmF1dGgudjEuUmVmcmVzaFNlc3Npb25SZXNwb25zZRJMCgdTaWduT3V0Eh8uY3JhZnRlci5hdXRoLnYxLlNpZ25PdXRSZXF1ZXN0GiAuY3JhZnRlci5hdXRoLnYxLlNpZ25PdXRSZXNwb25zZRJhCg5Gb3Jnb3RQYXNzd29yZBImLmNyYWZ0ZXIuYXV0aC52MS5Gb3Jnb3RQYXNzd29yZFJlcXVlc3QaJy5jcmFmdGVyLmF1dGgudjEuRm9yZ290UGFzc3dvcmRSZXNwb25zZRJeCg1SZXNldFBhc3N3b3JkEiUuY3JhZnRlci5hdXRoLnYxLlJlc2V0UGFzc3dvcmRSZXF1ZXN0GiYuY3JhZnRlci5hdXRoLnYxLlJlc2V0UGFzc3dvcmRSZXNwb25zZRJMCgdHZXRKd2tzEh8uY3JhZnRlci5hdXRoLnYxLkdldEp3a3NSZXF1ZXN0GiAuY3JhZnRlci5hdXRoLnYxLkdldEp3a3NSZXNwb25zZRJqChFJc3N1ZVNlcnZpY2VUb2tlbhIpLmNyYWZ0ZXIuYXV0aC52MS5Jc3N1ZVNlcnZpY2VUb2tlblJlcXVlc3QaKi5jcmFmdGVyLmF1dGgudjEuSXNzdWVTZXJ2aWNlVG9rZW5SZXNwb25zZRJtChJSZXNlbmRWZXJpZmljYXRpb24SKi5jcmFmdGVyLmF1dGgudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVxdWVzdBorLmNyYWZ0ZXIuYXV0aC52MS5SZXNlbmRWZXJpZmljYXRpb25SZXNwb25zZRJbCgxDcmVhdGVBcGlLZXkSJC5jcmFmdGVyLmF1dGgudjEuQ3JlYXRlQXBpS2V5UmVxdWVzdBolLmNyYWZ0ZXIuYXV0aC52MS5DcmVhdGVBcGlLZXlSZXNwb25zZRJYCgtMaXN0QXBpS2V5cxIjLmNyYWZ0ZXIuYXV0aC52MS5MaXN0QXBpS2V5c1JlcXVlc3QaJC5jcmFmdGVyLmF1dGgudjEuTGlzdEFwaUtleXNSZXNwb25zZRJbCgxSZXZva2VBcGlLZXkSJC5jcmFmdGVyLmF1dGgudjEuUmV2b2tlQXBpS2V5UmVxdWVzdBolLmNyYWZ0ZXIuYXV0aC52MS5SZXZva2VBcGlLZXlSZXNwb25zZRJbCgxWZXJpZnlBcGlLZXkSJC5jcmFmdGVyLmF1dGgudjEuVmVyaWZ5QXBpS2V5UmVxdWVzdBolLmNyYWZ0ZXIuYXV0aC52MS5WZXJpZnlBcGlLZXlSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChpjcmFmdGVyL2F1dGgvdjEvYXV0aC5wcm90bxIPY3JhZnRlci5hdXRoLnYxInkKCEF1dGhVc2VyEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIRCgljbGllbnRfaWQYBSABKAkSFAoMZGlzcGxheV9uYW1lGAYgASgJIs4BCgdTZXNzaW9uEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAIgASgJEjUKEWFjY2Vzc19leHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChJyZWZyZXNoX2V4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBHVzZXIYBSABKAsyGS5jcmFmdGVyLmF1dGgudjEuQXV0aFVzZXIiUgoNU2lnblVwUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSCgoCaXAYBCABKAkiEAoOU2lnblVwUmVzcG9uc2UiIwoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiQKE1ZlcmlmeUVtYWlsUmVzcG9uc2USDQoFZW1haWwYASABKAkiUAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIKCgJpcBgDIAEoCRISCgp1c2VyX2FnZW50GAQgASgJIjsKDlNpZ25JblJlc3BvbnNlEikKB3Nlc3Npb24YASABKAsyGC5jcmFmdGVyLmF1dGgudjEuU2Vzc2lvbiJCChVSZWZyZXNoU2Vzc2lvblJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCRISCgp1c2VyX2FnZW50GAIgASgJIkMKFlJlZnJlc2hTZXNzaW9uUmVzcG9uc2USKQoHc2Vzc2lvbhgBIAEoCzIYLmNyYWZ0ZXIuYXV0aC52MS5TZXNzaW9uIicKDlNpZ25PdXRSZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkiEQoPU2lnbk91dFJlc3BvbnNlIjIKFUZvcmdvdFBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIKCgJpcBgCIAEoCSIYChZGb3Jnb3RQYXNzd29yZFJlc3BvbnNlIjcKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIhcKFVJlc2V0UGFzc3dvcmRSZXNwb25zZSIQCg5HZXRKd2tzUmVxdWVzdCIkCg9HZXRKd2tzUmVzcG9uc2USEQoJandrc19qc29uGAEgASgJIjsKGElzc3VlU2VydmljZVRva2VuUmVxdWVzdBIPCgdzZXJ2aWNlGAEgASgJEg4KBnNlY3JldBgCIAEoCSJaChlJc3N1ZVNlcnZpY2VUb2tlblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjYKGVJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkSCgoCaXAYAiABKAkiHAoaUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2Ui1AEKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg4KBnNjb3BlcxgDIAMoCRIOCgZwcmVmaXgYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyZXZva2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIzChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGc2NvcGVzGAIgAygJIlAKFENyZWF0ZUFwaUtleVJlc3BvbnNlEigKB2FwaV9rZXkYASABKAsyFy5jcmFmdGVyLmF1dGgudjEuQXBpS2V5Eg4KBnNlY3JldBgCIAEoCSIUChJMaXN0QXBpS2V5c1JlcXVlc3QiQAoTTGlzdEFwaUtleXNSZXNwb25zZRIpCghhcGlfa2V5cxgBIAMoCzIXLmNyYWZ0ZXIuYXV0aC52MS5BcGlLZXkiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSJPChNWZXJpZnlBcGlLZXlSZXF1ZXN0Eg4KBnNlY3JldBgBIAEoCRIOCgZtZXRob2QYAiABKAkSDAoEcGF0aBgDIAEoCRIKCgJpcBgEIAEoCSJdChRWZXJpZnlBcGlLZXlSZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSDwoHdXNlcl9pZBgCIAEoCRIOCgZrZXlfaWQYAyABKAkSDgoGc2NvcGVzGAQgAygJIs8BCg1EZXZpY2VTZXNzaW9uEgoKAmlkGAEgASgJEhMKC2RldmljZV9raW5kGAIgASgJEg8KB2Jyb3dzZXIYAyABKAkSCgoCb3MYBCABKAkSDQoFcGxhY2UYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdjdXJyZW50GAggASgIIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5jcmFmdGVyLmF1dGgudjEuRGV2aWNlU2Vzc2lvbiIiChRSZXZva2VTZXNzaW9uUmVxdWVzdBIKCgJpZBgBIAEoCSIXChVSZXZva2VTZXNzaW9uUmVzcG9uc2UiRwoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0EhgKEGN1cnJlbnRfcGFzc3dvcmQYASABKAkSFAoMbmV3X3Bhc3N3b3JkGAIgASgJIjAKFkNoYW5nZVBhc3N3b3JkUmVzcG9uc2USFgoOZW5kZWRfc2Vzc2lvbnMYASABKAUyqwwKC0F1dGhTZXJ2aWNlEkkKBlNpZ25VcBIeLmNyYWZ0ZXIuYXV0aC52MS5TaWduVXBSZXF1ZXN0Gh8uY3JhZnRlci5hdXRoLnYxLlNpZ25VcFJlc3BvbnNlElgKC1ZlcmlmeUVtYWlsEiMuY3JhZnRlci5hdXRoLnYxLlZlcmlmeUVtYWlsUmVxdWVzdBokLmNyYWZ0ZXIuYXV0aC52MS5WZXJpZnlFbWFpbFJlc3BvbnNlEkkKBlNpZ25JbhIeLmNyYWZ0ZXIuYXV0aC52MS5TaWduSW5SZXF1ZXN0Gh8uY3JhZnRlci5hdXRoLnYxLlNpZ25JblJlc3BvbnNlEmEKDlJlZnJlc2hTZXNzaW9uEiYuY3JhZnRlci5hdXRoLnYxLlJlZnJlc2hTZXNzaW9uUmVxdWVzdBonLmNyYWZ0ZXIuYXV0aC52MS5SZWZyZXNoU2Vzc2lvblJlc3BvbnNlEkwKB1NpZ25PdXQSHy5jcmFmdGVyLmF1dGgudjEuU2lnbk91dFJlcXVlc3QaIC5jcmFmdGVyLmF1dGgudjEuU2lnbk91dFJlc3BvbnNlEmEKDkZvcmdvdFBhc3N3b3JkEiYuY3JhZnRlci5hdXRoLnYxLkZvcmdvdFBhc3N3b3JkUmVxdWVzdBonLmNyYWZ0ZXIuYXV0aC52MS5Gb3Jnb3RQYXNzd29yZFJlc3BvbnNlEl4KDVJlc2V0UGFzc3dvcmQSJS5jcmFmdGVyLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlcXVlc3QaJi5jcmFmdGVyLmF1dGgudjEuUmVzZXRQYXNzd29yZFJlc3BvbnNlEkwKB0dldEp3a3MSHy5jcmFmdGVyLmF1dGgudjEuR2V0Sndrc1JlcXVlc3QaIC5jcmFmdGVyLmF1dGgudjEuR2V0Sndrc1Jlc3BvbnNlEmoKEUlzc3VlU2VydmljZVRva2VuEikuY3JhZnRlci5hdXRoLnYxLklzc3VlU2VydmljZVRva2VuUmVxdWVzdBoqLmNyYWZ0ZXIuYXV0aC52MS5Jc3N1ZVNlcnZpY2VUb2tlblJlc3BvbnNlEm0KElJlc2VuZFZlcmlmaWNhdGlvbhIqLmNyYWZ0ZXIuYXV0aC52MS5SZXNlbmRWZXJpZmljYXRpb25SZXF1ZXN0GisuY3JhZnRlci5hdXRoLnYxLlJlc2VuZFZlcmlmaWNhdGlvblJlc3BvbnNlElsKDENyZWF0ZUFwaUtleRIkLmNyYWZ0ZXIuYXV0aC52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GiUuY3JhZnRlci5hdXRoLnYxLkNyZWF0ZUFwaUtleVJlc3BvbnNlElgKC0xpc3RBcGlLZXlzEiMuY3JhZnRlci5hdXRoLnYxLkxpc3RBcGlLZXlzUmVxdWVzdBokLmNyYWZ0ZXIuYXV0aC52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlElsKDFJldm9rZUFwaUtleRIkLmNyYWZ0ZXIuYXV0aC52MS5SZXZva2VBcGlLZXlSZXF1ZXN0GiUuY3JhZnRlci5hdXRoLnYxLlJldm9rZUFwaUtleVJlc3BvbnNlElsKDFZlcmlmeUFwaUtleRIkLmNyYWZ0ZXIuYXV0aC52MS5WZXJpZnlBcGlLZXlSZXF1ZXN0GiUuY3JhZnRlci5hdXRoLnYxLlZlcmlmeUFwaUtleVJlc3BvbnNlElsKDExpc3RTZXNzaW9ucxIkLmNyYWZ0ZXIuYXV0aC52MS5MaXN0U2Vzc2lvbnNSZXF1ZXN0GiUuY3JhZnRlci5hdXRoLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEl4KDVJldm9rZVNlc3Npb24SJS5jcmFmdGVyLmF1dGgudjEuUmV2b2tlU2Vzc2lvblJlcXVlc3QaJi5jcmFmdGVyLmF1dGgudjEuUmV2b2tlU2Vzc2lvblJlc3BvbnNlEmEKDkNoYW5nZVBhc3N3b3JkEiYuY3JhZnRlci5hdXRoLnYxLkNoYW5nZVBhc3N3b3JkUmVxdWVzdBonLmNyYWZ0ZXIuYXV0aC52MS5DaGFuZ2VQYXNzd29yZFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * The claims of an access token, as /auth/check returns them.
@@ -715,6 +715,175 @@ export const VerifyApiKeyResponseSchema: GenMessage<VerifyApiKeyResponse> = /*@_
   messageDesc(file_crafter_auth_v1_auth, 30);
 
 /**
+ * One signed-in session (a refresh-token family) as a linked device.
+ *
+ * @generated from message crafter.auth.v1.DeviceSession
+ */
+export type DeviceSession = Message<"crafter.auth.v1.DeviceSession"> & {
+  /**
+   * The session id (the family; the access token's `sid`).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * "web", "mobile" or "chrome" (the Chrome extension).
+   *
+   * @generated from field: string device_kind = 2;
+   */
+  deviceKind: string;
+
+  /**
+   * Browser name and major version, e.g. "Chrome 126"; "" when unknown.
+   *
+   * @generated from field: string browser = 3;
+   */
+  browser: string;
+
+  /**
+   * Operating system, e.g. "macOS"; "" when unknown.
+   *
+   * @generated from field: string os = 4;
+   */
+  os: string;
+
+  /**
+   * Where it signed in from: the client IP as the gateway saw it (no geolocation database yet).
+   *
+   * @generated from field: string place = 5;
+   */
+  place: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 6;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * The last sign-in or refresh of the session.
+   *
+   * @generated from field: google.protobuf.Timestamp last_used_at = 7;
+   */
+  lastUsedAt?: Timestamp | undefined;
+
+  /**
+   * The session of the calling access token.
+   *
+   * @generated from field: bool current = 8;
+   */
+  current: boolean;
+};
+
+/**
+ * Describes the message crafter.auth.v1.DeviceSession.
+ * Use `create(DeviceSessionSchema)` to create a new message.
+ */
+export const DeviceSessionSchema: GenMessage<DeviceSession> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 31);
+
+/**
+ * @generated from message crafter.auth.v1.ListSessionsRequest
+ */
+export type ListSessionsRequest = Message<"crafter.auth.v1.ListSessionsRequest"> & {
+};
+
+/**
+ * Describes the message crafter.auth.v1.ListSessionsRequest.
+ * Use `create(ListSessionsRequestSchema)` to create a new message.
+ */
+export const ListSessionsRequestSchema: GenMessage<ListSessionsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 32);
+
+/**
+ * @generated from message crafter.auth.v1.ListSessionsResponse
+ */
+export type ListSessionsResponse = Message<"crafter.auth.v1.ListSessionsResponse"> & {
+  /**
+   * @generated from field: repeated crafter.auth.v1.DeviceSession sessions = 1;
+   */
+  sessions: DeviceSession[];
+};
+
+/**
+ * Describes the message crafter.auth.v1.ListSessionsResponse.
+ * Use `create(ListSessionsResponseSchema)` to create a new message.
+ */
+export const ListSessionsResponseSchema: GenMessage<ListSessionsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 33);
+
+/**
+ * @generated from message crafter.auth.v1.RevokeSessionRequest
+ */
+export type RevokeSessionRequest = Message<"crafter.auth.v1.RevokeSessionRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message crafter.auth.v1.RevokeSessionRequest.
+ * Use `create(RevokeSessionRequestSchema)` to create a new message.
+ */
+export const RevokeSessionRequestSchema: GenMessage<RevokeSessionRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 34);
+
+/**
+ * @generated from message crafter.auth.v1.RevokeSessionResponse
+ */
+export type RevokeSessionResponse = Message<"crafter.auth.v1.RevokeSessionResponse"> & {
+};
+
+/**
+ * Describes the message crafter.auth.v1.RevokeSessionResponse.
+ * Use `create(RevokeSessionResponseSchema)` to create a new message.
+ */
+export const RevokeSessionResponseSchema: GenMessage<RevokeSessionResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 35);
+
+/**
+ * @generated from message crafter.auth.v1.ChangePasswordRequest
+ */
+export type ChangePasswordRequest = Message<"crafter.auth.v1.ChangePasswordRequest"> & {
+  /**
+   * @generated from field: string current_password = 1;
+   */
+  currentPassword: string;
+
+  /**
+   * @generated from field: string new_password = 2;
+   */
+  newPassword: string;
+};
+
+/**
+ * Describes the message crafter.auth.v1.ChangePasswordRequest.
+ * Use `create(ChangePasswordRequestSchema)` to create a new message.
+ */
+export const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 36);
+
+/**
+ * @generated from message crafter.auth.v1.ChangePasswordResponse
+ */
+export type ChangePasswordResponse = Message<"crafter.auth.v1.ChangePasswordResponse"> & {
+  /**
+   * How many other sessions were ended.
+   *
+   * @generated from field: int32 ended_sessions = 1;
+   */
+  endedSessions: number;
+};
+
+/**
+ * Describes the message crafter.auth.v1.ChangePasswordResponse.
+ * Use `create(ChangePasswordResponseSchema)` to create a new message.
+ */
+export const ChangePasswordResponseSchema: GenMessage<ChangePasswordResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 37);
+
+/**
  * Credentials, verification and reset tokens, refresh-token families and the signing keys (JWKS).
  * Sign-up, sign-in and forgot-password answer alike for known and unknown accounts.
  *
@@ -846,6 +1015,38 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof VerifyApiKeyRequestSchema;
     output: typeof VerifyApiKeyResponseSchema;
+  },
+  /**
+   * The calling user's signed-in sessions (linked devices), newest use first; browser sessions only.
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.ListSessions
+   */
+  listSessions: {
+    methodKind: "unary";
+    input: typeof ListSessionsRequestSchema;
+    output: typeof ListSessionsResponseSchema;
+  },
+  /**
+   * Ends one of the caller's sessions: its refresh tokens stop and its access tokens are denied at
+   * once. Unknown or another user's: NOT_FOUND.
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.RevokeSession
+   */
+  revokeSession: {
+    methodKind: "unary";
+    input: typeof RevokeSessionRequestSchema;
+    output: typeof RevokeSessionResponseSchema;
+  },
+  /**
+   * Changes the caller's password after checking the current one, and ends every other session.
+   * Wrong current password: InvalidCredentials; weak new one: CR_ERR_BAD_REQUEST (field new_password).
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.ChangePassword
+   */
+  changePassword: {
+    methodKind: "unary";
+    input: typeof ChangePasswordRequestSchema;
+    output: typeof ChangePasswordResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_auth_v1_auth, 0);
