@@ -5,6 +5,7 @@ import { AdminService } from "@crafter/proto/crafter/account/v1/admin_pb";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { PaymentsService } from "@crafter/proto/crafter/billing/v1/payments_pb";
+import { ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { Config } from "./config";
@@ -21,6 +22,7 @@ export interface Clients {
   payments: Client<typeof PaymentsService>;
   /** Billing's payments with the gateway's service token: Stripe's webhooks (no user). */
   paymentsAsGateway: Client<typeof PaymentsService>;
+  contacts: Client<typeof ContactsService>;
 }
 
 /**
@@ -50,5 +52,6 @@ export function createClients(config: Config): Clients {
       as: "service",
       credentials,
     }),
+    contacts: createServiceClient(ContactsService, config.CONTACTS_URL, options),
   };
 }

@@ -5,6 +5,7 @@ import { aiToolsRoutes } from "./ai-tools.routes";
 import { apiKeyRoutes } from "./api-keys.routes";
 import { authRoutes } from "./auth.routes";
 import { billingRoutes } from "./billing.routes";
+import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 import { projectsRoutes } from "./projects.routes";
 import { settingsRoutes } from "./settings.routes";
@@ -24,6 +25,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   billingRoutes,
   settingsRoutes,
   adminRoutes,
+  contactsRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

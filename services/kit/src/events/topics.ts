@@ -9,6 +9,8 @@ export const TOPICS = {
   billingCredits: "billing.credits.v1",
   billingUsage: "billing.usage.v1",
   billingSubscription: "billing.subscription.v1",
+  contactsContact: "contacts.contact.v1",
+  contactsLead: "contacts.lead.v1",
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
