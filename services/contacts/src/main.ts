@@ -1,4 +1,5 @@
 import { runService } from "@crafter/kit";
+import { freeTierPlans } from "./clients/plans";
 import { configSchema } from "./config";
 import type { ContactsDeps } from "./deps";
 import { contactsConsumers } from "./events/consumers";
@@ -13,7 +14,7 @@ await runService({
   async setup({ config, logger, mongo, kick }) {
     const stores = await createStores(mongo);
     const events = new ContactsEvents(config.CRAFTER_NAMESPACE);
-    const deps: ContactsDeps = { stores, events, kick, logger, now: () => new Date() };
+    const deps: ContactsDeps = { stores, events, plans: freeTierPlans, kick, logger, now: () => new Date() };
     return {
       routes: routes(deps),
       access,

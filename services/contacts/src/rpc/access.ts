@@ -1,8 +1,8 @@
 import { rpcAccess } from "@crafter/kit";
 import { ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
 
-/** Who may call each ContactsService RPC: a method without an entry is refused. Until the
- * use cases land (issue 10), only getContactsStatus is implemented; the rest answer Unimplemented. */
+/** Who may call each ContactsService RPC: a method without an entry is refused. Every RPC acts on
+ * the caller's own contacts; StreamSegmentMembers also serves the email issue's services, naming the user. */
 export const access = rpcAccess(ContactsService, {
   getContactsStatus: ["user"],
   createContact: ["user"],
@@ -23,5 +23,12 @@ export const access = rpcAccess(ContactsService, {
   listSegments: ["user"],
   deleteSegment: ["user"],
   countSegment: ["user"],
-  streamSegmentMembers: ["user"],
+  streamSegmentMembers: ["user", "service:notifications", "service:workflows"],
+  listInteractions: ["user"],
+  getContactSettings: ["user"],
+  saveContactSettings: ["user"],
+  listImports: ["user"],
+  getSegment: ["user"],
+  addToSegment: ["user"],
+  listContactIds: ["user"],
 });

@@ -1,15 +1,285 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { callerOf } from "@crafter/kit";
-import { ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
+import { badRequest, callerOf } from "@crafter/kit";
+import {
+  ContactSettingsSchema,
+  ContactsService,
+  ExportContactsResponseSchema,
+  StreamSegmentMembersResponseSchema,
+} from "@crafter/proto/crafter/contacts/v1/contacts_pb";
 import type { ContactsDeps } from "../deps";
-import { getContactsStatus } from "../usecases/get-contacts-status";
+import { csvLine } from "../domain/csv-out";
+import type { StoredContact } from "../store/contact.repository";
+import type { Settings } from "../store/settings.repository";
+import {
+  addInteraction,
+  changeConsent,
+  createContact,
+  deleteContacts,
+  exportContactData,
+  getContact,
+  listInteractions,
+  tagContacts,
+  updateContact,
+} from "../usecases/contacts";
+import { matchContacts } from "../usecases/query";
+import { scopeOf } from "../usecases/scope";
+import {
+  addToSegment,
+  countSegment,
+  deleteSegment,
+  getSegment,
+  listContacts,
+  listSegments,
+  queryContacts,
+  saveSegment,
+  segmentQuery,
+} from "../usecases/segments";
+import { getContactSettings, saveContactSettings } from "../usecases/settings";
+import {
+  consentFromProto,
+  fromContactInput,
+  jsonCustom,
+  toConsentChange,
+  toContact,
+  toInteraction,
+  toSegment,
+} from "./mappers";
+
+const toSettings = (settings: Settings) =>
+  create(ContactSettingsSchema, {
+    customFields: settings.customFields.map((f) => ({ ...f, options: f.options ?? [] })),
+    interactionTypes: settings.interactionTypes,
+    contactTypes: settings.contactTypes,
+  });
+
+/** The CSV export's columns (custom fields follow as `custom.<key>`). */
+const EXPORT_COLUMNS = [
+  "email",
+  "firstName",
+  "lastName",
+  "phone",
+  "company",
+  "customerKind",
+  "contactType",
+  "tags",
+  "consent",
+  "source",
+  "customerSince",
+  "updated_on",
+] as const;
+
+function exportRow(contact: StoredContact, customKeys: readonly string[]): string {
+  const custom = jsonCustom(contact.custom);
+  return csvLine([
+    contact.email,
+    contact.firstName,
+    contact.lastName,
+    contact.phone,
+    contact.company,
+    contact.customerKind,
+    contact.contactType,
+    contact.tags.join(", "),
+    contact.consent,
+    contact.source,
+    contact.customerSince,
+    contact.updatedOn,
+    ...customKeys.map((key) => custom[key] ?? ""),
+  ]);
+}
 
 /** crafter.contacts.v1.ContactsService: thin handlers; the use cases hold the logic. */
 export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
   return (router) =>
     router.service(ContactsService, {
-      async getContactsStatus(req, ctx) {
-        return getContactsStatus(deps, callerOf(ctx), req);
+      async getContactsStatus(_req, ctx) {
+        const entries = await deps.stores.contacts.countForUser(callerOf(ctx).userId);
+        return { entries, empty: entries === 0 };
+      },
+      async createContact(req, ctx) {
+        const contact = await createContact(deps, callerOf(ctx), {
+          projectId: req.projectId,
+          contact: fromContactInput(req.contact),
+          source: req.source === "API" ? "API" : "manual",
+        });
+        return { contact: toContact(contact) };
+      },
+      async getContact(req, ctx) {
+        const details = await getContact(deps, callerOf(ctx), req);
+        return {
+          contact: toContact(details.contact),
+          consentHistory: details.consentHistory.map(toConsentChange),
+          interactions: details.interactions.map(toInteraction),
+        };
+      },
+      async updateContact(req, ctx) {
+        const contact = await updateContact(deps, callerOf(ctx), {
+          projectId: req.projectId,
+          contactId: req.contactId,
+          contact: fromContactInput(req.contact, req.fields),
+        });
+        return { contact: toContact(contact) };
+      },
+      async deleteContacts(req, ctx) {
+        return { deleted: await deleteContacts(deps, callerOf(ctx), req) };
+      },
+      async listContacts(req, ctx) {
+        const page = await listContacts(deps, callerOf(ctx), {
+          projectId: req.projectId,
+          query: req.query,
+          tags: req.tags,
+          consent: req.consent,
+          contactType: req.contactType,
+          customerKind: req.customerKind,
+          segmentId: req.segmentId,
+          tree: req.filter,
+          sortBy: req.sortBy,
+          descending: req.descending,
+          page: req.page,
+          pageSize: req.pageSize,
+        });
+        return {
+          contacts: page.items.map(toContact),
+          count: page.count,
+          currentPage: page.page,
+          totalPages: page.totalPages,
+        };
+      },
+      async listContactIds({ list }, ctx) {
+        const caller = callerOf(ctx);
+        if (!list) return { contactIds: [] };
+        const req = list;
+        const contacts = await queryContacts(deps, scopeOf(caller, req.projectId), {
+          query: req.query,
+          tags: req.tags,
+          consent: req.consent,
+          contactType: req.contactType,
+          customerKind: req.customerKind,
+          segmentId: req.segmentId,
+          tree: req.filter,
+        });
+        return { contactIds: contacts.map((c) => c._id) };
+      },
+      async tagContacts(req, ctx) {
+        return { updated: await tagContacts(deps, callerOf(ctx), req) };
+      },
+      async setConsent(req, ctx) {
+        const status = consentFromProto(req.status);
+        if (!status)
+          throw badRequest({ consent: "Consent is pending, subscribed, unsubscribed, bounced or complained" });
+        const contact = await changeConsent(deps, callerOf(ctx), { ...req, status });
+        return { contact: toContact(contact) };
+      },
+      async addInteraction(req, ctx) {
+        const interaction = await addInteraction(deps, callerOf(ctx), {
+          projectId: req.projectId,
+          contactId: req.contactId,
+          type: req.type,
+          note: req.note,
+          at: req.at ? timestampDate(req.at) : undefined,
+        });
+        return { interaction: toInteraction(interaction) };
+      },
+      async listInteractions(req, ctx) {
+        const page = await listInteractions(deps, callerOf(ctx), req);
+        return {
+          interactions: page.items.map(toInteraction),
+          count: page.count,
+          currentPage: page.page,
+          totalPages: page.totalPages,
+        };
+      },
+      async exportContactData(req, ctx) {
+        return { json: await exportContactData(deps, callerOf(ctx), req) };
+      },
+      async *exportContacts(req, ctx) {
+        const caller = callerOf(ctx);
+        const scope = scopeOf(caller, req.projectId);
+        const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+        const customKeys = settings.customFields.map((f) => f.key);
+        let contacts = await queryContacts(deps, scope, {
+          query: req.query,
+          tags: req.tags,
+          consent: req.consent,
+          contactType: req.contactType,
+          customerKind: req.customerKind,
+          segmentId: req.segmentId,
+          sortBy: req.sortBy,
+          descending: req.descending,
+        });
+        if (req.contactIds.length > 0) {
+          const ids = new Set(req.contactIds);
+          contacts = contacts.filter((c) => ids.has(c._id));
+        }
+        const header = csvLine([...EXPORT_COLUMNS, ...customKeys.map((k) => `custom.${k}`)]);
+        yield create(ExportContactsResponseSchema, { csv: Buffer.from(header) });
+        for (let at = 0; at < contacts.length; at += 500) {
+          const chunk = contacts
+            .slice(at, at + 500)
+            .map((c) => exportRow(c, customKeys))
+            .join("");
+          yield create(ExportContactsResponseSchema, { csv: Buffer.from(chunk) });
+        }
+      },
+      async getContactSettings(req, ctx) {
+        return { settings: toSettings(await getContactSettings(deps, callerOf(ctx), req)) };
+      },
+      async saveContactSettings(req, ctx) {
+        const s = req.settings;
+        const items =
+          req.list === "custom-fields"
+            ? (s?.customFields ?? []).map((f) => ({
+                key: f.key,
+                label: f.label,
+                type: f.type,
+                ...(f.options.length > 0 ? { options: f.options } : {}),
+              }))
+            : req.list === "interaction-types"
+              ? (s?.interactionTypes ?? []).map(({ key, label }) => ({ key, label }))
+              : (s?.contactTypes ?? []).map(({ key, label }) => ({ key, label }));
+        const saved = await saveContactSettings(deps, callerOf(ctx), {
+          projectId: req.projectId,
+          list: req.list,
+          items,
+        });
+        return { settings: toSettings(saved) };
+      },
+      async saveSegment(req, ctx) {
+        return { segment: toSegment(await saveSegment(deps, callerOf(ctx), req)) };
+      },
+      async listSegments(req, ctx) {
+        return { segments: (await listSegments(deps, callerOf(ctx), req)).map(toSegment) };
+      },
+      async getSegment(req, ctx) {
+        return { segment: toSegment(await getSegment(deps, callerOf(ctx), req)) };
+      },
+      async deleteSegment(req, ctx) {
+        await deleteSegment(deps, callerOf(ctx), req);
+        return {};
+      },
+      async addToSegment(req, ctx) {
+        return { added: await addToSegment(deps, callerOf(ctx), req) };
+      },
+      async countSegment(req, ctx) {
+        const result = await countSegment(deps, callerOf(ctx), req);
+        return { count: result.count, preview: result.preview.map(toContact) };
+      },
+      async *streamSegmentMembers(req, ctx) {
+        const caller = callerOf(ctx);
+        // A service caller names the user (the access table allows it); a user acts for themselves.
+        const userId = caller.service ? req.userId : caller.userId;
+        if (userId === "") throw badRequest({ userId: "userId is required" });
+        const scope = scopeOf({ ...caller, userId }, req.projectId);
+        const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+        const q = await segmentQuery(deps, scope, req.segmentId);
+        const { contacts } = await matchContacts(deps, scope, settings, {
+          ...q,
+          ...(req.subscribedOnly ? { consent: "subscribed" } : {}),
+        });
+        for (let at = 0; at < contacts.length; at += 200) {
+          yield create(StreamSegmentMembersResponseSchema, { contacts: contacts.slice(at, at + 200).map(toContact) });
+        }
       },
     });
 }

@@ -1,16 +1,42 @@
 import type { Connection, Model } from "mongoose";
-import { type EntryDoc, EntryRepository, entryModel } from "./entry.repository";
+import { type ContactDoc, ContactRepository, contactModel } from "./contact.repository";
+import { SegmentRepository, segmentMemberModel, segmentModel } from "./segment.repository";
+import { SettingsRepository, settingsModel } from "./settings.repository";
+import {
+  consentChangeModel,
+  type DeletionDoc,
+  deletionModel,
+  interactionModel,
+  TimelineRepository,
+} from "./timeline.repository";
 
 /** Every repository of the contacts service, over its own database. */
 export interface ContactsStores {
-  entries: EntryRepository;
+  contacts: ContactRepository;
+  timeline: TimelineRepository;
+  settings: SettingsRepository;
+  segments: SegmentRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
-  outbox: Model<EntryDoc>[];
+  outbox: Array<Model<ContactDoc> | Model<DeletionDoc>>;
 }
 
 /** Builds the repositories and waits until their indexes exist. */
 export async function createStores(connection: Connection): Promise<ContactsStores> {
-  const entries = entryModel(connection);
-  await entries.init();
-  return { entries: new EntryRepository(entries), outbox: [entries] };
+  const contacts = contactModel(connection);
+  const consent = consentChangeModel(connection);
+  const interactions = interactionModel(connection);
+  const deletions = deletionModel(connection);
+  const settings = settingsModel(connection);
+  const segments = segmentModel(connection);
+  const members = segmentMemberModel(connection);
+  await Promise.all(
+    [contacts, consent, interactions, deletions, settings, segments, members].map((model) => model.init()),
+  );
+  return {
+    contacts: new ContactRepository(contacts),
+    timeline: new TimelineRepository(consent, interactions, deletions),
+    settings: new SettingsRepository(settings),
+    segments: new SegmentRepository(segments, members),
+    outbox: [contacts, deletions],
+  };
 }

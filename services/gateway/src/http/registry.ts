@@ -17,7 +17,7 @@ export interface RouteDef<
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
 > {
-  method: "get" | "post" | "put" | "delete";
+  method: "get" | "post" | "put" | "patch" | "delete";
   /** OpenAPI-style path from the root, e.g. `/api/workflowsV2/{id}`. */
   path: string;
   summary: string;
@@ -128,7 +128,8 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps):
               res,
             )
           : await run();
-      ok(res, answer.result, answer.status);
+      // A route that wrote its own response (a CSV download) is not enveloped.
+      if (!res.headersSent) ok(res, answer.result, answer.status);
     });
     router[route.method](expressPath(route.path, mount), ...handlers);
   }

@@ -3,6 +3,7 @@ import { accountRoutes } from "./account.routes";
 import { aiToolsRoutes } from "./ai-tools.routes";
 import { apiKeyRoutes } from "./api-keys.routes";
 import { authRoutes } from "./auth.routes";
+import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 import { projectsRoutes } from "./projects.routes";
 import { workflowsRoutes } from "./workflows.routes";
@@ -18,6 +19,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   workflowsRoutes,
   aiToolsRoutes,
   apiKeyRoutes,
+  contactsRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

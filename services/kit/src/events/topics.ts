@@ -7,6 +7,8 @@ export const TOPICS = {
   projectsProject: "projects.project.v1",
   workflowsCraft: "workflows.craft.v1",
   billingCredits: "billing.credits.v1",
+  contactsContact: "contacts.contact.v1",
+  contactsLead: "contacts.lead.v1",
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];

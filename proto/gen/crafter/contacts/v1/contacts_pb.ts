@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file crafter/contacts/v1/contacts.proto.
  */
 export const file_crafter_contacts_v1_contacts: GenFile = /*@__PURE__*/
-  fileDesc("CiJjcmFmdGVyL2NvbnRhY3RzL3YxL2NvbnRhY3RzLnByb3RvEhNjcmFmdGVyLmNvbnRhY3RzLnYxInsKDUNvbnNlbnRDaGFuZ2USMgoGc3RhdHVzGAEgASgOMiIuY3JhZnRlci5jb250YWN0cy52MS5Db25zZW50U3RhdHVzEiYKAmF0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZzb3VyY2UYAyABKAkiaQoLSW50ZXJhY3Rpb24SFgoOaW50ZXJhY3Rpb25faWQYASABKAkSDAoEdHlwZRgCIAEoCRIMCgRub3RlGAMgASgJEiYKAmF0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLfAwoHQ29udGFjdBISCgpjb250YWN0X2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSEgoKZmlyc3RfbmFtZRgDIAEoCRIRCglsYXN0X25hbWUYBCABKAkSDQoFZW1haWwYBSABKAkSDQoFcGhvbmUYBiABKAkSDwoHY29tcGFueRgHIAEoCRIVCg1jdXN0b21lcl9raW5kGAggASgJEhQKDGNvbnRhY3RfdHlwZRgJIAEoCRIMCgR0YWdzGAogAygJEicKBmN1c3RvbRgLIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMgoOY3VzdG9tZXJfc2luY2UYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfb24YDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnNvdXJjZRgOIAEoCRIzCgdjb25zZW50GA8gASgOMiIuY3JhZnRlci5jb250YWN0cy52MS5Db25zZW50U3RhdHVzEi4KCmNvbnNlbnRfYXQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEWludGVyYWN0aW9uX2NvdW50GBEgASgFIvwBCgxDb250YWN0SW5wdXQSEgoKZmlyc3RfbmFtZRgBIAEoCRIRCglsYXN0X25hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSDQoFcGhvbmUYBCABKAkSDwoHY29tcGFueRgFIAEoCRIVCg1jdXN0b21lcl9raW5kGAYgASgJEhQKDGNvbnRhY3RfdHlwZRgHIAEoCRIMCgR0YWdzGAggAygJEicKBmN1c3RvbRgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMgoOY3VzdG9tZXJfc2luY2UYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIm4KFENyZWF0ZUNvbnRhY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSMgoHY29udGFjdBgCIAEoCzIhLmNyYWZ0ZXIuY29udGFjdHMudjEuQ29udGFjdElucHV0Eg4KBnNvdXJjZRgDIAEoCSJGChVDcmVhdGVDb250YWN0UmVzcG9uc2USLQoHY29udGFjdBgBIAEoCzIcLmNyYWZ0ZXIuY29udGFjdHMudjEuQ29udGFjdCI7ChFHZXRDb250YWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmNvbnRhY3RfaWQYAiABKAkiuAEKEkdldENvbnRhY3RSZXNwb25zZRItCgdjb250YWN0GAEgASgLMhwuY3JhZnRlci5jb250YWN0cy52MS5Db250YWN0EjsKD2NvbnNlbnRfaGlzdG9yeRgCIAMoCzIiLmNyYWZ0ZXIuY29udGFjdHMudjEuQ29uc2VudENoYW5nZRI2CgxpbnRlcmFjdGlvbnMYAyADKAsyIC5jcmFmdGVyLmNvbnRhY3RzLnYxLkludGVyYWN0aW9uInIKFFVwZGF0ZUNvbnRhY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKY29udGFjdF9pZBgCIAEoCRIyCgdjb250YWN0GAMgASgLMiEuY3JhZnRlci5jb250YWN0cy52MS5Db250YWN0SW5wdXQiRgoVVXBkYXRlQ29udGFjdFJlc3BvbnNlEi0KB2NvbnRhY3QYASABKAsyHC5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbnRhY3QiQAoVRGVsZXRlQ29udGFjdHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEwoLY29udGFjdF9pZHMYAiADKAkiKQoWRGVsZXRlQ29udGFjdHNSZXNwb25zZRIPCgdkZWxldGVkGAEgASgFIrsBChNMaXN0Q29udGFjdHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDQoFcXVlcnkYAiABKAkSJwoGZmlsdGVyGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgpzZWdtZW50X2lkGAQgASgJEg8KB3NvcnRfYnkYBSABKAkSEgoKZGVzY2VuZGluZxgGIAEoCBIMCgRwYWdlGAcgASgFEhEKCXBhZ2Vfc2l6ZRgIIAEoBSKAAQoUTGlzdENvbnRhY3RzUmVzcG9uc2USLgoIY29udGFjdHMYASADKAsyHC5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbnRhY3QSDQoFY291bnQYAiABKAUSFAoMY3VycmVudF9wYWdlGAMgASgFEhMKC3RvdGFsX3BhZ2VzGAQgASgFIloKElRhZ0NvbnRhY3RzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhMKC2NvbnRhY3RfaWRzGAIgAygJEgsKA2FkZBgDIAMoCRIOCgZyZW1vdmUYBCADKAkiJgoTVGFnQ29udGFjdHNSZXNwb25zZRIPCgd1cGRhdGVkGAEgASgFIn8KEVNldENvbnNlbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKY29udGFjdF9pZBgCIAEoCRIyCgZzdGF0dXMYAyABKA4yIi5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbnNlbnRTdGF0dXMSDgoGc291cmNlGAQgASgJIkMKElNldENvbnNlbnRSZXNwb25zZRItCgdjb250YWN0GAEgASgLMhwuY3JhZnRlci5jb250YWN0cy52MS5Db250YWN0IoMBChVBZGRJbnRlcmFjdGlvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpjb250YWN0X2lkGAIgASgJEgwKBHR5cGUYAyABKAkSDAoEbm90ZRgEIAEoCRImCgJhdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTwoWQWRkSW50ZXJhY3Rpb25SZXNwb25zZRI1CgtpbnRlcmFjdGlvbhgBIAEoCzIgLmNyYWZ0ZXIuY29udGFjdHMudjEuSW50ZXJhY3Rpb24iQgoYRXhwb3J0Q29udGFjdERhdGFSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKY29udGFjdF9pZBgCIAEoCSIpChlFeHBvcnRDb250YWN0RGF0YVJlc3BvbnNlEgwKBGpzb24YASABKAkiYwoVRXhwb3J0Q29udGFjdHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEwoLY29udGFjdF9pZHMYAiADKAkSDQoFcXVlcnkYAyABKAkSEgoKc2VnbWVudF9pZBgEIAEoCSIlChZFeHBvcnRDb250YWN0c1Jlc3BvbnNlEgsKA2NzdhgBIAEoDCJPChdVcGxvYWRJbXBvcnRGaWxlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCWZpbGVfbmFtZRgCIAEoCRINCgVjaHVuaxgDIAEoDCIvCg1Db2x1bW5NYXBwaW5nEg4KBmhlYWRlchgBIAEoCRIOCgZ0YXJnZXQYAiABKAkiuwEKGFVwbG9hZEltcG9ydEZpbGVSZXNwb25zZRIRCglpbXBvcnRfaWQYASABKAkSDwoHaGVhZGVycxgCIAMoCRIrCgdwcmV2aWV3GAMgAygLMhouZ29vZ2xlLnByb3RvYnVmLkxpc3RWYWx1ZRI7Cg9ndWVzc2VkX21hcHBpbmcYBCADKAsyIi5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbHVtbk1hcHBpbmcSEQoJZGVsaW1pdGVyGAUgASgJIokBChJTdGFydEltcG9ydFJlcXVlc3QSEQoJaW1wb3J0X2lkGAEgASgJEjMKB21hcHBpbmcYAiADKAsyIi5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbHVtbk1hcHBpbmcSKwoGZGVkdXBlGAMgASgOMhsuY3JhZnRlci5jb250YWN0cy52MS5EZWR1cGUiRwoTU3RhcnRJbXBvcnRSZXNwb25zZRIwCgZpbXBvcnQYASABKAsyIC5jcmFmdGVyLmNvbnRhY3RzLnYxLkltcG9ydFN0YXRlIiUKEEdldEltcG9ydFJlcXVlc3QSEQoJaW1wb3J0X2lkGAEgASgJIkUKEUdldEltcG9ydFJlc3BvbnNlEjAKBmltcG9ydBgBIAEoCzIgLmNyYWZ0ZXIuY29udGFjdHMudjEuSW1wb3J0U3RhdGUinAIKC0ltcG9ydFN0YXRlEhEKCWltcG9ydF9pZBgBIAEoCRISCgpwcm9qZWN0X2lkGAIgASgJEhEKCWZpbGVfbmFtZRgDIAEoCRIOCgZmaWVsZHMYBCADKAkSDgoGc3RhdHVzGAUgASgJEhIKCnByb2Nlc3NpbmcYBiABKAgSEgoKcm93c190b3RhbBgHIAEoBRIRCglyb3dzX2RvbmUYCCABKAUSDwoHY3JlYXRlZBgJIAEoBRIPCgd1cGRhdGVkGAogASgFEg8KB3NraXBwZWQYCyABKAUSDgoGZmFpbGVkGAwgASgFEhIKCm92ZXJfbGltaXQYDSABKAUSEgoKbGltaXRfY29kZRgOIAEoCRINCgVlcnJvchgPIAEoCSIuChlFeHBvcnRJbXBvcnRFcnJvcnNSZXF1ZXN0EhEKCWltcG9ydF9pZBgBIAEoCSIpChpFeHBvcnRJbXBvcnRFcnJvcnNSZXNwb25zZRILCgNjc3YYASABKAwilgEKB1NlZ21lbnQSEgoKc2VnbWVudF9pZBgBIAEoCRISCgpwcm9qZWN0X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSJQoEdHJlZRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLgoKdXBkYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAicQoSU2F2ZVNlZ21lbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKc2VnbWVudF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEiUKBHRyZWUYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IkQKE1NhdmVTZWdtZW50UmVzcG9uc2USLQoHc2VnbWVudBgBIAEoCzIcLmNyYWZ0ZXIuY29udGFjdHMudjEuU2VnbWVudCIpChNMaXN0U2VnbWVudHNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkiRgoUTGlzdFNlZ21lbnRzUmVzcG9uc2USLgoIc2VnbWVudHMYASADKAsyHC5jcmFmdGVyLmNvbnRhY3RzLnYxLlNlZ21lbnQiPgoURGVsZXRlU2VnbWVudFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpzZWdtZW50X2lkGAIgASgJIhcKFURlbGV0ZVNlZ21lbnRSZXNwb25zZSJhChNDb3VudFNlZ21lbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSJQoEdHJlZRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDwoHcHJldmlldxgDIAEoBSJUChRDb3VudFNlZ21lbnRSZXNwb25zZRINCgVjb3VudBgBIAEoBRItCgdwcmV2aWV3GAIgAygLMhwuY3JhZnRlci5jb250YWN0cy52MS5Db250YWN0Im8KG1N0cmVhbVNlZ21lbnRNZW1iZXJzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCnNlZ21lbnRfaWQYAiABKAkSDwoHdXNlcl9pZBgDIAEoCRIXCg9zdWJzY3JpYmVkX29ubHkYBCABKAgiTgocU3RyZWFtU2VnbWVudE1lbWJlcnNSZXNwb25zZRIuCghjb250YWN0cxgBIAMoCzIcLmNyYWZ0ZXIuY29udGFjdHMudjEuQ29udGFjdCIaChhHZXRDb250YWN0c1N0YXR1c1JlcXVlc3QiOwoZR2V0Q29udGFjdHNTdGF0dXNSZXNwb25zZRIPCgdlbnRyaWVzGAEgASgFEg0KBWVtcHR5GAIgASgIKsYBCg1Db25zZW50U3RhdHVzEh4KGkNPTlNFTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWQ09OU0VOVF9TVEFUVVNfUEVORElORxABEh0KGUNPTlNFTlRfU1RBVFVTX1NVQlNDUklCRUQQAhIfChtDT05TRU5UX1NUQVRVU19VTlNVQlNDUklCRUQQAxIaChZDT05TRU5UX1NUQVRVU19CT1VOQ0VEEAQSHQoZQ09OU0VOVF9TVEFUVVNfQ09NUExBSU5FRBAFKkQKBkRlZHVwZRIWChJERURVUEVfVU5TUEVDSUZJRUQQABIRCg1ERURVUEVfVVBEQVRFEAESDwoLREVEVVBFX1NLSVAQAjLOEAoPQ29udGFjdHNTZXJ2aWNlEnIKEUdldENvbnRhY3RzU3RhdHVzEi0uY3JhZnRlci5jb250YWN0cy52MS5HZXRDb250YWN0c1N0YXR1c1JlcXVlc3QaLi5jcmFmdGVyLmNvbnRhY3RzLnYxLkdldENvbnRhY3RzU3RhdHVzUmVzcG9uc2USZgoNQ3JlYXRlQ29udGFjdBIpLmNyYWZ0ZXIuY29udGFjdHMudjEuQ3JlYXRlQ29udGFjdFJlcXVlc3QaKi5jcmFmdGVyLmNvbnRhY3RzLnYxLkNyZWF0ZUNvbnRhY3RSZXNwb25zZRJdCgpHZXRDb250YWN0EiYuY3JhZnRlci5jb250YWN0cy52MS5HZXRDb250YWN0UmVxdWVzdBonLmNyYWZ0ZXIuY29udGFjdHMudjEuR2V0Q29udGFjdFJlc3BvbnNlEmYKDVVwZGF0ZUNvbnRhY3QSKS5jcmFmdGVyLmNvbnRhY3RzLnYxLlVwZGF0ZUNvbnRhY3RSZXF1ZXN0GiouY3JhZnRlci5jb250YWN0cy52MS5VcGRhdGVDb250YWN0UmVzcG9uc2USaQoORGVsZXRlQ29udGFjdHMSKi5jcmFmdGVyLmNvbnRhY3RzLnYxLkRlbGV0ZUNvbnRhY3RzUmVxdWVzdBorLmNyYWZ0ZXIuY29udGFjdHMudjEuRGVsZXRlQ29udGFjdHNSZXNwb25zZRJjCgxMaXN0Q29udGFjdHMSKC5jcmFmdGVyLmNvbnRhY3RzLnYxLkxpc3RDb250YWN0c1JlcXVlc3QaKS5jcmFmdGVyLmNvbnRhY3RzLnYxLkxpc3RDb250YWN0c1Jlc3BvbnNlEmAKC1RhZ0NvbnRhY3RzEicuY3JhZnRlci5jb250YWN0cy52MS5UYWdDb250YWN0c1JlcXVlc3QaKC5jcmFmdGVyLmNvbnRhY3RzLnYxLlRhZ0NvbnRhY3RzUmVzcG9uc2USXQoKU2V0Q29uc2VudBImLmNyYWZ0ZXIuY29udGFjdHMudjEuU2V0Q29uc2VudFJlcXVlc3QaJy5jcmFmdGVyLmNvbnRhY3RzLnYxLlNldENvbnNlbnRSZXNwb25zZRJpCg5BZGRJbnRlcmFjdGlvbhIqLmNyYWZ0ZXIuY29udGFjdHMudjEuQWRkSW50ZXJhY3Rpb25SZXF1ZXN0GisuY3JhZnRlci5jb250YWN0cy52MS5BZGRJbnRlcmFjdGlvblJlc3BvbnNlEnIKEUV4cG9ydENvbnRhY3REYXRhEi0uY3JhZnRlci5jb250YWN0cy52MS5FeHBvcnRDb250YWN0RGF0YVJlcXVlc3QaLi5jcmFmdGVyLmNvbnRhY3RzLnYxLkV4cG9ydENvbnRhY3REYXRhUmVzcG9uc2USawoORXhwb3J0Q29udGFjdHMSKi5jcmFmdGVyLmNvbnRhY3RzLnYxLkV4cG9ydENvbnRhY3RzUmVxdWVzdBorLmNyYWZ0ZXIuY29udGFjdHMudjEuRXhwb3J0Q29udGFjdHNSZXNwb25zZTABEnEKEFVwbG9hZEltcG9ydEZpbGUSLC5jcmFmdGVyLmNvbnRhY3RzLnYxLlVwbG9hZEltcG9ydEZpbGVSZXF1ZXN0Gi0uY3JhZnRlci5jb250YWN0cy52MS5VcGxvYWRJbXBvcnRGaWxlUmVzcG9uc2UoARJgCgtTdGFydEltcG9ydBInLmNyYWZ0ZXIuY29udGFjdHMudjEuU3RhcnRJbXBvcnRSZXF1ZXN0GiguY3JhZnRlci5jb250YWN0cy52MS5TdGFydEltcG9ydFJlc3BvbnNlEloKCUdldEltcG9ydBIlLmNyYWZ0ZXIuY29udGFjdHMudjEuR2V0SW1wb3J0UmVxdWVzdBomLmNyYWZ0ZXIuY29udGFjdHMudjEuR2V0SW1wb3J0UmVzcG9uc2USdwoSRXhwb3J0SW1wb3J0RXJyb3JzEi4uY3JhZnRlci5jb250YWN0cy52MS5FeHBvcnRJbXBvcnRFcnJvcnNSZXF1ZXN0Gi8uY3JhZnRlci5jb250YWN0cy52MS5FeHBvcnRJbXBvcnRFcnJvcnNSZXNwb25zZTABEmAKC1NhdmVTZWdtZW50EicuY3JhZnRlci5jb250YWN0cy52MS5TYXZlU2VnbWVudFJlcXVlc3QaKC5jcmFmdGVyLmNvbnRhY3RzLnYxLlNhdmVTZWdtZW50UmVzcG9uc2USYwoMTGlzdFNlZ21lbnRzEiguY3JhZnRlci5jb250YWN0cy52MS5MaXN0U2VnbWVudHNSZXF1ZXN0GikuY3JhZnRlci5jb250YWN0cy52MS5MaXN0U2VnbWVudHNSZXNwb25zZRJmCg1EZWxldGVTZWdtZW50EikuY3JhZnRlci5jb250YWN0cy52MS5EZWxldGVTZWdtZW50UmVxdWVzdBoqLmNyYWZ0ZXIuY29udGFjdHMudjEuRGVsZXRlU2VnbWVudFJlc3BvbnNlEmMKDENvdW50U2VnbWVudBIoLmNyYWZ0ZXIuY29udGFjdHMudjEuQ291bnRTZWdtZW50UmVxdWVzdBopLmNyYWZ0ZXIuY29udGFjdHMudjEuQ291bnRTZWdtZW50UmVzcG9uc2USfQoUU3RyZWFtU2VnbWVudE1lbWJlcnMSMC5jcmFmdGVyLmNvbnRhY3RzLnYxLlN0cmVhbVNlZ21lbnRNZW1iZXJzUmVxdWVzdBoxLmNyYWZ0ZXIuY29udGFjdHMudjEuU3RyZWFtU2VnbWVudE1lbWJlcnNSZXNwb25zZTABYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiJjcmFmdGVyL2NvbnRhY3RzL3YxL2NvbnRhY3RzLnByb3RvEhNjcmFmdGVyLmNvbnRhY3RzLnYxInsKDUNvbnNlbnRDaGFuZ2USMgoGc3RhdHVzGAEgASgOMiIuY3JhZnRlci5jb250YWN0cy52MS5Db25zZW50U3RhdHVzEiYKAmF0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZzb3VyY2UYAyABKAkiaQoLSW50ZXJhY3Rpb24SFgoOaW50ZXJhY3Rpb25faWQYASABKAkSDAoEdHlwZRgCIAEoCRIMCgRub3RlGAMgASgJEiYKAmF0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLfAwoHQ29udGFjdBISCgpjb250YWN0X2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSEgoKZmlyc3RfbmFtZRgDIAEoCRIRCglsYXN0X25hbWUYBCABKAkSDQoFZW1haWwYBSABKAkSDQoFcGhvbmUYBiABKAkSDwoHY29tcGFueRgHIAEoCRIVCg1jdXN0b21lcl9raW5kGAggASgJEhQKDGNvbnRhY3RfdHlwZRgJIAEoCRIMCgR0YWdzGAogAygJEicKBmN1c3RvbRgLIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMgoOY3VzdG9tZXJfc2luY2UYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfb24YDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnNvdXJjZRgOIAEoCRIzCgdjb25zZW50GA8gASgOMiIuY3JhZnRlci5jb250YWN0cy52MS5Db25zZW50U3RhdHVzEi4KCmNvbnNlbnRfYXQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEWludGVyYWN0aW9uX2NvdW50GBEgASgFIvwBCgxDb250YWN0SW5wdXQSEgoKZmlyc3RfbmFtZRgBIAEoCRIRCglsYXN0X25hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSDQoFcGhvbmUYBCABKAkSDwoHY29tcGFueRgFIAEoCRIVCg1jdXN0b21lcl9raW5kGAYgASgJEhQKDGNvbnRhY3RfdHlwZRgHIAEoCRIMCgR0YWdzGAggAygJEicKBmN1c3RvbRgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMgoOY3VzdG9tZXJfc2luY2UYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIm4KFENyZWF0ZUNvbnRhY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSMgoHY29udGFjdBgCIAEoCzIhLmNyYWZ0ZXIuY29udGFjdHMudjEuQ29udGFjdElucHV0Eg4KBnNvdXJjZRgDIAEoCSJGChVDcmVhdGVDb250YWN0UmVzcG9uc2USLQoHY29udGFjdBgBIAEoCzIcLmNyYWZ0ZXIuY29udGFjdHMudjEuQ29udGFjdCI7ChFHZXRDb250YWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmNvbnRhY3RfaWQYAiABKAkiuAEKEkdldENvbnRhY3RSZXNwb25zZRItCgdjb250YWN0GAEgASgLMhwuY3JhZnRlci5jb250YWN0cy52MS5Db250YWN0EjsKD2NvbnNlbnRfaGlzdG9yeRgCIAMoCzIiLmNyYWZ0ZXIuY29udGFjdHMudjEuQ29uc2VudENoYW5nZRI2CgxpbnRlcmFjdGlvbnMYAyADKAsyIC5jcmFmdGVyLmNvbnRhY3RzLnYxLkludGVyYWN0aW9uIoIBChRVcGRhdGVDb250YWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmNvbnRhY3RfaWQYAiABKAkSMgoHY29udGFjdBgDIAEoCzIhLmNyYWZ0ZXIuY29udGFjdHMudjEuQ29udGFjdElucHV0Eg4KBmZpZWxkcxgEIAMoCSJGChVVcGRhdGVDb250YWN0UmVzcG9uc2USLQoHY29udGFjdBgBIAEoCzIcLmNyYWZ0ZXIuY29udGFjdHMudjEuQ29udGFjdCJAChVEZWxldGVDb250YWN0c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRITCgtjb250YWN0X2lkcxgCIAMoCSIpChZEZWxldGVDb250YWN0c1Jlc3BvbnNlEg8KB2RlbGV0ZWQYASABKAUihwIKE0xpc3RDb250YWN0c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRINCgVxdWVyeRgCIAEoCRInCgZmaWx0ZXIYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnNlZ21lbnRfaWQYBCABKAkSDwoHc29ydF9ieRgFIAEoCRISCgpkZXNjZW5kaW5nGAYgASgIEgwKBHBhZ2UYByABKAUSEQoJcGFnZV9zaXplGAggASgFEgwKBHRhZ3MYCSADKAkSDwoHY29uc2VudBgKIAEoCRIUCgxjb250YWN0X3R5cGUYCyABKAkSFQoNY3VzdG9tZXJfa2luZBgMIAEoCSKAAQoUTGlzdENvbnRhY3RzUmVzcG9uc2USLgoIY29udGFjdHMYASADKAsyHC5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbnRhY3QSDQoFY291bnQYAiABKAUSFAoMY3VycmVudF9wYWdlGAMgASgFEhMKC3RvdGFsX3BhZ2VzGAQgASgFIloKElRhZ0NvbnRhY3RzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhMKC2NvbnRhY3RfaWRzGAIgAygJEgsKA2FkZBgDIAMoCRIOCgZyZW1vdmUYBCADKAkiJgoTVGFnQ29udGFjdHNSZXNwb25zZRIPCgd1cGRhdGVkGAEgASgFIn8KEVNldENvbnNlbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKY29udGFjdF9pZBgCIAEoCRIyCgZzdGF0dXMYAyABKA4yIi5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbnNlbnRTdGF0dXMSDgoGc291cmNlGAQgASgJIkMKElNldENvbnNlbnRSZXNwb25zZRItCgdjb250YWN0GAEgASgLMhwuY3JhZnRlci5jb250YWN0cy52MS5Db250YWN0IoMBChVBZGRJbnRlcmFjdGlvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpjb250YWN0X2lkGAIgASgJEgwKBHR5cGUYAyABKAkSDAoEbm90ZRgEIAEoCRImCgJhdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTwoWQWRkSW50ZXJhY3Rpb25SZXNwb25zZRI1CgtpbnRlcmFjdGlvbhgBIAEoCzIgLmNyYWZ0ZXIuY29udGFjdHMudjEuSW50ZXJhY3Rpb24iQgoYRXhwb3J0Q29udGFjdERhdGFSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKY29udGFjdF9pZBgCIAEoCSIpChlFeHBvcnRDb250YWN0RGF0YVJlc3BvbnNlEgwKBGpzb24YASABKAki1AEKFUV4cG9ydENvbnRhY3RzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhMKC2NvbnRhY3RfaWRzGAIgAygJEg0KBXF1ZXJ5GAMgASgJEhIKCnNlZ21lbnRfaWQYBCABKAkSDAoEdGFncxgFIAMoCRIPCgdjb25zZW50GAYgASgJEhQKDGNvbnRhY3RfdHlwZRgHIAEoCRIVCg1jdXN0b21lcl9raW5kGAggASgJEg8KB3NvcnRfYnkYCSABKAkSEgoKZGVzY2VuZGluZxgKIAEoCCIlChZFeHBvcnRDb250YWN0c1Jlc3BvbnNlEgsKA2NzdhgBIAEoDCJPChdVcGxvYWRJbXBvcnRGaWxlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhEKCWZpbGVfbmFtZRgCIAEoCRINCgVjaHVuaxgDIAEoDCIvCg1Db2x1bW5NYXBwaW5nEg4KBmhlYWRlchgBIAEoCRIOCgZ0YXJnZXQYAiABKAki7QEKGFVwbG9hZEltcG9ydEZpbGVSZXNwb25zZRIRCglpbXBvcnRfaWQYASABKAkSDwoHaGVhZGVycxgCIAMoCRIrCgdwcmV2aWV3GAMgAygLMhouZ29vZ2xlLnByb3RvYnVmLkxpc3RWYWx1ZRI7Cg9ndWVzc2VkX21hcHBpbmcYBCADKAsyIi5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbHVtbk1hcHBpbmcSEQoJZGVsaW1pdGVyGAUgASgJEjAKBmltcG9ydBgGIAEoCzIgLmNyYWZ0ZXIuY29udGFjdHMudjEuSW1wb3J0U3RhdGUiiQEKElN0YXJ0SW1wb3J0UmVxdWVzdBIRCglpbXBvcnRfaWQYASABKAkSMwoHbWFwcGluZxgCIAMoCzIiLmNyYWZ0ZXIuY29udGFjdHMudjEuQ29sdW1uTWFwcGluZxIrCgZkZWR1cGUYAyABKA4yGy5jcmFmdGVyLmNvbnRhY3RzLnYxLkRlZHVwZSJHChNTdGFydEltcG9ydFJlc3BvbnNlEjAKBmltcG9ydBgBIAEoCzIgLmNyYWZ0ZXIuY29udGFjdHMudjEuSW1wb3J0U3RhdGUiJQoQR2V0SW1wb3J0UmVxdWVzdBIRCglpbXBvcnRfaWQYASABKAkiRQoRR2V0SW1wb3J0UmVzcG9uc2USMAoGaW1wb3J0GAEgASgLMiAuY3JhZnRlci5jb250YWN0cy52MS5JbXBvcnRTdGF0ZSLxAwoLSW1wb3J0U3RhdGUSEQoJaW1wb3J0X2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSEQoJZmlsZV9uYW1lGAMgASgJEg4KBmZpZWxkcxgEIAMoCRIOCgZzdGF0dXMYBSABKAkSEgoKcHJvY2Vzc2luZxgGIAEoCBISCgpyb3dzX3RvdGFsGAcgASgFEhEKCXJvd3NfZG9uZRgIIAEoBRIPCgdjcmVhdGVkGAkgASgFEg8KB3VwZGF0ZWQYCiABKAUSDwoHc2tpcHBlZBgLIAEoBRIOCgZmYWlsZWQYDCABKAUSEgoKb3Zlcl9saW1pdBgNIAEoBRISCgpsaW1pdF9jb2RlGA4gASgJEg0KBWVycm9yGA8gASgJEhEKCWZpbGVfc2l6ZRgQIAEoAxIPCgdoZWFkZXJzGBEgAygJEisKB3ByZXZpZXcYEiADKAsyGi5nb29nbGUucHJvdG9idWYuTGlzdFZhbHVlEjMKB21hcHBpbmcYEyADKAsyIi5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbHVtbk1hcHBpbmcSDgoGZGVkdXBlGBQgASgJEi4KCmNyZWF0ZWRfYXQYFSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWxpbWl0GBYgASgFIi4KGUV4cG9ydEltcG9ydEVycm9yc1JlcXVlc3QSEQoJaW1wb3J0X2lkGAEgASgJIikKGkV4cG9ydEltcG9ydEVycm9yc1Jlc3BvbnNlEgsKA2NzdhgBIAEoDCKWAQoHU2VnbWVudBISCgpzZWdtZW50X2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIlCgR0cmVlGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJxChJTYXZlU2VnbWVudFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRISCgpzZWdtZW50X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSJQoEdHJlZRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiRAoTU2F2ZVNlZ21lbnRSZXNwb25zZRItCgdzZWdtZW50GAEgASgLMhwuY3JhZnRlci5jb250YWN0cy52MS5TZWdtZW50IikKE0xpc3RTZWdtZW50c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSJGChRMaXN0U2VnbWVudHNSZXNwb25zZRIuCghzZWdtZW50cxgBIAMoCzIcLmNyYWZ0ZXIuY29udGFjdHMudjEuU2VnbWVudCI+ChREZWxldGVTZWdtZW50UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCnNlZ21lbnRfaWQYAiABKAkiFwoVRGVsZXRlU2VnbWVudFJlc3BvbnNlImEKE0NvdW50U2VnbWVudFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIlCgR0cmVlGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIPCgdwcmV2aWV3GAMgASgFIlQKFENvdW50U2VnbWVudFJlc3BvbnNlEg0KBWNvdW50GAEgASgFEi0KB3ByZXZpZXcYAiADKAsyHC5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbnRhY3QibwobU3RyZWFtU2VnbWVudE1lbWJlcnNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKc2VnbWVudF9pZBgCIAEoCRIPCgd1c2VyX2lkGAMgASgJEhcKD3N1YnNjcmliZWRfb25seRgEIAEoCCJiChdMaXN0SW50ZXJhY3Rpb25zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhIKCmNvbnRhY3RfaWQYAiABKAkSDAoEcGFnZRgDIAEoBRIRCglwYWdlX3NpemUYBCABKAUijAEKGExpc3RJbnRlcmFjdGlvbnNSZXNwb25zZRI2CgxpbnRlcmFjdGlvbnMYASADKAsyIC5jcmFmdGVyLmNvbnRhY3RzLnYxLkludGVyYWN0aW9uEg0KBWNvdW50GAIgASgFEhQKDGN1cnJlbnRfcGFnZRgDIAEoBRITCgt0b3RhbF9wYWdlcxgEIAEoBSJICgtDdXN0b21GaWVsZBILCgNrZXkYASABKAkSDQoFbGFiZWwYAiABKAkSDAoEdHlwZRgDIAEoCRIPCgdvcHRpb25zGAQgAygJIikKC0xhYmVsbGVkS2V5EgsKA2tleRgBIAEoCRINCgVsYWJlbBgCIAEoCSLAAQoPQ29udGFjdFNldHRpbmdzEjcKDWN1c3RvbV9maWVsZHMYASADKAsyIC5jcmFmdGVyLmNvbnRhY3RzLnYxLkN1c3RvbUZpZWxkEjsKEWludGVyYWN0aW9uX3R5cGVzGAIgAygLMiAuY3JhZnRlci5jb250YWN0cy52MS5MYWJlbGxlZEtleRI3Cg1jb250YWN0X3R5cGVzGAMgAygLMiAuY3JhZnRlci5jb250YWN0cy52MS5MYWJlbGxlZEtleSIvChlHZXRDb250YWN0U2V0dGluZ3NSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkiVAoaR2V0Q29udGFjdFNldHRpbmdzUmVzcG9uc2USNgoIc2V0dGluZ3MYASABKAsyJC5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbnRhY3RTZXR0aW5ncyJ2ChpTYXZlQ29udGFjdFNldHRpbmdzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgwKBGxpc3QYAiABKAkSNgoIc2V0dGluZ3MYAyABKAsyJC5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbnRhY3RTZXR0aW5ncyJVChtTYXZlQ29udGFjdFNldHRpbmdzUmVzcG9uc2USNgoIc2V0dGluZ3MYASABKAsyJC5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbnRhY3RTZXR0aW5ncyIoChJMaXN0SW1wb3J0c1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSJIChNMaXN0SW1wb3J0c1Jlc3BvbnNlEjEKB2ltcG9ydHMYASADKAsyIC5jcmFmdGVyLmNvbnRhY3RzLnYxLkltcG9ydFN0YXRlIjsKEUdldFNlZ21lbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKc2VnbWVudF9pZBgCIAEoCSJDChJHZXRTZWdtZW50UmVzcG9uc2USLQoHc2VnbWVudBgBIAEoCzIcLmNyYWZ0ZXIuY29udGFjdHMudjEuU2VnbWVudCJSChNBZGRUb1NlZ21lbnRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEgoKc2VnbWVudF9pZBgCIAEoCRITCgtjb250YWN0X2lkcxgDIAMoCSIlChRBZGRUb1NlZ21lbnRSZXNwb25zZRINCgVhZGRlZBgBIAEoBSJPChVMaXN0Q29udGFjdElkc1JlcXVlc3QSNgoEbGlzdBgBIAEoCzIoLmNyYWZ0ZXIuY29udGFjdHMudjEuTGlzdENvbnRhY3RzUmVxdWVzdCItChZMaXN0Q29udGFjdElkc1Jlc3BvbnNlEhMKC2NvbnRhY3RfaWRzGAEgAygJIk4KHFN0cmVhbVNlZ21lbnRNZW1iZXJzUmVzcG9uc2USLgoIY29udGFjdHMYASADKAsyHC5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvbnRhY3QiGgoYR2V0Q29udGFjdHNTdGF0dXNSZXF1ZXN0IjsKGUdldENvbnRhY3RzU3RhdHVzUmVzcG9uc2USDwoHZW50cmllcxgBIAEoBRINCgVlbXB0eRgCIAEoCCrGAQoNQ29uc2VudFN0YXR1cxIeChpDT05TRU5UX1NUQVRVU19VTlNQRUNJRklFRBAAEhoKFkNPTlNFTlRfU1RBVFVTX1BFTkRJTkcQARIdChlDT05TRU5UX1NUQVRVU19TVUJTQ1JJQkVEEAISHwobQ09OU0VOVF9TVEFUVVNfVU5TVUJTQ1JJQkVEEAMSGgoWQ09OU0VOVF9TVEFUVVNfQk9VTkNFRBAEEh0KGUNPTlNFTlRfU1RBVFVTX0NPTVBMQUlORUQQBSpECgZEZWR1cGUSFgoSREVEVVBFX1VOU1BFQ0lGSUVEEAASEQoNREVEVVBFX1VQREFURRABEg8KC0RFRFVQRV9TS0lQEAIywRYKD0NvbnRhY3RzU2VydmljZRJyChFHZXRDb250YWN0c1N0YXR1cxItLmNyYWZ0ZXIuY29udGFjdHMudjEuR2V0Q29udGFjdHNTdGF0dXNSZXF1ZXN0Gi4uY3JhZnRlci5jb250YWN0cy52MS5HZXRDb250YWN0c1N0YXR1c1Jlc3BvbnNlEmYKDUNyZWF0ZUNvbnRhY3QSKS5jcmFmdGVyLmNvbnRhY3RzLnYxLkNyZWF0ZUNvbnRhY3RSZXF1ZXN0GiouY3JhZnRlci5jb250YWN0cy52MS5DcmVhdGVDb250YWN0UmVzcG9uc2USXQoKR2V0Q29udGFjdBImLmNyYWZ0ZXIuY29udGFjdHMudjEuR2V0Q29udGFjdFJlcXVlc3QaJy5jcmFmdGVyLmNvbnRhY3RzLnYxLkdldENvbnRhY3RSZXNwb25zZRJmCg1VcGRhdGVDb250YWN0EikuY3JhZnRlci5jb250YWN0cy52MS5VcGRhdGVDb250YWN0UmVxdWVzdBoqLmNyYWZ0ZXIuY29udGFjdHMudjEuVXBkYXRlQ29udGFjdFJlc3BvbnNlEmkKDkRlbGV0ZUNvbnRhY3RzEiouY3JhZnRlci5jb250YWN0cy52MS5EZWxldGVDb250YWN0c1JlcXVlc3QaKy5jcmFmdGVyLmNvbnRhY3RzLnYxLkRlbGV0ZUNvbnRhY3RzUmVzcG9uc2USYwoMTGlzdENvbnRhY3RzEiguY3JhZnRlci5jb250YWN0cy52MS5MaXN0Q29udGFjdHNSZXF1ZXN0GikuY3JhZnRlci5jb250YWN0cy52MS5MaXN0Q29udGFjdHNSZXNwb25zZRJgCgtUYWdDb250YWN0cxInLmNyYWZ0ZXIuY29udGFjdHMudjEuVGFnQ29udGFjdHNSZXF1ZXN0GiguY3JhZnRlci5jb250YWN0cy52MS5UYWdDb250YWN0c1Jlc3BvbnNlEl0KClNldENvbnNlbnQSJi5jcmFmdGVyLmNvbnRhY3RzLnYxLlNldENvbnNlbnRSZXF1ZXN0GicuY3JhZnRlci5jb250YWN0cy52MS5TZXRDb25zZW50UmVzcG9uc2USaQoOQWRkSW50ZXJhY3Rpb24SKi5jcmFmdGVyLmNvbnRhY3RzLnYxLkFkZEludGVyYWN0aW9uUmVxdWVzdBorLmNyYWZ0ZXIuY29udGFjdHMudjEuQWRkSW50ZXJhY3Rpb25SZXNwb25zZRJyChFFeHBvcnRDb250YWN0RGF0YRItLmNyYWZ0ZXIuY29udGFjdHMudjEuRXhwb3J0Q29udGFjdERhdGFSZXF1ZXN0Gi4uY3JhZnRlci5jb250YWN0cy52MS5FeHBvcnRDb250YWN0RGF0YVJlc3BvbnNlEmsKDkV4cG9ydENvbnRhY3RzEiouY3JhZnRlci5jb250YWN0cy52MS5FeHBvcnRDb250YWN0c1JlcXVlc3QaKy5jcmFmdGVyLmNvbnRhY3RzLnYxLkV4cG9ydENvbnRhY3RzUmVzcG9uc2UwARJxChBVcGxvYWRJbXBvcnRGaWxlEiwuY3JhZnRlci5jb250YWN0cy52MS5VcGxvYWRJbXBvcnRGaWxlUmVxdWVzdBotLmNyYWZ0ZXIuY29udGFjdHMudjEuVXBsb2FkSW1wb3J0RmlsZVJlc3BvbnNlKAESYAoLU3RhcnRJbXBvcnQSJy5jcmFmdGVyLmNvbnRhY3RzLnYxLlN0YXJ0SW1wb3J0UmVxdWVzdBooLmNyYWZ0ZXIuY29udGFjdHMudjEuU3RhcnRJbXBvcnRSZXNwb25zZRJaCglHZXRJbXBvcnQSJS5jcmFmdGVyLmNvbnRhY3RzLnYxLkdldEltcG9ydFJlcXVlc3QaJi5jcmFmdGVyLmNvbnRhY3RzLnYxLkdldEltcG9ydFJlc3BvbnNlEncKEkV4cG9ydEltcG9ydEVycm9ycxIuLmNyYWZ0ZXIuY29udGFjdHMudjEuRXhwb3J0SW1wb3J0RXJyb3JzUmVxdWVzdBovLmNyYWZ0ZXIuY29udGFjdHMudjEuRXhwb3J0SW1wb3J0RXJyb3JzUmVzcG9uc2UwARJgCgtTYXZlU2VnbWVudBInLmNyYWZ0ZXIuY29udGFjdHMudjEuU2F2ZVNlZ21lbnRSZXF1ZXN0GiguY3JhZnRlci5jb250YWN0cy52MS5TYXZlU2VnbWVudFJlc3BvbnNlEmMKDExpc3RTZWdtZW50cxIoLmNyYWZ0ZXIuY29udGFjdHMudjEuTGlzdFNlZ21lbnRzUmVxdWVzdBopLmNyYWZ0ZXIuY29udGFjdHMudjEuTGlzdFNlZ21lbnRzUmVzcG9uc2USZgoNRGVsZXRlU2VnbWVudBIpLmNyYWZ0ZXIuY29udGFjdHMudjEuRGVsZXRlU2VnbWVudFJlcXVlc3QaKi5jcmFmdGVyLmNvbnRhY3RzLnYxLkRlbGV0ZVNlZ21lbnRSZXNwb25zZRJjCgxDb3VudFNlZ21lbnQSKC5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvdW50U2VnbWVudFJlcXVlc3QaKS5jcmFmdGVyLmNvbnRhY3RzLnYxLkNvdW50U2VnbWVudFJlc3BvbnNlEn0KFFN0cmVhbVNlZ21lbnRNZW1iZXJzEjAuY3JhZnRlci5jb250YWN0cy52MS5TdHJlYW1TZWdtZW50TWVtYmVyc1JlcXVlc3QaMS5jcmFmdGVyLmNvbnRhY3RzLnYxLlN0cmVhbVNlZ21lbnRNZW1iZXJzUmVzcG9uc2UwARJvChBMaXN0SW50ZXJhY3Rpb25zEiwuY3JhZnRlci5jb250YWN0cy52MS5MaXN0SW50ZXJhY3Rpb25zUmVxdWVzdBotLmNyYWZ0ZXIuY29udGFjdHMudjEuTGlzdEludGVyYWN0aW9uc1Jlc3BvbnNlEnUKEkdldENvbnRhY3RTZXR0aW5ncxIuLmNyYWZ0ZXIuY29udGFjdHMudjEuR2V0Q29udGFjdFNldHRpbmdzUmVxdWVzdBovLmNyYWZ0ZXIuY29udGFjdHMudjEuR2V0Q29udGFjdFNldHRpbmdzUmVzcG9uc2USeAoTU2F2ZUNvbnRhY3RTZXR0aW5ncxIvLmNyYWZ0ZXIuY29udGFjdHMudjEuU2F2ZUNvbnRhY3RTZXR0aW5nc1JlcXVlc3QaMC5jcmFmdGVyLmNvbnRhY3RzLnYxLlNhdmVDb250YWN0U2V0dGluZ3NSZXNwb25zZRJgCgtMaXN0SW1wb3J0cxInLmNyYWZ0ZXIuY29udGFjdHMudjEuTGlzdEltcG9ydHNSZXF1ZXN0GiguY3JhZnRlci5jb250YWN0cy52MS5MaXN0SW1wb3J0c1Jlc3BvbnNlEl0KCkdldFNlZ21lbnQSJi5jcmFmdGVyLmNvbnRhY3RzLnYxLkdldFNlZ21lbnRSZXF1ZXN0GicuY3JhZnRlci5jb250YWN0cy52MS5HZXRTZWdtZW50UmVzcG9uc2USYwoMQWRkVG9TZWdtZW50EiguY3JhZnRlci5jb250YWN0cy52MS5BZGRUb1NlZ21lbnRSZXF1ZXN0GikuY3JhZnRlci5jb250YWN0cy52MS5BZGRUb1NlZ21lbnRSZXNwb25zZRJpCg5MaXN0Q29udGFjdElkcxIqLmNyYWZ0ZXIuY29udGFjdHMudjEuTGlzdENvbnRhY3RJZHNSZXF1ZXN0GisuY3JhZnRlci5jb250YWN0cy52MS5MaXN0Q29udGFjdElkc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.contacts.v1.ConsentChange
@@ -357,6 +357,14 @@ export type UpdateContactRequest = Message<"crafter.contacts.v1.UpdateContactReq
    * @generated from field: crafter.contacts.v1.ContactInput contact = 3;
    */
   contact?: ContactInput | undefined;
+
+  /**
+   * The ContactInput fields to change, by their JSON names (firstName, email, custom…); every
+   * field when empty. A named custom field is set key by key (null or "" removes that key).
+   *
+   * @generated from field: repeated string fields = 4;
+   */
+  fields: string[];
 };
 
 /**
@@ -475,6 +483,28 @@ export type ListContactsRequest = Message<"crafter.contacts.v1.ListContactsReque
    * @generated from field: int32 page_size = 8;
    */
   pageSize: number;
+
+  /**
+   * Facet filters: every tag given, and the consent, contact type and customer kind when set.
+   *
+   * @generated from field: repeated string tags = 9;
+   */
+  tags: string[];
+
+  /**
+   * @generated from field: string consent = 10;
+   */
+  consent: string;
+
+  /**
+   * @generated from field: string contact_type = 11;
+   */
+  contactType: string;
+
+  /**
+   * @generated from field: string customer_kind = 12;
+   */
+  customerKind: string;
 };
 
 /**
@@ -734,6 +764,38 @@ export type ExportContactsRequest = Message<"crafter.contacts.v1.ExportContactsR
    * @generated from field: string segment_id = 4;
    */
   segmentId: string;
+
+  /**
+   * The table's filters and sort (see ListContactsRequest).
+   *
+   * @generated from field: repeated string tags = 5;
+   */
+  tags: string[];
+
+  /**
+   * @generated from field: string consent = 6;
+   */
+  consent: string;
+
+  /**
+   * @generated from field: string contact_type = 7;
+   */
+  contactType: string;
+
+  /**
+   * @generated from field: string customer_kind = 8;
+   */
+  customerKind: string;
+
+  /**
+   * @generated from field: string sort_by = 9;
+   */
+  sortBy: string;
+
+  /**
+   * @generated from field: bool descending = 10;
+   */
+  descending: boolean;
 };
 
 /**
@@ -843,6 +905,13 @@ export type UploadImportFileResponse = Message<"crafter.contacts.v1.UploadImport
    * @generated from field: string delimiter = 5;
    */
   delimiter: string;
+
+  /**
+   * The whole state of the new import (status "fields").
+   *
+   * @generated from field: crafter.contacts.v1.ImportState import = 6;
+   */
+  import?: ImportState | undefined;
 };
 
 /**
@@ -1016,6 +1085,49 @@ export type ImportState = Message<"crafter.contacts.v1.ImportState"> & {
    * @generated from field: string error = 15;
    */
   error: string;
+
+  /**
+   * @generated from field: int64 file_size = 16;
+   */
+  fileSize: bigint;
+
+  /**
+   * @generated from field: repeated string headers = 17;
+   */
+  headers: string[];
+
+  /**
+   * The first rows, cell by cell.
+   *
+   * @generated from field: repeated google.protobuf.ListValue preview = 18;
+   */
+  preview: ListValue[];
+
+  /**
+   * The mapping chosen at start (or the guessed one before).
+   *
+   * @generated from field: repeated crafter.contacts.v1.ColumnMapping mapping = 19;
+   */
+  mapping: ColumnMapping[];
+
+  /**
+   * update or skip.
+   *
+   * @generated from field: string dedupe = 20;
+   */
+  dedupe: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 21;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * The profile limit that applied, when one did.
+   *
+   * @generated from field: int32 limit = 22;
+   */
+  limit: number;
 };
 
 /**
@@ -1304,6 +1416,386 @@ export const StreamSegmentMembersRequestSchema: GenMessage<StreamSegmentMembersR
   messageDesc(file_crafter_contacts_v1_contacts, 43);
 
 /**
+ * @generated from message crafter.contacts.v1.ListInteractionsRequest
+ */
+export type ListInteractionsRequest = Message<"crafter.contacts.v1.ListInteractionsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string contact_id = 2;
+   */
+  contactId: string;
+
+  /**
+   * @generated from field: int32 page = 3;
+   */
+  page: number;
+
+  /**
+   * @generated from field: int32 page_size = 4;
+   */
+  pageSize: number;
+};
+
+/**
+ * Describes the message crafter.contacts.v1.ListInteractionsRequest.
+ * Use `create(ListInteractionsRequestSchema)` to create a new message.
+ */
+export const ListInteractionsRequestSchema: GenMessage<ListInteractionsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 44);
+
+/**
+ * @generated from message crafter.contacts.v1.ListInteractionsResponse
+ */
+export type ListInteractionsResponse = Message<"crafter.contacts.v1.ListInteractionsResponse"> & {
+  /**
+   * @generated from field: repeated crafter.contacts.v1.Interaction interactions = 1;
+   */
+  interactions: Interaction[];
+
+  /**
+   * @generated from field: int32 count = 2;
+   */
+  count: number;
+
+  /**
+   * @generated from field: int32 current_page = 3;
+   */
+  currentPage: number;
+
+  /**
+   * @generated from field: int32 total_pages = 4;
+   */
+  totalPages: number;
+};
+
+/**
+ * Describes the message crafter.contacts.v1.ListInteractionsResponse.
+ * Use `create(ListInteractionsResponseSchema)` to create a new message.
+ */
+export const ListInteractionsResponseSchema: GenMessage<ListInteractionsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 45);
+
+/**
+ * @generated from message crafter.contacts.v1.CustomField
+ */
+export type CustomField = Message<"crafter.contacts.v1.CustomField"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string label = 2;
+   */
+  label: string;
+
+  /**
+   * text, number, date, select or boolean.
+   *
+   * @generated from field: string type = 3;
+   */
+  type: string;
+
+  /**
+   * @generated from field: repeated string options = 4;
+   */
+  options: string[];
+};
+
+/**
+ * Describes the message crafter.contacts.v1.CustomField.
+ * Use `create(CustomFieldSchema)` to create a new message.
+ */
+export const CustomFieldSchema: GenMessage<CustomField> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 46);
+
+/**
+ * @generated from message crafter.contacts.v1.LabelledKey
+ */
+export type LabelledKey = Message<"crafter.contacts.v1.LabelledKey"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string label = 2;
+   */
+  label: string;
+};
+
+/**
+ * Describes the message crafter.contacts.v1.LabelledKey.
+ * Use `create(LabelledKeySchema)` to create a new message.
+ */
+export const LabelledKeySchema: GenMessage<LabelledKey> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 47);
+
+/**
+ * @generated from message crafter.contacts.v1.ContactSettings
+ */
+export type ContactSettings = Message<"crafter.contacts.v1.ContactSettings"> & {
+  /**
+   * @generated from field: repeated crafter.contacts.v1.CustomField custom_fields = 1;
+   */
+  customFields: CustomField[];
+
+  /**
+   * @generated from field: repeated crafter.contacts.v1.LabelledKey interaction_types = 2;
+   */
+  interactionTypes: LabelledKey[];
+
+  /**
+   * @generated from field: repeated crafter.contacts.v1.LabelledKey contact_types = 3;
+   */
+  contactTypes: LabelledKey[];
+};
+
+/**
+ * Describes the message crafter.contacts.v1.ContactSettings.
+ * Use `create(ContactSettingsSchema)` to create a new message.
+ */
+export const ContactSettingsSchema: GenMessage<ContactSettings> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 48);
+
+/**
+ * @generated from message crafter.contacts.v1.GetContactSettingsRequest
+ */
+export type GetContactSettingsRequest = Message<"crafter.contacts.v1.GetContactSettingsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message crafter.contacts.v1.GetContactSettingsRequest.
+ * Use `create(GetContactSettingsRequestSchema)` to create a new message.
+ */
+export const GetContactSettingsRequestSchema: GenMessage<GetContactSettingsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 49);
+
+/**
+ * @generated from message crafter.contacts.v1.GetContactSettingsResponse
+ */
+export type GetContactSettingsResponse = Message<"crafter.contacts.v1.GetContactSettingsResponse"> & {
+  /**
+   * @generated from field: crafter.contacts.v1.ContactSettings settings = 1;
+   */
+  settings?: ContactSettings | undefined;
+};
+
+/**
+ * Describes the message crafter.contacts.v1.GetContactSettingsResponse.
+ * Use `create(GetContactSettingsResponseSchema)` to create a new message.
+ */
+export const GetContactSettingsResponseSchema: GenMessage<GetContactSettingsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 50);
+
+/**
+ * @generated from message crafter.contacts.v1.SaveContactSettingsRequest
+ */
+export type SaveContactSettingsRequest = Message<"crafter.contacts.v1.SaveContactSettingsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * custom-fields, interaction-types or contact-types: the list of `settings` that is saved.
+   *
+   * @generated from field: string list = 2;
+   */
+  list: string;
+
+  /**
+   * @generated from field: crafter.contacts.v1.ContactSettings settings = 3;
+   */
+  settings?: ContactSettings | undefined;
+};
+
+/**
+ * Describes the message crafter.contacts.v1.SaveContactSettingsRequest.
+ * Use `create(SaveContactSettingsRequestSchema)` to create a new message.
+ */
+export const SaveContactSettingsRequestSchema: GenMessage<SaveContactSettingsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 51);
+
+/**
+ * @generated from message crafter.contacts.v1.SaveContactSettingsResponse
+ */
+export type SaveContactSettingsResponse = Message<"crafter.contacts.v1.SaveContactSettingsResponse"> & {
+  /**
+   * @generated from field: crafter.contacts.v1.ContactSettings settings = 1;
+   */
+  settings?: ContactSettings | undefined;
+};
+
+/**
+ * Describes the message crafter.contacts.v1.SaveContactSettingsResponse.
+ * Use `create(SaveContactSettingsResponseSchema)` to create a new message.
+ */
+export const SaveContactSettingsResponseSchema: GenMessage<SaveContactSettingsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 52);
+
+/**
+ * @generated from message crafter.contacts.v1.ListImportsRequest
+ */
+export type ListImportsRequest = Message<"crafter.contacts.v1.ListImportsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message crafter.contacts.v1.ListImportsRequest.
+ * Use `create(ListImportsRequestSchema)` to create a new message.
+ */
+export const ListImportsRequestSchema: GenMessage<ListImportsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 53);
+
+/**
+ * @generated from message crafter.contacts.v1.ListImportsResponse
+ */
+export type ListImportsResponse = Message<"crafter.contacts.v1.ListImportsResponse"> & {
+  /**
+   * @generated from field: repeated crafter.contacts.v1.ImportState imports = 1;
+   */
+  imports: ImportState[];
+};
+
+/**
+ * Describes the message crafter.contacts.v1.ListImportsResponse.
+ * Use `create(ListImportsResponseSchema)` to create a new message.
+ */
+export const ListImportsResponseSchema: GenMessage<ListImportsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 54);
+
+/**
+ * @generated from message crafter.contacts.v1.GetSegmentRequest
+ */
+export type GetSegmentRequest = Message<"crafter.contacts.v1.GetSegmentRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string segment_id = 2;
+   */
+  segmentId: string;
+};
+
+/**
+ * Describes the message crafter.contacts.v1.GetSegmentRequest.
+ * Use `create(GetSegmentRequestSchema)` to create a new message.
+ */
+export const GetSegmentRequestSchema: GenMessage<GetSegmentRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 55);
+
+/**
+ * @generated from message crafter.contacts.v1.GetSegmentResponse
+ */
+export type GetSegmentResponse = Message<"crafter.contacts.v1.GetSegmentResponse"> & {
+  /**
+   * @generated from field: crafter.contacts.v1.Segment segment = 1;
+   */
+  segment?: Segment | undefined;
+};
+
+/**
+ * Describes the message crafter.contacts.v1.GetSegmentResponse.
+ * Use `create(GetSegmentResponseSchema)` to create a new message.
+ */
+export const GetSegmentResponseSchema: GenMessage<GetSegmentResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 56);
+
+/**
+ * @generated from message crafter.contacts.v1.AddToSegmentRequest
+ */
+export type AddToSegmentRequest = Message<"crafter.contacts.v1.AddToSegmentRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string segment_id = 2;
+   */
+  segmentId: string;
+
+  /**
+   * @generated from field: repeated string contact_ids = 3;
+   */
+  contactIds: string[];
+};
+
+/**
+ * Describes the message crafter.contacts.v1.AddToSegmentRequest.
+ * Use `create(AddToSegmentRequestSchema)` to create a new message.
+ */
+export const AddToSegmentRequestSchema: GenMessage<AddToSegmentRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 57);
+
+/**
+ * @generated from message crafter.contacts.v1.AddToSegmentResponse
+ */
+export type AddToSegmentResponse = Message<"crafter.contacts.v1.AddToSegmentResponse"> & {
+  /**
+   * @generated from field: int32 added = 1;
+   */
+  added: number;
+};
+
+/**
+ * Describes the message crafter.contacts.v1.AddToSegmentResponse.
+ * Use `create(AddToSegmentResponseSchema)` to create a new message.
+ */
+export const AddToSegmentResponseSchema: GenMessage<AddToSegmentResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 58);
+
+/**
+ * @generated from message crafter.contacts.v1.ListContactIdsRequest
+ */
+export type ListContactIdsRequest = Message<"crafter.contacts.v1.ListContactIdsRequest"> & {
+  /**
+   * The list request (its page, page_size and sort are ignored).
+   *
+   * @generated from field: crafter.contacts.v1.ListContactsRequest list = 1;
+   */
+  list?: ListContactsRequest | undefined;
+};
+
+/**
+ * Describes the message crafter.contacts.v1.ListContactIdsRequest.
+ * Use `create(ListContactIdsRequestSchema)` to create a new message.
+ */
+export const ListContactIdsRequestSchema: GenMessage<ListContactIdsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 59);
+
+/**
+ * @generated from message crafter.contacts.v1.ListContactIdsResponse
+ */
+export type ListContactIdsResponse = Message<"crafter.contacts.v1.ListContactIdsResponse"> & {
+  /**
+   * @generated from field: repeated string contact_ids = 1;
+   */
+  contactIds: string[];
+};
+
+/**
+ * Describes the message crafter.contacts.v1.ListContactIdsResponse.
+ * Use `create(ListContactIdsResponseSchema)` to create a new message.
+ */
+export const ListContactIdsResponseSchema: GenMessage<ListContactIdsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_contacts_v1_contacts, 60);
+
+/**
  * @generated from message crafter.contacts.v1.StreamSegmentMembersResponse
  */
 export type StreamSegmentMembersResponse = Message<"crafter.contacts.v1.StreamSegmentMembersResponse"> & {
@@ -1318,7 +1810,7 @@ export type StreamSegmentMembersResponse = Message<"crafter.contacts.v1.StreamSe
  * Use `create(StreamSegmentMembersResponseSchema)` to create a new message.
  */
 export const StreamSegmentMembersResponseSchema: GenMessage<StreamSegmentMembersResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_contacts_v1_contacts, 44);
+  messageDesc(file_crafter_contacts_v1_contacts, 61);
 
 /**
  * @generated from message crafter.contacts.v1.GetContactsStatusRequest
@@ -1331,7 +1823,7 @@ export type GetContactsStatusRequest = Message<"crafter.contacts.v1.GetContactsS
  * Use `create(GetContactsStatusRequestSchema)` to create a new message.
  */
 export const GetContactsStatusRequestSchema: GenMessage<GetContactsStatusRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_contacts_v1_contacts, 45);
+  messageDesc(file_crafter_contacts_v1_contacts, 62);
 
 /**
  * @generated from message crafter.contacts.v1.GetContactsStatusResponse
@@ -1353,7 +1845,7 @@ export type GetContactsStatusResponse = Message<"crafter.contacts.v1.GetContacts
  * Use `create(GetContactsStatusResponseSchema)` to create a new message.
  */
 export const GetContactsStatusResponseSchema: GenMessage<GetContactsStatusResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_contacts_v1_contacts, 46);
+  messageDesc(file_crafter_contacts_v1_contacts, 63);
 
 /**
  * @generated from enum crafter.contacts.v1.ConsentStatus
@@ -1609,6 +2101,74 @@ export const ContactsService: GenService<{
     methodKind: "server_streaming";
     input: typeof StreamSegmentMembersRequestSchema;
     output: typeof StreamSegmentMembersResponseSchema;
+  },
+  /**
+   * A contact's interaction timeline, newest first, one page.
+   *
+   * @generated from rpc crafter.contacts.v1.ContactsService.ListInteractions
+   */
+  listInteractions: {
+    methodKind: "unary";
+    input: typeof ListInteractionsRequestSchema;
+    output: typeof ListInteractionsResponseSchema;
+  },
+  /**
+   * The project's settings lists: custom fields, interaction types, contact types.
+   *
+   * @generated from rpc crafter.contacts.v1.ContactsService.GetContactSettings
+   */
+  getContactSettings: {
+    methodKind: "unary";
+    input: typeof GetContactSettingsRequestSchema;
+    output: typeof GetContactSettingsResponseSchema;
+  },
+  /**
+   * Replaces one settings list (the others are kept).
+   *
+   * @generated from rpc crafter.contacts.v1.ContactsService.SaveContactSettings
+   */
+  saveContactSettings: {
+    methodKind: "unary";
+    input: typeof SaveContactSettingsRequestSchema;
+    output: typeof SaveContactSettingsResponseSchema;
+  },
+  /**
+   * The recent imports of the project, newest first.
+   *
+   * @generated from rpc crafter.contacts.v1.ContactsService.ListImports
+   */
+  listImports: {
+    methodKind: "unary";
+    input: typeof ListImportsRequestSchema;
+    output: typeof ListImportsResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.contacts.v1.ContactsService.GetSegment
+   */
+  getSegment: {
+    methodKind: "unary";
+    input: typeof GetSegmentRequestSchema;
+    output: typeof GetSegmentResponseSchema;
+  },
+  /**
+   * Adds contacts to a saved segment's explicit members (a segment is its tree OR these).
+   *
+   * @generated from rpc crafter.contacts.v1.ContactsService.AddToSegment
+   */
+  addToSegment: {
+    methodKind: "unary";
+    input: typeof AddToSegmentRequestSchema;
+    output: typeof AddToSegmentResponseSchema;
+  },
+  /**
+   * The ids of every contact a list request matches (its page and page_size ignored), for bulk actions.
+   *
+   * @generated from rpc crafter.contacts.v1.ContactsService.ListContactIds
+   */
+  listContactIds: {
+    methodKind: "unary";
+    input: typeof ListContactIdsRequestSchema;
+    output: typeof ListContactIdsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_contacts_v1_contacts, 0);

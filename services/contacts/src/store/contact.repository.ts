@@ -1,0 +1,162 @@
+import {
+  idField,
+  isDuplicateKey,
+  modelOn,
+  type OutboxEntry,
+  outboxField,
+  outboxMinuteField,
+  outboxMinuteOf,
+} from "@crafter/kit";
+import { type Connection, type Model, Schema } from "mongoose";
+import type { ConsentStatus } from "../domain/fields";
+
+/** A contact (customer profile). One per (user, project, email) behind a unique index. */
+export interface ContactDoc {
+  _id: string;
+  userId: string;
+  projectId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  company: string;
+  customerKind: string;
+  contactType: string;
+  tags: string[];
+  custom: Record<string, string | number | boolean | Date>;
+  customerSince?: Date;
+  updatedOn: Date;
+  source: string;
+  consent: ConsentStatus;
+  consentAt?: Date;
+  /** Interactions per type, recounted from the interactions collection after each append. */
+  interactionCounts: Record<string, number>;
+  interactionCount: number;
+  /** Token search (domain/search.ts) and facets (domain/segment.ts), matched by indexed equality. */
+  searchTokens: string[];
+  facets: string[];
+  outbox: OutboxEntry[];
+  outboxMinute?: number;
+  createdAt: Date;
+}
+
+const contactSchema = new Schema<ContactDoc>(
+  {
+    _id: idField,
+    userId: { type: String, required: true },
+    projectId: { type: String, default: "" },
+    email: { type: String, required: true },
+    firstName: { type: String, default: "" },
+    lastName: { type: String, default: "" },
+    phone: { type: String, default: "" },
+    company: { type: String, default: "" },
+    customerKind: { type: String, default: "" },
+    contactType: { type: String, default: "" },
+    tags: { type: [String], default: () => [] },
+    custom: { type: Schema.Types.Mixed, default: () => ({}) },
+    customerSince: Date,
+    updatedOn: { type: Date, required: true },
+    source: { type: String, required: true },
+    consent: { type: String, required: true },
+    consentAt: Date,
+    interactionCounts: { type: Schema.Types.Mixed, default: () => ({}) },
+    interactionCount: { type: Number, default: 0 },
+    searchTokens: { type: [String], default: () => [] },
+    facets: { type: [String], default: () => [] },
+    outbox: outboxField,
+    outboxMinute: outboxMinuteField,
+    createdAt: { type: Date, required: true },
+  },
+  { collection: "contacts", versionKey: false, minimize: false },
+);
+// Unique per (project, email); userId first so the key also scopes by owner.
+contactSchema.index({ userId: 1, projectId: 1, email: 1 }, { unique: true });
+contactSchema.index({ searchTokens: 1 });
+contactSchema.index({ facets: 1 });
+
+export function contactModel(connection: Connection): Model<ContactDoc> {
+  return modelOn<ContactDoc>(connection, "Contact", contactSchema);
+}
+
+/** The fields the table, segments and exports read (never the outbox). */
+export const CONTACT_FIELDS = { outbox: 0 } as const;
+
+export type StoredContact = Omit<ContactDoc, "outbox">;
+
+/** The owner and project every query is scoped to. */
+export interface Scope {
+  userId: string;
+  projectId: string;
+}
+
+/** Contacts, always within one user's project; reads by `_id` or by indexed equality (docs/adr/0001). */
+export class ContactRepository {
+  constructor(readonly model: Model<ContactDoc>) {}
+
+  async get(scope: Scope, id: string): Promise<StoredContact | null> {
+    return this.model
+      .findOne({ _id: id, userId: scope.userId, projectId: scope.projectId }, CONTACT_FIELDS)
+      .lean<StoredContact>();
+  }
+
+  async byEmail(scope: Scope, email: string): Promise<StoredContact | null> {
+    return this.model
+      .findOne({ userId: scope.userId, projectId: scope.projectId, email }, CONTACT_FIELDS)
+      .lean<StoredContact>();
+  }
+
+  /**
+   * The project's contacts matching one indexed equality at most (a search token or a facet), as a
+   * cursor: everything else (more tokens, ranges, sort) is applied by the caller over this narrowed set.
+   */
+  narrowed(scope: Scope, narrow?: { searchTokens?: string; facets?: string }) {
+    return this.model
+      .find({ userId: scope.userId, projectId: scope.projectId, ...(narrow ?? {}) }, CONTACT_FIELDS)
+      .lean<StoredContact[]>()
+      .cursor({ batchSize: 1000 });
+  }
+
+  /** Inserts a contact with its first event. @returns false when the email is already a contact there. */
+  async insert(doc: Omit<ContactDoc, "outbox" | "outboxMinute">, event: OutboxEntry): Promise<boolean> {
+    try {
+      await this.model.create({ ...doc, outbox: [event], outboxMinute: outboxMinuteOf(event.time) });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Sets fields and appends an event in one update; the contact as it is after, or null. */
+  async update(
+    scope: Scope,
+    id: string,
+    set: Partial<ContactDoc>,
+    events: OutboxEntry[],
+  ): Promise<StoredContact | null> {
+    const update: Record<string, unknown> = { $set: set };
+    if (events.length > 0) {
+      update.$push = { outbox: { $each: events } };
+      update.$set = { ...set, outboxMinute: outboxMinuteOf(events[0]!.time) };
+    }
+    // FerretDB 1.24 has no projection in findOneAndUpdate: the outbox is dropped here.
+    const doc = await this.model
+      .findOneAndUpdate({ _id: id, userId: scope.userId, projectId: scope.projectId }, update, {
+        returnDocument: "after",
+      })
+      .lean<ContactDoc>();
+    if (!doc) return null;
+    const { outbox: _outbox, ...rest } = doc;
+    return rest;
+  }
+
+  async remove(scope: Scope, id: string): Promise<boolean> {
+    const result = await this.model.deleteOne({ _id: id, userId: scope.userId, projectId: scope.projectId });
+    return result.deletedCount === 1;
+  }
+
+  /** Contacts alive in all the user's projects (the plan's `profiles` counter). */
+  countForUser(userId: string): Promise<number> {
+    return this.model.countDocuments({ userId });
+  }
+}

@@ -1,0 +1,171 @@
+import { badRequest } from "@crafter/kit";
+import type { ContactsDeps } from "../deps";
+import { segmentView } from "../domain/contact";
+import { type FieldDefinition, fieldCatalogue } from "../domain/fields";
+import { queryTokens } from "../domain/search";
+import {
+  facet,
+  isGroup,
+  matches,
+  requiredFacets,
+  type SegmentGroup,
+  type SegmentRule,
+  validateSegment,
+} from "../domain/segment";
+import type { Scope, StoredContact } from "../store/contact.repository";
+import type { Settings } from "../store/settings.repository";
+import { stateOf } from "./contacts";
+import { customDefinitions } from "./scope";
+
+/** The table's filters: token search, facets, a segment tree; every one optional. */
+export interface ContactQuery {
+  query?: string;
+  tags?: string[];
+  consent?: string;
+  contactType?: string;
+  customerKind?: string;
+  tree?: SegmentGroup;
+  /** Contacts added to a saved segment by hand, matched besides its tree. */
+  members?: ReadonlySet<string>;
+}
+
+export const SORT_FIELDS = [
+  "name",
+  "firstName",
+  "lastName",
+  "email",
+  "company",
+  "customerSince",
+  "updated_on",
+  "createdAt",
+  "consent",
+] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+/** Every field segments know in a project: built-ins, custom fields, and `interactions.<type>` counts. */
+export function segmentFields(settings: Settings): Map<string, FieldDefinition> {
+  const fields = fieldCatalogue(customDefinitions(settings));
+  for (const type of settings.interactionTypes) {
+    fields.push({ key: `interactions.${type.key}`, label: `${type.label} interactions`, kind: "number" });
+  }
+  return new Map(fields.map((field) => [field.key, field]));
+}
+
+/**
+ * A segment tree from untrusted JSON (react-querybuilder's shape, extra keys ignored).
+ * @throws CR_ERR_BAD_REQUEST naming the first problem (unknown field, operator, value).
+ */
+export function parseTree(raw: unknown, fields: ReadonlyMap<string, FieldDefinition>): SegmentGroup {
+  const read = (node: unknown, depth: number): SegmentGroup | SegmentRule => {
+    if (typeof node !== "object" || node === null || Array.isArray(node) || depth > 6) {
+      throw badRequest({ query: "A segment is a group of rules" });
+    }
+    const o = node as Record<string, unknown>;
+    if (Array.isArray(o.rules)) {
+      const combinator = String(o.combinator ?? "and").toLowerCase();
+      return {
+        combinator: combinator === "or" ? "or" : (combinator as "and"),
+        not: o.not === true,
+        rules: o.rules.slice(0, 60).map((child) => read(child, depth + 1)),
+      };
+    }
+    return {
+      field: String(o.field ?? ""),
+      operator: String(o.operator ?? "") as SegmentRule["operator"],
+      value: o.value,
+    };
+  };
+  const root = read(raw, 0);
+  if (!isGroup(root)) throw badRequest({ query: "A segment is a group of rules" });
+  const problems = validateSegment(root, fields);
+  if (problems.length > 0) throw badRequest({ query: problems[0]!.message });
+  return root;
+}
+
+/** Contacts a query matches, in the store's order, with how the set was narrowed. */
+export interface Matched {
+  contacts: StoredContact[];
+  /** The indexed equality the database applied ("" when it read the whole project). */
+  narrowedBy: string;
+}
+
+/**
+ * Runs a query: the database narrows by one indexed equality (the longest search token, else a facet
+ * the filters or the tree require), and the rest (other tokens and facets, the tree's ranges, `in`,
+ * `contains`, `or`) runs here over that narrowed set (docs/adr/0002).
+ */
+export async function matchContacts(
+  deps: Pick<ContactsDeps, "stores">,
+  scope: Scope,
+  settings: Settings,
+  q: ContactQuery,
+  fields = segmentFields(settings),
+): Promise<Matched> {
+  const tokens = queryTokens(q.query ?? "");
+  const facets: string[] = [];
+  for (const tag of q.tags ?? []) if (tag.trim() !== "") facets.push(facet("tags", tag.trim()));
+  if (q.consent) facets.push(facet("consent", q.consent));
+  if (q.contactType) facets.push(facet("contactType", q.contactType));
+  if (q.customerKind) facets.push(facet("customerKind", q.customerKind));
+  // A tree with hand-added members may match contacts without its facets: it cannot narrow then.
+  const treeFacets = q.tree && !(q.members && q.members.size > 0) ? requiredFacets(q.tree, fields) : [];
+  const narrow = tokens[0]
+    ? { searchTokens: tokens[0] }
+    : facets[0] !== undefined
+      ? { facets: facets[0] }
+      : treeFacets[0] !== undefined
+        ? { facets: treeFacets[0] }
+        : undefined;
+  const interactionTypes = settings.interactionTypes.map((t) => t.key);
+  const out: StoredContact[] = [];
+  for await (const doc of deps.stores.contacts.narrowed(scope, narrow)) {
+    const contact = doc as StoredContact;
+    if (!tokens.every((t) => contact.searchTokens?.includes(t))) continue;
+    if (!facets.every((f) => contact.facets?.includes(f))) continue;
+    if (q.tree) {
+      const inTree =
+        treeFacets.every((f) => contact.facets?.includes(f)) &&
+        matches(q.tree, fields, segmentView(stateOf(contact), interactionTypes));
+      if (!inTree && !q.members?.has(contact._id)) continue;
+    }
+    out.push(contact);
+  }
+  return { contacts: out, narrowedBy: narrow ? Object.values(narrow)[0]! : "" };
+}
+
+const sortKey = (contact: StoredContact, field: SortField): string | number => {
+  switch (field) {
+    case "name":
+      return `${contact.firstName} ${contact.lastName}`.trim().toLowerCase() || contact.email;
+    case "customerSince":
+      return contact.customerSince ? new Date(contact.customerSince).getTime() : 0;
+    case "updated_on":
+      return new Date(contact.updatedOn).getTime();
+    case "createdAt":
+      return new Date(contact.createdAt).getTime();
+    default:
+      return String(contact[field] ?? "").toLowerCase();
+  }
+};
+
+/** Letters compare by their base (é as e), case-insensitively, digits numerically. */
+const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
+
+/** Sorted by `field` (ties by email, so pages are stable). */
+export function sortContacts(contacts: StoredContact[], field: SortField, descending: boolean): StoredContact[] {
+  const keyed = contacts.map((contact) => ({ contact, key: sortKey(contact, field) }));
+  keyed.sort((a, b) => {
+    const byKey =
+      typeof a.key === "number" && typeof b.key === "number"
+        ? a.key - b.key
+        : collator.compare(String(a.key), String(b.key));
+    const byEmail = a.contact.email < b.contact.email ? -1 : a.contact.email > b.contact.email ? 1 : 0;
+    const order = byKey !== 0 ? byKey : byEmail;
+    return descending ? -order : order;
+  });
+  return keyed.map((k) => k.contact);
+}
+
+export function isSortField(value: string): value is SortField {
+  return (SORT_FIELDS as readonly string[]).includes(value);
+}

@@ -1,0 +1,161 @@
+import { appError, badRequest, type Caller } from "@crafter/kit";
+import type { ContactsDeps } from "../deps";
+import type { SegmentGroup } from "../domain/segment";
+import type { Scope, StoredContact } from "../store/contact.repository";
+import type { SegmentDoc } from "../store/segment.repository";
+import { type ContactQuery, isSortField, matchContacts, parseTree, segmentFields, sortContacts } from "./query";
+import { paging, scopeOf } from "./scope";
+
+type Deps = Pick<ContactsDeps, "stores" | "now">;
+
+function segmentName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === "") throw badRequest({ name: "Name is required" });
+  if (trimmed.length > 120) throw badRequest({ name: "A name has at most 120 characters" });
+  return trimmed;
+}
+
+async function mustGetSegment(deps: Pick<ContactsDeps, "stores">, scope: Scope, id: string): Promise<SegmentDoc> {
+  const segment = id.length <= 64 ? await deps.stores.segments.get(scope, id) : null;
+  if (!segment) throw appError("NOT_FOUND", "No such segment.");
+  return segment;
+}
+
+/** Creates (no id) or replaces a segment. @throws CR_ERR_BAD_REQUEST (name, tree), NOT_FOUND */
+export async function saveSegment(
+  deps: Deps,
+  caller: Caller,
+  input: { projectId: string; segmentId: string; name: string; tree?: unknown },
+): Promise<SegmentDoc> {
+  const scope = scopeOf(caller, input.projectId);
+  const name = segmentName(input.name);
+  const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+  const tree = parseTree(input.tree, segmentFields(settings));
+  const now = deps.now();
+  if (input.segmentId === "") {
+    return deps.stores.segments.create({
+      _id: crypto.randomUUID(),
+      userId: scope.userId,
+      projectId: scope.projectId,
+      name,
+      tree,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+  await mustGetSegment(deps, scope, input.segmentId);
+  const updated = await deps.stores.segments.update(scope, input.segmentId, { name, tree, updatedAt: now });
+  if (!updated) throw appError("NOT_FOUND", "No such segment.");
+  return updated;
+}
+
+export async function listSegments(deps: Deps, caller: Caller, input: { projectId: string }): Promise<SegmentDoc[]> {
+  return deps.stores.segments.list(scopeOf(caller, input.projectId));
+}
+
+export async function getSegment(
+  deps: Deps,
+  caller: Caller,
+  input: { projectId: string; segmentId: string },
+): Promise<SegmentDoc> {
+  return mustGetSegment(deps, scopeOf(caller, input.projectId), input.segmentId);
+}
+
+export async function deleteSegment(
+  deps: Deps,
+  caller: Caller,
+  input: { projectId: string; segmentId: string },
+): Promise<void> {
+  const scope = scopeOf(caller, input.projectId);
+  if (!(input.segmentId.length <= 64 && (await deps.stores.segments.remove(scope, input.segmentId)))) {
+    throw appError("NOT_FOUND", "No such segment.");
+  }
+}
+
+/** Adds contacts of the project to a saved segment by hand. @returns how many were new members. */
+export async function addToSegment(
+  deps: Deps,
+  caller: Caller,
+  input: { projectId: string; segmentId: string; contactIds: string[] },
+): Promise<number> {
+  const scope = scopeOf(caller, input.projectId);
+  const segment = await mustGetSegment(deps, scope, input.segmentId);
+  let added = 0;
+  for (const id of new Set(input.contactIds)) {
+    if (id.length > 64 || !(await deps.stores.contacts.get(scope, id))) continue;
+    if (await deps.stores.segments.addMember(scope.userId, segment._id, id, deps.now())) added++;
+  }
+  return added;
+}
+
+/** The query of a saved segment: its tree or its hand-added members. */
+export async function segmentQuery(deps: Deps, scope: Scope, segmentId: string): Promise<ContactQuery> {
+  const segment = await mustGetSegment(deps, scope, segmentId);
+  return { tree: segment.tree, members: await deps.stores.segments.memberIds(scope.userId, segment._id) };
+}
+
+/** How many contacts a tree matches, and the first `preview` of them (at most 20; by name). */
+export async function countSegment(
+  deps: Deps,
+  caller: Caller,
+  input: { projectId: string; tree?: unknown; preview: number },
+): Promise<{ count: number; preview: StoredContact[] }> {
+  const scope = scopeOf(caller, input.projectId);
+  const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+  const fields = segmentFields(settings);
+  const tree: SegmentGroup = parseTree(input.tree, fields);
+  const { contacts } = await matchContacts(deps, scope, settings, { tree }, fields);
+  const size = Math.max(0, Math.min(input.preview || 10, 20));
+  return { count: contacts.length, preview: sortContacts(contacts, "name", false).slice(0, size) };
+}
+
+export interface ListInput extends Omit<ContactQuery, "tree" | "members"> {
+  projectId: string;
+  segmentId?: string;
+  tree?: unknown;
+  sortBy?: string;
+  descending?: boolean;
+  page: number;
+  pageSize: number;
+}
+
+/** The contacts a list request names (filters, a saved segment or a tree), sorted. */
+export async function queryContacts(
+  deps: Deps,
+  scope: Scope,
+  input: Omit<ListInput, "page" | "pageSize" | "projectId">,
+): Promise<StoredContact[]> {
+  const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+  const fields = segmentFields(settings);
+  let q: ContactQuery = {
+    query: (input.query ?? "").slice(0, 200),
+    tags: input.tags,
+    consent: input.consent,
+    contactType: input.contactType,
+    customerKind: input.customerKind,
+  };
+  if (input.segmentId) q = { ...q, ...(await segmentQuery(deps, scope, input.segmentId)) };
+  else if (input.tree !== undefined && input.tree !== null) q = { ...q, tree: parseTree(input.tree, fields) };
+  const { contacts } = await matchContacts(deps, scope, settings, q, fields);
+  const sortBy = input.sortBy && isSortField(input.sortBy) ? input.sortBy : "updated_on";
+  const descending = input.sortBy && isSortField(input.sortBy) ? (input.descending ?? false) : true;
+  return sortContacts(contacts, sortBy, descending);
+}
+
+/** One page of the customer profile table. */
+export async function listContacts(
+  deps: Deps,
+  caller: Caller,
+  input: ListInput,
+): Promise<{ items: StoredContact[]; count: number; page: number; totalPages: number }> {
+  const scope = scopeOf(caller, input.projectId);
+  if (input.sortBy && !isSortField(input.sortBy)) throw badRequest({ sort: "Unknown sort field" });
+  const { page, pageSize } = paging(input.page, input.pageSize);
+  const all = await queryContacts(deps, scope, input);
+  return {
+    items: all.slice((page - 1) * pageSize, page * pageSize),
+    count: all.length,
+    page,
+    totalPages: Math.max(1, Math.ceil(all.length / pageSize)),
+  };
+}

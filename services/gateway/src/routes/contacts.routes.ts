@@ -1,0 +1,615 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { appError } from "@crafter/kit";
+import type { ListContactsRequest } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
+import { z } from "zod";
+import {
+  CONSENT_VALUES,
+  consentStatusOf,
+  toConsentChangeJson,
+  toContactJson,
+  toInteractionJson,
+  toSegmentJson,
+  toSettingsJson,
+} from "../domain/contacts";
+import { defineRoute, type RouteDef } from "../http/registry";
+import { id, jsonObject } from "../http/schemas";
+import type { RouteDeps } from "./deps";
+
+type As = { headers: Record<string, string> };
+
+const text = (name: string, max: number) =>
+  z.string({ error: `${name} must be text` }).max(max, `${name} has at most ${max} characters`);
+
+const projectQuery = {
+  projectId: text("projectId", 64).optional().meta({ description: "The project; the active one when absent." }),
+};
+
+const paging = {
+  page: z.coerce
+    .number({ error: "page must be a whole number from 1 to 100000" })
+    .int("page must be a whole number from 1 to 100000")
+    .min(1, "page must be a whole number from 1 to 100000")
+    .max(100_000, "page must be a whole number from 1 to 100000")
+    .default(1),
+  pageSize: z.coerce
+    .number({ error: "pageSize must be a whole number from 1 to 100" })
+    .int("pageSize must be a whole number from 1 to 100")
+    .min(1, "pageSize must be a whole number from 1 to 100")
+    .max(100, "pageSize must be a whole number from 1 to 100")
+    .default(20),
+};
+
+const SORTS = [
+  "name",
+  "firstName",
+  "lastName",
+  "email",
+  "company",
+  "customerSince",
+  "updated_on",
+  "createdAt",
+  "consent",
+] as const;
+
+/** The table's filters (also the bulk action's `filter` and the CSV export's query). */
+const listFilters = {
+  sort: z.enum(SORTS, { error: `sort is one of ${SORTS.join(", ")}` }).optional(),
+  order: z.enum(["asc", "desc"], { error: "order is asc or desc" }).optional(),
+  q: text("q", 200).optional().meta({ description: "Token search over name, email and company." }),
+  tags: text("tags", 1000).optional().meta({ description: "Comma-separated; every tag must be present." }),
+  consent: z.enum(CONSENT_VALUES, { error: `consent is one of ${CONSENT_VALUES.join(", ")}` }).optional(),
+  contactType: text("contactType", 80).optional(),
+  customerKind: z.enum(["business", "personal"], { error: "customerKind is business or personal" }).optional(),
+  segmentId: text("segmentId", 64).optional(),
+};
+const listFilterSchema = z.object(listFilters);
+type ListFilters = z.output<typeof listFilterSchema>;
+
+const contactSchema = z
+  .looseObject({
+    id: z.string(),
+    projectId: z.string(),
+    name: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    phone: z.string(),
+    company: z.string(),
+    customerKind: z.string(),
+    contactType: z.string(),
+    tags: z.array(z.string()),
+    custom: z.looseObject({}),
+    customerSince: z.string().nullable(),
+    updated_on: z.string().nullable(),
+    source: z.string(),
+    consent: z.string(),
+    consentAt: z.string().nullable(),
+    interactionCount: z.number(),
+  })
+  .meta({ id: "Contact" });
+
+const pageMeta = z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() });
+
+const isoDate = (name: string) =>
+  z
+    .string({ error: `${name} must be a date` })
+    .max(40, `${name} must be a date`)
+    .refine((v) => !Number.isNaN(Date.parse(v)), `${name} must be a date`);
+
+/** ContactInput: every field optional (PATCH changes those given; POST needs the email). */
+const contactInput = z.object({
+  firstName: text("firstName", 100).optional(),
+  lastName: text("lastName", 100).optional(),
+  email: text("Email", 320).optional(),
+  phone: text("phone", 40).optional(),
+  company: text("company", 200).optional(),
+  customerKind: z
+    .union([z.enum(["business", "personal"]), z.literal("")], { error: "customerKind is business or personal" })
+    .optional(),
+  contactType: text("contactType", 80).optional(),
+  tags: z.array(text("A tag", 50), { error: "tags must be a list" }).max(50, "At most 50 tags").optional(),
+  custom: jsonObject("custom").optional(),
+  customerSince: isoDate("customerSince").nullable().optional(),
+});
+type ContactInputBody = z.output<typeof contactInput>;
+
+function toInput(body: ContactInputBody) {
+  const { customerSince, custom, ...rest } = body;
+  return {
+    ...rest,
+    custom: custom as Record<string, never> | undefined,
+    customerSince: customerSince ? timestampFromDate(new Date(customerSince)) : undefined,
+  };
+}
+
+const settingsItem = z.object({ key: text("key", 40), label: text("label", 80) });
+const customFieldItem = z.object({
+  key: text("key", 40),
+  label: text("label", 80),
+  type: z.enum(["text", "number", "date", "select", "boolean"], {
+    error: "type is text, number, date, select or boolean",
+  }),
+  options: z.array(text("An option", 80)).max(100, "At most 100 options").optional(),
+});
+
+/**
+ * The project a request acts in: the `projectId` given, which must be one of the user's, or the
+ * active one ("" for a user without a project yet).
+ * @throws NOT_FOUND for a project that is not the user's.
+ */
+export async function projectOf(clients: RouteDeps["clients"], as: As, projectId: string | undefined): Promise<string> {
+  if (projectId) {
+    const { projects } = await clients.projects.listProjects({}, as);
+    if (!projects.some((p) => p.projectId === projectId)) throw appError("NOT_FOUND", "No such project.");
+    return projectId;
+  }
+  return (await clients.projects.getActiveProject({}, as)).projectId ?? "";
+}
+
+function listRequest(projectId: string, f: ListFilters & { page?: number; pageSize?: number }) {
+  return {
+    projectId,
+    query: f.q ?? "",
+    tags: (f.tags ?? "")
+      .split(",")
+      .map((t) => t.trim())
+      .filter((t) => t !== ""),
+    consent: f.consent ?? "",
+    contactType: f.contactType ?? "",
+    customerKind: f.customerKind ?? "",
+    segmentId: f.segmentId ?? "",
+    sortBy: f.sort ?? "",
+    descending: f.order === "desc",
+    page: f.page ?? 1,
+    pageSize: f.pageSize ?? 20,
+  } satisfies Partial<ListContactsRequest>;
+}
+
+const SETTINGS_LISTS = {
+  "custom-fields": { item: customFieldItem, field: "customFields" },
+  "interaction-types": { item: settingsItem, field: "interactionTypes" },
+  "contact-types": { item: settingsItem, field: "contactTypes" },
+} as const;
+
+/** /api/contacts and /api/segments (docs/second-half-contract.md "Contacts REST"). */
+export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
+  const { contacts } = clients;
+  const C = "/api/contacts";
+  const contactParams = z.object({ id: id("id") });
+  const settingsRoutes = Object.entries(SETTINGS_LISTS).flatMap(([list, { item, field }]) => [
+    defineRoute({
+      method: "get",
+      path: `${C}/settings/${list}`,
+      tag: "contacts",
+      summary: `The project's ${list.replace("-", " ")}`,
+      auth: "session",
+      query: z.object(projectQuery),
+      response: z.array(z.looseObject({ key: z.string(), label: z.string() })),
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const { settings } = await contacts.getContactSettings({ projectId }, as);
+        return toSettingsJson(settings)[field];
+      },
+    }),
+    defineRoute({
+      method: "put",
+      path: `${C}/settings/${list}`,
+      tag: "contacts",
+      summary: `Replace the project's ${list.replace("-", " ")}`,
+      auth: "session",
+      query: z.object(projectQuery),
+      body: z.array(item, { error: "The body is a list" }).max(50, "At most 50 items"),
+      response: z.array(z.looseObject({ key: z.string(), label: z.string() })),
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, body, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const { settings } = await contacts.saveContactSettings(
+          {
+            projectId,
+            list,
+            settings: { [field]: body.map((i) => ({ ...i, options: "options" in i ? (i.options ?? []) : [] })) },
+          },
+          as,
+        );
+        return toSettingsJson(settings)[field];
+      },
+    }),
+  ]);
+
+  return [
+    ...settingsRoutes,
+    defineRoute({
+      method: "get",
+      path: C,
+      tag: "contacts",
+      summary: "One page of the customer profile table",
+      auth: "session",
+      query: z.object({ ...projectQuery, ...paging, ...listFilters }),
+      response: z.object({ result: z.array(contactSchema.nullable()), meta: pageMeta }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const page = await contacts.listContacts(listRequest(projectId, query), as);
+        return {
+          result: page.contacts.map(toContactJson),
+          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+        };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: C,
+      tag: "contacts",
+      summary: "Add a contact",
+      description:
+        "Consent starts pending (double opt-in). 'Email is required' / 'Invalid email' come in error.fields.email.",
+      auth: "session",
+      query: z.object(projectQuery),
+      body: contactInput,
+      response: contactSchema,
+      status: 201,
+      idempotent: true,
+      errors: ["CONTACT_EXISTS", "FREE_USER_LIMIT", "CORE_CONTACTS_LIMIT", "PLAN_LIMIT_REACHED", "NOT_FOUND"],
+      handler: async ({ query, body, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const { contact } = await contacts.createContact({ projectId, contact: toInput(body) }, as);
+        return toContactJson(contact)!;
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${C}/export.csv`,
+      tag: "contacts",
+      summary: "The table's contacts as CSV (all pages, the list filters apply)",
+      description: "Answers text/csv, not the envelope.",
+      auth: "session",
+      query: z.object({ ...projectQuery, ...listFilters }),
+      response: z.string().meta({ description: "text/csv" }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, as, res }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const { page: _p, pageSize: _s, ...request } = listRequest(projectId, query);
+        const stream = contacts.exportContacts(request, as);
+        const first = await stream[Symbol.asyncIterator]().next();
+        res.status(200);
+        res.setHeader("content-type", "text/csv; charset=utf-8");
+        res.setHeader("content-disposition", 'attachment; filename="contacts.csv"');
+        if (!first.done) res.write(first.value.csv);
+        for await (const chunk of stream) res.write(chunk.csv);
+        res.end();
+        return "";
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${C}/bulk`,
+      tag: "contacts",
+      summary: "Tag, untag, delete or add to a segment: the ids given, or every contact of a filter",
+      auth: "session",
+      query: z.object(projectQuery),
+      body: z
+        .object({
+          ids: z.array(id("An id"), { error: "ids must be a list" }).max(10_000, "At most 10000 ids").optional(),
+          filter: listFilterSchema.optional(),
+          action: z.enum(["tag", "untag", "delete", "addToSegment"], {
+            error: "action is tag, untag, delete or addToSegment",
+          }),
+          tags: z.array(text("A tag", 50), { error: "tags must be a list" }).max(50, "At most 50 tags").optional(),
+          segmentId: text("segmentId", 64).optional(),
+        })
+        .refine((b) => b.ids !== undefined || b.filter !== undefined, {
+          message: "Give ids or a filter",
+          path: ["ids"],
+        })
+        .refine((b) => !(b.action === "tag" || b.action === "untag") || (b.tags?.length ?? 0) > 0, {
+          message: "Give the tags",
+          path: ["tags"],
+        })
+        .refine((b) => b.action !== "addToSegment" || !!b.segmentId, {
+          message: "Give the segment",
+          path: ["segmentId"],
+        }),
+      response: z.object({ affected: z.number() }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, body, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const ids =
+          body.ids ??
+          (await contacts.listContactIds({ list: listRequest(projectId, body.filter ?? {}) }, as)).contactIds;
+        if (ids.length === 0) return { affected: 0 };
+        switch (body.action) {
+          case "tag":
+            return {
+              affected: (await contacts.tagContacts({ projectId, contactIds: ids, add: body.tags ?? [] }, as)).updated,
+            };
+          case "untag":
+            return {
+              affected: (await contacts.tagContacts({ projectId, contactIds: ids, remove: body.tags ?? [] }, as))
+                .updated,
+            };
+          case "delete":
+            return { affected: (await contacts.deleteContacts({ projectId, contactIds: ids }, as)).deleted };
+          default:
+            return {
+              affected: (
+                await contacts.addToSegment({ projectId, segmentId: body.segmentId ?? "", contactIds: ids }, as)
+              ).added,
+            };
+        }
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${C}/{id}`,
+      tag: "contacts",
+      summary: "A contact with its consent history",
+      auth: "session",
+      params: contactParams,
+      query: z.object(projectQuery),
+      response: z.looseObject({
+        ...contactSchema.shape,
+        consentHistory: z.array(z.object({ status: z.string(), at: z.string().nullable(), source: z.string() })),
+      }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, query, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const got = await contacts.getContact({ projectId, contactId: params.id }, as);
+        return { ...toContactJson(got.contact)!, consentHistory: got.consentHistory.map(toConsentChangeJson) };
+      },
+    }),
+    defineRoute({
+      method: "patch",
+      path: `${C}/{id}`,
+      tag: "contacts",
+      summary: "Change a contact's fields (those given); `consent` records a consent change",
+      auth: "session",
+      params: contactParams,
+      query: z.object(projectQuery),
+      body: contactInput.extend({
+        consent: z.enum(CONSENT_VALUES, { error: `consent is one of ${CONSENT_VALUES.join(", ")}` }).optional(),
+      }),
+      response: contactSchema,
+      errors: ["NOT_FOUND", "CONTACT_EXISTS"],
+      handler: async ({ params, query, body, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const { consent, ...fields } = body;
+        const names = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
+        let contact = names.length
+          ? (
+              await contacts.updateContact(
+                { projectId, contactId: params.id, contact: toInput(fields), fields: names },
+                as,
+              )
+            ).contact
+          : (await contacts.getContact({ projectId, contactId: params.id }, as)).contact;
+        if (consent) {
+          contact = (
+            await contacts.setConsent(
+              { projectId, contactId: params.id, status: consentStatusOf(consent), source: "manual" },
+              as,
+            )
+          ).contact;
+        }
+        return toContactJson(contact)!;
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: `${C}/{id}`,
+      tag: "contacts",
+      summary: "Delete a contact everywhere (ContactDeleted)",
+      auth: "session",
+      params: contactParams,
+      query: z.object(projectQuery),
+      response: z.object({ deleted: z.number() }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, query, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const { deleted } = await contacts.deleteContacts({ projectId, contactIds: [params.id] }, as);
+        if (deleted === 0) throw appError("NOT_FOUND", "No such contact.");
+        return { deleted };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${C}/{id}/export`,
+      tag: "contacts",
+      summary: "All of one contact's data as JSON (privacy export)",
+      auth: "session",
+      params: contactParams,
+      query: z.object(projectQuery),
+      response: z.looseObject({}),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, query, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const { json } = await contacts.exportContactData({ projectId, contactId: params.id }, as);
+        return JSON.parse(json) as Record<string, unknown>;
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${C}/{id}/interactions`,
+      tag: "contacts",
+      summary: "A contact's interaction timeline, newest first",
+      auth: "session",
+      params: contactParams,
+      query: z.object({ ...projectQuery, ...paging }),
+      response: z.object({
+        result: z.array(
+          z.object({ id: z.string(), type: z.string(), note: z.string(), occurredAt: z.string().nullable() }),
+        ),
+        meta: pageMeta,
+      }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, query, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const page = await contacts.listInteractions(
+          { projectId, contactId: params.id, page: query.page, pageSize: query.pageSize },
+          as,
+        );
+        return {
+          result: page.interactions.map(toInteractionJson),
+          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+        };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${C}/{id}/interactions`,
+      tag: "contacts",
+      summary: "Add an interaction (its type from the interaction-types list)",
+      auth: "session",
+      params: contactParams,
+      query: z.object(projectQuery),
+      body: z.object({
+        type: text("type", 40).min(1, "type is required"),
+        note: text("note", 5000).default(""),
+        occurredAt: isoDate("occurredAt").optional(),
+      }),
+      response: z.object({ id: z.string(), type: z.string(), note: z.string(), occurredAt: z.string().nullable() }),
+      status: 201,
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, query, body, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const { interaction } = await contacts.addInteraction(
+          {
+            projectId,
+            contactId: params.id,
+            type: body.type,
+            note: body.note,
+            at: body.occurredAt ? timestampFromDate(new Date(body.occurredAt)) : undefined,
+          },
+          as,
+        );
+        return interaction
+          ? toInteractionJson(interaction)
+          : { id: "", type: body.type, note: body.note, occurredAt: null };
+      },
+    }),
+    ...segmentRoutes({ clients } as RouteDeps),
+  ];
+}
+
+const segmentSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    name: z.string(),
+    query: z.looseObject({}),
+    updatedAt: z.string().nullable(),
+  })
+  .meta({ id: "Segment" });
+
+const segmentBody = z.object({
+  name: text("Name", 120).min(1, "Name is required"),
+  query: jsonObject("query"),
+});
+
+/** /api/segments. */
+function segmentRoutes({ clients }: RouteDeps): RouteDef[] {
+  const { contacts } = clients;
+  const S = "/api/segments";
+  const params = z.object({ id: id("id") });
+  return [
+    defineRoute({
+      method: "get",
+      path: S,
+      tag: "segments",
+      summary: "The project's saved segments",
+      auth: "session",
+      query: z.object(projectQuery),
+      response: z.array(segmentSchema.nullable()),
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        return (await contacts.listSegments({ projectId }, as)).segments.map(toSegmentJson);
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: S,
+      tag: "segments",
+      summary: "Save a segment",
+      auth: "session",
+      query: z.object(projectQuery),
+      body: segmentBody,
+      response: segmentSchema,
+      status: 201,
+      idempotent: true,
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, body, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const { segment } = await contacts.saveSegment({ projectId, name: body.name, tree: body.query as never }, as);
+        return toSegmentJson(segment)!;
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${S}/preview`,
+      tag: "segments",
+      summary: "The live count and up to 10 contacts a condition tree matches",
+      auth: "session",
+      query: z.object(projectQuery),
+      body: z.object({ query: jsonObject("query") }),
+      response: z.object({ count: z.number(), preview: z.array(contactSchema.nullable()) }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, body, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const result = await contacts.countSegment({ projectId, tree: body.query as never, preview: 10 }, as);
+        return { count: result.count, preview: result.preview.map(toContactJson) };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${S}/{id}`,
+      tag: "segments",
+      summary: "A saved segment",
+      auth: "session",
+      params,
+      query: z.object(projectQuery),
+      response: segmentSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ params: p, query, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        return toSegmentJson((await contacts.getSegment({ projectId, segmentId: p.id }, as)).segment)!;
+      },
+    }),
+    defineRoute({
+      method: "put",
+      path: `${S}/{id}`,
+      tag: "segments",
+      summary: "Change a segment's name and query",
+      auth: "session",
+      params,
+      query: z.object(projectQuery),
+      body: segmentBody,
+      response: segmentSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ params: p, query, body, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const { segment } = await contacts.saveSegment(
+          { projectId, segmentId: p.id, name: body.name, tree: body.query as never },
+          as,
+        );
+        return toSegmentJson(segment)!;
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: `${S}/{id}`,
+      tag: "segments",
+      summary: "Delete a segment",
+      auth: "session",
+      params,
+      query: z.object(projectQuery),
+      response: z.object({ deleted: z.boolean() }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params: p, query, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        await contacts.deleteSegment({ projectId, segmentId: p.id }, as);
+        return { deleted: true };
+      },
+    }),
+  ];
+}
