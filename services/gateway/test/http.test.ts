@@ -47,28 +47,41 @@ describe("SPA_PATH", () => {
       "/pricing",
       "/integrations/shopify",
       "/my-bucket",
+      "/f/form_1",
+      "/f/form_1/embed",
+      "/preferences/abc.DEF-123_~",
+      "/confirm",
     ]) {
       expect([path, SPA_PATH.test(path)]).toEqual([path, true]);
     }
-    for (const path of ["/openapi.json", "/.env", "/a/b", "/signin/x", "/favicon.ico", "/integrations/other"]) {
+    for (const path of [
+      "/openapi.json",
+      "/.env",
+      "/a/b",
+      "/signin/x",
+      "/favicon.ico",
+      "/integrations/other",
+      "/f/a/b",
+      "/preferences/a/b",
+    ]) {
       expect([path, SPA_PATH.test(path)]).toEqual([path, false]);
     }
   });
 });
 
 describe("securityHeaders", () => {
-  async function headersOf(forwardedProto?: string) {
+  async function headersOf(forwardedProto?: string, path = "/") {
     const app = express();
     app.set("trust proxy", 1);
     app.use(securityHeaders());
-    app.get("/", (_req, res) => {
+    app.get(path, (_req, res) => {
       res.send("ok");
     });
     const server = createServer(app).listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const response = await fetch(`http://127.0.0.1:${port}/`, {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, {
         headers: forwardedProto ? { "x-forwarded-proto": forwardedProto } : {},
       });
       return response.headers;
@@ -87,5 +100,15 @@ describe("securityHeaders", () => {
     expect(headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(headers.get("x-frame-options")).toBe("DENY");
     expect(headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("lets other sites frame only the lead form's embed page", async () => {
+    const embed = await headersOf(undefined, "/f/form_1/embed");
+    expect(embed.get("content-security-policy")).toContain("frame-ancestors *");
+    expect(embed.get("content-security-policy")).toContain("script-src 'self'");
+    expect(embed.get("x-frame-options")).toBeNull();
+    const form = await headersOf(undefined, "/f/form_1");
+    expect(form.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(form.get("x-frame-options")).toBe("DENY");
   });
 });

@@ -181,11 +181,16 @@ export function createApiClient(deps: ClientDeps): ApiClient {
 
   const send = async (method: Method, path: string, options: RequestOptions): Promise<ResponseLike> => {
     const isForm = typeof FormData !== "undefined" && options.body instanceof FormData;
+    // A Blob (a CSV file) is sent raw, with its own content type.
+    const isBlob = typeof Blob !== "undefined" && options.body instanceof Blob;
     const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
     let body: BodyInit | undefined;
     if (options.body !== undefined) {
       if (isForm) body = options.body as FormData;
-      else {
+      else if (isBlob) {
+        headers["Content-Type"] ??= (options.body as Blob).type || "application/octet-stream";
+        body = options.body as Blob;
+      } else {
         headers["Content-Type"] = "application/json";
         body = JSON.stringify(options.body);
       }

@@ -1,4 +1,5 @@
 import { BILLING_ROUTES } from "../features/billing/routes";
+import { CONTACTS_ROUTES } from "../features/contacts/routes";
 import type { RouteEntry } from "./route-types";
 
 /**
@@ -7,3 +8,4 @@ import type { RouteEntry } from "./route-types";
  * separate areas does not collide in one array.
  */
 export const AREA_ROUTES: RouteEntry[] = [...BILLING_ROUTES];
+export const AREA_ROUTES: RouteEntry[] = [...CONTACTS_ROUTES];

@@ -3,13 +3,27 @@ import helmet from "helmet";
 
 /**
  * Security headers through helmet: a CSP for the dashboard (scripts only from our origin; inline
- * styles allowed because antd writes its CSS-in-JS into <style> tags; nothing may frame us),
+ * styles allowed because antd writes its CSS-in-JS into <style> tags; nothing may frame us but the
+ * lead form's embed page, EMBEDDABLE_PATH),
  * nosniff, Referrer-Policy, X-Frame-Options DENY. HSTS is only sent on requests that came over
  * TLS (directly or, with TRUST_PROXY, per X-Forwarded-Proto): on plain http it would be ignored
  * at best and pin localhost to https at worst.
  */
+/** The lead form's embed page (issue 10), the one page other sites may frame (the iframe snippet). */
+export const EMBEDDABLE_PATH = /^\/f\/[A-Za-z0-9_-]+\/embed\/?$/;
+
 export function securityHeaders(): RequestHandler[] {
-  const headers = helmet({
+  const strict = helmetWith(["'none'"], { action: "deny" });
+  const embeddable = helmetWith(["*"], false);
+  const headers: RequestHandler = (req, res, next) =>
+    (EMBEDDABLE_PATH.test(req.path) ? embeddable : strict)(req, res, next);
+  const hsts = helmet.strictTransportSecurity({ maxAge: 31_536_000, includeSubDomains: true });
+  const hstsOverTls: RequestHandler = (req, res, next) => (req.secure ? hsts(req, res, next) : next());
+  return [headers, hstsOverTls];
+}
+
+function helmetWith(frameAncestors: string[], frameguard: { action: "deny" } | false): RequestHandler {
+  return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -23,15 +37,12 @@ export function securityHeaders(): RequestHandler[] {
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "form-action": ["'self'"],
-        "frame-ancestors": ["'none'"],
+        "frame-ancestors": frameAncestors,
       },
     },
-    frameguard: { action: "deny" },
+    frameguard,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     strictTransportSecurity: false,
     xContentTypeOptions: true,
   });
-  const hsts = helmet.strictTransportSecurity({ maxAge: 31_536_000, includeSubDomains: true });
-  const hstsOverTls: RequestHandler = (req, res, next) => (req.secure ? hsts(req, res, next) : next());
-  return [headers, hstsOverTls];
 }

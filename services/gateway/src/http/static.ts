@@ -4,11 +4,12 @@ import express, { type RequestHandler, Router } from "express";
 
 /**
  * The dashboard's client-side routes: /, the spec's public pages (section 2), the auth pages,
- * /app and /app/*, /_app, and the public `/[bucket]` page (one segment without a dot). Any other
- * path (e.g. /openapi.json, /a/b) is a real 404, not the dashboard.
+ * /app and /app/*, /_app, the public `/[bucket]` page (one segment without a dot), and the public
+ * lead pages of issue 10 (`/f/:formId`, `/f/:formId/embed`, `/preferences/:token`; `/confirm` is
+ * one segment). Any other path (e.g. /openapi.json, /a/b) is a real 404, not the dashboard.
  */
 export const SPA_PATH =
-  /^\/(?:|signin|signup|verify|forgot-password|reset-password|_app|FAQ|usecases|features|why-us|pricing|integrations\/shopify|app(?:\/.*)?|[A-Za-z0-9_-]+)\/?$/;
+  /^\/(?:|signin|signup|verify|forgot-password|reset-password|_app|FAQ|usecases|features|why-us|pricing|integrations\/shopify|app(?:\/.*)?|f\/[A-Za-z0-9_-]+(?:\/embed)?|preferences\/[A-Za-z0-9._~-]+|[A-Za-z0-9_-]+)\/?$/;
 
 const notFound: RequestHandler = (_req, res) => {
   res.status(404).type("text/plain").send("Not found.");

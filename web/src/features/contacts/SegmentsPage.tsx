@@ -1,0 +1,111 @@
+import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
+import { App, Button, Card, Flex, Space, Table, Typography } from "antd";
+import { Link } from "react-router-dom";
+import { LinkButton } from "../../shared/LinkButton";
+import { notify } from "../../shared/notify";
+import { EmptyState, ErrorState } from "../../shared/states";
+import { deleteSegment, itemsOf, useSegments } from "./api";
+import { CONTACT_PAGES } from "./routes";
+import { ruleCount } from "./segment-query";
+import type { Segment } from "./types";
+
+/** /app/segments: the saved segments, each opening its builder. */
+export default function SegmentsPage() {
+  const { modal } = App.useApp();
+  const { data, error, isLoading, mutate } = useSegments();
+  const segments = itemsOf(data);
+
+  const remove = (segment: Segment) =>
+    modal.confirm({
+      title: `Delete the segment ${segment.name}?`,
+      content: "Its contacts stay; campaigns and automations that use it will no longer find it.",
+      okText: "Delete",
+      okButtonProps: { danger: true, "data-testid": "confirm-delete" },
+      onOk: async () => {
+        try {
+          await deleteSegment(segment.id);
+          await mutate();
+          notify.success("Segment deleted");
+        } catch (err) {
+          notify.error(err, "Could not delete");
+        }
+      },
+    });
+
+  return (
+    <Flex vertical gap={16}>
+      <Flex justify="space-between" align="center" wrap gap={12}>
+        <div>
+          <Typography.Title level={2} style={{ margin: 0 }}>
+            Segments
+          </Typography.Title>
+          <Typography.Text type="secondary">
+            Groups of contacts by their fields, tags, consent and interactions
+          </Typography.Text>
+        </div>
+        <LinkButton to={CONTACT_PAGES.segment("new")} type="primary" icon={<PlusOutlined />} data-testid="segments-new">
+          New segment
+        </LinkButton>
+      </Flex>
+      <Card>
+        {error && !data ? (
+          <ErrorState error={error} onRetry={() => void mutate()} title="We could not load your segments" />
+        ) : !isLoading && segments.length === 0 ? (
+          <EmptyState
+            testId="segments-empty"
+            description="No segments yet. Build one from conditions on your contacts."
+            action={
+              <LinkButton to={CONTACT_PAGES.segment("new")} type="primary">
+                New segment
+              </LinkButton>
+            }
+          />
+        ) : (
+          <Table<Segment>
+            rowKey="id"
+            loading={isLoading}
+            dataSource={segments}
+            pagination={false}
+            scroll={{ x: "max-content" }}
+            data-testid="segments-table"
+            columns={[
+              {
+                title: "Name",
+                key: "name",
+                render: (_, segment) => <Link to={CONTACT_PAGES.segment(segment.id)}>{segment.name}</Link>,
+              },
+              {
+                title: "Conditions",
+                key: "rules",
+                render: (_, segment) => (segment.query ? ruleCount(segment.query) : ""),
+              },
+              { title: "Contacts", dataIndex: "count", render: (count?: number) => count ?? "" },
+              {
+                title: "",
+                key: "actions",
+                width: 180,
+                render: (_, segment) => (
+                  <Space>
+                    <LinkButton
+                      to={`${CONTACT_PAGES.contacts}?segmentId=${encodeURIComponent(segment.id)}`}
+                      size="small"
+                    >
+                      Contacts
+                    </LinkButton>
+                    <Button
+                      size="small"
+                      danger
+                      icon={<DeleteOutlined />}
+                      aria-label={`Delete ${segment.name}`}
+                      onClick={() => remove(segment)}
+                    />
+                  </Space>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Card>
+    </Flex>
+  );
+}

@@ -1,0 +1,123 @@
+import type { CustomField } from "./types";
+
+/**
+ * The CSV import's column → field mapping as the page edits it. The service guesses it from the
+ * headers (Mailchimp and HubSpot layouts, custom fields by label) and answers it either as a list
+ * aligned with the headers (`string | null` each) or as an object header → target; the page keeps
+ * one target per column index and sends back the shape it got. Pure; unit tested in mapping.test.ts.
+ */
+
+export interface TargetOption {
+  value: string;
+  label: string;
+  group: "Contact" | "Consent" | "Custom fields";
+}
+
+export const BUILT_IN_TARGETS: readonly TargetOption[] = [
+  { value: "email", label: "Email", group: "Contact" },
+  { value: "firstName", label: "First name", group: "Contact" },
+  { value: "lastName", label: "Last name", group: "Contact" },
+  { value: "phone", label: "Phone", group: "Contact" },
+  { value: "company", label: "Company", group: "Contact" },
+  { value: "customerKind", label: "Customer kind", group: "Contact" },
+  { value: "contactType", label: "Contact type", group: "Contact" },
+  { value: "tags", label: "Tags", group: "Contact" },
+  { value: "customerSince", label: "Customer since", group: "Contact" },
+  { value: "consent", label: "Consent status", group: "Consent" },
+  { value: "consent.optedInAt", label: "Opted in at", group: "Consent" },
+  { value: "consent.unsubscribedAt", label: "Unsubscribed at", group: "Consent" },
+  { value: "consent.bouncedAt", label: "Bounced at", group: "Consent" },
+  { value: "consent.unsubscribedAll", label: "Unsubscribed from all email", group: "Consent" },
+  { value: "consent.legalBasis", label: "Legal basis", group: "Consent" },
+];
+
+/** Every target a column may map to: built-ins, consent evidence, custom fields. */
+export function targetOptions(custom: readonly CustomField[], extra: readonly string[] = []): TargetOption[] {
+  const options: TargetOption[] = [
+    ...BUILT_IN_TARGETS,
+    ...custom.map((field) => ({ value: `custom.${field.key}`, label: field.label, group: "Custom fields" as const })),
+  ];
+  for (const value of extra) {
+    if (value && !options.some((option) => option.value === value)) {
+      options.push({ value, label: value, group: value.startsWith("custom.") ? "Custom fields" : "Contact" });
+    }
+  }
+  return options;
+}
+
+/** A column's target; null: the column is not imported. */
+export type ColumnMapping = Array<string | null>;
+
+/** The service's mapping (list or object) as one target per header. */
+export function mappingFromServer(headers: readonly string[], server: unknown): ColumnMapping {
+  if (Array.isArray(server)) {
+    return headers.map((_, index) => {
+      const value = server[index];
+      return typeof value === "string" && value ? value : null;
+    });
+  }
+  if (server && typeof server === "object") {
+    const record = server as Record<string, unknown>;
+    return headers.map((header) => {
+      const value = record[header];
+      return typeof value === "string" && value ? value : null;
+    });
+  }
+  return headers.map(() => null);
+}
+
+/** The mapping in the shape the service sent (`list` when it sent a list). */
+export function mappingToServer(
+  headers: readonly string[],
+  mapping: ColumnMapping,
+  shape: "list" | "object",
+): ColumnMapping | Record<string, string | null> {
+  if (shape === "list") return headers.map((_, index) => mapping[index] ?? null);
+  return Object.fromEntries(headers.map((header, index) => [header, mapping[index] ?? null]));
+}
+
+/** Sets one column's target; a target already used by another column is taken from it (one column per field). */
+export function assignTarget(mapping: ColumnMapping, column: number, target: string | null): ColumnMapping {
+  return mapping.map((current, index) => {
+    if (index === column) return target;
+    return target !== null && current === target ? null : current;
+  });
+}
+
+/** What blocks the import: the email must be mapped (it is how contacts are told apart). */
+export function mappingProblems(mapping: ColumnMapping): string[] {
+  return mapping.includes("email") ? [] : ["Map a column to Email: contacts are matched by their email."];
+}
+
+/** Preview rows (lists or objects) as lists aligned with the headers. */
+export function previewRows(headers: readonly string[], preview: unknown): string[][] {
+  if (!Array.isArray(preview)) return [];
+  return preview.map((row) => {
+    if (Array.isArray(row)) return headers.map((_, index) => String(row[index] ?? ""));
+    if (row && typeof row === "object") {
+      const record = row as Record<string, unknown>;
+      return headers.map((header) => String(record[header] ?? ""));
+    }
+    return headers.map(() => "");
+  });
+}
+
+/** The upload limit of the contract (`POST /api/contacts/imports`, ≤ 20 MB). */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+
+/** A clear message for a file the service would refuse, or null. */
+export function fileProblem(file: { name: string; size: number }): string | null {
+  if (file.size === 0) return "This file is empty.";
+  if (file.size > MAX_IMPORT_BYTES) {
+    const mb = (file.size / 1024 / 1024).toFixed(1);
+    return `This file is ${mb} MB; imports take CSV files of at most 20 MB. Split it and import the parts.`;
+  }
+  if (!/\.(csv|txt)$/i.test(file.name)) return "Choose a CSV file (.csv).";
+  return null;
+}
+
+/** Percent done of an import, 0–100 (0 while the total is unknown). */
+export function importPercent(result: { processed?: number; total?: number } | null | undefined): number {
+  if (!result?.total) return 0;
+  return Math.min(100, Math.floor(((result.processed ?? 0) / result.total) * 100));
+}

@@ -1,0 +1,129 @@
+import { ApartmentOutlined, FormOutlined, RobotOutlined, TeamOutlined, UserAddOutlined } from "@ant-design/icons";
+import { lazy } from "react";
+import type { RouteEntry } from "../../app/route-types";
+
+/**
+ * Issue 10's pages: contacts, segments, the lead form and lead assistant (app), their settings
+ * lists, and the public lead pages. Joined to ROUTES by one spread in app/areas.ts; AppLayout
+ * honours `flag` and `parent` (workspace branch).
+ */
+
+const ContactsPage = lazy(() => import("./ContactsPage"));
+const AddContactPage = lazy(() => import("./AddContactPage"));
+const ContactPage = lazy(() => import("./ContactPage"));
+const ImportPage = lazy(() => import("./ImportPage"));
+const SegmentsPage = lazy(() => import("./SegmentsPage"));
+const SegmentPage = lazy(() => import("./SegmentPage"));
+const CustomFieldsPage = lazy(() => import("./settings/CustomFieldsPage"));
+const InteractionTypesPage = lazy(() => import("./settings/InteractionTypesPage"));
+const ContactTypesPage = lazy(() => import("./settings/ContactTypesPage"));
+const LeadFormPage = lazy(() => import("../leads/LeadFormPage"));
+const LeadAssistantPage = lazy(() => import("../leads/LeadAssistantPage"));
+const PublicFormPage = lazy(() => import("../leads/PublicFormPage"));
+const EmbedFormPage = lazy(() => import("../leads/EmbedFormPage"));
+const ConfirmPage = lazy(() => import("../leads/ConfirmPage"));
+const PreferencesPage = lazy(() => import("../leads/PreferencesPage"));
+
+export const CONTACT_PAGES = {
+  contacts: "/app/contacts",
+  add: "/app/contacts/add",
+  import: "/app/contacts/import",
+  contact: (id: string) => `/app/contacts/${encodeURIComponent(id)}`,
+  segments: "/app/segments",
+  segment: (id: string) => `/app/segments/${encodeURIComponent(id)}`,
+  customFields: "/app/settings/custom-fields",
+  interactionTypes: "/app/settings/interaction-types",
+  contactTypes: "/app/settings/contact-type",
+  leadForm: "/app/leads-form",
+  leadAssistant: "/app/leads-assistant",
+} as const;
+
+export const CONTACTS_ROUTES: RouteEntry[] = [
+  {
+    path: CONTACT_PAGES.contacts,
+    title: "Contacts",
+    access: "app",
+    flag: "customer_view",
+    Component: ContactsPage,
+    menu: [{ group: "main", label: "Contacts", icon: <TeamOutlined />, testId: "nav-contacts" }],
+  },
+  {
+    path: CONTACT_PAGES.add,
+    title: "Add a contact",
+    access: "app",
+    flag: "customer_view",
+    Component: AddContactPage,
+    menu: [{ group: "create", label: "Contact", icon: <UserAddOutlined />, testId: "nav-create-contact" }],
+  },
+  { path: CONTACT_PAGES.import, title: "Import contacts", access: "app", flag: "customer_view", Component: ImportPage },
+  { path: "/app/contacts/:contactId", title: "Contact", access: "app", flag: "customer_view", Component: ContactPage },
+  {
+    path: CONTACT_PAGES.segments,
+    title: "Segments",
+    access: "app",
+    flag: "segment_view",
+    Component: SegmentsPage,
+    menu: [
+      {
+        group: "main",
+        parent: "nav-contacts",
+        label: "Segments",
+        icon: <ApartmentOutlined />,
+        testId: "nav-segments",
+      },
+    ],
+  },
+  { path: "/app/segments/:segmentId", title: "Segment", access: "app", flag: "segment_view", Component: SegmentPage },
+  {
+    path: CONTACT_PAGES.leadForm,
+    title: "Lead form",
+    access: "app",
+    flag: "leads_form",
+    Component: LeadFormPage,
+    menu: [
+      { group: "main", parent: "nav-contacts", label: "Lead form", icon: <FormOutlined />, testId: "nav-lead-form" },
+    ],
+  },
+  {
+    path: CONTACT_PAGES.leadAssistant,
+    title: "Lead assistant",
+    access: "app",
+    flag: "leads_assistant",
+    Component: LeadAssistantPage,
+    menu: [
+      {
+        group: "main",
+        parent: "nav-contacts",
+        label: "Lead assistant",
+        icon: <RobotOutlined />,
+        testId: "nav-lead-assistant",
+      },
+    ],
+  },
+  {
+    path: CONTACT_PAGES.customFields,
+    title: "Custom fields",
+    access: "app",
+    flag: "customer_view",
+    Component: CustomFieldsPage,
+  },
+  {
+    path: CONTACT_PAGES.interactionTypes,
+    title: "Interaction types",
+    access: "app",
+    flag: "customer_view",
+    Component: InteractionTypesPage,
+  },
+  {
+    path: CONTACT_PAGES.contactTypes,
+    title: "Contact types",
+    access: "app",
+    flag: "customer_view",
+    Component: ContactTypesPage,
+  },
+  // Public lead pages: no session, no flag (the visitor has none); the service checks the form.
+  { path: "/f/:formId", title: "Sign up", access: "public", Component: PublicFormPage },
+  { path: "/f/:formId/embed", title: "Sign up", access: "public", Component: EmbedFormPage },
+  { path: "/confirm", title: "Confirm your subscription", access: "public", Component: ConfirmPage },
+  { path: "/preferences/:token", title: "Email preferences", access: "public", Component: PreferencesPage },
+];

@@ -1,0 +1,161 @@
+/**
+ * Shapes of the "Contacts REST" section of docs/second-half-contract.md, as the web reads them.
+ * Optional fields are those the contract does not spell out; pages tolerate their absence.
+ */
+
+export const CONSENT_STATUSES = ["pending", "subscribed", "unsubscribed", "bounced", "complained"] as const;
+export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
+
+export const CUSTOMER_KINDS = [
+  { value: "business", label: "Business customer" },
+  { value: "personal", label: "Personal customer" },
+] as const;
+export type CustomerKind = (typeof CUSTOMER_KINDS)[number]["value"];
+
+export const CONTACT_SOURCES = ["manual", "import", "lead form", "lead assistant", "API"] as const;
+
+export type CustomFieldType = "text" | "number" | "date" | "select" | "boolean";
+export const CUSTOM_FIELD_TYPES: readonly CustomFieldType[] = ["text", "number", "date", "select", "boolean"];
+
+export interface CustomField {
+  key: string;
+  label: string;
+  type: CustomFieldType;
+  options?: string[];
+}
+
+/** An entry of the interaction-types or contact-types settings lists. */
+export interface KeyLabel {
+  key: string;
+  label: string;
+}
+
+export interface Contact {
+  id: string;
+  firstName?: string;
+  lastName?: string;
+  email: string;
+  phone?: string;
+  company?: string;
+  customerKind?: CustomerKind | string;
+  contactType?: string;
+  tags?: string[];
+  custom?: Record<string, unknown>;
+  consent?: ConsentStatus | string;
+  source?: string;
+  customerSince?: string;
+  updatedOn?: string;
+  updated_on?: string;
+}
+
+export interface ConsentChange {
+  status: string;
+  at: string;
+  source?: string;
+}
+
+export type ContactDetail = Contact & { consentHistory?: ConsentChange[] };
+
+export interface Interaction {
+  id?: string;
+  type: string;
+  note?: string;
+  occurredAt: string;
+}
+
+export interface PageMeta {
+  count: number;
+  currentPage: number;
+  totalPages: number;
+}
+
+export interface Paged<T> {
+  result: T[];
+  meta: PageMeta;
+}
+
+/** The editable fields of a contact (`POST /api/contacts`, `PATCH /api/contacts/:id`). */
+export interface ContactInput {
+  firstName?: string;
+  lastName?: string;
+  email: string;
+  phone?: string;
+  company?: string;
+  customerKind?: string;
+  contactType?: string;
+  tags?: string[];
+  custom?: Record<string, unknown>;
+  consent?: string;
+}
+
+/** Filters of `GET /api/contacts` (also the `filter` of a bulk action and the CSV export). */
+export interface ContactListQuery {
+  page?: number;
+  pageSize?: number;
+  sort?: string;
+  order?: "asc" | "desc";
+  q?: string;
+  tags?: string[];
+  consent?: string;
+  contactType?: string;
+  customerKind?: string;
+  segmentId?: string;
+}
+
+export type BulkAction = "tag" | "untag" | "delete" | "addToSegment";
+
+export type ImportStatus = "fields" | "processing" | "result" | "error";
+
+export interface ImportResult {
+  processed: number;
+  total: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+  overLimit: number;
+}
+
+/** The spec's contact import state: fields, file, result, error, processing. */
+export interface ContactImport {
+  id: string;
+  status: ImportStatus;
+  file: { name?: string; size: number; rows: number };
+  /** CSV header → field key ("" or absent: not imported). */
+  fields?: Record<string, string>;
+  mapping?: Record<string, string>;
+  headers?: string[];
+  preview?: string[][] | Record<string, string>[];
+  result?: ImportResult | null;
+  error?: { code?: string; message?: string } | string | null;
+  processing: boolean;
+  duplicates?: "update" | "skip";
+  createdAt?: string;
+}
+
+export interface SegmentRule {
+  id?: string;
+  field: string;
+  operator: string;
+  value?: unknown;
+}
+
+export interface SegmentQuery {
+  id?: string;
+  combinator: "and" | "or";
+  not?: boolean;
+  rules: Array<SegmentRule | SegmentQuery>;
+}
+
+export interface Segment {
+  id: string;
+  name: string;
+  query: SegmentQuery;
+  count?: number;
+  updatedAt?: string;
+}
+
+export interface SegmentPreview {
+  count: number;
+  preview: Contact[];
+}

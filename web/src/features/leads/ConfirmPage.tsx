@@ -1,0 +1,59 @@
+import { Button, Card, Flex, Result } from "antd";
+import { useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router-dom";
+import { api } from "../../api/api";
+import { errorMessage } from "../../api/errors";
+import { LoadingBlock } from "../../shared/states";
+
+type State = { kind: "loading" } | { kind: "done" } | { kind: "failed"; message: string };
+
+/** /confirm?token=: the double opt-in link of the confirmation email; confirming subscribes the contact. */
+export default function ConfirmPage() {
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  const [state, setState] = useState<State>({ kind: "loading" });
+  const sent = useRef<string | null>(null);
+
+  const confirm = (value: string) => {
+    setState({ kind: "loading" });
+    api
+      .post("/api/public/consent/confirm", { token: value })
+      .then(() => setState({ kind: "done" }))
+      .catch((error) => setState({ kind: "failed", message: errorMessage(error) }));
+  };
+
+  useEffect(() => {
+    if (!token) {
+      setState({ kind: "failed", message: "This link is incomplete. Open the link from the email again." });
+      return;
+    }
+    if (sent.current === token) return; // once per token, also under StrictMode's double effect
+    sent.current = token;
+    confirm(token);
+  }, [token]);
+
+  return (
+    <Flex justify="center" style={{ padding: "48px 16px" }}>
+      <Card style={{ width: "100%", maxWidth: 560 }}>
+        {state.kind === "loading" ? (
+          <LoadingBlock rows={3} />
+        ) : state.kind === "done" ? (
+          <Result
+            status="success"
+            title="Your email is confirmed"
+            subTitle="You are subscribed. Thank you!"
+            data-testid="confirm-done"
+          />
+        ) : (
+          <Result
+            status="warning"
+            title="We could not confirm your email"
+            subTitle={state.message}
+            data-testid="confirm-failed"
+            extra={token ? <Button onClick={() => confirm(token)}>Try again</Button> : undefined}
+          />
+        )}
+      </Card>
+    </Flex>
+  );
+}

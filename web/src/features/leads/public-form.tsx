@@ -1,0 +1,31 @@
+import { Card, Flex } from "antd";
+import { useParams } from "react-router-dom";
+import useSWR from "swr";
+import { fetcher } from "../../api/api";
+import { isApiError } from "../../api/errors";
+import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
+import { LeadFormView } from "./LeadFormView";
+import type { PublicLeadForm } from "./types";
+
+/** The public form of `/f/:formId` (and its frameless `/embed` twin). */
+export function PublicForm({ framed }: { framed: boolean }) {
+  const { formId = "" } = useParams();
+  const { data, error, mutate } = useSWR<PublicLeadForm>(`/api/public/forms/${encodeURIComponent(formId)}`, fetcher);
+  let body: React.ReactNode;
+  if (error && !data) {
+    body =
+      isApiError(error) && error.status === 404 ? (
+        <EmptyState testId="lead-form-missing" description="This form does not exist or is no longer open." />
+      ) : (
+        <ErrorState error={error} onRetry={() => void mutate()} title="We could not load this form" />
+      );
+  } else if (!data) body = <LoadingBlock rows={6} />;
+  else body = <LeadFormView form={data} />;
+
+  if (!framed) return <div style={{ padding: 8 }}>{body}</div>;
+  return (
+    <Flex justify="center" style={{ padding: "32px 16px" }}>
+      <Card style={{ width: "100%", maxWidth: 560 }}>{body}</Card>
+    </Flex>
+  );
+}
