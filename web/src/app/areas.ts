@@ -1,3 +1,4 @@
+import { MEDIA_ROUTES } from "../features/media/routes";
 import type { RouteEntry } from "./route-types";
 
 /**
@@ -5,4 +6,4 @@ import type { RouteEntry } from "./route-types";
  * its feature folder (web/src/features/<area>/routes.tsx) and adds one spread here, so work on
  * separate areas does not collide in one array.
  */
-export const AREA_ROUTES: RouteEntry[] = [];
+export const AREA_ROUTES: RouteEntry[] = [...MEDIA_ROUTES];
