@@ -30,6 +30,7 @@ export function AssetBrowser({
   renderCard,
   pageSize = 20,
   fixedSource,
+  sources,
   empty,
   testId = "asset-grid",
 }: {
@@ -39,13 +40,16 @@ export function AssetBrowser({
   renderCard: (asset: Asset) => ReactNode;
   pageSize?: number;
   fixedSource?: string;
+  /** The sources offered (the first is the default); all sources when absent. */
+  sources?: { value: string; label: string }[];
   empty?: ReactNode;
   testId?: string;
 }) {
+  const source = fixedSource ?? (state.source || sources?.[0]?.value || undefined);
   const filter: AssetFilter = {
     type,
     q: state.q,
-    source: fixedSource ?? (state.source || undefined),
+    source,
     page: state.page,
     pageSize,
   };
@@ -65,8 +69,8 @@ export function AssetBrowser({
         />
         {!fixedSource && (
           <Select
-            value={state.source}
-            options={SOURCE_OPTIONS}
+            value={sources ? source : state.source}
+            options={sources ?? SOURCE_OPTIONS}
             onChange={(source) => onChange({ ...state, source, page: 1 })}
             style={{ minWidth: 160 }}
             aria-label="Source"
@@ -84,7 +88,7 @@ export function AssetBrowser({
           description={
             state.page > 1
               ? "This page is empty."
-              : state.q || state.source
+              : state.q || (state.source && !sources)
                 ? "Nothing matches these filters."
                 : (empty ?? `No ${type === "audio" ? "audio" : `${type}s`} yet.`)
           }

@@ -13,6 +13,7 @@ import { AssetBrowser, type BrowserState } from "./AssetBrowser";
 import { AssetCard } from "./AssetCard";
 import { ASSET_TYPES, type Asset, type AssetType, deleteAsset, downloadUrl, isAssetListKey, renameAsset } from "./api";
 import { ImageEditModal } from "./ImageEditPanel";
+import { ImageSelectModal } from "./ImageSelectModal";
 import { MEDIA_PAGES } from "./routes";
 import { UploadButton, UploadList } from "./UploadButton";
 import { useUploads } from "./uploads";
@@ -98,6 +99,7 @@ export default function AssetsPage() {
   const { mutate } = useSWRConfig();
   const [renaming, setRenaming] = useState<Asset | null>(null);
   const [editing, setEditing] = useState<Asset | null>(null);
+  const [choosing, setChoosing] = useState(false);
   const state: BrowserState = {
     q: params.get("q") ?? "",
     source: params.get("source") ?? "",
@@ -195,6 +197,11 @@ export default function AssetsPage() {
               Design a graphic
             </LinkButton>
           )}
+          {canEdit && (
+            <Button icon={<ScissorOutlined />} onClick={() => setChoosing(true)} data-testid="assets-edit-image">
+              Edit an image
+            </Button>
+          )}
           <UploadButton upload={upload} videoAllowed={videoAllowed} />
         </Flex>
       </Flex>
@@ -226,6 +233,16 @@ export default function AssetsPage() {
       </Card>
       <RenameModal asset={renaming} onClose={() => setRenaming(null)} />
       <ImageEditModal asset={editing} onClose={() => setEditing(null)} />
+      <ImageSelectModal
+        open={choosing}
+        okText="Edit this image"
+        allowStock={false}
+        onCancel={() => setChoosing(false)}
+        onSelect={(asset) => {
+          setChoosing(false);
+          setEditing(asset);
+        }}
+      />
     </Flex>
   );
 }

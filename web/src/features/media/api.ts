@@ -119,8 +119,60 @@ export function useAssets(filter: AssetFilter, enabled = true) {
   return useSWR<Paged<Asset>>(enabled ? mediaKeys.assets(filter) : null, fetcher, { keepPreviousData: true });
 }
 
+/** A stock photo (Unsplash, or the system images shipped with Crafter). */
+export interface StockImage {
+  id: string;
+  description: string;
+  url: string;
+  thumbnailUrl: string;
+  width: number;
+  height: number;
+  author: string;
+  authorUrl: string;
+  source: "unsplash" | "system";
+}
+
+type StockAnswer = { result: StockImage[]; meta?: PageMeta } & Partial<PageMeta>;
+
+/** A stock photo in the asset shape the pickers show (it is no asset of the user's: no edits). */
+export function stockAsAsset(image: StockImage): Asset {
+  return {
+    id: `stock:${image.source}:${image.id}`,
+    type: "image",
+    source: image.source,
+    name: image.description || (image.author ? `Photo by ${image.author}` : "Stock photo"),
+    mime: "image/jpeg",
+    size: 0,
+    width: image.width,
+    height: image.height,
+    url: image.url,
+    thumbnailUrl: image.thumbnailUrl || image.url,
+    variants: [],
+    profileIds: [],
+    createdAt: "",
+  };
+}
+
+/** True for a picked stock photo (not an asset of the user's). */
+export function isStock(asset: Pick<Asset, "id">): boolean {
+  return asset.id.startsWith("stock:");
+}
+
+/** `GET /api/media/stock?q&page`, as assets; the page meta nested or flat. */
 export function useStock(q: string, page: number, enabled = true) {
-  return useSWR<Paged<Asset>>(enabled ? mediaKeys.stock(q, page) : null, fetcher, { keepPreviousData: true });
+  return useSWR<Paged<Asset>>(
+    enabled ? mediaKeys.stock(q, page) : null,
+    async (path: string) => {
+      const answer = await fetcher<StockAnswer>(path);
+      const meta = answer.meta ?? {
+        count: answer.count ?? answer.result.length,
+        currentPage: answer.currentPage ?? page,
+        totalPages: answer.totalPages ?? 1,
+      };
+      return { result: answer.result.map(stockAsAsset), meta };
+    },
+    { keepPreviousData: true },
+  );
 }
 
 const assetPath = (id: string) => `/api/media/assets/${encodeURIComponent(id)}`;
