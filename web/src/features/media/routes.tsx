@@ -1,8 +1,9 @@
-import { PictureOutlined } from "@ant-design/icons";
+import { BgColorsOutlined, PictureOutlined } from "@ant-design/icons";
 import { lazy } from "react";
 import type { RouteEntry } from "../../app/route-types";
 
 const AssetsPage = lazy(() => import("./AssetsPage"));
+const DesignerPage = lazy(() => import("./designer/DesignerPage"));
 
 export const MEDIA_PAGES = {
   assets: "/app/assets",
@@ -17,5 +18,21 @@ export const MEDIA_ROUTES: RouteEntry[] = [
     access: "app",
     Component: AssetsPage,
     menu: [{ group: "main", label: "Assets", icon: <PictureOutlined />, testId: "nav-assets" }],
+  },
+  {
+    path: MEDIA_PAGES.designer,
+    title: "Visual designer",
+    access: "app",
+    Component: DesignerPage,
+    flag: "visual_designer",
+    menu: [
+      {
+        group: "main",
+        label: "Visual designer",
+        parent: "nav-assets",
+        icon: <BgColorsOutlined />,
+        testId: "nav-visual-designer",
+      },
+    ],
   },
 ];
