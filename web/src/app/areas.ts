@@ -1,5 +1,6 @@
 import { BILLING_ROUTES } from "../features/billing/routes";
 import { CONTACTS_ROUTES } from "../features/contacts/routes";
+import { MEDIA_ROUTES } from "../features/media/routes";
 import type { RouteEntry } from "./route-types";
 
 /**
@@ -9,3 +10,4 @@ import type { RouteEntry } from "./route-types";
  */
 export const AREA_ROUTES: RouteEntry[] = [...BILLING_ROUTES];
 export const AREA_ROUTES: RouteEntry[] = [...CONTACTS_ROUTES];
+export const AREA_ROUTES: RouteEntry[] = [...MEDIA_ROUTES];

@@ -1,0 +1,528 @@
+import useSWR from "swr";
+import { api, fetcher } from "../../api/api";
+import { ApiError } from "../../api/errors";
+
+/**
+ * The media REST routes of docs/second-half-contract.md ("Media REST"), as the web uses them.
+ * JSON calls go through the shared gateway client; uploads (XHR, for progress) and the calls that
+ * answer bytes (previews, exports) use `rawRequest`, which keeps the client's session contract
+ * (refresh when the marker has passed, one refresh and one retry on a 401).
+ */
+
+export const ASSET_TYPES = ["image", "video", "audio"] as const;
+export type AssetType = (typeof ASSET_TYPES)[number];
+export const ASSET_SOURCES = [
+  "direct",
+  "unsplash",
+  "AI",
+  "system",
+  "designer",
+  "email-template",
+  "system-email-template",
+  "composed",
+] as const;
+export type AssetSource = (typeof ASSET_SOURCES)[number];
+
+export interface AssetVariant {
+  name: string;
+  url: string;
+  width: number;
+  height: number;
+}
+
+export interface Asset {
+  id: string;
+  type: AssetType;
+  source: AssetSource | string;
+  name: string;
+  mime: string;
+  /** Bytes. */
+  size: number;
+  width?: number;
+  height?: number;
+  durationMs?: number;
+  /** Signed, expiring `/media/<key>?exp&sig`. */
+  url: string;
+  thumbnailUrl: string;
+  variants: AssetVariant[];
+  profileType?: string;
+  profileIds: string[];
+  createdAt: string;
+}
+
+export interface PageMeta {
+  count: number;
+  currentPage: number;
+  totalPages: number;
+}
+
+export interface Paged<T> {
+  result: T[];
+  meta: PageMeta;
+}
+
+export interface AssetFilter {
+  type?: AssetType;
+  source?: string;
+  profileType?: string;
+  profileIds?: string[];
+  q?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+/** The image edit operations the server applies with sharp, in order. */
+export type Operation =
+  | { op: "crop"; x: number; y: number; width: number; height: number }
+  | { op: "resize"; width: number; height?: number; fit: "cover" | "contain" | "fill" | "inside" | "outside" }
+  | { op: "rotate"; degrees: number }
+  | { op: "filter"; name: FilterName; amount?: number }
+  | { op: "text"; text: string; x: number; y: number; size: number; color: string; font?: string }
+  | { op: "background"; color: string };
+
+export const FILTER_NAMES = ["grayscale", "sepia", "blur", "sharpen", "brightness", "contrast"] as const;
+export type FilterName = (typeof FILTER_NAMES)[number];
+
+export const EXPORT_FORMATS = ["image/png", "image/jpeg", "image/webp"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** The spec's export defaults (section 8): PNG, `image.png`, ZIP. */
+export const EXPORT_DEFAULTS = { format: "image/png", filename: "image.png", type: "ZIP" } as const;
+
+/** Bytes per video chunk when the server does not say. */
+export const DEFAULT_CHUNK_BYTES = 5 * 1024 * 1024;
+
+export const mediaKeys = {
+  assets: (filter: AssetFilter = {}) => `/api/media/assets?${assetQuery(filter)}`,
+  stock: (q: string, page: number) => `/api/media/stock?${new URLSearchParams({ q, page: String(page) }).toString()}`,
+  designs: () => "/api/media/designs",
+  design: (id: string) => `/api/media/designs/${encodeURIComponent(id)}`,
+};
+
+export function assetQuery(filter: AssetFilter): string {
+  const query = new URLSearchParams();
+  if (filter.type) query.set("type", filter.type);
+  if (filter.source) query.set("source", filter.source);
+  if (filter.profileType) query.set("profileType", filter.profileType);
+  if (filter.profileIds?.length) query.set("profileIds", filter.profileIds.join(","));
+  if (filter.q?.trim()) query.set("q", filter.q.trim());
+  query.set("page", String(filter.page ?? 1));
+  query.set("pageSize", String(filter.pageSize ?? 20));
+  return query.toString();
+}
+
+/** True for every cached asset list (to revalidate after an upload, rename or delete). */
+export function isAssetListKey(key: unknown): boolean {
+  return typeof key === "string" && key.startsWith("/api/media/assets?");
+}
+
+export function useAssets(filter: AssetFilter, enabled = true) {
+  return useSWR<Paged<Asset>>(enabled ? mediaKeys.assets(filter) : null, fetcher, { keepPreviousData: true });
+}
+
+/** A stock photo (Unsplash, or the system images shipped with Crafter). */
+export interface StockImage {
+  id: string;
+  description: string;
+  url: string;
+  thumbnailUrl: string;
+  width: number;
+  height: number;
+  author: string;
+  authorUrl: string;
+  source: "unsplash" | "system";
+}
+
+type StockAnswer = { result: StockImage[]; meta?: PageMeta } & Partial<PageMeta>;
+
+/** A stock photo in the asset shape the pickers show (it is no asset of the user's: no edits). */
+export function stockAsAsset(image: StockImage): Asset {
+  return {
+    id: `stock:${image.source}:${image.id}`,
+    type: "image",
+    source: image.source,
+    name: image.description || (image.author ? `Photo by ${image.author}` : "Stock photo"),
+    mime: "image/jpeg",
+    size: 0,
+    width: image.width,
+    height: image.height,
+    url: image.url,
+    thumbnailUrl: image.thumbnailUrl || image.url,
+    variants: [],
+    profileIds: [],
+    createdAt: "",
+  };
+}
+
+/** True for a picked stock photo (not an asset of the user's). */
+export function isStock(asset: Pick<Asset, "id">): boolean {
+  return asset.id.startsWith("stock:");
+}
+
+/** `GET /api/media/stock?q&page`, as assets; the page meta nested or flat. */
+export function useStock(q: string, page: number, enabled = true) {
+  return useSWR<Paged<Asset>>(
+    enabled ? mediaKeys.stock(q, page) : null,
+    async (path: string) => {
+      const answer = await fetcher<StockAnswer>(path);
+      const meta = answer.meta ?? {
+        count: answer.count ?? answer.result.length,
+        currentPage: answer.currentPage ?? page,
+        totalPages: answer.totalPages ?? 1,
+      };
+      return { result: answer.result.map(stockAsAsset), meta };
+    },
+    { keepPreviousData: true },
+  );
+}
+
+const assetPath = (id: string) => `/api/media/assets/${encodeURIComponent(id)}`;
+
+export function renameAsset(id: string, name: string): Promise<Asset> {
+  return api.request<Asset>("PATCH", assetPath(id), { body: { name } });
+}
+
+export function deleteAsset(id: string): Promise<unknown> {
+  return api.del(assetPath(id));
+}
+
+export function downloadUrl(id: string): string {
+  return `${assetPath(id)}/download`;
+}
+
+export function saveEdit(id: string, operations: Operation[], name?: string): Promise<Asset> {
+  return api.post<Asset>(`${assetPath(id)}/edits`, { operations, ...(name ? { name } : {}) });
+}
+
+/** The failure of a call that answers bytes: the envelope's error when the body is one. */
+async function failure(response: Response): Promise<ApiError> {
+  try {
+    const body = (await response.json()) as {
+      errorMessage?: string | null;
+      error?: { code?: string; fields?: Record<string, string> } | null;
+    };
+    return new ApiError({
+      status: response.status,
+      code: body.error?.code ?? null,
+      serverMessage: body.errorMessage ?? null,
+      fields: body.error?.fields ?? null,
+    });
+  } catch {
+    return new ApiError({ status: response.status, code: response.status === 401 ? "UNAUTHENTICATED" : null });
+  }
+}
+
+/**
+ * A gateway call that answers bytes (or takes them): fresh session first, one refresh and one
+ * retry on a 401, the envelope's error as an ApiError otherwise.
+ */
+export async function rawRequest(
+  method: "GET" | "POST" | "PUT",
+  path: string,
+  init: { json?: unknown; body?: BodyInit; contentType?: string; signal?: AbortSignal } = {},
+): Promise<Response> {
+  await api.ensureFresh();
+  const send = () => {
+    const headers: Record<string, string> = {};
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers["Content-Type"] = "application/json";
+      body = JSON.stringify(init.json);
+    } else if (init.contentType) headers["Content-Type"] = init.contentType;
+    return fetch(path, { method, headers, body, credentials: "include", cache: "no-store", signal: init.signal }).catch(
+      (cause: unknown) => {
+        if (init.signal?.aborted) throw cause;
+        throw ApiError.network(cause);
+      },
+    );
+  };
+  let response = await send();
+  if (response.status === 401) {
+    await api.refresh();
+    response = await send();
+  }
+  if (!response.ok) throw await failure(response);
+  return response;
+}
+
+/** `POST /api/media/assets/:id/preview`: the edited image (webp, ≤ 1200 px) as an object URL. */
+export async function previewEdit(id: string, operations: Operation[], signal?: AbortSignal): Promise<string> {
+  const response = await rawRequest("POST", `${assetPath(id)}/preview`, { json: { operations }, signal });
+  return URL.createObjectURL(await response.blob());
+}
+
+export interface ExportRequest {
+  assetIds: string[];
+  format?: ExportFormat;
+  filename?: string;
+  type?: "ZIP" | "single";
+}
+
+/** The filename a download gets: the server's Content-Disposition, else the asked one. */
+export function filenameFrom(disposition: string | null, fallback: string): string {
+  const star = disposition?.match(/filename\*=UTF-8''([^;]+)/i);
+  if (star?.[1]) return decodeURIComponent(star[1]);
+  const plain = disposition?.match(/filename="?([^";]+)"?/i);
+  return plain?.[1] ?? fallback;
+}
+
+/** Saves bytes as a file through a temporary link. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  link.rel = "noopener";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** `POST /api/media/export` with the spec's defaults, saved as a download; answers the file's name. */
+export async function exportAssets(request: ExportRequest): Promise<string> {
+  const body = {
+    assetIds: request.assetIds,
+    format: request.format ?? EXPORT_DEFAULTS.format,
+    filename: request.filename ?? EXPORT_DEFAULTS.filename,
+    type: request.type ?? EXPORT_DEFAULTS.type,
+  };
+  const response = await rawRequest("POST", "/api/media/export", { json: body });
+  const fallback = body.type === "ZIP" ? body.filename.replace(/\.[a-z0-9]+$/i, ".zip") : body.filename;
+  const name = filenameFrom(response.headers.get("content-disposition"), fallback);
+  saveBlob(await response.blob(), name);
+  return name;
+}
+
+export interface UploadProgress {
+  /** Bytes sent so far. */
+  loaded: number;
+  total: number;
+}
+
+interface XhrResult {
+  status: number;
+  body: string;
+}
+
+function xhrSend(
+  method: string,
+  path: string,
+  body: XMLHttpRequestBodyInit,
+  onProgress: ((loaded: number, total: number) => void) | undefined,
+  signal: AbortSignal | undefined,
+  contentType?: string,
+): Promise<XhrResult> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, path);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader("Accept", "application/json");
+    if (contentType) xhr.setRequestHeader("Content-Type", contentType);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress?.(event.loaded, event.total);
+    };
+    xhr.onload = () => resolve({ status: xhr.status, body: xhr.responseText });
+    xhr.onerror = () => reject(ApiError.network());
+    xhr.onabort = () => reject(new DOMException("Upload cancelled", "AbortError"));
+    signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    xhr.send(body);
+  });
+}
+
+function envelopeOf<T>(result: XhrResult): T {
+  let body: {
+    success?: boolean;
+    result?: T;
+    errorMessage?: string;
+    error?: { code?: string; fields?: Record<string, string> };
+  } = {};
+  try {
+    body = JSON.parse(result.body) as typeof body;
+  } catch {
+    body = {};
+  }
+  if (result.status >= 200 && result.status < 300 && body.success) return body.result as T;
+  throw new ApiError({
+    status: result.status >= 200 && result.status < 300 ? 400 : result.status,
+    code: body.error?.code ?? (result.status === 401 ? "UNAUTHENTICATED" : null),
+    serverMessage: body.errorMessage ?? null,
+    fields: body.error?.fields ?? null,
+  });
+}
+
+/** An XHR with the session contract: fresh first, one refresh and one retry on a 401. */
+async function xhrWithSession<T>(
+  method: string,
+  path: string,
+  body: () => XMLHttpRequestBodyInit,
+  onProgress?: (loaded: number, total: number) => void,
+  signal?: AbortSignal,
+  contentType?: string,
+): Promise<T> {
+  await api.ensureFresh();
+  let result = await xhrSend(method, path, body(), onProgress, signal, contentType);
+  if (result.status === 401) {
+    await api.refresh();
+    result = await xhrSend(method, path, body(), onProgress, signal, contentType);
+  }
+  return envelopeOf<T>(result);
+}
+
+/** `POST /api/media/assets` (multipart `file`): an image or audio file, with upload progress. */
+export function uploadAsset(
+  file: File,
+  onProgress?: (progress: UploadProgress) => void,
+  signal?: AbortSignal,
+): Promise<Asset> {
+  return xhrWithSession<Asset>(
+    "POST",
+    "/api/media/assets",
+    () => {
+      const form = new FormData();
+      form.append("file", file, file.name);
+      return form;
+    },
+    (loaded, total) => onProgress?.({ loaded, total }),
+    signal,
+  );
+}
+
+export interface VideoUpload {
+  uploadId: string;
+  chunkSize: number;
+}
+
+const uploadPath = (id: string) => `/api/media/uploads/${encodeURIComponent(id)}`;
+
+/** The key under which an unfinished video upload is remembered, to resume it after a reload. */
+export function resumeKey(file: Pick<File, "name" | "size" | "lastModified">): string {
+  return `crafter.upload.${file.name}.${file.size}.${file.lastModified}`;
+}
+
+/**
+ * A chunked, resumable video upload (flag `upload_video`): starts (or resumes, when this browser
+ * remembers an upload of the same file and the server still has it) an upload, sends the chunks
+ * from the server's `received` offset, then completes it. `onStarted` reports the upload id (the
+ * spec's "current uploading video id").
+ */
+export async function uploadVideo(
+  file: File,
+  onProgress?: (progress: UploadProgress) => void,
+  signal?: AbortSignal,
+  onStarted?: (uploadId: string) => void,
+): Promise<Asset> {
+  const key = resumeKey(file);
+  let upload: VideoUpload | null = null;
+  let received = 0;
+  const remembered = safeStorage()?.getItem(key);
+  if (remembered) {
+    try {
+      const saved = JSON.parse(remembered) as VideoUpload;
+      const status = await api.get<{ received: number; size: number }>(uploadPath(saved.uploadId), { signal });
+      if (status.size === file.size) {
+        upload = saved;
+        received = status.received;
+      }
+    } catch {
+      upload = null;
+    }
+  }
+  if (!upload) {
+    upload = await api.post<VideoUpload>(
+      "/api/media/uploads",
+      { name: file.name, size: file.size, mime: file.type || "application/octet-stream" },
+      { signal },
+    );
+    safeStorage()?.setItem(key, JSON.stringify(upload));
+  }
+  onStarted?.(upload.uploadId);
+  const chunkSize = upload.chunkSize > 0 ? upload.chunkSize : DEFAULT_CHUNK_BYTES;
+  onProgress?.({ loaded: received, total: file.size });
+  for (let index = Math.floor(received / chunkSize); index * chunkSize < file.size; index += 1) {
+    const start = index * chunkSize;
+    const chunk = file.slice(start, Math.min(file.size, start + chunkSize));
+    await xhrWithSession<unknown>(
+      "PUT",
+      `${uploadPath(upload.uploadId)}/chunks/${index}`,
+      () => chunk,
+      (loaded) => onProgress?.({ loaded: start + loaded, total: file.size }),
+      signal,
+      "application/octet-stream",
+    );
+  }
+  const asset = await api.post<Asset>(`${uploadPath(upload.uploadId)}/complete`, {}, { signal });
+  safeStorage()?.removeItem(key);
+  return asset;
+}
+
+function safeStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** A file's kind from its type, as the server will check it by content. */
+export function kindOfFile(file: Pick<File, "type">): AssetType | null {
+  if (file.type.startsWith("image/")) return "image";
+  if (file.type.startsWith("video/")) return "video";
+  if (file.type.startsWith("audio/")) return "audio";
+  return null;
+}
+
+/** Human sizes: 512 B, 1.2 MB. */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;
+  const units = ["KB", "MB", "GB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+/** m:ss of a duration in milliseconds. */
+export function formatDuration(ms: number | undefined): string {
+  if (!ms || ms < 0) return "0:00";
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+// ---- designs ----
+
+export interface DesignDocument {
+  id: string;
+  name: string;
+  width: number;
+  height: number;
+  stages: unknown;
+  updatedAt?: string;
+  createdAt?: string;
+}
+
+export function useDesigns() {
+  return useSWR<Paged<DesignDocument> | DesignDocument[]>(mediaKeys.designs(), fetcher);
+}
+
+export function createDesign(design: Omit<DesignDocument, "id">): Promise<DesignDocument> {
+  return api.post<DesignDocument>(mediaKeys.designs(), design);
+}
+
+export function updateDesign(id: string, design: Omit<DesignDocument, "id">): Promise<DesignDocument> {
+  return api.put<DesignDocument>(mediaKeys.design(id), design);
+}
+
+export function deleteDesign(id: string): Promise<unknown> {
+  return api.del(mediaKeys.design(id));
+}
+
+/** `POST /api/media/designs/:id/export { format }`, saved as a download. */
+export async function exportDesign(id: string, format: "image/png" | "ZIP", fallbackName: string): Promise<string> {
+  const response = await rawRequest("POST", `${mediaKeys.design(id)}/export`, { json: { format } });
+  const name = filenameFrom(response.headers.get("content-disposition"), fallbackName);
+  saveBlob(await response.blob(), name);
+  return name;
+}

@@ -1,0 +1,38 @@
+import { BgColorsOutlined, PictureOutlined } from "@ant-design/icons";
+import { lazy } from "react";
+import type { RouteEntry } from "../../app/route-types";
+
+const AssetsPage = lazy(() => import("./AssetsPage"));
+const DesignerPage = lazy(() => import("./designer/DesignerPage"));
+
+export const MEDIA_PAGES = {
+  assets: "/app/assets",
+  designer: "/app/designer",
+} as const;
+
+/** The media area (issue 11): the asset library and the visual designer. */
+export const MEDIA_ROUTES: RouteEntry[] = [
+  {
+    path: MEDIA_PAGES.assets,
+    title: "Assets",
+    access: "app",
+    Component: AssetsPage,
+    menu: [{ group: "main", label: "Assets", icon: <PictureOutlined />, testId: "nav-assets" }],
+  },
+  {
+    path: MEDIA_PAGES.designer,
+    title: "Visual designer",
+    access: "app",
+    Component: DesignerPage,
+    flag: "visual_designer",
+    menu: [
+      {
+        group: "main",
+        label: "Visual designer",
+        parent: "nav-assets",
+        icon: <BgColorsOutlined />,
+        testId: "nav-visual-designer",
+      },
+    ],
+  },
+];
