@@ -10,6 +10,8 @@ export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = {
   "projects.project.v1": 6,
   "workflows.craft.v1": 6,
   "billing.credits.v1": 6,
+  "billing.usage.v1": 6,
+  "billing.subscription.v1": 6,
   "contacts.contact.v1": 6,
   "contacts.lead.v1": 6,
 };
@@ -17,10 +19,13 @@ export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = {
 /** The topics each service publishes and consumes, as the manifest declares them. */
 export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly string[]; consumes: readonly string[] }>> = {
   auth: { publishes: ["auth.user.v1"], consumes: [] },
-  account: { publishes: [], consumes: ["auth.user.v1"] },
+  account: { publishes: [], consumes: ["auth.user.v1", "workflows.craft.v1", "billing.credits.v1"] },
   projects: { publishes: ["projects.project.v1"], consumes: ["workflows.craft.v1"] },
   workflows: { publishes: ["workflows.craft.v1"], consumes: [] },
   notifications: { publishes: [], consumes: ["auth.user.v1"] },
-  billing: { publishes: ["billing.credits.v1"], consumes: ["auth.user.v1"] },
+  billing: {
+    publishes: ["billing.credits.v1", "billing.usage.v1", "billing.subscription.v1"],
+    consumes: ["auth.user.v1"],
+  },
   contacts: { publishes: ["contacts.contact.v1", "contacts.lead.v1"], consumes: [] },
 };
