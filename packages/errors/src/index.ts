@@ -108,13 +108,6 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Requests must be sent as application/json." },
   /** The email is already a contact of the project (contacts are unique per project and email). */
   CONTACT_EXISTS: { status: 409, message: "A contact with this email already exists." },
-  /** The plan's profile limit (contacts alive): the upgrade modal's scenarios (spec: upgrade prompts). */
-  FREE_USER_LIMIT: { status: 402, message: "You have reached the free plan's limit. Upgrade to Core to add more." },
-  CORE_CONTACTS_LIMIT: {
-    status: 402,
-    message: "You have reached the Core plan's contact limit. Upgrade to Pro to add more.",
-  },
-  PLAN_LIMIT_REACHED: { status: 402, message: "You have reached your plan's limit." },
   /** A CSV import larger than the upload limit. */
   IMPORT_TOO_LARGE: {
     status: 413,

@@ -8,6 +8,8 @@ import type { RouteEntry } from "./route-types";
  * its feature folder (web/src/features/<area>/routes.tsx) and adds one spread here, so work on
  * separate areas does not collide in one array.
  */
-export const AREA_ROUTES: RouteEntry[] = [...BILLING_ROUTES];
-export const AREA_ROUTES: RouteEntry[] = [...CONTACTS_ROUTES];
-export const AREA_ROUTES: RouteEntry[] = [...MEDIA_ROUTES];
+export const AREA_ROUTES: RouteEntry[] = [
+  ...BILLING_ROUTES,
+  ...CONTACTS_ROUTES,
+  ...MEDIA_ROUTES,
+];
