@@ -4,6 +4,7 @@ import { aiToolsRoutes } from "./ai-tools.routes";
 import { apiKeyRoutes } from "./api-keys.routes";
 import { authRoutes } from "./auth.routes";
 import type { RouteDeps } from "./deps";
+import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
 import { workflowsRoutes } from "./workflows.routes";
 
@@ -15,6 +16,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   authRoutes,
   accountRoutes,
   projectsRoutes,
+  profilesRoutes,
   workflowsRoutes,
   aiToolsRoutes,
   apiKeyRoutes,
