@@ -1,3 +1,8 @@
+import { BUSINESS_ROUTES } from "../features/business/routes";
+import { CAMPAIGN_ROUTES } from "../features/campaign/routes";
+import { HELP_ROUTES } from "../features/help/routes";
+import { OFFERINGS_ROUTES } from "../features/offerings/routes";
+import { PROJECTS_ROUTES } from "../features/projects/routes";
 import type { RouteEntry } from "./route-types";
 
 /**
@@ -5,4 +10,10 @@ import type { RouteEntry } from "./route-types";
  * its feature folder (web/src/features/<area>/routes.tsx) and adds one spread here, so work on
  * separate areas does not collide in one array.
  */
-export const AREA_ROUTES: RouteEntry[] = [];
+export const AREA_ROUTES: RouteEntry[] = [
+  ...PROJECTS_ROUTES,
+  ...OFFERINGS_ROUTES,
+  ...CAMPAIGN_ROUTES,
+  ...BUSINESS_ROUTES,
+  ...HELP_ROUTES,
+];

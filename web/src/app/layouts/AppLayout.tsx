@@ -4,6 +4,7 @@ import {
   MessageOutlined,
   MoonOutlined,
   PlusOutlined,
+  QuestionCircleOutlined,
   SunOutlined,
   UserOutlined,
 } from "@ant-design/icons";
@@ -27,6 +28,8 @@ import { Link, Navigate, Outlet, useLocation, useMatches, useNavigate } from "re
 import { useFlags, useInitial, useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { useAuthActions } from "../../api/hooks/session";
 import { AssistantPanel } from "../../features/assistant/AssistantPanel";
+import { helpFor } from "../../features/help/help-docs";
+import { HELP_DOCS } from "../../features/help/help-index";
 import { ContextSelector } from "../../features/projects/components/ContextSelector";
 import { ProjectSwitcher } from "../../features/projects/components/ProjectSwitcher";
 import { notify } from "../../shared/notify";
@@ -255,6 +258,15 @@ export function AppLayout() {
                 {!mobile && "Assistant"}
               </Button>
             )}
+            <Tooltip title="Help for this page">
+              <Link
+                to={`/app/help/${helpFor(HELP_DOCS, pathname)?.slug ?? ""}`}
+                aria-label="Help for this page"
+                data-testid="page-help"
+              >
+                <QuestionCircleOutlined />
+              </Link>
+            </Tooltip>
             <ThemeSwitch />
             <Dropdown menu={{ items: userMenu }} trigger={["click"]} placement="bottomRight">
               <Button type="text" data-testid="user-menu" aria-label="User menu">

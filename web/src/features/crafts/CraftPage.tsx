@@ -11,6 +11,8 @@ import { humanize } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { ErrorState } from "../../shared/states";
+import { WriteBackButton } from "../projects/components/WriteBackButton";
+import { useActiveProfile } from "../projects/context";
 import { CraftActions } from "./components/CraftActions";
 import { CraftTitle } from "./components/CraftTitle";
 import { ResultView } from "./components/ResultView";
@@ -40,6 +42,7 @@ function NewCraft({ workflowName, standalone }: { workflowName: string; standalo
   const [attempt, setAttempt] = useState(0);
   const started = useRef<string | null>(null);
   const project = initial?.activeProjectInfo;
+  const activeProfile = useActiveProfile();
 
   useEffect(() => {
     // One creation per navigation and attempt, even when React runs the effect twice.
@@ -53,13 +56,14 @@ function NewCraft({ workflowName, standalone }: { workflowName: string; standalo
         : {
             workflowName,
             projectId: project.projectId ?? undefined,
-            profileId: project.profile?.profileId ?? undefined,
+            // The context selector's profile (the business unless another was chosen).
+            profileId: activeProfile?.profileId ?? project.profile?.profileId ?? undefined,
           },
     ).then(
       (craft) => navigate({ search: `?craftId=${encodeURIComponent(craft.craftId)}` }, { replace: true }),
       (failure) => setError(failure),
     );
-  }, [createCraft, navigate, workflowName, standalone, project, location.key, attempt]);
+  }, [createCraft, navigate, workflowName, standalone, project, activeProfile, location.key, attempt]);
 
   if (error) {
     return (
@@ -223,7 +227,10 @@ function CraftView({ craftId }: { craftId: string }) {
       <Flex vertical gap={16} data-testid="craft-page" data-mode="result">
         <Flex justify="space-between" align="center" wrap gap={8}>
           <CraftTitle craft={craft} />
-          <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
+          <Flex gap={8} wrap>
+            <WriteBackButton craft={craft} />
+            <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
+          </Flex>
         </Flex>
         <ResultView craft={craft} onShowSteps={() => setView("craft")} />
       </Flex>
@@ -247,6 +254,7 @@ function CraftView({ craftId }: { craftId: string }) {
               See the result
             </Button>
           )}
+          <WriteBackButton craft={craft} />
           <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
         </Flex>
       </Flex>
