@@ -119,6 +119,8 @@ describe("profile sections", () => {
     });
     expect(() => sectionsPatch({ steps: {} })).toThrow();
     expect(() => sectionsPatch({ other: [] })).toThrow();
+    expect(() => sectionsPatch({ inputBindingValues: { "a.b": 1 } })).toThrow();
+    expect(() => sectionsPatch({ results: [{ $where: "x" }] })).toThrow();
   });
 });
 

@@ -13,6 +13,15 @@ export function withSectionDefaults(sections: Record<string, unknown> | null | u
   return { ...emptySections(), ...(sections ?? {}) };
 }
 
+/** Whether any object key inside `value` starts with "$" or holds a "." (the database refuses them as field names). */
+function hasStorageUnsafeKey(value: unknown, depth = 0): boolean {
+  if (depth > 40 || value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.some((item) => hasStorageUnsafeKey(item, depth + 1));
+  return Object.entries(value).some(
+    ([key, inner]) => key.startsWith("$") || key.includes(".") || hasStorageUnsafeKey(inner, depth + 1),
+  );
+}
+
 /**
  * Checks a sections patch: only the spec's six names; list sections are lists, inputBindingValues
  * an object, profileReference an object or null.
@@ -33,6 +42,7 @@ export function sectionsPatch(patch: Record<string, unknown>): Record<string, un
         ? value === null || (typeof value === "object" && !Array.isArray(value))
         : typeof value === "object" && value !== null && !Array.isArray(value);
     if (!ok) fields[name] = `${name} has the wrong shape`;
+    else if (hasStorageUnsafeKey(value)) fields[name] = `${name} has a key starting with $ or holding a dot`;
     else set[`sections.${name}`] = value;
   }
   if (JSON.stringify(patch).length > MAX_SECTIONS_JSON) fields.sections = "The sections are too large";
