@@ -185,18 +185,25 @@ async function completeAllSteps(target: Page) {
   throw new Error("The craft did not complete within 12 steps");
 }
 
-/** Opens a page and waits until a row with this craft shows in `listTestId` (crafts are counted from events). */
-async function seeCraftOn(path: string, cardTestId: string, craftId: string) {
+/**
+ * Opens a profile area's crafts page until this craft shows in the profile's card (`one` is
+ * "product" or "campaign"); the crafts of a profile are recorded from CraftCreated events.
+ */
+async function seeCraftOn(path: string, one: string, craftId: string) {
+  const card = `[data-testid="${one}-crafts"]`;
   await until(
     async () => {
       await page.goto(path);
-      await page.getByTestId(cardTestId).first().waitFor();
-      await page.waitForLoadState("networkidle");
-      return page.locator(`[data-testid="${cardTestId}"] [data-craft-id="${craftId}"]`).count();
+      // Loaded: the card shows its list or says it is empty.
+      await page
+        .locator(`${card} [data-testid="${one}-craft-list"], ${card} [data-testid="${one}-crafts-empty"]`)
+        .first()
+        .waitFor();
+      return page.locator(`${card} [data-craft-id="${craftId}"]`).count();
     },
     (count) => count > 0,
     `craft ${craftId} on ${path}`,
-    30_000,
+    120_000,
   );
 }
 
@@ -262,7 +269,7 @@ describe("the marketer's workspace", () => {
     const products = await context.request.get("/api/profiles?profileType=PRODUCT");
     const product = ((await products.json()) as { result: { profiles: { profileId: string }[] } }).result.profiles[0]!;
     expect(craft.profileId).toBe(product.profileId);
-    await seeCraftOn("/app/offerings/product/crafts", "product-crafts", productCraft);
+    await seeCraftOn("/app/offerings/product/crafts", "product", productCraft);
   });
 
   step("creates a campaign, crafts an email for it and sees it on the campaign crafts page", async () => {
@@ -282,7 +289,7 @@ describe("the marketer's workspace", () => {
     await page.waitForURL(/\/app\/crafts\/EmailWriter\?craftId=/);
     campaignCraft = craftIdOf(page);
     await completeAllSteps(page);
-    await seeCraftOn("/app/campaign/crafts", "campaign-crafts", campaignCraft);
+    await seeCraftOn("/app/campaign/crafts", "campaign", campaignCraft);
     // Each craft shows under its own profile only.
     expect(await page.locator(`[data-craft-id="${productCraft}"]`).count()).toBe(0);
   });

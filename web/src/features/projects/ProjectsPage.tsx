@@ -260,7 +260,7 @@ export default function ProjectsPage() {
                   ]}
                 >
                   <List.Item.Meta
-                    title={<span data-testid="project-name">{project.projectTitle}</span>}
+                    title={<span data-testid="project-row-name">{project.projectTitle}</span>}
                     description={
                       <Typography.Text type="secondary">Created {formatDateTime(project.createdAt)}</Typography.Text>
                     }

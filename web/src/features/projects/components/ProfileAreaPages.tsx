@@ -227,7 +227,9 @@ function ProfileCrafts({ profile, one }: { profile: Profile; one: string }) {
       ) : isLoading ? (
         <LoadingBlock rows={2} />
       ) : crafts.length === 0 ? (
-        <Typography.Text type="secondary">Nothing written for this {one} yet.</Typography.Text>
+        <Typography.Text type="secondary" data-testid={`${one}-crafts-empty`}>
+          Nothing written for this {one} yet.
+        </Typography.Text>
       ) : (
         <CraftSummaryList crafts={crafts} testId={`${one}-craft-list`} />
       )}
