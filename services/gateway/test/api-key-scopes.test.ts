@@ -15,6 +15,8 @@ describe("the scope a personal API key needs", () => {
     ["PUT", "/api/userSettings/settings", "settings"],
     ["POST", "/api/assistant/chat", "ai"],
     ["POST", "/api/profiles/profileImagePromptWriter", "ai"],
+    ["PATCH", "/api/profiles/p1", "projects"],
+    ["POST", "/api/business/reviews", "projects"],
   ])("%s %s → %s", (method, path, scope) => {
     expect(requiredScope(method, path)).toBe(scope);
   });

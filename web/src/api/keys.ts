@@ -35,6 +35,13 @@ export const keys = {
   checkList: (projectId: string) => `/api/projects/check-list/${encodeURIComponent(projectId)}`,
   workflowHeaders: () => "/api/workflowsV2/headers",
   projects: () => "/api/projects",
+  flags: () => "/api/flags/user",
+  /** The active project's profiles (one type, or all). */
+  profiles: (profileType?: string) =>
+    profileType ? `/api/profiles?profileType=${encodeURIComponent(profileType)}` : "/api/profiles",
+  profile: (profileId: string) => `/api/profiles/${encodeURIComponent(profileId)}`,
+  profileCrafts: (profileId: string) => `/api/profiles/${encodeURIComponent(profileId)}/crafts`,
+  reviews: (page: number, pageSize = 20) => `/api/business/reviews?page=${page}&pageSize=${pageSize}`,
   crafts: (page: number, pageSize = CRAFTS_PAGE_SIZE, filter: CraftListFilter = {}) => {
     const query = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
     if (filter.workflowName) query.set("workflowName", filter.workflowName);
@@ -62,4 +69,18 @@ export const keys = {
 /** Matches every page of the craft list, to revalidate them after a craft changes. */
 export function isCraftListKey(key: unknown): boolean {
   return typeof key === "string" && key.startsWith("/api/workflowsV2?");
+}
+
+/**
+ * Keys that depend on the active project: everything but the session and the user's own views. A
+ * project switch revalidates them all at once, so id, title and profile change everywhere together.
+ */
+export function isProjectScopedKey(key: unknown): boolean {
+  return (
+    typeof key === "string" &&
+    key !== "/auth/check" &&
+    key !== "/api/user/account" &&
+    key !== "/api/userSettings/settings" &&
+    key !== "/api/settings/apiKeys"
+  );
 }

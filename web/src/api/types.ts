@@ -45,6 +45,9 @@ export interface Profile {
   keywords?: string[];
   websiteUrl?: string;
   fields?: Record<string, unknown>;
+  /** The profile sections (crafts, profileReference, steps, results, profileItems, inputBindingValues). */
+  sections?: Record<string, unknown>;
+  updatedAt?: string | null;
 }
 
 export interface CheckListItem {

@@ -1,6 +1,11 @@
 import { BILLING_ROUTES } from "../features/billing/routes";
 import { CONTACTS_ROUTES } from "../features/contacts/routes";
 import { MEDIA_ROUTES } from "../features/media/routes";
+import { BUSINESS_ROUTES } from "../features/business/routes";
+import { CAMPAIGN_ROUTES } from "../features/campaign/routes";
+import { HELP_ROUTES } from "../features/help/routes";
+import { OFFERINGS_ROUTES } from "../features/offerings/routes";
+import { PROJECTS_ROUTES } from "../features/projects/routes";
 import type { RouteEntry } from "./route-types";
 
 /**
@@ -12,4 +17,9 @@ export const AREA_ROUTES: RouteEntry[] = [
   ...BILLING_ROUTES,
   ...CONTACTS_ROUTES,
   ...MEDIA_ROUTES,
+  ...PROJECTS_ROUTES,
+  ...OFFERINGS_ROUTES,
+  ...CAMPAIGN_ROUTES,
+  ...BUSINESS_ROUTES,
+  ...HELP_ROUTES,
 ];

@@ -1,17 +1,7 @@
-import {
-  AppstoreOutlined,
-  BranchesOutlined,
-  CrownOutlined,
-  DashboardOutlined,
-  EditOutlined,
-  FileTextOutlined,
-  SettingOutlined,
-  StarOutlined,
-  ToolOutlined,
-  WalletOutlined,
-} from "@ant-design/icons";
+import { AppstoreOutlined, CrownOutlined, DashboardOutlined, EditOutlined, SettingOutlined } from "@ant-design/icons";
 import { lazy } from "react";
 import { AREA_ROUTES } from "./areas";
+import { type Flags, flagAllows } from "./navigation";
 import { APP_HOME, CREATE_WORKFLOWS, createHref, PAGES, WELCOME_PATH } from "./route-data";
 import type { MenuEntry, MenuGroup, RouteEntry } from "./route-types";
 
@@ -89,21 +79,18 @@ export const ROUTES: RouteEntry[] = [
     title: "Workflows",
     access: "app",
     Component: WorkflowsPage,
-    menu: [{ group: "main", label: "Workflows", icon: <BranchesOutlined />, testId: "nav-workflows" }],
   },
   {
     path: PAGES.tools,
     title: "Tools",
     access: "app",
     Component: ToolsPage,
-    menu: [{ group: "main", label: "Tools", icon: <ToolOutlined />, testId: "nav-tools" }],
   },
   {
     path: PAGES.smartDocuments,
     title: "Smart documents",
     access: "app",
     Component: SmartDocumentsPage,
-    menu: [{ group: "main", label: "Smart documents", icon: <FileTextOutlined />, testId: "nav-smart-documents" }],
   },
   {
     path: PAGES.smartDocumentsTools,
@@ -117,7 +104,6 @@ export const ROUTES: RouteEntry[] = [
     title: "Favorites",
     access: "app",
     Component: FavoritesPage,
-    menu: [{ group: "main", label: "Favorites", icon: <StarOutlined />, testId: "nav-favorites" }],
   },
   {
     path: "/app/settings",
@@ -138,7 +124,6 @@ export const ROUTES: RouteEntry[] = [
     title: "Wallet",
     access: "app",
     Component: WalletPage,
-    menu: [{ group: "user", label: "Wallet", icon: <WalletOutlined />, testId: "nav-wallet" }],
   },
   ...AREA_ROUTES,
 ];
@@ -148,9 +133,12 @@ export interface ResolvedMenuEntry extends MenuEntry {
   key: string;
 }
 
-/** The menu entries of a group, in table order, that this role may see. */
-export function menuEntries(group: MenuGroup, role?: string | null): ResolvedMenuEntry[] {
-  return ROUTES.filter((route) => canAccess(route, role)).flatMap((route) =>
+/**
+ * The menu entries of a group that this role may see and whose flag is on (spec section 6), in
+ * table order; `arrangeMenu` (navigation.ts) puts them in the spec's order.
+ */
+export function menuEntries(group: MenuGroup, role?: string | null, flags?: Flags | null): ResolvedMenuEntry[] {
+  return ROUTES.filter((route) => canAccess(route, role) && flagAllows(route.flag, flags)).flatMap((route) =>
     (route.menu ?? [])
       .filter((entry) => entry.group === group)
       .map((entry) => ({ ...entry, to: entry.to ?? route.path, key: entry.to ?? route.path })),

@@ -7,6 +7,7 @@ import {
   type Profile,
   ProfileType,
   type Project,
+  type Review,
 } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import type { Craft, CraftSummary, GetHeadersResponse } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 
@@ -43,6 +44,23 @@ export function toProfile(profile: Profile | undefined) {
     keywords: profile.keywords,
     websiteUrl: profile.websiteUrl,
     fields: profile.fields ?? {},
+    sections: profile.sections ?? {},
+    updatedAt: iso(profile.updatedAt),
+  };
+}
+
+export function toReview(review: Review | undefined) {
+  return {
+    reviewId: review?.reviewId ?? "",
+    projectId: review?.projectId ?? "",
+    author: review?.author ?? "",
+    rating: review?.rating ?? 0,
+    text: review?.text ?? "",
+    source: review?.source ?? "",
+    reviewedOn: review?.reviewedOn ?? "",
+    reply: review?.reply ?? "",
+    repliedAt: iso(review?.repliedAt),
+    createdAt: iso(review?.createdAt),
   };
 }
 

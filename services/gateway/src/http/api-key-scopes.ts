@@ -6,8 +6,9 @@ export const KEY_MANAGEMENT_PATH = "/api/settings/apiKeys";
 /**
  * The scope a personal API key needs for a request (documented list: API_KEY_SCOPES in the kit):
  * - every GET/HEAD under /api: `read`;
- * - writes under /api/workflowsV2: `crafts`; /api/projects: `projects`; /api/userSettings: `settings`;
- *   the AI tools (/api/profiles, /api/smartDocument, /api/assistant): `ai`.
+ * - writes under /api/workflowsV2: `crafts`; /api/projects, /api/profiles and /api/business: `projects`;
+ *   /api/userSettings: `settings`; the AI tools (/api/profiles/profileImagePromptWriter,
+ *   /api/smartDocument, /api/assistant): `ai`.
  * @returns null when no key may make the request (key management; writes not in the list).
  */
 export function requiredScope(method: string, path: string): ApiKeyScope | null {
@@ -16,7 +17,11 @@ export function requiredScope(method: string, path: string): ApiKeyScope | null 
   if (path.startsWith("/api/workflowsV2")) return "crafts";
   if (path.startsWith("/api/projects")) return "projects";
   if (path.startsWith("/api/userSettings")) return "settings";
-  if (["/api/profiles/", "/api/smartDocument/", "/api/assistant/"].some((prefix) => path.startsWith(prefix)))
+  if (
+    ["/api/profiles/profileImagePromptWriter", "/api/smartDocument/", "/api/assistant/"].some((p) => path.startsWith(p))
+  )
     return "ai";
+  if (["/api/profiles", "/api/business"].some((prefix) => path === prefix || path.startsWith(`${prefix}/`)))
+    return "projects";
   return null;
 }

@@ -7,6 +7,7 @@ import { authRoutes } from "./auth.routes";
 import { billingRoutes } from "./billing.routes";
 import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
+import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
 import { settingsRoutes } from "./settings.routes";
 import { workflowsRoutes } from "./workflows.routes";
@@ -19,6 +20,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   authRoutes,
   accountRoutes,
   projectsRoutes,
+  profilesRoutes,
   workflowsRoutes,
   aiToolsRoutes,
   apiKeyRoutes,

@@ -85,6 +85,37 @@ export function projectsRoutes({ clients }: RouteDeps): RouteDef[] {
       },
     }),
     defineRoute({
+      method: "patch",
+      path: "/api/projects/{id}",
+      tag: "projects",
+      summary: "Rename a project (its business profile takes the same name)",
+      auth: "session",
+      params: z.object({ id: id("id") }),
+      body: z.object({
+        projectTitle: z.string({ error: "projectTitle is required" }).max(500, "projectTitle is too long"),
+      }),
+      response: projectSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, body, as }) =>
+        toProject(
+          (await clients.projects.renameProject({ projectId: params.id, title: body.projectTitle }, as)).project,
+        )!,
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/projects/{id}",
+      tag: "projects",
+      summary: "Delete a project with its profiles and reviews (not the only one)",
+      auth: "session",
+      params: z.object({ id: id("id") }),
+      response: z.object({ deleted: z.literal(true), activeProjectId: z.string() }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, as }) => {
+        const outcome = await clients.projects.deleteProject({ projectId: params.id }, as);
+        return { deleted: true as const, activeProjectId: outcome.activeProjectId };
+      },
+    }),
+    defineRoute({
       method: "get",
       path: "/api/projects/check-list/{id}",
       tag: "projects",

@@ -2,5 +2,6 @@
 
 export * from "./api-keys";
 export * from "./email";
+export * from "./profiles";
 export * from "./settings";
 export * from "./url";

@@ -4,10 +4,13 @@ import {
   type ProfileSchema,
   ProfileType,
   type ProjectSchema,
+  type ReviewSchema,
 } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import type { CheckListItem } from "../domain/check-list";
 import type { Profile, ProfileTypeName } from "../store/profile.repository";
 import type { Project } from "../store/project.repository";
+import type { Review } from "../store/review.repository";
+import { withSectionDefaults } from "../usecases/sections";
 
 const PROFILE_TYPE: Record<ProfileTypeName, ProfileType> = {
   PROJECT: ProfileType.PROJECT,
@@ -42,6 +45,28 @@ export function profileMessage(profile: Profile): MessageInitShape<typeof Profil
     keywords: profile.keywords,
     websiteUrl: profile.websiteUrl,
     fields: (profile.fields ?? {}) as JsonObject,
+    sections: withSectionDefaults(profile.sections) as JsonObject,
+    updatedAt: profile.updatedAt ? timestamp(profile.updatedAt) : undefined,
+  };
+}
+
+/** A ProfileType message value as the spec's name (UNSPECIFIED → undefined). */
+export function profileTypeName(type: ProfileType): ProfileTypeName | undefined {
+  return (Object.entries(PROFILE_TYPE) as [ProfileTypeName, ProfileType][]).find(([, value]) => value === type)?.[0];
+}
+
+export function reviewMessage(review: Review): MessageInitShape<typeof ReviewSchema> {
+  return {
+    reviewId: review.id,
+    projectId: review.projectId,
+    author: review.author,
+    rating: review.rating,
+    text: review.text,
+    source: review.source,
+    reviewedOn: review.reviewedOn,
+    reply: review.reply,
+    repliedAt: review.repliedAt ? timestamp(review.repliedAt) : undefined,
+    createdAt: timestamp(review.createdAt),
   };
 }
 

@@ -2,13 +2,21 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { callerOf } from "@crafter/kit";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import type { ProjectsDeps } from "../deps";
+import { createProfile } from "../usecases/create-profile";
 import { createProject } from "../usecases/create-project";
+import { deleteProfile } from "../usecases/delete-profile";
+import { deleteProject } from "../usecases/delete-project";
 import { getActiveProject } from "../usecases/get-active-project";
 import { getCheckList } from "../usecases/get-check-list";
 import { getProfile } from "../usecases/get-profile";
+import { listProfileCrafts } from "../usecases/list-profile-crafts";
+import { listProfiles } from "../usecases/list-profiles";
 import { listProjects } from "../usecases/list-projects";
+import { renameProject } from "../usecases/rename-project";
+import { createReview, deleteReview, importReviews, listReviews, replyToReview } from "../usecases/reviews";
 import { setActiveProject } from "../usecases/set-active-project";
-import { checkListMessage, profileMessage, projectMessage } from "./mappers";
+import { updateProfile } from "../usecases/update-profile";
+import { checkListMessage, profileMessage, profileTypeName, projectMessage, reviewMessage, timestamp } from "./mappers";
 
 /** crafter.projects.v1.ProjectsService: every call is scoped to the caller of the access token. */
 export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
@@ -43,6 +51,65 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
       },
       async getProfile(req, ctx) {
         return { profile: profileMessage(await getProfile(deps, callerOf(ctx), req.profileId)) };
+      },
+      async renameProject(req, ctx) {
+        return { project: projectMessage(await renameProject(deps, callerOf(ctx), req)) };
+      },
+      async deleteProject(req, ctx) {
+        return deleteProject(deps, callerOf(ctx), req);
+      },
+      async listProfiles(req, ctx) {
+        const profiles = await listProfiles(deps, callerOf(ctx), {
+          projectId: req.projectId,
+          type: profileTypeName(req.type),
+        });
+        return { profiles: profiles.map(profileMessage) };
+      },
+      async createProfile(req, ctx) {
+        const profile = await createProfile(deps, callerOf(ctx), {
+          projectId: req.projectId,
+          type: profileTypeName(req.type),
+          values: req.values ?? {},
+        });
+        return { profile: profileMessage(profile) };
+      },
+      async updateProfile(req, ctx) {
+        const profile = await updateProfile(deps, callerOf(ctx), {
+          profileId: req.profileId,
+          values: req.values ?? {},
+          sections: req.sections ?? {},
+        });
+        return { profile: profileMessage(profile) };
+      },
+      async deleteProfile(req, ctx) {
+        await deleteProfile(deps, callerOf(ctx), req);
+        return {};
+      },
+      async listProfileCrafts(req, ctx) {
+        const crafts = await listProfileCrafts(deps, callerOf(ctx), req);
+        return { crafts: crafts.map((craft) => ({ ...craft, createdAt: timestamp(craft.createdAt) })) };
+      },
+      async listReviews(req, ctx) {
+        const page = await listReviews(deps, callerOf(ctx), req);
+        return {
+          reviews: page.items.map(reviewMessage),
+          total: page.total,
+          page: page.page,
+          totalPages: page.totalPages,
+        };
+      },
+      async createReview(req, ctx) {
+        return { review: reviewMessage(await createReview(deps, callerOf(ctx), req)) };
+      },
+      async importReviews(req, ctx) {
+        return importReviews(deps, callerOf(ctx), req);
+      },
+      async replyToReview(req, ctx) {
+        return { review: reviewMessage(await replyToReview(deps, callerOf(ctx), req)) };
+      },
+      async deleteReview(req, ctx) {
+        await deleteReview(deps, callerOf(ctx), req);
+        return {};
       },
     });
 }

@@ -4,6 +4,7 @@ import { ActiveProjectRepository, activeProjectModel } from "./active-project.re
 import { ProfileRepository, profileModel } from "./profile.repository";
 import { ProjectRepository, projectModel } from "./project.repository";
 import { ProjectCraftRepository, projectCraftModel } from "./project-craft.repository";
+import { ReviewRepository, reviewModel } from "./review.repository";
 
 /** Every repository of the projects service, over its own database. */
 export interface ProjectsStores {
@@ -11,6 +12,7 @@ export interface ProjectsStores {
   profiles: ProfileRepository;
   active: ActiveProjectRepository;
   crafts: ProjectCraftRepository;
+  reviews: ReviewRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
   outbox: OutboxModel[];
 }
@@ -22,6 +24,7 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     profiles: profileModel(connection),
     active: activeProjectModel(connection),
     crafts: projectCraftModel(connection),
+    reviews: reviewModel(connection),
   };
   await Promise.all(Object.values(models).map((model) => model.init()));
   return {
@@ -29,6 +32,7 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     profiles: new ProfileRepository(models.profiles),
     active: new ActiveProjectRepository(models.active),
     crafts: new ProjectCraftRepository(models.crafts),
+    reviews: new ReviewRepository(models.reviews),
     outbox: [models.projects],
   };
 }

@@ -13,6 +13,8 @@ export interface ProjectCraftDoc {
   userId: string;
   projectId: string;
   workflowName: string;
+  /** The profile the craft writes for ("" for none). */
+  profileId: string;
   createdAt: Date;
 }
 
@@ -22,10 +24,12 @@ const projectCraftSchema = new Schema<ProjectCraftDoc>(
     userId: { type: String, required: true },
     projectId: { type: String, required: true },
     workflowName: { type: String, default: "" },
+    profileId: { type: String, default: "" },
   },
   { collection: "project_crafts", timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
 projectCraftSchema.index({ userId: 1, projectId: 1 });
+projectCraftSchema.index({ userId: 1, profileId: 1 });
 
 export function projectCraftModel(connection: Connection): Model<ProjectCraftDoc> {
   return modelOn<ProjectCraftDoc>(connection, "ProjectCraft", projectCraftSchema);
@@ -41,13 +45,29 @@ export class ProjectCraftRepository extends TenantRepository<ProjectCraftDoc> {
    * Counts a craft once.
    * @returns true when newly counted, false when this craft id was already counted.
    */
-  async record(craft: { craftId: string; userId: string; projectId: string; workflowName: string }): Promise<boolean> {
+  async record(craft: {
+    craftId: string;
+    userId: string;
+    projectId: string;
+    workflowName: string;
+    profileId?: string;
+  }): Promise<boolean> {
     return insertOnce(this.model, {
       _id: craft.craftId,
       userId: craft.userId,
       projectId: craft.projectId,
       workflowName: craft.workflowName,
+      profileId: craft.profileId ?? "",
     });
+  }
+
+  /** The crafts written for a profile, newest first (at most `limit`). */
+  async forProfile(userId: string, profileId: string, limit = 200): Promise<ProjectCraftDoc[]> {
+    return this.model
+      .find(this.scope(userId, { profileId }))
+      .sort({ createdAt: -1, _id: 1 })
+      .limit(limit)
+      .lean<ProjectCraftDoc[]>();
   }
 
   /** How many crafts the user's project has. */

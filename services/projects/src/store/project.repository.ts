@@ -66,6 +66,16 @@ export class ProjectRepository extends TenantRepository<ProjectDoc> {
     return docs.map((doc) => toPlain(doc));
   }
 
+  /** Renames one of the user's projects; null when it is not theirs. */
+  async rename(userId: string, projectId: string, title: string): Promise<Project | null> {
+    return this.update(userId, { _id: projectId }, { $set: { title } });
+  }
+
+  /** Deletes one of the user's projects; false when it was not theirs (or already gone). */
+  async remove(userId: string, projectId: string): Promise<boolean> {
+    return this.delete(userId, { _id: projectId });
+  }
+
   /** The user's most recently created project, or null when they have none. */
   async latest(userId: string): Promise<Project | null> {
     const doc = await this.model.findOne(this.scope(userId)).sort({ createdAt: -1, _id: -1 }).lean<ProjectDoc>();

@@ -1,6 +1,7 @@
+import type { JsonValue } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { appError, type Caller, createServiceClient, describeError, onBehalfOf } from "@crafter/kit";
-import { type Profile, ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
+import { type Profile, ProfileType, ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import type { ProfileSnapshot } from "../domain/types";
 
 export interface ResolvedProfile {
@@ -25,6 +26,8 @@ export function snapshotOf(profile: Profile): ProfileSnapshot {
     audience: profile.audience,
     keywords: [...profile.keywords],
     websiteUrl: profile.websiteUrl,
+    type: ProfileType[profile.type]?.replace("PROFILE_TYPE_", "") ?? "",
+    fields: (profile.fields ?? {}) as Record<string, JsonValue>,
   };
 }
 

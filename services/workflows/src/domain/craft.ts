@@ -10,6 +10,7 @@ import {
   type WorkflowDefinition,
 } from "@crafter/workflow-language";
 import { coerceValue } from "./inputs";
+import { profilePrefill } from "./profile-prefill";
 import type { CraftProgress, ProfileSnapshot, ResultRecord, StepRecord, StepStatus, Values } from "./types";
 
 /**
@@ -74,7 +75,9 @@ const same = (a: JsonValue | undefined, b: JsonValue | undefined) => JSON.string
 export function prefillValues(step: StepDefinition, profile: ProfileSnapshot | null, steps: StepRecord[]): Values {
   const defaults: Values = {};
   for (const input of step.inputs) {
-    let value: unknown = input.defaultFrom ? resolveReference(input.defaultFrom, { profile, steps }) : undefined;
+    let value: unknown = input.defaultFrom
+      ? resolveReference(input.defaultFrom, { profile, steps })
+      : profilePrefill(input.name, profile);
     if (isEmptyInputValue(value as JsonValue | undefined)) value = input.default;
     const coerced = coerceValue(input, value);
     if (coerced !== undefined && !(coerced instanceof Error) && !isEmptyInputValue(coerced)) {

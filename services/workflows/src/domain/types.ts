@@ -17,6 +17,10 @@ export interface ProfileSnapshot {
   audience: string;
   keywords: string[];
   websiteUrl: string;
+  /** PROJECT, PRODUCT, SERVICE or CAMPAIGN (absent in crafts created before issue 12). */
+  type?: string;
+  /** The type-specific fields (featureList, startDate…; spec names). */
+  fields?: Record<string, JsonValue>;
 }
 
 export interface TokenUsage {

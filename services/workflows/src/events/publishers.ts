@@ -14,12 +14,19 @@ export class CraftEvents {
     this.topic = topicName(namespace, TOPICS.workflowsCraft);
   }
 
-  created(craft: { id: string; userId: string; projectId: string; workflowName: string }): OutboxEntry {
+  created(craft: {
+    id: string;
+    userId: string;
+    projectId: string;
+    workflowName: string;
+    profileId?: string;
+  }): OutboxEntry {
     return outboxEntry(this.topic, craft.id, CraftCreatedSchema, {
       userId: craft.userId,
       craftId: craft.id,
       projectId: craft.projectId,
       workflowName: craft.workflowName,
+      profileId: craft.profileId ?? "",
     });
   }
 

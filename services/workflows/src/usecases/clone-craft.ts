@@ -41,7 +41,15 @@ export async function cloneCraft(
     steps: structuredClone(source.steps),
     profile: source.profile ? structuredClone(source.profile) : null,
     completedAt: source.completedAt,
-    outbox: [deps.events.created({ id, userId, projectId: source.projectId, workflowName: source.workflowName })],
+    outbox: [
+      deps.events.created({
+        id,
+        userId,
+        projectId: source.projectId,
+        workflowName: source.workflowName,
+        profileId: source.profileId,
+      }),
+    ],
   });
   deps.kick();
   deps.logger.info({ craftId: id, from: source.id }, "craft cloned");

@@ -94,7 +94,9 @@ export async function createCraft(deps: WorkflowsDeps, caller: Caller, input: Cr
   const created = await deps.stores.crafts.create({
     _id: id,
     ...fields,
-    outbox: [deps.events.created({ id, userId, projectId, workflowName: def.name })],
+    outbox: [
+      deps.events.created({ id, userId, projectId, workflowName: def.name, profileId: profile?.profileId ?? "" }),
+    ],
   });
   deps.kick();
   deps.logger.info({ craftId: id, workflow: def.name, version: def.version }, "craft created");

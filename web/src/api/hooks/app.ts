@@ -4,7 +4,7 @@ import useSWR, { useSWRConfig } from "swr";
 import { api, fetcher } from "../api";
 import { keys } from "../keys";
 import { paths } from "../paths";
-import type { InitialState, UserInfo } from "../types";
+import type { FeatureFlags, InitialState, UserInfo } from "../types";
 
 /** `GET /api/app/initial`: userInfo, featureFlag, activeProjectInfo, userSettings. */
 export function useInitial(enabled = true) {
@@ -60,4 +60,14 @@ export function useFeature(flag: string): boolean {
   const { data } = useInitial();
   const flags = data?.featureFlag;
   return !!flags && flags.enabledFeatures.includes(flag) && !flags.disabledFeatures.includes(flag);
+}
+
+/**
+ * The user's flags from `GET /api/flags/user` (spec section 7), with the initial state's copy until
+ * that answers.
+ */
+export function useFlags(): FeatureFlags | null {
+  const { data: initial } = useInitial();
+  const { data } = useSWR<FeatureFlags>(initial ? keys.flags() : null, fetcher);
+  return data ?? initial?.featureFlag ?? null;
 }

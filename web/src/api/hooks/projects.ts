@@ -1,9 +1,9 @@
 import { useCallback } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import { api, fetcher } from "../api";
-import { keys } from "../keys";
+import { isProjectScopedKey, keys } from "../keys";
 import { paths } from "../paths";
-import type { CheckListItem, CreateProjectInput, Profile } from "../types";
+import type { CheckListItem, CreateProjectInput, InitialState, Profile } from "../types";
 
 export interface CreatedProject {
   project: { projectId: string; projectTitle: string; profileId?: string };
@@ -41,4 +41,73 @@ export interface ProjectListItem {
 /** `GET /api/projects`: the user's projects, each with its profile (the contextSelector's choices). */
 export function useProjects(enabled = true) {
   return useSWR<{ projects: ProjectListItem[] }>(enabled ? keys.projects() : null, fetcher);
+}
+
+/**
+ * Project management for /app/projects and the header's switcher. A switch (`PUT
+ * /api/projects/active-project` with currentActiveId and newActiveId) puts the new id, title and
+ * profile into the cached initial state at once, then revalidates every project-scoped key, so
+ * every page shows the new project together.
+ */
+export function useProjectActions() {
+  const { mutate } = useSWRConfig();
+  const revalidateAll = useCallback(() => mutate(isProjectScopedKey), [mutate]);
+
+  const switchTo = useCallback(
+    async (currentActiveId: string, newActiveId: string) => {
+      const next = await api.put<{ projectId: string; projectTitle: string; profile: Profile | null }>(
+        paths.activeProject,
+        { currentActiveId, newActiveId },
+      );
+      await mutate<InitialState>(
+        keys.initial(),
+        (current) =>
+          current
+            ? {
+                ...current,
+                activeProjectInfo: {
+                  ...current.activeProjectInfo,
+                  projectId: next.projectId,
+                  projectTitle: next.projectTitle,
+                  profile: next.profile,
+                  crafts: [],
+                },
+              }
+            : current,
+        { revalidate: false },
+      );
+      await revalidateAll();
+      return next;
+    },
+    [mutate, revalidateAll],
+  );
+
+  const rename = useCallback(
+    async (projectId: string, projectTitle: string) => {
+      const renamed = await api.request<ProjectListItem>("PATCH", paths.project(projectId), { body: { projectTitle } });
+      await revalidateAll();
+      return renamed;
+    },
+    [revalidateAll],
+  );
+
+  const remove = useCallback(
+    async (projectId: string) => {
+      const outcome = await api.del<{ activeProjectId: string }>(paths.project(projectId));
+      await revalidateAll();
+      return outcome;
+    },
+    [revalidateAll],
+  );
+
+  const create = useCallback(
+    async (input: CreateProjectInput) => {
+      const created = await api.post<CreatedProject>(paths.createProject, input);
+      await revalidateAll();
+      return created;
+    },
+    [revalidateAll],
+  );
+
+  return { switchTo, rename, remove, create };
 }

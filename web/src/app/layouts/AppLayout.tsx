@@ -1,36 +1,87 @@
 import {
   LogoutOutlined,
+  MenuOutlined,
   MessageOutlined,
   MoonOutlined,
   PlusOutlined,
+  QuestionCircleOutlined,
   SunOutlined,
   UserOutlined,
 } from "@ant-design/icons";
-import { Avatar, Button, Dropdown, Flex, Layout, Menu, type MenuProps, Switch, Tag, Tooltip, Typography } from "antd";
+import {
+  Avatar,
+  Button,
+  Drawer,
+  Dropdown,
+  Flex,
+  Grid,
+  Layout,
+  Menu,
+  type MenuProps,
+  Result,
+  Switch,
+  Tag,
+  Tooltip,
+} from "antd";
 import { Suspense, useEffect, useMemo, useState } from "react";
-import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router-dom";
-import { useInitial, useSettings, useUpdateSettings } from "../../api/hooks/app";
+import { Link, Navigate, Outlet, useLocation, useMatches, useNavigate } from "react-router-dom";
+import { useFlags, useInitial, useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { useAuthActions } from "../../api/hooks/session";
 import { AssistantPanel } from "../../features/assistant/AssistantPanel";
 import { creditsLabel } from "../../shared/format";
+import { helpFor } from "../../features/help/help-docs";
+import { HELP_DOCS } from "../../features/help/help-index";
+import { ContextSelector } from "../../features/projects/components/ContextSelector";
+import { ProjectSwitcher } from "../../features/projects/components/ProjectSwitcher";
 import { notify } from "../../shared/notify";
 import { ErrorState, FullPageSpin, LoadingBlock } from "../../shared/states";
-import { APP_HOME, menuEntries, selectedMenuKey, WELCOME_PATH } from "../routes";
+import { arrangeMenu, flagAllows } from "../navigation";
+import type { RouteEntry } from "../route-types";
+import { APP_HOME, menuEntries, type ResolvedMenuEntry, selectedMenuKey, WELCOME_PATH } from "../routes";
 import { useThemeMode } from "../theme";
 
 /** Header switch between the light and dark admin themes, saved in the user's settings. */
 
-/** Menu items of route-table entries: each a link with its test id. */
-function toMenuItems(entries: ReturnType<typeof menuEntries>): NonNullable<MenuProps["items"]> {
-  return entries.map((entry) => ({
-    key: entry.key,
-    icon: entry.icon,
-    label: (
-      <Link to={entry.to} data-testid={entry.testId}>
-        {entry.label}
-      </Link>
-    ),
-  }));
+function menuLink(entry: ResolvedMenuEntry, onNavigate?: () => void) {
+  return (
+    <Link to={entry.to} data-testid={entry.testId} onClick={onNavigate}>
+      {entry.label}
+    </Link>
+  );
+}
+
+/**
+ * Menu items of a group in the spec's order (navigation.ts), each a link with its test id; an
+ * entry with children (Contacts → Segments, Lead form, Lead assistant) is a sub-menu whose first
+ * item is the parent's own page.
+ */
+function toMenuItems(
+  group: "create" | "main" | "user",
+  entries: ResolvedMenuEntry[],
+  onNavigate?: () => void,
+): NonNullable<MenuProps["items"]> {
+  return arrangeMenu(group, entries).map(({ entry, children }) =>
+    children.length === 0
+      ? { key: entry.key, icon: entry.icon, label: menuLink(entry, onNavigate) }
+      : {
+          key: `group:${entry.key}`,
+          icon: entry.icon,
+          label: <span data-testid={`${entry.testId}-group`}>{entry.label}</span>,
+          children: [entry, ...children].map((child) => ({
+            key: child.key,
+            icon: child === entry ? undefined : child.icon,
+            label: menuLink(child, onNavigate),
+          })),
+        },
+  );
+}
+
+/** The route-table entry of the page shown (its flag gates the page). */
+function useCurrentRoute(): RouteEntry | undefined {
+  const matches = useMatches();
+  return [...matches].reverse().find((match) => (match.handle as RouteEntry | undefined)?.path)?.handle as
+    | RouteEntry
+    | undefined;
 }
 
 export function ThemeSwitch({ testId = "theme-toggle" }: { testId?: string }) {
@@ -63,14 +114,21 @@ export function AppLayout() {
   const { signOut } = useAuthActions();
   const [collapsed, setCollapsed] = useState(!settings.leftSidebarOpen);
   const [assistantOpen, setAssistantOpen] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const screens = Grid.useBreakpoint();
+  // Phones (below md, e.g. 390 px): the sider becomes a drawer opened from the header.
+  const mobile = screens.md === false;
+  const flags = useFlags();
+  const route = useCurrentRoute();
 
   useEffect(() => setMode(settings.theme === "dark" ? "dark" : "light"), [settings.theme, setMode]);
   useEffect(() => () => setMode("marketing"), [setMode]);
 
   const role = data?.userInfo?.role ?? null;
-  const createEntries = useMemo(() => menuEntries("create", role), [role]);
-  const mainEntries = useMemo(() => menuEntries("main", role), [role]);
-  const userEntries = useMemo(() => menuEntries("user", role), [role]);
+  const createEntries = useMemo(() => menuEntries("create", role, flags), [role, flags]);
+  const mainEntries = useMemo(() => menuEntries("main", role, flags), [role, flags]);
+  const userEntries = useMemo(() => menuEntries("user", role, flags), [role, flags]);
+  useEffect(() => setDrawerOpen(false), [pathname]);
 
   if (!data) {
     return error ? (
@@ -89,12 +147,15 @@ export function AppLayout() {
     navigate("/signin", { replace: true });
   };
 
-  const createMenu = toMenuItems(createEntries);
-
-  const mainMenu = toMenuItems(mainEntries);
+  const closeDrawer = () => setDrawerOpen(false);
+  const createMenu = toMenuItems("create", createEntries, closeDrawer);
+  const mainMenu = toMenuItems("main", mainEntries, closeDrawer);
+  const openGroups = mainMenu.flatMap((item) =>
+    item && "children" in item && item.children ? [String(item.key)] : [],
+  );
 
   const userMenu: MenuProps["items"] = [
-    ...toMenuItems(userEntries),
+    ...toMenuItems("user", userEntries),
     { type: "divider" as const },
     {
       key: "signout",
@@ -104,12 +165,37 @@ export function AppLayout() {
     },
   ];
 
+  const navigation = (inDrawer: boolean) => (
+    <>
+      <Link to={APP_HOME} className="crafter-logo crafter-logo--sider" aria-label="Crafter dashboard">
+        <span className="crafter-logo__mark" aria-hidden>
+          C
+        </span>
+        {(inDrawer || !collapsed) && "Crafter"}
+      </Link>
+      <div className="crafter-shell__create">
+        <Dropdown menu={{ items: createMenu }} trigger={["click"]} placement="bottomLeft">
+          <Button type="primary" block icon={<PlusOutlined />} data-testid="nav-create" aria-label="Create">
+            {(inDrawer || !collapsed) && "Create"}
+          </Button>
+        </Dropdown>
+      </div>
+      <Menu
+        mode="inline"
+        selectedKeys={[selectedMenuKey(pathname, mainEntries) ?? ""]}
+        defaultOpenKeys={openGroups}
+        items={mainMenu}
+        aria-label="Main navigation"
+        data-testid="main-navigation"
+      />
+    </>
+  );
   const displayName = data.userInfo?.display_name || "Crafter";
   const inWelcome = pathname === WELCOME_PATH;
 
   return (
     <Layout className="crafter-shell" hasSider>
-      {!inWelcome && (
+      {!inWelcome && !mobile && (
         <Layout.Sider
           // The dark admin theme comes from antd's dark algorithm; the "dark" sider/menu variants
           // would paint their own navy instead.
@@ -124,33 +210,38 @@ export function AppLayout() {
           width={232}
           className="crafter-shell__sider"
         >
-          <Link to={APP_HOME} className="crafter-logo crafter-logo--sider" aria-label="Crafter dashboard">
-            <span className="crafter-logo__mark" aria-hidden>
-              C
-            </span>
-            {!collapsed && "Crafter"}
-          </Link>
-          <div className="crafter-shell__create">
-            <Dropdown menu={{ items: createMenu }} trigger={["click"]} placement="bottomLeft">
-              <Button type="primary" block icon={<PlusOutlined />} data-testid="nav-create" aria-label="Create">
-                {!collapsed && "Create"}
-              </Button>
-            </Dropdown>
-          </div>
-          <Menu
-            mode="inline"
-            selectedKeys={[selectedMenuKey(pathname, mainEntries) ?? ""]}
-            items={mainMenu}
-            aria-label="Main navigation"
-          />
+          {navigation(false)}
         </Layout.Sider>
+      )}
+      {!inWelcome && mobile && (
+        <Drawer
+          placement="left"
+          open={drawerOpen}
+          onClose={closeDrawer}
+          width={272}
+          styles={{ body: { padding: 0 } }}
+          title="Menu"
+          data-testid="nav-drawer"
+        >
+          {navigation(true)}
+        </Drawer>
       )}
       <Layout>
         <Layout.Header className="crafter-shell__header">
-          <Typography.Text strong className="crafter-shell__project" data-testid="project-title">
-            {data.activeProjectInfo?.projectTitle ?? "Welcome to Crafter"}
-          </Typography.Text>
-          <Flex align="center" gap={16}>
+          <Flex align="center" gap={8} style={{ minWidth: 0 }}>
+            {!inWelcome && mobile && (
+              <Button
+                type="text"
+                icon={<MenuOutlined />}
+                aria-label="Open the menu"
+                data-testid="nav-drawer-open"
+                onClick={() => setDrawerOpen(true)}
+              />
+            )}
+            <ProjectSwitcher />
+            {!inWelcome && !mobile && <ContextSelector />}
+          </Flex>
+          <Flex align="center" gap={mobile ? 8 : 16} wrap={false}>
             <Tooltip title="Your credits (refreshed after every generation)">
               <Link to="/app/settings/wallet" aria-label="Credits: open the wallet">
                 <Tag color="purple" data-testid="credits" data-credits={data.userInfo?.credits ?? 0}>
@@ -165,21 +256,44 @@ export function AppLayout() {
                 data-testid="assistant-open"
                 aria-label="Open the assistant"
               >
-                Assistant
+                {!mobile && "Assistant"}
               </Button>
             )}
+            <Tooltip title="Help for this page">
+              <Link
+                to={`/app/help/${helpFor(HELP_DOCS, pathname)?.slug ?? ""}`}
+                aria-label="Help for this page"
+                data-testid="page-help"
+              >
+                <QuestionCircleOutlined />
+              </Link>
+            </Tooltip>
             <ThemeSwitch />
             <Dropdown menu={{ items: userMenu }} trigger={["click"]} placement="bottomRight">
               <Button type="text" data-testid="user-menu" aria-label="User menu">
                 <Avatar size="small" icon={<UserOutlined />} src={data.userInfo?.image || undefined} />
-                <span className="crafter-shell__username">{displayName}</span>
+                {!mobile && <span className="crafter-shell__username">{displayName}</span>}
               </Button>
             </Dropdown>
           </Flex>
         </Layout.Header>
         <Layout.Content className="crafter-shell__content">
+          {!inWelcome && mobile && (
+            <div style={{ marginBottom: 12 }}>
+              <ContextSelector compact />
+            </div>
+          )}
           <Suspense fallback={<LoadingBlock rows={6} />}>
-            <Outlet />
+            {flagAllows(route?.flag, flags) ? (
+              <Outlet />
+            ) : (
+              <Result
+                status="info"
+                title="This feature is not enabled for your account"
+                extra={<Link to={APP_HOME}>Back to the dashboard</Link>}
+                data-testid="feature-off"
+              />
+            )}
           </Suspense>
         </Layout.Content>
         <AssistantPanel open={assistantOpen} onClose={() => setAssistantOpen(false)} />

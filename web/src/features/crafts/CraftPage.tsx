@@ -20,6 +20,8 @@ import { humanize } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { ErrorState } from "../../shared/states";
+import { WriteBackButton } from "../projects/components/WriteBackButton";
+import { useActiveProfile } from "../projects/context";
 import { CraftActions } from "./components/CraftActions";
 import { CraftTitle } from "./components/CraftTitle";
 import { ResultView } from "./components/ResultView";
@@ -51,12 +53,21 @@ interface PendingCompletion {
 function NewCraft({ workflowName, standalone }: { workflowName: string; standalone: boolean }) {
   const { data: initial } = useInitial();
   const project = initial?.activeProjectInfo;
+  // The context selector's profile (the business unless another was chosen).
+  const activeProfile = useActiveProfile();
   const {
     data: draft,
     error,
     mutate,
   } = useNewCraft(
-    project ? { workflowName, standalone, projectId: project.projectId, profileId: project.profile?.profileId } : null,
+    project
+      ? {
+          workflowName,
+          standalone,
+          projectId: project.projectId,
+          profileId: activeProfile?.profileId ?? project.profile?.profileId,
+        }
+      : null,
   );
   const createCraft = useCreateCraft();
   const navigate = useNavigate();
@@ -328,7 +339,10 @@ function CraftView({ craftId }: { craftId: string }) {
       <Flex vertical gap={16} data-testid="craft-page" data-mode="result">
         <Flex justify="space-between" align="center" wrap gap={8}>
           <CraftTitle craft={craft} />
-          <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
+          <Flex gap={8} wrap>
+            <WriteBackButton craft={craft} />
+            <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
+          </Flex>
         </Flex>
         <ResultView craft={craft} onShowSteps={() => setView("craft")} />
       </Flex>
@@ -352,6 +366,7 @@ function CraftView({ craftId }: { craftId: string }) {
               See the result
             </Button>
           )}
+          <WriteBackButton craft={craft} />
           <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
         </Flex>
       </Flex>

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file crafter/projects/v1/projects.proto.
  */
 export const file_crafter_projects_v1_projects: GenFile = /*@__PURE__*/
-  fileDesc("CiJjcmFmdGVyL3Byb2plY3RzL3YxL3Byb2plY3RzLnByb3RvEhNjcmFmdGVyLnByb2plY3RzLnYxIuYBCgdQcm9maWxlEhIKCnByb2ZpbGVfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIuCgR0eXBlGAMgASgOMiAuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlVHlwZRIMCgRuYW1lGAQgASgJEhMKC2Rlc2NyaXB0aW9uGAUgASgJEhAKCGF1ZGllbmNlGAYgASgJEhAKCGtleXdvcmRzGAcgAygJEhMKC3dlYnNpdGVfdXJsGAggASgJEicKBmZpZWxkcxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QieAoHUHJvamVjdBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDXByb2plY3RfdGl0bGUYAiABKAkSEgoKcHJvZmlsZV9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI5Cg1DaGVja0xpc3RJdGVtEgsKA2tleRgBIAEoCRINCgV0aXRsZRgCIAEoCRIMCgRkb25lGAMgASgIInIKFENyZWF0ZVByb2plY3RSZXF1ZXN0EgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSEAoIYXVkaWVuY2UYAyABKAkSEAoIa2V5d29yZHMYBCADKAkSEwoLd2Vic2l0ZV91cmwYBSABKAkidQoVQ3JlYXRlUHJvamVjdFJlc3BvbnNlEi0KB3Byb2plY3QYASABKAsyHC5jcmFmdGVyLnByb2plY3RzLnYxLlByb2plY3QSLQoHcHJvZmlsZRgCIAEoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZSIVChNMaXN0UHJvamVjdHNSZXF1ZXN0IkYKFExpc3RQcm9qZWN0c1Jlc3BvbnNlEi4KCHByb2plY3RzGAEgAygLMhwuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9qZWN0IhkKF0dldEFjdGl2ZVByb2plY3RSZXF1ZXN0IsABChhHZXRBY3RpdmVQcm9qZWN0UmVzcG9uc2USFwoKcHJvamVjdF9pZBgBIAEoCUgAiAEBEhUKDXByb2plY3RfdGl0bGUYAiABKAkSLQoHcHJvZmlsZRgDIAEoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZRI2CgpjaGVja19saXN0GAQgAygLMiIuY3JhZnRlci5wcm9qZWN0cy52MS5DaGVja0xpc3RJdGVtQg0KC19wcm9qZWN0X2lkIksKF1NldEFjdGl2ZVByb2plY3RSZXF1ZXN0EhkKEWN1cnJlbnRfYWN0aXZlX2lkGAEgASgJEhUKDW5ld19hY3RpdmVfaWQYAiABKAkidAoYU2V0QWN0aXZlUHJvamVjdFJlc3BvbnNlEhIKCnByb2plY3RfaWQYASABKAkSFQoNcHJvamVjdF90aXRsZRgCIAEoCRItCgdwcm9maWxlGAMgASgLMhwuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlIikKE0dldENoZWNrTGlzdFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSJJChRHZXRDaGVja0xpc3RSZXNwb25zZRIxCgVpdGVtcxgBIAMoCzIiLmNyYWZ0ZXIucHJvamVjdHMudjEuQ2hlY2tMaXN0SXRlbSInChFHZXRQcm9maWxlUmVxdWVzdBISCgpwcm9maWxlX2lkGAEgASgJIkMKEkdldFByb2ZpbGVSZXNwb25zZRItCgdwcm9maWxlGAEgASgLMhwuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlKpQBCgtQcm9maWxlVHlwZRIcChhQUk9GSUxFX1RZUEVfVU5TUEVDSUZJRUQQABIYChRQUk9GSUxFX1RZUEVfUFJPSkVDVBABEhgKFFBST0ZJTEVfVFlQRV9QUk9EVUNUEAISGAoUUFJPRklMRV9UWVBFX1NFUlZJQ0UQAxIZChVQUk9GSUxFX1RZUEVfQ0FNUEFJR04QBDKEBQoPUHJvamVjdHNTZXJ2aWNlEmYKDUNyZWF0ZVByb2plY3QSKS5jcmFmdGVyLnByb2plY3RzLnYxLkNyZWF0ZVByb2plY3RSZXF1ZXN0GiouY3JhZnRlci5wcm9qZWN0cy52MS5DcmVhdGVQcm9qZWN0UmVzcG9uc2USYwoMTGlzdFByb2plY3RzEiguY3JhZnRlci5wcm9qZWN0cy52MS5MaXN0UHJvamVjdHNSZXF1ZXN0GikuY3JhZnRlci5wcm9qZWN0cy52MS5MaXN0UHJvamVjdHNSZXNwb25zZRJvChBHZXRBY3RpdmVQcm9qZWN0EiwuY3JhZnRlci5wcm9qZWN0cy52MS5HZXRBY3RpdmVQcm9qZWN0UmVxdWVzdBotLmNyYWZ0ZXIucHJvamVjdHMudjEuR2V0QWN0aXZlUHJvamVjdFJlc3BvbnNlEm8KEFNldEFjdGl2ZVByb2plY3QSLC5jcmFmdGVyLnByb2plY3RzLnYxLlNldEFjdGl2ZVByb2plY3RSZXF1ZXN0Gi0uY3JhZnRlci5wcm9qZWN0cy52MS5TZXRBY3RpdmVQcm9qZWN0UmVzcG9uc2USYwoMR2V0Q2hlY2tMaXN0EiguY3JhZnRlci5wcm9qZWN0cy52MS5HZXRDaGVja0xpc3RSZXF1ZXN0GikuY3JhZnRlci5wcm9qZWN0cy52MS5HZXRDaGVja0xpc3RSZXNwb25zZRJdCgpHZXRQcm9maWxlEiYuY3JhZnRlci5wcm9qZWN0cy52MS5HZXRQcm9maWxlUmVxdWVzdBonLmNyYWZ0ZXIucHJvamVjdHMudjEuR2V0UHJvZmlsZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiJjcmFmdGVyL3Byb2plY3RzL3YxL3Byb2plY3RzLnByb3RvEhNjcmFmdGVyLnByb2plY3RzLnYxIsECCgdQcm9maWxlEhIKCnByb2ZpbGVfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIuCgR0eXBlGAMgASgOMiAuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlVHlwZRIMCgRuYW1lGAQgASgJEhMKC2Rlc2NyaXB0aW9uGAUgASgJEhAKCGF1ZGllbmNlGAYgASgJEhAKCGtleXdvcmRzGAcgAygJEhMKC3dlYnNpdGVfdXJsGAggASgJEicKBmZpZWxkcxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKQoIc2VjdGlvbnMYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei4KCnVwZGF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIngKB1Byb2plY3QSEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1wcm9qZWN0X3RpdGxlGAIgASgJEhIKCnByb2ZpbGVfaWQYAyABKAkSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiOQoNQ2hlY2tMaXN0SXRlbRILCgNrZXkYASABKAkSDQoFdGl0bGUYAiABKAkSDAoEZG9uZRgDIAEoCCJyChRDcmVhdGVQcm9qZWN0UmVxdWVzdBIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhAKCGF1ZGllbmNlGAMgASgJEhAKCGtleXdvcmRzGAQgAygJEhMKC3dlYnNpdGVfdXJsGAUgASgJInUKFUNyZWF0ZVByb2plY3RSZXNwb25zZRItCgdwcm9qZWN0GAEgASgLMhwuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9qZWN0Ei0KB3Byb2ZpbGUYAiABKAsyHC5jcmFmdGVyLnByb2plY3RzLnYxLlByb2ZpbGUiFQoTTGlzdFByb2plY3RzUmVxdWVzdCJGChRMaXN0UHJvamVjdHNSZXNwb25zZRIuCghwcm9qZWN0cxgBIAMoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvamVjdCIZChdHZXRBY3RpdmVQcm9qZWN0UmVxdWVzdCLAAQoYR2V0QWN0aXZlUHJvamVjdFJlc3BvbnNlEhcKCnByb2plY3RfaWQYASABKAlIAIgBARIVCg1wcm9qZWN0X3RpdGxlGAIgASgJEi0KB3Byb2ZpbGUYAyABKAsyHC5jcmFmdGVyLnByb2plY3RzLnYxLlByb2ZpbGUSNgoKY2hlY2tfbGlzdBgEIAMoCzIiLmNyYWZ0ZXIucHJvamVjdHMudjEuQ2hlY2tMaXN0SXRlbUINCgtfcHJvamVjdF9pZCJLChdTZXRBY3RpdmVQcm9qZWN0UmVxdWVzdBIZChFjdXJyZW50X2FjdGl2ZV9pZBgBIAEoCRIVCg1uZXdfYWN0aXZlX2lkGAIgASgJInQKGFNldEFjdGl2ZVByb2plY3RSZXNwb25zZRISCgpwcm9qZWN0X2lkGAEgASgJEhUKDXByb2plY3RfdGl0bGUYAiABKAkSLQoHcHJvZmlsZRgDIAEoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZSIpChNHZXRDaGVja0xpc3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkiSQoUR2V0Q2hlY2tMaXN0UmVzcG9uc2USMQoFaXRlbXMYASADKAsyIi5jcmFmdGVyLnByb2plY3RzLnYxLkNoZWNrTGlzdEl0ZW0iJwoRR2V0UHJvZmlsZVJlcXVlc3QSEgoKcHJvZmlsZV9pZBgBIAEoCSJDChJHZXRQcm9maWxlUmVzcG9uc2USLQoHcHJvZmlsZRgBIAEoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZSI5ChRSZW5hbWVQcm9qZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBXRpdGxlGAIgASgJIkYKFVJlbmFtZVByb2plY3RSZXNwb25zZRItCgdwcm9qZWN0GAEgASgLMhwuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9qZWN0IioKFERlbGV0ZVByb2plY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkiMgoVRGVsZXRlUHJvamVjdFJlc3BvbnNlEhkKEWFjdGl2ZV9wcm9qZWN0X2lkGAEgASgJIlkKE0xpc3RQcm9maWxlc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIuCgR0eXBlGAIgASgOMiAuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlVHlwZSJGChRMaXN0UHJvZmlsZXNSZXNwb25zZRIuCghwcm9maWxlcxgBIAMoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZSKDAQoUQ3JlYXRlUHJvZmlsZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIuCgR0eXBlGAIgASgOMiAuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlVHlwZRInCgZ2YWx1ZXMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IkYKFUNyZWF0ZVByb2ZpbGVSZXNwb25zZRItCgdwcm9maWxlGAEgASgLMhwuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlIn4KFFVwZGF0ZVByb2ZpbGVSZXF1ZXN0EhIKCnByb2ZpbGVfaWQYASABKAkSJwoGdmFsdWVzGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghzZWN0aW9ucxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiRgoVVXBkYXRlUHJvZmlsZVJlc3BvbnNlEi0KB3Byb2ZpbGUYASABKAsyHC5jcmFmdGVyLnByb2plY3RzLnYxLlByb2ZpbGUiKgoURGVsZXRlUHJvZmlsZVJlcXVlc3QSEgoKcHJvZmlsZV9pZBgBIAEoCSIXChVEZWxldGVQcm9maWxlUmVzcG9uc2UiLgoYTGlzdFByb2ZpbGVDcmFmdHNSZXF1ZXN0EhIKCnByb2ZpbGVfaWQYASABKAkiZwoMUHJvZmlsZUNyYWZ0EhAKCGNyYWZ0X2lkGAEgASgJEhUKDXdvcmtmbG93X25hbWUYAiABKAkSLgoKY3JlYXRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTgoZTGlzdFByb2ZpbGVDcmFmdHNSZXNwb25zZRIxCgZjcmFmdHMYASADKAsyIS5jcmFmdGVyLnByb2plY3RzLnYxLlByb2ZpbGVDcmFmdCLxAQoGUmV2aWV3EhEKCXJldmlld19pZBgBIAEoCRISCgpwcm9qZWN0X2lkGAIgASgJEg4KBmF1dGhvchgDIAEoCRIOCgZyYXRpbmcYBCABKAUSDAoEdGV4dBgFIAEoCRIOCgZzb3VyY2UYBiABKAkSEwoLcmV2aWV3ZWRfb24YByABKAkSDQoFcmVwbHkYCCABKAkSLgoKcmVwbGllZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSQoSTGlzdFJldmlld3NSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDAoEcGFnZRgCIAEoBRIRCglwYWdlX3NpemUYAyABKAUidQoTTGlzdFJldmlld3NSZXNwb25zZRIsCgdyZXZpZXdzGAEgAygLMhsuY3JhZnRlci5wcm9qZWN0cy52MS5SZXZpZXcSDQoFdG90YWwYAiABKAUSDAoEcGFnZRgDIAEoBRITCgt0b3RhbF9wYWdlcxgEIAEoBSJsChNDcmVhdGVSZXZpZXdSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDgoGYXV0aG9yGAIgASgJEg4KBnJhdGluZxgDIAEoBRIMCgR0ZXh0GAQgASgJEhMKC3Jldmlld2VkX29uGAUgASgJIkMKFENyZWF0ZVJldmlld1Jlc3BvbnNlEisKBnJldmlldxgBIAEoCzIbLmNyYWZ0ZXIucHJvamVjdHMudjEuUmV2aWV3IjcKFEltcG9ydFJldmlld3NSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSCwoDY3N2GAIgASgJIjQKFEltcG9ydFJldmlld1Jvd0Vycm9yEgwKBGxpbmUYASABKAUSDgoGcmVhc29uGAIgASgJInQKFUltcG9ydFJldmlld3NSZXNwb25zZRIPCgdjcmVhdGVkGAEgASgFEg8KB3NraXBwZWQYAiABKAUSOQoGZXJyb3JzGAMgAygLMikuY3JhZnRlci5wcm9qZWN0cy52MS5JbXBvcnRSZXZpZXdSb3dFcnJvciI4ChRSZXBseVRvUmV2aWV3UmVxdWVzdBIRCglyZXZpZXdfaWQYASABKAkSDQoFcmVwbHkYAiABKAkiRAoVUmVwbHlUb1Jldmlld1Jlc3BvbnNlEisKBnJldmlldxgBIAEoCzIbLmNyYWZ0ZXIucHJvamVjdHMudjEuUmV2aWV3IigKE0RlbGV0ZVJldmlld1JlcXVlc3QSEQoJcmV2aWV3X2lkGAEgASgJIhYKFERlbGV0ZVJldmlld1Jlc3BvbnNlKpQBCgtQcm9maWxlVHlwZRIcChhQUk9GSUxFX1RZUEVfVU5TUEVDSUZJRUQQABIYChRQUk9GSUxFX1RZUEVfUFJPSkVDVBABEhgKFFBST0ZJTEVfVFlQRV9QUk9EVUNUEAISGAoUUFJPRklMRV9UWVBFX1NFUlZJQ0UQAxIZChVQUk9GSUxFX1RZUEVfQ0FNUEFJR04QBDLhDgoPUHJvamVjdHNTZXJ2aWNlEmYKDUNyZWF0ZVByb2plY3QSKS5jcmFmdGVyLnByb2plY3RzLnYxLkNyZWF0ZVByb2plY3RSZXF1ZXN0GiouY3JhZnRlci5wcm9qZWN0cy52MS5DcmVhdGVQcm9qZWN0UmVzcG9uc2USYwoMTGlzdFByb2plY3RzEiguY3JhZnRlci5wcm9qZWN0cy52MS5MaXN0UHJvamVjdHNSZXF1ZXN0GikuY3JhZnRlci5wcm9qZWN0cy52MS5MaXN0UHJvamVjdHNSZXNwb25zZRJvChBHZXRBY3RpdmVQcm9qZWN0EiwuY3JhZnRlci5wcm9qZWN0cy52MS5HZXRBY3RpdmVQcm9qZWN0UmVxdWVzdBotLmNyYWZ0ZXIucHJvamVjdHMudjEuR2V0QWN0aXZlUHJvamVjdFJlc3BvbnNlEm8KEFNldEFjdGl2ZVByb2plY3QSLC5jcmFmdGVyLnByb2plY3RzLnYxLlNldEFjdGl2ZVByb2plY3RSZXF1ZXN0Gi0uY3JhZnRlci5wcm9qZWN0cy52MS5TZXRBY3RpdmVQcm9qZWN0UmVzcG9uc2USYwoMR2V0Q2hlY2tMaXN0EiguY3JhZnRlci5wcm9qZWN0cy52MS5HZXRDaGVja0xpc3RSZXF1ZXN0GikuY3JhZnRlci5wcm9qZWN0cy52MS5HZXRDaGVja0xpc3RSZXNwb25zZRJdCgpHZXRQcm9maWxlEiYuY3JhZnRlci5wcm9qZWN0cy52MS5HZXRQcm9maWxlUmVxdWVzdBonLmNyYWZ0ZXIucHJvamVjdHMudjEuR2V0UHJvZmlsZVJlc3BvbnNlEmYKDVJlbmFtZVByb2plY3QSKS5jcmFmdGVyLnByb2plY3RzLnYxLlJlbmFtZVByb2plY3RSZXF1ZXN0GiouY3JhZnRlci5wcm9qZWN0cy52MS5SZW5hbWVQcm9qZWN0UmVzcG9uc2USZgoNRGVsZXRlUHJvamVjdBIpLmNyYWZ0ZXIucHJvamVjdHMudjEuRGVsZXRlUHJvamVjdFJlcXVlc3QaKi5jcmFmdGVyLnByb2plY3RzLnYxLkRlbGV0ZVByb2plY3RSZXNwb25zZRJjCgxMaXN0UHJvZmlsZXMSKC5jcmFmdGVyLnByb2plY3RzLnYxLkxpc3RQcm9maWxlc1JlcXVlc3QaKS5jcmFmdGVyLnByb2plY3RzLnYxLkxpc3RQcm9maWxlc1Jlc3BvbnNlEmYKDUNyZWF0ZVByb2ZpbGUSKS5jcmFmdGVyLnByb2plY3RzLnYxLkNyZWF0ZVByb2ZpbGVSZXF1ZXN0GiouY3JhZnRlci5wcm9qZWN0cy52MS5DcmVhdGVQcm9maWxlUmVzcG9uc2USZgoNVXBkYXRlUHJvZmlsZRIpLmNyYWZ0ZXIucHJvamVjdHMudjEuVXBkYXRlUHJvZmlsZVJlcXVlc3QaKi5jcmFmdGVyLnByb2plY3RzLnYxLlVwZGF0ZVByb2ZpbGVSZXNwb25zZRJmCg1EZWxldGVQcm9maWxlEikuY3JhZnRlci5wcm9qZWN0cy52MS5EZWxldGVQcm9maWxlUmVxdWVzdBoqLmNyYWZ0ZXIucHJvamVjdHMudjEuRGVsZXRlUHJvZmlsZVJlc3BvbnNlEnIKEUxpc3RQcm9maWxlQ3JhZnRzEi0uY3JhZnRlci5wcm9qZWN0cy52MS5MaXN0UHJvZmlsZUNyYWZ0c1JlcXVlc3QaLi5jcmFmdGVyLnByb2plY3RzLnYxLkxpc3RQcm9maWxlQ3JhZnRzUmVzcG9uc2USYAoLTGlzdFJldmlld3MSJy5jcmFmdGVyLnByb2plY3RzLnYxLkxpc3RSZXZpZXdzUmVxdWVzdBooLmNyYWZ0ZXIucHJvamVjdHMudjEuTGlzdFJldmlld3NSZXNwb25zZRJjCgxDcmVhdGVSZXZpZXcSKC5jcmFmdGVyLnByb2plY3RzLnYxLkNyZWF0ZVJldmlld1JlcXVlc3QaKS5jcmFmdGVyLnByb2plY3RzLnYxLkNyZWF0ZVJldmlld1Jlc3BvbnNlEmYKDUltcG9ydFJldmlld3MSKS5jcmFmdGVyLnByb2plY3RzLnYxLkltcG9ydFJldmlld3NSZXF1ZXN0GiouY3JhZnRlci5wcm9qZWN0cy52MS5JbXBvcnRSZXZpZXdzUmVzcG9uc2USZgoNUmVwbHlUb1JldmlldxIpLmNyYWZ0ZXIucHJvamVjdHMudjEuUmVwbHlUb1Jldmlld1JlcXVlc3QaKi5jcmFmdGVyLnByb2plY3RzLnYxLlJlcGx5VG9SZXZpZXdSZXNwb25zZRJjCgxEZWxldGVSZXZpZXcSKC5jcmFmdGVyLnByb2plY3RzLnYxLkRlbGV0ZVJldmlld1JlcXVlc3QaKS5jcmFmdGVyLnByb2plY3RzLnYxLkRlbGV0ZVJldmlld1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.projects.v1.Profile
@@ -64,6 +64,18 @@ export type Profile = Message<"crafter.projects.v1.Profile"> & {
    * @generated from field: google.protobuf.Struct fields = 9;
    */
   fields?: JsonObject | undefined;
+
+  /**
+   * The profile sections: crafts, profileReference, steps, results, profileItems, inputBindingValues.
+   *
+   * @generated from field: google.protobuf.Struct sections = 10;
+   */
+  sections?: JsonObject | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 11;
+   */
+  updatedAt?: Timestamp | undefined;
 };
 
 /**
@@ -386,6 +398,636 @@ export const GetProfileResponseSchema: GenMessage<GetProfileResponse> = /*@__PUR
   messageDesc(file_crafter_projects_v1_projects, 14);
 
 /**
+ * @generated from message crafter.projects.v1.RenameProjectRequest
+ */
+export type RenameProjectRequest = Message<"crafter.projects.v1.RenameProjectRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.RenameProjectRequest.
+ * Use `create(RenameProjectRequestSchema)` to create a new message.
+ */
+export const RenameProjectRequestSchema: GenMessage<RenameProjectRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 15);
+
+/**
+ * @generated from message crafter.projects.v1.RenameProjectResponse
+ */
+export type RenameProjectResponse = Message<"crafter.projects.v1.RenameProjectResponse"> & {
+  /**
+   * @generated from field: crafter.projects.v1.Project project = 1;
+   */
+  project?: Project | undefined;
+};
+
+/**
+ * Describes the message crafter.projects.v1.RenameProjectResponse.
+ * Use `create(RenameProjectResponseSchema)` to create a new message.
+ */
+export const RenameProjectResponseSchema: GenMessage<RenameProjectResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 16);
+
+/**
+ * @generated from message crafter.projects.v1.DeleteProjectRequest
+ */
+export type DeleteProjectRequest = Message<"crafter.projects.v1.DeleteProjectRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.DeleteProjectRequest.
+ * Use `create(DeleteProjectRequestSchema)` to create a new message.
+ */
+export const DeleteProjectRequestSchema: GenMessage<DeleteProjectRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 17);
+
+/**
+ * @generated from message crafter.projects.v1.DeleteProjectResponse
+ */
+export type DeleteProjectResponse = Message<"crafter.projects.v1.DeleteProjectResponse"> & {
+  /**
+   * The caller's active project after the deletion.
+   *
+   * @generated from field: string active_project_id = 1;
+   */
+  activeProjectId: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.DeleteProjectResponse.
+ * Use `create(DeleteProjectResponseSchema)` to create a new message.
+ */
+export const DeleteProjectResponseSchema: GenMessage<DeleteProjectResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 18);
+
+/**
+ * @generated from message crafter.projects.v1.ListProfilesRequest
+ */
+export type ListProfilesRequest = Message<"crafter.projects.v1.ListProfilesRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * UNSPECIFIED: every type.
+   *
+   * @generated from field: crafter.projects.v1.ProfileType type = 2;
+   */
+  type: ProfileType;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ListProfilesRequest.
+ * Use `create(ListProfilesRequestSchema)` to create a new message.
+ */
+export const ListProfilesRequestSchema: GenMessage<ListProfilesRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 19);
+
+/**
+ * @generated from message crafter.projects.v1.ListProfilesResponse
+ */
+export type ListProfilesResponse = Message<"crafter.projects.v1.ListProfilesResponse"> & {
+  /**
+   * @generated from field: repeated crafter.projects.v1.Profile profiles = 1;
+   */
+  profiles: Profile[];
+};
+
+/**
+ * Describes the message crafter.projects.v1.ListProfilesResponse.
+ * Use `create(ListProfilesResponseSchema)` to create a new message.
+ */
+export const ListProfilesResponseSchema: GenMessage<ListProfilesResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 20);
+
+/**
+ * @generated from message crafter.projects.v1.CreateProfileRequest
+ */
+export type CreateProfileRequest = Message<"crafter.projects.v1.CreateProfileRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: crafter.projects.v1.ProfileType type = 2;
+   */
+  type: ProfileType;
+
+  /**
+   * The type's fields by their keys (name, keywords, pageUrl, startDate…).
+   *
+   * @generated from field: google.protobuf.Struct values = 3;
+   */
+  values?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message crafter.projects.v1.CreateProfileRequest.
+ * Use `create(CreateProfileRequestSchema)` to create a new message.
+ */
+export const CreateProfileRequestSchema: GenMessage<CreateProfileRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 21);
+
+/**
+ * @generated from message crafter.projects.v1.CreateProfileResponse
+ */
+export type CreateProfileResponse = Message<"crafter.projects.v1.CreateProfileResponse"> & {
+  /**
+   * @generated from field: crafter.projects.v1.Profile profile = 1;
+   */
+  profile?: Profile | undefined;
+};
+
+/**
+ * Describes the message crafter.projects.v1.CreateProfileResponse.
+ * Use `create(CreateProfileResponseSchema)` to create a new message.
+ */
+export const CreateProfileResponseSchema: GenMessage<CreateProfileResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 22);
+
+/**
+ * @generated from message crafter.projects.v1.UpdateProfileRequest
+ */
+export type UpdateProfileRequest = Message<"crafter.projects.v1.UpdateProfileRequest"> & {
+  /**
+   * @generated from field: string profile_id = 1;
+   */
+  profileId: string;
+
+  /**
+   * Only the keys present change.
+   *
+   * @generated from field: google.protobuf.Struct values = 2;
+   */
+  values?: JsonObject | undefined;
+
+  /**
+   * Only the sections present change.
+   *
+   * @generated from field: google.protobuf.Struct sections = 3;
+   */
+  sections?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message crafter.projects.v1.UpdateProfileRequest.
+ * Use `create(UpdateProfileRequestSchema)` to create a new message.
+ */
+export const UpdateProfileRequestSchema: GenMessage<UpdateProfileRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 23);
+
+/**
+ * @generated from message crafter.projects.v1.UpdateProfileResponse
+ */
+export type UpdateProfileResponse = Message<"crafter.projects.v1.UpdateProfileResponse"> & {
+  /**
+   * @generated from field: crafter.projects.v1.Profile profile = 1;
+   */
+  profile?: Profile | undefined;
+};
+
+/**
+ * Describes the message crafter.projects.v1.UpdateProfileResponse.
+ * Use `create(UpdateProfileResponseSchema)` to create a new message.
+ */
+export const UpdateProfileResponseSchema: GenMessage<UpdateProfileResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 24);
+
+/**
+ * @generated from message crafter.projects.v1.DeleteProfileRequest
+ */
+export type DeleteProfileRequest = Message<"crafter.projects.v1.DeleteProfileRequest"> & {
+  /**
+   * @generated from field: string profile_id = 1;
+   */
+  profileId: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.DeleteProfileRequest.
+ * Use `create(DeleteProfileRequestSchema)` to create a new message.
+ */
+export const DeleteProfileRequestSchema: GenMessage<DeleteProfileRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 25);
+
+/**
+ * @generated from message crafter.projects.v1.DeleteProfileResponse
+ */
+export type DeleteProfileResponse = Message<"crafter.projects.v1.DeleteProfileResponse"> & {
+};
+
+/**
+ * Describes the message crafter.projects.v1.DeleteProfileResponse.
+ * Use `create(DeleteProfileResponseSchema)` to create a new message.
+ */
+export const DeleteProfileResponseSchema: GenMessage<DeleteProfileResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 26);
+
+/**
+ * @generated from message crafter.projects.v1.ListProfileCraftsRequest
+ */
+export type ListProfileCraftsRequest = Message<"crafter.projects.v1.ListProfileCraftsRequest"> & {
+  /**
+   * @generated from field: string profile_id = 1;
+   */
+  profileId: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ListProfileCraftsRequest.
+ * Use `create(ListProfileCraftsRequestSchema)` to create a new message.
+ */
+export const ListProfileCraftsRequestSchema: GenMessage<ListProfileCraftsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 27);
+
+/**
+ * @generated from message crafter.projects.v1.ProfileCraft
+ */
+export type ProfileCraft = Message<"crafter.projects.v1.ProfileCraft"> & {
+  /**
+   * @generated from field: string craft_id = 1;
+   */
+  craftId: string;
+
+  /**
+   * @generated from field: string workflow_name = 2;
+   */
+  workflowName: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 3;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ProfileCraft.
+ * Use `create(ProfileCraftSchema)` to create a new message.
+ */
+export const ProfileCraftSchema: GenMessage<ProfileCraft> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 28);
+
+/**
+ * @generated from message crafter.projects.v1.ListProfileCraftsResponse
+ */
+export type ListProfileCraftsResponse = Message<"crafter.projects.v1.ListProfileCraftsResponse"> & {
+  /**
+   * @generated from field: repeated crafter.projects.v1.ProfileCraft crafts = 1;
+   */
+  crafts: ProfileCraft[];
+};
+
+/**
+ * Describes the message crafter.projects.v1.ListProfileCraftsResponse.
+ * Use `create(ListProfileCraftsResponseSchema)` to create a new message.
+ */
+export const ListProfileCraftsResponseSchema: GenMessage<ListProfileCraftsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 29);
+
+/**
+ * @generated from message crafter.projects.v1.Review
+ */
+export type Review = Message<"crafter.projects.v1.Review"> & {
+  /**
+   * @generated from field: string review_id = 1;
+   */
+  reviewId: string;
+
+  /**
+   * @generated from field: string project_id = 2;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string author = 3;
+   */
+  author: string;
+
+  /**
+   * 1 to 5.
+   *
+   * @generated from field: int32 rating = 4;
+   */
+  rating: number;
+
+  /**
+   * @generated from field: string text = 5;
+   */
+  text: string;
+
+  /**
+   * manual, csv (google when the Google Business Profile import lands).
+   *
+   * @generated from field: string source = 6;
+   */
+  source: string;
+
+  /**
+   * YYYY-MM-DD, the day the review was written.
+   *
+   * @generated from field: string reviewed_on = 7;
+   */
+  reviewedOn: string;
+
+  /**
+   * @generated from field: string reply = 8;
+   */
+  reply: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp replied_at = 9;
+   */
+  repliedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 10;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.projects.v1.Review.
+ * Use `create(ReviewSchema)` to create a new message.
+ */
+export const ReviewSchema: GenMessage<Review> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 30);
+
+/**
+ * @generated from message crafter.projects.v1.ListReviewsRequest
+ */
+export type ListReviewsRequest = Message<"crafter.projects.v1.ListReviewsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * 1-based.
+   *
+   * @generated from field: int32 page = 2;
+   */
+  page: number;
+
+  /**
+   * Default 20, at most 100.
+   *
+   * @generated from field: int32 page_size = 3;
+   */
+  pageSize: number;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ListReviewsRequest.
+ * Use `create(ListReviewsRequestSchema)` to create a new message.
+ */
+export const ListReviewsRequestSchema: GenMessage<ListReviewsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 31);
+
+/**
+ * @generated from message crafter.projects.v1.ListReviewsResponse
+ */
+export type ListReviewsResponse = Message<"crafter.projects.v1.ListReviewsResponse"> & {
+  /**
+   * @generated from field: repeated crafter.projects.v1.Review reviews = 1;
+   */
+  reviews: Review[];
+
+  /**
+   * @generated from field: int32 total = 2;
+   */
+  total: number;
+
+  /**
+   * @generated from field: int32 page = 3;
+   */
+  page: number;
+
+  /**
+   * @generated from field: int32 total_pages = 4;
+   */
+  totalPages: number;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ListReviewsResponse.
+ * Use `create(ListReviewsResponseSchema)` to create a new message.
+ */
+export const ListReviewsResponseSchema: GenMessage<ListReviewsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 32);
+
+/**
+ * @generated from message crafter.projects.v1.CreateReviewRequest
+ */
+export type CreateReviewRequest = Message<"crafter.projects.v1.CreateReviewRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string author = 2;
+   */
+  author: string;
+
+  /**
+   * @generated from field: int32 rating = 3;
+   */
+  rating: number;
+
+  /**
+   * @generated from field: string text = 4;
+   */
+  text: string;
+
+  /**
+   * @generated from field: string reviewed_on = 5;
+   */
+  reviewedOn: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.CreateReviewRequest.
+ * Use `create(CreateReviewRequestSchema)` to create a new message.
+ */
+export const CreateReviewRequestSchema: GenMessage<CreateReviewRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 33);
+
+/**
+ * @generated from message crafter.projects.v1.CreateReviewResponse
+ */
+export type CreateReviewResponse = Message<"crafter.projects.v1.CreateReviewResponse"> & {
+  /**
+   * @generated from field: crafter.projects.v1.Review review = 1;
+   */
+  review?: Review | undefined;
+};
+
+/**
+ * Describes the message crafter.projects.v1.CreateReviewResponse.
+ * Use `create(CreateReviewResponseSchema)` to create a new message.
+ */
+export const CreateReviewResponseSchema: GenMessage<CreateReviewResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 34);
+
+/**
+ * @generated from message crafter.projects.v1.ImportReviewsRequest
+ */
+export type ImportReviewsRequest = Message<"crafter.projects.v1.ImportReviewsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string csv = 2;
+   */
+  csv: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ImportReviewsRequest.
+ * Use `create(ImportReviewsRequestSchema)` to create a new message.
+ */
+export const ImportReviewsRequestSchema: GenMessage<ImportReviewsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 35);
+
+/**
+ * @generated from message crafter.projects.v1.ImportReviewRowError
+ */
+export type ImportReviewRowError = Message<"crafter.projects.v1.ImportReviewRowError"> & {
+  /**
+   * 1-based line of the CSV.
+   *
+   * @generated from field: int32 line = 1;
+   */
+  line: number;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ImportReviewRowError.
+ * Use `create(ImportReviewRowErrorSchema)` to create a new message.
+ */
+export const ImportReviewRowErrorSchema: GenMessage<ImportReviewRowError> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 36);
+
+/**
+ * @generated from message crafter.projects.v1.ImportReviewsResponse
+ */
+export type ImportReviewsResponse = Message<"crafter.projects.v1.ImportReviewsResponse"> & {
+  /**
+   * @generated from field: int32 created = 1;
+   */
+  created: number;
+
+  /**
+   * Rows already imported before (same author, date and text).
+   *
+   * @generated from field: int32 skipped = 2;
+   */
+  skipped: number;
+
+  /**
+   * @generated from field: repeated crafter.projects.v1.ImportReviewRowError errors = 3;
+   */
+  errors: ImportReviewRowError[];
+};
+
+/**
+ * Describes the message crafter.projects.v1.ImportReviewsResponse.
+ * Use `create(ImportReviewsResponseSchema)` to create a new message.
+ */
+export const ImportReviewsResponseSchema: GenMessage<ImportReviewsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 37);
+
+/**
+ * @generated from message crafter.projects.v1.ReplyToReviewRequest
+ */
+export type ReplyToReviewRequest = Message<"crafter.projects.v1.ReplyToReviewRequest"> & {
+  /**
+   * @generated from field: string review_id = 1;
+   */
+  reviewId: string;
+
+  /**
+   * @generated from field: string reply = 2;
+   */
+  reply: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ReplyToReviewRequest.
+ * Use `create(ReplyToReviewRequestSchema)` to create a new message.
+ */
+export const ReplyToReviewRequestSchema: GenMessage<ReplyToReviewRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 38);
+
+/**
+ * @generated from message crafter.projects.v1.ReplyToReviewResponse
+ */
+export type ReplyToReviewResponse = Message<"crafter.projects.v1.ReplyToReviewResponse"> & {
+  /**
+   * @generated from field: crafter.projects.v1.Review review = 1;
+   */
+  review?: Review | undefined;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ReplyToReviewResponse.
+ * Use `create(ReplyToReviewResponseSchema)` to create a new message.
+ */
+export const ReplyToReviewResponseSchema: GenMessage<ReplyToReviewResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 39);
+
+/**
+ * @generated from message crafter.projects.v1.DeleteReviewRequest
+ */
+export type DeleteReviewRequest = Message<"crafter.projects.v1.DeleteReviewRequest"> & {
+  /**
+   * @generated from field: string review_id = 1;
+   */
+  reviewId: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.DeleteReviewRequest.
+ * Use `create(DeleteReviewRequestSchema)` to create a new message.
+ */
+export const DeleteReviewRequestSchema: GenMessage<DeleteReviewRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 40);
+
+/**
+ * @generated from message crafter.projects.v1.DeleteReviewResponse
+ */
+export type DeleteReviewResponse = Message<"crafter.projects.v1.DeleteReviewResponse"> & {
+};
+
+/**
+ * Describes the message crafter.projects.v1.DeleteReviewResponse.
+ * Use `create(DeleteReviewResponseSchema)` to create a new message.
+ */
+export const DeleteReviewResponseSchema: GenMessage<DeleteReviewResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 41);
+
+/**
  * @generated from enum crafter.projects.v1.ProfileType
  */
 export enum ProfileType {
@@ -476,6 +1118,120 @@ export const ProjectsService: GenService<{
     methodKind: "unary";
     input: typeof GetProfileRequestSchema;
     output: typeof GetProfileResponseSchema;
+  },
+  /**
+   * Renames a project (and its PROJECT profile). NOT_FOUND when it is not the caller's.
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.RenameProject
+   */
+  renameProject: {
+    methodKind: "unary";
+    input: typeof RenameProjectRequestSchema;
+    output: typeof RenameProjectResponseSchema;
+  },
+  /**
+   * Deletes a project, its profiles and reviews; refused for the caller's only project.
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.DeleteProject
+   */
+  deleteProject: {
+    methodKind: "unary";
+    input: typeof DeleteProjectRequestSchema;
+    output: typeof DeleteProjectResponseSchema;
+  },
+  /**
+   * The profiles of a project (all types, or one type).
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.ListProfiles
+   */
+  listProfiles: {
+    methodKind: "unary";
+    input: typeof ListProfilesRequestSchema;
+    output: typeof ListProfilesResponseSchema;
+  },
+  /**
+   * Creates a PRODUCT, SERVICE or CAMPAIGN profile in a project.
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.CreateProfile
+   */
+  createProfile: {
+    methodKind: "unary";
+    input: typeof CreateProfileRequestSchema;
+    output: typeof CreateProfileResponseSchema;
+  },
+  /**
+   * Changes the fields named in `values` (and, when given, the sections named in `sections`).
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.UpdateProfile
+   */
+  updateProfile: {
+    methodKind: "unary";
+    input: typeof UpdateProfileRequestSchema;
+    output: typeof UpdateProfileResponseSchema;
+  },
+  /**
+   * Deletes a PRODUCT, SERVICE or CAMPAIGN profile (the PROJECT profile goes with its project).
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.DeleteProfile
+   */
+  deleteProfile: {
+    methodKind: "unary";
+    input: typeof DeleteProfileRequestSchema;
+    output: typeof DeleteProfileResponseSchema;
+  },
+  /**
+   * The crafts written for a profile (newest first), from CraftCreated.
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.ListProfileCrafts
+   */
+  listProfileCrafts: {
+    methodKind: "unary";
+    input: typeof ListProfileCraftsRequestSchema;
+    output: typeof ListProfileCraftsResponseSchema;
+  },
+  /**
+   * Reviews of the business of a project.
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.ListReviews
+   */
+  listReviews: {
+    methodKind: "unary";
+    input: typeof ListReviewsRequestSchema;
+    output: typeof ListReviewsResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.projects.v1.ProjectsService.CreateReview
+   */
+  createReview: {
+    methodKind: "unary";
+    input: typeof CreateReviewRequestSchema;
+    output: typeof CreateReviewResponseSchema;
+  },
+  /**
+   * Reads reviews from CSV text (columns author, rating, text, date, source; a header row names them).
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.ImportReviews
+   */
+  importReviews: {
+    methodKind: "unary";
+    input: typeof ImportReviewsRequestSchema;
+    output: typeof ImportReviewsResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.projects.v1.ProjectsService.ReplyToReview
+   */
+  replyToReview: {
+    methodKind: "unary";
+    input: typeof ReplyToReviewRequestSchema;
+    output: typeof ReplyToReviewResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.projects.v1.ProjectsService.DeleteReview
+   */
+  deleteReview: {
+    methodKind: "unary";
+    input: typeof DeleteReviewRequestSchema;
+    output: typeof DeleteReviewResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_projects_v1_projects, 0);

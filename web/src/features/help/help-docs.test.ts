@@ -1,0 +1,44 @@
+/// <reference types="node" />
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "@jest/globals";
+import { helpFor, parseHelpDoc, searchHelp } from "./help-docs";
+
+const dir = join(dirname(fileURLToPath(import.meta.url)), "pages");
+const docs = readdirSync(dir)
+  .filter((file) => file.endsWith(".md"))
+  .map((file) => parseHelpDoc(file.replace(/\.md$/, ""), readFileSync(join(dir, file), "utf8")));
+
+describe("help pages", () => {
+  it("have a title each and explain every workspace page", () => {
+    expect(docs.every((doc) => doc.title && !doc.title.startsWith("<!--"))).toBe(true);
+    for (const path of [
+      "/app/projects",
+      "/app/offerings",
+      "/app/offerings/product/tools",
+      "/app/offerings/service/crafts",
+      "/app/campaign/crafts",
+      "/app/business",
+      "/app/business/profile",
+      "/app/business/reviews",
+      "/app/business/crafts",
+      "/app/business/tools",
+      "/app/dashboard",
+      "/app/crafts",
+      "/app/crafts/BlogWriter",
+    ]) {
+      expect(helpFor(docs, path)).toBeDefined();
+    }
+    expect(helpFor(docs, "/app/business/crafts")?.slug).toBe("strategy");
+    expect(helpFor(docs, "/app/crafts/AdsWriter")?.slug).toBe("craft");
+    expect(helpFor(docs, "/app/crafts")?.slug).toBe("contents");
+  });
+
+  it("are found by every word of a query, by word starts, titles first", () => {
+    expect(searchHelp(docs, "csv review").map((doc) => doc.slug)[0]).toBe("business-reviews");
+    expect(searchHelp(docs, "slug").map((doc) => doc.slug)).toContain("offerings-product");
+    expect(searchHelp(docs, "zzzz-nothing")).toEqual([]);
+    expect(searchHelp(docs, "  ")).toHaveLength(docs.length);
+  });
+});
