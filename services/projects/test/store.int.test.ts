@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { throwawayDatabase } from "@crafter/kit/testing";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { createStores, type ProjectsStores } from "../src/store";
 
 // Against the real MongoDB-compatible server of scripts/infra (FerretDB 1.24 locally), in a
 // throwaway database. These pin the concurrency guarantees the repositories rely on.
+// Creating the collections and their indexes takes seconds on a loaded machine (FerretDB on PostgreSQL).
+jest.setTimeout(60_000);
+
 let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 let stores: ProjectsStores;
 
