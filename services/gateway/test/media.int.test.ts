@@ -128,7 +128,9 @@ describe("assets", () => {
     expect(preview.status).toBe(200);
     expect(preview.headers.get("content-type")).toBe("image/webp");
     const meta = await sharp(Buffer.from(await preview.arrayBuffer())).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(["webp", 1080, 1080]);
+    // Computed on the 1200 px copy of the 2400 px photo: the 1080 px crop previews at 540 px.
+    expect([meta.format, meta.width, meta.height]).toEqual(["webp", 540, 540]);
+    expect(preview.headers.get("x-image-width")).toBe("540");
 
     const saved = await session.post(`/api/media/assets/${assetId}/edits`, { operations, name: "Hero square" });
     expect(saved.status).toBe(201);
