@@ -213,6 +213,12 @@ describe("video upload", () => {
     expect(done.body.result).toMatchObject({ type: "video", mime: "video/mp4", size });
     const stored = Buffer.from(await (await fetch(`${gatewayUrl()}${done.body.result.url}`)).arrayBuffer());
     expect(stored.equals(video)).toBe(true);
+    expect((await session.get(`/api/media/uploads/${uploadId}`)).body.result).toMatchObject({
+      received: size,
+      complete: true,
+    });
+    expect((await session.post(`/api/media/uploads/${uploadId}/complete`)).body.result.id).toBe(done.body.result.id);
+    expect((await put(0)).status).toBe(409);
   });
 
   it("refuses a first chunk that is not a video", async () => {
