@@ -47,7 +47,7 @@ async function raw(method: string, path: string, body?: unknown, contentType = "
   return fetch(`${gatewayUrl()}${path}`, {
     method,
     headers: { cookie, origin: gatewayUrl(), "content-type": contentType },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body),
+    body: body === undefined ? undefined : body instanceof Uint8Array ? new Uint8Array(body) : JSON.stringify(body),
   });
 }
 
