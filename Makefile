@@ -16,7 +16,7 @@ $(NPM_STAMP): package-lock.json package.json
 
 install: $(NPM_STAMP) ## Install npm dependencies when package.json or the lockfile changed
 
-infra: ## Start FerretDB, Kafka, Redis and Mailpit (building them on first use)
+infra: ## Start FerretDB, Kafka, Redis, Mailpit and MinIO (building them on first use)
 	scripts/infra/infra up
 
 infra-down: ## Stop the infrastructure servers

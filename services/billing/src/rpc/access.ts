@@ -10,8 +10,8 @@ import { PaymentsService } from "@crafter/proto/crafter/billing/v1/payments_pb";
  */
 export const access = rpcAccess(BillingService, {
   getCredits: ["user"],
-  debit: ["service:workflows"],
-  refund: ["service:workflows"],
+  debit: ["service:workflows", "service:media"],
+  refund: ["service:workflows", "service:media"],
   // Plans and usage (docs/second-half-contract.md): the user's own plan, and the services that
   // enforce its limits (contacts: profiles; media: AI images and voice; notifications: emails).
   getPlan: ["user", "service:gateway", "service:contacts", "service:media", "service:notifications"],

@@ -37,11 +37,18 @@ export interface RouteDef<
   /** Honours `Idempotency-Key` (POST routes that create things). */
   idempotent?: boolean;
   /**
-   * The body is left unparsed: the handler's `body` is the raw bytes (a Buffer, at most `limit`),
-   * and the route is mounted before the CSRF check, because it authenticates the request itself
-   * (Stripe's webhook signature is computed over the exact bytes). `body` then only documents it.
+   * The body is left unparsed and kept as the exact bytes: the handler's `body` is a Buffer (at most
+   * `limit`), and the route is mounted before the CSRF check, because it authenticates the request
+   * itself (Stripe's webhook signature is computed over those bytes). `body` then only documents it.
    */
-  rawBody?: { limit: string };
+  signedBody?: { limit: string };
+  /**
+   * A body that is not JSON (uploads): its content type and documented shape. The handler reads
+   * `req` itself; any other content type is refused (415). JSON routes refuse every other type.
+   */
+  rawBody?: { contentType: "multipart/form-data" | "application/octet-stream"; schema: z.ZodType };
+  /** The route answers a file, not the envelope: its content type(s) in the document; the handler writes `res`. */
+  fileResponse?: string[];
   handler: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<z.input<R>>;
 }
 
@@ -91,6 +98,15 @@ export const idempotencyHeaders = z.object({
     }),
 });
 
+/** The content types /api accepts before routing (csrfGuard); each route then accepts exactly its own. */
+export const API_CONTENT_TYPES = ["application/json", "multipart/form-data", "application/octet-stream"];
+
+/** @throws UNSUPPORTED_MEDIA_TYPE (415) unless the request's content type is `expected`. */
+function requireContentType(req: Request, expected: string): void {
+  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== expected) throw appError("UNSUPPORTED_MEDIA_TYPE", `Requests must be sent as ${expected}.`);
+}
+
 /** `/api/x/{id}` → `/api/x/:id`, relative to `mount` (e.g. "/api"). */
 export function expressPath(path: string, mount: string): string {
   return path.slice(mount.length).replace(/\{([^}]+)\}/g, ":$1") || "/";
@@ -112,16 +128,18 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps, 
   const router = Router();
   const session = requireSession(deps.verify, deps.clients);
   const mounted = routes.filter(
-    (r) => (r.path === mount || r.path.startsWith(`${mount}/`)) && Boolean(r.rawBody) === options.raw,
+    (r) => (r.path === mount || r.path.startsWith(`${mount}/`)) && Boolean(r.signedBody) === options.raw,
   );
   for (const route of mounted) {
     const handlers: RequestHandler[] = [];
-    if (route.rawBody) handlers.push(express.raw({ type: () => true, limit: route.rawBody.limit }));
+    if (route.signedBody) handlers.push(express.raw({ type: () => true, limit: route.signedBody.limit }));
     if (route.auth === "session") handlers.push(session);
     handlers.push(async (req, res) => {
+      if (route.method !== "get" && !route.signedBody)
+        requireContentType(req, route.rawBody?.contentType ?? "application/json");
       const params = route.params ? parseBody(route.params, req.params, "path") : {};
       const query = route.query ? parseBody(route.query, req.query, "query") : {};
-      const body = route.rawBody
+      const body = route.signedBody
         ? Buffer.isBuffer(req.body)
           ? req.body
           : Buffer.alloc(0)
@@ -144,8 +162,8 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps, 
               res,
             )
           : await run();
-      // A route that wrote its own response (a CSV download) is not enveloped.
-      if (!res.headersSent) ok(res, answer.result, answer.status);
+      // A route that wrote its own response (a CSV download, a file) is not enveloped.
+      if (!route.fileResponse && !res.headersSent) ok(res, answer.result, answer.status);
     });
     router[route.method](expressPath(route.path, mount), ...handlers);
   }

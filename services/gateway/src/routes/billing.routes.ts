@@ -265,7 +265,7 @@ export function billingRoutes({ clients, publicOrigin }: RouteDeps): RouteDef[] 
       description:
         "Stripe's event deliveries. The signature over the raw body is checked by billing: a bad or missing one is 400. A redelivered event changes nothing.",
       auth: "public",
-      rawBody: { limit: "512kb" },
+      signedBody: { limit: "512kb" },
       body: z.looseObject({ id: z.string(), type: z.string() }).meta({ description: "A Stripe event." }),
       response: z.object({ outcome: z.enum(["handled", "duplicate", "ignored"]), eventType: z.string() }),
       handler: async ({ req, body }) => {

@@ -8,6 +8,7 @@ import { billingRoutes } from "./billing.routes";
 import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 import { profilesRoutes } from "./profiles.routes";
+import { mediaRoutes } from "./media.routes";
 import { projectsRoutes } from "./projects.routes";
 import { settingsRoutes } from "./settings.routes";
 import { workflowsRoutes } from "./workflows.routes";
@@ -28,6 +29,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   settingsRoutes,
   adminRoutes,
   contactsRoutes,
+  mediaRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

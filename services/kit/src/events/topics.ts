@@ -7,6 +7,7 @@ export const TOPICS = {
   projectsProject: "projects.project.v1",
   workflowsCraft: "workflows.craft.v1",
   billingCredits: "billing.credits.v1",
+  mediaAsset: "media.asset.v1",
   billingUsage: "billing.usage.v1",
   billingSubscription: "billing.subscription.v1",
   contactsContact: "contacts.contact.v1",
