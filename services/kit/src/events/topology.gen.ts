@@ -14,6 +14,7 @@ export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = {
   "billing.subscription.v1": 6,
   "contacts.contact.v1": 6,
   "contacts.lead.v1": 6,
+  "media.asset.v1": 6,
 };
 
 /** The topics each service publishes and consumes, as the manifest declares them. */
@@ -28,4 +29,5 @@ export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly strin
     consumes: ["auth.user.v1"],
   },
   contacts: { publishes: ["contacts.contact.v1", "contacts.lead.v1"], consumes: [] },
+  media: { publishes: ["media.asset.v1"], consumes: [] },
 };
