@@ -1,3 +1,6 @@
+import { ADMIN_ROUTES } from "../features/admin/routes";
+import { PUBLIC_ROUTES } from "../features/public/routes";
+import { SETTINGS_ROUTES } from "../features/settings/routes";
 import type { RouteEntry } from "./route-types";
 
 /**
@@ -5,4 +8,4 @@ import type { RouteEntry } from "./route-types";
  * its feature folder (web/src/features/<area>/routes.tsx) and adds one spread here, so work on
  * separate areas does not collide in one array.
  */
-export const AREA_ROUTES: RouteEntry[] = [];
+export const AREA_ROUTES: RouteEntry[] = [...SETTINGS_ROUTES, ...ADMIN_ROUTES, ...PUBLIC_ROUTES];
