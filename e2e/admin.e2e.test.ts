@@ -9,7 +9,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 // horizontal scroll and the user menu is reachable. The test stack makes every verified address at
 // @admins.crafter.test an admin (auth's ADMIN_EMAILS, scripts/stack.mjs).
 
-jest.setTimeout(180_000);
+jest.setTimeout(400_000);
 
 const base = gatewayUrl();
 const password = "a long and honest passphrase";
@@ -42,8 +42,8 @@ async function signedIn(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: base, viewport });
   const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  await page.goto("/signin");
+  page.setDefaultTimeout(90_000);
+  await page.goto("/signin", { waitUntil: "domcontentloaded" });
   await page.getByTestId("signin-email").fill(email);
   await page.getByTestId("signin-password").fill(password);
   await page.getByTestId("signin-submit").click();

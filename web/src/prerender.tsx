@@ -40,7 +40,7 @@ export function renderPage(path: string): { html: string; css: string } {
         <StaticRouter location={path}>
           <Layout className="crafter-public">
             <Layout.Header className="crafter-public__header">
-              <Link to="/" className="crafter-logo" aria-label="Crafter home">
+              <Link to="/" className="crafter-logo">
                 <span className="crafter-logo__mark" aria-hidden>
                   C
                 </span>
