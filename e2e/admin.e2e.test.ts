@@ -77,7 +77,8 @@ describe("admin", () => {
   it("shows Admin to the admin only; the admin grants credits and turns a flag on, and the user sees both", async () => {
     const user = await signedIn(userEmail);
     await user.page.getByTestId("user-menu").click();
-    await expect(user.page.getByTestId("nav-settings").isVisible()).resolves.toBe(true);
+    // The menu opens with an animation: wait for the entry instead of reading its visibility at once.
+    await user.page.getByTestId("nav-settings").waitFor();
     expect(await user.page.getByTestId("nav-admin").count()).toBe(0);
     await user.page.goto("/app/settings/integrations");
     const shopify = user.page.getByTestId("integration-shopify");
@@ -132,7 +133,7 @@ describe("phones (390 px)", () => {
     await page.waitForURL("**/app/settings");
     expect(await overflowOf(page)).toBe(0);
 
-    await page.goto("/app/crafts/BlogPostWriter");
+    await page.goto("/app/crafts/BlogWriter");
     await page.getByTestId("craft-page").waitFor();
     expect(await overflowOf(page)).toBe(0);
 
