@@ -6,6 +6,9 @@ import { CAMPAIGN_ROUTES } from "../features/campaign/routes";
 import { HELP_ROUTES } from "../features/help/routes";
 import { OFFERINGS_ROUTES } from "../features/offerings/routes";
 import { PROJECTS_ROUTES } from "../features/projects/routes";
+import { ADMIN_ROUTES } from "../features/admin/routes";
+import { PUBLIC_ROUTES } from "../features/public/routes";
+import { SETTINGS_ROUTES } from "../features/settings/routes";
 import type { RouteEntry } from "./route-types";
 
 /**
@@ -23,3 +26,4 @@ export const AREA_ROUTES: RouteEntry[] = [
   ...BUSINESS_ROUTES,
   ...HELP_ROUTES,
 ];
+export const AREA_ROUTES: RouteEntry[] = [...SETTINGS_ROUTES, ...ADMIN_ROUTES, ...PUBLIC_ROUTES];

@@ -11,7 +11,8 @@ export type ThemeMode = "marketing" | "light" | "dark";
 
 const BRAND = "#5b3df5";
 
-const THEMES: Record<ThemeMode, ThemeConfig> = {
+/** antd's theme per look (the prerendered public pages use `marketing`). */
+export const THEMES: Record<ThemeMode, ThemeConfig> = {
   marketing: {
     algorithm: antTheme.defaultAlgorithm,
     token: {

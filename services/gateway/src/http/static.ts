@@ -11,6 +11,20 @@ import express, { type RequestHandler, Router } from "express";
 export const SPA_PATH =
   /^\/(?:|signin|signup|verify|forgot-password|reset-password|_app|FAQ|usecases|features|why-us|pricing|integrations\/shopify|app(?:\/.*)?|f\/[A-Za-z0-9_-]+(?:\/embed)?|preferences\/[A-Za-z0-9._~-]+|[A-Za-z0-9_-]+)\/?$/;
 
+/** Paths of the prerendered public pages (web/src/features/public/pages.ts), to their file names. */
+const PRERENDERED = new Map(
+  ["/features", "/usecases", "/why-us", "/pricing", "/integrations/shopify", "/FAQ"].map((path) => [
+    path,
+    `prerendered/${path.slice(1).replaceAll("/", "__")}.html`,
+  ]),
+);
+
+/** The prerendered file of a public page when the build wrote it, else undefined. */
+function prerenderedPage(root: string, path: string): string | undefined {
+  const file = PRERENDERED.get(path.replace(/\/$/, "") || "/");
+  return file && existsSync(join(root, file)) ? join(root, file) : undefined;
+}
+
 const notFound: RequestHandler = (_req, res) => {
   res.status(404).type("text/plain").send("Not found.");
 };
@@ -31,9 +45,11 @@ export function dashboard(dist: string): Router {
   }
   router.use("/assets", express.static(join(root, "assets"), { immutable: true, maxAge: "1y", fallthrough: false }));
   router.use(express.static(root, { index: false, maxAge: 0 }));
-  router.get(SPA_PATH, (_req, res) => {
+  router.get(SPA_PATH, (req, res) => {
     res.setHeader("cache-control", "no-cache");
-    res.sendFile(join(root, "index.html"));
+    // The public marketing pages are prerendered at build time (web/scripts/prerender.mjs).
+    const prerendered = prerenderedPage(root, req.path);
+    res.sendFile(prerendered ?? join(root, "index.html"));
   });
   router.use(notFound);
   return router;

@@ -14,7 +14,7 @@ export function PublicLayout() {
   return (
     <Layout className="crafter-public">
       <Layout.Header className="crafter-public__header">
-        <Link to="/" className="crafter-logo" aria-label="Crafter home">
+        <Link to="/" className="crafter-logo">
           <span className="crafter-logo__mark" aria-hidden>
             C
           </span>

@@ -1,21 +1,37 @@
 import { Card, Descriptions, Flex, Switch, Tag, Typography } from "antd";
+import { Link } from "react-router-dom";
 import { useAccount, useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { ApiKeysCard } from "./ApiKeysCard";
+import { SETTINGS_LINKS } from "./routes";
 
-/** /app/settings: account info (`GET /api/user/account`), the theme switch and personal API keys. */
+/**
+ * /app/settings: links to the sub-pages, account info (`GET /api/user/account`), the theme switch
+ * and personal API keys.
+ */
 export default function SettingsPage() {
   const { data: account, error, mutate } = useAccount();
   const settings = useSettings();
   const updateSettings = useUpdateSettings();
 
   return (
-    <Flex vertical gap={24} style={{ maxWidth: 760 }}>
+    <Flex vertical gap={24} className="crafter-page crafter-page--narrow">
       <Typography.Title level={2} style={{ margin: 0 }}>
         Settings
       </Typography.Title>
+      <nav aria-label="Settings pages">
+        <ul className="crafter-settings-links">
+          {SETTINGS_LINKS.map((link) => (
+            <li key={link.to}>
+              <Link to={link.to} data-testid={`settings-link-${link.to.split("/").pop()}`}>
+                {link.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <Card title="Account" data-testid="account-info">
         {!account ? (
           error ? (

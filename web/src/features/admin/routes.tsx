@@ -1,0 +1,18 @@
+import { SafetyOutlined } from "@ant-design/icons";
+import { PERMISSIONS } from "@crafter/roles";
+import { lazy } from "react";
+import type { RouteEntry } from "../../app/route-types";
+
+const AdminPage = lazy(() => import("./AdminPage"));
+
+/** /app/admin: only the roles @crafter/roles lets see Admin (superadmin, admin). */
+export const ADMIN_ROUTES: RouteEntry[] = [
+  {
+    path: "/app/admin",
+    title: "Admin",
+    access: "app",
+    Component: AdminPage,
+    roles: [...PERMISSIONS["admin.view"]],
+    menu: [{ group: "user", label: "Admin", icon: <SafetyOutlined />, testId: "nav-admin" }],
+  },
+];

@@ -1,0 +1,77 @@
+import { CheckOutlined } from "@ant-design/icons";
+import { type Billing, PLAN_CARDS } from "@crafter/plans";
+import { Segmented, Tag, Typography } from "antd";
+import { useState } from "react";
+import { LinkButton } from "../../shared/LinkButton";
+import { MarketingPage } from "./MarketingPage";
+
+const usd = (amount: number) => `$${amount % 1 === 0 ? amount : amount.toFixed(2)}`;
+
+/** /pricing: the plan cards of @crafter/plans (billing's), monthly or yearly, with the yearly saving. */
+export default function PricingPage() {
+  const [billing, setBilling] = useState<Billing>("yearly");
+  return (
+    <MarketingPage
+      path="/pricing"
+      heading="Simple plans that grow with you"
+      lead="Start free. Upgrade when you need more images, emails and customer profiles. Prices in US dollars."
+    >
+      <div className="crafter-pricing__toggle">
+        <Segmented<Billing>
+          aria-label="Billing period"
+          value={billing}
+          onChange={setBilling}
+          data-testid="pricing-period"
+          options={[
+            { value: "monthly", label: "Monthly" },
+            { value: "yearly", label: "Yearly (save about 17%)" },
+          ]}
+        />
+      </div>
+      <ul className="crafter-pricing" data-testid="pricing-cards">
+        {PLAN_CARDS.map((plan) => {
+          const price = billing === "yearly" ? plan.yearlyPrice : plan.monthlyPrice;
+          return (
+            <li
+              key={plan.id}
+              className="crafter-pricing__card"
+              data-testid="plan-card"
+              data-plan={plan.planKey[billing]}
+            >
+              <Typography.Title level={2}>{plan.name}</Typography.Title>
+              <p className="crafter-pricing__price">
+                <span data-testid="plan-price">{usd(price)}</span> <span className="crafter-pricing__per">a month</span>
+              </p>
+              {billing === "yearly" ? (
+                <p className="crafter-pricing__note">
+                  Instead of <s>{usd(plan.originalYearlyPrice)}</s>, billed {usd(Math.round(price * 12 * 100) / 100)} a
+                  year{" "}
+                  <Tag color="green" data-testid="plan-savings">
+                    Save {plan.yearlySavings}%
+                  </Tag>
+                </p>
+              ) : (
+                <p className="crafter-pricing__note">Billed monthly, cancel any time.</p>
+              )}
+              <ul className="crafter-pricing__features">
+                {plan.features.map((feature) => (
+                  <li key={feature}>
+                    <CheckOutlined aria-hidden /> {feature}
+                  </li>
+                ))}
+              </ul>
+              <LinkButton
+                to={`/signup?plan=${encodeURIComponent(plan.planKey[billing])}`}
+                type={plan.id === "pro" ? "primary" : "default"}
+                size="large"
+                block
+              >
+                Choose {plan.name}
+              </LinkButton>
+            </li>
+          );
+        })}
+      </ul>
+    </MarketingPage>
+  );
+}

@@ -1,0 +1,105 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert, Button, Card, Form, Input } from "antd";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { z } from "zod";
+import { api } from "../../api/api";
+import { isApiError } from "../../api/errors";
+import { FormField } from "../../shared/FormField";
+import { notify } from "../../shared/notify";
+import { applyFieldErrors } from "../auth/AuthCard";
+import { newPasswordField } from "../auth/schemas";
+import { SettingsPageFrame } from "./SettingsPageFrame";
+import { settingsPaths } from "./settings-api";
+
+const schema = z
+  .object({
+    currentPassword: z.string().min(1, "Enter your current password"),
+    newPassword: newPasswordField,
+    confirm: z.string(),
+  })
+  .refine((values) => values.newPassword === values.confirm, { path: ["confirm"], message: "The passwords differ" });
+type Values = z.infer<typeof schema>;
+
+const FIELDS = [
+  { name: "currentPassword", id: "password-current", label: "Current password", autoComplete: "current-password" },
+  { name: "newPassword", id: "password-new", label: "New password", autoComplete: "new-password" },
+  { name: "confirm", id: "password-confirm", label: "Repeat the new password", autoComplete: "new-password" },
+] as const;
+
+/** /app/settings/change-password: checks the current password; every other device is signed out. */
+export default function ChangePasswordPage() {
+  const [ended, setEnded] = useState<number | null>(null);
+  const {
+    control,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: { currentPassword: "", newPassword: "", confirm: "" },
+  });
+
+  const onSubmit = handleSubmit(async ({ currentPassword, newPassword }) => {
+    try {
+      const result = await api.post<{ endedSessions: number }>(settingsPaths.password, {
+        currentPassword,
+        newPassword,
+      });
+      setEnded(result.endedSessions);
+      reset();
+    } catch (failure) {
+      if (
+        isApiError(failure) &&
+        applyFieldErrors(failure.fields, setError, ["currentPassword", "newPassword"] as const)
+      )
+        return;
+      notify.error(failure, "Could not change your password");
+    }
+  });
+
+  return (
+    <SettingsPageFrame title="Change password">
+      {ended !== null && (
+        <Alert
+          type="success"
+          showIcon
+          data-testid="password-changed"
+          title="Your password is changed"
+          description={
+            ended === 0
+              ? "No other device was signed in."
+              : `${ended} other ${ended === 1 ? "device was" : "devices were"} signed out.`
+          }
+        />
+      )}
+      <Card>
+        <Form layout="vertical" component={false}>
+          <form onSubmit={onSubmit} noValidate aria-label="Change password">
+            {FIELDS.map((field) => (
+              <FormField key={field.name} id={field.id} label={field.label} error={errors[field.name]} required>
+                <Controller
+                  name={field.name}
+                  control={control}
+                  render={({ field: props }) => (
+                    <Input.Password
+                      {...props}
+                      id={field.id}
+                      data-testid={field.id}
+                      autoComplete={field.autoComplete}
+                      aria-invalid={!!errors[field.name]}
+                    />
+                  )}
+                />
+              </FormField>
+            ))}
+            <Button type="primary" htmlType="submit" loading={isSubmitting} data-testid="password-submit">
+              Change password
+            </Button>
+          </form>
+        </Form>
+      </Card>
+    </SettingsPageFrame>
+  );
+}

@@ -1,0 +1,20 @@
+import { lazy } from "react";
+import type { RouteEntry } from "../../app/route-types";
+
+const AccountInfoPage = lazy(() => import("./AccountInfoPage"));
+const ChangePasswordPage = lazy(() => import("./ChangePasswordPage"));
+const LinkedDevicesPage = lazy(() => import("./LinkedDevicesPage"));
+const IntegrationsPage = lazy(() => import("./IntegrationsPage"));
+const ProfilePage = lazy(() => import("./ProfilePage"));
+
+/** The settings sub-pages of spec section 2 that this area owns (billing owns its own). */
+export const SETTINGS_ROUTES: RouteEntry[] = [
+  { path: "/app/settings/account-info", title: "Account info", access: "app", Component: AccountInfoPage },
+  { path: "/app/settings/change-password", title: "Change password", access: "app", Component: ChangePasswordPage },
+  { path: "/app/settings/linked-devices", title: "Linked devices", access: "app", Component: LinkedDevicesPage },
+  { path: "/app/settings/integrations", title: "Integrations", access: "app", Component: IntegrationsPage },
+  { path: "/app/settings/profile", title: "Profile", access: "app", Component: ProfilePage },
+];
+
+/** Links of the Settings page to its sub-pages, in the spec's order. */
+export const SETTINGS_LINKS = SETTINGS_ROUTES.map((route) => ({ to: route.path, label: route.title }));
