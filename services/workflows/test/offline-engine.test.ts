@@ -192,6 +192,15 @@ describe("text helpers", () => {
     const text = "  one two\nthree  four five six seven ";
     expect(wordChunks(text).join("")).toBe(text);
   });
+
+  it("streams a short draft (an ad, an email's subject lines) word by word, a long one three words at a time", () => {
+    const short = "## Subject lines\n- Spring tune-up week\n- Brakes and gears, sorted\n";
+    const chunks = wordChunks(short);
+    expect(chunks.join("")).toBe(short);
+    expect(chunks.length).toBeGreaterThanOrEqual(short.trim().split(/\s+/).length);
+    const long = "word ".repeat(1200);
+    expect(wordChunks(long).length).toBe(400);
+  });
 });
 
 describe("BusinessSetup's profile step on a project without keywords (issue 9, finding 4)", () => {
