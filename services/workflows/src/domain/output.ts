@@ -21,16 +21,19 @@ const TRAILING = /[\s,;:|–—-]+$/u;
  * an opening parenthesis), else "" (nothing fits: the caller drops the item).
  */
 export function fitPhrases(text: string, maxChars: number | undefined): string {
-  const clean = text.replace(/\s+/g, " ").trim();
-  if (maxChars === undefined || clean.length <= maxChars) return clean;
-  const sentences = clean.split(SENTENCE_END);
+  const trimmed = text.trim();
+  if (maxChars === undefined || trimmed.length <= maxChars) return trimmed;
+  // Whole sentences, each with the space or paragraph break that followed it.
+  const parts = trimmed.split(/(?<=[.!?…])(\s+)(?=\S)/u);
   let kept = "";
-  for (const sentence of sentences) {
-    const next = kept ? `${kept} ${sentence}` : sentence;
+  for (let i = 0; i < parts.length; i += 2) {
+    const next = kept + (i > 0 ? parts[i - 1] : "") + parts[i];
     if (next.length > maxChars) break;
     kept = next;
   }
   if (kept) return kept;
+  const clean = trimmed.replace(/\s+/g, " ");
+  const sentences = clean.split(SENTENCE_END);
   const clauses = (sentences[0] ?? "").split(CLAUSE).filter(Boolean);
   let phrase = "";
   const separators = (sentences[0] ?? "").match(new RegExp(CLAUSE.source, "gu")) ?? [];

@@ -2,7 +2,7 @@ import { escapeHtml } from "../../domain/output";
 import type { ComposeContext } from "../../domain/prompt";
 import { aud, type Brief, briefOf, clip, firstSentence, fitFirst, hashtag, pick, sentenceList, unique } from "./brief";
 import { EMAIL, type NetworkName, SOCIAL_NETWORKS } from "./limits";
-import { capitalize, lowerFirst, phrase } from "./text";
+import { capitalize, lowerFirst } from "./text";
 
 /**
  * Offline social posts and emails, written from the user's message, benefits, offer, keywords
@@ -113,11 +113,7 @@ export function emailBody(ctx: ComposeContext, framework: string): string {
   const preheader = clip(b.text("preheader") || headers.preheaders[0] || "", EMAIL.preheader);
   const e = escapeHtml;
   const greeting = b.text("greeting") || "Hi there,";
-  // A point the preheader already says is not listed again.
-  const said = new Set(preheader.split(/(?<=[.!?])\s+/).map((part) => phrase(part).toLowerCase()));
-  const points = (b.benefits.length ? b.benefits : b.features).filter(
-    (point) => !said.has(phrase(point).toLowerCase()),
-  );
+  const points = b.benefits.length ? b.benefits : b.features;
   const html = [
     `<p><strong>Subject:</strong> ${e(subject)}</p>`,
     `<p><em>Preheader:</em> ${e(preheader)}</p>`,
