@@ -15,8 +15,8 @@ describe("platform limits", () => {
     ["Supercalifragilistic", 10, ""],
     ["  padded  ", 3, ""],
     ["exact", 5, "exact"],
-    ["Closed on Mondays.\n\nOpen late on Fridays.", 40, "Closed on Mondays.\n\nOpen late on Fridays."],
-    ["Closed on Mondays.\n\nOpen late on Fridays. And more.", 40, "Closed on Mondays.\n\nOpen late on Fridays."],
+    ["Closed on Mondays.\n\nOpen late on Fridays.", 45, "Closed on Mondays.\n\nOpen late on Fridays."],
+    ["Closed on Mondays.\n\nOpen late on Fridays. And more.", 45, "Closed on Mondays.\n\nOpen late on Fridays."],
     ["no limit at all", undefined, "no limit at all"],
   ])("fits %j to %s characters", (text, max, expected) => {
     const fitted = fitToLimit(text, max);
