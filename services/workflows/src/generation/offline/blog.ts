@@ -157,8 +157,20 @@ export function planBlog(ctx: ComposeContext): { titles: string[]; outline: stri
 }
 
 /** The plan as the sectioned list every engine writes: `## Heading` then `- item` lines. */
-export function composeBlogPlan(ctx: ComposeContext, sections: { key: string; heading: string }[]): string {
+export function composeBlogPlan(
+  ctx: ComposeContext,
+  sections: { key: string; heading: string; maxChars?: number }[],
+): string {
   const plan = planBlog(ctx) as Record<string, string[]>;
+  // A section with a limit gets the items that fit it, else short whole titles that do.
+  for (const section of sections) {
+    const max = section.maxChars;
+    if (max === undefined || !plan[section.key]) continue;
+    const fitting = plan[section.key]!.filter((item) => item.length <= max);
+    plan[section.key] = fitting.length
+      ? fitting
+      : ["What to Know", "Tips That Work", "Start Here", "A Short Guide"].filter((item) => item.length <= max);
+  }
   return sections
     .map((section) => [`## ${section.heading}`, ...(plan[section.key] ?? []).map((item) => `- ${item}`)].join("\n"))
     .join("\n\n");
