@@ -93,6 +93,14 @@ export const ERROR_CATALOGUE = {
   InvalidCredentials: { status: 401, message: "Invalid email or password." },
   /** A server the request needs (database, peer service, Redis) is down; the answer carries Retry-After. */
   UNAVAILABLE: { status: 503, message: "The service is briefly unavailable. Please try again in a moment." },
+  /**
+   * The configured AI provider refused the call (bad key, unknown model, a reply that is not its
+   * protocol): the provider, not the user's input, is wrong (issue 12).
+   */
+  AI_PROVIDER_ERROR: {
+    status: 502,
+    message: "The AI service refused the request. An owner or admin can check the AI settings.",
+  },
   /** An Idempotency-Key was reused with a different request body. */
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,

@@ -73,21 +73,21 @@ describe("a configured provider, through the gateway", () => {
     expect(fake.received.length - before).toBe(2); // AI_MAX_RETRIES=1
   });
 
-  it("500 after the retries → 500 InternalServerError, the provider's message withheld", async () => {
+  it("500 after the retries → 503 UNAVAILABLE with Retry-After, the provider's message withheld", async () => {
     fake.mode = "broken";
     const reply = await chat();
-    expect(reply.status).toBe(500);
+    expect(reply.status).toBe(503);
     expect(reply.body).toMatchObject({
-      errorMessage: "Something went wrong on our end. Please try again later.",
-      error: { code: "InternalServerError" },
+      errorMessage: "The AI service cannot be reached right now. Please try again in a moment.",
+      error: { code: "UNAVAILABLE" },
     });
     expect(JSON.stringify(reply.body)).not.toContain("upstream exploded");
   });
 
-  it("a provider that never finishes → 500 with a timeout message", async () => {
+  it("a provider that never finishes → 503 with a timeout message", async () => {
     fake.mode = "hang";
     const reply = await chat();
-    expect(reply.status).toBe(500);
+    expect(reply.status).toBe(503);
     expect(reply.body.errorMessage).toBe("The AI service took too long to answer. Please try again.");
   });
 

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createLogger, describeError, loadConfig } from "@crafter/kit";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { aiSettings, configSchema, type ModelSpec } from "../src/config";
@@ -20,12 +22,23 @@ const logger = createLogger("workflows-test", "silent");
 
 function engineFor(
   model: string,
-  options: { provider?: ModelSpec["provider"]; timeoutMs?: number; retries?: number } = {},
+  options: {
+    provider?: ModelSpec["provider"];
+    timeoutMs?: number;
+    retries?: number;
+    apiKey?: string;
+    baseURL?: string;
+  } = {},
 ) {
   const provider = options.provider ?? "openai-compatible";
   if (provider === "offline") throw new Error("not an AI SDK engine");
   return createAiSdkEngine({
-    model: languageModel({ provider, model, baseURL: fake.baseURL, apiKey: "sk-test" }),
+    model: languageModel({
+      provider,
+      model,
+      baseURL: options.baseURL ?? fake.baseURL,
+      apiKey: options.apiKey ?? "sk-test",
+    }),
     modelId: model,
     timeoutMs: options.timeoutMs ?? 10_000,
     maxRetries: options.retries ?? 0,
@@ -79,11 +92,34 @@ describe("the AI SDK engine against an OpenAI-compatible server", () => {
     expect(JSON.stringify(sent.body.messages[1]!.content)).toContain("Topic: Keeping a starter alive");
   });
 
-  it("maps a provider 500 to InternalServerError after the retries, without leaking its message", async () => {
+  it("maps a provider 500 to UNAVAILABLE (503) after the retries, without leaking its message", async () => {
     const error = await failure(engineFor("broken-retried", { retries: 1 }).stream(request(), signal()));
-    expect(error.code).toBe("InternalServerError");
-    expect(error.message).toBe("Something went wrong on our end. Please try again later.");
+    expect(error.code).toBe("UNAVAILABLE");
+    expect(error.status).toBe(503);
+    expect(error.message).toBe(PROVIDER_MESSAGES.unreachable);
     expect(requestsFor("broken-retried")).toHaveLength(2);
+  });
+
+  it("maps an unreachable provider (connection refused) to UNAVAILABLE (503), never a 500", async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const error = await failure(
+      engineFor("any", { baseURL: `http://127.0.0.1:${closed}/v1` }).stream(request(), signal()),
+    );
+    expect(error.code).toBe("UNAVAILABLE");
+    expect(error.message).toBe(PROVIDER_MESSAGES.unreachable);
+  });
+
+  it("maps a refused key to AI_PROVIDER_ERROR (502): the settings need a look", async () => {
+    const error = await failure(engineFor("gpt-test", { apiKey: "sk-bad-key" }).stream(request(), signal()));
+    expect(error.code).toBe("AI_PROVIDER_ERROR");
+    expect(error.status).toBe(502);
+    expect(error.message).not.toContain("Incorrect API key");
   });
 
   it("maps a provider 429 to RATE_LIMITED with a retryable message", async () => {
@@ -99,15 +135,15 @@ describe("the AI SDK engine against an OpenAI-compatible server", () => {
     expect(run.usage).toEqual({ inputTokens: 42, outputTokens: 17 });
   });
 
-  it("maps a stream that is not the protocol to InternalServerError", async () => {
+  it("maps a stream that is not the protocol to AI_PROVIDER_ERROR (502)", async () => {
     const error = await failure(engineFor("garbled").stream(request(), signal()));
-    expect(error.code).toBe("InternalServerError");
-    expect(error.message).toBe("Something went wrong on our end. Please try again later.");
+    expect(error.code).toBe("AI_PROVIDER_ERROR");
+    expect(error.message).toBe("The AI service refused the request. An owner or admin can check the AI settings.");
   });
 
-  it("maps a timeout to InternalServerError with a timeout message", async () => {
+  it("maps a timeout to UNAVAILABLE (503) with a timeout message", async () => {
     const error = await failure(engineFor("hang", { timeoutMs: 300 }).stream(request(), signal()));
-    expect(error.code).toBe("InternalServerError");
+    expect(error.code).toBe("UNAVAILABLE");
     expect(error.message).toBe(PROVIDER_MESSAGES.timeout);
   });
 
@@ -179,8 +215,12 @@ describe("the OpenAI and Google providers", () => {
       "RATE_LIMITED",
     );
     expect((await failure(engineFor("broken-gemini", { provider: "google" }).stream(request(), signal()))).code).toBe(
-      "InternalServerError",
+      "UNAVAILABLE",
     );
+    expect(
+      (await failure(engineFor("gemini-test", { provider: "google", apiKey: "sk-bad" }).stream(request(), signal())))
+        .code,
+    ).toBe("AI_PROVIDER_ERROR");
   });
 });
 

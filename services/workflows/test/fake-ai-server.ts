@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
  * - OpenAI chat completions (`POST <base>/chat/completions`, SSE `chat.completion.chunk`s ending in
  *   a usage chunk and `[DONE]`), used by the openai and openai-compatible providers;
  * - Gemini (`POST <base>/models/<model>:streamGenerateContent?alt=sse`).
- * The model name picks the behaviour: `broken` 500, `busy` 429, `busy-once` 429 then a normal
+ * An API key starting "sk-bad" gets 401. The model name picks the behaviour: `broken` 500, `busy` 429, `busy-once` 429 then a normal
  * answer, `garbled` a stream that is not JSON, `hang` a stream that never ends, `empty` a stream
  * without text, `prose` text with no list items, `slow` 25 pieces 40 ms apart; any other model
  * streams `pieces`. Setting `mode`
@@ -125,6 +125,18 @@ export async function startFakeAi(port = 0): Promise<FakeAi> {
       body,
     });
     const model: string = fake.mode ?? geminiModel ?? body.model;
+    // A key starting "sk-bad" is refused as OpenAI and Gemini refuse a wrong key.
+    const key =
+      (req.headers.authorization ?? "").replace(/^Bearer\s+/i, "") || (req.headers["x-goog-api-key"] as string) || "";
+    if (key.startsWith("sk-bad")) {
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" },
+        }),
+      );
+      return;
+    }
     if (model.startsWith("broken")) {
       res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { message: "upstream exploded", type: "server_error", code: 500 } }));

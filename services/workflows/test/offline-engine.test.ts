@@ -89,30 +89,43 @@ describe("the offline engine: the draft (PAS)", () => {
   const request = draftRequest({ topic: "How to keep a sourdough starter alive", tone: "professional" });
   const html = composeOffline(request);
 
-  it("turns every outline item into an H2 section, in order, after the H1 title", () => {
+  it("answers first, then turns every outline item into an H2 section, in order, after the H1 title", () => {
     const outline = request.context.values.outline as string[];
     const headings = [...html.matchAll(/<h2>(.*?)<\/h2>/g)].map((match) => match[1]);
-    expect(headings.slice(0, outline.length)).toEqual(outline.map((item) => item.replace(/&/g, "&amp;")));
+    expect(headings[0]).toBe("How to keep a sourdough starter alive: the short answer");
+    expect(headings.slice(1, outline.length + 1)).toEqual(outline.map((item) => item.replace(/&/g, "&amp;")));
     expect(headings.at(-1)).toBe("Where to go from here");
     expect(html).toMatch(new RegExp(`^<h1>${String(request.context.values.title).replace(/&/g, "&amp;")}</h1>`));
   });
 
-  it("weaves in the keywords and quotes the business description, and ends with a call to action", () => {
+  it("weaves in the keywords, answers with the business's own words, and ends with a call to action", () => {
     expect(html).toContain("<strong>sourdough starter</strong>");
     expect(html).toContain("<strong>wild yeast</strong>");
-    expect(html).toContain("“We bake slow-fermented sourdough in small batches in Leeds.”");
+    // Without key points, the business description is the answer.
+    expect(html).toMatch(/the short answer<\/h2>\n<p>We bake slow-fermented sourdough in small batches in Leeds.<\/p>/);
     expect(html).toContain(
       'Crumb &amp; Co can help you with keeping a sourdough starter alive. <a href="https://crumb.example.com/" rel="noopener noreferrer">Visit crumb.example.com</a>',
     );
   });
 
-  it("is about as long as the chosen length", () => {
+  it("grows with the chosen length up to it, and never pads by repeating a sentence", () => {
     const words = (length: string) => countWords(composeOffline(draftRequest({ topic: "Bread" }, { length })));
-    expect(words("short")).toBeGreaterThan(450);
+    expect(words("short")).toBeGreaterThan(350);
     expect(words("short")).toBeLessThan(800);
-    expect(words("medium")).toBeGreaterThan(800);
+    expect(words("medium")).toBeGreaterThanOrEqual(words("short"));
     expect(words("medium")).toBeLessThan(1250);
-    expect(words("long")).toBeGreaterThan(1250);
+    expect(words("long")).toBeGreaterThanOrEqual(words("medium"));
+  });
+
+  it("states the user's key points as the answer to the topic's question", () => {
+    const answered = composeOffline(
+      draftRequest({
+        topic: "How often should you service your bike",
+        keyPoints: ["A full service every 3,000 miles or once a year", "A quick check every month"],
+      }),
+    );
+    expect(answered).toContain("<h2>How often should you service your bike? The short answer</h2>");
+    expect(answered).toContain("<p>A full service every 3,000 miles or once a year. A quick check every month.</p>");
   });
 
   it("escapes the user's text", () => {
@@ -178,6 +191,15 @@ describe("text helpers", () => {
   it("splits text into word chunks without losing whitespace", () => {
     const text = "  one two\nthree  four five six seven ";
     expect(wordChunks(text).join("")).toBe(text);
+  });
+
+  it("streams a short draft (an ad, an email's subject lines) word by word, a long one three words at a time", () => {
+    const short = "## Subject lines\n- Spring tune-up week\n- Brakes and gears, sorted\n";
+    const chunks = wordChunks(short);
+    expect(chunks.join("")).toBe(short);
+    expect(chunks.length).toBeGreaterThanOrEqual(short.trim().split(/\s+/).length);
+    const long = "word ".repeat(1200);
+    expect(wordChunks(long).length).toBe(400);
   });
 });
 

@@ -13,6 +13,7 @@ const AI_ERRORS = [
   "NOT_ENOUGH_CREDITS",
   "RATE_LIMITED",
   "ConflictingInputError",
+  "AI_PROVIDER_ERROR",
   "InternalServerError",
 ] as const;
 

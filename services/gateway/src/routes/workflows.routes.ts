@@ -96,6 +96,7 @@ const RUN_ERRORS = [
   "CR_ERR_WEBSITE_AUDIT",
   "NoKeywordDataFound",
   "NoCompetitorDataFound",
+  "AI_PROVIDER_ERROR",
   "InternalServerError",
 ] as const;
 

@@ -80,7 +80,7 @@ export const webPageWriterV1 = {
             "## Headlines",
             "- 3 hero headlines, each 70 characters or fewer",
             "## Sections",
-            "- 4 to 7 section headings in order, the first starting with 'Hero:'",
+            "- 4 to 7 section headings in order, the first starting with 'Hero:', each 120 characters or fewer",
             "## SEO title",
             "- one title of at most 60 characters",
           ],
@@ -90,7 +90,8 @@ export const webPageWriterV1 = {
           format: "list",
           sections: [
             { key: "headlines", heading: "Headlines", maxChars: 70 },
-            { key: "sections", heading: "Sections", minItems: 2 },
+            // The outline's inputs hold 120 characters each: every engine writes to that.
+            { key: "sections", heading: "Sections", minItems: 2, maxChars: 120 },
             { key: "seoTitle", heading: "SEO title", maxChars: 60 },
           ],
         },

@@ -9,17 +9,50 @@ export interface ShapedOutput {
   data?: JsonValue;
 }
 
+/** Sentence ends: the text before one is a whole sentence. */
+const SENTENCE_END = /(?<=[.!?…])\s+(?=\S)/u;
+/** Clause separators: the text before one is a whole phrase (never "or it", "for the"). */
+const CLAUSE = /\s*(?:[,;:|]|\s[–—-]\s|\s\()\s*/u;
+const TRAILING = /[\s,;:|–—-]+$/u;
+
 /**
- * Fits text to a platform limit of `maxChars` characters: cut at the last word boundary that
- * fits (or hard when one word is longer), trailing punctuation and spaces dropped.
+ * Keeps text within `maxChars` by writing less, never by cutting a phrase: the leading whole
+ * sentences that fit, else the leading whole clauses of the first sentence (split at , ; : | – — or
+ * an opening parenthesis), else "" (nothing fits: the caller drops the item).
  */
-export function fitToLimit(text: string, maxChars: number | undefined): string {
+export function fitPhrases(text: string, maxChars: number | undefined): string {
   const trimmed = text.trim();
   if (maxChars === undefined || trimmed.length <= maxChars) return trimmed;
-  const cut = trimmed.slice(0, maxChars + 1);
-  const boundary = cut.search(/\s\S*$/);
-  const head = boundary > 0 ? cut.slice(0, boundary) : trimmed.slice(0, maxChars);
-  return head.replace(/[\s,;:–—-]+$/, "").trim();
+  // Whole sentences, each with the space or paragraph break that followed it.
+  const parts = trimmed.split(/(?<=[.!?…])(\s+)(?=\S)/u);
+  let kept = "";
+  for (let i = 0; i < parts.length; i += 2) {
+    const next = kept + (i > 0 ? parts[i - 1] : "") + parts[i];
+    if (next.length > maxChars) break;
+    kept = next;
+  }
+  if (kept) return kept;
+  const clean = trimmed.replace(/\s+/g, " ");
+  const sentences = clean.split(SENTENCE_END);
+  const clauses = (sentences[0] ?? "").split(CLAUSE).filter(Boolean);
+  let phrase = "";
+  const separators = (sentences[0] ?? "").match(new RegExp(CLAUSE.source, "gu")) ?? [];
+  for (let i = 0; i < clauses.length; i++) {
+    const next = i === 0 ? clauses[0]! : `${phrase}${separators[i - 1] ?? " "}${clauses[i]}`;
+    if (next.replace(TRAILING, "").length > maxChars) break;
+    phrase = next;
+  }
+  // A lone clause must be a phrase of at least two words ("Same-day puncture repair"), not a stub.
+  const result = phrase.replace(TRAILING, "").replace(/\s\($/, "").trim();
+  return result.length <= maxChars && result.split(" ").length >= 2 ? result : "";
+}
+
+/**
+ * Fits text to a platform limit of `maxChars` characters (every engine): see fitPhrases; "" when no
+ * whole phrase of it fits.
+ */
+export function fitToLimit(text: string, maxChars: number | undefined): string {
+  return fitPhrases(text, maxChars);
 }
 
 /** A list item from a function's data: a string, or an object's first text field. */
@@ -41,7 +74,7 @@ export function shapeData(output: OutputSpec, answer: { content: string; data: J
     for (const section of output.sections) {
       const raw = record[section.key];
       const items = Array.isArray(raw) ? raw.map(dataItem).filter((item): item is string => !!item) : [];
-      sections[section.key] = items.map((item) => fitToLimit(item, section.maxChars));
+      sections[section.key] = items.map((item) => fitToLimit(item, section.maxChars)).filter(Boolean);
     }
   }
   return {
@@ -66,7 +99,11 @@ export function shapeOutput(output: OutputSpec, text: string): ShapedOutput {
   const cleaned = stripFences(text);
   if (cleaned === "") throw new MalformedOutputError("the engine wrote nothing");
   if (output.format === "data") throw new MalformedOutputError("data is written by a function, not an engine");
-  if (output.format === "text") return { content: fitToLimit(cleaned, output.maxChars), format: "text" };
+  if (output.format === "text") {
+    const content = fitToLimit(cleaned, output.maxChars);
+    if (content === "") throw new MalformedOutputError(`no whole phrase fits in ${output.maxChars} characters`);
+    return { content, format: "text" };
+  }
   if (output.format === "html") {
     const html = sanitizeHtml(cleaned.includes("<") ? cleaned : paragraphs(cleaned));
     if (html.replace(/<[^>]*>/g, "").trim() === "") throw new MalformedOutputError("the HTML has no text");
@@ -74,7 +111,7 @@ export function shapeOutput(output: OutputSpec, text: string): ShapedOutput {
   }
   const sections = parseSections(cleaned, output.sections);
   for (const section of output.sections) {
-    // Platform limits hold for every engine: items are fitted, and ones left empty dropped.
+    // Platform limits hold for every engine: an item too long keeps its leading whole phrases, or is dropped.
     if (section.maxChars !== undefined) {
       sections[section.key] = (sections[section.key] ?? [])
         .map((item) => fitToLimit(item, section.maxChars))

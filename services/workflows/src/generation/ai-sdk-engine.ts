@@ -29,6 +29,7 @@ export function createAiSdkEngine(options: AiSdkEngineOptions): TextEngine {
   return {
     name: options.modelId,
     describe: () => ({ engine: options.modelId, framework: "" }),
+    isOffline: () => false,
     stream(request, signal): GenerationRun {
       const usage = { inputTokens: 0, outputTokens: 0 };
       return {

@@ -4,11 +4,18 @@ import { COMPOSERS } from "./offline/composers";
 import { offlineNote } from "./offline/frameworks";
 import type { GenerationRun, TextEngine } from "./text-engine";
 
-/** Splits text into chunks of `words` words; joined back they are the text, whitespace included. */
-export function wordChunks(text: string, words = 3): string[] {
+/** Below this many words a draft streams word by word (ads, emails, posts); longer ones 3 at a time. */
+export const WORD_BY_WORD_BELOW = 400;
+
+/**
+ * Splits text into chunks of `words` words (by default one word for a short draft, three for a long
+ * one, so every result is seen being written); joined back they are the text, whitespace included.
+ */
+export function wordChunks(text: string, words?: number): string[] {
   const tokens = text.match(/\s+|\S+\s*/g) ?? [];
+  const size = words ?? (tokens.length < WORD_BY_WORD_BELOW ? 1 : 3);
   const chunks: string[] = [];
-  for (let i = 0; i < tokens.length; i += words) chunks.push(tokens.slice(i, i + words).join(""));
+  for (let i = 0; i < tokens.length; i += size) chunks.push(tokens.slice(i, i + size).join(""));
   return chunks;
 }
 
@@ -31,6 +38,7 @@ export function composeOffline(request: GenerationRequest): string {
 export function createOfflineEngine(options: { delayMs: number }): TextEngine {
   return {
     name: "offline",
+    isOffline: () => true,
     describe: (request) => ({
       engine: "offline",
       framework: request.offline.framework,

@@ -59,6 +59,7 @@ export function createTextEngine(
   const pick = (request: GenerationRequest) => byWorkflow.get(request.workflowName) ?? fallback;
   return {
     name: fallback.name,
+    isOffline: (workflowName) => (byWorkflow.get(workflowName) ?? fallback).isOffline(workflowName),
     describe: (request) => pick(request).describe(request),
     stream: (request, signal): GenerationRun => pick(request).stream(request, signal),
   };

@@ -24,5 +24,7 @@ export interface GenerationRun extends AsyncIterable<string> {
 export interface TextEngine {
   readonly name: string;
   describe(request: GenerationRequest): EngineInfo;
+  /** True when this workflow's text is drafted offline: such drafts cost no credits (DESIGN §6). */
+  isOffline(workflowName: string): boolean;
   stream(request: GenerationRequest, signal: AbortSignal): GenerationRun;
 }

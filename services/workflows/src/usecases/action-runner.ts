@@ -172,13 +172,16 @@ export interface Charge {
 }
 
 /**
- * Debits `amount` credits for a generation before any work (nothing when the amount is 0). @throws NEED_SUBSCRIPTION / NOT_ENOUGH_CREDITS from billing.
+ * Debits `amount` credits for a generation before any work; nothing when the amount is 0 or when
+ * `textOf` names a workflow whose text the offline engine drafts (only provider calls cost
+ * credits). @throws NEED_SUBSCRIPTION / NOT_ENOUGH_CREDITS from billing.
  */
 export async function charge(
   deps: WorkflowsDeps,
-  input: { userId: string; craftId: string; amount: number; reason: string },
+  input: { userId: string; craftId: string; amount: number; reason: string; textOf?: string },
 ): Promise<Charge> {
-  if (input.amount <= 0) return { debitId: null, amount: 0, refund: async () => {} };
+  const offline = input.textOf !== undefined && deps.engine.isOffline(input.textOf);
+  if (input.amount <= 0 || offline) return { debitId: null, amount: 0, refund: async () => {} };
   const credits = deps.clients.credits;
   const { debitId } = await credits.debit({ ...input, idempotencyKey: randomUUID() });
   let refunded = false;
@@ -197,7 +200,8 @@ export async function charge(
 }
 
 /**
- * Runs one generation outside a craft (image prompts, the assistant) for 1 credit: debited before,
+ * Runs one generation outside a craft (image prompts, the assistant; `reason` is its engine name)
+ * for 1 credit (none offline): debited before,
  * refunded when `work` throws. @throws NEED_SUBSCRIPTION / NOT_ENOUGH_CREDITS, and `work`'s errors.
  */
 export async function withCredit<T>(
@@ -205,7 +209,7 @@ export async function withCredit<T>(
   input: { userId: string; reason: string },
   work: () => Promise<T>,
 ): Promise<T> {
-  const credit = await charge(deps, { ...input, craftId: "", amount: 1 });
+  const credit = await charge(deps, { ...input, craftId: "", amount: 1, textOf: input.reason });
   try {
     return await work();
   } catch (error) {

@@ -63,6 +63,7 @@ export async function generateInlineText(
       craftId: stored.id,
       amount: target.credits,
       reason: `${def.name}/${stepName}:${name}`,
+      textOf: def.name,
     });
     const started = Date.now();
     try {

@@ -1,5 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { badRequest, type Caller, type OutboxEntry } from "@crafter/kit";
+import { isTextAction } from "@crafter/workflow-language";
 import type { WorkflowsDeps } from "../deps";
 import { addResults, assertCanRun, runsOf } from "../domain/craft";
 import { checkInputs } from "../domain/inputs";
@@ -54,6 +55,7 @@ async function run(
       craftId: stored.id,
       amount: creditsFor(step, runsOf(step, record)),
       reason: `${def.name}/${stepName}`,
+      textOf: isTextAction(step.action) ? def.name : undefined,
     });
     try {
       const started = Date.now();

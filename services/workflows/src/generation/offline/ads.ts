@@ -42,8 +42,17 @@ export function googleAds(ctx: ComposeContext): { headlines: string[]; descripti
       b.domain ? `Visit ${b.domain}` : "",
     ].filter((line) => line && line.length <= H),
   ).slice(0, GOOGLE_ADS.maxHeadlines);
-  // Always at least three headlines (Google's minimum): clipped fallbacks from the inputs.
-  for (const fallback of [offering, keywords[0] ?? "", b.business, titleCase(cta)]) {
+  // Always at least three headlines (Google's minimum): whole phrases from the inputs, then short
+  // calls to action that fit any headline.
+  for (const fallback of [
+    offering,
+    ...keywords,
+    b.business,
+    titleCase(cta),
+    "Book Today",
+    "Learn More",
+    "Contact Us",
+  ]) {
     if (headlines.length >= 3) break;
     const line = clip(fallback, H);
     if (line && !headlines.includes(line)) headlines.push(line);
@@ -93,13 +102,20 @@ export function googleAds(ctx: ComposeContext): { headlines: string[]; descripti
   const slug = (text: string) =>
     text
       .toLowerCase()
+      .replace(/['’]/g, "")
       .replace(/[^a-z0-9]+/g, "-")
       .replace(/^-|-$/g, "");
-  const paths = unique(
-    [b.keywords[0] ?? b.offering, b.keywords[1] ?? "offers"].map((text) =>
-      clip(slug(text), GOOGLE_ADS.path).replace(/-$/, ""),
-    ),
-  );
+  // A display path is the leading whole words of a keyword that fit (never a cut word).
+  const pathOf = (text: string) => {
+    let path = "";
+    for (const word of slug(text).split("-").filter(Boolean)) {
+      const next = path ? `${path}-${word}` : word;
+      if (next.length > GOOGLE_ADS.path) break;
+      path = next;
+    }
+    return path;
+  };
+  const paths = unique([b.keywords[0] ?? b.offering, b.keywords[1] ?? "offers"].map(pathOf).filter(Boolean));
   return { headlines, descriptions, paths };
 }
 

@@ -157,60 +157,71 @@ export function planBlog(ctx: ComposeContext): { titles: string[]; outline: stri
 }
 
 /** The plan as the sectioned list every engine writes: `## Heading` then `- item` lines. */
-export function composeBlogPlan(ctx: ComposeContext, sections: { key: string; heading: string }[]): string {
+export function composeBlogPlan(
+  ctx: ComposeContext,
+  sections: { key: string; heading: string; maxChars?: number }[],
+): string {
   const plan = planBlog(ctx) as Record<string, string[]>;
+  // A section with a limit gets the items that fit it, else short whole titles that do.
+  for (const section of sections) {
+    const max = section.maxChars;
+    if (max === undefined || !plan[section.key]) continue;
+    const fitting = plan[section.key]!.filter((item) => item.length <= max);
+    plan[section.key] = fitting.length
+      ? fitting
+      : ["What to Know", "Tips That Work", "Start Here", "A Short Guide"].filter((item) => item.length <= max);
+  }
   return sections
     .map((section) => [`## ${section.heading}`, ...(plan[section.key] ?? []).map((item) => `- ${item}`)].join("\n"))
     .join("\n\n");
 }
 
-// Sentence banks of the draft, written to read well for businesses and individuals alike.
-// Slots: {topic} (the subject phrase), {Topic}, {keyword}, {Keyword}, {audience}, {Audience}, {opener}.
+// Sentence banks of the draft, written to read well for businesses and individuals alike. They
+// never carry the topic's question or the audience: a draft that repeats the user's own phrases
+// reads as filler (issue 12). Slots: {keyword}, {Keyword}, {opener}.
 const PROBLEM = [
-  "If you are one of the {audience} trying to make sense of {topic}, you already know the feeling: plenty of advice, very little of it written for your situation.",
-  "Most of what gets written about {topic} is either too generic to act on or too technical to finish reading.",
-  "The result is familiar — time spent, effort made, and not much to show for it.",
-  "{opener} {topic} does not have to be complicated, but it does need a plan.",
-  "This article is that plan, written for {audience} who would rather act than read theory.",
+  "There is plenty of advice about {keyword}, and very little of it is written for your situation.",
+  "Most of what gets written about {keyword} is either too generic to act on or too technical to finish reading.",
+  "The result is familiar: time spent, effort made, and not much to show for it.",
   "Questions about {keyword} keep coming up, and the honest answer usually depends on who is asking.",
 ];
 
 const AGITATE = [
   "The cost of getting {keyword} wrong rarely shows up all at once; it builds quietly, week after week.",
-  "Every month without a clear approach to {topic} is another month of the same frustrations.",
-  "{Audience} often tell the same story: they tried a few things, saw mixed results, and were left unsure what actually made the difference.",
-  "Without a simple way to judge {keyword}, every decision becomes a guess — and guesses are expensive.",
-  "It is easy to put {topic} off until things calm down. Things rarely calm down.",
+  "Every month without a clear approach is another month of the same frustrations.",
+  "Many people tell the same story: they tried a few things, saw mixed results, and were left unsure what actually made the difference.",
+  "Without a simple way to judge {keyword}, every decision becomes a guess, and guesses are expensive.",
+  "It is easy to put this off until things calm down. Things rarely calm down.",
   "Small gaps in {keyword} add up: a wasted afternoon here, a disappointing result there.",
-  "{opener} doing nothing about {topic} is also a decision, and usually the costliest one.",
+  "{opener} doing nothing is also a decision, and usually the costliest one.",
   "The frustrating part is that most problems with {keyword} are avoidable once you can see them.",
-  "When {topic} is handled piecemeal, the pieces rarely fit together.",
+  "Handled piecemeal, the pieces rarely fit together.",
   "Conflicting advice makes it worse: for every tip about {keyword}, there is another that says the opposite.",
-  "Scattered effort on {keyword} feels busy, yet leaves little you can point to afterwards.",
-  "And the longer {topic} stays on the someday list, the bigger and more daunting it seems.",
+  "Scattered effort feels busy, yet leaves little you can point to afterwards.",
+  "And the longer it stays on the someday list, the bigger and more daunting it seems.",
 ];
 
 const SOLVE = [
-  "Start small: pick one part of {topic} you can improve this week and notice the difference.",
-  "Make {keyword} a habit rather than a project — a short, regular check beats an occasional overhaul.",
+  "Start small: pick one thing you can improve this week and notice the difference.",
+  "Make {keyword} a habit rather than a project; a short, regular check beats an occasional overhaul.",
   "Decide what good looks like before you change anything, so you can tell whether it worked.",
   "{opener} the simplest version that works is better than the perfect version that never happens.",
   "Learn from people who have done it before you; their mistakes are cheaper than your own.",
   "Tie {keyword} to a clear goal, so every effort has something to aim at.",
   "Review what you learn every few weeks and drop whatever is not pulling its weight.",
-  "Use the tools and skills you already have before adding new ones — consistency matters more than novelty.",
-  "Explain your approach to {topic} to someone else; saying it out loud sharpens it.",
+  "Use the tools and skills you already have before adding new ones; consistency matters more than novelty.",
+  "Explain your approach to someone else; saying it out loud sharpens it.",
   "Give each change enough time to show results before you judge it.",
   "Keep a short list of what worked for {keyword}, so the next decision is quicker than the last.",
-  "Write your plan for {topic} down in a few lines, in words you would use yourself.",
-  "Set a modest, specific target for {topic} and celebrate when you reach it.",
+  "Write your plan down in a few lines, in words you would use yourself.",
+  "Set a modest, specific target and celebrate when you reach it.",
   "When in doubt, choose the option that is easiest to keep doing.",
 ];
 
 const LEADS = [
   "This is where {keyword} comes in.",
   "Let's look at this through the lens of {keyword}.",
-  "For {audience}, this part deserves a closer look.",
+  "This part deserves a closer look.",
   "Here is what that means in practice.",
   "It helps to be concrete here.",
   "{Keyword} is a good place to focus.",
@@ -220,7 +231,7 @@ const LEADS = [
 
 const CHECKLIST = [
   "Choose one measurable goal for {keyword}",
-  "Set aside thirty minutes a week for {topic}",
+  "Set aside thirty minutes a week for it",
   "Write down the three questions you hear most often",
   "Note what you tried and what changed",
   "Remove one step that slows you down",
@@ -228,41 +239,59 @@ const CHECKLIST = [
 ];
 
 interface Slots {
-  topic: string;
   keyword: string;
-  audience: string;
   opener: string;
 }
 
-/** Fills a template with HTML-escaped slot values; the first use of the keyword is emphasised. */
+/** Fills a template with HTML-escaped slot values; the first use of each keyword is emphasised. */
 function filler(emphasised: Set<string>) {
   return (template: string, slots: Slots): string =>
-    template.replace(/\{(topic|Topic|keyword|Keyword|audience|Audience|opener)\}/g, (_, slot: string) => {
-      if (slot === "Topic") return escapeHtml(capitalize(slots.topic));
-      if (slot === "Audience") return escapeHtml(capitalize(slots.audience));
-      if (slot === "keyword" || slot === "Keyword") {
-        const keyword = escapeHtml(slot === "Keyword" ? capitalize(slots.keyword) : slots.keyword);
-        if (emphasised.has(slots.keyword.toLowerCase())) return keyword;
-        emphasised.add(slots.keyword.toLowerCase());
-        return `<strong>${keyword}</strong>`;
-      }
-      return escapeHtml(slots[slot as keyof Slots]);
+    template.replace(/\{(keyword|Keyword|opener)\}/g, (_, slot: string) => {
+      if (slot === "opener") return escapeHtml(slots.opener);
+      if (slots.keyword === "it") return slot === "Keyword" ? "It" : "it";
+      const keyword = escapeHtml(slot === "Keyword" ? capitalize(slots.keyword) : slots.keyword);
+      if (emphasised.has(slots.keyword.toLowerCase())) return keyword;
+      emphasised.add(slots.keyword.toLowerCase());
+      return `<strong>${keyword}</strong>`;
     });
 }
 
 const WORDS_PER_SENTENCE = 19;
+const QUESTION_WORDS = /^(how|why|what|when|where|which|who|should|can|could|do|does|is|are|will)\b/i;
+
+/** The same heading, ignoring case and punctuation. */
+function sameText(a: string, b: string): boolean {
+  const key = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
+  return key(a) === key(b);
+}
+
+/** A fact as a sentence of its own: capitalised, ending in a full stop. */
+function sentence(text: string): string {
+  const clean = phrase(text);
+  return clean ? `${capitalize(clean)}.` : "";
+}
 
 /**
- * The full draft as HTML, PAS: the introduction states the Problem, the first sections Agitate it,
- * the rest Solve it; one H2 per outline item, the keywords woven through, the business profile
- * quoted, and a conclusion with a call to action. About `targetWords` long.
+ * The full draft as HTML, PAS: the introduction states the Problem; a first section answers the
+ * topic's question with the user's own facts (key points, else the business description); the
+ * outline's sections Agitate, then Solve; a conclusion with a call to action. About
+ * `targetWords` long at most: no sentence is used twice, so a short bank makes a shorter post
+ * rather than a repetitive one, and the topic and audience are each named at most twice.
  */
 export function composeBlogDraft(ctx: ComposeContext, targetWords: number): string {
   const { inputs, topic, subject, keywords, audience, business, description, tone, seed } = subjects(ctx);
   const title = phrase(inputs.text("title")) || titleCase(topic);
-  const outline = inputs.list("outline").length
-    ? inputs.list("outline")
-    : [`Why ${subject} matters`, `The basics of ${subject}`, `Your next steps`];
+  const facts = inputs.list("keyPoints").map(sentence).filter(Boolean);
+  const bareTopic = phrase(topic);
+  const question =
+    QUESTION_WORDS.test(bareTopic) && !/^how\s+to\b/i.test(bareTopic) ? `${capitalize(bareTopic)}?` : null;
+  const outline = (
+    inputs.list("outline").length ? inputs.list("outline") : [`The basics of ${subject}`, "Your next steps"]
+  ).filter((heading) => !sameText(heading, bareTopic) && !sameText(heading, title));
   const random = seededRandom(hashString(`${seed}|${title}|${outline.join("|")}`));
   const decks = {
     problem: new Deck(PROBLEM, random),
@@ -272,67 +301,96 @@ export function composeBlogDraft(ctx: ComposeContext, targetWords: number): stri
     openers: new Deck(tone.openers, random),
     checklist: new Deck(CHECKLIST, random),
   };
-  const aud = lowerFirst(audience);
-  const slotsFor = (keyword: string): Slots => ({
-    topic: subject,
-    keyword,
-    audience: aud,
-    opener: decks.openers.draw(),
-  });
+  const used = new Set<string>();
+  const emphasised = new Set<string>();
+  const fill = filler(emphasised);
   const keywordAt = (i: number) => keywords[i % Math.max(1, keywords.length)] ?? subject;
+  /** The next sentence of a bank not used yet in this post, or null when the bank is spent. */
+  // A keyword is named once per section; after that the sentence says "it".
+  let named = false;
+  const take = (deck: Deck<string>, size: number, keyword: string): string | null => {
+    for (let tries = 0; tries < size; tries++) {
+      const template = deck.draw();
+      if (used.has(template)) continue;
+      used.add(template);
+      const hasKeyword = /\{keyword\}|\{Keyword\}/.test(template);
+      const line = fill(template, { keyword: hasKeyword && named ? "it" : keyword, opener: decks.openers.draw() });
+      if (hasKeyword) named = true;
+      return line;
+    }
+    return null;
+  };
+  const paragraphs = (sentences: string[]) => {
+    const out: string[] = [];
+    for (let at = 0; at < sentences.length; at += 4) out.push(`<p>${sentences.slice(at, at + 4).join(" ")}</p>`);
+    return out;
+  };
 
   const html: string[] = [`<h1>${escapeHtml(title)}</h1>`];
 
   // Problem: the introduction.
-  const introFill = filler(new Set());
-  const intro = [PROBLEM[0]!, decks.problem.draw(), PROBLEM[3]!, PROBLEM[4]!]
-    .filter((sentence, i, all) => all.indexOf(sentence) === i)
-    .map((sentence) => introFill(sentence, slotsFor(keywordAt(0))));
-  html.push(`<p>${intro.slice(0, 2).join(" ")}</p>`, `<p>${intro.slice(2).join(" ")}</p>`);
+  named = false;
+  const intro = [take(decks.problem, PROBLEM.length, keywordAt(0)), take(decks.problem, PROBLEM.length, keywordAt(1))]
+    .filter((line): line is string => line !== null)
+    .concat("Here is a straight answer first, then what it means in practice.");
+  html.push(...paragraphs(intro));
 
-  // The sections share what is left of the budget, at least one paragraph of three sentences each.
+  // The answer, in the user's own facts.
+  const answerHeading =
+    question && sameText(question, title)
+      ? "The short answer"
+      : question
+        ? `${question} The short answer`
+        : `${capitalize(bareTopic)}: the short answer`;
+  html.push(`<h2>${escapeHtml(answerHeading)}</h2>`);
+  if (facts.length > 0) html.push(`<p>${escapeHtml(facts.join(" "))}</p>`);
+  else if (description) html.push(`<p>${escapeHtml(sentence(description))}</p>`);
+  else
+    html.push("<p><em>Add your answer here: the facts, numbers and advice you give when you are asked this.</em></p>");
+
+  // The outline: the first third agitates, the rest solves.
   const fixedWords = 160;
-  const sentencesPerSection = Math.max(3, Math.round((targetWords - fixedWords) / outline.length / WORDS_PER_SENTENCE));
+  const perSection = Math.max(
+    3,
+    Math.round((targetWords - fixedWords) / Math.max(1, outline.length) / WORDS_PER_SENTENCE),
+  );
   const agitating = Math.max(1, Math.floor(outline.length / 3));
   let quoted = false;
-
   outline.forEach((heading, s) => {
     const keyword = keywordAt(s);
-    const fill = filler(new Set());
-    const deck = s < agitating ? decks.agitate : decks.solve;
-    const sentences = [fill(decks.leads.draw(), slotsFor(keyword))];
-    while (sentences.length < sentencesPerSection) sentences.push(fill(deck.draw(), slotsFor(keyword)));
-    html.push(`<h2>${escapeHtml(heading)}</h2>`);
-    for (let at = 0; at < sentences.length; at += 4) {
-      const paragraph = sentences.slice(at, at + 4);
-      if (paragraph.length < 2 && at > 0) {
-        html[html.length - 1] = html[html.length - 1]!.replace(/<\/p>$/, ` ${paragraph.join(" ")}</p>`);
-      } else {
-        html.push(`<p>${paragraph.join(" ")}</p>`);
-      }
+    named = false;
+    const sentences: string[] = [];
+    const lead = take(decks.leads, LEADS.length, keyword);
+    if (lead) sentences.push(lead);
+    const [deck, size] = s < agitating ? [decks.agitate, AGITATE.length] : [decks.solve, SOLVE.length];
+    while (sentences.length < perSection) {
+      const next = take(deck, size, keyword);
+      if (!next) break;
+      sentences.push(next);
     }
+    html.push(`<h2>${escapeHtml(capitalize(heading))}</h2>`);
+    if (sentences.length === 0) sentences.push(escapeHtml(`More on ${keyword}: add your own experience here.`));
+    html.push(...paragraphs(sentences));
     // Solve: the business speaks once, in its own words, where the advice starts.
-    if (s >= agitating && !quoted && business) {
+    if (s >= agitating && !quoted && business && description && facts.length > 0) {
       quoted = true;
-      html.push(
-        description
-          ? `<blockquote>At ${escapeHtml(business)}, this is how we describe what we do: “${escapeHtml(phrase(description))}.”</blockquote>`
-          : `<p>This is the approach we take at ${escapeHtml(business)} every day.</p>`,
-      );
+      html.push(`<blockquote>${escapeHtml(sentence(description))}</blockquote>`);
     }
     if (s === outline.length - 1 && targetWords >= 900) {
-      const items = [0, 1, 2].map(() => `<li>${fill(decks.checklist.draw(), slotsFor(keyword))}</li>`);
-      html.push(`<ul>${[...new Set(items)].join("")}</ul>`);
+      const items = [0, 1, 2]
+        .map(() => take(decks.checklist, CHECKLIST.length, keyword))
+        .filter((item): item is string => item !== null);
+      if (items.length) html.push(`<ul>${items.map((item) => `<li>${item}</li>`).join("")}</ul>`);
     }
   });
 
   // Action: the conclusion and the call to action.
-  const fill = filler(new Set(keywords.map((keyword) => keyword.toLowerCase())));
+  const aud = lowerFirst(audience);
   const close = [
-    fill("{Topic} rewards those who treat it as a steady practice rather than a one-off push.", slotsFor(subject)),
+    "Treat this as a steady practice rather than a one-off push.",
     keywords.length
       ? `Keep ${escapeHtml(joinList(keywords.slice(0, 3)))} in view, and let every change serve ${escapeHtml(aud)}.`
-      : fill("Let every change you make serve {audience}.", slotsFor(subject)),
+      : `Let every change you make serve ${escapeHtml(aud)}.`,
     escapeHtml(tone.signOff),
   ];
   html.push("<h2>Where to go from here</h2>", `<p>${close.join(" ")}</p>`);

@@ -1,4 +1,5 @@
 import { isValidUrl, normalizeUrl } from "@crafter/kit/validation";
+import { fitPhrases } from "../../domain/output";
 import type { ComposeContext } from "../../domain/prompt";
 import { inputsOf } from "./blog";
 import { capitalize, hashString, lowerFirst, phrase, seededRandom } from "./text";
@@ -109,30 +110,21 @@ export function briefOf(ctx: ComposeContext, extraSeed = ""): Brief {
 }
 
 /**
- * Cuts a text to at most `max` characters at a word boundary, without a dangling "and"/"for" or
- * punctuation; never returns more than `max` characters.
+ * The text within `max` characters, shortened only by whole sentences or phrases (fitPhrases);
+ * "" when none fits, so the caller leaves the line out. Never cuts mid-phrase.
  */
 export function clip(text: string, max: number): string {
-  const clean = text.replace(/\s+/g, " ").trim();
-  if (clean.length <= max) return clean;
-  let cut = clean.slice(0, max + 1);
-  const space = cut.lastIndexOf(" ");
-  cut = space > max * 0.4 ? cut.slice(0, space) : clean.slice(0, max);
-  let previous = "";
-  while (previous !== cut) {
-    previous = cut;
-    cut = cut
-      .replace(/[\s,;:–—-]+$/, "")
-      .replace(/\s+(and|or|for|to|of|the|a|an|with|in|on|at|by|your|our|&)$/i, "")
-      .trim();
-  }
-  return cut.slice(0, max);
+  return fitPhrases(text, max);
 }
 
-/** The first candidate that fits in `max` characters, else the first one clipped. */
+/** The first candidate that fits in `max`, else the leading whole phrases of the first; "" if none. */
 export function fitFirst(candidates: string[], max: number): string {
   const clean = candidates.map((candidate) => candidate.replace(/\s+/g, " ").trim()).filter(Boolean);
-  return clean.find((candidate) => candidate.length <= max) ?? clip(clean[0] ?? "", max);
+  return (
+    clean.find((candidate) => candidate.length <= max) ??
+    clean.map((candidate) => clip(candidate, max)).find(Boolean) ??
+    ""
+  );
 }
 
 /** Unique (case-insensitive), non-empty items, in order. */

@@ -1,6 +1,6 @@
 import { escapeHtml } from "../../domain/output";
 import type { ComposeContext } from "../../domain/prompt";
-import { aud, briefOf, clip, firstSentence, unique } from "./brief";
+import { aud, briefOf, clip, firstSentence, fitFirst, unique } from "./brief";
 import { SEO } from "./limits";
 import { capitalize, joinList, lowerFirst, titleCase } from "./text";
 
@@ -18,26 +18,36 @@ export function itemOf(ctx: ComposeContext): { item: string; index: number } {
   return { item: typeof item === "string" ? item : String(item ?? ""), index: typeof index === "number" ? index : 0 };
 }
 
+/** A section heading is one item of the outline, which holds at most 120 characters each. */
+export const SECTION_HEADING = 120;
+const heading = (...candidates: string[]) => fitFirst(candidates, SECTION_HEADING);
+
 const PAGE_SECTIONS: Record<string, (o: string, a: string) => string[]> = {
   home: (o, a) => [
-    `Hero: ${o} for ${a}`,
+    heading(`Hero: ${o} for ${a}`, `Hero: ${o}`, "Hero: what we do"),
     "The problem we solve",
     "How it works in three steps",
     "What customers say",
     "Get started",
   ],
   landing: (o, a) => [
-    `Hero: ${o} for ${a}`,
+    heading(`Hero: ${o} for ${a}`, `Hero: ${o}`, "Hero: what we offer"),
     "The problem",
     "The offer",
     "What you get",
     "Questions and answers",
     "Call to action",
   ],
-  about: (o) => ["Our story", `Why we started ${o}`, "What we believe", "Meet the team", "Work with us"],
+  about: (o) => [
+    "Our story",
+    heading(`Why we started ${o}`, "Why we started"),
+    "What we believe",
+    "Meet the team",
+    "Work with us",
+  ],
   service: (o, a) => [
-    `Hero: ${o}`,
-    `Who ${o} is for: ${a}`,
+    heading(`Hero: ${o}`, "Hero: our service"),
+    heading(`Who ${o} is for: ${a}`, `Who ${o} is for`, "Who it is for"),
     "What's included",
     "How it works",
     "Pricing and next steps",
@@ -53,7 +63,7 @@ export function webPagePlan(ctx: ComposeContext) {
     headlines: unique([
       clip(`${capitalize(b.benefits[0] ?? b.offering)} for ${b.audience}`, 70),
       clip(`${title}: ${b.keywords[0] ? titleCase(b.keywords[0]) : "Made Simple"}`, 70),
-      clip(`The ${lowerFirst(b.offering)} ${aud(b)} have been waiting for`, 70),
+      clip(`${capitalize(b.offering)}, made for ${aud(b)}`, 70),
     ]),
     sections,
     seoTitle: [clip(b.business ? `${title} | ${b.business}` : title, SEO.title)],

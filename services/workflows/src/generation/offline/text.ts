@@ -118,7 +118,7 @@ export function gerund(verb: string): string {
   return `${lower}ing`;
 }
 
-const QUESTION = /^(why|what|when|where|which|who|whose|should|can|could|do|does|did|is|are|will|would)\b/i;
+const QUESTION = /^(how|why|what|when|where|which|who|whose|should|can|could|do|does|did|is|are|will|would)\b/i;
 
 /**
  * The topic as a phrase that reads inside a sentence: "How to keep a starter alive" → "keeping a
