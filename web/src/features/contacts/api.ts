@@ -92,9 +92,9 @@ export function useSegments() {
 }
 
 /** A list endpoint may answer a bare array or the paged shape; pages read both. */
-export function itemsOf<T>(data: T[] | Paged<T> | undefined): T[] {
+export function itemsOf<T>(data: Array<T | null> | Paged<T | null> | undefined): T[] {
   if (!data) return [];
-  return Array.isArray(data) ? data : data.result;
+  return (Array.isArray(data) ? data : data.result).filter((item): item is T => item !== null && item !== undefined);
 }
 
 export function useSegment(id: string | undefined) {
