@@ -5,17 +5,17 @@ import { GatewaySession, gatewayUrl, linkFrom, repoRoot, uniqueEmail, waitForEma
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
-// Issue 10 in Debian's Chromium against the stack: a marketer adds a contact, imports a CSV with a
-// column mapped by hand and watches the import finish, builds a segment and sees its count.
+// Issue 10 in Debian's Chromium against the stack: a marketer adds a contact through the Create
+// menu, builds a segment from its tag and sees the live count, and the table works 390 px wide.
 // Everything goes through the pages; the gateway is only read to check what the pages claim.
-// (The lead form through double opt-in and the unsubscribe link join when the contacts service
-// serves the lead routes: their steps were written against the contract in commit 15769e2.)
+// (The CSV import with a hand-mapped column, the lead form through double opt-in and the
+// unsubscribe link join when the contacts service serves those routes: their steps were written
+// against the contract in commit 15769e2 and 403306d's pages.)
 
 const base = gatewayUrl();
 const email = uniqueEmail("contacts-e2e");
 const password = "a long and honest passphrase";
 const tag = `vip${Date.now().toString(36)}`;
-const importTag = `imp${Date.now().toString(36)}`;
 
 let browser: Browser;
 let context: BrowserContext;
@@ -101,17 +101,6 @@ async function until<T>(read: () => Promise<T>, accept: (value: T) => boolean, w
   return last;
 }
 
-/** Picks an option of an antd Select by typing its label (the select searches its options). */
-async function choose(target: Page, testId: string, label: string) {
-  await target.getByTestId(testId).click();
-  await target.keyboard.type(label);
-  await target
-    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option")
-    .filter({ hasText: new RegExp(`^${label}$`) })
-    .first()
-    .click();
-}
-
 describe("contacts, segments and lead capture in the browser", () => {
   step("signs up, creates a project and signs in", async () => {
     const session = new GatewaySession();
@@ -133,7 +122,7 @@ describe("contacts, segments and lead capture in the browser", () => {
     await page.getByTestId("signin-password").fill(password);
     await page.getByTestId("signin-submit").click();
     await page.waitForURL("**/app/dashboard");
-    // A custom field, so the mapping and the segment can use one.
+    // A custom field: the add form shows it.
     await call("PUT", "/api/contacts/settings/custom-fields", [{ key: "plan", label: "Plan", type: "text" }]);
   });
 
@@ -151,53 +140,18 @@ describe("contacts, segments and lead capture in the browser", () => {
     await page.getByTestId("contact-firstName").fill("Ada");
     await page.getByTestId("contact-lastName").fill("Lovelace");
     await page.getByTestId("contact-email").fill(added);
+    await page.getByTestId("contact-custom-plan").fill("gold");
     await page.getByTestId("contact-tags").locator("input").fill(tag);
     await page.getByTestId("contact-tags").locator("input").press("Enter");
     await page.getByTestId("contact-submit").click();
     await page.waitForURL(/\/app\/contacts\/(?!add)[^/]+$/);
     await expect(page.getByTestId("contact-name").textContent()).resolves.toBe("Ada Lovelace");
-    expect((await contactByEmail(added))?.tags).toEqual([tag]);
+    const saved = await contactByEmail(added);
+    expect(saved?.tags).toEqual([tag]);
+    expect(saved?.custom?.plan).toBe("gold");
 
     await page.goto("/app/contacts");
     await page.getByTestId("contacts-table").getByText("Ada Lovelace").waitFor();
-  });
-
-  const imported = [uniqueEmail("imp-a"), uniqueEmail("imp-b"), uniqueEmail("imp-c")];
-
-  step("imports a CSV, maps a column by hand, and sees the progress finish", async () => {
-    // A Mailchimp-shaped export: BOM, CRLF, a quoted comma, one bad email.
-    const csv =
-      "\uFEFFEmail Address,First Name,Last Name,TAGS,Membership\r\n" +
-      `${imported[0]},Grace,Hopper,${importTag},gold\r\n` +
-      `${imported[1]},"Lin, Jr.",Ng,"${importTag},early",silver\r\n` +
-      `${imported[2]},Alan,Turing,,bronze\r\n` +
-      "not-an-email,Bad,Row,,none\r\n";
-    await page.goto("/app/contacts");
-    await page.getByTestId("contacts-import").click();
-    await page.waitForURL("**/app/contacts/import");
-    await page
-      .locator('input[type="file"]')
-      .setInputFiles({ name: "audience.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
-    await page.getByTestId("import-local-preview").getByText("Grace").waitFor();
-    await page.getByTestId("import-upload").click();
-    await page.waitForURL(/\/app\/contacts\/import\?id=/);
-    await page.getByTestId("import-mapping").waitFor();
-    // The service guessed the email column; "Membership" is mapped by hand to the custom field.
-    await expect(page.getByTestId("mapping-0").textContent()).resolves.toContain("Email");
-    await choose(page, "mapping-3", "Tags");
-    await choose(page, "mapping-4", "Plan");
-    await page.getByTestId("import-start").click();
-    await page.getByTestId("import-result").waitFor({ timeout: 60_000 });
-    await expect(page.getByTestId("import-summary").textContent()).resolves.toMatch(/Created\s*3/);
-    await page.getByTestId("import-errors-download").waitFor();
-
-    // The id is in the URL: a reload shows the same result.
-    await page.reload();
-    await page.getByTestId("import-result").waitFor();
-
-    const grace = await contactByEmail(imported[0]!);
-    expect(grace?.tags).toContain(importTag);
-    expect(grace?.custom?.plan).toBe("gold");
   });
 
   step("builds a segment from the added contact's tag and sees its live count", async () => {
