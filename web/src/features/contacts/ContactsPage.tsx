@@ -45,7 +45,7 @@ import {
 import { type ColumnDef, cellText, columnCatalogue, toggleColumn, visibleColumns } from "./columns";
 import { useContactErrorHandler } from "./errors";
 import { CONTACT_PAGES } from "./routes";
-import { CONSENT_STATUSES, type Contact, type ContactListQuery } from "./types";
+import { CONSENT_STATUSES, type Contact, type ContactListQuery, CUSTOMER_KINDS } from "./types";
 
 const CONSENT_COLORS: Record<string, string> = {
   subscribed: "green",
@@ -238,7 +238,8 @@ export default function ContactsPage() {
   const exportCsv = () =>
     download(contactKeys.exportCsv(query), "contacts.csv").catch((err) => notify.error(err, "Export failed"));
 
-  const contacts = data?.result ?? [];
+  // The service may answer a null for a contact deleted while the page was read.
+  const contacts = (data?.result ?? []).filter((contact): contact is Contact => !!contact);
   const meta = data?.meta;
 
   return (
@@ -310,6 +311,15 @@ export default function ContactsPage() {
               value={query.contactType}
               onChange={(contactType) => setQuery({ contactType, page: 1 })}
               options={(contactTypes.data ?? []).map((type) => ({ value: type.key, label: type.label }))}
+            />
+            <Select
+              allowClear
+              placeholder="Customer kind"
+              aria-label="Filter by customer kind"
+              style={{ width: 170 }}
+              value={query.customerKind}
+              onChange={(customerKind) => setQuery({ customerKind, page: 1 })}
+              options={CUSTOMER_KINDS.map((kind) => ({ value: kind.value, label: kind.label }))}
             />
             <Popover content={picker} trigger="click" title="Columns" placement="bottomRight">
               <Button data-testid="columns-button">Columns</Button>

@@ -33,6 +33,7 @@ import {
   importPercent,
   mappingFromServer,
   mappingProblems,
+  mappingShape,
   mappingToServer,
   previewRows,
   targetOptions,
@@ -200,8 +201,9 @@ function MappingStep({ data, onStarted }: { data: ContactImport; onStarted: (nex
   const customFields = useCustomFields();
   const onError = useContactErrorHandler();
   const headers = data.headers ?? [];
-  const server = data.mapping ?? data.fields;
-  const shape = Array.isArray(server) ? "list" : "object";
+  // The contract's `fields` (header → target) first; a list-shaped `mapping` otherwise.
+  const server = data.fields && !Array.isArray(data.fields) ? data.fields : data.mapping;
+  const shape = mappingShape(server);
   const [mapping, setMapping] = useState<ColumnMapping>(() => mappingFromServer(headers, server));
   const [duplicates, setDuplicates] = useState<"update" | "skip">(data.duplicates ?? "update");
   const [busy, setBusy] = useState(false);
@@ -223,9 +225,7 @@ function MappingStep({ data, onStarted }: { data: ContactImport; onStarted: (nex
   const start = async () => {
     setBusy(true);
     try {
-      onStarted(
-        await runImport(data.id, mappingToServer(headers, mapping, shape) as Record<string, string>, duplicates),
-      );
+      onStarted(await runImport(data.id, mappingToServer(headers, mapping, shape), duplicates));
     } catch (error) {
       onError(error, "Could not start the import");
     } finally {

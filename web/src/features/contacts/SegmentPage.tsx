@@ -252,7 +252,7 @@ function SegmentEditor({
               rowKey="id"
               pagination={false}
               scroll={{ x: "max-content" }}
-              dataSource={preview?.preview ?? []}
+              dataSource={(preview?.preview ?? []).filter((contact): contact is Contact => !!contact)}
               locale={{ emptyText: "No contacts match." }}
               data-testid="segment-preview"
               columns={[

@@ -92,9 +92,9 @@ export function useSegments() {
 }
 
 /** A list endpoint may answer a bare array or the paged shape; pages read both. */
-export function itemsOf<T>(data: T[] | Paged<T> | undefined): T[] {
+export function itemsOf<T>(data: Array<T | null> | Paged<T | null> | undefined): T[] {
   if (!data) return [];
-  return Array.isArray(data) ? data : data.result;
+  return (Array.isArray(data) ? data : data.result).filter((item): item is T => item !== null && item !== undefined);
 }
 
 export function useSegment(id: string | undefined) {
@@ -151,12 +151,13 @@ export async function saveSettingsList<T>(key: string, items: T[]): Promise<T[]>
   return api.put<T[]>(key, items);
 }
 
-export function startImport(file: Blob): Promise<ContactImport> {
+/** `POST /api/contacts/imports` with the raw file (`text/csv`); `name` tells the service the file's name. */
+export function startImport(file: File): Promise<ContactImport> {
   const body = file.type === "text/csv" ? file : new Blob([file], { type: "text/csv" });
-  return api.post<ContactImport>(contactKeys.imports(), body);
+  return api.post<ContactImport>(`${contactKeys.imports()}?name=${enc(file.name)}`, body);
 }
 
-export function runImport(id: string, mapping: Record<string, string>, duplicates: "update" | "skip") {
+export function runImport(id: string, mapping: unknown, duplicates: "update" | "skip") {
   return api.put<ContactImport>(contactKeys.import(id), { mapping, duplicates });
 }
 

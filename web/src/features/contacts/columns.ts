@@ -16,16 +16,16 @@ export interface ColumnDef {
 }
 
 export const BUILT_IN_COLUMNS: readonly ColumnDef[] = [
-  { key: "name", title: "Name", sort: "lastName" },
+  { key: "name", title: "Name", sort: "name" },
   { key: "email", title: "Email", sort: "email" },
   { key: "phone", title: "Phone" },
   { key: "company", title: "Company", sort: "company" },
   { key: "customerKind", title: "Customer kind" },
   { key: "contactType", title: "Contact type" },
-  { key: "consent", title: "Consent" },
+  { key: "consent", title: "Consent", sort: "consent" },
   { key: "source", title: "Source" },
   { key: "customerSince", title: "Customer since", sort: "customerSince" },
-  { key: "updated_on", title: "Updated on", sort: "updatedOn" },
+  { key: "updated_on", title: "Updated on", sort: "updated_on" },
   { key: "tags", title: "Tags" },
   { key: "action", title: "Action" },
 ];
@@ -35,7 +35,7 @@ export function columnCatalogue(custom: readonly CustomField[]): ColumnDef[] {
   const action = BUILT_IN_COLUMNS.find((column) => column.key === "action")!;
   return [
     ...BUILT_IN_COLUMNS.filter((column) => column.key !== "action"),
-    ...custom.map((field) => ({ key: `custom.${field.key}`, title: field.label, sort: `custom.${field.key}` })),
+    ...custom.map((field) => ({ key: `custom.${field.key}`, title: field.label })),
     action,
   ];
 }

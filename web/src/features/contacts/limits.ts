@@ -41,5 +41,7 @@ export function importErrorCode(error: unknown): string | null {
   if (error && typeof error === "object" && typeof (error as { code?: unknown }).code === "string") {
     return (error as { code: string }).code;
   }
+  // A string error that is a catalogue code ("CORE_CONTACTS_LIMIT"), not a sentence.
+  if (typeof error === "string" && /^[A-Z][A-Z0-9_]+$/.test(error.trim())) return error.trim();
   return null;
 }

@@ -5,6 +5,7 @@ import {
   importPercent,
   mappingFromServer,
   mappingProblems,
+  mappingShape,
   mappingToServer,
   previewRows,
   targetOptions,
@@ -21,10 +22,25 @@ describe("import mapping", () => {
       "custom.plan",
     ]);
     expect(mappingFromServer(headers, undefined)).toEqual([null, null, null]);
+    expect(
+      mappingFromServer(headers, [
+        { header: "Email Address", target: "email" },
+        { header: "First Name", target: null },
+        { header: "Plan", target: "custom.plan" },
+      ]),
+    ).toEqual(["email", null, "custom.plan"]);
   });
 
   it("sends back the shape it got", () => {
     const mapping = ["email", null, "custom.plan"];
+    expect(mappingShape({ a: "email" })).toBe("object");
+    expect(mappingShape(["email", null])).toBe("list");
+    expect(mappingShape([{ header: "a", target: null }])).toBe("entries");
+    expect(mappingToServer(headers, mapping, "entries")).toEqual([
+      { header: "Email Address", target: "email" },
+      { header: "First Name", target: null },
+      { header: "Plan", target: "custom.plan" },
+    ]);
     expect(mappingToServer(headers, mapping, "list")).toEqual(mapping);
     expect(mappingToServer(headers, mapping, "object")).toEqual({
       "Email Address": "email",

@@ -2,9 +2,10 @@ import type { CustomField } from "./types";
 
 /**
  * The CSV import's column → field mapping as the page edits it. The service guesses it from the
- * headers (Mailchimp and HubSpot layouts, custom fields by label) and answers it either as a list
- * aligned with the headers (`string | null` each) or as an object header → target; the page keeps
- * one target per column index and sends back the shape it got. Pure; unit tested in mapping.test.ts.
+ * headers (Mailchimp and HubSpot layouts, custom fields by label) and answers it as the import's
+ * `fields` (an object header → target, the contract's shape) or as a list in header order (bare
+ * targets or `{ header, target }` entries); the page keeps one target per column index and sends
+ * back the shape it got. Pure; unit tested in mapping.test.ts.
  */
 
 export interface TargetOption {
@@ -51,8 +52,10 @@ export type ColumnMapping = Array<string | null>;
 /** The service's mapping (list or object) as one target per header. */
 export function mappingFromServer(headers: readonly string[], server: unknown): ColumnMapping {
   if (Array.isArray(server)) {
+    // Entries `{ header, target }` in header order, or bare targets aligned with the headers.
     return headers.map((_, index) => {
-      const value = server[index];
+      const entry = server[index];
+      const value = entry && typeof entry === "object" ? (entry as { target?: unknown }).target : entry;
       return typeof value === "string" && value ? value : null;
     });
   }
@@ -67,12 +70,21 @@ export function mappingFromServer(headers: readonly string[], server: unknown): 
 }
 
 /** The mapping in the shape the service sent (`list` when it sent a list). */
+export type MappingShape = "list" | "entries" | "object";
+
+/** Which shape the service sent its mapping in. */
+export function mappingShape(server: unknown): MappingShape {
+  if (!Array.isArray(server)) return "object";
+  return server.some((entry) => entry && typeof entry === "object") ? "entries" : "list";
+}
+
 export function mappingToServer(
   headers: readonly string[],
   mapping: ColumnMapping,
-  shape: "list" | "object",
-): ColumnMapping | Record<string, string | null> {
+  shape: MappingShape,
+): ColumnMapping | Array<{ header: string; target: string | null }> | Record<string, string | null> {
   if (shape === "list") return headers.map((_, index) => mapping[index] ?? null);
+  if (shape === "entries") return headers.map((header, index) => ({ header, target: mapping[index] ?? null }));
   return Object.fromEntries(headers.map((header, index) => [header, mapping[index] ?? null]));
 }
 

@@ -122,8 +122,8 @@ export interface ContactImport {
   status: ImportStatus;
   file: { name?: string; size: number; rows: number };
   /** CSV header → field key ("" or absent: not imported). */
-  fields?: Record<string, string>;
-  mapping?: Record<string, string>;
+  fields?: Record<string, string | null>;
+  mapping?: Array<{ header: string; target: string | null } | string | null> | Record<string, string | null>;
   headers?: string[];
   preview?: string[][] | Record<string, string>[];
   result?: ImportResult | null;

@@ -13,7 +13,7 @@ export function keyFromLabel(label: string, taken: readonly string[]): string {
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, "_")
       .replace(/^_+|_+$/g, "")
-      .slice(0, 40) || "field";
+      .slice(0, 32) || "field";
   const start = /^[a-z]/.test(base) ? base : `f_${base}`;
   if (!taken.includes(start)) return start;
   for (let n = 2; ; n++) {
@@ -22,7 +22,7 @@ export function keyFromLabel(label: string, taken: readonly string[]): string {
   }
 }
 
-/** The problem with a new label, or null: required, at most 60 characters, unique (case-insensitive). */
+/** The problem with a new label, or null: required, at most 60 characters (the service takes 80), unique (case-insensitive). */
 export function labelProblem(label: string, others: readonly string[]): string | null {
   const trimmed = label.trim();
   if (!trimmed) return "A name is required";
