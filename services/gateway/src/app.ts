@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import { bumpViewsOnWrite, UserViewCache } from "./cache/user-views";
 import type { Clients } from "./clients";
 import type { Config } from "./config";
-import { jsonBody } from "./http/body";
+import { csvBody, jsonBody } from "./http/body";
 import { csrfGuard } from "./http/csrf";
 import { errorHandler } from "./http/envelope";
 import { Idempotency } from "./http/idempotency";
@@ -67,7 +67,17 @@ export function createApp(
   app.use("/api", apiReference(openapi));
   const mountDeps = { verify, clients, idempotency: new Idempotency(redis) };
   for (const mount of ["/auth", "/api"]) {
-    app.use(mount, noStore, csrfGuard(origins), cookieParser(), ...jsonBody(), mountRoutes(mount, routes, mountDeps));
+    // /api also takes a raw text/csv body (the contacts import upload; a JSON route refuses it as 400).
+    const types = mount === "/api" ? ["application/json", "text/csv"] : undefined;
+    app.use(
+      mount,
+      noStore,
+      csrfGuard(origins, types),
+      cookieParser(),
+      ...jsonBody(),
+      ...(mount === "/api" ? csvBody() : []),
+      mountRoutes(mount, routes, mountDeps),
+    );
   }
   app.use(dashboard(config.WEB_DIST));
   app.use(errorHandler(logger));
