@@ -220,6 +220,8 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
 
   return [
     ...settingsRoutes,
+    // Before /api/contacts/{id}, which would take "imports" for an id.
+    ...importRoutes({ clients } as RouteDeps),
     defineRoute({
       method: "get",
       path: C,
@@ -488,7 +490,6 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
           : { id: "", type: body.type, note: body.note, occurredAt: null };
       },
     }),
-    ...importRoutes({ clients } as RouteDeps),
     ...segmentRoutes({ clients } as RouteDeps),
   ];
 }
