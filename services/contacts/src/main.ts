@@ -7,6 +7,7 @@ import { ContactsEvents } from "./events/publishers";
 import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
+import { resumeImports } from "./usecases/imports";
 
 await runService({
   name: "contacts",
@@ -15,6 +16,8 @@ await runService({
     const stores = await createStores(mongo);
     const events = new ContactsEvents(config.CRAFTER_NAMESPACE);
     const deps: ContactsDeps = { stores, events, plans: freeTierPlans, kick, logger, now: () => new Date() };
+    // Imports a stopped service left running go on from their last checkpoint.
+    setTimeout(() => resumeImports(deps).catch((err) => logger.error({ err }, "resuming imports failed")), 500);
     return {
       routes: routes(deps),
       access,

@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import { bumpViewsOnWrite, UserViewCache } from "./cache/user-views";
 import type { Clients } from "./clients";
 import type { Config } from "./config";
-import { jsonBody } from "./http/body";
+import { csvBody, jsonBody } from "./http/body";
 import { csrfGuard } from "./http/csrf";
 import { errorHandler } from "./http/envelope";
 import { Idempotency } from "./http/idempotency";
@@ -72,6 +72,8 @@ export function createApp(
   // before the CSRF check and the JSON parser.
   app.use("/api", noStore, mountRoutes("/api", routes, mountDeps, { raw: true }));
   for (const mount of ["/auth", "/api"]) {
+    // /api also takes multipart and octet-stream uploads (media) and a raw text/csv body (the
+    // contacts import); each route then accepts only its own type (registry.ts).
     const types = mount === "/api" ? API_CONTENT_TYPES : undefined;
     app.use(
       mount,
@@ -79,6 +81,7 @@ export function createApp(
       csrfGuard(origins, types),
       cookieParser(),
       ...jsonBody(),
+      ...(mount === "/api" ? csvBody() : []),
       mountRoutes(mount, routes, mountDeps),
     );
   }

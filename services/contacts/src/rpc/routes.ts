@@ -1,11 +1,14 @@
 import { create } from "@bufbuild/protobuf";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { badRequest, callerOf } from "@crafter/kit";
+import { appError, badRequest, callerOf } from "@crafter/kit";
 import {
   ContactSettingsSchema,
   ContactsService,
+  Dedupe,
   ExportContactsResponseSchema,
+  ExportImportErrorsResponseSchema,
+  ImportStateSchema,
   StreamSegmentMembersResponseSchema,
 } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
 import type { ContactsDeps } from "../deps";
@@ -23,6 +26,15 @@ import {
   tagContacts,
   updateContact,
 } from "../usecases/contacts";
+import {
+  getImport,
+  type ImportView,
+  importErrorsCsv,
+  listImports,
+  MAX_IMPORT_BYTES,
+  startImport,
+  uploadImport,
+} from "../usecases/imports";
 import { matchContacts } from "../usecases/query";
 import { scopeOf } from "../usecases/scope";
 import {
@@ -87,6 +99,37 @@ function exportRow(contact: StoredContact, customKeys: readonly string[]): strin
     contact.updatedOn,
     ...customKeys.map((key) => custom[key] ?? ""),
   ]);
+}
+
+function toImportState(view: ImportView) {
+  const { doc, last } = view;
+  const mapping = doc.mapping ?? doc.guessed;
+  return create(ImportStateSchema, {
+    importId: doc._id,
+    projectId: doc.projectId,
+    fileName: doc.fileName,
+    fields: mapping.map((t) => t ?? ""),
+    status: view.status,
+    processing: view.status === "processing",
+    rowsTotal: doc.rowsTotal,
+    rowsDone: last?.processed ?? 0,
+    created: last?.created ?? 0,
+    updated: last?.updated ?? 0,
+    skipped: last?.skipped ?? 0,
+    failed: last?.failed ?? 0,
+    overLimit: last?.overLimit ?? 0,
+    limitCode: last?.limitCode ?? "",
+    error: last?.error ?? "",
+    fileSize: BigInt(doc.size),
+    headers: doc.headers,
+    preview: (doc.preview ?? []).map((row) => ({
+      values: row.cells.map((cell) => ({ kind: { case: "stringValue" as const, value: cell } })),
+    })),
+    mapping: doc.headers.map((header, i) => ({ header, target: mapping[i] ?? "" })),
+    dedupe: doc.dedupe ?? "",
+    createdAt: timestampFromDate(new Date(doc.createdAt)),
+    limit: last?.limit ?? 0,
+  });
 }
 
 /** crafter.contacts.v1.ContactsService: thin handlers; the use cases hold the logic. */
@@ -221,6 +264,52 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
             .join("");
           yield create(ExportContactsResponseSchema, { csv: Buffer.from(chunk) });
         }
+      },
+      async uploadImportFile(requests, ctx) {
+        const caller = callerOf(ctx);
+        const parts: Buffer[] = [];
+        let size = 0;
+        let projectId = "";
+        let fileName = "";
+        let first = true;
+        for await (const part of requests) {
+          if (first) {
+            projectId = part.projectId;
+            fileName = part.fileName;
+            first = false;
+          }
+          size += part.chunk.length;
+          if (size > MAX_IMPORT_BYTES) throw appError("IMPORT_TOO_LARGE");
+          parts.push(Buffer.from(part.chunk));
+        }
+        const view = await uploadImport(deps, caller, { projectId, fileName, data: Buffer.concat(parts) });
+        const state = toImportState(view);
+        return {
+          importId: view.doc._id,
+          headers: view.doc.headers,
+          preview: state.preview,
+          guessedMapping: state.mapping,
+          delimiter: view.doc.delimiter,
+          import: state,
+        };
+      },
+      async startImport(req, ctx) {
+        const view = await startImport(deps, callerOf(ctx), {
+          importId: req.importId,
+          mapping: req.mapping.map(({ header, target }) => ({ header, target })),
+          dedupe: req.dedupe === Dedupe.SKIP ? "skip" : "update",
+        });
+        return { import: toImportState(view) };
+      },
+      async getImport(req, ctx) {
+        return { import: toImportState(await getImport(deps, callerOf(ctx), req.importId)) };
+      },
+      async listImports(req, ctx) {
+        return { imports: (await listImports(deps, callerOf(ctx), req)).map(toImportState) };
+      },
+      async *exportImportErrors(req, ctx) {
+        const csv = await importErrorsCsv(deps, callerOf(ctx), req.importId);
+        yield create(ExportImportErrorsResponseSchema, { csv: Buffer.from(csv) });
       },
       async getContactSettings(req, ctx) {
         return { settings: toSettings(await getContactSettings(deps, callerOf(ctx), req)) };

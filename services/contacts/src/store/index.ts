@@ -1,5 +1,6 @@
 import type { Connection, Model } from "mongoose";
 import { type ContactDoc, ContactRepository, contactModel } from "./contact.repository";
+import { ImportRepository } from "./import.repository";
 import { SegmentRepository, segmentMemberModel, segmentModel } from "./segment.repository";
 import { SettingsRepository, settingsModel } from "./settings.repository";
 import {
@@ -16,6 +17,7 @@ export interface ContactsStores {
   timeline: TimelineRepository;
   settings: SettingsRepository;
   segments: SegmentRepository;
+  imports: ImportRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
   outbox: Array<Model<ContactDoc> | Model<DeletionDoc>>;
 }
@@ -29,14 +31,17 @@ export async function createStores(connection: Connection): Promise<ContactsStor
   const settings = settingsModel(connection);
   const segments = segmentModel(connection);
   const members = segmentMemberModel(connection);
-  await Promise.all(
-    [contacts, consent, interactions, deletions, settings, segments, members].map((model) => model.init()),
-  );
+  const imports = new ImportRepository(connection);
+  await Promise.all([
+    ...[contacts, consent, interactions, deletions, settings, segments, members].map((model) => model.init()),
+    imports.init(),
+  ]);
   return {
     contacts: new ContactRepository(contacts),
     timeline: new TimelineRepository(consent, interactions, deletions),
     settings: new SettingsRepository(settings),
     segments: new SegmentRepository(segments, members),
+    imports,
     outbox: [contacts, deletions],
   };
 }

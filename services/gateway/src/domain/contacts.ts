@@ -88,7 +88,7 @@ export function toSegmentJson(s: Segment | undefined) {
 /** The spec's contact import state. */
 export function toImportJson(i: ImportState | undefined) {
   if (!i) return null;
-  const status =
+  const status: "fields" | "processing" | "result" | "error" =
     i.status === "uploaded"
       ? "fields"
       : i.status === "done"

@@ -1,5 +1,5 @@
 import { appError } from "@crafter/kit";
-import express, { type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import { MAX_JSON_DEPTH } from "./schemas";
 
 /** Largest JSON body accepted (413 above it). */
@@ -50,4 +50,26 @@ export function jsonBody(): RequestHandler[] {
     next();
   };
   return [contentHeadersGuard, parse, depth];
+}
+
+/** Largest CSV body (a contacts import): 20 MB, as the contract says. */
+export const MAX_CSV_BYTES = 20 * 1024 * 1024;
+
+/**
+ * A raw `text/csv` body as a string (the contacts import upload): over 20 MB is refused before it
+ * is read, with IMPORT_TOO_LARGE's message (413).
+ */
+export function csvBody(): Array<RequestHandler | ErrorRequestHandler> {
+  const tooLarge: RequestHandler = (req, _res, next) => {
+    const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    if (type === "text/csv" && Number(req.headers["content-length"] ?? 0) > MAX_CSV_BYTES) {
+      throw appError("IMPORT_TOO_LARGE");
+    }
+    next();
+  };
+  const parse = express.text({ type: "text/csv", limit: MAX_CSV_BYTES, inflate: true });
+  const chunked: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
+    next((error as { type?: string }).type === "entity.too.large" ? appError("IMPORT_TOO_LARGE") : error);
+  };
+  return [tooLarge, parse, chunked];
 }

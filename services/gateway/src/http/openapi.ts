@@ -73,7 +73,9 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
       ...(route.query ? { query: route.query } : {}),
       ...(route.idempotent ? { header: idempotencyHeaders } : {}),
     },
-    ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: route.body } } } } : {}),
+    ...(route.body
+      ? { requestBody: { required: true, content: { [route.bodyType ?? "application/json"]: { schema: route.body } } } }
+      : {}),
     ...(route.rawBody
       ? { requestBody: { required: true, content: { [route.rawBody.contentType]: { schema: route.rawBody.schema } } } }
       : {}),

@@ -47,6 +47,11 @@ export interface RouteDef<
    * `req` itself; any other content type is refused (415). JSON routes refuse every other type.
    */
   rawBody?: { contentType: "multipart/form-data" | "application/octet-stream"; schema: z.ZodType };
+  /**
+   * The content type of a parsed body other than JSON: "text/csv" bodies are read as text by the
+   * /api parser (http/body.ts csvBody, 20 MB) and validated by `body` as a string. Default JSON.
+   */
+  bodyType?: "text/csv";
   /** The route answers a file, not the envelope: its content type(s) in the document; the handler writes `res`. */
   fileResponse?: string[];
   handler: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<z.input<R>>;
@@ -99,7 +104,7 @@ export const idempotencyHeaders = z.object({
 });
 
 /** The content types /api accepts before routing (csrfGuard); each route then accepts exactly its own. */
-export const API_CONTENT_TYPES = ["application/json", "multipart/form-data", "application/octet-stream"];
+export const API_CONTENT_TYPES = ["application/json", "multipart/form-data", "application/octet-stream", "text/csv"];
 
 /** @throws UNSUPPORTED_MEDIA_TYPE (415) unless the request's content type is `expected`. */
 function requireContentType(req: Request, expected: string): void {
@@ -136,7 +141,7 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps, 
     if (route.auth === "session") handlers.push(session);
     handlers.push(async (req, res) => {
       if (route.method !== "get" && !route.signedBody)
-        requireContentType(req, route.rawBody?.contentType ?? "application/json");
+        requireContentType(req, route.rawBody?.contentType ?? route.bodyType ?? "application/json");
       const params = route.params ? parseBody(route.params, req.params, "path") : {};
       const query = route.query ? parseBody(route.query, req.query, "query") : {};
       const body = route.signedBody

@@ -1,12 +1,13 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { appError } from "@crafter/kit";
-import type { ListContactsRequest } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
+import { Dedupe, type ListContactsRequest } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
 import { z } from "zod";
 import {
   CONSENT_VALUES,
   consentStatusOf,
   toConsentChangeJson,
   toContactJson,
+  toImportJson,
   toInteractionJson,
   toSegmentJson,
   toSettingsJson,
@@ -219,6 +220,8 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
 
   return [
     ...settingsRoutes,
+    // Before /api/contacts/{id}, which would take "imports" for an id.
+    ...importRoutes({ clients } as RouteDeps),
     defineRoute({
       method: "get",
       path: C,
@@ -488,6 +491,148 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       },
     }),
     ...segmentRoutes({ clients } as RouteDeps),
+  ];
+}
+
+const importSchema = z
+  .looseObject({
+    id: z.string(),
+    status: z.enum(["fields", "processing", "result", "error"]),
+    processing: z.boolean(),
+    file: z.object({ name: z.string(), size: z.number(), rows: z.number() }),
+    headers: z.array(z.string()),
+    preview: z.array(z.array(z.string())),
+    fields: z.record(z.string(), z.string().nullable()),
+    mapping: z.array(z.object({ header: z.string(), target: z.string().nullable() })),
+    result: z.object({
+      processed: z.number(),
+      total: z.number(),
+      created: z.number(),
+      updated: z.number(),
+      skipped: z.number(),
+      failed: z.number(),
+      overLimit: z.number(),
+    }),
+    error: z.string().nullable(),
+  })
+  .meta({ id: "ContactImport" });
+
+/** /api/contacts/imports: upload (raw text/csv), preview and guessed mapping, start, progress, bad rows. */
+function importRoutes({ clients }: RouteDeps): RouteDef[] {
+  const { contacts } = clients;
+  const I = "/api/contacts/imports";
+  const params = z.object({ id: id("id") });
+  return [
+    defineRoute({
+      method: "get",
+      path: I,
+      tag: "contacts",
+      summary: "The project's recent imports, newest first",
+      auth: "session",
+      query: z.object(projectQuery),
+      response: z.array(importSchema.nullable()),
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        return (await contacts.listImports({ projectId }, as)).imports.map(toImportJson);
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: I,
+      tag: "contacts",
+      summary: "Upload a CSV (raw text/csv body, at most 20 MB): its headers, first 5 rows and the guessed mapping",
+      auth: "session",
+      query: z.object({
+        ...projectQuery,
+        name: text("name", 200).optional().meta({ description: "The file's name." }),
+      }),
+      bodyType: "text/csv",
+      body: z
+        .string({ error: "Send the file as a text/csv body" })
+        .min(1, "The file is empty")
+        .meta({ description: "The CSV file (Content-Type: text/csv)." }),
+      response: importSchema,
+      status: 201,
+      errors: ["IMPORT_TOO_LARGE", "NOT_FOUND"],
+      handler: async ({ query, body, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const data = Buffer.from(body, "utf8");
+        async function* parts() {
+          for (let at = 0; at < Math.max(data.length, 1); at += 256 * 1024) {
+            yield {
+              projectId: at === 0 ? projectId : "",
+              fileName: at === 0 ? (query.name ?? "contacts.csv") : "",
+              chunk: data.subarray(at, at + 256 * 1024),
+            };
+          }
+        }
+        const uploaded = await contacts.uploadImportFile(parts(), as);
+        return toImportJson(uploaded.import)!;
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${I}/{id}`,
+      tag: "contacts",
+      summary: "An import's state (the spec's contact import state) and progress",
+      auth: "session",
+      params,
+      response: importSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ params: p, as }) => toImportJson((await contacts.getImport({ importId: p.id }, as)).import)!,
+    }),
+    defineRoute({
+      method: "put",
+      path: `${I}/{id}`,
+      tag: "contacts",
+      summary: "Start an import with the chosen mapping and duplicate rule",
+      auth: "session",
+      params,
+      body: z.object({
+        mapping: z
+          .union([
+            z.record(text("A header", 200), text("A target", 100).nullable()),
+            z.array(z.object({ header: text("header", 200), target: text("target", 100).nullable() })).max(200),
+          ])
+          .optional()
+          .meta({
+            description: "header → field (firstName, email, custom.plan, consent…) or null to skip; guesses otherwise.",
+          }),
+        duplicates: z.enum(["update", "skip"], { error: "duplicates is update or skip" }).default("update"),
+      }),
+      response: importSchema,
+      errors: ["NOT_FOUND", "CONFLICT"],
+      handler: async ({ params: p, body, as }) => {
+        const entries = Array.isArray(body.mapping)
+          ? body.mapping.map((m) => ({ header: m.header, target: m.target ?? "" }))
+          : Object.entries(body.mapping ?? {}).map(([header, target]) => ({ header, target: target ?? "" }));
+        const { import: state } = await contacts.startImport(
+          { importId: p.id, mapping: entries, dedupe: body.duplicates === "skip" ? Dedupe.SKIP : Dedupe.UPDATE },
+          as,
+        );
+        return toImportJson(state)!;
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${I}/{id}/errors.csv`,
+      tag: "contacts",
+      summary: "The rows an import could not take: line, email, reason (text/csv, not enveloped)",
+      auth: "session",
+      params,
+      response: z.string().meta({ description: "text/csv" }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params: p, as, res }) => {
+        const parts: Uint8Array[] = [];
+        for await (const part of contacts.exportImportErrors({ importId: p.id }, as)) parts.push(part.csv);
+        res.status(200);
+        res.setHeader("content-type", "text/csv; charset=utf-8");
+        res.setHeader("content-disposition", 'attachment; filename="import-errors.csv"');
+        res.end(Buffer.concat(parts));
+        return "";
+      },
+    }),
   ];
 }
 

@@ -1,0 +1,434 @@
+import { appError, badRequest, type Caller, isDuplicateKey } from "@crafter/kit";
+import type { ContactsDeps } from "../deps";
+import { type ContactFieldsInput, checkContactFields } from "../domain/contact";
+import { csvLine } from "../domain/csv-out";
+import { type ConsentStatus, fieldCatalogue } from "../domain/fields";
+import { CONSENT_TARGETS, guessMapping } from "../domain/import-mapping";
+import { type ImportedContact, readRow } from "../domain/import-row";
+import { type CsvDelimiter, readCsv, sniffDelimiter } from "../import/csv";
+import type { ContactDoc, Scope, StoredContact } from "../store/contact.repository";
+import type { ImportCheckpointDoc, ImportDoc, ImportErrorDoc } from "../store/import.repository";
+import { newContactDoc, profileRoom, saveFields, stateOf } from "./contacts";
+import { customDefinitions, scopeOf } from "./scope";
+
+/** Largest CSV accepted: 20 MB (the contract's upload limit). */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+/** Rows per batch: one checkpoint, one insertMany. */
+export const BATCH_ROWS = 500;
+const CHUNK_BYTES = 256 * 1024;
+
+type Deps = Pick<ContactsDeps, "stores" | "events" | "kick" | "now" | "plans" | "logger">;
+
+/** The spec's import state, derived from the import and its checkpoints. */
+export interface ImportView {
+  doc: ImportDoc;
+  status: "uploaded" | "processing" | "done" | "failed";
+  last: ImportCheckpointDoc | undefined;
+}
+
+async function* fromBuffer(data: Buffer) {
+  yield data;
+}
+
+/**
+ * Stores an uploaded CSV (in chunks), reads its header and first 5 rows, counts its rows and guesses
+ * the mapping. @throws IMPORT_TOO_LARGE (over 20 MB), CR_ERR_BAD_REQUEST (empty, no header).
+ */
+export async function uploadImport(
+  deps: Pick<ContactsDeps, "stores" | "now">,
+  caller: Caller,
+  input: { projectId: string; fileName: string; data: Buffer },
+): Promise<ImportView> {
+  const scope = scopeOf(caller, input.projectId);
+  if (input.data.length > MAX_IMPORT_BYTES) throw appError("IMPORT_TOO_LARGE");
+  if (input.data.length === 0) throw badRequest({ file: "The file is empty" });
+  const sample = input.data.subarray(0, 64 * 1024).toString("utf8");
+  const delimiter = sniffDelimiter(sample);
+  let headers: string[] | undefined;
+  const preview: string[][] = [];
+  let rows = 0;
+  for await (const record of readCsv(fromBuffer(input.data), delimiter, () => {})) {
+    if (!headers) {
+      headers = record.cells.map((h) => h.trim().slice(0, 200));
+      continue;
+    }
+    rows++;
+    if (preview.length < 5) preview.push(record.cells.map((c) => c.slice(0, 500)));
+  }
+  if (!headers || headers.every((h) => h === "")) throw badRequest({ file: "The file has no header row" });
+  if (headers.length > 200) throw badRequest({ file: "The file has more than 200 columns" });
+  const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+  const id = crypto.randomUUID();
+  let chunks = 0;
+  for (let at = 0; at < input.data.length; at += CHUNK_BYTES) {
+    await deps.stores.imports.saveChunk(id, chunks++, input.data.subarray(at, at + CHUNK_BYTES));
+  }
+  const doc: ImportDoc = {
+    _id: id,
+    userId: scope.userId,
+    projectId: scope.projectId,
+    fileName: (input.fileName || "contacts.csv").slice(0, 200),
+    size: input.data.length,
+    chunks,
+    delimiter,
+    headers,
+    preview: preview.map((cells) => ({ cells })),
+    guessed: guessMapping(headers, customDefinitions(settings)),
+    rowsTotal: rows,
+    createdAt: deps.now(),
+  };
+  await deps.stores.imports.create(doc);
+  return { doc, status: "uploaded", last: undefined };
+}
+
+async function viewOf(deps: Pick<ContactsDeps, "stores">, doc: ImportDoc): Promise<ImportView> {
+  const last = doc.started ? (await deps.stores.imports.checkpointsOf(doc._id)).at(-1) : undefined;
+  const status = !doc.started ? "uploaded" : last?.done ? (last.error ? "failed" : "done") : "processing";
+  return { doc, status, last };
+}
+
+async function mustGetImport(deps: Pick<ContactsDeps, "stores">, caller: Caller, id: string): Promise<ImportDoc> {
+  const doc = id.length <= 64 ? await deps.stores.imports.get(caller.userId, id) : null;
+  if (!doc) throw appError("NOT_FOUND", "No such import.");
+  return doc;
+}
+
+export async function getImport(deps: Pick<ContactsDeps, "stores">, caller: Caller, id: string): Promise<ImportView> {
+  return viewOf(deps, await mustGetImport(deps, caller, id));
+}
+
+export async function listImports(
+  deps: Pick<ContactsDeps, "stores">,
+  caller: Caller,
+  input: { projectId: string },
+): Promise<ImportView[]> {
+  const scope = scopeOf(caller, input.projectId);
+  const docs = await deps.stores.imports.recent(scope.userId, scope.projectId);
+  return Promise.all(docs.map((doc) => viewOf(deps, doc)));
+}
+
+/**
+ * Starts an uploaded import with the user's mapping (one target per header, null to skip) and the
+ * duplicate rule; it runs in the service (`runImport`). @throws NOT_FOUND, CONFLICT (already
+ * started), CR_ERR_BAD_REQUEST (a mapping without email, an unknown or repeated target).
+ */
+export async function startImport(
+  deps: Deps,
+  caller: Caller,
+  input: { importId: string; mapping: Array<{ header: string; target: string }>; dedupe: "update" | "skip" },
+): Promise<ImportView> {
+  const doc = await mustGetImport(deps, caller, input.importId);
+  if (doc.started) throw appError("CONFLICT", "This import has already started.");
+  const settings = await deps.stores.settings.get(doc.userId, doc.projectId);
+  const known = new Set<string>([
+    ...fieldCatalogue(customDefinitions(settings))
+      .filter((f) => !["updated_on", "interactions", "source"].includes(f.key))
+      .map((f) => f.key),
+    ...CONSENT_TARGETS,
+  ]);
+  const byHeader = new Map(input.mapping.map((m) => [m.header, m.target]));
+  const mapping = doc.headers.map((header, i) => {
+    const target = byHeader.has(header) ? byHeader.get(header) : (doc.guessed[i] ?? "");
+    return target ? target : null;
+  });
+  const used = new Set<string>();
+  for (const target of mapping) {
+    if (target === null) continue;
+    if (!known.has(target)) throw badRequest({ mapping: `Unknown field: ${target}` });
+    if (used.has(target)) throw badRequest({ mapping: `Two columns map to ${target}` });
+    used.add(target);
+  }
+  if (!used.has("email")) throw badRequest({ mapping: "Map a column to Email" });
+  if (!(await deps.stores.imports.claimStart(doc._id, deps.now()))) {
+    throw appError("CONFLICT", "This import has already started.");
+  }
+  await deps.stores.imports.setStart(doc._id, mapping, input.dedupe);
+  const started: ImportDoc = { ...doc, mapping, dedupe: input.dedupe, started: true };
+  void runImport(deps, doc._id);
+  return { doc: started, status: "processing", last: undefined };
+}
+
+async function* fileOf(deps: Pick<ContactsDeps, "stores">, doc: ImportDoc) {
+  for (let n = 0; n < doc.chunks; n++) yield await deps.stores.imports.chunk(doc._id, n);
+}
+
+/** Imported values over a stored contact: non-empty cells win, tags are added, custom values merged. */
+function mergeInput(row: ImportedContact, current: StoredContact | undefined): ContactFieldsInput {
+  const input: ContactFieldsInput = {
+    email: row.email,
+    tags: [...(current?.tags ?? []), ...row.tags],
+    custom: row.custom,
+  };
+  for (const key of ["firstName", "lastName", "phone", "company", "customerKind", "contactType"] as const) {
+    if (row[key]) input[key] = row[key];
+  }
+  if (row.customerSince) input.customerSince = row.customerSince;
+  return input;
+}
+
+/** The consent after an import row: a withdrawal or bounce wins; an opt-in only lifts `pending`. */
+function nextConsent(current: ConsentStatus, imported: ConsentStatus): ConsentStatus {
+  if (imported === "unsubscribed" || imported === "bounced" || imported === "complained") return imported;
+  if (imported === "subscribed" && current === "pending") return "subscribed";
+  return current;
+}
+
+const running = new Set<string>();
+
+/**
+ * Runs (or resumes) an import: rows after the last checkpoint's line, in batches of 500. New contacts
+ * are inserted with ContactCreated until the plan's profile limit; the rows past it are reported as
+ * errors ("over the limit"), never dropped. Duplicates (in the project or earlier in the file) are
+ * updated or skipped. Each batch appends a checkpoint; a second runner fails on it and stops.
+ */
+export async function runImport(deps: Deps, importId: string): Promise<void> {
+  if (running.has(importId)) return;
+  running.add(importId);
+  try {
+    await runImportOnce(deps, importId);
+  } catch (error) {
+    deps.logger.error({ err: error, importId }, "import failed");
+    const last = (await deps.stores.imports.checkpointsOf(importId).catch(() => [])).at(-1);
+    await deps.stores.imports
+      .checkpoint({
+        ...(last ?? zeroCheckpoint(importId)),
+        _id: `${importId}:${(last?.batch ?? -1) + 1}`,
+        batch: (last?.batch ?? -1) + 1,
+        done: true,
+        error: "The import stopped on an internal error. The rows before it are imported.",
+        at: deps.now(),
+      })
+      .catch(() => false);
+    await deps.stores.imports.finishRun(importId).catch(() => undefined);
+  } finally {
+    running.delete(importId);
+  }
+}
+
+function zeroCheckpoint(importId: string): ImportCheckpointDoc {
+  return {
+    _id: "",
+    importId,
+    batch: -1,
+    line: 1,
+    processed: 0,
+    created: 0,
+    updated: 0,
+    skipped: 0,
+    failed: 0,
+    overLimit: 0,
+    limit: 0,
+    limitCode: "",
+    done: false,
+    error: "",
+    at: new Date(0),
+  };
+}
+
+async function runImportOnce(deps: Deps, importId: string): Promise<void> {
+  const doc = await deps.stores.imports.byId(importId);
+  if (!doc?.started || !doc.mapping) return;
+  const last = (await deps.stores.imports.checkpointsOf(importId)).at(-1);
+  if (last?.done) {
+    await deps.stores.imports.finishRun(importId);
+    return;
+  }
+  const scope: Scope = { userId: doc.userId, projectId: doc.projectId };
+  const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+  const customFields = customDefinitions(settings);
+  const fields = new Map(fieldCatalogue(customFields).map((f) => [f.key, f]));
+  const contactTypes = settings.contactTypes.map((t) => t.key);
+  const known = new Map<string, StoredContact>();
+  for await (const contact of deps.stores.contacts.narrowed(scope)) known.set(contact.email, contact as StoredContact);
+  const { room, limit, code } = await profileRoom(deps, scope.userId);
+  let remaining = room;
+  const totals = { ...(last ?? zeroCheckpoint(importId)) };
+  const afterLine = last?.line ?? 1;
+  let batch = totals.batch + 1;
+  let header = true;
+
+  let rows = 0;
+  let lastLine = afterLine;
+  let errors: ImportErrorDoc[] = [];
+  let fresh = new Map<string, Omit<ContactDoc, "outbox" | "outboxMinute">>();
+  let updates: Array<{ current: StoredContact; row: ImportedContact }> = [];
+
+  const flush = async (done: boolean): Promise<boolean> => {
+    const docs = [...fresh.values()];
+    if (docs.length > 0) {
+      const withEvents = docs.map((d) => {
+        const event = deps.events.created(
+          { userId: d.userId, projectId: d.projectId, contactId: d._id, email: d.email },
+          "import",
+          d.consent,
+        );
+        return { ...d, outbox: [event], outboxMinute: Math.floor(event.time.getTime() / 60_000) };
+      });
+      let inserted = docs.length;
+      try {
+        await deps.stores.contacts.model.insertMany(withEvents, { ordered: false });
+      } catch (error) {
+        // A contact created meanwhile with the same email: that row is a duplicate, skipped.
+        const result = (error as { insertedDocs?: unknown[]; result?: { insertedCount?: number } }).result;
+        inserted = result?.insertedCount ?? (error as { insertedDocs?: unknown[] }).insertedDocs?.length ?? 0;
+        if (!isDuplicateKey(error)) throw error;
+      }
+      totals.created += inserted;
+      totals.skipped += docs.length - inserted;
+      await deps.stores.timeline.appendConsents(
+        docs.map((d) => ({
+          userId: d.userId,
+          projectId: d.projectId,
+          contactId: d._id,
+          status: d.consent,
+          source: "import",
+          at: d.consentAt ?? d.createdAt,
+        })),
+      );
+      for (const d of docs) known.set(d.email, d as StoredContact);
+    }
+    for (const { current, row } of updates) {
+      const checked = checkContactFields(mergeInput(row, current), { customFields, contactTypes }, stateOf(current));
+      if (!checked.ok) {
+        totals.failed++;
+        continue;
+      }
+      const consent = nextConsent(current.consent, row.consent);
+      const saved = await saveFields(deps, scope, current, checked.value, customFields, { consent });
+      if (consent !== current.consent) {
+        await deps.stores.timeline.appendConsent(scope, current._id, consent, "import", deps.now());
+      }
+      known.set(saved.email, saved);
+      totals.updated++;
+    }
+    await deps.stores.imports.addErrors(errors);
+    totals.processed += rows;
+    const ok = await deps.stores.imports.checkpoint({
+      ...totals,
+      _id: `${importId}:${batch}`,
+      batch,
+      line: lastLine,
+      limit,
+      limitCode: totals.overLimit > 0 ? code : "",
+      done,
+      error: "",
+      at: deps.now(),
+    });
+    if (docs.length > 0 || updates.length > 0) deps.kick();
+    batch++;
+    rows = 0;
+    errors = [];
+    fresh = new Map();
+    updates = [];
+    return ok;
+  };
+
+  const problems: Array<{ line: number; reason: string }> = [];
+  for await (const record of readCsv(fileOf(deps, doc), doc.delimiter as CsvDelimiter, (p) => problems.push(p))) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    for (const problem of problems.splice(0)) {
+      if (problem.line <= afterLine) continue;
+      errors.push({
+        _id: `${importId}:${problem.line}`,
+        importId,
+        line: problem.line,
+        email: "",
+        reason: problem.reason,
+      });
+      totals.failed++;
+      rows++;
+    }
+    if (record.line <= afterLine) continue;
+    lastLine = record.line;
+    rows++;
+    const cells: Record<string, string> = {};
+    doc.mapping.forEach((target, i) => {
+      if (target) cells[target] = record.cells[i] ?? "";
+    });
+    const read = readRow(cells, fields, contactTypes);
+    const fail = (reason: string) =>
+      errors.push({
+        _id: `${importId}:${record.line}`,
+        importId,
+        line: record.line,
+        email: (cells.email ?? "").slice(0, 254),
+        reason,
+      });
+    if (!read.ok) {
+      fail(read.reason);
+      totals.failed++;
+    } else {
+      const row = read.contact;
+      const pending = fresh.get(row.email);
+      const current = known.get(row.email);
+      if (pending || current) {
+        if (doc.dedupe === "skip") totals.skipped++;
+        else if (pending) {
+          const checked = checkContactFields(
+            mergeInput(row, pending as StoredContact),
+            { customFields, contactTypes },
+            stateOf(pending as StoredContact),
+          );
+          if (checked.ok) {
+            const consent = nextConsent(pending.consent, row.consent);
+            fresh.set(
+              row.email,
+              newContactDoc(scope, checked.value, "import", consent, pending.createdAt, customFields, row.consentAt),
+            );
+            totals.updated++;
+          } else {
+            fail(Object.values(checked.fields)[0] ?? "Invalid row");
+            totals.failed++;
+          }
+        } else updates.push({ current: current!, row });
+      } else if (remaining <= 0) {
+        fail(`Over your plan's limit of ${limit} contacts (${code})`);
+        totals.overLimit++;
+      } else {
+        const checked = checkContactFields(mergeInput(row, undefined), { customFields, contactTypes });
+        if (!checked.ok) {
+          fail(Object.values(checked.fields)[0] ?? "Invalid row");
+          totals.failed++;
+        } else {
+          remaining--;
+          fresh.set(
+            row.email,
+            newContactDoc(scope, checked.value, "import", row.consent, deps.now(), customFields, row.consentAt),
+          );
+        }
+      }
+    }
+    if (rows >= BATCH_ROWS && !(await flush(false))) return;
+  }
+  for (const problem of problems.splice(0)) {
+    if (problem.line <= afterLine) continue;
+    errors.push({
+      _id: `${importId}:${problem.line}`,
+      importId,
+      line: problem.line,
+      email: "",
+      reason: problem.reason,
+    });
+    totals.failed++;
+    rows++;
+  }
+  if (await flush(true)) await deps.stores.imports.finishRun(importId);
+}
+
+/** Resumes the imports a stopped service left running (called at start). */
+export async function resumeImports(deps: Deps): Promise<void> {
+  for (const id of await deps.stores.imports.running()) {
+    deps.logger.info({ importId: id }, "resuming import");
+    await runImport(deps, id);
+  }
+}
+
+/** The rows an import could not take, as CSV: line, email, reason. */
+export async function importErrorsCsv(deps: Pick<ContactsDeps, "stores">, caller: Caller, id: string): Promise<string> {
+  const doc = await mustGetImport(deps, caller, id);
+  const errors = await deps.stores.imports.errorsOf(doc._id);
+  return csvLine(["line", "email", "reason"]) + errors.map((e) => csvLine([e.line, e.email, e.reason])).join("");
+}

@@ -1,0 +1,194 @@
+// CSV imports through the gateway and the contacts service (test stack): real export layouts,
+// duplicates, bad rows, the plan's profile limit and a service restart in the middle of an import.
+import { execFileSync } from "node:child_process";
+import { type GatewaySession, repoRoot } from "@crafter/kit/testing";
+import { beforeAll, describe, expect, it, jest } from "@jest/globals";
+import { rawGet, userWithProject } from "./helpers";
+
+jest.setTimeout(240_000);
+
+async function upload(s: GatewaySession, csv: string, name = "audience.csv") {
+  return s.request("POST", `/api/contacts/imports?name=${encodeURIComponent(name)}`, csv, {
+    "content-type": "text/csv",
+  });
+}
+
+async function untilDone(s: GatewaySession, id: string, timeoutMs = 180_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await s.get(`/api/contacts/imports/${id}`);
+    if (got.body.result?.status === "result" || got.body.result?.status === "error") return got.body.result;
+    if (Date.now() > until) throw new Error(`import ${id} still ${JSON.stringify(got.body.result?.result)}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+// Mailchimp's audience export (Audience → Export: subscribed_members_export_*.csv), its documented
+// columns, with a UTF-8 BOM, CRLF, a quoted address holding commas and Mailchimp's quoted TAGS list.
+const MAILCHIMP =
+  "\uFEFF" +
+  [
+    "Email Address,First Name,Last Name,Address,Phone Number,Birthday,MEMBER_RATING,OPTIN_TIME,OPTIN_IP,CONFIRM_TIME,CONFIRM_IP,LATITUDE,LONGITUDE,GMTOFF,DSTOFF,TIMEZONE,CC,REGION,LAST_CHANGED,LEID,EUID,NOTES,TAGS",
+    'ada@example.com,Ada,Lovelace,"12 St James\'s Square, London, SW1Y 4JH",+44 20 7946 0000,12/10,4,2025-01-05 10:00:00,1.2.3.4,2025-01-05 10:05:00,1.2.3.4,,,,,,GB,,2025-02-01 09:00:00,1,abc,,"""vip"",""spring"""',
+    "grace@example.com,Grace,Hopper,,,,2,2025-02-01 08:00:00,,2025-02-01 08:01:00,,,,,,,US,,2025-02-01 09:00:00,2,def,,",
+    "not-an-email,Bad,Row,,,,1,,,,,,,,,,,,,3,ghi,,",
+    "alan@example.com,Alan,Turing,,,,3,,,,,,,,,,GB,,2025-02-01 09:00:00,4,jkl,,",
+    "existing@example.com,Known,Person,,,,3,2025-03-01 08:00:00,,,,,,,,,,,,5,mno,,",
+    "",
+  ].join("\r\n");
+
+// HubSpot's contacts export (Contacts → Export, all properties trimmed to the common ones), written
+// by a European Excel: `;` separated.
+const HUBSPOT = [
+  "Record ID;First Name;Last Name;Email;Phone Number;Company Name;Lifecycle Stage;Create Date;Unsubscribed from all email;Legal basis for processing contact's data",
+  "101;Joan;Clarke;joan@example.com;;Bletchley Park;lead;2024-05-01 10:00;false;Freely given consent from contact",
+  "102;Émile;Zola;emile@example.com;;Les Rougon, Paris;customer;2024-06-01 10:00;true;",
+  "103;Ada;Again;ADA@example.com;;;customer;2024-07-01;;",
+  "104;Wrong;Stage;wrong@example.com;;;subscriber;2024-07-01;;",
+].join("\n");
+
+describe("CSV import", () => {
+  let owner: GatewaySession;
+
+  beforeAll(async () => {
+    ({ session: owner } = await userWithProject("imports"));
+    expect((await owner.post("/api/contacts", { email: "existing@example.com", firstName: "Old" })).status).toBe(201);
+  });
+
+  it("reads a Mailchimp audience export: preview, guessed mapping, opt-in evidence, bad rows with lines", async () => {
+    const uploaded = await upload(owner, MAILCHIMP);
+    expect(uploaded.status).toBe(201);
+    const state = uploaded.body.result;
+    expect(state).toMatchObject({ status: "fields", processing: false, file: { name: "audience.csv", rows: 5 } });
+    expect(state.headers[0]).toBe("Email Address");
+    expect(state.preview).toHaveLength(5);
+    expect(state.preview[0][3]).toBe("12 St James's Square, London, SW1Y 4JH");
+    expect(state.fields).toMatchObject({
+      "Email Address": "email",
+      "First Name": "firstName",
+      "Last Name": "lastName",
+      "Phone Number": "phone",
+      OPTIN_TIME: "consent.optedInAt",
+      CONFIRM_TIME: null,
+      TAGS: "tags",
+    });
+
+    const started = await owner.put(`/api/contacts/imports/${state.id}`, { duplicates: "update" });
+    expect(started.status).toBe(200);
+    expect((await owner.put(`/api/contacts/imports/${state.id}`, { duplicates: "update" })).status).toBe(409);
+    const done = await untilDone(owner, state.id);
+    expect(done.result).toEqual({
+      processed: 5,
+      total: 5,
+      created: 3,
+      updated: 1,
+      skipped: 0,
+      failed: 1,
+      overLimit: 0,
+    });
+
+    const ada = (await owner.get("/api/contacts?q=ada%40example.com")).body.result.result[0];
+    expect(ada).toMatchObject({ firstName: "Ada", source: "import", consent: "subscribed", tags: ["vip", "spring"] });
+    const alan = (await owner.get("/api/contacts?q=alan%40example.com")).body.result.result[0];
+    expect(alan.consent).toBe("pending");
+    const known = (await owner.get("/api/contacts?q=existing%40example.com")).body.result.result[0];
+    expect(known).toMatchObject({ firstName: "Known", consent: "subscribed", source: "manual" });
+
+    const errors = await rawGet(owner, `/api/contacts/imports/${state.id}/errors.csv`);
+    expect(errors.type).toContain("text/csv");
+    expect(errors.text.trim().split("\r\n")).toEqual([
+      "line,email,reason",
+      "4,not-an-email,Invalid email: not-an-email",
+    ]);
+    expect((await owner.get("/api/contacts/imports")).body.result[0].id).toBe(state.id);
+  });
+
+  it("reads a `;`-separated HubSpot export, skipping duplicates, and reports an unknown contact type", async () => {
+    const uploaded = await upload(owner, HUBSPOT, "hubspot.csv");
+    const state = uploaded.body.result;
+    expect(state.fields).toMatchObject({
+      Email: "email",
+      "Company Name": "company",
+      "Lifecycle Stage": "contactType",
+      "Create Date": "customerSince",
+      "Unsubscribed from all email": "consent.unsubscribedAll",
+    });
+    await owner.put(`/api/contacts/imports/${state.id}`, { duplicates: "skip", mapping: { "Record ID": null } });
+    const done = await untilDone(owner, state.id);
+    expect(done.result).toMatchObject({ processed: 4, created: 2, skipped: 1, failed: 1 });
+    const joan = (await owner.get("/api/contacts?q=joan")).body.result.result[0];
+    expect(joan).toMatchObject({ company: "Bletchley Park", contactType: "lead", consent: "subscribed" });
+    expect((await owner.get("/api/contacts?q=emile")).body.result.result[0].consent).toBe("unsubscribed");
+    expect((await owner.get("/api/contacts?q=ada%40example.com")).body.result.result[0].lastName).toBe("Lovelace");
+    const errors = await rawGet(owner, `/api/contacts/imports/${state.id}/errors.csv`);
+    expect(errors.text).toContain("5,wrong@example.com,Unknown contact type: subscriber");
+  });
+
+  it("refuses a mapping without email and an import of someone else", async () => {
+    const uploaded = await upload(owner, "name,mail\nx,x@example.com\n");
+    const id = uploaded.body.result.id;
+    const noEmail = await owner.put(`/api/contacts/imports/${id}`, { mapping: { mail: null } });
+    expect(noEmail.status).toBe(400);
+    expect(noEmail.body.errorMessage).toBe("Map a column to Email");
+    const { session: other } = await userWithProject("imports-other");
+    expect((await other.get(`/api/contacts/imports/${id}`)).status).toBe(404);
+    expect((await other.put(`/api/contacts/imports/${id}`, {})).status).toBe(404);
+    expect((await rawGet(other, `/api/contacts/imports/${id}/errors.csv`)).status).toBe(404);
+  });
+
+  it("refuses a file over 20 MB with a clear message", async () => {
+    const big = `email\n${"x".repeat(20 * 1024 * 1024)}\n`;
+    const refused = await upload(owner, big);
+    expect(refused.status).toBe(413);
+    expect(refused.body.error.code).toBe("IMPORT_TOO_LARGE");
+    expect(refused.body.errorMessage).toMatch(/larger than 20 MB/);
+  });
+});
+
+describe("the plan's profile limit", () => {
+  it("imports up to the free tier's 250 contacts and reports the rest, then refuses a new contact", async () => {
+    const { session } = await userWithProject("imports-limit");
+    const rows = Array.from({ length: 260 }, (_, i) => `person${i}@example.com,Person ${i}`);
+    const uploaded = await upload(session, ["email,first name", ...rows].join("\n"));
+    await session.put(`/api/contacts/imports/${uploaded.body.result.id}`, {});
+    const done = await untilDone(session, uploaded.body.result.id);
+    expect(done.result).toMatchObject({ processed: 260, created: 250, overLimit: 10, failed: 0 });
+    expect(done.limit).toEqual({ code: "FREE_USER_LIMIT", limit: 250 });
+    const errors = await rawGet(session, `/api/contacts/imports/${uploaded.body.result.id}/errors.csv`);
+    const lines = errors.text.trim().split("\r\n").slice(1);
+    expect(lines).toHaveLength(10);
+    expect(lines[0]).toBe("252,person250@example.com,Over your plan's limit of 250 contacts (FREE_USER_LIMIT)");
+    const refused = await session.post("/api/contacts", { email: "one-more@example.com" });
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.code).toBe("FREE_USER_LIMIT");
+  });
+});
+
+describe("a restart in the middle of an import", () => {
+  it("resumes from the last checkpoint and counts every row once", async () => {
+    const { session } = await userWithProject("imports-restart");
+    // 5,000 rows: 250 become contacts (the free limit), the rest are reported, batch after batch.
+    const rows = Array.from({ length: 5000 }, (_, i) => `r${i}@example.com,Name${i}`);
+    const uploaded = await upload(session, ["email,first name", ...rows].join("\n"));
+    const id = uploaded.body.result.id;
+    await session.put(`/api/contacts/imports/${id}`, { duplicates: "update" });
+    const until = Date.now() + 60_000;
+    let seen = 0;
+    while (seen === 0 && Date.now() < until) {
+      seen = (await session.get(`/api/contacts/imports/${id}`)).body.result.result.processed;
+      if (seen === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen).toBeGreaterThan(0);
+    expect(seen).toBeLessThan(5000);
+    const stack = (command: string) =>
+      execFileSync("node", ["scripts/stack.mjs", command, "--profile", "test", "contacts"], {
+        cwd: repoRoot,
+        env: process.env,
+      });
+    stack("down");
+    stack("up");
+    const done = await untilDone(session, id);
+    expect(done.result).toMatchObject({ processed: 5000, total: 5000, created: 250, overLimit: 4750, failed: 0 });
+    expect((await session.get("/api/contacts?pageSize=1")).body.result.meta.count).toBe(250);
+  });
+});
