@@ -83,7 +83,7 @@ function environment() {
     // Billing talks to stripe-mock (scripts/infra) unless a real Stripe is configured; the local
     // keys are test keys stripe-mock accepts, and the tests sign webhooks with the same secret.
     STRIPE_API_URL: process.env.STRIPE_API_URL ?? infra.STRIPE_API_URL ?? "",
-    STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? "sk_test_crafter_local",
+    STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? "sk_test_crafterlocal",
     STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? "whsec_crafter_local",
     PUBLIC_ORIGIN: origin,
     EXTRA_ORIGINS: process.env.EXTRA_ORIGINS ?? `http://127.0.0.1:${port(publicComponent)}`,
