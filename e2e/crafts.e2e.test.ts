@@ -406,7 +406,7 @@ describe("crafts of three kinds through the generic renderer", () => {
       10_000,
     );
     await modal.getByRole("button", { name: "Upgrade now" }).click();
-    await page.waitForURL("**/app/settings/subscription?source=upgrade_modal");
+    await page.waitForURL("**/app/settings/subscription?source=upgrade_modal*");
     await page.getByTestId("subscription-page").waitFor();
     expect(await page.getByTestId("subscription-page").getAttribute("data-source")).toBe("upgrade_modal");
   });
