@@ -144,13 +144,16 @@ describe("upgrade from the modal through Stripe Checkout", () => {
   step("runs out of free credits and meets the upgrade modal suggesting Core", async () => {
     // Spend the free credits through the API: assistant replies cost a credit each.
     let refused: string | undefined;
-    for (let round = 0; round < 40 && !refused; round += 1) {
+    for (let round = 0; round < 80 && !refused; round += 1) {
       const replies = await Promise.all(
-        Array.from({ length: 10 }, () =>
+        Array.from({ length: 5 }, () =>
           call("POST", "/api/assistant/chat", { messages: [{ type: "message", content: "An idea for May?" }] }),
         ),
       );
-      refused = replies.find((reply) => !reply.success)?.error?.code;
+      // A busy machine may time a reply out (UNAVAILABLE): that is no answer, ask again.
+      refused = replies
+        .map((reply) => reply.error?.code)
+        .find((code) => code !== undefined && code !== "UNAVAILABLE" && code !== "TooManyRunningActions");
     }
     expect(refused).toBe("NEED_SUBSCRIPTION");
 
