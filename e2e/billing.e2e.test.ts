@@ -174,8 +174,8 @@ describe("upgrade from the modal through Stripe Checkout", () => {
     await modal.getByRole("button", { name: "Upgrade now" }).click();
     await page.waitForURL("**/app/settings/subscription?source=upgrade_modal&plan=core");
     // The assistant's drawer stays open over the page; the user closes it.
-    await page.keyboard.press("Escape");
-    await page.locator(".ant-drawer-mask").waitFor({ state: "detached" });
+    await page.locator(".ant-drawer-close").click();
+    await page.locator(".ant-drawer-mask").waitFor({ state: "hidden" });
     await page.getByTestId("upgrade-source").waitFor();
     await page.getByTestId("plan-suggested").waitFor();
     expect(await page.getByTestId("current-tier").getAttribute("data-tier")).toBe("free");
