@@ -85,7 +85,7 @@ function environment() {
     // Billing talks to stripe-mock (scripts/infra) unless a real Stripe is configured; the local
     // keys are test keys stripe-mock accepts, and the tests sign webhooks with the same secret.
     STRIPE_API_URL: process.env.STRIPE_API_URL ?? infra.STRIPE_API_URL ?? "",
-    STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? "sk_test_crafter_local",
+    STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? "sk_test_crafterlocal",
     STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? "whsec_crafter_local",
     S3_ENDPOINT: process.env.S3_ENDPOINT ?? infra.S3_ENDPOINT,
     S3_ACCESS_KEY_ID: process.env.S3_ACCESS_KEY_ID ?? infra.S3_ACCESS_KEY_ID,

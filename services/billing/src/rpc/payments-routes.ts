@@ -3,6 +3,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { callerOf } from "@crafter/kit";
 import { PaymentsService } from "@crafter/proto/crafter/billing/v1/payments_pb";
 import type { BillingDeps } from "../deps";
+import { callStripe } from "../stripe/client";
 import { createCheckout } from "../usecases/create-checkout";
 import { handleStripeWebhook } from "../usecases/handle-stripe-webhook";
 import { listInvoices, listLedger } from "../usecases/list-history";
@@ -19,16 +20,16 @@ export function paymentsRoutes(deps: BillingDeps): (router: ConnectRouter) => vo
         return { ...view, currentPeriodEnd: ts(view.currentPeriodEnd) };
       },
       async createCheckout(req, ctx) {
-        return createCheckout(deps, callerOf(ctx), req);
+        return callStripe(() => createCheckout(deps, callerOf(ctx), req));
       },
       async changePlan(req, ctx) {
-        return changePlan(deps, callerOf(ctx), { planKey: req.planKey });
+        return callStripe(() => changePlan(deps, callerOf(ctx), { planKey: req.planKey }));
       },
       async cancelSubscription(req, ctx) {
-        return cancelSubscription(deps, callerOf(ctx), { resume: req.resume });
+        return callStripe(() => cancelSubscription(deps, callerOf(ctx), { resume: req.resume }));
       },
       async createPortalSession(req, ctx) {
-        return createPortalSession(deps, callerOf(ctx), { returnUrl: req.returnUrl });
+        return callStripe(() => createPortalSession(deps, callerOf(ctx), { returnUrl: req.returnUrl }));
       },
       async handleStripeWebhook(req) {
         return handleStripeWebhook(deps, { payload: req.payload, signature: req.signature });

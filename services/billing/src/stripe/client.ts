@@ -1,3 +1,4 @@
+import { appError } from "@crafter/kit";
 import Stripe from "stripe";
 
 /**
@@ -22,3 +23,28 @@ export function createStripe(config: { STRIPE_SECRET_KEY: string; STRIPE_API_URL
 }
 
 export type { Stripe };
+
+/**
+ * A Stripe SDK failure as a catalogue error, so no Stripe outage or refusal becomes a 500: Stripe
+ * unreachable, rate limiting or refusing our key → UNAVAILABLE (503, retry later); a resource
+ * Stripe no longer has → NOT_FOUND; any other refused request → CONFLICT (our state and Stripe's
+ * disagree; the user reloads). Other errors are returned as they are.
+ */
+export function fromStripeError(error: unknown): unknown {
+  if (!(error instanceof Stripe.errors.StripeError)) return error;
+  if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+    if (error.statusCode === 404) return appError("NOT_FOUND", "Stripe has no such billing record.");
+    return appError("CONFLICT", "Stripe refused the change. Reload and try again.");
+  }
+  if (error instanceof Stripe.errors.StripeCardError) return appError("CONFLICT", error.message);
+  return appError("UNAVAILABLE", "Payments are briefly unavailable. Please try again in a moment.");
+}
+
+/** Runs a Stripe call, turning its errors into catalogue errors (fromStripeError). */
+export async function callStripe<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw fromStripeError(error);
+  }
+}

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { api } from "../../api/api";
 import { paths } from "../../api/paths";
 import { notify } from "../../shared/notify";
+import { useUpgradeModal } from "../billing/useUpgradeModal";
 import { ASSISTANT_CHAT_CAP, addMessage, type ChatState, canSend, EMPTY_CHAT, isTooLong, replyMessage } from "./chat";
 
 /**
@@ -17,6 +18,7 @@ export function AssistantPanel({ open, onClose }: { open: boolean; onClose: () =
   const [sending, setSending] = useState(false);
   const end = useRef<HTMLDivElement>(null);
   const tooLong = isTooLong(chat);
+  const upgrade = useUpgradeModal();
 
   useEffect(() => {
     if (chat.count > 0) end.current?.scrollIntoView?.({ block: "end" });
@@ -34,7 +36,8 @@ export function AssistantPanel({ open, onClose }: { open: boolean; onClose: () =
       if (reply) setChat((current) => addMessage(current, reply));
       else notify.errorMessage("The assistant did not answer", "Please try again.");
     } catch (error) {
-      notify.error(error, "The assistant could not answer");
+      // Out of free credits or over a plan limit: the upgrade modal, else a toast.
+      if (!upgrade(error)) notify.error(error, "The assistant could not answer");
     } finally {
       setSending(false);
     }

@@ -1,0 +1,268 @@
+/// <reference lib="dom" />
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import {
+  GatewaySession,
+  gatewayUrl,
+  linkFrom,
+  repoRoot,
+  stackEnv,
+  uniqueEmail,
+  waitForEmail,
+} from "@crafter/kit/testing";
+import { MONTHLY_CREDITS } from "@crafter/plans";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import Stripe from "stripe";
+
+// A free user runs out of credits, meets the upgrade modal (FREE_USER_LIMIT → Core), goes to the
+// subscription page with source=upgrade_modal, starts Stripe Checkout and comes back subscribed.
+//
+// stripe-mock (scripts/infra) answers billing's Checkout request but hosts no payment page and sends
+// no webhooks. So where the browser would be on Stripe's page, the test does what Stripe does: it
+// answers the hosted page's URL with a stand-in page (Stripe's, not ours), posts the signed
+// `checkout.session.completed` and `customer.subscription.created` webhooks for the session the app
+// created, and then follows the success URL back to the app, as Stripe's redirect would.
+
+const base = gatewayUrl();
+const email = uniqueEmail("billing-e2e");
+const password = "a long and honest passphrase";
+const secret = stackEnv().STRIPE_WEBHOOK_SECRET ?? "whsec_crafter_local";
+const signer = new Stripe("sk_test_signer");
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let userId = "";
+// Chromium starts slowly on a busy machine; the steps set their own timeouts.
+jest.setTimeout(120_000);
+
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+  });
+  context = await browser.newContext({ baseURL: base });
+  page = await context.newPage();
+  page.setDefaultTimeout(60_000);
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const artifacts = join(repoRoot, ".data/e2e-artifacts");
+
+/** A test step that leaves a screenshot and the page's text in .data/e2e-artifacts when it fails. */
+function step(name: string, fn: () => Promise<void>, timeout = 180_000) {
+  it(
+    name,
+    async () => {
+      try {
+        await fn();
+      } catch (error) {
+        mkdirSync(artifacts, { recursive: true });
+        const file = join(artifacts, `billing-${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
+        await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+        const text = await page
+          .locator("body")
+          // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it.
+          .innerText()
+          .catch(() => "");
+        throw new Error(
+          `${(error as Error).message}\nURL: ${page.url()}\nScreenshot: ${file}\nPage text: ${text.slice(0, 1500)}`,
+        );
+      }
+    },
+    timeout,
+  );
+}
+
+/** A gateway call with the browser's cookies (Origin + JSON on writes, as the CSRF rules want). */
+async function call<T>(method: "GET" | "POST", path: string, body?: unknown) {
+  const response = await context.request.fetch(path, {
+    method,
+    headers: method === "GET" ? {} : { origin: base, "content-type": "application/json" },
+    data: method === "GET" ? undefined : JSON.stringify(body ?? {}),
+  });
+  const envelope = (await response.json()) as { success: boolean; result: T; error: { code: string } | null };
+  return { status: response.status(), ...envelope };
+}
+
+/** What Stripe does once the user paid: its webhook, signed with the endpoint's secret. */
+async function stripeSends(type: string, object: object) {
+  const payload = JSON.stringify({
+    id: `evt_${randomUUID().replaceAll("-", "")}`,
+    object: "event",
+    type,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+  });
+  const response = await fetch(`${base}/api/billing/webhook`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "stripe-signature": signer.webhooks.generateTestHeaderString({ payload, secret }),
+    },
+    body: payload,
+  });
+  expect(response.status).toBe(200);
+}
+
+async function headerCredits(): Promise<number> {
+  const tag = page.getByTestId("credits");
+  await tag.waitFor();
+  return Number(await tag.getAttribute("data-credits"));
+}
+
+describe("upgrade from the modal through Stripe Checkout", () => {
+  step("signs up (API), verifies and signs in (UI)", async () => {
+    const session = new GatewaySession(base);
+    expect((await session.post("/auth/signup", { email, password, displayName: "Sam" })).status).toBe(200);
+    const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
+    expect((await session.post("/auth/verify", { token: link.searchParams.get("token") })).status).toBe(200);
+    expect((await session.post("/auth/signin", { email, password })).status).toBe(200);
+    // A business, so the app opens on its pages rather than the onboarding.
+    const project = await session.post("/api/projects/createProject", {
+      name: "Linden Street Bakery",
+      description: "A neighbourhood bakery baking sourdough, rye and seasonal pastries every morning since 2015.",
+      audience: "Neighbours and office workers who want good bread",
+      keywords: ["sourdough", "bakery"],
+      websiteUrl: "lindenbakery.example.com",
+    });
+    expect(project.status).toBe(201);
+    await page.goto("/signin");
+    await page.locator("#signin-email").fill(email);
+    await page.locator("#signin-password").fill(password);
+    await page.getByTestId("signin-submit").click();
+    await page.waitForURL("**/app/**");
+    expect(await headerCredits()).toBeGreaterThan(0);
+    userId = (await call<{ user: { userId: string } }>("GET", "/auth/check")).result.user.userId;
+  });
+
+  step("runs out of free credits and meets the upgrade modal suggesting Core", async () => {
+    // Spend the free credits through the API: assistant replies cost a credit each.
+    let refused: string | undefined;
+    for (let round = 0; round < 80 && !refused; round += 1) {
+      const replies = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          call("POST", "/api/assistant/chat", { messages: [{ type: "message", content: "An idea for May?" }] }),
+        ),
+      );
+      // A busy machine may time a reply out (UNAVAILABLE): that is no answer, ask again.
+      refused = replies
+        .map((reply) => reply.error?.code)
+        .find((code) => code !== undefined && code !== "UNAVAILABLE" && code !== "TooManyRunningActions");
+    }
+    expect(refused).toBe("NEED_SUBSCRIPTION");
+
+    // In the app, the next question to the assistant opens the upgrade modal.
+    await page.goto("/app/settings/wallet");
+    await page.getByTestId("assistant-open").click();
+    await page
+      .getByTestId("assistant-input")
+      .locator("textarea")
+      .or(page.getByTestId("assistant-input"))
+      .first()
+      .fill("One more idea?");
+    await page.getByTestId("assistant-send").click();
+    const modal = page.locator(".ant-modal").filter({ hasText: "Keep Crafting Uninterrupted!" });
+    await modal.waitFor();
+    expect(await modal.getByTestId("upgrade-modal").getAttribute("data-scenario")).toBe("FREE_USER_LIMIT");
+    expect(await modal.getByTestId("upgrade-modal").getAttribute("data-suggests")).toBe("core");
+    await modal.getByRole("button", { name: "Upgrade now" }).click();
+    await page.waitForURL("**/app/settings/subscription?source=upgrade_modal&plan=core");
+    // The assistant's drawer stays open over the page; the user closes it.
+    await page.locator(".ant-drawer-close").click();
+    await page.locator(".ant-drawer-mask").waitFor({ state: "hidden" });
+    await page.getByTestId("upgrade-source").waitFor();
+    await page.getByTestId("plan-suggested").waitFor();
+    expect(await page.getByTestId("current-tier").getAttribute("data-tier")).toBe("free");
+  });
+
+  step("shows the cards from billing with the monthly/yearly toggle", async () => {
+    expect(await page.getByTestId("plan-core-price").textContent()).toBe("$29");
+    await page
+      .getByTestId("billing-period")
+      .getByText(/^Yearly/)
+      .click();
+    expect(await page.getByTestId("plan-core-price").textContent()).toBe("$24.17");
+    expect(await page.getByTestId("plan-core").getAttribute("data-plan-key")).toBe("CoreYearly_v1");
+    await page.getByTestId("billing-period").getByText("Monthly").click();
+    expect(await page.getByTestId("plan-pro").getAttribute("data-plan-key")).toBe("ProMonthly");
+  });
+
+  step("goes to Stripe Checkout and comes back subscribed to Core", async () => {
+    // Stripe's hosted page (no network here): a stand-in that only says where the browser is.
+    await context.route("https://checkout.stripe.com/**", (route) =>
+      route.fulfill({ contentType: "text/html", body: "<title>Stripe Checkout</title><h1>Stripe Checkout</h1>" }),
+    );
+    const checkoutCall = page.waitForResponse((response) => response.url().endsWith("/api/billing/checkout"));
+    await page.getByTestId("subscribe-core").click();
+    const checkout = (await (await checkoutCall).json()) as { result: { url: string; sessionId: string } };
+    await page.waitForURL("https://checkout.stripe.com/**");
+
+    // The user pays; Stripe tells billing, then sends the browser back to the success URL.
+    const customer = `cus_${randomUUID().replaceAll("-", "").slice(0, 14)}`;
+    const subscription = `sub_${randomUUID().replaceAll("-", "").slice(0, 14)}`;
+    await stripeSends("checkout.session.completed", {
+      id: checkout.result.sessionId,
+      object: "checkout.session",
+      mode: "subscription",
+      status: "complete",
+      payment_status: "paid",
+      client_reference_id: userId,
+      customer,
+      subscription,
+      metadata: { userId, planKey: "CoreMonthly_v1" },
+    });
+    await stripeSends("customer.subscription.created", {
+      id: subscription,
+      object: "subscription",
+      customer,
+      status: "active",
+      cancel_at_period_end: false,
+      metadata: { userId, planKey: "CoreMonthly_v1" },
+      items: {
+        object: "list",
+        data: [
+          {
+            id: "si_e2e",
+            current_period_end: Math.floor(Date.now() / 1000) + 30 * 86_400,
+            price: { id: "price_core", lookup_key: "CoreMonthly_v1" },
+          },
+        ],
+      },
+    });
+    await page.goto(
+      `/app/settings/subscription?checkout=success&source=upgrade_modal&session_id=${checkout.result.sessionId}`,
+    );
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="current-tier"]')?.getAttribute("data-tier") === "core",
+    );
+    expect(await page.getByTestId("current-plan-key").textContent()).toBe("CoreMonthly_v1");
+    await page.getByTestId("current-core").waitFor();
+    expect(await page.getByTestId("checkout-pending").count()).toBe(0);
+    // The plan's monthly credits are in the header and the wallet's history.
+    await page.goto("/app/settings/wallet");
+    expect(await headerCredits()).toBe(MONTHLY_CREDITS.core);
+    await page.getByTestId("wallet-history").getByText("Monthly plan credits").waitFor();
+  });
+
+  step("crafting works again: the assistant answers", async () => {
+    await page.getByTestId("assistant-open").click();
+    const before = await page.getByTestId("assistant-message").count();
+    await page
+      .getByTestId("assistant-input")
+      .locator("textarea")
+      .or(page.getByTestId("assistant-input"))
+      .first()
+      .fill("And for June?");
+    await page.getByTestId("assistant-send").click();
+    await page.waitForFunction(
+      (count) => document.querySelectorAll('[data-testid="assistant-message"]').length >= count + 2,
+      before,
+    );
+  });
+});
