@@ -35,6 +35,7 @@ import {
   type DesignElement,
   type DesignStage,
   FONTS,
+  firstChild,
   fromTemplate,
   type History,
   historyOf,
@@ -42,6 +43,7 @@ import {
   newElement,
   parseDesign,
   type RecentColours,
+  readableOn,
   record,
   redo,
   rememberColour,
@@ -334,14 +336,21 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
     if (!konvaStage) return;
     const transformer = transformerRef.current;
     const nodes = transformer?.nodes() ?? [];
+    // The handles are not part of the picture.
     transformer?.nodes([]);
     konvaStage.draw();
-    // The page at its real size, whatever it is scaled to on screen.
-    const url = konvaStage.toDataURL({ mimeType: "image/png", pixelRatio: 1 / scale });
-    transformer?.nodes(nodes);
-    void fetch(url)
-      .then((response) => response.blob())
-      .then((blob) => saveBlob(blob, `${design.name.replace(/[^\w.-]+/g, "-") || "design"}.png`));
+    // The page at its real size, whatever it is scaled to on screen (toBlob: the CSP allows no
+    // fetch of a data: URL).
+    const name = `${design.name.replace(/[^\w.-]+/g, "-") || "design"}.png`;
+    konvaStage.toBlob({
+      mimeType: "image/png",
+      pixelRatio: 1 / scale,
+      callback: (blob) => {
+        transformer?.nodes(nodes);
+        if (blob) saveBlob(blob, name);
+        else notify.errorMessage("Could not export", "The page could not be drawn.");
+      },
+    });
   };
 
   const exportZip = async () => {
@@ -395,7 +404,9 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
         <Tooltip title="Add text">
           <Button
             icon={<FontSizeOutlined />}
-            onClick={() => add(newElement("text", design.width, design.height))}
+            onClick={() =>
+              add(newElement("text", design.width, design.height, { fill: readableOn(firstChild(stage)?.fill) }))
+            }
             data-testid="designer-add-text"
           >
             Text
