@@ -125,7 +125,7 @@ describe("media in the browser", () => {
       .asPromise();
     try {
       await connection
-        .collection<{ _id: string }>("flag_overrides")
+        .collection<{ _id: string; userId: string; flag: string; enabled: boolean; updatedAt: Date }>("flag_overrides")
         .insertOne({ _id: `e2e-${userId}`, userId, flag: "image_edit", enabled: true, updatedAt: new Date() });
     } finally {
       await connection.close();
