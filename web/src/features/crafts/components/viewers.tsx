@@ -3,10 +3,11 @@ import { Alert, Card, Descriptions, Flex, List, Progress, Tag, Typography } from
 import type { ComponentType } from "react";
 import type { StepResult } from "../../../api/types";
 import { safeHtml } from "../../../shared/safe-html";
+import { MEDIA_VIEWERS } from "../../media/viewers";
 
 /**
  * One component per viewer kind of the spec (section 3, "Viewer kinds") that a working workflow
- * uses (the media kinds say "coming soon"); a kind the web does not know falls back on the
+ * uses (the media viewers live in features/media); a kind the web does not know falls back on the
  * result's format (html, list, text).
  */
 export interface ViewerProps {
@@ -204,7 +205,7 @@ function humanizeKey(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** Media viewers arrive with the media issue. */
+/** The template designer and email attachment viewers arrive with the email work. */
 function ComingSoonViewer() {
   return <Alert type="info" showIcon data-testid="viewer-coming-soon" title="Coming soon" />;
 }
@@ -226,10 +227,7 @@ export const VIEWERS: Record<ViewerKind, ComponentType<ViewerProps>> = {
   keywords: KeywordsViewer,
   grid: GridViewer,
   "website audit summary": WebsiteAuditSummaryViewer,
-  "image select": ComingSoonViewer,
-  "crops image select": ComingSoonViewer,
-  "audio player": ComingSoonViewer,
-  "visual designer": ComingSoonViewer,
+  ...MEDIA_VIEWERS,
   "template designer": ComingSoonViewer,
   "email attachment uploader": ComingSoonViewer,
 };
