@@ -70,6 +70,18 @@ export const ERROR_CATALOGUE = {
   CONFLICT: { status: 409, message: "This conflicts with the current state. Reload and try again." },
   RATE_LIMITED: { status: 429, message: "Too many attempts. Please wait a moment and try again." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Requests must be sent as application/json." },
+  // Media (issue 11): uploads are checked by their bytes, with a limit per kind.
+  MEDIA_UNSUPPORTED_TYPE: {
+    status: 415,
+    message: "This file type is not supported. Upload an image (JPEG, PNG, WebP, GIF), an audio file or a video.",
+  },
+  MEDIA_TOO_LARGE: { status: 413, message: "This file is too large." },
+  MEDIA_UNREADABLE: { status: 422, message: "This file could not be read. It may be damaged." },
+  MEDIA_LINK_EXPIRED: { status: 403, message: "This media link is invalid or has expired." },
+  MEDIA_PROVIDER_FAILED: {
+    status: 502,
+    message: "The generation service failed. Nothing was charged; please try again.",
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

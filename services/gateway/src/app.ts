@@ -12,10 +12,11 @@ import { errorHandler } from "./http/envelope";
 import { Idempotency } from "./http/idempotency";
 import { openApiDocument } from "./http/openapi";
 import { apiReference } from "./http/reference";
-import { mountRoutes } from "./http/registry";
+import { API_CONTENT_TYPES, mountRoutes } from "./http/registry";
 import { securityHeaders } from "./http/security";
 import { dashboard } from "./http/static";
 import { allRoutes } from "./routes";
+import { mediaFiles } from "./routes/media-files";
 import { streamRoutes } from "./rpc/stream-proxy";
 
 /** The gateway's Express app: /auth, /api (with /api/openapi.json and /api/reference), /rpc and the dashboard. */
@@ -67,8 +68,18 @@ export function createApp(
   app.use("/api", apiReference(openapi));
   const mountDeps = { verify, clients, idempotency: new Idempotency(redis) };
   for (const mount of ["/auth", "/api"]) {
-    app.use(mount, noStore, csrfGuard(origins), cookieParser(), ...jsonBody(), mountRoutes(mount, routes, mountDeps));
+    const types = mount === "/api" ? API_CONTENT_TYPES : undefined;
+    app.use(
+      mount,
+      noStore,
+      csrfGuard(origins, types),
+      cookieParser(),
+      ...jsonBody(),
+      mountRoutes(mount, routes, mountDeps),
+    );
   }
+  // Signed, expiring media URLs (`/media/<key>?exp&sig`): no session, the signature is the key.
+  app.get("/media/*key", mediaFiles(clients));
   app.use(dashboard(config.WEB_DIST));
   app.use(errorHandler(logger));
   return app;

@@ -3,6 +3,7 @@ import { createServiceClient, serviceCredentials } from "@crafter/kit";
 import { AccountService } from "@crafter/proto/crafter/account/v1/account_pb";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
+import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { Config } from "./config";
@@ -13,6 +14,7 @@ export interface Clients {
   projects: Client<typeof ProjectsService>;
   workflows: Client<typeof WorkflowsService>;
   billing: Client<typeof BillingService>;
+  media: Client<typeof MediaService>;
 }
 
 /**
@@ -35,5 +37,6 @@ export function createClients(config: Config): Clients {
     projects: createServiceClient(ProjectsService, config.PROJECTS_URL, options),
     workflows: createServiceClient(WorkflowsService, config.WORKFLOWS_URL, options),
     billing: createServiceClient(BillingService, config.BILLING_URL, options),
+    media: createServiceClient(MediaService, config.MEDIA_URL, options),
   };
 }

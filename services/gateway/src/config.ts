@@ -17,6 +17,8 @@ export const configSchema = baseConfigSchema.extend({
   WORKFLOWS_URL: z.url(),
   /** Credits, expiry and plan of userInfo. */
   BILLING_URL: z.url(),
+  /** Assets, edits, uploads and the signed /media/* files. */
+  MEDIA_URL: z.url(),
   /** Set false only for plain-http hosts other than localhost; browsers treat localhost as secure. */
   COOKIE_SECURE: z
     .enum(["true", "false"])

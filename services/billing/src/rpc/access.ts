@@ -9,6 +9,6 @@ import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
  */
 export const access = rpcAccess(BillingService, {
   getCredits: ["user"],
-  debit: ["service:workflows"],
-  refund: ["service:workflows"],
+  debit: ["service:workflows", "service:media"],
+  refund: ["service:workflows", "service:media"],
 });

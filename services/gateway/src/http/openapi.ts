@@ -36,11 +36,14 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
     const status = ERROR_CATALOGUE[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  if (route.body) byStatus.set(413, ["CR_ERR_BAD_REQUEST"]);
+  if (route.body && !byStatus.has(413)) byStatus.set(413, ["CR_ERR_BAD_REQUEST"]);
+  const binary = z.string().meta({ format: "binary" });
   const responses: Record<string, ZodOpenApiResponseObject> = {
     [String(route.status ?? 200)]: {
       description: "Success",
-      content: { "application/json": { schema: successEnvelope(route.response) } },
+      content: route.fileResponse
+        ? Object.fromEntries(route.fileResponse.map((type) => [type, { schema: binary }]))
+        : { "application/json": { schema: successEnvelope(route.response) } },
       ...(route.idempotent
         ? {
             headers: z.object({
@@ -71,6 +74,9 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
       ...(route.idempotent ? { header: idempotencyHeaders } : {}),
     },
     ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: route.body } } } } : {}),
+    ...(route.rawBody
+      ? { requestBody: { required: true, content: { [route.rawBody.contentType]: { schema: route.rawBody.schema } } } }
+      : {}),
     responses: responses as ZodOpenApiOperationObject["responses"],
   };
 }

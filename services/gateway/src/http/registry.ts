@@ -17,7 +17,7 @@ export interface RouteDef<
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
 > {
-  method: "get" | "post" | "put" | "delete";
+  method: "get" | "post" | "put" | "patch" | "delete";
   /** OpenAPI-style path from the root, e.g. `/api/workflowsV2/{id}`. */
   path: string;
   summary: string;
@@ -36,6 +36,13 @@ export interface RouteDef<
   errors?: readonly ErrorCode[];
   /** Honours `Idempotency-Key` (POST routes that create things). */
   idempotent?: boolean;
+  /**
+   * A body that is not JSON (uploads): its content type and documented shape. The handler reads
+   * `req` itself; any other content type is refused (415). JSON routes refuse every other type.
+   */
+  rawBody?: { contentType: "multipart/form-data" | "application/octet-stream"; schema: z.ZodType };
+  /** The route answers a file, not the envelope: its content type(s) in the document; the handler writes `res`. */
+  fileResponse?: string[];
   handler: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<z.input<R>>;
 }
 
@@ -85,6 +92,15 @@ export const idempotencyHeaders = z.object({
     }),
 });
 
+/** The content types /api accepts before routing (csrfGuard); each route then accepts exactly its own. */
+export const API_CONTENT_TYPES = ["application/json", "multipart/form-data", "application/octet-stream"];
+
+/** @throws UNSUPPORTED_MEDIA_TYPE (415) unless the request's content type is `expected`. */
+function requireContentType(req: Request, expected: string): void {
+  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== expected) throw appError("UNSUPPORTED_MEDIA_TYPE", `Requests must be sent as ${expected}.`);
+}
+
 /** `/api/x/{id}` → `/api/x/:id`, relative to `mount` (e.g. "/api"). */
 export function expressPath(path: string, mount: string): string {
   return path.slice(mount.length).replace(/\{([^}]+)\}/g, ":$1") || "/";
@@ -109,6 +125,7 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps):
     const handlers: RequestHandler[] = [];
     if (route.auth === "session") handlers.push(session);
     handlers.push(async (req, res) => {
+      if (route.method !== "get") requireContentType(req, route.rawBody?.contentType ?? "application/json");
       const params = route.params ? parseBody(route.params, req.params, "path") : {};
       const query = route.query ? parseBody(route.query, req.query, "query") : {};
       const body = route.body ? parseBody(route.body, req.body) : {};
@@ -128,7 +145,7 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps):
               res,
             )
           : await run();
-      ok(res, answer.result, answer.status);
+      if (!route.fileResponse && !res.headersSent) ok(res, answer.result, answer.status);
     });
     router[route.method](expressPath(route.path, mount), ...handlers);
   }

@@ -4,6 +4,7 @@ import { aiToolsRoutes } from "./ai-tools.routes";
 import { apiKeyRoutes } from "./api-keys.routes";
 import { authRoutes } from "./auth.routes";
 import type { RouteDeps } from "./deps";
+import { mediaRoutes } from "./media.routes";
 import { projectsRoutes } from "./projects.routes";
 import { workflowsRoutes } from "./workflows.routes";
 
@@ -18,6 +19,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   workflowsRoutes,
   aiToolsRoutes,
   apiKeyRoutes,
+  mediaRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

@@ -7,6 +7,7 @@ export const TOPICS = {
   projectsProject: "projects.project.v1",
   workflowsCraft: "workflows.craft.v1",
   billingCredits: "billing.credits.v1",
+  mediaAsset: "media.asset.v1",
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];

@@ -10,6 +10,7 @@ export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = {
   "projects.project.v1": 6,
   "workflows.craft.v1": 6,
   "billing.credits.v1": 6,
+  "media.asset.v1": 6,
 };
 
 /** The topics each service publishes and consumes, as the manifest declares them. */
@@ -20,4 +21,5 @@ export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly strin
   workflows: { publishes: ["workflows.craft.v1"], consumes: [] },
   notifications: { publishes: [], consumes: ["auth.user.v1"] },
   billing: { publishes: ["billing.credits.v1"], consumes: ["auth.user.v1"] },
+  media: { publishes: ["media.asset.v1"], consumes: [] },
 };

@@ -4,4 +4,29 @@ import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
 /** Who may call each MediaService RPC: a method without an entry is refused. */
 export const access = rpcAccess(MediaService, {
   getMediaStatus: ["user"],
+  uploadAsset: ["user"],
+  listAssets: ["user"],
+  getAsset: ["user"],
+  renameAsset: ["user"],
+  deleteAsset: ["user"],
+  downloadAsset: ["user"],
+  // Whoever holds a signed URL: the use case checks the signature and expiry.
+  readFile: ["public"],
+  previewEdit: ["user"],
+  saveEdit: ["user"],
+  exportAssets: ["user"],
+  startUpload: ["user"],
+  putUploadChunk: ["user"],
+  getUpload: ["user"],
+  completeUpload: ["user"],
+  searchStock: ["user"],
+  generateImage: ["user"],
+  // The podcast's AudioGenerator step, run by the workflows engine for the user it names.
+  generateSpeech: ["service:workflows"],
+  listDesigns: ["user"],
+  createDesign: ["user"],
+  getDesign: ["user"],
+  updateDesign: ["user"],
+  deleteDesign: ["user"],
+  exportDesign: ["user"],
 });

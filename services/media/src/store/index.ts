@@ -1,16 +1,27 @@
 import type { Connection, Model } from "mongoose";
-import { type EntryDoc, EntryRepository, entryModel } from "./entry.repository";
+import { type AssetDoc, AssetRepository, assetModel } from "./asset.repository";
+import { DesignRepository, designModel } from "./design.repository";
+import { UploadRepository, uploadModel } from "./upload.repository";
 
 /** Every repository of the media service, over its own database. */
 export interface MediaStores {
-  entries: EntryRepository;
+  assets: AssetRepository;
+  uploads: UploadRepository;
+  designs: DesignRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
-  outbox: Model<EntryDoc>[];
+  outbox: Model<AssetDoc>[];
 }
 
 /** Builds the repositories and waits until their indexes exist. */
 export async function createStores(connection: Connection): Promise<MediaStores> {
-  const entries = entryModel(connection);
-  await entries.init();
-  return { entries: new EntryRepository(entries), outbox: [entries] };
+  const assets = assetModel(connection);
+  const uploads = uploadModel(connection);
+  const designs = designModel(connection);
+  await Promise.all([assets.init(), uploads.init(), designs.init()]);
+  return {
+    assets: new AssetRepository(assets),
+    uploads: new UploadRepository(uploads),
+    designs: new DesignRepository(designs),
+    outbox: [assets],
+  };
 }

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/media/v1/media.proto.
  */
 export const file_crafter_media_v1_media: GenFile = /*@__PURE__*/
-  fileDesc("ChxjcmFmdGVyL21lZGlhL3YxL21lZGlhLnByb3RvEhBjcmFmdGVyLm1lZGlhLnYxIhcKFUdldE1lZGlhU3RhdHVzUmVxdWVzdCI4ChZHZXRNZWRpYVN0YXR1c1Jlc3BvbnNlEg8KB2VudHJpZXMYASABKAUSDQoFZW1wdHkYAiABKAgycwoMTWVkaWFTZXJ2aWNlEmMKDkdldE1lZGlhU3RhdHVzEicuY3JhZnRlci5tZWRpYS52MS5HZXRNZWRpYVN0YXR1c1JlcXVlc3QaKC5jcmFmdGVyLm1lZGlhLnYxLkdldE1lZGlhU3RhdHVzUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("ChxjcmFmdGVyL21lZGlhL3YxL21lZGlhLnByb3RvEhBjcmFmdGVyLm1lZGlhLnYxIhcKFUdldE1lZGlhU3RhdHVzUmVxdWVzdCI4ChZHZXRNZWRpYVN0YXR1c1Jlc3BvbnNlEg8KB2VudHJpZXMYASABKAUSDQoFZW1wdHkYAiABKAgiQwoHVmFyaWFudBIMCgRuYW1lGAEgASgJEgsKA3VybBgCIAEoCRINCgV3aWR0aBgDIAEoBRIOCgZoZWlnaHQYBCABKAUijAMKBUFzc2V0EgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDgoGc291cmNlGAMgASgJEgwKBG5hbWUYBCABKAkSDAoEbWltZRgFIAEoCRIMCgRzaXplGAYgASgDEhIKBXdpZHRoGAcgASgFSACIAQESEwoGaGVpZ2h0GAggASgFSAGIAQESGAoLZHVyYXRpb25fbXMYCSABKAVIAogBARILCgN1cmwYCiABKAkSFQoNdGh1bWJuYWlsX3VybBgLIAEoCRIrCgh2YXJpYW50cxgMIAMoCzIZLmNyYWZ0ZXIubWVkaWEudjEuVmFyaWFudBIZCgxwcm9maWxlX3R5cGUYDSABKAlIA4gBARITCgtwcm9maWxlX2lkcxgOIAMoCRISCgpjcmVhdGVkX2F0GA8gASgJEhIKCnByb2plY3RfaWQYECABKAkSDQoFbGFiZWwYESABKAlCCAoGX3dpZHRoQgkKB19oZWlnaHRCDgoMX2R1cmF0aW9uX21zQg8KDV9wcm9maWxlX3R5cGUihQEKElVwbG9hZEFzc2V0UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBGRhdGEYAiABKAwSEgoKcHJvamVjdF9pZBgDIAEoCRIZCgxwcm9maWxlX3R5cGUYBCABKAlIAIgBARITCgtwcm9maWxlX2lkcxgFIAMoCUIPCg1fcHJvZmlsZV90eXBlIogBChFMaXN0QXNzZXRzUmVxdWVzdBIMCgR0eXBlGAEgASgJEg4KBnNvdXJjZRgCIAEoCRIUCgxwcm9maWxlX3R5cGUYAyABKAkSEwoLcHJvZmlsZV9pZHMYBCADKAkSCQoBcRgFIAEoCRIMCgRwYWdlGAYgASgFEhEKCXBhZ2Vfc2l6ZRgHIAEoBSJ3ChJMaXN0QXNzZXRzUmVzcG9uc2USJwoGcmVzdWx0GAEgAygLMhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiHQoPR2V0QXNzZXRSZXF1ZXN0EgoKAmlkGAEgASgJIi4KElJlbmFtZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJIiAKEkRlbGV0ZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCSIVChNEZWxldGVBc3NldFJlc3BvbnNlIkcKCUZpbGVDaHVuaxIMCgRtaW1lGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEgwKBHNpemUYAyABKAMSDAoEZGF0YRgEIAEoDCI4Cg9SZWFkRmlsZVJlcXVlc3QSCwoDa2V5GAEgASgJEgsKA2V4cBgCIAEoAxILCgNzaWcYAyABKAkiQAoLRWRpdFJlcXVlc3QSCgoCaWQYASABKAkSFwoPb3BlcmF0aW9uc19qc29uGAIgASgJEgwKBG5hbWUYAyABKAkiUAoTUHJldmlld0VkaXRSZXNwb25zZRIMCgRtaW1lGAEgASgJEgwKBGRhdGEYAiABKAwSDQoFd2lkdGgYAyABKAUSDgoGaGVpZ2h0GAQgASgFIlgKE0V4cG9ydEFzc2V0c1JlcXVlc3QSEQoJYXNzZXRfaWRzGAEgAygJEg4KBmZvcm1hdBgCIAEoCRIQCghmaWxlbmFtZRgDIAEoCRIMCgR0eXBlGAQgASgJIlIKElN0YXJ0VXBsb2FkUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHNpemUYAiABKAMSDAoEbWltZRgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJIjwKE1N0YXJ0VXBsb2FkUmVzcG9uc2USEQoJdXBsb2FkX2lkGAEgASgJEhIKCmNodW5rX3NpemUYAiABKAUiRwoVUHV0VXBsb2FkQ2h1bmtSZXF1ZXN0EhEKCXVwbG9hZF9pZBgBIAEoCRINCgVpbmRleBgCIAEoBRIMCgRkYXRhGAMgASgMIiUKEEdldFVwbG9hZFJlcXVlc3QSEQoJdXBsb2FkX2lkGAEgASgJInYKC1VwbG9hZFN0YXRlEhEKCXVwbG9hZF9pZBgBIAEoCRIQCghyZWNlaXZlZBgCIAEoAxIMCgRzaXplGAMgASgDEhIKCmNodW5rX3NpemUYBCABKAUSDgoGY2h1bmtzGAUgAygFEhAKCGNvbXBsZXRlGAYgASgIIi0KElNlYXJjaFN0b2NrUmVxdWVzdBIJCgFxGAEgASgJEgwKBHBhZ2UYAiABKAUipAEKClN0b2NrSW1hZ2USCgoCaWQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSCwoDdXJsGAMgASgJEhUKDXRodW1ibmFpbF91cmwYBCABKAkSDQoFd2lkdGgYBSABKAUSDgoGaGVpZ2h0GAYgASgFEg4KBmF1dGhvchgHIAEoCRISCgphdXRob3JfdXJsGAggASgJEg4KBnNvdXJjZRgJIAEoCSKNAQoTU2VhcmNoU3RvY2tSZXNwb25zZRIsCgZyZXN1bHQYASADKAsyHC5jcmFmdGVyLm1lZGlhLnYxLlN0b2NrSW1hZ2USDQoFY291bnQYAiABKAUSFAoMY3VycmVudF9wYWdlGAMgASgFEhMKC3RvdGFsX3BhZ2VzGAQgASgFEg4KBnNvdXJjZRgFIAEoCSLVAQoUR2VuZXJhdGVJbWFnZVJlcXVlc3QSDgoGcHJvbXB0GAEgASgJEgwKBHNpemUYAiABKAkSGQoMcHJvZmlsZV90eXBlGAMgASgJSACIAQESFwoKcHJvZmlsZV9pZBgEIAEoCUgBiAEBEhIKCnByb2plY3RfaWQYBSABKAkSEAoIaGVhZGxpbmUYBiABKAkSDgoGY29sb3JzGAcgAygJEhUKDWxvZ29fYXNzZXRfaWQYCCABKAlCDwoNX3Byb2ZpbGVfdHlwZUINCgtfcHJvZmlsZV9pZCIuCg1TcGVlY2hTZWdtZW50Eg8KB3NwZWFrZXIYASABKAkSDAoEdGV4dBgCIAEoCSKKAQoVR2VuZXJhdGVTcGVlY2hSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSMQoIc2VnbWVudHMYAiADKAsyHy5jcmFmdGVyLm1lZGlhLnYxLlNwZWVjaFNlZ21lbnQSDAoEbmFtZRgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEgsKA2tleRgFIAEoCSKTAQoGRGVzaWduEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFd2lkdGgYAyABKAUSDgoGaGVpZ2h0GAQgASgFEhMKC3N0YWdlc19qc29uGAUgASgJEhIKCmNyZWF0ZWRfYXQYBiABKAkSEgoKdXBkYXRlZF9hdBgHIAEoCRITCgtwcmV2aWV3X3VybBgIIAEoCSJkCgtEZXNpZ25JbnB1dBIMCgRuYW1lGAEgASgJEg0KBXdpZHRoGAIgASgFEg4KBmhlaWdodBgDIAEoBRITCgtzdGFnZXNfanNvbhgEIAEoCRITCgtwcmV2aWV3X3BuZxgFIAEoDCI1ChJMaXN0RGVzaWduc1JlcXVlc3QSDAoEcGFnZRgBIAEoBRIRCglwYWdlX3NpemUYAiABKAUieQoTTGlzdERlc2lnbnNSZXNwb25zZRIoCgZyZXN1bHQYASADKAsyGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiHgoQR2V0RGVzaWduUmVxdWVzdBIKCgJpZBgBIAEoCSJQChNVcGRhdGVEZXNpZ25SZXF1ZXN0EgoKAmlkGAEgASgJEi0KBmRlc2lnbhgCIAEoCzIdLmNyYWZ0ZXIubWVkaWEudjEuRGVzaWduSW5wdXQiFgoURGVsZXRlRGVzaWduUmVzcG9uc2UiMQoTRXhwb3J0RGVzaWduUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZmb3JtYXQYAiABKAky5g8KDE1lZGlhU2VydmljZRJjCg5HZXRNZWRpYVN0YXR1cxInLmNyYWZ0ZXIubWVkaWEudjEuR2V0TWVkaWFTdGF0dXNSZXF1ZXN0GiguY3JhZnRlci5tZWRpYS52MS5HZXRNZWRpYVN0YXR1c1Jlc3BvbnNlEkwKC1VwbG9hZEFzc2V0EiQuY3JhZnRlci5tZWRpYS52MS5VcGxvYWRBc3NldFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElcKCkxpc3RBc3NldHMSIy5jcmFmdGVyLm1lZGlhLnYxLkxpc3RBc3NldHNSZXF1ZXN0GiQuY3JhZnRlci5tZWRpYS52MS5MaXN0QXNzZXRzUmVzcG9uc2USRgoIR2V0QXNzZXQSIS5jcmFmdGVyLm1lZGlhLnYxLkdldEFzc2V0UmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXQSTAoLUmVuYW1lQXNzZXQSJC5jcmFmdGVyLm1lZGlhLnYxLlJlbmFtZUFzc2V0UmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXQSWgoLRGVsZXRlQXNzZXQSJC5jcmFmdGVyLm1lZGlhLnYxLkRlbGV0ZUFzc2V0UmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuRGVsZXRlQXNzZXRSZXNwb25zZRJRCg1Eb3dubG9hZEFzc2V0EiEuY3JhZnRlci5tZWRpYS52MS5HZXRBc3NldFJlcXVlc3QaGy5jcmFmdGVyLm1lZGlhLnYxLkZpbGVDaHVuazABEkwKCFJlYWRGaWxlEiEuY3JhZnRlci5tZWRpYS52MS5SZWFkRmlsZVJlcXVlc3QaGy5jcmFmdGVyLm1lZGlhLnYxLkZpbGVDaHVuazABElMKC1ByZXZpZXdFZGl0Eh0uY3JhZnRlci5tZWRpYS52MS5FZGl0UmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuUHJldmlld0VkaXRSZXNwb25zZRJCCghTYXZlRWRpdBIdLmNyYWZ0ZXIubWVkaWEudjEuRWRpdFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElQKDEV4cG9ydEFzc2V0cxIlLmNyYWZ0ZXIubWVkaWEudjEuRXhwb3J0QXNzZXRzUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESWgoLU3RhcnRVcGxvYWQSJC5jcmFmdGVyLm1lZGlhLnYxLlN0YXJ0VXBsb2FkUmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuU3RhcnRVcGxvYWRSZXNwb25zZRJYCg5QdXRVcGxvYWRDaHVuaxInLmNyYWZ0ZXIubWVkaWEudjEuUHV0VXBsb2FkQ2h1bmtSZXF1ZXN0Gh0uY3JhZnRlci5tZWRpYS52MS5VcGxvYWRTdGF0ZRJOCglHZXRVcGxvYWQSIi5jcmFmdGVyLm1lZGlhLnYxLkdldFVwbG9hZFJlcXVlc3QaHS5jcmFmdGVyLm1lZGlhLnYxLlVwbG9hZFN0YXRlEk0KDkNvbXBsZXRlVXBsb2FkEiIuY3JhZnRlci5tZWRpYS52MS5HZXRVcGxvYWRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtTZWFyY2hTdG9jaxIkLmNyYWZ0ZXIubWVkaWEudjEuU2VhcmNoU3RvY2tSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5TZWFyY2hTdG9ja1Jlc3BvbnNlElAKDUdlbmVyYXRlSW1hZ2USJi5jcmFmdGVyLm1lZGlhLnYxLkdlbmVyYXRlSW1hZ2VSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJSCg5HZW5lcmF0ZVNwZWVjaBInLmNyYWZ0ZXIubWVkaWEudjEuR2VuZXJhdGVTcGVlY2hSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtMaXN0RGVzaWducxIkLmNyYWZ0ZXIubWVkaWEudjEuTGlzdERlc2lnbnNSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5MaXN0RGVzaWduc1Jlc3BvbnNlEkcKDENyZWF0ZURlc2lnbhIdLmNyYWZ0ZXIubWVkaWEudjEuRGVzaWduSW5wdXQaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJJCglHZXREZXNpZ24SIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJPCgxVcGRhdGVEZXNpZ24SJS5jcmFmdGVyLm1lZGlhLnYxLlVwZGF0ZURlc2lnblJlcXVlc3QaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJaCgxEZWxldGVEZXNpZ24SIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaJi5jcmFmdGVyLm1lZGlhLnYxLkRlbGV0ZURlc2lnblJlc3BvbnNlElQKDEV4cG9ydERlc2lnbhIlLmNyYWZ0ZXIubWVkaWEudjEuRXhwb3J0RGVzaWduUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAFiBnByb3RvMw");
 
 /**
  * @generated from message crafter.media.v1.GetMediaStatusRequest
@@ -48,13 +48,1108 @@ export const GetMediaStatusResponseSchema: GenMessage<GetMediaStatusResponse> = 
   messageDesc(file_crafter_media_v1_media, 1);
 
 /**
- * The media service. Every call acts for the user of the access token it carries.
+ * @generated from message crafter.media.v1.Variant
+ */
+export type Variant = Message<"crafter.media.v1.Variant"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string url = 2;
+   */
+  url: string;
+
+  /**
+   * @generated from field: int32 width = 3;
+   */
+  width: number;
+
+  /**
+   * @generated from field: int32 height = 4;
+   */
+  height: number;
+};
+
+/**
+ * Describes the message crafter.media.v1.Variant.
+ * Use `create(VariantSchema)` to create a new message.
+ */
+export const VariantSchema: GenMessage<Variant> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 2);
+
+/**
+ * An asset as the gateway shows it; URLs are signed and expire.
+ *
+ * @generated from message crafter.media.v1.Asset
+ */
+export type Asset = Message<"crafter.media.v1.Asset"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * image | video | audio
+   *
+   * @generated from field: string type = 2;
+   */
+  type: string;
+
+  /**
+   * direct | unsplash | AI | system | designer | email-template | system-email-template | composed
+   *
+   * @generated from field: string source = 3;
+   */
+  source: string;
+
+  /**
+   * @generated from field: string name = 4;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string mime = 5;
+   */
+  mime: string;
+
+  /**
+   * Bytes of the stored file.
+   *
+   * @generated from field: int64 size = 6;
+   */
+  size: bigint;
+
+  /**
+   * @generated from field: optional int32 width = 7;
+   */
+  width?: number | undefined;
+
+  /**
+   * @generated from field: optional int32 height = 8;
+   */
+  height?: number | undefined;
+
+  /**
+   * @generated from field: optional int32 duration_ms = 9;
+   */
+  durationMs?: number | undefined;
+
+  /**
+   * @generated from field: string url = 10;
+   */
+  url: string;
+
+  /**
+   * @generated from field: string thumbnail_url = 11;
+   */
+  thumbnailUrl: string;
+
+  /**
+   * @generated from field: repeated crafter.media.v1.Variant variants = 12;
+   */
+  variants: Variant[];
+
+  /**
+   * @generated from field: optional string profile_type = 13;
+   */
+  profileType?: string | undefined;
+
+  /**
+   * @generated from field: repeated string profile_ids = 14;
+   */
+  profileIds: string[];
+
+  /**
+   * ISO 8601.
+   *
+   * @generated from field: string created_at = 15;
+   */
+  createdAt: string;
+
+  /**
+   * @generated from field: string project_id = 16;
+   */
+  projectId: string;
+
+  /**
+   * A human note on where it came from, e.g. "composed, not generated".
+   *
+   * @generated from field: string label = 17;
+   */
+  label: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.Asset.
+ * Use `create(AssetSchema)` to create a new message.
+ */
+export const AssetSchema: GenMessage<Asset> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 3);
+
+/**
+ * @generated from message crafter.media.v1.UploadAssetRequest
+ */
+export type UploadAssetRequest = Message<"crafter.media.v1.UploadAssetRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: bytes data = 2;
+   */
+  data: Uint8Array;
+
+  /**
+   * @generated from field: string project_id = 3;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: optional string profile_type = 4;
+   */
+  profileType?: string | undefined;
+
+  /**
+   * @generated from field: repeated string profile_ids = 5;
+   */
+  profileIds: string[];
+};
+
+/**
+ * Describes the message crafter.media.v1.UploadAssetRequest.
+ * Use `create(UploadAssetRequestSchema)` to create a new message.
+ */
+export const UploadAssetRequestSchema: GenMessage<UploadAssetRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 4);
+
+/**
+ * @generated from message crafter.media.v1.ListAssetsRequest
+ */
+export type ListAssetsRequest = Message<"crafter.media.v1.ListAssetsRequest"> & {
+  /**
+   * @generated from field: string type = 1;
+   */
+  type: string;
+
+  /**
+   * @generated from field: string source = 2;
+   */
+  source: string;
+
+  /**
+   * @generated from field: string profile_type = 3;
+   */
+  profileType: string;
+
+  /**
+   * @generated from field: repeated string profile_ids = 4;
+   */
+  profileIds: string[];
+
+  /**
+   * Words of the name (token equality).
+   *
+   * @generated from field: string q = 5;
+   */
+  q: string;
+
+  /**
+   * @generated from field: int32 page = 6;
+   */
+  page: number;
+
+  /**
+   * @generated from field: int32 page_size = 7;
+   */
+  pageSize: number;
+};
+
+/**
+ * Describes the message crafter.media.v1.ListAssetsRequest.
+ * Use `create(ListAssetsRequestSchema)` to create a new message.
+ */
+export const ListAssetsRequestSchema: GenMessage<ListAssetsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 5);
+
+/**
+ * @generated from message crafter.media.v1.ListAssetsResponse
+ */
+export type ListAssetsResponse = Message<"crafter.media.v1.ListAssetsResponse"> & {
+  /**
+   * @generated from field: repeated crafter.media.v1.Asset result = 1;
+   */
+  result: Asset[];
+
+  /**
+   * @generated from field: int32 count = 2;
+   */
+  count: number;
+
+  /**
+   * @generated from field: int32 current_page = 3;
+   */
+  currentPage: number;
+
+  /**
+   * @generated from field: int32 total_pages = 4;
+   */
+  totalPages: number;
+};
+
+/**
+ * Describes the message crafter.media.v1.ListAssetsResponse.
+ * Use `create(ListAssetsResponseSchema)` to create a new message.
+ */
+export const ListAssetsResponseSchema: GenMessage<ListAssetsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 6);
+
+/**
+ * @generated from message crafter.media.v1.GetAssetRequest
+ */
+export type GetAssetRequest = Message<"crafter.media.v1.GetAssetRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.GetAssetRequest.
+ * Use `create(GetAssetRequestSchema)` to create a new message.
+ */
+export const GetAssetRequestSchema: GenMessage<GetAssetRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 7);
+
+/**
+ * @generated from message crafter.media.v1.RenameAssetRequest
+ */
+export type RenameAssetRequest = Message<"crafter.media.v1.RenameAssetRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.RenameAssetRequest.
+ * Use `create(RenameAssetRequestSchema)` to create a new message.
+ */
+export const RenameAssetRequestSchema: GenMessage<RenameAssetRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 8);
+
+/**
+ * @generated from message crafter.media.v1.DeleteAssetRequest
+ */
+export type DeleteAssetRequest = Message<"crafter.media.v1.DeleteAssetRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.DeleteAssetRequest.
+ * Use `create(DeleteAssetRequestSchema)` to create a new message.
+ */
+export const DeleteAssetRequestSchema: GenMessage<DeleteAssetRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 9);
+
+/**
+ * @generated from message crafter.media.v1.DeleteAssetResponse
+ */
+export type DeleteAssetResponse = Message<"crafter.media.v1.DeleteAssetResponse"> & {
+};
+
+/**
+ * Describes the message crafter.media.v1.DeleteAssetResponse.
+ * Use `create(DeleteAssetResponseSchema)` to create a new message.
+ */
+export const DeleteAssetResponseSchema: GenMessage<DeleteAssetResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 10);
+
+/**
+ * A streamed file: the first chunk carries mime, filename and size (when known), the rest data.
+ *
+ * @generated from message crafter.media.v1.FileChunk
+ */
+export type FileChunk = Message<"crafter.media.v1.FileChunk"> & {
+  /**
+   * @generated from field: string mime = 1;
+   */
+  mime: string;
+
+  /**
+   * @generated from field: string filename = 2;
+   */
+  filename: string;
+
+  /**
+   * @generated from field: int64 size = 3;
+   */
+  size: bigint;
+
+  /**
+   * @generated from field: bytes data = 4;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * Describes the message crafter.media.v1.FileChunk.
+ * Use `create(FileChunkSchema)` to create a new message.
+ */
+export const FileChunkSchema: GenMessage<FileChunk> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 11);
+
+/**
+ * @generated from message crafter.media.v1.ReadFileRequest
+ */
+export type ReadFileRequest = Message<"crafter.media.v1.ReadFileRequest"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * Expiry, seconds since the epoch.
+   *
+   * @generated from field: int64 exp = 2;
+   */
+  exp: bigint;
+
+  /**
+   * @generated from field: string sig = 3;
+   */
+  sig: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.ReadFileRequest.
+ * Use `create(ReadFileRequestSchema)` to create a new message.
+ */
+export const ReadFileRequestSchema: GenMessage<ReadFileRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 12);
+
+/**
+ * @generated from message crafter.media.v1.EditRequest
+ */
+export type EditRequest = Message<"crafter.media.v1.EditRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * JSON array of operations (the contract's `operations`; checked by the service).
+   *
+   * @generated from field: string operations_json = 2;
+   */
+  operationsJson: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.EditRequest.
+ * Use `create(EditRequestSchema)` to create a new message.
+ */
+export const EditRequestSchema: GenMessage<EditRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 13);
+
+/**
+ * @generated from message crafter.media.v1.PreviewEditResponse
+ */
+export type PreviewEditResponse = Message<"crafter.media.v1.PreviewEditResponse"> & {
+  /**
+   * @generated from field: string mime = 1;
+   */
+  mime: string;
+
+  /**
+   * @generated from field: bytes data = 2;
+   */
+  data: Uint8Array;
+
+  /**
+   * @generated from field: int32 width = 3;
+   */
+  width: number;
+
+  /**
+   * @generated from field: int32 height = 4;
+   */
+  height: number;
+};
+
+/**
+ * Describes the message crafter.media.v1.PreviewEditResponse.
+ * Use `create(PreviewEditResponseSchema)` to create a new message.
+ */
+export const PreviewEditResponseSchema: GenMessage<PreviewEditResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 14);
+
+/**
+ * @generated from message crafter.media.v1.ExportAssetsRequest
+ */
+export type ExportAssetsRequest = Message<"crafter.media.v1.ExportAssetsRequest"> & {
+  /**
+   * @generated from field: repeated string asset_ids = 1;
+   */
+  assetIds: string[];
+
+  /**
+   * image/png | image/jpeg | image/webp
+   *
+   * @generated from field: string format = 2;
+   */
+  format: string;
+
+  /**
+   * @generated from field: string filename = 3;
+   */
+  filename: string;
+
+  /**
+   * ZIP | single
+   *
+   * @generated from field: string type = 4;
+   */
+  type: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.ExportAssetsRequest.
+ * Use `create(ExportAssetsRequestSchema)` to create a new message.
+ */
+export const ExportAssetsRequestSchema: GenMessage<ExportAssetsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 15);
+
+/**
+ * @generated from message crafter.media.v1.StartUploadRequest
+ */
+export type StartUploadRequest = Message<"crafter.media.v1.StartUploadRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: int64 size = 2;
+   */
+  size: bigint;
+
+  /**
+   * @generated from field: string mime = 3;
+   */
+  mime: string;
+
+  /**
+   * @generated from field: string project_id = 4;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.StartUploadRequest.
+ * Use `create(StartUploadRequestSchema)` to create a new message.
+ */
+export const StartUploadRequestSchema: GenMessage<StartUploadRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 16);
+
+/**
+ * @generated from message crafter.media.v1.StartUploadResponse
+ */
+export type StartUploadResponse = Message<"crafter.media.v1.StartUploadResponse"> & {
+  /**
+   * @generated from field: string upload_id = 1;
+   */
+  uploadId: string;
+
+  /**
+   * @generated from field: int32 chunk_size = 2;
+   */
+  chunkSize: number;
+};
+
+/**
+ * Describes the message crafter.media.v1.StartUploadResponse.
+ * Use `create(StartUploadResponseSchema)` to create a new message.
+ */
+export const StartUploadResponseSchema: GenMessage<StartUploadResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 17);
+
+/**
+ * @generated from message crafter.media.v1.PutUploadChunkRequest
+ */
+export type PutUploadChunkRequest = Message<"crafter.media.v1.PutUploadChunkRequest"> & {
+  /**
+   * @generated from field: string upload_id = 1;
+   */
+  uploadId: string;
+
+  /**
+   * @generated from field: int32 index = 2;
+   */
+  index: number;
+
+  /**
+   * @generated from field: bytes data = 3;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * Describes the message crafter.media.v1.PutUploadChunkRequest.
+ * Use `create(PutUploadChunkRequestSchema)` to create a new message.
+ */
+export const PutUploadChunkRequestSchema: GenMessage<PutUploadChunkRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 18);
+
+/**
+ * @generated from message crafter.media.v1.GetUploadRequest
+ */
+export type GetUploadRequest = Message<"crafter.media.v1.GetUploadRequest"> & {
+  /**
+   * @generated from field: string upload_id = 1;
+   */
+  uploadId: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.GetUploadRequest.
+ * Use `create(GetUploadRequestSchema)` to create a new message.
+ */
+export const GetUploadRequestSchema: GenMessage<GetUploadRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 19);
+
+/**
+ * @generated from message crafter.media.v1.UploadState
+ */
+export type UploadState = Message<"crafter.media.v1.UploadState"> & {
+  /**
+   * @generated from field: string upload_id = 1;
+   */
+  uploadId: string;
+
+  /**
+   * Bytes received in order from the start (the resume point).
+   *
+   * @generated from field: int64 received = 2;
+   */
+  received: bigint;
+
+  /**
+   * @generated from field: int64 size = 3;
+   */
+  size: bigint;
+
+  /**
+   * @generated from field: int32 chunk_size = 4;
+   */
+  chunkSize: number;
+
+  /**
+   * Indexes of the chunks stored.
+   *
+   * @generated from field: repeated int32 chunks = 5;
+   */
+  chunks: number[];
+
+  /**
+   * @generated from field: bool complete = 6;
+   */
+  complete: boolean;
+};
+
+/**
+ * Describes the message crafter.media.v1.UploadState.
+ * Use `create(UploadStateSchema)` to create a new message.
+ */
+export const UploadStateSchema: GenMessage<UploadState> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 20);
+
+/**
+ * @generated from message crafter.media.v1.SearchStockRequest
+ */
+export type SearchStockRequest = Message<"crafter.media.v1.SearchStockRequest"> & {
+  /**
+   * @generated from field: string q = 1;
+   */
+  q: string;
+
+  /**
+   * @generated from field: int32 page = 2;
+   */
+  page: number;
+};
+
+/**
+ * Describes the message crafter.media.v1.SearchStockRequest.
+ * Use `create(SearchStockRequestSchema)` to create a new message.
+ */
+export const SearchStockRequestSchema: GenMessage<SearchStockRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 21);
+
+/**
+ * @generated from message crafter.media.v1.StockImage
+ */
+export type StockImage = Message<"crafter.media.v1.StockImage"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string description = 2;
+   */
+  description: string;
+
+  /**
+   * @generated from field: string url = 3;
+   */
+  url: string;
+
+  /**
+   * @generated from field: string thumbnail_url = 4;
+   */
+  thumbnailUrl: string;
+
+  /**
+   * @generated from field: int32 width = 5;
+   */
+  width: number;
+
+  /**
+   * @generated from field: int32 height = 6;
+   */
+  height: number;
+
+  /**
+   * @generated from field: string author = 7;
+   */
+  author: string;
+
+  /**
+   * @generated from field: string author_url = 8;
+   */
+  authorUrl: string;
+
+  /**
+   * unsplash | system
+   *
+   * @generated from field: string source = 9;
+   */
+  source: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.StockImage.
+ * Use `create(StockImageSchema)` to create a new message.
+ */
+export const StockImageSchema: GenMessage<StockImage> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 22);
+
+/**
+ * @generated from message crafter.media.v1.SearchStockResponse
+ */
+export type SearchStockResponse = Message<"crafter.media.v1.SearchStockResponse"> & {
+  /**
+   * @generated from field: repeated crafter.media.v1.StockImage result = 1;
+   */
+  result: StockImage[];
+
+  /**
+   * @generated from field: int32 count = 2;
+   */
+  count: number;
+
+  /**
+   * @generated from field: int32 current_page = 3;
+   */
+  currentPage: number;
+
+  /**
+   * @generated from field: int32 total_pages = 4;
+   */
+  totalPages: number;
+
+  /**
+   * @generated from field: string source = 5;
+   */
+  source: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.SearchStockResponse.
+ * Use `create(SearchStockResponseSchema)` to create a new message.
+ */
+export const SearchStockResponseSchema: GenMessage<SearchStockResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 23);
+
+/**
+ * @generated from message crafter.media.v1.GenerateImageRequest
+ */
+export type GenerateImageRequest = Message<"crafter.media.v1.GenerateImageRequest"> & {
+  /**
+   * @generated from field: string prompt = 1;
+   */
+  prompt: string;
+
+  /**
+   * WIDTHxHEIGHT, e.g. 1080x1080.
+   *
+   * @generated from field: string size = 2;
+   */
+  size: string;
+
+  /**
+   * @generated from field: optional string profile_type = 3;
+   */
+  profileType?: string | undefined;
+
+  /**
+   * @generated from field: optional string profile_id = 4;
+   */
+  profileId?: string | undefined;
+
+  /**
+   * @generated from field: string project_id = 5;
+   */
+  projectId: string;
+
+  /**
+   * For the offline composer: headline, colours (#rrggbb) and a logo asset.
+   *
+   * @generated from field: string headline = 6;
+   */
+  headline: string;
+
+  /**
+   * @generated from field: repeated string colors = 7;
+   */
+  colors: string[];
+
+  /**
+   * @generated from field: string logo_asset_id = 8;
+   */
+  logoAssetId: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.GenerateImageRequest.
+ * Use `create(GenerateImageRequestSchema)` to create a new message.
+ */
+export const GenerateImageRequestSchema: GenMessage<GenerateImageRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 24);
+
+/**
+ * @generated from message crafter.media.v1.SpeechSegment
+ */
+export type SpeechSegment = Message<"crafter.media.v1.SpeechSegment"> & {
+  /**
+   * @generated from field: string speaker = 1;
+   */
+  speaker: string;
+
+  /**
+   * @generated from field: string text = 2;
+   */
+  text: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.SpeechSegment.
+ * Use `create(SpeechSegmentSchema)` to create a new message.
+ */
+export const SpeechSegmentSchema: GenMessage<SpeechSegment> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 25);
+
+/**
+ * @generated from message crafter.media.v1.GenerateSpeechRequest
+ */
+export type GenerateSpeechRequest = Message<"crafter.media.v1.GenerateSpeechRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: repeated crafter.media.v1.SpeechSegment segments = 2;
+   */
+  segments: SpeechSegment[];
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string project_id = 4;
+   */
+  projectId: string;
+
+  /**
+   * Unique per piece of work (the craft step): a retry returns the same asset.
+   *
+   * @generated from field: string key = 5;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.GenerateSpeechRequest.
+ * Use `create(GenerateSpeechRequestSchema)` to create a new message.
+ */
+export const GenerateSpeechRequestSchema: GenMessage<GenerateSpeechRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 26);
+
+/**
+ * @generated from message crafter.media.v1.Design
+ */
+export type Design = Message<"crafter.media.v1.Design"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: int32 width = 3;
+   */
+  width: number;
+
+  /**
+   * @generated from field: int32 height = 4;
+   */
+  height: number;
+
+  /**
+   * JSON of the stages (pages) and their elements, as the designer saves them.
+   *
+   * @generated from field: string stages_json = 5;
+   */
+  stagesJson: string;
+
+  /**
+   * @generated from field: string created_at = 6;
+   */
+  createdAt: string;
+
+  /**
+   * @generated from field: string updated_at = 7;
+   */
+  updatedAt: string;
+
+  /**
+   * The last PNG the browser rendered (signed URL), if any.
+   *
+   * @generated from field: string preview_url = 8;
+   */
+  previewUrl: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.Design.
+ * Use `create(DesignSchema)` to create a new message.
+ */
+export const DesignSchema: GenMessage<Design> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 27);
+
+/**
+ * @generated from message crafter.media.v1.DesignInput
+ */
+export type DesignInput = Message<"crafter.media.v1.DesignInput"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: int32 width = 2;
+   */
+  width: number;
+
+  /**
+   * @generated from field: int32 height = 3;
+   */
+  height: number;
+
+  /**
+   * @generated from field: string stages_json = 4;
+   */
+  stagesJson: string;
+
+  /**
+   * The PNG the browser rendered of the first stage, optional.
+   *
+   * @generated from field: bytes preview_png = 5;
+   */
+  previewPng: Uint8Array;
+};
+
+/**
+ * Describes the message crafter.media.v1.DesignInput.
+ * Use `create(DesignInputSchema)` to create a new message.
+ */
+export const DesignInputSchema: GenMessage<DesignInput> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 28);
+
+/**
+ * @generated from message crafter.media.v1.ListDesignsRequest
+ */
+export type ListDesignsRequest = Message<"crafter.media.v1.ListDesignsRequest"> & {
+  /**
+   * @generated from field: int32 page = 1;
+   */
+  page: number;
+
+  /**
+   * @generated from field: int32 page_size = 2;
+   */
+  pageSize: number;
+};
+
+/**
+ * Describes the message crafter.media.v1.ListDesignsRequest.
+ * Use `create(ListDesignsRequestSchema)` to create a new message.
+ */
+export const ListDesignsRequestSchema: GenMessage<ListDesignsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 29);
+
+/**
+ * @generated from message crafter.media.v1.ListDesignsResponse
+ */
+export type ListDesignsResponse = Message<"crafter.media.v1.ListDesignsResponse"> & {
+  /**
+   * @generated from field: repeated crafter.media.v1.Design result = 1;
+   */
+  result: Design[];
+
+  /**
+   * @generated from field: int32 count = 2;
+   */
+  count: number;
+
+  /**
+   * @generated from field: int32 current_page = 3;
+   */
+  currentPage: number;
+
+  /**
+   * @generated from field: int32 total_pages = 4;
+   */
+  totalPages: number;
+};
+
+/**
+ * Describes the message crafter.media.v1.ListDesignsResponse.
+ * Use `create(ListDesignsResponseSchema)` to create a new message.
+ */
+export const ListDesignsResponseSchema: GenMessage<ListDesignsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 30);
+
+/**
+ * @generated from message crafter.media.v1.GetDesignRequest
+ */
+export type GetDesignRequest = Message<"crafter.media.v1.GetDesignRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.GetDesignRequest.
+ * Use `create(GetDesignRequestSchema)` to create a new message.
+ */
+export const GetDesignRequestSchema: GenMessage<GetDesignRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 31);
+
+/**
+ * @generated from message crafter.media.v1.UpdateDesignRequest
+ */
+export type UpdateDesignRequest = Message<"crafter.media.v1.UpdateDesignRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: crafter.media.v1.DesignInput design = 2;
+   */
+  design?: DesignInput | undefined;
+};
+
+/**
+ * Describes the message crafter.media.v1.UpdateDesignRequest.
+ * Use `create(UpdateDesignRequestSchema)` to create a new message.
+ */
+export const UpdateDesignRequestSchema: GenMessage<UpdateDesignRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 32);
+
+/**
+ * @generated from message crafter.media.v1.DeleteDesignResponse
+ */
+export type DeleteDesignResponse = Message<"crafter.media.v1.DeleteDesignResponse"> & {
+};
+
+/**
+ * Describes the message crafter.media.v1.DeleteDesignResponse.
+ * Use `create(DeleteDesignResponseSchema)` to create a new message.
+ */
+export const DeleteDesignResponseSchema: GenMessage<DeleteDesignResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 33);
+
+/**
+ * @generated from message crafter.media.v1.ExportDesignRequest
+ */
+export type ExportDesignRequest = Message<"crafter.media.v1.ExportDesignRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * image/png | ZIP
+   *
+   * @generated from field: string format = 2;
+   */
+  format: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.ExportDesignRequest.
+ * Use `create(ExportDesignRequestSchema)` to create a new message.
+ */
+export const ExportDesignRequestSchema: GenMessage<ExportDesignRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 34);
+
+/**
+ * The media service: assets (image, video, audio) in S3-compatible object storage, image edits and
+ * exports (sharp), chunked video uploads, stock images, image generation, speech and designs.
+ * Every call acts for the user of the access token it carries, except ReadFile (anyone holding a
+ * signed URL) and GenerateSpeech (workflows' service token, naming the user).
  *
  * @generated from service crafter.media.v1.MediaService
  */
 export const MediaService: GenService<{
   /**
-   * How many entries the calling user has.
+   * How many assets the calling user has.
    *
    * @generated from rpc crafter.media.v1.MediaService.GetMediaStatus
    */
@@ -62,6 +1157,205 @@ export const MediaService: GenService<{
     methodKind: "unary";
     input: typeof GetMediaStatusRequestSchema;
     output: typeof GetMediaStatusResponseSchema;
+  },
+  /**
+   * Stores an uploaded file (≤ 15 MB image, 50 MB audio) after checking its bytes.
+   * Errors: MEDIA_UNSUPPORTED_TYPE (415), MEDIA_TOO_LARGE (413).
+   *
+   * @generated from rpc crafter.media.v1.MediaService.UploadAsset
+   */
+  uploadAsset: {
+    methodKind: "unary";
+    input: typeof UploadAssetRequestSchema;
+    output: typeof AssetSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.ListAssets
+   */
+  listAssets: {
+    methodKind: "unary";
+    input: typeof ListAssetsRequestSchema;
+    output: typeof ListAssetsResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.GetAsset
+   */
+  getAsset: {
+    methodKind: "unary";
+    input: typeof GetAssetRequestSchema;
+    output: typeof AssetSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.RenameAsset
+   */
+  renameAsset: {
+    methodKind: "unary";
+    input: typeof RenameAssetRequestSchema;
+    output: typeof AssetSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.DeleteAsset
+   */
+  deleteAsset: {
+    methodKind: "unary";
+    input: typeof DeleteAssetRequestSchema;
+    output: typeof DeleteAssetResponseSchema;
+  },
+  /**
+   * The original file: first a header chunk (mime, filename, size), then data chunks.
+   *
+   * @generated from rpc crafter.media.v1.MediaService.DownloadAsset
+   */
+  downloadAsset: {
+    methodKind: "server_streaming";
+    input: typeof GetAssetRequestSchema;
+    output: typeof FileChunkSchema;
+  },
+  /**
+   * A stored object named by a signed URL (`/media/<key>?exp&sig`); public, the signature is the key.
+   *
+   * @generated from rpc crafter.media.v1.MediaService.ReadFile
+   */
+  readFile: {
+    methodKind: "server_streaming";
+    input: typeof ReadFileRequestSchema;
+    output: typeof FileChunkSchema;
+  },
+  /**
+   * Image edits: preview bytes (image/webp, ≤ 1200 px) or a new asset.
+   *
+   * @generated from rpc crafter.media.v1.MediaService.PreviewEdit
+   */
+  previewEdit: {
+    methodKind: "unary";
+    input: typeof EditRequestSchema;
+    output: typeof PreviewEditResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.SaveEdit
+   */
+  saveEdit: {
+    methodKind: "unary";
+    input: typeof EditRequestSchema;
+    output: typeof AssetSchema;
+  },
+  /**
+   * One converted image, or several in a ZIP (streamed).
+   *
+   * @generated from rpc crafter.media.v1.MediaService.ExportAssets
+   */
+  exportAssets: {
+    methodKind: "server_streaming";
+    input: typeof ExportAssetsRequestSchema;
+    output: typeof FileChunkSchema;
+  },
+  /**
+   * Chunked, resumable video upload.
+   *
+   * @generated from rpc crafter.media.v1.MediaService.StartUpload
+   */
+  startUpload: {
+    methodKind: "unary";
+    input: typeof StartUploadRequestSchema;
+    output: typeof StartUploadResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.PutUploadChunk
+   */
+  putUploadChunk: {
+    methodKind: "unary";
+    input: typeof PutUploadChunkRequestSchema;
+    output: typeof UploadStateSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.GetUpload
+   */
+  getUpload: {
+    methodKind: "unary";
+    input: typeof GetUploadRequestSchema;
+    output: typeof UploadStateSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.CompleteUpload
+   */
+  completeUpload: {
+    methodKind: "unary";
+    input: typeof GetUploadRequestSchema;
+    output: typeof AssetSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.SearchStock
+   */
+  searchStock: {
+    methodKind: "unary";
+    input: typeof SearchStockRequestSchema;
+    output: typeof SearchStockResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.GenerateImage
+   */
+  generateImage: {
+    methodKind: "unary";
+    input: typeof GenerateImageRequestSchema;
+    output: typeof AssetSchema;
+  },
+  /**
+   * The whole script spoken, one voice per speaker, as an audio asset of the named user.
+   *
+   * @generated from rpc crafter.media.v1.MediaService.GenerateSpeech
+   */
+  generateSpeech: {
+    methodKind: "unary";
+    input: typeof GenerateSpeechRequestSchema;
+    output: typeof AssetSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.ListDesigns
+   */
+  listDesigns: {
+    methodKind: "unary";
+    input: typeof ListDesignsRequestSchema;
+    output: typeof ListDesignsResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.CreateDesign
+   */
+  createDesign: {
+    methodKind: "unary";
+    input: typeof DesignInputSchema;
+    output: typeof DesignSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.GetDesign
+   */
+  getDesign: {
+    methodKind: "unary";
+    input: typeof GetDesignRequestSchema;
+    output: typeof DesignSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.UpdateDesign
+   */
+  updateDesign: {
+    methodKind: "unary";
+    input: typeof UpdateDesignRequestSchema;
+    output: typeof DesignSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.DeleteDesign
+   */
+  deleteDesign: {
+    methodKind: "unary";
+    input: typeof GetDesignRequestSchema;
+    output: typeof DeleteDesignResponseSchema;
+  },
+  /**
+   * @generated from rpc crafter.media.v1.MediaService.ExportDesign
+   */
+  exportDesign: {
+    methodKind: "server_streaming";
+    input: typeof ExportDesignRequestSchema;
+    output: typeof FileChunkSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_media_v1_media, 0);

@@ -1,0 +1,676 @@
+import { appError } from "@crafter/kit";
+import {
+  ASSET_SOURCES,
+  ASSET_TYPES,
+  EXPORT_DEFAULTS,
+  EXPORT_FORMATS,
+  MAX_BYTES,
+  operationsSchema,
+  VIDEO_CHUNK_BYTES,
+} from "@crafter/media-language";
+import type { Asset, Design } from "@crafter/proto/crafter/media/v1/media_pb";
+import busboy from "busboy";
+import express, { type Request, type Response } from "express";
+import { z } from "zod";
+import { sendFile } from "../http/files";
+import { defineRoute, type RouteDef } from "../http/registry";
+import { id } from "../http/schemas";
+import type { RouteDeps } from "./deps";
+
+/** Generation and speech take the provider's time; edits of large photos a few seconds. */
+const SLOW_MS = 180_000;
+const TAG = "Media";
+
+const variantSchema = z.object({ name: z.string(), url: z.string(), width: z.number(), height: z.number() });
+export const assetSchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(ASSET_TYPES),
+    source: z.string(),
+    name: z.string(),
+    mime: z.string(),
+    size: z.number().meta({ description: "Bytes." }),
+    width: z.number().optional(),
+    height: z.number().optional(),
+    durationMs: z.number().optional(),
+    url: z.string().meta({ description: "Signed, expiring URL (/media/<key>?exp&sig)." }),
+    thumbnailUrl: z.string(),
+    variants: z.array(variantSchema),
+    profileType: z.string().optional(),
+    profileIds: z.array(z.string()),
+    projectId: z.string(),
+    label: z.string().meta({ description: 'Where it came from, e.g. "composed, not generated".' }),
+    createdAt: z.string(),
+  })
+  .meta({ id: "Asset" });
+
+const meta = z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() });
+const paged = <T extends z.ZodType>(item: T) => z.object({ result: z.array(item), meta });
+
+function toAsset(a: Asset): z.input<typeof assetSchema> {
+  return {
+    id: a.id,
+    type: a.type as (typeof ASSET_TYPES)[number],
+    source: a.source,
+    name: a.name,
+    mime: a.mime,
+    size: Number(a.size),
+    width: a.width,
+    height: a.height,
+    durationMs: a.durationMs,
+    url: a.url,
+    thumbnailUrl: a.thumbnailUrl,
+    variants: a.variants.map((v) => ({ name: v.name, url: v.url, width: v.width, height: v.height })),
+    profileType: a.profileType,
+    profileIds: a.profileIds,
+    projectId: a.projectId,
+    label: a.label,
+    createdAt: a.createdAt,
+  };
+}
+
+const designSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    width: z.number(),
+    height: z.number(),
+    stages: z.array(z.unknown()),
+    previewUrl: z.string().meta({ description: "The PNG the designer last saved (signed URL), or empty." }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Design" });
+
+function toDesign(d: Design): z.input<typeof designSchema> {
+  return {
+    id: d.id,
+    name: d.name,
+    width: d.width,
+    height: d.height,
+    stages: JSON.parse(d.stagesJson || "[]") as unknown[],
+    previewUrl: d.previewUrl,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  };
+}
+
+const whole = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number from ${min} to ${max}` })
+    .int(`${name} must be a whole number from ${min} to ${max}`)
+    .min(min, `${name} must be a whole number from ${min} to ${max}`)
+    .max(max, `${name} must be a whole number from ${min} to ${max}`);
+const text = (name: string, max: number) => z.string({ error: `${name} must be text` }).max(max, `${name} is too long`);
+
+const idParams = z.object({ id: id("id") });
+const listQuery = z.object({
+  type: z.enum(ASSET_TYPES, { error: "type must be image, video or audio" }).optional(),
+  source: z.enum(ASSET_SOURCES, { error: `source must be one of ${ASSET_SOURCES.join(", ")}` }).optional(),
+  profileType: text("profileType", 40).optional(),
+  profileIds: text("profileIds", 2000).optional().meta({ description: "Comma-separated profile ids." }),
+  q: text("q", 200).optional(),
+  page: whole("page", 1, 100_000).default(1),
+  pageSize: whole("pageSize", 1, 100).default(20),
+});
+const nameBody = z.object({ name: text("name", 200).min(1, "A name is required.") });
+const operationsBody = z.object({ operations: operationsSchema, name: text("name", 200).optional() });
+const exportBody = z.object({
+  assetIds: z.array(id("assetIds"), { error: "assetIds must be a list of asset ids" }).min(1).max(50),
+  format: z.enum(EXPORT_FORMATS).default(EXPORT_DEFAULTS.format),
+  filename: text("filename", 120).default(EXPORT_DEFAULTS.filename),
+  type: z.enum(["ZIP", "single"]).default(EXPORT_DEFAULTS.type),
+});
+const startUploadBody = z.object({
+  name: text("name", 200).min(1, "A name is required."),
+  size: z.number({ error: "size must be a number of bytes" }).int().min(1).max(MAX_BYTES.video),
+  mime: text("mime", 100),
+});
+const uploadParams = z.object({ id: id("id") });
+const chunkParams = z.object({ id: id("id"), index: whole("index", 0, 100_000) });
+const uploadState = z.object({
+  uploadId: z.string(),
+  received: z.number(),
+  size: z.number(),
+  chunkSize: z.number(),
+  chunks: z.array(z.number()),
+  complete: z.boolean(),
+});
+const generateBody = z.object({
+  prompt: text("prompt", 4000).min(1, "A prompt is required."),
+  size: z
+    .string()
+    .regex(/^\d{3,4}x\d{3,4}$/, "size is WIDTHxHEIGHT, e.g. 1080x1080")
+    .default("1080x1080"),
+  profileType: text("profileType", 40).optional(),
+  profileId: text("profileId", 64).optional(),
+  projectId: text("projectId", 64).default(""),
+  headline: text("headline", 200).default(""),
+  colors: z
+    .array(z.string().regex(/^#[0-9a-fA-F]{6}$/, "A colour is #rrggbb"))
+    .max(6)
+    .default([]),
+  logoAssetId: text("logoAssetId", 64).default(""),
+});
+const designBody = z.object({
+  name: text("name", 200).min(1, "A name is required."),
+  width: whole("width", 16, 8192),
+  height: whole("height", 16, 8192),
+  stages: z.array(z.unknown(), { error: "stages must be a list of stages" }).max(100),
+});
+const stockItem = z.object({
+  id: z.string(),
+  description: z.string(),
+  url: z.string(),
+  thumbnailUrl: z.string(),
+  width: z.number(),
+  height: z.number(),
+  author: z.string(),
+  authorUrl: z.string(),
+  source: z.string(),
+});
+const binary = z.string().meta({ format: "binary" });
+const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp"];
+
+/** Cancels the downstream call when the client goes away before the answer is written. */
+function abortOnClose(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+interface Uploaded {
+  name: string;
+  data: Buffer;
+  fields: Record<string, string>;
+}
+
+/**
+ * Reads a multipart body with one file in the field `file` (at most the largest per-kind limit;
+ * the media service applies the limit of the detected kind).
+ * @throws CR_ERR_BAD_REQUEST (malformed, no file), MEDIA_TOO_LARGE (413).
+ */
+function readMultipart(req: Request): Promise<Uploaded> {
+  const limit = Math.max(MAX_BYTES.image, MAX_BYTES.audio);
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: { files: 1, fileSize: limit, fields: 10, fieldSize: 4096, parts: 12 },
+      });
+    } catch {
+      reject(
+        appError("CR_ERR_BAD_REQUEST", "The body must be multipart/form-data with a boundary.", { file: "Malformed" }),
+      );
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let file: { name: string; chunks: Buffer[]; truncated: boolean } | undefined;
+    let failed = false;
+    const fail = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      req.resume();
+      reject(error);
+    };
+    parser.on("field", (name, value) => {
+      fields[name] = value;
+    });
+    parser.on("file", (name, stream, info) => {
+      if (name !== "file" || file) {
+        stream.resume();
+        return;
+      }
+      const current = { name: info.filename ?? "", chunks: [] as Buffer[], truncated: false };
+      file = current;
+      stream.on("data", (chunk: Buffer) => current.chunks.push(chunk));
+      stream.on("limit", () => {
+        current.truncated = true;
+      });
+    });
+    parser.on("error", () =>
+      fail(appError("CR_ERR_BAD_REQUEST", "The multipart body is malformed.", { file: "Malformed" })),
+    );
+    parser.on("close", () => {
+      if (failed) return;
+      if (!file)
+        return reject(appError("CR_ERR_BAD_REQUEST", "Send the file in the form field `file`.", { file: "Required" }));
+      if (file.truncated) return reject(appError("MEDIA_TOO_LARGE", `Files may be up to ${limit / 1024 / 1024} MB.`));
+      const data = Buffer.concat(file.chunks);
+      if (data.length === 0) return reject(appError("CR_ERR_BAD_REQUEST", "The file is empty.", { file: "Empty" }));
+      resolve({ name: file.name, data, fields });
+    });
+    req.on("aborted", () => fail(appError("CR_ERR_BAD_REQUEST", "The upload was interrupted.")));
+    req.pipe(parser);
+  });
+}
+
+const rawChunk = express.raw({ type: "application/octet-stream", limit: VIDEO_CHUNK_BYTES });
+
+/** Reads a raw chunk body (at most one chunk); a larger one is 413 from body-parser. */
+function readChunk(req: Request, res: Response): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    rawChunk(req, res, (error?: unknown) => {
+      if (error) return reject(error);
+      resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    }),
+  );
+}
+
+/** The media REST routes of docs/second-half-contract.md ("Media REST"). */
+export function mediaRoutes({ clients }: RouteDeps): RouteDef[] {
+  const media = clients.media;
+  const ASSET_ERRORS = ["NOT_FOUND"] as const;
+  return [
+    defineRoute({
+      method: "post",
+      path: "/api/media/assets",
+      summary: "Upload an image (≤ 15 MB) or audio file (≤ 50 MB)",
+      description:
+        "multipart/form-data with the file in `file` and optional fields `projectId`, `profileType`, `profileIds` (comma-separated). The type is detected from the bytes; images are re-encoded without metadata, with a thumbnail and responsive variants.",
+      tag: TAG,
+      auth: "session",
+      status: 201,
+      rawBody: {
+        contentType: "multipart/form-data",
+        schema: z.object({
+          file: binary,
+          projectId: z.string().optional(),
+          profileType: z.string().optional(),
+          profileIds: z.string().optional(),
+        }),
+      },
+      response: assetSchema,
+      errors: ["MEDIA_UNSUPPORTED_TYPE", "MEDIA_TOO_LARGE", "MEDIA_UNREADABLE"],
+      handler: async ({ req, as }) => {
+        const upload = await readMultipart(req);
+        const fields = upload.fields;
+        const asset = await media.uploadAsset(
+          {
+            name: upload.name,
+            data: upload.data,
+            projectId: (fields.projectId ?? "").slice(0, 64),
+            profileType: fields.profileType ? fields.profileType.slice(0, 40) : undefined,
+            profileIds: (fields.profileIds ?? "")
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean)
+              .slice(0, 50),
+          },
+          { ...as, timeoutMs: SLOW_MS },
+        );
+        return toAsset(asset);
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/media/assets",
+      summary: "The caller's assets, newest first, filtered and paged",
+      tag: TAG,
+      auth: "session",
+      query: listQuery,
+      response: paged(assetSchema),
+      handler: async ({ query, as }) => {
+        const page = await media.listAssets(
+          {
+            type: query.type ?? "",
+            source: query.source ?? "",
+            profileType: query.profileType ?? "",
+            profileIds: (query.profileIds ?? "")
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean)
+              .slice(0, 50),
+            q: query.q ?? "",
+            page: query.page,
+            pageSize: query.pageSize,
+          },
+          as,
+        );
+        return {
+          result: page.result.map(toAsset),
+          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+        };
+      },
+    }),
+    defineRoute({
+      method: "patch",
+      path: "/api/media/assets/{id}",
+      summary: "Rename an asset",
+      tag: TAG,
+      auth: "session",
+      params: idParams,
+      body: nameBody,
+      response: assetSchema,
+      errors: ASSET_ERRORS,
+      handler: async ({ params, body, as }) => toAsset(await media.renameAsset({ id: params.id, name: body.name }, as)),
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/media/assets/{id}",
+      summary: "Delete an asset and its files",
+      tag: TAG,
+      auth: "session",
+      params: idParams,
+      response: z.object({}),
+      errors: ASSET_ERRORS,
+      handler: async ({ params, as }) => {
+        await media.deleteAsset({ id: params.id }, as);
+        return {};
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/media/assets/{id}/download",
+      summary: "Download an asset's original file",
+      tag: TAG,
+      auth: "session",
+      params: idParams,
+      response: z.unknown(),
+      fileResponse: ["application/octet-stream"],
+      errors: ASSET_ERRORS,
+      handler: async ({ params, as, res }) => {
+        await sendFile(
+          res,
+          media.downloadAsset({ id: params.id }, { ...as, signal: abortOnClose(res), timeoutMs: SLOW_MS }),
+          {
+            disposition: "attachment",
+          },
+        );
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/media/assets/{id}/preview",
+      summary: "Preview edit operations on an image (image/webp, ≤ 1200 px)",
+      tag: TAG,
+      auth: "session",
+      params: idParams,
+      body: operationsBody,
+      response: z.unknown(),
+      fileResponse: ["image/webp"],
+      errors: ["NOT_FOUND", "MEDIA_UNREADABLE"],
+      handler: async ({ params, body, as, res }) => {
+        const preview = await media.previewEdit(
+          { id: params.id, operationsJson: JSON.stringify(body.operations) },
+          { ...as, timeoutMs: SLOW_MS },
+        );
+        res.status(200).setHeader("content-type", preview.mime).setHeader("cache-control", "no-store");
+        res.setHeader("x-image-width", String(preview.width)).setHeader("x-image-height", String(preview.height));
+        res.end(Buffer.from(preview.data));
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/media/assets/{id}/edits",
+      summary: "Apply edit operations to an image and save the result as a new asset",
+      tag: TAG,
+      auth: "session",
+      status: 201,
+      params: idParams,
+      body: operationsBody,
+      response: assetSchema,
+      errors: ["NOT_FOUND", "MEDIA_UNREADABLE"],
+      handler: async ({ params, body, as }) =>
+        toAsset(
+          await media.saveEdit(
+            { id: params.id, operationsJson: JSON.stringify(body.operations), name: body.name ?? "" },
+            { ...as, timeoutMs: SLOW_MS },
+          ),
+        ),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/media/export",
+      summary: "Export images as PNG, JPEG or WebP: one file, or several in a ZIP (streamed)",
+      tag: TAG,
+      auth: "session",
+      body: exportBody,
+      response: z.unknown(),
+      fileResponse: [...IMAGE_TYPES, "application/zip"],
+      errors: ["NOT_FOUND", "MEDIA_UNREADABLE"],
+      handler: async ({ body, as, res }) => {
+        await sendFile(res, media.exportAssets(body, { ...as, signal: abortOnClose(res), timeoutMs: SLOW_MS }), {
+          disposition: "attachment",
+        });
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/media/uploads",
+      summary: "Start a chunked, resumable video upload",
+      tag: TAG,
+      auth: "session",
+      status: 201,
+      body: startUploadBody,
+      response: z.object({ uploadId: z.string(), chunkSize: z.number() }),
+      errors: ["MEDIA_UNSUPPORTED_TYPE", "MEDIA_TOO_LARGE"],
+      handler: async ({ body, as }) =>
+        media.startUpload({ name: body.name, size: BigInt(body.size), mime: body.mime, projectId: "" }, as),
+    }),
+    defineRoute({
+      method: "put",
+      path: "/api/media/uploads/{id}/chunks/{index}",
+      summary: "Send chunk `index` (0-based) of a video upload as raw bytes",
+      tag: TAG,
+      auth: "session",
+      params: chunkParams,
+      rawBody: { contentType: "application/octet-stream", schema: binary },
+      response: uploadState,
+      errors: ["NOT_FOUND", "CONFLICT", "MEDIA_UNSUPPORTED_TYPE", "MEDIA_TOO_LARGE"],
+      handler: async ({ params, req, res, as }) => {
+        const data = await readChunk(req, res);
+        const state = await media.putUploadChunk(
+          { uploadId: params.id, index: params.index, data },
+          { ...as, timeoutMs: SLOW_MS },
+        );
+        return { ...state, received: Number(state.received), size: Number(state.size) };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/media/uploads/{id}",
+      summary: "What a video upload has received (resume from `received`)",
+      tag: TAG,
+      auth: "session",
+      params: uploadParams,
+      response: uploadState,
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, as }) => {
+        const state = await media.getUpload({ uploadId: params.id }, as);
+        return { ...state, received: Number(state.received), size: Number(state.size) };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/media/uploads/{id}/complete",
+      summary: "Join the chunks into the video asset",
+      tag: TAG,
+      auth: "session",
+      params: uploadParams,
+      response: assetSchema,
+      errors: ["NOT_FOUND", "CONFLICT"],
+      handler: async ({ params, as }) =>
+        toAsset(await media.completeUpload({ uploadId: params.id }, { ...as, timeoutMs: SLOW_MS })),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/media/stock",
+      summary: "Stock photos (Unsplash when configured, else Crafter's system images)",
+      tag: TAG,
+      auth: "session",
+      query: z.object({ q: text("q", 200).default(""), page: whole("page", 1, 1000).default(1) }),
+      response: paged(stockItem).extend({ source: z.enum(["unsplash", "system"]) }),
+      errors: ["MEDIA_PROVIDER_FAILED"],
+      handler: async ({ query, as }) => {
+        const page = await media.searchStock(query, as);
+        return {
+          result: page.result.map(({ $typeName: _t, ...item }) => item),
+          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+          source: page.source as "unsplash" | "system",
+        };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/media/images/generate",
+      summary: "Generate an image (DALL·E or Imagen when configured, else the offline composer)",
+      description:
+        'Debits credits first and refunds them on failure. Provider images have source "AI"; the offline composer\'s have source "composed" and label "composed, not generated".',
+      tag: TAG,
+      auth: "session",
+      status: 201,
+      idempotent: true,
+      body: generateBody,
+      response: assetSchema,
+      errors: ["NOT_FOUND", "NOT_ENOUGH_CREDITS", "NEED_SUBSCRIPTION", "MEDIA_PROVIDER_FAILED"],
+      handler: async ({ body, as }) => toAsset(await media.generateImage(body, { ...as, timeoutMs: SLOW_MS })),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/media/designs",
+      summary: "The caller's designs, last edited first",
+      tag: TAG,
+      auth: "session",
+      query: z.object({ page: whole("page", 1, 100_000).default(1), pageSize: whole("pageSize", 1, 100).default(20) }),
+      response: paged(designSchema),
+      handler: async ({ query, as }) => {
+        const page = await media.listDesigns(query, as);
+        return {
+          result: page.result.map(toDesign),
+          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+        };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/media/designs",
+      summary: "Save a new design (its stages as JSON)",
+      tag: TAG,
+      auth: "session",
+      status: 201,
+      body: designBody,
+      response: designSchema,
+      errors: ["MEDIA_TOO_LARGE"],
+      handler: async ({ body, as }) =>
+        toDesign(
+          await media.createDesign(
+            { name: body.name, width: body.width, height: body.height, stagesJson: JSON.stringify(body.stages) },
+            as,
+          ),
+        ),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/media/designs/{id}",
+      summary: "A design",
+      tag: TAG,
+      auth: "session",
+      params: idParams,
+      response: designSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, as }) => toDesign(await media.getDesign({ id: params.id }, as)),
+    }),
+    defineRoute({
+      method: "put",
+      path: "/api/media/designs/{id}",
+      summary: "Replace a design",
+      tag: TAG,
+      auth: "session",
+      params: idParams,
+      body: designBody,
+      response: designSchema,
+      errors: ["NOT_FOUND", "MEDIA_TOO_LARGE"],
+      handler: async ({ params, body, as }) =>
+        toDesign(
+          await media.updateDesign(
+            {
+              id: params.id,
+              design: {
+                name: body.name,
+                width: body.width,
+                height: body.height,
+                stagesJson: JSON.stringify(body.stages),
+              },
+            },
+            as,
+          ),
+        ),
+    }),
+    defineRoute({
+      method: "put",
+      path: "/api/media/designs/{id}/image",
+      summary:
+        "Store the PNG the designer rendered of a design (raw image/png bytes as application/octet-stream, ≤ 15 MB)",
+      tag: TAG,
+      auth: "session",
+      params: idParams,
+      rawBody: { contentType: "application/octet-stream", schema: binary },
+      response: designSchema,
+      errors: ["NOT_FOUND", "MEDIA_TOO_LARGE", "MEDIA_UNSUPPORTED_TYPE"],
+      handler: async ({ params, req, res, as }) => {
+        const png = await new Promise<Buffer>((resolve, reject) =>
+          express.raw({ type: "application/octet-stream", limit: MAX_BYTES.image })(req, res, (error?: unknown) =>
+            error ? reject(error) : resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)),
+          ),
+        );
+        if (png.length === 0) throw appError("CR_ERR_BAD_REQUEST", "Send the PNG as the body.", { body: "Empty" });
+        const design = await media.getDesign({ id: params.id }, as);
+        return toDesign(
+          await media.updateDesign(
+            {
+              id: params.id,
+              design: {
+                name: design.name,
+                width: design.width,
+                height: design.height,
+                stagesJson: design.stagesJson,
+                previewPng: png,
+              },
+            },
+            as,
+          ),
+        );
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/media/designs/{id}",
+      summary: "Delete a design",
+      tag: TAG,
+      auth: "session",
+      params: idParams,
+      response: z.object({}),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, as }) => {
+        await media.deleteDesign({ id: params.id }, as);
+        return {};
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/media/designs/{id}/export",
+      summary: "Export a design as PNG, or a ZIP of the PNG and its JSON",
+      tag: TAG,
+      auth: "session",
+      params: idParams,
+      body: z.object({ format: z.enum(["image/png", "ZIP"]).default("image/png") }),
+      response: z.unknown(),
+      fileResponse: ["image/png", "application/zip"],
+      errors: ["NOT_FOUND", "CONFLICT"],
+      handler: async ({ params, body, as, res }) => {
+        await sendFile(
+          res,
+          media.exportDesign({ id: params.id, format: body.format }, { ...as, signal: abortOnClose(res) }),
+          {
+            disposition: "attachment",
+          },
+        );
+      },
+    }),
+  ];
+}

@@ -1,0 +1,120 @@
+import { appError } from "@crafter/kit";
+import { z } from "zod";
+import { SYSTEM_IMAGES } from "./system-images";
+
+export interface StockImage {
+  id: string;
+  description: string;
+  url: string;
+  thumbnailUrl: string;
+  width: number;
+  height: number;
+  author: string;
+  authorUrl: string;
+  source: "unsplash" | "system";
+}
+
+export interface StockPage {
+  result: StockImage[];
+  count: number;
+  currentPage: number;
+  totalPages: number;
+  source: "unsplash" | "system";
+}
+
+/** Stock photos: Unsplash's search when a key is configured, else the system images. */
+export interface StockSource {
+  search(q: string, page: number, signal: AbortSignal): Promise<StockPage>;
+}
+
+/** Results per page of a stock search. */
+export const STOCK_PAGE_SIZE = 20;
+
+const unsplashSearch = z.object({
+  total: z.number(),
+  total_pages: z.number(),
+  results: z.array(
+    z.object({
+      id: z.string(),
+      description: z.string().nullish(),
+      alt_description: z.string().nullish(),
+      width: z.number(),
+      height: z.number(),
+      urls: z.object({ regular: z.string(), small: z.string(), thumb: z.string().optional() }),
+      user: z.object({ name: z.string(), links: z.object({ html: z.string() }).partial().optional() }),
+    }),
+  ),
+});
+
+/**
+ * Unsplash's `GET /search/photos` (Client-ID key). An empty query searches "business".
+ * @throws MEDIA_PROVIDER_FAILED when Unsplash fails or answers something else.
+ */
+export function unsplashStock(apiUrl: string, accessKey: string, timeoutMs: number): StockSource {
+  return {
+    async search(q, page, signal) {
+      const url = new URL("/search/photos", apiUrl);
+      url.searchParams.set("query", q.trim() || "business");
+      url.searchParams.set("page", String(page));
+      url.searchParams.set("per_page", String(STOCK_PAGE_SIZE));
+      let body: z.output<typeof unsplashSearch>;
+      try {
+        const response = await fetch(url, {
+          headers: { authorization: `Client-ID ${accessKey}`, "accept-version": "v1" },
+          signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+        });
+        if (!response.ok) throw new Error(`unsplash answered ${response.status}`);
+        body = unsplashSearch.parse(await response.json());
+      } catch {
+        throw appError("MEDIA_PROVIDER_FAILED", "Unsplash could not be searched. Please try again.");
+      }
+      return {
+        result: body.results.map((p) => ({
+          id: p.id,
+          description: p.description ?? p.alt_description ?? "",
+          url: p.urls.regular,
+          thumbnailUrl: p.urls.thumb ?? p.urls.small,
+          width: p.width,
+          height: p.height,
+          author: p.user.name,
+          authorUrl: p.user.links?.html ?? "",
+          source: "unsplash" as const,
+        })),
+        count: body.total,
+        currentPage: page,
+        totalPages: Math.max(1, body.total_pages),
+        source: "unsplash",
+      };
+    },
+  };
+}
+
+/** The system images whose keywords or description contain every word of `q` (all when empty). */
+export function systemStock(urlOf: (id: string) => { url: string; thumbnailUrl: string }): StockSource {
+  return {
+    async search(q, page) {
+      const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+      const matches = SYSTEM_IMAGES.filter((image) => {
+        const text = `${image.keywords.join(" ")} ${image.description.toLowerCase()}`;
+        return words.every((word) => text.includes(word));
+      });
+      const start = (page - 1) * STOCK_PAGE_SIZE;
+      return {
+        result: matches.slice(start, start + STOCK_PAGE_SIZE).map((image) => ({
+          id: image.id,
+          description: image.description,
+          ...urlOf(image.id),
+          width: 1600,
+          height: 1067,
+          author: "Crafter",
+          authorUrl: "",
+          source: "system" as const,
+        })),
+        count: matches.length,
+        currentPage: page,
+        totalPages: Math.max(1, Math.ceil(matches.length / STOCK_PAGE_SIZE)),
+        source: "system",
+      };
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { appError, type Caller } from "@crafter/kit";
+import { PREVIEW_MAX_SIDE } from "@crafter/media-language";
+import type { MediaDeps } from "../deps";
+import { parseOperations } from "../domain/operations";
+import { assetName } from "../domain/upload";
+import type { PixelCache } from "../imaging/base-cache";
+import { applyOperations, decode, encode, type Pixels } from "../imaging/edit";
+import type { Asset } from "../store/asset.repository";
+import { type AssetView, assetView } from "./asset-view";
+import { ownAsset } from "./assets";
+import { storeImage } from "./store-asset";
+
+/** Side of the shrunk copy previews are computed on: twice the preview, so a crop keeps its detail. */
+export const PREVIEW_BASE_SIDE = 2 * PREVIEW_MAX_SIDE;
+
+async function ownImage(deps: MediaDeps, caller: Caller, id: string): Promise<Asset> {
+  const asset = await ownAsset(deps, caller, id);
+  if (asset.type !== "image")
+    throw appError("CR_ERR_BAD_REQUEST", "Only images can be edited.", { id: "Not an image" });
+  return asset;
+}
+
+async function previewBase(deps: MediaDeps, cache: PixelCache, caller: Caller, asset: Asset): Promise<Pixels> {
+  const key = `${asset.id}:${asset.key}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const base = await decode(await deps.objects.getBytes(asset.key, caller.signal), PREVIEW_BASE_SIDE);
+  cache.set(key, base);
+  return base;
+}
+
+/**
+ * The edited image as a preview: WebP, at most 1200 px a side. Operations are given in the
+ * original's pixels and scaled onto the shrunk copy the preview is computed on.
+ * @throws NOT_FOUND, CR_ERR_BAD_REQUEST (bad operations, not an image).
+ */
+export async function previewEdit(
+  deps: MediaDeps,
+  cache: PixelCache,
+  caller: Caller,
+  input: { id: string; operationsJson: string },
+): Promise<{ mime: string; data: Buffer; width: number; height: number }> {
+  const operations = parseOperations(input.operationsJson);
+  const asset = await ownImage(deps, caller, input.id);
+  const base = await previewBase(deps, cache, caller, asset);
+  const scale = base.width / (asset.width ?? base.width);
+  const edited = await applyOperations(base, operations, scale);
+  const data = await encode(edited, "image/webp", PREVIEW_MAX_SIDE);
+  const ratio = Math.min(1, PREVIEW_MAX_SIDE / Math.max(edited.width, edited.height));
+  return {
+    mime: "image/webp",
+    data,
+    width: Math.round(edited.width * ratio),
+    height: Math.round(edited.height * ratio),
+  };
+}
+
+/** Applies the operations to the full original and stores the result as a new asset (same source). */
+export async function saveEdit(
+  deps: MediaDeps,
+  caller: Caller,
+  input: { id: string; operationsJson: string; name: string },
+): Promise<AssetView> {
+  const operations = parseOperations(input.operationsJson);
+  const asset = await ownImage(deps, caller, input.id);
+  const edited = await applyOperations(await decode(await deps.objects.getBytes(asset.key, caller.signal)), operations);
+  const format = edited.channels === 4 || edited.channels === 2 ? "image/png" : "image/jpeg";
+  const bytes = await encode(edited, format);
+  const stored = await storeImage(
+    deps,
+    {
+      userId: caller.userId,
+      projectId: asset.projectId,
+      source: asset.source,
+      name: assetName(input.name, `${asset.name} (edited)`),
+      profileType: asset.profileType,
+      profileIds: asset.profileIds,
+      label: asset.label,
+    },
+    bytes,
+    format,
+  );
+  return assetView(deps, stored);
+}
