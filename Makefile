@@ -16,7 +16,7 @@ $(NPM_STAMP): package-lock.json package.json
 
 install: $(NPM_STAMP) ## Install npm dependencies when package.json or the lockfile changed
 
-infra: ## Start FerretDB, Kafka, Redis and Mailpit (building them on first use)
+infra: ## Start FerretDB, Kafka, Redis, Mailpit and MinIO (building them on first use)
 	scripts/infra/infra up
 
 infra-down: ## Stop the infrastructure servers
@@ -71,7 +71,10 @@ test-unit: install ## Unit tests (no servers)
 test-stack: ## Integration and end-to-end tests against a test stack on the real servers
 	scripts/test-stack.sh
 
-test: install infra check build test-unit test-stack ## Run every test, installing and starting what it needs
+test: install infra check build ## Run every test, installing and starting what it needs
+	rm -rf test-results
+	$(MAKE) test-unit test-stack
+	node scripts/ci/test-summary.mjs
 
 load-smoke: install infra build ## A few seconds of each k6 scenario against a fresh test stack (part of test-stack)
 	scripts/test-stack.sh load-smoke

@@ -21,6 +21,15 @@ const base = {
 
 /** @type {import('jest').Config} */
 export default {
+  // Besides the console, each run writes JUnit XML to test-results/ (one file per run), which CI
+  // reads and scripts/ci/test-summary.mjs totals at the end of `make test`.
+  reporters: [
+    "default",
+    [
+      "jest-junit",
+      { outputDirectory: "test-results", uniqueOutputName: "true", suiteNameTemplate: "{displayName} {filepath}" },
+    ],
+  ],
   projects: [
     {
       ...base,

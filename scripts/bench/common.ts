@@ -42,6 +42,14 @@ export async function signedInUser(gateway: string, prefix = "bench"): Promise<{
     body: JSON.stringify({ email, password: PASSWORD, displayName: "Bench" }),
   });
   if (!signUp.ok) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
+  // /api refuses unverified users (issue 9): follow the verification link from Mailpit first.
+  const verify = await fetch(`${gateway}/auth/verify`, {
+    method: "POST",
+    signal: AbortSignal.timeout(60_000),
+    headers,
+    body: JSON.stringify({ token: await verificationToken(email) }),
+  });
+  if (!verify.ok) throw new Error(`verify failed: ${verify.status} ${await verify.text()}`);
   const signIn = await fetch(`${gateway}/auth/signin`, {
     method: "POST",
     signal: AbortSignal.timeout(60_000),
@@ -52,6 +60,24 @@ export async function signedInUser(gateway: string, prefix = "bench"): Promise<{
   const cookie = signIn.headers.getSetCookie().find((line) => line.startsWith("crafter_at="));
   if (!cookie) throw new Error("sign-in set no access cookie");
   return { email, accessToken: cookie.slice("crafter_at=".length, cookie.indexOf(";")) };
+}
+
+/** The token of the newest "Verify your email" message to `email`, read from Mailpit's API (60 s at most). */
+async function verificationToken(email: string): Promise<string> {
+  const api = stackEnv().MAILPIT_API_URL ?? "http://127.0.0.1:8025";
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const search = await fetch(`${api}/api/v1/search?query=${encodeURIComponent(`to:"${email}"`)}`);
+    const { messages } = (await search.json()) as { messages: { ID: string; Subject: string }[] };
+    const hit = messages.find((message) => message.Subject.includes("Verify your email"));
+    if (hit) {
+      const message = (await (await fetch(`${api}/api/v1/message/${hit.ID}`)).json()) as { Text: string };
+      const token = /[?&]token=([^\s&)>"]+)/.exec(message.Text)?.[1];
+      if (token) return decodeURIComponent(token);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no verification email to ${email} within 60 s`);
 }
 
 /** Percentile (0–100) of unsorted samples, nearest rank. */

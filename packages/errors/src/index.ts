@@ -51,6 +51,42 @@ export const ERROR_CATALOGUE = {
     message: "Your free credit has ended. Upgrade your plan to keep crafting without interruption.",
     title: "Keep Crafting Uninterrupted!",
   },
+  /** A free-tier usage limit is reached (@crafter/plans LIMITS.free): the upgrade modal suggests Core. */
+  FREE_USER_LIMIT: {
+    status: 402,
+    message: "You have reached the free plan's limit. Upgrade to Core to keep going.",
+    title: "Upgrade to keep going",
+  },
+  /** Core's customer profile limit (1,000): the upgrade modal suggests Pro. */
+  CORE_CONTACTS_LIMIT: {
+    status: 402,
+    message: "You have reached Core's 1,000 customer profiles. Upgrade to Pro for 5,000.",
+    title: "Customer profile limit reached",
+  },
+  /** Core's monthly email limit (4,000): the upgrade modal suggests Pro. */
+  CORE_EMAILS_LIMIT: {
+    status: 402,
+    message: "You have sent Core's 4,000 emails this month. Upgrade to Pro for 20,000.",
+    title: "Email limit reached",
+  },
+  /** Core's monthly AI image limit (200): the upgrade modal suggests Pro. */
+  CORE_AI_IMAGES_LIMIT: {
+    status: 402,
+    message: "You have made Core's 200 AI images this month. Upgrade to Pro for 400.",
+    title: "AI image limit reached",
+  },
+  /** Core's monthly AI voice limit (20 minutes): the upgrade modal suggests Pro. */
+  CORE_VOICE_MINUTES_LIMIT: {
+    status: 402,
+    message: "You have used Core's 20 minutes of AI voice this month. Upgrade to Pro for 60.",
+    title: "AI voice limit reached",
+  },
+  /** A Pro limit is reached: there is no bigger plan; it resets next month (or, for profiles, after deleting some). */
+  PLAN_LIMIT_REACHED: {
+    status: 402,
+    message: "You have reached your plan's limit for this month.",
+    title: "Plan limit reached",
+  },
   /** A paid plan's credits are spent: the web's credits notice (its title is the message). */
   NOT_ENOUGH_CREDITS: { status: 402, message: "Not enough credits." },
   InvalidToken: { status: 400, message: "This link is invalid or has expired." },

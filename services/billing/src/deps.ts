@@ -10,6 +10,8 @@ export interface BillingDeps {
   writers: KeyedQueue;
   /** Topic of CreditsChanged (`<namespace>.billing.credits.v1`). */
   creditsTopic: string;
+  /** Topic of LimitReached (`<namespace>.billing.usage.v1`). */
+  usageTopic: string;
   /** Wakes the outbox relay (after a write that added an event); a no-op before it starts. */
   kick(): void;
   /**

@@ -13,10 +13,12 @@ await runService({
   async setup({ config, mongo, redis, logger, kick }) {
     const stores = await createStores(mongo);
     const creditsTopic = topicName(config.CRAFTER_NAMESPACE, TOPICS.billingCredits);
+    const usageTopic = topicName(config.CRAFTER_NAMESPACE, TOPICS.billingUsage);
     const deps: BillingDeps = {
       stores,
       writers: new KeyedQueue(),
       creditsTopic,
+      usageTopic,
       kick,
       // The gateway caches userInfo per view version: a ledger write makes it stale at once. Redis
       // down must not fail a debit that is already written; the gateway's copies expire anyway.
@@ -30,8 +32,8 @@ await runService({
       routes: routes(deps),
       access,
       consumers: billingConsumers(config.CRAFTER_NAMESPACE, deps),
-      outbox: [stores.ledger.model],
-      publishes: [creditsTopic],
+      outbox: [stores.ledger.model, stores.usage.limits],
+      publishes: [creditsTopic, usageTopic],
     };
   },
 });

@@ -30,6 +30,7 @@ beforeAll(async () => {
     stores,
     writers: new KeyedQueue(),
     creditsTopic: "inttest.billing.credits.v1",
+    usageTopic: "inttest.billing.usage.v1",
     kick: () => {
       kicks++;
     },

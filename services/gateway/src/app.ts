@@ -45,6 +45,7 @@ export function createApp(
 
   app.use(securityHeaders());
   app.use(["/api", "/rpc"], bumpViewsOnWrite(redis, logger));
+  app.use(views.prefetch(["/api/user/account", "/api/app/initial"]));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });

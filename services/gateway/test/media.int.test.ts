@@ -1,5 +1,11 @@
 import { createServiceClient, describeError } from "@crafter/kit";
-import { gatewayUrl, stackEnv, stackServiceCredentials, verifiedSession, type GatewaySession } from "@crafter/kit/testing";
+import {
+  type GatewaySession,
+  gatewayUrl,
+  stackEnv,
+  stackServiceCredentials,
+  verifiedSession,
+} from "@crafter/kit/testing";
 import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 import sharp from "sharp";
@@ -28,7 +34,11 @@ async function upload(bytes: Buffer, name: string, fields: Record<string, string
   form.set("file", new Blob([new Uint8Array(bytes)]), name);
   for (const [key, value] of Object.entries(fields)) form.set(key, value);
   const cookie = [...session.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  const response = await fetch(`${gatewayUrl()}/api/media/assets`, { method: "POST", body: form, headers: { cookie, origin: gatewayUrl() } });
+  const response = await fetch(`${gatewayUrl()}/api/media/assets`, {
+    method: "POST",
+    body: form,
+    headers: { cookie, origin: gatewayUrl() },
+  });
   return { status: response.status, body: (await response.json()) as { result: any; error: { code: string } | null } };
 }
 
@@ -37,7 +47,7 @@ async function raw(method: string, path: string, body?: unknown, contentType = "
   return fetch(`${gatewayUrl()}${path}`, {
     method,
     headers: { cookie, origin: gatewayUrl(), "content-type": contentType },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body),
+    body: body === undefined ? undefined : body instanceof Uint8Array ? new Uint8Array(body) : JSON.stringify(body),
   });
 }
 
@@ -50,10 +60,20 @@ describe("assets", () => {
 
   it("uploads a photo: checked by content, re-encoded without metadata or payload, with thumbnail and variants", async () => {
     const original = await photo();
-    const { status, body } = await upload(original, "../../Beach Day.jpg", { profileType: "PRODUCT", profileIds: "p1,p2" });
+    const { status, body } = await upload(original, "../../Beach Day.jpg", {
+      profileType: "PRODUCT",
+      profileIds: "p1,p2",
+    });
     expect(status).toBe(201);
     const asset = body.result;
-    expect(asset).toMatchObject({ type: "image", source: "direct", name: "Beach Day.jpg", mime: "image/jpeg", width: 2400, height: 1600 });
+    expect(asset).toMatchObject({
+      type: "image",
+      source: "direct",
+      name: "Beach Day.jpg",
+      mime: "image/jpeg",
+      width: 2400,
+      height: 1600,
+    });
     expect(asset.profileIds).toEqual(["p1", "p2"]);
     expect(asset.variants.map((v: { name: string }) => v.name)).toEqual(["w640", "w1280", "w1920"]);
     assetId = asset.id;
@@ -62,7 +82,9 @@ describe("assets", () => {
     expect(stored.includes(Buffer.from("Secret Artist"))).toBe(false);
     expect(stored.includes(Buffer.from("payload"))).toBe(false);
     expect((await sharp(stored).metadata()).exif).toBeUndefined();
-    const thumb = await sharp(Buffer.from(await (await fetch(`${gatewayUrl()}${asset.thumbnailUrl}`)).arrayBuffer())).metadata();
+    const thumb = await sharp(
+      Buffer.from(await (await fetch(`${gatewayUrl()}${asset.thumbnailUrl}`)).arrayBuffer()),
+    ).metadata();
     expect(Math.max(thumb.width!, thumb.height!)).toBe(320);
   });
 
@@ -106,18 +128,27 @@ describe("assets", () => {
     expect(preview.status).toBe(200);
     expect(preview.headers.get("content-type")).toBe("image/webp");
     const meta = await sharp(Buffer.from(await preview.arrayBuffer())).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(["webp", 1080, 1080]);
+    // Computed on the 1200 px copy of the 2400 px photo: the 1080 px crop previews at 540 px.
+    expect([meta.format, meta.width, meta.height]).toEqual(["webp", 540, 540]);
+    expect(preview.headers.get("x-image-width")).toBe("540");
 
     const saved = await session.post(`/api/media/assets/${assetId}/edits`, { operations, name: "Hero square" });
     expect(saved.status).toBe(201);
     expect(saved.body.result).toMatchObject({ name: "Hero square", width: 1080, height: 1080, source: "direct" });
-    const bad = await session.post(`/api/media/assets/${assetId}/preview`, { operations: [{ op: "crop", x: 9000, y: 0, width: 10, height: 10 }] });
+    const bad = await session.post(`/api/media/assets/${assetId}/preview`, {
+      operations: [{ op: "crop", x: 9000, y: 0, width: 10, height: 10 }],
+    });
     expect(bad.status).toBe(400);
   });
 
   it("exports as one JPEG and as a streamed ZIP (the spec's defaults), and downloads the original", async () => {
     const list = (await session.get("/api/media/assets?type=image")).body.result.result as Array<{ id: string }>;
-    const single = await raw("POST", "/api/media/export", { assetIds: [assetId], format: "image/jpeg", type: "single", filename: "hero.jpg" });
+    const single = await raw("POST", "/api/media/export", {
+      assetIds: [assetId],
+      format: "image/jpeg",
+      type: "single",
+      filename: "hero.jpg",
+    });
     expect(single.status).toBe(200);
     expect(single.headers.get("content-disposition")).toContain('filename="hero.jpg"');
     expect((await sharp(Buffer.from(await single.arrayBuffer())).metadata()).format).toBe("jpeg");
@@ -155,27 +186,49 @@ describe("video upload", () => {
     const { uploadId } = started.body.result;
     expect(started.body.result.chunkSize).toBe(chunkSize);
     const put = (index: number) =>
-      raw("PUT", `/api/media/uploads/${uploadId}/chunks/${index}`, video.subarray(index * chunkSize, (index + 1) * chunkSize), "application/octet-stream");
+      raw(
+        "PUT",
+        `/api/media/uploads/${uploadId}/chunks/${index}`,
+        video.subarray(index * chunkSize, (index + 1) * chunkSize),
+        "application/octet-stream",
+      );
 
     expect((await put(0)).status).toBe(200);
     // The connection drops during chunk 1: a truncated body is refused, nothing is stored for it.
-    const cut = await raw("PUT", `/api/media/uploads/${uploadId}/chunks/1`, video.subarray(chunkSize, chunkSize + 1000), "application/octet-stream");
+    const cut = await raw(
+      "PUT",
+      `/api/media/uploads/${uploadId}/chunks/1`,
+      video.subarray(chunkSize, chunkSize + 1000),
+      "application/octet-stream",
+    );
     expect(cut.status).toBe(400);
     const status = await session.get(`/api/media/uploads/${uploadId}`);
     expect(status.body.result).toMatchObject({ received: chunkSize, size, chunks: [0], complete: false });
     expect((await session.post(`/api/media/uploads/${uploadId}/complete`)).status).toBe(409);
 
-    for (let index = status.body.result.received / chunkSize; index < 3; index++) expect((await put(index)).status).toBe(200);
+    for (let index = status.body.result.received / chunkSize; index < 3; index++)
+      expect((await put(index)).status).toBe(200);
     const done = await session.post(`/api/media/uploads/${uploadId}/complete`);
     expect(done.status).toBe(200);
     expect(done.body.result).toMatchObject({ type: "video", mime: "video/mp4", size });
     const stored = Buffer.from(await (await fetch(`${gatewayUrl()}${done.body.result.url}`)).arrayBuffer());
     expect(stored.equals(video)).toBe(true);
+    expect((await session.get(`/api/media/uploads/${uploadId}`)).body.result).toMatchObject({
+      received: size,
+      complete: true,
+    });
+    expect((await session.post(`/api/media/uploads/${uploadId}/complete`)).body.result.id).toBe(done.body.result.id);
+    expect((await put(0)).status).toBe(409);
   });
 
   it("refuses a first chunk that is not a video", async () => {
     const started = await session.post("/api/media/uploads", { name: "x.mp4", size: 100, mime: "video/mp4" });
-    const bad = await raw("PUT", `/api/media/uploads/${started.body.result.uploadId}/chunks/0`, Buffer.alloc(100, 1), "application/octet-stream");
+    const bad = await raw(
+      "PUT",
+      `/api/media/uploads/${started.body.result.uploadId}/chunks/0`,
+      Buffer.alloc(100, 1),
+      "application/octet-stream",
+    );
     expect(bad.status).toBe(415);
   });
 });
@@ -190,9 +243,15 @@ describe("generation and stock without providers", () => {
       colors: ["#1d3557", "#e63946"],
     });
     expect(made.status).toBe(201);
-    expect(made.body.result).toMatchObject({ source: "composed", label: "composed, not generated", width: 1200, height: 628 });
+    expect(made.body.result).toMatchObject({
+      source: "composed",
+      label: "composed, not generated",
+      width: 1200,
+      height: 628,
+    });
     const after = (await session.get("/api/user/account")).body.result;
-    expect(JSON.stringify(after)).not.toEqual(JSON.stringify(before));
+    // IMAGE_CREDITS (5 by default) per image, debited before the work.
+    expect(before.credits - after.credits).toBe(5);
   });
 
   it("serves the system images as stock", async () => {
@@ -207,8 +266,14 @@ describe("generation and stock without providers", () => {
 
 describe("speech", () => {
   it("speaks the whole script with espeak-ng, one voice per speaker, for workflows' service token only", async () => {
-    const client = createServiceClient(MediaService, stackEnv().MEDIA_URL!, { timeoutMs: 120_000, as: "service", credentials: stackServiceCredentials("workflows") });
-    const userId = (await session.get("/api/user/account")).body.result.userId as string;
+    const client = createServiceClient(MediaService, stackEnv().MEDIA_URL!, {
+      timeoutMs: 120_000,
+      as: "service",
+      credentials: stackServiceCredentials("workflows"),
+    });
+    // The user's id is the subject of their access token (the crafter_at cookie).
+    const token = session.cookies.get("crafter_at")!;
+    const userId = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).sub as string;
     const segments = [
       { speaker: "Host", text: "Welcome to the bakery podcast." },
       { speaker: "Guest", text: "Thanks for having me. Let us talk about rye." },
@@ -223,21 +288,41 @@ describe("speech", () => {
     expect(mp3.subarray(0, 3).toString() === "ID3" || mp3[0] === 0xff).toBe(true);
 
     const user = createServiceClient(MediaService, stackEnv().MEDIA_URL!, { timeoutMs: 30_000 });
-    const refused = await user.generateSpeech({ userId, segments }).then(() => 0, (e) => describeError(e).status);
+    const refused = await user.generateSpeech({ userId, segments }).then(
+      () => 0,
+      (e) => describeError(e).status,
+    );
     expect(refused).toBe(401);
   });
 });
 
 describe("designs", () => {
   it("saves, updates, stores the browser's PNG and exports it", async () => {
-    const created = await session.post("/api/media/designs", { name: "Launch post", width: 1080, height: 1080, stages: [{ elements: [] }] });
+    const created = await session.post("/api/media/designs", {
+      name: "Launch post",
+      width: 1080,
+      height: 1080,
+      stages: [{ elements: [] }],
+    });
     expect(created.status).toBe(201);
     const id = created.body.result.id;
     expect((await session.post(`/api/media/designs/${id}/export`, { format: "image/png" })).status).toBe(409);
-    const png = await sharp({ create: { width: 1080, height: 1080, channels: 3, background: "#336699" } }).png().toBuffer();
-    const withImage = await raw("PUT", `/api/media/designs/${id}/image`, new Uint8Array(png), "application/octet-stream");
+    const png = await sharp({ create: { width: 1080, height: 1080, channels: 3, background: "#336699" } })
+      .png()
+      .toBuffer();
+    const withImage = await raw(
+      "PUT",
+      `/api/media/designs/${id}/image`,
+      new Uint8Array(png),
+      "application/octet-stream",
+    );
     expect(withImage.status).toBe(200);
-    const updated = await session.put(`/api/media/designs/${id}`, { name: "Launch post v2", width: 1080, height: 1080, stages: [{ elements: [{ type: "text" }] }] });
+    const updated = await session.put(`/api/media/designs/${id}`, {
+      name: "Launch post v2",
+      width: 1080,
+      height: 1080,
+      stages: [{ elements: [{ type: "text" }] }],
+    });
     expect(updated.body.result).toMatchObject({ name: "Launch post v2", stages: [{ elements: [{ type: "text" }] }] });
     const exported = await raw("POST", `/api/media/designs/${id}/export`, { format: "ZIP" });
     expect(exported.headers.get("content-type")).toBe("application/zip");

@@ -70,18 +70,16 @@ describe("decideAccess", () => {
 
 describe("rpcAccess", () => {
   it("keys the table by the service's type name and its methods' local names", () => {
-    const table = rpcAccess(BillingService, {
+    const entries = {
       getCredits: ["user"],
       debit: ["service:workflows"],
       refund: ["service:workflows"],
-    });
-    expect(table).toEqual({
-      "crafter.billing.v1.BillingService": {
-        getCredits: ["user"],
-        debit: ["service:workflows"],
-        refund: ["service:workflows"],
-      },
-    });
+      getPlan: ["user", "service:media"],
+      reserveUsage: ["service:media"],
+      releaseUsage: ["service:media"],
+    } satisfies Record<string, AllowedCaller[]>;
+    const table = rpcAccess(BillingService, entries);
+    expect(table).toEqual({ "crafter.billing.v1.BillingService": entries });
     const callers: readonly AllowedCaller[] | undefined = table[BillingService.typeName]?.debit;
     expect(callers).toEqual(["service:workflows"]);
   });

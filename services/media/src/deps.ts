@@ -45,8 +45,8 @@ export interface MediaDeps {
   /** Signed URLs: HMAC key and lifetime in seconds. */
   urls: { secret: string; ttlSeconds: number };
   credits: CreditsPort;
-  /** Monthly plan limits; undefined until billing serves ReserveUsage (then always set). */
-  usage: UsagePort | undefined;
+  /** Monthly plan limits (AI images, voice minutes). */
+  usage: UsagePort;
   /** Credits of one generated image, and of one started minute of speech. */
   prices: { image: number; speechMinute: number };
   /** A configured image provider, or undefined (the offline composer). */

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { runService } from "@crafter/kit";
-import { createBillingCredits } from "./clients/billing";
+import { createBillingCredits, createBillingUsage } from "./clients/billing";
 import { configSchema } from "./config";
 import type { MediaDeps } from "./deps";
 import { expiryOf, signedUrl } from "./domain/signing";
@@ -60,7 +60,7 @@ await runService({
       namespace,
       urls,
       credits: createBillingCredits(config.BILLING_URL, config.RPC_TIMEOUT_MS, credentials),
-      usage: undefined,
+      usage: createBillingUsage(config.BILLING_URL, config.RPC_TIMEOUT_MS, credentials),
       prices: { image: config.IMAGE_CREDITS, speechMinute: config.SPEECH_CREDITS_PER_MINUTE },
       images: createImageProvider(config),
       speech: createSpeechProvider(config),

@@ -1,5 +1,6 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type OutboxEntry, outboxEntry } from "@crafter/kit";
+import { LimitReachedSchema } from "@crafter/proto/crafter/events/v1/billing_pb";
 import { CreditsChangedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
 import type { EntryKind } from "../domain/ledger";
 
@@ -28,5 +29,21 @@ export function creditsChanged(
     balance: change.balance,
     expiresAt: change.expiresAt ? timestampFromDate(change.expiresAt) : undefined,
     occurredAt: timestampFromDate(change.at),
+  });
+}
+
+/** The LimitReached event of a refused reservation, stored once per user, counter and month. */
+export function limitReached(
+  topic: string,
+  reached: { userId: string; counter: string; tier: string; limit: number; period: string; scenario: string; at: Date },
+): OutboxEntry {
+  return outboxEntry(topic, reached.userId, LimitReachedSchema, {
+    userId: reached.userId,
+    counter: reached.counter,
+    tier: reached.tier,
+    limit: reached.limit,
+    period: reached.period,
+    scenario: reached.scenario,
+    occurredAt: timestampFromDate(reached.at),
   });
 }

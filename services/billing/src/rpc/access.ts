@@ -11,4 +11,9 @@ export const access = rpcAccess(BillingService, {
   getCredits: ["user"],
   debit: ["service:workflows", "service:media"],
   refund: ["service:workflows", "service:media"],
+  // Plans and usage (docs/second-half-contract.md): the user's own plan, and the services that
+  // enforce its limits (contacts: profiles; media: AI images and voice; notifications: emails).
+  getPlan: ["user", "service:gateway", "service:contacts", "service:media", "service:notifications"],
+  reserveUsage: ["service:media", "service:notifications", "service:workflows"],
+  releaseUsage: ["service:media", "service:notifications", "service:workflows"],
 });

@@ -5,7 +5,10 @@ import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import type { BillingDeps } from "../deps";
 import { debitCredits } from "../usecases/debit-credits";
 import { getCredits } from "../usecases/get-credits";
+import { getPlan } from "../usecases/get-plan";
 import { refundDebit } from "../usecases/refund-debit";
+import { releaseUsage } from "../usecases/release-usage";
+import { reserveUsage } from "../usecases/reserve-usage";
 
 /** crafter.billing.v1.BillingService: thin handlers over the use cases. */
 export function routes(deps: BillingDeps): (router: ConnectRouter) => void {
@@ -31,6 +34,38 @@ export function routes(deps: BillingDeps): (router: ConnectRouter) => void {
       },
       async refund(req, ctx) {
         return refundDebit(deps, callerOf(ctx), { debitId: req.debitId });
+      },
+      async getPlan(req, ctx) {
+        const plan = await getPlan(deps, callerOf(ctx), { userId: req.userId });
+        return {
+          tier: plan.tier,
+          planKey: plan.planKey,
+          limits: {
+            profiles: plan.limits.profiles,
+            emails: plan.limits.emails,
+            aiImages: plan.limits.ai_images,
+            voiceMinutes: plan.limits.voice_minutes,
+          },
+          used: {
+            profiles: plan.used.profiles,
+            emails: plan.used.emails,
+            aiImages: plan.used.ai_images,
+            voiceMinutes: plan.used.voice_minutes,
+          },
+          status: plan.status,
+          currentPeriodEnd: plan.currentPeriodEnd ? timestampFromDate(plan.currentPeriodEnd) : undefined,
+        };
+      },
+      async reserveUsage(req, ctx) {
+        return reserveUsage(deps, callerOf(ctx), {
+          userId: req.userId,
+          counter: req.counter,
+          amount: req.amount,
+          key: req.key,
+        });
+      },
+      async releaseUsage(req, ctx) {
+        return releaseUsage(deps, callerOf(ctx), { userId: req.userId, counter: req.counter, key: req.key });
       },
     });
   };

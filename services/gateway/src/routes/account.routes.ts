@@ -34,29 +34,34 @@ export function accountRoutes({ clients, views }: RouteDeps): RouteDef[] {
       }),
       // Cached per user until a write bumps the user's view version (cache/user-views.ts).
       handler: async ({ req, as }) =>
-        views.get(req.user?.userId ?? "", "initial", async () => {
-          const [userInfo, credits, flags, settings, active] = await Promise.all([
-            clients.account.getUserInfo({}, as),
-            clients.billing.getCredits({}, as),
-            clients.account.getFlags({}, as),
-            clients.account.getSettings({}, as),
-            clients.projects.getActiveProject({}, as),
-          ]);
-          const crafts = await recentCrafts(clients, active.projectId, as);
-          return {
-            value: {
-              userInfo: toUserInfo(userInfo.userInfo, credits),
-              featureFlag: {
-                enabledFeatures: flags.enabledFeatures,
-                disabledFeatures: flags.disabledFeatures,
-                allFeatures: flags.allFeatures,
+        views.get(
+          req.user?.userId ?? "",
+          "initial",
+          async () => {
+            const [userInfo, credits, flags, settings, active] = await Promise.all([
+              clients.account.getUserInfo({}, as),
+              clients.billing.getCredits({}, as),
+              clients.account.getFlags({}, as),
+              clients.account.getSettings({}, as),
+              clients.projects.getActiveProject({}, as),
+            ]);
+            const crafts = await recentCrafts(clients, active.projectId, as);
+            return {
+              value: {
+                userInfo: toUserInfo(userInfo.userInfo, credits),
+                featureFlag: {
+                  enabledFeatures: flags.enabledFeatures,
+                  disabledFeatures: flags.disabledFeatures,
+                  allFeatures: flags.allFeatures,
+                },
+                activeProjectInfo: toActiveProjectInfo(active, crafts),
+                userSettings: { settings: settings.settings ?? {} },
               },
-              activeProjectInfo: toActiveProjectInfo(active, crafts),
-              userSettings: { settings: settings.settings ?? {} },
-            },
-            validUntil: credits.expiresAt ? timestampDate(credits.expiresAt) : undefined,
-          };
-        }),
+              validUntil: credits.expiresAt ? timestampDate(credits.expiresAt) : undefined,
+            };
+          },
+          req,
+        ),
     }),
     defineRoute({
       method: "get",
@@ -66,16 +71,21 @@ export function accountRoutes({ clients, views }: RouteDeps): RouteDef[] {
       auth: "session",
       response: userInfoSchema,
       handler: async ({ req, as }) =>
-        views.get(req.user?.userId ?? "", "account", async () => {
-          const [userInfo, credits] = await Promise.all([
-            clients.account.getUserInfo({}, as),
-            clients.billing.getCredits({}, as),
-          ]);
-          return {
-            value: toUserInfo(userInfo.userInfo, credits),
-            validUntil: credits.expiresAt ? timestampDate(credits.expiresAt) : undefined,
-          };
-        }),
+        views.get(
+          req.user?.userId ?? "",
+          "account",
+          async () => {
+            const [userInfo, credits] = await Promise.all([
+              clients.account.getUserInfo({}, as),
+              clients.billing.getCredits({}, as),
+            ]);
+            return {
+              value: toUserInfo(userInfo.userInfo, credits),
+              validUntil: credits.expiresAt ? timestampDate(credits.expiresAt) : undefined,
+            };
+          },
+          req,
+        ),
     }),
     defineRoute({
       method: "get",

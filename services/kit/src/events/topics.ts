@@ -8,6 +8,7 @@ export const TOPICS = {
   workflowsCraft: "workflows.craft.v1",
   billingCredits: "billing.credits.v1",
   mediaAsset: "media.asset.v1",
+  billingUsage: "billing.usage.v1",
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];

@@ -10,6 +10,7 @@ export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = {
   "projects.project.v1": 6,
   "workflows.craft.v1": 6,
   "billing.credits.v1": 6,
+  "billing.usage.v1": 6,
   "media.asset.v1": 6,
 };
 
@@ -20,6 +21,6 @@ export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly strin
   projects: { publishes: ["projects.project.v1"], consumes: ["workflows.craft.v1"] },
   workflows: { publishes: ["workflows.craft.v1"], consumes: [] },
   notifications: { publishes: [], consumes: ["auth.user.v1"] },
-  billing: { publishes: ["billing.credits.v1"], consumes: ["auth.user.v1"] },
+  billing: { publishes: ["billing.credits.v1", "billing.usage.v1"], consumes: ["auth.user.v1"] },
   media: { publishes: ["media.asset.v1"], consumes: [] },
 };

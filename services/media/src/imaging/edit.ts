@@ -1,4 +1,4 @@
-import { appError } from "@crafter/kit";
+import { appError, isAppError } from "@crafter/kit";
 import type { Operation } from "@crafter/media-language";
 import sharp, { type Sharp } from "sharp";
 
@@ -108,10 +108,22 @@ export async function applyOperation(pixels: Pixels, op: Operation, scale = 1): 
   }
 }
 
-/** Applies the operations in order. */
+/**
+ * Applies the operations in order.
+ * @throws CR_ERR_BAD_REQUEST naming the operation sharp refused (never a bare library error).
+ */
 export async function applyOperations(pixels: Pixels, operations: readonly Operation[], scale = 1): Promise<Pixels> {
   let current = pixels;
-  for (const op of operations) current = await applyOperation(current, op, scale);
+  for (const [index, op] of operations.entries()) {
+    try {
+      current = await applyOperation(current, op, scale);
+    } catch (error) {
+      if (isAppError(error)) throw error;
+      throw appError("CR_ERR_BAD_REQUEST", `Operation ${index + 1} (${op.op}) cannot be applied to this image.`, {
+        [`operations.${index}`]: "Cannot be applied",
+      });
+    }
+  }
   return current;
 }
 

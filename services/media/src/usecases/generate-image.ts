@@ -51,7 +51,7 @@ export async function generateImage(deps: MediaDeps, caller: Caller, input: Gene
   const key = `image:${randomUUID()}`;
   // The plan's AI-images limit counts real generations only; the composer is not one.
   const limited = deps.images !== undefined;
-  if (limited) await deps.usage?.reserve({ userId: caller.userId, counter: "ai_images", amount: 1, key });
+  if (limited) await deps.usage.reserve({ userId: caller.userId, counter: "ai_images", amount: 1, key });
   let debitId: string | undefined;
   try {
     debitId = (

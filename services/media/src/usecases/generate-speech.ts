@@ -47,7 +47,7 @@ export async function generateSpeech(
   if (done) return assetView(deps, done);
 
   const minutes = estimatedMinutes(segments);
-  await deps.usage?.reserve({ userId: input.userId, counter: "voice_minutes", amount: minutes, key });
+  await deps.usage.reserve({ userId: input.userId, counter: "voice_minutes", amount: minutes, key });
   let debitId: string | undefined;
   try {
     debitId = (

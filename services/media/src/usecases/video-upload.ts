@@ -53,8 +53,10 @@ export async function startUpload(
 }
 
 async function state(deps: MediaDeps, upload: Upload) {
-  const parts = await deps.objects.listParts(upload.key, upload.s3UploadId);
-  const chunks = parts.map((p) => p.partNumber - 1);
+  // A completed multipart upload has no parts to list any more (S3 answers NoSuchUpload).
+  const chunks = upload.assetId
+    ? Array.from({ length: chunkCount(upload.size, upload.chunkSize) }, (_, i) => i)
+    : (await deps.objects.listParts(upload.key, upload.s3UploadId)).map((p) => p.partNumber - 1);
   return {
     uploadId: upload.id,
     received: BigInt(receivedBytes(chunks, upload.size, upload.chunkSize)),

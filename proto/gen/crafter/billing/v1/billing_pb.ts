@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/billing/v1/billing.proto.
  */
 export const file_crafter_billing_v1_billing: GenFile = /*@__PURE__*/
-  fileDesc("CiBjcmFmdGVyL2JpbGxpbmcvdjEvYmlsbGluZy5wcm90bxISY3JhZnRlci5iaWxsaW5nLnYxIiQKEUdldENyZWRpdHNSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiegoSR2V0Q3JlZGl0c1Jlc3BvbnNlEg8KB2NyZWRpdHMYASABKAUSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEcGxhbhgDIAEoCRIVCg1pc19zdWJzY3JpYmVkGAQgASgIImoKDERlYml0UmVxdWVzdBIOCgZhbW91bnQYASABKAUSDgoGcmVhc29uGAIgASgJEhAKCGNyYWZ0X2lkGAMgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgEIAEoCRIPCgd1c2VyX2lkGAUgASgJIjIKDURlYml0UmVzcG9uc2USEAoIZGViaXRfaWQYASABKAkSDwoHYmFsYW5jZRgCIAEoBSIhCg1SZWZ1bmRSZXF1ZXN0EhAKCGRlYml0X2lkGAEgASgJIiEKDlJlZnVuZFJlc3BvbnNlEg8KB2JhbGFuY2UYASABKAUyjAIKDkJpbGxpbmdTZXJ2aWNlElsKCkdldENyZWRpdHMSJS5jcmFmdGVyLmJpbGxpbmcudjEuR2V0Q3JlZGl0c1JlcXVlc3QaJi5jcmFmdGVyLmJpbGxpbmcudjEuR2V0Q3JlZGl0c1Jlc3BvbnNlEkwKBURlYml0EiAuY3JhZnRlci5iaWxsaW5nLnYxLkRlYml0UmVxdWVzdBohLmNyYWZ0ZXIuYmlsbGluZy52MS5EZWJpdFJlc3BvbnNlEk8KBlJlZnVuZBIhLmNyYWZ0ZXIuYmlsbGluZy52MS5SZWZ1bmRSZXF1ZXN0GiIuY3JhZnRlci5iaWxsaW5nLnYxLlJlZnVuZFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiBjcmFmdGVyL2JpbGxpbmcvdjEvYmlsbGluZy5wcm90bxISY3JhZnRlci5iaWxsaW5nLnYxIiQKEUdldENyZWRpdHNSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiegoSR2V0Q3JlZGl0c1Jlc3BvbnNlEg8KB2NyZWRpdHMYASABKAUSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEcGxhbhgDIAEoCRIVCg1pc19zdWJzY3JpYmVkGAQgASgIImoKDERlYml0UmVxdWVzdBIOCgZhbW91bnQYASABKAUSDgoGcmVhc29uGAIgASgJEhAKCGNyYWZ0X2lkGAMgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgEIAEoCRIPCgd1c2VyX2lkGAUgASgJIjIKDURlYml0UmVzcG9uc2USEAoIZGViaXRfaWQYASABKAkSDwoHYmFsYW5jZRgCIAEoBSIhCg1SZWZ1bmRSZXF1ZXN0EhAKCGRlYml0X2lkGAEgASgJIiEKDlJlZnVuZFJlc3BvbnNlEg8KB2JhbGFuY2UYASABKAUiIQoOR2V0UGxhblJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJYCgpQbGFuTGltaXRzEhAKCHByb2ZpbGVzGAEgASgFEg4KBmVtYWlscxgCIAEoBRIRCglhaV9pbWFnZXMYAyABKAUSFQoNdm9pY2VfbWludXRlcxgEIAEoBSLXAQoPR2V0UGxhblJlc3BvbnNlEgwKBHRpZXIYASABKAkSEAoIcGxhbl9rZXkYAiABKAkSLgoGbGltaXRzGAMgASgLMh4uY3JhZnRlci5iaWxsaW5nLnYxLlBsYW5MaW1pdHMSDgoGc3RhdHVzGAQgASgJEjYKEmN1cnJlbnRfcGVyaW9kX2VuZBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoEdXNlZBgGIAEoCzIeLmNyYWZ0ZXIuYmlsbGluZy52MS5QbGFuTGltaXRzIlQKE1Jlc2VydmVVc2FnZVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIPCgdjb3VudGVyGAIgASgJEg4KBmFtb3VudBgDIAEoBRILCgNrZXkYBCABKAkiQQoUUmVzZXJ2ZVVzYWdlUmVzcG9uc2USDAoEdXNlZBgBIAEoBRINCgVsaW1pdBgCIAEoBRIMCgR0aWVyGAMgASgJIkQKE1JlbGVhc2VVc2FnZVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIPCgdjb3VudGVyGAIgASgJEgsKA2tleRgDIAEoCSIkChRSZWxlYXNlVXNhZ2VSZXNwb25zZRIMCgR1c2VkGAEgASgFMqYECg5CaWxsaW5nU2VydmljZRJbCgpHZXRDcmVkaXRzEiUuY3JhZnRlci5iaWxsaW5nLnYxLkdldENyZWRpdHNSZXF1ZXN0GiYuY3JhZnRlci5iaWxsaW5nLnYxLkdldENyZWRpdHNSZXNwb25zZRJMCgVEZWJpdBIgLmNyYWZ0ZXIuYmlsbGluZy52MS5EZWJpdFJlcXVlc3QaIS5jcmFmdGVyLmJpbGxpbmcudjEuRGViaXRSZXNwb25zZRJPCgZSZWZ1bmQSIS5jcmFmdGVyLmJpbGxpbmcudjEuUmVmdW5kUmVxdWVzdBoiLmNyYWZ0ZXIuYmlsbGluZy52MS5SZWZ1bmRSZXNwb25zZRJSCgdHZXRQbGFuEiIuY3JhZnRlci5iaWxsaW5nLnYxLkdldFBsYW5SZXF1ZXN0GiMuY3JhZnRlci5iaWxsaW5nLnYxLkdldFBsYW5SZXNwb25zZRJhCgxSZXNlcnZlVXNhZ2USJy5jcmFmdGVyLmJpbGxpbmcudjEuUmVzZXJ2ZVVzYWdlUmVxdWVzdBooLmNyYWZ0ZXIuYmlsbGluZy52MS5SZXNlcnZlVXNhZ2VSZXNwb25zZRJhCgxSZWxlYXNlVXNhZ2USJy5jcmFmdGVyLmJpbGxpbmcudjEuUmVsZWFzZVVzYWdlUmVxdWVzdBooLmNyYWZ0ZXIuYmlsbGluZy52MS5SZWxlYXNlVXNhZ2VSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.billing.v1.GetCreditsRequest
@@ -180,6 +180,232 @@ export const RefundResponseSchema: GenMessage<RefundResponse> = /*@__PURE__*/
   messageDesc(file_crafter_billing_v1_billing, 5);
 
 /**
+ * @generated from message crafter.billing.v1.GetPlanRequest
+ */
+export type GetPlanRequest = Message<"crafter.billing.v1.GetPlanRequest"> & {
+  /**
+   * Only for calls with a service token.
+   *
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message crafter.billing.v1.GetPlanRequest.
+ * Use `create(GetPlanRequestSchema)` to create a new message.
+ */
+export const GetPlanRequestSchema: GenMessage<GetPlanRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_billing_v1_billing, 6);
+
+/**
+ * @generated from message crafter.billing.v1.PlanLimits
+ */
+export type PlanLimits = Message<"crafter.billing.v1.PlanLimits"> & {
+  /**
+   * Customer profiles alive at once.
+   *
+   * @generated from field: int32 profiles = 1;
+   */
+  profiles: number;
+
+  /**
+   * Emails a calendar month (UTC).
+   *
+   * @generated from field: int32 emails = 2;
+   */
+  emails: number;
+
+  /**
+   * AI images a calendar month (UTC).
+   *
+   * @generated from field: int32 ai_images = 3;
+   */
+  aiImages: number;
+
+  /**
+   * Minutes of AI voice a calendar month (UTC).
+   *
+   * @generated from field: int32 voice_minutes = 4;
+   */
+  voiceMinutes: number;
+};
+
+/**
+ * Describes the message crafter.billing.v1.PlanLimits.
+ * Use `create(PlanLimitsSchema)` to create a new message.
+ */
+export const PlanLimitsSchema: GenMessage<PlanLimits> = /*@__PURE__*/
+  messageDesc(file_crafter_billing_v1_billing, 7);
+
+/**
+ * @generated from message crafter.billing.v1.GetPlanResponse
+ */
+export type GetPlanResponse = Message<"crafter.billing.v1.GetPlanResponse"> & {
+  /**
+   * "free", "core" or "pro".
+   *
+   * @generated from field: string tier = 1;
+   */
+  tier: string;
+
+  /**
+   * The subscription's plan key (CoreMonthly_v1, CoreYearly_v1, ProMonthly, ProYearly); empty on free.
+   *
+   * @generated from field: string plan_key = 2;
+   */
+  planKey: string;
+
+  /**
+   * @generated from field: crafter.billing.v1.PlanLimits limits = 3;
+   */
+  limits?: PlanLimits | undefined;
+
+  /**
+   * The subscription's status ("active", "trialing", "past_due", "canceled"…); "none" on free.
+   *
+   * @generated from field: string status = 4;
+   */
+  status: string;
+
+  /**
+   * End of the paid period; unset on free.
+   *
+   * @generated from field: google.protobuf.Timestamp current_period_end = 5;
+   */
+  currentPeriodEnd?: Timestamp | undefined;
+
+  /**
+   * This month's use of the monthly counters.
+   *
+   * @generated from field: crafter.billing.v1.PlanLimits used = 6;
+   */
+  used?: PlanLimits | undefined;
+};
+
+/**
+ * Describes the message crafter.billing.v1.GetPlanResponse.
+ * Use `create(GetPlanResponseSchema)` to create a new message.
+ */
+export const GetPlanResponseSchema: GenMessage<GetPlanResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_billing_v1_billing, 8);
+
+/**
+ * @generated from message crafter.billing.v1.ReserveUsageRequest
+ */
+export type ReserveUsageRequest = Message<"crafter.billing.v1.ReserveUsageRequest"> & {
+  /**
+   * The user whose plan is counted (service tokens only).
+   *
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * "emails", "ai_images" or "voice_minutes".
+   *
+   * @generated from field: string counter = 2;
+   */
+  counter: string;
+
+  /**
+   * Whole units, 1 to 100,000.
+   *
+   * @generated from field: int32 amount = 3;
+   */
+  amount: number;
+
+  /**
+   * Unique per piece of work, 1 to 200 characters: a retry with the same key reserves nothing more.
+   *
+   * @generated from field: string key = 4;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message crafter.billing.v1.ReserveUsageRequest.
+ * Use `create(ReserveUsageRequestSchema)` to create a new message.
+ */
+export const ReserveUsageRequestSchema: GenMessage<ReserveUsageRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_billing_v1_billing, 9);
+
+/**
+ * @generated from message crafter.billing.v1.ReserveUsageResponse
+ */
+export type ReserveUsageResponse = Message<"crafter.billing.v1.ReserveUsageResponse"> & {
+  /**
+   * This month's use of the counter after the reservation.
+   *
+   * @generated from field: int32 used = 1;
+   */
+  used: number;
+
+  /**
+   * @generated from field: int32 limit = 2;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: string tier = 3;
+   */
+  tier: string;
+};
+
+/**
+ * Describes the message crafter.billing.v1.ReserveUsageResponse.
+ * Use `create(ReserveUsageResponseSchema)` to create a new message.
+ */
+export const ReserveUsageResponseSchema: GenMessage<ReserveUsageResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_billing_v1_billing, 10);
+
+/**
+ * @generated from message crafter.billing.v1.ReleaseUsageRequest
+ */
+export type ReleaseUsageRequest = Message<"crafter.billing.v1.ReleaseUsageRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string counter = 2;
+   */
+  counter: string;
+
+  /**
+   * @generated from field: string key = 3;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message crafter.billing.v1.ReleaseUsageRequest.
+ * Use `create(ReleaseUsageRequestSchema)` to create a new message.
+ */
+export const ReleaseUsageRequestSchema: GenMessage<ReleaseUsageRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_billing_v1_billing, 11);
+
+/**
+ * @generated from message crafter.billing.v1.ReleaseUsageResponse
+ */
+export type ReleaseUsageResponse = Message<"crafter.billing.v1.ReleaseUsageResponse"> & {
+  /**
+   * This month's use of the counter after the release.
+   *
+   * @generated from field: int32 used = 1;
+   */
+  used: number;
+};
+
+/**
+ * Describes the message crafter.billing.v1.ReleaseUsageResponse.
+ * Use `create(ReleaseUsageResponseSchema)` to create a new message.
+ */
+export const ReleaseUsageResponseSchema: GenMessage<ReleaseUsageResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_billing_v1_billing, 12);
+
+/**
  * Credits of a user (DESIGN.md section 3: billing owns plans, subscriptions and the credit ledger).
  *
  * Who may call what is billing's src/rpc/access.ts. With a user's access token (GetCredits) the
@@ -222,6 +448,40 @@ export const BillingService: GenService<{
     methodKind: "unary";
     input: typeof RefundRequestSchema;
     output: typeof RefundResponseSchema;
+  },
+  /**
+   * The user's plan and its limits (@crafter/plans). No active subscription: the free tier.
+   *
+   * @generated from rpc crafter.billing.v1.BillingService.GetPlan
+   */
+  getPlan: {
+    methodKind: "unary";
+    input: typeof GetPlanRequestSchema;
+    output: typeof GetPlanResponseSchema;
+  },
+  /**
+   * Counts `amount` of a monthly counter (emails, ai_images, voice_minutes) for this month, all or
+   * nothing. Over the limit: the scenario's code (FREE_USER_LIMIT, CORE_EMAILS_LIMIT,
+   * CORE_AI_IMAGES_LIMIT, CORE_VOICE_MINUTES_LIMIT, PLAN_LIMIT_REACHED; 402) and LimitReached is
+   * published once per user, counter and month. A repeated `key` changes nothing and answers the
+   * same. `profiles` is not reserved here: contacts counts live profiles against GetPlan's limit.
+   *
+   * @generated from rpc crafter.billing.v1.BillingService.ReserveUsage
+   */
+  reserveUsage: {
+    methodKind: "unary";
+    input: typeof ReserveUsageRequestSchema;
+    output: typeof ReserveUsageResponseSchema;
+  },
+  /**
+   * Gives a reservation back (its work failed); exactly once per key, unknown keys change nothing.
+   *
+   * @generated from rpc crafter.billing.v1.BillingService.ReleaseUsage
+   */
+  releaseUsage: {
+    methodKind: "unary";
+    input: typeof ReleaseUsageRequestSchema;
+    output: typeof ReleaseUsageResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_billing_v1_billing, 0);

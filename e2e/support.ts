@@ -1,0 +1,79 @@
+/// <reference lib="dom" />
+// Shared pieces of the end-to-end tests: Debian's Chromium, a verified signed-in browser context,
+// and test steps that leave a screenshot and the page's text when they fail.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type GatewaySession, gatewayUrl, repoRoot, verifiedSession } from "@crafter/kit/testing";
+import { it } from "@jest/globals";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+
+/** Debian's Chromium (CHROMIUM_PATH overrides), headless, with the flags this closed network needs. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+  });
+}
+
+/**
+ * A browser context signed in as a fresh, verified user (sign-up, the Mailpit link, sign-in through
+ * the gateway; the session cookies then move into the browser).
+ * @returns the context, a page on it (30 s default timeout), the user's email (password "password-123")
+ *   and the gateway session the cookies came from (for API set-up calls).
+ */
+export async function signedInContext(
+  browser: Browser,
+  prefix = "e2e",
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<{ context: BrowserContext; page: Page; email: string; session: GatewaySession }> {
+  const base = gatewayUrl();
+  const { session, email } = await verifiedSession(prefix);
+  const context = await browser.newContext({ baseURL: base, ...options });
+  const url = new URL(base);
+  await context.addCookies(
+    [...session.cookies].map(([name, value]) => ({
+      name,
+      value,
+      domain: url.hostname,
+      path: name === "crafter_rt" ? "/auth" : "/",
+      httpOnly: true,
+      sameSite: "Lax" as const,
+    })),
+  );
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  return { context, page, email, session };
+}
+
+const artifacts = join(repoRoot, ".data/e2e-artifacts");
+
+/**
+ * `it` for one step of a browser story: on failure it saves a full-page screenshot to
+ * .data/e2e-artifacts/<prefix>-<name>.png and adds the URL and the page's text to the error.
+ */
+export function browserStep(prefix: string, page: () => Page | undefined) {
+  return (name: string, fn: () => Promise<void>, timeout = 180_000) =>
+    it(
+      name,
+      async () => {
+        try {
+          await fn();
+        } catch (error) {
+          const current = page();
+          if (!current) throw error;
+          mkdirSync(artifacts, { recursive: true });
+          const file = join(artifacts, `${prefix}-${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
+          await current.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+          const text = await current
+            .locator("body")
+            // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it.
+            .innerText()
+            .catch(() => "");
+          throw new Error(
+            `${(error as Error).message}\nURL: ${current.url()}\nScreenshot: ${file}\nPage text: ${text.slice(0, 1500)}`,
+          );
+        }
+      },
+      timeout,
+    );
+}
