@@ -1,19 +1,11 @@
 /// <reference lib="dom" />
-import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { databaseName } from "@crafter/kit";
-import {
-  GatewaySession,
-  gatewayUrl,
-  linkFrom,
-  repoRoot,
-  stackEnv,
-  uniqueEmail,
-  waitForEmail,
-} from "@crafter/kit/testing";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { GatewaySession, gatewayUrl, linkFrom, stackEnv, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import mongoose from "mongoose";
-import { type Browser, type BrowserContext, chromium, type Download, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Download, Page } from "playwright-core";
+import { browserStep, launchChromium } from "./support";
 
 // Issue 11 in Debian's Chromium against the test stack: design a graphic on the canvas, undo,
 // export it as PNG; upload that image with progress, pick it in the image selection modal, crop it
@@ -34,10 +26,7 @@ let page: Page;
 let designedPng = "";
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ baseURL: base, acceptDownloads: true, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   // Generous: eight stacks share two cores here, and a first page load can take tens of seconds.
@@ -48,32 +37,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const artifacts = join(repoRoot, ".data/e2e-artifacts");
-
-/** A test step that leaves a screenshot and the page's text in .data/e2e-artifacts when it fails. */
-function step(name: string, fn: () => Promise<void>, timeout = 300_000) {
-  it(
-    name,
-    async () => {
-      try {
-        await fn();
-      } catch (error) {
-        mkdirSync(artifacts, { recursive: true });
-        const file = join(artifacts, `media-${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
-        await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-        const text = await page
-          .locator("body")
-          // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it.
-          .innerText()
-          .catch(() => "");
-        throw new Error(
-          `${(error as Error).message}\nURL: ${page.url()}\nScreenshot: ${file}\nPage text: ${text.slice(0, 1500)}`,
-        );
-      }
-    },
-    timeout,
-  );
-}
+/** A step that leaves a screenshot and the page's text in .data/e2e-artifacts when it fails. */
+const browserSteps = browserStep("media", () => page);
+const step = (name: string, fn: () => Promise<void>) => browserSteps(name, fn, 300_000);
 
 /** Width and height from a PNG's IHDR chunk; throws when the bytes are not a PNG. */
 function pngSize(bytes: Buffer): { width: number; height: number } {
