@@ -1,5 +1,5 @@
 import { CustomerServiceOutlined, PlayCircleOutlined } from "@ant-design/icons";
-import { Card, Typography } from "antd";
+import { Card, Tag, Typography } from "antd";
 import type { ReactNode } from "react";
 import { type Asset, formatBytes, formatDuration } from "./api";
 
@@ -95,6 +95,11 @@ export function AssetCard({
           {assetDetails(asset)}
         </Typography.Text>
       </div>
+      {asset.label && (
+        <Tag color={asset.source === "composed" ? "gold" : undefined} data-testid="asset-label">
+          {asset.label}
+        </Tag>
+      )}
     </Card>
   );
 }

@@ -252,7 +252,10 @@ export function ImageEditPanel({ asset, onSaved }: { asset: Asset; onSaved?: (as
   const [background, setBackground] = useState("#ffffff");
 
   const stagingActions = (
-    <Flex gap={8}>
+    <Flex gap={8} align="center" wrap>
+      <Typography.Text type="secondary">
+        {staging ? `Trying: ${stagingLabel}` : "Try a change, then apply it."}
+      </Typography.Text>
       <Button type="primary" disabled={!staging} onClick={apply} data-testid="edit-apply">
         Apply
       </Button>
@@ -285,7 +288,6 @@ export function ImageEditPanel({ asset, onSaved }: { asset: Asset; onSaved?: (as
           </Button>
         ))}
       </div>
-      {stagingActions}
     </Flex>
   );
 
@@ -382,7 +384,6 @@ export function ImageEditPanel({ asset, onSaved }: { asset: Asset; onSaved?: (as
           </Flex>
         </Form.Item>
       </Form>
-      {stagingActions}
     </Flex>
   );
 
@@ -438,7 +439,6 @@ export function ImageEditPanel({ asset, onSaved }: { asset: Asset; onSaved?: (as
       >
         Try
       </Button>
-      {stagingActions}
     </Flex>
   );
 
@@ -453,7 +453,6 @@ export function ImageEditPanel({ asset, onSaved }: { asset: Asset; onSaved?: (as
           Try
         </Button>
       </Flex>
-      {stagingActions}
     </Flex>
   );
 
@@ -516,6 +515,7 @@ export function ImageEditPanel({ asset, onSaved }: { asset: Asset; onSaved?: (as
           testId="preview-staging"
         />
       </div>
+      {stagingActions}
       <Flex gap={8} align="center" wrap data-testid="preview-history">
         <Typography.Text type="secondary">History:</Typography.Text>
         <Tag

@@ -58,12 +58,12 @@ export function UploadList({
   return (
     <Flex vertical gap={8} data-testid="upload-list" aria-live="polite">
       {items.map((item) => (
-        <Flex key={item.uid} align="center" gap={12} data-testid="upload-item" data-status={item.status}>
-          <Typography.Text ellipsis style={{ maxWidth: 220, flex: "none" }}>
+        <Flex key={item.uid} align="center" gap={12} wrap data-testid="upload-item" data-status={item.status}>
+          <Typography.Text ellipsis style={{ maxWidth: 220, flex: "0 1 auto" }}>
             {item.name}
           </Typography.Text>
           <Progress
-            style={{ flex: 1, margin: 0 }}
+            style={{ flex: "1 1 160px", margin: 0 }}
             percent={item.percent}
             size="small"
             status={item.status === "error" ? "exception" : item.status === "done" ? "success" : "active"}

@@ -1,3 +1,12 @@
+import {
+  type AssetSource,
+  type AssetType,
+  EXPORT_DEFAULTS,
+  type ExportFormat,
+  type FILTER_NAMES,
+  type Operation,
+  VIDEO_CHUNK_BYTES,
+} from "@crafter/media-language";
 import useSWR from "swr";
 import { api, fetcher } from "../../api/api";
 import { ApiError } from "../../api/errors";
@@ -9,19 +18,18 @@ import { ApiError } from "../../api/errors";
  * (refresh when the marker has passed, one refresh and one retry on a 401).
  */
 
-export const ASSET_TYPES = ["image", "video", "audio"] as const;
-export type AssetType = (typeof ASSET_TYPES)[number];
-export const ASSET_SOURCES = [
-  "direct",
-  "unsplash",
-  "AI",
-  "system",
-  "designer",
-  "email-template",
-  "system-email-template",
-  "composed",
-] as const;
-export type AssetSource = (typeof ASSET_SOURCES)[number];
+export {
+  ASSET_SOURCES,
+  ASSET_TYPES,
+  type AssetSource,
+  type AssetType,
+  EXPORT_DEFAULTS,
+  EXPORT_FORMATS,
+  type ExportFormat,
+  FILTER_NAMES,
+  MAX_BYTES,
+  type Operation,
+} from "@crafter/media-language";
 
 export interface AssetVariant {
   name: string;
@@ -47,6 +55,8 @@ export interface Asset {
   variants: AssetVariant[];
   profileType?: string;
   profileIds: string[];
+  /** Where it came from, e.g. "composed, not generated" (the offline composer). */
+  label?: string;
   createdAt: string;
 }
 
@@ -71,25 +81,10 @@ export interface AssetFilter {
   pageSize?: number;
 }
 
-/** The image edit operations the server applies with sharp, in order. */
-export type Operation =
-  | { op: "crop"; x: number; y: number; width: number; height: number }
-  | { op: "resize"; width: number; height?: number; fit: "cover" | "contain" | "fill" | "inside" | "outside" }
-  | { op: "rotate"; degrees: number }
-  | { op: "filter"; name: FilterName; amount?: number }
-  | { op: "text"; text: string; x: number; y: number; size: number; color: string; font?: string }
-  | { op: "background"; color: string };
-
-export const FILTER_NAMES = ["grayscale", "sepia", "blur", "sharpen", "brightness", "contrast"] as const;
 export type FilterName = (typeof FILTER_NAMES)[number];
 
-export const EXPORT_FORMATS = ["image/png", "image/jpeg", "image/webp"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-/** The spec's export defaults (section 8): PNG, `image.png`, ZIP. */
-export const EXPORT_DEFAULTS = { format: "image/png", filename: "image.png", type: "ZIP" } as const;
-
 /** Bytes per video chunk when the server does not say. */
-export const DEFAULT_CHUNK_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_CHUNK_BYTES = VIDEO_CHUNK_BYTES;
 
 export const mediaKeys = {
   assets: (filter: AssetFilter = {}) => `/api/media/assets?${assetQuery(filter)}`,
@@ -525,4 +520,9 @@ export async function exportDesign(id: string, format: "image/png" | "ZIP", fall
   const name = filenameFrom(response.headers.get("content-disposition"), fallbackName);
   saveBlob(await response.blob(), name);
   return name;
+}
+
+/** `PUT /api/media/designs/:id/image`: the PNG the designer rendered (what the design's export sends). */
+export async function putDesignImage(id: string, png: Blob): Promise<void> {
+  await rawRequest("PUT", `${mediaKeys.design(id)}/image`, { body: png, contentType: "application/octet-stream" });
 }

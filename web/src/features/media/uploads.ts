@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from "react";
 import { useSWRConfig } from "swr";
 import { errorMessage } from "../../api/errors";
-import { type Asset, isAssetListKey, kindOfFile, uploadAsset, uploadVideo } from "./api";
+import { type Asset, isAssetListKey, kindOfFile, MAX_BYTES, uploadAsset, uploadVideo } from "./api";
 
 /** One file on its way up: the spec's upload progress, and the current uploading video's id. */
 export interface UploadItem {
@@ -16,15 +16,13 @@ export interface UploadItem {
 }
 
 const MB = 1024 * 1024;
-/** Client-side limits, the same as the server's (which checks again, by content). */
-export const CLIENT_LIMITS = { image: 15 * MB, audio: 50 * MB, video: 2048 * MB } as const;
 
 /** Why a file cannot be sent, before sending it; null when it can. */
 export function refuseFile(file: Pick<File, "type" | "size">, videoAllowed: boolean): string | null {
   const kind = kindOfFile(file);
   if (!kind) return "Only images, audio and video files can be uploaded.";
   if (kind === "video" && !videoAllowed) return "Video uploads are not enabled for your account.";
-  if (file.size > CLIENT_LIMITS[kind]) return `This ${kind} is larger than ${CLIENT_LIMITS[kind] / MB} MB.`;
+  if (file.size > MAX_BYTES[kind]) return `This ${kind} is larger than ${MAX_BYTES[kind] / MB} MB.`;
   return null;
 }
 

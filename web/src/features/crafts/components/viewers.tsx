@@ -4,10 +4,11 @@ import type { ComponentType } from "react";
 import type { StepResult } from "../../../api/types";
 import { safeHtml } from "../../../shared/safe-html";
 import { engineLabel } from "../engine-label";
+import { MEDIA_VIEWERS } from "../../media/viewers";
 
 /**
  * One component per viewer kind of the spec (section 3, "Viewer kinds") that a working workflow
- * uses (the media kinds say "coming soon"); a kind the web does not know falls back on the
+ * uses (the media viewers live in features/media); a kind the web does not know falls back on the
  * result's format (html, list, text).
  */
 export interface ViewerProps {
@@ -205,7 +206,7 @@ function humanizeKey(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** Media viewers arrive with the media issue. */
+/** The template designer and email attachment viewers arrive with the email work. */
 function ComingSoonViewer() {
   return <Alert type="info" showIcon data-testid="viewer-coming-soon" title="Coming soon" />;
 }
@@ -227,10 +228,7 @@ export const VIEWERS: Record<ViewerKind, ComponentType<ViewerProps>> = {
   keywords: KeywordsViewer,
   grid: GridViewer,
   "website audit summary": WebsiteAuditSummaryViewer,
-  "image select": ComingSoonViewer,
-  "crops image select": ComingSoonViewer,
-  "audio player": ComingSoonViewer,
-  "visual designer": ComingSoonViewer,
+  ...MEDIA_VIEWERS,
   "template designer": ComingSoonViewer,
   "email attachment uploader": ComingSoonViewer,
 };

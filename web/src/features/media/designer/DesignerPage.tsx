@@ -23,7 +23,16 @@ import { fetcher } from "../../../api/api";
 import { useFeature } from "../../../api/hooks/app";
 import { notify } from "../../../shared/notify";
 import { ErrorState, FullPageSpin } from "../../../shared/states";
-import { type Asset, createDesign, type DesignDocument, exportDesign, mediaKeys, saveBlob, updateDesign } from "../api";
+import {
+  type Asset,
+  createDesign,
+  type DesignDocument,
+  exportDesign,
+  mediaKeys,
+  putDesignImage,
+  saveBlob,
+  updateDesign,
+} from "../api";
 import { ImageSelectModal } from "../ImageSelectModal";
 import { loadDesignerFonts } from "./fonts";
 import {
@@ -35,6 +44,7 @@ import {
   type DesignElement,
   type DesignStage,
   FONTS,
+  firstChild,
   fromTemplate,
   type History,
   historyOf,
@@ -42,6 +52,7 @@ import {
   newElement,
   parseDesign,
   type RecentColours,
+  readableOn,
   record,
   redo,
   rememberColour,
@@ -194,8 +205,8 @@ function initialDesign(params: URLSearchParams): Design {
 /**
  * The visual designer (flag `visual_designer`): pages (stages) of elements (text, image, shape,
  * logo) drawn with react-konva, bundled fonts, recent colours per element, undo/redo, templates in
- * the networks' sizes, saved as a design document and exported as PNG (the page, in the browser)
- * or ZIP (every page, by the server). `?id=` opens a saved design; `?template=&headline=&body=
+ * the networks' sizes, saved as a design document (with the PNG of the page on screen) and
+ * exported as PNG (in the browser) or ZIP (the server's: that PNG and the design's JSON). `?id=` opens a saved design; `?template=&headline=&body=
  * &colours=&font=` starts one from a workflow's results.
  */
 export default function DesignerPage() {
@@ -309,6 +320,29 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
     stages: current.stages,
   });
 
+  /** The page on screen at its real size, without the selection handles. */
+  const renderPng = (): Promise<Blob | null> =>
+    new Promise((resolve) => {
+      const konvaStage = stageRef.current;
+      if (!konvaStage) return resolve(null);
+      const transformer = transformerRef.current;
+      const nodes = transformer?.nodes() ?? [];
+      transformer?.nodes([]);
+      konvaStage.draw();
+      // toBlob, not toDataURL + fetch: the CSP allows no fetch of a data: URL.
+      konvaStage.toBlob({
+        mimeType: "image/png",
+        pixelRatio: 1 / scale,
+        callback: (blob) => {
+          transformer?.nodes(nodes);
+          resolve(blob);
+        },
+      });
+    });
+
+  const fileBase = design.name.replace(/[^\w.-]+/g, "-") || "design";
+
+  /** Saves the document and the PNG of the page on screen (the design's export sends it). */
   const save = async (): Promise<string | null> => {
     setSaving(true);
     try {
@@ -319,6 +353,8 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
         setDesignId(saved.id);
         window.history.replaceState(window.history.state, "", `?id=${encodeURIComponent(saved.id)}`);
       }
+      const png = await renderPng();
+      if (png) await putDesignImage(saved.id, png);
       notify.success("Design saved");
       return saved.id;
     } catch (error) {
@@ -329,28 +365,19 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
     }
   };
 
-  const exportPng = () => {
-    const konvaStage = stageRef.current;
-    if (!konvaStage) return;
-    const transformer = transformerRef.current;
-    const nodes = transformer?.nodes() ?? [];
-    transformer?.nodes([]);
-    konvaStage.draw();
-    // The page at its real size, whatever it is scaled to on screen.
-    const url = konvaStage.toDataURL({ mimeType: "image/png", pixelRatio: 1 / scale });
-    transformer?.nodes(nodes);
-    void fetch(url)
-      .then((response) => response.blob())
-      .then((blob) => saveBlob(blob, `${design.name.replace(/[^\w.-]+/g, "-") || "design"}.png`));
+  const exportPng = async () => {
+    const png = await renderPng();
+    if (png) saveBlob(png, `${fileBase}.png`);
+    else notify.errorMessage("Could not export", "The page could not be drawn.");
   };
 
   const exportZip = async () => {
     const savedId = await save();
     if (!savedId) return;
     try {
-      await exportDesign(savedId, "ZIP", `${design.name.replace(/[^\w.-]+/g, "-") || "design"}.zip`);
+      await exportDesign(savedId, "ZIP", `${fileBase}.zip`);
     } catch (error) {
-      notify.error(error, "Could not export the pages");
+      notify.error(error, "Could not export the design");
     }
   };
 
@@ -395,7 +422,9 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
         <Tooltip title="Add text">
           <Button
             icon={<FontSizeOutlined />}
-            onClick={() => add(newElement("text", design.width, design.height))}
+            onClick={() =>
+              add(newElement("text", design.width, design.height, { fill: readableOn(firstChild(stage)?.fill) }))
+            }
             data-testid="designer-add-text"
           >
             Text
@@ -444,11 +473,16 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
       <Button icon={<SaveOutlined />} loading={saving} onClick={() => void save()} data-testid="designer-save">
         Save
       </Button>
-      <Button type="primary" icon={<FileImageOutlined />} onClick={exportPng} data-testid="designer-export-png">
+      <Button
+        type="primary"
+        icon={<FileImageOutlined />}
+        onClick={() => void exportPng()}
+        data-testid="designer-export-png"
+      >
         Export PNG
       </Button>
       <Button icon={<FileZipOutlined />} onClick={() => void exportZip()} data-testid="designer-export-zip">
-        ZIP of pages
+        ZIP (PNG + design)
       </Button>
     </Flex>
   );

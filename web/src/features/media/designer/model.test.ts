@@ -12,6 +12,7 @@ import {
   moveElement,
   newElement,
   parseDesign,
+  readableOn,
   record,
   redo,
   rememberColour,
@@ -146,5 +147,14 @@ describe("templates and pages", () => {
   it("refuses documents that are not designs", () => {
     expect(parseDesign({ name: "x", width: 10, height: 10, stages: [] })).toBeUndefined();
     expect(parseDesign("nope")).toBeUndefined();
+  });
+});
+
+describe("readable text", () => {
+  it("is white on dark pages and near-black on light ones", () => {
+    expect(readableOn("#102030")).toBe("#ffffff");
+    expect(readableOn("#ffffff")).toBe("#111111");
+    expect(readableOn("#ffcc00")).toBe("#111111");
+    expect(readableOn(undefined)).toBe("#111111");
   });
 });

@@ -349,3 +349,14 @@ export function parseDesign(value: unknown): Design | undefined {
 export function fontCss(element: Pick<DesignElement, "fontFamily" | "fontWeight" | "fontSize">): string {
   return `${element.fontWeight ?? 400} ${Math.round(element.fontSize ?? 32)}px "${element.fontFamily ?? DEFAULT_FONT}"`;
 }
+
+/** Dark text on a light colour, white on a dark one (relative luminance of a #rrggbb colour). */
+export function readableOn(background: string | undefined): string {
+  const hex = /^#([0-9a-f]{6})/i.exec(background ?? "")?.[1];
+  if (!hex) return "#111111";
+  const [r, g, b] = [0, 2, 4].map((at) => {
+    const channel = Number.parseInt(hex.slice(at, at + 2), 16) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.4 ? "#111111" : "#ffffff";
+}
