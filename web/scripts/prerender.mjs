@@ -13,7 +13,7 @@ const dist = join(web, "dist");
 const ssrOut = join(web, "dist-ssr");
 const origin = (process.env.PUBLIC_ORIGIN ?? "https://crafter.app").replace(/\/$/, "");
 
-const escape = (text) =>
+const escapeHtml = (text) =>
   text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
 await build({
@@ -35,14 +35,14 @@ for (const page of PUBLIC_PAGES) {
   const title = `${page.title} · ${SITE_NAME}`;
   const url = `${origin}${page.path}`;
   const head = [
-    `<title>${escape(title)}</title>`,
-    `<meta name="description" content="${escape(page.description)}" />`,
-    `<link rel="canonical" href="${escape(url)}" />`,
+    `<title>${escapeHtml(title)}</title>`,
+    `<meta name="description" content="${escapeHtml(page.description)}" />`,
+    `<link rel="canonical" href="${escapeHtml(url)}" />`,
     `<meta property="og:type" content="website" />`,
     `<meta property="og:site_name" content="${SITE_NAME}" />`,
-    `<meta property="og:title" content="${escape(title)}" />`,
-    `<meta property="og:description" content="${escape(page.description)}" />`,
-    `<meta property="og:url" content="${escape(url)}" />`,
+    `<meta property="og:title" content="${escapeHtml(title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(page.description)}" />`,
+    `<meta property="og:url" content="${escapeHtml(url)}" />`,
     `<meta name="twitter:card" content="summary" />`,
     `<style data-prerendered>${css}</style>`,
   ].join("\n    ");
@@ -54,6 +54,6 @@ for (const page of PUBLIC_PAGES) {
   if (!document.includes(html)) throw new Error("index.html has no empty #root to fill");
   const file = join(dist, prerenderedFile(page.path));
   await writeFile(file, document);
-  console.log(`prerendered ${page.path} → ${file.slice(web.length + 1)} (${document.length} bytes)`);
+  process.stdout.write(`prerendered ${page.path} → ${file.slice(web.length + 1)} (${document.length} bytes)\n`);
 }
 await rm(ssrOut, { recursive: true, force: true });

@@ -1,12 +1,12 @@
+import { ADMIN_ROUTES } from "../features/admin/routes";
 import { BILLING_ROUTES } from "../features/billing/routes";
-import { CONTACTS_ROUTES } from "../features/contacts/routes";
-import { MEDIA_ROUTES } from "../features/media/routes";
 import { BUSINESS_ROUTES } from "../features/business/routes";
 import { CAMPAIGN_ROUTES } from "../features/campaign/routes";
+import { CONTACTS_ROUTES } from "../features/contacts/routes";
 import { HELP_ROUTES } from "../features/help/routes";
+import { MEDIA_ROUTES } from "../features/media/routes";
 import { OFFERINGS_ROUTES } from "../features/offerings/routes";
 import { PROJECTS_ROUTES } from "../features/projects/routes";
-import { ADMIN_ROUTES } from "../features/admin/routes";
 import { PUBLIC_ROUTES } from "../features/public/routes";
 import { SETTINGS_ROUTES } from "../features/settings/routes";
 import type { RouteEntry } from "./route-types";
@@ -25,5 +25,7 @@ export const AREA_ROUTES: RouteEntry[] = [
   ...CAMPAIGN_ROUTES,
   ...BUSINESS_ROUTES,
   ...HELP_ROUTES,
+  ...SETTINGS_ROUTES,
+  ...ADMIN_ROUTES,
+  ...PUBLIC_ROUTES,
 ];
-export const AREA_ROUTES: RouteEntry[] = [...SETTINGS_ROUTES, ...ADMIN_ROUTES, ...PUBLIC_ROUTES];

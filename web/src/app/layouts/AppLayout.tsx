@@ -28,11 +28,11 @@ import { Link, Navigate, Outlet, useLocation, useMatches, useNavigate } from "re
 import { useFlags, useInitial, useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { useAuthActions } from "../../api/hooks/session";
 import { AssistantPanel } from "../../features/assistant/AssistantPanel";
-import { creditsLabel } from "../../shared/format";
 import { helpFor } from "../../features/help/help-docs";
 import { HELP_DOCS } from "../../features/help/help-index";
 import { ContextSelector } from "../../features/projects/components/ContextSelector";
 import { ProjectSwitcher } from "../../features/projects/components/ProjectSwitcher";
+import { creditsLabel } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, FullPageSpin, LoadingBlock } from "../../shared/states";
 import { arrangeMenu, flagAllows } from "../navigation";

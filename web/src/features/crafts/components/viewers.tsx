@@ -3,8 +3,8 @@ import { Alert, Card, Descriptions, Flex, List, Progress, Tag, Typography } from
 import type { ComponentType } from "react";
 import type { StepResult } from "../../../api/types";
 import { safeHtml } from "../../../shared/safe-html";
-import { engineLabel } from "../engine-label";
 import { MEDIA_VIEWERS } from "../../media/viewers";
+import { engineLabel } from "../engine-label";
 
 /**
  * One component per viewer kind of the spec (section 3, "Viewer kinds") that a working workflow
