@@ -6,7 +6,7 @@ import { ErrorState, LoadingBlock } from "../../shared/states";
 import { useContactWrites, useCustomFields } from "./api";
 import { ContactForm } from "./ContactForm";
 import { useContactErrorHandler } from "./errors";
-import { CONTACT_PAGES } from "./routes";
+import { CONTACT_PAGES } from "./paths";
 import { emptyContactForm, toContactInput } from "./schema";
 
 /** /app/contacts/add: one contact, built-in and custom fields (react-hook-form + zod). */

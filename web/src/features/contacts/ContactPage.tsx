@@ -36,7 +36,7 @@ import { ContactForm } from "./ContactForm";
 import { ConsentTag } from "./ContactsPage";
 import { cellText } from "./columns";
 import { useContactErrorHandler } from "./errors";
-import { CONTACT_PAGES } from "./routes";
+import { CONTACT_PAGES } from "./paths";
 import { contactToForm, toContactInput, typedCustomValues } from "./schema";
 import { type ContactDetail, CUSTOMER_KINDS, type CustomField } from "./types";
 

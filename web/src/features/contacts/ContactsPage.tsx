@@ -44,7 +44,7 @@ import {
 } from "./api";
 import { type ColumnDef, cellText, columnCatalogue, toggleColumn, visibleColumns } from "./columns";
 import { useContactErrorHandler } from "./errors";
-import { CONTACT_PAGES } from "./routes";
+import { CONTACT_PAGES } from "./paths";
 import { CONSENT_STATUSES, type Contact, type ContactListQuery, CUSTOMER_KINDS } from "./types";
 
 const CONSENT_COLORS: Record<string, string> = {

@@ -38,7 +38,7 @@ import {
   previewRows,
   targetOptions,
 } from "./mapping";
-import { CONTACT_PAGES } from "./routes";
+import { CONTACT_PAGES } from "./paths";
 import type { ContactImport } from "./types";
 
 const STEP_OF: Record<string, number> = { fields: 1, processing: 2, result: 3, error: 3 };

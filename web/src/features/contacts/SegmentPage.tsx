@@ -19,7 +19,7 @@ import {
 } from "./api";
 import { ConsentTag } from "./ContactsPage";
 import { cellText } from "./columns";
-import { CONTACT_PAGES } from "./routes";
+import { CONTACT_PAGES } from "./paths";
 import {
   defaultValueFor,
   editorFor,

@@ -5,7 +5,7 @@ import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState } from "../../shared/states";
 import { deleteSegment, itemsOf, useSegments } from "./api";
-import { CONTACT_PAGES } from "./routes";
+import { CONTACT_PAGES } from "./paths";
 import { ruleCount } from "./segment-query";
 import type { Segment } from "./types";
 

@@ -1,6 +1,7 @@
 import { ApartmentOutlined, FormOutlined, RobotOutlined, TeamOutlined, UserAddOutlined } from "@ant-design/icons";
 import { lazy } from "react";
 import type { RouteEntry } from "../../app/route-types";
+import { CONTACT_PAGES } from "./paths";
 
 /**
  * Issue 10's pages: contacts, segments, the lead form and lead assistant (app), their settings
@@ -23,20 +24,6 @@ const PublicFormPage = lazy(() => import("../leads/PublicFormPage"));
 const EmbedFormPage = lazy(() => import("../leads/EmbedFormPage"));
 const ConfirmPage = lazy(() => import("../leads/ConfirmPage"));
 const PreferencesPage = lazy(() => import("../leads/PreferencesPage"));
-
-export const CONTACT_PAGES = {
-  contacts: "/app/contacts",
-  add: "/app/contacts/add",
-  import: "/app/contacts/import",
-  contact: (id: string) => `/app/contacts/${encodeURIComponent(id)}`,
-  segments: "/app/segments",
-  segment: (id: string) => `/app/segments/${encodeURIComponent(id)}`,
-  customFields: "/app/settings/custom-fields",
-  interactionTypes: "/app/settings/interaction-types",
-  contactTypes: "/app/settings/contact-type",
-  leadForm: "/app/leads-form",
-  leadAssistant: "/app/leads-assistant",
-} as const;
 
 export const CONTACTS_ROUTES: RouteEntry[] = [
   {

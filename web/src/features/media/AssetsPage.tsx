@@ -14,7 +14,7 @@ import { AssetCard } from "./AssetCard";
 import { ASSET_TYPES, type Asset, type AssetType, deleteAsset, downloadUrl, isAssetListKey, renameAsset } from "./api";
 import { ImageEditModal } from "./ImageEditPanel";
 import { ImageSelectModal } from "./ImageSelectModal";
-import { MEDIA_PAGES } from "./routes";
+import { MEDIA_PAGES } from "./paths";
 import { UploadButton, UploadList } from "./UploadButton";
 import { useUploads } from "./uploads";
 

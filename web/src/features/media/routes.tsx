@@ -1,14 +1,10 @@
 import { BgColorsOutlined, PictureOutlined } from "@ant-design/icons";
 import { lazy } from "react";
 import type { RouteEntry } from "../../app/route-types";
+import { MEDIA_PAGES } from "./paths";
 
 const AssetsPage = lazy(() => import("./AssetsPage"));
 const DesignerPage = lazy(() => import("./designer/DesignerPage"));
-
-export const MEDIA_PAGES = {
-  assets: "/app/assets",
-  designer: "/app/designer",
-} as const;
 
 /** The media area (issue 11): the asset library and the visual designer. */
 export const MEDIA_ROUTES: RouteEntry[] = [

@@ -8,7 +8,7 @@ import { LinkButton } from "../../../shared/LinkButton";
 import { notify } from "../../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../../shared/states";
 import { saveSettingsList } from "../api";
-import { CONTACT_PAGES } from "../routes";
+import { CONTACT_PAGES } from "../paths";
 import { CUSTOM_FIELD_TYPES, type CustomField, type CustomFieldType } from "../types";
 import { cleanOptions, keyFromLabel, labelProblem } from "./keys";
 
