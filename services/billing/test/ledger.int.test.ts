@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { fromBinary } from "@bufbuild/protobuf";
 import { createLogger, describeError } from "@crafter/kit";
 import { throwawayDatabase } from "@crafter/kit/testing";
+import { MONTHLY_CREDITS } from "@crafter/plans";
 import { CreditsChangedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { BillingDeps } from "../src/deps";
@@ -205,12 +206,14 @@ describe("billing ledger", () => {
     expect(await errorCode(debitOf(free, 2))).toBe("NEED_SUBSCRIPTION");
     const paid = await newUser(1);
     await stores.subscriptions.setPlan(paid, "pro");
+    // A paid plan brings its monthly credits (@crafter/plans MONTHLY_CREDITS) on the first read.
+    const credits = 1 + MONTHLY_CREDITS.pro;
     expect(await getCredits(deps, SERVICE, { userId: paid })).toMatchObject({
       plan: "pro",
       isSubscribed: true,
-      credits: 1,
+      credits,
     });
-    expect(await errorCode(debitOf(paid, 2))).toBe("NOT_ENOUGH_CREDITS");
+    expect(await errorCode(debitOf(paid, credits + 1))).toBe("NOT_ENOUGH_CREDITS");
     expect(await errorCode(debitOf(paid, 1.5))).toBe("CR_ERR_BAD_REQUEST");
     expect(await errorCode(debitOf(paid, -1))).toBe("CR_ERR_BAD_REQUEST");
   });
