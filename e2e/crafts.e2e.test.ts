@@ -392,6 +392,8 @@ describe("crafts of three kinds through the generic renderer", () => {
     const craft = await craftOf(craftId);
     const result = craft.steps.find((s) => s.name === firstStep.name)?.results?.[0] as { engine?: string } | undefined;
     expect(result?.engine).toBe("offline");
+    // The page moved on to the next step: the first step's tab shows its result and what made it.
+    await page.getByTestId(`step-tab-${firstStep.name}`).click();
     await page.getByTestId("result-engine").filter({ hasText: "Offline draft" }).first().waitFor();
     expect(await credits(page)).toBe(before);
   });
