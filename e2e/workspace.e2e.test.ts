@@ -163,6 +163,23 @@ async function fillRequired(target: Page, stepView: ViewStep) {
 }
 
 /** Completes every step of the craft on this page through the UI. */
+/**
+ * The craft a workflow page stores: opening it stores nothing (a draft, issue 12), so the first
+ * step is filled and completed, which stores the craft and puts its id in the URL.
+ */
+async function storedCraft(target: Page, workflowName: string): Promise<string> {
+  await target.waitForURL(new RegExp(`/app/crafts/${workflowName}`));
+  if (new URL(target.url()).searchParams.get("craftId")) return craftIdOf(target);
+  const response = await context.request.get(`/api/workflowsV2/new?workflowName=${workflowName}`);
+  const draft = ((await response.json()) as { result: ViewCraft }).result;
+  const first = draft.steps.find((s) => s.name === draft.currentStep) ?? draft.steps[0]!;
+  await target.getByTestId(`step-form-${first.name}`).waitFor();
+  await fillRequired(target, first);
+  await target.getByTestId("complete-step").click();
+  await target.waitForURL(/craftId=/, { timeout: 90_000 });
+  return craftIdOf(target);
+}
+
 async function completeAllSteps(target: Page) {
   const craftId = craftIdOf(target);
   for (let guard = 0; guard < 12; guard += 1) {
@@ -263,8 +280,7 @@ describe("the marketer's workspace", () => {
   step("crafts an ad for the product and sees it on the product crafts page", async () => {
     await page.goto("/app/offerings/product/tools");
     await page.getByTestId("tool-AdsWriter").click();
-    await page.waitForURL(/\/app\/crafts\/AdsWriter\?craftId=/);
-    productCraft = craftIdOf(page);
+    productCraft = await storedCraft(page, "AdsWriter");
     const craft = await completeAllSteps(page);
     const products = await context.request.get("/api/profiles?profileType=PRODUCT");
     const product = ((await products.json()) as { result: { profiles: { profileId: string }[] } }).result.profiles[0]!;
@@ -286,8 +302,7 @@ describe("the marketer's workspace", () => {
 
     await page.goto("/app/campaign/tools");
     await page.getByTestId("tool-EmailWriter").click();
-    await page.waitForURL(/\/app\/crafts\/EmailWriter\?craftId=/);
-    campaignCraft = craftIdOf(page);
+    campaignCraft = await storedCraft(page, "EmailWriter");
     await completeAllSteps(page);
     await seeCraftOn("/app/campaign/crafts", "campaign", campaignCraft);
     // Each craft shows under its own profile only.

@@ -268,7 +268,7 @@ export function AppLayout() {
                 <QuestionCircleOutlined />
               </Link>
             </Tooltip>
-            <ThemeSwitch />
+            {!mobile && <ThemeSwitch />}
             <Dropdown menu={{ items: userMenu }} trigger={["click"]} placement="bottomRight">
               <Button type="text" data-testid="user-menu" aria-label="User menu">
                 <Avatar size="small" icon={<UserOutlined />} src={data.userInfo?.image || undefined} />
