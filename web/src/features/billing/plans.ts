@@ -1,4 +1,6 @@
-/** The plans of spec section 9 (currency: not shown in the spec, so none is printed). */
+import { PLAN_CARDS } from "@crafter/plans";
+
+/** The plans of spec section 9, as this page shows them; the cards themselves live in @crafter/plans. */
 export interface Plan {
   id: string;
   name: string;
@@ -8,38 +10,14 @@ export interface Plan {
   features: string[];
 }
 
-export const PLANS: Plan[] = [
-  {
-    id: "core",
-    name: "Core",
-    monthlyPrice: 29,
-    yearlyPrice: 24.17,
-    planKeys: { monthly: "CoreMonthly_v1", yearly: "CoreYearly_v1" },
-    features: [
-      "Unlimited text content",
-      "Unlimited visual designer",
-      "200 AI images a month",
-      "Up to 1000 customer profiles",
-      "4000 emails a month",
-      "20 minutes of AI voice a month",
-    ],
-  },
-  {
-    id: "pro",
-    name: "Pro",
-    monthlyPrice: 59,
-    yearlyPrice: 49.17,
-    planKeys: { monthly: "ProMonthly", yearly: "ProYearly" },
-    features: [
-      "Everything in Core",
-      "5,000 customer profiles",
-      "20,000 emails a month",
-      "400 AI images a month",
-      "60 minutes of AI voice a month",
-      "Priority rendering and faster support",
-    ],
-  },
-];
+export const PLANS: Plan[] = PLAN_CARDS.map((card) => ({
+  id: card.id,
+  name: card.name,
+  monthlyPrice: card.monthlyPrice,
+  yearlyPrice: card.yearlyPrice,
+  planKeys: card.planKey,
+  features: card.features,
+}));
 
 /** "about 17%": the yearly saving against paying monthly, rounded. */
 export function yearlySavingPercent(plan: Pick<Plan, "monthlyPrice" | "yearlyPrice">): number {
