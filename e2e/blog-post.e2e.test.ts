@@ -133,13 +133,15 @@ describe("a marketer crafts a blog post end to end", () => {
 
   step("5. crafts a blog post with BlogWriter, watching the draft stream in", async () => {
     await page.getByTestId("dashboard-new-blog-post").click();
-    await page.waitForURL(/\/app\/crafts\/BlogWriter\?craftId=/);
+    // Opening a workflow stores nothing (a draft); completing its first step stores the craft.
+    await page.waitForURL(/\/app\/crafts\/BlogWriter/);
     await page.getByTestId("step-form-topic").waitFor();
     await page.getByTestId("input-topic").fill("How a yearly wheel truing keeps your bike safe");
     const keywords = page.getByTestId("input-keywords").locator("input").first();
     await keywords.fill("wheel truing");
     await keywords.press("Enter");
     await page.getByTestId("complete-step").click();
+    await page.waitForURL(/\/app\/crafts\/BlogWriter\?craftId=/, { timeout: 60_000 });
 
     await page.getByTestId("step-form-outline").waitFor({ timeout: 60_000 });
     await page.getByTestId("complete-step").click();
