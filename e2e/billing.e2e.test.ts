@@ -187,10 +187,21 @@ describe("upgrade from the modal through Stripe Checkout", () => {
     await context.route("https://checkout.stripe.com/**", (route) =>
       route.fulfill({ contentType: "text/html", body: "<title>Stripe Checkout</title><h1>Stripe Checkout</h1>" }),
     );
-    const checkoutCall = page.waitForResponse((response) => response.url().endsWith("/api/billing/checkout"));
+    // The page leaves for Stripe as soon as billing answers, and a response's body is gone after that
+    // navigation: read the answer on its way to the page instead.
+    let answered: (body: { result: { url: string; sessionId: string } }) => void = () => undefined;
+    const checkoutAnswer = new Promise<{ result: { url: string; sessionId: string } }>((resolve) => {
+      answered = resolve;
+    });
+    await page.route("**/api/billing/checkout", async (route) => {
+      const response = await route.fetch();
+      answered(await response.json());
+      await route.fulfill({ response });
+    });
     await page.getByTestId("subscribe-core").click();
-    const checkout = (await (await checkoutCall).json()) as { result: { url: string; sessionId: string } };
+    const checkout = await checkoutAnswer;
     await page.waitForURL("https://checkout.stripe.com/**");
+    await page.unroute("**/api/billing/checkout");
 
     // The user pays; Stripe tells billing, then sends the browser back to the success URL.
     const customer = `cus_${randomUUID().replaceAll("-", "").slice(0, 14)}`;

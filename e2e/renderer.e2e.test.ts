@@ -92,8 +92,13 @@ describe("the generic renderer on the engine's EngineCheck workflow", () => {
     await page.getByTestId("input-topic").fill("Wheel truing");
     await page.getByTestId("input-subject").fill("Truing week");
     await page.getByTestId("complete-step").click();
+    // Completing the draft's first step stores the craft (issue 12) and reopens it by id.
+    await page.waitForURL(/craftId=/, { timeout: 90_000 });
     await settled();
-    await page.getByTestId("step-tab-extra").click();
+    await page
+      .locator(".ant-steps-item:not(.ant-steps-item-disabled)")
+      .filter({ has: page.getByTestId("step-tab-extra") })
+      .click();
     await page.locator('[data-testid="step-panel-extra"][data-step-state="skipped"]').waitFor();
   });
 
