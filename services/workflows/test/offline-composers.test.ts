@@ -322,6 +322,10 @@ describe("smart editor", () => {
     expect(editText(text, "shorten")).toBe(
       "We bake bread to make people happy. It is good bread, and it lasts for days.\n\nOur shop opens at eight.",
     );
+    // A heading on its own line stays a line of its own, not the start of the next sentence.
+    expect(editText("<h1>Truing</h1>\n<p>Wheels drift. We true them. Come by.</p>", "shorten")).toBe(
+      "<h1>Truing</h1>\n\n<p>Wheels drift. We true them.",
+    );
     expect(editText(text, "bullets").split("\n")[0]).toBe("- We bake bread in order to make people happy");
     expect(editText(text, "summarize")).toBe(
       "In short: We bake bread in order to make people happy. our shop opens at eight.",

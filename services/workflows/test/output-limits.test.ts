@@ -47,6 +47,13 @@ describe("platform limits", () => {
     expect(() => shapeOutput({ format: "text", maxChars: 12 }, "Hello there my friend")).toThrow(/no whole phrase/);
   });
 
+  it("counts a line as a whole phrase, so a heading with no full stop can be kept alone", () => {
+    const draft =
+      "<h1>Wheel Truing</h1>\n<p>There is plenty of advice about wheel truing, and very little for you.</p>";
+    expect(shapeOutput({ format: "text", maxChars: 40 }, draft).content).toBe("<h1>Wheel Truing</h1>");
+    expect(shapeOutput({ format: "text", maxChars: 200 }, draft).content).toBe(draft);
+  });
+
   it("keeps a function's data and lifts its listed sections", () => {
     const shaped = shapeData(
       { format: "data", sections: [{ key: "keywords", heading: "Keywords", minItems: 0 }] },

@@ -23,8 +23,8 @@ const TRAILING = /[\s,;:|–—-]+$/u;
 export function fitPhrases(text: string, maxChars: number | undefined): string {
   const trimmed = text.trim();
   if (maxChars === undefined || trimmed.length <= maxChars) return trimmed;
-  // Whole sentences, each with the space or paragraph break that followed it.
-  const parts = trimmed.split(/(?<=[.!?…])(\s+)(?=\S)/u);
+  // Whole sentences or lines (a heading has no full stop), each with the space or break that followed it.
+  const parts = trimmed.split(/((?<=[.!?…])\s+|\s*\n\s*)(?=\S)/u);
   let kept = "";
   for (let i = 0; i < parts.length; i += 2) {
     const next = kept + (i > 0 ? parts[i - 1] : "") + parts[i];

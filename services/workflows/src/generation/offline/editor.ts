@@ -14,9 +14,10 @@ export function sentences(text: string): string[] {
     .filter(Boolean);
 }
 
+/** Paragraphs, or lines: a heading or an HTML block sits on its own line with no blank line after. */
 function paragraphs(text: string): string[] {
   return text
-    .split(/\n\s*\n/)
+    .split(/\n\s*/)
     .map((p) => p.trim())
     .filter(Boolean);
 }
