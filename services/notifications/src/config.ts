@@ -19,6 +19,10 @@ export const configSchema = baseConfigSchema.extend({
     .transform((value) => new URL(value).origin),
   /** SMTP connection and socket timeout, in milliseconds. */
   SMTP_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** The contacts service (automations read, tag and update contacts and evaluate conditions). */
+  CONTACTS_URL: z.url(),
+  /** Multiplies automation wait durations: 1 in production; tests shorten waits (e.g. 0.0001). */
+  AUTOMATION_WAIT_SCALE: z.coerce.number().positive().max(1).default(1),
 });
 
 export type Config = z.infer<typeof configSchema>;

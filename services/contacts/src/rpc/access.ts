@@ -2,15 +2,16 @@ import { rpcAccess } from "@crafter/kit";
 import { ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
 
 /** Who may call each ContactsService RPC: a method without an entry is refused. Every RPC acts on
- * the caller's own contacts; StreamSegmentMembers also serves the email issue's services, naming the user. */
+ * the caller's own contacts; StreamSegmentMembers also serves the email issue's services, and GetContact,
+ * UpdateContact, TagContacts and MatchContact the automations (notifications), naming the user. */
 export const access = rpcAccess(ContactsService, {
   getContactsStatus: ["user"],
   createContact: ["user"],
-  getContact: ["user"],
-  updateContact: ["user"],
+  getContact: ["user", "service:notifications"],
+  updateContact: ["user", "service:notifications"],
   deleteContacts: ["user"],
   listContacts: ["user"],
-  tagContacts: ["user"],
+  tagContacts: ["user", "service:notifications"],
   setConsent: ["user"],
   addInteraction: ["user"],
   exportContactData: ["user"],
@@ -31,4 +32,6 @@ export const access = rpcAccess(ContactsService, {
   getSegment: ["user"],
   addToSegment: ["user"],
   listContactIds: ["user"],
+  // Automations' condition steps (notifications names the user).
+  matchContact: ["service:notifications"],
 });

@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
+import type { Caller } from "@crafter/kit";
 import { appError, badRequest, callerOf } from "@crafter/kit";
 import {
   ContactSettingsSchema,
@@ -35,7 +36,7 @@ import {
   startImport,
   uploadImport,
 } from "../usecases/imports";
-import { matchContacts } from "../usecases/query";
+import { matchContact, matchContacts } from "../usecases/query";
 import { scopeOf } from "../usecases/scope";
 import {
   addToSegment,
@@ -149,7 +150,7 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         return { contact: toContact(contact) };
       },
       async getContact(req, ctx) {
-        const details = await getContact(deps, callerOf(ctx), req);
+        const details = await getContact(deps, actingFor(callerOf(ctx), req.userId), req);
         return {
           contact: toContact(details.contact),
           consentHistory: details.consentHistory.map(toConsentChange),
@@ -157,7 +158,7 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         };
       },
       async updateContact(req, ctx) {
-        const contact = await updateContact(deps, callerOf(ctx), {
+        const contact = await updateContact(deps, actingFor(callerOf(ctx), req.userId), {
           projectId: req.projectId,
           contactId: req.contactId,
           contact: fromContactInput(req.contact, req.fields),
@@ -205,7 +206,7 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         return { contactIds: contacts.map((c) => c._id) };
       },
       async tagContacts(req, ctx) {
-        return { updated: await tagContacts(deps, callerOf(ctx), req) };
+        return { updated: await tagContacts(deps, actingFor(callerOf(ctx), req.userId), req) };
       },
       async setConsent(req, ctx) {
         const status = consentFromProto(req.status);
@@ -354,6 +355,10 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         const result = await countSegment(deps, callerOf(ctx), req);
         return { count: result.count, preview: result.preview.map(toContact) };
       },
+      async matchContact(req, ctx) {
+        const scope = scopeOf(actingFor(callerOf(ctx), req.userId), req.projectId);
+        return { matches: await matchContact(deps, scope, { contactId: req.contactId, query: req.query ?? {} }) };
+      },
       async *streamSegmentMembers(req, ctx) {
         const caller = callerOf(ctx);
         // A service caller names the user (the access table allows it); a user acts for themselves.
@@ -371,4 +376,14 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         }
       },
     });
+}
+
+/**
+ * The caller acting for the user a service names (the access table decides which services may); a
+ * user acts for themselves. @throws CR_ERR_BAD_REQUEST when a service names no user.
+ */
+function actingFor(caller: Caller, userId: string): Caller {
+  if (!caller.service) return caller;
+  if (userId === "") throw badRequest({ userId: "userId is required" });
+  return { ...caller, userId };
 }

@@ -4,6 +4,7 @@ import { adminRoutes } from "./admin.routes";
 import { aiToolsRoutes } from "./ai-tools.routes";
 import { apiKeyRoutes } from "./api-keys.routes";
 import { authRoutes } from "./auth.routes";
+import { automationsRoutes } from "./automations.routes";
 import { billingRoutes } from "./billing.routes";
 import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
@@ -30,6 +31,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   adminRoutes,
   contactsRoutes,
   mediaRoutes,
+  automationsRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

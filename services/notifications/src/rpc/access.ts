@@ -1,4 +1,5 @@
 import type { RpcAccess } from "@crafter/kit";
+import { automationsAccess } from "./automations.access";
 
-/** The notifications service serves no RPC but grpc.health.v1 (public); anything else is refused. */
-export const access: RpcAccess = {};
+/** Who may call each RPC of the notifications service's areas (grpc.health.v1 is public). */
+export const access: RpcAccess = { ...automationsAccess };
