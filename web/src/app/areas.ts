@@ -1,4 +1,5 @@
 import { ADMIN_ROUTES } from "../features/admin/routes";
+import { AUTOMATION_ROUTES } from "../features/automations/routes";
 import { BILLING_ROUTES } from "../features/billing/routes";
 import { BUSINESS_ROUTES } from "../features/business/routes";
 import { CAMPAIGN_ROUTES } from "../features/campaign/routes";
@@ -28,4 +29,5 @@ export const AREA_ROUTES: RouteEntry[] = [
   ...SETTINGS_ROUTES,
   ...ADMIN_ROUTES,
   ...PUBLIC_ROUTES,
+  ...AUTOMATION_ROUTES,
 ];
