@@ -35,6 +35,7 @@ import {
   startImport,
   uploadImport,
 } from "../usecases/imports";
+import { actingUser, getContactLinks } from "../usecases/leads";
 import { matchContacts } from "../usecases/query";
 import { scopeOf } from "../usecases/scope";
 import {
@@ -44,11 +45,13 @@ import {
   getSegment,
   listContacts,
   listSegments,
+  matchSegments,
   queryContacts,
   saveSegment,
   segmentQuery,
 } from "../usecases/segments";
 import { getContactSettings, saveContactSettings } from "../usecases/settings";
+import { leadsRoutes } from "./leads.routes";
 import {
   consentFromProto,
   fromContactInput,
@@ -134,7 +137,8 @@ function toImportState(view: ImportView) {
 
 /** crafter.contacts.v1.ContactsService: thin handlers; the use cases hold the logic. */
 export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
-  return (router) =>
+  return (router) => {
+    leadsRoutes(deps)(router);
     router.service(ContactsService, {
       async getContactsStatus(_req, ctx) {
         const entries = await deps.stores.contacts.countForUser(callerOf(ctx).userId);
@@ -211,8 +215,19 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         const status = consentFromProto(req.status);
         if (!status)
           throw badRequest({ consent: "Consent is pending, subscribed, unsubscribed, bounced or complained" });
-        const contact = await changeConsent(deps, callerOf(ctx), { ...req, status });
+        const caller = callerOf(ctx);
+        // A service (notifications: bounces, complaints) names the user; a user acts for themselves.
+        const userId = actingUser(caller, req.userId);
+        const contact = await changeConsent(deps, { ...caller, userId }, { ...req, status });
         return { contact: toContact(contact) };
+      },
+      async getContactLinks(req, ctx) {
+        return getContactLinks(deps, callerOf(ctx), req);
+      },
+      async matchSegments(req, ctx) {
+        const caller = callerOf(ctx);
+        const scope = scopeOf({ ...caller, userId: actingUser(caller, req.userId) }, req.projectId);
+        return { segmentIds: await matchSegments(deps, scope, req) };
       },
       async addInteraction(req, ctx) {
         const interaction = await addInteraction(deps, callerOf(ctx), {
@@ -371,4 +386,5 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         }
       },
     });
+  };
 }

@@ -23,7 +23,7 @@ export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly strin
   account: { publishes: [], consumes: ["auth.user.v1", "workflows.craft.v1", "billing.credits.v1"] },
   projects: { publishes: ["projects.project.v1"], consumes: ["workflows.craft.v1"] },
   workflows: { publishes: ["workflows.craft.v1"], consumes: [] },
-  notifications: { publishes: [], consumes: ["auth.user.v1"] },
+  notifications: { publishes: [], consumes: ["auth.user.v1", "contacts.contact.v1"] },
   billing: {
     publishes: ["billing.credits.v1", "billing.usage.v1", "billing.subscription.v1"],
     consumes: ["auth.user.v1"],
