@@ -36,6 +36,7 @@ import {
   startImport,
   uploadImport,
 } from "../usecases/imports";
+import { actingUser, getContactLinks } from "../usecases/leads";
 import { matchContact, matchContacts } from "../usecases/query";
 import { scopeOf } from "../usecases/scope";
 import {
@@ -45,11 +46,13 @@ import {
   getSegment,
   listContacts,
   listSegments,
+  matchSegments,
   queryContacts,
   saveSegment,
   segmentQuery,
 } from "../usecases/segments";
 import { getContactSettings, saveContactSettings } from "../usecases/settings";
+import { leadsRoutes } from "./leads.routes";
 import {
   consentFromProto,
   fromContactInput,
@@ -135,7 +138,8 @@ function toImportState(view: ImportView) {
 
 /** crafter.contacts.v1.ContactsService: thin handlers; the use cases hold the logic. */
 export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
-  return (router) =>
+  return (router) => {
+    leadsRoutes(deps)(router);
     router.service(ContactsService, {
       async getContactsStatus(_req, ctx) {
         const entries = await deps.stores.contacts.countForUser(callerOf(ctx).userId);
@@ -212,8 +216,19 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         const status = consentFromProto(req.status);
         if (!status)
           throw badRequest({ consent: "Consent is pending, subscribed, unsubscribed, bounced or complained" });
-        const contact = await changeConsent(deps, callerOf(ctx), { ...req, status });
+        const caller = callerOf(ctx);
+        // A service (notifications: bounces, complaints) names the user; a user acts for themselves.
+        const userId = actingUser(caller, req.userId);
+        const contact = await changeConsent(deps, { ...caller, userId }, { ...req, status });
         return { contact: toContact(contact) };
+      },
+      async getContactLinks(req, ctx) {
+        return getContactLinks(deps, callerOf(ctx), req);
+      },
+      async matchSegments(req, ctx) {
+        const caller = callerOf(ctx);
+        const scope = scopeOf({ ...caller, userId: actingUser(caller, req.userId) }, req.projectId);
+        return { segmentIds: await matchSegments(deps, scope, req) };
       },
       async addInteraction(req, ctx) {
         const interaction = await addInteraction(deps, callerOf(ctx), {
@@ -376,6 +391,7 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         }
       },
     });
+  };
 }
 
 /**
@@ -383,7 +399,5 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
  * user acts for themselves. @throws CR_ERR_BAD_REQUEST when a service names no user.
  */
 function actingFor(caller: Caller, userId: string): Caller {
-  if (!caller.service) return caller;
-  if (userId === "") throw badRequest({ userId: "userId is required" });
-  return { ...caller, userId };
+  return { ...caller, userId: actingUser(caller, userId) };
 }

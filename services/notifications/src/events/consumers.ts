@@ -1,7 +1,9 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { on, type ServiceParts, TOPICS, topicName } from "@crafter/kit";
+import { ContactConsentRequestedSchema } from "@crafter/proto/crafter/events/v1/contacts_pb";
 import { PasswordResetRequestedSchema, UserRegisteredSchema } from "@crafter/proto/crafter/events/v1/events_pb";
 import type { NotificationsDeps } from "../deps";
+import { sendConsentEmail } from "../usecases/send-consent-email";
 import { sendPasswordResetEmail } from "../usecases/send-password-reset-email";
 import { sendVerificationEmail } from "../usecases/send-verification-email";
 import { automationsConsumers } from "./automations.consumers";
@@ -12,14 +14,20 @@ export function toDate(timestamp: Timestamp | undefined): Date | null {
   return new Date(Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1_000_000));
 }
 
-/** The notifications service's Kafka consumers: the emails of auth's user events, then each area's. */
+/** The notifications service's Kafka consumers: the emails of auth's user events and the lead form's double opt-in, then each area's. */
 export function notificationsConsumers(
   namespace: string,
   deps: NotificationsDeps,
 ): NonNullable<ServiceParts["consumers"]> {
   const areas = [automationsConsumers(namespace, deps)];
   return {
-    topics: [topicName(namespace, TOPICS.authUser), ...areas.flatMap((a) => a.topics)],
+    topics: [
+      ...new Set([
+        topicName(namespace, TOPICS.authUser),
+        topicName(namespace, TOPICS.contactsContact),
+        ...areas.flatMap((a) => a.topics),
+      ]),
+    ],
     handlers: [
       ...areas.flatMap((a) => a.handlers),
       on(UserRegisteredSchema, (event, meta) =>
@@ -37,6 +45,16 @@ export function notificationsConsumers(
           email: event.email,
           resetToken: event.resetToken,
           expiresAt: toDate(event.expiresAt),
+        }),
+      ),
+      // The double opt-in of a lead form (issue 10): the confirm link, once per event.
+      on(ContactConsentRequestedSchema, (event, meta) =>
+        sendConsentEmail(deps, meta.id, {
+          userId: event.userId,
+          email: event.email,
+          firstName: event.firstName,
+          confirmUrl: event.confirmUrl,
+          formTitle: event.formTitle,
         }),
       ),
     ],

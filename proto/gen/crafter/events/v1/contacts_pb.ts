@@ -238,7 +238,7 @@ export const ContactConsentRequestedSchema: GenMessage<ContactConsentRequested> 
   messageDesc(file_crafter_events_v1_contacts, 4);
 
 /**
- * Topic crafter.contacts.contact.v1. Tags a contact gained or lost (docs/email-contract.md).
+ * Topic crafter.contacts.contact.v1. The contact's tags changed (added and removed, as stored).
  *
  * @generated from message crafter.events.v1.ContactTagged
  */
