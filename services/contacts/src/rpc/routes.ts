@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { appError, badRequest, callerOf } from "@crafter/kit";
+import { appError, badRequest, type Caller, callerOf } from "@crafter/kit";
 import {
   ContactSettingsSchema,
   ContactsService,
@@ -133,6 +133,13 @@ function toImportState(view: ImportView) {
 }
 
 /** crafter.contacts.v1.ContactsService: thin handlers; the use cases hold the logic. */
+/** A service caller names the user it acts for (the access table allows it); a user acts for themselves. */
+function actingFor(caller: Caller, userId: string): Caller {
+  if (!caller.service) return caller;
+  if (userId === "") throw badRequest({ userId: "userId is required" });
+  return { ...caller, userId };
+}
+
 export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
   return (router) =>
     router.service(ContactsService, {
@@ -149,7 +156,7 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         return { contact: toContact(contact) };
       },
       async getContact(req, ctx) {
-        const details = await getContact(deps, callerOf(ctx), req);
+        const details = await getContact(deps, actingFor(callerOf(ctx), req.userId), req);
         return {
           contact: toContact(details.contact),
           consentHistory: details.consentHistory.map(toConsentChange),
@@ -211,7 +218,7 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         const status = consentFromProto(req.status);
         if (!status)
           throw badRequest({ consent: "Consent is pending, subscribed, unsubscribed, bounced or complained" });
-        const contact = await changeConsent(deps, callerOf(ctx), { ...req, status });
+        const contact = await changeConsent(deps, actingFor(callerOf(ctx), req.userId), { ...req, status });
         return { contact: toContact(contact) };
       },
       async addInteraction(req, ctx) {
