@@ -1,20 +1,32 @@
+import { createHmac } from "node:crypto";
 import { runService } from "@crafter/kit";
 import { contactsForAutomations } from "./clients/automation-contacts";
+import {
+  billingUsage,
+  contactsPort,
+  fixedProvider,
+  interimContactLinks,
+  projectsBusiness,
+} from "./clients/email-ports";
 import { configSchema } from "./config";
 import type { NotificationsDeps } from "./deps";
 import { notificationsConsumers } from "./events/consumers";
+import { EmailEvents } from "./events/publishers";
 import { createAutomationQueue } from "./jobs/automation-queue";
 import { createSmtpMailer } from "./mail/mailer";
+import { type EmailProvider, sendgridProvider, smtpProvider, Throttle } from "./mail/providers";
 import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { stepProcessor } from "./usecases/automations-engine";
-import { interimContactMailer } from "./usecases/automations-mailer";
+import { CampaignDispatcher } from "./usecases/campaign-dispatch";
+import { sendgridKey } from "./usecases/email-tracking";
+import { sendToContact } from "./usecases/send-to-contact";
 
 await runService({
   name: "notifications",
   configSchema,
-  async setup({ config, mongo, logger, credentials }) {
+  async setup({ config, mongo, logger, kick, credentials }) {
     const mailer = createSmtpMailer({
       url: config.SMTP_URL,
       from: config.MAIL_FROM,
@@ -22,43 +34,81 @@ await runService({
     });
     // Not fatal: sends are retried per event and land on the DLQ if the server stays away.
     await mailer.verify().catch((error) => logger.warn({ err: error }, "SMTP server not reachable yet"));
-    const base = {
-      stores: await createStores(mongo),
-      mailer,
-      publicOrigin: config.PUBLIC_ORIGIN,
-      logger,
-      now: () => new Date(),
-    };
-    const contacts = contactsForAutomations({
-      url: config.CONTACTS_URL,
-      credentials,
-      timeoutMs: config.RPC_TIMEOUT_MS,
+    const stores = await createStores(mongo);
+
+    // The email area: a pooled transport of its own, so campaigns do not queue account emails.
+    const trackingSecret =
+      config.EMAIL_TRACKING_SECRET ??
+      (config.SERVICE_SECRET
+        ? createHmac("sha256", config.SERVICE_SECRET).update("crafter-email-tracking").digest("base64url")
+        : undefined);
+    if (!trackingSecret) throw new Error("EMAIL_TRACKING_SECRET or SERVICE_SECRET is required (signed email links)");
+    const from = config.EMAIL_FROM ?? config.MAIL_FROM;
+    const campaignMailer = createSmtpMailer({
+      url: config.SMTP_URL,
+      from,
+      timeoutMs: config.SMTP_TIMEOUT_MS,
+      pool: config.EMAIL_CONCURRENCY,
     });
+    let provider: EmailProvider = smtpProvider(campaignMailer);
+    if (config.EMAIL_PROVIDER === "sendgrid") {
+      if (!config.SENDGRID_API_KEY) throw new Error("SENDGRID_API_KEY is required when EMAIL_PROVIDER=sendgrid");
+      provider = sendgridProvider({
+        baseUrl: config.SENDGRID_API_URL,
+        apiKey: config.SENDGRID_API_KEY,
+        from,
+        timeoutMs: config.SMTP_TIMEOUT_MS,
+      });
+    }
+    const timeout = config.RPC_TIMEOUT_MS;
     const automationQueue = createAutomationQueue({
       redisUrl: config.REDIS_URL,
       namespace: config.CRAFTER_NAMESPACE,
       logger,
     });
     const deps: NotificationsDeps = {
-      ...base,
-      // ContactMailer: email-api's sendToContact replaces the interim mailer at merge; OwnerNotifier:
-      // the calendar area's notify (null until merged: notify_owner steps are skipped, saying so).
+      stores,
+      mailer,
+      publicOrigin: config.PUBLIC_ORIGIN,
+      logger,
+      now: () => new Date(),
+      email: {
+        contacts: contactsPort(config.CONTACTS_URL, timeout, credentials),
+        links: interimContactLinks(config.PUBLIC_ORIGIN, trackingSecret),
+        usage: billingUsage(config.BILLING_URL, timeout, credentials),
+        business: projectsBusiness(config.PROJECTS_URL, timeout, mongo),
+        providers: fixedProvider(provider, new Throttle(config.EMAIL_RATE_PER_SECOND)),
+        events: new EmailEvents(config.CRAFTER_NAMESPACE),
+        kick,
+        trackingSecret,
+        retry: { attempts: config.EMAIL_RETRY_ATTEMPTS, baseMs: config.EMAIL_RETRY_BASE_MS },
+        concurrency: config.EMAIL_CONCURRENCY,
+        attemptLeaseMs: config.EMAIL_ATTEMPT_LEASE_MS,
+        limitRetryMs: config.EMAIL_LIMIT_RETRY_MS,
+      },
+      // OwnerNotifier: the calendar area's notify (null until merged: notify_owner steps are skipped, saying so).
       automations: {
-        contacts,
-        mailer: interimContactMailer(base, contacts),
+        contacts: contactsForAutomations({ url: config.CONTACTS_URL, credentials, timeoutMs: timeout }),
+        mailer: { sendToContact: (input) => sendToContact(deps, input) },
         notifier: null,
         queue: automationQueue,
         waitScale: config.AUTOMATION_WAIT_SCALE,
       },
     };
     if (process.argv[2] !== "migrate") automationQueue.start(stepProcessor(deps));
+    const dispatcher = new CampaignDispatcher(deps, config.EMAIL_DISPATCH_INTERVAL_MS);
+    dispatcher.start();
+    const webhookKey = config.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridKey(config.SENDGRID_WEBHOOK_PUBLIC_KEY) : null;
     return {
-      routes: routes(deps),
+      routes: routes(deps, webhookKey),
       access,
+      outbox: stores.outbox,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
       onStop: async () => {
         await automationQueue.close();
+        await dispatcher.stop();
         mailer.close();
+        campaignMailer.close();
       },
     };
   },

@@ -10,7 +10,6 @@ import {
 } from "../src/domain/automation-engine";
 import { parseDefinition, parseDuration, type Step } from "../src/domain/automation-model";
 import { AUTOMATION_TEMPLATES } from "../src/domain/automation-templates";
-import { fillSmartValues } from "../src/usecases/automations-mailer";
 
 const steps: Step[] = [
   { id: "a", kind: "send_email", subject: "Hi", html: "<p>Hi</p>" },
@@ -143,16 +142,5 @@ describe("definitions", () => {
       ]);
       expect(parseDefinition('{"kind":"contact_created"}', s)).toMatchObject({ ok: true });
     }
-  });
-});
-
-describe("smart values", () => {
-  it("fills names with their fallback and escapes them", () => {
-    const escapeText = (s: string) => s.replace(/</g, "&lt;");
-    expect(fillSmartValues('Hi {{contact.firstName | "there"}}!', { "contact.firstName": "" }, escapeText)).toBe(
-      "Hi there!",
-    );
-    expect(fillSmartValues("Hi {{ contact.firstName }}", { "contact.firstName": "<b>" }, escapeText)).toBe("Hi &lt;b>");
-    expect(fillSmartValues("{{business.name}}", {}, escapeText)).toBe("");
   });
 });

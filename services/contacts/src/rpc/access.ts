@@ -3,8 +3,9 @@ import { ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb"
 import { LeadsService } from "@crafter/proto/crafter/contacts/v1/leads_pb";
 
 /** Who may call each ContactsService RPC: a method without an entry is refused. Every RPC acts on
- * the caller's own contacts; StreamSegmentMembers also serves the email issue's services, and GetContact,
- * UpdateContact, TagContacts and MatchContact the automations (notifications), naming the user. */
+ * the caller's own contacts; StreamSegmentMembers, GetContact and SetConsent also serve the email issue's
+ * services, naming the user (notifications: consent before a send, bounces and complaints), and GetContact,
+ * UpdateContact, TagContacts and MatchContact the automations. */
 export const access = rpcAccess(ContactsService, {
   getContactsStatus: ["user"],
   createContact: ["user"],

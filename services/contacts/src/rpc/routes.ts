@@ -1,8 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
-import type { Caller } from "@crafter/kit";
-import { appError, badRequest, callerOf } from "@crafter/kit";
+import { appError, badRequest, type Caller, callerOf } from "@crafter/kit";
 import {
   ContactSettingsSchema,
   ContactsService,
@@ -216,10 +215,7 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         const status = consentFromProto(req.status);
         if (!status)
           throw badRequest({ consent: "Consent is pending, subscribed, unsubscribed, bounced or complained" });
-        const caller = callerOf(ctx);
-        // A service (notifications: bounces, complaints) names the user; a user acts for themselves.
-        const userId = actingUser(caller, req.userId);
-        const contact = await changeConsent(deps, { ...caller, userId }, { ...req, status });
+        const contact = await changeConsent(deps, actingFor(callerOf(ctx), req.userId), { ...req, status });
         return { contact: toContact(contact) };
       },
       async getContactLinks(req, ctx) {

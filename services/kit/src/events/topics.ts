@@ -12,6 +12,7 @@ export const TOPICS = {
   billingSubscription: "billing.subscription.v1",
   contactsContact: "contacts.contact.v1",
   contactsLead: "contacts.lead.v1",
+  notificationsEmail: "notifications.email.v1",
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];

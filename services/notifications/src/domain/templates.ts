@@ -11,7 +11,7 @@ export interface RenderedEmail {
 }
 
 /** Names of the templates, as recorded on each delivery. */
-export type TemplateName = "verify-email" | "reset-password" | "confirm-subscription" | "automation";
+export type TemplateName = "verify-email" | "reset-password" | "confirm-subscription";
 
 export const VERIFY_SUBJECT = "Verify your email for Crafter";
 export const RESET_SUBJECT = "Reset your Crafter password";

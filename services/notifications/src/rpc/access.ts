@@ -1,5 +1,9 @@
 import type { RpcAccess } from "@crafter/kit";
 import { automationsAccess } from "./automations.access";
+import { campaignsAccess } from "./campaigns.access";
 
-/** Who may call each RPC of the notifications service's areas (grpc.health.v1 is public). */
-export const access: RpcAccess = { ...automationsAccess };
+/** Who may call each RPC, one line per area; grpc.health.v1 is public, anything unlisted is refused. */
+export const access: RpcAccess = {
+  ...campaignsAccess,
+  ...automationsAccess,
+};
