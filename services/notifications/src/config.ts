@@ -19,6 +19,10 @@ export const configSchema = baseConfigSchema.extend({
     .transform((value) => new URL(value).origin),
   /** SMTP connection and socket timeout, in milliseconds. */
   SMTP_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** The workflows service: a scheduled craft's name and workflow (the calendar). */
+  WORKFLOWS_URL: z.url(),
+  /** How often the calendar looks for entries whose time has come, in milliseconds. */
+  CALENDAR_DUE_SCAN_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

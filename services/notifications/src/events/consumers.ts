@@ -4,6 +4,7 @@ import { PasswordResetRequestedSchema, UserRegisteredSchema } from "@crafter/pro
 import type { NotificationsDeps } from "../deps";
 import { sendPasswordResetEmail } from "../usecases/send-password-reset-email";
 import { sendVerificationEmail } from "../usecases/send-verification-email";
+import { calendarConsumers } from "./calendar.consumers";
 
 /** A protobuf Timestamp as a Date; null when unset. */
 export function toDate(timestamp: Timestamp | undefined): Date | null {
@@ -11,14 +12,16 @@ export function toDate(timestamp: Timestamp | undefined): Date | null {
   return new Date(Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1_000_000));
 }
 
-/** The notifications service's Kafka consumers: the emails of auth's user events. */
+/** The notifications service's Kafka consumers: the emails of auth's user events, then each area's. */
 export function notificationsConsumers(
   namespace: string,
   deps: NotificationsDeps,
 ): NonNullable<ServiceParts["consumers"]> {
+  const areas = [calendarConsumers(namespace, deps)];
   return {
-    topics: [topicName(namespace, TOPICS.authUser)],
+    topics: [topicName(namespace, TOPICS.authUser), ...areas.flatMap((a) => a.topics)],
     handlers: [
+      ...areas.flatMap((a) => a.handlers),
       on(UserRegisteredSchema, (event, meta) =>
         sendVerificationEmail(deps, meta.id, {
           userId: event.userId,

@@ -1,7 +1,26 @@
+import { type OutboxEntry, outboxEntry, TOPICS, topicName } from "@crafter/kit";
+import { NotificationCreatedSchema } from "@crafter/proto/crafter/events/v1/inbox_pb";
+import type { NotificationLevel } from "../domain/inbox";
+
 /**
- * The events the notifications service publishes. None yet (NotificationCreated and the email
- * events of DESIGN.md section 3 come with in-app notifications and campaigns); their builders go
- * here as an `<Aggregate>Events` class, as auth's `UserEvents`, and main.ts lists its topic in
- * `publishes` and the store's outbox models in `outbox`.
+ * Builders of the events the notifications service publishes, one `<Area>Events` class per topic.
+ * The inbox's NotificationCreated goes on `<ns>.notifications.inbox.v1`, keyed by the user id.
  */
-export {};
+export class InboxEvents {
+  readonly topic: string;
+
+  constructor(readonly namespace: string) {
+    this.topic = topicName(namespace, TOPICS.notificationsInbox);
+  }
+
+  created(n: {
+    userId: string;
+    notificationId: string;
+    level: NotificationLevel;
+    title: string;
+    body: string;
+    link: string;
+  }): OutboxEntry {
+    return outboxEntry(this.topic, n.userId, NotificationCreatedSchema, n);
+  }
+}
