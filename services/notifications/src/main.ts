@@ -1,4 +1,4 @@
-import { runService } from "@crafter/kit";
+import { runService, TOPICS, topicName } from "@crafter/kit";
 import { workflowsCraftSource } from "./clients/crafts";
 import { configSchema } from "./config";
 import type { NotificationsDeps } from "./deps";
@@ -42,7 +42,8 @@ await runService({
     return {
       routes: routes(deps),
       access,
-      publishes: [inboxEvents.topic],
+      // notifications.email.v1 is the email area's (email-api); listed so the topic exists for the calendar's consumer.
+      publishes: [inboxEvents.topic, topicName(config.CRAFTER_NAMESPACE, TOPICS.notificationsEmail)],
       outbox: stores.outbox,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
       onStop: async () => {

@@ -85,9 +85,9 @@ describe("notify", () => {
   });
 
   it("refuses an empty title", async () => {
-    await expect(notify(deps, { userId: "user-a", level: "info", title: " ", body: "", key: "x" })).rejects.toMatchObject(
-      { code: "CR_ERR_BAD_REQUEST" },
-    );
+    await expect(
+      notify(deps, { userId: "user-a", level: "info", title: " ", body: "", key: "x" }),
+    ).rejects.toMatchObject({ code: "CR_ERR_BAD_REQUEST" });
   });
 });
 
@@ -96,9 +96,8 @@ describe("the bell's reads", () => {
   const ids: string[] = [];
 
   beforeAll(async () => {
-    let t = Date.parse("2026-11-20T10:00:00Z");
     for (const n of [1, 2, 3]) {
-      const at = new Date((t += 60_000));
+      const at = new Date(Date.parse("2026-11-20T10:00:00Z") + n * 60_000);
       const made = await notify(
         { ...deps, now: () => at },
         { userId: user, level: "info", title: `Note ${n}`, body: "", key: `bell-${n}` },
@@ -117,9 +116,11 @@ describe("the bell's reads", () => {
     const read = await markNotificationRead(deps, caller(user), { notificationId: ids[1]! });
     expect(read.read).toBe(true);
     expect((await markNotificationRead(deps, caller(user), { notificationId: ids[1]! })).read).toBe(true);
-    await expect(markNotificationRead(deps, caller("someone-else"), { notificationId: ids[0]! })).rejects.toMatchObject({
-      code: "NOT_FOUND",
-    });
+    await expect(markNotificationRead(deps, caller("someone-else"), { notificationId: ids[0]! })).rejects.toMatchObject(
+      {
+        code: "NOT_FOUND",
+      },
+    );
     const unread = await listNotifications(deps, caller(user), { page: 1, pageSize: 20, unreadOnly: true });
     expect(unread.notifications.map((n) => n.title)).toEqual(["Note 3", "Note 1"]);
     expect(unread.unread).toBe(2);
