@@ -1,6 +1,7 @@
 import { ADMIN_ROUTES } from "../features/admin/routes";
 import { BILLING_ROUTES } from "../features/billing/routes";
 import { BUSINESS_ROUTES } from "../features/business/routes";
+import { CALENDAR_ROUTES } from "../features/calendar/routes";
 import { CAMPAIGN_ROUTES } from "../features/campaign/routes";
 import { CONTACTS_ROUTES } from "../features/contacts/routes";
 import { HELP_ROUTES } from "../features/help/routes";
@@ -28,4 +29,5 @@ export const AREA_ROUTES: RouteEntry[] = [
   ...SETTINGS_ROUTES,
   ...ADMIN_ROUTES,
   ...PUBLIC_ROUTES,
+  ...CALENDAR_ROUTES,
 ];
