@@ -56,6 +56,10 @@ export const configSchema = baseConfigSchema.extend({
   EMAIL_TRACKING_SECRET: optional(z.string().min(32)),
   /** Multiplies automation wait durations: 1 in production; tests shorten waits (e.g. 0.001). */
   AUTOMATION_WAIT_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** The workflows service: a scheduled craft's name and workflow (the calendar). */
+  WORKFLOWS_URL: z.url(),
+  /** How often the calendar looks for entries whose time has come, in milliseconds. */
+  CALENDAR_DUE_SCAN_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,10 +1,23 @@
 import type { Logger } from "@crafter/kit";
 import type { AutomationPorts } from "./domain/automation-ports";
+import type { CampaignsPort, CraftSource } from "./domain/calendar-ports";
 import type { BusinessFooter, ContactLinks, EmailContact } from "./domain/email-compose";
-import type { EmailEvents } from "./events/publishers";
+import type { EmailEvents, InboxEvents } from "./events/publishers";
 import type { Mailer } from "./mail/mailer";
 import type { EmailProvider, Throttle } from "./mail/providers";
 import type { NotificationsStores } from "./store";
+
+/** The calendar and inbox area's ports and event builders. */
+export interface CalendarArea {
+  /** NotificationCreated outbox entries. */
+  inboxEvents: InboxEvents;
+  /** Wakes the outbox relay after a write that pushed an event. */
+  kick: () => void;
+  /** The scheduled crafts' names and workflows (the workflows service). */
+  crafts: CraftSource;
+  /** The email area's campaigns: rates and rescheduling. */
+  campaigns: CampaignsPort;
+}
 
 /** What the notifications use cases need; built once in main.ts. */
 export interface NotificationsDeps {
@@ -19,6 +32,8 @@ export interface NotificationsDeps {
   now: () => Date;
   /** The email area: campaigns, per-recipient delivery, tracking (issue 13). */
   email: EmailDeps;
+  /** The calendar and inbox (issue 13). */
+  calendar: CalendarArea;
 }
 
 /** A contact as email sees it. */

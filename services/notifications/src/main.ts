@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
-import { runService } from "@crafter/kit";
+import { runService, TOPICS, topicName } from "@crafter/kit";
 import { contactsForAutomations } from "./clients/automation-contacts";
+import { workflowsCraftSource } from "./clients/crafts";
 import {
   billingUsage,
   contactsPort,
@@ -10,8 +11,9 @@ import {
 } from "./clients/email-ports";
 import { configSchema } from "./config";
 import type { NotificationsDeps } from "./deps";
+import { unwiredCampaigns } from "./domain/calendar-ports";
 import { notificationsConsumers } from "./events/consumers";
-import { EmailEvents } from "./events/publishers";
+import { EmailEvents, InboxEvents } from "./events/publishers";
 import { createAutomationQueue } from "./jobs/automation-queue";
 import { createSmtpMailer } from "./mail/mailer";
 import { type EmailProvider, sendgridProvider, smtpProvider, Throttle } from "./mail/providers";
@@ -19,8 +21,10 @@ import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { stepProcessor } from "./usecases/automations-engine";
+import { startDueScan } from "./usecases/calendar-due";
 import { CampaignDispatcher } from "./usecases/campaign-dispatch";
 import { sendgridKey } from "./usecases/email-tracking";
+import { notify } from "./usecases/inbox";
 import { sendToContact } from "./usecases/send-to-contact";
 
 await runService({
@@ -34,6 +38,7 @@ await runService({
     });
     // Not fatal: sends are retried per event and land on the DLQ if the server stays away.
     await mailer.verify().catch((error) => logger.warn({ err: error }, "SMTP server not reachable yet"));
+    const inboxEvents = new InboxEvents(config.CRAFTER_NAMESPACE);
     const stores = await createStores(mongo);
 
     // The email area: a pooled transport of its own, so campaigns do not queue account emails.
@@ -86,11 +91,17 @@ await runService({
         attemptLeaseMs: config.EMAIL_ATTEMPT_LEASE_MS,
         limitRetryMs: config.EMAIL_LIMIT_RETRY_MS,
       },
-      // OwnerNotifier: the calendar area's notify (null until merged: notify_owner steps are skipped, saying so).
+      calendar: {
+        inboxEvents,
+        kick,
+        crafts: workflowsCraftSource(config.WORKFLOWS_URL, config.RPC_TIMEOUT_MS),
+        // The lead wires email-api's campaignsForCalendar / rescheduleCampaign here at merge.
+        campaigns: unwiredCampaigns,
+      },
       automations: {
         contacts: contactsForAutomations({ url: config.CONTACTS_URL, credentials, timeoutMs: timeout }),
         mailer: { sendToContact: (input) => sendToContact(deps, input) },
-        notifier: null,
+        notifier: { notify: (input) => notify(deps, input) },
         queue: automationQueue,
         waitScale: config.AUTOMATION_WAIT_SCALE,
       },
@@ -99,12 +110,15 @@ await runService({
     const dispatcher = new CampaignDispatcher(deps, config.EMAIL_DISPATCH_INTERVAL_MS);
     dispatcher.start();
     const webhookKey = config.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridKey(config.SENDGRID_WEBHOOK_PUBLIC_KEY) : null;
+    const stopDueScan = process.argv[2] === "migrate" ? () => {} : startDueScan(deps, config.CALENDAR_DUE_SCAN_MS);
     return {
       routes: routes(deps, webhookKey),
       access,
+      publishes: [inboxEvents.topic, topicName(config.CRAFTER_NAMESPACE, TOPICS.notificationsEmail)],
       outbox: stores.outbox,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
       onStop: async () => {
+        stopDueScan();
         await automationQueue.close();
         await dispatcher.stop();
         mailer.close();

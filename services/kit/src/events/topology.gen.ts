@@ -10,6 +10,7 @@ export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = {
   "projects.project.v1": 6,
   "workflows.craft.v1": 6,
   "notifications.email.v1": 6,
+  "notifications.inbox.v1": 6,
   "billing.credits.v1": 6,
   "billing.usage.v1": 6,
   "billing.subscription.v1": 6,
@@ -25,8 +26,8 @@ export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly strin
   projects: { publishes: ["projects.project.v1"], consumes: ["workflows.craft.v1"] },
   workflows: { publishes: ["workflows.craft.v1"], consumes: [] },
   notifications: {
-    publishes: ["notifications.email.v1"],
-    consumes: ["auth.user.v1", "contacts.contact.v1", "contacts.lead.v1"],
+    publishes: ["notifications.email.v1", "notifications.inbox.v1"],
+    consumes: ["auth.user.v1", "contacts.contact.v1", "contacts.lead.v1", "notifications.email.v1"],
   },
   billing: {
     publishes: ["billing.credits.v1", "billing.usage.v1", "billing.subscription.v1"],

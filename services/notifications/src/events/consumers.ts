@@ -7,6 +7,7 @@ import { sendConsentEmail } from "../usecases/send-consent-email";
 import { sendPasswordResetEmail } from "../usecases/send-password-reset-email";
 import { sendVerificationEmail } from "../usecases/send-verification-email";
 import { automationsConsumers } from "./automations.consumers";
+import { calendarConsumers } from "./calendar.consumers";
 
 /** A protobuf Timestamp as a Date; null when unset. */
 export function toDate(timestamp: Timestamp | undefined): Date | null {
@@ -19,7 +20,7 @@ export function notificationsConsumers(
   namespace: string,
   deps: NotificationsDeps,
 ): NonNullable<ServiceParts["consumers"]> {
-  const areas = [automationsConsumers(namespace, deps)];
+  const areas = [automationsConsumers(namespace, deps), calendarConsumers(namespace, deps)];
   return {
     topics: [
       ...new Set([

@@ -7,6 +7,8 @@ import {
   EmailOpenedSchema,
   EmailSentSchema,
 } from "@crafter/proto/crafter/events/v1/email_pb";
+import { NotificationCreatedSchema } from "@crafter/proto/crafter/events/v1/inbox_pb";
+import type { NotificationLevel } from "../domain/inbox";
 
 /** Who an email event is about. */
 export interface EmailRef {
@@ -66,5 +68,28 @@ export class EmailEvents {
     at: string;
   }): OutboxEntry {
     return outboxEntry(this.topic, input.campaignId, CampaignScheduledSchema, input);
+  }
+}
+
+/**
+ * Builders of the events the notifications service publishes, one `<Area>Events` class per topic.
+ * The inbox's NotificationCreated goes on `<ns>.notifications.inbox.v1`, keyed by the user id.
+ */
+export class InboxEvents {
+  readonly topic: string;
+
+  constructor(readonly namespace: string) {
+    this.topic = topicName(namespace, TOPICS.notificationsInbox);
+  }
+
+  created(n: {
+    userId: string;
+    notificationId: string;
+    level: NotificationLevel;
+    title: string;
+    body: string;
+    link: string;
+  }): OutboxEntry {
+    return outboxEntry(this.topic, n.userId, NotificationCreatedSchema, n);
   }
 }
