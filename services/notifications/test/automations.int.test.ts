@@ -184,8 +184,9 @@ describe("an automation from LeadCaptured", () => {
     await session.post(`/api/automations/${id}/activate`);
     await waitForEmail(lead.email, "How did we do?");
     const [run] = await runsOf(session, id, (r) => r[0]?.status === "completed");
-    // The inbox is not wired on this branch yet: notify_owner says so instead of failing the run.
-    expect(run.steps.find((s: { stepId: string }) => s.stepId === "notify-asked")).toMatchObject({ status: "skipped" });
+    expect(run.steps.find((s: { stepId: string }) => s.stepId === "notify-asked")).toMatchObject({ status: "done" });
+    const bell = (await session.get("/api/notifications")).body.result.result as { title: string }[];
+    expect(bell.filter((n) => n.title === "A review request was sent")).toHaveLength(1);
     expect((await session.get(`/api/contacts/${lead.contactId}`)).body.result.tags).toContain("review-requested");
   }, 60_000);
 
