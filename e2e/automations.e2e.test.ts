@@ -5,7 +5,7 @@ import { createKafka, createLogger, createPublisher, type Publisher, TOPICS, top
 import { type GatewaySession, stackEnv, waitForEmail } from "@crafter/kit/testing";
 import { LeadCapturedSchema } from "@crafter/proto/crafter/events/v1/contacts_pb";
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { browserStep, launchChromium, signedInContext } from "./support";
 
 // Issue 13's automations in Debian's Chromium against the stack: a marketer builds an automation
@@ -16,7 +16,6 @@ import { browserStep, launchChromium, signedInContext } from "./support";
 
 const env = stackEnv();
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let session: GatewaySession;
 let email = "";
@@ -27,7 +26,7 @@ const step = browserStep("automations", () => page);
 
 beforeAll(async () => {
   browser = await launchChromium();
-  ({ context, page, session, email } = await signedInContext(browser, "automations-e2e"));
+  ({ page, session, email } = await signedInContext(browser, "automations-e2e"));
   page.setDefaultTimeout(60_000);
   const kafka = createKafka(env.KAFKA_BROKERS ?? "127.0.0.1:9092", "automations-e2e", createLogger("t", "silent"));
   publisher = await createPublisher(kafka);
