@@ -39,6 +39,8 @@ const PROFILES = {
       WEBSITE_AUDIT_RESOLVE: "*.crafter.test=127.0.0.1",
       // Users the tests sign up at this domain are admins (auth's ADMIN_EMAILS).
       ADMIN_EMAILS: "@admins.crafter.test",
+      // Automation waits last a thousandth (PT1H = 3.6 s), so a wait is tested end to end.
+      AUTOMATION_WAIT_SCALE: "0.001",
     },
   },
 };

@@ -121,6 +121,13 @@ export const ERROR_CATALOGUE = {
     status: 413,
     message: "The file is larger than 20 MB. Split it into smaller files and import each.",
   },
+  /** A signed contact link (double opt-in, preferences, unsubscribe) that is forged, cut or expired. */
+  CONTACT_LINK_INVALID: {
+    status: 400,
+    message: "This link is invalid or has expired. Open the link from your latest email again.",
+  },
+  /** A public lead form or assistant whose owner's plan has no room for another contact. */
+  LEAD_CAPTURE_FULL: { status: 403, message: "This form cannot take new sign-ups right now." },
   // Media (issue 11): uploads are checked by their bytes, with a limit per kind.
   MEDIA_UNSUPPORTED_TYPE: {
     status: 415,

@@ -1,6 +1,10 @@
 import { baseConfigSchema } from "@crafter/kit";
 import { z } from "zod";
 
+/** An unset or blank variable is "not given" (so `AI_BASE_URL=` in a .env file means offline). */
+const optional = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema.optional());
+
 /**
  * Environment of the contacts service: the kit's base settings (AUTH_URL and every server address)
  * plus its own. A peer it calls gets a required `<PEER>_URL: z.url()` here (no default) and a
@@ -9,6 +13,23 @@ import { z } from "zod";
 export const configSchema = baseConfigSchema.extend({
   /** Port of the Connect/gRPC server (HTTP/2 cleartext); services/manifest.yaml's port. */
   PORT: z.coerce.number().int().min(0).max(65_535).default(50057),
+  /** Billing's GetPlan: the plan's `profiles` limit. */
+  BILLING_URL: z.url(),
+  /** Public origin of the deployment (the gateway); the signed links of emails point here. */
+  PUBLIC_ORIGIN: z
+    .url()
+    .default("http://localhost:8080")
+    .transform((value) => new URL(value).origin),
+  /**
+   * HMAC key of the signed contact links (double opt-in, preference centre, unsubscribe), ≥ 32
+   * characters, the same in every replica. Unset: derived from SERVICE_SECRET.
+   */
+  CONTACTS_LINK_SECRET: optional(z.string().min(32)),
+  /** The lead assistant's AI provider, an OpenAI-compatible endpoint; unset: answers from the profile's text. */
+  AI_BASE_URL: optional(z.url()),
+  AI_API_KEY: optional(z.string()),
+  AI_MODEL: optional(z.string()),
+  AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,4 +1,5 @@
 import type { Logger } from "@crafter/kit";
+import type { LanguageModel } from "ai";
 import type { PlanSource } from "./clients/plans";
 import type { ContactsEvents } from "./events/publishers";
 import type { ContactsStores } from "./store";
@@ -8,8 +9,12 @@ export interface ContactsDeps {
   stores: ContactsStores;
   /** Builders of the events this service publishes (outbox entries). */
   events: ContactsEvents;
-  /** The plan's profile limit (billing). */
+  /** The plan's profile limit (billing's GetPlan). */
   plans: PlanSource;
+  /** Signed contact links: the HMAC key (CONTACTS_LINK_SECRET) and the web origin they point to. */
+  links: { secret: string; origin: string };
+  /** The lead assistant's AI model; undefined: it answers from the profile's own text. */
+  assistantModel?: LanguageModel;
   /** Wakes the outbox relay after a write that pushed an event. */
   kick: () => void;
   logger: Logger;

@@ -1,10 +1,12 @@
+import { createHmac } from "node:crypto";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { runService } from "@crafter/kit";
-import { freeTierPlans } from "./clients/plans";
+import { createBillingPlans } from "./clients/plans";
 import { configSchema } from "./config";
 import type { ContactsDeps } from "./deps";
 import { contactsConsumers } from "./events/consumers";
 import { ContactsEvents } from "./events/publishers";
-import { access } from "./rpc/access";
+import { access, leadsAccess } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { resumeImports } from "./usecases/imports";
@@ -12,15 +14,38 @@ import { resumeImports } from "./usecases/imports";
 await runService({
   name: "contacts",
   configSchema,
-  async setup({ config, logger, mongo, kick }) {
+  async setup({ config, logger, mongo, kick, credentials }) {
     const stores = await createStores(mongo);
     const events = new ContactsEvents(config.CRAFTER_NAMESPACE);
-    const deps: ContactsDeps = { stores, events, plans: freeTierPlans, kick, logger, now: () => new Date() };
+    const secret =
+      config.CONTACTS_LINK_SECRET ??
+      (config.SERVICE_SECRET
+        ? createHmac("sha256", config.SERVICE_SECRET).update("contacts-link-secret").digest("base64url")
+        : undefined);
+    if (!secret) throw new Error("CONTACTS_LINK_SECRET (or SERVICE_SECRET) is required to sign contact links");
+    const assistantModel =
+      config.AI_BASE_URL && config.AI_MODEL
+        ? createOpenAICompatible({
+            name: "crafter-ai",
+            baseURL: config.AI_BASE_URL,
+            apiKey: config.AI_API_KEY,
+          }).chatModel(config.AI_MODEL)
+        : undefined;
+    const deps: ContactsDeps = {
+      stores,
+      events,
+      plans: createBillingPlans(config.BILLING_URL, config.RPC_TIMEOUT_MS, credentials),
+      links: { secret, origin: config.PUBLIC_ORIGIN },
+      assistantModel,
+      kick,
+      logger,
+      now: () => new Date(),
+    };
     // Imports a stopped service left running go on from their last checkpoint.
     setTimeout(() => resumeImports(deps).catch((err) => logger.error({ err }, "resuming imports failed")), 500);
     return {
       routes: routes(deps),
-      access,
+      access: { ...access, ...leadsAccess },
       publishes: events.topics,
       outbox: stores.outbox,
       consumers: contactsConsumers(config.CRAFTER_NAMESPACE, deps),

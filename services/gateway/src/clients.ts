@@ -7,6 +7,8 @@ import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { PaymentsService } from "@crafter/proto/crafter/billing/v1/payments_pb";
 import { ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
 import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
+import { AutomationsService } from "@crafter/proto/crafter/notifications/v1/automations_pb";
+import { CalendarService, InboxService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { Config } from "./config";
@@ -25,6 +27,11 @@ export interface Clients {
   paymentsAsGateway: Client<typeof PaymentsService>;
   contacts: Client<typeof ContactsService>;
   media: Client<typeof MediaService>;
+  /** The notifications service's automations area (issue 13). */
+  automations: Client<typeof AutomationsService>;
+  /** Notifications' content calendar and in-app inbox (issue 13). */
+  calendar: Client<typeof CalendarService>;
+  inbox: Client<typeof InboxService>;
 }
 
 /**
@@ -56,5 +63,8 @@ export function createClients(config: Config): Clients {
     }),
     contacts: createServiceClient(ContactsService, config.CONTACTS_URL, options),
     media: createServiceClient(MediaService, config.MEDIA_URL, options),
+    automations: createServiceClient(AutomationsService, config.NOTIFICATIONS_URL, options),
+    calendar: createServiceClient(CalendarService, config.NOTIFICATIONS_URL, options),
+    inbox: createServiceClient(InboxService, config.NOTIFICATIONS_URL, options),
   };
 }

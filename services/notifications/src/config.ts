@@ -1,6 +1,10 @@
 import { baseConfigSchema } from "@crafter/kit";
 import { z } from "zod";
 
+/** An optional setting; an empty string counts as unset. */
+const optional = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema.optional());
+
 /** Environment of the notifications service: the kit's base settings plus SMTP and link settings. */
 export const configSchema = baseConfigSchema.extend({
   /** Port of the Connect/gRPC server (HTTP/2 cleartext). */
@@ -19,6 +23,43 @@ export const configSchema = baseConfigSchema.extend({
     .transform((value) => new URL(value).origin),
   /** SMTP connection and socket timeout, in milliseconds. */
   SMTP_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+
+  // The email area (issue 13): campaigns and automation sends.
+  CONTACTS_URL: z.url(),
+  BILLING_URL: z.url(),
+  PROJECTS_URL: z.url(),
+  /** Timeout of a call to a peer service, in milliseconds. */
+  RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Marketing email goes through SMTP (the transport above) or SendGrid's v3 API. */
+  EMAIL_PROVIDER: z.enum(["smtp", "sendgrid"]).default("smtp"),
+  /** SendGrid's API (a local server speaking it in tests) and key; required when EMAIL_PROVIDER=sendgrid. */
+  SENDGRID_API_URL: z.url().default("https://api.sendgrid.com"),
+  SENDGRID_API_KEY: optional(z.string().min(1)),
+  /** SendGrid's Signed Event Webhook verification key (base64 DER public key); unset: the webhook is refused. */
+  SENDGRID_WEBHOOK_PUBLIC_KEY: optional(z.string().min(40)),
+  /** The From header of marketing email (defaults to MAIL_FROM). */
+  EMAIL_FROM: optional(z.string().min(3)),
+  /** Messages a second per provider (the throttle). */
+  EMAIL_RATE_PER_SECOND: z.coerce.number().positive().default(100),
+  /** SMTP connections kept open for campaigns, and messages sent at once per campaign. */
+  EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  /** Tries per message (with backoff from EMAIL_RETRY_BASE_MS: ×1, ×4, ×16…). */
+  EMAIL_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  EMAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).default(500),
+  /** A send attempt with no outcome after this long was cut short (a crash) and is tried again. */
+  EMAIL_ATTEMPT_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  /** How often the dispatcher looks for due and sending campaigns. */
+  EMAIL_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  /** How often a campaign stopped by the plan limit asks billing again. */
+  EMAIL_LIMIT_RETRY_MS: z.coerce.number().int().min(100).default(60_000),
+  /** HMAC key of tracking tokens and interim consent links, ≥ 32 characters; unset: derived from SERVICE_SECRET. */
+  EMAIL_TRACKING_SECRET: optional(z.string().min(32)),
+  /** Multiplies automation wait durations: 1 in production; tests shorten waits (e.g. 0.001). */
+  AUTOMATION_WAIT_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** The workflows service: a scheduled craft's name and workflow (the calendar). */
+  WORKFLOWS_URL: z.url(),
+  /** How often the calendar looks for entries whose time has come, in milliseconds. */
+  CALENDAR_DUE_SCAN_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,14 +1,104 @@
 import type { Logger } from "@crafter/kit";
+import type { AutomationPorts } from "./domain/automation-ports";
+import type { CampaignsPort, CraftSource } from "./domain/calendar-ports";
+import type { BusinessFooter, ContactLinks, EmailContact } from "./domain/email-compose";
+import type { EmailEvents, InboxEvents } from "./events/publishers";
 import type { Mailer } from "./mail/mailer";
+import type { EmailProvider, Throttle } from "./mail/providers";
 import type { NotificationsStores } from "./store";
+
+/** The calendar and inbox area's ports and event builders. */
+export interface CalendarArea {
+  /** NotificationCreated outbox entries. */
+  inboxEvents: InboxEvents;
+  /** Wakes the outbox relay after a write that pushed an event. */
+  kick: () => void;
+  /** The scheduled crafts' names and workflows (the workflows service). */
+  crafts: CraftSource;
+  /** The email area's campaigns: rates and rescheduling. */
+  campaigns: CampaignsPort;
+}
 
 /** What the notifications use cases need; built once in main.ts. */
 export interface NotificationsDeps {
   stores: NotificationsStores;
+  /** The automations area's ports: contacts, the contact mailer, the owner notifier, the step queue. */
+  automations: AutomationPorts;
   mailer: Mailer;
   /** Public origin of the deployment, without a trailing slash; email links point here. */
   publicOrigin: string;
   logger: Logger;
   /** The clock (injected so tests can fix it). */
   now: () => Date;
+  /** The email area: campaigns, per-recipient delivery, tracking (issue 13). */
+  email: EmailDeps;
+  /** The calendar and inbox (issue 13). */
+  calendar: CalendarArea;
+}
+
+/** A contact as email sees it. */
+export interface EmailRecipient extends EmailContact {
+  /** pending, subscribed, unsubscribed, bounced, complained. */
+  consent: string;
+}
+
+/** The contacts service, as the email area uses it (service token, naming the user). */
+export interface EmailContactsPort {
+  /** One contact, or null when it does not exist (in that user's project). */
+  contact(userId: string, projectId: string, contactId: string): Promise<EmailRecipient | null>;
+  /** The subscribed members of a saved segment, in pages. @throws NOT_FOUND for an unknown segment. */
+  subscribedMembers(userId: string, projectId: string, segmentId: string): AsyncIterable<EmailRecipient[]>;
+  /** Records a bounce or complaint as the contact's consent. */
+  setConsent(
+    userId: string,
+    projectId: string,
+    contactId: string,
+    consent: "bounced" | "complained",
+    source: string,
+  ): Promise<void>;
+}
+
+/** A contact's signed unsubscribe and preference links (contacts' GetContactLinks when it lands). */
+export interface ContactLinksPort {
+  links(userId: string, projectId: string, contactId: string): Promise<ContactLinks>;
+}
+
+/** Billing's `emails` counter (ReserveUsage/ReleaseUsage, idempotent by key). */
+export interface EmailUsagePort {
+  /** @throws AppError with the plan's limit scenario (FREE_USER_LIMIT, CORE_EMAILS_LIMIT, PLAN_LIMIT_REACHED). */
+  reserve(userId: string, key: string): Promise<void>;
+  release(userId: string, key: string): Promise<void>;
+}
+
+/** The business profile of a project (the email footer). */
+export interface BusinessPort {
+  /** With the user's token when there is one (a user's request); a cached snapshot otherwise. */
+  footer(userId: string, projectId: string, token?: string): Promise<BusinessFooter>;
+}
+
+/** Which provider sends a user's marketing email, and its throttle. */
+export interface ProviderRouter {
+  providerFor(userId: string): Promise<{ provider: EmailProvider; throttle: Throttle }>;
+}
+
+/** The email area's collaborators and settings. */
+export interface EmailDeps {
+  contacts: EmailContactsPort;
+  links: ContactLinksPort;
+  usage: EmailUsagePort;
+  business: BusinessPort;
+  providers: ProviderRouter;
+  events: EmailEvents;
+  /** Wakes the outbox relay. */
+  kick: () => void;
+  /** HMAC key of the open pixel and click redirect tokens. */
+  trackingSecret: string;
+  /** Send attempts per delivery before it fails, and the first backoff delay (ms). */
+  retry: { attempts: number; baseMs: number };
+  /** Messages sent at once per campaign. */
+  concurrency: number;
+  /** An attempt older than this with no outcome was cut short (a crash): it is tried again. */
+  attemptLeaseMs: number;
+  /** How often a campaign that waits for the plan limit asks again (ms). */
+  limitRetryMs: number;
 }

@@ -1,16 +1,36 @@
-import { runService } from "@crafter/kit";
+import { createHmac } from "node:crypto";
+import { runService, TOPICS, topicName } from "@crafter/kit";
+import { contactsForAutomations } from "./clients/automation-contacts";
+import { workflowsCraftSource } from "./clients/crafts";
+import {
+  billingUsage,
+  contactsPort,
+  fixedProvider,
+  interimContactLinks,
+  projectsBusiness,
+} from "./clients/email-ports";
 import { configSchema } from "./config";
 import type { NotificationsDeps } from "./deps";
+import { unwiredCampaigns } from "./domain/calendar-ports";
 import { notificationsConsumers } from "./events/consumers";
+import { EmailEvents, InboxEvents } from "./events/publishers";
+import { createAutomationQueue } from "./jobs/automation-queue";
 import { createSmtpMailer } from "./mail/mailer";
+import { type EmailProvider, sendgridProvider, smtpProvider, Throttle } from "./mail/providers";
 import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
+import { stepProcessor } from "./usecases/automations-engine";
+import { startDueScan } from "./usecases/calendar-due";
+import { CampaignDispatcher } from "./usecases/campaign-dispatch";
+import { sendgridKey } from "./usecases/email-tracking";
+import { notify } from "./usecases/inbox";
+import { sendToContact } from "./usecases/send-to-contact";
 
 await runService({
   name: "notifications",
   configSchema,
-  async setup({ config, mongo, logger }) {
+  async setup({ config, mongo, logger, kick, credentials }) {
     const mailer = createSmtpMailer({
       url: config.SMTP_URL,
       from: config.MAIL_FROM,
@@ -18,18 +38,92 @@ await runService({
     });
     // Not fatal: sends are retried per event and land on the DLQ if the server stays away.
     await mailer.verify().catch((error) => logger.warn({ err: error }, "SMTP server not reachable yet"));
+    const inboxEvents = new InboxEvents(config.CRAFTER_NAMESPACE);
+    const stores = await createStores(mongo);
+
+    // The email area: a pooled transport of its own, so campaigns do not queue account emails.
+    const trackingSecret =
+      config.EMAIL_TRACKING_SECRET ??
+      (config.SERVICE_SECRET
+        ? createHmac("sha256", config.SERVICE_SECRET).update("crafter-email-tracking").digest("base64url")
+        : undefined);
+    if (!trackingSecret) throw new Error("EMAIL_TRACKING_SECRET or SERVICE_SECRET is required (signed email links)");
+    const from = config.EMAIL_FROM ?? config.MAIL_FROM;
+    const campaignMailer = createSmtpMailer({
+      url: config.SMTP_URL,
+      from,
+      timeoutMs: config.SMTP_TIMEOUT_MS,
+      pool: config.EMAIL_CONCURRENCY,
+    });
+    let provider: EmailProvider = smtpProvider(campaignMailer);
+    if (config.EMAIL_PROVIDER === "sendgrid") {
+      if (!config.SENDGRID_API_KEY) throw new Error("SENDGRID_API_KEY is required when EMAIL_PROVIDER=sendgrid");
+      provider = sendgridProvider({
+        baseUrl: config.SENDGRID_API_URL,
+        apiKey: config.SENDGRID_API_KEY,
+        from,
+        timeoutMs: config.SMTP_TIMEOUT_MS,
+      });
+    }
+    const timeout = config.RPC_TIMEOUT_MS;
+    const automationQueue = createAutomationQueue({
+      redisUrl: config.REDIS_URL,
+      namespace: config.CRAFTER_NAMESPACE,
+      logger,
+    });
     const deps: NotificationsDeps = {
-      stores: await createStores(mongo),
+      stores,
       mailer,
       publicOrigin: config.PUBLIC_ORIGIN,
       logger,
       now: () => new Date(),
+      email: {
+        contacts: contactsPort(config.CONTACTS_URL, timeout, credentials),
+        links: interimContactLinks(config.PUBLIC_ORIGIN, trackingSecret),
+        usage: billingUsage(config.BILLING_URL, timeout, credentials),
+        business: projectsBusiness(config.PROJECTS_URL, timeout, mongo),
+        providers: fixedProvider(provider, new Throttle(config.EMAIL_RATE_PER_SECOND)),
+        events: new EmailEvents(config.CRAFTER_NAMESPACE),
+        kick,
+        trackingSecret,
+        retry: { attempts: config.EMAIL_RETRY_ATTEMPTS, baseMs: config.EMAIL_RETRY_BASE_MS },
+        concurrency: config.EMAIL_CONCURRENCY,
+        attemptLeaseMs: config.EMAIL_ATTEMPT_LEASE_MS,
+        limitRetryMs: config.EMAIL_LIMIT_RETRY_MS,
+      },
+      calendar: {
+        inboxEvents,
+        kick,
+        crafts: workflowsCraftSource(config.WORKFLOWS_URL, config.RPC_TIMEOUT_MS),
+        // The lead wires email-api's campaignsForCalendar / rescheduleCampaign here at merge.
+        campaigns: unwiredCampaigns,
+      },
+      automations: {
+        contacts: contactsForAutomations({ url: config.CONTACTS_URL, credentials, timeoutMs: timeout }),
+        mailer: { sendToContact: (input) => sendToContact(deps, input) },
+        notifier: { notify: (input) => notify(deps, input) },
+        queue: automationQueue,
+        waitScale: config.AUTOMATION_WAIT_SCALE,
+      },
     };
+    if (process.argv[2] !== "migrate") automationQueue.start(stepProcessor(deps));
+    const dispatcher = new CampaignDispatcher(deps, config.EMAIL_DISPATCH_INTERVAL_MS);
+    dispatcher.start();
+    const webhookKey = config.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridKey(config.SENDGRID_WEBHOOK_PUBLIC_KEY) : null;
+    const stopDueScan = process.argv[2] === "migrate" ? () => {} : startDueScan(deps, config.CALENDAR_DUE_SCAN_MS);
     return {
-      routes: routes(deps),
+      routes: routes(deps, webhookKey),
       access,
+      publishes: [inboxEvents.topic, topicName(config.CRAFTER_NAMESPACE, TOPICS.notificationsEmail)],
+      outbox: stores.outbox,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
-      onStop: async () => mailer.close(),
+      onStop: async () => {
+        stopDueScan();
+        await automationQueue.close();
+        await dispatcher.stop();
+        mailer.close();
+        campaignMailer.close();
+      },
     };
   },
 });

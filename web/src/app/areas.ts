@@ -1,6 +1,8 @@
 import { ADMIN_ROUTES } from "../features/admin/routes";
+import { AUTOMATION_ROUTES } from "../features/automations/routes";
 import { BILLING_ROUTES } from "../features/billing/routes";
 import { BUSINESS_ROUTES } from "../features/business/routes";
+import { CALENDAR_ROUTES } from "../features/calendar/routes";
 import { CAMPAIGN_ROUTES } from "../features/campaign/routes";
 import { CONTACTS_ROUTES } from "../features/contacts/routes";
 import { HELP_ROUTES } from "../features/help/routes";
@@ -28,4 +30,6 @@ export const AREA_ROUTES: RouteEntry[] = [
   ...SETTINGS_ROUTES,
   ...ADMIN_ROUTES,
   ...PUBLIC_ROUTES,
+  ...AUTOMATION_ROUTES,
+  ...CALENDAR_ROUTES,
 ];

@@ -4,6 +4,7 @@ import {
   ContactConsentRequestedSchema,
   ContactCreatedSchema,
   ContactDeletedSchema,
+  ContactTaggedSchema,
   ContactUnsubscribedSchema,
   ContactUpdatedSchema,
   LeadCapturedSchema,
@@ -60,6 +61,10 @@ export class ContactsEvents {
       confirmUrl,
       formTitle,
     });
+  }
+
+  tagged(ref: ContactRef, tagsAdded: string[], tagsRemoved: string[]): OutboxEntry {
+    return outboxEntry(this.contactTopic, ref.contactId, ContactTaggedSchema, { ...ref, tagsAdded, tagsRemoved });
   }
 
   leadCaptured(ref: ContactRef, source: string, originId: string): OutboxEntry {

@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { appError, badRequest, callerOf } from "@crafter/kit";
+import { appError, badRequest, type Caller, callerOf } from "@crafter/kit";
 import {
   ContactSettingsSchema,
   ContactsService,
@@ -35,7 +35,8 @@ import {
   startImport,
   uploadImport,
 } from "../usecases/imports";
-import { matchContacts } from "../usecases/query";
+import { actingUser, getContactLinks } from "../usecases/leads";
+import { matchContact, matchContacts } from "../usecases/query";
 import { scopeOf } from "../usecases/scope";
 import {
   addToSegment,
@@ -44,11 +45,13 @@ import {
   getSegment,
   listContacts,
   listSegments,
+  matchSegments,
   queryContacts,
   saveSegment,
   segmentQuery,
 } from "../usecases/segments";
 import { getContactSettings, saveContactSettings } from "../usecases/settings";
+import { leadsRoutes } from "./leads.routes";
 import {
   consentFromProto,
   fromContactInput,
@@ -134,7 +137,8 @@ function toImportState(view: ImportView) {
 
 /** crafter.contacts.v1.ContactsService: thin handlers; the use cases hold the logic. */
 export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
-  return (router) =>
+  return (router) => {
+    leadsRoutes(deps)(router);
     router.service(ContactsService, {
       async getContactsStatus(_req, ctx) {
         const entries = await deps.stores.contacts.countForUser(callerOf(ctx).userId);
@@ -149,7 +153,7 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         return { contact: toContact(contact) };
       },
       async getContact(req, ctx) {
-        const details = await getContact(deps, callerOf(ctx), req);
+        const details = await getContact(deps, actingFor(callerOf(ctx), req.userId), req);
         return {
           contact: toContact(details.contact),
           consentHistory: details.consentHistory.map(toConsentChange),
@@ -157,7 +161,7 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         };
       },
       async updateContact(req, ctx) {
-        const contact = await updateContact(deps, callerOf(ctx), {
+        const contact = await updateContact(deps, actingFor(callerOf(ctx), req.userId), {
           projectId: req.projectId,
           contactId: req.contactId,
           contact: fromContactInput(req.contact, req.fields),
@@ -205,14 +209,22 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         return { contactIds: contacts.map((c) => c._id) };
       },
       async tagContacts(req, ctx) {
-        return { updated: await tagContacts(deps, callerOf(ctx), req) };
+        return { updated: await tagContacts(deps, actingFor(callerOf(ctx), req.userId), req) };
       },
       async setConsent(req, ctx) {
         const status = consentFromProto(req.status);
         if (!status)
           throw badRequest({ consent: "Consent is pending, subscribed, unsubscribed, bounced or complained" });
-        const contact = await changeConsent(deps, callerOf(ctx), { ...req, status });
+        const contact = await changeConsent(deps, actingFor(callerOf(ctx), req.userId), { ...req, status });
         return { contact: toContact(contact) };
+      },
+      async getContactLinks(req, ctx) {
+        return getContactLinks(deps, callerOf(ctx), req);
+      },
+      async matchSegments(req, ctx) {
+        const caller = callerOf(ctx);
+        const scope = scopeOf({ ...caller, userId: actingUser(caller, req.userId) }, req.projectId);
+        return { segmentIds: await matchSegments(deps, scope, req) };
       },
       async addInteraction(req, ctx) {
         const interaction = await addInteraction(deps, callerOf(ctx), {
@@ -354,6 +366,10 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         const result = await countSegment(deps, callerOf(ctx), req);
         return { count: result.count, preview: result.preview.map(toContact) };
       },
+      async matchContact(req, ctx) {
+        const scope = scopeOf(actingFor(callerOf(ctx), req.userId), req.projectId);
+        return { matches: await matchContact(deps, scope, { contactId: req.contactId, query: req.query ?? {} }) };
+      },
       async *streamSegmentMembers(req, ctx) {
         const caller = callerOf(ctx);
         // A service caller names the user (the access table allows it); a user acts for themselves.
@@ -371,4 +387,13 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         }
       },
     });
+  };
+}
+
+/**
+ * The caller acting for the user a service names (the access table decides which services may); a
+ * user acts for themselves. @throws CR_ERR_BAD_REQUEST when a service names no user.
+ */
+function actingFor(caller: Caller, userId: string): Caller {
+  return { ...caller, userId: actingUser(caller, userId) };
 }

@@ -99,6 +99,11 @@ export class ContactRepository {
       .lean<StoredContact>();
   }
 
+  /** A contact of the user in any of their projects (service callers name the user, not the project). */
+  async ofUser(userId: string, id: string): Promise<StoredContact | null> {
+    return this.model.findOne({ _id: id, userId }, CONTACT_FIELDS).lean<StoredContact>();
+  }
+
   async byEmail(scope: Scope, email: string): Promise<StoredContact | null> {
     return this.model
       .findOne({ userId: scope.userId, projectId: scope.projectId, email }, CONTACT_FIELDS)

@@ -1,6 +1,8 @@
 import type { Connection, Model } from "mongoose";
+import { AssistantRepository, assistantModel, sessionModel } from "./assistant.repository";
 import { type ContactDoc, ContactRepository, contactModel } from "./contact.repository";
 import { ImportRepository } from "./import.repository";
+import { LeadRepository, leadFormModel, type SubmissionDoc, submissionModel } from "./lead.repository";
 import { SegmentRepository, segmentMemberModel, segmentModel } from "./segment.repository";
 import { SettingsRepository, settingsModel } from "./settings.repository";
 import {
@@ -18,8 +20,10 @@ export interface ContactsStores {
   settings: SettingsRepository;
   segments: SegmentRepository;
   imports: ImportRepository;
+  leads: LeadRepository;
+  assistants: AssistantRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
-  outbox: Array<Model<ContactDoc> | Model<DeletionDoc>>;
+  outbox: Array<Model<ContactDoc> | Model<DeletionDoc> | Model<SubmissionDoc>>;
 }
 
 /** Builds the repositories and waits until their indexes exist. */
@@ -31,9 +35,14 @@ export async function createStores(connection: Connection): Promise<ContactsStor
   const settings = settingsModel(connection);
   const segments = segmentModel(connection);
   const members = segmentMemberModel(connection);
+  const forms = leadFormModel(connection);
+  const submissions = submissionModel(connection);
+  const assistants = assistantModel(connection);
+  const sessions = sessionModel(connection);
   const imports = new ImportRepository(connection);
   await Promise.all([
     ...[contacts, consent, interactions, deletions, settings, segments, members].map((model) => model.init()),
+    ...[forms, submissions, assistants, sessions].map((model) => model.init()),
     imports.init(),
   ]);
   return {
@@ -42,6 +51,8 @@ export async function createStores(connection: Connection): Promise<ContactsStor
     settings: new SettingsRepository(settings),
     segments: new SegmentRepository(segments, members),
     imports,
-    outbox: [contacts, deletions],
+    leads: new LeadRepository(forms, submissions),
+    assistants: new AssistantRepository(assistants, sessions),
+    outbox: [contacts, deletions, submissions],
   };
 }

@@ -174,7 +174,21 @@ export async function updateContact(
   return saveFields(deps, scope, current, checked.value, customFields);
 }
 
-/** Stores new fields of a contact with ContactUpdated. */
+/** Tags added and removed between two lists (compared case-insensitively, named as stored). */
+export function tagChanges(
+  before: readonly string[],
+  after: readonly string[],
+): { added: string[]; removed: string[] } {
+  const lower = (tags: readonly string[]) => new Set(tags.map((t) => t.toLowerCase()));
+  const was = lower(before);
+  const now = lower(after);
+  return {
+    added: after.filter((t) => !was.has(t.toLowerCase())),
+    removed: before.filter((t) => !now.has(t.toLowerCase())),
+  };
+}
+
+/** Stores new fields of a contact with ContactUpdated, and ContactTagged when its tags changed. */
 export async function saveFields(
   deps: Pick<ContactsDeps, "stores" | "events" | "kick" | "now">,
   scope: Scope,
@@ -189,9 +203,11 @@ export async function saveFields(
   if (fields.customerSince === undefined) delete set.customerSince;
   let updated: StoredContact | null;
   try {
-    updated = await deps.stores.contacts.update(scope, current._id, set, [
-      deps.events.updated(refOf({ ...current, email: fields.email }), state.consent),
-    ]);
+    const ref = refOf({ ...current, email: fields.email });
+    const events = [deps.events.updated(ref, state.consent)];
+    const { added, removed } = tagChanges(current.tags ?? [], fields.tags);
+    if (added.length > 0 || removed.length > 0) events.push(deps.events.tagged(ref, added, removed));
+    updated = await deps.stores.contacts.update(scope, current._id, set, events);
   } catch (error) {
     if (isDuplicateKey(error)) {
       throw appError("CONTACT_EXISTS", undefined, { email: "A contact with this email already exists." });

@@ -1,4 +1,4 @@
-import { badRequest } from "@crafter/kit";
+import { appError, badRequest } from "@crafter/kit";
 import type { ContactsDeps } from "../deps";
 import { segmentView } from "../domain/contact";
 import { type FieldDefinition, fieldCatalogue } from "../domain/fields";
@@ -168,4 +168,29 @@ export function sortContacts(contacts: StoredContact[], field: SortField, descen
 
 export function isSortField(value: string): value is SortField {
   return (SORT_FIELDS as readonly string[]).includes(value);
+}
+
+/**
+ * Whether one contact matches a condition tree (a group, or one rule taken as a group of one), for
+ * the automations' condition steps. @throws CR_ERR_BAD_REQUEST for an invalid tree, NOT_FOUND for no contact.
+ */
+export async function matchContact(
+  deps: Pick<ContactsDeps, "stores">,
+  scope: Scope,
+  input: { contactId: string; query: unknown },
+): Promise<boolean> {
+  const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+  const fields = segmentFields(settings);
+  const raw = input.query as { rules?: unknown } | null;
+  const tree = parseTree(
+    raw && typeof raw === "object" && !Array.isArray(raw.rules) ? { combinator: "and", rules: [raw] } : raw,
+    fields,
+  );
+  const contact = input.contactId.length <= 64 ? await deps.stores.contacts.get(scope, input.contactId) : null;
+  if (!contact) throw appError("NOT_FOUND", "No such contact.");
+  const view = segmentView(
+    stateOf(contact),
+    settings.interactionTypes.map((t) => t.key),
+  );
+  return matches(tree, fields, view);
 }

@@ -1,8 +1,10 @@
 import { appError, badRequest, type Caller } from "@crafter/kit";
 import type { ContactsDeps } from "../deps";
-import type { SegmentGroup } from "../domain/segment";
+import { segmentView } from "../domain/contact";
+import { matches, type SegmentGroup } from "../domain/segment";
 import type { Scope, StoredContact } from "../store/contact.repository";
 import type { SegmentDoc } from "../store/segment.repository";
+import { stateOf } from "./contacts";
 import { type ContactQuery, isSortField, matchContacts, parseTree, segmentFields, sortContacts } from "./query";
 import { paging, scopeOf } from "./scope";
 
@@ -158,4 +160,32 @@ export async function listContacts(
     page,
     totalPages: Math.max(1, Math.ceil(all.length / pageSize)),
   };
+}
+
+/**
+ * Which of the saved segments `segmentIds` the contact is in now (its tree matches it, or it was
+ * added by hand). Unknown segments and an unknown contact give none.
+ */
+export async function matchSegments(
+  deps: Deps,
+  scope: Scope,
+  input: { contactId: string; segmentIds: string[] },
+): Promise<string[]> {
+  const contact = input.contactId.length <= 64 ? await deps.stores.contacts.get(scope, input.contactId) : null;
+  if (!contact) return [];
+  const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+  const fields = segmentFields(settings);
+  const view = segmentView(
+    stateOf(contact),
+    settings.interactionTypes.map((t) => t.key),
+  );
+  const out: string[] = [];
+  for (const id of new Set(input.segmentIds.slice(0, 100))) {
+    if (id.length > 64) continue;
+    const segment = await deps.stores.segments.get(scope, id);
+    if (!segment) continue;
+    const members = await deps.stores.segments.memberIds(scope.userId, segment._id);
+    if (members.has(contact._id) || matches(segment.tree, fields, view)) out.push(id);
+  }
+  return out;
 }

@@ -4,9 +4,12 @@ import { adminRoutes } from "./admin.routes";
 import { aiToolsRoutes } from "./ai-tools.routes";
 import { apiKeyRoutes } from "./api-keys.routes";
 import { authRoutes } from "./auth.routes";
+import { automationsRoutes } from "./automations.routes";
 import { billingRoutes } from "./billing.routes";
+import { calendarRoutes } from "./calendar.routes";
 import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
+import { inboxRoutes } from "./inbox.routes";
 import { mediaRoutes } from "./media.routes";
 import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
@@ -30,6 +33,9 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   adminRoutes,
   contactsRoutes,
   mediaRoutes,
+  automationsRoutes,
+  calendarRoutes,
+  inboxRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

@@ -24,6 +24,8 @@ export interface EventMeta {
 
 export interface EventHandler {
   type: string;
+  /** The message's schema, to decode it (events of any file under proto/crafter/events/v1). */
+  schema?: DescMessage;
   handle(data: unknown, meta: EventMeta): Promise<void>;
 }
 
@@ -32,7 +34,7 @@ export function on<S extends DescMessage>(
   schema: S,
   handle: (event: MessageShape<S>, meta: EventMeta) => Promise<void>,
 ): EventHandler {
-  return { type: schema.typeName, handle: (data, meta) => handle(data as MessageShape<S>, meta) };
+  return { type: schema.typeName, schema, handle: (data, meta) => handle(data as MessageShape<S>, meta) };
 }
 
 export interface ConsumerOptions {
@@ -129,7 +131,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
             outcome = "duplicate";
             return;
           }
-          const schema = registry.getMessage(type);
+          const schema = handler.schema ?? registry.getMessage(type);
           if (!schema) throw new Error(`unknown event type ${type}`);
           const data = fromBinary(schema, message.value!);
           let lastError: unknown;

@@ -12,6 +12,8 @@ export const TOPICS = {
   billingSubscription: "billing.subscription.v1",
   contactsContact: "contacts.contact.v1",
   contactsLead: "contacts.lead.v1",
+  notificationsEmail: "notifications.email.v1",
+  notificationsInbox: "notifications.inbox.v1",
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];

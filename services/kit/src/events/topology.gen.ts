@@ -9,6 +9,8 @@ export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = {
   "auth.user.v1": 6,
   "projects.project.v1": 6,
   "workflows.craft.v1": 6,
+  "notifications.email.v1": 6,
+  "notifications.inbox.v1": 6,
   "billing.credits.v1": 6,
   "billing.usage.v1": 6,
   "billing.subscription.v1": 6,
@@ -23,7 +25,10 @@ export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly strin
   account: { publishes: [], consumes: ["auth.user.v1", "workflows.craft.v1", "billing.credits.v1"] },
   projects: { publishes: ["projects.project.v1"], consumes: ["workflows.craft.v1"] },
   workflows: { publishes: ["workflows.craft.v1"], consumes: [] },
-  notifications: { publishes: [], consumes: ["auth.user.v1"] },
+  notifications: {
+    publishes: ["notifications.email.v1", "notifications.inbox.v1"],
+    consumes: ["auth.user.v1", "contacts.contact.v1", "contacts.lead.v1", "notifications.email.v1"],
+  },
   billing: {
     publishes: ["billing.credits.v1", "billing.usage.v1", "billing.subscription.v1"],
     consumes: ["auth.user.v1"],

@@ -11,7 +11,7 @@ export interface RenderedEmail {
 }
 
 /** Names of the templates, as recorded on each delivery. */
-export type TemplateName = "verify-email" | "reset-password";
+export type TemplateName = "verify-email" | "reset-password" | "confirm-subscription";
 
 export const VERIFY_SUBJECT = "Verify your email for Crafter";
 export const RESET_SUBJECT = "Reset your Crafter password";
@@ -82,6 +82,8 @@ interface Layout {
   link: string;
   expiry: string;
   ignore: string;
+  /** The closing line; default "— The Crafter team". */
+  signature?: string;
 }
 
 function renderText(layout: Layout): string {
@@ -97,7 +99,7 @@ function renderText(layout: Layout): string {
     "",
     layout.ignore,
     "",
-    "— The Crafter team",
+    layout.signature ?? "— The Crafter team",
     "",
   ].join("\n");
 }
@@ -117,7 +119,7 @@ function renderHtml(subject: string, layout: Layout): string {
 <p style="margin:0 0 24px;font-size:13px;word-break:break-all;"><a href="${link}">${link}</a></p>
 <p style="margin:0 0 16px;font-size:13px;color:#595959;">${escapeHtml(layout.expiry)}</p>
 <p style="margin:0 0 24px;font-size:13px;color:#595959;">${escapeHtml(layout.ignore)}</p>
-<p style="margin:0;font-size:13px;color:#8c8c8c;">— The Crafter team</p>
+<p style="margin:0;font-size:13px;color:#8c8c8c;">${escapeHtml(layout.signature ?? "— The Crafter team")}</p>
 </td></tr>
 </table>
 </body>
@@ -174,4 +176,30 @@ export function renderPasswordResetEmail(input: PasswordResetEmailInput): Render
     ignore: "If you did not ask to reset your password, you can ignore this email; your password stays the same.",
   };
   return { subject: RESET_SUBJECT, text: renderText(layout), html: renderHtml(RESET_SUBJECT, layout) };
+}
+
+/** Input of the double opt-in email of a lead form (issue 10). */
+export interface ConsentEmailInput {
+  firstName?: string;
+  /** The form's title (user-provided; escaped in HTML), e.g. "Join our newsletter". */
+  formTitle: string;
+  /** Absolute link to `/confirm?token=…` of this deployment. */
+  link: string;
+}
+
+export const CONSENT_SUBJECT = "Please confirm your subscription";
+
+/** The double opt-in email: the visitor confirms their address before anything is sent to them. */
+export function renderConsentEmail(input: ConsentEmailInput): RenderedEmail {
+  const title = cleanDisplayName(input.formTitle);
+  const layout: Layout = {
+    greeting: greeting(input.firstName),
+    intro: `You signed up${title ? ` via "${title}"` : ""}. Please confirm your email address so we may send you emails.`,
+    action: "Confirm your subscription",
+    link: input.link,
+    expiry: "This link expires in 7 days.",
+    ignore: "If you did not sign up, ignore this email: you will not be subscribed.",
+    signature: "",
+  };
+  return { subject: CONSENT_SUBJECT, text: renderText(layout), html: renderHtml(CONSENT_SUBJECT, layout) };
 }

@@ -1,9 +1,13 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { on, type ServiceParts, TOPICS, topicName } from "@crafter/kit";
+import { ContactConsentRequestedSchema } from "@crafter/proto/crafter/events/v1/contacts_pb";
 import { PasswordResetRequestedSchema, UserRegisteredSchema } from "@crafter/proto/crafter/events/v1/events_pb";
 import type { NotificationsDeps } from "../deps";
+import { sendConsentEmail } from "../usecases/send-consent-email";
 import { sendPasswordResetEmail } from "../usecases/send-password-reset-email";
 import { sendVerificationEmail } from "../usecases/send-verification-email";
+import { automationsConsumers } from "./automations.consumers";
+import { calendarConsumers } from "./calendar.consumers";
 
 /** A protobuf Timestamp as a Date; null when unset. */
 export function toDate(timestamp: Timestamp | undefined): Date | null {
@@ -11,14 +15,22 @@ export function toDate(timestamp: Timestamp | undefined): Date | null {
   return new Date(Number(timestamp.seconds) * 1000 + Math.floor(timestamp.nanos / 1_000_000));
 }
 
-/** The notifications service's Kafka consumers: the emails of auth's user events. */
+/** The notifications service's Kafka consumers: the emails of auth's user events and the lead form's double opt-in, then each area's. */
 export function notificationsConsumers(
   namespace: string,
   deps: NotificationsDeps,
 ): NonNullable<ServiceParts["consumers"]> {
+  const areas = [automationsConsumers(namespace, deps), calendarConsumers(namespace, deps)];
   return {
-    topics: [topicName(namespace, TOPICS.authUser)],
+    topics: [
+      ...new Set([
+        topicName(namespace, TOPICS.authUser),
+        topicName(namespace, TOPICS.contactsContact),
+        ...areas.flatMap((a) => a.topics),
+      ]),
+    ],
     handlers: [
+      ...areas.flatMap((a) => a.handlers),
       on(UserRegisteredSchema, (event, meta) =>
         sendVerificationEmail(deps, meta.id, {
           userId: event.userId,
@@ -34,6 +46,16 @@ export function notificationsConsumers(
           email: event.email,
           resetToken: event.resetToken,
           expiresAt: toDate(event.expiresAt),
+        }),
+      ),
+      // The double opt-in of a lead form (issue 10): the confirm link, once per event.
+      on(ContactConsentRequestedSchema, (event, meta) =>
+        sendConsentEmail(deps, meta.id, {
+          userId: event.userId,
+          email: event.email,
+          firstName: event.firstName,
+          confirmUrl: event.confirmUrl,
+          formTitle: event.formTitle,
         }),
       ),
     ],

@@ -6,6 +6,8 @@ export interface OutgoingEmail extends RenderedEmail {
   to: string;
   /** Message-ID header, e.g. "<event-id.verify-email@crafter.local>"; stable per event. */
   messageId: string;
+  /** Extra headers (List-Unsubscribe…). */
+  headers?: Record<string, string>;
 }
 
 /** Sends email. The only way out of the service to a mail server. */
@@ -28,6 +30,8 @@ export interface SmtpMailerOptions {
   from: string;
   /** Connection, greeting and socket timeout, in ms. */
   timeoutMs: number;
+  /** Keep up to this many SMTP connections open and reuse them (campaigns); unset: one per message. */
+  pool?: number;
 }
 
 /** A Mailer over SMTP (nodemailer). */
@@ -35,6 +39,7 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const transport = nodemailer.createTransport(
     {
       url: options.url,
+      ...(options.pool ? { pool: true, maxConnections: options.pool, maxMessages: 500 } : {}),
       connectionTimeout: options.timeoutMs,
       greetingTimeout: options.timeoutMs,
       socketTimeout: options.timeoutMs,
@@ -49,6 +54,7 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
         text: email.text,
         html: email.html,
         messageId: email.messageId,
+        ...(email.headers ? { headers: email.headers } : {}),
       });
       if (info.rejected && info.rejected.length > 0) throw new Error(`recipient rejected by the mail server`);
       return { messageId: info.messageId };

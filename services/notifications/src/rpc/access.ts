@@ -1,4 +1,11 @@
 import type { RpcAccess } from "@crafter/kit";
+import { automationsAccess } from "./automations.access";
+import { calendarAccess } from "./calendar.access";
+import { campaignsAccess } from "./campaigns.access";
 
-/** The notifications service serves no RPC but grpc.health.v1 (public); anything else is refused. */
-export const access: RpcAccess = {};
+/** Who may call each RPC, one line per area; grpc.health.v1 is public, anything unlisted is refused. */
+export const access: RpcAccess = {
+  ...campaignsAccess,
+  ...automationsAccess,
+  ...calendarAccess,
+};

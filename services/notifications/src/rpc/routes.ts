@@ -1,10 +1,14 @@
+import type { KeyObject } from "node:crypto";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { NotificationsDeps } from "../deps";
+import { automationsRoutes } from "./automations.routes";
+import { calendarRoutes } from "./calendar.routes";
+import { campaignsRoutes } from "./campaigns.routes";
 
-/**
- * The notifications service has no public RPCs yet (its work is driven by events); the kit's
- * server adds grpc.health.v1 on its own.
- */
-export function routes(_deps: NotificationsDeps): (router: ConnectRouter) => void {
-  return () => {};
+/** The notifications service's RPCs, one line per area; the kit's server adds grpc.health.v1. */
+export function routes(deps: NotificationsDeps, sendgridKey: KeyObject | null = null): (router: ConnectRouter) => void {
+  const areas = [campaignsRoutes(deps, sendgridKey), automationsRoutes(deps), calendarRoutes(deps)];
+  return (router) => {
+    for (const area of areas) area(router);
+  };
 }

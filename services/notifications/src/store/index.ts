@@ -1,12 +1,45 @@
-import type { Connection } from "mongoose";
+import type { Connection, Model } from "mongoose";
+import { type AutomationRepository, createAutomationRepository } from "./automation.repository";
+import { type AutomationRunRepository, createAutomationRunRepository } from "./automation-run.repository";
+import { type CalendarRepository, createCalendarRepository } from "./calendar.repository";
+import { type CampaignDoc, type CampaignRepository, createCampaignRepository } from "./campaigns.repository";
 import { createDeliveryRepository, type DeliveryRepository } from "./delivery.repository";
+import { createEmailRepository, type EmailRepository, type FactDoc } from "./email.repository";
+import { createInboxRepository, type InboxRepository, type NotificationDoc } from "./inbox.repository";
 
 /** Every repository of the notifications service, over its own database. */
 export interface NotificationsStores {
   deliveries: DeliveryRepository;
+  /** Marketing email: per-recipient deliveries and their facts (issue 13). */
+  email: EmailRepository;
+  campaigns: CampaignRepository;
+  /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
+  outbox: Array<Model<CampaignDoc> | Model<FactDoc> | Model<NotificationDoc>>;
+  automations: AutomationRepository;
+  automationRuns: AutomationRunRepository;
+  inbox: InboxRepository;
+  calendar: CalendarRepository;
 }
 
-/** Builds the repositories and waits until their indexes exist (the unique event id is the send-once guard). */
+/** Builds the repositories and waits until their indexes exist (the unique keys are the send-once guards). */
 export async function createStores(connection: Connection): Promise<NotificationsStores> {
-  return { deliveries: await createDeliveryRepository(connection) };
+  const [deliveries, email, campaigns, automations, automationRuns, inbox, calendar] = await Promise.all([
+    createDeliveryRepository(connection),
+    createEmailRepository(connection),
+    createCampaignRepository(connection),
+    createAutomationRepository(connection),
+    createAutomationRunRepository(connection),
+    createInboxRepository(connection),
+    createCalendarRepository(connection),
+  ]);
+  return {
+    deliveries,
+    email,
+    campaigns,
+    automations,
+    automationRuns,
+    inbox,
+    calendar,
+    outbox: [campaigns.model, email.facts, inbox.model],
+  };
 }

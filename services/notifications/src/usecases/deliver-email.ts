@@ -1,5 +1,6 @@
 import type { NotificationsDeps } from "../deps";
 import type { RenderedEmail, TemplateName } from "../domain/templates";
+import type { NotificationsStores } from "../store";
 
 /** One email caused by one event. */
 export interface EventEmail {
@@ -19,7 +20,9 @@ export interface EventEmail {
  * @returns "sent", or "already-sent" for a duplicate event.
  */
 export async function deliverEmail(
-  deps: Pick<NotificationsDeps, "stores" | "mailer" | "publicOrigin" | "logger" | "now">,
+  deps: Pick<NotificationsDeps, "mailer" | "publicOrigin" | "logger" | "now"> & {
+    stores: Pick<NotificationsStores, "deliveries">;
+  },
   input: EventEmail,
 ): Promise<"sent" | "already-sent"> {
   const claim = await deps.stores.deliveries.claim(input);

@@ -30,6 +30,7 @@ import { useAuthActions } from "../../api/hooks/session";
 import { AssistantPanel } from "../../features/assistant/AssistantPanel";
 import { helpFor } from "../../features/help/help-docs";
 import { HELP_DOCS } from "../../features/help/help-index";
+import { Bell } from "../../features/inbox/Bell";
 import { ContextSelector } from "../../features/projects/components/ContextSelector";
 import { ProjectSwitcher } from "../../features/projects/components/ProjectSwitcher";
 import { creditsLabel } from "../../shared/format";
@@ -269,6 +270,7 @@ export function AppLayout() {
               </Link>
             </Tooltip>
             {!mobile && <ThemeSwitch />}
+            {!inWelcome && <Bell />}
             <Dropdown menu={{ items: userMenu }} trigger={["click"]} placement="bottomRight">
               <Button type="text" data-testid="user-menu" aria-label="User menu">
                 <Avatar size="small" icon={<UserOutlined />} src={data.userInfo?.image || undefined} />

@@ -20,6 +20,7 @@ import { humanize } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { ErrorState } from "../../shared/states";
+import { ScheduleButton } from "../calendar/ScheduleButton";
 import { WriteBackButton } from "../projects/components/WriteBackButton";
 import { useActiveProfile } from "../projects/context";
 import { CraftActions } from "./components/CraftActions";
@@ -341,6 +342,7 @@ function CraftView({ craftId }: { craftId: string }) {
           <CraftTitle craft={craft} />
           <Flex gap={8} wrap>
             <WriteBackButton craft={craft} />
+            <ScheduleButton craftId={craft.craftId} />
             <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
           </Flex>
         </Flex>
@@ -367,6 +369,7 @@ function CraftView({ craftId }: { craftId: string }) {
             </Button>
           )}
           <WriteBackButton craft={craft} />
+          <ScheduleButton craftId={craft.craftId} />
           <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
         </Flex>
       </Flex>

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/events/v1/contacts.proto.
  */
 export const file_crafter_events_v1_contacts: GenFile = /*@__PURE__*/
-  fileDesc("CiBjcmFmdGVyL2V2ZW50cy92MS9jb250YWN0cy5wcm90bxIRY3JhZnRlci5ldmVudHMudjEieQoOQ29udGFjdENyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRISCgpwcm9qZWN0X2lkGAIgASgJEhIKCmNvbnRhY3RfaWQYAyABKAkSDQoFZW1haWwYBCABKAkSDgoGc291cmNlGAUgASgJEg8KB2NvbnNlbnQYBiABKAkiaQoOQ29udGFjdFVwZGF0ZWQSDwoHdXNlcl9pZBgBIAEoCRISCgpwcm9qZWN0X2lkGAIgASgJEhIKCmNvbnRhY3RfaWQYAyABKAkSDQoFZW1haWwYBCABKAkSDwoHY29uc2VudBgFIAEoCSJYCg5Db250YWN0RGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSEgoKY29udGFjdF9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCSKVAQoTQ29udGFjdFVuc3Vic2NyaWJlZBIPCgd1c2VyX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSEgoKY29udGFjdF9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCRIOCgZzb3VyY2UYBSABKAkSJgoCYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIp4BChdDb250YWN0Q29uc2VudFJlcXVlc3RlZBIPCgd1c2VyX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSEgoKY29udGFjdF9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCRISCgpmaXJzdF9uYW1lGAUgASgJEhMKC2NvbmZpcm1fdXJsGAYgASgJEhIKCmZvcm1fdGl0bGUYByABKAkieQoMTGVhZENhcHR1cmVkEg8KB3VzZXJfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRISCgpjb250YWN0X2lkGAMgASgJEg0KBWVtYWlsGAQgASgJEg4KBnNvdXJjZRgFIAEoCRIRCglvcmlnaW5faWQYBiABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiBjcmFmdGVyL2V2ZW50cy92MS9jb250YWN0cy5wcm90bxIRY3JhZnRlci5ldmVudHMudjEieQoOQ29udGFjdENyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRISCgpwcm9qZWN0X2lkGAIgASgJEhIKCmNvbnRhY3RfaWQYAyABKAkSDQoFZW1haWwYBCABKAkSDgoGc291cmNlGAUgASgJEg8KB2NvbnNlbnQYBiABKAkiaQoOQ29udGFjdFVwZGF0ZWQSDwoHdXNlcl9pZBgBIAEoCRISCgpwcm9qZWN0X2lkGAIgASgJEhIKCmNvbnRhY3RfaWQYAyABKAkSDQoFZW1haWwYBCABKAkSDwoHY29uc2VudBgFIAEoCSJYCg5Db250YWN0RGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSEgoKY29udGFjdF9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCSKVAQoTQ29udGFjdFVuc3Vic2NyaWJlZBIPCgd1c2VyX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSEgoKY29udGFjdF9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCRIOCgZzb3VyY2UYBSABKAkSJgoCYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIp4BChdDb250YWN0Q29uc2VudFJlcXVlc3RlZBIPCgd1c2VyX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSEgoKY29udGFjdF9pZBgDIAEoCRINCgVlbWFpbBgEIAEoCRISCgpmaXJzdF9uYW1lGAUgASgJEhMKC2NvbmZpcm1fdXJsGAYgASgJEhIKCmZvcm1fdGl0bGUYByABKAkigQEKDUNvbnRhY3RUYWdnZWQSDwoHdXNlcl9pZBgBIAEoCRISCgpwcm9qZWN0X2lkGAIgASgJEhIKCmNvbnRhY3RfaWQYAyABKAkSDQoFZW1haWwYBCABKAkSEgoKdGFnc19hZGRlZBgFIAMoCRIUCgx0YWdzX3JlbW92ZWQYBiADKAkieQoMTGVhZENhcHR1cmVkEg8KB3VzZXJfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRISCgpjb250YWN0X2lkGAMgASgJEg0KBWVtYWlsGAQgASgJEg4KBnNvdXJjZRgFIAEoCRIRCglvcmlnaW5faWQYBiABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Topic crafter.contacts.contact.v1.
@@ -238,6 +238,50 @@ export const ContactConsentRequestedSchema: GenMessage<ContactConsentRequested> 
   messageDesc(file_crafter_events_v1_contacts, 4);
 
 /**
+ * Topic crafter.contacts.contact.v1. The contact's tags changed (added and removed, as stored).
+ *
+ * @generated from message crafter.events.v1.ContactTagged
+ */
+export type ContactTagged = Message<"crafter.events.v1.ContactTagged"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string project_id = 2;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string contact_id = 3;
+   */
+  contactId: string;
+
+  /**
+   * @generated from field: string email = 4;
+   */
+  email: string;
+
+  /**
+   * @generated from field: repeated string tags_added = 5;
+   */
+  tagsAdded: string[];
+
+  /**
+   * @generated from field: repeated string tags_removed = 6;
+   */
+  tagsRemoved: string[];
+};
+
+/**
+ * Describes the message crafter.events.v1.ContactTagged.
+ * Use `create(ContactTaggedSchema)` to create a new message.
+ */
+export const ContactTaggedSchema: GenMessage<ContactTagged> = /*@__PURE__*/
+  messageDesc(file_crafter_events_v1_contacts, 5);
+
+/**
  * Topic crafter.contacts.lead.v1.
  *
  * @generated from message crafter.events.v1.LeadCaptured
@@ -283,5 +327,5 @@ export type LeadCaptured = Message<"crafter.events.v1.LeadCaptured"> & {
  * Use `create(LeadCapturedSchema)` to create a new message.
  */
 export const LeadCapturedSchema: GenMessage<LeadCaptured> = /*@__PURE__*/
-  messageDesc(file_crafter_events_v1_contacts, 5);
+  messageDesc(file_crafter_events_v1_contacts, 6);
 

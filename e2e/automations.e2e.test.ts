@@ -1,0 +1,122 @@
+/// <reference lib="dom" />
+import { randomUUID } from "node:crypto";
+import { toBinary } from "@bufbuild/protobuf";
+import { createKafka, createLogger, createPublisher, type Publisher, TOPICS, topicName } from "@crafter/kit";
+import { type GatewaySession, stackEnv, waitForEmail } from "@crafter/kit/testing";
+import { LeadCapturedSchema } from "@crafter/proto/crafter/events/v1/contacts_pb";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
+import type { Browser, Page } from "playwright-core";
+import { browserStep, launchChromium, signedInContext } from "./support";
+
+// Issue 13's automations in Debian's Chromium against the stack: a marketer builds an automation
+// from the welcome-series template (the Create menu's "Automation (from templates)"), drops its
+// two-day wait in the flow builder, saves and activates it; a lead is captured (LeadCaptured on
+// Kafka, as the contacts service publishes it), the welcome email reaches Mailpit, and the run
+// history and the list show the run. The list is then read 390 px wide.
+
+const env = stackEnv();
+let browser: Browser;
+let page: Page;
+let session: GatewaySession;
+let email = "";
+let publisher: Publisher;
+let automationId = "";
+const lead = { userId: "", projectId: "", contactId: "", email: `e2e-lead-${randomUUID().slice(0, 8)}@example.test` };
+const step = browserStep("automations", () => page);
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  ({ page, session, email } = await signedInContext(browser, "automations-e2e"));
+  page.setDefaultTimeout(60_000);
+  const kafka = createKafka(env.KAFKA_BROKERS ?? "127.0.0.1:9092", "automations-e2e", createLogger("t", "silent"));
+  publisher = await createPublisher(kafka);
+}, 120_000);
+
+afterAll(async () => {
+  await publisher?.disconnect();
+  await browser?.close();
+});
+
+describe("an automation from a template", () => {
+  step("a project and a subscribed contact exist", async () => {
+    const project = await session.post("/api/projects/createProject", {
+      name: "Crumb & Co. Bakery",
+      description: "A neighbourhood sourdough bakery baking naturally leavened bread every morning.",
+    });
+    expect(project.status).toBe(201);
+    lead.projectId = project.body.result.project.projectId;
+    const contact = await session.post("/api/contacts", { email: lead.email, firstName: "Grace" });
+    expect(contact.status).toBe(201);
+    lead.contactId = contact.body.result.id;
+    await session.request("PATCH", `/api/contacts/${lead.contactId}`, { consent: "subscribed" });
+    const token = [...session.cookies].find(([name]) => name === "crafter_at")?.[1] ?? "";
+    lead.userId = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()).sub;
+    // The dashboard keeps its own session marker: sign in through the page, as a person does.
+    await page.goto("/signin");
+    await page.getByTestId("signin-email").fill(email);
+    await page.getByTestId("signin-password").fill("password-123");
+    await page.getByTestId("signin-submit").click();
+    await page.waitForURL("**/app/dashboard");
+  });
+
+  step("the Create menu's templates page makes a draft from the welcome series", async () => {
+    await page.goto("/app/automation/templates");
+    await page.getByTestId("automation-template-welcome-series").waitFor();
+    await page.getByTestId("automation-template-use-welcome-series").click();
+    await page.waitForURL(/\/app\/automation\/[0-9a-f-]{36}$/);
+    automationId = page.url().split("/").pop()!;
+    await expect(page.getByTestId("automation-name").inputValue()).resolves.toBe("Welcome series");
+    await expect(page.getByTestId("automation-status").textContent()).resolves.toBe("draft");
+  });
+
+  step("the builder drops the two-day wait, saves and activates", async () => {
+    await page.getByTestId("step-wait-2d").waitFor();
+    await page.getByRole("button", { name: "Remove wait-2d" }).click();
+    await expect(page.getByTestId("step-wait-2d").count()).resolves.toBe(0);
+    await page.getByTestId("automation-save").click();
+    await page.getByText("Automation saved").waitFor();
+    await page.getByTestId("automation-toggle").click();
+    await page.getByTestId("automation-status").getByText("active").waitFor();
+  });
+
+  step("a captured lead gets the welcome email and the run shows in its history", async () => {
+    const payload = toBinary(LeadCapturedSchema, {
+      $typeName: "crafter.events.v1.LeadCaptured",
+      ...lead,
+      source: "lead form",
+      originId: "form-1",
+    });
+    await publisher.publish(
+      topicName(env.CRAFTER_NAMESPACE ?? "crafter_test", TOPICS.contactsLead),
+      lead.contactId,
+      Buffer.from(payload),
+      {
+        ce_id: randomUUID(),
+        ce_type: LeadCapturedSchema.typeName,
+        ce_source: "contacts",
+        ce_time: new Date().toISOString(),
+      },
+    );
+    const welcome = await waitForEmail(lead.email, "Welcome to", 60_000);
+    expect(welcome.HTML).toContain("Grace");
+    await waitForEmail(lead.email, "A few ideas to get started", 60_000);
+
+    await page.getByRole("tab", { name: "Run history" }).click();
+    const runs = page.getByTestId("automation-runs");
+    await runs.getByText(lead.email).waitFor();
+    // The run page polls while a run is under way.
+    await runs.getByText("completed").waitFor();
+  });
+
+  step("the list shows it active with one completed run, 390 px wide", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/app/automation");
+    const table = page.getByTestId("automations-table");
+    await table.getByText("Welcome series").waitFor();
+    await expect(page.getByTestId(`automation-status-${automationId}`).textContent()).resolves.toBe("active");
+    const row = table.locator("tr", { hasText: "Welcome series" });
+    await expect(row.locator("td").nth(4).textContent()).resolves.toBe("1");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+  });
+});

@@ -1,0 +1,262 @@
+import { appError, badRequest, type Caller } from "@crafter/kit";
+import type { ContactsDeps } from "../deps";
+import { type ContactFields, checkContactFields, isConsentStatus } from "../domain/contact";
+import {
+  asValueErrors,
+  checkLeadForm,
+  DEFAULT_LEAD_FORM,
+  type LeadFormContent,
+  submissionFields,
+} from "../domain/lead-form";
+import { CONFIRM_TTL_S, confirmLink, contactLinks, signLinkToken, verifyLinkToken } from "../domain/links";
+import type { Scope, StoredContact } from "../store/contact.repository";
+import type { LeadFormDoc, StoredSubmission } from "../store/lead.repository";
+import { newContactDoc, profileRoom, saveFields, setConsent, stateOf } from "./contacts";
+import { customDefinitions, paging, scopeOf } from "./scope";
+
+type Deps = Pick<ContactsDeps, "stores" | "events" | "kick" | "now" | "plans" | "links" | "logger">;
+
+const refOf = (doc: Pick<StoredContact, "_id" | "userId" | "projectId" | "email">) => ({
+  userId: doc.userId,
+  projectId: doc.projectId,
+  contactId: doc._id,
+  email: doc.email,
+});
+
+const notFoundForm = () => appError("NOT_FOUND", "This form does not exist or is no longer open.");
+const invalidLink = () => appError("CONTACT_LINK_INVALID");
+
+/** The project's lead form (created with defaults on first read). */
+export async function getLeadForm(deps: Pick<Deps, "stores" | "now">, caller: Caller, input: { projectId: string }) {
+  return deps.stores.leads.formOf(scopeOf(caller, input.projectId), DEFAULT_LEAD_FORM, deps.now());
+}
+
+/**
+ * Saves the project's lead form: fields are contact fields or the project's custom fields; email is
+ * always there and required. @throws CR_ERR_BAD_REQUEST per field.
+ */
+export async function saveLeadForm(
+  deps: Pick<Deps, "stores" | "now">,
+  caller: Caller,
+  input: { projectId: string; form: LeadFormContent },
+): Promise<LeadFormDoc> {
+  const scope = scopeOf(caller, input.projectId);
+  const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+  const checked = checkLeadForm(input.form, customDefinitions(settings));
+  if (!checked.ok) throw badRequest(checked.fields);
+  const form = await deps.stores.leads.formOf(scope, DEFAULT_LEAD_FORM, deps.now());
+  const saved = await deps.stores.leads.save(form._id, checked.value, deps.now());
+  if (!saved) throw appError("NOT_FOUND", "No lead form.");
+  return saved;
+}
+
+/** One page of the project's form submissions, newest first. */
+export async function listSubmissions(
+  deps: Pick<Deps, "stores" | "now">,
+  caller: Caller,
+  input: { projectId: string; page: number; pageSize: number },
+): Promise<{ items: StoredSubmission[]; count: number; page: number; totalPages: number }> {
+  const form = await getLeadForm(deps, caller, input);
+  const { page, pageSize } = paging(input.page, input.pageSize);
+  const { items, count } = await deps.stores.leads.page(form._id, page, pageSize);
+  return { items, count, page, totalPages: Math.max(1, Math.ceil(count / pageSize)) };
+}
+
+/** The form a visitor fills in. @throws NOT_FOUND */
+export async function getPublicForm(deps: Pick<Deps, "stores">, formId: string): Promise<LeadFormDoc> {
+  const form = formId.length <= 64 ? await deps.stores.leads.byId(formId) : null;
+  if (!form) throw notFoundForm();
+  return form;
+}
+
+/**
+ * Creates a contact (source "lead form", consent pending) or updates the one with that email, or,
+ * for a contact the plan has no room for, refuses (LEAD_CAPTURE_FULL). Shared by the form and the
+ * assistant. @returns the contact and whether it is new.
+ */
+export async function captureContact(
+  deps: Deps,
+  scope: Scope,
+  fields: ContactFields,
+  source: "lead form" | "lead assistant",
+  signal?: AbortSignal,
+): Promise<{ contact: StoredContact; created: boolean }> {
+  const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+  const custom = customDefinitions(settings);
+  const existing = await deps.stores.contacts.byEmail(scope, fields.email);
+  if (existing) {
+    // Only what the visitor gave changes; tags, type and consent stay as the owner left them.
+    const given: Partial<ContactFields> = { email: fields.email, custom: fields.custom };
+    for (const key of ["firstName", "lastName", "phone", "company"] as const) if (fields[key]) given[key] = fields[key];
+    const merged = checkContactFields(given, { customFields: custom, contactTypes: [] }, stateOf(existing));
+    if (!merged.ok) throw badRequest(asValueErrors(merged.fields));
+    const contact = await saveFields(deps, scope, existing, merged.value, custom);
+    return { contact, created: false };
+  }
+  const { room } = await profileRoom(deps, scope.userId, signal);
+  if (room <= 0) throw appError("LEAD_CAPTURE_FULL");
+  const now = deps.now();
+  const doc = newContactDoc(scope, fields, source, "pending", now, custom);
+  if (!(await deps.stores.contacts.insert(doc, deps.events.created(refOf(doc), source, "pending")))) {
+    // Another submission with this email won the insert: update that one instead.
+    return captureContact(deps, scope, fields, source, signal);
+  }
+  await deps.stores.timeline.appendConsent(scope, doc._id, "pending", source, now);
+  deps.kick();
+  return { contact: doc, created: true };
+}
+
+/**
+ * A visitor's submission: values checked against the form (errors as `values.<key>`, nothing stored
+ * on an error), the contact created or updated, the submission recorded with ContactConsentRequested
+ * (the signed confirm link; notifications emails it) unless the contact is already subscribed.
+ * @throws NOT_FOUND, CR_ERR_BAD_REQUEST, LEAD_CAPTURE_FULL.
+ */
+export async function submitLeadForm(
+  deps: Deps,
+  input: { formId: string; values: Record<string, unknown> },
+): Promise<{ thankYouMessage: string }> {
+  const form = await getPublicForm(deps, input.formId);
+  const scope = { userId: form.userId, projectId: form.projectId };
+  const given = submissionFields(form.fields, input.values);
+  if (!given.ok) throw badRequest(given.fields);
+  const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+  const checked = checkContactFields(given.value, { customFields: customDefinitions(settings), contactTypes: [] });
+  if (!checked.ok) throw badRequest(asValueErrors(checked.fields));
+  const { contact } = await captureContact(deps, scope, checked.value, "lead form");
+  const now = deps.now();
+  const submissionId = crypto.randomUUID();
+  const needsConfirm = contact.consent !== "subscribed" && contact.consent !== "complained";
+  const token = signLinkToken(deps.links.secret, {
+    kind: "confirm",
+    submissionId,
+    exp: Math.floor(now.getTime() / 1000) + CONFIRM_TTL_S,
+  });
+  const doc = {
+    _id: submissionId,
+    formId: form._id,
+    ...scope,
+    contactId: contact._id,
+    email: contact.email,
+    values: given.values,
+    status: needsConfirm ? ("pending" as const) : ("confirmed" as const),
+    createdAt: now,
+  };
+  await deps.stores.leads.addSubmission(
+    doc,
+    needsConfirm
+      ? [
+          deps.events.consentRequested(
+            refOf(contact),
+            contact.firstName,
+            confirmLink(deps.links.origin, token),
+            form.title,
+          ),
+        ]
+      : [],
+  );
+  if (needsConfirm) deps.kick();
+  return { thankYouMessage: form.thankYouMessage };
+}
+
+/** The payload of a genuine token of `kind`. @throws CONTACT_LINK_INVALID */
+function openToken<K extends "confirm" | "contact">(deps: Pick<Deps, "links" | "now">, token: string, kind: K) {
+  const verified = verifyLinkToken(deps.links.secret, token, Math.floor(deps.now().getTime() / 1000));
+  if (!verified.ok || verified.payload.kind !== kind) throw invalidLink();
+  return verified.payload as Extract<typeof verified.payload, { kind: K }>;
+}
+
+/**
+ * The double opt-in: sets the contact `subscribed` (source "lead form") and publishes LeadCaptured,
+ * once per submission (a second click answers the same and publishes nothing).
+ * @throws CONTACT_LINK_INVALID (forged, expired, or its contact is gone).
+ */
+export async function confirmConsent(deps: Deps, token: string): Promise<{ consent: string }> {
+  const { submissionId } = openToken(deps, token, "confirm");
+  const submission = await deps.stores.leads.submission(submissionId);
+  if (!submission) throw invalidLink();
+  const scope = { userId: submission.userId, projectId: submission.projectId };
+  const contact = await deps.stores.contacts.get(scope, submission.contactId);
+  if (!contact) throw invalidLink();
+  if (submission.status === "confirmed") return { consent: contact.consent };
+  const updated = await setConsent(deps, scope, contact, "subscribed", "lead form");
+  await deps.stores.leads.confirm(
+    submission._id,
+    deps.now(),
+    deps.events.leadCaptured(refOf(contact), "lead form", submission.formId),
+  );
+  deps.kick();
+  return { consent: updated.consent };
+}
+
+/** The contact a preference/unsubscribe token names. @throws CONTACT_LINK_INVALID */
+async function contactOfToken(deps: Deps, token: string): Promise<{ scope: Scope; contact: StoredContact }> {
+  const { userId, projectId, contactId } = openToken(deps, token, "contact");
+  const scope = { userId, projectId };
+  const contact = await deps.stores.contacts.get(scope, contactId);
+  if (!contact) throw invalidLink();
+  return { scope, contact };
+}
+
+/** The preference centre: the contact's email and consent. */
+export async function getPreferences(deps: Deps, token: string): Promise<{ email: string; consent: string }> {
+  const { contact } = await contactOfToken(deps, token);
+  return { email: contact.email, consent: contact.consent };
+}
+
+/**
+ * The contact's own choice in the preference centre (source "preferences"). Subscribing again is
+ * the contact's explicit opt-in from a link only they received.
+ * @throws CR_ERR_BAD_REQUEST (consent is subscribed or unsubscribed), CONTACT_LINK_INVALID.
+ */
+export async function setPreferences(
+  deps: Deps,
+  input: { token: string; consent: string },
+): Promise<{ email: string; consent: string }> {
+  if (input.consent !== "subscribed" && input.consent !== "unsubscribed")
+    throw badRequest({ consent: "consent is subscribed or unsubscribed" });
+  const { scope, contact } = await contactOfToken(deps, input.token);
+  if (contact.consent === input.consent) return { email: contact.email, consent: contact.consent };
+  const updated = await setConsent(deps, scope, contact, input.consent, "preferences");
+  return { email: updated.email, consent: updated.consent };
+}
+
+/** RFC 8058 one-click unsubscribe (source "unsubscribe link"); idempotent. */
+export async function unsubscribe(deps: Deps, token: string): Promise<{ email: string; consent: string }> {
+  const { scope, contact } = await contactOfToken(deps, token);
+  if (contact.consent === "unsubscribed") return { email: contact.email, consent: contact.consent };
+  const updated = await setConsent(deps, scope, contact, "unsubscribed", "unsubscribe link");
+  return { email: updated.email, consent: updated.consent };
+}
+
+/** The user named by a service caller, or the caller themselves. @throws CR_ERR_BAD_REQUEST */
+export function actingUser(caller: Caller, userId: string): string {
+  const id = caller.service ? userId : caller.userId;
+  if (!id) throw badRequest({ userId: "userId is required" });
+  if (id.length > 64) throw badRequest({ userId: "userId is too long" });
+  return id;
+}
+
+/** The contact's signed email links (no expiry). @throws NOT_FOUND */
+export async function getContactLinks(
+  deps: Pick<Deps, "stores" | "links">,
+  caller: Caller,
+  input: { userId: string; contactId: string },
+): Promise<ReturnType<typeof contactLinks>> {
+  const userId = actingUser(caller, input.userId);
+  const contact = input.contactId.length <= 64 ? await deps.stores.contacts.ofUser(userId, input.contactId) : null;
+  if (!contact) throw appError("NOT_FOUND", "No such contact.");
+  const token = signLinkToken(deps.links.secret, {
+    kind: "contact",
+    userId,
+    projectId: contact.projectId,
+    contactId: contact._id,
+  });
+  return contactLinks(deps.links.origin, token);
+}
+
+/** A service's consent change naming the user (bounces, complaints). */
+export function checkConsent(status: string): asserts status is Parameters<typeof setConsent>[3] {
+  if (!isConsentStatus(status))
+    throw badRequest({ consent: "Consent is pending, subscribed, unsubscribed, bounced or complained" });
+}

@@ -1,0 +1,192 @@
+import { createHmac } from "node:crypto";
+import type { JsonObject } from "@bufbuild/protobuf";
+import { appError, createServiceClient, describeError, modelOn, type ServiceCredentials } from "@crafter/kit";
+import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
+import { ConsentStatus, type Contact, ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
+import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
+import { type Connection, Schema } from "mongoose";
+import type {
+  BusinessPort,
+  ContactLinksPort,
+  EmailContactsPort,
+  EmailRecipient,
+  EmailUsagePort,
+  ProviderRouter,
+} from "../deps";
+import type { BusinessFooter } from "../domain/email-compose";
+import type { EmailProvider, Throttle } from "../mail/providers";
+
+/** Re-throws a peer's failure in the catalogue's terms (the limit scenarios, NOT_FOUND…). */
+function upstream(error: unknown): never {
+  const described = describeError(error);
+  throw appError(
+    described.code,
+    described.code === "InternalServerError" ? undefined : described.message,
+    described.fields,
+  );
+}
+
+const CONSENT_NAMES: Record<number, string> = {
+  [ConsentStatus.PENDING]: "pending",
+  [ConsentStatus.SUBSCRIBED]: "subscribed",
+  [ConsentStatus.UNSUBSCRIBED]: "unsubscribed",
+  [ConsentStatus.BOUNCED]: "bounced",
+  [ConsentStatus.COMPLAINED]: "complained",
+};
+
+function recipientOf(contact: Contact): EmailRecipient {
+  return {
+    contactId: contact.contactId,
+    email: contact.email,
+    firstName: contact.firstName,
+    lastName: contact.lastName,
+    consent: CONSENT_NAMES[contact.consent] ?? "pending",
+  };
+}
+
+/** The contacts service with the notifications service's token (contacts' access table allows it, naming the user). */
+export function contactsPort(baseUrl: string, timeoutMs: number, credentials: ServiceCredentials): EmailContactsPort {
+  const client = createServiceClient(ContactsService, baseUrl, { timeoutMs, as: "service", credentials });
+  // The members stream of a large segment takes longer than one unary call.
+  const streaming = createServiceClient(ContactsService, baseUrl, {
+    timeoutMs: Math.max(timeoutMs, 120_000),
+    as: "service",
+    credentials,
+  });
+  return {
+    async contact(userId, projectId, contactId) {
+      try {
+        const response = await client.getContact({ userId, projectId, contactId });
+        return response.contact ? recipientOf(response.contact) : null;
+      } catch (error) {
+        if (describeError(error).code === "NOT_FOUND") return null;
+        return upstream(error);
+      }
+    },
+    async *subscribedMembers(userId, projectId, segmentId) {
+      try {
+        for await (const page of streaming.streamSegmentMembers({ userId, projectId, segmentId, subscribedOnly: true }))
+          yield page.contacts.map(recipientOf);
+      } catch (error) {
+        upstream(error);
+      }
+    },
+    async setConsent(userId, projectId, contactId, consent, source) {
+      try {
+        await client.setConsent({
+          userId,
+          projectId,
+          contactId,
+          status: consent === "bounced" ? ConsentStatus.BOUNCED : ConsentStatus.COMPLAINED,
+          source,
+        });
+      } catch (error) {
+        // A contact deleted since the send has no consent left to change.
+        if (describeError(error).code !== "NOT_FOUND") upstream(error);
+      }
+    },
+  };
+}
+
+/**
+ * Signed consent links, until contacts' GetContactLinks lands (docs/email-contract.md, leads branch):
+ * the token is the contact's id signed with HMAC-SHA256 under `secret`, pointing at the public
+ * preference centre and the one-click unsubscribe route. At the merge this port calls
+ * GetContactLinks instead, so the contacts service verifies its own tokens.
+ */
+export function interimContactLinks(origin: string, secret: string): ContactLinksPort {
+  const base = origin.replace(/\/+$/, "");
+  return {
+    async links(userId, projectId, contactId) {
+      const payload = Buffer.from(`${userId}\n${projectId}\n${contactId}`).toString("base64url");
+      const token = `${payload}.${createHmac("sha256", secret).update(payload).digest("base64url").slice(0, 32)}`;
+      return {
+        unsubscribeUrl: `${base}/preferences/${token}`,
+        preferencesUrl: `${base}/preferences/${token}`,
+        oneClickUrl: `${base}/api/public/unsubscribe/${token}`,
+      };
+    },
+  };
+}
+
+/** Billing's `emails` counter with the notifications service's token. */
+export function billingUsage(baseUrl: string, timeoutMs: number, credentials: ServiceCredentials): EmailUsagePort {
+  const client = createServiceClient(BillingService, baseUrl, { timeoutMs, as: "service", credentials });
+  return {
+    async reserve(userId, key) {
+      await client.reserveUsage({ userId, counter: "emails", amount: 1, key }).catch(upstream);
+    },
+    async release(userId, key) {
+      await client.releaseUsage({ userId, counter: "emails", key }).catch(upstream);
+    },
+  };
+}
+
+interface SenderDoc {
+  _id: string;
+  name: string;
+  address: string;
+  at: Date;
+}
+
+const senderSchema = new Schema<SenderDoc>(
+  { _id: String, name: String, address: String, at: Date },
+  { collection: "email_senders", versionKey: false },
+);
+
+/** The footer's business from a PROJECT profile: its name and `fields.address` (or `fields.postalAddress`), else its website. */
+export function footerOf(
+  projectTitle: string,
+  profile: { name: string; websiteUrl: string; fields?: JsonObject },
+): BusinessFooter {
+  const fields = profile.fields ?? {};
+  const address = [fields.address, fields.postalAddress, fields.businessAddress].find(
+    (value): value is string => typeof value === "string" && value.trim() !== "",
+  );
+  return { name: profile.name || projectTitle, address: address ?? profile.websiteUrl ?? "" };
+}
+
+/**
+ * The business profile of a project through the projects service, with the user's token (a user's
+ * request: sending, scheduling, a test). Each read is kept per project, so sends without a user
+ * (scheduled campaigns, automations) use the last one seen.
+ */
+export function projectsBusiness(baseUrl: string, timeoutMs: number, connection: Connection): BusinessPort {
+  const client = createServiceClient(ProjectsService, baseUrl, { timeoutMs });
+  const senders = modelOn<SenderDoc>(connection, "EmailSender", senderSchema);
+  return {
+    async footer(userId, projectId, token) {
+      const id = `${userId}:${projectId}`;
+      if (token) {
+        try {
+          const headers = { authorization: `Bearer ${token}` };
+          const { projects } = await client.listProjects({}, { headers });
+          const project = projects.find((p) => p.projectId === projectId);
+          if (project) {
+            const { profile } = await client.getProfile({ profileId: project.profileId }, { headers });
+            const footer = footerOf(project.projectTitle, {
+              name: profile?.name ?? "",
+              websiteUrl: profile?.websiteUrl ?? "",
+              fields: profile?.fields,
+            });
+            await senders.replaceOne({ _id: id }, { ...footer, at: new Date() }, { upsert: true });
+            return footer;
+          }
+        } catch {
+          // The snapshot below (or the plain footer) still carries the unsubscribe links.
+        }
+      }
+      const known = await senders.findById(id).lean<SenderDoc>();
+      return known ? { name: known.name, address: known.address } : { name: "", address: "" };
+    },
+  };
+}
+
+/** Routes every user to one provider (SMTP, or SendGrid when configured and the flag is on). */
+export function fixedProvider(provider: EmailProvider, throttle: Throttle): ProviderRouter {
+  return {
+    async providerFor() {
+      return { provider, throttle };
+    },
+  };
+}

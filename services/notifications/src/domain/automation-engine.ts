@@ -1,0 +1,119 @@
+import { createHash } from "node:crypto";
+import type { Step, Trigger } from "./automation-model";
+import { parseDuration } from "./automation-model";
+
+/**
+ * The automation engine's pure half: which step follows which, which events start a run, how long a
+ * wait lasts, and the keys that make every step happen once per run (a redelivered event or a
+ * retried job finds its key taken). The I/O half is src/usecases/automations-engine.ts.
+ */
+
+/** Where a step leads: the next step id, or null at the end of the run. */
+export interface PlannedStep {
+  step: Step;
+  /** The step after this one (after a condition: where both branches join again). */
+  next: string | null;
+  /** A condition's first step on each branch (its `next` when the branch is empty). */
+  yes?: string | null;
+  no?: string | null;
+}
+
+/** A step tree flattened: every step by id, with its successors. */
+export interface Plan {
+  first: string | null;
+  steps: ReadonlyMap<string, PlannedStep>;
+}
+
+/** Flattens a step tree (ids must be unique: the schema checks it). */
+export function planOf(steps: readonly Step[]): Plan {
+  const out = new Map<string, PlannedStep>();
+  const walk = (list: readonly Step[], after: string | null): string | null => {
+    for (let i = list.length - 1; i >= 0; i--) {
+      const step = list[i]!;
+      const planned: PlannedStep = { step, next: after };
+      if (step.kind === "condition") {
+        planned.yes = walk(step.yes, after);
+        planned.no = walk(step.no, after);
+      }
+      out.set(step.id, planned);
+      after = step.id;
+    }
+    return after;
+  };
+  const first = walk(steps, null);
+  return { first, steps: out };
+}
+
+/**
+ * The step that follows `stepId`: for a condition, the first step of the branch taken.
+ * @returns null at the end of the run, or when the step no longer exists (the automation was edited).
+ */
+export function nextStep(plan: Plan, stepId: string, branch?: "yes" | "no"): string | null {
+  const planned = plan.steps.get(stepId);
+  if (!planned) return null;
+  if (planned.step.kind === "condition" && branch) return planned[branch] ?? null;
+  return planned.next;
+}
+
+/** What happened to a contact, as the engine's triggers see it. */
+export type ContactEvent =
+  | { kind: "lead_captured" }
+  | { kind: "contact_created" }
+  | { kind: "tag_added"; tags: readonly string[] }
+  | { kind: "segment_entered"; segmentIds: readonly string[] }
+  | { kind: "email_opened" | "email_clicked"; campaignId: string; automationId: string };
+
+const norm = (s: string) => s.trim().toLowerCase();
+
+/** Whether an event starts a run of an automation with this trigger. */
+export function triggerMatches(trigger: Trigger, event: ContactEvent): boolean {
+  if (trigger.kind !== event.kind) return false;
+  switch (event.kind) {
+    case "tag_added":
+      return trigger.tag !== undefined && event.tags.some((t) => norm(t) === norm(trigger.tag!));
+    case "segment_entered":
+      return trigger.segmentId !== undefined && event.segmentIds.includes(trigger.segmentId);
+    case "email_opened":
+    case "email_clicked":
+      // No campaign named: any email of the project (a campaign's or an automation's).
+      return (
+        !trigger.campaignId || trigger.campaignId === event.campaignId || trigger.campaignId === event.automationId
+      );
+    default:
+      return true;
+  }
+}
+
+/**
+ * How long a wait step holds the run, in ms from `now` (0 when its time has passed). `scale`
+ * shortens durations (AUTOMATION_WAIT_SCALE; 1 in production, e.g. 0.0001 in tests); a fixed time
+ * (`until`) is never scaled.
+ */
+export function waitDelayMs(step: Extract<Step, { kind: "wait" }>, now: Date, scale = 1): number {
+  if (step.until !== undefined) return Math.max(0, Date.parse(step.until) - now.getTime());
+  const ms = parseDuration(step.duration ?? "") ?? 0;
+  return Math.max(0, Math.round(ms * scale));
+}
+
+const hash = (...parts: string[]) => createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32);
+
+/**
+ * A run's id: one run per automation, contact and trigger occurrence (the event's ce_id, or the day
+ * of a date field), so a redelivered event starts nothing new.
+ */
+export function runIdOf(automationId: string, contactId: string, occurrence: string): string {
+  return hash(automationId, contactId, occurrence);
+}
+
+/** The key of one step of one run: its step record's `_id`, and the idempotency key of its side effect. */
+export function stepKey(runId: string, stepId: string): string {
+  return `${runId}:${stepId}`;
+}
+
+/** The queue job id of a step (BullMQ refuses ':' in custom ids); adding it twice keeps one job. */
+export function jobIdOf(runId: string, stepId: string): string {
+  return `${runId}.${stepId}`;
+}
+
+/** The run's closing record's step id (a step id never contains '$'). */
+export const END_STEP = "$end";

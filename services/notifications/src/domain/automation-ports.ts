@@ -1,0 +1,81 @@
+import type { ConditionGroup, ConditionRule } from "./automation-model";
+
+/**
+ * What the automation engine needs from outside its area, as ports (docs/email-contract.md
+ * "In-process functions"). main.ts binds them: ContactMailer to email-api's `sendToContact`,
+ * OwnerNotifier to the calendar area's `notify`, AutomationContacts to the contacts service's RPCs,
+ * StepQueue to BullMQ.
+ */
+
+/** Sends one email to one contact, once per `key` (consent checked, footer and tracking added). */
+export interface ContactMailer {
+  sendToContact(input: {
+    userId: string;
+    projectId: string;
+    contactId: string;
+    subject: string;
+    html: string;
+    preheader?: string;
+    source: { kind: "automation"; id: string };
+    key: string;
+  }): Promise<{ deliveryId: string; status: "queued" | "skipped"; reason?: "not_subscribed" | "duplicate" | "limit" }>;
+}
+
+/** Posts an in-app notification to the owner, once per `key`. */
+export interface OwnerNotifier {
+  notify(input: {
+    userId: string;
+    level: "info" | "warning" | "success" | "error";
+    title: string;
+    body: string;
+    link?: string;
+    key: string;
+  }): Promise<{ notificationId: string }>;
+}
+
+/** One contact as the engine needs it. */
+export interface AutomationContact {
+  contactId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  consent: "pending" | "subscribed" | "unsubscribed" | "bounced" | "complained" | "";
+}
+
+/** The contacts service, called with notifications' service token naming the user. */
+export interface AutomationContacts {
+  /** @returns null when the contact is gone. */
+  get(userId: string, projectId: string, contactId: string): Promise<AutomationContact | null>;
+  tag(userId: string, projectId: string, contactId: string, add: string[], remove: string[]): Promise<void>;
+  /** Sets one field (a ContactInput JSON name or `custom.<key>`). */
+  setField(
+    userId: string,
+    projectId: string,
+    contactId: string,
+    field: string,
+    value: string | number | boolean | null,
+  ): Promise<void>;
+  /** Whether the contact matches a condition (the segments' evaluator, in the contacts service). */
+  matches(
+    userId: string,
+    projectId: string,
+    contactId: string,
+    query: ConditionGroup | ConditionRule,
+  ): Promise<boolean>;
+}
+
+/** Delayed steps: runs `executeStep(runId, stepId)` after `delayMs`; adding one job twice keeps one. */
+export interface StepQueue {
+  enqueue(runId: string, stepId: string, delayMs: number): Promise<void>;
+}
+
+/** Everything the automations area needs besides the stores; `deps.automations`. */
+export interface AutomationPorts {
+  contacts: AutomationContacts;
+  mailer: ContactMailer;
+  /** Null until the calendar branch's `notify` is wired: notify_owner steps are then skipped, saying so. */
+  notifier: OwnerNotifier | null;
+  queue: StepQueue;
+  /** Multiplies wait durations (AUTOMATION_WAIT_SCALE): 1 in production, small in tests. */
+  waitScale: number;
+}

@@ -1,0 +1,75 @@
+import { Queue, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+import { jobIdOf } from "../domain/automation-engine";
+import type { StepQueue } from "../domain/automation-ports";
+
+/** The BullMQ queue of automation steps; its jobs live in Redis and survive restarts. */
+export const AUTOMATION_QUEUE = "automation-steps";
+/** Attempts per step before it is recorded as failed (backoff 1 s doubling: about 15 s in all). */
+export const STEP_ATTEMPTS = 5;
+
+export interface StepJob {
+  runId: string;
+  stepId: string;
+}
+
+/**
+ * Runs a step; `lastAttempt` is true on its final try (the handler then records the failure
+ * instead of throwing).
+ */
+export type StepProcessor = (job: StepJob, lastAttempt: boolean) => Promise<void>;
+
+/**
+ * Automation steps on BullMQ over the service's Redis (keys under `<namespace>:bull:`): immediate
+ * steps and delayed ones (waits), one job per run and step (`jobIdOf`), retried with backoff.
+ * `start` begins working the queue; `close` stops both sides.
+ */
+export function createAutomationQueue(options: {
+  redisUrl: string;
+  namespace: string;
+  logger: Logger;
+  concurrency?: number;
+}): StepQueue & { start(processor: StepProcessor): void; close(): Promise<void> } {
+  // BullMQ needs its own connections, which never give up on a command (maxRetriesPerRequest: null).
+  const connection = () => new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const prefix = `${options.namespace}:bull`;
+  const producer = connection();
+  const queue = new Queue<StepJob>(AUTOMATION_QUEUE, { connection: producer, prefix });
+  let worker: Worker<StepJob> | undefined;
+  let workerConnection: Redis | undefined;
+  return {
+    async enqueue(runId, stepId, delayMs) {
+      await queue.add(
+        "step",
+        { runId, stepId },
+        {
+          jobId: jobIdOf(runId, stepId),
+          delay: Math.max(0, Math.round(delayMs)),
+          attempts: STEP_ATTEMPTS,
+          backoff: { type: "exponential", delay: 1000 },
+          removeOnComplete: true,
+          removeOnFail: 1000,
+        },
+      );
+    },
+    start(processor) {
+      workerConnection = connection();
+      worker = new Worker<StepJob>(
+        AUTOMATION_QUEUE,
+        async (job) => processor(job.data, job.attemptsMade + 1 >= (job.opts.attempts ?? 1)),
+        { connection: workerConnection, prefix, concurrency: options.concurrency ?? 8 },
+      );
+      worker.on("failed", (job, error) =>
+        options.logger.warn({ err: error, job: job?.id, attempts: job?.attemptsMade }, "automation step failed"),
+      );
+      worker.on("error", (error) => options.logger.error({ err: error }, "automation queue error"));
+    },
+    async close() {
+      await worker?.close();
+      await queue.close();
+      producer.disconnect();
+      workerConnection?.disconnect();
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import type { Mailer } from "./mailer";
+
+/** One marketing email, ready for a provider. */
+export interface ProviderMessage {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  headers: Record<string, string>;
+  /** Message-ID, stable per delivery: a resent message after a crash carries the same one. */
+  messageId: string;
+  /** Our delivery id, echoed back by SendGrid's event webhook (custom_args). */
+  deliveryId: string;
+}
+
+/** Where marketing email leaves the service. */
+export interface EmailProvider {
+  readonly name: "smtp" | "sendgrid";
+  /**
+   * @returns the provider's message id.
+   * @throws ProviderError (`permanent` when a retry cannot help: a rejected recipient, a refused request).
+   */
+  send(message: ProviderMessage): Promise<{ messageId: string }>;
+}
+
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}
+
+/** SMTP through the service's nodemailer transport (Mailpit in development). */
+export function smtpProvider(mailer: Mailer): EmailProvider {
+  return {
+    name: "smtp",
+    async send(message) {
+      try {
+        return await mailer.send({
+          to: message.to,
+          subject: message.subject,
+          html: message.html,
+          text: message.text,
+          headers: message.headers,
+          messageId: message.messageId,
+        });
+      } catch (error) {
+        const code = (error as { responseCode?: number }).responseCode;
+        const text = error instanceof Error ? error.message : String(error);
+        // 5xx is the server's final answer about this message; anything else (4xx, sockets) may pass later.
+        throw new ProviderError(text, typeof code === "number" && code >= 500 && code < 600);
+      }
+    },
+  };
+}
+
+export interface SendgridOptions {
+  /** https://api.sendgrid.com in production; a local server speaking its API in tests. */
+  baseUrl: string;
+  apiKey: string;
+  /** The From header: "Name <address>" or an address. */
+  from: string;
+  timeoutMs: number;
+}
+
+/** "Name <a@b>" → { email, name }. */
+export function parseAddress(from: string): { email: string; name?: string } {
+  const match = /^\s*(.*?)\s*<([^>]+)>\s*$/.exec(from);
+  if (!match) return { email: from.trim() };
+  const name = match[1]!.replace(/^"|"$/g, "").trim();
+  return name ? { email: match[2]!.trim(), name } : { email: match[2]!.trim() };
+}
+
+/**
+ * SendGrid's v3 Mail Send API (`POST /v3/mail/send`, 202 Accepted, `X-Message-Id` header). Our
+ * delivery id travels in `custom_args`, so the event webhook names the delivery.
+ */
+export function sendgridProvider(options: SendgridOptions): EmailProvider {
+  const endpoint = `${options.baseUrl.replace(/\/+$/, "")}/v3/mail/send`;
+  const from = parseAddress(options.from);
+  return {
+    name: "sendgrid",
+    async send(message) {
+      // SendGrid sets Message-ID itself and refuses some reserved headers; ours go as custom headers.
+      const body = {
+        personalizations: [{ to: [{ email: message.to }], custom_args: { delivery_id: message.deliveryId } }],
+        from,
+        subject: message.subject,
+        content: [
+          { type: "text/plain", value: message.text },
+          { type: "text/html", value: message.html },
+        ],
+        headers: message.headers,
+        tracking_settings: { click_tracking: { enable: false }, open_tracking: { enable: false } },
+      };
+      let response: Response;
+      try {
+        response = await fetch(endpoint, {
+          method: "POST",
+          headers: { authorization: `Bearer ${options.apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(options.timeoutMs),
+        });
+      } catch (error) {
+        throw new ProviderError(`SendGrid unreachable: ${error instanceof Error ? error.message : error}`, false);
+      }
+      if (response.status === 202 || response.status === 200) {
+        await response.body?.cancel();
+        return { messageId: response.headers.get("x-message-id") ?? message.messageId };
+      }
+      const detail = (await response.text().catch(() => "")).slice(0, 500);
+      const retryable = response.status === 429 || response.status >= 500;
+      throw new ProviderError(`SendGrid answered ${response.status}: ${detail}`, !retryable);
+    },
+  };
+}
+
+/**
+ * A token bucket: at most `perSecond` messages a second through one provider, with bursts of up
+ * to `perSecond`. `take()` resolves when the next message may go.
+ */
+export class Throttle {
+  private tokens: number;
+  private last: number;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
+    this.tokens = perSecond;
+    this.last = clock();
+  }
+
+  take(): Promise<void> {
+    const next = this.queue.then(() => this.wait());
+    this.queue = next;
+    return next;
+  }
+
+  private async wait(): Promise<void> {
+    for (;;) {
+      const now = this.clock();
+      this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.last) / 1000) * this.perSecond);
+      this.last = now;
+      if (this.tokens >= 1) {
+        this.tokens -= 1;
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(((1 - this.tokens) / this.perSecond) * 1000)));
+    }
+  }
+}
+
+/** The delays before each retry: base, 4×base, 16×base…, each with up to 25 % jitter. */
+export function backoffDelays(attempts: number, baseMs: number, random: () => number = Math.random): number[] {
+  return Array.from({ length: Math.max(0, attempts - 1) }, (_, i) => Math.round(baseMs * 4 ** i * (1 + random() / 4)));
+}

@@ -1,0 +1,18 @@
+import { rpcAccess } from "@crafter/kit";
+import { CalendarService, InboxService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
+
+/** The calendar and the inbox act on the calling user's own entries and notifications. */
+export const calendarAccess = {
+  ...rpcAccess(CalendarService, {
+    listCalendarEntries: ["user"],
+    listCalendarPage: ["user"],
+    scheduleCraft: ["user"],
+    rescheduleEntry: ["user"],
+    unscheduleEntry: ["user"],
+  }),
+  ...rpcAccess(InboxService, {
+    listNotifications: ["user"],
+    markNotificationRead: ["user"],
+    markAllNotificationsRead: ["user"],
+  }),
+};

@@ -1,0 +1,165 @@
+import type { KeyObject } from "node:crypto";
+import { create } from "@bufbuild/protobuf";
+import type { ConnectRouter } from "@connectrpc/connect";
+import { callerOf } from "@crafter/kit";
+import {
+  type Campaign,
+  type CampaignInput,
+  CampaignSchema,
+  CampaignsService,
+  type Recipient,
+  RecipientSchema,
+} from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
+import type { NotificationsDeps } from "../deps";
+import {
+  type CampaignInput as CampaignFields,
+  type CampaignView,
+  createCampaign,
+  deleteCampaign,
+  getCampaign,
+  listCampaigns,
+  listRecipients,
+  pauseCampaign,
+  type RecipientView,
+  resumeCampaign,
+  scheduleCampaign,
+  sendCampaign,
+  sendTestEmail,
+  updateCampaign,
+} from "../usecases/campaigns";
+import { handleSendgridEvents, trackClick, trackOpen } from "../usecases/email-tracking";
+
+const iso = (date: Date | null | undefined) => (date ? new Date(date).toISOString() : "");
+
+export function toCampaign(c: CampaignView): Campaign {
+  return create(CampaignSchema, {
+    campaignId: c._id,
+    projectId: c.projectId,
+    name: c.name,
+    status: c.status,
+    segmentId: c.segmentId,
+    templateId: c.templateId,
+    craftId: c.craftId,
+    subject: c.subject,
+    preheader: c.preheader,
+    html: c.html,
+    ...(c.abTest ? { abTest: c.abTest } : {}),
+    scheduledAt: iso(c.scheduledAt),
+    sentAt: iso(c.sentAt),
+    ...(c.waiting ? { waiting: c.waiting } : {}),
+    stats: c.stats,
+    createdAt: iso(c.createdAt),
+    updatedAt: iso(c.updatedAt),
+  });
+}
+
+function toRecipient(r: RecipientView): Recipient {
+  return create(RecipientSchema, {
+    contactId: r.contactId,
+    email: r.email,
+    status: r.status,
+    variant: r.variant,
+    sentAt: iso(r.sentAt),
+    openedAt: iso(r.openedAt),
+    clickedAt: iso(r.clickedAt),
+    error: r.error,
+  });
+}
+
+function fromInput(input: CampaignInput | undefined): CampaignFields {
+  if (!input) return {};
+  return {
+    name: input.name,
+    segmentId: input.segmentId,
+    templateId: input.templateId,
+    craftId: input.craftId,
+    subject: input.subject,
+    preheader: input.preheader,
+    html: input.html,
+    abTest: input.abTest
+      ? {
+          subjectB: input.abTest.subjectB,
+          share: input.abTest.share,
+          winnerAfterMinutes: input.abTest.winnerAfterMinutes,
+        }
+      : null,
+  };
+}
+
+const pages = (count: number, pageSize: number) => Math.max(1, Math.ceil(count / pageSize));
+
+/** CampaignsService: campaigns of the caller, and the gateway's public tracking and webhook. */
+export function campaignsRoutes(deps: NotificationsDeps, sendgridKey: KeyObject | null) {
+  return (router: ConnectRouter) =>
+    router.service(CampaignsService, {
+      async listCampaigns(req, ctx) {
+        const result = await listCampaigns(deps, callerOf(ctx), req);
+        return {
+          campaigns: result.items.map(toCampaign),
+          count: result.count,
+          currentPage: result.page,
+          totalPages: pages(result.count, result.pageSize),
+        };
+      },
+      async createCampaign(req, ctx) {
+        return {
+          campaign: toCampaign(
+            await createCampaign(deps, callerOf(ctx), { projectId: req.projectId, campaign: fromInput(req.campaign) }),
+          ),
+        };
+      },
+      async getCampaign(req, ctx) {
+        return { campaign: toCampaign(await getCampaign(deps, callerOf(ctx), req.campaignId)) };
+      },
+      async updateCampaign(req, ctx) {
+        const campaign = await updateCampaign(deps, callerOf(ctx), {
+          campaignId: req.campaignId,
+          campaign: fromInput(req.campaign),
+          fields: req.fields,
+        });
+        return { campaign: toCampaign(campaign) };
+      },
+      async deleteCampaign(req, ctx) {
+        await deleteCampaign(deps, callerOf(ctx), req.campaignId);
+        return {};
+      },
+      async sendCampaign(req, ctx) {
+        return { campaign: toCampaign(await sendCampaign(deps, callerOf(ctx), req.campaignId)) };
+      },
+      async scheduleCampaign(req, ctx) {
+        return { campaign: toCampaign(await scheduleCampaign(deps, callerOf(ctx), req)) };
+      },
+      async pauseCampaign(req, ctx) {
+        return { campaign: toCampaign(await pauseCampaign(deps, callerOf(ctx), req.campaignId)) };
+      },
+      async resumeCampaign(req, ctx) {
+        return { campaign: toCampaign(await resumeCampaign(deps, callerOf(ctx), req.campaignId)) };
+      },
+      async sendTestEmail(req, ctx) {
+        return sendTestEmail(deps, callerOf(ctx), req);
+      },
+      async listRecipients(req, ctx) {
+        const result = await listRecipients(deps, callerOf(ctx), req);
+        return {
+          recipients: result.items.map(toRecipient),
+          count: result.count,
+          currentPage: result.page,
+          totalPages: pages(result.count, result.pageSize),
+        };
+      },
+      async trackOpen(req) {
+        return { recorded: await trackOpen(deps, req.token) };
+      },
+      async trackClick(req) {
+        return { url: await trackClick(deps, req.token) };
+      },
+      async handleSendgridEvents(req) {
+        const processed = await handleSendgridEvents(deps, sendgridKey, {
+          payload: Buffer.from(req.payload),
+          signature: req.signature,
+          timestamp: req.timestamp,
+        });
+        return { processed };
+      },
+    });
+}

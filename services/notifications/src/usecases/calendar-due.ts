@@ -1,0 +1,79 @@
+import type { NotificationsDeps } from "../deps";
+import { calendarDayLink, dayOf, daysBetween, dueGroups, dueKey, dueTitle } from "../domain/calendar-entries";
+import type { CalendarEntryDoc } from "../store/calendar.repository";
+import { notify } from "./inbox";
+
+type Deps = Pick<NotificationsDeps, "stores" | "calendar" | "now" | "logger">;
+
+/** The day's notification for a user: "3 posts are due today", once per user and day. */
+async function notifyDue(deps: Deps, userId: string, day: string): Promise<void> {
+  const count = await deps.stores.calendar.postsOn(userId, day);
+  await notify(deps, {
+    userId,
+    level: "info",
+    title: dueTitle(Math.max(count, 1)),
+    body: `Scheduled for ${day} (UTC). Publish them, then open the calendar to see what is next.`,
+    link: calendarDayLink(day),
+    key: dueKey(userId, day),
+  });
+}
+
+/**
+ * Turns an entry due right away when its time has passed (an entry scheduled or moved into the
+ * past), with the day's notification. @returns the entry as it now is.
+ */
+export async function markDueNow(deps: Deps, doc: CalendarEntryDoc): Promise<CalendarEntryDoc> {
+  if (!doc.pending || doc.dateTime.getTime() > deps.now().getTime()) return doc;
+  if (await deps.stores.calendar.markDue(doc._id, doc.dateTime)) await notifyDue(deps, doc.userId, doc.day);
+  return { ...doc, pending: false, status: "due" };
+}
+
+/**
+ * One pass of the due scan: every pending entry whose time has come turns due, and each user with
+ * such entries gets the day's notification (idempotent per user and day, so a pass repeated after
+ * a crash, or run by two pods at once, notifies once). Looks at the days from the last pass's
+ * checkpoint to today, by equality on `day` and `pending`; the checkpoint lives in the database,
+ * so a restart resumes from it and catches up entries that fell due while the service was down.
+ * @returns how many entries turned due.
+ */
+export async function scanDue(deps: Deps): Promise<number> {
+  const now = deps.now();
+  const today = dayOf(now);
+  const from = (await deps.stores.calendar.scanFrom()) ?? dayOf(new Date(now.getTime() - 86_400_000));
+  const marked: CalendarEntryDoc[] = [];
+  // A checkpoint after today (the clock went back) still scans today.
+  for (const day of daysBetween([from, today].sort()[0]!, today)) {
+    for (const entry of await deps.stores.calendar.pendingOn(day)) {
+      if (entry.dateTime.getTime() > now.getTime()) continue;
+      if (await deps.stores.calendar.markDue(entry._id, entry.dateTime)) marked.push(entry);
+    }
+  }
+  for (const { userId, day } of dueGroups(marked)) await notifyDue(deps, userId, day);
+  // Every day before today is done: its entries' times have all passed.
+  if (from !== today) await deps.stores.calendar.setScanFrom(today);
+  return marked.length;
+}
+
+/**
+ * Runs the due scan now and every `everyMs` (one pass at a time; a failing pass is logged and the
+ * next one tries again). @returns stop.
+ */
+export function startDueScan(deps: Deps, everyMs: number): () => void {
+  let running = false;
+  const pass = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const count = await scanDue(deps);
+      if (count > 0) deps.logger.info({ count }, "calendar entries turned due");
+    } catch (error) {
+      deps.logger.error({ err: error }, "calendar due scan failed");
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(pass, everyMs);
+  timer.unref();
+  void pass();
+  return () => clearInterval(timer);
+}

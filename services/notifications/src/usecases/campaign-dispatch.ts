@@ -1,0 +1,253 @@
+import { isAppError } from "@crafter/kit";
+import type { NotificationsDeps } from "../deps";
+import { chooseWinner, variantOf } from "../domain/campaign-rules";
+import type { StoredCampaign } from "../store/campaigns.repository";
+import { type DeliveryDoc, type FactDoc, FINAL_FACTS, type NewDelivery } from "../store/email.repository";
+import { type DeliveryContent, runDelivery } from "./email-delivery";
+
+type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
+
+/**
+ * Sends campaigns. Every state it needs is in the database (the campaign's status, its deliveries
+ * and their facts), so a restarted process, or a second pod, resumes where the last one stopped:
+ * deliveries with an outcome are never sent again.
+ */
+export class CampaignDispatcher {
+  private readonly running = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly intervalMs: number,
+  ) {}
+
+  start(): void {
+    const loop = async () => {
+      if (this.stopped) return;
+      await this.tick().catch((error) => this.deps.logger.error({ err: error }, "campaign dispatch failed"));
+      if (!this.stopped) this.timer = setTimeout(loop, this.intervalMs);
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    for (let i = 0; i < 100 && this.running.size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  /** One round: scheduled campaigns that are due start; every sending campaign makes progress. */
+  async tick(): Promise<void> {
+    const { campaigns } = this.deps.stores;
+    const now = this.deps.now();
+    for (const due of await campaigns.inStatus("scheduled")) {
+      if (due.scheduledAt && new Date(due.scheduledAt).getTime() <= now.getTime())
+        await campaigns.transition(due._id, ["scheduled"], { status: "sending", sentAt: now }, now);
+    }
+    const sending = await campaigns.inStatus("sending");
+    await Promise.all(
+      sending
+        .filter((campaign) => !this.running.has(campaign._id))
+        .map(async (campaign) => {
+          this.running.add(campaign._id);
+          try {
+            await dispatchCampaign(this.deps, campaign._id, () => this.stopped);
+          } catch (error) {
+            this.deps.logger.error({ err: error, campaignId: campaign._id }, "campaign round failed");
+          } finally {
+            this.running.delete(campaign._id);
+          }
+        }),
+    );
+  }
+}
+
+/** The segment's subscribed contacts become the campaign's deliveries (once; resuming adds nobody twice). */
+async function materialize(deps: Deps, campaign: StoredCampaign): Promise<StoredCampaign> {
+  const share = campaign.abTest ? campaign.abTest.share : null;
+  const now = deps.now();
+  const seen = new Set<string>();
+  for await (const page of deps.email.contacts.subscribedMembers(
+    campaign.userId,
+    campaign.projectId,
+    campaign.segmentId,
+  )) {
+    const fresh = page.filter((c) => c.email && !seen.has(c.contactId));
+    for (const contact of fresh) seen.add(contact.contactId);
+    const deliveries: NewDelivery[] = fresh.map((contact) => ({
+      key: `campaign:${campaign._id}:${contact.contactId}`,
+      userId: campaign.userId,
+      projectId: campaign.projectId,
+      campaignId: campaign._id,
+      automationId: "",
+      contactId: contact.contactId,
+      email: contact.email,
+      firstName: contact.firstName,
+      lastName: contact.lastName,
+      variant: variantOf(campaign._id, contact.contactId, share),
+      subject: "",
+      preheader: "",
+      html: "",
+    }));
+    await deps.stores.email.recordDeliveries(deliveries, now);
+  }
+  const recipients = await deps.stores.email.countDeliveries(campaign._id);
+  return (
+    (await deps.stores.campaigns.transition(campaign._id, ["sending"], { materialized: true, recipients }, now)) ?? {
+      ...campaign,
+      materialized: true,
+      recipients,
+    }
+  );
+}
+
+function subjectFor(campaign: StoredCampaign, variant: DeliveryDoc["variant"]): string {
+  if (!campaign.abTest) return campaign.subject;
+  if (variant === "b") return campaign.abTest.subjectB;
+  if (variant === "a") return campaign.subject;
+  return campaign.abTest.winner === "b" ? campaign.abTest.subjectB : campaign.subject;
+}
+
+/** Decides an A/B test once its test share has had `winnerAfterMinutes`; null while it is too early. */
+async function decideWinner(
+  deps: Deps,
+  campaign: StoredCampaign,
+  deliveries: DeliveryDoc[],
+  facts: Map<string, FactDoc[]>,
+): Promise<"a" | "b" | null> {
+  const ab = campaign.abTest;
+  if (!ab) return null;
+  if (ab.winner) return ab.winner;
+  const test = deliveries.filter((d) => d.variant !== "main");
+  const allDone = test.every((d) => (facts.get(d._id) ?? []).some((f) => FINAL_FACTS.includes(f.kind)));
+  const since = campaign.sentAt ? new Date(campaign.sentAt).getTime() : 0;
+  if (!allDone || deps.now().getTime() - since < ab.winnerAfterMinutes * 60_000) return null;
+  const tally = (variant: "a" | "b") => {
+    const mine = test.filter((d) => d.variant === variant);
+    const has = (d: DeliveryDoc, kind: FactDoc["kind"]) => (facts.get(d._id) ?? []).some((f) => f.kind === kind);
+    return {
+      sent: mine.filter((d) => has(d, "sent")).length,
+      opened: mine.filter((d) => has(d, "opened")).length,
+      clicked: mine.filter((d) => has(d, "clicked")).length,
+    };
+  };
+  const winner = chooseWinner(tally("a"), tally("b"));
+  await deps.stores.campaigns.transition(campaign._id, ["sending"], { abTest: { ...ab, winner } }, deps.now());
+  return winner;
+}
+
+/**
+ * One round of a sending campaign: materialize its recipients, then send every delivery without an
+ * outcome (A/B test share first, the rest once the winner is chosen), `concurrency` at a time.
+ * Stops when the campaign is paused, the plan limit refuses (the campaign then waits, visibly), or
+ * the process stops; finishes the campaign (CampaignFinished) when every recipient has an outcome.
+ */
+export async function dispatchCampaign(
+  deps: Deps,
+  campaignId: string,
+  stopping: () => boolean = () => false,
+): Promise<void> {
+  let campaign = await deps.stores.campaigns.byId(campaignId);
+  if (campaign?.status !== "sending") return;
+  const now = deps.now();
+  if (campaign.waiting && campaign.waitingCheckedAt)
+    if (now.getTime() - new Date(campaign.waitingCheckedAt).getTime() < deps.email.limitRetryMs) return;
+  if (!campaign.materialized) campaign = await materialize(deps, campaign);
+
+  const [deliveries, facts] = await Promise.all([
+    deps.stores.email.campaignDeliveries(campaign._id),
+    deps.stores.email.campaignFacts(campaign._id, [...FINAL_FACTS, "attempt", "opened", "clicked"]),
+  ]);
+  const byDelivery = new Map<string, FactDoc[]>();
+  for (const fact of facts) byDelivery.get(fact.deliveryId)?.push(fact) ?? byDelivery.set(fact.deliveryId, [fact]);
+  const isFinal = (d: DeliveryDoc) => (byDelivery.get(d._id) ?? []).some((f) => FINAL_FACTS.includes(f.kind));
+  const pending = deliveries.filter((d) => !isFinal(d));
+
+  const winner = await decideWinner(deps, campaign, deliveries, byDelivery);
+  if (winner && campaign.abTest) campaign = { ...campaign, abTest: { ...campaign.abTest, winner } };
+  const ready = pending.filter((d) => !campaign.abTest || d.variant !== "main" || winner !== null);
+
+  const content = (d: DeliveryDoc): DeliveryContent => ({
+    subject: subjectFor(campaign, d.variant),
+    preheader: campaign.preheader,
+    html: campaign.html,
+    business: campaign.business,
+    utmCampaign: campaign.name,
+  });
+
+  let halted: "paused" | "limit" | null = null;
+  let limitCode = "";
+  let next = 0;
+  let sinceCheck = 0;
+  const worker = async () => {
+    while (!halted && !stopping() && next < ready.length) {
+      const delivery = ready[next++]!;
+      if (++sinceCheck >= 50) {
+        sinceCheck = 0;
+        const fresh = await deps.stores.campaigns.byId(campaign._id);
+        if (fresh?.status !== "sending") {
+          halted = "paused";
+          return;
+        }
+      }
+      try {
+        await deps.email.usage.reserve(delivery.userId, delivery._id);
+      } catch (error) {
+        if (isAppError(error) && error.status === 402) {
+          halted = "limit";
+          limitCode = error.code;
+          return;
+        }
+        throw error;
+      }
+      await runDelivery(deps, delivery, content(delivery), byDelivery.get(delivery._id) ?? []);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, deps.email.concurrency) }, worker));
+
+  if (halted === "limit") {
+    await deps.stores.campaigns.transition(
+      campaign._id,
+      ["sending"],
+      { waiting: { reason: "limit", code: limitCode }, waitingCheckedAt: deps.now() },
+      deps.now(),
+    );
+    return;
+  }
+  if (campaign.waiting)
+    await deps.stores.campaigns.transition(
+      campaign._id,
+      ["sending"],
+      { waiting: null, waitingCheckedAt: null },
+      deps.now(),
+    );
+  if (halted || stopping()) return;
+  await finishIfDone(deps, campaign);
+}
+
+/** Marks the campaign sent, with CampaignFinished, once every delivery has an outcome. */
+async function finishIfDone(deps: Deps, campaign: StoredCampaign): Promise<void> {
+  const counts = await deps.stores.email.countFacts(campaign._id);
+  const done = (counts.sent ?? 0) + (counts.failed ?? 0) + (counts.skipped ?? 0);
+  if (done < campaign.recipients) return;
+  const sent = counts.sent ?? 0;
+  const event = deps.email.events.campaignFinished({
+    userId: campaign.userId,
+    projectId: campaign.projectId,
+    campaignId: campaign._id,
+    name: campaign.name,
+    sent,
+    failed: counts.failed ?? 0,
+    skipped: counts.skipped ?? 0,
+  });
+  const status = campaign.recipients > 0 && sent === 0 ? "failed" : "sent";
+  const finished = await deps.stores.campaigns.transition(
+    campaign._id,
+    ["sending"],
+    { status, finishedAt: deps.now(), waiting: null },
+    deps.now(),
+    event,
+  );
+  if (finished) deps.email.kick();
+}

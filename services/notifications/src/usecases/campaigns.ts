@@ -1,0 +1,414 @@
+import { randomUUID } from "node:crypto";
+import { appError, badRequest, type Caller } from "@crafter/kit";
+import type { NotificationsDeps } from "../deps";
+import { EDITABLE, readinessErrors, type Stats, statsOf } from "../domain/campaign-rules";
+import type { AbTestDoc, CampaignStatus, StoredCampaign } from "../store/campaigns.repository";
+import { type DeliveryDoc, type FactDoc, FINAL_FACTS } from "../store/email.repository";
+import { composeFor } from "./email-delivery";
+
+type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
+
+/** A campaign as callers see it. */
+export interface CampaignView extends StoredCampaign {
+  stats: Stats;
+}
+
+export interface CampaignInput {
+  name?: string;
+  segmentId?: string;
+  templateId?: string;
+  craftId?: string;
+  subject?: string;
+  preheader?: string;
+  html?: string;
+  abTest?: { subjectB: string; share: number; winnerAfterMinutes: number } | null;
+}
+
+const LIMITS = { name: 200, id: 64, subject: 300, preheader: 300, html: 1_000_000 };
+
+function checkInput(input: CampaignInput): void {
+  const errors: Record<string, string> = {};
+  if (input.name !== undefined && input.name.length > LIMITS.name) errors.name = "Name is too long";
+  for (const key of ["segmentId", "templateId", "craftId"] as const)
+    if ((input[key]?.length ?? 0) > LIMITS.id) errors[key] = `${key} is too long`;
+  if ((input.subject?.length ?? 0) > LIMITS.subject) errors.subject = "Subject is too long";
+  if ((input.preheader?.length ?? 0) > LIMITS.preheader) errors.preheader = "Preheader is too long";
+  if ((input.html?.length ?? 0) > LIMITS.html) errors.html = "The email is too large";
+  if (input.abTest) {
+    const { share, winnerAfterMinutes, subjectB } = input.abTest;
+    if (!Number.isInteger(share) || share < 10 || share > 50) errors["abTest.share"] = "Share is 10 to 50 percent";
+    if (!Number.isInteger(winnerAfterMinutes) || winnerAfterMinutes < 0 || winnerAfterMinutes > 10_080)
+      errors["abTest.winnerAfterMinutes"] = "Choose the winner within a week";
+    if (subjectB.length > LIMITS.subject) errors["abTest.subjectB"] = "Subject B is too long";
+  }
+  if (Object.keys(errors).length > 0) throw badRequest(errors);
+}
+
+function abTestOf(input: CampaignInput["abTest"]): AbTestDoc | null {
+  return input
+    ? { subjectB: input.subjectB, share: input.share, winnerAfterMinutes: input.winnerAfterMinutes, winner: "" }
+    : null;
+}
+
+/** The campaign's counts from its deliveries and facts. */
+export async function statsOfCampaign(deps: Pick<Deps, "stores">, campaign: StoredCampaign): Promise<Stats> {
+  if (!campaign.materialized)
+    return statsOf({
+      recipients: 0,
+      sent: 0,
+      delivered: 0,
+      bounced: 0,
+      complained: 0,
+      opened: 0,
+      clicked: 0,
+      failed: 0,
+      skipped: 0,
+    });
+  const counts = await deps.stores.email.countFacts(campaign._id);
+  return statsOf({
+    recipients: campaign.recipients,
+    sent: counts.sent ?? 0,
+    delivered: counts.delivered ?? 0,
+    bounced: counts.bounced ?? 0,
+    complained: counts.complained ?? 0,
+    opened: counts.opened ?? 0,
+    clicked: counts.clicked ?? 0,
+    failed: counts.failed ?? 0,
+    skipped: counts.skipped ?? 0,
+  });
+}
+
+async function view(deps: Pick<Deps, "stores">, campaign: StoredCampaign): Promise<CampaignView> {
+  return { ...campaign, stats: await statsOfCampaign(deps, campaign) };
+}
+
+async function mustGet(deps: Pick<Deps, "stores">, caller: Caller, campaignId: string): Promise<StoredCampaign> {
+  if (campaignId.length > LIMITS.id) throw appError("NOT_FOUND", "Campaign not found");
+  const campaign = await deps.stores.campaigns.get(caller.userId, campaignId);
+  if (!campaign) throw appError("NOT_FOUND", "Campaign not found");
+  return campaign;
+}
+
+function locked(): never {
+  throw appError("CONFLICT", "Only draft and scheduled campaigns can be changed");
+}
+
+/** 1-based page and size within bounds (size 1..100, default 20). */
+export function paging(page: number, pageSize: number): { page: number; pageSize: number } {
+  return {
+    page: Number.isInteger(page) && page >= 1 ? Math.min(page, 100_000) : 1,
+    pageSize: Number.isInteger(pageSize) && pageSize >= 1 ? Math.min(pageSize, 100) : 20,
+  };
+}
+
+export async function listCampaigns(
+  deps: Deps,
+  caller: Caller,
+  input: { projectId: string; status: string; page: number; pageSize: number },
+): Promise<{ items: CampaignView[]; count: number; page: number; pageSize: number }> {
+  const { page, pageSize } = paging(input.page, input.pageSize);
+  const { items, count } = await deps.stores.campaigns.list(
+    caller.userId,
+    input.projectId.slice(0, LIMITS.id),
+    input.status.slice(0, 20),
+    page,
+    pageSize,
+  );
+  return { items: await Promise.all(items.map((c) => view(deps, c))), count, page, pageSize };
+}
+
+/** A new draft. */
+export async function createCampaign(
+  deps: Deps,
+  caller: Caller,
+  input: { projectId: string; campaign: CampaignInput },
+): Promise<CampaignView> {
+  checkInput(input.campaign);
+  if (input.projectId.length > LIMITS.id) throw badRequest({ projectId: "projectId is too long" });
+  const now = deps.now();
+  const c = input.campaign;
+  const doc: StoredCampaign = {
+    _id: randomUUID(),
+    userId: caller.userId,
+    projectId: input.projectId,
+    name: c.name?.trim() || "Untitled campaign",
+    status: "draft",
+    segmentId: c.segmentId ?? "",
+    templateId: c.templateId ?? "",
+    craftId: c.craftId ?? "",
+    subject: c.subject ?? "",
+    preheader: c.preheader ?? "",
+    html: c.html ?? "",
+    abTest: abTestOf(c.abTest),
+    scheduledAt: null,
+    sentAt: null,
+    finishedAt: null,
+    waiting: null,
+    waitingCheckedAt: null,
+    materialized: false,
+    recipients: 0,
+    business: { name: "", address: "" },
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.stores.campaigns.insert(doc);
+  return view(deps, doc);
+}
+
+export async function getCampaign(deps: Deps, caller: Caller, campaignId: string): Promise<CampaignView> {
+  return view(deps, await mustGet(deps, caller, campaignId));
+}
+
+/** Changes the fields given (all when `fields` is empty) of a draft or scheduled campaign. */
+export async function updateCampaign(
+  deps: Deps,
+  caller: Caller,
+  input: { campaignId: string; campaign: CampaignInput; fields: string[] },
+): Promise<CampaignView> {
+  checkInput(input.campaign);
+  const current = await mustGet(deps, caller, input.campaignId);
+  if (!EDITABLE.includes(current.status)) locked();
+  const all = input.fields.length === 0;
+  const has = (field: keyof CampaignInput) => all || input.fields.includes(field);
+  const c = input.campaign;
+  const set: Partial<StoredCampaign> = {};
+  if (has("name")) set.name = c.name?.trim() || current.name;
+  if (has("segmentId")) set.segmentId = c.segmentId ?? "";
+  if (has("templateId")) set.templateId = c.templateId ?? "";
+  if (has("craftId")) set.craftId = c.craftId ?? "";
+  if (has("subject")) set.subject = c.subject ?? "";
+  if (has("preheader")) set.preheader = c.preheader ?? "";
+  if (has("html")) set.html = c.html ?? "";
+  if (has("abTest")) set.abTest = abTestOf(c.abTest);
+  const updated = await deps.stores.campaigns.transition(current._id, EDITABLE, set, deps.now());
+  if (!updated) locked();
+  return view(deps, updated);
+}
+
+export async function deleteCampaign(deps: Deps, caller: Caller, campaignId: string): Promise<void> {
+  const current = await mustGet(deps, caller, campaignId);
+  if (!EDITABLE.includes(current.status)) locked();
+  // A deleted scheduled campaign leaves the calendar through campaignsForCalendar (no longer found).
+  if (!(await deps.stores.campaigns.remove(current._id, EDITABLE))) locked();
+}
+
+function ensureReady(campaign: StoredCampaign): void {
+  const errors = readinessErrors(campaign);
+  if (Object.keys(errors).length > 0) throw badRequest(errors);
+}
+
+/** Starts sending now: the dispatcher takes the segment's subscribed contacts on its next round. */
+export async function sendCampaign(deps: Deps, caller: Caller, campaignId: string): Promise<CampaignView> {
+  const current = await mustGet(deps, caller, campaignId);
+  if (!EDITABLE.includes(current.status)) locked();
+  ensureReady(current);
+  const business = await deps.email.business.footer(caller.userId, current.projectId, caller.token);
+  const event =
+    current.status === "scheduled"
+      ? deps.email.events.campaignScheduled({
+          userId: current.userId,
+          projectId: current.projectId,
+          campaignId: current._id,
+          name: current.name,
+          at: "",
+        })
+      : undefined;
+  const updated = await deps.stores.campaigns.transition(
+    current._id,
+    EDITABLE,
+    { status: "sending", sentAt: deps.now(), scheduledAt: null, business },
+    deps.now(),
+    event,
+  );
+  if (!updated) locked();
+  if (event) deps.email.kick();
+  return view(deps, updated);
+}
+
+/**
+ * Schedules a draft or reschedules a scheduled campaign at `at` (ISO 8601, in the future), or
+ * unschedules it (`at` empty: back to draft). Publishes CampaignScheduled.
+ */
+export async function scheduleCampaign(
+  deps: Deps,
+  caller: Caller,
+  input: { campaignId: string; at: string },
+): Promise<CampaignView> {
+  const current = await mustGet(deps, caller, input.campaignId);
+  if (!EDITABLE.includes(current.status)) locked();
+  let at: Date | null = null;
+  if (input.at !== "") {
+    at = new Date(input.at);
+    if (Number.isNaN(at.getTime()) || input.at.length > 40) throw badRequest({ at: "Give a date and time" });
+    if (at.getTime() <= deps.now().getTime()) throw badRequest({ at: "Choose a time in the future" });
+    ensureReady(current);
+  }
+  const business = at
+    ? await deps.email.business.footer(caller.userId, current.projectId, caller.token)
+    : current.business;
+  const event = deps.email.events.campaignScheduled({
+    userId: current.userId,
+    projectId: current.projectId,
+    campaignId: current._id,
+    name: current.name,
+    at: at ? at.toISOString() : "",
+  });
+  const updated = await deps.stores.campaigns.transition(
+    current._id,
+    EDITABLE,
+    { status: at ? "scheduled" : "draft", scheduledAt: at, business },
+    deps.now(),
+    event,
+  );
+  if (!updated) locked();
+  deps.email.kick();
+  return view(deps, updated);
+}
+
+export async function pauseCampaign(deps: Deps, caller: Caller, campaignId: string): Promise<CampaignView> {
+  const current = await mustGet(deps, caller, campaignId);
+  const updated = await deps.stores.campaigns.transition(current._id, ["sending"], { status: "paused" }, deps.now());
+  if (!updated) throw appError("CONFLICT", "Only a campaign that is sending can be paused");
+  return view(deps, updated);
+}
+
+export async function resumeCampaign(deps: Deps, caller: Caller, campaignId: string): Promise<CampaignView> {
+  const current = await mustGet(deps, caller, campaignId);
+  const updated = await deps.stores.campaigns.transition(
+    current._id,
+    ["paused"],
+    { status: "sending", waitingCheckedAt: null },
+    deps.now(),
+  );
+  if (!updated) throw appError("CONFLICT", "Only a paused campaign can be resumed");
+  return view(deps, updated);
+}
+
+/** One test email to `email`: no consent, no tracking, not counted against the plan. */
+export async function sendTestEmail(
+  deps: Deps,
+  caller: Caller,
+  input: { campaignId: string; email: string },
+): Promise<{ messageId: string }> {
+  const campaign = await mustGet(deps, caller, input.campaignId);
+  const email = input.email.trim();
+  if (!/^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/.test(email) || email.length > 254)
+    throw badRequest({ email: "Invalid email" });
+  if (!campaign.html.trim()) throw badRequest({ html: "The email has no content" });
+  const business = await deps.email.business.footer(caller.userId, campaign.projectId, caller.token);
+  const delivery: DeliveryDoc = {
+    _id: `test-${randomUUID()}`,
+    key: "",
+    userId: caller.userId,
+    projectId: campaign.projectId,
+    campaignId: campaign._id,
+    automationId: "",
+    contactId: "",
+    email,
+    firstName: "",
+    lastName: "",
+    variant: "main",
+    subject: campaign.subject,
+    preheader: campaign.preheader,
+    html: campaign.html,
+    createdAt: deps.now(),
+  };
+  const composed = await composeFor(
+    deps,
+    delivery,
+    {
+      subject: `[Test] ${campaign.subject}`,
+      preheader: campaign.preheader,
+      html: campaign.html,
+      business,
+      utmCampaign: campaign.name,
+    },
+    { tracking: false },
+  );
+  const { provider } = await deps.email.providers.providerFor(caller.userId);
+  try {
+    return await provider.send({
+      to: email,
+      subject: composed.subject,
+      html: composed.html,
+      text: composed.text,
+      headers: composed.headers,
+      messageId: `<${delivery._id}@${new URL(deps.publicOrigin).hostname}>`,
+      deliveryId: delivery._id,
+    });
+  } catch (error) {
+    throw appError(
+      "UNAVAILABLE",
+      `The test email could not be sent: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+}
+
+export interface RecipientView {
+  contactId: string;
+  email: string;
+  status: "queued" | "sent" | "failed" | "skipped" | "bounced" | "complained";
+  variant: string;
+  sentAt: Date | null;
+  openedAt: Date | null;
+  clickedAt: Date | null;
+  error: string;
+}
+
+/** The recipient's status from its facts (a bounce or complaint outranks sent). */
+export function recipientOf(delivery: DeliveryDoc, facts: FactDoc[]): RecipientView {
+  const at = (kind: FactDoc["kind"]) => facts.find((f) => f.kind === kind);
+  const final = facts.find((f) => FINAL_FACTS.includes(f.kind));
+  const status: RecipientView["status"] = at("complained")
+    ? "complained"
+    : at("bounced")
+      ? "bounced"
+      : ((final?.kind as RecipientView["status"] | undefined) ?? "queued");
+  return {
+    contactId: delivery.contactId,
+    email: delivery.email,
+    status,
+    variant: delivery.variant,
+    sentAt: at("sent")?.at ?? null,
+    openedAt: at("opened")?.at ?? null,
+    clickedAt: at("clicked")?.at ?? null,
+    error: at("failed")?.detail ?? at("skipped")?.detail ?? "",
+  };
+}
+
+export async function listRecipients(
+  deps: Deps,
+  caller: Caller,
+  input: { campaignId: string; status: string; page: number; pageSize: number },
+): Promise<{ items: RecipientView[]; count: number; page: number; pageSize: number }> {
+  const campaign = await mustGet(deps, caller, input.campaignId);
+  const { page, pageSize } = paging(input.page, input.pageSize);
+  const [deliveries, facts] = await Promise.all([
+    deps.stores.email.campaignDeliveries(campaign._id),
+    deps.stores.email.campaignFacts(campaign._id, [
+      "sent",
+      "failed",
+      "skipped",
+      "opened",
+      "clicked",
+      "bounced",
+      "complained",
+    ]),
+  ]);
+  const byDelivery = new Map<string, FactDoc[]>();
+  for (const fact of facts) byDelivery.set(fact.deliveryId, [...(byDelivery.get(fact.deliveryId) ?? []), fact]);
+  const all = deliveries
+    .map((d) => recipientOf(d, byDelivery.get(d._id) ?? []))
+    .filter((r) => !input.status || r.status === input.status)
+    .sort((a, b) => a.email.localeCompare(b.email));
+  return { items: all.slice((page - 1) * pageSize, page * pageSize), count: all.length, page, pageSize };
+}
+
+export const CAMPAIGN_STATUSES: readonly CampaignStatus[] = [
+  "draft",
+  "scheduled",
+  "sending",
+  "paused",
+  "sent",
+  "failed",
+];

@@ -1,0 +1,101 @@
+import { isAppError } from "@crafter/kit";
+import type { NotificationsDeps } from "../deps";
+import type { DeliveryDoc } from "../store/email.repository";
+import { type DeliveryContent, runDelivery } from "./email-delivery";
+
+export interface SendToContactInput {
+  userId: string;
+  projectId: string;
+  contactId: string;
+  subject: string;
+  /** HTML with smart values (`{{contact.firstName | "there"}}`…). */
+  html: string;
+  preheader?: string;
+  source: { kind: "automation"; id: string };
+  /** Idempotency key: one delivery per key and user (e.g. `<runId>:<stepId>`). */
+  key: string;
+}
+
+export interface SendToContactResult {
+  deliveryId: string;
+  status: "queued" | "skipped";
+  reason?: "not_subscribed" | "duplicate" | "limit";
+}
+
+/**
+ * Emails one contact (an automation's step), with the same footer, consent links, RFC 8058 headers,
+ * tracking and `emails` counter as a campaign.
+ * - One delivery per `key` (and user): a second call with the same key sends nothing and answers
+ *   `skipped`/`duplicate` (or the first call's skip reason).
+ * - Only a `subscribed` contact is sent to (`skipped`/`not_subscribed` otherwise, also for a contact
+ *   that does not exist).
+ * - Over the plan's monthly email limit: `skipped`/`limit` (nothing is counted).
+ * - `queued`: the email was handed to the provider, or failed after its retries (recorded on the
+ *   delivery, the reservation given back).
+ * @throws when the contacts service, billing or the database cannot be reached (the caller retries
+ *   with the same key).
+ */
+export async function sendToContact(
+  deps: Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">,
+  input: SendToContactInput,
+): Promise<SendToContactResult> {
+  const repo = deps.stores.email;
+  const contact = await deps.email.contacts.contact(input.userId, input.projectId, input.contactId);
+  const { delivery, created } = await repo.recordDelivery(
+    {
+      key: `auto:${input.userId}:${input.key}`,
+      userId: input.userId,
+      projectId: input.projectId,
+      campaignId: "",
+      automationId: input.source.id,
+      contactId: input.contactId,
+      email: contact?.email ?? "",
+      firstName: contact?.firstName ?? "",
+      lastName: contact?.lastName ?? "",
+      variant: "main",
+      subject: input.subject,
+      preheader: input.preheader ?? "",
+      html: input.html,
+    },
+    deps.now(),
+  );
+  const facts = await repo.factsOf(delivery._id);
+  const skipped = facts.find((fact) => fact.kind === "skipped");
+  if (skipped)
+    return { deliveryId: delivery._id, status: "skipped", reason: skipped.detail as "not_subscribed" | "limit" };
+  if (!created && facts.some((fact) => fact.kind === "sent" || fact.kind === "failed"))
+    return { deliveryId: delivery._id, status: "skipped", reason: "duplicate" };
+
+  if (contact?.consent !== "subscribed" || !contact.email) {
+    await repo.addFact(
+      { deliveryId: delivery._id, campaignId: "", kind: "skipped", detail: "not_subscribed" },
+      deps.now(),
+    );
+    return { deliveryId: delivery._id, status: "skipped", reason: "not_subscribed" };
+  }
+  try {
+    await deps.email.usage.reserve(input.userId, delivery._id);
+  } catch (error) {
+    if (isAppError(error) && error.status === 402) {
+      await repo.addFact({ deliveryId: delivery._id, campaignId: "", kind: "skipped", detail: "limit" }, deps.now());
+      return { deliveryId: delivery._id, status: "skipped", reason: "limit" };
+    }
+    throw error;
+  }
+  const outcome = await runDelivery(deps, delivery, await automationContent(deps, delivery), facts);
+  if (outcome === "done-before") return { deliveryId: delivery._id, status: "skipped", reason: "duplicate" };
+  return { deliveryId: delivery._id, status: "queued" };
+}
+
+async function automationContent(
+  deps: Pick<NotificationsDeps, "email">,
+  delivery: DeliveryDoc,
+): Promise<DeliveryContent> {
+  return {
+    subject: delivery.subject,
+    preheader: delivery.preheader,
+    html: delivery.html,
+    business: await deps.email.business.footer(delivery.userId, delivery.projectId),
+    utmCampaign: null,
+  };
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from "@jest/globals";
+import {
+  jobIdOf,
+  nextStep,
+  planOf,
+  runIdOf,
+  stepKey,
+  triggerMatches,
+  waitDelayMs,
+} from "../src/domain/automation-engine";
+import { parseDefinition, parseDuration, type Step } from "../src/domain/automation-model";
+import { AUTOMATION_TEMPLATES } from "../src/domain/automation-templates";
+
+const steps: Step[] = [
+  { id: "a", kind: "send_email", subject: "Hi", html: "<p>Hi</p>" },
+  {
+    id: "c",
+    kind: "condition",
+    query: { field: "tags", operator: "contains", value: "vip" },
+    yes: [
+      { id: "y1", kind: "add_tag", tag: "gold" },
+      { id: "y2", kind: "wait", duration: "P1D" },
+    ],
+    no: [],
+  },
+  { id: "z", kind: "notify_owner", title: "Done" },
+];
+
+describe("step transitions", () => {
+  const plan = planOf(steps);
+
+  it("starts at the first step and follows the list", () => {
+    expect(plan.first).toBe("a");
+    expect(nextStep(plan, "a")).toBe("c");
+    expect(nextStep(plan, "z")).toBeNull();
+  });
+
+  it("enters a condition's branch and joins after it", () => {
+    expect(nextStep(plan, "c", "yes")).toBe("y1");
+    expect(nextStep(plan, "y1")).toBe("y2");
+    expect(nextStep(plan, "y2")).toBe("z");
+    // An empty branch goes straight to the step after the condition.
+    expect(nextStep(plan, "c", "no")).toBe("z");
+  });
+
+  it("ends a run at a step that was removed by an edit", () => {
+    expect(nextStep(plan, "gone")).toBeNull();
+  });
+
+  it("has no first step when there are no steps", () => {
+    expect(planOf([]).first).toBeNull();
+  });
+});
+
+describe("triggers", () => {
+  it("matches the event kind, a tag case-insensitively, and a campaign when one is named", () => {
+    expect(triggerMatches({ kind: "lead_captured" }, { kind: "lead_captured" })).toBe(true);
+    expect(triggerMatches({ kind: "lead_captured" }, { kind: "contact_created" })).toBe(false);
+    expect(triggerMatches({ kind: "tag_added", tag: "VIP" }, { kind: "tag_added", tags: ["new", "vip"] })).toBe(true);
+    expect(triggerMatches({ kind: "tag_added", tag: "vip" }, { kind: "tag_added", tags: ["new"] })).toBe(false);
+    const opened = { kind: "email_opened" as const, campaignId: "c1", automationId: "" };
+    expect(triggerMatches({ kind: "email_opened" }, opened)).toBe(true);
+    expect(triggerMatches({ kind: "email_opened", campaignId: "c2" }, opened)).toBe(false);
+    expect(
+      triggerMatches({ kind: "segment_entered", segmentId: "s1" }, { kind: "segment_entered", segmentIds: ["s1"] }),
+    ).toBe(true);
+  });
+});
+
+describe("waits", () => {
+  const now = new Date("2026-01-01T00:00:00Z");
+
+  it("parses ISO 8601 durations and refuses the rest", () => {
+    expect(parseDuration("PT1H")).toBe(3_600_000);
+    expect(parseDuration("P1DT12H")).toBe(36 * 3_600_000);
+    expect(parseDuration("P1W")).toBe(7 * 24 * 3_600_000);
+    expect(parseDuration("PT30S")).toBe(30_000);
+    for (const bad of ["P", "PT", "1H", "P1Y", "P400D", "PT0S", "P1M", "tomorrow"])
+      expect(parseDuration(bad)).toBeUndefined();
+  });
+
+  it("scales durations (tests shorten them) but never a fixed time", () => {
+    expect(waitDelayMs({ id: "w", kind: "wait", duration: "P1D" }, now, 0.001)).toBe(86_400);
+    expect(waitDelayMs({ id: "w", kind: "wait", until: "2026-01-01T01:00:00Z" }, now, 0.001)).toBe(3_600_000);
+    expect(waitDelayMs({ id: "w", kind: "wait", until: "2025-01-01T00:00:00Z" }, now)).toBe(0);
+  });
+});
+
+describe("idempotency keys", () => {
+  it("gives one run per automation, contact and occurrence", () => {
+    expect(runIdOf("a1", "c1", "e1")).toBe(runIdOf("a1", "c1", "e1"));
+    expect(runIdOf("a1", "c1", "e1")).not.toBe(runIdOf("a1", "c1", "e2"));
+    expect(runIdOf("a1", "c1", "e1")).not.toBe(runIdOf("a2", "c1", "e1"));
+    // Parts cannot run together into the same key.
+    expect(runIdOf("a1", "c1e", "1")).not.toBe(runIdOf("a1", "c1", "e1"));
+  });
+
+  it("keys a step per run, with a job id BullMQ accepts", () => {
+    const run = runIdOf("a", "c", "e");
+    expect(stepKey(run, "s1")).toBe(`${run}:s1`);
+    expect(jobIdOf(run, "s1")).not.toContain(":");
+    expect(jobIdOf(run, "s1")).not.toBe(jobIdOf(run, "s2"));
+  });
+});
+
+describe("definitions", () => {
+  it("accepts every template", () => {
+    for (const t of AUTOMATION_TEMPLATES) {
+      const parsed = parseDefinition(JSON.stringify(t.trigger), JSON.stringify(t.steps));
+      expect(parsed).toMatchObject({ ok: true });
+    }
+  });
+
+  it("names the problem of an invalid trigger or step", () => {
+    expect(parseDefinition("{", "[]")).toEqual({ ok: false, fields: { trigger: "trigger is not valid JSON" } });
+    expect(parseDefinition('{"kind":"tag_added"}', "[]")).toEqual({
+      ok: false,
+      fields: { trigger: "trigger.tag: Choose a tag" },
+    });
+    const twoIds = JSON.stringify([
+      { id: "x", kind: "add_tag", tag: "a" },
+      { id: "x", kind: "add_tag", tag: "b" },
+    ]);
+    expect(parseDefinition('{"kind":"lead_captured"}', twoIds)).toEqual({
+      ok: false,
+      fields: { steps: "Two steps have the id x" },
+    });
+    const badWait = JSON.stringify([{ id: "w", kind: "wait", duration: "soon" }]);
+    expect(parseDefinition('{"kind":"lead_captured"}', badWait)).toMatchObject({ ok: false });
+    const badOp = JSON.stringify([
+      { id: "c", kind: "condition", query: { field: "tags", operator: "like", value: "x" }, yes: [], no: [] },
+    ]);
+    expect(parseDefinition('{"kind":"lead_captured"}', badOp)).toMatchObject({ ok: false });
+    const noBody = JSON.stringify([{ id: "e", kind: "send_email", subject: "Hi" }]);
+    expect(parseDefinition('{"kind":"lead_captured"}', noBody)).toMatchObject({ ok: false });
+  });
+
+  it("takes the 11 operators in conditions", () => {
+    for (const operator of ["==", "!=", ">", "<", ">=", "<=", "hasValue", "in", "not in", "contains", "notContains"]) {
+      const s = JSON.stringify([
+        { id: "c", kind: "condition", query: { combinator: "and", rules: [{ field: "x", operator, value: 1 }] } },
+      ]);
+      expect(parseDefinition('{"kind":"contact_created"}', s)).toMatchObject({ ok: true });
+    }
+  });
+});

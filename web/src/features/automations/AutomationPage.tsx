@@ -1,0 +1,394 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import {
+  Alert,
+  Button,
+  Card,
+  Flex,
+  Input,
+  InputNumber,
+  Select,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  Timeline,
+  Typography,
+} from "antd";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useNavigate, useParams } from "react-router-dom";
+import { z } from "zod";
+import { ApiError } from "../../api/errors";
+import { notify } from "../../shared/notify";
+import { ErrorState, LoadingBlock } from "../../shared/states";
+import { itemsOf, useSegments } from "../contacts/api";
+import { STATUS_COLORS } from "./AutomationsPage";
+import { useAutomation, useAutomationRuns, useAutomationWrites } from "./api";
+import { AUTOMATION_PAGES } from "./paths";
+import { StepListEditor } from "./StepListEditor";
+import { LIVE_TRIGGERS, TRIGGER_LABELS } from "./step-tree";
+import type { Automation, AutomationRun, Step, TriggerKind } from "./types";
+
+const TRIGGERS = Object.keys(TRIGGER_LABELS) as TriggerKind[];
+
+const schema = z
+  .object({
+    name: z.string().trim().min(1, "Give the automation a name").max(120, "A name has at most 120 characters"),
+    kind: z.enum(TRIGGERS as [TriggerKind, ...TriggerKind[]]),
+    tag: z.string().trim().max(80).optional(),
+    segmentId: z.string().max(64).optional(),
+    campaignId: z.string().trim().max(64).optional(),
+    field: z.string().trim().max(80).optional(),
+    offsetDays: z.number().int().min(-365).max(365).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.kind === "tag_added" && !v.tag) ctx.addIssue({ code: "custom", path: ["tag"], message: "Choose a tag" });
+    if (v.kind === "segment_entered" && !v.segmentId) {
+      ctx.addIssue({ code: "custom", path: ["segmentId"], message: "Choose a segment" });
+    }
+    if (v.kind === "date_field" && !v.field)
+      ctx.addIssue({ code: "custom", path: ["field"], message: "Choose a date field" });
+  });
+type FormValues = z.infer<typeof schema>;
+
+function valuesOf(a: Automation | undefined): FormValues {
+  return {
+    name: a?.name ?? "New automation",
+    kind: a?.trigger.kind ?? "lead_captured",
+    tag: a?.trigger.tag ?? "",
+    segmentId: a?.trigger.segmentId ?? "",
+    campaignId: a?.trigger.campaignId ?? "",
+    field: a?.trigger.field ?? "",
+    offsetDays: a?.trigger.offsetDays,
+  };
+}
+
+/** /app/automation/:id (or "new"): the flow builder (a trigger, then steps) and the run history. */
+export default function AutomationPage() {
+  const { automationId = "new" } = useParams();
+  const isNew = automationId === "new";
+  const { data, error, isLoading, mutate } = useAutomation(isNew ? undefined : automationId);
+  if (!isNew && error && !data) {
+    return <ErrorState error={error} onRetry={() => void mutate()} title="We could not load this automation" />;
+  }
+  if (!isNew && (isLoading || !data)) return <LoadingBlock rows={8} testId="automation-loading" />;
+  return <Builder key={data?.id ?? "new"} automation={data} />;
+}
+
+function Builder({ automation }: { automation: Automation | undefined }) {
+  const navigate = useNavigate();
+  const writes = useAutomationWrites();
+  const [steps, setSteps] = useState<Step[]>(automation?.steps ?? []);
+  const [serverProblem, setServerProblem] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const segments = useSegments();
+  const {
+    control,
+    handleSubmit,
+    watch,
+    formState: { errors, isDirty },
+    reset,
+  } = useForm<FormValues>({ resolver: zodResolver(schema), defaultValues: valuesOf(automation), mode: "onTouched" });
+  const [stepsDirty, setStepsDirty] = useState(false);
+  const kind = watch("kind");
+
+  const save = handleSubmit(async (v) => {
+    setSaving(true);
+    setServerProblem(null);
+    const trigger = {
+      kind: v.kind,
+      ...(v.kind === "tag_added" ? { tag: v.tag } : {}),
+      ...(v.kind === "segment_entered" ? { segmentId: v.segmentId } : {}),
+      ...((v.kind === "email_opened" || v.kind === "email_clicked") && v.campaignId
+        ? { campaignId: v.campaignId }
+        : {}),
+      ...(v.kind === "date_field" ? { field: v.field, offsetDays: v.offsetDays ?? 0 } : {}),
+    };
+    try {
+      const input = { name: v.name, trigger, steps };
+      const saved = automation ? await writes.update(automation.id, input) : await writes.create(input);
+      reset(valuesOf(saved));
+      setStepsDirty(false);
+      notify.success("Automation saved");
+      if (!automation) navigate(AUTOMATION_PAGES.automation(saved.id), { replace: true });
+    } catch (err) {
+      if (err instanceof ApiError && Object.keys(err.fields).length > 0) {
+        setServerProblem(Object.values(err.fields).join(" "));
+      } else notify.error(err, "Could not save");
+    } finally {
+      setSaving(false);
+    }
+  });
+
+  const toggle = async () => {
+    if (!automation) return;
+    try {
+      await writes.setActive(automation.id, automation.status !== "active");
+    } catch (err) {
+      notify.error(err, "Could not change the automation");
+    }
+  };
+
+  const dirty = isDirty || stepsDirty;
+  const builder = (
+    <form onSubmit={(e) => void save(e)}>
+      <Flex vertical gap={16}>
+        <Card title="When" size="small">
+          <Flex vertical gap={8}>
+            <Controller
+              name="kind"
+              control={control}
+              render={({ field }) => (
+                <Select
+                  {...field}
+                  aria-label="Trigger"
+                  data-testid="automation-trigger"
+                  style={{ maxWidth: 420 }}
+                  options={TRIGGERS.map((t) => ({
+                    value: t,
+                    label: LIVE_TRIGGERS.includes(t) ? TRIGGER_LABELS[t] : `${TRIGGER_LABELS[t]} (coming soon)`,
+                  }))}
+                />
+              )}
+            />
+            {kind === "tag_added" && (
+              <Controller
+                name="tag"
+                control={control}
+                render={({ field }) => (
+                  <Input
+                    {...field}
+                    aria-label="Tag"
+                    placeholder="Tag"
+                    status={errors.tag ? "error" : undefined}
+                    style={{ maxWidth: 260 }}
+                  />
+                )}
+              />
+            )}
+            {kind === "segment_entered" && (
+              <Controller
+                name="segmentId"
+                control={control}
+                render={({ field }) => (
+                  <Select
+                    {...field}
+                    aria-label="Segment"
+                    placeholder="Segment"
+                    loading={segments.isLoading}
+                    style={{ maxWidth: 320 }}
+                    options={itemsOf(segments.data).map((s) => ({ value: s.id, label: s.name }))}
+                  />
+                )}
+              />
+            )}
+            {(kind === "email_opened" || kind === "email_clicked") && (
+              <Controller
+                name="campaignId"
+                control={control}
+                render={({ field }) => (
+                  <Input
+                    {...field}
+                    aria-label="Campaign id"
+                    placeholder="Any email (or a campaign id)"
+                    style={{ maxWidth: 320 }}
+                  />
+                )}
+              />
+            )}
+            {kind === "date_field" && (
+              <Space wrap>
+                <Controller
+                  name="field"
+                  control={control}
+                  render={({ field }) => <Input {...field} aria-label="Date field" placeholder="custom.birthday" />}
+                />
+                <Controller
+                  name="offsetDays"
+                  control={control}
+                  render={({ field }) => (
+                    <InputNumber
+                      value={field.value}
+                      onChange={(v) => field.onChange(v ?? undefined)}
+                      aria-label="Days before (-) or after"
+                      addonAfter="days"
+                      min={-365}
+                      max={365}
+                    />
+                  )}
+                />
+              </Space>
+            )}
+            {!LIVE_TRIGGERS.includes(kind) && (
+              <Alert
+                type="info"
+                showIcon
+                message="This trigger can be saved, but runs start only once its events reach automations (a later update)."
+              />
+            )}
+            {(errors.tag || errors.segmentId || errors.field) && (
+              <Typography.Text type="danger">
+                {errors.tag?.message ?? errors.segmentId?.message ?? errors.field?.message}
+              </Typography.Text>
+            )}
+          </Flex>
+        </Card>
+        <Card title="Then" size="small">
+          <StepListEditor
+            tree={steps}
+            list={steps}
+            where={{ parentId: null }}
+            onChange={(next) => {
+              setSteps(next);
+              setStepsDirty(true);
+            }}
+          />
+        </Card>
+        {serverProblem && <Alert type="error" showIcon message={serverProblem} data-testid="automation-problem" />}
+      </Flex>
+    </form>
+  );
+
+  return (
+    <Flex vertical gap={16}>
+      <Flex justify="space-between" align="center" wrap gap={12}>
+        <Flex vertical gap={4} style={{ flex: "1 1 260px", minWidth: 0 }}>
+          <Controller
+            name="name"
+            control={control}
+            render={({ field }) => (
+              <Input
+                {...field}
+                aria-label="Name"
+                size="large"
+                maxLength={120}
+                status={errors.name ? "error" : undefined}
+                data-testid="automation-name"
+              />
+            )}
+          />
+          {errors.name && <Typography.Text type="danger">{errors.name.message}</Typography.Text>}
+        </Flex>
+        <Space wrap>
+          {automation && (
+            <Tag color={STATUS_COLORS[automation.status]} data-testid="automation-status">
+              {automation.status}
+            </Tag>
+          )}
+          <Button
+            type="primary"
+            loading={saving}
+            onClick={() => void save()}
+            disabled={!!automation && !dirty}
+            data-testid="automation-save"
+          >
+            Save
+          </Button>
+          {automation && (
+            <Button
+              onClick={() => void toggle()}
+              disabled={dirty || automation.steps.length === 0}
+              data-testid="automation-toggle"
+            >
+              {automation.status === "active" ? "Pause" : automation.status === "paused" ? "Resume" : "Activate"}
+            </Button>
+          )}
+        </Space>
+      </Flex>
+      {automation && (
+        <Typography.Text type="secondary" data-testid="automation-stats">
+          {automation.stats.running} running · {automation.stats.completed} completed · {automation.stats.failed} failed
+        </Typography.Text>
+      )}
+      {automation ? (
+        <Tabs
+          items={[
+            { key: "flow", label: "Flow", children: builder },
+            { key: "runs", label: "Run history", children: <Runs automation={automation} /> },
+          ]}
+        />
+      ) : (
+        builder
+      )}
+    </Flex>
+  );
+}
+
+const RUN_COLORS: Record<AutomationRun["status"], string> = { running: "blue", completed: "green", failed: "red" };
+
+/** The automation's runs, newest first; each expands to its steps. */
+export function Runs({ automation }: { automation: Automation }) {
+  const [page, setPage] = useState(1);
+  const { data, error, isLoading, mutate } = useAutomationRuns(automation.id, page);
+  if (error && !data)
+    return <ErrorState error={error} onRetry={() => void mutate()} title="We could not load the runs" />;
+  return (
+    <RunsTable
+      runs={data?.result ?? []}
+      loading={isLoading}
+      total={data?.meta.count ?? 0}
+      page={page}
+      onPage={setPage}
+    />
+  );
+}
+
+export function RunsTable({
+  runs,
+  loading,
+  total,
+  page,
+  onPage,
+  showAutomation = false,
+}: {
+  runs: AutomationRun[];
+  loading: boolean;
+  total: number;
+  page: number;
+  onPage: (page: number) => void;
+  showAutomation?: boolean;
+}) {
+  return (
+    <Table<AutomationRun>
+      rowKey="id"
+      loading={loading}
+      dataSource={runs}
+      scroll={{ x: "max-content" }}
+      data-testid="automation-runs"
+      locale={{ emptyText: "No runs yet: they start when the trigger happens to a contact." }}
+      pagination={{ current: page, total, pageSize: 20, onChange: onPage, hideOnSinglePage: true }}
+      expandable={{
+        expandedRowRender: (run) => (
+          <Timeline
+            items={run.steps.map((s) => ({
+              color: s.status === "failed" ? "red" : s.status === "skipped" ? "gray" : "green",
+              children: (
+                <span>
+                  <Typography.Text strong>{s.stepId === "$end" ? "End" : s.stepId}</Typography.Text> {s.detail}{" "}
+                  <Typography.Text type="secondary">{s.at ? new Date(s.at).toLocaleString() : ""}</Typography.Text>
+                </span>
+              ),
+            }))}
+          />
+        ),
+      }}
+      columns={[
+        ...(showAutomation
+          ? [{ title: "Automation", key: "automation", render: (_: unknown, r: AutomationRun) => r.automationName }]
+          : []),
+        { title: "Contact", key: "email", render: (_, r) => r.email || r.contactId },
+        {
+          title: "Status",
+          key: "status",
+          render: (_, r) => <Tag color={RUN_COLORS[r.status]}>{r.status}</Tag>,
+        },
+        { title: "At step", key: "current", render: (_, r) => r.currentStepId || "—" },
+        {
+          title: "Started",
+          key: "started",
+          render: (_, r) => (r.startedAt ? new Date(r.startedAt).toLocaleString() : ""),
+        },
+      ]}
+    />
+  );
+}

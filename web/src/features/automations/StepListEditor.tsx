@@ -1,0 +1,402 @@
+import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from "@ant-design/icons";
+import { AutoComplete, Button, Card, Dropdown, Flex, Input, InputNumber, Radio, Select, Space, Typography } from "antd";
+import type { ReactNode } from "react";
+import {
+  addStep,
+  type DurationUnit,
+  durationParts,
+  isoDuration,
+  moveStep,
+  newStep,
+  OPERATORS,
+  removeStep,
+  replaceStep,
+  STEP_LABELS,
+} from "./step-tree";
+import type { ConditionRule, Step, StepKind } from "./types";
+
+/** Contact fields a condition can test (the segments' built-ins; custom fields as `custom.<key>`). */
+const CONDITION_FIELDS = [
+  "firstName",
+  "lastName",
+  "email",
+  "phone",
+  "company",
+  "customerKind",
+  "contactType",
+  "tags",
+  "consent",
+  "source",
+  "customerSince",
+  "updatedOn",
+].map((value) => ({ value }));
+
+const UPDATABLE = ["firstName", "lastName", "phone", "company", "customerKind", "contactType"].map((value) => ({
+  value,
+}));
+
+const KINDS = Object.keys(STEP_LABELS) as StepKind[];
+
+interface ListProps {
+  /** The whole tree (edits return a new one). */
+  tree: Step[];
+  /** The list shown: the top list or a condition's branch. */
+  list: Step[];
+  where: { parentId: string | null; branch?: "yes" | "no" };
+  onChange: (tree: Step[]) => void;
+  depth?: number;
+}
+
+/** A vertical list of steps; a condition shows its yes and no branches as nested lists. */
+export function StepListEditor({ tree, list, where, onChange, depth = 0 }: ListProps) {
+  const testBase = where.parentId ? `${where.parentId}-${where.branch}` : "top";
+  return (
+    <Flex vertical gap={8} data-testid={`step-list-${testBase}`}>
+      {list.map((step, index) => (
+        <StepCard
+          key={step.id}
+          step={step}
+          first={index === 0}
+          last={index === list.length - 1}
+          onChange={(s) => onChange(replaceStep(tree, s))}
+          onMove={(delta) => onChange(moveStep(tree, step.id, delta))}
+          onRemove={() => onChange(removeStep(tree, step.id))}
+        >
+          {step.kind === "condition" && depth < 4 ? (
+            <Flex vertical gap={12} style={{ marginTop: 12 }}>
+              {(["yes", "no"] as const).map((branch) => (
+                <div key={branch} style={{ borderLeft: "3px solid rgba(128,128,128,0.3)", paddingLeft: 12 }}>
+                  <Typography.Text strong>{branch === "yes" ? "If yes" : "If no"}</Typography.Text>
+                  <StepListEditor
+                    tree={tree}
+                    list={step[branch]}
+                    where={{ parentId: step.id, branch }}
+                    onChange={onChange}
+                    depth={depth + 1}
+                  />
+                </div>
+              ))}
+            </Flex>
+          ) : null}
+        </StepCard>
+      ))}
+      <Dropdown
+        trigger={["click"]}
+        menu={{
+          items: KINDS.map((kind) => ({ key: kind, label: STEP_LABELS[kind], "data-testid": `add-step-${kind}` })),
+          onClick: ({ key }) => onChange(addStep(tree, where, newStep(key as StepKind, tree))),
+        }}
+      >
+        <Button
+          icon={<PlusOutlined />}
+          type="dashed"
+          data-testid={`add-step-${testBase}`}
+          style={{ alignSelf: "flex-start" }}
+        >
+          Add a step
+        </Button>
+      </Dropdown>
+    </Flex>
+  );
+}
+
+function StepCard({
+  step,
+  first,
+  last,
+  onChange,
+  onMove,
+  onRemove,
+  children,
+}: {
+  step: Step;
+  first: boolean;
+  last: boolean;
+  onChange: (step: Step) => void;
+  onMove: (delta: -1 | 1) => void;
+  onRemove: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <Card
+      size="small"
+      data-testid={`step-${step.id}`}
+      title={STEP_LABELS[step.kind]}
+      extra={
+        <Space size={4}>
+          <Button
+            size="small"
+            type="text"
+            icon={<ArrowUpOutlined />}
+            aria-label="Move up"
+            disabled={first}
+            onClick={() => onMove(-1)}
+          />
+          <Button
+            size="small"
+            type="text"
+            icon={<ArrowDownOutlined />}
+            aria-label="Move down"
+            disabled={last}
+            onClick={() => onMove(1)}
+          />
+          <Button
+            size="small"
+            type="text"
+            danger
+            icon={<DeleteOutlined />}
+            aria-label={`Remove ${step.id}`}
+            onClick={onRemove}
+          />
+        </Space>
+      }
+    >
+      <StepFields step={step} onChange={onChange} />
+      {children}
+    </Card>
+  );
+}
+
+function StepFields({ step, onChange }: { step: Step; onChange: (step: Step) => void }) {
+  switch (step.kind) {
+    case "wait": {
+      const parts = durationParts(step.duration) ?? { amount: 1, unit: "days" as DurationUnit };
+      return (
+        <Flex vertical gap={8}>
+          <Radio.Group
+            value={step.until !== undefined ? "until" : "duration"}
+            onChange={(e) =>
+              onChange(
+                e.target.value === "until"
+                  ? { id: step.id, kind: "wait", until: new Date(Date.now() + 86_400_000).toISOString() }
+                  : { id: step.id, kind: "wait", duration: "P1D" },
+              )
+            }
+            options={[
+              { value: "duration", label: "For a while" },
+              { value: "until", label: "Until a time" },
+            ]}
+          />
+          {step.until !== undefined ? (
+            <Input
+              type="datetime-local"
+              aria-label="Wait until"
+              value={toLocalInput(step.until)}
+              onChange={(e) => onChange({ ...step, until: new Date(e.target.value).toISOString() })}
+            />
+          ) : (
+            <Space.Compact>
+              <InputNumber
+                min={1}
+                max={999}
+                aria-label="How long"
+                value={parts.amount}
+                onChange={(v) => onChange({ ...step, duration: isoDuration(Number(v ?? 1), parts.unit) })}
+              />
+              <Select<DurationUnit>
+                aria-label="Unit"
+                value={parts.unit}
+                style={{ width: 120 }}
+                onChange={(unit) => onChange({ ...step, duration: isoDuration(parts.amount, unit) })}
+                options={["minutes", "hours", "days", "weeks"].map((u) => ({ value: u, label: u }))}
+              />
+            </Space.Compact>
+          )}
+        </Flex>
+      );
+    }
+    case "condition":
+      return (
+        <Flex vertical gap={8}>
+          <Space wrap>
+            <Typography.Text>Continue on “yes” when</Typography.Text>
+            <Select
+              aria-label="All or any"
+              value={step.query.combinator}
+              style={{ width: 90 }}
+              onChange={(combinator) => onChange({ ...step, query: { ...step.query, combinator } })}
+              options={[
+                { value: "and", label: "all" },
+                { value: "or", label: "any" },
+              ]}
+            />
+            <Typography.Text>of these hold</Typography.Text>
+          </Space>
+          {step.query.rules.map((node, i) =>
+            "rules" in node ? null : (
+              <RuleRow
+                key={i}
+                rule={node}
+                onChange={(rule) =>
+                  onChange({
+                    ...step,
+                    query: { ...step.query, rules: step.query.rules.map((r, j) => (j === i ? rule : r)) },
+                  })
+                }
+                onRemove={() =>
+                  onChange({ ...step, query: { ...step.query, rules: step.query.rules.filter((_, j) => j !== i) } })
+                }
+              />
+            ),
+          )}
+          <Button
+            size="small"
+            icon={<PlusOutlined />}
+            style={{ alignSelf: "flex-start" }}
+            onClick={() =>
+              onChange({
+                ...step,
+                query: {
+                  ...step.query,
+                  rules: [...step.query.rules, { field: "tags", operator: "contains", value: "" }],
+                },
+              })
+            }
+          >
+            Add a rule
+          </Button>
+        </Flex>
+      );
+    case "send_email":
+      return (
+        <Flex vertical gap={8}>
+          <Input
+            aria-label="Subject"
+            placeholder="Subject"
+            value={step.subject ?? ""}
+            maxLength={200}
+            onChange={(e) => onChange({ ...step, subject: e.target.value })}
+            data-testid={`step-${step.id}-subject`}
+          />
+          <Input.TextArea
+            aria-label="Email body (HTML)"
+            placeholder='<p>Hi {{contact.firstName | "there"}},</p>'
+            autoSize={{ minRows: 3, maxRows: 10 }}
+            value={step.html ?? ""}
+            onChange={(e) => onChange({ ...step, html: e.target.value })}
+          />
+          <Typography.Text type="secondary">
+            Smart values: {'{{contact.firstName | "there"}}'}, {"{{contact.email}}"}. Sent only to subscribed contacts.
+          </Typography.Text>
+        </Flex>
+      );
+    case "add_tag":
+    case "remove_tag":
+      return (
+        <Input
+          aria-label="Tag"
+          placeholder="Tag"
+          maxLength={80}
+          value={step.tag}
+          onChange={(e) => onChange({ ...step, tag: e.target.value })}
+          data-testid={`step-${step.id}-tag`}
+        />
+      );
+    case "update_field":
+      return (
+        <Space wrap>
+          <AutoComplete
+            aria-label="Field"
+            style={{ width: 180 }}
+            options={UPDATABLE}
+            value={step.field}
+            onChange={(field) => onChange({ ...step, field })}
+            placeholder="field or custom.key"
+          />
+          <Input
+            aria-label="Value"
+            placeholder="Value"
+            value={String(step.value ?? "")}
+            onChange={(e) => onChange({ ...step, value: e.target.value })}
+          />
+        </Space>
+      );
+    case "notify_owner":
+      return (
+        <Flex vertical gap={8}>
+          <Input
+            aria-label="Notification title"
+            placeholder="Title"
+            maxLength={200}
+            value={step.title}
+            onChange={(e) => onChange({ ...step, title: e.target.value })}
+          />
+          <Select
+            aria-label="Level"
+            value={step.level ?? "info"}
+            style={{ width: 140 }}
+            onChange={(level) => onChange({ ...step, level })}
+            options={["info", "success", "warning", "error"].map((v) => ({ value: v, label: v }))}
+          />
+        </Flex>
+      );
+  }
+}
+
+function RuleRow({
+  rule,
+  onChange,
+  onRemove,
+}: {
+  rule: ConditionRule;
+  onChange: (r: ConditionRule) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <Space wrap>
+      <AutoComplete
+        aria-label="Field"
+        style={{ width: 160 }}
+        options={CONDITION_FIELDS}
+        value={rule.field}
+        onChange={(field) => onChange({ ...rule, field })}
+      />
+      <Select
+        aria-label="Operator"
+        style={{ width: 130 }}
+        value={rule.operator}
+        onChange={(operator) => onChange({ ...rule, operator })}
+        options={OPERATORS.map((o) => ({ value: o, label: o }))}
+      />
+      {rule.operator === "hasValue" ? (
+        <Select
+          aria-label="Has a value"
+          style={{ width: 90 }}
+          value={rule.value === false ? "false" : "true"}
+          onChange={(v) => onChange({ ...rule, value: v === "true" })}
+          options={[
+            { value: "true", label: "yes" },
+            { value: "false", label: "no" },
+          ]}
+        />
+      ) : (
+        <Input
+          aria-label="Value"
+          style={{ width: 160 }}
+          placeholder={rule.operator === "in" || rule.operator === "not in" ? "a, b, c" : "value"}
+          value={Array.isArray(rule.value) ? rule.value.join(", ") : String(rule.value ?? "")}
+          onChange={(e) =>
+            onChange({
+              ...rule,
+              value:
+                rule.operator === "in" || rule.operator === "not in"
+                  ? e.target.value
+                      .split(",")
+                      .map((v) => v.trim())
+                      .filter(Boolean)
+                  : e.target.value,
+            })
+          }
+        />
+      )}
+      <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label="Remove rule" onClick={onRemove} />
+    </Space>
+  );
+}
+
+function toLocalInput(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}

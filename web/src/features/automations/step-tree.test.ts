@@ -1,0 +1,50 @@
+import { describe, expect, it } from "@jest/globals";
+import {
+  addStep,
+  describeStep,
+  durationParts,
+  isoDuration,
+  moveStep,
+  newStep,
+  removeStep,
+  replaceStep,
+  stepIds,
+} from "./step-tree";
+import type { Step } from "./types";
+
+const tree: Step[] = [
+  { id: "a", kind: "add_tag", tag: "x" },
+  {
+    id: "c",
+    kind: "condition",
+    query: { combinator: "and", rules: [] },
+    yes: [{ id: "y", kind: "wait", duration: "P1D" }],
+    no: [],
+  },
+];
+
+describe("the step tree", () => {
+  it("adds to the top list and to a branch with ids unique in the whole tree", () => {
+    const withWait = addStep(tree, { parentId: "c", branch: "no" }, newStep("wait", tree));
+    expect(stepIds(withWait)).toEqual(["a", "c", "y", "wait-1"]);
+    const more = addStep(withWait, { parentId: null }, newStep("wait", withWait));
+    expect(stepIds(more)).toEqual(["a", "c", "y", "wait-1", "wait-2"]);
+  });
+
+  it("replaces, removes and moves steps inside branches", () => {
+    expect(stepIds(removeStep(tree, "y"))).toEqual(["a", "c"]);
+    expect(stepIds(removeStep(tree, "c"))).toEqual(["a"]);
+    expect(stepIds(moveStep(tree, "c", -1))).toEqual(["c", "y", "a"]);
+    expect(moveStep(tree, "a", -1)).toBe(tree);
+    const edited = replaceStep(tree, { id: "y", kind: "wait", duration: "PT2H" });
+    expect(describeStep((edited[1] as Extract<Step, { kind: "condition" }>).yes[0]!)).toBe("Wait 2 hours");
+  });
+
+  it("reads and writes durations", () => {
+    expect(durationParts("P3D")).toEqual({ amount: 3, unit: "days" });
+    expect(durationParts("PT1H")).toEqual({ amount: 1, unit: "hours" });
+    expect(durationParts("P1DT2H")).toBeNull();
+    expect(isoDuration(2, "weeks")).toBe("P2W");
+    expect(isoDuration(0, "minutes")).toBe("PT1M");
+  });
+});

@@ -1,0 +1,128 @@
+// Pure logic of the content calendar page: types and colours, the list view's columns (saved in
+// the user settings' `contentCalendarColumns`), rates and the moves a drag makes. Unit tested.
+
+export type CalendarType = "email" | "social" | "blog" | "other";
+export type CalendarStatus = "scheduled" | "due" | "sending" | "sent" | "published" | "failed";
+
+/** docs/email-contract.md `CalendarEntry`. */
+export interface CalendarEntry {
+  id: string;
+  title: string;
+  type: CalendarType;
+  status: CalendarStatus;
+  dateTime: string;
+  craftId?: string;
+  campaignId?: string;
+  workflowName?: string;
+  link: string;
+  deliveryRate?: number;
+  bounceRate?: number;
+  openRate?: number;
+  clickRate?: number;
+}
+
+/** One colour per type, on the calendar and in the list (with a label, never colour alone). */
+export const TYPE_STYLE: Record<CalendarType, { label: string; color: string }> = {
+  email: { label: "Email", color: "#1677ff" },
+  social: { label: "Social post", color: "#eb2f96" },
+  blog: { label: "Blog post", color: "#52c41a" },
+  other: { label: "Other", color: "#8c8c8c" },
+};
+
+export const STATUS_COLOR: Record<CalendarStatus, string> = {
+  scheduled: "blue",
+  due: "orange",
+  sending: "processing",
+  sent: "green",
+  published: "green",
+  failed: "red",
+};
+
+/** The spec's `contentCalendarColumns` defaults, in order. */
+export const DEFAULT_CALENDAR_COLUMNS = [
+  "id",
+  "title",
+  "type",
+  "status",
+  "date_time",
+  "delivery_rate",
+  "bounce_rate",
+  "open_rate",
+  "click_rate",
+  "action",
+] as const;
+export type CalendarColumn = (typeof DEFAULT_CALENDAR_COLUMNS)[number];
+
+export const COLUMN_TITLES: Record<CalendarColumn, string> = {
+  id: "ID",
+  title: "Title",
+  type: "Type",
+  status: "Status",
+  date_time: "Date and time",
+  delivery_rate: "Delivery rate",
+  bounce_rate: "Bounce rate",
+  open_rate: "Open rate",
+  click_rate: "Click rate",
+  action: "Action",
+};
+
+/** The columns to show, in the spec's order: the saved choice, or the defaults when none is known. */
+export function visibleCalendarColumns(saved: readonly string[] | undefined): CalendarColumn[] {
+  const chosen = new Set(saved ?? []);
+  const shown = DEFAULT_CALENDAR_COLUMNS.filter((c) => chosen.has(c));
+  return shown.length > 0 ? shown : [...DEFAULT_CALENDAR_COLUMNS];
+}
+
+/** The list to save after the picker turned a column on or off; the last one cannot go. */
+export function toggleCalendarColumn(
+  saved: readonly string[] | undefined,
+  column: CalendarColumn,
+  on: boolean,
+): string[] {
+  const current = visibleCalendarColumns(saved);
+  const next = on
+    ? DEFAULT_CALENDAR_COLUMNS.filter((c) => c === column || current.includes(c))
+    : current.filter((c) => c !== column);
+  return next.length > 0 ? [...next] : [...current];
+}
+
+/** A 0–1 fraction as a percentage with one decimal, "—" when the entry has none (crafts). */
+export function formatRate(rate: number | undefined): string {
+  if (rate === undefined || Number.isNaN(rate)) return "—";
+  return `${(Math.round(rate * 1000) / 10).toFixed(1)}%`;
+}
+
+/** Whether the user may drag an entry: crafts that are not published, campaigns still scheduled. */
+export function canMove(entry: Pick<CalendarEntry, "campaignId" | "status">): boolean {
+  if (entry.campaignId) return entry.status === "scheduled";
+  return entry.status !== "published";
+}
+
+/** The query of `GET /api/calendar` for the range a view shows (ISO times). */
+export function rangeQuery(start: Date, end: Date, projectId?: string): string {
+  const params = new URLSearchParams({ from: start.toISOString(), to: end.toISOString() });
+  if (projectId) params.set("projectId", projectId);
+  return `/api/calendar?${params}`;
+}
+
+/**
+ * A `datetime-local` value ("2026-11-25T10:00") in the browser's time zone as an ISO time, or
+ * null when it is not a time.
+ */
+export function localInputToIso(value: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? null : at.toISOString();
+}
+
+/** A time as a `datetime-local` value in the browser's time zone (minutes). */
+export function isoToLocalInput(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+
+/** The calendar's view by screen width: the list on phones (below 576 px), else the saved mode. */
+export function initialMode(savedMode: string | undefined, width: number): "calendar" | "list" {
+  if (width < 576) return "list";
+  return savedMode === "list" ? "list" : "calendar";
+}

@@ -1,0 +1,17 @@
+import { CalendarOutlined } from "@ant-design/icons";
+import { lazy } from "react";
+import type { RouteEntry } from "../../app/route-types";
+
+/** Issue 13's content calendar, behind flag content_calendar; joined to ROUTES in app/areas.ts. */
+const CalendarPage = lazy(() => import("./CalendarPage"));
+
+export const CALENDAR_ROUTES: RouteEntry[] = [
+  {
+    path: "/app/calendar",
+    title: "Content calendar",
+    access: "app",
+    flag: "content_calendar",
+    Component: CalendarPage,
+    menu: [{ group: "main", label: "Content Calendar", icon: <CalendarOutlined />, testId: "nav-content-calendar" }],
+  },
+];
