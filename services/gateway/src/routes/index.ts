@@ -7,9 +7,11 @@ import { authRoutes } from "./auth.routes";
 import { billingRoutes } from "./billing.routes";
 import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
+import { leadsRoutes } from "./leads.routes";
 import { mediaRoutes } from "./media.routes";
 import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
+import { publicContactsRoutes } from "./public-contacts.routes";
 import { settingsRoutes } from "./settings.routes";
 import { workflowsRoutes } from "./workflows.routes";
 
@@ -29,6 +31,8 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   settingsRoutes,
   adminRoutes,
   contactsRoutes,
+  leadsRoutes,
+  publicContactsRoutes,
   mediaRoutes,
 ];
 
