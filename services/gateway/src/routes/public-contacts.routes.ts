@@ -37,11 +37,11 @@ const preferencesSchema = z.object({ email: z.string(), consent: z.string() }).m
  * /api/public: the visitor's side of lead capture, with no session (docs/second-half-contract.md
  * "Public"). The routes other sites call (the form's submissions, the assistant widget, RFC 8058
  * one-click unsubscribe) are `crossOrigin`; confirm and preferences are only called by our own pages.
+ * The contacts service's public RPCs are called with no token (there is no user).
  */
 export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] {
   const { leads } = clients;
   const P = "/api/public";
-  const none = { headers: { authorization: "" } };
   return [
     defineRoute({
       method: "get",
@@ -53,7 +53,7 @@ export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] 
       params: z.object({ formId: id("formId") }),
       response: leadFormSchema,
       errors: ["NOT_FOUND"],
-      handler: async ({ params }) => toLeadFormJson((await leads.getPublicForm({ formId: params.formId }, none)).form),
+      handler: async ({ params }) => toLeadFormJson((await leads.getPublicForm({ formId: params.formId })).form),
     }),
     defineRoute({
       method: "post",
@@ -78,10 +78,10 @@ export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] 
         ]);
         if (body.website) {
           // A bot filled the hidden field: it sees the usual answer, nothing is stored or sent.
-          const { form } = await leads.getPublicForm({ formId: params.formId }, none);
+          const { form } = await leads.getPublicForm({ formId: params.formId });
           return { thankYouMessage: form?.thankYouMessage ?? "" };
         }
-        return leads.submitLeadForm({ formId: params.formId, values: body.values as JsonObject }, none);
+        return leads.submitLeadForm({ formId: params.formId, values: body.values as JsonObject });
       },
     }),
     defineRoute({
@@ -95,7 +95,7 @@ export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] 
       errors: ["CONTACT_LINK_INVALID", "RATE_LIMITED"],
       handler: async ({ req, body }) => {
         await limit(redis, [[PUBLIC_LIMITS.linksPerIp, ipOf(req)]]);
-        return leads.confirmConsent({ token: body.token }, none);
+        return leads.confirmConsent({ token: body.token });
       },
     }),
     defineRoute({
@@ -109,7 +109,7 @@ export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] 
       errors: ["CONTACT_LINK_INVALID", "RATE_LIMITED"],
       handler: async ({ req, params }) => {
         await limit(redis, [[PUBLIC_LIMITS.linksPerIp, ipOf(req)]]);
-        return leads.getPreferences({ token: params.token }, none);
+        return leads.getPreferences({ token: params.token });
       },
     }),
     defineRoute({
@@ -126,7 +126,7 @@ export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] 
       errors: ["CONTACT_LINK_INVALID", "RATE_LIMITED"],
       handler: async ({ req, params, body }) => {
         await limit(redis, [[PUBLIC_LIMITS.linksPerIp, ipOf(req)]]);
-        return leads.setPreferences({ token: params.token, consent: body.consent }, none);
+        return leads.setPreferences({ token: params.token, consent: body.consent });
       },
     }),
     defineRoute({
@@ -147,7 +147,7 @@ export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] 
       errors: ["CONTACT_LINK_INVALID", "RATE_LIMITED"],
       handler: async ({ req, params }) => {
         await limit(redis, [[PUBLIC_LIMITS.linksPerIp, ipOf(req)]]);
-        return leads.unsubscribe({ token: params.token }, none);
+        return leads.unsubscribe({ token: params.token });
       },
     }),
     defineRoute({
@@ -161,7 +161,7 @@ export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] 
       response: z.object({ id: z.string(), greeting: z.string(), enabled: z.boolean(), title: z.string() }),
       errors: ["NOT_FOUND"],
       handler: async ({ params }) => {
-        const { assistant } = await leads.getPublicAssistant({ assistantId: params.id }, none);
+        const { assistant } = await leads.getPublicAssistant({ assistantId: params.id });
         return {
           id: assistant?.id ?? "",
           greeting: assistant?.greeting ?? "",
@@ -195,10 +195,11 @@ export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] 
           [PUBLIC_LIMITS.messagePerIp, `${ipOf(req)}:${params.id}`],
           [PUBLIC_LIMITS.messagePerAssistant, params.id],
         ]);
-        return leads.sendAssistantMessage(
-          { assistantId: params.id, sessionId: body.sessionId ?? "", message: body.message },
-          none,
-        );
+        return leads.sendAssistantMessage({
+          assistantId: params.id,
+          sessionId: body.sessionId ?? "",
+          message: body.message,
+        });
       },
     }),
   ];
