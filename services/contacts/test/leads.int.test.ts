@@ -129,6 +129,8 @@ describe("lead form and double opt-in", () => {
     const message = await waitForEmail(email, "Please confirm your subscription");
     expect(message.Text).toContain('"Bread club"');
     const link = linkFrom(message, "/confirm");
+    // The email also carries the contact's signed preference centre (to change their mind later).
+    expect(linkFrom(message, "/preferences/").pathname).toMatch(/^\/preferences\/[^/]+$/);
     const token = link.searchParams.get("token")!;
     // Only our own pages confirm (no cross-origin exemption for this route).
     expect(
