@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 // Issue 10 in Debian's Chromium against the stack: a marketer adds a contact through the Create
-// menu, builds a segment from its tag and sees the live count, and the table works 390 px wide.
-// Everything goes through the pages; the gateway is only read to check what the pages claim.
-// (The CSV import with a hand-mapped column, the lead form through double opt-in and the
-// unsubscribe link join when the contacts service serves those routes: their steps were written
-// against the contract in commit 15769e2 and 403306d's pages.)
+// menu, builds a segment from its tag and sees the live count, a visitor signs up through the
+// public lead form, confirms from the email in Mailpit and later unsubscribes from the email's
+// signed link, and the table works 390 px wide. Everything goes through the pages; the gateway is
+// only read to check what the pages claim. (The CSV import with a hand-mapped column joins when
+// its steps are ported from commit 15769e2.)
 
 const base = gatewayUrl();
 const email = uniqueEmail("contacts-e2e");
@@ -178,6 +178,69 @@ describe("contacts, segments and lead capture in the browser", () => {
     const list = Array.isArray(segments) ? segments : segments.result;
     expect(list.map((segment) => segment.name)).toContain("VIP riders");
   });
+
+  const lead = uniqueEmail("lead");
+  let confirmation: Awaited<ReturnType<typeof waitForEmail>>;
+  let visitor: Page | undefined;
+
+  step(
+    "a visitor submits the public lead form and confirms the email from Mailpit",
+    async () => {
+      await page.goto("/app/leads-form");
+      await page.getByTestId("lead-form-title").fill("Join our riders' newsletter");
+      await page.getByTestId("lead-form-save").click();
+      await page.getByText("Lead form saved").waitFor();
+      await page.getByRole("tab", { name: "Share and embed" }).click();
+      const url = await page.getByTestId("lead-form-url").inputValue();
+      expect(url).toMatch(/\/f\/[^/]+$/);
+
+      const anonymous = await browser.newContext({ baseURL: base });
+      visitor = await anonymous.newPage();
+      visitor.setDefaultTimeout(60_000);
+      await visitor.goto(new URL(url).pathname);
+      await visitor.getByText("Join our riders' newsletter").waitFor();
+      await visitor.getByTestId("lead-email").fill(lead);
+      await visitor.getByTestId("lead-submit").click();
+      await visitor.getByTestId("lead-form-thanks").waitFor();
+
+      const created = await until(
+        () => contactByEmail(lead),
+        (c) => !!c,
+        "the lead to become a contact",
+      );
+      expect(created?.consent).toBe("pending");
+
+      confirmation = await waitForEmail(lead, "Please confirm your subscription", 60_000);
+      const confirm = linkFrom(confirmation, "/confirm");
+      await visitor.goto(`${confirm.pathname}${confirm.search}`);
+      await visitor.getByTestId("confirm-done").waitFor();
+      await until(
+        async () => (await contactByEmail(lead))?.consent,
+        (consent) => consent === "subscribed",
+        "the lead to be subscribed",
+      );
+    },
+    180_000,
+    () => visitor ?? page,
+  );
+
+  step(
+    "the contact unsubscribes from the email's signed link",
+    async () => {
+      const link = linkFrom(confirmation, "/preferences/");
+      await visitor!.goto(link.pathname);
+      await visitor!.getByTestId("preferences").waitFor();
+      await visitor!.getByTestId("preferences-unsubscribe").click();
+      await visitor!.locator('[data-testid="preferences-status"][data-consent="unsubscribed"]').waitFor();
+      await until(
+        async () => (await contactByEmail(lead))?.consent,
+        (consent) => consent === "unsubscribed",
+        "the contact to be unsubscribed",
+      );
+    },
+    90_000,
+    () => visitor ?? page,
+  );
 
   step("the contacts table is usable 390 px wide", async () => {
     await page.setViewportSize({ width: 390, height: 844 });

@@ -1,18 +1,19 @@
 import { expressConnectMiddleware } from "@connectrpc/connect-express";
 import { type AccessTokenVerifier, errorInterceptor, type Redis } from "@crafter/kit";
 import cookieParser from "cookie-parser";
+import cors from "cors";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import { bumpViewsOnWrite, UserViewCache } from "./cache/user-views";
 import type { Clients } from "./clients";
 import type { Config } from "./config";
-import { csvBody, jsonBody } from "./http/body";
+import { csvBody, formBody, jsonBody } from "./http/body";
 import { csrfGuard } from "./http/csrf";
 import { errorHandler } from "./http/envelope";
 import { Idempotency } from "./http/idempotency";
 import { openApiDocument } from "./http/openapi";
 import { apiReference } from "./http/reference";
-import { API_CONTENT_TYPES, mountRoutes } from "./http/registry";
+import { API_CONTENT_TYPES, crossOriginMatcher, mountRoutes } from "./http/registry";
 import { securityHeaders } from "./http/security";
 import { dashboard } from "./http/static";
 import { allRoutes } from "./routes";
@@ -36,7 +37,8 @@ export function createApp(
   const cookies = { secure: config.COOKIE_SECURE };
   // The per-user read cache of /api (cache/user-views.ts); writes through /api and /rpc make it stale.
   const views = new UserViewCache(redis, logger);
-  const routes = allRoutes({ clients, verify, cookies, views, publicOrigin: config.PUBLIC_ORIGIN });
+  const routes = allRoutes({ clients, verify, cookies, views, publicOrigin: config.PUBLIC_ORIGIN, redis });
+  const crossOrigin = crossOriginMatcher(routes);
   let document: unknown;
   const openapi = () => {
     document ??= openApiDocument(routes, config.PUBLIC_ORIGIN);
@@ -67,6 +69,15 @@ export function createApp(
     next();
   };
   app.use("/api", apiReference(openapi));
+  // CORS only for the public routes other sites call (registry `crossOrigin`): any origin, no
+  // credentials (the widget and forms send no cookie), preflights answered here.
+  const publicCors = cors({
+    origin: "*",
+    methods: ["GET", "POST", "PUT"],
+    allowedHeaders: ["content-type"],
+    maxAge: 600,
+  });
+  app.use("/api/public", (req, res, next) => (crossOrigin(req) ? publicCors(req, res, next) : next()));
   const mountDeps = { verify, clients, idempotency: new Idempotency(redis) };
   // Routes that read their raw body and authenticate it themselves (Stripe's signed webhooks) come
   // before the CSRF check and the JSON parser.
@@ -78,10 +89,10 @@ export function createApp(
     app.use(
       mount,
       noStore,
-      csrfGuard(origins, types),
+      csrfGuard(origins, types, mount === "/api" ? crossOrigin : undefined),
       cookieParser(),
       ...jsonBody(),
-      ...(mount === "/api" ? csvBody() : []),
+      ...(mount === "/api" ? [...csvBody(), formBody()] : []),
       mountRoutes(mount, routes, mountDeps),
     );
   }

@@ -6,6 +6,7 @@ import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { PaymentsService } from "@crafter/proto/crafter/billing/v1/payments_pb";
 import { ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
+import { LeadsService } from "@crafter/proto/crafter/contacts/v1/leads_pb";
 import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
 import { AutomationsService } from "@crafter/proto/crafter/notifications/v1/automations_pb";
 import { CalendarService, InboxService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
@@ -26,6 +27,8 @@ export interface Clients {
   /** Billing's payments with the gateway's service token: Stripe's webhooks (no user). */
   paymentsAsGateway: Client<typeof PaymentsService>;
   contacts: Client<typeof ContactsService>;
+  /** The contacts service's lead form and assistant (public RPCs are called without a token). */
+  leads: Client<typeof LeadsService>;
   media: Client<typeof MediaService>;
   /** The notifications service's automations area (issue 13). */
   automations: Client<typeof AutomationsService>;
@@ -62,6 +65,7 @@ export function createClients(config: Config): Clients {
       credentials,
     }),
     contacts: createServiceClient(ContactsService, config.CONTACTS_URL, options),
+    leads: createServiceClient(LeadsService, config.CONTACTS_URL, options),
     media: createServiceClient(MediaService, config.MEDIA_URL, options),
     automations: createServiceClient(AutomationsService, config.NOTIFICATIONS_URL, options),
     calendar: createServiceClient(CalendarService, config.NOTIFICATIONS_URL, options),

@@ -5,6 +5,7 @@ import {
   escapeHtml,
   formatUtc,
   RESET_SUBJECT,
+  renderConsentEmail,
   renderPasswordResetEmail,
   renderVerificationEmail,
   tokenLink,
@@ -88,5 +89,24 @@ describe("password reset email", () => {
     expect(email.text).toContain("expires in 60 minutes (Mon, 24 Nov 2025 11:00 UTC)");
     expect(email.html).toContain(`href="${link}"`);
     expect(email.html).toContain("Reset your password");
+  });
+});
+
+describe("renderConsentEmail (lead form double opt-in)", () => {
+  it("names the form, links the confirm page and the preference centre, escapes the title", () => {
+    const email = renderConsentEmail({
+      firstName: "Grace",
+      formTitle: 'Bread <club> & "friends"',
+      link: "https://app.example/confirm?token=a.b",
+      preferencesLink: "https://app.example/preferences/c.d",
+    });
+    expect(email.subject).toBe("Please confirm your subscription");
+    expect(email.text).toContain("Hi Grace,");
+    expect(email.text).toContain('via "Bread <club> & "friends""');
+    expect(email.text).toContain("https://app.example/confirm?token=a.b");
+    expect(email.text).toContain("Manage your email preferences: https://app.example/preferences/c.d");
+    expect(email.html).toContain("Bread &lt;club&gt; &amp; &quot;friends&quot;");
+    expect(email.html).toContain('<a href="https://app.example/preferences/c.d">');
+    expect(email.text).not.toContain("Crafter team");
   });
 });

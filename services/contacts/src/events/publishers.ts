@@ -54,11 +54,16 @@ export class ContactsEvents {
     });
   }
 
-  consentRequested(ref: ContactRef, firstName: string, confirmUrl: string, formTitle: string): OutboxEntry {
+  consentRequested(
+    ref: ContactRef,
+    firstName: string,
+    links: { confirmUrl: string; preferencesUrl: string },
+    formTitle: string,
+  ): OutboxEntry {
     return outboxEntry(this.contactTopic, ref.contactId, ContactConsentRequestedSchema, {
       ...ref,
       firstName,
-      confirmUrl,
+      ...links,
       formTitle,
     });
   }

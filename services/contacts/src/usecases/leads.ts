@@ -149,7 +149,7 @@ export async function submitLeadForm(
           deps.events.consentRequested(
             refOf(contact),
             contact.firstName,
-            confirmLink(deps.links.origin, token),
+            { confirmUrl: confirmLink(deps.links.origin, token), preferencesUrl: preferencesOf(deps, contact) },
             form.title,
           ),
         ]
@@ -157,6 +157,17 @@ export async function submitLeadForm(
   );
   if (needsConfirm) deps.kick();
   return { thankYouMessage: form.thankYouMessage };
+}
+
+/** The contact's signed preference centre link (no expiry). */
+function preferencesOf(deps: Pick<Deps, "links">, contact: StoredContact): string {
+  const token = signLinkToken(deps.links.secret, {
+    kind: "contact",
+    userId: contact.userId,
+    projectId: contact.projectId,
+    contactId: contact._id,
+  });
+  return contactLinks(deps.links.origin, token).preferencesUrl;
 }
 
 /** The payload of a genuine token of `kind`. @throws CONTACT_LINK_INVALID */

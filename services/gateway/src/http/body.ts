@@ -73,3 +73,11 @@ export function csvBody(): Array<RequestHandler | ErrorRequestHandler> {
   };
   return [tooLarge, parse, chunked];
 }
+
+/** Largest form-encoded body: the RFC 8058 one-click body is `List-Unsubscribe=One-Click`. */
+export const MAX_FORM_BYTES = 4 * 1024;
+
+/** `application/x-www-form-urlencoded` bodies (one-click unsubscribe) as a flat object of strings. */
+export function formBody(): RequestHandler {
+  return express.urlencoded({ extended: false, limit: MAX_FORM_BYTES, parameterLimit: 20, inflate: true });
+}

@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import { fail } from "./envelope";
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -8,8 +8,14 @@ const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
  * when it authenticates with cookies, come from an allowed Origin (403 otherwise). Requests that
  * authenticate with `Authorization: Bearer` and send no cookie are API clients, not browsers.
  * @param allowedOrigins exact origins, e.g. "https://app.crafter.example".
+ * @param crossOrigin the public routes other sites may call (registry `crossOrigin`): their Origin
+ *   is not checked (they use no cookie); their content type still is.
  */
-export function csrfGuard(allowedOrigins: string[], contentTypes = ["application/json"]): RequestHandler {
+export function csrfGuard(
+  allowedOrigins: string[],
+  contentTypes = ["application/json"],
+  crossOrigin: (req: Request) => boolean = () => false,
+): RequestHandler {
   const allowed = new Set(allowedOrigins.map((origin) => new URL(origin).origin));
   return (req, res, next) => {
     if (SAFE.has(req.method)) return next();
@@ -22,7 +28,7 @@ export function csrfGuard(allowedOrigins: string[], contentTypes = ["application
       });
     }
     const bearerOnly = req.headers.authorization?.startsWith("Bearer ") && !req.headers.cookie;
-    if (bearerOnly) return next();
+    if (bearerOnly || crossOrigin(req)) return next();
     const origin = req.headers.origin;
     if (!origin || !allowed.has(origin)) {
       return fail(res, { code: "FORBIDDEN", status: 403, message: "Cross-origin request refused." });

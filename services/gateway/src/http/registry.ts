@@ -49,9 +49,17 @@ export interface RouteDef<
   rawBody?: { contentType: "multipart/form-data" | "application/octet-stream"; schema: z.ZodType };
   /**
    * The content type of a parsed body other than JSON: "text/csv" bodies are read as text by the
-   * /api parser (http/body.ts csvBody, 20 MB) and validated by `body` as a string. Default JSON.
+   * /api parser (http/body.ts csvBody, 20 MB) and validated by `body` as a string;
+   * "application/x-www-form-urlencoded" bodies (http/body.ts formBody, 4 KB) as an object. Default JSON.
    */
-  bodyType?: "text/csv";
+  bodyType?: "text/csv" | "application/x-www-form-urlencoded";
+  /**
+   * Other sites call this public route from the browser (the lead assistant widget, a lead form
+   * posted from a business's page) or from a mail server (RFC 8058 one-click unsubscribe): /api's
+   * CSRF Origin check skips it and it answers CORS (any origin, no credentials). Only for `public`
+   * routes that use no cookie.
+   */
+  crossOrigin?: boolean;
   /** The route answers a file, not the envelope: its content type(s) in the document; the handler writes `res`. */
   fileResponse?: string[];
   handler: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<z.input<R>>;
@@ -104,7 +112,35 @@ export const idempotencyHeaders = z.object({
 });
 
 /** The content types /api accepts before routing (csrfGuard); each route then accepts exactly its own. */
-export const API_CONTENT_TYPES = ["application/json", "multipart/form-data", "application/octet-stream", "text/csv"];
+export const API_CONTENT_TYPES = [
+  "application/json",
+  "multipart/form-data",
+  "application/octet-stream",
+  "text/csv",
+  "application/x-www-form-urlencoded",
+];
+
+/**
+ * Whether a request is for one of the `crossOrigin` routes (method and path, e.g. `POST
+ * /api/public/unsubscribe/<token>`; an OPTIONS preflight matches the route's path).
+ */
+export function crossOriginMatcher(routes: RouteDef[]): (req: Request) => boolean {
+  const patterns = routes
+    .filter((route) => route.crossOrigin && route.auth === "public")
+    .map((route) => ({
+      method: route.method.toUpperCase(),
+      path: new RegExp(
+        `^${route.path
+          .split("/")
+          .map((part) => (/^\{[^}]+\}$/.test(part) ? "[^/]+" : part.replace(/[.*+?^$()|[\]\\]/g, "\\$&")))
+          .join("/")}/?$`,
+      ),
+    }));
+  return (req) => {
+    const path = `${req.baseUrl}${req.path}`;
+    return patterns.some((p) => (req.method === p.method || req.method === "OPTIONS") && p.path.test(path));
+  };
+}
 
 /** @throws UNSUPPORTED_MEDIA_TYPE (415) unless the request's content type is `expected`. */
 function requireContentType(req: Request, expected: string): void {

@@ -1,4 +1,4 @@
-import type { AccessTokenVerifier } from "@crafter/kit";
+import type { AccessTokenVerifier, Redis } from "@crafter/kit";
 import type { UserViewCache } from "../cache/user-views";
 import type { Clients } from "../clients";
 import type { SessionCookieOptions } from "../http/session";
@@ -12,4 +12,6 @@ export interface RouteDeps {
   views: UserViewCache;
   /** The origin users open (PUBLIC_ORIGIN): where Stripe sends them back after Checkout. */
   publicOrigin: string;
+  /** The gateway's Redis: rate limits of the public lead routes (per IP and per form). */
+  redis: Redis;
 }

@@ -10,9 +10,11 @@ import { calendarRoutes } from "./calendar.routes";
 import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 import { inboxRoutes } from "./inbox.routes";
+import { leadsRoutes } from "./leads.routes";
 import { mediaRoutes } from "./media.routes";
 import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
+import { publicContactsRoutes } from "./public-contacts.routes";
 import { settingsRoutes } from "./settings.routes";
 import { workflowsRoutes } from "./workflows.routes";
 
@@ -32,6 +34,8 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   settingsRoutes,
   adminRoutes,
   contactsRoutes,
+  leadsRoutes,
+  publicContactsRoutes,
   mediaRoutes,
   automationsRoutes,
   calendarRoutes,

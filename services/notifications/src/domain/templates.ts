@@ -84,6 +84,8 @@ interface Layout {
   ignore: string;
   /** The closing line; default "— The Crafter team". */
   signature?: string;
+  /** A second link under the message (a contact's preference centre). */
+  footerLink?: { label: string; link: string };
 }
 
 function renderText(layout: Layout): string {
@@ -99,6 +101,7 @@ function renderText(layout: Layout): string {
     "",
     layout.ignore,
     "",
+    ...(layout.footerLink ? [`${layout.footerLink.label}: ${layout.footerLink.link}`, ""] : []),
     layout.signature ?? "— The Crafter team",
     "",
   ].join("\n");
@@ -119,6 +122,7 @@ function renderHtml(subject: string, layout: Layout): string {
 <p style="margin:0 0 24px;font-size:13px;word-break:break-all;"><a href="${link}">${link}</a></p>
 <p style="margin:0 0 16px;font-size:13px;color:#595959;">${escapeHtml(layout.expiry)}</p>
 <p style="margin:0 0 24px;font-size:13px;color:#595959;">${escapeHtml(layout.ignore)}</p>
+${layout.footerLink ? `<p style="margin:0 0 24px;font-size:13px;color:#595959;"><a href="${escapeHtml(layout.footerLink.link)}">${escapeHtml(layout.footerLink.label)}</a></p>` : ""}
 <p style="margin:0;font-size:13px;color:#8c8c8c;">${escapeHtml(layout.signature ?? "— The Crafter team")}</p>
 </td></tr>
 </table>
@@ -185,6 +189,8 @@ export interface ConsentEmailInput {
   formTitle: string;
   /** Absolute link to `/confirm?token=…` of this deployment. */
   link: string;
+  /** The contact's preference centre (`/preferences/<token>`), when known. */
+  preferencesLink?: string;
 }
 
 export const CONSENT_SUBJECT = "Please confirm your subscription";
@@ -200,6 +206,9 @@ export function renderConsentEmail(input: ConsentEmailInput): RenderedEmail {
     expiry: "This link expires in 7 days.",
     ignore: "If you did not sign up, ignore this email: you will not be subscribed.",
     signature: "",
+    ...(input.preferencesLink
+      ? { footerLink: { label: "Manage your email preferences", link: input.preferencesLink } }
+      : {}),
   };
   return { subject: CONSENT_SUBJECT, text: renderText(layout), html: renderHtml(CONSENT_SUBJECT, layout) };
 }

@@ -56,6 +56,7 @@ export function notificationsConsumers(
           firstName: event.firstName,
           confirmUrl: event.confirmUrl,
           formTitle: event.formTitle,
+          preferencesUrl: event.preferencesUrl,
         }),
       ),
     ],

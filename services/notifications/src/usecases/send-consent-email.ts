@@ -10,6 +10,8 @@ export interface ConsentRequest {
   /** The signed `/confirm?token=…` link the contacts service made. */
   confirmUrl: string;
   formTitle: string;
+  /** The contact's signed preference centre; empty when the event has none. */
+  preferencesUrl: string;
 }
 
 /**
@@ -29,6 +31,7 @@ export async function sendConsentEmail(
     firstName: request.firstName,
     formTitle: request.formTitle,
     link: request.confirmUrl,
+    preferencesLink: request.preferencesUrl || undefined,
   });
   await deliverEmail(deps, {
     eventId,
