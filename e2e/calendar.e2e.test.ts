@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { GatewaySession } from "@crafter/kit/testing";
+import { type GatewaySession, gatewayUrl } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import type { Browser, Page } from "playwright-core";
 import { browserStep, launchChromium, signedInContext } from "./support";
@@ -115,5 +115,30 @@ describe("the content calendar", () => {
     await item.waitFor();
     await p.getByTestId("inbox-read-all").click();
     await unread("0");
+  });
+
+  step("at 390 px the page opens on the list, and the bell fits the header", async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, baseURL: gatewayUrl() });
+    try {
+      await phone.context().addCookies(await page!.context().cookies());
+      await phone.addInitScript(
+        (marker) => {
+          for (const [key, value] of Object.entries(marker)) window.localStorage.setItem(key, value);
+        },
+        await page!.evaluate(() => ({ ...window.localStorage })),
+      );
+      await phone.goto("/app/calendar");
+      await phone.getByTestId("calendar-list").waitFor();
+      await phone
+        .getByRole("link", { name: /Blog|Social|Untitled|post/i })
+        .first()
+        .waitFor();
+      const bell = (await phone.getByTestId("inbox-bell").boundingBox())!;
+      expect(bell.x + bell.width).toBeLessThanOrEqual(390);
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth);
+      expect(overflow).toBeLessThanOrEqual(390);
+    } finally {
+      await phone.close();
+    }
   });
 });
