@@ -1,6 +1,6 @@
 import { createLogger } from "@crafter/kit";
 import { throwawayDatabase } from "@crafter/kit/testing";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { NotificationsDeps } from "../src/deps";
 import { dayOf } from "../src/domain/calendar-entries";
 import { unwiredCampaigns } from "../src/domain/calendar-ports";
@@ -11,6 +11,9 @@ import { scanDue } from "../src/usecases/calendar-due";
 
 // The due scan against the real MongoDB-compatible server, in a throwaway database, with the clock
 // set by the test: each "process" is a fresh deps over the same database, as after a restart.
+// Seconds normally; minutes when the shared machine is loaded.
+jest.setTimeout(60_000);
+
 let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 let stores: NotificationsStores;
 

@@ -2,7 +2,7 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { type Caller, createLogger } from "@crafter/kit";
 import { throwawayDatabase } from "@crafter/kit/testing";
 import { NotificationCreatedSchema } from "@crafter/proto/crafter/events/v1/inbox_pb";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { NotificationsDeps } from "../src/deps";
 import { unwiredCampaigns } from "../src/domain/calendar-ports";
 import { InboxEvents } from "../src/events/publishers";
@@ -10,6 +10,9 @@ import { createStores, type NotificationsStores } from "../src/store";
 import { listNotifications, markAllNotificationsRead, markNotificationRead, notify } from "../src/usecases/inbox";
 
 // notify and the bell's reads against the real MongoDB-compatible server, in a throwaway database.
+// Seconds normally; minutes when the shared machine is loaded.
+jest.setTimeout(60_000);
+
 let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 let stores: NotificationsStores;
 let kicks = 0;

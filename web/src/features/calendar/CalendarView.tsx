@@ -81,6 +81,7 @@ export function CalendarView({ initialDate }: { initialDate?: string }) {
           eventStartEditable
           eventDurationEditable={false}
           dayMaxEvents={4}
+          eventDisplay="block"
           events={events}
           datesSet={(arg: DatesSetArg) => setRange({ from: arg.start, to: arg.end })}
           eventDrop={onDrop}

@@ -1,0 +1,144 @@
+/// <reference lib="dom" />
+import { type GatewaySession, gatewayUrl } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
+import type { Browser, Page } from "playwright-core";
+import { browserStep, launchChromium, signedInContext } from "./support";
+
+// Issue 13's calendar story in Chromium: schedule a post from its craft page, see it on the
+// calendar, drag it to another day and see the move persist after a reload; the bell shows the
+// day's due notification.
+
+let browser: Browser;
+let page: Page | undefined;
+let session: GatewaySession;
+let craftId: string;
+const step = browserStep("calendar", () => page);
+
+/** The local calendar day `days` from today, "YYYY-MM-DD" (FullCalendar's data-date). */
+function localDay(days: number): string {
+  const d = new Date();
+  d.setDate(d.getDate() + days);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** Two days in the same month as today when possible, so both show in one month view. */
+const [fromDay, toDay] = (() => {
+  const today = new Date();
+  const last = new Date(today.getFullYear(), today.getMonth() + 1, 0).getDate();
+  return today.getDate() + 3 <= last ? [localDay(1), localDay(3)] : [localDay(-3), localDay(-1)];
+})();
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  const signedIn = await signedInContext(browser, "calendar-e2e");
+  page = signedIn.page;
+  session = signedIn.session;
+  const project = await session.post("/api/projects/createProject", {
+    name: "Crumb & Co. Bakery",
+    description: "A neighbourhood sourdough bakery baking naturally leavened bread every morning.",
+  });
+  expect(project.status).toBe(201);
+  const craft = await session.post("/api/workflowsV2", { workflowName: "SocialMediaPostWriter" });
+  expect(craft.status).toBe(201);
+  craftId = craft.body.result.craftId;
+  // The web keeps its own session marker: sign in through the page as a person does.
+  await page.goto("/signin");
+  await page.getByTestId("signin-email").fill(signedIn.email);
+  await page.getByTestId("signin-password").fill("password-123");
+  await page.getByTestId("signin-submit").click();
+  await page.waitForURL("**/app/**");
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("the content calendar", () => {
+  step("schedules a post from its craft page", async () => {
+    const p = page!;
+    await p.goto(`/app/crafts/SocialMediaPostWriter?craftId=${craftId}`);
+    await p.getByTestId("schedule-craft").click();
+    await p.getByTestId("schedule-when").fill(`${fromDay}T10:00`);
+    await p.getByRole("button", { name: "Schedule", exact: true }).last().click();
+    await p.getByText("Scheduled", { exact: true }).waitFor();
+  });
+
+  step("shows it on the calendar, coloured as a social post", async () => {
+    const p = page!;
+    await p.goto(`/app/calendar?date=${fromDay}`);
+    const event = p.locator(`td.fc-daygrid-day[data-date="${fromDay}"] [data-testid="calendar-event"]`);
+    await event.first().waitFor();
+    expect(await event.count()).toBe(1);
+    await expect(event.first().evaluate((el) => el.classList.contains("crafter-cal-social"))).resolves.toBe(true);
+  });
+
+  step("drags it to another day, and the move persists", async () => {
+    const p = page!;
+    const event = p.locator(`td.fc-daygrid-day[data-date="${fromDay}"] [data-testid="calendar-event"]`).first();
+    const target = p.locator(`td.fc-daygrid-day[data-date="${toDay}"] .fc-daygrid-day-frame`);
+    const from = (await event.boundingBox())!;
+    const to = (await target.boundingBox())!;
+    await p.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await p.mouse.down();
+    await p.mouse.move(from.x + from.width / 2 + 5, from.y + from.height / 2 + 5, { steps: 5 });
+    await p.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 15 });
+    await p.mouse.up();
+    await p.getByText("Moved", { exact: true }).waitFor();
+
+    await p.reload();
+    await p.locator(`td.fc-daygrid-day[data-date="${toDay}"] [data-testid="calendar-event"]`).first().waitFor();
+    expect(await p.locator(`td.fc-daygrid-day[data-date="${fromDay}"] [data-testid="calendar-event"]`).count()).toBe(0);
+    const list = await session.get("/api/calendar/list");
+    expect(list.body.result.result).toHaveLength(1);
+    const moved = new Date(list.body.result.result[0].dateTime);
+    expect(moved.getHours()).toBe(10);
+  });
+
+  step("the bell shows a post that is due", async () => {
+    const p = page!;
+    const blog = await session.post("/api/workflowsV2", { workflowName: "BlogWriter" });
+    const due = await session.post("/api/calendar", {
+      craftId: blog.body.result.craftId,
+      dateTime: new Date(Date.now() - 60_000).toISOString(),
+    });
+    expect(due.body.result.status).toBe("due");
+    await p.reload();
+    const unread = (n: string) =>
+      p.waitForFunction(
+        (v) => document.querySelector('[data-testid="inbox-bell"]')?.getAttribute("data-unread") === v,
+        n,
+      );
+    await unread("1");
+    await p.getByTestId("inbox-bell").click();
+    const item = p.getByTestId("inbox-item").filter({ hasText: "1 post is due today" });
+    await item.waitFor();
+    await p.getByTestId("inbox-read-all").click();
+    await unread("0");
+  });
+
+  step("at 390 px the page opens on the list, and the bell fits the header", async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, baseURL: gatewayUrl() });
+    try {
+      await phone.context().addCookies(await page!.context().cookies());
+      await phone.addInitScript(
+        (marker) => {
+          for (const [key, value] of Object.entries(marker)) window.localStorage.setItem(key, value);
+        },
+        await page!.evaluate(() => ({ ...window.localStorage })),
+      );
+      await phone.goto("/app/calendar");
+      await phone.getByTestId("calendar-list").waitFor();
+      await phone
+        .getByRole("link", { name: /Blog|Social|Untitled|post/i })
+        .first()
+        .waitFor();
+      const bell = (await phone.getByTestId("inbox-bell").boundingBox())!;
+      expect(bell.x + bell.width).toBeLessThanOrEqual(390);
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth);
+      expect(overflow).toBeLessThanOrEqual(390);
+    } finally {
+      await phone.close();
+    }
+  });
+});
