@@ -39,6 +39,15 @@ const PROFILES = {
       WEBSITE_AUDIT_RESOLVE: "*.crafter.test=127.0.0.1",
       // Users the tests sign up at this domain are admins (auth's ADMIN_EMAILS).
       ADMIN_EMAILS: "@admins.crafter.test",
+      // Email (issue 13): short leases, retries and waits, so the crash and plan-limit tests take
+      // seconds; SendGrid's webhook key, whose private half signs the events in
+      // services/gateway/test/email-campaigns.int.test.ts.
+      EMAIL_ATTEMPT_LEASE_MS: "3000",
+      EMAIL_LIMIT_RETRY_MS: "1000",
+      EMAIL_DISPATCH_INTERVAL_MS: "250",
+      EMAIL_RETRY_BASE_MS: "100",
+      SENDGRID_WEBHOOK_PUBLIC_KEY:
+        "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE1M0E6dFtouxkt3FYPbRm64eTct3hAPcvoMxYDxI19H6ZLT3wkjQNc/fNDZhAudx22wnjvtBeRIDgayjwK4jfJQ==",
     },
   },
 };

@@ -19,6 +19,7 @@ export const configSchema = baseConfigSchema.extend({
   BILLING_URL: z.url(),
   /** Contacts, segments, imports and lead capture (issue 10). */
   CONTACTS_URL: z.url(),
+  NOTIFICATIONS_URL: z.url(),
   /** Assets, edits, uploads and the signed /media/* files. */
   MEDIA_URL: z.url(),
   /** Set false only for plain-http hosts other than localhost; browsers treat localhost as secure. */

@@ -57,6 +57,7 @@ await runService({
       });
     }
     const timeout = config.RPC_TIMEOUT_MS;
+    const events = new EmailEvents(config.CRAFTER_NAMESPACE);
     const deps: NotificationsDeps = {
       stores,
       mailer,
@@ -69,7 +70,7 @@ await runService({
         usage: billingUsage(config.BILLING_URL, timeout, credentials),
         business: projectsBusiness(config.PROJECTS_URL, timeout, mongo),
         providers: fixedProvider(provider, new Throttle(config.EMAIL_RATE_PER_SECOND)),
-        events: new EmailEvents(config.CRAFTER_NAMESPACE),
+        events,
         kick,
         trackingSecret,
         retry: { attempts: config.EMAIL_RETRY_ATTEMPTS, baseMs: config.EMAIL_RETRY_BASE_MS },
@@ -84,6 +85,7 @@ await runService({
     return {
       routes: routes(deps, webhookKey),
       access,
+      publishes: [events.topic],
       outbox: stores.outbox,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
       onStop: async () => {

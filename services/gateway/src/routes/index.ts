@@ -5,12 +5,14 @@ import { aiToolsRoutes } from "./ai-tools.routes";
 import { apiKeyRoutes } from "./api-keys.routes";
 import { authRoutes } from "./auth.routes";
 import { billingRoutes } from "./billing.routes";
+import { campaignsRoutes } from "./campaigns.routes";
 import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 import { mediaRoutes } from "./media.routes";
 import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
 import { settingsRoutes } from "./settings.routes";
+import { trackingRoutes } from "./tracking.routes";
 import { workflowsRoutes } from "./workflows.routes";
 
 /**
@@ -30,6 +32,8 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   adminRoutes,
   contactsRoutes,
   mediaRoutes,
+  campaignsRoutes,
+  trackingRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

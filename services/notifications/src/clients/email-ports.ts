@@ -116,6 +116,9 @@ export function billingUsage(baseUrl: string, timeoutMs: number, credentials: Se
     async reserve(userId, key) {
       await client.reserveUsage({ userId, counter: "emails", amount: 1, key }).catch(upstream);
     },
+    async reserveMany(userId, key, amount) {
+      await client.reserveUsage({ userId, counter: "emails", amount, key }).catch(upstream);
+    },
     async release(userId, key) {
       await client.releaseUsage({ userId, counter: "emails", key }).catch(upstream);
     },
