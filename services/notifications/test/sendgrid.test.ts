@@ -76,7 +76,10 @@ describe("SendGrid v3 mail send", () => {
     });
     expect(await provider.send(message)).toEqual({ messageId: "sg-1" });
     const { body } = received[0]!;
-    expect(body.personalizations[0]).toEqual({ to: [{ email: "ann@example.test" }], custom_args: { delivery_id: "d1" } });
+    expect(body.personalizations[0]).toEqual({
+      to: [{ email: "ann@example.test" }],
+      custom_args: { delivery_id: "d1" },
+    });
     expect(body.from).toEqual({ email: "news@crumb.test", name: "Crumb & Co." });
     expect(body.content).toEqual([
       { type: "text/plain", value: "Hi" },
