@@ -144,8 +144,10 @@ const sent = await call("POST", `/api/email/campaigns/${id}/send`, {});
 if (sent.status !== 200) throw new Error(`send: ${sent.status} ${JSON.stringify(sent.body)}`);
 let campaign;
 for (;;) {
-  campaign = (await call("GET", `/api/email/campaigns/${id}`)).body.result;
-  if (campaign.status === "sent" || campaign.status === "failed") break;
+  const answer = await call("GET", `/api/email/campaigns/${id}`);
+  // A loaded machine may answer 503 now and then; the campaign goes on regardless.
+  if (answer.status === 200) campaign = answer.body.result;
+  if (campaign && (campaign.status === "sent" || campaign.status === "failed")) break;
   await new Promise((r) => setTimeout(r, 500));
 }
 const sentMs = performance.now() - start;
