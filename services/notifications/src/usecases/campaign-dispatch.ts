@@ -156,6 +156,7 @@ export async function dispatchCampaign(
   const now = deps.now();
   if (campaign.waiting && campaign.waitingCheckedAt)
     if (now.getTime() - new Date(campaign.waitingCheckedAt).getTime() < deps.email.limitRetryMs) return;
+  const resumed = campaign.materialized;
   if (!campaign.materialized) campaign = await materialize(deps, campaign);
 
   const [deliveries, facts] = await Promise.all([
@@ -165,7 +166,25 @@ export async function dispatchCampaign(
   const byDelivery = new Map<string, FactDoc[]>();
   for (const fact of facts) byDelivery.get(fact.deliveryId)?.push(fact) ?? byDelivery.set(fact.deliveryId, [fact]);
   const isFinal = (d: DeliveryDoc) => (byDelivery.get(d._id) ?? []).some((f) => FINAL_FACTS.includes(f.kind));
-  const pending = deliveries.filter((d) => !isFinal(d));
+  let pending = deliveries.filter((d) => !isFinal(d));
+  // A campaign that goes on after a pause, a wait or a restart asks again who is still subscribed:
+  // whoever unsubscribed, bounced or complained since the start is skipped, not sent to.
+  if (resumed && pending.length > 0) {
+    const subscribed = new Set<string>();
+    for await (const page of deps.email.contacts.subscribedMembers(
+      campaign.userId,
+      campaign.projectId,
+      campaign.segmentId,
+    ))
+      for (const contact of page) subscribed.add(contact.contactId);
+    const gone = pending.filter((d) => !subscribed.has(d.contactId));
+    for (const d of gone)
+      await deps.stores.email.addFact(
+        { deliveryId: d._id, campaignId: campaign._id, kind: "skipped", detail: "not_subscribed" },
+        deps.now(),
+      );
+    pending = pending.filter((d) => subscribed.has(d.contactId));
+  }
 
   const winner = await decideWinner(deps, campaign, deliveries, byDelivery);
   if (winner && campaign.abTest) campaign = { ...campaign, abTest: { ...campaign.abTest, winner } };
