@@ -41,6 +41,15 @@ const PROFILES = {
       ADMIN_EMAILS: "@admins.crafter.test",
       // Automation waits last a thousandth (PT1H = 3.6 s), so a wait is tested end to end.
       AUTOMATION_WAIT_SCALE: "0.001",
+      // Email (issue 13): short leases, retries and waits, so the crash and plan-limit tests take
+      // seconds; SendGrid's webhook key, whose private half signs the events in
+      // services/gateway/test/email-campaigns.int.test.ts.
+      EMAIL_ATTEMPT_LEASE_MS: "3000",
+      EMAIL_LIMIT_RETRY_MS: "1000",
+      EMAIL_DISPATCH_INTERVAL_MS: "250",
+      EMAIL_RETRY_BASE_MS: "100",
+      SENDGRID_WEBHOOK_PUBLIC_KEY:
+        "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE1M0E6dFtouxkt3FYPbRm64eTct3hAPcvoMxYDxI19H6ZLT3wkjQNc/fNDZhAudx22wnjvtBeRIDgayjwK4jfJQ==",
     },
   },
 };

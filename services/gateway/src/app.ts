@@ -18,6 +18,7 @@ import { securityHeaders } from "./http/security";
 import { dashboard } from "./http/static";
 import { allRoutes } from "./routes";
 import { mediaFiles } from "./routes/media-files";
+import { clickRedirect, openPixel } from "./routes/tracking.routes";
 import { streamRoutes } from "./rpc/stream-proxy";
 
 /** The gateway's Express app: /auth, /api (with /api/openapi.json and /api/reference), /rpc and the dashboard. */
@@ -98,6 +99,9 @@ export function createApp(
   }
   // Signed, expiring media URLs (`/media/<key>?exp&sig`): no session, the signature is the key.
   app.get("/media/*key", mediaFiles(clients));
+  // Email tracking (issue 13): the open pixel and signed click redirects, no session.
+  app.get("/t/o/:file", openPixel(clients));
+  app.get("/t/c/:token", clickRedirect(clients));
   app.use(dashboard(config.WEB_DIST));
   app.use(errorHandler(logger));
   return app;

@@ -10,6 +10,7 @@ import { LeadsService } from "@crafter/proto/crafter/contacts/v1/leads_pb";
 import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
 import { AutomationsService } from "@crafter/proto/crafter/notifications/v1/automations_pb";
 import { CalendarService, InboxService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
+import { CampaignsService } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { Config } from "./config";
@@ -35,6 +36,10 @@ export interface Clients {
   /** Notifications' content calendar and in-app inbox (issue 13). */
   calendar: Client<typeof CalendarService>;
   inbox: Client<typeof InboxService>;
+  /** Notifications' email campaigns, with the user's token. */
+  campaigns: Client<typeof CampaignsService>;
+  /** The same with the gateway's service token: open/click tracking and SendGrid's webhook (no user). */
+  campaignsAsGateway: Client<typeof CampaignsService>;
 }
 
 /**
@@ -70,5 +75,11 @@ export function createClients(config: Config): Clients {
     automations: createServiceClient(AutomationsService, config.NOTIFICATIONS_URL, options),
     calendar: createServiceClient(CalendarService, config.NOTIFICATIONS_URL, options),
     inbox: createServiceClient(InboxService, config.NOTIFICATIONS_URL, options),
+    campaigns: createServiceClient(CampaignsService, config.NOTIFICATIONS_URL, options),
+    campaignsAsGateway: createServiceClient(CampaignsService, config.NOTIFICATIONS_URL, {
+      ...options,
+      as: "service",
+      credentials,
+    }),
   };
 }

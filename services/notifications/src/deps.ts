@@ -67,6 +67,8 @@ export interface ContactLinksPort {
 export interface EmailUsagePort {
   /** @throws AppError with the plan's limit scenario (FREE_USER_LIMIT, CORE_EMAILS_LIMIT, PLAN_LIMIT_REACHED). */
   reserve(userId: string, key: string): Promise<void>;
+  /** Reserves `amount` emails at once under one key (all or nothing). @throws as `reserve`. */
+  reserveMany(userId: string, key: string, amount: number): Promise<void>;
   release(userId: string, key: string): Promise<void>;
 }
 

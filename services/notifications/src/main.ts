@@ -1,17 +1,10 @@
 import { createHmac } from "node:crypto";
-import { runService, TOPICS, topicName } from "@crafter/kit";
+import { runService } from "@crafter/kit";
 import { contactsForAutomations } from "./clients/automation-contacts";
 import { workflowsCraftSource } from "./clients/crafts";
-import {
-  billingUsage,
-  contactsPort,
-  fixedProvider,
-  interimContactLinks,
-  projectsBusiness,
-} from "./clients/email-ports";
+import { billingUsage, contactsLinks, contactsPort, fixedProvider, projectsBusiness } from "./clients/email-ports";
 import { configSchema } from "./config";
 import type { NotificationsDeps } from "./deps";
-import { unwiredCampaigns } from "./domain/calendar-ports";
 import { notificationsConsumers } from "./events/consumers";
 import { EmailEvents, InboxEvents } from "./events/publishers";
 import { createAutomationQueue } from "./jobs/automation-queue";
@@ -23,6 +16,7 @@ import { createStores } from "./store";
 import { stepProcessor } from "./usecases/automations-engine";
 import { startDueScan } from "./usecases/calendar-due";
 import { CampaignDispatcher } from "./usecases/campaign-dispatch";
+import { campaignsForCalendar, rescheduleCampaign } from "./usecases/campaigns-calendar";
 import { sendgridKey } from "./usecases/email-tracking";
 import { notify } from "./usecases/inbox";
 import { sendToContact } from "./usecases/send-to-contact";
@@ -71,6 +65,7 @@ await runService({
       namespace: config.CRAFTER_NAMESPACE,
       logger,
     });
+    const events = new EmailEvents(config.CRAFTER_NAMESPACE);
     const deps: NotificationsDeps = {
       stores,
       mailer,
@@ -79,11 +74,11 @@ await runService({
       now: () => new Date(),
       email: {
         contacts: contactsPort(config.CONTACTS_URL, timeout, credentials),
-        links: interimContactLinks(config.PUBLIC_ORIGIN, trackingSecret),
+        links: contactsLinks(config.CONTACTS_URL, timeout, credentials),
         usage: billingUsage(config.BILLING_URL, timeout, credentials),
         business: projectsBusiness(config.PROJECTS_URL, timeout, mongo),
         providers: fixedProvider(provider, new Throttle(config.EMAIL_RATE_PER_SECOND)),
-        events: new EmailEvents(config.CRAFTER_NAMESPACE),
+        events,
         kick,
         trackingSecret,
         retry: { attempts: config.EMAIL_RETRY_ATTEMPTS, baseMs: config.EMAIL_RETRY_BASE_MS },
@@ -95,8 +90,10 @@ await runService({
         inboxEvents,
         kick,
         crafts: workflowsCraftSource(config.WORKFLOWS_URL, config.RPC_TIMEOUT_MS),
-        // The lead wires email-api's campaignsForCalendar / rescheduleCampaign here at merge.
-        campaigns: unwiredCampaigns,
+        campaigns: {
+          campaignsForCalendar: (input) => campaignsForCalendar(deps, input),
+          rescheduleCampaign: (input) => rescheduleCampaign(deps, input),
+        },
       },
       automations: {
         contacts: contactsForAutomations({ url: config.CONTACTS_URL, credentials, timeoutMs: timeout }),
@@ -114,7 +111,7 @@ await runService({
     return {
       routes: routes(deps, webhookKey),
       access,
-      publishes: [inboxEvents.topic, topicName(config.CRAFTER_NAMESPACE, TOPICS.notificationsEmail)],
+      publishes: [inboxEvents.topic, events.topic],
       outbox: stores.outbox,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
       onStop: async () => {

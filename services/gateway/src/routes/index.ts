@@ -7,6 +7,7 @@ import { authRoutes } from "./auth.routes";
 import { automationsRoutes } from "./automations.routes";
 import { billingRoutes } from "./billing.routes";
 import { calendarRoutes } from "./calendar.routes";
+import { campaignsRoutes } from "./campaigns.routes";
 import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 import { inboxRoutes } from "./inbox.routes";
@@ -16,6 +17,7 @@ import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
 import { publicContactsRoutes } from "./public-contacts.routes";
 import { settingsRoutes } from "./settings.routes";
+import { trackingRoutes } from "./tracking.routes";
 import { workflowsRoutes } from "./workflows.routes";
 
 /**
@@ -40,6 +42,8 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   automationsRoutes,
   calendarRoutes,
   inboxRoutes,
+  campaignsRoutes,
+  trackingRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { appError, createServiceClient, describeError, modelOn, type ServiceCredentials } from "@crafter/kit";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
@@ -89,21 +88,19 @@ export function contactsPort(baseUrl: string, timeoutMs: number, credentials: Se
 }
 
 /**
- * Signed consent links, until contacts' GetContactLinks lands (docs/email-contract.md, leads branch):
- * the token is the contact's id signed with HMAC-SHA256 under `secret`, pointing at the public
- * preference centre and the one-click unsubscribe route. At the merge this port calls
- * GetContactLinks instead, so the contacts service verifies its own tokens.
+ * A contact's signed unsubscribe, preference-centre and one-click links from the contacts service
+ * (GetContactLinks, with the notifications service's token), so the contacts service verifies its own
+ * tokens when the recipient follows them. @throws the contacts service's errors (NOT_FOUND…).
  */
-export function interimContactLinks(origin: string, secret: string): ContactLinksPort {
-  const base = origin.replace(/\/+$/, "");
+export function contactsLinks(baseUrl: string, timeoutMs: number, credentials: ServiceCredentials): ContactLinksPort {
+  const client = createServiceClient(ContactsService, baseUrl, { timeoutMs, as: "service", credentials });
   return {
-    async links(userId, projectId, contactId) {
-      const payload = Buffer.from(`${userId}\n${projectId}\n${contactId}`).toString("base64url");
-      const token = `${payload}.${createHmac("sha256", secret).update(payload).digest("base64url").slice(0, 32)}`;
+    async links(userId, _projectId, contactId) {
+      const answer = await client.getContactLinks({ userId, contactId }).catch(upstream);
       return {
-        unsubscribeUrl: `${base}/preferences/${token}`,
-        preferencesUrl: `${base}/preferences/${token}`,
-        oneClickUrl: `${base}/api/public/unsubscribe/${token}`,
+        unsubscribeUrl: answer.unsubscribeUrl,
+        preferencesUrl: answer.preferencesUrl,
+        oneClickUrl: answer.oneClickUrl,
       };
     },
   };
@@ -115,6 +112,9 @@ export function billingUsage(baseUrl: string, timeoutMs: number, credentials: Se
   return {
     async reserve(userId, key) {
       await client.reserveUsage({ userId, counter: "emails", amount: 1, key }).catch(upstream);
+    },
+    async reserveMany(userId, key, amount) {
+      await client.reserveUsage({ userId, counter: "emails", amount, key }).catch(upstream);
     },
     async release(userId, key) {
       await client.releaseUsage({ userId, counter: "emails", key }).catch(upstream);

@@ -7,6 +7,9 @@ import { type DeliveryContent, runDelivery } from "./email-delivery";
 
 type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
 
+/** Emails reserved at billing at once (one key per chunk of a campaign's deliveries). */
+const RESERVE_CHUNK = 50;
+
 /**
  * Sends campaigns. Every state it needs is in the database (the campaign's status, its deliveries
  * and their facts), so a restarted process, or a second pod, resumes where the last one stopped:
@@ -153,6 +156,7 @@ export async function dispatchCampaign(
   const now = deps.now();
   if (campaign.waiting && campaign.waitingCheckedAt)
     if (now.getTime() - new Date(campaign.waitingCheckedAt).getTime() < deps.email.limitRetryMs) return;
+  const resumed = campaign.materialized;
   if (!campaign.materialized) campaign = await materialize(deps, campaign);
 
   const [deliveries, facts] = await Promise.all([
@@ -162,7 +166,25 @@ export async function dispatchCampaign(
   const byDelivery = new Map<string, FactDoc[]>();
   for (const fact of facts) byDelivery.get(fact.deliveryId)?.push(fact) ?? byDelivery.set(fact.deliveryId, [fact]);
   const isFinal = (d: DeliveryDoc) => (byDelivery.get(d._id) ?? []).some((f) => FINAL_FACTS.includes(f.kind));
-  const pending = deliveries.filter((d) => !isFinal(d));
+  let pending = deliveries.filter((d) => !isFinal(d));
+  // A campaign that goes on after a pause, a wait or a restart asks again who is still subscribed:
+  // whoever unsubscribed, bounced or complained since the start is skipped, not sent to.
+  if (resumed && pending.length > 0) {
+    const subscribed = new Set<string>();
+    for await (const page of deps.email.contacts.subscribedMembers(
+      campaign.userId,
+      campaign.projectId,
+      campaign.segmentId,
+    ))
+      for (const contact of page) subscribed.add(contact.contactId);
+    const gone = pending.filter((d) => !subscribed.has(d.contactId));
+    for (const d of gone)
+      await deps.stores.email.addFact(
+        { deliveryId: d._id, campaignId: campaign._id, kind: "skipped", detail: "not_subscribed" },
+        deps.now(),
+      );
+    pending = pending.filter((d) => subscribed.has(d.contactId));
+  }
 
   const winner = await decideWinner(deps, campaign, deliveries, byDelivery);
   if (winner && campaign.abTest) campaign = { ...campaign, abTest: { ...campaign.abTest, winner } };
@@ -176,7 +198,33 @@ export async function dispatchCampaign(
     utmCampaign: campaign.name,
   });
 
-  let halted: "paused" | "limit" | null = null;
+  // The `emails` counter is reserved per chunk of the campaign's deliveries (fixed by delivery id, so
+  // a resumed campaign reserves the same keys again, which counts nothing twice): billing serialises
+  // each user's reservations, one per email would cap a campaign at billing's pace. A chunk that
+  // does not fit any more is reserved email by email, up to the limit.
+  const order = new Map([...deliveries].sort((a, b) => a._id.localeCompare(b._id)).map((d, i) => [d._id, i]));
+  const chunkOf = (d: DeliveryDoc) => Math.floor((order.get(d._id) ?? 0) / RESERVE_CHUNK);
+  const chunkSize = (chunk: number) => Math.min(RESERVE_CHUNK, deliveries.length - chunk * RESERVE_CHUNK);
+  const chunks = new Map<number, Promise<"chunk" | "each">>();
+  const reserveChunk = (chunk: number) => {
+    let pendingReservation = chunks.get(chunk);
+    if (!pendingReservation) {
+      pendingReservation = deps.email.usage
+        .reserveMany(campaign.userId, `campaign:${campaign._id}:chunk:${chunk}`, chunkSize(chunk))
+        .then(
+          () => "chunk" as const,
+          (error: unknown) => {
+            if (isAppError(error) && error.status === 402) return "each" as const;
+            throw error;
+          },
+        );
+      chunks.set(chunk, pendingReservation);
+    }
+    return pendingReservation;
+  };
+  ready.sort((a, b) => (order.get(a._id) ?? 0) - (order.get(b._id) ?? 0));
+
+  let halted: "paused" | "limit" | "error" | null = null;
   let limitCode = "";
   let next = 0;
   let sinceCheck = 0;
@@ -191,20 +239,28 @@ export async function dispatchCampaign(
           return;
         }
       }
-      try {
-        await deps.email.usage.reserve(delivery.userId, delivery._id);
-      } catch (error) {
-        if (isAppError(error) && error.status === 402) {
-          halted = "limit";
-          limitCode = error.code;
-          return;
+      if ((await reserveChunk(chunkOf(delivery))) === "each") {
+        try {
+          await deps.email.usage.reserve(delivery.userId, delivery._id);
+        } catch (error) {
+          if (isAppError(error) && error.status === 402) {
+            halted = "limit";
+            limitCode = error.code;
+            return;
+          }
+          throw error;
         }
-        throw error;
       }
       await runDelivery(deps, delivery, content(delivery), byDelivery.get(delivery._id) ?? []);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, deps.email.concurrency) }, worker));
+  // A worker that fails (a peer briefly away) stops the round; the next round goes on from the facts.
+  const guarded = () =>
+    worker().catch((error: unknown) => {
+      halted = "error";
+      deps.logger.warn({ err: error, campaignId: campaign._id }, "campaign round stopped; the next one resumes");
+    });
+  await Promise.all(Array.from({ length: Math.max(1, deps.email.concurrency) }, guarded));
 
   if (halted === "limit") {
     await deps.stores.campaigns.transition(

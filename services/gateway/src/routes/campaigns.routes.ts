@@ -1,0 +1,380 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { Campaign, CampaignInputSchema, Recipient } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
+import { z } from "zod";
+import { defineRoute, type RouteDef } from "../http/registry";
+import { id } from "../http/schemas";
+import { projectOf } from "./contacts.routes";
+import type { RouteDeps } from "./deps";
+
+// Email campaigns (issue 13, docs/email-contract.md): the notifications service's CampaignsService.
+
+const text = (name: string, max: number) =>
+  z.string({ error: `${name} must be text` }).max(max, `${name} has at most ${max} characters`);
+
+const STATUSES = ["draft", "scheduled", "sending", "paused", "sent", "failed"] as const;
+const RECIPIENT_STATUSES = ["queued", "sent", "failed", "skipped", "bounced", "complained"] as const;
+
+const paging = {
+  page: z.coerce
+    .number({ error: "page must be a whole number from 1 to 100000" })
+    .int("page must be a whole number from 1 to 100000")
+    .min(1, "page must be a whole number from 1 to 100000")
+    .max(100_000, "page must be a whole number from 1 to 100000")
+    .default(1),
+  pageSize: z.coerce
+    .number({ error: "pageSize must be a whole number from 1 to 100" })
+    .int("pageSize must be a whole number from 1 to 100")
+    .min(1, "pageSize must be a whole number from 1 to 100")
+    .max(100, "pageSize must be a whole number from 1 to 100")
+    .default(20),
+};
+
+const abTestInput = z
+  .object({
+    subjectB: text("abTest.subjectB", 300),
+    share: z
+      .number({ error: "abTest.share must be a whole number from 10 to 50" })
+      .int("abTest.share must be a whole number from 10 to 50")
+      .min(10, "abTest.share must be a whole number from 10 to 50")
+      .max(50, "abTest.share must be a whole number from 10 to 50"),
+    winnerAfterMinutes: z
+      .number({ error: "abTest.winnerAfterMinutes must be a whole number of minutes" })
+      .int("abTest.winnerAfterMinutes must be a whole number of minutes")
+      .min(0, "abTest.winnerAfterMinutes must be 0 to 10080")
+      .max(10_080, "abTest.winnerAfterMinutes must be 0 to 10080"),
+  })
+  .meta({ description: "An A/B test of two subjects on `share` percent of the segment; the winner goes to the rest." });
+
+const campaignInput = z.object({
+  name: text("name", 200).optional(),
+  segmentId: text("segmentId", 64).optional(),
+  templateId: text("templateId", 64).optional(),
+  craftId: text("craftId", 64).optional(),
+  subject: text("subject", 300).optional(),
+  preheader: text("preheader", 300).optional(),
+  html: text("html", 1_000_000)
+    .optional()
+    .meta({ description: 'The email\'s HTML with smart values such as {{contact.firstName | "there"}}.' }),
+  abTest: abTestInput.nullable().optional(),
+});
+type CampaignBody = z.output<typeof campaignInput>;
+
+const statsSchema = z.object({
+  recipients: z.number(),
+  sent: z.number(),
+  delivered: z.number(),
+  bounced: z.number(),
+  complained: z.number(),
+  opened: z.number(),
+  clicked: z.number(),
+  failed: z.number(),
+  skipped: z.number(),
+  deliveryRate: z.number().meta({ description: "0–1, of sent." }),
+  bounceRate: z.number(),
+  openRate: z.number(),
+  clickRate: z.number(),
+});
+
+const campaignSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    name: z.string(),
+    status: z.enum(STATUSES),
+    segmentId: z.string(),
+    templateId: z.string().optional(),
+    craftId: z.string().optional(),
+    subject: z.string(),
+    preheader: z.string(),
+    html: z.string(),
+    abTest: z
+      .object({
+        subjectB: z.string(),
+        share: z.number(),
+        winnerAfterMinutes: z.number(),
+        winner: z.enum(["a", "b"]).optional(),
+      })
+      .optional(),
+    scheduledAt: z.string().optional(),
+    sentAt: z.string().optional(),
+    waiting: z
+      .object({ reason: z.literal("limit"), code: z.string() })
+      .optional()
+      .meta({ description: "The plan's monthly email limit stopped the campaign; it goes on when there is room." }),
+    stats: statsSchema,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Campaign" });
+
+const recipientSchema = z
+  .object({
+    contactId: z.string(),
+    email: z.string(),
+    status: z.enum(RECIPIENT_STATUSES),
+    variant: z.string(),
+    sentAt: z.string().nullable(),
+    openedAt: z.string().nullable(),
+    clickedAt: z.string().nullable(),
+    error: z.string(),
+  })
+  .meta({ id: "CampaignRecipient" });
+
+const meta = z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() });
+const paged = <T extends z.ZodType>(item: T) => z.object({ result: z.array(item), meta });
+
+const opt = (value: string) => (value ? value : undefined);
+
+function toCampaignJson(c: Campaign | undefined): z.input<typeof campaignSchema> {
+  if (!c) throw new Error("the notifications service answered no campaign");
+  const status = STATUSES.find((s) => s === c.status) ?? "draft";
+  const stats = c.stats;
+  return {
+    id: c.campaignId,
+    projectId: c.projectId,
+    name: c.name,
+    status,
+    segmentId: c.segmentId,
+    templateId: opt(c.templateId),
+    craftId: opt(c.craftId),
+    subject: c.subject,
+    preheader: c.preheader,
+    html: c.html,
+    abTest: c.abTest
+      ? {
+          subjectB: c.abTest.subjectB,
+          share: c.abTest.share,
+          winnerAfterMinutes: c.abTest.winnerAfterMinutes,
+          winner: c.abTest.winner === "a" || c.abTest.winner === "b" ? c.abTest.winner : undefined,
+        }
+      : undefined,
+    scheduledAt: opt(c.scheduledAt),
+    sentAt: opt(c.sentAt),
+    waiting: c.waiting ? { reason: "limit", code: c.waiting.code } : undefined,
+    stats: {
+      recipients: stats?.recipients ?? 0,
+      sent: stats?.sent ?? 0,
+      delivered: stats?.delivered ?? 0,
+      bounced: stats?.bounced ?? 0,
+      complained: stats?.complained ?? 0,
+      opened: stats?.opened ?? 0,
+      clicked: stats?.clicked ?? 0,
+      failed: stats?.failed ?? 0,
+      skipped: stats?.skipped ?? 0,
+      deliveryRate: stats?.deliveryRate ?? 0,
+      bounceRate: stats?.bounceRate ?? 0,
+      openRate: stats?.openRate ?? 0,
+      clickRate: stats?.clickRate ?? 0,
+    },
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+function toRecipientJson(r: Recipient): z.input<typeof recipientSchema> {
+  return {
+    contactId: r.contactId,
+    email: r.email,
+    status: RECIPIENT_STATUSES.find((s) => s === r.status) ?? "queued",
+    variant: r.variant,
+    sentAt: r.sentAt || null,
+    openedAt: r.openedAt || null,
+    clickedAt: r.clickedAt || null,
+    error: r.error,
+  };
+}
+
+/** The body as the RPC's CampaignInput, and the names of the fields it gives. */
+function toInput(body: CampaignBody): { campaign: MessageInitShape<typeof CampaignInputSchema>; fields: string[] } {
+  const fields = Object.keys(body).filter((key) => body[key as keyof CampaignBody] !== undefined);
+  const { abTest, ...rest } = body;
+  return {
+    campaign: { ...rest, ...(abTest ? { abTest: { ...abTest, winner: "" } } : {}) },
+    fields,
+  };
+}
+
+const campaignParams = z.object({ id: id("id") });
+const CAMPAIGN_ERRORS = ["NOT_FOUND", "CONFLICT"] as const;
+
+export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
+  const one = (campaign: Campaign | undefined) => toCampaignJson(campaign);
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/email/campaigns",
+      tag: "email",
+      summary: "The project's email campaigns, newest first",
+      auth: "session",
+      query: z.object({
+        projectId: text("projectId", 64).optional(),
+        status: z.enum(STATUSES, { error: `status is one of ${STATUSES.join(", ")}` }).optional(),
+        ...paging,
+      }),
+      response: paged(campaignSchema),
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const answer = await clients.campaigns.listCampaigns(
+          { projectId, status: query.status ?? "", page: query.page, pageSize: query.pageSize },
+          as,
+        );
+        return {
+          result: answer.campaigns.map(one),
+          meta: { count: answer.count, currentPage: answer.currentPage, totalPages: answer.totalPages },
+        };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/email/campaigns",
+      tag: "email",
+      summary: "Create a draft campaign",
+      auth: "session",
+      status: 201,
+      idempotent: true,
+      query: z.object({ projectId: text("projectId", 64).optional() }),
+      body: campaignInput,
+      response: campaignSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, body, as }) => {
+        const projectId = await projectOf(clients, as, query.projectId);
+        const answer = await clients.campaigns.createCampaign({ projectId, campaign: toInput(body).campaign }, as);
+        return one(answer.campaign);
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/email/campaigns/{id}",
+      tag: "email",
+      summary: "One campaign with its figures",
+      auth: "session",
+      params: campaignParams,
+      response: campaignSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, as }) =>
+        one((await clients.campaigns.getCampaign({ campaignId: params.id }, as)).campaign),
+    }),
+    defineRoute({
+      method: "put",
+      path: "/api/email/campaigns/{id}",
+      tag: "email",
+      summary: "Change a draft or scheduled campaign (the fields given)",
+      auth: "session",
+      params: campaignParams,
+      body: campaignInput,
+      response: campaignSchema,
+      errors: CAMPAIGN_ERRORS,
+      handler: async ({ params, body, as }) => {
+        const { campaign, fields } = toInput(body);
+        if (fields.length === 0)
+          return one((await clients.campaigns.getCampaign({ campaignId: params.id }, as)).campaign);
+        return one((await clients.campaigns.updateCampaign({ campaignId: params.id, campaign, fields }, as)).campaign);
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/email/campaigns/{id}",
+      tag: "email",
+      summary: "Delete a draft or scheduled campaign",
+      auth: "session",
+      params: campaignParams,
+      response: z.object({ deleted: z.literal(true) }),
+      errors: CAMPAIGN_ERRORS,
+      handler: async ({ params, as }) => {
+        await clients.campaigns.deleteCampaign({ campaignId: params.id }, as);
+        return { deleted: true as const };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/email/campaigns/{id}/send",
+      tag: "email",
+      summary: "Send the campaign now to the segment's subscribed contacts",
+      auth: "session",
+      params: campaignParams,
+      response: campaignSchema,
+      errors: CAMPAIGN_ERRORS,
+      handler: async ({ params, as }) =>
+        one((await clients.campaigns.sendCampaign({ campaignId: params.id }, as)).campaign),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/email/campaigns/{id}/schedule",
+      tag: "email",
+      summary: "Schedule (or reschedule) the campaign; `at` empty unschedules it",
+      auth: "session",
+      params: campaignParams,
+      body: z.object({
+        at: z.union([z.iso.datetime({ offset: true, error: "at must be an ISO 8601 date and time" }), z.literal("")]),
+      }),
+      response: campaignSchema,
+      errors: CAMPAIGN_ERRORS,
+      handler: async ({ params, body, as }) =>
+        one((await clients.campaigns.scheduleCampaign({ campaignId: params.id, at: body.at }, as)).campaign),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/email/campaigns/{id}/pause",
+      tag: "email",
+      summary: "Pause a campaign that is sending",
+      auth: "session",
+      params: campaignParams,
+      response: campaignSchema,
+      errors: CAMPAIGN_ERRORS,
+      handler: async ({ params, as }) =>
+        one((await clients.campaigns.pauseCampaign({ campaignId: params.id }, as)).campaign),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/email/campaigns/{id}/resume",
+      tag: "email",
+      summary: "Resume a paused campaign",
+      auth: "session",
+      params: campaignParams,
+      response: campaignSchema,
+      errors: CAMPAIGN_ERRORS,
+      handler: async ({ params, as }) =>
+        one((await clients.campaigns.resumeCampaign({ campaignId: params.id }, as)).campaign),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/email/campaigns/{id}/test",
+      tag: "email",
+      summary: "Send one test email (no consent needed, not tracked, not counted)",
+      auth: "session",
+      params: campaignParams,
+      body: z.object({ email: z.email({ error: "Invalid email" }).max(254, "Invalid email") }),
+      response: z.object({ messageId: z.string() }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, body, as }) => {
+        const answer = await clients.campaigns.sendTestEmail({ campaignId: params.id, email: body.email }, as);
+        return { messageId: answer.messageId };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/email/campaigns/{id}/recipients",
+      tag: "email",
+      summary: "The campaign's recipients and what happened to each email",
+      auth: "session",
+      params: campaignParams,
+      query: z.object({
+        status: z.enum(RECIPIENT_STATUSES, { error: `status is one of ${RECIPIENT_STATUSES.join(", ")}` }).optional(),
+        ...paging,
+      }),
+      response: paged(recipientSchema),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, query, as }) => {
+        const answer = await clients.campaigns.listRecipients(
+          { campaignId: params.id, status: query.status ?? "", page: query.page, pageSize: query.pageSize },
+          as,
+        );
+        return {
+          result: answer.recipients.map(toRecipientJson),
+          meta: { count: answer.count, currentPage: answer.currentPage, totalPages: answer.totalPages },
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,93 @@
+import { fromBinary } from "@bufbuild/protobuf";
+import { createLogger } from "@crafter/kit";
+import { stackEnv, stackServiceCredentials, throwawayDatabase } from "@crafter/kit/testing";
+import { CampaignScheduledSchema } from "@crafter/proto/crafter/events/v1/email_pb";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { billingUsage, contactsLinks, contactsPort, fixedProvider, projectsBusiness } from "../src/clients/email-ports";
+import type { NotificationsDeps } from "../src/deps";
+import { EmailEvents } from "../src/events/publishers";
+import { createSmtpMailer, type Mailer } from "../src/mail/mailer";
+import { smtpProvider, Throttle } from "../src/mail/providers";
+import { createStores } from "../src/store";
+import { createCampaign } from "../src/usecases/campaigns";
+import { campaignsForCalendar, rescheduleCampaign } from "../src/usecases/campaigns-calendar";
+
+// The calendar's port into campaigns (docs/email-contract.md), on the real database server.
+const env = stackEnv();
+let database: Awaited<ReturnType<typeof throwawayDatabase>>;
+let mailer: Mailer;
+let deps: Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
+
+beforeAll(async () => {
+  database = await throwawayDatabase("notifications_calendar");
+  mailer = createSmtpMailer({ url: env.SMTP_URL ?? "smtp://127.0.0.1:1025", from: "a@b.test", timeoutMs: 5000 });
+  const credentials = stackServiceCredentials("notifications");
+  deps = {
+    stores: await createStores(database.connection),
+    publicOrigin: "http://localhost:8080",
+    logger: createLogger("calendar-test", "silent"),
+    now: () => new Date(),
+    email: {
+      contacts: contactsPort(env.CONTACTS_URL ?? "http://127.0.0.1:1", 5000, credentials),
+      links: contactsLinks(env.CONTACTS_URL!, 10_000, credentials),
+      usage: billingUsage(env.BILLING_URL ?? "http://127.0.0.1:1", 5000, credentials),
+      business: projectsBusiness(env.PROJECTS_URL ?? "http://127.0.0.1:1", 5000, database.connection),
+      providers: fixedProvider(smtpProvider(mailer), new Throttle(10)),
+      events: new EmailEvents("inttest"),
+      kick: () => {},
+      trackingSecret: "c".repeat(40),
+      retry: { attempts: 1, baseMs: 10 },
+      concurrency: 1,
+      attemptLeaseMs: 1000,
+      limitRetryMs: 1000,
+    },
+  };
+});
+
+afterAll(async () => {
+  mailer?.close();
+  await database?.drop();
+});
+
+const caller = (userId: string) => ({
+  userId,
+  role: "user",
+  token: undefined,
+  signal: new AbortController().signal,
+  service: undefined,
+});
+
+describe("campaignsForCalendar and rescheduleCampaign", () => {
+  it("reschedules and unschedules a campaign with CampaignScheduled, and reports status and figures", async () => {
+    const draft = await createCampaign(deps, caller("u1"), {
+      projectId: "p1",
+      campaign: { name: "Launch", segmentId: "s1", subject: "Hi", html: "<p>Hi</p>" },
+    });
+    const at = new Date(Date.now() + 86_400_000).toISOString();
+    const scheduled = await rescheduleCampaign(deps, { userId: "u1", campaignId: draft._id, at });
+    expect(scheduled).toMatchObject({ status: "scheduled", scheduledAt: new Date(at) });
+    await expect(rescheduleCampaign(deps, { userId: "u2", campaignId: draft._id, at })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(
+      rescheduleCampaign(deps, { userId: "u1", campaignId: draft._id, at: "2001-01-01T00:00:00Z" }),
+    ).rejects.toMatchObject({ code: "CR_ERR_BAD_REQUEST" });
+
+    const map = await campaignsForCalendar(deps, { userId: "u1", campaignIds: [draft._id, "missing"] });
+    expect([...map.keys()]).toEqual([draft._id]);
+    expect(map.get(draft._id)).toMatchObject({ status: "scheduled", stats: { sent: 0, openRate: 0 } });
+    expect((await campaignsForCalendar(deps, { userId: "u2", campaignIds: [draft._id] })).size).toBe(0);
+
+    await rescheduleCampaign(deps, { userId: "u1", campaignId: draft._id, at: "" });
+    const doc = await deps.stores.campaigns.model.findById(draft._id).lean();
+    expect(doc?.status).toBe("draft");
+    // Lean documents hold BSON Binary payloads (bytes in `.buffer`).
+    const bytes = (payload: unknown) =>
+      payload instanceof Uint8Array ? payload : new Uint8Array((payload as { buffer: Uint8Array }).buffer);
+    const events = (doc?.outbox ?? []).map((entry) => fromBinary(CampaignScheduledSchema, bytes(entry.payload)));
+    expect(events.map((e) => [e.campaignId, e.name, e.at])).toEqual([
+      [draft._id, "Launch", at],
+      [draft._id, "Launch", ""],
+    ]);
+  });
+});
