@@ -7,6 +7,7 @@ import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { PaymentsService } from "@crafter/proto/crafter/billing/v1/payments_pb";
 import { ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
 import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
+import { TemplatesService } from "@crafter/proto/crafter/notifications/v1/templates_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { Config } from "./config";
@@ -25,6 +26,8 @@ export interface Clients {
   paymentsAsGateway: Client<typeof PaymentsService>;
   contacts: Client<typeof ContactsService>;
   media: Client<typeof MediaService>;
+  /** Notifications' email and social post templates (issue 13). */
+  templates: Client<typeof TemplatesService>;
 }
 
 /**
@@ -56,5 +59,6 @@ export function createClients(config: Config): Clients {
     }),
     contacts: createServiceClient(ContactsService, config.CONTACTS_URL, options),
     media: createServiceClient(MediaService, config.MEDIA_URL, options),
+    templates: createServiceClient(TemplatesService, config.NOTIFICATIONS_URL, options),
   };
 }

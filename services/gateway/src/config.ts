@@ -21,6 +21,8 @@ export const configSchema = baseConfigSchema.extend({
   CONTACTS_URL: z.url(),
   /** Assets, edits, uploads and the signed /media/* files. */
   MEDIA_URL: z.url(),
+  /** Email templates and campaigns, the calendar, the inbox and automations (issue 13). */
+  NOTIFICATIONS_URL: z.url(),
   /** Set false only for plain-http hosts other than localhost; browsers treat localhost as secure. */
   COOKIE_SECURE: z
     .enum(["true", "false"])

@@ -11,6 +11,7 @@ import { mediaRoutes } from "./media.routes";
 import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
 import { settingsRoutes } from "./settings.routes";
+import { templatesRoutes } from "./templates.routes";
 import { workflowsRoutes } from "./workflows.routes";
 
 /**
@@ -30,6 +31,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   adminRoutes,
   contactsRoutes,
   mediaRoutes,
+  templatesRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

@@ -1,4 +1,7 @@
 import type { RpcAccess } from "@crafter/kit";
+import { templatesAccess } from "./templates.access";
 
-/** The notifications service serves no RPC but grpc.health.v1 (public); anything else is refused. */
-export const access: RpcAccess = {};
+/** Who may call each RPC of the notifications service, one area per spread; anything else is refused. */
+export const access: RpcAccess = {
+  ...templatesAccess,
+};

@@ -1,10 +1,11 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { NotificationsDeps } from "../deps";
+import { templatesRoutes } from "./templates.routes";
 
-/**
- * The notifications service has no public RPCs yet (its work is driven by events); the kit's
- * server adds grpc.health.v1 on its own.
- */
-export function routes(_deps: NotificationsDeps): (router: ConnectRouter) => void {
-  return () => {};
+/** Every Connect service of notifications, one area per line; the kit adds grpc.health.v1. */
+export function routes(deps: NotificationsDeps): (router: ConnectRouter) => void {
+  const areas = [templatesRoutes(deps)];
+  return (router) => {
+    for (const area of areas) area(router);
+  };
 }

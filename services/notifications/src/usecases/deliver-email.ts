@@ -19,7 +19,10 @@ export interface EventEmail {
  * @returns "sent", or "already-sent" for a duplicate event.
  */
 export async function deliverEmail(
-  deps: Pick<NotificationsDeps, "stores" | "mailer" | "publicOrigin" | "logger" | "now">,
+  // Only the deliveries store: the other areas' stores are no concern of a transactional send.
+  deps: Pick<NotificationsDeps, "mailer" | "publicOrigin" | "logger" | "now"> & {
+    stores: Pick<NotificationsDeps["stores"], "deliveries">;
+  },
   input: EventEmail,
 ): Promise<"sent" | "already-sent"> {
   const claim = await deps.stores.deliveries.claim(input);
