@@ -30,6 +30,19 @@ export interface SmartValueToken {
 // string in which \" and \\ are escapes.
 const TOKEN = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*(?:\|\s*"((?:[^"\\]|\\.)*)"\s*)?\}\}/g;
 
+/**
+ * Undoes HTML escaping inside smart values (`{{contact.firstName | &quot;there&quot;}}`): editors
+ * such as GrapesJS escape quotes in text when they write the document out.
+ */
+export function normalizeSmartValues(text: string): string {
+  return text.replace(/\{\{[^{}]*\}\}/g, (token) =>
+    token
+      .replace(/&quot;|&#0*34;/g, '"')
+      .replace(/&#0*39;|&apos;/g, "'")
+      .replace(/&amp;/g, "&"),
+  );
+}
+
 /** Every smart value in `text`, in order. */
 export function parseSmartValues(text: string): SmartValueToken[] {
   const found: SmartValueToken[] = [];

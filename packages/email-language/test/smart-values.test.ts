@@ -1,5 +1,11 @@
 import { describe, expect, it } from "@jest/globals";
-import { detachSmartValue, fillSmartValues, parseSmartValues, smartValueToken } from "../src/index";
+import {
+  detachSmartValue,
+  fillSmartValues,
+  normalizeSmartValues,
+  parseSmartValues,
+  smartValueToken,
+} from "../src/index";
 
 describe("smart values", () => {
   it("finds names and quoted fallbacks, with spaces and escapes", () => {
@@ -38,5 +44,12 @@ describe("smart values", () => {
     expect(detachSmartValue(text, 3)).toBe("Hi there and {{contact.firstName}}");
     expect(detachSmartValue(text, 3, "friend")).toBe("Hi friend and {{contact.firstName}}");
     expect(detachSmartValue(text, 4)).toBe(text);
+  });
+
+  it("reads tokens an editor wrote with escaped quotes, leaving the rest of the HTML escaped", () => {
+    const written = "<p>Tom &amp; Jerry: {{contact.firstName | &quot;there&quot;}} &quot;hi&quot;</p>";
+    expect(normalizeSmartValues(written)).toBe(
+      '<p>Tom &amp; Jerry: {{contact.firstName | "there"}} &quot;hi&quot;</p>',
+    );
   });
 });

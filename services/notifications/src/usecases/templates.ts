@@ -1,4 +1,4 @@
-import { fillSmartValues } from "@crafter/email-language";
+import { fillSmartValues, normalizeSmartValues } from "@crafter/email-language";
 import { appError, type Caller } from "@crafter/kit";
 import mjml2html from "mjml";
 import type { NotificationsDeps } from "../deps";
@@ -43,9 +43,10 @@ export async function renderMjml(
   if (Buffer.byteLength(mjml) > MAX_MJML_BYTES) {
     return { html: "", errors: [{ line: 0, message: "The template is larger than 512 KB." }] };
   }
-  const source = values ? fillSmartValues(mjml, values, { escape: "html" }) : mjml;
+  const source = values ? fillSmartValues(normalizeSmartValues(mjml), values, { escape: "html" }) : mjml;
   try {
-    const out = await mjml2html(source, { validationLevel: "soft", keepComments: false });
+    // fonts: {}: no Google Fonts links; emails use the system fonts the templates name.
+    const out = await mjml2html(source, { validationLevel: "soft", keepComments: false, fonts: {} });
     return {
       html: out.html,
       errors: (out.errors ?? []).map((e) => ({ line: Number(e.line) || 0, message: e.message })),

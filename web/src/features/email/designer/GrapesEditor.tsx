@@ -1,6 +1,9 @@
+import { normalizeSmartValues } from "@crafter/email-language";
 import grapesjs, { type Editor } from "grapesjs";
 import grapesjsMjml from "grapesjs-mjml";
 import "grapesjs/dist/css/grapes.min.css";
+// The panels' icons, bundled: GrapesJS would fetch Font Awesome from a CDN (cssIcons) otherwise.
+import "font-awesome/css/font-awesome.min.css";
 import { forwardRef, useEffect, useImperativeHandle, useRef } from "react";
 
 /** What the designer page asks of the editor. */
@@ -35,12 +38,18 @@ const GrapesEditor = forwardRef<GrapesEditorHandle, { mjml: string; onChange?: (
 
   useEffect(() => {
     if (!container.current) return;
+    // A fresh mount per editor: React's strict mode builds, destroys and builds again, and GrapesJS
+    // does not come back to life in a container it was destroyed in.
+    const mount = document.createElement("div");
+    mount.style.height = "100%";
+    container.current.appendChild(mount);
     const instance = grapesjs.init({
-      container: container.current,
+      container: mount,
       height: "100%",
-      width: "auto",
+      width: "100%",
       fromElement: false,
       storageManager: false,
+      cssIcons: "",
       assetManager: { upload: false, assets: [] },
       plugins: [grapesjsMjml],
       pluginsOpts: {
@@ -52,12 +61,13 @@ const GrapesEditor = forwardRef<GrapesEditorHandle, { mjml: string; onChange?: (
     editor.current = instance;
     return () => {
       instance.destroy();
+      mount.remove();
       editor.current = null;
     };
   }, []);
 
   useImperativeHandle(ref, () => ({
-    getMjml: () => editor.current?.getHtml() ?? "",
+    getMjml: () => normalizeSmartValues(editor.current?.getHtml() ?? ""),
     setMjml: (next) => {
       editor.current?.setComponents(next);
     },
