@@ -87,7 +87,11 @@ describe("email templates in the browser", () => {
     await text.fill("reader");
     await page.getByRole("button", { name: "Detach", exact: true }).last().click();
     await page.getByText("The smart value is plain text now").waitFor();
-    await page.keyboard.press("Escape");
+    await page
+      .getByRole("dialog", { name: "Smart values in this template" })
+      .getByRole("button", { name: "Close" })
+      .click();
+    await page.getByRole("dialog", { name: "Smart values in this template" }).waitFor({ state: "hidden" });
   });
 
   step("saves it as the user's own template", async () => {
@@ -108,7 +112,10 @@ describe("email templates in the browser", () => {
     const preview = page.frameLocator('[data-testid="rendered-preview"]');
     await preview.getByText("Story one from the e2e").waitFor();
     await preview.getByText("Your business · 1 Main Street, Springfield").waitFor();
-    await page.keyboard.press("Escape");
+    await page
+      .getByRole("dialog", { name: "Preview (rendered on the server)" })
+      .getByRole("button", { name: "Close" })
+      .click();
   });
 
   step("lists it under My templates, and nothing loaded from another host", async () => {
