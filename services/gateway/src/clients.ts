@@ -11,6 +11,7 @@ import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
 import { AutomationsService } from "@crafter/proto/crafter/notifications/v1/automations_pb";
 import { CalendarService, InboxService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
 import { CampaignsService } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
+import { TemplatesService } from "@crafter/proto/crafter/notifications/v1/templates_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { Config } from "./config";
@@ -40,6 +41,8 @@ export interface Clients {
   campaigns: Client<typeof CampaignsService>;
   /** The same with the gateway's service token: open/click tracking and SendGrid's webhook (no user). */
   campaignsAsGateway: Client<typeof CampaignsService>;
+  /** Notifications' email and social post templates (issue 13). */
+  templates: Client<typeof TemplatesService>;
 }
 
 /**
@@ -81,5 +84,6 @@ export function createClients(config: Config): Clients {
       as: "service",
       credentials,
     }),
+    templates: createServiceClient(TemplatesService, config.NOTIFICATIONS_URL, options),
   };
 }

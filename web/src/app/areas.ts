@@ -5,6 +5,7 @@ import { BUSINESS_ROUTES } from "../features/business/routes";
 import { CALENDAR_ROUTES } from "../features/calendar/routes";
 import { CAMPAIGN_ROUTES } from "../features/campaign/routes";
 import { CONTACTS_ROUTES } from "../features/contacts/routes";
+import { EMAIL_ROUTES } from "../features/email/routes";
 import { HELP_ROUTES } from "../features/help/routes";
 import { MEDIA_ROUTES } from "../features/media/routes";
 import { OFFERINGS_ROUTES } from "../features/offerings/routes";
@@ -25,6 +26,7 @@ export const AREA_ROUTES: RouteEntry[] = [
   ...PROJECTS_ROUTES,
   ...OFFERINGS_ROUTES,
   ...CAMPAIGN_ROUTES,
+  ...EMAIL_ROUTES,
   ...BUSINESS_ROUTES,
   ...HELP_ROUTES,
   ...SETTINGS_ROUTES,

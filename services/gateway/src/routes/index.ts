@@ -17,6 +17,7 @@ import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
 import { publicContactsRoutes } from "./public-contacts.routes";
 import { settingsRoutes } from "./settings.routes";
+import { templatesRoutes } from "./templates.routes";
 import { trackingRoutes } from "./tracking.routes";
 import { workflowsRoutes } from "./workflows.routes";
 
@@ -44,6 +45,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   inboxRoutes,
   campaignsRoutes,
   trackingRoutes,
+  templatesRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

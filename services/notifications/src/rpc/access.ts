@@ -2,10 +2,12 @@ import type { RpcAccess } from "@crafter/kit";
 import { automationsAccess } from "./automations.access";
 import { calendarAccess } from "./calendar.access";
 import { campaignsAccess } from "./campaigns.access";
+import { templatesAccess } from "./templates.access";
 
 /** Who may call each RPC, one line per area; grpc.health.v1 is public, anything unlisted is refused. */
 export const access: RpcAccess = {
   ...campaignsAccess,
   ...automationsAccess,
   ...calendarAccess,
+  ...templatesAccess,
 };

@@ -4,10 +4,16 @@ import type { NotificationsDeps } from "../deps";
 import { automationsRoutes } from "./automations.routes";
 import { calendarRoutes } from "./calendar.routes";
 import { campaignsRoutes } from "./campaigns.routes";
+import { templatesRoutes } from "./templates.routes";
 
 /** The notifications service's RPCs, one line per area; the kit's server adds grpc.health.v1. */
 export function routes(deps: NotificationsDeps, sendgridKey: KeyObject | null = null): (router: ConnectRouter) => void {
-  const areas = [campaignsRoutes(deps, sendgridKey), automationsRoutes(deps), calendarRoutes(deps)];
+  const areas = [
+    campaignsRoutes(deps, sendgridKey),
+    automationsRoutes(deps),
+    calendarRoutes(deps),
+    templatesRoutes(deps),
+  ];
   return (router) => {
     for (const area of areas) area(router);
   };

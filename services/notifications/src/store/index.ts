@@ -6,6 +6,7 @@ import { type CampaignDoc, type CampaignRepository, createCampaignRepository } f
 import { createDeliveryRepository, type DeliveryRepository } from "./delivery.repository";
 import { createEmailRepository, type EmailRepository, type FactDoc } from "./email.repository";
 import { createInboxRepository, type InboxRepository, type NotificationDoc } from "./inbox.repository";
+import { createTemplateRepository, type TemplateRepository } from "./template.repository";
 
 /** Every repository of the notifications service, over its own database. */
 export interface NotificationsStores {
@@ -19,11 +20,12 @@ export interface NotificationsStores {
   automationRuns: AutomationRunRepository;
   inbox: InboxRepository;
   calendar: CalendarRepository;
+  templates: TemplateRepository;
 }
 
 /** Builds the repositories and waits until their indexes exist (the unique keys are the send-once guards). */
 export async function createStores(connection: Connection): Promise<NotificationsStores> {
-  const [deliveries, email, campaigns, automations, automationRuns, inbox, calendar] = await Promise.all([
+  const [deliveries, email, campaigns, automations, automationRuns, inbox, calendar, templates] = await Promise.all([
     createDeliveryRepository(connection),
     createEmailRepository(connection),
     createCampaignRepository(connection),
@@ -31,6 +33,7 @@ export async function createStores(connection: Connection): Promise<Notification
     createAutomationRunRepository(connection),
     createInboxRepository(connection),
     createCalendarRepository(connection),
+    createTemplateRepository(connection),
   ]);
   return {
     deliveries,
@@ -40,6 +43,7 @@ export async function createStores(connection: Connection): Promise<Notification
     automationRuns,
     inbox,
     calendar,
+    templates,
     outbox: [campaigns.model, email.facts, inbox.model],
   };
 }

@@ -2,6 +2,7 @@ import { ClockCircleOutlined, EditOutlined, EyeOutlined, StepForwardOutlined } f
 import { Alert, Button, Card, Descriptions, Divider, Empty, Flex, Tag } from "antd";
 import { memo, useState } from "react";
 import type { CraftStep } from "../../../api/types";
+import { emailStepPanel, isEmailCraft, PourIntoTemplateButton } from "../../email/craft-steps";
 import { isComingStep, isSkippedStep } from "../actions";
 import { ResultsPanel } from "./ResultsPanel";
 import { StepForm } from "./StepForm";
@@ -75,6 +76,17 @@ export const StepPanel = memo(function StepPanel({
   const [resultsShown, setResultsShown] = useState(step.action?.resultViewTrigger !== "Manual");
   const title = step.title || labelOf({ name: step.name, kind: "text" });
 
+  // The email kinds run in the browser (features/email): their steps open, not "coming soon".
+  const EmailPanel = emailStepPanel(step.action?.kind);
+  if (EmailPanel && isComingStep(step)) {
+    return (
+      <Card title={title} data-testid={`step-panel-${step.name}`} data-step-state="email">
+        {step.description && <p>{step.description}</p>}
+        <EmailPanel craftId={craftId} step={step} steps={steps ?? [step]} />
+      </Card>
+    );
+  }
+
   if (isComingStep(step)) {
     return (
       <Card
@@ -139,6 +151,9 @@ export const StepPanel = memo(function StepPanel({
         <StepAnswers step={step} />
         {(step.inputs?.length ?? 0) > 0 && results.length > 0 && <Divider />}
         {isViewStep(step) && results.length > 0 && <StepResults viewer={step.viewer} results={results} />}
+        {isViewStep(step) && results.length > 0 && steps?.at(-1) === step && isEmailCraft(steps) && (
+          <PourIntoTemplateButton steps={steps} name={title} />
+        )}
         {!isViewStep(step) &&
           (resultsShown ? (
             <ResultsPanel craftId={craftId} step={step} busy={busy} onGenerateMore={onGenerateMore} />

@@ -1,8 +1,9 @@
 import { isViewerKind, type ViewerKind } from "@crafter/workflow-language";
-import { Alert, Card, Descriptions, Flex, List, Progress, Tag, Typography } from "antd";
+import { Card, Descriptions, Flex, List, Progress, Tag, Typography } from "antd";
 import type { ComponentType } from "react";
 import type { StepResult } from "../../../api/types";
 import { safeHtml } from "../../../shared/safe-html";
+import { EmailAttachmentViewer, TemplateDesignerViewer } from "../../email/craft-steps";
 import { MEDIA_VIEWERS } from "../../media/viewers";
 import { engineLabel } from "../engine-label";
 
@@ -206,11 +207,6 @@ function humanizeKey(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The template designer and email attachment viewers arrive with the email work. */
-function ComingSoonViewer() {
-  return <Alert type="info" showIcon data-testid="viewer-coming-soon" title="Coming soon" />;
-}
-
 /** Viewers whose results are chosen: one (single) or several (multi), see StepResults. */
 export const SELECT_VIEWERS: Partial<Record<ViewerKind, "single" | "multi">> = {
   "single select list": "single",
@@ -229,8 +225,8 @@ export const VIEWERS: Record<ViewerKind, ComponentType<ViewerProps>> = {
   grid: GridViewer,
   "website audit summary": WebsiteAuditSummaryViewer,
   ...MEDIA_VIEWERS,
-  "template designer": ComingSoonViewer,
-  "email attachment uploader": ComingSoonViewer,
+  "template designer": TemplateDesignerViewer,
+  "email attachment uploader": EmailAttachmentViewer,
 };
 
 const BY_FORMAT: Record<string, ComponentType<ViewerProps>> = {

@@ -1,0 +1,187 @@
+import type { Template } from "@crafter/proto/crafter/notifications/v1/templates_pb";
+import { z } from "zod";
+import { defineRoute, type RouteDef } from "../http/registry";
+import { id } from "../http/schemas";
+import { projectOf } from "./contacts.routes";
+import type { RouteDeps } from "./deps";
+
+const TAG = "Email templates";
+const SECTION_FLAG = "email_designer_section_template";
+/** 512 KB of MJML, as the service allows. */
+const MAX_MJML = 512 * 1024;
+
+export const templateSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(["email", "social"]),
+    scope: z.enum(["predefined", "user", "section"]),
+    name: z.string(),
+    category: z.string(),
+    thumbnailUrl: z.string().optional(),
+    mjml: z.string(),
+    html: z.string().meta({ description: "The MJML rendered to HTML, smart values as written." }),
+    subject: z.string().optional(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "EmailTemplate" });
+
+function toTemplate(t: Template): z.input<typeof templateSchema> {
+  return {
+    id: t.id,
+    kind: t.kind === "social" ? "social" : "email",
+    scope: t.scope === "user" || t.scope === "section" ? t.scope : "predefined",
+    name: t.name,
+    category: t.category,
+    ...(t.thumbnailUrl ? { thumbnailUrl: t.thumbnailUrl } : {}),
+    mjml: t.mjml,
+    html: t.html,
+    ...(t.subject ? { subject: t.subject } : {}),
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}
+
+const whole = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number from ${min} to ${max}` })
+    .int(`${name} must be a whole number from ${min} to ${max}`)
+    .min(min, `${name} must be a whole number from ${min} to ${max}`)
+    .max(max, `${name} must be a whole number from ${min} to ${max}`);
+const text = (name: string, max: number) => z.string({ error: `${name} must be text` }).max(max, `${name} is too long`);
+const kind = z.enum(["email", "social"], { error: "kind must be email or social" });
+const name = text("name", 200).trim().min(1, "A name is required.");
+const mjml = text("mjml", MAX_MJML);
+const subject = text("subject", 300);
+const projectId = text("projectId", 64).optional().meta({ description: "The project; the active one when absent." });
+const idParams = z.object({ id: id("id") });
+const meta = z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() });
+const errorLine = z.object({ line: z.number(), message: z.string() });
+
+/** /api/email/templates and /api/email/render (docs/email-contract.md, Templates). */
+export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
+  const templates = clients.templates;
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/email/templates",
+      summary: "Email or social post templates: predefined, the caller's own, or sections",
+      description: `Section templates are listed only when flag ${SECTION_FLAG} is on (an empty page otherwise).`,
+      tag: TAG,
+      auth: "session",
+      query: z.object({
+        kind: kind.default("email"),
+        scope: z
+          .enum(["predefined", "user", "section"], { error: "scope must be predefined, user or section" })
+          .default("predefined"),
+        projectId,
+        page: whole("page", 1, 100_000).default(1),
+        pageSize: whole("pageSize", 1, 100).default(20),
+      }),
+      response: z.object({ result: z.array(templateSchema), meta }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, as }) => {
+        if (query.scope === "section") {
+          const flags = await clients.account.getFlags({}, as);
+          if (!flags.enabledFeatures.includes(SECTION_FLAG) || flags.disabledFeatures.includes(SECTION_FLAG))
+            return { result: [], meta: { count: 0, currentPage: query.page, totalPages: 1 } };
+        }
+        const page = await templates.listTemplates(
+          {
+            projectId: query.scope === "user" ? await projectOf(clients, as, query.projectId) : "",
+            kind: query.kind,
+            scope: query.scope,
+            page: query.page,
+            pageSize: query.pageSize,
+          },
+          as,
+        );
+        return {
+          result: page.result.map(toTemplate),
+          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+        };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/email/templates/{id}",
+      summary: "A template: predefined, a section, or the caller's own",
+      tag: TAG,
+      auth: "session",
+      params: idParams,
+      response: templateSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, as }) => toTemplate(await templates.getTemplate({ id: params.id }, as)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/email/templates",
+      summary: "Save a new template of the caller's (MJML; rendered to HTML on save)",
+      tag: TAG,
+      auth: "session",
+      status: 201,
+      idempotent: true,
+      query: z.object({ projectId }),
+      body: z.object({ kind: kind.default("email"), name, mjml, subject: subject.optional() }),
+      response: templateSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, body, as }) =>
+        toTemplate(
+          await templates.createTemplate(
+            {
+              projectId: await projectOf(clients, as, query.projectId),
+              kind: body.kind,
+              name: body.name,
+              mjml: body.mjml,
+              subject: body.subject ?? "",
+            },
+            as,
+          ),
+        ),
+    }),
+    defineRoute({
+      method: "put",
+      path: "/api/email/templates/{id}",
+      summary: "Change the caller's own template",
+      tag: TAG,
+      auth: "session",
+      params: idParams,
+      body: z.object({ name: name.optional(), mjml: mjml.optional(), subject: subject.optional() }),
+      response: templateSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, body, as }) =>
+        toTemplate(await templates.updateTemplate({ id: params.id, ...body }, as)),
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/email/templates/{id}",
+      summary: "Delete the caller's own template",
+      tag: TAG,
+      auth: "session",
+      params: idParams,
+      response: z.object({}),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, as }) => {
+        await templates.deleteTemplate({ id: params.id }, as);
+        return {};
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/email/render",
+      summary: "Render MJML to HTML on the server, smart values filled when values are given",
+      description: "MJML errors are answered with their line in `errors` (the HTML is rendered anyway when it can be).",
+      tag: TAG,
+      auth: "session",
+      body: z.object({
+        mjml,
+        values: z.record(text("A value's name", 100), text("A value", 2000)).optional(),
+      }),
+      response: z.object({ html: z.string(), errors: z.array(errorLine) }),
+      handler: async ({ body, as }) => {
+        const out = await templates.renderMjml({ mjml: body.mjml, values: body.values ?? {} }, as);
+        return { html: out.html, errors: out.errors.map((e) => ({ line: e.line, message: e.message })) };
+      },
+    }),
+  ];
+}

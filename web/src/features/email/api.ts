@@ -1,0 +1,188 @@
+import useSWR from "swr";
+import { api, fetcher } from "../../api/api";
+
+/**
+ * The email REST routes of docs/email-contract.md as the web uses them: templates and the MJML
+ * render (this branch's gateway routes), campaigns (email-api's), segments (contacts').
+ */
+
+export type TemplateKind = "email" | "social";
+export type TemplateScope = "predefined" | "user" | "section";
+
+export interface EmailTemplate {
+  id: string;
+  kind: TemplateKind;
+  scope: TemplateScope;
+  name: string;
+  category: string;
+  thumbnailUrl?: string;
+  mjml: string;
+  html: string;
+  subject?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PageMeta {
+  count: number;
+  currentPage: number;
+  totalPages: number;
+}
+
+export interface Paged<T> {
+  result: T[];
+  meta: PageMeta;
+}
+
+export interface RenderResult {
+  html: string;
+  errors: { line: number; message: string }[];
+}
+
+export const emailKeys = {
+  templates: (kind: TemplateKind, scope: TemplateScope, page = 1) =>
+    `/api/email/templates?kind=${kind}&scope=${scope}&page=${page}&pageSize=24`,
+  template: (id: string) => `/api/email/templates/${encodeURIComponent(id)}`,
+  campaigns: (page = 1, status = "") =>
+    `/api/email/campaigns?page=${page}&pageSize=20${status ? `&status=${encodeURIComponent(status)}` : ""}`,
+  campaign: (id: string) => `/api/email/campaigns/${encodeURIComponent(id)}`,
+  recipients: (id: string, page = 1) =>
+    `/api/email/campaigns/${encodeURIComponent(id)}/recipients?page=${page}&pageSize=20`,
+  segments: "/api/segments",
+};
+
+/** SWR keys that are template lists (to revalidate after a save or delete). */
+export function isTemplateListKey(key: unknown): boolean {
+  return typeof key === "string" && key.startsWith("/api/email/templates?");
+}
+
+export function useTemplates(kind: TemplateKind, scope: TemplateScope, page = 1, enabled = true) {
+  return useSWR<Paged<EmailTemplate>>(enabled ? emailKeys.templates(kind, scope, page) : null, fetcher);
+}
+
+export function useTemplate(id: string | undefined) {
+  return useSWR<EmailTemplate>(id ? emailKeys.template(id) : null, fetcher);
+}
+
+export function createTemplate(body: { kind: TemplateKind; name: string; mjml: string; subject?: string }) {
+  return api.post<EmailTemplate>("/api/email/templates", body);
+}
+
+export function updateTemplate(id: string, body: { name?: string; mjml?: string; subject?: string }) {
+  return api.put<EmailTemplate>(emailKeys.template(id), body);
+}
+
+export function deleteTemplate(id: string) {
+  return api.del<unknown>(emailKeys.template(id));
+}
+
+export function renderMjml(mjml: string, values?: Record<string, string>, signal?: AbortSignal) {
+  return api.post<RenderResult>("/api/email/render", values ? { mjml, values } : { mjml }, { signal });
+}
+
+// Campaigns (email-api builds the backend, the contract fixes the shapes).
+
+export type CampaignStatus = "draft" | "scheduled" | "sending" | "paused" | "sent" | "failed";
+
+export interface CampaignStats {
+  recipients: number;
+  sent: number;
+  delivered: number;
+  bounced: number;
+  complained: number;
+  opened: number;
+  clicked: number;
+  failed: number;
+  skipped: number;
+  deliveryRate: number;
+  bounceRate: number;
+  openRate: number;
+  clickRate: number;
+}
+
+export interface AbTest {
+  subjectB: string;
+  /** Percent of the segment, 10–50. */
+  share: number;
+  winnerAfterMinutes: number;
+  winner?: "a" | "b";
+}
+
+export interface Campaign {
+  id: string;
+  name: string;
+  status: CampaignStatus;
+  segmentId: string;
+  templateId?: string;
+  craftId?: string;
+  subject: string;
+  preheader: string;
+  abTest?: AbTest;
+  scheduledAt?: string;
+  sentAt?: string;
+  waiting?: { reason: "limit"; code: string };
+  stats: CampaignStats;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CampaignInput {
+  name: string;
+  segmentId: string;
+  templateId?: string;
+  craftId?: string;
+  subject: string;
+  preheader: string;
+  abTest?: Omit<AbTest, "winner">;
+}
+
+export interface Recipient {
+  contactId: string;
+  email: string;
+  status: string;
+  variant?: string;
+  sentAt?: string;
+  openedAt?: string;
+  clickedAt?: string;
+  error?: string;
+}
+
+export interface Segment {
+  id: string;
+  name: string;
+}
+
+export function isCampaignKey(key: unknown): boolean {
+  return typeof key === "string" && key.startsWith("/api/email/campaigns");
+}
+
+export function useCampaigns(page: number, status = "") {
+  return useSWR<Paged<Campaign>>(emailKeys.campaigns(page, status), fetcher);
+}
+
+export function useCampaign(id: string | undefined) {
+  return useSWR<Campaign>(id ? emailKeys.campaign(id) : null, fetcher, {
+    // A campaign that is going out changes by the second.
+    refreshInterval: (data) => (data?.status === "sending" ? 3000 : 0),
+  });
+}
+
+export function useRecipients(id: string, page: number) {
+  return useSWR<Paged<Recipient>>(emailKeys.recipients(id, page), fetcher);
+}
+
+export function useSegments() {
+  // The contacts API answers the active project's segments as a plain list.
+  return useSWR<(Segment | null)[]>(emailKeys.segments, fetcher);
+}
+
+export const campaignApi = {
+  create: (input: CampaignInput) => api.post<Campaign>("/api/email/campaigns", input),
+  update: (id: string, input: Partial<CampaignInput>) => api.put<Campaign>(emailKeys.campaign(id), input),
+  remove: (id: string) => api.del<unknown>(emailKeys.campaign(id)),
+  send: (id: string) => api.post<Campaign>(`${emailKeys.campaign(id)}/send`),
+  schedule: (id: string, at: string) => api.post<Campaign>(`${emailKeys.campaign(id)}/schedule`, { at }),
+  pause: (id: string) => api.post<Campaign>(`${emailKeys.campaign(id)}/pause`),
+  resume: (id: string) => api.post<Campaign>(`${emailKeys.campaign(id)}/resume`),
+  test: (id: string, email: string) => api.post<unknown>(`${emailKeys.campaign(id)}/test`, { email }),
+};

@@ -1,0 +1,609 @@
+import { PlusOutlined, SendOutlined } from "@ant-design/icons";
+import { zodResolver } from "@hookform/resolvers/zod";
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  DatePicker,
+  Descriptions,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Popconfirm,
+  Radio,
+  Select,
+  Space,
+  Statistic,
+  Switch,
+  Table,
+  Tag,
+  Typography,
+} from "antd";
+import dayjs, { type Dayjs } from "dayjs";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useNavigate, useParams } from "react-router-dom";
+import { useSWRConfig } from "swr";
+import { z } from "zod";
+import { errorMessage } from "../../../api/errors";
+import { useCrafts } from "../../../api/hooks/crafts";
+import { FormField } from "../../../shared/FormField";
+import { LinkButton } from "../../../shared/LinkButton";
+import { EmptyState, ErrorState, FullPageSpin, LoadingBlock } from "../../../shared/states";
+import {
+  type Campaign,
+  campaignApi,
+  isCampaignKey,
+  useCampaign,
+  useCampaigns,
+  useRecipients,
+  useSegments,
+  useTemplates,
+} from "../api";
+import { campaignPath, EMAIL_PAGES } from "../paths";
+import {
+  type CampaignForm,
+  campaignFormSchema,
+  EMPTY_CAMPAIGN_FORM,
+  formatRate,
+  fromCampaign,
+  isEditable,
+  STATUS_COLOURS,
+  toCampaignInput,
+} from "./campaign-form";
+
+function StatusTag({ campaign }: { campaign: Pick<Campaign, "status" | "waiting"> }) {
+  return (
+    <Space size={4}>
+      <Tag color={STATUS_COLOURS[campaign.status]} data-testid="campaign-status">
+        {campaign.status}
+      </Tag>
+      {campaign.waiting && <Tag color="warning">waiting: plan limit</Tag>}
+    </Space>
+  );
+}
+
+/** /app/email/campaigns: every email campaign with its status and rates. */
+export function CampaignsPage() {
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState("");
+  const { data, error, isLoading, mutate } = useCampaigns(page, status);
+  return (
+    <Flex vertical gap={16} data-testid="campaigns-page">
+      <Flex justify="space-between" align="center" wrap gap={8}>
+        <Typography.Title level={2} style={{ margin: 0 }}>
+          Email campaigns
+        </Typography.Title>
+        <Space wrap>
+          <Select
+            aria-label="Status"
+            value={status}
+            onChange={(value) => {
+              setStatus(value);
+              setPage(1);
+            }}
+            style={{ width: 150 }}
+            options={[
+              { value: "", label: "Any status" },
+              ...Object.keys(STATUS_COLOURS).map((s) => ({ value: s, label: s })),
+            ]}
+          />
+          <LinkButton to={EMAIL_PAGES.newCampaign} type="primary" icon={<PlusOutlined />} data-testid="new-campaign">
+            New campaign
+          </LinkButton>
+        </Space>
+      </Flex>
+      {error ? (
+        <ErrorState error={error} onRetry={() => void mutate()} />
+      ) : isLoading ? (
+        <LoadingBlock rows={6} />
+      ) : !data || data.result.length === 0 ? (
+        <EmptyState
+          testId="campaigns-empty"
+          description="No email campaigns yet."
+          action={<LinkButton to={EMAIL_PAGES.newCampaign}>Create your first campaign</LinkButton>}
+        />
+      ) : (
+        <Table<Campaign>
+          rowKey="id"
+          dataSource={data.result}
+          scroll={{ x: 720 }}
+          pagination={{
+            current: page,
+            total: data.meta.count,
+            pageSize: 20,
+            onChange: setPage,
+            showSizeChanger: false,
+          }}
+          columns={[
+            {
+              title: "Name",
+              dataIndex: "name",
+              render: (name: string, c) => (
+                <LinkButton type="link" to={campaignPath(c.id)}>
+                  {name}
+                </LinkButton>
+              ),
+            },
+            { title: "Status", render: (_v, c) => <StatusTag campaign={c} /> },
+            {
+              title: "When",
+              render: (_v, c) =>
+                c.sentAt
+                  ? dayjs(c.sentAt).format("D MMM YYYY HH:mm")
+                  : c.scheduledAt
+                    ? `Scheduled ${dayjs(c.scheduledAt).format("D MMM HH:mm")}`
+                    : "—",
+            },
+            { title: "Sent", render: (_v, c) => c.stats.sent },
+            { title: "Delivery", render: (_v, c) => formatRate(c.stats.deliveryRate, c.stats.sent) },
+            { title: "Open", render: (_v, c) => formatRate(c.stats.openRate, c.stats.sent) },
+            { title: "Click", render: (_v, c) => formatRate(c.stats.clickRate, c.stats.sent) },
+            { title: "Bounce", render: (_v, c) => formatRate(c.stats.bounceRate, c.stats.sent) },
+          ]}
+        />
+      )}
+    </Flex>
+  );
+}
+
+function Composer({ campaign }: { campaign?: Campaign }) {
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const { mutate } = useSWRConfig();
+  const segments = useSegments();
+  const predefined = useTemplates("email", "predefined");
+  const mine = useTemplates("email", "user");
+  const crafts = useCrafts(1, 50, { workflowName: "EmailWriter" });
+  const [busy, setBusy] = useState<"" | "save" | "send" | "schedule">("");
+  const [scheduleAt, setScheduleAt] = useState<Dayjs | null>(null);
+  const { control, handleSubmit, watch, formState } = useForm<CampaignForm>({
+    resolver: zodResolver(campaignFormSchema),
+    defaultValues: campaign ? fromCampaign(campaign) : EMPTY_CAMPAIGN_FORM,
+  });
+  const source = watch("source");
+  const abEnabled = watch("abEnabled");
+  const errors = formState.errors;
+
+  const persist = async (form: CampaignForm): Promise<Campaign> => {
+    const input = toCampaignInput(form);
+    return campaign ? campaignApi.update(campaign.id, input) : campaignApi.create(input);
+  };
+  const run = (what: "save" | "send" | "schedule") =>
+    handleSubmit(async (form) => {
+      if (what === "schedule" && (!scheduleAt || scheduleAt.isBefore(dayjs()))) {
+        message.error("Choose a time in the future.");
+        return;
+      }
+      setBusy(what);
+      try {
+        let saved = await persist(form);
+        if (what === "send") saved = await campaignApi.send(saved.id);
+        if (what === "schedule" && scheduleAt) saved = await campaignApi.schedule(saved.id, scheduleAt.toISOString());
+        await mutate(isCampaignKey);
+        message.success(what === "send" ? "Sending" : what === "schedule" ? "Scheduled" : "Draft saved");
+        navigate(campaignPath(saved.id));
+      } catch (failure) {
+        message.error(errorMessage(failure));
+      } finally {
+        setBusy("");
+      }
+    })();
+
+  const templateOptions = [
+    ...(mine.data?.result ?? []).map((t) => ({ value: t.id, label: `${t.name} (mine)` })),
+    ...(predefined.data?.result ?? []).map((t) => ({ value: t.id, label: t.name })),
+  ];
+  const segmentOptions = (segments.data ?? [])
+    .filter((s): s is NonNullable<typeof s> => s !== null)
+    .map((s) => ({ value: s.id, label: s.name }));
+
+  return (
+    <Form
+      layout="vertical"
+      component="form"
+      onSubmitCapture={(e) => e.preventDefault()}
+      data-testid="campaign-composer"
+    >
+      <Card title={campaign ? `Edit ${campaign.name}` : "New email campaign"}>
+        <FormField id="campaign-name" label="Name" error={errors.name} required>
+          <Controller
+            name="name"
+            control={control}
+            render={({ field }) => <Input id="campaign-name" {...field} data-testid="campaign-name" />}
+          />
+        </FormField>
+        <FormField
+          id="campaign-segment"
+          label="Segment"
+          error={errors.segmentId}
+          required
+          extra="Only contacts whose consent is subscribed receive it."
+        >
+          <Controller
+            name="segmentId"
+            control={control}
+            render={({ field }) => (
+              <Select
+                id="campaign-segment"
+                {...field}
+                loading={segments.isLoading}
+                options={segmentOptions}
+                placeholder={segments.error ? "Segments could not be loaded" : "Choose a segment"}
+                notFoundContent="No segments yet: create one under Contacts → Segments."
+                data-testid="campaign-segment"
+              />
+            )}
+          />
+        </FormField>
+        <FormField id="campaign-source" label="Content">
+          <Controller
+            name="source"
+            control={control}
+            render={({ field }) => (
+              <Radio.Group
+                id="campaign-source"
+                value={field.value}
+                onChange={(e) => field.onChange(e.target.value)}
+                options={[
+                  { value: "template", label: "A template" },
+                  { value: "craft", label: "An email craft" },
+                ]}
+              />
+            )}
+          />
+        </FormField>
+        {source === "template" ? (
+          <FormField id="campaign-template" label="Template" error={errors.templateId} required>
+            <Controller
+              name="templateId"
+              control={control}
+              render={({ field }) => (
+                <Select
+                  id="campaign-template"
+                  {...field}
+                  showSearch
+                  optionFilterProp="label"
+                  loading={predefined.isLoading || mine.isLoading}
+                  options={templateOptions}
+                  placeholder="Choose a template"
+                  data-testid="campaign-template"
+                />
+              )}
+            />
+          </FormField>
+        ) : (
+          <FormField id="campaign-craft" label="Email craft" error={errors.craftId} required>
+            <Controller
+              name="craftId"
+              control={control}
+              render={({ field }) => (
+                <Select
+                  id="campaign-craft"
+                  {...field}
+                  loading={crafts.isLoading}
+                  options={(crafts.data?.crafts ?? []).map((c) => ({ value: c.craftId, label: c.craftName }))}
+                  placeholder="Choose an email you wrote"
+                  notFoundContent="No email crafts yet."
+                />
+              )}
+            />
+          </FormField>
+        )}
+        <FormField id="campaign-subject" label="Subject" error={errors.subject} required>
+          <Controller
+            name="subject"
+            control={control}
+            render={({ field }) => <Input id="campaign-subject" {...field} data-testid="campaign-subject" />}
+          />
+        </FormField>
+        <FormField id="campaign-preheader" label="Preheader" error={errors.preheader}>
+          <Controller
+            name="preheader"
+            control={control}
+            render={({ field }) => <Input id="campaign-preheader" {...field} data-testid="campaign-preheader" />}
+          />
+        </FormField>
+        <FormField id="campaign-ab" label="A/B test the subject">
+          <Controller
+            name="abEnabled"
+            control={control}
+            render={({ field }) => (
+              <Switch id="campaign-ab" checked={field.value} onChange={field.onChange} data-testid="campaign-ab" />
+            )}
+          />
+        </FormField>
+        {abEnabled && (
+          <Flex gap={12} wrap>
+            <div style={{ flex: "2 1 240px" }}>
+              <FormField id="campaign-subject-b" label="Second subject" error={errors.subjectB} required>
+                <Controller
+                  name="subjectB"
+                  control={control}
+                  render={({ field }) => <Input id="campaign-subject-b" {...field} data-testid="campaign-subject-b" />}
+                />
+              </FormField>
+            </div>
+            <div style={{ flex: "1 1 140px" }}>
+              <FormField
+                id="campaign-share"
+                label="Test share (%)"
+                error={errors.share}
+                extra="Half get each subject; the winner goes to the rest."
+              >
+                <Controller
+                  name="share"
+                  control={control}
+                  render={({ field }) => (
+                    <InputNumber
+                      id="campaign-share"
+                      min={10}
+                      max={50}
+                      value={field.value}
+                      onChange={(v) => field.onChange(v ?? 10)}
+                    />
+                  )}
+                />
+              </FormField>
+            </div>
+            <div style={{ flex: "1 1 140px" }}>
+              <FormField id="campaign-winner" label="Pick the winner after (minutes)" error={errors.winnerAfterMinutes}>
+                <Controller
+                  name="winnerAfterMinutes"
+                  control={control}
+                  render={({ field }) => (
+                    <InputNumber
+                      id="campaign-winner"
+                      min={30}
+                      max={10_080}
+                      value={field.value}
+                      onChange={(v) => field.onChange(v ?? 240)}
+                    />
+                  )}
+                />
+              </FormField>
+            </div>
+          </Flex>
+        )}
+        <Flex gap={8} wrap align="center">
+          <Button onClick={() => void run("save")} loading={busy === "save"} data-testid="campaign-save">
+            Save draft
+          </Button>
+          <Popconfirm
+            title="Send this campaign now?"
+            description="Every subscribed contact in the segment receives it."
+            okText="Send now"
+            onConfirm={() => run("send")}
+          >
+            <Button type="primary" icon={<SendOutlined />} loading={busy === "send"} data-testid="campaign-send">
+              Send now
+            </Button>
+          </Popconfirm>
+          <DatePicker
+            showTime
+            aria-label="Schedule for"
+            value={scheduleAt}
+            onChange={setScheduleAt}
+            disabledDate={(d) => d.isBefore(dayjs(), "day")}
+            data-testid="campaign-schedule-at"
+          />
+          <Button onClick={() => void run("schedule")} loading={busy === "schedule"} disabled={!scheduleAt}>
+            Schedule
+          </Button>
+        </Flex>
+      </Card>
+    </Form>
+  );
+}
+
+/** /app/email/campaigns/new and /app/email/campaigns/:id/edit. */
+export function CampaignComposerPage() {
+  const { id } = useParams();
+  const { data, error, isLoading, mutate } = useCampaign(id);
+  if (!id) return <Composer />;
+  if (isLoading) return <FullPageSpin />;
+  if (error || !data) return <ErrorState error={error} onRetry={() => void mutate()} />;
+  if (!isEditable(data.status))
+    return <Alert type="info" showIcon title="Only drafts and scheduled campaigns can be changed." />;
+  return <Composer key={data.id} campaign={data} />;
+}
+
+const testSchema = z.object({ email: z.email("Enter an email address.") });
+
+function TestSendModal({ campaignId, open, onClose }: { campaignId: string; open: boolean; onClose: () => void }) {
+  const { message } = App.useApp();
+  const { control, handleSubmit, formState } = useForm<{ email: string }>({
+    resolver: zodResolver(testSchema),
+    defaultValues: { email: "" },
+  });
+  const submit = handleSubmit(async ({ email }) => {
+    try {
+      await campaignApi.test(campaignId, email);
+      message.success(`A test is on its way to ${email}`);
+      onClose();
+    } catch (failure) {
+      message.error(errorMessage(failure));
+    }
+  });
+  return (
+    <Modal
+      open={open}
+      title="Send a test"
+      okText="Send test"
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form layout="vertical" component="form" onSubmitCapture={submit}>
+        <FormField id="test-email" label="Send to" error={formState.errors.email} required>
+          <Controller
+            name="email"
+            control={control}
+            render={({ field }) => <Input id="test-email" type="email" autoFocus {...field} />}
+          />
+        </FormField>
+      </Form>
+    </Modal>
+  );
+}
+
+function Recipients({ campaignId }: { campaignId: string }) {
+  const [page, setPage] = useState(1);
+  const { data, error, isLoading, mutate } = useRecipients(campaignId, page);
+  if (error) return <ErrorState error={error} onRetry={() => void mutate()} />;
+  return (
+    <Table
+      rowKey="contactId"
+      loading={isLoading}
+      dataSource={data?.result ?? []}
+      scroll={{ x: 640 }}
+      locale={{ emptyText: "No recipients yet." }}
+      pagination={{
+        current: page,
+        total: data?.meta.count ?? 0,
+        pageSize: 20,
+        onChange: setPage,
+        showSizeChanger: false,
+      }}
+      columns={[
+        { title: "Email", dataIndex: "email" },
+        { title: "Status", dataIndex: "status", render: (s: string) => <Tag>{s}</Tag> },
+        { title: "Subject", dataIndex: "variant", render: (v?: string) => (v ? v.toUpperCase() : "—") },
+        { title: "Sent", dataIndex: "sentAt", render: (t?: string) => (t ? dayjs(t).format("D MMM HH:mm") : "—") },
+        { title: "Opened", dataIndex: "openedAt", render: (t?: string) => (t ? dayjs(t).format("D MMM HH:mm") : "—") },
+        {
+          title: "Clicked",
+          dataIndex: "clickedAt",
+          render: (t?: string) => (t ? dayjs(t).format("D MMM HH:mm") : "—"),
+        },
+        { title: "Error", dataIndex: "error", render: (e?: string) => e || "" },
+      ]}
+    />
+  );
+}
+
+/** /app/email/campaigns/:id: the campaign, its rates and its recipients. */
+export function CampaignDetailPage() {
+  const { id = "" } = useParams();
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const { mutate: mutateAll } = useSWRConfig();
+  const { data: campaign, error, isLoading, mutate } = useCampaign(id);
+  const [testing, setTesting] = useState(false);
+  if (isLoading) return <FullPageSpin />;
+  if (error || !campaign) return <ErrorState error={error} onRetry={() => void mutate()} />;
+  const act = async (what: () => Promise<unknown>, done: string) => {
+    try {
+      await what();
+      message.success(done);
+      await mutate();
+      await mutateAll(isCampaignKey);
+    } catch (failure) {
+      message.error(errorMessage(failure));
+    }
+  };
+  const s = campaign.stats;
+  return (
+    <Flex vertical gap={16} data-testid="campaign-detail">
+      <Flex justify="space-between" align="center" wrap gap={8}>
+        <Space wrap>
+          <Typography.Title level={2} style={{ margin: 0 }}>
+            {campaign.name}
+          </Typography.Title>
+          <StatusTag campaign={campaign} />
+        </Space>
+        <Space wrap>
+          <Button onClick={() => setTesting(true)}>Send a test</Button>
+          {isEditable(campaign.status) && <LinkButton to={`${campaignPath(campaign.id)}/edit`}>Edit</LinkButton>}
+          {campaign.status === "sending" && (
+            <Button onClick={() => act(() => campaignApi.pause(campaign.id), "Paused")}>Pause</Button>
+          )}
+          {campaign.status === "paused" && (
+            <Button onClick={() => act(() => campaignApi.resume(campaign.id), "Resumed")}>Resume</Button>
+          )}
+          {isEditable(campaign.status) && (
+            <Popconfirm
+              title={`Delete ${campaign.name}?`}
+              okText="Delete"
+              okButtonProps={{ danger: true }}
+              onConfirm={() =>
+                act(() => campaignApi.remove(campaign.id), "Campaign deleted").then(() =>
+                  navigate(EMAIL_PAGES.campaigns),
+                )
+              }
+            >
+              <Button danger>Delete</Button>
+            </Popconfirm>
+          )}
+        </Space>
+      </Flex>
+      {campaign.waiting && (
+        <Alert
+          type="warning"
+          showIcon
+          title="This campaign is waiting: your plan's monthly email limit is reached."
+          description="The rest goes out when you upgrade or the month turns; nothing is dropped."
+          action={<LinkButton to="/app/settings/subscription?source=upgrade_modal">Upgrade</LinkButton>}
+        />
+      )}
+      <Flex gap={16} wrap>
+        <Card size="small" style={{ flex: "1 1 140px" }}>
+          <Statistic title="Sent" value={s.sent} suffix={`/ ${s.recipients}`} />
+        </Card>
+        <Card size="small" style={{ flex: "1 1 140px" }}>
+          <Statistic title="Delivery rate" value={formatRate(s.deliveryRate, s.sent)} />
+        </Card>
+        <Card size="small" style={{ flex: "1 1 140px" }}>
+          <Statistic title="Open rate" value={formatRate(s.openRate, s.sent)} />
+        </Card>
+        <Card size="small" style={{ flex: "1 1 140px" }}>
+          <Statistic title="Click rate" value={formatRate(s.clickRate, s.sent)} />
+        </Card>
+        <Card size="small" style={{ flex: "1 1 140px" }}>
+          <Statistic title="Bounce rate" value={formatRate(s.bounceRate, s.sent)} />
+        </Card>
+      </Flex>
+      <Descriptions
+        bordered
+        size="small"
+        column={{ xs: 1, sm: 1, md: 2 }}
+        items={[
+          { key: "subject", label: "Subject", children: campaign.subject },
+          { key: "preheader", label: "Preheader", children: campaign.preheader || "—" },
+          ...(campaign.abTest
+            ? [
+                {
+                  key: "ab",
+                  label: "A/B test",
+                  children: `“${campaign.abTest.subjectB}” on ${campaign.abTest.share}% ${
+                    campaign.abTest.winner ? `(winner: ${campaign.abTest.winner.toUpperCase()})` : ""
+                  }`,
+                },
+              ]
+            : []),
+          {
+            key: "when",
+            label: campaign.sentAt ? "Sent" : "Scheduled",
+            children: campaign.sentAt
+              ? dayjs(campaign.sentAt).format("D MMM YYYY HH:mm")
+              : campaign.scheduledAt
+                ? dayjs(campaign.scheduledAt).format("D MMM YYYY HH:mm")
+                : "—",
+          },
+          {
+            key: "counts",
+            label: "Failed / skipped / complaints",
+            children: `${s.failed} / ${s.skipped} / ${s.complained}`,
+          },
+        ]}
+      />
+      <Card title="Recipients" size="small">
+        <Recipients campaignId={campaign.id} />
+      </Card>
+      <TestSendModal campaignId={campaign.id} open={testing} onClose={() => setTesting(false)} />
+    </Flex>
+  );
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "@jest/globals";
+import { campaignFormSchema, EMPTY_CAMPAIGN_FORM, formatRate, fromCampaign, toCampaignInput } from "./campaign-form";
+
+const valid = { ...EMPTY_CAMPAIGN_FORM, name: " Spring ", segmentId: "s1", templateId: "t1", subject: "Hello" };
+
+describe("the campaign composer's form", () => {
+  it("sends one content source and no A/B test when it is off", () => {
+    expect(toCampaignInput(campaignFormSchema.parse(valid))).toEqual({
+      name: "Spring",
+      segmentId: "s1",
+      templateId: "t1",
+      subject: "Hello",
+      preheader: "",
+    });
+  });
+
+  it("sends the A/B test with its share when on", () => {
+    const input = toCampaignInput({
+      ...valid,
+      source: "craft",
+      craftId: "c1",
+      abEnabled: true,
+      subjectB: "Hi",
+      share: 30,
+    });
+    expect(input).toMatchObject({ craftId: "c1", abTest: { subjectB: "Hi", share: 30, winnerAfterMinutes: 240 } });
+    expect(input.templateId).toBeUndefined();
+  });
+
+  it("refuses a missing source, a share outside 10–50 and two equal subjects", () => {
+    const messages = (v: object) =>
+      campaignFormSchema.safeParse(v).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? [];
+    expect(messages({ ...valid, templateId: "" })).toEqual(["templateId: Choose a template."]);
+    expect(messages({ ...valid, abEnabled: true, subjectB: "Hello", share: 60 })).toEqual([
+      "share: 10 to 50 percent.",
+      "subjectB: The two subjects must differ.",
+    ]);
+  });
+
+  it("reads a stored campaign back into the form", () => {
+    const form = fromCampaign({
+      id: "x",
+      name: "N",
+      status: "draft",
+      segmentId: "s",
+      craftId: "c",
+      subject: "S",
+      preheader: "P",
+      abTest: { subjectB: "B", share: 15, winnerAfterMinutes: 60 },
+      stats: {} as never,
+      createdAt: "",
+      updatedAt: "",
+    });
+    expect(form).toMatchObject({ source: "craft", craftId: "c", abEnabled: true, subjectB: "B", share: 15 });
+  });
+
+  it("shows rates as percentages, and a dash before anything was sent", () => {
+    expect(formatRate(0.4567, 100)).toBe("45.7%");
+    expect(formatRate(0, 0)).toBe("—");
+    expect(formatRate(1, 3)).toBe("100.0%");
+  });
+});

@@ -1,0 +1,95 @@
+import { z } from "zod";
+import type { Campaign, CampaignInput, CampaignStatus } from "../api";
+
+/** The composer's form: what the user types, checked before anything is sent. */
+export const campaignFormSchema = z
+  .object({
+    name: z.string().trim().min(1, "A name is required.").max(200, "At most 200 characters."),
+    segmentId: z.string().min(1, "Choose a segment."),
+    source: z.enum(["template", "craft"]),
+    templateId: z.string(),
+    craftId: z.string(),
+    subject: z.string().trim().min(1, "A subject is required.").max(300, "At most 300 characters."),
+    preheader: z.string().max(200, "At most 200 characters."),
+    abEnabled: z.boolean(),
+    subjectB: z.string().max(300, "At most 300 characters."),
+    share: z.number().int().min(10, "10 to 50 percent.").max(50, "10 to 50 percent."),
+    winnerAfterMinutes: z.number().int().min(30, "At least 30 minutes.").max(10_080, "At most a week."),
+  })
+  .superRefine((v, ctx) => {
+    if (v.source === "template" && !v.templateId)
+      ctx.addIssue({ code: "custom", path: ["templateId"], message: "Choose a template." });
+    if (v.source === "craft" && !v.craftId)
+      ctx.addIssue({ code: "custom", path: ["craftId"], message: "Choose an email craft." });
+    if (v.abEnabled && !v.subjectB.trim())
+      ctx.addIssue({ code: "custom", path: ["subjectB"], message: "Write the second subject." });
+    if (v.abEnabled && v.subjectB.trim() === v.subject.trim())
+      ctx.addIssue({ code: "custom", path: ["subjectB"], message: "The two subjects must differ." });
+  });
+
+export type CampaignForm = z.infer<typeof campaignFormSchema>;
+
+export const EMPTY_CAMPAIGN_FORM: CampaignForm = {
+  name: "",
+  segmentId: "",
+  source: "template",
+  templateId: "",
+  craftId: "",
+  subject: "",
+  preheader: "",
+  abEnabled: false,
+  subjectB: "",
+  share: 20,
+  winnerAfterMinutes: 240,
+};
+
+/** The contract's campaign body from the form: one content source, the A/B test only when on. */
+export function toCampaignInput(form: CampaignForm): CampaignInput {
+  return {
+    name: form.name.trim(),
+    segmentId: form.segmentId,
+    ...(form.source === "template" ? { templateId: form.templateId } : { craftId: form.craftId }),
+    subject: form.subject.trim(),
+    preheader: form.preheader.trim(),
+    ...(form.abEnabled
+      ? { abTest: { subjectB: form.subjectB.trim(), share: form.share, winnerAfterMinutes: form.winnerAfterMinutes } }
+      : {}),
+  };
+}
+
+/** The form of a stored campaign (to edit a draft or a scheduled one). */
+export function fromCampaign(c: Campaign): CampaignForm {
+  return {
+    name: c.name,
+    segmentId: c.segmentId,
+    source: c.craftId && !c.templateId ? "craft" : "template",
+    templateId: c.templateId ?? "",
+    craftId: c.craftId ?? "",
+    subject: c.subject,
+    preheader: c.preheader,
+    abEnabled: !!c.abTest,
+    subjectB: c.abTest?.subjectB ?? "",
+    share: c.abTest?.share ?? 20,
+    winnerAfterMinutes: c.abTest?.winnerAfterMinutes ?? 240,
+  };
+}
+
+/** Only drafts and scheduled campaigns change (contract). */
+export function isEditable(status: CampaignStatus): boolean {
+  return status === "draft" || status === "scheduled";
+}
+
+/** A 0–1 rate as a percentage with one decimal ("—" before anything was sent). */
+export function formatRate(rate: number | undefined, sent: number): string {
+  if (!sent || rate === undefined || !Number.isFinite(rate)) return "—";
+  return `${(Math.round(rate * 1000) / 10).toFixed(1)}%`;
+}
+
+export const STATUS_COLOURS: Record<CampaignStatus, string> = {
+  draft: "default",
+  scheduled: "blue",
+  sending: "processing",
+  paused: "warning",
+  sent: "success",
+  failed: "error",
+};
