@@ -361,6 +361,23 @@ describe("a campaign to a segment of 500 subscribed contacts", () => {
       abTest: { subjectB: "B", share: 70, winnerAfterMinutes: 5 },
     });
     expect(badShare.status).toBe(400);
+    // A campaign made from a template (the composer sends only its id) takes the template's HTML and subject.
+    const fromTemplate = await s.post(`/api/email/campaigns?projectId=${owner.projectId}`, {
+      name: "From the newsletter",
+      templateId: "predefined-newsletter",
+    });
+    expect(fromTemplate.status).toBeLessThan(300);
+    expect(fromTemplate.body.result.subject).toBe("This month at {{business.name}}");
+    expect(fromTemplate.body.result.html).toContain("</html>");
+    const switched = await s.put(`/api/email/campaigns/${draft.body.result.id}`, {
+      templateId: "predefined-promotion",
+    });
+    expect(switched.body.result.subject).toBe('25% off everything, {{contact.firstName | "friend"}}');
+    expect(switched.body.result.html.length).toBeGreaterThan(500);
+    const unknown = await s.post(`/api/email/campaigns?projectId=${owner.projectId}`, {
+      templateId: "no-such-template",
+    });
+    expect(unknown.status).toBe(404);
     // Another user sees nothing of it.
     const stranger = await userWithProject("stranger");
     expect((await stranger.session.get(`/api/email/campaigns/${campaign.id}`)).status).toBe(404);

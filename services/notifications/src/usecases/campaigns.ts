@@ -5,6 +5,7 @@ import { EDITABLE, readinessErrors, type Stats, statsOf } from "../domain/campai
 import type { AbTestDoc, CampaignStatus, StoredCampaign } from "../store/campaigns.repository";
 import { type DeliveryDoc, type FactDoc, FINAL_FACTS } from "../store/email.repository";
 import { composeFor } from "./email-delivery";
+import { getTemplate } from "./templates";
 
 type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
 
@@ -117,6 +118,17 @@ export async function listCampaigns(
   return { items: await Promise.all(items.map((c) => view(deps, c))), count, page, pageSize };
 }
 
+/**
+ * The campaign's content from its template when it names one and brings no HTML of its own: the
+ * template's rendered HTML (smart values are filled per recipient at send) and, when the campaign has
+ * none, its subject. @throws NOT_FOUND for a template that is not the caller's or shipped.
+ */
+async function withTemplateContent(deps: Deps, caller: Caller, input: CampaignInput): Promise<CampaignInput> {
+  if (!input.templateId || input.html?.trim()) return input;
+  const template = await getTemplate(deps, caller, { id: input.templateId });
+  return { ...input, html: template.html, subject: input.subject?.trim() ? input.subject : (template.subject ?? "") };
+}
+
 /** A new draft. */
 export async function createCampaign(
   deps: Deps,
@@ -126,7 +138,7 @@ export async function createCampaign(
   checkInput(input.campaign);
   if (input.projectId.length > LIMITS.id) throw badRequest({ projectId: "projectId is too long" });
   const now = deps.now();
-  const c = input.campaign;
+  const c = await withTemplateContent(deps, caller, input.campaign);
   const doc: StoredCampaign = {
     _id: randomUUID(),
     userId: caller.userId,
@@ -169,8 +181,12 @@ export async function updateCampaign(
   const current = await mustGet(deps, caller, input.campaignId);
   if (!EDITABLE.includes(current.status)) locked();
   const all = input.fields.length === 0;
-  const has = (field: keyof CampaignInput) => all || input.fields.includes(field);
-  const c = input.campaign;
+  const fields = new Set(input.fields);
+  const has = (field: keyof CampaignInput) => all || fields.has(field);
+  // A new template brings its content along, unless HTML is given with it.
+  const c = has("templateId") ? await withTemplateContent(deps, caller, input.campaign) : input.campaign;
+  if (c.html !== input.campaign.html) fields.add("html");
+  if (c.subject !== input.campaign.subject) fields.add("subject");
   const set: Partial<StoredCampaign> = {};
   if (has("name")) set.name = c.name?.trim() || current.name;
   if (has("segmentId")) set.segmentId = c.segmentId ?? "";
