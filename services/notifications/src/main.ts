@@ -20,6 +20,7 @@ import { campaignsForCalendar, rescheduleCampaign } from "./usecases/campaigns-c
 import { sendgridKey } from "./usecases/email-tracking";
 import { notify } from "./usecases/inbox";
 import { sendToContact } from "./usecases/send-to-contact";
+import { templateOfUser } from "./usecases/templates";
 
 await runService({
   name: "notifications",
@@ -98,6 +99,12 @@ await runService({
       automations: {
         contacts: contactsForAutomations({ url: config.CONTACTS_URL, credentials, timeoutMs: timeout }),
         mailer: { sendToContact: (input) => sendToContact(deps, input) },
+        templates: {
+          async content(userId, templateId) {
+            const template = await templateOfUser(deps, userId, templateId);
+            return { subject: template.subject ?? "", html: template.html };
+          },
+        },
         notifier: { notify: (input) => notify(deps, input) },
         queue: automationQueue,
         waitScale: config.AUTOMATION_WAIT_SCALE,

@@ -69,10 +69,17 @@ export interface StepQueue {
   enqueue(runId: string, stepId: string, delayMs: number): Promise<void>;
 }
 
+/** The user's email templates (the template area's): a send_email step may name one instead of its own body. */
+export interface TemplateSource {
+  /** The template's rendered HTML (smart values left for the mailer to fill) and subject. @throws NOT_FOUND */
+  content(userId: string, templateId: string): Promise<{ subject: string; html: string }>;
+}
+
 /** Everything the automations area needs besides the stores; `deps.automations`. */
 export interface AutomationPorts {
   contacts: AutomationContacts;
   mailer: ContactMailer;
+  templates: TemplateSource;
   /** Null until the calendar branch's `notify` is wired: notify_owner steps are then skipped, saying so. */
   notifier: OwnerNotifier | null;
   queue: StepQueue;

@@ -173,7 +173,7 @@ async function perform(
   step: Step,
   key: string,
 ): Promise<Outcome> {
-  const { contacts, mailer, notifier, waitScale } = deps.automations;
+  const { contacts, mailer, notifier, templates, waitScale } = deps.automations;
   const done = (detail: string): Outcome => ({ status: "done", detail, branch: "", dueAt: null });
   switch (step.kind) {
     case "wait": {
@@ -185,15 +185,24 @@ async function perform(
       return { status: "done", detail: `Condition: ${yes ? "yes" : "no"}`, branch: yes ? "yes" : "no", dueAt: null };
     }
     case "send_email": {
-      if (!step.subject || !step.html) {
-        throw new PermanentStepError("Emails from saved templates are not available yet: give a subject and a body");
-      }
+      // The step's own subject and body, else its template's (a template deleted since is a lasting failure).
+      const content =
+        step.subject && step.html
+          ? { subject: step.subject, html: step.html }
+          : step.templateId
+            ? await templates.content(run.userId, step.templateId).catch((error: unknown) => {
+                throw new PermanentStepError(
+                  `The email's template cannot be read: ${error instanceof Error ? error.message : error}`,
+                );
+              })
+            : null;
+      if (!content?.html) throw new PermanentStepError("The email has no content: give a subject and a body");
       const sent = await mailer.sendToContact({
         userId: run.userId,
         projectId: run.projectId,
         contactId: run.contactId,
-        subject: step.subject,
-        html: step.html,
+        subject: step.subject || content.subject,
+        html: content.html,
         preheader: step.preheader,
         source: { kind: "automation", id: run.automationId },
         key,

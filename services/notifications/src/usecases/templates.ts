@@ -159,6 +159,11 @@ async function findAny(deps: TemplatesDeps, userId: string, id: string): Promise
   return viewOfStored(own);
 }
 
+/** A shipped template or the user's own, for the service's other areas (automations). @throws NOT_FOUND */
+export async function templateOfUser(deps: TemplatesDeps, userId: string, id: string): Promise<TemplateView> {
+  return findAny(deps, userId, id);
+}
+
 /** @throws NOT_FOUND */
 export async function getTemplate(deps: TemplatesDeps, caller: Caller, input: { id: string }) {
   return findAny(deps, caller.userId, input.id);
