@@ -49,7 +49,7 @@ describe("segment builder query", () => {
         "email",
         "tags",
         "consent",
-        "updatedOn",
+        "updated_on",
         "interactions.call",
         "custom.plan",
         "custom.vip",

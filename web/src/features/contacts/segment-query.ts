@@ -80,7 +80,7 @@ export function segmentFields(
     { name: "consent", label: "Consent", kind: "select", group: "Contact", values: options(CONSENT_STATUSES) },
     { name: "source", label: "Source", kind: "select", group: "Contact", values: options(CONTACT_SOURCES) },
     { name: "customerSince", label: "Customer since", kind: "date", group: "Contact" },
-    { name: "updatedOn", label: "Updated on", kind: "date", group: "Contact" },
+    { name: "updated_on", label: "Updated on", kind: "date", group: "Contact" },
     ...interactionTypes.map((type) => ({
       name: `interactions.${type.key}`,
       label: `${type.label} (count)`,
