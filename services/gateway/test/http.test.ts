@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "@jest/globals";
 import express from "express";
-import { jsonDepth } from "../src/http/body";
+import { containsNul, jsonDepth } from "../src/http/body";
 import { canonicalJson } from "../src/http/idempotency";
 import { expressPath } from "../src/http/registry";
 import { securityHeaders } from "../src/http/security";
@@ -17,6 +17,15 @@ describe("jsonDepth", () => {
     for (let i = 0; i < 200_000; i++) deep = [deep];
     expect(jsonDepth(deep)).toBe(200_000);
     expect(jsonDepth(deep, 32)).toBe(33);
+  });
+});
+
+describe("containsNul", () => {
+  it("finds U+0000 in any string or key, however deep, and nothing else", () => {
+    expect(containsNul({ a: ["ok", { b: "fine\u0001" }], n: 1, z: null })).toBe(false);
+    expect(containsNul({ a: [{ b: "bad\u0000" }] })).toBe(true);
+    expect(containsNul({ stages: [{ "\u0000": 1 }] })).toBe(true);
+    expect(containsNul("\u0000")).toBe(true);
   });
 });
 

@@ -40,12 +40,38 @@ export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): num
   return deepest;
 }
 
-/** JSON bodies: UTF-8 only, at most MAX_BODY_BYTES, nested at most MAX_JSON_DEPTH levels (400 deeper). */
+/**
+ * True when a key or string anywhere in a parsed JSON value holds U+0000, which no text needs and
+ * PostgreSQL's jsonb (under FerretDB) cannot store. Walked without recursion.
+ */
+export function containsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === "string") {
+      if (item.includes("\u0000")) return true;
+    } else if (item !== null && typeof item === "object") {
+      for (const [key, child] of Object.entries(item)) {
+        if (key.includes("\u0000")) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * JSON bodies: UTF-8 only, at most MAX_BODY_BYTES, nested at most MAX_JSON_DEPTH levels, and no
+ * U+0000 in any key or string (400 otherwise).
+ */
 export function jsonBody(): RequestHandler[] {
   const parse = express.json({ limit: MAX_BODY_BYTES, inflate: true });
   const depth: RequestHandler = (req, _res, next) => {
     if (jsonDepth(req.body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
       throw appError("CR_ERR_BAD_REQUEST", `The JSON body is nested too deeply (at most ${MAX_JSON_DEPTH} levels).`);
+    }
+    if (containsNul(req.body)) {
+      throw appError("CR_ERR_BAD_REQUEST", "Text may not contain the NUL character (U+0000).");
     }
     next();
   };
