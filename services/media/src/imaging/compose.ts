@@ -1,9 +1,6 @@
 import sharp, { type OverlayOptions } from "sharp";
 import { DEFAULT_COLORS, wrapHeadline } from "../domain/compose";
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeXml } from "./xml";
 
 export interface Composition {
   width: number;

@@ -1,6 +1,7 @@
 import { appError, isAppError } from "@crafter/kit";
 import type { Operation } from "@crafter/media-language";
 import sharp, { type Sharp } from "sharp";
+import { escapeXml } from "./xml";
 
 /** Decoded pixels between two operations (sharp applies one pipeline's steps in its own order, not ours). */
 export interface Pixels {
@@ -34,10 +35,6 @@ export async function decode(input: Buffer, maxSide?: number): Promise<Pixels> {
   } catch {
     throw appError("MEDIA_UNREADABLE");
   }
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** An SVG layer of `width`×`height` with one line (or several) of text, top-left at x, y. */

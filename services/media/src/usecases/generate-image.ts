@@ -98,7 +98,9 @@ export async function generateImage(deps: MediaDeps, caller: Caller, input: Gene
       await deps.usage
         ?.release({ userId: caller.userId, counter: "ai_images", key })
         .catch((err) => deps.logger.error({ err, key }, "usage release failed"));
-    throw isAppError(error) ? error : appError("MEDIA_PROVIDER_FAILED");
+    if (isAppError(error)) throw error;
+    deps.logger.error({ err: error, provider: deps.images?.name ?? "offline" }, "image generation failed");
+    throw appError("MEDIA_PROVIDER_FAILED");
   }
 }
 
