@@ -98,6 +98,8 @@ describe("email templates in the browser", () => {
     await page.getByTestId("template-name").fill("E2E newsletter");
     await page.getByTestId("save-template").click();
     await page.waitForURL((url) => /\/app\/create\/email\/[0-9a-f-]{36}$/.test(url.pathname));
+    // The URL changes before the designer of the saved copy mounts; its button says "Save".
+    await page.getByTestId("save-template").getByText("Save", { exact: true }).waitFor();
     const mine = await session.get("/api/email/templates?kind=email&scope=user");
     const saved = mine.body.result.result.find((t: { name: string }) => t.name === "E2E newsletter");
     expect(saved).toBeDefined();
