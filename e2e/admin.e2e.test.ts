@@ -2,7 +2,8 @@
 import { randomUUID } from "node:crypto";
 import { GatewaySession, gatewayUrl, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "./support";
 
 // Issue 14 in Chromium: only an admin sees Admin; an admin grants credits and turns a flag on for a
 // user, and the user sees both; the dashboard, a craft page and settings at 390 px wide have no
@@ -62,10 +63,7 @@ async function credits(page: Page): Promise<number> {
 }
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
   await Promise.all([registered(userEmail), registered(adminEmail)]);
 });
 

@@ -1,13 +1,10 @@
 /// <reference lib="dom" />
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { createServiceClient, describeError } from "@crafter/kit";
 import {
   GatewaySession,
   gatewayUrl,
   linkFrom,
-  repoRoot,
   stackEnv,
   stackServiceCredentials,
   uniqueEmail,
@@ -15,9 +12,10 @@ import {
 } from "@crafter/kit/testing";
 import { MONTHLY_CREDITS } from "@crafter/plans";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
-import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, jest } from "@jest/globals";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import Stripe from "stripe";
+import { browserStep, launchChromium } from "./support";
 
 // A free user runs out of credits, meets the upgrade modal (FREE_USER_LIMIT → Core), goes to the
 // subscription page with source=upgrade_modal, starts Stripe Checkout and comes back subscribed.
@@ -42,10 +40,7 @@ let userId = "";
 jest.setTimeout(120_000);
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ baseURL: base });
   page = await context.newPage();
   page.setDefaultTimeout(60_000);
@@ -55,32 +50,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const artifacts = join(repoRoot, ".data/e2e-artifacts");
-
-/** A test step that leaves a screenshot and the page's text in .data/e2e-artifacts when it fails. */
-function step(name: string, fn: () => Promise<void>, timeout = 180_000) {
-  it(
-    name,
-    async () => {
-      try {
-        await fn();
-      } catch (error) {
-        mkdirSync(artifacts, { recursive: true });
-        const file = join(artifacts, `billing-${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
-        await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-        const text = await page
-          .locator("body")
-          // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it.
-          .innerText()
-          .catch(() => "");
-        throw new Error(
-          `${(error as Error).message}\nURL: ${page.url()}\nScreenshot: ${file}\nPage text: ${text.slice(0, 1500)}`,
-        );
-      }
-    },
-    timeout,
-  );
-}
+const step = browserStep("billing", () => page);
 
 /** A gateway call with the browser's cookies (Origin + JSON on writes, as the CSRF rules want). */
 async function call<T>(method: "GET" | "POST", path: string, body?: unknown) {

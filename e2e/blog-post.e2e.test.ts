@@ -1,9 +1,7 @@
-/// <reference lib="dom" />
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { gatewayUrl, linkFrom, repoRoot, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { gatewayUrl, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
+import type { Browser, Page } from "playwright-core";
+import { browserStep, launchChromium } from "./support";
 
 // The walking skeleton's six steps in Debian's Chromium against the stack started as by the
 // README: sign up, verify from the email in Mailpit, sign in, describe the business, craft a blog
@@ -29,18 +27,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
   page = await (await browser.newContext({ baseURL: base })).newPage();
   page.setDefaultTimeout(30_000);
 });
@@ -49,28 +36,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const artifacts = join(repoRoot, ".data/e2e-artifacts");
-
-/** A test step that leaves a screenshot and the page's text in .data/e2e-artifacts when it fails. */
-function step(name: string, fn: () => Promise<void>) {
-  it(name, async () => {
-    try {
-      await fn();
-    } catch (error) {
-      mkdirSync(artifacts, { recursive: true });
-      const file = join(artifacts, `${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
-      await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-      const text = await page
-        .locator("body")
-        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it.
-        .innerText()
-        .catch(() => "");
-      throw new Error(
-        `${(error as Error).message}\nURL: ${page.url()}\nScreenshot: ${file}\nPage text: ${text.slice(0, 1500)}`,
-      );
-    }
-  });
-}
+const step = browserStep("blog-post", () => page);
 
 /** Samples the streamed text while it streams; returns the distinct lengths seen. */
 async function watchStream(target: Page): Promise<number[]> {

@@ -42,12 +42,6 @@ beforeAll(async () => {
   const craft = await session.post("/api/workflowsV2", { workflowName: "SocialMediaPostWriter" });
   expect(craft.status).toBe(201);
   craftId = craft.body.result.craftId;
-  // The web keeps its own session marker: sign in through the page as a person does.
-  await page.goto("/signin");
-  await page.getByTestId("signin-email").fill(signedIn.email);
-  await page.getByTestId("signin-password").fill("password-123");
-  await page.getByTestId("signin-submit").click();
-  await page.waitForURL("**/app/**");
 }, 120_000);
 
 afterAll(async () => {

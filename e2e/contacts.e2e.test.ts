@@ -3,7 +3,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { GatewaySession, gatewayUrl, linkFrom, repoRoot, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "./support";
 
 // Issue 10 in Debian's Chromium against the stack: a marketer adds a contact through the Create
 // menu, builds a segment from its tag and sees the live count, a visitor signs up through the
@@ -22,10 +23,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ baseURL: base });
   page = await context.newPage();
   // The shared test machine is slow at times; a page waits up to a minute before it counts as broken.

@@ -1,9 +1,7 @@
-/// <reference lib="dom" />
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { GatewaySession, gatewayUrl, linkFrom, repoRoot, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import { GatewaySession, gatewayUrl, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { browserStep, launchChromium } from "./support";
 
 // Three crafts of different kinds, driven through the generic renderer in Debian's Chromium:
 // an ad (AdsWriter), a social media post (SocialMediaPostWriter) and an email (EmailWriter).
@@ -66,10 +64,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ baseURL: base });
   page = await context.newPage();
   page.setDefaultTimeout(30_000);
@@ -79,32 +74,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const artifacts = join(repoRoot, ".data/e2e-artifacts");
-
-/** A test step that leaves a screenshot and the page's text in .data/e2e-artifacts when it fails. */
-function step(name: string, fn: () => Promise<void>, timeout = 180_000) {
-  it(
-    name,
-    async () => {
-      try {
-        await fn();
-      } catch (error) {
-        mkdirSync(artifacts, { recursive: true });
-        const file = join(artifacts, `crafts-${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
-        await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-        const text = await page
-          .locator("body")
-          // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it.
-          .innerText()
-          .catch(() => "");
-        throw new Error(
-          `${(error as Error).message}\nURL: ${page.url()}\nScreenshot: ${file}\nPage text: ${text.slice(0, 1500)}`,
-        );
-      }
-    },
-    timeout,
-  );
-}
+const step = browserStep("crafts", () => page);
 
 /** A gateway call with the browser's cookies (the CSRF rules want Origin + JSON on writes). */
 async function call<T>(method: "GET" | "POST" | "PUT", path: string, body?: unknown) {

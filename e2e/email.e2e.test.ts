@@ -2,7 +2,7 @@
 import { type GatewaySession, gatewayUrl, verifiedSession } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserStep, launchChromium } from "./support";
+import { browserStep, launchChromium, signInThroughPage } from "./support";
 
 // Issue 13's email templates in Debian's Chromium against the test stack: pick a predefined template,
 // edit it in the GrapesJS designer, detach a smart value, save it as the user's own, and read the
@@ -48,11 +48,7 @@ const step = browserStep("email", () => page);
 
 describe("email templates in the browser", () => {
   step("signs in", async () => {
-    await page.goto("/signin");
-    await page.getByTestId("signin-email").fill(email);
-    await page.getByTestId("signin-password").fill("password-123");
-    await page.getByTestId("signin-submit").click();
-    await page.waitForURL("**/app/dashboard");
+    await signInThroughPage(page, email);
   });
 
   step("shows the predefined templates in the gallery", async () => {

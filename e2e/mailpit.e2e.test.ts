@@ -1,9 +1,7 @@
-/// <reference lib="dom" />
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { gatewayUrl, repoRoot, stackEnv, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { gatewayUrl, stackEnv, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
+import type { Browser, Page } from "playwright-core";
+import { browserStep, launchChromium } from "./support";
 
 // The README sends a new user to Mailpit's web UI to read the verification email. Mailpit's Go
 // module ships the UI's sources but not the built assets, so scripts/infra builds them; this
@@ -17,10 +15,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
   page = await (await browser.newContext({ baseURL: base })).newPage();
   page.setDefaultTimeout(30_000);
 });
@@ -29,21 +24,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const artifacts = join(repoRoot, ".data/e2e-artifacts");
-
-/** A test step that leaves a screenshot in .data/e2e-artifacts when it fails. */
-function step(name: string, fn: () => Promise<void>) {
-  it(name, async () => {
-    try {
-      await fn();
-    } catch (error) {
-      mkdirSync(artifacts, { recursive: true });
-      const file = join(artifacts, `mailpit-${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
-      await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-      throw new Error(`${(error as Error).message}\nURL: ${page.url()}\nScreenshot: ${file}`);
-    }
-  });
-}
+const step = browserStep("mailpit", () => page);
 
 describe("a new user reads the verification email in Mailpit's web UI", () => {
   step("signs up in the app", async () => {

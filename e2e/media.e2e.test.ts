@@ -5,7 +5,7 @@ import { GatewaySession, gatewayUrl, linkFrom, stackEnv, uniqueEmail, waitForEma
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import mongoose from "mongoose";
 import type { Browser, BrowserContext, Download, Page } from "playwright-core";
-import { browserStep, launchChromium } from "./support";
+import { browserStep, launchChromium, signInThroughPage } from "./support";
 
 // Issue 11 in Debian's Chromium against the test stack: design a graphic on the canvas, undo,
 // export it as PNG; upload that image with progress, pick it in the image selection modal, crop it
@@ -97,11 +97,7 @@ describe("media in the browser", () => {
       await connection.close();
     }
 
-    await page.goto("/signin");
-    await page.getByTestId("signin-email").fill(email);
-    await page.getByTestId("signin-password").fill(password);
-    await page.getByTestId("signin-submit").click();
-    await page.waitForURL("**/app/dashboard");
+    await signInThroughPage(page, email, password);
   });
 
   step("designs a graphic on the canvas, undoes, and exports it as a PNG of the template's size", async () => {

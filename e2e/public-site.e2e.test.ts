@@ -3,7 +3,8 @@ import { createRequire } from "node:module";
 import { gatewayUrl } from "@crafter/kit/testing";
 import { PLAN_CARDS } from "@crafter/plans";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "./support";
 
 // Issue 14's public site in Chromium: each page is prerendered HTML with its title, description and
 // Open Graph tags (read without running any script), renders in the browser, /pricing shows
@@ -26,10 +27,7 @@ const PAGES = [
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -1,9 +1,7 @@
-/// <reference lib="dom" />
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { GatewaySession, gatewayUrl, linkFrom, repoRoot, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { GatewaySession, gatewayUrl, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
+import type { Browser, Page } from "playwright-core";
+import { browserStep, launchChromium } from "./support";
 
 // The generic renderer against the engine's hidden EngineCheck workflow (test stack only,
 // WORKFLOWS_TEST_FIXTURES): live showWhen, a skipped step, "generate more" up to ReachedMaxResults,
@@ -17,10 +15,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
   page = await (await browser.newContext({ baseURL: base })).newPage();
   page.setDefaultTimeout(60_000);
 });
@@ -29,27 +24,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const artifacts = join(repoRoot, ".data/e2e-artifacts");
-
-function step(name: string, fn: () => Promise<void>) {
-  it(name, async () => {
-    try {
-      await fn();
-    } catch (error) {
-      mkdirSync(artifacts, { recursive: true });
-      const file = join(artifacts, `renderer-${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
-      await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-      const text = await page
-        .locator("body")
-        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it.
-        .innerText()
-        .catch(() => "");
-      throw new Error(
-        `${(error as Error).message}\nURL: ${page.url()}\nScreenshot: ${file}\nPage text: ${text.slice(0, 1500)}`,
-      );
-    }
-  });
-}
+const step = browserStep("renderer", () => page);
 
 /** Waits until no generation is running on the page (the live draft panel is gone or finished). */
 async function settled() {

@@ -1,6 +1,7 @@
 import { gatewayUrl } from "@crafter/kit/testing";
 import { afterAll, beforeAll, expect, it, jest } from "@jest/globals";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "./support";
 
 // The gateway's Content-Security-Policy (issue 9) must not break what people load: the dashboard
 // (Vite build, antd's inline styles) and the API reference (Scalar's bundle, served locally).
@@ -13,10 +14,7 @@ const base = gatewayUrl();
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

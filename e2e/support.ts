@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { type GatewaySession, gatewayUrl, repoRoot, verifiedSession } from "@crafter/kit/testing";
 import { it } from "@jest/globals";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { EXPIRY_KEY, SESSION_TTL_MS } from "../web/src/api/client";
 
 /** Debian's Chromium (CHROMIUM_PATH overrides), headless, with the flags this closed network needs. */
 export function launchChromium(): Promise<Browser> {
@@ -17,7 +18,8 @@ export function launchChromium(): Promise<Browser> {
 
 /**
  * A browser context signed in as a fresh, verified user (sign-up, the Mailpit link, sign-in through
- * the gateway; the session cookies then move into the browser).
+ * the gateway): the session cookies and the dashboard's expiry marker (web/src/api/client.ts), the
+ * state a browser holds after signing in, so the first page opens inside the app.
  * @returns the context, a page on it (30 s default timeout), the user's email (password "password-123")
  *   and the gateway session the cookies came from (for API set-up calls).
  */
@@ -28,21 +30,38 @@ export async function signedInContext(
 ): Promise<{ context: BrowserContext; page: Page; email: string; session: GatewaySession }> {
   const base = gatewayUrl();
   const { session, email } = await verifiedSession(prefix);
-  const context = await browser.newContext({ baseURL: base, ...options });
   const url = new URL(base);
-  await context.addCookies(
-    [...session.cookies].map(([name, value]) => ({
-      name,
-      value,
-      domain: url.hostname,
-      path: name === "crafter_rt" ? "/auth" : "/",
-      httpOnly: true,
-      sameSite: "Lax" as const,
-    })),
-  );
+  const context = await browser.newContext({
+    baseURL: base,
+    ...options,
+    storageState: {
+      cookies: [...session.cookies].map(([name, value]) => ({
+        name,
+        value,
+        domain: url.hostname,
+        path: name === "crafter_rt" ? "/auth" : "/",
+        expires: -1,
+        httpOnly: true,
+        secure: false,
+        sameSite: "Lax" as const,
+      })),
+      origins: [
+        { origin: url.origin, localStorage: [{ name: EXPIRY_KEY, value: String(Date.now() + SESSION_TTL_MS) }] },
+      ],
+    },
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
   return { context, page, email, session };
+}
+
+/** Signs in through the sign-in page as a person does, and waits for the app. */
+export async function signInThroughPage(page: Page, email: string, password = "password-123"): Promise<void> {
+  await page.goto("/signin");
+  await page.getByTestId("signin-email").fill(email);
+  await page.getByTestId("signin-password").fill(password);
+  await page.getByTestId("signin-submit").click();
+  await page.waitForURL("**/app/**");
 }
 
 const artifacts = join(repoRoot, ".data/e2e-artifacts");

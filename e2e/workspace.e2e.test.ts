@@ -1,9 +1,7 @@
-/// <reference lib="dom" />
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { GatewaySession, gatewayUrl, linkFrom, repoRoot, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import { GatewaySession, gatewayUrl, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { browserStep, launchChromium } from "./support";
 
 // The marketer's workspace (issue 12) in Debian's Chromium: create a product and a campaign, craft
 // an ad for the product and an email for the campaign and see each on its crafts page, edit the
@@ -47,10 +45,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ baseURL: base });
   page = await context.newPage();
   // Generous: the test machine runs several stacks on 2 cores.
@@ -61,32 +56,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const artifacts = join(repoRoot, ".data/e2e-artifacts");
-
-/** A test step that leaves a screenshot and the page's text in .data/e2e-artifacts when it fails. */
-function step(name: string, fn: () => Promise<void>, timeout = 400_000) {
-  it(
-    name,
-    async () => {
-      try {
-        await fn();
-      } catch (error) {
-        mkdirSync(artifacts, { recursive: true });
-        const file = join(artifacts, `workspace-${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
-        await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-        const text = await page
-          .locator("body")
-          // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it.
-          .innerText()
-          .catch(() => "");
-        throw new Error(
-          `${(error as Error).message}\nURL: ${page.url()}\nScreenshot: ${file}\nPage text: ${text.slice(0, 1500)}`,
-        );
-      }
-    },
-    timeout,
-  );
-}
+const step = browserStep("workspace", () => page);
 
 async function craftOf(craftId: string): Promise<ViewCraft> {
   const response = await context.request.get(`/api/workflowsV2/${craftId}`);

@@ -14,8 +14,8 @@ import { resumeImports } from "./usecases/imports";
 await runService({
   name: "contacts",
   configSchema,
-  async setup({ config, logger, mongo, kick, credentials }) {
-    const stores = await createStores(mongo);
+  async setup({ config, logger, mongo, redis, kick, credentials }) {
+    const stores = await createStores(mongo, redis, logger);
     const events = new ContactsEvents(config.CRAFTER_NAMESPACE);
     const secret =
       config.CONTACTS_LINK_SECRET ??

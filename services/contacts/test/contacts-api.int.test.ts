@@ -1,6 +1,7 @@
 // Contacts through the gateway and the real contacts service (test stack of scripts/stack.mjs).
-import type { GatewaySession } from "@crafter/kit/testing";
+import { type GatewaySession, stackEnv } from "@crafter/kit/testing";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
+import { Redis } from "ioredis";
 import { del, patch, rawGet, userWithProject } from "./helpers";
 
 jest.setTimeout(120_000);
@@ -114,6 +115,33 @@ describe("the customer profile table", () => {
     expect(page.body.result.result.map((c: { firstName: string }) => c.firstName)).toEqual(["Ada", "Alan"]);
     const last = await owner.get("/api/contacts?pageSize=2&page=3&sort=name&order=asc");
     expect(last.body.result.result.map((c: { firstName: string }) => c.firstName)).toEqual(["Joan"]);
+  });
+
+  it("shows the newest change first by default, and rebuilds that order when Redis has lost it", async () => {
+    const emails = async (query = "") =>
+      (await owner.get(`/api/contacts?pageSize=3${query}`)).body.result.result.map((c: { email: string }) => c.email);
+    // Created in this order after Ada, so the newest first.
+    expect(await emails()).toEqual(["emile@paris.example", "joan@bletchley.example", "alan@bletchley.example"]);
+    const alan = (await owner.get("/api/contacts?q=alan")).body.result.result[0].id;
+    expect((await patch(owner, `/api/contacts/${alan}`, { company: "Bletchley Park" })).status).toBe(200);
+    expect(await emails()).toEqual(["alan@bletchley.example", "emile@paris.example", "joan@bletchley.example"]);
+    const page2 = await owner.get("/api/contacts?pageSize=3&page=2");
+    expect(page2.body.result.meta).toEqual({ count: 5, currentPage: 2, totalPages: 2 });
+    expect(page2.body.result.result.map((c: { email: string }) => c.email)).toEqual([
+      "grace@navy.example",
+      "ada.lovelace@example.com",
+    ]);
+    expect((await emails("&sort=updated_on&order=asc"))[0]).toBe("ada.lovelace@example.com");
+
+    // Redis emptied (a flush, a new instance): the next page reads the order from the database again.
+    const redis = new Redis(stackEnv().REDIS_URL ?? "redis://127.0.0.1:6379");
+    const namespace = stackEnv().CRAFTER_NAMESPACE ?? "crafter_test";
+    const keys = await redis.keys(`${namespace}:contacts:order:*:${projectId}*`);
+    expect(keys.length).toBe(2);
+    await redis.del(...keys);
+    redis.disconnect();
+    expect(await emails()).toEqual(["alan@bletchley.example", "emile@paris.example", "joan@bletchley.example"]);
+    expect((await owner.get("/api/contacts")).body.result.meta.count).toBe(5);
   });
 
   it("searches by word prefixes (accents folded) and filters by tags", async () => {
@@ -259,5 +287,9 @@ describe("isolation", () => {
     expect((await owner.get(`/api/contacts/${id}`)).status).toBe(404);
     expect((await owner.get(`/api/contacts/${id}/interactions`)).status).toBe(404);
     expect((await del(owner, `/api/contacts/${id}`)).status).toBe(404);
+    // Gone from the table's default order and its count too.
+    const table = await owner.get("/api/contacts?pageSize=100");
+    expect(table.body.result.result.map((c: { id: string }) => c.id)).not.toContain(id);
+    expect(table.body.result.meta.count).toBe(table.body.result.result.length);
   });
 });

@@ -9,6 +9,7 @@ import {
 } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { ConsentStatus } from "../domain/fields";
+import type { ContactOrder } from "./contact-order";
 
 /** A contact (customer profile). One per (user, project, email) behind a unique index. */
 export interface ContactDoc {
@@ -91,7 +92,11 @@ export interface Scope {
 
 /** Contacts, always within one user's project; reads by `_id` or by indexed equality (docs/adr/0001). */
 export class ContactRepository {
-  constructor(readonly model: Model<ContactDoc>) {}
+  /** `order`: the table's default order in Redis (contact-order.ts), kept by every write here. */
+  constructor(
+    readonly model: Model<ContactDoc>,
+    readonly order: ContactOrder,
+  ) {}
 
   async get(scope: Scope, id: string): Promise<StoredContact | null> {
     return this.model
@@ -125,6 +130,7 @@ export class ContactRepository {
   async insert(doc: Omit<ContactDoc, "outbox" | "outboxMinute">, event: OutboxEntry): Promise<boolean> {
     try {
       await this.model.create({ ...doc, outbox: [event], outboxMinute: outboxMinuteOf(event.time) });
+      await this.order.touch(doc, [{ id: doc._id, updatedOn: doc.updatedOn }]);
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
@@ -151,13 +157,52 @@ export class ContactRepository {
       })
       .lean<ContactDoc>();
     if (!doc) return null;
+    await this.order.touch(scope, [{ id, updatedOn: doc.updatedOn }]);
     const { outbox: _outbox, ...rest } = doc;
     return rest;
   }
 
   async remove(scope: Scope, id: string): Promise<boolean> {
     const result = await this.model.deleteOne({ _id: id, userId: scope.userId, projectId: scope.projectId });
+    await this.order.forget(scope, [id]);
     return result.deletedCount === 1;
+  }
+
+  /**
+   * Inserts new contacts of one project in one batch (an import), unordered: a row whose email became
+   * a contact meanwhile fails alone. @throws the driver's error (a duplicate key among others) after
+   * the rows that went in are ordered.
+   */
+  async insertMany(scope: Scope, docs: ContactDoc[]): Promise<void> {
+    try {
+      await this.model.insertMany(docs, { ordered: false });
+    } finally {
+      // Rows refused as duplicates are ordered too; a page drops them when it meets them.
+      await this.order.touch(
+        scope,
+        docs.map((d) => ({ id: d._id, updatedOn: d.updatedOn })),
+      );
+    }
+  }
+
+  /**
+   * One page of the project's contacts in the default order (updated_on), read by `_id`, with the
+   * project's count; builds the order from the database first when it has none (contact-order.ts).
+   */
+  async orderedPage(
+    scope: Scope,
+    offset: number,
+    size: number,
+    descending: boolean,
+  ): Promise<{ contacts: StoredContact[]; count: number }> {
+    if (!(await this.order.built(scope))) await this.order.build(scope, this.narrowed(scope));
+    for (;;) {
+      const { ids, count } = await this.order.page(scope, offset, size, descending);
+      const found = await Promise.all(ids.map((id) => this.get(scope, id)));
+      const gone = ids.filter((_, i) => found[i] === null);
+      if (gone.length === 0) return { contacts: found as StoredContact[], count };
+      await this.order.forget(scope, gone);
+    }
   }
 
   /** Contacts alive in all the user's projects (the plan's `profiles` counter). */

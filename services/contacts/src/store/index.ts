@@ -1,6 +1,8 @@
+import type { Logger, Redis } from "@crafter/kit";
 import type { Connection, Model } from "mongoose";
 import { AssistantRepository, assistantModel, sessionModel } from "./assistant.repository";
 import { type ContactDoc, ContactRepository, contactModel } from "./contact.repository";
+import { ContactOrder } from "./contact-order";
 import { ImportRepository } from "./import.repository";
 import { LeadRepository, leadFormModel, type SubmissionDoc, submissionModel } from "./lead.repository";
 import { SegmentRepository, segmentMemberModel, segmentModel } from "./segment.repository";
@@ -26,8 +28,11 @@ export interface ContactsStores {
   outbox: Array<Model<ContactDoc> | Model<DeletionDoc> | Model<SubmissionDoc>>;
 }
 
-/** Builds the repositories and waits until their indexes exist. */
-export async function createStores(connection: Connection): Promise<ContactsStores> {
+/**
+ * Builds the repositories and waits until their indexes exist. `redis` keeps the table's default
+ * order (contact-order.ts).
+ */
+export async function createStores(connection: Connection, redis: Redis, logger: Logger): Promise<ContactsStores> {
   const contacts = contactModel(connection);
   const consent = consentChangeModel(connection);
   const interactions = interactionModel(connection);
@@ -46,7 +51,7 @@ export async function createStores(connection: Connection): Promise<ContactsStor
     imports.init(),
   ]);
   return {
-    contacts: new ContactRepository(contacts),
+    contacts: new ContactRepository(contacts, new ContactOrder(redis, logger)),
     timeline: new TimelineRepository(consent, interactions, deletions),
     settings: new SettingsRepository(settings),
     segments: new SegmentRepository(segments, members),

@@ -266,7 +266,7 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
       });
       let inserted = docs.length;
       try {
-        await deps.stores.contacts.model.insertMany(withEvents, { ordered: false });
+        await deps.stores.contacts.insertMany(scope, withEvents);
       } catch (error) {
         // A contact created meanwhile with the same email: that row is a duplicate, skipped.
         const result = (error as { insertedDocs?: unknown[]; result?: { insertedCount?: number } }).result;

@@ -144,6 +144,20 @@ export async function queryContacts(
   return sortContacts(contacts, sortBy, descending);
 }
 
+/** A list request with no search, filter, segment or tree, sorted by updated_on (the default). */
+function isWholeProject(input: ListInput): boolean {
+  return (
+    !(input.query ?? "").trim() &&
+    !(input.tags ?? []).some((t) => t.trim() !== "") &&
+    !input.consent &&
+    !input.contactType &&
+    !input.customerKind &&
+    !input.segmentId &&
+    (input.tree === undefined || input.tree === null) &&
+    (!input.sortBy || input.sortBy === "updated_on")
+  );
+}
+
 /** One page of the customer profile table. */
 export async function listContacts(
   deps: Deps,
@@ -153,6 +167,17 @@ export async function listContacts(
   const scope = scopeOf(caller, input.projectId);
   if (input.sortBy && !isSortField(input.sortBy)) throw badRequest({ sort: "Unknown sort field" });
   const { page, pageSize } = paging(input.page, input.pageSize);
+  if (isWholeProject(input)) {
+    // The unfiltered table in its default order: from the project's order, a read by _id per row.
+    const descending = input.sortBy ? (input.descending ?? false) : true;
+    const { contacts, count } = await deps.stores.contacts.orderedPage(
+      scope,
+      (page - 1) * pageSize,
+      pageSize,
+      descending,
+    );
+    return { items: contacts, count, page, totalPages: Math.max(1, Math.ceil(count / pageSize)) };
+  }
   const all = await queryContacts(deps, scope, input);
   return {
     items: all.slice((page - 1) * pageSize, page * pageSize),
