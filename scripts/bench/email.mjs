@@ -70,6 +70,10 @@ await call("POST", "/auth/verify", { token: await verificationToken(email) });
 await call("POST", "/auth/signin", { email, password: "password-123" });
 const project = await call("POST", "/api/projects/createProject", { name: "Bench", description: "Email benchmark." });
 const projectId = project.body.result.project.projectId;
+// Campaigns are not sent without the business's postal address (CAN-SPAM).
+await call("PATCH", `/api/profiles/${project.body.result.profile.profileId}`, {
+  values: { address: "1 Bench Street" },
+});
 const userId = JSON.parse(Buffer.from(cookies.get("crafter_at").split(".")[1], "base64url").toString()).sub;
 
 const client = await MongoClient.connect(env.MONGODB_URL);
