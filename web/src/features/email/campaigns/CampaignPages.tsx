@@ -23,7 +23,7 @@ import {
   Typography,
 } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useNavigate, useParams } from "react-router-dom";
 import { useSWRConfig } from "swr";
@@ -509,9 +509,13 @@ function TestSendModal({ campaignId, open, onClose }: { campaignId: string; open
   );
 }
 
-function Recipients({ campaignId }: { campaignId: string }) {
+/** The campaign's recipients; `progress` (status and counts) changing reloads them, as the campaign goes out. */
+function Recipients({ campaignId, progress }: { campaignId: string; progress: string }) {
   const [page, setPage] = useState(1);
   const { data, error, isLoading, mutate } = useRecipients(campaignId, page);
+  useEffect(() => {
+    if (progress) void mutate();
+  }, [progress, mutate]);
   if (error) return <ErrorState error={error} onRetry={() => void mutate()} />;
   return (
     <Table
@@ -609,19 +613,19 @@ export function CampaignDetailPage() {
         />
       )}
       <Flex gap={16} wrap>
-        <Card size="small" style={{ flex: "1 1 140px" }}>
+        <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-sent">
           <Statistic title="Sent" value={s.sent} suffix={`/ ${s.recipients}`} />
         </Card>
-        <Card size="small" style={{ flex: "1 1 140px" }}>
+        <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-delivery">
           <Statistic title="Delivery rate" value={formatRate(s.deliveryRate, s.sent)} />
         </Card>
-        <Card size="small" style={{ flex: "1 1 140px" }}>
+        <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-open">
           <Statistic title="Open rate" value={formatRate(s.openRate, s.sent)} />
         </Card>
-        <Card size="small" style={{ flex: "1 1 140px" }}>
+        <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-click">
           <Statistic title="Click rate" value={formatRate(s.clickRate, s.sent)} />
         </Card>
-        <Card size="small" style={{ flex: "1 1 140px" }}>
+        <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-bounce">
           <Statistic title="Bounce rate" value={formatRate(s.bounceRate, s.sent)} />
         </Card>
       </Flex>
@@ -660,7 +664,7 @@ export function CampaignDetailPage() {
         ]}
       />
       <Card title="Recipients" size="small">
-        <Recipients campaignId={campaign.id} />
+        <Recipients campaignId={campaign.id} progress={`${campaign.status}:${s.sent}:${s.failed}:${s.skipped}`} />
       </Card>
       <TestSendModal campaignId={campaign.id} open={testing} onClose={() => setTesting(false)} />
     </Flex>
