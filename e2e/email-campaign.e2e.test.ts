@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 import { randomUUID } from "node:crypto";
-import type { GatewaySession } from "@crafter/kit/testing";
+import { type GatewaySession, gatewayUrl, verifiedSession } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserStep, launchChromium, signedInContext } from "./support";
+import { browserStep, launchChromium } from "./support";
 
 // Issue 13's sending in Debian's Chromium against the test stack: the Create menu's Email opens the
 // template gallery; a predefined template is edited in the designer and saved; the composer asks for
@@ -24,14 +24,14 @@ let context: BrowserContext;
 let page: Page;
 let session: GatewaySession;
 let projectId = "";
+let email = "";
 let campaignId = "";
 
 beforeAll(async () => {
   browser = await launchChromium();
-  ({ context, page, session } = await signedInContext(browser, "campaign-e2e", {
-    viewport: { width: 1280, height: 900 },
-  }));
-  page.setDefaultTimeout(45_000);
+  const user = await verifiedSession("campaign-e2e");
+  session = user.session;
+  email = user.email;
   const project = await session.post("/api/projects/createProject", {
     name: "Spoke & Sprocket Bicycle Repair",
     description: "A family-run bicycle repair shop: road, gravel, mountain and cargo bikes, wheels built by hand.",
@@ -62,6 +62,9 @@ beforeAll(async () => {
     query: { combinator: "and", rules: [{ field: "tags", operator: "contains", value: tag }] },
   });
   if (segment.status >= 300) throw new Error(`segment: ${segment.status}`);
+  context = await browser.newContext({ baseURL: gatewayUrl(), viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(30_000);
 }, 180_000);
 
 afterAll(async () => {
@@ -94,6 +97,14 @@ async function mailTo(): Promise<MailpitSummary[]> {
 }
 
 describe("an email campaign from a designed template", () => {
+  step("signs in", async () => {
+    await page.goto("/signin");
+    await page.getByTestId("signin-email").fill(email);
+    await page.getByTestId("signin-password").fill("password-123");
+    await page.getByTestId("signin-submit").click();
+    await page.waitForURL("**/app/dashboard");
+  });
+
   step("opens the template gallery from the Create menu's Email", async () => {
     await page.goto("/app/dashboard");
     await page.getByTestId("nav-create").click();
