@@ -158,6 +158,33 @@ describe("an email campaign from a designed template", () => {
     campaignId = page.url().split("/").pop()!;
   });
 
+  step("makes a draft from an email craft, whose subject it takes", async () => {
+    // An EmailWriter craft written by the offline engine (through the API): subject lines, then the body.
+    const craft = await session.post("/api/workflowsV2", { workflowName: "EmailWriter" });
+    const craftId = craft.body.result.craftId as string;
+    await session.put(`/api/workflowsV2/${craftId}/step/complete`, {
+      stepName: "brief",
+      values: { emailType: "announcement", topic: `Cargo bike clinic ${run}` },
+    });
+    const subject = `Cargo clinic ${run}`;
+    const body = await session.put(`/api/workflowsV2/${craftId}/step/complete`, {
+      stepName: "body",
+      values: { subject, preheader: "Saturday mornings" },
+    });
+    expect(body.status).toBe(200);
+    const name = (await session.get(`/api/workflowsV2/${craftId}`)).body.result.craftName as string;
+    const campaignPage = page.url();
+    await page.goto("/app/email/campaigns/new");
+    await page.getByTestId("campaign-name").fill(`Clinic ${run}`);
+    await choose("campaign-segment", `Riders ${run}`);
+    await page.getByLabel("An email craft").check();
+    await choose("campaign-craft", name);
+    await page.getByTestId("campaign-save").click();
+    await page.waitForURL((url) => /\/app\/email\/campaigns\/[0-9a-f-]{36}$/.test(url.pathname));
+    await page.getByTestId("campaign-detail").getByText(subject, { exact: true }).waitFor();
+    await page.goto(campaignPage);
+  });
+
   step("shows the campaign's delivery figures once it is sent", async () => {
     await page.getByTestId("campaign-status").getByText("sent", { exact: true }).waitFor({ timeout: 60_000 });
     await page.getByTestId("campaign-stat-sent").getByText("2").first().waitFor();
