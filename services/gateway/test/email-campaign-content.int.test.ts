@@ -134,6 +134,11 @@ describe("a campaign from an email craft, with the business's postal address", (
   });
 
   it("lands in Mailpit with the craft's subject and text, the unsubscribe link and the address", async () => {
+    const tooLong = await session.request("PATCH", `/api/profiles/${profileId}`, {
+      values: { address: "x".repeat(501) },
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.fields.address).toBe("Postal address must be at most 500 characters");
     const saved = await session.request("PATCH", `/api/profiles/${profileId}`, { values: { address: ADDRESS } });
     expect(saved.status).toBe(200);
     expect(saved.body.result.fields.address).toBe(ADDRESS);
