@@ -185,6 +185,22 @@ describe("a campaign from an email craft, with the business's postal address", (
     });
     expect(empty.status).toBe(400);
     expect(empty.body.error.fields.craftId).toMatch(/no email yet/);
+    const both = await session.post(`/api/email/campaigns?projectId=${projectId}`, {
+      craftId,
+      templateId: "predefined-newsletter",
+    });
+    expect(both.status).toBe(400);
+    // Choosing the craft for a campaign made from a template drops the template.
+    const fromTemplate = await session.post(`/api/email/campaigns?projectId=${projectId}`, {
+      templateId: "predefined-newsletter",
+    });
+    const switched = await session.put(`/api/email/campaigns/${fromTemplate.body.result.id}`, {
+      craftId,
+      subject: "",
+    });
+    expect(switched.status).toBe(200);
+    expect(switched.body.result).toMatchObject({ craftId, subject: draft.subject });
+    expect(switched.body.result.templateId ?? "").toBe("");
     const { session: stranger } = await verifiedSession("craftstranger");
     await stranger.post("/api/projects/createProject", {
       name: "Other",

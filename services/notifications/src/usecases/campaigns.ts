@@ -144,7 +144,6 @@ export const EMAIL_CRAFT_WORKFLOW = "EmailWriter";
  */
 async function withCraftContent(deps: Deps, caller: Caller, input: CampaignInput): Promise<CampaignInput> {
   if (!input.craftId || input.html?.trim()) return input;
-  if (input.templateId) throw badRequest({ craftId: "Choose a template or an email craft, not both" });
   const craft = await deps.email.crafts.craft(caller, input.craftId);
   if (!craft) throw appError("NOT_FOUND", "Email craft not found");
   if (craft.workflowName !== EMAIL_CRAFT_WORKFLOW) throw badRequest({ craftId: "Choose an email craft" });
@@ -161,8 +160,9 @@ async function withCraftContent(deps: Deps, caller: Caller, input: CampaignInput
   };
 }
 
-/** The content of a template or an email craft, when the input names one (see both). */
+/** The content of a template or an email craft, when the input names one (see both); never both. */
 async function withContent(deps: Deps, caller: Caller, input: CampaignInput): Promise<CampaignInput> {
+  if (input.templateId && input.craftId) throw badRequest({ craftId: "Choose a template or an email craft, not both" });
   return withCraftContent(deps, caller, await withTemplateContent(deps, caller, input));
 }
 
@@ -234,6 +234,9 @@ export async function updateCampaign(
   if (has("preheader")) set.preheader = c.preheader ?? "";
   if (has("html")) set.html = c.html ?? "";
   if (has("abTest")) set.abTest = abTestOf(c.abTest);
+  // One content source: choosing a craft drops the template, and the other way round.
+  if (set.craftId) set.templateId = "";
+  else if (set.templateId) set.craftId = "";
   const updated = await deps.stores.campaigns.transition(current._id, EDITABLE, set, deps.now());
   if (!updated) locked();
   return view(deps, updated);
