@@ -252,6 +252,11 @@ async function startFromCreateMenu(target: Page, testId: string, workflowName: s
   await target.goto("/app/dashboard");
   await target.getByTestId("nav-create").click();
   await target.getByTestId(testId).click();
+  // Email and Social media post open their template gallery (spec), which offers the writer.
+  if (testId === "nav-create-email" || testId === "nav-create-social-media-post") {
+    await target.waitForURL(/\/app\/create\//);
+    await target.getByTestId("gallery-write-with-ai").click();
+  }
   await target.waitForURL(new RegExp(`/app/crafts/${workflowName}$`));
   await target.locator('[data-testid="craft-page"][data-mode="draft"]').waitFor();
   expect(await craftCount()).toBe(before);

@@ -22,6 +22,10 @@ const domain = `b${run}.bench.test`;
 const { session } = await verifiedSession("bench-email");
 const project = await session.post("/api/projects/createProject", { name: "Bench", description: "Email benchmark." });
 const projectId = project.body.result.project.projectId as string;
+// Campaigns are not sent without the business's postal address (CAN-SPAM).
+await session.request("PATCH", `/api/profiles/${project.body.result.profile.profileId}`, {
+  values: { address: "1 Bench Street" },
+});
 const userId = userIdOf(session);
 
 const billing = await serviceDatabase("billing");

@@ -108,3 +108,4 @@ export function detachSmartValue(source: string, start: number, text?: string): 
 export function smartValueLabel(name: string): string {
   return SMART_VALUES.find((v) => v.name === name)?.label ?? name;
 }
+export * from "./craft-draft";

@@ -53,6 +53,11 @@ async function userWithProject(prefix: string) {
     description: "A neighbourhood sourdough bakery baking naturally leavened bread every morning.",
   });
   expect(created.status).toBe(201);
+  // Campaigns are not sent without the business's postal address (CAN-SPAM).
+  const address = await session.request("PATCH", `/api/profiles/${created.body.result.profile.profileId}`, {
+    values: { address: "12 Mill Lane, Bristol BS1 4DJ" },
+  });
+  expect(address.status).toBe(200);
   return { session, email, projectId: created.body.result.project.projectId as string, userId: userIdOf(session) };
 }
 
@@ -219,6 +224,7 @@ describe("a campaign to a segment of 500 subscribed contacts", () => {
     const body = (await (await fetch(`${mailpit}/api/v1/message/${one.ID}`)).json()) as { HTML: string; Text: string };
     expect(body.HTML).toMatch(/href="http:\/\/localhost:\d+\/preferences\/[\w.-]+"[^>]*>Unsubscribe</);
     expect(body.HTML).toContain("Crumb &amp; Co. Bakery");
+    expect(body.HTML).toContain("12 Mill Lane, Bristol BS1 4DJ");
     expect(body.Text).toMatch(/Unsubscribe: http:\/\/localhost:\d+\/preferences\//);
   });
 

@@ -1,4 +1,5 @@
-import type { Logger } from "@crafter/kit";
+import type { DraftStep } from "@crafter/email-language";
+import type { Caller, Logger } from "@crafter/kit";
 import type { AutomationPorts } from "./domain/automation-ports";
 import type { CampaignsPort, CraftSource } from "./domain/calendar-ports";
 import type { BusinessFooter, ContactLinks, EmailContact } from "./domain/email-compose";
@@ -78,6 +79,20 @@ export interface BusinessPort {
   footer(userId: string, projectId: string, token?: string): Promise<BusinessFooter>;
 }
 
+/** A craft as a campaign reads it: its workflow and its steps' results (the final draft is among them). */
+export interface EmailCraft {
+  craftId: string;
+  name: string;
+  workflowName: string;
+  steps: DraftStep[];
+}
+
+/** The workflows service's crafts, read on behalf of the calling user (their token is forwarded). */
+export interface EmailCraftsPort {
+  /** The caller's craft, or null when it does not exist or is not theirs. */
+  craft(caller: Caller, craftId: string): Promise<EmailCraft | null>;
+}
+
 /** Which provider sends a user's marketing email, and its throttle. */
 export interface ProviderRouter {
   providerFor(userId: string): Promise<{ provider: EmailProvider; throttle: Throttle }>;
@@ -89,6 +104,8 @@ export interface EmailDeps {
   links: ContactLinksPort;
   usage: EmailUsagePort;
   business: BusinessPort;
+  /** Email crafts, whose final draft a campaign may send. */
+  crafts: EmailCraftsPort;
   providers: ProviderRouter;
   events: EmailEvents;
   /** Wakes the outbox relay. */

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { runService } from "@crafter/kit";
 import { contactsForAutomations } from "./clients/automation-contacts";
-import { workflowsCraftSource } from "./clients/crafts";
+import { workflowsCraftSource, workflowsEmailCrafts } from "./clients/crafts";
 import { billingUsage, contactsLinks, contactsPort, fixedProvider, projectsBusiness } from "./clients/email-ports";
 import { configSchema } from "./config";
 import type { NotificationsDeps } from "./deps";
@@ -78,6 +78,7 @@ await runService({
         links: contactsLinks(config.CONTACTS_URL, timeout, credentials),
         usage: billingUsage(config.BILLING_URL, timeout, credentials),
         business: projectsBusiness(config.PROJECTS_URL, timeout, mongo),
+        crafts: workflowsEmailCrafts(config.WORKFLOWS_URL, timeout),
         providers: fixedProvider(provider, new Throttle(config.EMAIL_RATE_PER_SECOND)),
         events,
         kick,

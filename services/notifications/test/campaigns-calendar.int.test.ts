@@ -3,6 +3,7 @@ import { createLogger } from "@crafter/kit";
 import { stackEnv, stackServiceCredentials, throwawayDatabase } from "@crafter/kit/testing";
 import { CampaignScheduledSchema } from "@crafter/proto/crafter/events/v1/email_pb";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { workflowsEmailCrafts } from "../src/clients/crafts";
 import { billingUsage, contactsLinks, contactsPort, fixedProvider, projectsBusiness } from "../src/clients/email-ports";
 import type { NotificationsDeps } from "../src/deps";
 import { EmailEvents } from "../src/events/publishers";
@@ -32,6 +33,7 @@ beforeAll(async () => {
       links: contactsLinks(env.CONTACTS_URL!, 10_000, credentials),
       usage: billingUsage(env.BILLING_URL ?? "http://127.0.0.1:1", 5000, credentials),
       business: projectsBusiness(env.PROJECTS_URL ?? "http://127.0.0.1:1", 5000, database.connection),
+      crafts: workflowsEmailCrafts(env.WORKFLOWS_URL ?? "http://127.0.0.1:1", 5000),
       providers: fixedProvider(smtpProvider(mailer), new Throttle(10)),
       events: new EmailEvents("inttest"),
       kick: () => {},
@@ -59,6 +61,10 @@ const caller = (userId: string) => ({
 
 describe("campaignsForCalendar and rescheduleCampaign", () => {
   it("reschedules and unschedules a campaign with CampaignScheduled, and reports status and figures", async () => {
+    // The business profile as last read with the user's token (a send without one uses it): it has an address.
+    await database.connection
+      .collection("email_senders")
+      .insertOne({ _id: "u1:p1" as never, name: "Crumb & Co.", address: "1 Mill Lane", at: new Date() });
     const draft = await createCampaign(deps, caller("u1"), {
       projectId: "p1",
       campaign: { name: "Launch", segmentId: "s1", subject: "Hi", html: "<p>Hi</p>" },

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createLogger } from "@crafter/kit";
 import { stackEnv, stackServiceCredentials, throwawayDatabase, verifiedSession } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
+import { workflowsEmailCrafts } from "../src/clients/crafts";
 import { billingUsage, contactsLinks, contactsPort, fixedProvider, projectsBusiness } from "../src/clients/email-ports";
 import type { NotificationsDeps } from "../src/deps";
 import { EmailEvents } from "../src/events/publishers";
@@ -43,6 +44,7 @@ beforeAll(async () => {
       links: contactsLinks(env.CONTACTS_URL!, 10_000, credentials),
       usage: billingUsage(env.BILLING_URL!, 10_000, credentials),
       business: projectsBusiness(env.PROJECTS_URL!, 10_000, database.connection),
+      crafts: workflowsEmailCrafts(env.WORKFLOWS_URL!, 10_000),
       providers: fixedProvider(smtpProvider(mailer), new Throttle(50)),
       events: new EmailEvents("inttest"),
       kick: () => {},

@@ -23,16 +23,27 @@ export interface CreateEntry {
   testId: string;
   /** Crafts without a project (smart documents) start with `POST /standalone`. */
   standalone?: boolean;
+  /**
+   * The page the entry opens instead of the workflow's craft page: the spec's create/email and
+   * create/social-media-post template galleries, which also start the writer's craft.
+   */
+  page?: string;
 }
 
 /**
  * The Create menu's craft entries (spec section 2, "Navigation"), each the craft page of one
- * workflow. Contact and Automation join when those features are built.
+ * workflow, except Email and Social media post, which open their template galleries (spec:
+ * create/email, create/social-media-post).
  */
 export const CREATE_WORKFLOWS: CreateEntry[] = [
   { label: "Campaign", workflowName: "Campaign", testId: "nav-create-campaign" },
-  { label: "Email", workflowName: "EmailWriter", testId: "nav-create-email" },
-  { label: "Social media post", workflowName: "SocialMediaPostWriter", testId: "nav-create-social-media-post" },
+  { label: "Email", workflowName: "EmailWriter", testId: "nav-create-email", page: "/app/create/email" },
+  {
+    label: "Social media post",
+    workflowName: "SocialMediaPostWriter",
+    testId: "nav-create-social-media-post",
+    page: "/app/create/social-media-post",
+  },
   { label: "Blog post", workflowName: "BlogWriter", testId: "nav-create-blog-post" },
   { label: "Podcast", workflowName: "PodcastWriter", testId: "nav-create-podcast" },
   { label: "Ad", workflowName: "AdsWriter", testId: "nav-create-ad" },
@@ -40,8 +51,9 @@ export const CREATE_WORKFLOWS: CreateEntry[] = [
   { label: "Smart document", workflowName: "SmartEditor", testId: "nav-create-smart-document", standalone: true },
 ];
 
-/** The craft page a Create entry opens. */
-export function createHref(entry: Pick<CreateEntry, "workflowName" | "standalone">): string {
+/** The page a Create entry opens: its gallery, or the craft page of its workflow. */
+export function createHref(entry: Pick<CreateEntry, "workflowName" | "standalone" | "page">): string {
+  if (entry.page) return entry.page;
   const path = `/app/crafts/${encodeURIComponent(entry.workflowName)}`;
   return entry.standalone ? `${path}?standalone=1` : path;
 }

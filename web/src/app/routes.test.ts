@@ -16,7 +16,7 @@ describe("the route table's data", () => {
     ]);
   });
 
-  it("drives the Create menu: one craft page per workflow of the spec's menu", () => {
+  it("drives the Create menu: a craft page per workflow, the galleries for Email and Social media post", () => {
     expect(CREATE_WORKFLOWS.map((entry) => [entry.label, entry.workflowName])).toEqual([
       ["Campaign", "Campaign"],
       ["Email", "EmailWriter"],
@@ -29,8 +29,8 @@ describe("the route table's data", () => {
     ]);
     expect(CREATE_WORKFLOWS.map(createHref)).toEqual([
       "/app/crafts/Campaign",
-      "/app/crafts/EmailWriter",
-      "/app/crafts/SocialMediaPostWriter",
+      "/app/create/email",
+      "/app/create/social-media-post",
       "/app/crafts/BlogWriter",
       "/app/crafts/PodcastWriter",
       "/app/crafts/AdsWriter",

@@ -44,6 +44,8 @@ export const PROFILE_FIELD_DEFS: Record<ProfileTypeName, ProfileFieldDef[]> = {
     { key: "websiteUrl", label: "Website", kind: "url", max: 2048 },
     logoImage,
     images,
+    // The physical postal address every marketing email carries in its footer (CAN-SPAM).
+    { key: "address", label: "Postal address", kind: "longText", max: 500 },
   ],
   PRODUCT: [
     name,

@@ -134,16 +134,23 @@ const senderSchema = new Schema<SenderDoc>(
   { collection: "email_senders", versionKey: false },
 );
 
-/** The footer's business from a PROJECT profile: its name and `fields.address` (or `fields.postalAddress`), else its website. */
-export function footerOf(
-  projectTitle: string,
-  profile: { name: string; websiteUrl: string; fields?: JsonObject },
-): BusinessFooter {
-  const fields = profile.fields ?? {};
-  const address = [fields.address, fields.postalAddress, fields.businessAddress].find(
-    (value): value is string => typeof value === "string" && value.trim() !== "",
-  );
-  return { name: profile.name || projectTitle, address: address ?? profile.websiteUrl ?? "" };
+/**
+ * The footer's business from a PROJECT profile: its name (else the project's title) and its postal
+ * address (`fields.address`, the business profile's "Postal address", its lines joined by commas; ""
+ * when it has none).
+ */
+export function footerOf(projectTitle: string, profile: { name: string; fields?: JsonObject }): BusinessFooter {
+  const raw = profile.fields?.address;
+  // A multi-line address is one footer line.
+  const address =
+    typeof raw === "string"
+      ? raw
+          .split(/\r?\n/)
+          .map((line) => line.trim())
+          .filter(Boolean)
+          .join(", ")
+      : "";
+  return { name: profile.name || projectTitle, address };
 }
 
 /**
@@ -164,11 +171,7 @@ export function projectsBusiness(baseUrl: string, timeoutMs: number, connection:
           const project = projects.find((p) => p.projectId === projectId);
           if (project) {
             const { profile } = await client.getProfile({ profileId: project.profileId }, { headers });
-            const footer = footerOf(project.projectTitle, {
-              name: profile?.name ?? "",
-              websiteUrl: profile?.websiteUrl ?? "",
-              fields: profile?.fields,
-            });
+            const footer = footerOf(project.projectTitle, { name: profile?.name ?? "", fields: profile?.fields });
             await senders.replaceOne({ _id: id }, { ...footer, at: new Date() }, { upsert: true });
             return footer;
           }

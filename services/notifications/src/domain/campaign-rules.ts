@@ -74,6 +74,10 @@ export function statsOf(counts: Counts): Stats {
   };
 }
 
+/** Why a campaign is not sent or scheduled while the business profile has no postal address (CAN-SPAM). */
+export const MISSING_ADDRESS =
+  "Add your business's postal address to the business profile: every marketing email must carry it";
+
 /** Validation messages of a campaign that is about to be sent or scheduled (empty: ready). */
 export function readinessErrors(campaign: {
   name: string;

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { craftToMjml, finalDraft } from "@crafter/email-language";
 import { appError, badRequest, type Caller } from "@crafter/kit";
 import type { NotificationsDeps } from "../deps";
-import { EDITABLE, readinessErrors, type Stats, statsOf } from "../domain/campaign-rules";
+import { EDITABLE, MISSING_ADDRESS, readinessErrors, type Stats, statsOf } from "../domain/campaign-rules";
+import type { BusinessFooter } from "../domain/email-compose";
 import type { AbTestDoc, CampaignStatus, StoredCampaign } from "../store/campaigns.repository";
 import { type DeliveryDoc, type FactDoc, FINAL_FACTS } from "../store/email.repository";
 import { composeFor } from "./email-delivery";
-import { getTemplate } from "./templates";
+import { getTemplate, renderMjml } from "./templates";
 
 type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
 
@@ -129,6 +131,41 @@ async function withTemplateContent(deps: Deps, caller: Caller, input: CampaignIn
   return { ...input, html: template.html, subject: input.subject?.trim() ? input.subject : (template.subject ?? "") };
 }
 
+/** The workflow whose crafts are emails a campaign can send. */
+export const EMAIL_CRAFT_WORKFLOW = "EmailWriter";
+
+/**
+ * The campaign's content from its email craft when it names one and brings no HTML of its own: the
+ * craft's final draft (its Subject and Preheader lines, then the body) poured into a one-column
+ * email and rendered to HTML; the draft's subject and preheader fill the campaign's when it has none.
+ * The sender's footer (address, unsubscribe) is added to every email when it is composed.
+ * @throws NOT_FOUND for a craft that is not the caller's; CR_ERR_BAD_REQUEST (`craftId`) for a craft
+ * of another workflow or one whose email is not written yet.
+ */
+async function withCraftContent(deps: Deps, caller: Caller, input: CampaignInput): Promise<CampaignInput> {
+  if (!input.craftId || input.html?.trim()) return input;
+  const craft = await deps.email.crafts.craft(caller, input.craftId);
+  if (!craft) throw appError("NOT_FOUND", "Email craft not found");
+  if (craft.workflowName !== EMAIL_CRAFT_WORKFLOW) throw badRequest({ craftId: "Choose an email craft" });
+  const draft = finalDraft(craft.steps);
+  if (!draft) throw badRequest({ craftId: "The email craft has no email yet: write it first" });
+  const poured = craftToMjml(draft, { footer: false });
+  const { html } = await renderMjml(poured.mjml);
+  if (!html) throw badRequest({ craftId: "The email craft's draft could not be rendered" });
+  return {
+    ...input,
+    html,
+    subject: input.subject?.trim() ? input.subject : poured.subject,
+    preheader: input.preheader?.trim() ? input.preheader : poured.preheader,
+  };
+}
+
+/** The content of a template or an email craft, when the input names one (see both); never both. */
+async function withContent(deps: Deps, caller: Caller, input: CampaignInput): Promise<CampaignInput> {
+  if (input.templateId && input.craftId) throw badRequest({ craftId: "Choose a template or an email craft, not both" });
+  return withCraftContent(deps, caller, await withTemplateContent(deps, caller, input));
+}
+
 /** A new draft. */
 export async function createCampaign(
   deps: Deps,
@@ -138,7 +175,7 @@ export async function createCampaign(
   checkInput(input.campaign);
   if (input.projectId.length > LIMITS.id) throw badRequest({ projectId: "projectId is too long" });
   const now = deps.now();
-  const c = await withTemplateContent(deps, caller, input.campaign);
+  const c = await withContent(deps, caller, input.campaign);
   const doc: StoredCampaign = {
     _id: randomUUID(),
     userId: caller.userId,
@@ -183,10 +220,11 @@ export async function updateCampaign(
   const all = input.fields.length === 0;
   const fields = new Set(input.fields);
   const has = (field: keyof CampaignInput) => all || fields.has(field);
-  // A new template brings its content along, unless HTML is given with it.
-  const c = has("templateId") ? await withTemplateContent(deps, caller, input.campaign) : input.campaign;
+  // A new template or email craft brings its content along, unless HTML is given with it.
+  const c = has("templateId") || has("craftId") ? await withContent(deps, caller, input.campaign) : input.campaign;
   if (c.html !== input.campaign.html) fields.add("html");
   if (c.subject !== input.campaign.subject) fields.add("subject");
+  if (c.preheader !== input.campaign.preheader) fields.add("preheader");
   const set: Partial<StoredCampaign> = {};
   if (has("name")) set.name = c.name?.trim() || current.name;
   if (has("segmentId")) set.segmentId = c.segmentId ?? "";
@@ -196,6 +234,9 @@ export async function updateCampaign(
   if (has("preheader")) set.preheader = c.preheader ?? "";
   if (has("html")) set.html = c.html ?? "";
   if (has("abTest")) set.abTest = abTestOf(c.abTest);
+  // One content source: choosing a craft drops the template, and the other way round.
+  if (set.craftId) set.templateId = "";
+  else if (set.templateId) set.craftId = "";
   const updated = await deps.stores.campaigns.transition(current._id, EDITABLE, set, deps.now());
   if (!updated) locked();
   return view(deps, updated);
@@ -213,12 +254,23 @@ function ensureReady(campaign: StoredCampaign): void {
   if (Object.keys(errors).length > 0) throw badRequest(errors);
 }
 
+/**
+ * The business footer for a send, refused without a postal address: CAN-SPAM requires a valid
+ * physical postal address in every commercial email, so a campaign without one is not sent or
+ * scheduled (a test send to the user is). @throws CR_ERR_BAD_REQUEST (`businessAddress`).
+ */
+async function senderFooter(deps: Deps, caller: Caller, campaign: StoredCampaign): Promise<BusinessFooter> {
+  const business = await deps.email.business.footer(caller.userId, campaign.projectId, caller.token);
+  if (!business.address.trim()) throw badRequest({ businessAddress: MISSING_ADDRESS });
+  return business;
+}
+
 /** Starts sending now: the dispatcher takes the segment's subscribed contacts on its next round. */
 export async function sendCampaign(deps: Deps, caller: Caller, campaignId: string): Promise<CampaignView> {
   const current = await mustGet(deps, caller, campaignId);
   if (!EDITABLE.includes(current.status)) locked();
   ensureReady(current);
-  const business = await deps.email.business.footer(caller.userId, current.projectId, caller.token);
+  const business = await senderFooter(deps, caller, current);
   const event =
     current.status === "scheduled"
       ? deps.email.events.campaignScheduled({
@@ -259,9 +311,7 @@ export async function scheduleCampaign(
     if (at.getTime() <= deps.now().getTime()) throw badRequest({ at: "Choose a time in the future" });
     ensureReady(current);
   }
-  const business = at
-    ? await deps.email.business.footer(caller.userId, current.projectId, caller.token)
-    : current.business;
+  const business = at ? await senderFooter(deps, caller, current) : current.business;
   const event = deps.email.events.campaignScheduled({
     userId: current.userId,
     projectId: current.projectId,

@@ -1,9 +1,10 @@
-import { DeleteOutlined, EditOutlined } from "@ant-design/icons";
+import { DeleteOutlined, EditOutlined, RobotOutlined } from "@ant-design/icons";
 import { App, Button, Card, Flex, Pagination, Popconfirm, Tabs, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { useSWRConfig } from "swr";
 import { useFeature } from "../../api/hooks/app";
+import { LinkButton } from "../../shared/LinkButton";
 import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import {
   deleteTemplate,
@@ -17,6 +18,12 @@ import { designerPath } from "./paths";
 import "./email.css";
 
 const SECTION_FLAG = "email_designer_section_template";
+
+/** The writer each gallery offers beside its templates (the Create menu's Email and Social media post lead here). */
+const WRITERS: Record<TemplateKind, { path: string; label: string }> = {
+  email: { path: "/app/crafts/EmailWriter", label: "Write an email with AI" },
+  social: { path: "/app/crafts/SocialMediaPostWriter", label: "Write a post with AI" },
+};
 
 /** A scaled-down, script-free rendering of the template's HTML. */
 function Thumbnail({ template }: { template: EmailTemplate }) {
@@ -133,9 +140,14 @@ export function TemplateGallery({ kind }: { kind: TemplateKind }) {
   ];
   return (
     <Flex vertical gap={16} data-testid={`template-gallery-${kind}`}>
-      <Typography.Title level={2} style={{ margin: 0 }}>
-        {title}
-      </Typography.Title>
+      <Flex justify="space-between" align="center" wrap gap={8}>
+        <Typography.Title level={2} style={{ margin: 0 }}>
+          {title}
+        </Typography.Title>
+        <LinkButton to={WRITERS[kind].path} icon={<RobotOutlined />} data-testid="gallery-write-with-ai">
+          {WRITERS[kind].label}
+        </LinkButton>
+      </Flex>
       <Tabs activeKey={activeTemplateType} onChange={setActiveTemplateType} items={items} destroyOnHidden />
     </Flex>
   );

@@ -23,13 +23,15 @@ import {
   Typography,
 } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useNavigate, useParams } from "react-router-dom";
 import { useSWRConfig } from "swr";
 import { z } from "zod";
 import { errorMessage } from "../../../api/errors";
+import { useInitial } from "../../../api/hooks/app";
 import { useCrafts } from "../../../api/hooks/crafts";
+import { useProfile } from "../../../api/hooks/profiles";
 import { FormField } from "../../../shared/FormField";
 import { LinkButton } from "../../../shared/LinkButton";
 import { EmptyState, ErrorState, FullPageSpin, LoadingBlock } from "../../../shared/states";
@@ -45,6 +47,7 @@ import {
 } from "../api";
 import { campaignPath, EMAIL_PAGES } from "../paths";
 import {
+  businessAddressOf,
   type CampaignForm,
   campaignFormSchema,
   EMPTY_CAMPAIGN_FORM,
@@ -150,6 +153,33 @@ export function CampaignsPage() {
   );
 }
 
+const BUSINESS_PROFILE = "/app/business/profile";
+
+/**
+ * Whether the active project's business profile lacks the postal address every campaign email
+ * carries (null while it loads or when it cannot be read: the server has the last word).
+ */
+function useAddressMissing(): boolean | null {
+  const { data: initial } = useInitial();
+  const { data: profile, error } = useProfile(initial?.activeProjectInfo?.profile?.profileId);
+  if (error || !profile) return null;
+  return businessAddressOf(profile) === "";
+}
+
+/** The warning that a campaign cannot go out until the business profile has a postal address. */
+function AddressWarning() {
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      data-testid="campaign-address-missing"
+      title="Your business profile has no postal address"
+      description="Every marketing email must show your business's physical postal address (the CAN-SPAM Act). Add it to the business profile before you send or schedule; drafts and test sends work without it."
+      action={<LinkButton to={BUSINESS_PROFILE}>Add the address</LinkButton>}
+    />
+  );
+}
+
 function Composer({ campaign }: { campaign?: Campaign }) {
   const navigate = useNavigate();
   const { message } = App.useApp();
@@ -158,6 +188,7 @@ function Composer({ campaign }: { campaign?: Campaign }) {
   const predefined = useTemplates("email", "predefined");
   const mine = useTemplates("email", "user");
   const crafts = useCrafts(1, 50, { workflowName: "EmailWriter" });
+  const addressMissing = useAddressMissing();
   const [busy, setBusy] = useState<"" | "save" | "send" | "schedule">("");
   const [scheduleAt, setScheduleAt] = useState<Dayjs | null>(null);
   const { control, handleSubmit, watch, formState } = useForm<CampaignForm>({
@@ -208,7 +239,11 @@ function Composer({ campaign }: { campaign?: Campaign }) {
       onSubmitCapture={(e) => e.preventDefault()}
       data-testid="campaign-composer"
     >
-      <Card title={campaign ? `Edit ${campaign.name}` : "New email campaign"}>
+      {addressMissing && <AddressWarning />}
+      <Card
+        title={campaign ? `Edit ${campaign.name}` : "New email campaign"}
+        style={addressMissing ? { marginTop: 16 } : undefined}
+      >
         <FormField id="campaign-name" label="Name" error={errors.name} required>
           <Controller
             name="name"
@@ -286,21 +321,34 @@ function Composer({ campaign }: { campaign?: Campaign }) {
                   {...field}
                   loading={crafts.isLoading}
                   options={(crafts.data?.crafts ?? []).map((c) => ({ value: c.craftId, label: c.craftName }))}
+                  showSearch
+                  optionFilterProp="label"
                   placeholder="Choose an email you wrote"
-                  notFoundContent="No email crafts yet."
+                  notFoundContent="No email crafts yet: write one with Create → Email → Write with AI."
+                  data-testid="campaign-craft"
                 />
               )}
             />
           </FormField>
         )}
-        <FormField id="campaign-subject" label="Subject" error={errors.subject} required>
+        <FormField
+          id="campaign-subject"
+          label="Subject"
+          error={errors.subject}
+          extra={source === "craft" ? "Empty: the craft's subject line." : "Empty: the template's subject."}
+        >
           <Controller
             name="subject"
             control={control}
             render={({ field }) => <Input id="campaign-subject" {...field} data-testid="campaign-subject" />}
           />
         </FormField>
-        <FormField id="campaign-preheader" label="Preheader" error={errors.preheader}>
+        <FormField
+          id="campaign-preheader"
+          label="Preheader"
+          error={errors.preheader}
+          extra={source === "craft" ? "Empty: the craft's preview text." : undefined}
+        >
           <Controller
             name="preheader"
             control={control}
@@ -376,9 +424,16 @@ function Composer({ campaign }: { campaign?: Campaign }) {
             title="Send this campaign now?"
             description="Every subscribed contact in the segment receives it."
             okText="Send now"
+            disabled={addressMissing === true}
             onConfirm={() => run("send")}
           >
-            <Button type="primary" icon={<SendOutlined />} loading={busy === "send"} data-testid="campaign-send">
+            <Button
+              type="primary"
+              icon={<SendOutlined />}
+              loading={busy === "send"}
+              disabled={addressMissing === true}
+              data-testid="campaign-send"
+            >
               Send now
             </Button>
           </Popconfirm>
@@ -390,7 +445,11 @@ function Composer({ campaign }: { campaign?: Campaign }) {
             disabledDate={(d) => d.isBefore(dayjs(), "day")}
             data-testid="campaign-schedule-at"
           />
-          <Button onClick={() => void run("schedule")} loading={busy === "schedule"} disabled={!scheduleAt}>
+          <Button
+            onClick={() => void run("schedule")}
+            loading={busy === "schedule"}
+            disabled={!scheduleAt || addressMissing === true}
+          >
             Schedule
           </Button>
         </Flex>
@@ -450,9 +509,13 @@ function TestSendModal({ campaignId, open, onClose }: { campaignId: string; open
   );
 }
 
-function Recipients({ campaignId }: { campaignId: string }) {
+/** The campaign's recipients; `progress` (status and counts) changing reloads them, as the campaign goes out. */
+function Recipients({ campaignId, progress }: { campaignId: string; progress: string }) {
   const [page, setPage] = useState(1);
   const { data, error, isLoading, mutate } = useRecipients(campaignId, page);
+  useEffect(() => {
+    if (progress) void mutate();
+  }, [progress, mutate]);
   if (error) return <ErrorState error={error} onRetry={() => void mutate()} />;
   return (
     <Table
@@ -550,19 +613,19 @@ export function CampaignDetailPage() {
         />
       )}
       <Flex gap={16} wrap>
-        <Card size="small" style={{ flex: "1 1 140px" }}>
+        <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-sent">
           <Statistic title="Sent" value={s.sent} suffix={`/ ${s.recipients}`} />
         </Card>
-        <Card size="small" style={{ flex: "1 1 140px" }}>
+        <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-delivery">
           <Statistic title="Delivery rate" value={formatRate(s.deliveryRate, s.sent)} />
         </Card>
-        <Card size="small" style={{ flex: "1 1 140px" }}>
+        <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-open">
           <Statistic title="Open rate" value={formatRate(s.openRate, s.sent)} />
         </Card>
-        <Card size="small" style={{ flex: "1 1 140px" }}>
+        <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-click">
           <Statistic title="Click rate" value={formatRate(s.clickRate, s.sent)} />
         </Card>
-        <Card size="small" style={{ flex: "1 1 140px" }}>
+        <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-bounce">
           <Statistic title="Bounce rate" value={formatRate(s.bounceRate, s.sent)} />
         </Card>
       </Flex>
@@ -601,7 +664,7 @@ export function CampaignDetailPage() {
         ]}
       />
       <Card title="Recipients" size="small">
-        <Recipients campaignId={campaign.id} />
+        <Recipients campaignId={campaign.id} progress={`${campaign.status}:${s.sent}:${s.failed}:${s.skipped}`} />
       </Card>
       <TestSendModal campaignId={campaign.id} open={testing} onClose={() => setTesting(false)} />
     </Flex>

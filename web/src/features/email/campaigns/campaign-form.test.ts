@@ -1,5 +1,12 @@
 import { describe, expect, it } from "@jest/globals";
-import { campaignFormSchema, EMPTY_CAMPAIGN_FORM, formatRate, fromCampaign, toCampaignInput } from "./campaign-form";
+import {
+  businessAddressOf,
+  campaignFormSchema,
+  EMPTY_CAMPAIGN_FORM,
+  formatRate,
+  fromCampaign,
+  toCampaignInput,
+} from "./campaign-form";
 
 const valid = { ...EMPTY_CAMPAIGN_FORM, name: " Spring ", segmentId: "s1", templateId: "t1", subject: "Hello" };
 
@@ -35,6 +42,25 @@ describe("the campaign composer's form", () => {
       "share: 10 to 50 percent.",
       "subjectB: The two subjects must differ.",
     ]);
+  });
+
+  it("leaves the subject to the email craft or template when it is empty", () => {
+    const parsed = campaignFormSchema.safeParse({ ...valid, source: "craft", craftId: "c1", subject: "" });
+    expect(parsed.success).toBe(true);
+    expect(toCampaignInput(parsed.data!)).toEqual({
+      name: "Spring",
+      segmentId: "s1",
+      craftId: "c1",
+      subject: "",
+      preheader: "",
+    });
+  });
+
+  it("reads the business profile's postal address, and none when it is blank or missing", () => {
+    expect(businessAddressOf({ fields: { address: " 1 Mill Lane, Bristol " } })).toBe("1 Mill Lane, Bristol");
+    expect(businessAddressOf({ fields: { address: "  " } })).toBe("");
+    expect(businessAddressOf({ fields: {} })).toBe("");
+    expect(businessAddressOf(undefined)).toBe("");
   });
 
   it("reads a stored campaign back into the form", () => {

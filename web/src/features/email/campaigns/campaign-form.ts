@@ -9,7 +9,8 @@ export const campaignFormSchema = z
     source: z.enum(["template", "craft"]),
     templateId: z.string(),
     craftId: z.string(),
-    subject: z.string().trim().min(1, "A subject is required.").max(300, "At most 300 characters."),
+    // Empty: the template's or the email craft's subject (the server fills it in).
+    subject: z.string().trim().max(300, "At most 300 characters."),
     preheader: z.string().max(200, "At most 200 characters."),
     abEnabled: z.boolean(),
     subjectB: z.string().max(300, "At most 300 characters."),
@@ -23,7 +24,7 @@ export const campaignFormSchema = z
       ctx.addIssue({ code: "custom", path: ["craftId"], message: "Choose an email craft." });
     if (v.abEnabled && !v.subjectB.trim())
       ctx.addIssue({ code: "custom", path: ["subjectB"], message: "Write the second subject." });
-    if (v.abEnabled && v.subjectB.trim() === v.subject.trim())
+    if (v.abEnabled && v.subjectB.trim() !== "" && v.subjectB.trim() === v.subject.trim())
       ctx.addIssue({ code: "custom", path: ["subjectB"], message: "The two subjects must differ." });
   });
 
@@ -93,3 +94,12 @@ export const STATUS_COLOURS: Record<CampaignStatus, string> = {
   sent: "success",
   failed: "error",
 };
+
+/**
+ * The business profile's postal address ("" when it has none): every campaign email carries it
+ * (CAN-SPAM), and a campaign is not sent or scheduled without it.
+ */
+export function businessAddressOf(profile: { fields?: Record<string, unknown> } | null | undefined): string {
+  const address = profile?.fields?.address;
+  return typeof address === "string" ? address.trim() : "";
+}

@@ -1,0 +1,219 @@
+/// <reference lib="dom" />
+import { randomUUID } from "node:crypto";
+import { type GatewaySession, gatewayUrl, verifiedSession } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { browserStep, launchChromium } from "./support";
+
+// Issue 13's sending in Debian's Chromium against the test stack: the Create menu's Email opens the
+// template gallery; a predefined template is edited in the designer and saved; the composer asks for
+// the business's postal address first, then sends the template to a segment (contacts and segment
+// made through the API); Mailpit holds the message with the edited text, the unsubscribe link and
+// the address; the campaign's page shows its delivery figures.
+
+const mailpit = process.env.MAILPIT_API_URL ?? "http://127.0.0.1:8025";
+const run = randomUUID().slice(0, 8);
+const domain = `e${run}.campaign-e2e.test`;
+const tag = `e2e-${run}`;
+const EDITED = `Story one from the campaign e2e ${run}`;
+const ADDRESS = "7 Chain Street, Leeds LS1 2AB";
+const TEMPLATE_NAME = `Campaign newsletter ${run}`;
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let session: GatewaySession;
+let projectId = "";
+let email = "";
+let campaignId = "";
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  const user = await verifiedSession("campaign-e2e");
+  session = user.session;
+  email = user.email;
+  const project = await session.post("/api/projects/createProject", {
+    name: "Spoke & Sprocket Bicycle Repair",
+    description: "A family-run bicycle repair shop: road, gravel, mountain and cargo bikes, wheels built by hand.",
+  });
+  if (project.status !== 201) throw new Error(`createProject: ${project.status}`);
+  projectId = project.body.result.project.projectId;
+  // Two subscribed contacts and one that never confirmed, tagged; the segment is the tag.
+  for (const [name, consent] of [
+    ["ann", "subscribed"],
+    ["bob", "subscribed"],
+    ["cy", "pending"],
+  ] as const) {
+    const contact = await session.post(`/api/contacts?projectId=${projectId}`, {
+      email: `${name}@${domain}`,
+      firstName: name,
+      tags: [tag],
+    });
+    if (contact.status !== 201) throw new Error(`contact: ${contact.status}`);
+    if (consent === "subscribed") {
+      const changed = await session.request("PATCH", `/api/contacts/${contact.body.result.id}?projectId=${projectId}`, {
+        consent,
+      });
+      if (changed.status !== 200) throw new Error(`consent: ${changed.status}`);
+    }
+  }
+  const segment = await session.post(`/api/segments?projectId=${projectId}`, {
+    name: `Riders ${run}`,
+    query: { combinator: "and", rules: [{ field: "tags", operator: "contains", value: tag }] },
+  });
+  if (segment.status >= 300) throw new Error(`segment: ${segment.status}`);
+  context = await browser.newContext({ baseURL: gatewayUrl(), viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+const step = browserStep("email-campaign", () => page);
+
+/** Picks the option labelled `label` in the antd Select with this test id. */
+async function choose(testId: string, label: string) {
+  await page.getByTestId(testId).click();
+  await page
+    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", {
+      hasText: label,
+    })
+    .first()
+    .click();
+}
+
+interface MailpitSummary {
+  ID: string;
+  To: { Address: string }[];
+  Subject: string;
+}
+
+async function mailTo(): Promise<MailpitSummary[]> {
+  const response = await fetch(`${mailpit}/api/v1/search?query=${encodeURIComponent(`to:"${domain}"`)}`);
+  return ((await response.json()) as { messages: MailpitSummary[] }).messages;
+}
+
+describe("an email campaign from a designed template", () => {
+  step("signs in", async () => {
+    await page.goto("/signin");
+    await page.getByTestId("signin-email").fill(email);
+    await page.getByTestId("signin-password").fill("password-123");
+    await page.getByTestId("signin-submit").click();
+    await page.waitForURL("**/app/dashboard");
+  });
+
+  step("opens the template gallery from the Create menu's Email", async () => {
+    await page.goto("/app/dashboard");
+    await page.getByTestId("nav-create").click();
+    await page.getByTestId("nav-create-email").click();
+    await page.waitForURL(/\/app\/create\/email$/);
+    await page.getByTestId("template-card-predefined-newsletter").waitFor();
+  });
+
+  step("edits the newsletter in the designer and saves it as the user's own", async () => {
+    await page.getByTestId("template-open-predefined-newsletter").click();
+    await page.waitForURL(/\/app\/create\/email\/predefined-newsletter$/);
+    const canvas = page.frameLocator(".gjs-frame");
+    const story = canvas.getByText("Story one", { exact: true });
+    await story.waitFor();
+    await story.dblclick();
+    await page.keyboard.press("End");
+    await page.keyboard.type(` from the campaign e2e ${run}`);
+    await canvas.getByText(EDITED).waitFor();
+    await page.getByTestId("template-name").fill(TEMPLATE_NAME);
+    await page.getByTestId("save-template").click();
+    await page.waitForURL((url) => /\/app\/create\/email\/[0-9a-f-]{36}$/.test(url.pathname));
+    // The URL changes before the saved copy's designer mounts; its button then says "Save".
+    await page.getByTestId("save-template").getByText("Save", { exact: true }).waitFor();
+  });
+
+  step("is told to add the business's postal address before sending, and adds it", async () => {
+    await page.goto("/app/email/campaigns/new");
+    const warning = page.getByTestId("campaign-address-missing");
+    await warning.waitFor();
+    await expect(page.getByTestId("campaign-send").isDisabled()).resolves.toBe(true);
+    await warning.getByRole("link", { name: "Add the address" }).click();
+    await page.waitForURL(/\/app\/business\/profile$/);
+    await page.getByTestId("profile-field-address").fill(ADDRESS);
+    await page.getByTestId("business-profile-form-submit").click();
+    await page.getByText("Business profile saved").waitFor();
+  });
+
+  step("sends the template to the segment", async () => {
+    await page.goto("/app/email/campaigns/new");
+    await page.getByTestId("campaign-composer").waitFor();
+    await page.getByTestId("campaign-name").fill(`Spring service ${run}`);
+    await choose("campaign-segment", `Riders ${run}`);
+    await choose("campaign-template", TEMPLATE_NAME);
+    await page.getByTestId("campaign-subject").fill(`Spring service week ${run}`);
+    // The profile now has its address: no warning, and Send is enabled.
+    await page.getByTestId("campaign-send").and(page.locator(":enabled")).waitFor();
+    await expect(page.getByTestId("campaign-address-missing").count()).resolves.toBe(0);
+    await page.getByTestId("campaign-send").click();
+    await page.locator(".ant-popconfirm").getByRole("button", { name: "Send now" }).click();
+    await page.waitForURL((url) => /\/app\/email\/campaigns\/[0-9a-f-]{36}$/.test(url.pathname));
+    campaignId = page.url().split("/").pop()!;
+  });
+
+  step("makes a draft from an email craft, whose subject it takes", async () => {
+    // An EmailWriter craft written by the offline engine (through the API): subject lines, then the body.
+    const craft = await session.post("/api/workflowsV2", { workflowName: "EmailWriter" });
+    const craftId = craft.body.result.craftId as string;
+    await session.put(`/api/workflowsV2/${craftId}/step/complete`, {
+      stepName: "brief",
+      values: { emailType: "announcement", topic: `Cargo bike clinic ${run}` },
+    });
+    const subject = `Cargo clinic ${run}`;
+    const body = await session.put(`/api/workflowsV2/${craftId}/step/complete`, {
+      stepName: "body",
+      values: { subject, preheader: "Saturday mornings" },
+    });
+    expect(body.status).toBe(200);
+    const name = (await session.get(`/api/workflowsV2/${craftId}`)).body.result.craftName as string;
+    const campaignPage = page.url();
+    await page.goto("/app/email/campaigns/new");
+    await page.getByTestId("campaign-name").fill(`Clinic ${run}`);
+    await choose("campaign-segment", `Riders ${run}`);
+    await page.getByLabel("An email craft").check();
+    await choose("campaign-craft", name);
+    await page.getByTestId("campaign-save").click();
+    await page.waitForURL((url) => /\/app\/email\/campaigns\/[0-9a-f-]{36}$/.test(url.pathname));
+    await page.getByTestId("campaign-detail").getByText(subject, { exact: true }).waitFor();
+    await page.goto(campaignPage);
+  });
+
+  step("shows the campaign's delivery figures once it is sent", async () => {
+    await page.getByTestId("campaign-status").getByText("sent", { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByTestId("campaign-stat-sent").getByText("2").first().waitFor();
+    await page.getByTestId("campaign-stat-delivery").getByText("100.0%").waitFor();
+    await page.getByRole("cell", { name: `ann@${domain}` }).waitFor();
+    const campaign = (await session.get(`/api/email/campaigns/${campaignId}`)).body.result;
+    expect(campaign.stats).toMatchObject({ recipients: 2, sent: 2, failed: 0, deliveryRate: 1 });
+  });
+
+  step("lands in Mailpit with the edited text, the unsubscribe link and the address", async () => {
+    let messages: MailpitSummary[] = [];
+    for (let i = 0; i < 40 && messages.length < 2; i++) {
+      messages = await mailTo();
+      if (messages.length < 2) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(messages.map((m) => m.To[0]!.Address).sort()).toEqual([`ann@${domain}`, `bob@${domain}`]);
+    expect(messages[0]!.Subject).toBe(`Spring service week ${run}`);
+    const message = (await (await fetch(`${mailpit}/api/v1/message/${messages[0]!.ID}`)).json()) as {
+      HTML: string;
+      Text: string;
+    };
+    expect(message.HTML).toContain(EDITED);
+    expect(message.HTML).toContain(ADDRESS);
+    expect(message.HTML).toMatch(/href="http:\/\/localhost:\d+\/preferences\/[\w.-]+"[^>]*>Unsubscribe</);
+    expect(message.Text).toContain(ADDRESS);
+    const headers = (await (await fetch(`${mailpit}/api/v1/message/${messages[0]!.ID}/headers`)).json()) as Record<
+      string,
+      string[]
+    >;
+    expect(headers["List-Unsubscribe-Post"]).toEqual(["List-Unsubscribe=One-Click"]);
+  });
+});
