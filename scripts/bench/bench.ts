@@ -106,7 +106,7 @@ async function httpRows(): Promise<Row[]> {
   ceilings = measured;
   printHeader(ceilings);
   for (const row of measured) report(row);
-  const { accessToken } = await signedInUser(gateway);
+  const { accessToken } = await signedInUser();
   const cookie = { cookie: `crafter_at=${accessToken}` };
   const processes = stackPids(["gateway", "account", "projects", "workflows"]);
   return [
@@ -135,7 +135,7 @@ async function httpRows(): Promise<Row[]> {
 
 async function rpcRows(): Promise<Row[]> {
   const accountUrl = env.ACCOUNT_URL ?? "http://127.0.0.1:28852";
-  const { accessToken } = await signedInUser(gateway);
+  const { accessToken } = await signedInUser();
   const health = createServiceClient(Health, accountUrl, { timeoutMs: 5000 });
   const account = createServiceClient(AccountService, accountUrl, { timeoutMs: 5000 });
   const asUser = { headers: { authorization: `Bearer ${accessToken}` } };

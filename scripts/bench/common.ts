@@ -1,83 +1,70 @@
 // Shared pieces of the benchmarks: the stack's addresses, users made through the gateway, latency
 // statistics, and autocannon runs reduced to one row of the table.
-import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { type GatewaySession, repoRoot, stackEnv, verifiedSession } from "@crafter/kit/testing";
 import autocannon from "autocannon";
+import mongoose, { type Connection } from "mongoose";
+import type { ContactFields } from "../../services/contacts/src/domain/contact";
+import type { ConsentStatus } from "../../services/contacts/src/domain/fields";
+import type { ContactDoc } from "../../services/contacts/src/store/contact.repository";
+import { newContactDoc } from "../../services/contacts/src/usecases/contacts";
 
-const root = new URL("../..", import.meta.url).pathname.replace(/\.data\/bench\/$/, "");
+/** The test stack's addresses (the kit's stackEnv: environment, stack.env, infra.env). */
+export { stackEnv };
 
-function readEnv(file: string): Record<string, string> {
-  if (!existsSync(file)) return {};
-  return Object.fromEntries(
-    readFileSync(file, "utf8")
-      .split("\n")
-      .filter((line) => line.includes("="))
-      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
-  );
+/**
+ * A new user, verified from Mailpit and signed in through the gateway (the kit's verifiedSession);
+ * its access token (the `crafter_at` cookie), for autocannon's headers.
+ */
+export async function signedInUser(prefix = "bench"): Promise<{ email: string; accessToken: string }> {
+  const { session, email } = await verifiedSession(prefix);
+  const accessToken = session.cookies.get("crafter_at");
+  if (!accessToken) throw new Error("sign-in set no access cookie");
+  return { email, accessToken };
 }
 
-/** The test stack's addresses (.data/stack/<profile>/stack.env, .data/infra.env) under the environment. */
-export function stackEnv(): Record<string, string> {
-  const profile = process.env.BENCH_PROFILE ?? "test";
-  return {
-    ...readEnv(join(root, ".data/infra.env")),
-    ...readEnv(join(root, ".data/stack", profile, "stack.env")),
-    ...(process.env as Record<string, string>),
+/** The user id (`sub`) of a session's access token. */
+export function userIdOf(session: GatewaySession): string {
+  const token = session.cookies.get("crafter_at") ?? "";
+  return JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()).sub as string;
+}
+
+/** A connection to a service's database on the stack's server (`<CRAFTER_NAMESPACE>_<service>`); close it after. */
+export async function serviceDatabase(service: string): Promise<Connection> {
+  const env = stackEnv();
+  return mongoose
+    .createConnection(env.MONGODB_URL ?? "mongodb://127.0.0.1:27017/", {
+      dbName: `${env.CRAFTER_NAMESPACE ?? "crafter_test"}_${service}`.replace(/-/g, "_"),
+    })
+    .asPromise();
+}
+
+/**
+ * One contact in the contacts service's stored shape, built by the service's own `newContactDoc`
+ * (search tokens and facets included), for seeding tens of thousands of contacts straight into its
+ * database, where the API's plan limit would stop a free user at 250. Subscribed unless said otherwise.
+ */
+export function contactDocument(
+  scope: { userId: string; projectId: string },
+  fields: Partial<ContactFields> & { email: string; consent?: ConsentStatus },
+  at = new Date(),
+): ContactDoc {
+  const { consent = "subscribed", ...rest } = fields;
+  const checked: ContactFields = {
+    firstName: "",
+    lastName: "",
+    phone: "",
+    company: "",
+    customerKind: "",
+    contactType: "",
+    tags: [],
+    custom: {},
+    customerSince: at,
+    ...rest,
   };
-}
-
-export const PASSWORD = "Bench-passw0rd!";
-
-/** A new user signed in through the gateway; its access token (the `crafter_at` cookie). */
-export async function signedInUser(gateway: string, prefix = "bench"): Promise<{ email: string; accessToken: string }> {
-  const email = `${prefix}-${randomUUID().slice(0, 12)}@bench.example.test`;
-  const headers = { "content-type": "application/json", origin: gateway };
-  // A stuck stack fails the benchmark instead of hanging it.
-  const signUp = await fetch(`${gateway}/auth/signup`, {
-    method: "POST",
-    signal: AbortSignal.timeout(60_000),
-    headers,
-    body: JSON.stringify({ email, password: PASSWORD, displayName: "Bench" }),
-  });
-  if (!signUp.ok) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
-  // /api refuses unverified users (issue 9): follow the verification link from Mailpit first.
-  const verify = await fetch(`${gateway}/auth/verify`, {
-    method: "POST",
-    signal: AbortSignal.timeout(60_000),
-    headers,
-    body: JSON.stringify({ token: await verificationToken(email) }),
-  });
-  if (!verify.ok) throw new Error(`verify failed: ${verify.status} ${await verify.text()}`);
-  const signIn = await fetch(`${gateway}/auth/signin`, {
-    method: "POST",
-    signal: AbortSignal.timeout(60_000),
-    headers,
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
-  const cookie = signIn.headers.getSetCookie().find((line) => line.startsWith("crafter_at="));
-  if (!cookie) throw new Error("sign-in set no access cookie");
-  return { email, accessToken: cookie.slice("crafter_at=".length, cookie.indexOf(";")) };
-}
-
-/** The token of the newest "Verify your email" message to `email`, read from Mailpit's API (60 s at most). */
-async function verificationToken(email: string): Promise<string> {
-  const api = stackEnv().MAILPIT_API_URL ?? "http://127.0.0.1:8025";
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const search = await fetch(`${api}/api/v1/search?query=${encodeURIComponent(`to:"${email}"`)}`);
-    const { messages } = (await search.json()) as { messages: { ID: string; Subject: string }[] };
-    const hit = messages.find((message) => message.Subject.includes("Verify your email"));
-    if (hit) {
-      const message = (await (await fetch(`${api}/api/v1/message/${hit.ID}`)).json()) as { Text: string };
-      const token = /[?&]token=([^\s&)>"]+)/.exec(message.Text)?.[1];
-      if (token) return decodeURIComponent(token);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no verification email to ${email} within 60 s`);
+  return { ...newContactDoc(scope, checked, "import", consent, at, []), outbox: [] };
 }
 
 /** Percentile (0–100) of unsorted samples, nearest rank. */
@@ -134,10 +121,10 @@ export function cpuMs(pid: number): number {
 
 /** The pids of the stack's processes (.data/stack/<profile>/<name>.pid). */
 export function stackPids(names: string[]): Record<string, number> {
-  const profile = process.env.BENCH_PROFILE ?? "test";
+  const profile = process.env.STACK_PROFILE ?? "test";
   const pids: Record<string, number> = {};
   for (const name of names) {
-    const file = join(root, ".data/stack", profile, `${name}.pid`);
+    const file = join(repoRoot, ".data/stack", profile, `${name}.pid`);
     if (existsSync(file)) pids[name] = Number(readFileSync(file, "utf8"));
   }
   return pids;

@@ -51,7 +51,7 @@ export class Crafter {
   /** Completes the next step through REST; resolves when the gateway answered with the result. */
   async completeStep(): Promise<void> {
     if (!this.token || this.generations >= GENERATIONS_PER_USER) {
-      this.token = (await signedInUser(gateway, "crafts")).accessToken;
+      this.token = (await signedInUser("crafts")).accessToken;
       this.generations = 0;
       this.craftId = "";
     }
@@ -70,7 +70,7 @@ export class Crafter {
   }
 
   async newCraft(): Promise<{ craftId: string; token: string }> {
-    if (!this.token) this.token = (await signedInUser(gateway, "crafts")).accessToken;
+    if (!this.token) this.token = (await signedInUser("crafts")).accessToken;
     const craft = await api(this.token, "POST", "/api/workflowsV2", { workflowName: "BlogWriter" });
     this.craftId = craft.craftId!;
     this.steps = craft.steps!;

@@ -71,7 +71,7 @@ async function streamed(): Promise<Row[]> {
 async function underLoad(): Promise<Row[]> {
   const crafters = Array.from({ length: users }, () => new Crafter());
   await Promise.all(crafters.map((crafter) => crafter.newCraft())); // sign-ups happen before the clock starts
-  const reader = await signedInUser(gateway, "reader");
+  const reader = await signedInUser("reader");
   const [completions, reads] = await Promise.all([
     concurrent(users, durationS, (worker) => crafters[worker]!.completeStep()),
     load("GET /api/user/account, at the same time", {

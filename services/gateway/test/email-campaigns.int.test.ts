@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { type GatewaySession, repoRoot, stackEnv, verifiedSession } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import mongoose, { type Connection } from "mongoose";
+import type { ConsentStatus } from "../../contacts/src/domain/fields";
+import { newContactDoc } from "../../contacts/src/usecases/contacts";
 
 // Email campaigns on the real test stack (issue 13): the notifications service sends through
 // Mailpit; contacts, billing and the gateway are the real services.
@@ -55,8 +57,9 @@ async function userWithProject(prefix: string) {
 }
 
 /**
- * Contacts in the contacts service's document shape, written straight to its database: the free
- * tier's 250-profile limit would stop an import at 250 (scripts/bench/contacts.mjs does the same).
+ * Contacts in the contacts service's document shape (its own `newContactDoc`), written straight to
+ * its database: the free tier's 250-profile limit would stop an import at 250 (the benchmarks'
+ * `contactDocument` does the same).
  */
 async function seedContacts(
   userId: string,
@@ -68,31 +71,21 @@ async function seedContacts(
   const now = new Date();
   const docs = Object.entries(counts).flatMap(([consent, count]) =>
     Array.from({ length: count }, (_, i) => {
-      const email = `${consent}-${i}@${domain}`;
-      return {
-        _id: randomUUID(),
-        userId,
-        projectId,
-        email,
-        firstName: i % 2 ? `Ann${i}` : "",
-        lastName: "Baker",
+      const fields = {
+        email: `${consent}-${i}@${domain}`,
         phone: "",
         company: "",
-        customerKind: "",
+        customerKind: "" as const,
         contactType: "",
-        tags: [tag],
         custom: {},
+        firstName: i % 2 ? `Ann${i}` : "",
+        lastName: "Baker",
+        tags: [tag],
         customerSince: now,
-        updatedOn: now,
-        source: "import",
-        consent,
-        consentAt: now,
-        interactionCounts: {},
-        interactionCount: 0,
-        searchTokens: [email],
-        facets: [`tags:${tag}`, `consent:${consent}`, "source:import"],
+      };
+      return {
+        ...newContactDoc({ userId, projectId }, fields, "import", consent as ConsentStatus, now, []),
         outbox: [],
-        createdAt: now,
       };
     }),
   );

@@ -1,13 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import mongoose, { type Connection } from "mongoose";
 import type { ServiceCredentials } from "../rpc/identity";
 import { serviceCredentials } from "../rpc/service-credentials";
 
-/** Repository root (this file is services/kit/src/testing/index.ts). */
-export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
+/**
+ * Repository root: the nearest folder above this module that holds `services/kit` (this file is
+ * services/kit/src/testing/index.ts, or a benchmark bundled into .data/bench).
+ */
+export const repoRoot = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "services/kit/package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+})();
 
 function readEnvFile(path: string): Record<string, string> {
   try {
@@ -27,12 +34,14 @@ function readEnvFile(path: string): Record<string, string> {
 }
 
 /**
- * Addresses of the running stack for integration and e2e tests: the environment (set by
- * scripts/test-stack.sh) over `.data/infra.env` (written by scripts/infra).
+ * Addresses of the running stack for tests and benchmarks: the environment (set by
+ * scripts/test-stack.sh) over `.data/stack/<STACK_PROFILE, default test>/stack.env` (written by
+ * scripts/stack.mjs) over `.data/infra.env` (written by scripts/infra).
  */
 export function stackEnv(): Record<string, string> {
   return {
     ...readEnvFile(join(repoRoot, ".data/infra.env")),
+    ...readEnvFile(join(repoRoot, ".data/stack", process.env.STACK_PROFILE ?? "test", "stack.env")),
     ...(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>),
   };
 }

@@ -1,0 +1,107 @@
+// Contacts benchmark (issue 10; not a timed test): on a project of N contacts (default 50,000),
+// p50/p95 of the table's first page, a token search and a 3-condition segment count through the
+// gateway, and the time to import a 10,000-row CSV. Needs the test stack and scripts/infra's servers.
+// The N contacts are written straight into the contacts database in the service's own shape
+// (common.ts `contactDocument`: the plan's profile limit stops a free user at 250); the import runs
+// through the API, as a second user.
+//   node scripts/bench/run.mjs contacts [--contacts 50000] [--import 10000] [--runs 7]
+import { type EnvelopeResponse, verifiedSession } from "@crafter/kit/testing";
+import { contactModel } from "../../services/contacts/src/store/contact.repository";
+import { contactDocument, percentile, serviceDatabase, userIdOf } from "./common";
+
+const arg = (name: string, fallback: number) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const N = arg("contacts", 50_000);
+const IMPORT = arg("import", 10_000);
+const RUNS = arg("runs", 7);
+
+async function timed(label: string, runs: number, call: () => Promise<EnvelopeResponse>): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    const result = await call();
+    times.push(performance.now() - start);
+    if (result.status >= 400) throw new Error(`${label}: ${result.status} ${JSON.stringify(result.body)}`);
+  }
+  const ms = (p: number) => percentile(times, p).toFixed(0).padStart(6);
+  console.log(`${label.padEnd(34)} p50 ${ms(50)} ms   p95 ${ms(95)} ms   (${runs} runs)`);
+}
+
+const { session } = await verifiedSession("bench-contacts");
+const project = await session.post("/api/projects/createProject", {
+  name: "Bench",
+  description: "Contacts benchmark project.",
+});
+const projectId = project.body.result.project.projectId as string;
+const userId = userIdOf(session);
+
+const TAGS = ["vip", "lead", "spring", "newsletter", "wholesale"];
+const CONSENT = ["pending", "subscribed", "unsubscribed"] as const;
+const database = await serviceDatabase("contacts");
+const contacts = contactModel(database);
+const seedStart = performance.now();
+for (let at = 0; at < N; at += 1000) {
+  const docs = [];
+  for (let i = at; i < Math.min(N, at + 1000); i++) {
+    const when = new Date(Date.now() - i * 60_000);
+    docs.push(
+      contactDocument(
+        { userId, projectId },
+        {
+          email: `person${i}@company${i % 500}.example`,
+          firstName: `First${i}`,
+          lastName: `Last${i % 997}`,
+          company: `Company ${i % 500}`,
+          customerKind: i % 2 ? "business" : "personal",
+          tags: [TAGS[i % 5]!, ...(i % 7 === 0 ? [TAGS[(i + 1) % 5]!] : [])],
+          consent: CONSENT[i % 3]!,
+          customerSince: when,
+        },
+        when,
+      ),
+    );
+  }
+  await contacts.insertMany(docs, { ordered: false });
+}
+await database.close();
+console.log(
+  `seeded ${N} contacts in ${((performance.now() - seedStart) / 1000).toFixed(1)} s (direct insertMany, not measured below)`,
+);
+
+const q = `projectId=${projectId}`;
+await timed("table page 1 (sort updated_on)", RUNS, () => session.get(`/api/contacts?${q}&page=1&pageSize=20`));
+await timed("search q=last42", RUNS, () => session.get(`/api/contacts?${q}&q=last42&pageSize=20`));
+const segment = {
+  combinator: "and",
+  rules: [
+    { field: "tags", operator: "contains", value: "vip" },
+    { field: "consent", operator: "==", value: "subscribed" },
+    { field: "customerSince", operator: ">", value: new Date(Date.now() - 30 * 86_400_000).toISOString() },
+  ],
+};
+await timed("segment count (3 conditions)", RUNS, () => session.post(`/api/segments/preview?${q}`, { query: segment }));
+
+// The import: a fresh project of the same user would share the plan limit, so a second user imports.
+const { session: importer } = await verifiedSession("bench-import");
+await importer.post("/api/projects/createProject", { name: "Bench import", description: "Contacts import benchmark." });
+const rows = Array.from({ length: IMPORT }, (_, i) => `row${i}@example.com,Row,${i},"vip, spring",2025-01-01`);
+const csv = ["Email Address,First Name,Last Name,TAGS,OPTIN_TIME", ...rows].join("\n");
+const importStart = performance.now();
+const uploaded = await importer.request("POST", "/api/contacts/imports?name=bench.csv", csv, {
+  "content-type": "text/csv",
+});
+if (uploaded.status >= 400) throw new Error(`upload: ${uploaded.status} ${JSON.stringify(uploaded.body)}`);
+const id = uploaded.body.result.id as string;
+await importer.put(`/api/contacts/imports/${id}`, { duplicates: "update" });
+let state: { status: string; result?: unknown };
+for (;;) {
+  state = (await importer.get(`/api/contacts/imports/${id}`)).body.result;
+  if (state.status === "result" || state.status === "error") break;
+  await new Promise((r) => setTimeout(r, 250));
+}
+console.log(
+  `import of ${IMPORT} rows                 ${((performance.now() - importStart) / 1000).toFixed(1)} s  ${JSON.stringify(state.result)}`,
+);
+process.exit(state.status === "result" ? 0 : 1);
