@@ -101,12 +101,26 @@ function environment() {
     S3_ENDPOINT: process.env.S3_ENDPOINT ?? infra.S3_ENDPOINT,
     S3_ACCESS_KEY_ID: process.env.S3_ACCESS_KEY_ID ?? infra.S3_ACCESS_KEY_ID,
     S3_SECRET_ACCESS_KEY: process.env.S3_SECRET_ACCESS_KEY ?? infra.S3_SECRET_ACCESS_KEY,
+    // Seals the provider keys users save on the AI settings page (workflows); kept per profile.
+    AI_SETTINGS_KEY: process.env.AI_SETTINGS_KEY ?? aiSettingsKey(),
+    // A local model server (Ollama, LM Studio) on this machine may be a user's provider.
+    AI_SETTINGS_RESOLVE: process.env.AI_SETTINGS_RESOLVE ?? "localhost=127.0.0.1,127.0.0.1=127.0.0.1",
     PUBLIC_ORIGIN: origin,
     EXTRA_ORIGINS: process.env.EXTRA_ORIGINS ?? `http://127.0.0.1:${port(publicComponent)}`,
     WEB_DIST: join(root, "web/dist"),
     KAFKAJS_NO_PARTITIONER_WARNING: "1",
     ...settings.env,
   };
+}
+
+/** AI_SETTINGS_KEY of a profile: 32 random bytes made on its first `up`, kept in .data/stack/<profile>/. */
+function aiSettingsKey() {
+  const file = join(dir, "ai-settings-key");
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64"), { mode: 0o600 });
+  }
+  return readFileSync(file, "utf8").trim();
 }
 
 /**

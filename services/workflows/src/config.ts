@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { baseConfigSchema } from "@crafter/kit";
 import { z } from "zod";
+import { parseSecretKey } from "./domain/secret-box";
 
 /** An unset or blank variable is "not given" (so `AI_BASE_URL=` in a .env file means offline). */
 const optionalString = <T extends z.ZodType>(schema: T) =>
@@ -21,6 +22,26 @@ const workflowModels = z
     }
   })
   .pipe(z.record(z.string().min(1), z.string().trim().min(1, "a model is required")));
+
+/** `host=ip` pairs, comma-separated (`*.site.test=127.0.0.1`), like curl's --resolve. */
+const hostPins = z
+  .string()
+  .default("")
+  .transform((text, ctx) => {
+    const pins: Record<string, string> = {};
+    for (const pair of text
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean)) {
+      const [host, ip] = pair.split("=").map((part) => part.trim());
+      if (!host || !ip || isIP(ip) === 0) {
+        ctx.addIssue({ code: "custom", message: `"${pair}" is not host=ip` });
+        continue;
+      }
+      pins[host] = ip;
+    }
+    return pins;
+  });
 
 export const configSchema = baseConfigSchema
   .extend({
@@ -65,24 +86,30 @@ export const configSchema = baseConfigSchema
      * --resolve. Pinned hosts may be private addresses (test sites, an allowed intranet); no other
      * private, loopback or link-local address is ever fetched.
      */
-    WEBSITE_AUDIT_RESOLVE: z
-      .string()
-      .default("")
-      .transform((text, ctx) => {
-        const pins: Record<string, string> = {};
-        for (const pair of text
-          .split(",")
-          .map((item) => item.trim())
-          .filter(Boolean)) {
-          const [host, ip] = pair.split("=").map((part) => part.trim());
-          if (!host || !ip || isIP(ip) === 0) {
-            ctx.addIssue({ code: "custom", message: `"${pair}" is not host=ip` });
-            continue;
-          }
-          pins[host] = ip;
+    WEBSITE_AUDIT_RESOLVE: hostPins,
+    /**
+     * Encrypts the provider keys users save on the AI settings page (AES-256-GCM): 32 bytes,
+     * base64 or hex (`openssl rand -base64 32`). Unset: the AI settings page cannot save, and
+     * everyone's generation uses the provider above. Changing it makes saved keys unreadable
+     * (those users fall back to the provider above until they enter their key again).
+     */
+    AI_SETTINGS_KEY: optionalString(
+      z.string().transform((text, ctx) => {
+        try {
+          return parseSecretKey(text);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
         }
-        return pins;
       }),
+    ),
+    /**
+     * AI settings: hosts a user's base URL may name although they are private, `host=ip` pairs
+     * (e.g. `localhost=127.0.0.1` for a local Ollama). No other private address is ever called.
+     */
+    AI_SETTINGS_RESOLVE: hostPins,
+    /** How long a user's AI settings are reused before being read again, in ms (per process). */
+    AI_SETTINGS_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
     /** Keyword / competitor research provider (DataForSEO API base, e.g. https://api.dataforseo.com); unset = no data. */
     RESEARCH_PROVIDER_URL: optionalString(z.url()),
     RESEARCH_PROVIDER_LOGIN: optionalString(z.string()),

@@ -1,10 +1,14 @@
 import type { Logger } from "@crafter/kit";
+import type { LanguageModel } from "ai";
+import type { BrandVoiceSource } from "./clients/brand-voice";
 import type { ProfileSource } from "./clients/profiles";
+import type { AiSettings, ModelSpec } from "./config";
 import type { CreditsPort } from "./domain/credits";
 import type { DefinitionRegistry } from "./domain/registry";
 import type { CraftEvents } from "./events/publishers";
 import type { FunctionRegistry } from "./functions/types";
 import type { TextEngine } from "./generation/text-engine";
+import type { EngineSource } from "./generation/user-engines";
 import type { WorkflowsStores } from "./store";
 import type { ActionLocks } from "./store/action-lock";
 
@@ -14,6 +18,8 @@ export interface WorkflowsClients {
   credits: CreditsPort;
   /** Projects: the profile a craft prefills from, read on behalf of the caller. */
   profiles: ProfileSource;
+  /** Projects: the brand voice every generation of a craft's project writes in. */
+  brandVoice: BrandVoiceSource;
 }
 
 /** What the workflows use cases need; built once in main.ts. */
@@ -23,7 +29,12 @@ export interface WorkflowsDeps {
   /** One running action per craft (Redis). */
   locks: ActionLocks;
   registry: DefinitionRegistry;
+  /** The server's engine (config), for generation of users without AI settings. */
   engine: TextEngine;
+  /** The engine of each user: their own provider when they saved one, else `engine`. */
+  engines: EngineSource;
+  /** What the AI settings use cases need. */
+  ai: AiSettingsDeps;
   /** The functions of FunctionCaller actions (src/functions). */
   functions: FunctionRegistry;
   /** Builders of the craft events (`<ns>.workflows.craft.v1`). */
@@ -32,4 +43,17 @@ export interface WorkflowsDeps {
   kick: () => void;
   logger: Logger;
   now: () => Date;
+}
+
+/** The AI settings page's backing: the key that seals provider keys and how user URLs are called. */
+export interface AiSettingsDeps {
+  /** AI_SETTINGS_KEY; undefined = settings cannot be saved. */
+  key: Buffer | undefined;
+  /** Builds an engine for settings, calling user URLs through the public-address guard. */
+  build(settings: AiSettings): TextEngine;
+  /** The model of a spec, calling user URLs through the guard (for Test connection). */
+  model(spec: Exclude<ModelSpec, { provider: "offline" }>): LanguageModel;
+  server: Pick<AiSettings, "timeoutMs" | "maxRetries">;
+  /** Test connection's time limit, in ms. */
+  probeTimeoutMs: number;
 }

@@ -1,5 +1,6 @@
 import { runService } from "@crafter/kit";
 import { createBillingCredits } from "./clients/billing";
+import { projectsBrandVoiceSource } from "./clients/brand-voice";
 import { projectsProfileSource } from "./clients/profiles";
 import { aiSettings, configSchema } from "./config";
 import { DEFINITIONS, TEST_DEFINITIONS } from "./definitions/index";
@@ -8,7 +9,8 @@ import { DefinitionRegistry } from "./domain/registry";
 import { CraftEvents } from "./events/publishers";
 import { buildFunctions } from "./functions/index";
 import { COMPOSERS } from "./generation/offline/composers";
-import { checkWorkflowModels, createTextEngine, specLabel } from "./generation/providers";
+import { checkWorkflowModels, createTextEngine, languageModel, specLabel, userUrlFetch } from "./generation/providers";
+import { createEngineSource } from "./generation/user-engines";
 import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
@@ -37,16 +39,39 @@ await runService({
         : "generating with the configured AI provider",
     );
     const stores = await createStores(mongo);
+    // Users' own providers (AI settings): their URLs go through the public-address guard.
+    const userFetch = userUrlFetch(config.AI_SETTINGS_RESOLVE, ai.timeoutMs);
+    const build = (settings: typeof ai) =>
+      createTextEngine(settings, { offlineDelayMs: config.OFFLINE_STREAM_DELAY_MS, logger, fetch: userFetch });
+    const engines = createEngineSource({
+      fallback: engine,
+      load: (userId) => stores.aiSettings.get(userId),
+      key: config.AI_SETTINGS_KEY,
+      build,
+      server: ai,
+      ttlMs: config.AI_SETTINGS_CACHE_MS,
+      logger,
+    });
+    if (!config.AI_SETTINGS_KEY) logger.warn("AI_SETTINGS_KEY is not set: users cannot save their own AI provider");
     const events = new CraftEvents(config.CRAFTER_NAMESPACE);
     const deps: WorkflowsDeps = {
       stores,
       clients: {
         credits: createBillingCredits(config.BILLING_URL, config.RPC_TIMEOUT_MS, credentials),
         profiles: projectsProfileSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
+        brandVoice: projectsBrandVoiceSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
       },
       locks: redisActionLocks(redis),
       registry,
       engine,
+      engines,
+      ai: {
+        key: config.AI_SETTINGS_KEY,
+        build,
+        model: (spec) => languageModel(spec, userFetch),
+        server: ai,
+        probeTimeoutMs: Math.min(ai.timeoutMs, 20_000),
+      },
       functions: buildFunctions(config),
       events,
       kick,

@@ -46,8 +46,10 @@ const research = loadDefinition({
 });
 
 function deps(functions: FunctionRegistry): WorkflowsDeps {
+  const engine = createOfflineEngine({ delayMs: 0 });
   return {
-    engine: createOfflineEngine({ delayMs: 0 }),
+    engine,
+    engines: { forUser: async () => engine, forget: () => undefined },
     functions,
     clients: { credits: undefined },
     logger: createLogger("workflows-test", "silent"),

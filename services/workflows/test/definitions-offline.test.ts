@@ -6,6 +6,7 @@ import {
   type WorkflowDefinition,
 } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
+import { type BrandVoice, withBrandVoice } from "../src/domain/brand-voice";
 import { parseSections, shapeOutput } from "../src/domain/output";
 import { buildGeneration, buildInlineGeneration } from "../src/domain/prompt";
 import type { ResultRecord, StepRecord, Values } from "../src/domain/types";
@@ -77,7 +78,11 @@ const BARE_PROFILE = { ...profile, description: "", keywords: [], websiteUrl: ""
  * Runs every step offline: with `sparse`, only required inputs are answered and the profile is
  * bare, as a user who leaves every optional field empty on a new project.
  */
-function walk(def: WorkflowDefinition, sparse = false): { step: string; text: string; prompt: string }[] {
+function walk(
+  def: WorkflowDefinition,
+  sparse = false,
+  voice: BrandVoice | null = null,
+): { step: string; text: string; prompt: string }[] {
   const who = sparse ? BARE_PROFILE : profile;
   const records: StepRecord[] = [];
   const written: { step: string; text: string; prompt: string }[] = [];
@@ -98,7 +103,7 @@ function walk(def: WorkflowDefinition, sparse = false): { step: string; text: st
         : [undefined];
       items.forEach((item, itemIndex) => {
         const extras = step.iterator ? { item: item!, itemIndex } : {};
-        const request = buildGeneration(def, step, values, records, who, extras);
+        const request = withBrandVoice(buildGeneration(def, step, values, records, who, extras), voice);
         const text = composeOffline(request);
         written.push({ step: step.name, text, prompt: request.prompt });
         results.push({ id: `${step.name}-${itemIndex}`, ...shapeOutput(request.output, text), ...base });
@@ -151,6 +156,26 @@ describe("every definition's offline drafts", () => {
               );
           }
         }
+      }
+    });
+  }
+});
+
+describe("every definition's offline drafts keep the brand voice's words to avoid out", () => {
+  // The samples say "sourdough" and "winter" again and again (topic, keywords, themes, profile).
+  const voice: BrandVoice = {
+    tone: "warm",
+    wordsToUse: ["handmade"],
+    wordsToAvoid: ["sourdough", "Winter", "really good"],
+    exampleCopy: "Our loaves are handmade at dawn.",
+  };
+  for (const name of registry.headers().names) {
+    it(`${name}: no avoided word in any step's draft, and every draft still has its shape`, () => {
+      const written = walk(registry.latest(name)!, false, voice);
+      for (const { step, text } of written) {
+        expect(`${name}.${step}: ${text.match(/sourdough|winter|really good/gi)?.join(", ") ?? ""}`).toBe(
+          `${name}.${step}: `,
+        );
       }
     });
   }

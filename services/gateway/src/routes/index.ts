@@ -1,11 +1,13 @@
 import type { RouteDef } from "../http/registry";
 import { accountRoutes } from "./account.routes";
 import { adminRoutes } from "./admin.routes";
+import { aiSettingsRoutes } from "./ai-settings.routes";
 import { aiToolsRoutes } from "./ai-tools.routes";
 import { apiKeyRoutes } from "./api-keys.routes";
 import { authRoutes } from "./auth.routes";
 import { automationsRoutes } from "./automations.routes";
 import { billingRoutes } from "./billing.routes";
+import { brandVoiceRoutes } from "./brand-voice.routes";
 import { calendarRoutes } from "./calendar.routes";
 import { campaignsRoutes } from "./campaigns.routes";
 import { contactsRoutes } from "./contacts.routes";
@@ -29,9 +31,11 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   authRoutes,
   accountRoutes,
   projectsRoutes,
+  brandVoiceRoutes,
   profilesRoutes,
   workflowsRoutes,
   aiToolsRoutes,
+  aiSettingsRoutes,
   apiKeyRoutes,
   billingRoutes,
   settingsRoutes,

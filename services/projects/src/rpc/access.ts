@@ -24,4 +24,7 @@ export const access = rpcAccess(ProjectsService, {
   importReviews: ["user"],
   replyToReview: ["user"],
   deleteReview: ["user"],
+  // Also read by workflows for every generation, with the user's token.
+  getBrandVoice: ["user"],
+  updateBrandVoice: ["user"],
 });

@@ -2,6 +2,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { callerOf } from "@crafter/kit";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import type { ProjectsDeps } from "../deps";
+import { getBrandVoice, updateBrandVoice } from "../usecases/brand-voice";
 import { createProfile } from "../usecases/create-profile";
 import { createProject } from "../usecases/create-project";
 import { deleteProfile } from "../usecases/delete-profile";
@@ -110,6 +111,12 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
       async deleteReview(req, ctx) {
         await deleteReview(deps, callerOf(ctx), req);
         return {};
+      },
+      async getBrandVoice(req, ctx) {
+        return { brandVoice: await getBrandVoice(deps, callerOf(ctx), req) };
+      },
+      async updateBrandVoice(req, ctx) {
+        return { brandVoice: await updateBrandVoice(deps, callerOf(ctx), req) };
       },
     });
 }

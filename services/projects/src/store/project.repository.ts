@@ -1,5 +1,6 @@
 import { idField, modelOn, type OutboxEntry, outboxField, type Plain, TenantRepository, toPlain } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
+import type { BrandVoice } from "../domain/brand-voice";
 
 /** A project of one user; its PROJECT profile holds the descriptive fields. */
 export interface ProjectDoc {
@@ -9,6 +10,8 @@ export interface ProjectDoc {
   title: string;
   /** The project's PROJECT profile. */
   profileId: string;
+  /** How the business writes (every workflow's prompt); absent until first set. */
+  brandVoice?: BrandVoice;
   outbox: OutboxEntry[];
   createdAt: Date;
   updatedAt: Date;
@@ -22,6 +25,18 @@ const projectSchema = new Schema<ProjectDoc>(
     userId: { type: String, required: true },
     title: { type: String, required: true },
     profileId: { type: String, required: true },
+    brandVoice: {
+      type: new Schema<BrandVoice>(
+        {
+          tone: { type: String, default: "" },
+          wordsToUse: { type: [String], default: [] },
+          wordsToAvoid: { type: [String], default: [] },
+          exampleCopy: { type: String, default: "" },
+        },
+        { _id: false },
+      ),
+      required: false,
+    },
     outbox: outboxField,
   },
   { collection: "projects", timestamps: true, versionKey: false },
@@ -69,6 +84,11 @@ export class ProjectRepository extends TenantRepository<ProjectDoc> {
   /** Renames one of the user's projects; null when it is not theirs. */
   async rename(userId: string, projectId: string, title: string): Promise<Project | null> {
     return this.update(userId, { _id: projectId }, { $set: { title } });
+  }
+
+  /** Replaces the brand voice of one of the user's projects; null when it is not theirs. */
+  async setBrandVoice(userId: string, projectId: string, brandVoice: BrandVoice): Promise<Project | null> {
+    return this.update(userId, { _id: projectId }, { $set: { brandVoice } });
   }
 
   /** Deletes one of the user's projects; false when it was not theirs (or already gone). */

@@ -29,6 +29,8 @@ export interface ComposeContext {
   itemIndex?: number;
   /** Inline text generation: the raw params (e.g. `text`, the selected text). */
   params?: Record<string, JsonValue>;
+  /** The project's brand voice words to avoid: the offline draft never contains them. */
+  avoid?: string[];
 }
 
 /** One generation: the prompt for a model and, for the offline engine, the inputs it writes from. */

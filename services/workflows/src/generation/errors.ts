@@ -62,3 +62,45 @@ export function malformedOutputError(engine: string): AppError {
     ? appError("InternalServerError")
     : appError("ConflictingInputError", PROVIDER_MESSAGES.emptyOutput);
 }
+
+/**
+ * A provider failure in plain words for the one who set the provider up (AI settings' "Test
+ * connection"): unlike generation errors, it names the provider's own message, which is about
+ * their account (never our internals). The caller redacts the key from it.
+ */
+export function describeProviderFailure(error: unknown): string {
+  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  if (cause instanceof ProviderTimeoutError) return "The provider did not answer within the time limit.";
+  if (APICallError.isInstance(cause)) {
+    const status = cause.statusCode;
+    const said = providerMessage(cause);
+    const suffix = said ? ` The provider said: "${said}"` : "";
+    if (status === 401 || status === 403) return `The provider refused the API key (HTTP ${status}).${suffix}`;
+    if (status === 404) return `The provider does not know this model or address (HTTP 404).${suffix}`;
+    if (status === 429) return `The provider is rate-limiting this key (HTTP 429).${suffix}`;
+    if (status !== undefined && status >= 500) return `The provider had an error (HTTP ${status}).${suffix}`;
+    if (status !== undefined) return `The provider refused the request (HTTP ${status}).${suffix}`;
+  }
+  for (let at: unknown = cause, depth = 0; at && depth < 5; depth++) {
+    if ((at as { reason?: unknown }).reason === "blocked-address") {
+      return "This address is private; the server may only call public addresses (or those its operator allows).";
+    }
+    at = (at as { cause?: unknown }).cause;
+  }
+  if (isNetworkFailure(cause)) return "The provider's address cannot be reached. Check the base URL.";
+  return "The provider's answer was not understood. Check the provider type and the base URL.";
+}
+
+/** The provider's own error message from its JSON answer, shortened. */
+function providerMessage(error: APICallError): string {
+  let text = "";
+  try {
+    const body = JSON.parse(error.responseBody ?? "") as { error?: { message?: unknown } | string; message?: unknown };
+    const inner = typeof body.error === "string" ? body.error : body.error?.message;
+    text = typeof inner === "string" ? inner : typeof body.message === "string" ? body.message : "";
+  } catch {
+    text = "";
+  }
+  text = text || error.message || "";
+  return text.length > 300 ? `${text.slice(0, 297)}…` : text;
+}

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { scrubAvoided } from "../domain/brand-voice";
 import type { GenerationRequest } from "../domain/prompt";
 import { COMPOSERS } from "./offline/composers";
 import { offlineNote } from "./offline/frameworks";
@@ -19,15 +20,22 @@ export function wordChunks(text: string, words?: number): string[] {
   return chunks;
 }
 
-/** Writes the whole text of a request with its offline composer (pure and deterministic). */
+/**
+ * Writes the whole text of a request with its offline composer (pure and deterministic), without
+ * any of the brand voice's words to avoid.
+ */
 export function composeOffline(request: GenerationRequest): string {
   const composer = COMPOSERS[request.offline.composer];
   if (!composer) throw new Error(`unknown offline composer ${request.offline.composer}`);
-  return composer.compose(request.context, {
+  const text = composer.compose(request.context, {
     framework: request.offline.framework,
     params: request.offline.params,
     output: request.output,
   });
+  // The output's own section headings are structure the result is parsed by, not copy.
+  const headings =
+    request.output.format === "list" ? request.output.sections.map((section) => `## ${section.heading}`) : [];
+  return scrubAvoided(text, request.context.avoid, headings);
 }
 
 /**

@@ -24,4 +24,9 @@ export const access = rpcAccess(WorkflowsService, {
   createStandaloneCraft: ["user"],
   writeImagePrompts: ["user"],
   assistantChat: ["user"],
+  // The use cases also check the role (owners and admins, @crafter/roles "ai.settings").
+  getAiSettings: ["user"],
+  saveAiSettings: ["user"],
+  deleteAiSettings: ["user"],
+  testAiConnection: ["user"],
 });

@@ -2,6 +2,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { badRequest } from "@crafter/kit";
 import {
+  type AiSettingsSchema,
   type CompleteStepResponseSchema,
   type CraftSchema,
   type CraftSummarySchema,
@@ -11,6 +12,7 @@ import {
 import type { HeadersView } from "../domain/registry";
 import type { ResultChange } from "../domain/results";
 import type { CraftSummaryView, CraftView } from "../domain/view";
+import type { AiSettingsView } from "../usecases/ai-settings";
 import type { StepEvent } from "../usecases/complete-step";
 
 export function toSummaryMessage(summary: CraftSummaryView): MessageInitShape<typeof CraftSummarySchema> {
@@ -89,4 +91,17 @@ export function toStepEventMessage(
         },
       };
   }
+}
+
+/** The AI settings as the page sees them (no key, see usecases/ai-settings.ts). */
+export function toAiSettingsMessage(view: AiSettingsView): MessageInitShape<typeof AiSettingsSchema> {
+  return {
+    provider: view.provider,
+    baseUrl: view.baseUrl,
+    defaultModel: view.defaultModel,
+    workflowModels: view.workflowModels,
+    keySet: view.keySet,
+    keyLast4: view.keyLast4,
+    updatedAt: timestampFromDate(view.updatedAt),
+  };
 }

@@ -2,6 +2,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { callerOf } from "@crafter/kit";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { WorkflowsDeps } from "../deps";
+import { deleteAiSettings, getAiSettings, saveAiSettings, testAiConnection } from "../usecases/ai-settings";
 import { assistantChat } from "../usecases/assistant-chat";
 import { cloneCraft } from "../usecases/clone-craft";
 import { completeStep } from "../usecases/complete-step";
@@ -20,7 +21,14 @@ import { saveActionResult } from "../usecases/save-action-result";
 import { saveCraft } from "../usecases/save-craft";
 import { setFavorite } from "../usecases/set-favorite";
 import { writeImagePrompts } from "../usecases/write-image-prompts";
-import { toCraftMessage, toHeadersMessage, toResultChange, toStepEventMessage, toSummaryMessage } from "./mappers";
+import {
+  toAiSettingsMessage,
+  toCraftMessage,
+  toHeadersMessage,
+  toResultChange,
+  toStepEventMessage,
+  toSummaryMessage,
+} from "./mappers";
 
 /** The WorkflowsService handlers: each reads the caller, calls one use case and maps its answer. */
 export function routes(deps: WorkflowsDeps): (router: ConnectRouter) => void {
@@ -90,5 +98,17 @@ export function routes(deps: WorkflowsDeps): (router: ConnectRouter) => void {
       assistantChat: async (req, ctx) => {
         return assistantChat(deps, callerOf(ctx), { messages: req.messages });
       },
+      getAiSettings: async (_req, ctx) => {
+        const { settings, available } = await getAiSettings(deps, callerOf(ctx));
+        return { settings: settings ? toAiSettingsMessage(settings) : undefined, available };
+      },
+      saveAiSettings: async (req, ctx) => ({
+        settings: toAiSettingsMessage(await saveAiSettings(deps, callerOf(ctx), req)),
+      }),
+      deleteAiSettings: async (_req, ctx) => {
+        await deleteAiSettings(deps, callerOf(ctx));
+        return {};
+      },
+      testAiConnection: async (req, ctx) => testAiConnection(deps, callerOf(ctx), req),
     });
 }

@@ -8,6 +8,7 @@ import {
   type WorkflowDefinition,
 } from "@crafter/workflow-language";
 import type { WorkflowsDeps } from "../deps";
+import { type BrandVoice, withBrandVoice } from "../domain/brand-voice";
 import { MalformedOutputError, shapeData, shapeOutput } from "../domain/output";
 import { buildGeneration, type GenerationRequest, renderTemplate } from "../domain/prompt";
 import type { ResultRecord, StepRecord, TokenUsage, Values } from "../domain/types";
@@ -24,6 +25,8 @@ export type StepEvent =
 
 export interface ActionRun {
   userId: string;
+  /** The project's brand voice (null: none, or a craft without a project). */
+  voice?: BrandVoice | null;
   craft: StoredCraft;
   def: WorkflowDefinition;
   step: StepDefinition;
@@ -62,7 +65,10 @@ export async function runStepAction(deps: WorkflowsDeps, run: ActionRun): Promis
           : await generate(
               deps,
               run,
-              buildGeneration(run.def, run.step, run.values, run.craft.steps, run.craft.profile, extras),
+              withBrandVoice(
+                buildGeneration(run.def, run.step, run.values, run.craft.steps, run.craft.profile, extras),
+                run.voice,
+              ),
             );
       if (extras.itemIndex !== undefined) {
         result.item = extras.item!;
@@ -93,11 +99,12 @@ async function generate(
   request: GenerationRequest,
   itemIndex = request.context.itemIndex,
 ): Promise<ResultRecord> {
-  const info = deps.engine.describe(request);
+  const engine = await deps.engines.forUser(run.userId);
+  const info = engine.describe(request);
   run.emit({ case: "started", value: { ...info, ...(itemIndex !== undefined ? { itemIndex } : {}) } });
   const attributes = { workflow: run.def.name, engine: info.engine };
   const started = performance.now();
-  const generation = deps.engine.stream(request, run.signal);
+  const generation = engine.stream(request, run.signal);
   let text = "";
   try {
     for await (const chunk of generation) {
@@ -180,7 +187,7 @@ export async function charge(
   deps: WorkflowsDeps,
   input: { userId: string; craftId: string; amount: number; reason: string; textOf?: string },
 ): Promise<Charge> {
-  const offline = input.textOf !== undefined && deps.engine.isOffline(input.textOf);
+  const offline = input.textOf !== undefined && (await deps.engines.forUser(input.userId)).isOffline(input.textOf);
   if (input.amount <= 0 || offline) return { debitId: null, amount: 0, refund: async () => {} };
   const credits = deps.clients.credits;
   const { debitId } = await credits.debit({ ...input, idempotencyKey: randomUUID() });

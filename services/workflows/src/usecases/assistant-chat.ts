@@ -24,8 +24,9 @@ export async function assistantChat(
   }));
   const problems = checkConversation(messages);
   if (Object.keys(problems).length > 0) throw badRequest(problems);
+  const engine = await deps.engines.forUser(caller.userId);
   const written = await withCredit(deps, { userId: caller.userId, reason: "Assistant" }, () =>
-    writeText(deps.engine, assistantRequest(messages), caller.signal),
+    writeText(engine, assistantRequest(messages), caller.signal),
   );
   deps.logger.info(
     { engine: written.info.engine, usage: written.usage, messages: messages.length },

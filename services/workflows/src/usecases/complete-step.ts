@@ -31,7 +31,7 @@ export interface CompleteStepInput {
  */
 export function completeStep(deps: WorkflowsDeps, caller: Caller, input: CompleteStepInput): AsyncIterable<StepEvent> {
   const { userId, signal } = caller;
-  return streamOf((emit) => run(deps, userId, input, signal, emit));
+  return streamOf((emit) => run(deps, userId, input, signal, emit, caller));
 }
 
 async function run(
@@ -40,6 +40,7 @@ async function run(
   input: CompleteStepInput,
   signal: AbortSignal,
   emit: (event: StepEvent) => void,
+  caller: Caller,
 ): Promise<void> {
   const stepName = requireField(input.stepName, "stepName", "Step");
   await withActionLock(deps, input.craftId, async () => {
@@ -52,6 +53,8 @@ async function run(
       steps: stored.steps,
     });
     if (Object.keys(check.errors).length > 0) throw badRequest(check.errors);
+    // Read before any charge: without it no draft is written (its words to avoid are a promise).
+    const voice = isTextAction(step.action) ? await deps.clients.brandVoice.get(caller, stored.projectId) : null;
 
     const credits = await charge(deps, {
       userId,
@@ -71,7 +74,16 @@ async function run(
       const started = Date.now();
       let outcome: Awaited<ReturnType<typeof runStepAction>>;
       try {
-        outcome = await runStepAction(deps, { userId, craft: current, def, step, values: check.values, signal, emit });
+        outcome = await runStepAction(deps, {
+          userId,
+          voice,
+          craft: current,
+          def,
+          step,
+          values: check.values,
+          signal,
+          emit,
+        });
       } catch (error) {
         if (current !== stored) {
           const restored = await deps.stores.crafts.saveProgress(userId, stored, current.rev, { progress: stored });

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { appError, type Caller, CancelledError } from "@crafter/kit";
 import type { WorkflowsDeps } from "../deps";
+import { withBrandVoice } from "../domain/brand-voice";
 import { inlineTarget } from "../domain/craft";
 import { checkInputs } from "../domain/inputs";
 import { MalformedOutputError, shapeOutput } from "../domain/output";
@@ -49,14 +50,10 @@ export async function generateInlineText(
       profile: stored.profile,
       steps: stored.steps,
     });
-    const request = buildInlineGeneration(
-      def,
-      target.step,
-      target.generator,
-      values,
-      params,
-      stored.steps,
-      stored.profile,
+    const voice = await deps.clients.brandVoice.get(caller, stored.projectId);
+    const request = withBrandVoice(
+      buildInlineGeneration(def, target.step, target.generator, values, params, stored.steps, stored.profile),
+      voice,
     );
     const credits = await charge(deps, {
       userId,
@@ -67,8 +64,9 @@ export async function generateInlineText(
     });
     const started = Date.now();
     try {
-      const info = deps.engine.describe(request);
-      const generation = deps.engine.stream(request, signal);
+      const engine = await deps.engines.forUser(userId);
+      const info = engine.describe(request);
+      const generation = engine.stream(request, signal);
       let text = "";
       for await (const chunk of generation) text += chunk;
       signal.throwIfAborted();

@@ -27,7 +27,7 @@ export interface RunActionInput {
  */
 export function runAction(deps: WorkflowsDeps, caller: Caller, input: RunActionInput): AsyncIterable<StepEvent> {
   const { userId, signal } = caller;
-  return streamOf((emit) => run(deps, userId, input, signal, emit));
+  return streamOf((emit) => run(deps, userId, input, signal, emit, caller));
 }
 
 async function run(
@@ -36,6 +36,7 @@ async function run(
   input: RunActionInput,
   signal: AbortSignal,
   emit: (event: StepEvent) => void,
+  caller: Caller,
 ): Promise<void> {
   const stepName = requireField(input.stepName, "stepName", "Step");
   const actionType = requireField(input.actionType, "actionType", "Action type");
@@ -49,6 +50,8 @@ async function run(
       steps: stored.steps,
     });
     if (Object.keys(check.errors).length > 0) throw badRequest(check.errors);
+    // Read before any charge: without it no draft is written (its words to avoid are a promise).
+    const voice = isTextAction(step.action) ? await deps.clients.brandVoice.get(caller, stored.projectId) : null;
 
     const credits = await charge(deps, {
       userId,
@@ -61,6 +64,7 @@ async function run(
       const started = Date.now();
       const outcome = await runStepAction(deps, {
         userId,
+        voice,
         craft: stored,
         def,
         step,

@@ -55,8 +55,9 @@ export async function writeImagePrompts(
   } else {
     from = { kind: "content", content: source.value! };
   }
+  const engine = await deps.engines.forUser(caller.userId);
   const written = await withCredit(deps, { userId: caller.userId, reason: "ImagePromptWriter" }, () =>
-    writeText(deps.engine, imagePromptRequest(from, model as ImageModel), caller.signal),
+    writeText(engine, imagePromptRequest(from, model as ImageModel), caller.signal),
   );
   deps.logger.info({ engine: written.info.engine, usage: written.usage, kind: from.kind }, "image prompts written");
   return {

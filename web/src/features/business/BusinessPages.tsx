@@ -10,6 +10,7 @@ import { ProfileCraftsList } from "../projects/components/ProfileCraftsList";
 import { ProfileForm } from "../projects/components/ProfileForm";
 import { ToolCards } from "../projects/components/ToolCards";
 import { useActiveProfile } from "../projects/context";
+import { BrandVoiceCard } from "./BrandVoiceCard";
 
 export const BUSINESS_SECTIONS = [
   { path: "/app/business", label: "Overview" },
@@ -95,6 +96,7 @@ export default function BusinessPage() {
 export function BusinessProfilePage() {
   const { profileId, data: profile, error, isLoading, mutate } = useBusinessProfile();
   const { update } = useProfileWrites();
+  const projectId = useInitial().data?.activeProjectInfo?.projectId;
   return (
     <AreaShell
       title="Business profile"
@@ -120,6 +122,7 @@ export function BusinessProfilePage() {
           />
         )}
       </Card>
+      {projectId ? <BrandVoiceCard projectId={projectId} /> : null}
     </AreaShell>
   );
 }

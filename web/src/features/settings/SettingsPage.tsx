@@ -23,13 +23,15 @@ export default function SettingsPage() {
       </Typography.Title>
       <nav aria-label="Settings pages">
         <ul className="crafter-settings-links">
-          {SETTINGS_LINKS.map((link) => (
-            <li key={link.to}>
-              <Link to={link.to} data-testid={`settings-link-${link.to.split("/").pop()}`}>
-                {link.label}
-              </Link>
-            </li>
-          ))}
+          {SETTINGS_LINKS.filter((link) => !link.roles || (!!account && link.roles.includes(account.role))).map(
+            (link) => (
+              <li key={link.to}>
+                <Link to={link.to} data-testid={`settings-link-${link.to.split("/").pop()}`}>
+                  {link.label}
+                </Link>
+              </li>
+            ),
+          )}
         </ul>
       </nav>
       <Card title="Account" data-testid="account-info">

@@ -4,7 +4,32 @@ export const settingsPaths = {
   password: "/api/settings/password",
   sessions: "/api/settings/sessions",
   session: (id: string) => `/api/settings/sessions/${encodeURIComponent(id)}`,
+  ai: "/api/settings/ai",
+  aiTest: "/api/settings/ai/test",
 } as const;
+
+/** The account's AI provider as `GET /api/settings/ai` shows it (never the key). */
+export interface AiSettings {
+  provider: "openai" | "google" | "openai-compatible";
+  baseUrl: string;
+  defaultModel: string;
+  workflowModels: Record<string, string>;
+  keySet: boolean;
+  keyLast4: string;
+  updatedAt: string | null;
+}
+
+export interface AiSettingsState {
+  settings: AiSettings | null;
+  /** False when the server cannot save settings (no AI_SETTINGS_KEY). */
+  available: boolean;
+}
+
+export const PROVIDER_OPTIONS: { value: AiSettings["provider"]; label: string }[] = [
+  { value: "openai", label: "OpenAI" },
+  { value: "google", label: "Google (Gemini)" },
+  { value: "openai-compatible", label: "OpenAI-compatible (Ollama, vLLM, LM Studio…)" },
+];
 
 /** One linked device as `GET /api/settings/sessions` lists it. */
 export interface DeviceSession {
