@@ -13,6 +13,7 @@ import { CalendarService, InboxService } from "@crafter/proto/crafter/notificati
 import { CampaignsService } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
 import { TemplatesService } from "@crafter/proto/crafter/notifications/v1/templates_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
+import { PagesService } from "@crafter/proto/crafter/workflows/v1/pages_pb";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { Config } from "./config";
 
@@ -23,6 +24,8 @@ export interface Clients {
   admin: Client<typeof AdminService>;
   projects: Client<typeof ProjectsService>;
   workflows: Client<typeof WorkflowsService>;
+  /** Workflows' published pages (issue 14); GetPublishedPage is public (no token). */
+  pages: Client<typeof PagesService>;
   billing: Client<typeof BillingService>;
   /** Billing's payments, called with the user's token. */
   payments: Client<typeof PaymentsService>;
@@ -65,6 +68,7 @@ export function createClients(config: Config): Clients {
     admin: createServiceClient(AdminService, config.ACCOUNT_URL, options),
     projects: createServiceClient(ProjectsService, config.PROJECTS_URL, options),
     workflows: createServiceClient(WorkflowsService, config.WORKFLOWS_URL, options),
+    pages: createServiceClient(PagesService, config.WORKFLOWS_URL, options),
     billing: createServiceClient(BillingService, config.BILLING_URL, options),
     payments: createServiceClient(PaymentsService, config.BILLING_URL, options),
     paymentsAsGateway: createServiceClient(PaymentsService, config.BILLING_URL, {

@@ -9,7 +9,7 @@ import { CraftEvents } from "./events/publishers";
 import { buildFunctions } from "./functions/index";
 import { COMPOSERS } from "./generation/offline/composers";
 import { checkWorkflowModels, createTextEngine, specLabel } from "./generation/providers";
-import { access } from "./rpc/access";
+import { access, pagesAccess } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { redisActionLocks } from "./store/action-lock";
@@ -53,6 +53,11 @@ await runService({
       logger,
       now: () => new Date(),
     };
-    return { routes: routes(deps), access, outbox: stores.outbox, publishes: [events.topic] };
+    return {
+      routes: routes(deps),
+      access: { ...access, ...pagesAccess },
+      outbox: stores.outbox,
+      publishes: [events.topic],
+    };
   },
 });

@@ -13,6 +13,7 @@ import type { RouteDeps } from "./deps";
 import { inboxRoutes } from "./inbox.routes";
 import { leadsRoutes } from "./leads.routes";
 import { mediaRoutes } from "./media.routes";
+import { pagesRoutes } from "./pages.routes";
 import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
 import { publicContactsRoutes } from "./public-contacts.routes";
@@ -31,6 +32,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   projectsRoutes,
   profilesRoutes,
   workflowsRoutes,
+  pagesRoutes,
   aiToolsRoutes,
   apiKeyRoutes,
   billingRoutes,

@@ -21,10 +21,13 @@ import { saveCraft } from "../usecases/save-craft";
 import { setFavorite } from "../usecases/set-favorite";
 import { writeImagePrompts } from "../usecases/write-image-prompts";
 import { toCraftMessage, toHeadersMessage, toResultChange, toStepEventMessage, toSummaryMessage } from "./mappers";
+import { pagesRoutes } from "./pages-routes";
 
 /** The WorkflowsService handlers: each reads the caller, calls one use case and maps its answer. */
 export function routes(deps: WorkflowsDeps): (router: ConnectRouter) => void {
-  return (router: ConnectRouter) =>
+  const pages = pagesRoutes(deps);
+  return (router: ConnectRouter) => {
+    pages(router);
     router.service(WorkflowsService, {
       getHeaders: (_req, ctx) => {
         callerOf(ctx);
@@ -91,4 +94,5 @@ export function routes(deps: WorkflowsDeps): (router: ConnectRouter) => void {
         return assistantChat(deps, callerOf(ctx), { messages: req.messages });
       },
     });
+  };
 }

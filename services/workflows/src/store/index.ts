@@ -2,15 +2,18 @@ import type { OutboxModel } from "@crafter/kit";
 import type { Connection } from "mongoose";
 import { CraftRepository } from "./craft.repository";
 import { craftModel } from "./craft.schema";
+import { PageRepository, pageModel } from "./page.repository";
 
 /** Every repository of the workflows service, over its own database. */
 export interface WorkflowsStores {
   crafts: CraftRepository;
+  /** Pages published from crafts, by slug (issue 14). */
+  pages: PageRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
   outbox: OutboxModel[];
 }
 
 export async function createStores(connection: Connection): Promise<WorkflowsStores> {
   const crafts = craftModel(connection);
-  return { crafts: new CraftRepository(crafts), outbox: [crafts] };
+  return { crafts: new CraftRepository(crafts), pages: new PageRepository(pageModel(connection)), outbox: [crafts] };
 }
