@@ -5,6 +5,7 @@ import { AdminService } from "@crafter/proto/crafter/account/v1/admin_pb";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { PaymentsService } from "@crafter/proto/crafter/billing/v1/payments_pb";
+import { ReferralsService } from "@crafter/proto/crafter/billing/v1/referrals_pb";
 import { ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
 import { LeadsService } from "@crafter/proto/crafter/contacts/v1/leads_pb";
 import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
@@ -29,6 +30,8 @@ export interface Clients {
   billing: Client<typeof BillingService>;
   /** Billing's payments, called with the user's token. */
   payments: Client<typeof PaymentsService>;
+  /** Billing's referrals (issue 14), with the user's token. */
+  referrals: Client<typeof ReferralsService>;
   /** Billing's payments with the gateway's service token: Stripe's webhooks (no user). */
   paymentsAsGateway: Client<typeof PaymentsService>;
   contacts: Client<typeof ContactsService>;
@@ -71,6 +74,7 @@ export function createClients(config: Config): Clients {
     pages: createServiceClient(PagesService, config.WORKFLOWS_URL, options),
     billing: createServiceClient(BillingService, config.BILLING_URL, options),
     payments: createServiceClient(PaymentsService, config.BILLING_URL, options),
+    referrals: createServiceClient(ReferralsService, config.BILLING_URL, options),
     paymentsAsGateway: createServiceClient(PaymentsService, config.BILLING_URL, {
       ...options,
       as: "service",

@@ -22,6 +22,8 @@ export class UserEvents {
     role: string;
     verificationToken: string;
     verificationExpiresAt: Date;
+    /** The referral link's code, "" for none. */
+    referralCode?: string;
   }): OutboxEntry {
     return outboxEntry(this.topic, user.userId, UserRegisteredSchema, {
       userId: user.userId,
@@ -30,6 +32,7 @@ export class UserEvents {
       role: user.role,
       verificationToken: user.verificationToken,
       verificationExpiresAt: timestampFromDate(user.verificationExpiresAt),
+      referralCode: user.referralCode ?? "",
     });
   }
 

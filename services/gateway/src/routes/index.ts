@@ -17,6 +17,7 @@ import { pagesRoutes } from "./pages.routes";
 import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
 import { publicContactsRoutes } from "./public-contacts.routes";
+import { referralsRoutes } from "./referrals.routes";
 import { settingsRoutes } from "./settings.routes";
 import { templatesRoutes } from "./templates.routes";
 import { trackingRoutes } from "./tracking.routes";
@@ -37,6 +38,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   apiKeyRoutes,
   billingRoutes,
   settingsRoutes,
+  referralsRoutes,
   adminRoutes,
   contactsRoutes,
   leadsRoutes,
