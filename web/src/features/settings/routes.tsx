@@ -6,6 +6,7 @@ const ChangePasswordPage = lazy(() => import("./ChangePasswordPage"));
 const LinkedDevicesPage = lazy(() => import("./LinkedDevicesPage"));
 const IntegrationsPage = lazy(() => import("./IntegrationsPage"));
 const ProfilePage = lazy(() => import("./ProfilePage"));
+const ReferralsPage = lazy(() => import("./ReferralsPage"));
 
 /** The settings sub-pages of spec section 2 that this area owns (billing owns its own). */
 export const SETTINGS_ROUTES: RouteEntry[] = [
@@ -14,7 +15,18 @@ export const SETTINGS_ROUTES: RouteEntry[] = [
   { path: "/app/settings/linked-devices", title: "Linked devices", access: "app", Component: LinkedDevicesPage },
   { path: "/app/settings/integrations", title: "Integrations", access: "app", Component: IntegrationsPage },
   { path: "/app/settings/profile", title: "Profile", access: "app", Component: ProfilePage },
+  {
+    path: "/app/settings/referrals",
+    title: "Referrals",
+    access: "app",
+    flag: "first_promoter",
+    Component: ReferralsPage,
+  },
 ];
 
 /** Links of the Settings page to its sub-pages, in the spec's order. */
-export const SETTINGS_LINKS = SETTINGS_ROUTES.map((route) => ({ to: route.path, label: route.title }));
+export const SETTINGS_LINKS = SETTINGS_ROUTES.map((route) => ({
+  to: route.path,
+  label: route.title,
+  flag: route.flag,
+}));
