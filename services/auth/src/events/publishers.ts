@@ -1,6 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type OutboxEntry, outboxEntry, TOPICS, topicName } from "@crafter/kit";
 import {
+  EmailChangeRequestedSchema,
   EmailVerifiedSchema,
   PasswordChangedSchema,
   PasswordResetRequestedSchema,
@@ -38,6 +39,21 @@ export class UserEvents {
 
   emailVerified(user: { userId: string; email: string }): OutboxEntry {
     return outboxEntry(this.topic, user.userId, EmailVerifiedSchema, { userId: user.userId, email: user.email });
+  }
+
+  /** An email change was asked for (issue 14): the link for the new address, a notice for the old. */
+  emailChangeRequested(change: {
+    userId: string;
+    oldEmail: string;
+    newEmail: string;
+    token: string;
+    expiresAt: Date;
+    displayName: string;
+  }): OutboxEntry {
+    return outboxEntry(this.topic, change.userId, EmailChangeRequestedSchema, {
+      ...change,
+      expiresAt: timestampFromDate(change.expiresAt),
+    });
   }
 
   passwordResetRequested(reset: { userId: string; email: string; resetToken: string; expiresAt: Date }): OutboxEntry {

@@ -10,6 +10,7 @@ import { calendarRoutes } from "./calendar.routes";
 import { campaignsRoutes } from "./campaigns.routes";
 import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
+import { emailChangeRoutes } from "./email-change.routes";
 import { inboxRoutes } from "./inbox.routes";
 import { leadsRoutes } from "./leads.routes";
 import { mediaRoutes } from "./media.routes";
@@ -39,6 +40,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   billingRoutes,
   settingsRoutes,
   referralsRoutes,
+  emailChangeRoutes,
   adminRoutes,
   contactsRoutes,
   leadsRoutes,

@@ -42,6 +42,7 @@ export const RESERVED_PAGE_SLUGS: ReadonlySet<string> = new Set([
   "forgot-password",
   "reset-password",
   "confirm",
+  "confirm-email",
   "preferences",
   "unsubscribe",
   // The public site.
