@@ -22,7 +22,8 @@ const step = browserStep("published-page", () => page);
 
 beforeAll(async () => {
   browser = await launchChromium();
-  ({ page, session } = await signedInContext(browser, "e2e-page"));
+  const signedIn = await signedInContext(browser, "e2e-page");
+  ({ page, session } = signedIn);
   const project = await session.post("/api/projects/createProject", {
     name: "Crumb & Co",
     description: "We bake slow-fermented sourdough in small batches in Leeds.",
@@ -57,7 +58,13 @@ beforeAll(async () => {
     craft = done.body.result.craft;
   }
   expect(craft.state).toBe("Completed");
-});
+  // The web keeps its own session marker: sign in through the page as a person does.
+  await page!.goto("/signin");
+  await page!.getByTestId("signin-email").fill(signedIn.email);
+  await page!.getByTestId("signin-password").fill("password-123");
+  await page!.getByTestId("signin-submit").click();
+  await page!.waitForURL("**/app/**");
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();
