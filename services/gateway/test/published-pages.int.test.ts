@@ -118,6 +118,13 @@ describe("publishing a web page craft at /<slug>", () => {
     }
     // Someone else's craft cannot be published (or looked at) by them.
     expect((await other.put(`${base}/${craftId}/page`, { slug: `${slug}-x` })).status).toBe(404);
+    // Two users claiming one new address at once: exactly one gets it (the unique _id decides).
+    const race = await Promise.all([
+      owner.put(`${base}/${craftId}/page`, { slug: `${slug}-race` }),
+      other.put(`${base}/${theirs}/page`, { slug: `${slug}-race` }),
+    ]);
+    expect(race.map((r) => r.status).sort()).toEqual([200, 409]);
+    await other.request("DELETE", `${base}/${theirs}/page`, {});
     // The reserved public pages still serve the site, not a published page.
     expect((await fetchPage("/pricing")).status).toBe(200);
   });
