@@ -18,7 +18,6 @@ const env = stackEnv();
 let browser: Browser;
 let page: Page;
 let session: GatewaySession;
-let email = "";
 let publisher: Publisher;
 let automationId = "";
 const lead = { userId: "", projectId: "", contactId: "", email: `e2e-lead-${randomUUID().slice(0, 8)}@example.test` };
@@ -26,7 +25,7 @@ const step = browserStep("automations", () => page);
 
 beforeAll(async () => {
   browser = await launchChromium();
-  ({ page, session, email } = await signedInContext(browser, "automations-e2e"));
+  ({ page, session } = await signedInContext(browser, "automations-e2e"));
   page.setDefaultTimeout(60_000);
   const kafka = createKafka(env.KAFKA_BROKERS ?? "127.0.0.1:9092", "automations-e2e", createLogger("t", "silent"));
   publisher = await createPublisher(kafka);

@@ -116,6 +116,10 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Requests must be sent as application/json." },
   /** The email is already a contact of the project (contacts are unique per project and email). */
   CONTACT_EXISTS: { status: 409, message: "A contact with this email already exists." },
+  /** An email change to an address another account has (issue 14). */
+  EMAIL_TAKEN: { status: 409, message: "This email is already used by another account." },
+  /** A published page's address (`/<slug>`) that another page already has (issue 14). */
+  PAGE_SLUG_TAKEN: { status: 409, message: "This address is taken. Choose another one." },
   /** A CSV import larger than the upload limit. */
   IMPORT_TOO_LARGE: {
     status: 413,

@@ -2,7 +2,7 @@ import { bumpViewVersion, runService, TOPICS, topicName } from "@crafter/kit";
 import { configSchema } from "./config";
 import type { BillingDeps } from "./deps";
 import { billingConsumers } from "./events/consumers";
-import { access, paymentsAccess } from "./rpc/access";
+import { access, paymentsAccess, referralsAccess } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { KeyedQueue } from "./store/keyed-queue";
@@ -36,7 +36,7 @@ await runService({
     };
     return {
       routes: routes(deps),
-      access: { ...access, ...paymentsAccess },
+      access: { ...access, ...paymentsAccess, ...referralsAccess },
       consumers: billingConsumers(config.CRAFTER_NAMESPACE, deps),
       outbox: [stores.ledger.model, stores.usage.limits, stores.payments.events],
       publishes: [creditsTopic, usageTopic, subscriptionTopic],

@@ -12,6 +12,7 @@ import { csrfGuard } from "./http/csrf";
 import { errorHandler } from "./http/envelope";
 import { Idempotency } from "./http/idempotency";
 import { openApiDocument } from "./http/openapi";
+import { publishedPages } from "./http/published-pages";
 import { apiReference } from "./http/reference";
 import { API_CONTENT_TYPES, crossOriginMatcher, mountRoutes } from "./http/registry";
 import { securityHeaders } from "./http/security";
@@ -102,6 +103,8 @@ export function createApp(
   // Email tracking (issue 13): the open pixel and signed click redirects, no session.
   app.get("/t/o/:file", openPixel(clients));
   app.get("/t/c/:token", clickRedirect(clients));
+  // Pages published from crafts (issue 14) at `/<slug>`; other paths go on to the dashboard.
+  app.get("/:slug", publishedPages(clients.pages, config.WEB_DIST, config.PUBLIC_ORIGIN, logger));
   app.use(dashboard(config.WEB_DIST));
   app.use(errorHandler(logger));
   return app;

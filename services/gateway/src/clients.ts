@@ -5,6 +5,7 @@ import { AdminService } from "@crafter/proto/crafter/account/v1/admin_pb";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { PaymentsService } from "@crafter/proto/crafter/billing/v1/payments_pb";
+import { ReferralsService } from "@crafter/proto/crafter/billing/v1/referrals_pb";
 import { ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
 import { LeadsService } from "@crafter/proto/crafter/contacts/v1/leads_pb";
 import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
@@ -13,6 +14,7 @@ import { CalendarService, InboxService } from "@crafter/proto/crafter/notificati
 import { CampaignsService } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
 import { TemplatesService } from "@crafter/proto/crafter/notifications/v1/templates_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
+import { PagesService } from "@crafter/proto/crafter/workflows/v1/pages_pb";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { Config } from "./config";
 
@@ -23,9 +25,13 @@ export interface Clients {
   admin: Client<typeof AdminService>;
   projects: Client<typeof ProjectsService>;
   workflows: Client<typeof WorkflowsService>;
+  /** Workflows' published pages (issue 14); GetPublishedPage is public (no token). */
+  pages: Client<typeof PagesService>;
   billing: Client<typeof BillingService>;
   /** Billing's payments, called with the user's token. */
   payments: Client<typeof PaymentsService>;
+  /** Billing's referrals (issue 14), with the user's token. */
+  referrals: Client<typeof ReferralsService>;
   /** Billing's payments with the gateway's service token: Stripe's webhooks (no user). */
   paymentsAsGateway: Client<typeof PaymentsService>;
   contacts: Client<typeof ContactsService>;
@@ -65,8 +71,10 @@ export function createClients(config: Config): Clients {
     admin: createServiceClient(AdminService, config.ACCOUNT_URL, options),
     projects: createServiceClient(ProjectsService, config.PROJECTS_URL, options),
     workflows: createServiceClient(WorkflowsService, config.WORKFLOWS_URL, options),
+    pages: createServiceClient(PagesService, config.WORKFLOWS_URL, options),
     billing: createServiceClient(BillingService, config.BILLING_URL, options),
     payments: createServiceClient(PaymentsService, config.BILLING_URL, options),
+    referrals: createServiceClient(ReferralsService, config.BILLING_URL, options),
     paymentsAsGateway: createServiceClient(PaymentsService, config.BILLING_URL, {
       ...options,
       as: "service",

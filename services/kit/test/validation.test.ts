@@ -8,6 +8,8 @@ import {
   isValidUrl,
   mergeSettings,
   normalizeUrl,
+  pageSlugProblem,
+  RESERVED_PAGE_SLUGS,
 } from "../src/validation/index";
 
 describe("URL rule (spec section 5)", () => {
@@ -107,5 +109,38 @@ describe("settings merge", () => {
   it("does not change the defaults it merged over", () => {
     mergeSettings(DEFAULT_SETTINGS, { theme: "dark" });
     expect(DEFAULT_SETTINGS.theme).toBe("light");
+  });
+});
+
+describe("published page slugs (issue 14)", () => {
+  it.each([
+    ["my-bakery", null],
+    ["bakery2026", null],
+    ["abc", null],
+    ["ab", "length"],
+    ["a".repeat(61), "length"],
+    ["My-Bakery", "characters"],
+    ["my_bakery", "characters"],
+    ["-bakery", "characters"],
+    ["bakery-", "characters"],
+    ["my--bakery", "characters"],
+    ["my bakery", "characters"],
+    ["café", "characters"],
+    ["pricing", "reserved"],
+    ["why-us", "reserved"],
+    ["integrations", "reserved"],
+    ["faq", "reserved"],
+    ["signin", "reserved"],
+    ["forgot-password", "reserved"],
+    ["api", "reserved"],
+  ] as const)("%s → %s", (slug, problem) => {
+    expect(pageSlugProblem(slug)).toBe(problem);
+  });
+
+  it("reserves every first path segment of the site's public routes", () => {
+    for (const path of ["/FAQ", "/usecases", "/features", "/why-us", "/pricing", "/integrations/shopify", "/signup"]) {
+      const first = path.split("/")[1]!.toLowerCase();
+      expect(RESERVED_PAGE_SLUGS.has(first)).toBe(true);
+    }
   });
 });

@@ -6,6 +6,8 @@ import {
   formatUtc,
   RESET_SUBJECT,
   renderConsentEmail,
+  renderEmailChangeEmail,
+  renderEmailChangeNotice,
   renderPasswordResetEmail,
   renderVerificationEmail,
   tokenLink,
@@ -108,5 +110,35 @@ describe("renderConsentEmail (lead form double opt-in)", () => {
     expect(email.html).toContain("Bread &lt;club&gt; &amp; &quot;friends&quot;");
     expect(email.html).toContain('<a href="https://app.example/preferences/c.d">');
     expect(email.text).not.toContain("Crafter team");
+  });
+});
+
+describe("email change emails (issue 14)", () => {
+  const now = new Date("2026-01-01T10:00:00Z");
+  const input = {
+    displayName: "Ana",
+    newEmail: "ana+new@example.com",
+    expiresAt: new Date("2026-01-02T10:00:00Z"),
+    now,
+  };
+
+  it("sends the new address its single-use link", () => {
+    const email = renderEmailChangeEmail({ ...input, link: "https://crafter.test/confirm-email?token=abc" });
+    expect(email.subject).toBe("Confirm your new email for Crafter");
+    expect(email.text).toContain("https://crafter.test/confirm-email?token=abc");
+    expect(email.html).toContain('href="https://crafter.test/confirm-email?token=abc"');
+    expect(email.text).toContain("can be used once");
+  });
+
+  it("tells the old address which address was asked for, escaped in HTML", () => {
+    const email = renderEmailChangeNotice({
+      ...input,
+      newEmail: "a<b>@example.com",
+      link: "https://crafter.test/app/settings/change-password",
+    });
+    expect(email.subject).toBe("Your Crafter email is being changed");
+    expect(email.text).toContain("a<b>@example.com");
+    expect(email.html).toContain("a&lt;b&gt;@example.com");
+    expect(email.html).not.toContain("a<b>");
   });
 });

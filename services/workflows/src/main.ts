@@ -11,7 +11,7 @@ import { buildFunctions } from "./functions/index";
 import { COMPOSERS } from "./generation/offline/composers";
 import { checkWorkflowModels, createTextEngine, languageModel, specLabel, userUrlFetch } from "./generation/providers";
 import { createEngineSource } from "./generation/user-engines";
-import { access } from "./rpc/access";
+import { access, pagesAccess } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { redisActionLocks } from "./store/action-lock";
@@ -78,6 +78,11 @@ await runService({
       logger,
       now: () => new Date(),
     };
-    return { routes: routes(deps), access, outbox: stores.outbox, publishes: [events.topic] };
+    return {
+      routes: routes(deps),
+      access: { ...access, ...pagesAccess },
+      outbox: stores.outbox,
+      publishes: [events.topic],
+    };
   },
 });

@@ -1,6 +1,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type OutboxEntry, outboxEntry, TOPICS, topicName } from "@crafter/kit";
 import {
+  EmailChangeRequestedSchema,
   EmailVerifiedSchema,
   PasswordChangedSchema,
   PasswordResetRequestedSchema,
@@ -22,6 +23,8 @@ export class UserEvents {
     role: string;
     verificationToken: string;
     verificationExpiresAt: Date;
+    /** The referral link's code, "" for none. */
+    referralCode?: string;
   }): OutboxEntry {
     return outboxEntry(this.topic, user.userId, UserRegisteredSchema, {
       userId: user.userId,
@@ -30,11 +33,27 @@ export class UserEvents {
       role: user.role,
       verificationToken: user.verificationToken,
       verificationExpiresAt: timestampFromDate(user.verificationExpiresAt),
+      referralCode: user.referralCode ?? "",
     });
   }
 
   emailVerified(user: { userId: string; email: string }): OutboxEntry {
     return outboxEntry(this.topic, user.userId, EmailVerifiedSchema, { userId: user.userId, email: user.email });
+  }
+
+  /** An email change was asked for (issue 14): the link for the new address, a notice for the old. */
+  emailChangeRequested(change: {
+    userId: string;
+    oldEmail: string;
+    newEmail: string;
+    token: string;
+    expiresAt: Date;
+    displayName: string;
+  }): OutboxEntry {
+    return outboxEntry(this.topic, change.userId, EmailChangeRequestedSchema, {
+      ...change,
+      expiresAt: timestampFromDate(change.expiresAt),
+    });
   }
 
   passwordResetRequested(reset: { userId: string; email: string; resetToken: string; expiresAt: Date }): OutboxEntry {

@@ -25,4 +25,6 @@ export const access = rpcAccess(AuthService, {
   listSessions: ["user"],
   revokeSession: ["user"],
   changePassword: ["user"],
+  requestEmailChange: ["user"],
+  confirmEmailChange: ["public"],
 });

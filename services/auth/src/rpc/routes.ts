@@ -5,6 +5,7 @@ import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import type { AuthDeps } from "../deps";
 import { trustedClientIp } from "../domain/client-ip";
 import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from "../usecases/api-keys";
+import { confirmEmailChange, requestEmailChange } from "../usecases/change-email";
 import { forgotPassword } from "../usecases/forgot-password";
 import { issueServiceToken } from "../usecases/issue-service-token";
 import { refreshSession } from "../usecases/refresh-session";
@@ -107,6 +108,13 @@ export function routes(deps: AuthDeps): (router: ConnectRouter) => void {
       async changePassword(req, ctx) {
         const input = { currentPassword: req.currentPassword, newPassword: req.newPassword };
         return { endedSessions: await changePassword(deps, await sessionOf(ctx), input) };
+      },
+      async requestEmailChange(req, ctx) {
+        const input = { newEmail: req.newEmail, currentPassword: req.currentPassword };
+        return { newEmail: await requestEmailChange(deps, await sessionOf(ctx), input) };
+      },
+      async confirmEmailChange(req) {
+        return { email: await confirmEmailChange(deps, req.token) };
       },
       async verifyApiKey(req, ctx) {
         return verifyApiKey(deps, { secret: req.secret, method: req.method, path: req.path, ip: ipOf(req.ip, ctx) });

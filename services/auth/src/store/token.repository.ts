@@ -1,7 +1,7 @@
 import { MarkerSet } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
-export type TokenPurpose = "verify" | "reset";
+export type TokenPurpose = "verify" | "reset" | "email-change";
 
 export interface OneTimeTokenDoc {
   /** SHA-256 of the raw token. */
@@ -16,6 +16,8 @@ export interface OneTimeTokenDoc {
    */
   passwordHash?: string;
   displayName?: string;
+  /** Email change tokens (issue 14): the address the user asked to change to. */
+  newEmail?: string;
 }
 
 const schema = new Schema<OneTimeTokenDoc>({
@@ -26,6 +28,7 @@ const schema = new Schema<OneTimeTokenDoc>({
   createdAt: { type: Date, default: Date.now },
   passwordHash: { type: String },
   displayName: { type: String },
+  newEmail: { type: String },
 });
 
 /**
@@ -46,7 +49,7 @@ export class OneTimeTokenRepository {
     userId: string,
     purpose: TokenPurpose,
     expiresAt: Date,
-    signUp?: { passwordHash: string; displayName: string },
+    signUp?: { passwordHash: string; displayName: string } | { newEmail: string },
   ): Promise<void> {
     await this.model.create({ _id: hash, userId, purpose, expiresAt, ...signUp });
   }

@@ -89,6 +89,20 @@ export class UserRepository {
     }
   }
 
+  /**
+   * Sets the user's email (verified) with `event` in one write.
+   * @returns false when another account has that email (the unique index refused it).
+   */
+  async changeEmail(id: string, email: string, event: OutboxEntry): Promise<boolean> {
+    try {
+      await this.model.updateOne({ _id: id }, { $set: { email, emailVerified: true }, $push: { outbox: event } });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
   /** Applies `set` and appends `event` to the outbox in one document write. */
   async updateWithEvent(id: string, set: Partial<UserDoc>, event: OutboxEntry): Promise<void> {
     await this.model.updateOne({ _id: id }, { $set: set, $push: { outbox: event } });

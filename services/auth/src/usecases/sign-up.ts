@@ -12,7 +12,12 @@ export interface SignUpInput {
   displayName: string;
   /** The client IP, already resolved by trust (domain/client-ip). */
   ip: string;
+  /** The `ref` of a referral link; kept only when it has a referral code's shape. */
+  referralCode?: string;
 }
+
+/** A referral code's shape (billing makes them: 8 lowercase letters and digits; up to 32 accepted). */
+const REFERRAL_CODE = /^[a-z0-9]{4,32}$/;
 
 /** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's minimum recommendation. */
 // 2 = Algorithm.Argon2id (a const enum, which isolated modules cannot import).
@@ -67,6 +72,7 @@ export async function signUp(deps: AuthDeps, input: SignUpInput): Promise<void> 
     role: existing?.role ?? "owner",
     verificationToken: token,
     verificationExpiresAt: expiresAt,
+    referralCode: REFERRAL_CODE.test(input.referralCode ?? "") ? input.referralCode : "",
   });
   await deps.stores.oneTimeTokens.create(hashToken(token), userId, "verify", expiresAt, { passwordHash, displayName });
   if (existing) {

@@ -1,6 +1,7 @@
 import { rpcAccess } from "@crafter/kit";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { PaymentsService } from "@crafter/proto/crafter/billing/v1/payments_pb";
+import { ReferralsService } from "@crafter/proto/crafter/billing/v1/referrals_pb";
 
 /**
  * Who may call each BillingService RPC. The gateway reads the user's own credits with the user's
@@ -35,3 +36,6 @@ export const paymentsAccess = rpcAccess(PaymentsService, {
   listInvoices: ["user"],
   listLedger: ["user"],
 });
+
+/** ReferralsService (issue 14): the caller's own referral code and counts. */
+export const referralsAccess = rpcAccess(ReferralsService, { getReferrals: ["user"] });

@@ -11,6 +11,7 @@ import { refundDebit } from "../usecases/refund-debit";
 import { releaseUsage } from "../usecases/release-usage";
 import { reserveUsage } from "../usecases/reserve-usage";
 import { paymentsRoutes } from "./payments-routes";
+import { referralsRoutes } from "./referrals-routes";
 
 /** crafter.billing.v1.BillingService: thin handlers over the use cases. */
 export function routes(deps: BillingDeps): (router: ConnectRouter) => void {
@@ -74,5 +75,6 @@ export function routes(deps: BillingDeps): (router: ConnectRouter) => void {
       },
     });
     paymentsRoutes(deps)(router);
+    referralsRoutes(deps)(router);
   };
 }

@@ -1,6 +1,7 @@
 import type { Connection } from "mongoose";
 import { balanceModel, LedgerRepository, ledgerEntryModel } from "./ledger.repository";
 import { PaymentsRepository, paymentsModels } from "./payments.repository";
+import { ReferralRepository, referralModels } from "./referral.repository";
 import { SubscriptionRepository, subscriptionModel } from "./subscription.repository";
 import { UsageRepository, usageModels } from "./usage.repository";
 
@@ -11,6 +12,8 @@ export interface BillingStores {
   /** Stripe's side: handled webhook events, customers, invoices. */
   payments: PaymentsRepository;
   usage: UsageRepository;
+  /** Referral codes, referrals and their rewards (issue 14). */
+  referrals: ReferralRepository;
 }
 
 /** Builds the repositories and waits for their unique indexes, which the ledger's safety rests on. */
@@ -20,6 +23,7 @@ export async function createStores(connection: Connection): Promise<BillingStore
   const subscriptions = subscriptionModel(connection);
   const payments = paymentsModels(connection);
   const usage = usageModels(connection);
+  const referrals = referralModels(connection);
   await Promise.all([
     ledger.init(),
     balances.init(),
@@ -30,11 +34,15 @@ export async function createStores(connection: Connection): Promise<BillingStore
     usage.entries.init(),
     usage.snapshots.init(),
     usage.limits.init(),
+    referrals.codes.init(),
+    referrals.referrals.init(),
+    referrals.rewards.init(),
   ]);
   return {
     ledger: new LedgerRepository(ledger, balances),
     subscriptions: new SubscriptionRepository(subscriptions),
     payments: new PaymentsRepository(payments.events, payments.customers, payments.invoices),
     usage: new UsageRepository(usage.entries, usage.snapshots, usage.limits),
+    referrals: new ReferralRepository(referrals.codes, referrals.referrals, referrals.rewards),
   };
 }

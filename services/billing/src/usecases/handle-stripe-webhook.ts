@@ -1,6 +1,7 @@
 import { badRequest } from "@crafter/kit";
 import { planOfKey, type Tier } from "@crafter/plans";
 import type { BillingDeps } from "../deps";
+import { payingUser } from "../domain/referrals";
 import {
   type StripeEventLike,
   type SubscriptionState,
@@ -11,6 +12,7 @@ import {
 import { subscriptionChanged } from "../events/publishers";
 import { grantCredits } from "./grant-credits";
 import { grantPlanCredits } from "./grant-plan-credits";
+import { rewardReferral } from "./referrals";
 import { stripeOf } from "./stripe-prices";
 
 export type WebhookOutcome = "handled" | "duplicate" | "ignored";
@@ -40,6 +42,9 @@ export async function handleStripeWebhook(
   const eventAt = new Date(event.created * 1000);
   const effect = webhookEffect(event);
   const applied = await apply(deps, effect, eventAt);
+  // A referred user's first successful payment rewards both sides (once: unique ledger keys).
+  const payer = payingUser(effect, applied.userId);
+  if (payer) await rewardReferral(deps, payer);
   const outcome: WebhookOutcome = applied.userId ? "handled" : "ignored";
   if (!applied.userId) deps.logger.info({ eventId: event.id, type: event.type, effect }, "stripe event not acted on");
   const outbox = applied.state

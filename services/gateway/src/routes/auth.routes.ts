@@ -26,7 +26,13 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
       tag: "auth",
       summary: "Sign up; the answer is the same for new and existing addresses",
       auth: "public",
-      body: z.object({ email, password, displayName: z.string().max(80).optional() }),
+      body: z.object({
+        email,
+        password,
+        displayName: z.string().max(80).optional(),
+        /** The `ref` of a referral link (`/signup?ref=<code>`); an unknown one is ignored. */
+        ref: z.string({ error: "ref must be text" }).max(64, "ref is too long").optional(),
+      }),
       response: message,
       errors: ["RATE_LIMITED"],
       handler: async ({ req, body }) => {
@@ -35,6 +41,7 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
           password: body.password,
           displayName: body.displayName ?? "",
           ip: clientIp(req),
+          referralCode: body.ref?.trim().toLowerCase() ?? "",
         });
         return { message: SENT };
       },

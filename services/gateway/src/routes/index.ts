@@ -12,12 +12,15 @@ import { calendarRoutes } from "./calendar.routes";
 import { campaignsRoutes } from "./campaigns.routes";
 import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
+import { emailChangeRoutes } from "./email-change.routes";
 import { inboxRoutes } from "./inbox.routes";
 import { leadsRoutes } from "./leads.routes";
 import { mediaRoutes } from "./media.routes";
+import { pagesRoutes } from "./pages.routes";
 import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
 import { publicContactsRoutes } from "./public-contacts.routes";
+import { referralsRoutes } from "./referrals.routes";
 import { settingsRoutes } from "./settings.routes";
 import { templatesRoutes } from "./templates.routes";
 import { trackingRoutes } from "./tracking.routes";
@@ -34,11 +37,14 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   brandVoiceRoutes,
   profilesRoutes,
   workflowsRoutes,
+  pagesRoutes,
   aiToolsRoutes,
   aiSettingsRoutes,
   apiKeyRoutes,
   billingRoutes,
   settingsRoutes,
+  referralsRoutes,
+  emailChangeRoutes,
   adminRoutes,
   contactsRoutes,
   leadsRoutes,

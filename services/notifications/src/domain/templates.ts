@@ -11,7 +11,12 @@ export interface RenderedEmail {
 }
 
 /** Names of the templates, as recorded on each delivery. */
-export type TemplateName = "verify-email" | "reset-password" | "confirm-subscription";
+export type TemplateName =
+  | "verify-email"
+  | "reset-password"
+  | "confirm-subscription"
+  | "confirm-email-change"
+  | "email-change-notice";
 
 export const VERIFY_SUBJECT = "Verify your email for Crafter";
 export const RESET_SUBJECT = "Reset your Crafter password";
@@ -211,4 +216,49 @@ export function renderConsentEmail(input: ConsentEmailInput): RenderedEmail {
       : {}),
   };
   return { subject: CONSENT_SUBJECT, text: renderText(layout), html: renderHtml(CONSENT_SUBJECT, layout) };
+}
+
+export const EMAIL_CHANGE_SUBJECT = "Confirm your new email for Crafter";
+export const EMAIL_CHANGE_NOTICE_SUBJECT = "Your Crafter email is being changed";
+
+/** Input of the two email-change emails (issue 14). */
+export interface EmailChangeEmailInput {
+  displayName?: string;
+  /** The address the user asked to change to (user-provided; escaped in HTML). */
+  newEmail: string;
+  /** The new address's link (`/confirm-email?token=…`), or for the notice the change-password page. */
+  link: string;
+  expiresAt: Date | null;
+  now: Date;
+}
+
+/** To the new address: the link that applies the change. */
+export function renderEmailChangeEmail(input: EmailChangeEmailInput): RenderedEmail {
+  const layout: Layout = {
+    greeting: greeting(input.displayName),
+    intro: "You asked to use this address for your Crafter account. Confirm it to finish the change.",
+    action: "Confirm your new email",
+    link: input.link,
+    expiry: `This link expires ${describeExpiry(input.expiresAt, input.now)} and can be used once.`,
+    ignore: "If you did not ask for this, you can ignore this email; the account keeps its current address.",
+  };
+  return { subject: EMAIL_CHANGE_SUBJECT, text: renderText(layout), html: renderHtml(EMAIL_CHANGE_SUBJECT, layout) };
+}
+
+/** To the current address: a notice that a change to `newEmail` was asked for. */
+export function renderEmailChangeNotice(input: EmailChangeEmailInput): RenderedEmail {
+  const layout: Layout = {
+    greeting: greeting(input.displayName),
+    intro: `Someone signed in to your Crafter account asked to change its email to ${input.newEmail}. The change happens only when the link sent to that address is used.`,
+    action: "Change your password",
+    link: input.link,
+    expiry: "Nothing changes until the new address is confirmed.",
+    ignore:
+      "If this was you, there is nothing to do. If not, change your password now: it stops the change from being requested again.",
+  };
+  return {
+    subject: EMAIL_CHANGE_NOTICE_SUBJECT,
+    text: renderText(layout),
+    html: renderHtml(EMAIL_CHANGE_NOTICE_SUBJECT, layout),
+  };
 }

@@ -1,9 +1,14 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { on, type ServiceParts, TOPICS, topicName } from "@crafter/kit";
 import { ContactConsentRequestedSchema } from "@crafter/proto/crafter/events/v1/contacts_pb";
-import { PasswordResetRequestedSchema, UserRegisteredSchema } from "@crafter/proto/crafter/events/v1/events_pb";
+import {
+  EmailChangeRequestedSchema,
+  PasswordResetRequestedSchema,
+  UserRegisteredSchema,
+} from "@crafter/proto/crafter/events/v1/events_pb";
 import type { NotificationsDeps } from "../deps";
 import { sendConsentEmail } from "../usecases/send-consent-email";
+import { sendEmailChangeEmails } from "../usecases/send-email-change-emails";
 import { sendPasswordResetEmail } from "../usecases/send-password-reset-email";
 import { sendVerificationEmail } from "../usecases/send-verification-email";
 import { automationsConsumers } from "./automations.consumers";
@@ -46,6 +51,17 @@ export function notificationsConsumers(
           email: event.email,
           resetToken: event.resetToken,
           expiresAt: toDate(event.expiresAt),
+        }),
+      ),
+      // An email change (issue 14): the link to the new address, a notice to the old.
+      on(EmailChangeRequestedSchema, (event, meta) =>
+        sendEmailChangeEmails(deps, meta.id, {
+          userId: event.userId,
+          oldEmail: event.oldEmail,
+          newEmail: event.newEmail,
+          token: event.token,
+          expiresAt: toDate(event.expiresAt),
+          displayName: event.displayName,
         }),
       ),
       // The double opt-in of a lead form (issue 10): the confirm link, once per event.

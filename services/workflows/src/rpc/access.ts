@@ -1,4 +1,5 @@
 import { rpcAccess } from "@crafter/kit";
+import { PagesService } from "@crafter/proto/crafter/workflows/v1/pages_pb";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 
 /**
@@ -29,4 +30,15 @@ export const access = rpcAccess(WorkflowsService, {
   saveAiSettings: ["user"],
   deleteAiSettings: ["user"],
   testAiConnection: ["user"],
+});
+
+/**
+ * PagesService (issue 14): a user publishes their own crafts; the published page itself is public
+ * (the gateway reads it with no token to serve `/<slug>`).
+ */
+export const pagesAccess = rpcAccess(PagesService, {
+  publishPage: ["user"],
+  unpublishPage: ["user"],
+  getCraftPage: ["user"],
+  getPublishedPage: ["public"],
 });

@@ -29,10 +29,13 @@ import {
   toStepEventMessage,
   toSummaryMessage,
 } from "./mappers";
+import { pagesRoutes } from "./pages-routes";
 
 /** The WorkflowsService handlers: each reads the caller, calls one use case and maps its answer. */
 export function routes(deps: WorkflowsDeps): (router: ConnectRouter) => void {
-  return (router: ConnectRouter) =>
+  const pages = pagesRoutes(deps);
+  return (router: ConnectRouter) => {
+    pages(router);
     router.service(WorkflowsService, {
       getHeaders: (_req, ctx) => {
         callerOf(ctx);
@@ -111,4 +114,5 @@ export function routes(deps: WorkflowsDeps): (router: ConnectRouter) => void {
       },
       testAiConnection: async (req, ctx) => testAiConnection(deps, callerOf(ctx), req),
     });
+  };
 }

@@ -47,6 +47,8 @@ export interface SignUpInput {
   email: string;
   password: string;
   displayName?: string;
+  /** The `ref` of a referral link (`/signup?ref=<code>`). */
+  ref?: string;
 }
 
 /** Sign-in, sign-up, sign-out and the password calls. */

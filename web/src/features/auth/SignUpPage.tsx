@@ -3,7 +3,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Result, Typography } from "antd";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { Link } from "react-router-dom";
+import { Link, useSearchParams } from "react-router-dom";
 import { isApiError } from "../../api/errors";
 import { useAuthActions } from "../../api/hooks/session";
 import { LinkButton } from "../../shared/LinkButton";
@@ -15,6 +15,8 @@ import { PASSWORD_MIN, type SignUpValues, signUpSchema } from "./schemas";
 /** /signup: on success, a "check your email" state (the answer is the same for known emails). */
 export default function SignUpPage() {
   const { signUp } = useAuthActions();
+  // A referral link's code (`/signup?ref=<code>`): passed on with the sign-up, which records it.
+  const ref = useSearchParams()[0].get("ref")?.trim().slice(0, 64) || undefined;
   const [sentTo, setSentTo] = useState<{ email: string; message: string } | null>(null);
   const {
     control,
@@ -29,7 +31,12 @@ export default function SignUpPage() {
   const onSubmit = handleSubmit(async (values) => {
     try {
       const email = values.email.trim();
-      const result = await signUp({ email, password: values.password, displayName: values.displayName || undefined });
+      const result = await signUp({
+        email,
+        password: values.password,
+        displayName: values.displayName || undefined,
+        ref,
+      });
       setSentTo({ email, message: result?.message ?? "" });
     } catch (error) {
       if (isApiError(error) && applyFieldErrors(error.fields, setError, ["displayName", "email", "password"] as const))

@@ -23,6 +23,7 @@ import { ErrorState } from "../../shared/states";
 import { ScheduleButton } from "../calendar/ScheduleButton";
 import { WriteBackButton } from "../projects/components/WriteBackButton";
 import { useActiveProfile } from "../projects/context";
+import { PublishPageButton } from "../public/PublishPageButton";
 import { CraftActions } from "./components/CraftActions";
 import { CraftTitle } from "./components/CraftTitle";
 import { ResultView } from "./components/ResultView";
@@ -343,6 +344,7 @@ function CraftView({ craftId }: { craftId: string }) {
           <Flex gap={8} wrap>
             <WriteBackButton craft={craft} />
             <ScheduleButton craftId={craft.craftId} />
+            <PublishPageButton craftId={craft.craftId} workflowName={craft.workflowName} craftName={craft.craftName} />
             <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
           </Flex>
         </Flex>
@@ -370,6 +372,7 @@ function CraftView({ craftId }: { craftId: string }) {
           )}
           <WriteBackButton craft={craft} />
           <ScheduleButton craftId={craft.craftId} />
+          <PublishPageButton craftId={craft.craftId} workflowName={craft.workflowName} craftName={craft.craftName} />
           <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
         </Flex>
       </Flex>

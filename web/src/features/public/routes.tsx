@@ -18,7 +18,10 @@ const COMPONENTS = {
   "/FAQ": FaqPage,
 } as const;
 
-/** The public site (marketing theme). `/[bucket]` (a page published from a craft) is not built yet. */
+/**
+ * The public site (marketing theme). `/[bucket]`, a page published from a Web Page Writer craft, is
+ * rendered by the gateway (services/gateway/src/http/published-pages.ts), not by the app.
+ */
 export const PUBLIC_ROUTES: RouteEntry[] = [
   ...PUBLIC_PAGES.map((page) => ({
     path: page.path,

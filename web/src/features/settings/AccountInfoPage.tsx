@@ -13,6 +13,7 @@ import { FormField } from "../../shared/FormField";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { applyFieldErrors } from "../auth/AuthCard";
+import { ChangeEmailCard } from "./ChangeEmailCard";
 import { SettingsPageFrame } from "./SettingsPageFrame";
 import { settingsPaths } from "./settings-api";
 
@@ -41,7 +42,10 @@ export default function AccountInfoPage() {
           <LoadingBlock rows={3} />
         )
       ) : (
-        <AccountInfoForm account={account} />
+        <>
+          <AccountInfoForm account={account} />
+          <ChangeEmailCard email={account.email} />
+        </>
       )}
     </SettingsPageFrame>
   );

@@ -1,6 +1,6 @@
 import { Card, Descriptions, Flex, Switch, Tag, Typography } from "antd";
 import { Link } from "react-router-dom";
-import { useAccount, useSettings, useUpdateSettings } from "../../api/hooks/app";
+import { useAccount, useFlags, useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
@@ -15,6 +15,12 @@ export default function SettingsPage() {
   const { data: account, error, mutate } = useAccount();
   const settings = useSettings();
   const updateSettings = useUpdateSettings();
+  const flags = useFlags();
+  const links = SETTINGS_LINKS.filter(
+    (link) =>
+      (!link.flag || (flags?.enabledFeatures.includes(link.flag) && !flags.disabledFeatures.includes(link.flag))) &&
+      (!link.roles || (!!account && link.roles.includes(account.role))),
+  );
 
   return (
     <Flex vertical gap={24} className="crafter-page crafter-page--narrow">
@@ -23,15 +29,13 @@ export default function SettingsPage() {
       </Typography.Title>
       <nav aria-label="Settings pages">
         <ul className="crafter-settings-links">
-          {SETTINGS_LINKS.filter((link) => !link.roles || (!!account && link.roles.includes(account.role))).map(
-            (link) => (
-              <li key={link.to}>
-                <Link to={link.to} data-testid={`settings-link-${link.to.split("/").pop()}`}>
-                  {link.label}
-                </Link>
-              </li>
-            ),
-          )}
+          {links.map((link) => (
+            <li key={link.to}>
+              <Link to={link.to} data-testid={`settings-link-${link.to.split("/").pop()}`}>
+                {link.label}
+              </Link>
+            </li>
+          ))}
         </ul>
       </nav>
       <Card title="Account" data-testid="account-info">

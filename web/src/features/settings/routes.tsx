@@ -8,6 +8,8 @@ const LinkedDevicesPage = lazy(() => import("./LinkedDevicesPage"));
 const IntegrationsPage = lazy(() => import("./IntegrationsPage"));
 const ProfilePage = lazy(() => import("./ProfilePage"));
 const AiSettingsPage = lazy(() => import("./AiSettingsPage"));
+const ReferralsPage = lazy(() => import("./ReferralsPage"));
+const ConfirmEmailPage = lazy(() => import("./ConfirmEmailPage"));
 
 /** The settings sub-pages of spec section 2 that this area owns (billing owns its own). */
 export const SETTINGS_ROUTES: RouteEntry[] = [
@@ -23,11 +25,23 @@ export const SETTINGS_ROUTES: RouteEntry[] = [
     Component: AiSettingsPage,
     roles: [...PERMISSIONS["ai.settings"]],
   },
+  {
+    path: "/app/settings/referrals",
+    title: "Referrals",
+    access: "app",
+    flag: "first_promoter",
+    Component: ReferralsPage,
+  },
+  // The link of an email change (issue 14): opened signed in or not.
+  { path: "/confirm-email", title: "Confirm your new email", access: "public", Component: ConfirmEmailPage },
 ];
 
-/** Links of the Settings page to its sub-pages, in the spec's order. */
-export const SETTINGS_LINKS = SETTINGS_ROUTES.map((route) => ({
-  to: route.path,
-  label: route.title,
-  roles: route.roles,
-}));
+/** Links of the Settings page to its sub-pages, in the spec's order (each gated as its route is). */
+export const SETTINGS_LINKS = SETTINGS_ROUTES.filter((route) => route.path.startsWith("/app/settings/")).map(
+  (route) => ({
+    to: route.path,
+    label: route.title,
+    flag: route.flag,
+    roles: route.roles,
+  }),
+);

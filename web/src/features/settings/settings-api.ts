@@ -2,6 +2,9 @@
 export const settingsPaths = {
   accountInfo: "/api/settings/account-info",
   password: "/api/settings/password",
+  /** Asks to change the email (issue 14); the link then goes to `confirmEmail`. */
+  email: "/api/settings/email",
+  confirmEmail: "/auth/email/confirm",
   sessions: "/api/settings/sessions",
   session: (id: string) => `/api/settings/sessions/${encodeURIComponent(id)}`,
   ai: "/api/settings/ai",

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/events/v1/events.proto.
  */
 export const file_crafter_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch5jcmFmdGVyL2V2ZW50cy92MS9ldmVudHMucHJvdG8SEWNyYWZ0ZXIuZXZlbnRzLnYxIq0BCg5Vc2VyUmVnaXN0ZXJlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIMCgRyb2xlGAQgASgJEhoKEnZlcmlmaWNhdGlvbl90b2tlbhgFIAEoCRI7Chd2ZXJpZmljYXRpb25fZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiLwoNRW1haWxWZXJpZmllZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJIn0KFlBhc3N3b3JkUmVzZXRSZXF1ZXN0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRITCgtyZXNldF90b2tlbhgDIAEoCRIuCgpleHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIiCg9QYXNzd29yZENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCSJgCg5Qcm9qZWN0Q3JlYXRlZBIPCgd1c2VyX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSFQoNcHJvamVjdF90aXRsZRgDIAEoCRISCgpwcm9maWxlX2lkGAQgASgJInAKDENyYWZ0Q3JlYXRlZBIPCgd1c2VyX2lkGAEgASgJEhAKCGNyYWZ0X2lkGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSFQoNd29ya2Zsb3dfbmFtZRgEIAEoCRISCgpwcm9maWxlX2lkGAUgASgJIl4KDkNyYWZ0Q29tcGxldGVkEg8KB3VzZXJfaWQYASABKAkSEAoIY3JhZnRfaWQYAiABKAkSEgoKcHJvamVjdF9pZBgDIAEoCRIVCg13b3JrZmxvd19uYW1lGAQgASgJIpoBCg5HZW5lcmF0aW9uVXNlZBIPCgd1c2VyX2lkGAEgASgJEhAKCGNyYWZ0X2lkGAIgASgJEhUKDXdvcmtmbG93X25hbWUYAyABKAkSEQoJc3RlcF9uYW1lGAQgASgJEg4KBmVuZ2luZRgFIAEoCRIUCgxpbnB1dF90b2tlbnMYBiABKAUSFQoNb3V0cHV0X3Rva2VucxgHIAEoBSLPAQoOQ3JlZGl0c0NoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIQCghlbnRyeV9pZBgCIAEoCRIMCgRraW5kGAMgASgJEg0KBWRlbHRhGAQgASgFEg8KB2JhbGFuY2UYBSABKAUSLgoKZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLb2NjdXJyZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgsKA3NlcRgIIAEoBWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Ch5jcmFmdGVyL2V2ZW50cy92MS9ldmVudHMucHJvdG8SEWNyYWZ0ZXIuZXZlbnRzLnYxIsQBCg5Vc2VyUmVnaXN0ZXJlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIMCgRyb2xlGAQgASgJEhoKEnZlcmlmaWNhdGlvbl90b2tlbhgFIAEoCRI7Chd2ZXJpZmljYXRpb25fZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNcmVmZXJyYWxfY29kZRgHIAEoCSIvCg1FbWFpbFZlcmlmaWVkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkifQoWUGFzc3dvcmRSZXNldFJlcXVlc3RlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhMKC3Jlc2V0X3Rva2VuGAMgASgJEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiIKD1Bhc3N3b3JkQ2hhbmdlZBIPCgd1c2VyX2lkGAEgASgJImAKDlByb2plY3RDcmVhdGVkEg8KB3VzZXJfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIVCg1wcm9qZWN0X3RpdGxlGAMgASgJEhIKCnByb2ZpbGVfaWQYBCABKAkicAoMQ3JhZnRDcmVhdGVkEg8KB3VzZXJfaWQYASABKAkSEAoIY3JhZnRfaWQYAiABKAkSEgoKcHJvamVjdF9pZBgDIAEoCRIVCg13b3JrZmxvd19uYW1lGAQgASgJEhIKCnByb2ZpbGVfaWQYBSABKAkiXgoOQ3JhZnRDb21wbGV0ZWQSDwoHdXNlcl9pZBgBIAEoCRIQCghjcmFmdF9pZBgCIAEoCRISCgpwcm9qZWN0X2lkGAMgASgJEhUKDXdvcmtmbG93X25hbWUYBCABKAkimgEKDkdlbmVyYXRpb25Vc2VkEg8KB3VzZXJfaWQYASABKAkSEAoIY3JhZnRfaWQYAiABKAkSFQoNd29ya2Zsb3dfbmFtZRgDIAEoCRIRCglzdGVwX25hbWUYBCABKAkSDgoGZW5naW5lGAUgASgJEhQKDGlucHV0X3Rva2VucxgGIAEoBRIVCg1vdXRwdXRfdG9rZW5zGAcgASgFIs8BCg5DcmVkaXRzQ2hhbmdlZBIPCgd1c2VyX2lkGAEgASgJEhAKCGVudHJ5X2lkGAIgASgJEgwKBGtpbmQYAyABKAkSDQoFZGVsdGEYBCABKAUSDwoHYmFsYW5jZRgFIAEoBRIuCgpleHBpcmVzX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASCwoDc2VxGAggASgFIqIBChRFbWFpbENoYW5nZVJlcXVlc3RlZBIPCgd1c2VyX2lkGAEgASgJEhEKCW9sZF9lbWFpbBgCIAEoCRIRCgluZXdfZW1haWwYAyABKAkSDQoFdG9rZW4YBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMZGlzcGxheV9uYW1lGAYgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Topic crafter.auth.user.v1. Carries the raw verification token so notifications can email the
@@ -53,6 +53,13 @@ export type UserRegistered = Message<"crafter.events.v1.UserRegistered"> & {
    * @generated from field: google.protobuf.Timestamp verification_expires_at = 6;
    */
   verificationExpiresAt?: Timestamp | undefined;
+
+  /**
+   * The referral code the user signed up with ("" for none); billing records the referrer once.
+   *
+   * @generated from field: string referral_code = 7;
+   */
+  referralCode: string;
 };
 
 /**
@@ -361,4 +368,50 @@ export type CreditsChanged = Message<"crafter.events.v1.CreditsChanged"> & {
  */
 export const CreditsChangedSchema: GenMessage<CreditsChanged> = /*@__PURE__*/
   messageDesc(file_crafter_events_v1_events, 8);
+
+/**
+ * Topic crafter.auth.user.v1 (issue 14). A user asked to change their email: notifications emails
+ * the link (with the raw token; auth stores its hash) to the new address and a notice to the old.
+ * When the link is used, auth publishes EmailVerified with the new address.
+ *
+ * @generated from message crafter.events.v1.EmailChangeRequested
+ */
+export type EmailChangeRequested = Message<"crafter.events.v1.EmailChangeRequested"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string old_email = 2;
+   */
+  oldEmail: string;
+
+  /**
+   * @generated from field: string new_email = 3;
+   */
+  newEmail: string;
+
+  /**
+   * @generated from field: string token = 4;
+   */
+  token: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 5;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string display_name = 6;
+   */
+  displayName: string;
+};
+
+/**
+ * Describes the message crafter.events.v1.EmailChangeRequested.
+ * Use `create(EmailChangeRequestedSchema)` to create a new message.
+ */
+export const EmailChangeRequestedSchema: GenMessage<EmailChangeRequested> = /*@__PURE__*/
+  messageDesc(file_crafter_events_v1_events, 9);
 

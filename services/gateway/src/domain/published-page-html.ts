@@ -1,0 +1,75 @@
+/** What the public page at `/<slug>` shows (workflows' PublishedPage; `html` is already sanitized there). */
+export interface PublicPage {
+  slug: string;
+  title: string;
+  description: string;
+  /** Sanitized by workflows with sanitize-html when it was published: inserted as is. */
+  html: string;
+  businessName: string;
+}
+
+/** Text or attribute value escaped for HTML (not a sanitizer: the page's body is sanitized by workflows). */
+function escapeHtml(text: string): string {
+  return text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}
+
+// Inline styles only (the CSP allows them; it allows no script, and the page needs none).
+const STYLE = `
+*,*::before,*::after{box-sizing:border-box}
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#fff;line-height:1.6}
+header,main,footer{max-width:760px;margin:0 auto;padding:0 20px}
+header{padding-top:20px;font-weight:600;color:#57606a}
+main{padding-top:12px;padding-bottom:48px;overflow-wrap:anywhere}
+main img{max-width:100%;height:auto}
+main h1{font-size:2.2rem;line-height:1.2;margin:0.6em 0 0.4em}
+main h2{font-size:1.5rem;line-height:1.3;margin:1.6em 0 0.5em}
+main a{color:#0b57d0}
+footer{border-top:1px solid #d0d7de;padding-top:16px;padding-bottom:32px;font-size:0.9rem;color:#57606a}
+footer a{color:#0b57d0}
+`
+  .trim()
+  .replaceAll("\n", "");
+
+/**
+ * The whole HTML document of a published page: its title, description, canonical link and Open
+ * Graph tags, the business's name, the page's sanitized sections, and a "Made with Crafter" link
+ * back to `origin`.
+ */
+export function publishedPageHtml(page: PublicPage, origin: string): string {
+  const base = origin.replace(/\/$/, "");
+  const url = `${base}/${page.slug}`;
+  const title = page.businessName ? `${page.title} · ${page.businessName}` : page.title;
+  const siteName = page.businessName || "Crafter";
+  const e = escapeHtml;
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${e(title)}</title>
+    <meta name="description" content="${e(page.description)}" />
+    <link rel="canonical" href="${e(url)}" />
+    <meta property="og:type" content="website" />
+    <meta property="og:site_name" content="${e(siteName)}" />
+    <meta property="og:title" content="${e(title)}" />
+    <meta property="og:description" content="${e(page.description)}" />
+    <meta property="og:url" content="${e(url)}" />
+    <meta name="twitter:card" content="summary" />
+    <meta name="generator" content="Crafter" />
+    <style>${STYLE}</style>
+  </head>
+  <body>
+    <header>${page.businessName ? `<span data-business>${e(page.businessName)}</span>` : ""}</header>
+    <main id="content">
+${page.html}
+    </main>
+    <footer>${page.businessName ? `${e(page.businessName)} · ` : ""}<a href="${e(`${base}/`)}" data-made-with>Made with Crafter</a></footer>
+  </body>
+</html>
+`;
+}

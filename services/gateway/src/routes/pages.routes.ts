@@ -1,0 +1,86 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { PAGE_SLUG_MAX } from "@crafter/kit/validation";
+import type { PublishedPage } from "@crafter/proto/crafter/workflows/v1/pages_pb";
+import { z } from "zod";
+import { defineRoute, type RouteDef } from "../http/registry";
+import { id } from "../http/schemas";
+import type { RouteDeps } from "./deps";
+
+/** A page published from a craft; `url` is where the public site serves it. Times ISO. */
+export const publishedPageSchema = z.object({
+  slug: z.string(),
+  url: z.string(),
+  craftId: z.string(),
+  title: z.string(),
+  description: z.string(),
+  businessName: z.string(),
+  publishedAt: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+
+const craftParams = z.object({ id: id("id") });
+const publishBody = z
+  .object({
+    slug: z
+      .string({ error: "Choose an address" })
+      .min(1, "Choose an address")
+      .max(PAGE_SLUG_MAX, `Use at most ${PAGE_SLUG_MAX} characters`),
+  })
+  .strict();
+
+/** /api/workflowsV2/{id}/page: publishing a Web Page Writer craft at `/<slug>` (issue 14). */
+export function pagesRoutes({ clients, publicOrigin }: RouteDeps): RouteDef[] {
+  const origin = publicOrigin.replace(/\/$/, "");
+  const toPage = (page: PublishedPage): z.infer<typeof publishedPageSchema> => ({
+    slug: page.slug,
+    url: `${origin}/${page.slug}`,
+    craftId: page.craftId,
+    title: page.title,
+    description: page.description,
+    businessName: page.businessName,
+    publishedAt: page.publishedAt ? timestampDate(page.publishedAt).toISOString() : null,
+    updatedAt: page.updatedAt ? timestampDate(page.updatedAt).toISOString() : null,
+  });
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/workflowsV2/{id}/page",
+      tag: "pages",
+      summary: "The page published from the craft, or null",
+      auth: "session",
+      params: craftParams,
+      response: z.object({ page: publishedPageSchema.nullable() }),
+      handler: async ({ params, as }) => {
+        const { page } = await clients.pages.getCraftPage({ craftId: params.id }, as);
+        return { page: page ? toPage(page) : null };
+      },
+    }),
+    defineRoute({
+      method: "put",
+      path: "/api/workflowsV2/{id}/page",
+      tag: "pages",
+      summary:
+        "Publish the Web Page Writer craft at /<slug> (lowercase letters, digits, hyphens; not a reserved word), or republish it with its current content",
+      auth: "session",
+      params: craftParams,
+      body: publishBody,
+      response: publishedPageSchema,
+      errors: ["NOT_FOUND", "PAGE_SLUG_TAKEN"],
+      handler: async ({ params, body, as }) => {
+        const { page } = await clients.pages.publishPage({ craftId: params.id, slug: body.slug }, as);
+        if (!page) throw new Error("PublishPage answered no page");
+        return toPage(page);
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/workflowsV2/{id}/page",
+      tag: "pages",
+      summary: "Unpublish the craft's page: its address answers 404 and is free again",
+      auth: "session",
+      params: craftParams,
+      response: z.object({ unpublished: z.boolean() }),
+      handler: async ({ params, as }) => clients.pages.unpublishPage({ craftId: params.id }, as),
+    }),
+  ];
+}
