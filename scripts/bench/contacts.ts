@@ -71,6 +71,18 @@ console.log(
 );
 
 const q = `projectId=${projectId}`;
+// The contacts went straight into the database, past the table's order in Redis (which every write
+// through the service keeps): the first page builds it from a full read of the project, as after a
+// Redis flush. That page may time out (503) while the build goes on; it is timed until a page answers.
+const buildStart = performance.now();
+for (;;) {
+  const first = await session.get(`/api/contacts?${q}&page=1&pageSize=20`);
+  if (first.status === 200) break;
+  if (first.status !== 503) throw new Error(`first page: ${first.status} ${JSON.stringify(first.body)}`);
+}
+console.log(
+  `order rebuilt from the database       ${((performance.now() - buildStart) / 1000).toFixed(1)} s (once per project, after a Redis flush)`,
+);
 await timed("table page 1 (sort updated_on)", RUNS, () => session.get(`/api/contacts?${q}&page=1&pageSize=20`));
 await timed("search q=last42", RUNS, () => session.get(`/api/contacts?${q}&q=last42&pageSize=20`));
 const segment = {
