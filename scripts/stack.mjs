@@ -52,9 +52,9 @@ const PROFILES = {
       EMAIL_RETRY_BASE_MS: "100",
       // A user whose sendgrid_integration flag is on sends through SendGrid's API at
       // SENDGRID_API_URL, where services/notifications/test/automation-triggers.int.test.ts listens
-      // (port 28025 + STACK_PORT_OFFSET); flags are read afresh for every email.
+      // (port 28025 + STACK_PORT_OFFSET); a user's flags are trusted for 1 s.
       SENDGRID_API_KEY: "SG.test-key",
-      EMAIL_FLAGS_CACHE_MS: "0",
+      EMAIL_FLAGS_CACHE_MS: "1000",
       SENDGRID_WEBHOOK_PUBLIC_KEY:
         "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE1M0E6dFtouxkt3FYPbRm64eTct3hAPcvoMxYDxI19H6ZLT3wkjQNc/fNDZhAudx22wnjvtBeRIDgayjwK4jfJQ==",
     },
