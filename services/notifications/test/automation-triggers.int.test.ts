@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { GatewaySession, linkFrom, stackEnv, verifiedSession, waitForEmail } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import mongoose from "mongoose";
 
 const env = stackEnv();
 const mailpit = env.MAILPIT_API_URL ?? "http://127.0.0.1:8025";
@@ -36,7 +37,7 @@ async function subjects(to: string): Promise<string[]> {
   return ((await response.json()) as { messages: { Subject: string }[] }).messages.map((m) => m.Subject);
 }
 
-async function runsOf(session: GatewaySession, id: string, until: (runs: any[]) => boolean, timeoutMs = 30_000) {
+async function runsOf(session: GatewaySession, id: string, until: (runs: any[]) => boolean, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   let runs: any[] = [];
   while (Date.now() < deadline) {
@@ -45,6 +46,25 @@ async function runsOf(session: GatewaySession, id: string, until: (runs: any[]) 
     await sleep(250);
   }
   throw new Error(`runs did not settle: ${JSON.stringify(runs)}`);
+}
+
+/** Waits until the segment_entered trigger has appended mark `seq` for the contact (2: it saw it leave). */
+async function waitForMark(contactId: string, seq: number, timeoutMs = 60_000): Promise<void> {
+  const db = await mongoose
+    .createConnection(env.MONGODB_URL ?? "mongodb://127.0.0.1:27017/", {
+      dbName: `${env.CRAFTER_NAMESPACE ?? "crafter_test"}_notifications`,
+    })
+    .asPromise();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (await db.collection("automation_segment_marks").findOne({ contactId, seq })) return;
+      await sleep(250);
+    }
+    throw new Error(`no segment mark ${seq} for ${contactId}`);
+  } finally {
+    await db.close();
+  }
 }
 
 /** Saves and activates an automation. @returns its id. */
@@ -139,9 +159,10 @@ describe("the segment entered trigger", () => {
     await patch({ tags: ["friend"] });
     await sleep(3000);
     expect(await runsOf(session, id, () => true)).toHaveLength(1);
-    // Out and back in: a new entry, a new run.
+    // Out and back in: a new entry, a new run. The trigger reads the contact as it is when the event
+    // is handled, so the test waits until the leaving was seen (mark 2) before coming back.
     await patch({ company: "Globex" });
-    await sleep(1500);
+    await waitForMark(user.contactId, 2);
     await patch({ company: "Acme" });
     const runs = await runsOf(session, id, (r) => r.length === 2 && r.every((x) => x.status === "completed"));
     expect(runs.map((r) => r.contactId)).toEqual([user.contactId, user.contactId]);
