@@ -114,4 +114,46 @@ describe("an automation from a template", () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(1);
   });
+
+  step(
+    "the builder offers a segment, a campaign and a date field for the new triggers, and says what is missing",
+    async () => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      const segment = await session.post(`/api/segments?projectId=${lead.projectId}`, {
+        name: "Regulars",
+        query: { combinator: "and", rules: [{ field: "tags", operator: "contains", value: "regular" }] },
+      });
+      expect(segment.status).toBeLessThan(300);
+      const fields = await session.put(`/api/contacts/settings/custom-fields?projectId=${lead.projectId}`, [
+        { key: "birthday", label: "Birthday", type: "date" },
+      ]);
+      expect(fields.status).toBe(200);
+      await page.goto("/app/automation/new");
+      const pick = async (testId: string, option: string) => {
+        await page.getByTestId(testId).click();
+        // The open dropdown only: a closed one keeps its options in the page, hidden.
+        await page
+          .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: option })
+          .first()
+          .click();
+      };
+      await pick("automation-trigger", "A contact enters a segment");
+      await page.getByTestId("automation-save").click();
+      await expect(page.getByTestId("automation-trigger-error").textContent()).resolves.toBe("Choose a segment");
+      await pick("automation-segment", "Regulars");
+      await pick("automation-trigger", "An email is opened");
+      await page.getByTestId("automation-campaign").getByText("Any email of this project").waitFor();
+      await pick("automation-trigger", "A date field comes round");
+      await page.getByTestId("automation-save").click();
+      await expect(page.getByTestId("automation-trigger-error").textContent()).resolves.toBe("Choose a date field");
+      await pick("automation-date-field", "Birthday");
+      await page.getByRole("spinbutton", { name: "Days before (-) or after" }).fill("-3");
+      await page.getByText("3 days before, in UTC").waitFor();
+      await page.getByTestId("automation-save").click();
+      await page.getByText("Automation saved").waitFor();
+      await page.waitForURL(/\/app\/automation\/[0-9a-f-]{36}$/);
+      const saved = await session.get(`/api/automations/${page.url().split("/").pop()}`);
+      expect(saved.body.result.trigger).toEqual({ kind: "date_field", field: "custom.birthday", offsetDays: -3 });
+    },
+  );
 });

@@ -41,6 +41,8 @@ const PROFILES = {
       ADMIN_EMAILS: "@admins.crafter.test",
       // Automation waits last a thousandth (PT1H = 3.6 s), so a wait is tested end to end.
       AUTOMATION_WAIT_SCALE: "0.001",
+      // The date_field scan every 2 s, so a birthday today starts its run within the test.
+      AUTOMATION_DATE_SCAN_MS: "2000",
       // Email (issue 13): short leases, retries and waits, so the crash and plan-limit tests take
       // seconds; SendGrid's webhook key, whose private half signs the events in
       // services/gateway/test/email-campaigns.int.test.ts.
@@ -48,6 +50,11 @@ const PROFILES = {
       EMAIL_LIMIT_RETRY_MS: "1000",
       EMAIL_DISPATCH_INTERVAL_MS: "250",
       EMAIL_RETRY_BASE_MS: "100",
+      // A user whose sendgrid_integration flag is on sends through SendGrid's API at
+      // SENDGRID_API_URL, where services/notifications/test/automation-triggers.int.test.ts listens
+      // (port 28025 + STACK_PORT_OFFSET); a user's flags are trusted for 1 s.
+      SENDGRID_API_KEY: "SG.test-key",
+      EMAIL_FLAGS_CACHE_MS: "1000",
       SENDGRID_WEBHOOK_PUBLIC_KEY:
         "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE1M0E6dFtouxkt3FYPbRm64eTct3hAPcvoMxYDxI19H6ZLT3wkjQNc/fNDZhAudx22wnjvtBeRIDgayjwK4jfJQ==",
     },
@@ -110,6 +117,9 @@ function environment() {
     WEB_DIST: join(root, "web/dist"),
     KAFKAJS_NO_PARTITIONER_WARNING: "1",
     ...settings.env,
+    ...(profile === "test"
+      ? { SENDGRID_API_URL: process.env.SENDGRID_API_URL ?? `http://127.0.0.1:${28025 + offset}` }
+      : {}),
   };
 }
 
@@ -290,6 +300,7 @@ async function up() {
   // The billing tests sign Stripe's webhooks and read what billing sent to Stripe.
   addresses.STRIPE_WEBHOOK_SECRET = env.STRIPE_WEBHOOK_SECRET;
   addresses.STRIPE_API_URL = env.STRIPE_API_URL;
+  if (env.SENDGRID_API_URL) addresses.SENDGRID_API_URL = env.SENDGRID_API_URL;
   writeFileSync(
     join(dir, "stack.env"),
     `${Object.entries(addresses)

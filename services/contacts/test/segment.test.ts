@@ -3,6 +3,7 @@ import { type CustomFieldDefinition, fieldCatalogue } from "../src/domain/fields
 import {
   contactFacets,
   matches,
+  monthDayFacet,
   OPERATORS,
   requiredFacets,
   type SegmentContact,
@@ -125,6 +126,21 @@ describe("nesting", () => {
     );
     // Every contact that matches carries the required facets, so narrowing never loses one.
     for (const facet of requiredFacets(tree, fields)) expect(facets).toContain(facet);
+  });
+  it("gives every date field but updated_on a month-day facet in UTC, for the date_field trigger", () => {
+    const facets = contactFacets({ ...ada, updated_on: "2024-03-04T10:00:00Z" }, catalogue);
+    expect(facets).toEqual(
+      expect.arrayContaining([monthDayFacet("custom.birthday", "12-10"), monthDayFacet("customerSince", "05-01")]),
+    );
+    expect(monthDayFacet("custom.birthday", "12-10")).toBe("custom.birthday@md:12-10");
+    expect(facets.filter((f) => f.startsWith("updated_on"))).toEqual([]);
+    // 23:30 at UTC−5 is already the next day in UTC.
+    expect(contactFacets({ ...bob, customerSince: "2020-02-28T23:30:00-05:00" }, catalogue)).toContain(
+      "customerSince@md:02-29",
+    );
+    expect(contactFacets({ ...bob, custom: { birthday: "not a date" } }, catalogue)).toEqual(
+      expect.not.arrayContaining([expect.stringContaining("@md:")]),
+    );
   });
 });
 

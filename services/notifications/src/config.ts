@@ -30,8 +30,16 @@ export const configSchema = baseConfigSchema.extend({
   PROJECTS_URL: z.url(),
   /** Timeout of a call to a peer service, in milliseconds. */
   RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  /** Marketing email goes through SMTP (the transport above) or SendGrid's v3 API. */
+  /**
+   * Marketing email: `smtp` (default) sends through SMTP, and through SendGrid for the users whose
+   * `sendgrid_integration` flag is on when SENDGRID_API_KEY is set; `sendgrid` sends everyone's
+   * through SendGrid.
+   */
   EMAIL_PROVIDER: z.enum(["smtp", "sendgrid"]).default("smtp"),
+  /** The account service: a user's `sendgrid_integration` flag. */
+  ACCOUNT_URL: z.url(),
+  /** How long a user's flags are trusted before the account service is asked again (ms). */
+  EMAIL_FLAGS_CACHE_MS: z.coerce.number().int().min(0).default(60_000),
   /** SendGrid's API (a local server speaking it in tests) and key; required when EMAIL_PROVIDER=sendgrid. */
   SENDGRID_API_URL: z.url().default("https://api.sendgrid.com"),
   SENDGRID_API_KEY: optional(z.string().min(1)),
@@ -56,6 +64,11 @@ export const configSchema = baseConfigSchema.extend({
   EMAIL_TRACKING_SECRET: optional(z.string().min(32)),
   /** Multiplies automation wait durations: 1 in production; tests shorten waits (e.g. 0.001). */
   AUTOMATION_WAIT_SCALE: z.coerce.number().positive().max(1).default(1),
+  /**
+   * How often the date_field trigger scans for today's dates (UTC), in ms. Each scan starts the day's
+   * runs it has not started yet, so a contact whose date is set during the day still gets its run.
+   */
+  AUTOMATION_DATE_SCAN_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   /** The workflows service: a scheduled craft's name and workflow (the calendar). */
   WORKFLOWS_URL: z.url(),
   /** How often the calendar looks for entries whose time has come, in milliseconds. */

@@ -3,16 +3,18 @@ import { runService } from "@crafter/kit";
 import { contactsForAutomations } from "./clients/automation-contacts";
 import { workflowsCraftSource, workflowsEmailCrafts } from "./clients/crafts";
 import { billingUsage, contactsLinks, contactsPort, fixedProvider, projectsBusiness } from "./clients/email-ports";
+import { accountFlags, flagProviderRouter } from "./clients/provider-router";
 import { configSchema } from "./config";
 import type { NotificationsDeps } from "./deps";
 import { notificationsConsumers } from "./events/consumers";
 import { EmailEvents, InboxEvents } from "./events/publishers";
-import { createAutomationQueue } from "./jobs/automation-queue";
+import { createAutomationQueue, createDateScan } from "./jobs/automation-queue";
 import { createSmtpMailer } from "./mail/mailer";
-import { type EmailProvider, sendgridProvider, smtpProvider, Throttle } from "./mail/providers";
+import { sendgridProvider, smtpProvider, Throttle } from "./mail/providers";
 import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
+import { scanDateFields } from "./usecases/automation-triggers";
 import { stepProcessor } from "./usecases/automations-engine";
 import { startDueScan } from "./usecases/calendar-due";
 import { CampaignDispatcher } from "./usecases/campaign-dispatch";
@@ -50,16 +52,20 @@ await runService({
       timeoutMs: config.SMTP_TIMEOUT_MS,
       pool: config.EMAIL_CONCURRENCY,
     });
-    let provider: EmailProvider = smtpProvider(campaignMailer);
-    if (config.EMAIL_PROVIDER === "sendgrid") {
-      if (!config.SENDGRID_API_KEY) throw new Error("SENDGRID_API_KEY is required when EMAIL_PROVIDER=sendgrid");
-      provider = sendgridProvider({
-        baseUrl: config.SENDGRID_API_URL,
-        apiKey: config.SENDGRID_API_KEY,
-        from,
-        timeoutMs: config.SMTP_TIMEOUT_MS,
-      });
-    }
+    if (config.EMAIL_PROVIDER === "sendgrid" && !config.SENDGRID_API_KEY)
+      throw new Error("SENDGRID_API_KEY is required when EMAIL_PROVIDER=sendgrid");
+    const smtp = { provider: smtpProvider(campaignMailer), throttle: new Throttle(config.EMAIL_RATE_PER_SECOND) };
+    const sendgrid = config.SENDGRID_API_KEY
+      ? {
+          provider: sendgridProvider({
+            baseUrl: config.SENDGRID_API_URL,
+            apiKey: config.SENDGRID_API_KEY,
+            from,
+            timeoutMs: config.SMTP_TIMEOUT_MS,
+          }),
+          throttle: new Throttle(config.EMAIL_RATE_PER_SECOND),
+        }
+      : null;
     const timeout = config.RPC_TIMEOUT_MS;
     const automationQueue = createAutomationQueue({
       redisUrl: config.REDIS_URL,
@@ -79,7 +85,16 @@ await runService({
         usage: billingUsage(config.BILLING_URL, timeout, credentials),
         business: projectsBusiness(config.PROJECTS_URL, timeout, mongo),
         crafts: workflowsEmailCrafts(config.WORKFLOWS_URL, timeout),
-        providers: fixedProvider(provider, new Throttle(config.EMAIL_RATE_PER_SECOND)),
+        // SendGrid for everyone (EMAIL_PROVIDER=sendgrid), or per user by `sendgrid_integration`.
+        providers:
+          config.EMAIL_PROVIDER === "sendgrid" && sendgrid
+            ? fixedProvider(sendgrid.provider, sendgrid.throttle)
+            : flagProviderRouter({
+                smtp,
+                sendgrid,
+                flagsOf: accountFlags(config.ACCOUNT_URL, timeout, credentials),
+                cacheMs: config.EMAIL_FLAGS_CACHE_MS,
+              }),
         events,
         kick,
         trackingSecret,
@@ -111,7 +126,18 @@ await runService({
         waitScale: config.AUTOMATION_WAIT_SCALE,
       },
     };
-    if (process.argv[2] !== "migrate") automationQueue.start(stepProcessor(deps));
+    const dateScan = createDateScan({
+      redisUrl: config.REDIS_URL,
+      namespace: config.CRAFTER_NAMESPACE,
+      logger,
+      everyMs: config.AUTOMATION_DATE_SCAN_MS,
+    });
+    if (process.argv[2] !== "migrate") {
+      automationQueue.start(stepProcessor(deps));
+      await dateScan.start(async () => {
+        await scanDateFields(deps, deps.now());
+      });
+    }
     const dispatcher = new CampaignDispatcher(deps, config.EMAIL_DISPATCH_INTERVAL_MS);
     dispatcher.start();
     const webhookKey = config.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridKey(config.SENDGRID_WEBHOOK_PUBLIC_KEY) : null;
@@ -125,6 +151,7 @@ await runService({
       onStop: async () => {
         stopDueScan();
         await automationQueue.close();
+        await dateScan.close();
         await dispatcher.stop();
         mailer.close();
         campaignMailer.close();

@@ -1,9 +1,13 @@
 import { describe, expect, it } from "@jest/globals";
 import {
+  dateOccurrence,
   jobIdOf,
+  monthDaysFor,
   nextStep,
   planOf,
   runIdOf,
+  segmentOccurrence,
+  segmentTransition,
   stepKey,
   triggerMatches,
   waitDelayMs,
@@ -142,5 +146,56 @@ describe("definitions", () => {
       ]);
       expect(parseDefinition('{"kind":"contact_created"}', s)).toMatchObject({ ok: true });
     }
+  });
+});
+
+describe("segment entries", () => {
+  it("enters once, stays quiet while inside, leaves, and enters again with a new occurrence", () => {
+    expect(segmentTransition(null, true, "e1")).toEqual({ write: { seq: 1, inside: true }, start: 1 });
+    expect(segmentTransition(null, false, "e1")).toEqual({});
+    const inside = { seq: 1, inside: true, eventId: "e1" };
+    // Another event while still matching: nothing.
+    expect(segmentTransition(inside, true, "e2")).toEqual({});
+    // The event that wrote the entry, redelivered (a crash before its runs started): start them again.
+    expect(segmentTransition(inside, true, "e1")).toEqual({ start: 1 });
+    expect(segmentTransition(inside, false, "e3")).toEqual({ write: { seq: 2, inside: false } });
+    const left = { seq: 2, inside: false, eventId: "e3" };
+    expect(segmentTransition(left, false, "e4")).toEqual({});
+    expect(segmentTransition(left, true, "e5")).toEqual({ write: { seq: 3, inside: true }, start: 3 });
+    expect(segmentOccurrence("s1", 3)).not.toBe(segmentOccurrence("s1", 1));
+  });
+
+  it("matches segment_entered by segment id", () => {
+    const trigger = { kind: "segment_entered" as const, segmentId: "s1" };
+    expect(triggerMatches(trigger, { kind: "segment_entered", segmentIds: ["s1"] })).toBe(true);
+    expect(triggerMatches(trigger, { kind: "segment_entered", segmentIds: ["s2"] })).toBe(false);
+  });
+});
+
+describe("date fields", () => {
+  it("gives today's month-day in UTC, shifted by the offset, with 29 February on the 28th of other years", () => {
+    expect(monthDaysFor(new Date("2026-11-23T23:59:00Z"), 0)).toEqual(["11-23"]);
+    // Three days before the date: on 20 November, the dates of 23 November.
+    expect(monthDaysFor(new Date("2026-11-20T00:00:00Z"), -3)).toEqual(["11-23"]);
+    expect(monthDaysFor(new Date("2026-01-02T05:00:00Z"), 2)).toEqual(["12-31"]);
+    expect(monthDaysFor(new Date("2027-02-28T12:00:00Z"), 0)).toEqual(["02-28", "02-29"]);
+    expect(monthDaysFor(new Date("2028-02-28T12:00:00Z"), 0)).toEqual(["02-28"]);
+    expect(monthDaysFor(new Date("2028-02-29T12:00:00Z"), 0)).toEqual(["02-29"]);
+  });
+
+  it("runs once per contact and day: the occurrence is the field and the UTC day", () => {
+    const morning = dateOccurrence("custom.birthday", new Date("2026-11-23T01:00:00Z"));
+    expect(dateOccurrence("custom.birthday", new Date("2026-11-23T22:00:00Z"))).toBe(morning);
+    expect(dateOccurrence("custom.birthday", new Date("2027-11-23T01:00:00Z"))).not.toBe(morning);
+    expect(runIdOf("a", "c", morning)).toBe(runIdOf("a", "c", morning));
+  });
+
+  it("matches date_field by field and offset", () => {
+    const trigger = { kind: "date_field" as const, field: "custom.birthday" };
+    expect(triggerMatches(trigger, { kind: "date_field", field: "custom.birthday", offsetDays: 0 })).toBe(true);
+    expect(triggerMatches(trigger, { kind: "date_field", field: "customerSince", offsetDays: 0 })).toBe(false);
+    expect(
+      triggerMatches({ ...trigger, offsetDays: -3 }, { kind: "date_field", field: "custom.birthday", offsetDays: 0 }),
+    ).toBe(false);
   });
 });

@@ -2,12 +2,13 @@ import { rpcAccess } from "@crafter/kit";
 import { AccountService } from "@crafter/proto/crafter/account/v1/account_pb";
 import { AdminService } from "@crafter/proto/crafter/account/v1/admin_pb";
 
-/** Who may call each AccountService RPC: the gateway, forwarding the user's access token. */
+/** Who may call each AccountService RPC: the gateway, forwarding the user's access token (and notifications for GetFlags). */
 export const access = rpcAccess(AccountService, {
   getUserInfo: ["user"],
   getSettings: ["user"],
   updateSettings: ["user"],
-  getFlags: ["user"],
+  // notifications reads a user's `sendgrid_integration` (the user is named in the request).
+  getFlags: ["user", "service:notifications"],
   updateAccountInfo: ["user"],
 });
 

@@ -1,6 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { callerOf, requireUser } from "@crafter/kit";
+import { appError, callerOf, requireUser } from "@crafter/kit";
 import { AccountService } from "@crafter/proto/crafter/account/v1/account_pb";
 import type { AccountDeps } from "../deps";
 import { getFlags } from "../usecases/get-flags";
@@ -29,8 +29,14 @@ export function routes(deps: AccountDeps): (router: ConnectRouter) => void {
       async updateSettings(req, ctx) {
         return { settings: (await updateSettings(deps, callerOf(ctx), req.settings ?? {})) as JsonObject };
       },
-      async getFlags(_req, ctx) {
-        return getFlags(deps, callerOf(ctx));
+      async getFlags(req, ctx) {
+        const caller = callerOf(ctx);
+        // A service names the user (the access check allowed only notifications); a user reads their own.
+        if (caller.service !== undefined) {
+          if (!req.userId) throw appError("CR_ERR_BAD_REQUEST", "user_id is required", { userId: "Required" });
+          return getFlags(deps, { ...caller, userId: req.userId });
+        }
+        return getFlags(deps, caller);
       },
       async updateAccountInfo(req, ctx) {
         return { userInfo: await updateAccountInfo(deps, callerOf(ctx), req) };

@@ -289,10 +289,27 @@ export function requiredFacets(root: SegmentGroup, fields: ReadonlyMap<string, F
   return [...new Set(out)];
 }
 
-/** The facets a contact carries, for its `facets` array (see `facet`). */
+/**
+ * The month-day facet of a date field (`customerSince@md:11-23`, `custom.birthday@md:02-29`): the
+ * date's month and day in UTC, so the automations' date_field trigger finds today's birthdays by
+ * indexed equality (no `$regex`, no scan).
+ */
+export function monthDayFacet(key: string, monthDay: string): string {
+  return facet(`${key}@md`, monthDay);
+}
+
+/** Date fields that get a month-day facet: every date field but `updated_on`, which changes with every save. */
+const MONTH_DAY_EXCLUDED: ReadonlySet<string> = new Set(["updated_on"]);
+
+/** The facets a contact carries, for its `facets` array (see `facet` and `monthDayFacet`). */
 export function contactFacets(contact: SegmentContact, fields: readonly FieldDefinition[]): string[] {
   const out = new Set<string>();
   for (const field of fields) {
+    if (field.kind === "date" && !MONTH_DAY_EXCLUDED.has(field.key)) {
+      const time = toTime(fieldValue(contact, field.key));
+      if (time !== undefined) out.add(monthDayFacet(field.key, new Date(time).toISOString().slice(5, 10)));
+      continue;
+    }
     if (!FACET_KINDS.has(field.kind)) continue;
     const value = fieldValue(contact, field.key);
     if (isEmpty(value)) continue;

@@ -40,6 +40,7 @@ export const access = rpcAccess(ContactsService, {
   // The email area's signed links and segment triggers (docs/email-contract.md).
   getContactLinks: ["service:notifications"],
   matchSegments: ["service:notifications"],
+  listContactsByDate: ["service:notifications"],
 });
 
 /**

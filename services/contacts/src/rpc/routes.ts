@@ -40,6 +40,7 @@ import { matchContact, matchContacts } from "../usecases/query";
 import { scopeOf } from "../usecases/scope";
 import {
   addToSegment,
+  contactsByDate,
   countSegment,
   deleteSegment,
   getSegment,
@@ -225,6 +226,11 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         const caller = callerOf(ctx);
         const scope = scopeOf({ ...caller, userId: actingUser(caller, req.userId) }, req.projectId);
         return { segmentIds: await matchSegments(deps, scope, req) };
+      },
+      async listContactsByDate(req, ctx) {
+        const caller = callerOf(ctx);
+        const scope = scopeOf({ ...caller, userId: actingUser(caller, req.userId) }, req.projectId);
+        return contactsByDate(deps, scope, req);
       },
       async addInteraction(req, ctx) {
         const interaction = await addInteraction(deps, callerOf(ctx), {

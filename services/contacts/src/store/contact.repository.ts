@@ -126,6 +126,31 @@ export class ContactRepository {
       .cursor({ batchSize: 1000 });
   }
 
+  /**
+   * One page of the project's contacts carrying any of `facets` (indexed equality), by `_id`
+   * after `after`: the ids and emails only.
+   */
+  async withFacets(
+    scope: Scope,
+    facets: string[],
+    after: string,
+    limit: number,
+  ): Promise<Array<{ _id: string; email: string }>> {
+    return this.model
+      .find(
+        {
+          userId: scope.userId,
+          projectId: scope.projectId,
+          facets: facets.length === 1 ? facets[0] : { $in: facets },
+          ...(after ? { _id: { $gt: after } } : {}),
+        },
+        { _id: 1, email: 1 },
+      )
+      .sort({ _id: 1 })
+      .limit(limit)
+      .lean<Array<{ _id: string; email: string }>>();
+  }
+
   /** Inserts a contact with its first event. @returns false when the email is already a contact there. */
   async insert(doc: Omit<ContactDoc, "outbox" | "outboxMinute">, event: OutboxEntry): Promise<boolean> {
     try {

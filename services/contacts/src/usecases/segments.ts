@@ -1,7 +1,7 @@
 import { appError, badRequest, type Caller } from "@crafter/kit";
 import type { ContactsDeps } from "../deps";
 import { segmentView } from "../domain/contact";
-import { matches, type SegmentGroup } from "../domain/segment";
+import { matches, monthDayFacet, type SegmentGroup } from "../domain/segment";
 import type { Scope, StoredContact } from "../store/contact.repository";
 import type { SegmentDoc } from "../store/segment.repository";
 import { stateOf } from "./contacts";
@@ -213,4 +213,35 @@ export async function matchSegments(
     if (members.has(contact._id) || matches(segment.tree, fields, view)) out.push(id);
   }
   return out;
+}
+
+/**
+ * One page of the project's contacts whose date field falls on one of `monthDays` (`MM-DD`, UTC),
+ * found by their month-day facets (domain/segment.ts `monthDayFacet`), for the automations'
+ * date_field trigger. Contacts saved before the facet existed carry it after their next save.
+ * @throws CR_ERR_BAD_REQUEST for a field that is not a date field of the project, or a bad month-day.
+ */
+export async function contactsByDate(
+  deps: Deps,
+  scope: Scope,
+  input: { field: string; monthDays: string[]; after: string; limit: number },
+): Promise<{ contacts: Array<{ contactId: string; email: string }>; next: string }> {
+  const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+  const field = segmentFields(settings).get(input.field);
+  if (field?.kind !== "date" || input.field === "updated_on")
+    throw appError("CR_ERR_BAD_REQUEST", "Not a date field", { field: "Choose a date field" });
+  const monthDays = [...new Set(input.monthDays)];
+  if (monthDays.length === 0 || monthDays.length > 2 || monthDays.some((d) => !/^\d{2}-\d{2}$/.test(d)))
+    throw appError("CR_ERR_BAD_REQUEST", "month_days are MM-DD", { monthDays: "One or two MM-DD days" });
+  const limit = input.limit > 0 ? Math.min(input.limit, 1000) : 500;
+  const page = await deps.stores.contacts.withFacets(
+    scope,
+    monthDays.map((d) => monthDayFacet(input.field, d)),
+    input.after.slice(0, 64),
+    limit,
+  );
+  return {
+    contacts: page.map((c) => ({ contactId: c._id, email: c.email })),
+    next: page.length === limit ? page[page.length - 1]!._id : "",
+  };
 }

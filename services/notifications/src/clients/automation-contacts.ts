@@ -64,5 +64,12 @@ export function contactsForAutomations(options: {
       });
       return matches;
     },
+    async matchSegments(userId, projectId, contactId, segmentIds) {
+      return (await client.matchSegments({ userId, projectId, contactId, segmentIds })).segmentIds;
+    },
+    async contactsOnDate(input) {
+      const { contacts, next } = await client.listContactsByDate(input);
+      return { contacts: contacts.map((c) => ({ contactId: c.contactId, email: c.email })), next };
+    },
   };
 }

@@ -61,7 +61,8 @@ export type ContactEvent =
   | { kind: "contact_created" }
   | { kind: "tag_added"; tags: readonly string[] }
   | { kind: "segment_entered"; segmentIds: readonly string[] }
-  | { kind: "email_opened" | "email_clicked"; campaignId: string; automationId: string };
+  | { kind: "email_opened" | "email_clicked"; campaignId: string; automationId: string }
+  | { kind: "date_field"; field: string; offsetDays: number };
 
 const norm = (s: string) => s.trim().toLowerCase();
 
@@ -79,9 +80,62 @@ export function triggerMatches(trigger: Trigger, event: ContactEvent): boolean {
       return (
         !trigger.campaignId || trigger.campaignId === event.campaignId || trigger.campaignId === event.automationId
       );
+    case "date_field":
+      return trigger.field === event.field && (trigger.offsetDays ?? 0) === event.offsetDays;
     default:
       return true;
   }
+}
+
+/** The latest segment mark of a contact (see store/automation-trigger.repository.ts): odd seq is inside. */
+export interface SegmentMark {
+  seq: number;
+  inside: boolean;
+  eventId: string;
+}
+
+/**
+ * What a contact event means for one segment: `write` is the mark to append (entering or leaving),
+ * `start` the entry whose runs to start. An entry this event wrote before (its redelivery after a
+ * crash) is started again, which startRuns makes harmless; an entry another event wrote starts
+ * nothing here. Pure.
+ */
+export function segmentTransition(
+  latest: SegmentMark | null,
+  matches: boolean,
+  eventId: string,
+): { write?: { seq: number; inside: boolean }; start?: number } {
+  const inside = latest?.inside ?? false;
+  const seq = latest?.seq ?? 0;
+  if (matches && !inside) return { write: { seq: seq + 1, inside: true }, start: seq + 1 };
+  if (matches && latest && latest.eventId === eventId) return { start: seq };
+  if (!matches && inside) return { write: { seq: seq + 1, inside: false } };
+  return {};
+}
+
+/** The occurrence (runIdOf's third part) of a contact's n-th entry into a segment. */
+export function segmentOccurrence(segmentId: string, seq: number): string {
+  return `segment:${segmentId}:${seq}`;
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * The month-day tokens (`MM-DD`, UTC) a date field must carry for its automation to run today:
+ * the day `offsetDays` before today (offsetDays −3 runs three days before the date). In a year
+ * without 29 February, 28 February also takes the dates of the 29th. Pure.
+ */
+export function monthDaysFor(today: Date, offsetDays: number): string[] {
+  const day = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - offsetDays));
+  const token = `${pad(day.getUTCMonth() + 1)}-${pad(day.getUTCDate())}`;
+  const year = day.getUTCFullYear();
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return token === "02-28" && !leap ? [token, "02-29"] : [token];
+}
+
+/** The occurrence of a date field's run: the field and the UTC day it runs (once a year per contact). */
+export function dateOccurrence(field: string, today: Date): string {
+  return `date:${field}:${today.toISOString().slice(0, 10)}`;
 }
 
 /**

@@ -62,6 +62,20 @@ export interface AutomationContacts {
     contactId: string,
     query: ConditionGroup | ConditionRule,
   ): Promise<boolean>;
+  /** Which of these saved segments the contact is in now (contacts' MatchSegments; unknown ones left out). */
+  matchSegments(userId: string, projectId: string, contactId: string, segmentIds: string[]): Promise<string[]>;
+  /**
+   * One page of the project's contacts whose date field (`customerSince` or `custom.<key>`) falls
+   * on one of `monthDays` (`MM-DD`, UTC), by `_id` after `after` (contacts' ListContactsByDate).
+   */
+  contactsOnDate(input: {
+    userId: string;
+    projectId: string;
+    field: string;
+    monthDays: string[];
+    after: string;
+    limit: number;
+  }): Promise<{ contacts: { contactId: string; email: string }[]; next: string }>;
 }
 
 /** Delayed steps: runs `executeStep(runId, stepId)` after `delayMs`; adding one job twice keeps one. */

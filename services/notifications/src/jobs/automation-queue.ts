@@ -73,3 +73,46 @@ export function createAutomationQueue(options: {
     },
   };
 }
+
+/** The BullMQ queue of the date_field scan (one repeatable job). */
+export const DATE_SCAN_QUEUE = "automation-date-scan";
+
+/**
+ * The date_field trigger's scan as a BullMQ job scheduler (`every` ms, in Redis): the schedule
+ * survives restarts, one worker runs each occurrence, and a scan missed while the service was
+ * down runs when it is back. `start` upserts the schedule and works the queue.
+ */
+export function createDateScan(options: { redisUrl: string; namespace: string; logger: Logger; everyMs: number }): {
+  start(scan: () => Promise<void>): Promise<void>;
+  close(): Promise<void>;
+} {
+  const connection = () => new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const prefix = `${options.namespace}:bull`;
+  const producer = connection();
+  const queue = new Queue(DATE_SCAN_QUEUE, { connection: producer, prefix });
+  let worker: Worker | undefined;
+  let workerConnection: Redis | undefined;
+  return {
+    async start(scan) {
+      await queue.upsertJobScheduler(
+        "date-field-scan",
+        { every: options.everyMs },
+        { name: "scan", opts: { removeOnComplete: true, removeOnFail: 100 } },
+      );
+      workerConnection = connection();
+      worker = new Worker(DATE_SCAN_QUEUE, async () => scan(), {
+        connection: workerConnection,
+        prefix,
+        concurrency: 1,
+      });
+      worker.on("failed", (job, error) => options.logger.warn({ err: error, job: job?.id }, "date_field scan failed"));
+      worker.on("error", (error) => options.logger.error({ err: error }, "date_field scan queue error"));
+    },
+    async close() {
+      await worker?.close();
+      await queue.close();
+      producer.disconnect();
+      workerConnection?.disconnect();
+    },
+  };
+}

@@ -37,6 +37,7 @@ const schema = new Schema<AutomationDoc>(
 );
 schema.index({ userId: 1, projectId: 1, triggerKind: 1 });
 schema.index({ userId: 1, projectId: 1, createdAt: -1 });
+schema.index({ triggerKind: 1, status: 1 });
 
 /** Automations, always read within their user (and project). */
 export class AutomationRepository {
@@ -82,6 +83,12 @@ export class AutomationRepository {
   async activeWithTrigger(userId: string, projectId: string, triggerKind: TriggerKind): Promise<Automation[]> {
     const docs = await this.model.find({ userId, projectId, triggerKind }).lean<AutomationDoc[]>();
     return docs.filter((d) => d.status === "active").map((d) => toPlain(d));
+  }
+
+  /** Every user's active automations with this trigger kind (the date_field scan). */
+  async allActiveWithTrigger(triggerKind: TriggerKind): Promise<Automation[]> {
+    const docs = await this.model.find({ triggerKind, status: "active" }).lean<AutomationDoc[]>();
+    return docs.map((d) => toPlain(d));
   }
 
   /** Changes an automation (one writer: its owner through the API). @returns it after the change, or null. */

@@ -1,6 +1,7 @@
 import type { Connection, Model } from "mongoose";
 import { type AutomationRepository, createAutomationRepository } from "./automation.repository";
 import { type AutomationRunRepository, createAutomationRunRepository } from "./automation-run.repository";
+import { type AutomationTriggerRepository, createAutomationTriggerRepository } from "./automation-trigger.repository";
 import { type CalendarRepository, createCalendarRepository } from "./calendar.repository";
 import { type CampaignDoc, type CampaignRepository, createCampaignRepository } from "./campaigns.repository";
 import { createDeliveryRepository, type DeliveryRepository } from "./delivery.repository";
@@ -18,6 +19,8 @@ export interface NotificationsStores {
   outbox: Array<Model<CampaignDoc> | Model<FactDoc> | Model<NotificationDoc>>;
   automations: AutomationRepository;
   automationRuns: AutomationRunRepository;
+  /** The segment_entered trigger's marks. */
+  automationTriggers: AutomationTriggerRepository;
   inbox: InboxRepository;
   calendar: CalendarRepository;
   templates: TemplateRepository;
@@ -25,16 +28,18 @@ export interface NotificationsStores {
 
 /** Builds the repositories and waits until their indexes exist (the unique keys are the send-once guards). */
 export async function createStores(connection: Connection): Promise<NotificationsStores> {
-  const [deliveries, email, campaigns, automations, automationRuns, inbox, calendar, templates] = await Promise.all([
-    createDeliveryRepository(connection),
-    createEmailRepository(connection),
-    createCampaignRepository(connection),
-    createAutomationRepository(connection),
-    createAutomationRunRepository(connection),
-    createInboxRepository(connection),
-    createCalendarRepository(connection),
-    createTemplateRepository(connection),
-  ]);
+  const [deliveries, email, campaigns, automations, automationRuns, inbox, calendar, templates, automationTriggers] =
+    await Promise.all([
+      createDeliveryRepository(connection),
+      createEmailRepository(connection),
+      createCampaignRepository(connection),
+      createAutomationRepository(connection),
+      createAutomationRunRepository(connection),
+      createInboxRepository(connection),
+      createCalendarRepository(connection),
+      createTemplateRepository(connection),
+      createAutomationTriggerRepository(connection),
+    ]);
   return {
     deliveries,
     email,
@@ -44,6 +49,7 @@ export async function createStores(connection: Connection): Promise<Notification
     inbox,
     calendar,
     templates,
+    automationTriggers,
     outbox: [campaigns.model, email.facts, inbox.model],
   };
 }

@@ -21,12 +21,13 @@ import { z } from "zod";
 import { ApiError } from "../../api/errors";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
-import { itemsOf, useSegments } from "../contacts/api";
+import { itemsOf, useCustomFields, useSegments } from "../contacts/api";
+import { useCampaigns } from "../email/api";
 import { STATUS_COLORS } from "./AutomationsPage";
-import { useAutomation, useAutomationRuns, useAutomationWrites } from "./api";
+import { useAutomation, useAutomationRuns, useAutomations, useAutomationWrites } from "./api";
 import { AUTOMATION_PAGES } from "./paths";
 import { StepListEditor } from "./StepListEditor";
-import { LIVE_TRIGGERS, TRIGGER_LABELS } from "./step-tree";
+import { dateFieldOptions, offsetLabel, TRIGGER_LABELS } from "./step-tree";
 import type { Automation, AutomationRun, Step, TriggerKind } from "./types";
 
 const TRIGGERS = Object.keys(TRIGGER_LABELS) as TriggerKind[];
@@ -39,7 +40,12 @@ const schema = z
     segmentId: z.string().max(64).optional(),
     campaignId: z.string().trim().max(64).optional(),
     field: z.string().trim().max(80).optional(),
-    offsetDays: z.number().int().min(-365).max(365).optional(),
+    offsetDays: z
+      .number({ error: "Days are a whole number" })
+      .int("Days are a whole number")
+      .min(-365, "At most 365 days before")
+      .max(365, "At most 365 days after")
+      .optional(),
   })
   .superRefine((v, ctx) => {
     if (v.kind === "tag_added" && !v.tag) ctx.addIssue({ code: "custom", path: ["tag"], message: "Choose a tag" });
@@ -82,6 +88,9 @@ function Builder({ automation }: { automation: Automation | undefined }) {
   const [serverProblem, setServerProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const segments = useSegments();
+  const customFields = useCustomFields();
+  const campaigns = useCampaigns(1);
+  const automations = useAutomations(1);
   const {
     control,
     handleSubmit,
@@ -144,10 +153,7 @@ function Builder({ automation }: { automation: Automation | undefined }) {
                   aria-label="Trigger"
                   data-testid="automation-trigger"
                   style={{ maxWidth: 420 }}
-                  options={TRIGGERS.map((t) => ({
-                    value: t,
-                    label: LIVE_TRIGGERS.includes(t) ? TRIGGER_LABELS[t] : `${TRIGGER_LABELS[t]} (coming soon)`,
-                  }))}
+                  options={TRIGGERS.map((t) => ({ value: t, label: TRIGGER_LABELS[t] }))}
                 />
               )}
             />
@@ -173,9 +179,15 @@ function Builder({ automation }: { automation: Automation | undefined }) {
                 render={({ field }) => (
                   <Select
                     {...field}
+                    value={field.value || undefined}
                     aria-label="Segment"
-                    placeholder="Segment"
+                    data-testid="automation-segment"
+                    placeholder="Choose a segment"
+                    showSearch
+                    optionFilterProp="label"
                     loading={segments.isLoading}
+                    status={errors.segmentId ? "error" : undefined}
+                    notFoundContent={segments.error ? "Segments could not be loaded" : "No segments yet"}
                     style={{ maxWidth: 320 }}
                     options={itemsOf(segments.data).map((s) => ({ value: s.id, label: s.name }))}
                   />
@@ -187,11 +199,28 @@ function Builder({ automation }: { automation: Automation | undefined }) {
                 name="campaignId"
                 control={control}
                 render={({ field }) => (
-                  <Input
+                  <Select
                     {...field}
-                    aria-label="Campaign id"
-                    placeholder="Any email (or a campaign id)"
-                    style={{ maxWidth: 320 }}
+                    value={field.value ?? ""}
+                    aria-label="Which email"
+                    data-testid="automation-campaign"
+                    showSearch
+                    optionFilterProp="label"
+                    loading={campaigns.isLoading || automations.isLoading}
+                    style={{ maxWidth: 360 }}
+                    options={[
+                      { value: "", label: "Any email of this project" },
+                      {
+                        label: "Campaigns",
+                        options: (campaigns.data?.result ?? []).map((c) => ({ value: c.id, label: c.name })),
+                      },
+                      {
+                        label: "Automation emails",
+                        options: (automations.data?.result ?? [])
+                          .filter((a) => a.id !== automation?.id)
+                          .map((a) => ({ value: a.id, label: a.name })),
+                      },
+                    ]}
                   />
                 )}
               />
@@ -201,7 +230,19 @@ function Builder({ automation }: { automation: Automation | undefined }) {
                 <Controller
                   name="field"
                   control={control}
-                  render={({ field }) => <Input {...field} aria-label="Date field" placeholder="custom.birthday" />}
+                  render={({ field }) => (
+                    <Select
+                      {...field}
+                      value={field.value || undefined}
+                      aria-label="Date field"
+                      data-testid="automation-date-field"
+                      placeholder="Choose a date field"
+                      loading={customFields.isLoading}
+                      status={errors.field ? "error" : undefined}
+                      style={{ minWidth: 240 }}
+                      options={dateFieldOptions(customFields.data ?? [])}
+                    />
+                  )}
                 />
                 <Controller
                   name="offsetDays"
@@ -212,23 +253,28 @@ function Builder({ automation }: { automation: Automation | undefined }) {
                       onChange={(v) => field.onChange(v ?? undefined)}
                       aria-label="Days before (-) or after"
                       addonAfter="days"
+                      status={errors.offsetDays ? "error" : undefined}
                       min={-365}
                       max={365}
+                      precision={0}
                     />
                   )}
                 />
+                <Typography.Text type="secondary">{offsetLabel(watch("offsetDays"))}, in UTC</Typography.Text>
               </Space>
             )}
-            {!LIVE_TRIGGERS.includes(kind) && (
-              <Alert
-                type="info"
-                showIcon
-                message="This trigger can be saved, but runs start only once its events reach automations (a later update)."
-              />
+            {kind === "date_field" && (
+              <Typography.Text type="secondary">
+                Runs once a year for each contact whose date (month and day, UTC) comes round. Add a birthday as a
+                custom date field in contact settings.
+              </Typography.Text>
             )}
-            {(errors.tag || errors.segmentId || errors.field) && (
-              <Typography.Text type="danger">
-                {errors.tag?.message ?? errors.segmentId?.message ?? errors.field?.message}
+            {(errors.tag || errors.segmentId || errors.field || errors.offsetDays) && (
+              <Typography.Text type="danger" data-testid="automation-trigger-error">
+                {errors.tag?.message ??
+                  errors.segmentId?.message ??
+                  errors.field?.message ??
+                  errors.offsetDays?.message}
               </Typography.Text>
             )}
           </Flex>

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "@jest/globals";
 import {
   addStep,
+  dateFieldOptions,
   describeStep,
   durationParts,
   isoDuration,
   moveStep,
   newStep,
+  offsetLabel,
   removeStep,
   replaceStep,
   stepIds,
@@ -46,5 +48,25 @@ describe("the step tree", () => {
     expect(durationParts("P1DT2H")).toBeNull();
     expect(isoDuration(2, "weeks")).toBe("P2W");
     expect(isoDuration(0, "minutes")).toBe("PT1M");
+  });
+});
+
+describe("date field triggers", () => {
+  it("offer Customer since and the custom date fields only", () => {
+    expect(
+      dateFieldOptions([
+        { key: "birthday", label: "Birthday", type: "date" },
+        { key: "plan", label: "Plan", type: "select" },
+      ]),
+    ).toEqual([
+      { value: "customerSince", label: "Customer since (anniversary)" },
+      { value: "custom.birthday", label: "Birthday" },
+    ]);
+  });
+
+  it("say when they run", () => {
+    expect(offsetLabel(undefined)).toBe("On the day");
+    expect(offsetLabel(-3)).toBe("3 days before");
+    expect(offsetLabel(1)).toBe("1 day after");
   });
 });

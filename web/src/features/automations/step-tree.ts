@@ -12,8 +12,29 @@ export const TRIGGER_LABELS: Record<TriggerKind, string> = {
   date_field: "A date field comes round (birthday, anniversary)",
 };
 
-/** Triggers the engine starts runs for on this build (the others are saved but wait for their events). */
-export const LIVE_TRIGGERS: readonly TriggerKind[] = ["lead_captured", "contact_created", "tag_added"];
+/** A date field a date_field trigger can watch, as the builder offers it. */
+export interface DateFieldOption {
+  value: string;
+  label: string;
+}
+
+/**
+ * The date fields of the project's contacts a date_field trigger can watch: "Customer since" (an
+ * anniversary), then every custom field of type date (a birthday…) as `custom.<key>`.
+ */
+export function dateFieldOptions(customFields: ReadonlyArray<{ key: string; label: string; type: string }>) {
+  const out: DateFieldOption[] = [{ value: "customerSince", label: "Customer since (anniversary)" }];
+  for (const f of customFields) if (f.type === "date") out.push({ value: `custom.${f.key}`, label: f.label });
+  return out;
+}
+
+/** How a date_field trigger's offset reads: "On the day", "3 days before", "1 day after". */
+export function offsetLabel(offsetDays: number | undefined): string {
+  const n = offsetDays ?? 0;
+  if (n === 0) return "On the day";
+  const days = Math.abs(n) === 1 ? "1 day" : `${Math.abs(n)} days`;
+  return n < 0 ? `${days} before` : `${days} after`;
+}
 
 export const STEP_LABELS: Record<StepKind, string> = {
   wait: "Wait",
