@@ -172,6 +172,28 @@ describe("a campaign from an email craft, with the business's postal address", (
     expect(headers["List-Unsubscribe"]![0]).toMatch(/^<http:\/\/localhost:\d+\/api\/public\/unsubscribe\/[\w.-]+>$/);
   });
 
+  it("sends a test email to any address, with placeholder consent links, and refuses a bad address", async () => {
+    const created = await session.post(`/api/email/campaigns?projectId=${projectId}`, {
+      name: "Spring classes, a test",
+      segmentId,
+      craftId,
+    });
+    const id = created.body.result.id;
+    const bad = await session.post(`/api/email/campaigns/${id}/test`, { email: "colleague@" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields.email).toBe("Invalid email");
+    const reviewer = `Reviewer-${run}@Craft.Campaign.test`;
+    const test = await session.post(`/api/email/campaigns/${id}/test`, { email: ` ${reviewer} ` });
+    expect(test.status).toBe(200);
+    const summary = await waitForMail(reviewer.toLowerCase());
+    expect(summary.Subject).toBe(`[Test] ${draft.subject}`);
+    const message = (await (await fetch(`${mailpit}/api/v1/message/${summary.ID}`)).json()) as { HTML: string };
+    expect(message.HTML).toMatch(/href="http:\/\/localhost:\d+\/preferences\/test"[^>]*>Unsubscribe</);
+    expect(message.HTML).toContain("12 Mill Lane, Bristol BS1 4DJ, United Kingdom");
+    // A test is not a send: the campaign is still a draft.
+    expect((await session.get(`/api/email/campaigns/${id}`)).body.result.status).toBe("draft");
+  });
+
   it("refuses a craft that is not an email or not the caller's, without a 500", async () => {
     const blog = await session.post("/api/workflowsV2", { workflowName: "BlogWriter" });
     const notEmail = await session.post(`/api/email/campaigns?projectId=${projectId}`, {

@@ -23,6 +23,11 @@ async function setUp(prefix: string, tags: string[], fields: Record<string, unkn
   });
   expect(project.status).toBe(201);
   const projectId = project.body.result.project.projectId as string;
+  // Campaigns are not sent without the business's postal address (CAN-SPAM).
+  const address = await session.request("PATCH", `/api/profiles/${project.body.result.profile.profileId}`, {
+    values: { address: "1 Mill Lane, Bristol" },
+  });
+  expect(address.status).toBe(200);
   const email = `trig-${randomUUID().slice(0, 8)}@example.test`;
   const contact = await session.post("/api/contacts", { email, firstName: "Ada", tags, ...fields });
   expect(contact.status).toBe(201);

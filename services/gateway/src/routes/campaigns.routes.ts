@@ -344,7 +344,8 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       summary: "Send one test email (no consent needed, not tracked, not counted)",
       auth: "session",
       params: campaignParams,
-      body: z.object({ email: z.email({ error: "Invalid email" }).max(254, "Invalid email") }),
+      // Trimmed here; the address itself is checked by the service (the kit's one email rule).
+      body: z.object({ email: z.string().trim().min(1, "Email is required").max(254, "Invalid email") }),
       response: z.object({ messageId: z.string() }),
       errors: ["NOT_FOUND"],
       handler: async ({ params, body, as }) => {

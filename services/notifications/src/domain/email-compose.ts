@@ -28,6 +28,20 @@ export interface ContactLinks {
   oneClickUrl: string;
 }
 
+/**
+ * The links of a test send (no contact): the preference centre's page and one-click address with
+ * the token `test`, which they refuse as an invalid link, so a test email's footer looks real and
+ * changes nobody's consent.
+ */
+export function testSendLinks(origin: string): ContactLinks {
+  const base = origin.replace(/\/+$/, "");
+  return {
+    unsubscribeUrl: `${base}/preferences/test`,
+    preferencesUrl: `${base}/preferences/test`,
+    oneClickUrl: `${base}/api/public/unsubscribe/test`,
+  };
+}
+
 /** Open and click tracking of one delivery. */
 export interface Tracking {
   /** The open pixel's absolute URL. */

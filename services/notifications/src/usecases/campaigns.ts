@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { craftToMjml, finalDraft } from "@crafter/email-language";
 import { appError, badRequest, type Caller } from "@crafter/kit";
+import { emailError, normalizeEmail } from "@crafter/kit/validation";
 import type { NotificationsDeps } from "../deps";
 import { EDITABLE, MISSING_ADDRESS, readinessErrors, type Stats, statsOf } from "../domain/campaign-rules";
 import type { BusinessFooter } from "../domain/email-compose";
@@ -357,9 +358,9 @@ export async function sendTestEmail(
   input: { campaignId: string; email: string },
 ): Promise<{ messageId: string }> {
   const campaign = await mustGet(deps, caller, input.campaignId);
-  const email = input.email.trim();
-  if (!/^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/.test(email) || email.length > 254)
-    throw badRequest({ email: "Invalid email" });
+  const invalid = emailError(input.email);
+  if (invalid) throw badRequest({ email: invalid });
+  const email = normalizeEmail(input.email);
   if (!campaign.html.trim()) throw badRequest({ html: "The email has no content" });
   const business = await deps.email.business.footer(caller.userId, campaign.projectId, caller.token);
   const delivery: DeliveryDoc = {

@@ -5,6 +5,7 @@ import {
   composeEmail,
   type EmailContact,
   signTrackingToken,
+  testSendLinks,
 } from "../domain/email-compose";
 import type { EmailRef } from "../events/publishers";
 import { backoffDelays, ProviderError } from "../mail/providers";
@@ -55,8 +56,11 @@ export async function composeFor(
     firstName: delivery.firstName,
     lastName: delivery.lastName,
   };
-  const links = await deps.email.links.links(delivery.userId, delivery.projectId, delivery.contactId);
   const origin = deps.publicOrigin.replace(/\/+$/, "");
+  // A test send names no contact: its links are placeholders (contacts has no token to sign).
+  const links = delivery.contactId
+    ? await deps.email.links.links(delivery.userId, delivery.projectId, delivery.contactId)
+    : testSendLinks(origin);
   const secret = deps.email.trackingSecret;
   return composeEmail({
     subject: content.subject,
