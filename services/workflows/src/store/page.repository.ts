@@ -18,17 +18,8 @@ export interface PageDoc {
   updatedAt: Date;
 }
 
-export interface PublishedPageRecord {
-  slug: string;
-  userId: string;
-  craftId: string;
-  title: string;
-  description: string;
-  html: string;
-  businessName: string;
-  publishedAt: Date;
-  updatedAt: Date;
-}
+/** A published page as the use cases see it: the document with its slug named. */
+export type PublishedPageRecord = Omit<PageDoc, "_id"> & { slug: string };
 
 const pageSchema = new Schema<PageDoc>(
   {
