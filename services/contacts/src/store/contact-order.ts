@@ -1,5 +1,7 @@
 import type { Logger, Redis } from "@crafter/kit";
-import type { Scope } from "./contact.repository";
+
+/** A user's project (the repository's Scope; named here so the two modules do not import each other). */
+type Scope = { userId: string; projectId: string };
 
 /** How many members one ZADD of a rebuild carries. */
 const BATCH = 1000;
