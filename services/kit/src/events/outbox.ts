@@ -191,11 +191,12 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     for await (const doc of cursor) {
       const entries = full ? doc.outbox : doc.outbox.filter((entry) => new Date(entry.time) >= since);
       if (entries.length === 0) continue;
-      const done = new Set(
-        (await published.find({ _id: { $in: entries.map((entry) => entry.id) } }, { _id: 1 }).lean()).map(
-          (marker) => marker._id,
-        ),
+      // One read by `_id` per entry: FerretDB pushes `_id` equality down but not `$in`, which read the
+      // whole (ever-growing) marker collection once per document and held a restarted relay for minutes.
+      const markers = await Promise.all(
+        entries.map((entry) => published.findById(entry.id, { _id: 1 }).lean<{ _id: string }>()),
       );
+      const done = new Set(markers.flatMap((marker) => (marker ? [marker._id] : [])));
       tally.pending += entries.filter((entry) => !done.has(entry.id)).length;
       for (const entry of entries) {
         if (done.has(entry.id)) continue;
