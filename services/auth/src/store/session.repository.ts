@@ -46,7 +46,9 @@ export class SessionRepository {
 
   async findMany(ids: readonly string[]): Promise<SessionDoc[]> {
     if (ids.length === 0) return [];
-    return this.model.find({ _id: { $in: ids } }).lean<SessionDoc[]>();
+    // Reads by `_id` equality (pushed down by FerretDB; `$in` is not).
+    const found = await Promise.all(ids.map((id) => this.model.findById(id).lean<SessionDoc>()));
+    return found.filter((doc): doc is SessionDoc => doc !== null);
   }
 
   /** Removes records older than a family can live (the sweeper). */

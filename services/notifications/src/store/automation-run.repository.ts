@@ -152,15 +152,12 @@ export class AutomationRunRepository {
         .lean<RunDoc[]>(),
       this.runs.countDocuments(filter),
     ]);
-    const records =
-      docs.length === 0
-        ? []
-        : await this.steps
-            .find({ runId: { $in: docs.map((d) => d._id) } })
-            .sort({ at: 1 })
-            .lean<StepRecordDoc[]>();
-    const byRun = new Map<string, StepRecordDoc[]>();
-    for (const r of records) byRun.set(r.runId, [...(byRun.get(r.runId) ?? []), r]);
+    // One query per run by `runId` equality: FerretDB pushes equality down, not `$in`, which read
+    // every step record of every automation for each page.
+    const perRun = await Promise.all(
+      docs.map((d) => this.steps.find({ runId: d._id }).sort({ at: 1 }).lean<StepRecordDoc[]>()),
+    );
+    const byRun = new Map(docs.map((d, i) => [d._id, perRun[i]!] as const));
     return {
       items: docs.map(({ _id, ...rest }) => ({ ...rest, id: _id, steps: byRun.get(_id) ?? [] })),
       total,
