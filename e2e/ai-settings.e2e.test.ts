@@ -23,19 +23,15 @@ const step = browserStep("ai-settings", () => page);
 beforeAll(async () => {
   fake = await startFakeAi(0);
   browser = await launchChromium();
-  let email: string;
-  ({ context, page, session, email } = await signedInContext(browser, "ai-settings-e2e"));
+  ({ context, page, session } = await signedInContext(browser, "ai-settings-e2e"));
   const project = await session.post("/api/projects/createProject", {
     name: "Crumb & Co",
     description: "A small bakery baking rye and spelt loaves every morning.",
   });
   expect(project.status).toBe(201);
-  // The web keeps its own session marker: sign in through the page, as a person does.
-  await page.goto("/signin");
-  await page.getByTestId("signin-email").fill(email);
-  await page.getByTestId("signin-password").fill("password-123");
-  await page.getByTestId("signin-submit").click();
-  await page.waitForURL("**/app/dashboard");
+  // signedInContext's browser is signed in: the app opens without the sign-in form.
+  await page.goto("/app/dashboard");
+  await page.getByTestId("dashboard").waitFor();
 });
 
 afterAll(async () => {

@@ -129,13 +129,13 @@ describe("an automation from a template", () => {
       ]);
       expect(fields.status).toBe(200);
       await page.goto("/app/automation/new");
+      const open = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)");
       const pick = async (testId: string, option: string) => {
         await page.getByTestId(testId).click();
         // The open dropdown only: a closed one keeps its options in the page, hidden.
-        await page
-          .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: option })
-          .first()
-          .click();
+        await open.locator(".ant-select-item-option", { hasText: option }).first().click();
+        // Closing animates; until it ends, its options would still match the next pick's text.
+        for (let i = 0; i < 50 && (await open.count()) > 0; i++) await page.waitForTimeout(100);
       };
       await pick("automation-trigger", "A contact enters a segment");
       await page.getByTestId("automation-save").click();

@@ -58,12 +58,9 @@ beforeAll(async () => {
     craft = done.body.result.craft;
   }
   expect(craft.state).toBe("Completed");
-  // The web keeps its own session marker: sign in through the page as a person does.
-  await page!.goto("/signin");
-  await page!.getByTestId("signin-email").fill(signedIn.email);
-  await page!.getByTestId("signin-password").fill("password-123");
-  await page!.getByTestId("signin-submit").click();
-  await page!.waitForURL("**/app/**");
+  // signedInContext's browser is signed in: the app opens without the sign-in form.
+  await page!.goto("/app/dashboard");
+  await page!.getByTestId("dashboard").waitFor();
 }, 120_000);
 
 afterAll(async () => {
