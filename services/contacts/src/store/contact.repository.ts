@@ -128,7 +128,8 @@ export class ContactRepository {
 
   /**
    * One page of the project's contacts carrying any of `facets` (indexed equality), by `_id`
-   * after `after`: the ids and emails only.
+   * after `after`: the ids and emails only. One query per facet, merged: FerretDB pushes a facet's
+   * equality down but not `$in`, which would read the whole project.
    */
   async withFacets(
     scope: Scope,
@@ -136,19 +137,26 @@ export class ContactRepository {
     after: string,
     limit: number,
   ): Promise<Array<{ _id: string; email: string }>> {
-    return this.model
-      .find(
-        {
-          userId: scope.userId,
-          projectId: scope.projectId,
-          facets: facets.length === 1 ? facets[0] : { $in: facets },
-          ...(after ? { _id: { $gt: after } } : {}),
-        },
-        { _id: 1, email: 1 },
-      )
-      .sort({ _id: 1 })
-      .limit(limit)
-      .lean<Array<{ _id: string; email: string }>>();
+    const pages = await Promise.all(
+      facets.map((facet) =>
+        this.model
+          .find(
+            {
+              userId: scope.userId,
+              projectId: scope.projectId,
+              facets: facet,
+              ...(after ? { _id: { $gt: after } } : {}),
+            },
+            { _id: 1, email: 1 },
+          )
+          .sort({ _id: 1 })
+          .limit(limit)
+          .lean<Array<{ _id: string; email: string }>>(),
+      ),
+    );
+    // The union's first `limit` ids after `after` are among each facet's first `limit`.
+    const byId = new Map(pages.flat().map((c) => [c._id, c] as const));
+    return [...byId.values()].sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0)).slice(0, limit);
   }
 
   /** Inserts a contact with its first event. @returns false when the email is already a contact there. */
