@@ -1,6 +1,7 @@
 import { ApiOutlined } from "@ant-design/icons";
 import { Card, List, Tag, Typography } from "antd";
 import { useInitial } from "../../api/hooks/app";
+import { flagAllows } from "../../app/navigation";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { SettingsPageFrame } from "./SettingsPageFrame";
 import { INTEGRATIONS } from "./settings-api";
@@ -12,8 +13,7 @@ import { INTEGRATIONS } from "./settings-api";
 export default function IntegrationsPage() {
   const { data, error, mutate } = useInitial();
   const flags = data?.featureFlag;
-  const on = (flag: string) =>
-    !!flags && flags.enabledFeatures.includes(flag) && !flags.disabledFeatures.includes(flag);
+  const on = (flag: string) => flagAllows(flag, flags);
   return (
     <SettingsPageFrame title="Integrations">
       <Typography.Paragraph type="secondary" style={{ margin: 0 }}>

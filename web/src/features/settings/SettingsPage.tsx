@@ -1,6 +1,7 @@
 import { Card, Descriptions, Flex, Switch, Tag, Typography } from "antd";
 import { Link } from "react-router-dom";
 import { useAccount, useFlags, useSettings, useUpdateSettings } from "../../api/hooks/app";
+import { flagAllows } from "../../app/navigation";
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
@@ -17,9 +18,7 @@ export default function SettingsPage() {
   const updateSettings = useUpdateSettings();
   const flags = useFlags();
   const links = SETTINGS_LINKS.filter(
-    (link) =>
-      (!link.flag || (flags?.enabledFeatures.includes(link.flag) && !flags.disabledFeatures.includes(link.flag))) &&
-      (!link.roles || (!!account && link.roles.includes(account.role))),
+    (link) => flagAllows(link.flag, flags) && (!link.roles || (!!account && link.roles.includes(account.role))),
   );
 
   return (
