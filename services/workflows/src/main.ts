@@ -71,6 +71,7 @@ await runService({
         model: (spec) => languageModel(spec, userFetch),
         server: ai,
         probeTimeoutMs: Math.min(ai.timeoutMs, 20_000),
+        redis,
       },
       functions: buildFunctions(config),
       events,
