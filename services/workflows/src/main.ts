@@ -6,6 +6,7 @@ import { aiSettings, configSchema } from "./config";
 import { DEFINITIONS, TEST_DEFINITIONS } from "./definitions/index";
 import type { WorkflowsDeps } from "./deps";
 import { DefinitionRegistry } from "./domain/registry";
+import { workflowsConsumers } from "./events/consumers";
 import { CraftEvents } from "./events/publishers";
 import { buildFunctions } from "./functions/index";
 import { COMPOSERS } from "./generation/offline/composers";
@@ -84,6 +85,7 @@ await runService({
       access: { ...access, ...pagesAccess },
       outbox: stores.outbox,
       publishes: [events.topic],
+      consumers: workflowsConsumers(config.CRAFTER_NAMESPACE, deps),
     };
   },
 });
