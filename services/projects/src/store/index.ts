@@ -4,6 +4,7 @@ import { ActiveProjectRepository, activeProjectModel } from "./active-project.re
 import { ProfileRepository, profileModel } from "./profile.repository";
 import { ProjectRepository, projectModel } from "./project.repository";
 import { ProjectCraftRepository, projectCraftModel } from "./project-craft.repository";
+import { ProjectDeletionRepository, projectDeletionModel } from "./project-deletion.repository";
 import { ReviewRepository, reviewModel } from "./review.repository";
 
 /** Every repository of the projects service, over its own database. */
@@ -13,6 +14,7 @@ export interface ProjectsStores {
   active: ActiveProjectRepository;
   crafts: ProjectCraftRepository;
   reviews: ReviewRepository;
+  deletions: ProjectDeletionRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
   outbox: OutboxModel[];
 }
@@ -25,6 +27,7 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     active: activeProjectModel(connection),
     crafts: projectCraftModel(connection),
     reviews: reviewModel(connection),
+    deletions: projectDeletionModel(connection),
   };
   await Promise.all(Object.values(models).map((model) => model.init()));
   return {
@@ -33,6 +36,7 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     active: new ActiveProjectRepository(models.active),
     crafts: new ProjectCraftRepository(models.crafts),
     reviews: new ReviewRepository(models.reviews),
-    outbox: [models.projects],
+    deletions: new ProjectDeletionRepository(models.deletions),
+    outbox: [models.projects, models.profiles, models.deletions],
   };
 }
