@@ -1,7 +1,5 @@
 import type { Logger, Redis } from "@crafter/kit";
-
-/** A user's project (the repository's Scope; named here so the two modules do not import each other). */
-type Scope = { userId: string; projectId: string };
+import type { Scope } from "./scope";
 
 /** How many members one ZADD of a rebuild carries. */
 const BATCH = 1000;

@@ -10,6 +10,9 @@ import {
 import { type Connection, type Model, Schema } from "mongoose";
 import type { ConsentStatus } from "../domain/fields";
 import type { ContactOrder } from "./contact-order";
+import type { Scope } from "./scope";
+
+export type { Scope };
 
 /** A contact (customer profile). One per (user, project, email) behind a unique index. */
 export interface ContactDoc {
@@ -83,12 +86,6 @@ export function contactModel(connection: Connection): Model<ContactDoc> {
 export const CONTACT_FIELDS = { outbox: 0 } as const;
 
 export type StoredContact = Omit<ContactDoc, "outbox">;
-
-/** The owner and project every query is scoped to. */
-export interface Scope {
-  userId: string;
-  projectId: string;
-}
 
 /** Contacts, always within one user's project; reads by `_id` or by indexed equality (docs/adr/0001). */
 export class ContactRepository {
