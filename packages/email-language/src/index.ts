@@ -3,6 +3,8 @@
  * per recipient when an email is sent (contract: docs/email-contract.md, Campaigns REST). Pure.
  */
 
+import escapeHtml from "escape-html";
+
 /** The smart values a template may use, with the label the designer shows. */
 export const SMART_VALUES = [
   { name: "contact.firstName", label: "Contact's first name", fallback: "there" },
@@ -63,13 +65,6 @@ export function parseSmartValues(text: string): SmartValueToken[] {
 export function smartValueToken(name: string, fallback?: string): string {
   if (fallback === undefined || fallback === "") return `{{${name}}}`;
   return `{{${name} | "${fallback.replace(/["\\]/g, (c) => `\\${c}`)}"}}`;
-}
-
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Escapes text for HTML content and quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 }
 
 /**

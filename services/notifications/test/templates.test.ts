@@ -2,7 +2,6 @@ import { describe, expect, it } from "@jest/globals";
 import {
   cleanDisplayName,
   describeExpiry,
-  escapeHtml,
   formatUtc,
   RESET_SUBJECT,
   renderConsentEmail,
@@ -18,10 +17,6 @@ const now = new Date("2025-11-24T10:00:00Z");
 const inOneDay = new Date("2025-11-25T10:00:00Z");
 
 describe("email helpers", () => {
-  it("escapes HTML special characters", () => {
-    expect(escapeHtml(`<b>"Tom" & 'Jerry'</b>`)).toBe("&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;");
-  });
-
   it("builds token links on the deployment's origin, encoding the token", () => {
     expect(tokenLink("http://localhost:8080", "/verify", "abc")).toBe("http://localhost:8080/verify?token=abc");
     expect(tokenLink("https://crafter.example/", "/reset-password", "a+b/c=")).toBe(

@@ -1,3 +1,4 @@
+import escapeHtml from "escape-html";
 /** What the public page at `/<slug>` shows (workflows' PublishedPage; `html` is already sanitized there). */
 export interface PublicPage {
   slug: string;
@@ -6,16 +7,6 @@ export interface PublicPage {
   /** Sanitized by workflows with sanitize-html when it was published: inserted as is. */
   html: string;
   businessName: string;
-}
-
-/** Text or attribute value escaped for HTML (not a sanitizer: the page's body is sanitized by workflows). */
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
 }
 
 // Inline styles only (the CSP allows them; it allows no script, and the page needs none).

@@ -3,7 +3,7 @@
  * value is passed in, so one contact's email is a deterministic function of its inputs.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { escapeHtml } from "./templates";
+import escapeHtml from "escape-html";
 
 /** The contact values smart values may name. */
 export interface EmailContact {

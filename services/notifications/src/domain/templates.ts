@@ -3,6 +3,8 @@
  * read from the clock or the environment, so the output is deterministic and unit-tested.
  */
 
+import escapeHtml from "escape-html";
+
 /** A rendered email, ready for the mailer. */
 export interface RenderedEmail {
   subject: string;
@@ -20,19 +22,6 @@ export type TemplateName =
 
 export const VERIFY_SUBJECT = "Verify your email for Crafter";
 export const RESET_SUBJECT = "Reset your Crafter password";
-
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
-}
 
 /** A user-provided display name made safe for one line of text: control characters removed, at most 80 characters. */
 export function cleanDisplayName(name: string | undefined): string {

@@ -1,5 +1,6 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { OutputSpec } from "@crafter/workflow-language";
+import escapeHtml from "escape-html";
 
 /** Generated text (or a function's data) turned into what a step stores and shows. */
 export interface ShapedOutput {
@@ -176,11 +177,6 @@ export function parseSections(text: string, sections: { key: string; heading: st
     }
   }
   return result;
-}
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&${{ "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "#39" }[char]};`);
 }
 
 function paragraphs(text: string): string {

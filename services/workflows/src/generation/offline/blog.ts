@@ -1,6 +1,6 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { isValidUrl, normalizeUrl } from "@crafter/kit/validation";
-import { escapeHtml } from "../../domain/output";
+import escapeHtml from "escape-html";
 import type { ComposeContext } from "../../domain/prompt";
 import { capitalize, Deck, hashString, joinList, lowerFirst, phrase, seededRandom, subjectOf, titleCase } from "./text";
 

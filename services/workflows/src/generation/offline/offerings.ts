@@ -1,4 +1,4 @@
-import { escapeHtml } from "../../domain/output";
+import escapeHtml from "escape-html";
 import type { ComposeContext } from "../../domain/prompt";
 import { aud, briefOf, clip, firstSentence, fitFirst, unique } from "./brief";
 import { SEO } from "./limits";

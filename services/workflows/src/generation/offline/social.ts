@@ -1,4 +1,4 @@
-import { escapeHtml } from "../../domain/output";
+import escapeHtml from "escape-html";
 import type { ComposeContext } from "../../domain/prompt";
 import { aud, type Brief, briefOf, clip, firstSentence, fitFirst, hashtag, pick, sentenceList, unique } from "./brief";
 import { EMAIL, type NetworkName, SOCIAL_NETWORKS } from "./limits";
