@@ -67,54 +67,49 @@ function compact(values: Record<string, string | string[] | undefined>): Record<
   >;
 }
 
+/**
+ * A product's fields from a craft: `input` is the step holding the product's details, `seo` the step
+ * whose result has the SEO summary (ProductSetup: details/summary; ProductInfoWriter: product/seo).
+ */
+function productFields(craft: Craft, input: string, seo: string): Record<string, string | string[] | undefined> {
+  return {
+    name: text(inputValue(craft, input, "name")),
+    description: text(inputValue(craft, input, "description")),
+    audience: text(inputValue(craft, input, "audience")),
+    pageUrl: text(inputValue(craft, input, "pageUrl")),
+    featureList: list(inputValue(craft, input, "features")) ?? list(section(craft, seo, "points")),
+    shippingAndReturnsPolicy: text(inputValue(craft, input, "shipping")),
+    usage: text(inputValue(craft, input, "usage")),
+    keywords: list(inputValue(craft, seo, "keywords")),
+    seoSummary: first(section(craft, seo, "seoDescription")) ?? first(section(craft, seo, "summary")),
+    pageSlug: first(section(craft, seo, "slug")),
+  };
+}
+
+/** A service's fields from a craft (ServiceSetup: details/summary; ServiceInfoWriter: service/seo). */
+function serviceFields(craft: Craft, input: string, seo: string): Record<string, string | string[] | undefined> {
+  return {
+    name: text(inputValue(craft, input, "name")),
+    description: text(inputValue(craft, input, "description")),
+    audience: text(inputValue(craft, input, "audience")),
+    benefits: list(inputValue(craft, input, "benefits")) ?? list(section(craft, seo, "points")),
+    terms: text(inputValue(craft, input, "terms")),
+    webPageUrl: text(inputValue(craft, input, "pageUrl")),
+    keywords: list(inputValue(craft, seo, "keywords")),
+    summary: first(section(craft, seo, "summary")),
+  };
+}
+
 function fieldsOf(craft: Craft): Record<string, string | string[] | undefined> {
   switch (craft.workflowName) {
     case "ProductSetup":
-      return {
-        name: text(inputValue(craft, "details", "name")),
-        description: text(inputValue(craft, "details", "description")),
-        audience: text(inputValue(craft, "details", "audience")),
-        pageUrl: text(inputValue(craft, "details", "pageUrl")),
-        featureList: list(inputValue(craft, "details", "features")) ?? list(section(craft, "summary", "points")),
-        shippingAndReturnsPolicy: text(inputValue(craft, "details", "shipping")),
-        usage: text(inputValue(craft, "details", "usage")),
-        keywords: list(inputValue(craft, "summary", "keywords")),
-        seoSummary: first(section(craft, "summary", "seoDescription")) ?? first(section(craft, "summary", "summary")),
-        pageSlug: first(section(craft, "summary", "slug")),
-      };
+      return productFields(craft, "details", "summary");
     case "ProductInfoWriter":
-      return {
-        name: text(inputValue(craft, "product", "name")),
-        description: text(inputValue(craft, "product", "description")),
-        audience: text(inputValue(craft, "product", "audience")),
-        featureList: list(inputValue(craft, "product", "features")) ?? list(section(craft, "seo", "points")),
-        shippingAndReturnsPolicy: text(inputValue(craft, "product", "shipping")),
-        usage: text(inputValue(craft, "product", "usage")),
-        keywords: list(inputValue(craft, "seo", "keywords")),
-        seoSummary: first(section(craft, "seo", "seoDescription")) ?? first(section(craft, "seo", "summary")),
-        pageSlug: first(section(craft, "seo", "slug")),
-      };
+      return productFields(craft, "product", "seo");
     case "ServiceSetup":
-      return {
-        name: text(inputValue(craft, "details", "name")),
-        description: text(inputValue(craft, "details", "description")),
-        audience: text(inputValue(craft, "details", "audience")),
-        benefits: list(inputValue(craft, "details", "benefits")) ?? list(section(craft, "summary", "points")),
-        terms: text(inputValue(craft, "details", "terms")),
-        webPageUrl: text(inputValue(craft, "details", "pageUrl")),
-        keywords: list(inputValue(craft, "summary", "keywords")),
-        summary: first(section(craft, "summary", "summary")),
-      };
+      return serviceFields(craft, "details", "summary");
     case "ServiceInfoWriter":
-      return {
-        name: text(inputValue(craft, "service", "name")),
-        description: text(inputValue(craft, "service", "description")),
-        audience: text(inputValue(craft, "service", "audience")),
-        benefits: list(inputValue(craft, "service", "benefits")) ?? list(section(craft, "seo", "points")),
-        terms: text(inputValue(craft, "service", "terms")),
-        keywords: list(inputValue(craft, "seo", "keywords")),
-        summary: first(section(craft, "seo", "summary")),
-      };
+      return serviceFields(craft, "service", "seo");
     case "BusinessSetup":
       return {
         name: first(section(craft, "profile", "name")) ?? text(inputValue(craft, "start", "businessName")),
