@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { arrangeMenu, flagAllows } from "./navigation";
+import { flagAllows } from "../api/flags";
+import { arrangeMenu } from "./navigation";
 import type { MenuEntry } from "./route-types";
 
 const entry = (testId: string, parent?: string): MenuEntry => ({ group: "main", label: testId, testId, parent });

@@ -36,18 +36,6 @@ export const NAV_ORDER: Record<MenuGroup, string[]> = {
   user: ["nav-settings", "nav-subscription", "nav-admin"],
 };
 
-/** The feature flags the server sends (spec section 6). */
-export interface Flags {
-  enabledFeatures: string[];
-  disabledFeatures: string[];
-}
-
-/** A gated element shows only if its flag is enabled and not disabled; no flag means always. */
-export function flagAllows(flag: string | undefined, flags: Flags | null | undefined): boolean {
-  if (!flag) return true;
-  return !!flags && flags.enabledFeatures.includes(flag) && !flags.disabledFeatures.includes(flag);
-}
-
 export interface NavItem<E extends MenuEntry = MenuEntry> {
   entry: E;
   children: E[];

@@ -1,7 +1,8 @@
 import { AppstoreOutlined, CrownOutlined, DashboardOutlined, EditOutlined, SettingOutlined } from "@ant-design/icons";
 import { lazy } from "react";
+import { flagAllows } from "../api/flags";
+import type { FeatureFlags } from "../api/types";
 import { AREA_ROUTES } from "./areas";
-import { type Flags, flagAllows } from "./navigation";
 import { APP_HOME, CREATE_WORKFLOWS, createHref, PAGES, WELCOME_PATH } from "./route-data";
 import type { MenuEntry, MenuGroup, RouteEntry } from "./route-types";
 
@@ -137,7 +138,7 @@ export interface ResolvedMenuEntry extends MenuEntry {
  * The menu entries of a group that this role may see and whose flag is on (spec section 6), in
  * table order; `arrangeMenu` (navigation.ts) puts them in the spec's order.
  */
-export function menuEntries(group: MenuGroup, role?: string | null, flags?: Flags | null): ResolvedMenuEntry[] {
+export function menuEntries(group: MenuGroup, role?: string | null, flags?: FeatureFlags | null): ResolvedMenuEntry[] {
   return ROUTES.filter((route) => canAccess(route, role) && flagAllows(route.flag, flags)).flatMap((route) =>
     (route.menu ?? [])
       .filter((entry) => entry.group === group)

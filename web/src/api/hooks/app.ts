@@ -2,6 +2,7 @@ import { DEFAULT_SETTINGS, type UserSettings } from "@crafter/kit/validation";
 import { useCallback } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import { api, fetcher } from "../api";
+import { flagAllows } from "../flags";
 import { keys } from "../keys";
 import { paths } from "../paths";
 import type { FeatureFlags, InitialState, UserInfo } from "../types";
@@ -55,11 +56,10 @@ export function useUpdateSettings() {
   );
 }
 
-/** Shown only if enabled and not disabled (spec section 6). */
+/** Whether `flag` is on for the user (`flagAllows` over the initial state's flags). */
 export function useFeature(flag: string): boolean {
   const { data } = useInitial();
-  const flags = data?.featureFlag;
-  return !!flags && flags.enabledFeatures.includes(flag) && !flags.disabledFeatures.includes(flag);
+  return flagAllows(flag, data?.featureFlag);
 }
 
 /**

@@ -25,6 +25,7 @@ import {
 } from "antd";
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { Link, Navigate, Outlet, useLocation, useMatches, useNavigate } from "react-router-dom";
+import { flagAllows } from "../../api/flags";
 import { useFlags, useInitial, useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { useAuthActions } from "../../api/hooks/session";
 import { AssistantPanel } from "../../features/assistant/AssistantPanel";
@@ -36,7 +37,7 @@ import { ProjectSwitcher } from "../../features/projects/components/ProjectSwitc
 import { creditsLabel } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, FullPageSpin, LoadingBlock } from "../../shared/states";
-import { arrangeMenu, flagAllows } from "../navigation";
+import { arrangeMenu } from "../navigation";
 import type { RouteEntry } from "../route-types";
 import { APP_HOME, menuEntries, type ResolvedMenuEntry, selectedMenuKey, WELCOME_PATH } from "../routes";
 import { useThemeMode } from "../theme";

@@ -1,7 +1,7 @@
 import { ApiOutlined } from "@ant-design/icons";
 import { Card, List, Tag, Typography } from "antd";
+import { flagAllows } from "../../api/flags";
 import { useInitial } from "../../api/hooks/app";
-import { flagAllows } from "../../app/navigation";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { SettingsPageFrame } from "./SettingsPageFrame";
 import { INTEGRATIONS } from "./settings-api";

@@ -1,7 +1,7 @@
 import { Card, Descriptions, Flex, Switch, Tag, Typography } from "antd";
 import { Link } from "react-router-dom";
+import { flagAllows } from "../../api/flags";
 import { useAccount, useFlags, useSettings, useUpdateSettings } from "../../api/hooks/app";
-import { flagAllows } from "../../app/navigation";
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
