@@ -44,6 +44,11 @@ describe("an automation from a template", () => {
     });
     expect(project.status).toBe(201);
     lead.projectId = project.body.result.project.projectId;
+    // Emails carry the business's postal address: an automation that sends one is not activated without it.
+    const address = await session.request("PATCH", `/api/profiles/${project.body.result.profile.profileId}`, {
+      values: { address: "1 Mill Lane, Bristol" },
+    });
+    expect(address.status).toBe(200);
     const contact = await session.post("/api/contacts", { email: lead.email, firstName: "Grace" });
     expect(contact.status).toBe(201);
     lead.contactId = contact.body.result.id;
