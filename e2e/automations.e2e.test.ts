@@ -9,7 +9,8 @@ import type { Browser, Page } from "playwright-core";
 import { browserStep, launchChromium, signedInContext } from "./support";
 
 // Issue 13's automations in Debian's Chromium against the stack: a marketer builds an automation
-// from the welcome-series template (the Create menu's "Automation (from templates)"), drops its
+// from the welcome-series template (the Create menu's "Automation (from templates)"), is warned that
+// its emails need the business's postal address until the profile has one, drops its
 // two-day wait in the flow builder, saves and activates it; a lead is captured (LeadCaptured on
 // Kafka, as the contacts service publishes it), the welcome email reaches Mailpit, and the run
 // history and the list show the run. The list is then read 390 px wide.
@@ -20,6 +21,7 @@ let page: Page;
 let session: GatewaySession;
 let publisher: Publisher;
 let automationId = "";
+let profileId = "";
 const lead = { userId: "", projectId: "", contactId: "", email: `e2e-lead-${randomUUID().slice(0, 8)}@example.test` };
 const step = browserStep("automations", () => page);
 
@@ -44,6 +46,7 @@ describe("an automation from a template", () => {
     });
     expect(project.status).toBe(201);
     lead.projectId = project.body.result.project.projectId;
+    profileId = project.body.result.profile.profileId;
     const contact = await session.post("/api/contacts", { email: lead.email, firstName: "Grace" });
     expect(contact.status).toBe(201);
     lead.contactId = contact.body.result.id;
@@ -62,6 +65,22 @@ describe("an automation from a template", () => {
     automationId = page.url().split("/").pop()!;
     await expect(page.getByTestId("automation-name").inputValue()).resolves.toBe("Welcome series");
     await expect(page.getByTestId("automation-status").textContent()).resolves.toBe("draft");
+  });
+
+  step("without the business's postal address the builder warns and offers no Activate", async () => {
+    const warning = page.getByTestId("automation-address-missing");
+    await warning.waitFor();
+    await expect(warning.getByRole("link", { name: "Add the address" }).getAttribute("href")).resolves.toBe(
+      "/app/business/profile",
+    );
+    await expect(page.getByTestId("automation-toggle").isDisabled()).resolves.toBe(true);
+    const address = await session.request("PATCH", `/api/profiles/${profileId}`, {
+      values: { address: "1 Mill Lane, Bristol" },
+    });
+    expect(address.status).toBe(200);
+    await page.reload();
+    await page.getByTestId("automation-name").waitFor();
+    await expect(page.getByTestId("automation-address-missing").count()).resolves.toBe(0);
   });
 
   step("the builder drops the two-day wait, saves and activates", async () => {

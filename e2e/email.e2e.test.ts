@@ -30,6 +30,11 @@ beforeAll(async () => {
     websiteUrl: "spokeandsprocket.example.com",
   });
   if (project.status !== 201) throw new Error(`createProject: ${project.status}`);
+  // The designer's preview shows the business profile's own name and postal address.
+  const address = await session.request("PATCH", `/api/profiles/${project.body.result.profile.profileId}`, {
+    values: { address: "12 Chain Street\nLeeds" },
+  });
+  if (address.status !== 200) throw new Error(`address: ${address.status}`);
   context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.setDefaultTimeout(45_000);
@@ -109,7 +114,7 @@ describe("email templates in the browser", () => {
     await page.getByTestId("preview-template").click();
     const preview = page.frameLocator('[data-testid="rendered-preview"]');
     await preview.getByText("Story one from the e2e").waitFor();
-    await preview.getByText("Your business · 1 Main Street, Springfield").waitFor();
+    await preview.getByText("Spoke & Sprocket Bicycle Repair · 12 Chain Street, Leeds").waitFor();
     await page
       .getByRole("dialog", { name: "Preview (rendered on the server)" })
       .getByRole("button", { name: "Close" })

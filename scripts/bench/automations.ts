@@ -28,6 +28,11 @@ const project = await session.post("/api/projects/createProject", {
   description: "A neighbourhood sourdough bakery baking naturally leavened bread every morning.",
 });
 const projectId = project.body.result.project.projectId as string;
+// Automation emails carry the business's postal address: without one the automation is not activated.
+const address = await session.request("PATCH", `/api/profiles/${project.body.result.profile.profileId}`, {
+  values: { address: "1 Mill Lane, Bristol" },
+});
+if (address.status !== 200) throw new Error(`address: ${address.status} ${JSON.stringify(address.body)}`);
 const token = [...session.cookies].find(([name]) => name === "crafter_at")?.[1] ?? "";
 const userId = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()).sub as string;
 
@@ -49,7 +54,8 @@ const automation = await session.post("/api/automations", {
   ],
 });
 const automationId = automation.body.result.id as string;
-await session.post(`/api/automations/${automationId}/activate`);
+const activated = await session.post(`/api/automations/${automationId}/activate`);
+if (activated.status !== 200) throw new Error(`activate: ${activated.status} ${JSON.stringify(activated.body)}`);
 
 const publisher = await createPublisher(
   createKafka(env.KAFKA_BROKERS ?? "127.0.0.1:9092", "bench-automations", createLogger("bench", "silent")),

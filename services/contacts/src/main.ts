@@ -9,6 +9,7 @@ import { ContactsEvents } from "./events/publishers";
 import { access, leadsAccess } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
+import { startDateTokenBackfill } from "./usecases/date-tokens";
 import { resumeImports } from "./usecases/imports";
 
 await runService({
@@ -46,6 +47,8 @@ await runService({
     };
     // Imports a stopped service left running go on from their last checkpoint.
     setTimeout(() => resumeImports(deps).catch((err) => logger.error({ err }, "resuming imports failed")), 500);
+    // Contacts saved before month-day facets get theirs, once per database (a done-marker).
+    startDateTokenBackfill(deps);
     return {
       routes: routes(deps),
       access: { ...access, ...leadsAccess },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import { type ContactState, missingMonthDayFacets } from "../src/domain/contact";
 import { type CustomFieldDefinition, fieldCatalogue } from "../src/domain/fields";
 import {
   contactFacets,
@@ -141,6 +142,32 @@ describe("nesting", () => {
     expect(contactFacets({ ...bob, custom: { birthday: "not a date" } }, catalogue)).toEqual(
       expect.not.arrayContaining([expect.stringContaining("@md:")]),
     );
+  });
+  it("names the month-day facets a contact saved before them lacks, and none once it has them", () => {
+    const old: ContactState & { facets: string[] } = {
+      firstName: "Ada",
+      lastName: "",
+      email: "ada@example.com",
+      phone: "",
+      company: "",
+      customerKind: "",
+      contactType: "",
+      tags: ["vip"],
+      custom: { birthday: new Date("1990-12-10T00:00:00Z"), notes: "x" },
+      customerSince: new Date("2021-05-01T00:00:00Z"),
+      source: "manual",
+      consent: "subscribed",
+      updatedOn: new Date("2024-03-04T10:00:00Z"),
+      interactionCounts: {},
+      facets: ["tags:vip", "consent:subscribed"],
+    };
+    expect(missingMonthDayFacets(old, custom).sort()).toEqual(["custom.birthday@md:12-10", "customerSince@md:05-01"]);
+    expect(missingMonthDayFacets({ ...old, facets: [...old.facets, "custom.birthday@md:12-10"] }, custom)).toEqual([
+      "customerSince@md:05-01",
+    ]);
+    expect(missingMonthDayFacets({ ...old, customerSince: undefined, custom: {} }, custom)).toEqual([]);
+    // A field the project no longer defines gives no facet.
+    expect(missingMonthDayFacets({ ...old, customerSince: undefined }, [])).toEqual([]);
   });
 });
 

@@ -83,7 +83,7 @@ await runService({
         contacts: contactsPort(config.CONTACTS_URL, timeout, credentials),
         links: contactsLinks(config.CONTACTS_URL, timeout, credentials),
         usage: billingUsage(config.BILLING_URL, timeout, credentials),
-        business: projectsBusiness(config.PROJECTS_URL, timeout, mongo),
+        business: projectsBusiness(config.PROJECTS_URL, timeout, mongo, credentials),
         crafts: workflowsEmailCrafts(config.WORKFLOWS_URL, timeout),
         // SendGrid for everyone (EMAIL_PROVIDER=sendgrid), or per user by `sendgrid_integration`.
         providers:
@@ -114,7 +114,11 @@ await runService({
       },
       automations: {
         contacts: contactsForAutomations({ url: config.CONTACTS_URL, credentials, timeoutMs: timeout }),
-        mailer: { sendToContact: (input) => sendToContact(deps, input) },
+        mailer: {
+          sendToContact: (input) => sendToContact(deps, input),
+          senderAddress: async (userId, projectId, token) =>
+            (await deps.email.business.footer(userId, projectId, token)).address,
+        },
         templates: {
           async content(userId, templateId) {
             const template = await templateOfUser(deps, userId, templateId);

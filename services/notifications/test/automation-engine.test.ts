@@ -8,6 +8,7 @@ import {
   runIdOf,
   segmentOccurrence,
   segmentTransition,
+  sendsEmail,
   stepKey,
   triggerMatches,
   waitDelayMs,
@@ -53,6 +54,24 @@ describe("step transitions", () => {
 
   it("has no first step when there are no steps", () => {
     expect(planOf([]).first).toBeNull();
+  });
+});
+
+describe("emails sent", () => {
+  it("finds a send_email step anywhere in the tree, a condition's branches included", () => {
+    expect(sendsEmail(steps)).toBe(true);
+    const nested: Step[] = [
+      {
+        id: "c",
+        kind: "condition",
+        query: { field: "tags", operator: "contains", value: "vip" },
+        yes: [],
+        no: [{ id: "n1", kind: "send_email", subject: "Hi", html: "<p>Hi</p>" }],
+      },
+    ];
+    expect(sendsEmail(nested)).toBe(true);
+    expect(sendsEmail(steps.slice(1))).toBe(false);
+    expect(sendsEmail([])).toBe(false);
   });
 });
 

@@ -28,8 +28,11 @@ function userIdOf(session: GatewaySession): string {
   return JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()).sub as string;
 }
 
-/** A verified user with a project and one subscribed contact tagged `tags`. */
-async function setUp(prefix: string, tags: string[]) {
+/**
+ * A verified user with a project and one subscribed contact tagged `tags`; the business profile has a
+ * postal address (emails need one) unless `address` is false.
+ */
+async function setUp(prefix: string, tags: string[], address = true) {
   const { session } = await verifiedSession(prefix);
   const project = await session.post("/api/projects/createProject", {
     name: "Crumb & Co. Bakery",
@@ -37,14 +40,19 @@ async function setUp(prefix: string, tags: string[]) {
   });
   expect(project.status).toBe(201);
   const projectId = project.body.result.project.projectId as string;
+  const profileId = project.body.result.profile.profileId as string;
+  if (address) expect((await setAddress(session, profileId, "1 Mill Lane, Bristol")).status).toBe(200);
   const email = `lead-${randomUUID().slice(0, 8)}@example.test`;
   const contact = await session.post("/api/contacts", { email, firstName: "Ada", tags });
   expect(contact.status).toBe(201);
   const contactId = contact.body.result.id as string;
   const consent = await session.request("PATCH", `/api/contacts/${contactId}`, { consent: "subscribed" });
   expect(consent.status).toBe(200);
-  return { session, userId: userIdOf(session), projectId, contactId, email };
+  return { session, userId: userIdOf(session), projectId, profileId, contactId, email };
 }
+
+const setAddress = (session: GatewaySession, profileId: string, address: string) =>
+  session.request("PATCH", `/api/profiles/${profileId}`, { values: { address } });
 
 /** Publishes LeadCaptured exactly as the contacts service's outbox relay does. */
 async function leadCaptured(
@@ -188,6 +196,48 @@ describe("an automation from LeadCaptured", () => {
     const bell = (await session.get("/api/notifications")).body.result.result as { title: string }[];
     expect(bell.filter((n) => n.title === "A review request was sent")).toHaveLength(1);
     expect((await session.get(`/api/contacts/${lead.contactId}`)).body.result.tags).toContain("review-requested");
+  }, 60_000);
+
+  it("is not activated with an email step while the business has no postal address, and an email step that finds it removed fails, saying why", async () => {
+    const lead = await setUp("auto-addr", [], false);
+    const { session } = lead;
+    const created = await session.post("/api/automations", {
+      name: "Hello",
+      trigger: { kind: "lead_captured" },
+      steps: [
+        { id: "tag", kind: "add_tag", tag: "hello" },
+        { id: "hello", kind: "send_email", subject: "Hello there", html: "<p>Hi</p>" },
+      ],
+    });
+    const id = created.body.result.id as string;
+    const refused = await session.post(`/api/automations/${id}/activate`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.fields).toEqual({
+      businessAddress:
+        "Add your business's postal address to the business profile: every marketing email must carry it",
+    });
+    expect((await session.get(`/api/automations/${id}`)).body.result.status).toBe("draft");
+    // Without an email step it needs no address.
+    const tagOnly = await session.post("/api/automations", {
+      name: "Tag",
+      trigger: { kind: "lead_captured" },
+      steps: [{ id: "tag", kind: "add_tag", tag: "t" }],
+    });
+    expect((await session.post(`/api/automations/${tagOnly.body.result.id}/activate`)).status).toBe(200);
+    await session.post(`/api/automations/${tagOnly.body.result.id}/pause`);
+
+    expect((await setAddress(session, lead.profileId, "1 Mill Lane, Bristol")).status).toBe(200);
+    expect((await session.post(`/api/automations/${id}/activate`)).body.result.status).toBe("active");
+    // Removed after the activation: the step fails with the reason in the run history, nothing is sent.
+    expect((await setAddress(session, lead.profileId, "")).status).toBe(200);
+    await leadCaptured(lead, randomUUID());
+    const [run] = await runsOf(session, id, (r) => r[0]?.status === "failed");
+    const steps = run.steps.map((s: { stepId: string; status: string }) => `${s.stepId}:${s.status}`);
+    expect(steps).toEqual(["tag:done", "hello:failed", "$end:failed"]);
+    expect(run.steps[1].detail).toBe(
+      "Not sent: the business profile has no postal address. Add your business's postal address to the business profile: every marketing email must carry it",
+    );
+    expect(await mailbox(lead.email)).toEqual([]);
   }, 60_000);
 
   it("answers 400, not 500, to a broken definition, and 404 to someone else's automation", async () => {

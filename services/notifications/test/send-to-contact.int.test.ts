@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { createLogger } from "@crafter/kit";
-import { stackEnv, stackServiceCredentials, throwawayDatabase, verifiedSession } from "@crafter/kit/testing";
+import {
+  type GatewaySession,
+  stackEnv,
+  stackServiceCredentials,
+  throwawayDatabase,
+  verifiedSession,
+} from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { workflowsEmailCrafts } from "../src/clients/crafts";
 import { billingUsage, contactsLinks, contactsPort, fixedProvider, projectsBusiness } from "../src/clients/email-ports";
@@ -22,6 +28,8 @@ let mailer: Mailer;
 let deps: Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
 let userId: string;
 let projectId: string;
+let profileId: string;
+let session: GatewaySession;
 const contacts: Record<string, string> = {};
 const domain = `s${randomUUID().slice(0, 8)}.automation.test`;
 
@@ -43,7 +51,8 @@ beforeAll(async () => {
       contacts: contactsPort(env.CONTACTS_URL!, 10_000, credentials),
       links: contactsLinks(env.CONTACTS_URL!, 10_000, credentials),
       usage: billingUsage(env.BILLING_URL!, 10_000, credentials),
-      business: projectsBusiness(env.PROJECTS_URL!, 10_000, database.connection),
+      // The service token (no user's): the business profile as it is at each send.
+      business: projectsBusiness(env.PROJECTS_URL!, 10_000, database.connection, credentials),
       crafts: workflowsEmailCrafts(env.WORKFLOWS_URL!, 10_000),
       providers: fixedProvider(smtpProvider(mailer), new Throttle(50)),
       events: new EmailEvents("inttest"),
@@ -55,12 +64,14 @@ beforeAll(async () => {
       limitRetryMs: 1000,
     },
   };
-  const { session } = await verifiedSession("automation");
+  ({ session } = await verifiedSession("automation"));
   const project = await session.post("/api/projects/createProject", {
     name: "Crumb & Co. Bakery",
     description: "A neighbourhood sourdough bakery baking naturally leavened bread every morning.",
   });
   projectId = project.body.result.project.projectId;
+  profileId = project.body.result.profile.profileId;
+  await setAddress("1 Mill Lane\nBristol");
   userId = JSON.parse(Buffer.from(session.cookies.get("crafter_at")!.split(".")[1]!, "base64url").toString()).sub;
   for (const [name, consent] of [
     ["ann", "subscribed"],
@@ -83,6 +94,12 @@ afterAll(async () => {
   mailer?.close();
   await database?.drop();
 });
+
+/** Sets the business profile's postal address ("" removes it). */
+async function setAddress(address: string) {
+  const changed = await session.request("PATCH", `/api/profiles/${profileId}`, { values: { address } });
+  expect(changed.status).toBe(200);
+}
 
 async function mailTo(address: string) {
   const response = await fetch(`${mailpit}/api/v1/search?query=${encodeURIComponent(`to:"${address}"`)}`);
@@ -116,6 +133,9 @@ describe("sendToContact", () => {
       string[]
     >;
     expect(headers["List-Unsubscribe-Post"]).toEqual(["List-Unsubscribe=One-Click"]);
+    // The footer's address is the business profile's, read with the service's token (no user here).
+    const body = (await (await fetch(`${mailpit}/api/v1/message/${messages[0]!.ID}`)).json()) as { Text: string };
+    expect(body.Text).toContain("1 Mill Lane, Bristol");
     const facts = await deps.stores.email.factsOf(first.deliveryId);
     expect(facts.map((f) => f.kind)).toEqual(["attempt", "sent"]);
   });
@@ -132,5 +152,20 @@ describe("sendToContact", () => {
     // The same key answers the same.
     expect(await sendToContact(deps, input("bob", "run-2:step-1"))).toMatchObject({ reason: "not_subscribed" });
     expect(await mailTo(`bob@${domain}`)).toHaveLength(0);
+  });
+  it("sends nothing once the business profile's postal address is removed, for good for that key", async () => {
+    await setAddress("");
+    try {
+      const refused = await sendToContact(deps, input("ann", "run-5:step-1"));
+      expect(refused).toMatchObject({ status: "skipped", reason: "no_address" });
+      expect((await deps.stores.email.factsOf(refused.deliveryId)).map((f) => [f.kind, f.detail])).toEqual([
+        ["skipped", "no_address"],
+      ]);
+    } finally {
+      await setAddress("1 Mill Lane\nBristol");
+    }
+    expect(await sendToContact(deps, input("ann", "run-5:step-1"))).toMatchObject({ reason: "no_address" });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await mailTo(`ann@${domain}`)).map((m) => m.Subject)).toEqual(["Welcome, Ann"]);
   });
 });

@@ -8,7 +8,7 @@ import {
   fieldCatalogue,
 } from "./fields";
 import { searchTokens } from "./search";
-import { contactFacets, type SegmentContact } from "./segment";
+import { contactFacets, monthDayFacets, type SegmentContact } from "./segment";
 
 /**
  * A contact's own fields as the form, the API and the import give them, checked and normalised. Pure:
@@ -208,4 +208,16 @@ export function indexedArrays(
     searchTokens: searchTokens([contact.firstName, contact.lastName, contact.company, contact.email], contact.email),
     facets: contactFacets(segmentView(contact, []), fieldCatalogue(customFields)),
   };
+}
+
+/**
+ * The month-day facets a stored contact should carry but does not (`customerSince@md:05-01`…): a
+ * contact saved before they existed has none until its next save (the date-token backfill adds them).
+ */
+export function missingMonthDayFacets(
+  contact: ContactState & { facets?: readonly string[] },
+  customFields: readonly CustomFieldDefinition[],
+): string[] {
+  const has = new Set(contact.facets ?? []);
+  return monthDayFacets(segmentView(contact, []), fieldCatalogue(customFields)).filter((f) => !has.has(f));
 }

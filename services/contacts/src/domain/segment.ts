@@ -301,15 +301,21 @@ export function monthDayFacet(key: string, monthDay: string): string {
 /** Date fields that get a month-day facet: every date field but `updated_on`, which changes with every save. */
 const MONTH_DAY_EXCLUDED: ReadonlySet<string> = new Set(["updated_on"]);
 
+/** The month-day facets of a contact's date fields (see `monthDayFacet`), a part of `contactFacets`. */
+export function monthDayFacets(contact: SegmentContact, fields: readonly FieldDefinition[]): string[] {
+  const out: string[] = [];
+  for (const field of fields) {
+    if (field.kind !== "date" || MONTH_DAY_EXCLUDED.has(field.key)) continue;
+    const time = toTime(fieldValue(contact, field.key));
+    if (time !== undefined) out.push(monthDayFacet(field.key, new Date(time).toISOString().slice(5, 10)));
+  }
+  return out;
+}
+
 /** The facets a contact carries, for its `facets` array (see `facet` and `monthDayFacet`). */
 export function contactFacets(contact: SegmentContact, fields: readonly FieldDefinition[]): string[] {
-  const out = new Set<string>();
+  const out = new Set<string>(monthDayFacets(contact, fields));
   for (const field of fields) {
-    if (field.kind === "date" && !MONTH_DAY_EXCLUDED.has(field.key)) {
-      const time = toTime(fieldValue(contact, field.key));
-      if (time !== undefined) out.add(monthDayFacet(field.key, new Date(time).toISOString().slice(5, 10)));
-      continue;
-    }
     if (!FACET_KINDS.has(field.kind)) continue;
     const value = fieldValue(contact, field.key);
     if (isEmpty(value)) continue;

@@ -1,4 +1,4 @@
-import type { Logger, Redis } from "@crafter/kit";
+import { type Logger, MarkerSet, type Redis } from "@crafter/kit";
 import type { Connection, Model } from "mongoose";
 import { AssistantRepository, assistantModel, sessionModel } from "./assistant.repository";
 import { type ContactDoc, ContactRepository, contactModel } from "./contact.repository";
@@ -24,6 +24,8 @@ export interface ContactsStores {
   imports: ImportRepository;
   leads: LeadRepository;
   assistants: AssistantRepository;
+  /** Done-markers of one-time passes over the database (usecases/date-tokens.ts), by name. */
+  backfills: MarkerSet;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
   outbox: Array<Model<ContactDoc> | Model<DeletionDoc> | Model<SubmissionDoc>>;
 }
@@ -45,10 +47,12 @@ export async function createStores(connection: Connection, redis: Redis, logger:
   const assistants = assistantModel(connection);
   const sessions = sessionModel(connection);
   const imports = new ImportRepository(connection);
+  const backfills = new MarkerSet(connection, "ContactBackfill", "backfills");
   await Promise.all([
     ...[contacts, consent, interactions, deletions, settings, segments, members].map((model) => model.init()),
     ...[forms, submissions, assistants, sessions].map((model) => model.init()),
     imports.init(),
+    backfills.model.init(),
   ]);
   return {
     contacts: new ContactRepository(contacts, new ContactOrder(redis, logger)),
@@ -58,6 +62,7 @@ export async function createStores(connection: Connection, redis: Redis, logger:
     imports,
     leads: new LeadRepository(forms, submissions),
     assistants: new AssistantRepository(assistants, sessions),
+    backfills,
     outbox: [contacts, deletions, submissions],
   };
 }

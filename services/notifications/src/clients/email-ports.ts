@@ -2,7 +2,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { appError, createServiceClient, describeError, modelOn, type ServiceCredentials } from "@crafter/kit";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { ConsentStatus, type Contact, ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
-import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
+import { ProfileType, ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import { type Connection, Schema } from "mongoose";
 import type {
   BusinessPort,
@@ -154,16 +154,31 @@ export function footerOf(projectTitle: string, profile: { name: string; fields?:
 }
 
 /**
- * The business profile of a project through the projects service, with the user's token (a user's
- * request: sending, scheduling, a test). Each read is kept per project, so sends without a user
- * (scheduled campaigns, automations) use the last one seen.
+ * The business profile of a project through the projects service: with the user's token on a
+ * user's request (sending, scheduling, a test, activating an automation); else, given `credentials`,
+ * with the notifications service's token naming the user (ListProfiles), so a send without a user
+ * (an automation's email) sees the profile as it is now, an address removed included. Each read is
+ * kept per project; when the projects service cannot answer, the last one seen is used.
  */
-export function projectsBusiness(baseUrl: string, timeoutMs: number, connection: Connection): BusinessPort {
+export function projectsBusiness(
+  baseUrl: string,
+  timeoutMs: number,
+  connection: Connection,
+  credentials?: ServiceCredentials,
+): BusinessPort {
   const client = createServiceClient(ProjectsService, baseUrl, { timeoutMs });
+  const service = credentials
+    ? createServiceClient(ProjectsService, baseUrl, { timeoutMs, as: "service", credentials })
+    : undefined;
   const senders = modelOn<SenderDoc>(connection, "EmailSender", senderSchema);
+  const keep = async (id: string, footer: BusinessFooter, known: SenderDoc | null) => {
+    if (known?.name === footer.name && known.address === footer.address) return;
+    await senders.replaceOne({ _id: id }, { ...footer, at: new Date() }, { upsert: true });
+  };
   return {
     async footer(userId, projectId, token) {
       const id = `${userId}:${projectId}`;
+      const known = await senders.findById(id).lean<SenderDoc>();
       if (token) {
         try {
           const headers = { authorization: `Bearer ${token}` };
@@ -172,14 +187,25 @@ export function projectsBusiness(baseUrl: string, timeoutMs: number, connection:
           if (project) {
             const { profile } = await client.getProfile({ profileId: project.profileId }, { headers });
             const footer = footerOf(project.projectTitle, { name: profile?.name ?? "", fields: profile?.fields });
-            await senders.replaceOne({ _id: id }, { ...footer, at: new Date() }, { upsert: true });
+            await keep(id, footer, known);
             return footer;
           }
         } catch {
           // The snapshot below (or the plain footer) still carries the unsubscribe links.
         }
+      } else if (service) {
+        try {
+          const { profiles } = await service.listProfiles({ userId, projectId, type: ProfileType.PROJECT });
+          const profile = profiles[0];
+          if (profile) {
+            const footer = footerOf(known?.name ?? "", { name: profile.name, fields: profile.fields });
+            await keep(id, footer, known);
+            return footer;
+          }
+        } catch {
+          // The projects service is away (or the project gone): the last profile seen.
+        }
       }
-      const known = await senders.findById(id).lean<SenderDoc>();
       return known ? { name: known.name, address: known.address } : { name: "", address: "" };
     },
   };

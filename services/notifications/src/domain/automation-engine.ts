@@ -44,6 +44,11 @@ export function planOf(steps: readonly Step[]): Plan {
   return { first, steps: out };
 }
 
+/** Whether any step of the tree (a condition's branches included) sends an email. */
+export function sendsEmail(steps: readonly Step[]): boolean {
+  return [...planOf(steps).steps.values()].some((planned) => planned.step.kind === "send_email");
+}
+
 /**
  * The step that follows `stepId`: for a condition, the first step of the branch taken.
  * @returns null at the end of the run, or when the step no longer exists (the automation was edited).

@@ -7,7 +7,10 @@ import type { ConditionGroup, ConditionRule } from "./automation-model";
  * StepQueue to BullMQ.
  */
 
-/** Sends one email to one contact, once per `key` (consent checked, footer and tracking added). */
+/**
+ * Sends one email to one contact, once per `key` (consent checked, footer and tracking added; not
+ * without the business's postal address: `no_address`).
+ */
 export interface ContactMailer {
   sendToContact(input: {
     userId: string;
@@ -18,7 +21,16 @@ export interface ContactMailer {
     preheader?: string;
     source: { kind: "automation"; id: string };
     key: string;
-  }): Promise<{ deliveryId: string; status: "queued" | "skipped"; reason?: "not_subscribed" | "duplicate" | "limit" }>;
+  }): Promise<{
+    deliveryId: string;
+    status: "queued" | "skipped";
+    reason?: "not_subscribed" | "duplicate" | "limit" | "no_address";
+  }>;
+  /**
+   * The business's postal address its emails carry ("" when the business profile has none), read
+   * with the user's `token` when there is one (a user's request).
+   */
+  senderAddress(userId: string, projectId: string, token?: string): Promise<string>;
 }
 
 /** Posts an in-app notification to the owner, once per `key`. */

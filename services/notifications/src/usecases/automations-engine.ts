@@ -10,9 +10,13 @@ import {
   waitDelayMs,
 } from "../domain/automation-engine";
 import type { Step } from "../domain/automation-model";
+import { MISSING_ADDRESS } from "../domain/campaign-rules";
 import type { StepRecordDoc } from "../store/automation-run.repository";
 
 type Deps = Pick<NotificationsDeps, "stores" | "automations" | "logger" | "now">;
+
+/** A send_email step's failure while the business profile has no postal address. */
+export const NOT_SENT_NO_ADDRESS = `Not sent: the business profile has no postal address. ${MISSING_ADDRESS}`;
 
 /** A contact event that may start runs (from Kafka: LeadCaptured, ContactCreated, ContactTagged…). */
 export interface TriggerInput {
@@ -208,6 +212,9 @@ async function perform(
         key,
       });
       if (sent.status === "queued") return done("Email sent");
+      // CAN-SPAM: no marketing email without the business's postal address (campaigns are refused too).
+      if (sent.reason === "no_address")
+        return { status: "failed", detail: NOT_SENT_NO_ADDRESS, branch: "", dueAt: null };
       return {
         status: "skipped",
         detail:

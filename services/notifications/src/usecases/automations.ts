@@ -1,7 +1,9 @@
 import { appError, badRequest, type Caller } from "@crafter/kit";
 import type { NotificationsDeps } from "../deps";
+import { sendsEmail } from "../domain/automation-engine";
 import { parseDefinition, type Step, type Trigger } from "../domain/automation-model";
 import { AUTOMATION_TEMPLATES, automationTemplate } from "../domain/automation-templates";
+import { MISSING_ADDRESS } from "../domain/campaign-rules";
 import type { Automation } from "../store/automation.repository";
 import type { Run } from "../store/automation-run.repository";
 import { releaseHeld } from "./automations-engine";
@@ -122,7 +124,11 @@ export async function deleteAutomation(
   await deps.stores.automations.delete(caller.userId, input.projectId, input.automationId);
 }
 
-/** Activates (or resumes) it and re-queues the steps a pause held. */
+/**
+ * Activates (or resumes) it and re-queues the steps a pause held.
+ * @throws CR_ERR_BAD_REQUEST without steps (`steps`), or with a send_email step while the business
+ * profile has no postal address (`businessAddress`).
+ */
 export async function activateAutomation(
   deps: Deps,
   caller: Caller,
@@ -130,6 +136,11 @@ export async function activateAutomation(
 ): Promise<AutomationView> {
   const found = await owned(deps, caller, input.projectId, input.automationId);
   if (found.steps.length === 0) throw badRequest({ steps: "Add at least one step before activating" });
+  // CAN-SPAM, as for campaigns: its emails would carry no postal address.
+  if (sendsEmail(found.steps)) {
+    const address = await deps.automations.mailer.senderAddress(caller.userId, found.projectId, caller.token);
+    if (!address.trim()) throw badRequest({ businessAddress: MISSING_ADDRESS });
+  }
   const updated = await deps.stores.automations.update(caller.userId, input.projectId, found.id, { status: "active" });
   if (!updated) throw appError("NOT_FOUND", "No such automation.");
   const released = await releaseHeld(deps, found.id);

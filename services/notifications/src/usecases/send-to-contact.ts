@@ -1,5 +1,6 @@
 import { isAppError } from "@crafter/kit";
 import type { NotificationsDeps } from "../deps";
+import type { BusinessFooter } from "../domain/email-compose";
 import type { DeliveryDoc } from "../store/email.repository";
 import { type DeliveryContent, runDelivery } from "./email-delivery";
 
@@ -19,7 +20,7 @@ export interface SendToContactInput {
 export interface SendToContactResult {
   deliveryId: string;
   status: "queued" | "skipped";
-  reason?: "not_subscribed" | "duplicate" | "limit";
+  reason?: "not_subscribed" | "duplicate" | "limit" | "no_address";
 }
 
 /**
@@ -30,6 +31,8 @@ export interface SendToContactResult {
  * - Only a `subscribed` contact is sent to (`skipped`/`not_subscribed` otherwise, also for a contact
  *   that does not exist).
  * - Over the plan's monthly email limit: `skipped`/`limit` (nothing is counted).
+ * - While the business profile has no postal address: `skipped`/`no_address` (CAN-SPAM: every
+ *   marketing email carries one, as campaigns are refused without it), for good for this key.
  * - `queued`: the email was handed to the provider, or failed after its retries (recorded on the
  *   delivery, the reservation given back).
  * @throws when the contacts service, billing or the database cannot be reached (the caller retries
@@ -62,7 +65,7 @@ export async function sendToContact(
   const facts = await repo.factsOf(delivery._id);
   const skipped = facts.find((fact) => fact.kind === "skipped");
   if (skipped)
-    return { deliveryId: delivery._id, status: "skipped", reason: skipped.detail as "not_subscribed" | "limit" };
+    return { deliveryId: delivery._id, status: "skipped", reason: skipped.detail as SendToContactResult["reason"] };
   if (!created && facts.some((fact) => fact.kind === "sent" || fact.kind === "failed"))
     return { deliveryId: delivery._id, status: "skipped", reason: "duplicate" };
 
@@ -73,6 +76,11 @@ export async function sendToContact(
     );
     return { deliveryId: delivery._id, status: "skipped", reason: "not_subscribed" };
   }
+  const business = await deps.email.business.footer(input.userId, input.projectId);
+  if (!business.address.trim()) {
+    await repo.addFact({ deliveryId: delivery._id, campaignId: "", kind: "skipped", detail: "no_address" }, deps.now());
+    return { deliveryId: delivery._id, status: "skipped", reason: "no_address" };
+  }
   try {
     await deps.email.usage.reserve(input.userId, delivery._id);
   } catch (error) {
@@ -82,20 +90,11 @@ export async function sendToContact(
     }
     throw error;
   }
-  const outcome = await runDelivery(deps, delivery, await automationContent(deps, delivery), facts);
+  const outcome = await runDelivery(deps, delivery, automationContent(delivery, business), facts);
   if (outcome === "done-before") return { deliveryId: delivery._id, status: "skipped", reason: "duplicate" };
   return { deliveryId: delivery._id, status: "queued" };
 }
 
-async function automationContent(
-  deps: Pick<NotificationsDeps, "email">,
-  delivery: DeliveryDoc,
-): Promise<DeliveryContent> {
-  return {
-    subject: delivery.subject,
-    preheader: delivery.preheader,
-    html: delivery.html,
-    business: await deps.email.business.footer(delivery.userId, delivery.projectId),
-    utmCampaign: null,
-  };
+function automationContent(delivery: DeliveryDoc, business: BusinessFooter): DeliveryContent {
+  return { subject: delivery.subject, preheader: delivery.preheader, html: delivery.html, business, utmCampaign: null };
 }

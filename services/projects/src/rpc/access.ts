@@ -3,7 +3,8 @@ import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb"
 
 /**
  * Who may call each ProjectsService RPC: the gateway, and workflows (GetProfile, ListProjects,
- * GetActiveProject while a step runs), both forwarding the user's access token.
+ * GetActiveProject while a step runs), both forwarding the user's access token; and notifications
+ * (ListProfiles), naming the user.
  */
 export const access = rpcAccess(ProjectsService, {
   createProject: ["user"],
@@ -14,7 +15,8 @@ export const access = rpcAccess(ProjectsService, {
   getProfile: ["user"],
   renameProject: ["user"],
   deleteProject: ["user"],
-  listProfiles: ["user"],
+  // Also notifications, naming the user: the business's postal address an automation's email carries.
+  listProfiles: ["user", "service:notifications"],
   createProfile: ["user"],
   updateProfile: ["user"],
   deleteProfile: ["user"],

@@ -1,5 +1,5 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import { callerOf } from "@crafter/kit";
+import { badRequest, type Caller, callerOf } from "@crafter/kit";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import type { ProjectsDeps } from "../deps";
 import { getBrandVoice, updateBrandVoice } from "../usecases/brand-voice";
@@ -60,7 +60,7 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
         return deleteProject(deps, callerOf(ctx), req);
       },
       async listProfiles(req, ctx) {
-        const profiles = await listProfiles(deps, callerOf(ctx), {
+        const profiles = await listProfiles(deps, actingFor(callerOf(ctx), req.userId), {
           projectId: req.projectId,
           type: profileTypeName(req.type),
         });
@@ -119,4 +119,14 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
         return { brandVoice: await updateBrandVoice(deps, callerOf(ctx), req) };
       },
     });
+}
+
+/**
+ * A service caller acting for the user it names (the access table decides which services may); a
+ * user acts for themselves. @throws CR_ERR_BAD_REQUEST when a service names no user.
+ */
+function actingFor(caller: Caller, userId: string): Caller {
+  if (!caller.service) return caller;
+  if (!userId || userId.length > 64) throw badRequest({ userId: "Name the user" });
+  return { ...caller, userId };
 }

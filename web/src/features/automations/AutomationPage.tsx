@@ -22,12 +22,13 @@ import { ApiError } from "../../api/errors";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { itemsOf, useCustomFields, useSegments } from "../contacts/api";
-import { useCampaigns } from "../email/api";
+import { AddressWarning, useAddressMissing } from "../email/business-address";
 import { STATUS_COLORS } from "./AutomationsPage";
-import { useAutomation, useAutomationRuns, useAutomations, useAutomationWrites } from "./api";
+import { useAutomation, useAutomationRuns, useAutomationWrites, useEmailChoices } from "./api";
+import { emailChoiceOptions } from "./email-choices";
 import { AUTOMATION_PAGES } from "./paths";
 import { StepListEditor } from "./StepListEditor";
-import { dateFieldOptions, offsetLabel, TRIGGER_LABELS } from "./step-tree";
+import { dateFieldOptions, offsetLabel, sendsEmail, TRIGGER_LABELS } from "./step-tree";
 import type { Automation, AutomationRun, Step, TriggerKind } from "./types";
 
 const TRIGGERS = Object.keys(TRIGGER_LABELS) as TriggerKind[];
@@ -89,8 +90,6 @@ function Builder({ automation }: { automation: Automation | undefined }) {
   const [saving, setSaving] = useState(false);
   const segments = useSegments();
   const customFields = useCustomFields();
-  const campaigns = useCampaigns(1);
-  const automations = useAutomations(1);
   const {
     control,
     handleSubmit,
@@ -100,6 +99,10 @@ function Builder({ automation }: { automation: Automation | undefined }) {
   } = useForm<FormValues>({ resolver: zodResolver(schema), defaultValues: valuesOf(automation), mode: "onTouched" });
   const [stepsDirty, setStepsDirty] = useState(false);
   const kind = watch("kind");
+  const emailChoices = useEmailChoices(kind === "email_opened" || kind === "email_clicked");
+  // Its emails carry the business's postal address: without one it is not switched on (as campaigns are not sent).
+  const addressMissing = useAddressMissing();
+  const needsAddress = addressMissing === true && sendsEmail(steps);
 
   const save = handleSubmit(async (v) => {
     setSaving(true);
@@ -206,21 +209,15 @@ function Builder({ automation }: { automation: Automation | undefined }) {
                     data-testid="automation-campaign"
                     showSearch
                     optionFilterProp="label"
-                    loading={campaigns.isLoading || automations.isLoading}
+                    placeholder="Search campaigns and automations"
+                    loading={emailChoices.isLoading}
+                    notFoundContent={emailChoices.error ? "Campaigns could not be loaded" : "No email by that name"}
                     style={{ maxWidth: 360 }}
-                    options={[
-                      { value: "", label: "Any email of this project" },
-                      {
-                        label: "Campaigns",
-                        options: (campaigns.data?.result ?? []).map((c) => ({ value: c.id, label: c.name })),
-                      },
-                      {
-                        label: "Automation emails",
-                        options: (automations.data?.result ?? [])
-                          .filter((a) => a.id !== automation?.id)
-                          .map((a) => ({ value: a.id, label: a.name })),
-                      },
-                    ]}
+                    options={emailChoiceOptions(
+                      emailChoices.data?.campaigns ?? [],
+                      emailChoices.data?.automations ?? [],
+                      automation?.id,
+                    )}
                   />
                 )}
               />
@@ -333,7 +330,7 @@ function Builder({ automation }: { automation: Automation | undefined }) {
           {automation && (
             <Button
               onClick={() => void toggle()}
-              disabled={dirty || automation.steps.length === 0}
+              disabled={dirty || automation.steps.length === 0 || (needsAddress && automation.status !== "active")}
               data-testid="automation-toggle"
             >
               {automation.status === "active" ? "Pause" : automation.status === "paused" ? "Resume" : "Activate"}
@@ -341,6 +338,12 @@ function Builder({ automation }: { automation: Automation | undefined }) {
           )}
         </Space>
       </Flex>
+      {needsAddress && (
+        <AddressWarning
+          testId="automation-address-missing"
+          description="Every marketing email must show your business's physical postal address (the CAN-SPAM Act). Add it to the business profile before you switch this automation on: its email steps do not send without it."
+        />
+      )}
       {automation && (
         <Typography.Text type="secondary" data-testid="automation-stats">
           {automation.stats.running} running · {automation.stats.completed} completed · {automation.stats.failed} failed

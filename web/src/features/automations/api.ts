@@ -1,5 +1,6 @@
 import useSWR, { useSWRConfig } from "swr";
 import { api, fetcher } from "../../api/api";
+import { loadAllPages } from "./email-choices";
 import type { Automation, AutomationRun, AutomationTemplate, Paged, Step, Trigger } from "./types";
 
 /** SWR keys (the gateway paths they are read from) and calls of /api/automations. */
@@ -19,6 +20,25 @@ const isAutomationKey = (key: unknown) => typeof key === "string" && key.startsW
 
 export function useAutomations(page: number) {
   return useSWR<Paged<Automation>>(automationKeys.list(page), fetcher, { keepPreviousData: true });
+}
+
+type Named = { id: string; name: string };
+
+/**
+ * Every campaign and automation of the project, all pages read (100 a page), for the trigger's
+ * "Which email" chooser; read only while `enabled`. Revalidated with the other automation keys.
+ */
+export function useEmailChoices(enabled: boolean) {
+  return useSWR<{ campaigns: Named[]; automations: Named[] }>(
+    enabled ? "/api/automations#email-choices" : null,
+    async () => {
+      const [campaigns, automations] = await Promise.all([
+        loadAllPages((n) => fetcher<Paged<Named>>(`/api/email/campaigns?page=${n}&pageSize=100`)),
+        loadAllPages((n) => fetcher<Paged<Named>>(`/api/automations?page=${n}&pageSize=100`)),
+      ]);
+      return { campaigns, automations };
+    },
+  );
 }
 
 export function useAutomation(id: string | undefined) {

@@ -10,6 +10,7 @@ import {
   offsetLabel,
   removeStep,
   replaceStep,
+  sendsEmail,
   stepIds,
 } from "./step-tree";
 import type { Step } from "./types";
@@ -68,5 +69,24 @@ describe("date field triggers", () => {
     expect(offsetLabel(undefined)).toBe("On the day");
     expect(offsetLabel(-3)).toBe("3 days before");
     expect(offsetLabel(1)).toBe("1 day after");
+  });
+});
+
+describe("sendsEmail", () => {
+  it("finds an email step anywhere in the tree, and none in a tree without one", () => {
+    const email: Step = { id: "e", kind: "send_email", subject: "Hi", html: "<p>Hi</p>" };
+    expect(sendsEmail(tree)).toBe(false);
+    expect(sendsEmail([{ id: "a", kind: "add_tag", tag: "x" }])).toBe(false);
+    expect(sendsEmail([])).toBe(false);
+    expect(sendsEmail([{ id: "a", kind: "add_tag", tag: "x" }, email])).toBe(true);
+    const nested: Step = {
+      id: "c",
+      kind: "condition",
+      query: { combinator: "and", rules: [] },
+      yes: [],
+      no: [email],
+    };
+    expect(sendsEmail([nested])).toBe(true);
+    expect(sendsEmail([{ ...nested, no: [] }])).toBe(false);
   });
 });

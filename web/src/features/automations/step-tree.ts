@@ -65,6 +65,13 @@ export function stepIds(steps: readonly Step[]): string[] {
   return steps.flatMap((s) => [s.id, ...(s.kind === "condition" ? [...stepIds(s.yes), ...stepIds(s.no)] : [])]);
 }
 
+/** Whether any step of the tree (branches included) sends an email: then it needs the business's postal address. */
+export function sendsEmail(steps: readonly Step[]): boolean {
+  return steps.some(
+    (s) => s.kind === "send_email" || (s.kind === "condition" && (sendsEmail(s.yes) || sendsEmail(s.no))),
+  );
+}
+
 /** A fresh id for a new step of `kind`, unique in the tree (`email-2`, `wait-3`…). */
 export function freshId(kind: StepKind, steps: readonly Step[]): string {
   const taken = new Set(stepIds(steps));

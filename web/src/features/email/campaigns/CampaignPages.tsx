@@ -29,9 +29,7 @@ import { useNavigate, useParams } from "react-router-dom";
 import { useSWRConfig } from "swr";
 import { z } from "zod";
 import { errorMessage } from "../../../api/errors";
-import { useInitial } from "../../../api/hooks/app";
 import { useCrafts } from "../../../api/hooks/crafts";
-import { useProfile } from "../../../api/hooks/profiles";
 import { FormField } from "../../../shared/FormField";
 import { LinkButton } from "../../../shared/LinkButton";
 import { EmptyState, ErrorState, FullPageSpin, LoadingBlock } from "../../../shared/states";
@@ -45,9 +43,9 @@ import {
   useSegments,
   useTemplates,
 } from "../api";
+import { AddressWarning, useAddressMissing } from "../business-address";
 import { campaignPath, EMAIL_PAGES } from "../paths";
 import {
-  businessAddressOf,
   type CampaignForm,
   campaignFormSchema,
   EMPTY_CAMPAIGN_FORM,
@@ -153,29 +151,12 @@ export function CampaignsPage() {
   );
 }
 
-const BUSINESS_PROFILE = "/app/business/profile";
-
-/**
- * Whether the active project's business profile lacks the postal address every campaign email
- * carries (null while it loads or when it cannot be read: the server has the last word).
- */
-function useAddressMissing(): boolean | null {
-  const { data: initial } = useInitial();
-  const { data: profile, error } = useProfile(initial?.activeProjectInfo?.profile?.profileId);
-  if (error || !profile) return null;
-  return businessAddressOf(profile) === "";
-}
-
 /** The warning that a campaign cannot go out until the business profile has a postal address. */
-function AddressWarning() {
+function CampaignAddressWarning() {
   return (
-    <Alert
-      type="warning"
-      showIcon
-      data-testid="campaign-address-missing"
-      title="Your business profile has no postal address"
+    <AddressWarning
+      testId="campaign-address-missing"
       description="Every marketing email must show your business's physical postal address (the CAN-SPAM Act). Add it to the business profile before you send or schedule; drafts and test sends work without it."
-      action={<LinkButton to={BUSINESS_PROFILE}>Add the address</LinkButton>}
     />
   );
 }
@@ -239,7 +220,7 @@ function Composer({ campaign }: { campaign?: Campaign }) {
       onSubmitCapture={(e) => e.preventDefault()}
       data-testid="campaign-composer"
     >
-      {addressMissing && <AddressWarning />}
+      {addressMissing && <CampaignAddressWarning />}
       <Card
         title={campaign ? `Edit ${campaign.name}` : "New email campaign"}
         style={addressMissing ? { marginTop: 16 } : undefined}

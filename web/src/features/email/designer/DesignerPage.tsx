@@ -22,21 +22,12 @@ import {
 } from "../api";
 import { designerPath, galleryPath } from "../paths";
 import "../email.css";
+import { useBusinessProfile } from "../business-address";
 import { DetachSmartValueModal } from "./DetachSmartValueModal";
 import type { GrapesEditorHandle } from "./GrapesEditor";
+import { previewValues } from "./preview-values";
 
 const GrapesEditor = lazy(() => import("./GrapesEditor"));
-
-/** Sample values the preview fills in, so fallbacks and values both show. */
-export const PREVIEW_VALUES: Record<string, string> = {
-  "contact.firstName": "Ada",
-  "contact.lastName": "Lovelace",
-  "contact.email": "ada@example.com",
-  "business.name": "Your business",
-  "business.address": "1 Main Street, Springfield",
-  unsubscribe_url: "#unsubscribe",
-  preferences_url: "#preferences",
-};
 
 const schema = z.object({
   name: z.string().trim().min(1, "A name is required.").max(200, "At most 200 characters."),
@@ -55,6 +46,8 @@ function Designer({ template, kind }: { template: EmailTemplate; kind: TemplateK
   const [tokens, setTokens] = useState<ReturnType<typeof parseSmartValues> | null>(null);
   const [detaching, setDetaching] = useState<ReturnType<typeof parseSmartValues>[number] | null>(null);
   const own = template.scope === "user";
+  // The business's own name and address in the preview when its profile has them.
+  const business = useBusinessProfile();
   const { control, handleSubmit, formState } = useForm<Values>({
     resolver: zodResolver(schema),
     defaultValues: { name: own ? template.name : `${template.name} copy`, subject: template.subject ?? "" },
@@ -84,7 +77,7 @@ function Designer({ template, kind }: { template: EmailTemplate; kind: TemplateK
   const showPreview = async () => {
     setPreviewing(true);
     try {
-      setPreview(await renderMjml(editor.current?.getMjml() ?? template.mjml, PREVIEW_VALUES));
+      setPreview(await renderMjml(editor.current?.getMjml() ?? template.mjml, previewValues(business)));
     } catch (failure) {
       message.error(errorMessage(failure));
     } finally {
