@@ -215,3 +215,90 @@ describe("the brand voice reaches the provider outside crafts too", () => {
     expectVoice(fromDocument);
   });
 });
+
+describe("the assistant knows the business, the chosen profile and the open craft", () => {
+  let profileId = "";
+  let craftId = "";
+  const stranger = new GatewaySession();
+
+  beforeAll(async () => {
+    // A second project (not the active one): the business must be the profile's project's.
+    const created = await session.post("/api/projects/createProject", {
+      name: "Spoke & Chain",
+      description: "Same-day bike repairs in Leeds, by two mechanics.",
+    });
+    expect(created.status).toBe(201);
+    const projectId = created.body.result.project.projectId;
+    const product = await session.post("/api/profiles", {
+      projectId,
+      profileType: "PRODUCT",
+      values: {
+        name: "Puncture Kit",
+        description: "Patches and levers for roadside fixes.",
+        featureList: ["Six glueless patches", "Two tyre levers"],
+      },
+    });
+    expect(product.status).toBe(201);
+    profileId = product.body.result.profileId;
+    craftId = (await session.post("/api/workflowsV2", { workflowName: "BlogWriter", projectId, profileId })).body.result
+      .craftId;
+    fake.mode = undefined;
+    fake.pieces = [...PLAN];
+    const done = await session.put(`/api/workflowsV2/${craftId}/step/complete`, {
+      stepName: "topic",
+      values: { topic: "How often to service a bike", keywords: ["bike service"] },
+    });
+    expect(done.status).toBe(200);
+
+    const email = uniqueEmail("ai-stranger");
+    await stranger.post("/auth/signup", { email, password: "password-123" });
+    const token = linkFrom(await waitForEmail(email, "Verify your email"), "/verify").searchParams.get("token")!;
+    await stranger.post("/auth/verify", { token });
+    expect((await stranger.post("/auth/signin", { email, password: "password-123" })).status).toBe(200);
+  });
+
+  const ask = (as: GatewaySession, context: { profileId?: string; craftId?: string }) =>
+    as.post("/api/assistant/chat", { messages: [{ content: "Write a headline for this" }], ...context });
+
+  it("puts the business, the profile's fields and the craft's step into the system prompt", async () => {
+    fake.mode = undefined;
+    fake.pieces = ["Fix it by the roadside."];
+    const before = fake.received.length;
+    const reply = await ask(session, { profileId, craftId });
+    expect(reply.status).toBe(200);
+    expect(reply.body.result.message.content).toBe("Fix it by the roadside.");
+    const sent = fake.received.slice(before);
+    expect(sent).toHaveLength(1);
+    const system: string = sent[0]!.body.messages.find((m: { role: string }) => m.role === "system").content;
+    expect(system).toContain("Business: Spoke & Chain");
+    expect(system).toContain("Description: Same-day bike repairs in Leeds, by two mechanics.");
+    expect(system).toContain("Product: Puncture Kit");
+    expect(system).toContain("Description: Patches and levers for roadside fixes.");
+    expect(system).toContain("Feature list: Six glueless patches, Two tyre levers");
+    expect(system).toContain("Workflow: Blog post");
+    expect(system).toContain("- Topic: How often to service a bike");
+    expect(system).toContain("Starter 101");
+    // The active project (Rye & Shine, or none) is not what this profile belongs to.
+    expect(system).not.toContain("Business: Rye & Shine");
+  });
+
+  it("refuses another user's profile or craft with 404, before any provider call, telling nothing", async () => {
+    const before = fake.received.length;
+    for (const context of [
+      { profileId },
+      { craftId },
+      { profileId, craftId },
+      { craftId: "nope" },
+      { profileId: "nope" },
+    ]) {
+      const refused = await ask(stranger, context);
+      expect(refused.status).toBe(404);
+      expect(refused.body.error.code).toBe("NOT_FOUND");
+      expect(JSON.stringify(refused.body)).not.toMatch(/Puncture|Spoke|service a bike/);
+    }
+    expect(fake.received.length).toBe(before);
+    const empty = await ask(stranger, { profileId: "" });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.fields).toHaveProperty("profileId");
+  });
+});

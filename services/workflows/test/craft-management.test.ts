@@ -1,11 +1,17 @@
 import { loadDefinition } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
-import { assistantRequest, checkConversation, composeAssistantReply, MAX_CHAT_CHARS } from "../src/domain/assistant";
+import {
+  assistantRequest,
+  checkConversation,
+  composeAssistantReply,
+  MAX_CHAT_CHARS,
+  MAX_CRAFT_CHARS,
+} from "../src/domain/assistant";
 import { CraftRuleError, completeStep, startCraft } from "../src/domain/craft";
 import { composeImagePrompts, imagePromptRequest, plainText } from "../src/domain/image-prompts";
 import { shapeOutput } from "../src/domain/output";
 import { changeResults, copyName, USER_ENGINE } from "../src/domain/results";
-import type { CraftProgress, ResultRecord } from "../src/domain/types";
+import type { CraftProgress, CraftRecord, ResultRecord } from "../src/domain/types";
 import { composeOffline } from "../src/generation/offline-engine";
 import { blogWriter, profile, rawBlogWriter } from "./fixtures";
 
@@ -241,5 +247,79 @@ describe("assistant chat", () => {
     expect(reply).toContain("You asked: “And a blog post about it?”");
     expect(reply).toContain("Blog post workflow");
     expect(reply).toContain("Email workflow");
+  });
+
+  const product = {
+    profileId: "product-1",
+    name: "Spelt Loaf",
+    description: "A 48-hour spelt sourdough.",
+    audience: "",
+    keywords: ["spelt"],
+    websiteUrl: "",
+    type: "PRODUCT",
+    fields: { featureList: ["No added yeast", "Stone-milled flour"], shippingAndReturnsPolicy: "Collect in store." },
+  };
+  const craftOf = (progress: CraftProgress): CraftRecord => ({
+    ...progress,
+    id: "craft-1",
+    userId: "u1",
+    projectId: "p1",
+    profileId: "product-1",
+    workflowName: "BlogWriter",
+    workflowVersion: 1,
+    craftName: "Untitled blog post",
+    contentName: "Starters",
+    profile,
+    usage: { inputTokens: 0, outputTokens: 0, generations: 0 },
+    createdAt: now,
+    updatedAt: now,
+  });
+
+  it("tells the model the business, the chosen profile and the open craft, labelled", () => {
+    const request = assistantRequest([{ type: "message", content: "A headline?" }], {
+      business: { ...profile, type: "PROJECT" },
+      profile: product,
+      craft: { record: craftOf(planned()), definition: blogWriter },
+    });
+    expect(request.system).toContain("You are Crafter's assistant.");
+    expect(request.system).toContain("## The business\nBusiness: Crumb & Co\nDescription: We bake slow-fermented");
+    expect(request.system).toContain("Keywords: sourdough starter, wild yeast");
+    expect(request.system).toContain("## The product they are working on\nProduct: Spelt Loaf");
+    expect(request.system).toContain("Feature list: No added yeast, Stone-milled flour");
+    expect(request.system).toContain("Shipping and returns policy: Collect in store.");
+    expect(request.system).toContain("Craft: Starters\nWorkflow: Blog post\nCurrent step:");
+    expect(request.system).toContain("Step “Topic and keywords” (done)\n- Topic: Starters");
+    expect(request.system).toContain("Latest result:\n- A title\n- Another");
+    // Without context the prompt is as before.
+    expect(assistantRequest([{ type: "message", content: "Hi" }]).system).not.toContain("## The business");
+  });
+
+  it("trims a long craft to its budget, keeping the current step", () => {
+    const long = plan(
+      "r1",
+      Array.from({ length: 40 }, (_, i) => `Title ${i} ${"x".repeat(200)}`),
+    );
+    const progress = planned(blogWriter, long);
+    const request = assistantRequest([{ type: "message", content: "Hi" }], {
+      business: null,
+      profile: null,
+      craft: { record: craftOf(progress), definition: blogWriter },
+    });
+    const block = request.system.slice(request.system.indexOf("## The craft"));
+    expect(block.length).toBeLessThan(MAX_CRAFT_CHARS + 600);
+    expect(block).toContain("Latest result:");
+    expect(block).toContain("…");
+  });
+
+  it("names the context in the offline answer", () => {
+    const reply = composeAssistantReply(
+      assistantRequest([{ type: "message", content: "Ideas?" }], {
+        business: { ...profile, type: "PROJECT" },
+        profile: product,
+        craft: { record: craftOf(planned()), definition: blogWriter },
+      }).context,
+    );
+    expect(reply).toContain("offline");
+    expect(reply).toContain("your business “Crumb & Co”, the product “Spelt Loaf”, the open craft, Blog post (step");
   });
 });

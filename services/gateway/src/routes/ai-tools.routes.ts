@@ -92,15 +92,21 @@ export function aiToolsRoutes({ clients }: RouteDeps): RouteDef[] {
           )
           .min(1, "Write a message first.")
           .max(200, "At most 200 messages"),
+        // The context the assistant reads (the caller's own, else 404): the active profile and the open craft.
+        profileId: id("profileId").optional(),
+        craftId: id("craftId").optional(),
       }),
       response: z.object({
         message: z.object({ type: z.string(), content: z.string() }),
         engine: z.string(),
         note: z.string().optional(),
       }),
-      errors: AI_ERRORS,
+      errors: ["NOT_FOUND", ...AI_ERRORS],
       handler: async ({ body, as }) => {
-        const answer = await workflows.assistantChat({ messages: body.messages }, call(as));
+        const answer = await workflows.assistantChat(
+          { messages: body.messages, profileId: body.profileId ?? "", craftId: body.craftId ?? "" },
+          call(as),
+        );
         return {
           message: { type: answer.message?.type ?? "answer", content: answer.message?.content ?? "" },
           engine: answer.engine,

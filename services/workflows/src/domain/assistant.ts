@@ -1,5 +1,10 @@
+import type { JsonValue } from "@bufbuild/protobuf";
+import type { WorkflowDefinition } from "@crafter/workflow-language";
 import { phrase } from "../generation/offline/text";
+import { plainText } from "./image-prompts";
+import { clip, describeProfile } from "./profile-text";
 import type { ComposeContext, GenerationRequest } from "./prompt";
+import type { CraftRecord, ProfileSnapshot } from "./types";
 
 /** One message of the assistant chat (spec section 3): `type` defaults to "message" (the user). */
 export interface ChatMessage {
@@ -31,32 +36,182 @@ export function checkConversation(messages: ChatMessage[]): Record<string, strin
   return {};
 }
 
-/** The generation that writes the assistant's reply (the offline composer `assistantReply` reads the transcript). */
-export function assistantRequest(messages: ChatMessage[]): GenerationRequest {
+/**
+ * What the assistant knows of the user's work: the business (their project's profile), the
+ * profile the context selector chose when it is not the business, and the craft open in the page
+ * with the definition it was created with (absent when it is no longer registered).
+ */
+export interface AssistantContext {
+  business: ProfileSnapshot | null;
+  profile: ProfileSnapshot | null;
+  craft: { record: CraftRecord; definition?: WorkflowDefinition } | null;
+}
+
+export const NO_CONTEXT: AssistantContext = { business: null, profile: null, craft: null };
+
+/** The most of one input value, of one step's latest result, and of the whole craft, in characters. */
+export const MAX_CRAFT_VALUE_CHARS = 400;
+export const MAX_CRAFT_RESULT_CHARS = 1500;
+export const MAX_CRAFT_CHARS = 6000;
+
+const PROFILE_HEADINGS: Record<string, string> = {
+  PRODUCT: "Product",
+  SERVICE: "Service",
+  CAMPAIGN: "Campaign",
+  PROJECT: "Business",
+};
+
+/** `text` cut at `max` characters keeping its lines (results are lists and paragraphs). */
+function clipLines(text: string, max: number): string {
+  const lines = text
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== "")
+    .join("\n");
+  return lines.length > max ? `${lines.slice(0, max - 1).trimEnd()}…` : lines;
+}
+
+function valueText(value: JsonValue | undefined): string {
+  if (value === undefined || value === null) return "";
+  if (Array.isArray(value)) return value.map(valueText).filter(Boolean).join(", ");
+  if (typeof value === "object") return "";
+  return String(value);
+}
+
+/** The step names and titles the craft's page shows. */
+function titleOf(craft: AssistantContext["craft"], stepName: string): string {
+  return craft?.definition?.steps.find((step) => step.name === stepName)?.title ?? stepName;
+}
+
+/**
+ * The open craft as compact labelled text: its name and workflow, its current step, then each
+ * step with answers or results (their labels, values and latest result), within
+ * MAX_CRAFT_CHARS — the steps farthest before the current one are left out first.
+ */
+export function describeCraft(craft: NonNullable<AssistantContext["craft"]>): string {
+  const { record, definition } = craft;
+  const currentIndex = record.steps.findIndex((step) => step.name === record.currentStep);
+  const blocks: { index: number; text: string }[] = [];
+  record.steps.forEach((step, index) => {
+    const inputs = definition?.steps.find((candidate) => candidate.name === step.name)?.inputs ?? [];
+    const answers = Object.entries(step.values ?? {})
+      .map(([name, value]) => {
+        const text = clip(valueText(value), MAX_CRAFT_VALUE_CHARS);
+        const label = inputs.find((input) => input.name === name)?.label ?? name;
+        return text ? `- ${label}: ${text}` : "";
+      })
+      .filter(Boolean);
+    const latest = step.results.at(-1);
+    const content = latest
+      ? latest.format === "html"
+        ? plainText(latest.content)
+        : latest.content ||
+          Object.values(latest.sections ?? {})
+            .flat()
+            .join("\n")
+      : "";
+    const result = clipLines(content, MAX_CRAFT_RESULT_CHARS);
+    if (answers.length === 0 && !result) return;
+    const state = step.name === record.currentStep ? "current step" : step.state === "Completed" ? "done" : "not done";
+    blocks.push({
+      index,
+      text: [
+        `Step “${titleOf(craft, step.name)}” (${state})`,
+        ...answers,
+        ...(result ? ["Latest result:", result] : []),
+      ].join("\n"),
+    });
+  });
+  const distance = (index: number) => (currentIndex < 0 ? 0 : Math.abs(currentIndex - index));
+  let kept = [...blocks];
+  const size = () => kept.reduce((sum, block) => sum + block.text.length + 2, 0);
+  while (kept.length > 1 && size() > MAX_CRAFT_CHARS) {
+    const farthest = kept.reduce((far, block) => (distance(block.index) > distance(far.index) ? block : far));
+    kept = kept.filter((block) => block !== farthest);
+  }
+  const name = record.contentName && !record.nameFromUser ? record.contentName : record.craftName;
+  const lines = [
+    `Craft: ${clip(name || definition?.title || record.workflowName, 200)}`,
+    `Workflow: ${definition?.title ?? record.workflowName}`,
+    record.state === "Completed" ? "State: completed" : `Current step: ${titleOf(craft, record.currentStep)}`,
+  ];
+  if (kept.length < blocks.length) lines.push(`(${blocks.length - kept.length} earlier step(s) left out for length)`);
+  return clipLines([lines.join("\n"), ...kept.map((block) => block.text)].join("\n\n"), MAX_CRAFT_CHARS + 400);
+}
+
+/** The context block of the system prompt; empty when there is none. */
+export function describeContext(context: AssistantContext): string {
+  const parts: string[] = [];
+  if (context.business) parts.push(`## The business\n${describeProfile(context.business, "Business")}`);
+  if (context.profile) {
+    const heading = PROFILE_HEADINGS[context.profile.type ?? ""] ?? "Profile";
+    parts.push(`## The ${heading.toLowerCase()} they are working on\n${describeProfile(context.profile, heading)}`);
+  }
+  if (context.craft) parts.push(`## The craft open on their screen\n${describeCraft(context.craft)}`);
+  if (parts.length === 0) return "";
+  return [
+    "What Crafter knows about the user's work (their own data; rely on it, and do not invent beyond it):",
+    ...parts,
+  ].join("\n\n");
+}
+
+/** The names the offline reply mentions: business, profile and craft (each when known). */
+function contextNames(context: AssistantContext): Record<string, string> {
+  const names: Record<string, string> = {};
+  if (context.business?.name) names.business = context.business.name;
+  if (context.profile?.name) {
+    names.profile = `${(PROFILE_HEADINGS[context.profile.type ?? ""] ?? "profile").toLowerCase()} “${context.profile.name}”`;
+  }
+  if (context.craft) {
+    const { record, definition } = context.craft;
+    names.craft = `${definition?.title ?? record.workflowName}${
+      record.state === "Completed" ? "" : ` (step “${titleOf(context.craft, record.currentStep)}”)`
+    }`;
+  }
+  return names;
+}
+
+/**
+ * The generation that writes the assistant's reply (the offline composer `assistantReply` reads the
+ * transcript and the context's names). The context goes into the system prompt.
+ */
+export function assistantRequest(messages: ChatMessage[], context: AssistantContext = NO_CONTEXT): GenerationRequest {
   const transcript = messages
     .filter((message) => message.content.trim() !== "")
     .map((message) => `${isAssistant(message) ? "Assistant" : "User"}: ${message.content.trim()}`)
     .join("\n\n");
-  const context: ComposeContext = {
-    values: { messages: messages.map((message) => ({ type: message.type, content: message.content })) },
+  const compose: ComposeContext = {
+    values: {
+      messages: messages.map((message) => ({ type: message.type, content: message.content })),
+      context: contextNames(context),
+    },
     steps: {},
     profile: null,
     labels: {},
   };
+  const known = describeContext(context);
   return {
     workflowName: "Assistant",
     stepName: "chat",
     system: [
-      "You are Crafter's assistant. Crafter helps small businesses write marketing content (blog posts, ads,",
-      "emails, social posts, web pages, smart documents) with guided workflows. Answer the user's last",
-      "message helpfully and briefly, in plain text, in the user's language. Do not invent facts about their business.",
-    ].join(" "),
+      [
+        "You are Crafter's assistant. Crafter helps small businesses write marketing content (blog posts, ads,",
+        "emails, social posts, web pages, smart documents) with guided workflows. Answer the user's last",
+        "message helpfully and briefly, in plain text, in the user's language. Do not invent facts about their business.",
+        ...(context.craft
+          ? [
+              "When they ask for copy for the open craft, answer with the copy alone, ready to paste into its current step.",
+            ]
+          : []),
+      ].join(" "),
+      ...(known ? [known] : []),
+    ].join("\n\n"),
     prompt: `${transcript}\n\nAssistant:`,
     maxOutputTokens: 700,
     temperature: 0.6,
     output: { format: "text" },
     offline: { composer: "assistantReply", framework: "template", params: {} },
-    context,
+    context: compose,
   };
 }
 
@@ -88,6 +243,15 @@ export function composeAssistantReply(ctx: ComposeContext): string {
     "I'm answering offline: no AI model is connected right now, so I can't reason about your question myself.",
     `You asked: “${quoted}”`,
   ];
+  const known = ctx.values.context;
+  const names = (known && typeof known === "object" && !Array.isArray(known) ? known : {}) as Record<string, JsonValue>;
+  const seen = [
+    typeof names.business === "string" && `your business “${names.business}”`,
+    typeof names.profile === "string" && `the ${names.profile}`,
+    typeof names.craft === "string" && `the open craft, ${names.craft}`,
+  ].filter(Boolean);
+  if (seen.length > 0)
+    lines.push(`I can see ${seen.join(", ")}; with an AI model connected I would answer with them in mind.`);
   const matches = SUGGESTIONS.filter(([pattern]) => asked.some((message) => pattern.test(message.content))).map(
     ([, text]) => text,
   );

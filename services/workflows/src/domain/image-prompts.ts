@@ -1,5 +1,6 @@
 import type { OutputSpec } from "@crafter/workflow-language";
 import { phrase } from "../generation/offline/text";
+import { describeProfile } from "./profile-text";
 import type { ComposeContext, GenerationRequest } from "./prompt";
 import type { ProfileSnapshot } from "./types";
 
@@ -45,22 +46,11 @@ export function plainText(content: string): string {
     .join("\n");
 }
 
-function describeProfile(profile: ProfileSnapshot, isBusinessProfile: boolean): string {
-  return [
-    `${isBusinessProfile ? "Business" : "Project"}: ${profile.name}`,
-    profile.description && `About: ${profile.description}`,
-    profile.audience && `Audience: ${profile.audience}`,
-    profile.keywords.length > 0 && `Keywords: ${profile.keywords.join(", ")}`,
-  ]
-    .filter(Boolean)
-    .join("\n");
-}
-
 /** The generation that writes image prompts (the offline composer `imagePromptWriter` reads `context.values`). */
 export function imagePromptRequest(source: ImagePromptSource, model: ImageModel): GenerationRequest {
   const about =
     source.kind === "profile"
-      ? describeProfile(source.profile, source.isBusinessProfile)
+      ? describeProfile(source.profile, source.isBusinessProfile ? "Business" : "Project")
       : `Document:\n${plainText(source.content).slice(0, MAX_CONTENT_CHARS)}`;
   const context: ComposeContext = {
     values: {

@@ -54,7 +54,7 @@ export const PROFILE_INPUT_ALIASES: Record<string, string[]> = {
 const OWN_FIELDS = ["name", "description", "audience", "keywords", "websiteUrl"] as const;
 
 /** A field of the snapshot: its own columns, else the type-specific `fields`. */
-function fieldOf(profile: ProfileSnapshot, key: string): JsonValue | undefined {
+export function fieldOf(profile: ProfileSnapshot, key: string): JsonValue | undefined {
   const own = OWN_FIELDS.find((field) => field === key);
   return own ? profile[own] : profile.fields?.[key];
 }

@@ -99,7 +99,11 @@ export function routes(deps: WorkflowsDeps): (router: ConnectRouter) => void {
         });
       },
       assistantChat: async (req, ctx) => {
-        return assistantChat(deps, callerOf(ctx), { messages: req.messages });
+        return assistantChat(deps, callerOf(ctx), {
+          messages: req.messages,
+          profileId: req.profileId,
+          craftId: req.craftId,
+        });
       },
       getAiSettings: async (_req, ctx) => {
         const { settings, available } = await getAiSettings(deps, callerOf(ctx));

@@ -1,16 +1,34 @@
-import { ClearOutlined, SendOutlined } from "@ant-design/icons";
+import { ClearOutlined, ImportOutlined, SendOutlined } from "@ant-design/icons";
 import { Alert, Button, Drawer, Flex, Input, Typography } from "antd";
 import { useEffect, useRef, useState } from "react";
+import { useLocation, useSearchParams } from "react-router-dom";
 import { api } from "../../api/api";
+import { useInitial } from "../../api/hooks/app";
+import { useCraft } from "../../api/hooks/crafts";
 import { paths } from "../../api/paths";
+import { humanize } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { useUpgradeModal } from "../billing/useUpgradeModal";
-import { ASSISTANT_CHAT_CAP, addMessage, type ChatState, canSend, EMPTY_CHAT, isTooLong, replyMessage } from "./chat";
+import { useActiveProfile } from "../projects/context";
+import {
+  ASSISTANT_CHAT_CAP,
+  addMessage,
+  type ChatState,
+  canSend,
+  chatRequest,
+  contextLine,
+  EMPTY_CHAT,
+  isTooLong,
+  replyMessage,
+} from "./chat";
+import { useAnswerTarget } from "./handoff";
 
 /**
  * The assistant chat (spec sections 3 and 4): sends the whole conversation to
- * `POST /api/assistant/chat { messages }` and appends the reply `{ message }`. Past 163840
- * characters the chat is flagged too long and sending is disabled until Clear.
+ * `POST /api/assistant/chat { messages, profileId?, craftId? }` and appends the reply `{ message }`.
+ * It tells the assistant the context selector's profile and, on a craft page, the open craft
+ * (shown as "Using: …"); each answer can be put into the open step's form ("Use in craft").
+ * Past 163840 characters the chat is flagged too long and sending is disabled until Clear.
  */
 export function AssistantPanel({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [chat, setChat] = useState<ChatState>(EMPTY_CHAT);
@@ -19,6 +37,39 @@ export function AssistantPanel({ open, onClose }: { open: boolean; onClose: () =
   const end = useRef<HTMLDivElement>(null);
   const tooLong = isTooLong(chat);
   const upgrade = useUpgradeModal();
+  const { data: initial } = useInitial();
+  const active = useActiveProfile();
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const craftId = pathname.startsWith("/app/crafts/") ? params.get("craftId") : null;
+  // The craft page's own SWR entry: no extra request when the page has loaded it.
+  const { data: craft } = useCraft(open ? craftId : null);
+  const target = useAnswerTarget();
+  const business = initial?.activeProjectInfo?.profile?.name;
+  const using = contextLine({
+    business,
+    profile: active && active.profileType !== "PROJECT" ? active.name : null,
+    craft: craft ? craft.craftName || humanize(craft.workflowName) : null,
+  });
+
+  const handToCraft = (answer: string) => {
+    if (!target) return;
+    const placed = target.insert(answer);
+    if (!placed) {
+      notify.errorMessage("Nothing to put it in", "This step has no text field for the answer.");
+      return;
+    }
+    if (placed.overLimit) {
+      notify.warning(
+        `Added to “${placed.label}”`,
+        "It is longer than the field allows: shorten it before you continue.",
+      );
+    } else {
+      notify.success(`Added to “${placed.label}”`, "Review it, then save or continue the step as usual.");
+    }
+    // The drawer covers the form: close it so the user sees the answer in place (the chat is kept).
+    onClose();
+  };
 
   useEffect(() => {
     if (chat.count > 0) end.current?.scrollIntoView?.({ block: "end" });
@@ -31,7 +82,10 @@ export function AssistantPanel({ open, onClose }: { open: boolean; onClose: () =
     setDraft("");
     setSending(true);
     try {
-      const result = await api.post<unknown>(paths.assistantChat, { messages: withQuestion.messages });
+      const result = await api.post<unknown>(
+        paths.assistantChat,
+        chatRequest(withQuestion.messages, { profileId: active?.profileId, craftId }),
+      );
       const reply = replyMessage(result);
       if (reply) setChat((current) => addMessage(current, reply));
       else notify.errorMessage("The assistant did not answer", "Please try again.");
@@ -112,6 +166,15 @@ export function AssistantPanel({ open, onClose }: { open: boolean; onClose: () =
         </form>
       }
     >
+      {using && (
+        <Typography.Text
+          type="secondary"
+          data-testid="assistant-context"
+          style={{ display: "block", marginBottom: 12 }}
+        >
+          {using}
+        </Typography.Text>
+      )}
       <Flex vertical gap={12} aria-live="polite" data-testid="assistant-messages">
         {chat.count === 0 && (
           <Typography.Text type="secondary">Ask for ideas, rewrites or help with your marketing.</Typography.Text>
@@ -126,6 +189,19 @@ export function AssistantPanel({ open, onClose }: { open: boolean; onClose: () =
             data-type={message.type}
           >
             <Typography.Paragraph style={{ whiteSpace: "pre-wrap", margin: 0 }}>{message.content}</Typography.Paragraph>
+            {target && message.type !== "message" && message.content.trim() && (
+              <Button
+                size="small"
+                type="link"
+                icon={<ImportOutlined />}
+                style={{ paddingInline: 0 }}
+                aria-label={`Use this answer in the step “${target.stepTitle}”`}
+                onClick={() => handToCraft(message.content)}
+                data-testid="assistant-use-in-craft"
+              >
+                Use in craft
+              </Button>
+            )}
           </div>
         ))}
         <div ref={end} />

@@ -54,3 +54,34 @@ export function replyMessage(result: unknown): ChatMessage | null {
   }
   return null;
 }
+
+/** What the assistant is told about the page: the context selector's profile and the open craft. */
+export interface ChatContext {
+  profileId?: string | null;
+  craftId?: string | null;
+}
+
+/**
+ * The body of `POST /api/assistant/chat`: the conversation, plus `profileId` and `craftId` only
+ * when known (the server refuses empty ids; absent means none).
+ */
+export function chatRequest(
+  messages: ChatMessage[],
+  context: ChatContext,
+): { messages: ChatMessage[]; profileId?: string; craftId?: string } {
+  const profileId = context.profileId?.trim();
+  const craftId = context.craftId?.trim();
+  return { messages, ...(profileId ? { profileId } : {}), ...(craftId ? { craftId } : {}) };
+}
+
+/** "Using: Business · Product · Craft", from the names known (empty parts left out); "" when none. */
+export function contextLine(names: {
+  business?: string | null;
+  profile?: string | null;
+  craft?: string | null;
+}): string {
+  const parts = [names.business, names.profile, names.craft]
+    .map((name) => name?.trim())
+    .filter((name): name is string => !!name);
+  return parts.length > 0 ? `Using: ${parts.join(" · ")}` : "";
+}

@@ -1,7 +1,7 @@
 import { SaveOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Flex, Form, Typography } from "antd";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { api } from "../../../api/api";
@@ -11,6 +11,7 @@ import { paths } from "../../../api/paths";
 import type { CraftStep, StepInput } from "../../../api/types";
 import { FormField } from "../../../shared/FormField";
 import { notify } from "../../../shared/notify";
+import { answerInput, MULTILINE_INPUT_KINDS, registerAnswerTarget, withAnswer } from "../../assistant/handoff";
 import { useCraftErrorHandler } from "../craft-errors";
 import { inputComponentFor, StepFormContext } from "./inputs";
 import {
@@ -104,6 +105,32 @@ export function StepForm({ craftId, step, steps, profile, busy, onComplete, ensu
     }
   };
 
+  // "Use in craft" (the assistant panel): an answer goes into the text input last focused, else the first.
+  const focused = useRef<string | null>(null);
+  const stepTitle = step.title || labelOf({ name: step.name, kind: "text" });
+  useEffect(
+    () =>
+      registerAnswerTarget({
+        craftId,
+        stepTitle,
+        insert: (answer) => {
+          const input = answerInput(inputs, (candidate) => isVisible(candidate, scopeOf(getValues())), focused.current);
+          if (!input) return null;
+          const value = withAnswer(getValues(input.name), answer, MULTILINE_INPUT_KINDS.has(input.kind));
+          setValue(input.name, value, { shouldDirty: true, shouldValidate: true });
+          const field = document.getElementById(`field-${step.name}-${input.name}`);
+          // After the assistant's drawer has closed, which would otherwise take the focus back.
+          window.setTimeout(() => {
+            field?.scrollIntoView?.({ block: "center" });
+            field?.focus();
+          }, 350);
+          const limit = input.maxLength ?? input.generator?.maxLength;
+          return { label: labelOf(input), overLimit: !!limit && value.length > limit };
+        },
+      }),
+    [craftId, stepTitle, inputs, scopeOf, getValues, setValue, step.name],
+  );
+
   const onSave = async () => {
     try {
       const body = { stepName: step.name, values: cleanValues(inputs, getValues(), scopeOf(getValues())) };
@@ -136,7 +163,15 @@ export function StepForm({ craftId, step, steps, profile, busy, onComplete, ensu
   return (
     <StepFormContext.Provider value={context}>
       <Form layout="vertical" component={false}>
-        <form onSubmit={onSubmit} noValidate data-testid={`step-form-${step.name}`}>
+        <form
+          onSubmit={onSubmit}
+          noValidate
+          data-testid={`step-form-${step.name}`}
+          onFocus={(event) => {
+            const prefix = `field-${step.name}-`;
+            if (event.target.id.startsWith(prefix)) focused.current = event.target.id.slice(prefix.length);
+          }}
+        >
           {commands.length > 0 && (
             <Flex gap={8} wrap style={{ marginBottom: 16 }} role="toolbar" aria-label="Writing commands">
               {commands.map((command) => (
