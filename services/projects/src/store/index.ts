@@ -1,6 +1,7 @@
 import type { OutboxModel } from "@crafter/kit";
 import type { Connection } from "mongoose";
 import { ActiveProjectRepository, activeProjectModel } from "./active-project.repository";
+import { MemberRepository, memberModels } from "./member.repository";
 import { ProfileRepository, profileModel } from "./profile.repository";
 import { ProjectRepository, projectModel } from "./project.repository";
 import { ProjectCraftRepository, projectCraftModel } from "./project-craft.repository";
@@ -13,6 +14,8 @@ export interface ProjectsStores {
   active: ActiveProjectRepository;
   crafts: ProjectCraftRepository;
   reviews: ReviewRepository;
+  /** Team members and their invitations (issue 14). */
+  members: MemberRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
   outbox: OutboxModel[];
 }
@@ -25,6 +28,7 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     active: activeProjectModel(connection),
     crafts: projectCraftModel(connection),
     reviews: reviewModel(connection),
+    ...memberModels(connection),
   };
   await Promise.all(Object.values(models).map((model) => model.init()));
   return {
@@ -33,6 +37,7 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     active: new ActiveProjectRepository(models.active),
     crafts: new ProjectCraftRepository(models.crafts),
     reviews: new ReviewRepository(models.reviews),
-    outbox: [models.projects],
+    members: new MemberRepository(models),
+    outbox: [models.projects, models.invites],
   };
 }
