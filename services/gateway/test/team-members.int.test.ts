@@ -30,7 +30,7 @@ async function invite(ctx: Ctx, email: string, role = "manager"): Promise<{ toke
   expect(sent.status).toBe(201);
   const message = await waitForEmail(email, INVITE_SUBJECT);
   expect(message.Text).toContain("Shared Bakery");
-  return { token: linkFrom(message, "/invite").searchParams.get("token")!, inviteId: sent.body.result.inviteId };
+  return { token: linkFrom(message, "/app/invite").searchParams.get("token")!, inviteId: sent.body.result.inviteId };
 }
 
 describe("team members", () => {

@@ -15,7 +15,8 @@ export interface ProjectInvite {
 }
 
 /**
- * Emails a team invitation's link `${PUBLIC_ORIGIN}/invite?token=…` to the invited address, once
+ * Emails a team invitation's link `${PUBLIC_ORIGIN}/app/invite?token=…` (the web page
+ * sends a visitor without a session to sign in first) to the invited address, once
  * per event (deliverEmail).
  * @throws when the event carries no token or address (it goes to the DLQ: projects sent a broken event).
  */
@@ -31,7 +32,7 @@ export async function sendInviteEmail(deps: NotificationsDeps, eventId: string, 
       inviterName: invite.inviterName,
       projectTitle: invite.projectTitle,
       role: invite.role,
-      link: tokenLink(deps.publicOrigin, "/invite", invite.token),
+      link: tokenLink(deps.publicOrigin, "/app/invite", invite.token),
       expiresAt: invite.expiresAt,
       now: deps.now(),
     }),

@@ -16,7 +16,7 @@ export const file_crafter_events_v1_project_members: GenFile = /*@__PURE__*/
 
 /**
  * Topic crafter.projects.project.v1 (key: the project id). An owner invited someone to a project;
- * notifications emails `email` the link `/invite?token=<token>` once per event.
+ * notifications emails `email` the link `/app/invite?token=<token>` once per event.
  *
  * @generated from message crafter.events.v1.ProjectMemberInvited
  */
