@@ -105,6 +105,31 @@ describe("team members", () => {
     expect((await member.get("/api/projects/active-project")).body.result.projectId).not.toBe(ctx.projectId);
   });
 
+  it("lets a projectAdmin change the project's settings but not its members; one membership per person", async () => {
+    const { session: admin, email } = await verifiedSession("team-admin");
+    const { token } = await invite(ctx, email, "projectAdmin");
+    expect((await admin.post("/api/projects/invites/accept", { token })).body.result.role).toBe("projectAdmin");
+
+    const renamed = await admin.request("PATCH", `/api/projects/${ctx.projectId}`, { projectTitle: "Shared Bakery" });
+    expect(renamed.status).toBe(200);
+    const voice = await admin.put(`/api/projects/${ctx.projectId}/brand-voice`, {
+      tone: "warm",
+      wordsToUse: [],
+      wordsToAvoid: [],
+      exampleCopy: "",
+    });
+    expect(voice.status).toBe(200);
+    expect((await admin.get(`/api/projects/${ctx.projectId}/members`)).status).toBe(403);
+    expect(
+      (await admin.post(`/api/projects/${ctx.projectId}/invites`, { email: "x@example.test", role: "manager" })).status,
+    ).toBe(403);
+
+    // Inviting someone who already is a member is refused.
+    const again = await ctx.owner.post(`/api/projects/${ctx.projectId}/invites`, { email, role: "manager" });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("MEMBER_EXISTS");
+  });
+
   it("refuses a non-member, another account's acceptance, a revoked link and a forged one", async () => {
     const { session: stranger } = await verifiedSession("team-stranger");
     expect((await stranger.get(`/api/profiles?projectId=${ctx.projectId}`)).status).toBe(404);
