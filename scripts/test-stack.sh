@@ -14,6 +14,8 @@ if [[ ${#suites[@]} -eq 0 ]]; then suites=(integration e2e load-smoke sweep sche
 AI_PROVIDER_TEST=services/gateway/test/ai-provider.int.test.ts
 # media-providers.int.test.ts likewise needs the media service pointed at its fake OpenAI Images server.
 MEDIA_PROVIDER_TEST=services/gateway/test/media-providers.int.test.ts
+# lead-assistant-provider.int.test.ts likewise needs contacts pointed at the fake OpenAI-compatible server.
+LEAD_ASSISTANT_PROVIDER_TEST=services/contacts/test/lead-assistant-provider.int.test.ts
 media_provider_env() {
   export IMAGE_PROVIDER=openai IMAGE_API_KEY=test IMAGE_BASE_URL=http://127.0.0.1:$((28398 + ${STACK_PORT_OFFSET:-0}))/v1
 }
@@ -21,6 +23,10 @@ ai_provider_env() {
   local port=$((28399 + ${STACK_PORT_OFFSET:-0}))
   export AI_PROVIDER=offline AI_BASE_URL=http://127.0.0.1:$port/v1 AI_TIMEOUT_MS=3000 AI_MAX_RETRIES=1
   export AI_WORKFLOW_MODELS='{"BlogWriter":"openai-compatible:fake-blog","Assistant":"openai-compatible:fake-chat","ImagePromptWriter":"openai-compatible:fake-prompts"}'
+}
+# The lead assistant's model (contacts only: workflows reads AI_MODEL as its default model).
+lead_assistant_env() {
+  ai_provider_env && export AI_MODEL=fake-lead
 }
 
 # For the integration suite, telemetry on, exported to a port where
@@ -38,12 +44,15 @@ trap 'node scripts/stack.mjs down --profile test >/dev/null' EXIT
 set -a; source .data/infra.env; source .data/stack/test/stack.env; set +a
 for suite in "${suites[@]}"; do
   case "$suite" in
-    integration) npm run test:integration -- --testPathIgnorePatterns "(ai-provider|media-providers)\.int" ;;
+    integration) npm run test:integration -- --testPathIgnorePatterns "(ai-provider|media-providers|lead-assistant-provider)\.int" ;;
     ai-provider)
+      # `up` starts every stopped component: one restart per environment.
       node scripts/stack.mjs down workflows --profile test
       node scripts/stack.mjs down media --profile test
       (ai_provider_env && media_provider_env && node scripts/stack.mjs up --profile test >/dev/null)
-      npm run test:integration -- "$AI_PROVIDER_TEST" "$MEDIA_PROVIDER_TEST"
+      node scripts/stack.mjs down contacts --profile test
+      (lead_assistant_env && node scripts/stack.mjs up --profile test >/dev/null)
+      npm run test:integration -- "$AI_PROVIDER_TEST" "$MEDIA_PROVIDER_TEST" "$LEAD_ASSISTANT_PROVIDER_TEST"
       ;;
     e2e)
       # The two-tab TooManyRunningActions step needs the first tab's stream to still be running when

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Totals the JUnit XML files jest wrote to test-results/ during `make test` (unit, integration,
-// e2e, ai-provider) and prints one line per project and a total. Exits 1 when any test failed or
+// Totals the JUnit XML files that jest (unit, integration, e2e, ai-provider) and schemathesis wrote to
+// test-results/ during `make test` and prints one line per project and a total. Exits 1 when any test failed or
 // when no test ran at all, so a run that silently skipped its suites cannot pass.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

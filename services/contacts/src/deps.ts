@@ -13,8 +13,11 @@ export interface ContactsDeps {
   plans: PlanSource;
   /** Signed contact links: the HMAC key (CONTACTS_LINK_SECRET) and the web origin they point to. */
   links: { secret: string; origin: string };
-  /** The lead assistant's AI model; undefined: it answers from the profile's own text. */
-  assistantModel?: LanguageModel;
+  /**
+   * The lead assistant's AI model and its deadline in ms (AI_TIMEOUT_MS, retries included);
+   * undefined: it answers from the profile's own text.
+   */
+  assistantModel?: { model: LanguageModel; timeoutMs: number };
   /** Wakes the outbox relay after a write that pushed an event. */
   kick: () => void;
   logger: Logger;

@@ -25,11 +25,14 @@ await runService({
     if (!secret) throw new Error("CONTACTS_LINK_SECRET (or SERVICE_SECRET) is required to sign contact links");
     const assistantModel =
       config.AI_BASE_URL && config.AI_MODEL
-        ? createOpenAICompatible({
-            name: "crafter-ai",
-            baseURL: config.AI_BASE_URL,
-            apiKey: config.AI_API_KEY,
-          }).chatModel(config.AI_MODEL)
+        ? {
+            model: createOpenAICompatible({
+              name: "crafter-ai",
+              baseURL: config.AI_BASE_URL,
+              apiKey: config.AI_API_KEY,
+            }).chatModel(config.AI_MODEL),
+            timeoutMs: config.AI_TIMEOUT_MS,
+          }
         : undefined;
     const deps: ContactsDeps = {
       stores,

@@ -147,3 +147,71 @@ describe("a configured provider, through the gateway", () => {
     );
   });
 });
+
+describe("the brand voice reaches the provider outside crafts too", () => {
+  const VOICE = {
+    tone: "cheerful and down-to-earth",
+    wordsToUse: ["stone-baked"],
+    wordsToAvoid: ["artisanal"],
+    exampleCopy: "Warm rye, straight from our oven to your table.",
+  };
+  let profileId = "";
+
+  beforeAll(async () => {
+    const created = await session.post("/api/projects/createProject", {
+      name: "Rye & Shine",
+      description: "A neighbourhood bakery baking rye every morning.",
+    });
+    expect(created.status).toBe(201);
+    const projectId = created.body.result.project.projectId;
+    profileId = created.body.result.project.profileId;
+    // Its first project is the user's active one.
+    expect((await session.get("/api/projects/active-project")).body.result).toMatchObject({ projectId });
+    expect((await session.put(`/api/projects/${projectId}/brand-voice`, VOICE)).status).toBe(200);
+  });
+
+  /** The system prompt of the one provider request `work` made. */
+  async function systemPromptOf(work: () => Promise<{ status: number }>): Promise<string> {
+    const before = fake.received.length;
+    expect((await work()).status).toBe(200);
+    const sent = fake.received.slice(before);
+    expect(sent).toHaveLength(1);
+    return sent[0]!.body.messages.find((message: { role: string }) => message.role === "system").content;
+  }
+
+  const expectVoice = (system: string) => {
+    expect(system).toContain("- Tone: cheerful and down-to-earth");
+    expect(system).toContain("use where they fit: stone-baked");
+    expect(system).toContain("Never use these words or phrases, in any form: artisanal");
+    expect(system).toContain("Warm rye, straight from our oven to your table.");
+  };
+
+  it("the assistant writes in the active project's voice", async () => {
+    fake.mode = undefined;
+    fake.pieces = ["Try “Rye Sunrise”."];
+    const system = await systemPromptOf(chat);
+    expect(system).toContain("You are Crafter's assistant.");
+    expectVoice(system);
+  });
+
+  it("the image prompt writer writes in the voice of the profile's project, and of the active project for a document", async () => {
+    fake.mode = undefined;
+    fake.pieces = ["## Prompts\n", "- A rye loaf cooling on a stone hearth\n"];
+    const fromProfile = await systemPromptOf(() =>
+      session.post("/api/profiles/profileImagePromptWriter", {
+        profileId,
+        isBusinessProfile: true,
+        imageGenerationModel: "imagen",
+      }),
+    );
+    expect(fromProfile).toContain("You write prompts for an AI image generator");
+    expectVoice(fromProfile);
+    const fromDocument = await systemPromptOf(() =>
+      session.post("/api/smartDocument/smartDocumentImagePromptWriter", {
+        content: "<p>Our rye is back.</p>",
+        imageGenerationModel: "dalle",
+      }),
+    );
+    expectVoice(fromDocument);
+  });
+});

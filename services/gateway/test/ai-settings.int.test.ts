@@ -229,3 +229,31 @@ describe("AI settings for other roles", () => {
     }
   });
 });
+
+describe("Test connection's rate limit", () => {
+  it("allows 10 tests per user in 10 minutes; the 11th is 429 RATE_LIMITED with Retry-After and calls no provider", async () => {
+    const { session } = await verifiedSession("ai-limit");
+    const body = { provider: "openai-compatible", baseUrl: fake.baseURL, model: "fake-default", apiKey: BAD_KEY };
+    const before = fake.received.length;
+    for (let i = 1; i <= 10; i++) {
+      const tested = await call("POST", "/api/settings/ai/test", body, session);
+      expect(`${i}: ${tested.status} ${tested.body.result?.ok}`).toBe(`${i}: 200 false`);
+    }
+    expect(fake.received.length - before).toBe(10);
+    const limited = await call("POST", "/api/settings/ai/test", body, session);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({
+      success: false,
+      errorMessage: "Too many attempts. Please wait a moment and try again.",
+      error: { code: "RATE_LIMITED" },
+    });
+    const retryAfter = Number(limited.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+    expect(limited.headers.get("ratelimit-policy")).toBe('"ai-test-connection";q=10;w=600');
+    expect(fake.received.length - before).toBe(10);
+    // Per user: the owner, who tested before, still can.
+    const other = await call("POST", "/api/settings/ai/test", body);
+    expect(other.status).toBe(200);
+  });
+});

@@ -1,4 +1,4 @@
-import type { Logger } from "@crafter/kit";
+import type { Logger, Redis } from "@crafter/kit";
 import type { LanguageModel } from "ai";
 import type { BrandVoiceSource } from "./clients/brand-voice";
 import type { ProfileSource } from "./clients/profiles";
@@ -56,4 +56,6 @@ export interface AiSettingsDeps {
   server: Pick<AiSettings, "timeoutMs" | "maxRetries">;
   /** Test connection's time limit, in ms. */
   probeTimeoutMs: number;
+  /** Test connection's per-user rate limit counters. */
+  redis: Redis;
 }

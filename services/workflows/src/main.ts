@@ -6,6 +6,7 @@ import { aiSettings, configSchema } from "./config";
 import { DEFINITIONS, TEST_DEFINITIONS } from "./definitions/index";
 import type { WorkflowsDeps } from "./deps";
 import { DefinitionRegistry } from "./domain/registry";
+import { workflowsConsumers } from "./events/consumers";
 import { CraftEvents } from "./events/publishers";
 import { buildFunctions } from "./functions/index";
 import { COMPOSERS } from "./generation/offline/composers";
@@ -71,6 +72,7 @@ await runService({
         model: (spec) => languageModel(spec, userFetch),
         server: ai,
         probeTimeoutMs: Math.min(ai.timeoutMs, 20_000),
+        redis,
       },
       functions: buildFunctions(config),
       events,
@@ -83,6 +85,7 @@ await runService({
       access: { ...access, ...pagesAccess },
       outbox: stores.outbox,
       publishes: [events.topic],
+      consumers: workflowsConsumers(config.CRAFTER_NAMESPACE, deps),
     };
   },
 });

@@ -5,7 +5,8 @@ import type { AddressInfo } from "node:net";
 /**
  * A small server speaking the providers' streaming protocols, for tests:
  * - OpenAI chat completions (`POST <base>/chat/completions`, SSE `chat.completion.chunk`s ending in
- *   a usage chunk and `[DONE]`), used by the openai and openai-compatible providers;
+ *   a usage chunk and `[DONE]`, or one `chat.completion` when the request has no `stream: true`), used
+ *   by the openai and openai-compatible providers;
  * - Gemini (`POST <base>/models/<model>:streamGenerateContent?alt=sse`).
  * An API key starting "sk-bad" gets 401. The model name picks the behaviour: `broken` 500, `busy` 429, `busy-once` 429 then a normal
  * answer, `garbled` a stream that is not JSON, `hang` a stream that never ends, `empty` a stream
@@ -85,6 +86,26 @@ export async function startFakeAi(port = 0): Promise<FakeAi> {
     res.end("data: [DONE]\n\n");
   }
 
+  /** A whole `chat.completion`, for a client that did not ask to stream (generateText). */
+  function complete(res: ServerResponse, model: string) {
+    res.writeHead(200, { "content-type": "application/json" });
+    if (model.startsWith("hang")) return; // never answers: the client has to give up
+    res.end(
+      JSON.stringify({
+        id: "chatcmpl-1",
+        object: "chat.completion",
+        created: 1,
+        model,
+        choices: [{ index: 0, message: { role: "assistant", content: pieces(model).join("") }, finish_reason: "stop" }],
+        usage: {
+          prompt_tokens: fake.usage.input,
+          completion_tokens: fake.usage.output,
+          total_tokens: fake.usage.input + fake.usage.output,
+        },
+      }),
+    );
+  }
+
   function stream(res: ServerResponse, model: string, gemini: boolean) {
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const text = pieces(model);
@@ -149,6 +170,8 @@ export async function startFakeAi(port = 0): Promise<FakeAi> {
     } else if (model.startsWith("garbled")) {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.end("data: {not json\n\n");
+    } else if (geminiModel === undefined && body.stream !== true) {
+      complete(res, model);
     } else {
       stream(res, model, geminiModel !== undefined);
     }

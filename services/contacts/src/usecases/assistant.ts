@@ -173,12 +173,13 @@ export async function sendAssistantMessage(
         role: m.role === "assistant" ? ("assistant" as const) : ("user" as const),
         content: m.content,
       }));
+      const deadline = AbortSignal.timeout(deps.assistantModel.timeoutMs);
       const result = await generateText({
-        model: deps.assistantModel,
+        model: deps.assistantModel.model,
         system: assistantPrompt({ ...context, tone: assistant.tone, captured: Boolean(lead) }),
         messages: [...history, { role: "user", content: message }],
         maxRetries: 1,
-        abortSignal: signal,
+        abortSignal: signal ? AbortSignal.any([signal, deadline]) : deadline,
       });
       reply = result.text.trim().slice(0, 4000);
     } catch (error) {

@@ -120,10 +120,11 @@ export function aiSettingsRoutes({ clients }: RouteDeps): RouteDef[] {
       path: "/api/settings/ai/test",
       tag: "settings",
       summary: "Test connection: one small real call; a failure is reported in plain words (ok: false)",
+      description: "At most 10 tests per user in 10 minutes (RATE_LIMITED, 429 with Retry-After).",
       auth: "session",
       body: testAiConnectionBody,
       response: z.object({ ok: z.boolean(), message: z.string(), latencyMs: z.number() }),
-      errors: ["FORBIDDEN"],
+      errors: ["FORBIDDEN", "RATE_LIMITED"],
       handler: async ({ req, body, as }) => {
         refuseKeys(req);
         return workflows.testAiConnection(body, { ...as, timeoutMs: 30_000 });

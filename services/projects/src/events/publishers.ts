@@ -1,8 +1,16 @@
 import { type OutboxEntry, outboxEntry, TOPICS, topicName } from "@crafter/kit";
-import { ProjectCreatedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
+import {
+  ProfileUpdatedSchema,
+  ProjectCreatedSchema,
+  ProjectDeletedSchema,
+} from "@crafter/proto/crafter/events/v1/events_pb";
 import { ProjectMemberInvitedSchema } from "@crafter/proto/crafter/events/v1/project_members_pb";
 
-/** Builds the events of the project aggregate (topic `<ns>.projects.project.v1`, key = project id), as outbox entries. */
+/**
+ * Builds the events of the project aggregate (topic `<ns>.projects.project.v1`, key = project id), as
+ * outbox entries. A profile is part of its project: its ProfileUpdated is keyed by the project too,
+ * so a consumer sees it in order with the project's ProjectDeleted.
+ */
 export class ProjectEvents {
   readonly topic: string;
 
@@ -16,6 +24,29 @@ export class ProjectEvents {
       projectId: project.projectId,
       projectTitle: project.projectTitle,
       profileId: project.profileId,
+    });
+  }
+
+  /** A profile's fields or sections changed; `changed` names the keys. */
+  profileUpdated(
+    profile: { userId: string; projectId: string; id: string; type: string; name: string },
+    changed: string[],
+  ): OutboxEntry {
+    return outboxEntry(this.topic, profile.projectId, ProfileUpdatedSchema, {
+      userId: profile.userId,
+      projectId: profile.projectId,
+      profileId: profile.id,
+      profileType: profile.type,
+      name: profile.name,
+      changed,
+    });
+  }
+
+  deleted(project: { userId: string; id: string; title: string }): OutboxEntry {
+    return outboxEntry(this.topic, project.id, ProjectDeletedSchema, {
+      userId: project.userId,
+      projectId: project.id,
+      projectTitle: project.title,
     });
   }
 

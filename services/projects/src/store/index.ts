@@ -5,6 +5,7 @@ import { MemberRepository, memberModels } from "./member.repository";
 import { ProfileRepository, profileModel } from "./profile.repository";
 import { ProjectRepository, projectModel } from "./project.repository";
 import { ProjectCraftRepository, projectCraftModel } from "./project-craft.repository";
+import { ProjectDeletionRepository, projectDeletionModel } from "./project-deletion.repository";
 import { ReviewRepository, reviewModel } from "./review.repository";
 
 /** Every repository of the projects service, over its own database. */
@@ -14,6 +15,7 @@ export interface ProjectsStores {
   active: ActiveProjectRepository;
   crafts: ProjectCraftRepository;
   reviews: ReviewRepository;
+  deletions: ProjectDeletionRepository;
   /** Team members and their invitations (issue 14). */
   members: MemberRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
@@ -28,6 +30,7 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     active: activeProjectModel(connection),
     crafts: projectCraftModel(connection),
     reviews: reviewModel(connection),
+    deletions: projectDeletionModel(connection),
     ...memberModels(connection),
   };
   await Promise.all(Object.values(models).map((model) => model.init()));
@@ -37,7 +40,8 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     active: new ActiveProjectRepository(models.active),
     crafts: new ProjectCraftRepository(models.crafts),
     reviews: new ReviewRepository(models.reviews),
+    deletions: new ProjectDeletionRepository(models.deletions),
     members: new MemberRepository(models),
-    outbox: [models.projects, models.invites],
+    outbox: [models.projects, models.profiles, models.deletions, models.invites],
   };
 }

@@ -1,6 +1,16 @@
-import { idField, modelOn, type Plain, TenantRepository, toPlain } from "@crafter/kit";
+import {
+  idField,
+  modelOn,
+  type OutboxEntry,
+  outboxField,
+  outboxMinuteField,
+  outboxMinuteOf,
+  type Plain,
+  TenantRepository,
+  toPlain,
+} from "@crafter/kit";
 import { PROFILE_TYPES, type ProfileTypeName } from "@crafter/kit/validation";
-import { type Connection, type Model, Schema, type UpdateQuery } from "mongoose";
+import { type Connection, type Model, type QueryFilter, Schema, type UpdateQuery } from "mongoose";
 
 export { PROFILE_TYPES, type ProfileTypeName };
 
@@ -22,9 +32,21 @@ export interface ProfileDoc {
   sections: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
+  /** ProfileUpdated events, written with each change (kit outbox); never read back by the service. */
+  outbox?: OutboxEntry[];
+  outboxMinute?: number;
 }
 
-export type Profile = Plain<ProfileDoc>;
+export type Profile = Omit<Plain<ProfileDoc>, "outboxMinute">;
+
+/** Reads leave the outbox in the database. */
+const NO_OUTBOX = { outbox: 0, outboxMinute: 0 } as const;
+
+/** `toPlain` drops the outbox; the relay's minute goes too. */
+function withoutOutbox(doc: Plain<ProfileDoc>): Profile {
+  const { outboxMinute: _minute, ...profile } = doc;
+  return profile;
+}
 
 const profileSchema = new Schema<ProfileDoc>(
   {
@@ -39,6 +61,8 @@ const profileSchema = new Schema<ProfileDoc>(
     websiteUrl: { type: String, default: "" },
     fields: { type: Schema.Types.Mixed, default: {} },
     sections: { type: Schema.Types.Mixed, default: {} },
+    outbox: outboxField,
+    outboxMinute: outboxMinuteField,
   },
   { collection: "profiles", timestamps: true, versionKey: false, minimize: false },
 );
@@ -58,6 +82,15 @@ export class ProfileRepository extends TenantRepository<ProfileDoc> {
     super(model, "userId");
   }
 
+  override async findOne(userId: string, filter: QueryFilter<ProfileDoc>): Promise<Profile | null> {
+    const doc = await this.model.findOne(this.scope(userId, filter), NO_OUTBOX).lean<ProfileDoc>();
+    return doc ? withoutOutbox(toPlain(doc)) : null;
+  }
+
+  override async create(doc: Partial<ProfileDoc>): Promise<Profile> {
+    return withoutOutbox(await super.create(doc));
+  }
+
   /** Removes a profile (used to undo a half-finished project creation). */
   async remove(userId: string, profileId: string): Promise<void> {
     await this.delete(userId, { _id: profileId });
@@ -67,16 +100,29 @@ export class ProfileRepository extends TenantRepository<ProfileDoc> {
   async listFor(userId: string, projectId: string, type?: ProfileTypeName): Promise<Profile[]> {
     const filter = type ? { projectId, type } : { projectId };
     const docs = await this.model
-      .find(this.scope(userId, filter))
+      .find(this.scope(userId, filter), NO_OUTBOX)
       .sort({ createdAt: 1, _id: 1 })
       .limit(MAX_LISTED_PROFILES)
       .lean<ProfileDoc[]>();
-    return docs.map((doc) => toPlain(doc));
+    return docs.map((doc) => withoutOutbox(toPlain(doc)));
   }
 
-  /** Applies `$set` paths to one of the user's profiles; null when it is not theirs. */
-  async patch(userId: string, profileId: string, set: Record<string, unknown>): Promise<Profile | null> {
-    return this.update(userId, { _id: profileId }, { $set: set } as UpdateQuery<ProfileDoc>);
+  /**
+   * Applies `$set` paths to one of the user's profiles together with the ProfileUpdated that
+   * announces them (one document update: the event is committed exactly when the change is).
+   * @returns the profile after the change; null when it is not theirs.
+   */
+  async patch(
+    userId: string,
+    profileId: string,
+    set: Record<string, unknown>,
+    event: OutboxEntry,
+  ): Promise<Profile | null> {
+    const updated = await this.update(userId, { _id: profileId }, {
+      $set: { ...set, outboxMinute: outboxMinuteOf(event.time) },
+      $push: { outbox: event },
+    } as UpdateQuery<ProfileDoc>);
+    return updated ? withoutOutbox(updated) : null;
   }
 
   /** Removes every profile of a project. */

@@ -4,8 +4,10 @@ import { ownedProject } from "./owned";
 import { resolveActive } from "./resolve-active";
 
 /**
- * Deletes one of the caller's projects with its profiles and reviews. When it was the active
- * project, the user's most recent remaining project becomes active (resolveActive falls back to it).
+ * Deletes one of the caller's projects with its profiles and reviews, and announces it with
+ * ProjectDeleted: a tombstone carrying the event is written first (the commit point; a retried
+ * delete writes no second one), then the data goes, so the event is never lost. When it was the
+ * active project, the user's most recent remaining project becomes active (resolveActive falls back to it).
  * @returns the active project id afterwards.
  * @throws AppError NOT_FOUND (not the caller's), CR_ERR_BAD_REQUEST when it is their only project.
  */
@@ -21,7 +23,9 @@ export async function deleteProject(
       projectId: "You need at least one project. Create another one first.",
     });
   }
-  // The project goes first: once it is gone nothing lists it, and leftovers below are unreachable.
+  await deps.stores.deletions.tombstone(project, deps.now(), deps.events.deleted(project));
+  deps.kick();
+  // The project goes next: once it is gone nothing lists it, and leftovers below are unreachable.
   await deps.stores.projects.remove(userId, project.id);
   await Promise.all([
     deps.stores.profiles.removeForProject(userId, project.id),

@@ -5,7 +5,7 @@ import type { Project } from "../store/project.repository";
 import { ownedProject } from "./owned";
 
 /**
- * Renames one of the caller's projects; its PROJECT profile takes the same name.
+ * Renames one of the caller's projects; its PROJECT profile takes the same name (ProfileUpdated).
  * @throws AppError NOT_FOUND (not the caller's), CR_ERR_BAD_REQUEST ({ title }) for an empty or too long title.
  */
 export async function renameProject(
@@ -19,6 +19,10 @@ export async function renameProject(
   if (!checked.ok) throw badRequest({ title: checked.fields.name ?? "Invalid title" });
   const title = checked.values.name as string;
   const renamed = await deps.stores.projects.rename(userId, project.id, title);
-  await deps.stores.profiles.patch(userId, project.profileId, { name: title });
+  const event = deps.events.profileUpdated(
+    { userId, projectId: project.id, id: project.profileId, type: "PROJECT", name: title },
+    ["name"],
+  );
+  if (await deps.stores.profiles.patch(userId, project.profileId, { name: title }, event)) deps.kick();
   return renamed ?? { ...project, title };
 }

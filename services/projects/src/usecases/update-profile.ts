@@ -8,6 +8,7 @@ import { sectionsPatch } from "./sections";
 /**
  * Changes the fields named in `values` and the sections named in `sections` of one of the
  * caller's profiles; other fields keep their values. A PROJECT profile's new name renames its project.
+ * Announced with ProfileUpdated (the keys given), written in the same document update.
  * @throws AppError NOT_FOUND, CR_ERR_BAD_REQUEST (field errors, nothing to change), InvalidUrl.
  */
 export async function updateProfile(
@@ -29,8 +30,12 @@ export async function updateProfile(
   for (const [key, value] of Object.entries(core)) set[key] = value;
   for (const [key, value] of Object.entries(extra)) set[`fields.${key}`] = value;
   if (Object.keys(set).length === 0) throw badRequest({ values: "Nothing to change" });
-  const updated = await deps.stores.profiles.patch(userId, profile.id, set);
+  const name = typeof core.name === "string" ? core.name : profile.name;
+  const changed = [...Object.keys(core), ...Object.keys(extra), ...Object.keys(input.sections ?? {})];
+  const event = deps.events.profileUpdated({ ...profile, name }, changed);
+  const updated = await deps.stores.profiles.patch(userId, profile.id, set, event);
   if (!updated) throw appError("NOT_FOUND", "Profile not found");
+  deps.kick();
   if (profile.type === "PROJECT" && typeof core.name === "string" && core.name !== profile.name) {
     await deps.stores.projects.rename(userId, profile.projectId, core.name);
   }

@@ -42,6 +42,22 @@ export class CraftRepository extends TenantRepository<CraftDoc> {
     return this.update(userId, { _id: id } as QueryFilter<CraftDoc>, { $set: { favorite } });
   }
 
+  /** Ids of the user's (undeleted) crafts of a project. */
+  async idsOfProject(userId: string, projectId: string): Promise<string[]> {
+    const docs = await this.model
+      .find(this.scope(userId, { projectId } as QueryFilter<CraftDoc>), { _id: 1 })
+      .lean<{ _id: string }[]>();
+    return docs.map((doc) => doc._id);
+  }
+
+  /** Marks every (undeleted) craft of a project deleted. @returns how many were. */
+  async softDeleteProject(userId: string, projectId: string, at: Date): Promise<number> {
+    const result = await this.model.updateMany(this.scope(userId, { projectId } as QueryFilter<CraftDoc>), {
+      $set: { deletedAt: at },
+    });
+    return result.modifiedCount;
+  }
+
   /** Marks the craft deleted. @returns false when there is no such (undeleted) craft of the user. */
   async softDelete(userId: string, id: string, at: Date): Promise<boolean> {
     return (await this.update(userId, { _id: id } as QueryFilter<CraftDoc>, { $set: { deletedAt: at } })) !== null;

@@ -1,4 +1,4 @@
-import { appError, type Caller } from "@crafter/kit";
+import { appError, type Caller, hitRateLimit, type RateLimitPolicy, rateLimitedError } from "@crafter/kit";
 import { can } from "@crafter/roles";
 import type { WorkflowsDeps } from "../deps";
 import { redact, type UserProvider, userSpec, validateAiSettings } from "../domain/ai-settings";
@@ -118,9 +118,16 @@ export interface TestAiConnectionInput {
 }
 
 /**
+ * Test connection calls the provider for real (the user's quota, and a request to a URL they
+ * chose), so each user may test at most 10 times in 10 minutes (fixed window in Redis).
+ */
+export const TEST_CONNECTION_LIMIT: RateLimitPolicy = { name: "ai-test-connection", limit: 10, windowSeconds: 600 };
+
+/**
  * Makes one small real call with the given settings and reports it in plain words; a failing
  * provider is an answer (`ok: false`), not an error. The key never appears in the message.
- * @returns `{ ok, message, latencyMs }`. @throws FORBIDDEN; CR_ERR_BAD_REQUEST (fields).
+ * @returns `{ ok, message, latencyMs }`. @throws FORBIDDEN; CR_ERR_BAD_REQUEST (fields);
+ * RATE_LIMITED (429, with Retry-After and the RateLimit headers) past TEST_CONNECTION_LIMIT.
  */
 export async function testAiConnection(
   deps: WorkflowsDeps,
@@ -128,6 +135,9 @@ export async function testAiConnection(
   input: TestAiConnectionInput,
 ): Promise<{ ok: boolean; message: string; latencyMs: number }> {
   requireManager(caller);
+  const { name, limit, windowSeconds } = TEST_CONNECTION_LIMIT;
+  const rate = await hitRateLimit(deps.ai.redis, `${name}:${caller.userId}`, limit, windowSeconds);
+  if (!rate.allowed) throw rateLimitedError(TEST_CONNECTION_LIMIT, rate);
   const saved = await deps.stores.aiSettings.get(caller.userId);
   let apiKey = input.apiKey.trim();
   if (!apiKey && saved?.keySealed && deps.ai.key) {

@@ -1,17 +1,20 @@
 import { badRequest, type Caller } from "@crafter/kit";
 import type { WorkflowsDeps } from "../deps";
 import { assistantRequest, type ChatMessage, checkConversation } from "../domain/assistant";
+import { withBrandVoice } from "../domain/brand-voice";
 import { writeText } from "../generation/write";
 import { withCredit } from "./action-runner";
+import { activeProjectVoice } from "./common";
 
 /** Said on replies the offline engine wrote. */
 export const OFFLINE_REPLY_NOTE = "Answered offline — no AI provider is configured.";
 
 /**
- * The assistant's reply to a conversation (`type` "message" is the user, "answer" the assistant).
+ * The assistant's reply to a conversation (`type` "message" is the user, "answer" the assistant),
+ * written in the brand voice of the user's active project.
  * @returns `{ message: { type: "answer", content }, engine, note }`
  * @throws CR_ERR_BAD_REQUEST with field `messages` (no text, or over 163840 characters), and the
- * engine's errors.
+ * engine's errors; UNAVAILABLE when the projects service (the brand voice) cannot be reached.
  */
 export async function assistantChat(
   deps: WorkflowsDeps,
@@ -24,9 +27,10 @@ export async function assistantChat(
   }));
   const problems = checkConversation(messages);
   if (Object.keys(problems).length > 0) throw badRequest(problems);
+  const voice = await activeProjectVoice(deps, caller);
   const engine = await deps.engines.forUser(caller.userId);
   const written = await withCredit(deps, { userId: caller.userId, reason: "Assistant" }, () =>
-    writeText(engine, assistantRequest(messages), caller.signal),
+    writeText(engine, withBrandVoice(assistantRequest(messages), voice), caller.signal),
   );
   deps.logger.info(
     { engine: written.info.engine, usage: written.usage, messages: messages.length },

@@ -1,6 +1,7 @@
-import { appError, badRequest } from "@crafter/kit";
+import { appError, badRequest, type Caller } from "@crafter/kit";
 import type { WorkflowDefinition } from "@crafter/workflow-language";
 import type { WorkflowsDeps } from "../deps";
+import type { BrandVoice } from "../domain/brand-voice";
 import { CraftRuleError } from "../domain/craft";
 import type { StoredCraft } from "../store/craft.repository";
 
@@ -54,4 +55,15 @@ export async function withActionLock<T>(deps: WorkflowsDeps, craftId: string, wo
 
 export function conflict(): never {
   throw appError("CONFLICT");
+}
+
+/**
+ * The brand voice of the caller's active project (null when they have none), for generations
+ * outside a craft (the assistant, image prompts of a document): they write for the project the
+ * user works in. Applied with `withBrandVoice`, as every craft generation is.
+ * @throws the projects service's outage (UNAVAILABLE).
+ */
+export async function activeProjectVoice(deps: WorkflowsDeps, caller: Caller): Promise<BrandVoice | null> {
+  const { projectId } = await deps.clients.profiles.resolve(caller, { projectId: "", profileId: "" });
+  return deps.clients.brandVoice.get(caller, projectId);
 }

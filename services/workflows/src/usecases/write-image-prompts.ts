@@ -1,5 +1,6 @@
 import { badRequest, type Caller } from "@crafter/kit";
 import type { WorkflowsDeps } from "../deps";
+import { type BrandVoice, withBrandVoice } from "../domain/brand-voice";
 import {
   IMAGE_MODELS,
   type ImageModel,
@@ -9,6 +10,7 @@ import {
 } from "../domain/image-prompts";
 import { writeText } from "../generation/write";
 import { withCredit } from "./action-runner";
+import { activeProjectVoice } from "./common";
 
 export interface WriteImagePromptsInput {
   imageGenerationModel: string;
@@ -23,7 +25,8 @@ export const OFFLINE_PROMPTS_NOTE = "Written offline from your own words — no 
 
 /**
  * Image prompts for a profile (read from the projects service on behalf of the user) or for a
- * smart document's content, written by the text engine.
+ * smart document's content, written by the text engine in the brand voice of the profile's
+ * project (a document's: the user's active project).
  * @returns `{ prompts, engine, note }`; `note` is set when written offline.
  * @throws CR_ERR_BAD_REQUEST (model not dalle/imagen, no profileId, empty content), NOT_FOUND
  * (profile), and the engine's errors (RATE_LIMITED, InternalServerError, ConflictingInputError).
@@ -45,19 +48,22 @@ export async function writeImagePrompts(
   if (Object.keys(fields).length > 0) throw badRequest(fields);
 
   let from: ImagePromptSource;
+  let voice: BrandVoice | null;
   if (source.case === "profile") {
-    const { profile } = await deps.clients.profiles.resolve(caller, {
+    const { projectId, profile } = await deps.clients.profiles.resolve(caller, {
       projectId: "",
       profileId: source.value.profileId.trim(),
     });
     if (!profile) throw badRequest({ profileId: "Profile not found." });
     from = { kind: "profile", profile, isBusinessProfile: source.value.isBusinessProfile };
+    voice = await deps.clients.brandVoice.get(caller, projectId);
   } else {
     from = { kind: "content", content: source.value! };
+    voice = await activeProjectVoice(deps, caller);
   }
   const engine = await deps.engines.forUser(caller.userId);
   const written = await withCredit(deps, { userId: caller.userId, reason: "ImagePromptWriter" }, () =>
-    writeText(engine, imagePromptRequest(from, model as ImageModel), caller.signal),
+    writeText(engine, withBrandVoice(imagePromptRequest(from, model as ImageModel), voice), caller.signal),
   );
   deps.logger.info({ engine: written.info.engine, usage: written.usage, kind: from.kind }, "image prompts written");
   return {

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/events/v1/events.proto.
  */
 export const file_crafter_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch5jcmFmdGVyL2V2ZW50cy92MS9ldmVudHMucHJvdG8SEWNyYWZ0ZXIuZXZlbnRzLnYxIsQBCg5Vc2VyUmVnaXN0ZXJlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIMCgRyb2xlGAQgASgJEhoKEnZlcmlmaWNhdGlvbl90b2tlbhgFIAEoCRI7Chd2ZXJpZmljYXRpb25fZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNcmVmZXJyYWxfY29kZRgHIAEoCSIvCg1FbWFpbFZlcmlmaWVkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkifQoWUGFzc3dvcmRSZXNldFJlcXVlc3RlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhMKC3Jlc2V0X3Rva2VuGAMgASgJEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiIKD1Bhc3N3b3JkQ2hhbmdlZBIPCgd1c2VyX2lkGAEgASgJImAKDlByb2plY3RDcmVhdGVkEg8KB3VzZXJfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIVCg1wcm9qZWN0X3RpdGxlGAMgASgJEhIKCnByb2ZpbGVfaWQYBCABKAkicAoMQ3JhZnRDcmVhdGVkEg8KB3VzZXJfaWQYASABKAkSEAoIY3JhZnRfaWQYAiABKAkSEgoKcHJvamVjdF9pZBgDIAEoCRIVCg13b3JrZmxvd19uYW1lGAQgASgJEhIKCnByb2ZpbGVfaWQYBSABKAkiXgoOQ3JhZnRDb21wbGV0ZWQSDwoHdXNlcl9pZBgBIAEoCRIQCghjcmFmdF9pZBgCIAEoCRISCgpwcm9qZWN0X2lkGAMgASgJEhUKDXdvcmtmbG93X25hbWUYBCABKAkimgEKDkdlbmVyYXRpb25Vc2VkEg8KB3VzZXJfaWQYASABKAkSEAoIY3JhZnRfaWQYAiABKAkSFQoNd29ya2Zsb3dfbmFtZRgDIAEoCRIRCglzdGVwX25hbWUYBCABKAkSDgoGZW5naW5lGAUgASgJEhQKDGlucHV0X3Rva2VucxgGIAEoBRIVCg1vdXRwdXRfdG9rZW5zGAcgASgFIs8BCg5DcmVkaXRzQ2hhbmdlZBIPCgd1c2VyX2lkGAEgASgJEhAKCGVudHJ5X2lkGAIgASgJEgwKBGtpbmQYAyABKAkSDQoFZGVsdGEYBCABKAUSDwoHYmFsYW5jZRgFIAEoBRIuCgpleHBpcmVzX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASCwoDc2VxGAggASgFIqIBChRFbWFpbENoYW5nZVJlcXVlc3RlZBIPCgd1c2VyX2lkGAEgASgJEhEKCW9sZF9lbWFpbBgCIAEoCRIRCgluZXdfZW1haWwYAyABKAkSDQoFdG9rZW4YBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMZGlzcGxheV9uYW1lGAYgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ch5jcmFmdGVyL2V2ZW50cy92MS9ldmVudHMucHJvdG8SEWNyYWZ0ZXIuZXZlbnRzLnYxIsQBCg5Vc2VyUmVnaXN0ZXJlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIMCgRyb2xlGAQgASgJEhoKEnZlcmlmaWNhdGlvbl90b2tlbhgFIAEoCRI7Chd2ZXJpZmljYXRpb25fZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNcmVmZXJyYWxfY29kZRgHIAEoCSIvCg1FbWFpbFZlcmlmaWVkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkifQoWUGFzc3dvcmRSZXNldFJlcXVlc3RlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhMKC3Jlc2V0X3Rva2VuGAMgASgJEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiIKD1Bhc3N3b3JkQ2hhbmdlZBIPCgd1c2VyX2lkGAEgASgJImAKDlByb2plY3RDcmVhdGVkEg8KB3VzZXJfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIVCg1wcm9qZWN0X3RpdGxlGAMgASgJEhIKCnByb2ZpbGVfaWQYBCABKAkifgoOUHJvZmlsZVVwZGF0ZWQSDwoHdXNlcl9pZBgBIAEoCRISCgpwcm9qZWN0X2lkGAIgASgJEhIKCnByb2ZpbGVfaWQYAyABKAkSFAoMcHJvZmlsZV90eXBlGAQgASgJEgwKBG5hbWUYBSABKAkSDwoHY2hhbmdlZBgGIAMoCSJMCg5Qcm9qZWN0RGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSFQoNcHJvamVjdF90aXRsZRgDIAEoCSJwCgxDcmFmdENyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRIQCghjcmFmdF9pZBgCIAEoCRISCgpwcm9qZWN0X2lkGAMgASgJEhUKDXdvcmtmbG93X25hbWUYBCABKAkSEgoKcHJvZmlsZV9pZBgFIAEoCSJeCg5DcmFmdENvbXBsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhAKCGNyYWZ0X2lkGAIgASgJEhIKCnByb2plY3RfaWQYAyABKAkSFQoNd29ya2Zsb3dfbmFtZRgEIAEoCSKaAQoOR2VuZXJhdGlvblVzZWQSDwoHdXNlcl9pZBgBIAEoCRIQCghjcmFmdF9pZBgCIAEoCRIVCg13b3JrZmxvd19uYW1lGAMgASgJEhEKCXN0ZXBfbmFtZRgEIAEoCRIOCgZlbmdpbmUYBSABKAkSFAoMaW5wdXRfdG9rZW5zGAYgASgFEhUKDW91dHB1dF90b2tlbnMYByABKAUizwEKDkNyZWRpdHNDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSEAoIZW50cnlfaWQYAiABKAkSDAoEa2luZBgDIAEoCRINCgVkZWx0YRgEIAEoBRIPCgdiYWxhbmNlGAUgASgFEi4KCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC29jY3VycmVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBILCgNzZXEYCCABKAUiogEKFEVtYWlsQ2hhbmdlUmVxdWVzdGVkEg8KB3VzZXJfaWQYASABKAkSEQoJb2xkX2VtYWlsGAIgASgJEhEKCW5ld19lbWFpbBgDIAEoCRINCgV0b2tlbhgEIAEoCRIuCgpleHBpcmVzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxkaXNwbGF5X25hbWUYBiABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Topic crafter.auth.user.v1. Carries the raw verification token so notifications can email the
@@ -181,6 +181,88 @@ export const ProjectCreatedSchema: GenMessage<ProjectCreated> = /*@__PURE__*/
   messageDesc(file_crafter_events_v1_events, 4);
 
 /**
+ * Topic crafter.projects.project.v1, key = project id (a profile is part of its project, so its
+ * changes stay in order with the project's deletion). One per change of a profile's fields or
+ * sections (business, product, service or campaign); consumers read the profile again for its values.
+ *
+ * @generated from message crafter.events.v1.ProfileUpdated
+ */
+export type ProfileUpdated = Message<"crafter.events.v1.ProfileUpdated"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string project_id = 2;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string profile_id = 3;
+   */
+  profileId: string;
+
+  /**
+   * PROJECT (the business), PRODUCT, SERVICE or CAMPAIGN.
+   *
+   * @generated from field: string profile_type = 4;
+   */
+  profileType: string;
+
+  /**
+   * The profile's name after the change.
+   *
+   * @generated from field: string name = 5;
+   */
+  name: string;
+
+  /**
+   * The keys that changed: core fields (name, description…), type fields (pageUrl…) and sections.
+   *
+   * @generated from field: repeated string changed = 6;
+   */
+  changed: string[];
+};
+
+/**
+ * Describes the message crafter.events.v1.ProfileUpdated.
+ * Use `create(ProfileUpdatedSchema)` to create a new message.
+ */
+export const ProfileUpdatedSchema: GenMessage<ProfileUpdated> = /*@__PURE__*/
+  messageDesc(file_crafter_events_v1_events, 5);
+
+/**
+ * Topic crafter.projects.project.v1, key = project id. The project and its profiles and reviews are
+ * gone; services holding data of the project clean it up (workflows deletes its crafts).
+ *
+ * @generated from message crafter.events.v1.ProjectDeleted
+ */
+export type ProjectDeleted = Message<"crafter.events.v1.ProjectDeleted"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string project_id = 2;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string project_title = 3;
+   */
+  projectTitle: string;
+};
+
+/**
+ * Describes the message crafter.events.v1.ProjectDeleted.
+ * Use `create(ProjectDeletedSchema)` to create a new message.
+ */
+export const ProjectDeletedSchema: GenMessage<ProjectDeleted> = /*@__PURE__*/
+  messageDesc(file_crafter_events_v1_events, 6);
+
+/**
  * Topic crafter.workflows.craft.v1.
  *
  * @generated from message crafter.events.v1.CraftCreated
@@ -219,7 +301,7 @@ export type CraftCreated = Message<"crafter.events.v1.CraftCreated"> & {
  * Use `create(CraftCreatedSchema)` to create a new message.
  */
 export const CraftCreatedSchema: GenMessage<CraftCreated> = /*@__PURE__*/
-  messageDesc(file_crafter_events_v1_events, 5);
+  messageDesc(file_crafter_events_v1_events, 7);
 
 /**
  * Topic crafter.workflows.craft.v1.
@@ -253,7 +335,7 @@ export type CraftCompleted = Message<"crafter.events.v1.CraftCompleted"> & {
  * Use `create(CraftCompletedSchema)` to create a new message.
  */
 export const CraftCompletedSchema: GenMessage<CraftCompleted> = /*@__PURE__*/
-  messageDesc(file_crafter_events_v1_events, 6);
+  messageDesc(file_crafter_events_v1_events, 8);
 
 /**
  * Topic crafter.workflows.craft.v1. One per generation; tokens are 0 for the offline engine.
@@ -302,7 +384,7 @@ export type GenerationUsed = Message<"crafter.events.v1.GenerationUsed"> & {
  * Use `create(GenerationUsedSchema)` to create a new message.
  */
 export const GenerationUsedSchema: GenMessage<GenerationUsed> = /*@__PURE__*/
-  messageDesc(file_crafter_events_v1_events, 7);
+  messageDesc(file_crafter_events_v1_events, 9);
 
 /**
  * Topic crafter.billing.credits.v1, key = user id. One per ledger entry that changes a balance.
@@ -367,7 +449,7 @@ export type CreditsChanged = Message<"crafter.events.v1.CreditsChanged"> & {
  * Use `create(CreditsChangedSchema)` to create a new message.
  */
 export const CreditsChangedSchema: GenMessage<CreditsChanged> = /*@__PURE__*/
-  messageDesc(file_crafter_events_v1_events, 8);
+  messageDesc(file_crafter_events_v1_events, 10);
 
 /**
  * Topic crafter.auth.user.v1 (issue 14). A user asked to change their email: notifications emails
@@ -413,5 +495,5 @@ export type EmailChangeRequested = Message<"crafter.events.v1.EmailChangeRequest
  * Use `create(EmailChangeRequestedSchema)` to create a new message.
  */
 export const EmailChangeRequestedSchema: GenMessage<EmailChangeRequested> = /*@__PURE__*/
-  messageDesc(file_crafter_events_v1_events, 9);
+  messageDesc(file_crafter_events_v1_events, 11);
 
