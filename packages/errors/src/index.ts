@@ -118,6 +118,19 @@ export const ERROR_CATALOGUE = {
   CONTACT_EXISTS: { status: 409, message: "A contact with this email already exists." },
   /** An email change to an address another account has (issue 14). */
   EMAIL_TAKEN: { status: 409, message: "This email is already used by another account." },
+  /** A feature whose flag is off for the user (enabled and not disabled, spec section 6), asked for by its API (issue 14). */
+  FEATURE_DISABLED: { status: 403, message: "This feature is not available for your account." },
+  /** A team invitation link that is unknown, cut or past its 7 days (issue 14). */
+  INVITE_INVALID: { status: 400, message: "This invitation link is invalid or has expired. Ask for a new invitation." },
+  /** A team invitation link that was already used or withdrawn: each link joins once (issue 14). */
+  INVITE_USED: { status: 409, message: "This invitation was already used or withdrawn. Ask for a new invitation." },
+  /** A team invitation opened by an account with another email address than the one invited. */
+  INVITE_EMAIL_MISMATCH: {
+    status: 403,
+    message: "This invitation is for another email address. Sign in with the invited address to accept it.",
+  },
+  /** Inviting someone who already is the project's owner or one of its members. */
+  MEMBER_EXISTS: { status: 409, message: "This person is already a member of the project." },
   /** A published page's address (`/<slug>`) that another page already has (issue 14). */
   PAGE_SLUG_TAKEN: { status: 409, message: "This address is taken. Choose another one." },
   /** A CSV import larger than the upload limit. */

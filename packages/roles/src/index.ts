@@ -58,7 +58,11 @@ export function can(role: string | null | undefined, permission: Permission): bo
 export const PROJECT_ROLES = ["owner", "projectAdmin", "manager"] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];
 
-/** What a project role may do on that project. */
+/**
+ * What a project role may do on that project. The projects service checks it on every project RPC
+ * (services/projects/src/usecases/project-access.ts); README.md has the table in words and what is
+ * not shared with members yet.
+ */
 export const PROJECT_PERMISSIONS = {
   /** Read the project, its profiles and crafts. */
   "project.read": ["owner", "projectAdmin", "manager"],

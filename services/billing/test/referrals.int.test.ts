@@ -90,8 +90,29 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
 let referrer: GatewaySession;
 let code = "";
 
+/** Turns `first_promoter` on for the session's user, as an admin does (the test stack's @admins.crafter.test). */
+async function enableReferrals(session: GatewaySession): Promise<void> {
+  const adminEmail = `admin-${randomUUID().slice(0, 8)}@admins.crafter.test`;
+  const admin = new GatewaySession();
+  await admin.post("/auth/signup", { email: adminEmail, password: "password-123" });
+  const token = linkFrom(await waitForEmail(adminEmail, "Verify your email"), "/verify").searchParams.get("token")!;
+  await admin.post("/auth/verify", { token });
+  expect((await admin.post("/auth/signin", { email: adminEmail, password: "password-123" })).status).toBe(200);
+  const userId: string = (await session.get("/auth/check")).body.result.user.userId;
+  const set = await admin.put(`/api/admin/users/${userId}/flags`, { flag: "first_promoter", enabled: true });
+  expect(set.status).toBe(200);
+}
+
 beforeAll(async () => {
   ({ session: referrer } = await verifiedSession("ref-referrer"));
+  // The flag is off by default, and the server refuses the page's API, not only the web's menu.
+  const off = await referrer.get("/api/settings/referrals");
+  expect(off.status).toBe(403);
+  expect(off.body).toMatchObject({
+    errorMessage: "This feature is not available for your account.",
+    error: { code: "FEATURE_DISABLED" },
+  });
+  await enableReferrals(referrer);
   const first = await referralsOf(referrer);
   code = first.code;
   expect(first).toEqual({

@@ -13,6 +13,7 @@ import { AutomationsService } from "@crafter/proto/crafter/notifications/v1/auto
 import { CalendarService, InboxService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
 import { CampaignsService } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
 import { TemplatesService } from "@crafter/proto/crafter/notifications/v1/templates_pb";
+import { MembersService } from "@crafter/proto/crafter/projects/v1/members_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import { PagesService } from "@crafter/proto/crafter/workflows/v1/pages_pb";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
@@ -24,6 +25,8 @@ export interface Clients {
   /** The account service's AdminService (issue 14). */
   admin: Client<typeof AdminService>;
   projects: Client<typeof ProjectsService>;
+  /** The projects service's team members (issue 14), with the user's token. */
+  members: Client<typeof MembersService>;
   workflows: Client<typeof WorkflowsService>;
   /** Workflows' published pages (issue 14); GetPublishedPage is public (no token). */
   pages: Client<typeof PagesService>;
@@ -70,6 +73,7 @@ export function createClients(config: Config): Clients {
     account: createServiceClient(AccountService, config.ACCOUNT_URL, options),
     admin: createServiceClient(AdminService, config.ACCOUNT_URL, options),
     projects: createServiceClient(ProjectsService, config.PROJECTS_URL, options),
+    members: createServiceClient(MembersService, config.PROJECTS_URL, options),
     workflows: createServiceClient(WorkflowsService, config.WORKFLOWS_URL, options),
     pages: createServiceClient(PagesService, config.WORKFLOWS_URL, options),
     billing: createServiceClient(BillingService, config.BILLING_URL, options),

@@ -51,6 +51,10 @@ describe("email change", () => {
     const fresh = new GatewaySession();
     expect((await fresh.post("/auth/signin", { email: oldEmail, password: "password-123" })).status).toBe(200);
 
+    // The account view is cached (10 s): read it right before the link is used (from another
+    // browser, so the gateway bumps nothing for this user), so a stale copy would be served.
+    expect((await session.get("/api/user/account")).body.result.email).toBe(oldEmail);
+    const confirmedAt = Date.now();
     const confirmed = await new GatewaySession().post("/auth/email/confirm", { token });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.result).toEqual({ email: newEmail });
@@ -70,5 +74,8 @@ describe("email change", () => {
       (email) => email === newEmail,
     );
     expect(account).toBe(newEmail);
+    // Account applies EmailVerified and marks the cached view stale: the new address shows as soon
+    // as the event is consumed, well before the cache's 10 s would run out.
+    expect(Date.now() - confirmedAt).toBeLessThan(6_000);
   });
 });

@@ -78,6 +78,7 @@ describe("rpcAccess", () => {
       reserveUsage: ["service:media"],
       releaseUsage: ["service:media"],
       grantCredits: ["service:account"],
+      getRevenue: ["service:account"],
     } satisfies Record<string, AllowedCaller[]>;
     const table = rpcAccess(BillingService, entries);
     expect(table).toEqual({ "crafter.billing.v1.BillingService": entries });

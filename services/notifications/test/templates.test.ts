@@ -7,6 +7,7 @@ import {
   renderConsentEmail,
   renderEmailChangeEmail,
   renderEmailChangeNotice,
+  renderInviteEmail,
   renderPasswordResetEmail,
   renderVerificationEmail,
   tokenLink,
@@ -135,5 +136,25 @@ describe("email change emails (issue 14)", () => {
     expect(email.text).toContain("a<b>@example.com");
     expect(email.html).toContain("a&lt;b&gt;@example.com");
     expect(email.html).not.toContain("a<b>");
+  });
+});
+
+describe("team invitation email (issue 14)", () => {
+  it("names who invited, the project and the role, escaped in HTML, with the single-use link", () => {
+    const email = renderInviteEmail({
+      inviterName: "Ana <Owner>",
+      projectTitle: "Bread & Co",
+      role: "projectAdmin",
+      link: "https://crafter.test/app/invite?token=abc",
+      expiresAt: inOneDay,
+      now,
+    });
+    expect(email.subject).toBe("You are invited to a project on Crafter");
+    expect(email.text).toContain('Ana <Owner> invited you to work on "Bread & Co" on Crafter as project admin.');
+    expect(email.html).toContain("Ana &lt;Owner&gt;");
+    expect(email.html).toContain("Bread &amp; Co");
+    expect(email.html).not.toContain("<Owner>");
+    expect(email.html).toContain('href="https://crafter.test/app/invite?token=abc"');
+    expect(email.text).toContain("can be used once");
   });
 });

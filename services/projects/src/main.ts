@@ -3,7 +3,8 @@ import { configSchema } from "./config";
 import type { ProjectsDeps } from "./deps";
 import { projectsConsumers } from "./events/consumers";
 import { ProjectEvents } from "./events/publishers";
-import { access } from "./rpc/access";
+import { access, membersAccess } from "./rpc/access";
+import { membersRoutes } from "./rpc/members.routes";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 
@@ -15,8 +16,11 @@ await runService({
     const events = new ProjectEvents(config.CRAFTER_NAMESPACE);
     const deps: ProjectsDeps = { stores, events, kick, logger, now: () => new Date() };
     return {
-      routes: routes(deps),
-      access,
+      routes: (router) => {
+        routes(deps)(router);
+        membersRoutes(deps)(router);
+      },
+      access: { ...access, ...membersAccess },
       publishes: [events.topic],
       outbox: stores.outbox,
       consumers: projectsConsumers(config.CRAFTER_NAMESPACE, deps),

@@ -45,7 +45,7 @@ export function adminRoutes(deps: AccountDeps): (router: ConnectRouter) => void 
       async getStats(req, ctx) {
         const stats = await getStats(deps, callerOf(ctx), req);
         return {
-          days: stats.days.map((day) => ({ ...day, mrrCents: 0n })),
+          days: stats.days.map((day) => ({ ...day, mrrCents: BigInt(day.mrrCents) })),
           totalUsers: stats.totalUsers,
         };
       },

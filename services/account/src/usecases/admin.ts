@@ -179,13 +179,14 @@ export async function listAudit(
 
 /**
  * Sign-ups (accounts), crafts and credits (facts from workflows' and billing's events) per UTC day
- * over the last `days` (1 to 365, default 30), and the number of users.
+ * over the last `days` (1 to 365, default 30), MRR at each day's end (US cents, billing's
+ * subscriptions), and the number of users.
  */
 export async function getStats(
   deps: AccountDeps,
   caller: Caller,
   input: { days: number },
-): Promise<{ days: DayRow[]; totalUsers: number }> {
+): Promise<{ days: (DayRow & { mrrCents: number })[]; totalUsers: number }> {
   requirePermission(caller, "admin.stats.read");
   const days = Math.min(365, Math.max(1, input.days || 30));
   const now = deps.now();
@@ -195,5 +196,7 @@ export async function getStats(
     deps.stores.stats.since(start),
     deps.stores.directory.count(),
   ]);
-  return { days: dailySeries(now, days, signups, facts), totalUsers };
+  const series = dailySeries(now, days, signups, facts);
+  const mrr = await deps.grants.revenue(series.map((row) => row.day));
+  return { days: series.map((row) => ({ ...row, mrrCents: mrr.get(row.day) ?? 0 })), totalUsers };
 }

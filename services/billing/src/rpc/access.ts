@@ -20,6 +20,8 @@ export const access = rpcAccess(BillingService, {
   releaseUsage: ["service:media", "service:notifications", "service:workflows"],
   // Admin grants: the account service's admin RPCs check the role and audit first (issue 14).
   grantCredits: ["service:account"],
+  // Admin's MRR chart: the account service's GetStats checks the role first (issue 14).
+  getRevenue: ["service:account"],
 });
 
 /**

@@ -7,6 +7,7 @@ import { adminGrantCredits } from "../usecases/admin-grant-credits";
 import { debitCredits } from "../usecases/debit-credits";
 import { getCredits } from "../usecases/get-credits";
 import { getPlan } from "../usecases/get-plan";
+import { getRevenue } from "../usecases/get-revenue";
 import { refundDebit } from "../usecases/refund-debit";
 import { releaseUsage } from "../usecases/release-usage";
 import { reserveUsage } from "../usecases/reserve-usage";
@@ -72,6 +73,10 @@ export function routes(deps: BillingDeps): (router: ConnectRouter) => void {
       },
       async grantCredits(req) {
         return adminGrantCredits(deps, req);
+      },
+      async getRevenue(req) {
+        const days = await getRevenue(deps, req);
+        return { days: days.map((day) => ({ day: day.day, mrrCents: BigInt(day.mrrCents) })) };
       },
     });
     paymentsRoutes(deps)(router);

@@ -1,5 +1,6 @@
 import type { Connection } from "mongoose";
 import { balanceModel, LedgerRepository, ledgerEntryModel } from "./ledger.repository";
+import { MrrRepository, mrrChangeModel } from "./mrr.repository";
 import { PaymentsRepository, paymentsModels } from "./payments.repository";
 import { ReferralRepository, referralModels } from "./referral.repository";
 import { SubscriptionRepository, subscriptionModel } from "./subscription.repository";
@@ -14,6 +15,8 @@ export interface BillingStores {
   usage: UsageRepository;
   /** Referral codes, referrals and their rewards (issue 14). */
   referrals: ReferralRepository;
+  /** What each subscription state adds to MRR, over time (Admin's charts, issue 14). */
+  mrr: MrrRepository;
 }
 
 /** Builds the repositories and waits for their unique indexes, which the ledger's safety rests on. */
@@ -24,7 +27,9 @@ export async function createStores(connection: Connection): Promise<BillingStore
   const payments = paymentsModels(connection);
   const usage = usageModels(connection);
   const referrals = referralModels(connection);
+  const mrr = mrrChangeModel(connection);
   await Promise.all([
+    mrr.init(),
     ledger.init(),
     balances.init(),
     subscriptions.init(),
@@ -44,5 +49,6 @@ export async function createStores(connection: Connection): Promise<BillingStore
     payments: new PaymentsRepository(payments.events, payments.customers, payments.invoices),
     usage: new UsageRepository(usage.entries, usage.snapshots, usage.limits),
     referrals: new ReferralRepository(referrals.codes, referrals.referrals, referrals.rewards),
+    mrr: new MrrRepository(mrr),
   };
 }

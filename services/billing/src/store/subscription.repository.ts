@@ -71,6 +71,11 @@ export class SubscriptionRepository {
     return tier === "free" ? FREE_PLAN : tier;
   }
 
+  /** Every subscription document (Admin's MRR history fills in the ones older than it). */
+  async all(limit = 200_000): Promise<SubscriptionDoc[]> {
+    return this.model.find({}).limit(limit).lean<SubscriptionDoc[]>();
+  }
+
   /**
    * Puts the user on `plan` (insert on the unique userId, else update; last writer wins, which
    * is what a plan change means). `fields` carries the Stripe side when a webhook sets it.

@@ -1,6 +1,7 @@
 import { badRequest } from "@crafter/kit";
 import { planOfKey, type Tier } from "@crafter/plans";
 import type { BillingDeps } from "../deps";
+import { mrrCentsOf } from "../domain/mrr";
 import { payingUser } from "../domain/referrals";
 import {
   type StripeEventLike,
@@ -145,6 +146,12 @@ async function writeState(deps: BillingDeps, state: SubscriptionState, eventAt: 
     ...(state.currentPeriodEnd ? { currentPeriodEnd: state.currentPeriodEnd } : {}),
   });
   if (state.customerId) await deps.stores.payments.rememberCustomer(state.customerId, state.userId);
+  // Admin's MRR over time (domain/mrr.ts): the state from this event on; a redelivery adds nothing.
+  await deps.stores.mrr.record({
+    userId: state.userId,
+    at: eventAt,
+    mrrCents: mrrCentsOf(state.planKey, tier !== "free"),
+  });
   await grantPlanCredits(deps, state.userId, tier, deps.now());
   return { userId: state.userId, state, tier };
 }

@@ -71,6 +71,7 @@ export function toProject(project: Project | undefined) {
     projectTitle: project.projectTitle,
     profileId: project.profileId,
     createdAt: iso(project.createdAt),
+    role: project.role || "owner",
   };
 }
 

@@ -92,7 +92,13 @@ export const profileSchema = z
   .meta({ id: "Profile" });
 
 export const projectSchema = z
-  .object({ projectId: z.string(), projectTitle: z.string(), profileId: z.string(), createdAt: iso })
+  .object({
+    projectId: z.string(),
+    projectTitle: z.string(),
+    profileId: z.string(),
+    createdAt: iso,
+    role: z.string().meta({ description: "The caller's role on it: owner, manager or projectAdmin (team members)." }),
+  })
   .meta({ id: "Project" });
 
 export const checkListSchema = z.array(z.object({ key: z.string(), title: z.string(), done: z.boolean() }));

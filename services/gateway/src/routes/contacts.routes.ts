@@ -136,16 +136,26 @@ const customFieldItem = z.object({
 /**
  * The project a request acts in: the `projectId` given, which must be one of the user's, or the
  * active one ("" for a user without a project yet).
- * @throws NOT_FOUND for a project that is not the user's.
+ * The areas behind this check (contacts, leads, automations, calendar, campaigns, templates) keep
+ * their data under the caller's own user id, so a team member (issue 14) cannot share them yet:
+ * on a project they do not own they are refused here rather than shown an empty copy.
+ * @throws NOT_FOUND for a project that is not the user's; FORBIDDEN on a project they are a member of.
  */
 export async function projectOf(clients: RouteDeps["clients"], as: As, projectId: string | undefined): Promise<string> {
   if (projectId) {
     const { projects } = await clients.projects.listProjects({}, as);
-    if (!projects.some((p) => p.projectId === projectId)) throw appError("NOT_FOUND", "No such project.");
+    const project = projects.find((p) => p.projectId === projectId);
+    if (!project) throw appError("NOT_FOUND", "No such project.");
+    if (project.role && project.role !== "owner") throw appError("FORBIDDEN", MEMBER_AREA_MESSAGE);
     return projectId;
   }
-  return (await clients.projects.getActiveProject({}, as)).projectId ?? "";
+  const active = await clients.projects.getActiveProject({}, as);
+  if (active.role && active.role !== "owner") throw appError("FORBIDDEN", MEMBER_AREA_MESSAGE);
+  return active.projectId ?? "";
 }
+
+const MEMBER_AREA_MESSAGE =
+  "Team members can work on this project's profiles and business details; this area is its owner's only for now.";
 
 function listRequest(projectId: string, f: ListFilters & { page?: number; pageSize?: number }) {
   return {

@@ -16,6 +16,7 @@ import { emailChangeRoutes } from "./email-change.routes";
 import { inboxRoutes } from "./inbox.routes";
 import { leadsRoutes } from "./leads.routes";
 import { mediaRoutes } from "./media.routes";
+import { membersRoutes } from "./members.routes";
 import { pagesRoutes } from "./pages.routes";
 import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
@@ -34,6 +35,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   authRoutes,
   accountRoutes,
   projectsRoutes,
+  membersRoutes,
   brandVoiceRoutes,
   profilesRoutes,
   workflowsRoutes,

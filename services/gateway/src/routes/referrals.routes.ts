@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requireFeature } from "../http/features";
 import { defineRoute, type RouteDef } from "../http/registry";
 import type { RouteDeps } from "./deps";
 
@@ -21,7 +22,10 @@ export function referralsRoutes({ clients, publicOrigin }: RouteDeps): RouteDef[
         referrerCredits: z.number().int(),
         referredCredits: z.number().int(),
       }),
+      errors: ["FEATURE_DISABLED"],
       handler: async ({ as }) => {
+        // The flag is checked here too, not only by the web's menu (a hidden page's API stays closed).
+        await requireFeature(clients, as, "first_promoter");
         const view = await clients.referrals.getReferrals({}, as);
         return {
           code: view.code,

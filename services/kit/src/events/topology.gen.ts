@@ -27,7 +27,13 @@ export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly strin
   workflows: { publishes: ["workflows.craft.v1"], consumes: ["projects.project.v1"] },
   notifications: {
     publishes: ["notifications.email.v1", "notifications.inbox.v1"],
-    consumes: ["auth.user.v1", "contacts.contact.v1", "contacts.lead.v1", "notifications.email.v1"],
+    consumes: [
+      "auth.user.v1",
+      "contacts.contact.v1",
+      "contacts.lead.v1",
+      "notifications.email.v1",
+      "projects.project.v1",
+    ],
   },
   billing: {
     publishes: ["billing.credits.v1", "billing.usage.v1", "billing.subscription.v1"],

@@ -18,7 +18,8 @@ export type TemplateName =
   | "reset-password"
   | "confirm-subscription"
   | "confirm-email-change"
-  | "email-change-notice";
+  | "email-change-notice"
+  | "project-invite";
 
 export const VERIFY_SUBJECT = "Verify your email for Crafter";
 export const RESET_SUBJECT = "Reset your Crafter password";
@@ -250,4 +251,37 @@ export function renderEmailChangeNotice(input: EmailChangeEmailInput): RenderedE
     text: renderText(layout),
     html: renderHtml(EMAIL_CHANGE_NOTICE_SUBJECT, layout),
   };
+}
+
+export const INVITE_SUBJECT = "You are invited to a project on Crafter";
+
+/** Input of the team invitation email (issue 14). */
+export interface InviteEmailInput {
+  /** Who invited (their display name; escaped in HTML). */
+  inviterName: string;
+  /** The project's name (user-provided; escaped in HTML). */
+  projectTitle: string;
+  /** "manager" or "projectAdmin". */
+  role: string;
+  /** `/invite?token=…`. */
+  link: string;
+  expiresAt: Date | null;
+  now: Date;
+}
+
+const ROLE_LABELS: Record<string, string> = { manager: "manager", projectAdmin: "project admin" };
+
+/** To the invited address: the single-use link that joins the project. */
+export function renderInviteEmail(input: InviteEmailInput): RenderedEmail {
+  const inviter = cleanDisplayName(input.inviterName) || "A Crafter user";
+  const project = cleanDisplayName(input.projectTitle) || "a project";
+  const layout: Layout = {
+    greeting: greeting(undefined),
+    intro: `${inviter} invited you to work on "${project}" on Crafter as ${ROLE_LABELS[input.role] ?? input.role}. Sign in or create an account with this email address, then accept.`,
+    action: "Accept the invitation",
+    link: input.link,
+    expiry: `This link expires ${describeExpiry(input.expiresAt, input.now)} and can be used once.`,
+    ignore: "If you do not know this person, ignore this email: nothing happens without you.",
+  };
+  return { subject: INVITE_SUBJECT, text: renderText(layout), html: renderHtml(INVITE_SUBJECT, layout) };
 }

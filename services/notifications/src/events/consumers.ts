@@ -6,9 +6,11 @@ import {
   PasswordResetRequestedSchema,
   UserRegisteredSchema,
 } from "@crafter/proto/crafter/events/v1/events_pb";
+import { ProjectMemberInvitedSchema } from "@crafter/proto/crafter/events/v1/project_members_pb";
 import type { NotificationsDeps } from "../deps";
 import { sendConsentEmail } from "../usecases/send-consent-email";
 import { sendEmailChangeEmails } from "../usecases/send-email-change-emails";
+import { sendInviteEmail } from "../usecases/send-invite-email";
 import { sendPasswordResetEmail } from "../usecases/send-password-reset-email";
 import { sendVerificationEmail } from "../usecases/send-verification-email";
 import { automationsConsumers } from "./automations.consumers";
@@ -31,6 +33,7 @@ export function notificationsConsumers(
       ...new Set([
         topicName(namespace, TOPICS.authUser),
         topicName(namespace, TOPICS.contactsContact),
+        topicName(namespace, TOPICS.projectsProject),
         ...areas.flatMap((a) => a.topics),
       ]),
     ],
@@ -62,6 +65,19 @@ export function notificationsConsumers(
           token: event.token,
           expiresAt: toDate(event.expiresAt),
           displayName: event.displayName,
+        }),
+      ),
+      // A team invitation (issue 14): the single-use link to the invited address.
+      on(ProjectMemberInvitedSchema, (event, meta) =>
+        sendInviteEmail(deps, meta.id, {
+          projectId: event.projectId,
+          projectTitle: event.projectTitle,
+          inviteId: event.inviteId,
+          email: event.email,
+          role: event.role,
+          token: event.token,
+          expiresAt: toDate(event.expiresAt),
+          inviterName: event.inviterName,
         }),
       ),
       // The double opt-in of a lead form (issue 10): the confirm link, once per event.

@@ -4,6 +4,7 @@ import {
   ProjectCreatedSchema,
   ProjectDeletedSchema,
 } from "@crafter/proto/crafter/events/v1/events_pb";
+import { ProjectMemberInvitedSchema } from "@crafter/proto/crafter/events/v1/project_members_pb";
 
 /**
  * Builds the events of the project aggregate (topic `<ns>.projects.project.v1`, key = project id), as
@@ -46,6 +47,24 @@ export class ProjectEvents {
       userId: project.userId,
       projectId: project.id,
       projectTitle: project.title,
+    });
+  }
+
+  /** An owner invited someone to the project (issue 14); notifications emails them the link. */
+  memberInvited(invite: {
+    projectId: string;
+    projectTitle: string;
+    inviteId: string;
+    email: string;
+    role: string;
+    token: string;
+    expiresAt: Date;
+    inviterName: string;
+  }): OutboxEntry {
+    const ms = invite.expiresAt.getTime();
+    return outboxEntry(this.topic, invite.projectId, ProjectMemberInvitedSchema, {
+      ...invite,
+      expiresAt: { seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 },
     });
   }
 }

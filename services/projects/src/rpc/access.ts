@@ -1,4 +1,5 @@
 import { rpcAccess } from "@crafter/kit";
+import { MembersService } from "@crafter/proto/crafter/projects/v1/members_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 
 /**
@@ -29,4 +30,16 @@ export const access = rpcAccess(ProjectsService, {
   // Also read by workflows for every generation, with the user's token.
   getBrandVoice: ["user"],
   updateBrandVoice: ["user"],
+});
+
+/**
+ * MembersService (issue 14): the gateway with the user's token; the use cases check the caller's
+ * role on the project (@crafter/roles). Other users are named `member_user_id`.
+ */
+export const membersAccess = rpcAccess(MembersService, {
+  inviteMember: ["user"],
+  listMembers: ["user"],
+  revokeInvite: ["user"],
+  removeMember: ["user"],
+  acceptInvite: ["user"],
 });

@@ -25,12 +25,14 @@ export function timestamp(date: Date): { seconds: bigint; nanos: number } {
   return { seconds: BigInt(Math.floor(ms / 1000)), nanos: (((ms % 1000) + 1000) % 1000) * 1_000_000 };
 }
 
-export function projectMessage(project: Project): MessageInitShape<typeof ProjectSchema> {
+/** @param role the caller's role on it (owner, or a team member's). */
+export function projectMessage(project: Project, role = "owner"): MessageInitShape<typeof ProjectSchema> {
   return {
     projectId: project.id,
     projectTitle: project.title,
     profileId: project.profileId,
     createdAt: timestamp(project.createdAt),
+    role,
   };
 }
 

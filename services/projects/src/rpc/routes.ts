@@ -13,13 +13,18 @@ import { getProfile } from "../usecases/get-profile";
 import { listProfileCrafts } from "../usecases/list-profile-crafts";
 import { listProfiles } from "../usecases/list-profiles";
 import { listProjects } from "../usecases/list-projects";
+import { actingIn, actingOnProfile } from "../usecases/project-access";
 import { renameProject } from "../usecases/rename-project";
 import { createReview, deleteReview, importReviews, listReviews, replyToReview } from "../usecases/reviews";
 import { setActiveProject } from "../usecases/set-active-project";
 import { updateProfile } from "../usecases/update-profile";
 import { checkListMessage, profileMessage, profileTypeName, projectMessage, reviewMessage, timestamp } from "./mappers";
 
-/** crafter.projects.v1.ProjectsService: every call is scoped to the caller of the access token. */
+/**
+ * crafter.projects.v1.ProjectsService: every call is scoped to the caller of the access token; on a
+ * project they are a team member of, `actingIn`/`actingOnProfile` check their role
+ * (@crafter/roles PROJECT_PERMISSIONS) and run the use case in the owner's data of that project.
+ */
 export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
   return (router) =>
     router.service(ProjectsService, {
@@ -28,7 +33,11 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
         return { project: projectMessage(project), profile: profileMessage(profile) };
       },
       async listProjects(_req, ctx) {
-        return { projects: (await listProjects(deps, callerOf(ctx))).map(projectMessage) };
+        return {
+          projects: (await listProjects(deps, callerOf(ctx))).map(({ role, ...project }) =>
+            projectMessage(project, role),
+          ),
+        };
       },
       async getActiveProject(_req, ctx) {
         const active = await getActiveProject(deps, callerOf(ctx));
@@ -37,6 +46,7 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
           projectTitle: active.projectTitle,
           profile: active.profile ? profileMessage(active.profile) : undefined,
           checkList: checkListMessage(active.checkList),
+          role: active.role,
         };
       },
       async setActiveProject(req, ctx) {
@@ -48,26 +58,44 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
         };
       },
       async getCheckList(req, ctx) {
-        return { items: checkListMessage(await getCheckList(deps, callerOf(ctx), req.projectId)) };
+        return {
+          items: checkListMessage(
+            await getCheckList(deps, await actingIn(deps, callerOf(ctx), req.projectId, "project.read"), req.projectId),
+          ),
+        };
       },
       async getProfile(req, ctx) {
-        return { profile: profileMessage(await getProfile(deps, callerOf(ctx), req.profileId)) };
+        return {
+          profile: profileMessage(
+            await getProfile(
+              deps,
+              await actingOnProfile(deps, callerOf(ctx), req.profileId, "project.read"),
+              req.profileId,
+            ),
+          ),
+        };
       },
       async renameProject(req, ctx) {
-        return { project: projectMessage(await renameProject(deps, callerOf(ctx), req)) };
+        return {
+          project: projectMessage(
+            await renameProject(deps, await actingIn(deps, callerOf(ctx), req.projectId, "project.settings"), req),
+          ),
+        };
       },
       async deleteProject(req, ctx) {
         return deleteProject(deps, callerOf(ctx), req);
       },
       async listProfiles(req, ctx) {
-        const profiles = await listProfiles(deps, actingFor(callerOf(ctx), req.userId), {
+        const caller = await actingIn(deps, actingFor(callerOf(ctx), req.userId), req.projectId, "project.read");
+        const profiles = await listProfiles(deps, caller, {
           projectId: req.projectId,
           type: profileTypeName(req.type),
         });
         return { profiles: profiles.map(profileMessage) };
       },
       async createProfile(req, ctx) {
-        const profile = await createProfile(deps, callerOf(ctx), {
+        const caller = await actingIn(deps, callerOf(ctx), req.projectId, "project.write");
+        const profile = await createProfile(deps, caller, {
           projectId: req.projectId,
           type: profileTypeName(req.type),
           values: req.values ?? {},
@@ -75,7 +103,8 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
         return { profile: profileMessage(profile) };
       },
       async updateProfile(req, ctx) {
-        const profile = await updateProfile(deps, callerOf(ctx), {
+        const caller = await actingOnProfile(deps, callerOf(ctx), req.profileId, "project.write");
+        const profile = await updateProfile(deps, caller, {
           profileId: req.profileId,
           values: req.values ?? {},
           sections: req.sections ?? {},
@@ -83,15 +112,19 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
         return { profile: profileMessage(profile) };
       },
       async deleteProfile(req, ctx) {
-        await deleteProfile(deps, callerOf(ctx), req);
+        await deleteProfile(deps, await actingOnProfile(deps, callerOf(ctx), req.profileId, "project.write"), req);
         return {};
       },
       async listProfileCrafts(req, ctx) {
-        const crafts = await listProfileCrafts(deps, callerOf(ctx), req);
+        const crafts = await listProfileCrafts(
+          deps,
+          await actingOnProfile(deps, callerOf(ctx), req.profileId, "project.read"),
+          req,
+        );
         return { crafts: crafts.map((craft) => ({ ...craft, createdAt: timestamp(craft.createdAt) })) };
       },
       async listReviews(req, ctx) {
-        const page = await listReviews(deps, callerOf(ctx), req);
+        const page = await listReviews(deps, await actingIn(deps, callerOf(ctx), req.projectId, "project.read"), req);
         return {
           reviews: page.items.map(reviewMessage),
           total: page.total,
@@ -100,10 +133,14 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
         };
       },
       async createReview(req, ctx) {
-        return { review: reviewMessage(await createReview(deps, callerOf(ctx), req)) };
+        return {
+          review: reviewMessage(
+            await createReview(deps, await actingIn(deps, callerOf(ctx), req.projectId, "project.write"), req),
+          ),
+        };
       },
       async importReviews(req, ctx) {
-        return importReviews(deps, callerOf(ctx), req);
+        return importReviews(deps, await actingIn(deps, callerOf(ctx), req.projectId, "project.write"), req);
       },
       async replyToReview(req, ctx) {
         return { review: reviewMessage(await replyToReview(deps, callerOf(ctx), req)) };
@@ -113,10 +150,22 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
         return {};
       },
       async getBrandVoice(req, ctx) {
-        return { brandVoice: await getBrandVoice(deps, callerOf(ctx), req) };
+        return {
+          brandVoice: await getBrandVoice(
+            deps,
+            await actingIn(deps, callerOf(ctx), req.projectId, "project.read"),
+            req,
+          ),
+        };
       },
       async updateBrandVoice(req, ctx) {
-        return { brandVoice: await updateBrandVoice(deps, callerOf(ctx), req) };
+        return {
+          brandVoice: await updateBrandVoice(
+            deps,
+            await actingIn(deps, callerOf(ctx), req.projectId, "project.settings"),
+            req,
+          ),
+        };
       },
     });
 }

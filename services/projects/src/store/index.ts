@@ -1,6 +1,7 @@
 import type { OutboxModel } from "@crafter/kit";
 import type { Connection } from "mongoose";
 import { ActiveProjectRepository, activeProjectModel } from "./active-project.repository";
+import { MemberRepository, memberModels } from "./member.repository";
 import { ProfileRepository, profileModel } from "./profile.repository";
 import { ProjectRepository, projectModel } from "./project.repository";
 import { ProjectCraftRepository, projectCraftModel } from "./project-craft.repository";
@@ -15,6 +16,8 @@ export interface ProjectsStores {
   crafts: ProjectCraftRepository;
   reviews: ReviewRepository;
   deletions: ProjectDeletionRepository;
+  /** Team members and their invitations (issue 14). */
+  members: MemberRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
   outbox: OutboxModel[];
 }
@@ -28,6 +31,7 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     crafts: projectCraftModel(connection),
     reviews: reviewModel(connection),
     deletions: projectDeletionModel(connection),
+    ...memberModels(connection),
   };
   await Promise.all(Object.values(models).map((model) => model.init()));
   return {
@@ -37,6 +41,7 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     crafts: new ProjectCraftRepository(models.crafts),
     reviews: new ReviewRepository(models.reviews),
     deletions: new ProjectDeletionRepository(models.deletions),
-    outbox: [models.projects, models.profiles, models.deletions],
+    members: new MemberRepository(models),
+    outbox: [models.projects, models.profiles, models.deletions, models.invites],
   };
 }

@@ -129,4 +129,13 @@ export class ProfileRepository extends TenantRepository<ProfileDoc> {
   async removeForProject(userId: string, projectId: string): Promise<void> {
     await this.model.deleteMany(this.scope(userId, { projectId }));
   }
+
+  /**
+   * The project a profile belongs to, whoever owns it; "" when there is no such profile. Only for
+   * the team-member check (usecases/project-access.ts), which then decides who may act on it.
+   */
+  async projectIdOf(profileId: string): Promise<string> {
+    const doc = await this.model.findById(profileId, { projectId: 1 }).lean<Pick<ProfileDoc, "projectId">>();
+    return doc?.projectId ?? "";
+  }
 }

@@ -96,6 +96,15 @@ export class ProjectRepository extends TenantRepository<ProjectDoc> {
     return this.delete(userId, { _id: projectId });
   }
 
+  /**
+   * A project by id, whoever owns it; null when there is none. Only for the team-member check
+   * (usecases/project-access.ts), which decides whether the caller may see it.
+   */
+  async anyById(projectId: string): Promise<Project | null> {
+    const doc = await this.model.findById(projectId).lean<ProjectDoc>();
+    return doc ? toPlain(doc) : null;
+  }
+
   /** The user's most recently created project, or null when they have none. */
   async latest(userId: string): Promise<Project | null> {
     const doc = await this.model.findOne(this.scope(userId)).sort({ createdAt: -1, _id: -1 }).lean<ProjectDoc>();

@@ -11,18 +11,23 @@ export interface ActiveProjectView {
   projectTitle: string;
   profile: Profile | null;
   checkList: CheckListItem[];
+  /** The caller's role on it (owner, or a team member's); "" without a project. */
+  role: string;
 }
 
 /** The caller's active project with its PROJECT profile and check-list. */
 export async function getActiveProject(deps: ProjectsDeps, caller: Caller): Promise<ActiveProjectView> {
   const { userId } = caller;
   const { project } = await resolveActive(deps, userId);
-  if (!project) return { projectId: null, projectTitle: "", profile: null, checkList: [] };
-  const profile = await deps.stores.profiles.findById(userId, project.profileId);
+  if (!project) return { projectId: null, projectTitle: "", profile: null, checkList: [], role: "" };
+  // The project's owner holds its profile (the caller may be a team member).
+  const profile = await deps.stores.profiles.findById(project.userId, project.profileId);
   return {
     projectId: project.id,
     projectTitle: project.title,
     profile,
     checkList: await checkListOf(deps, project, profile),
+    role:
+      project.userId === userId ? "owner" : ((await deps.stores.members.membership(project.id, userId))?.role ?? ""),
   };
 }

@@ -1,6 +1,7 @@
 import type { ProjectsDeps } from "../deps";
 import type { ActivePointer } from "../store/active-project.repository";
 import type { Project } from "../store/project.repository";
+import { projectAccess } from "./project-access";
 
 /** The user's active project and the stored pointer it was resolved from. */
 export interface ResolvedActive {
@@ -17,8 +18,9 @@ export interface ResolvedActive {
 export async function resolveActive(deps: ProjectsDeps, userId: string): Promise<ResolvedActive> {
   const pointer = await deps.stores.active.current(userId);
   if (pointer) {
-    const project = await deps.stores.projects.get(userId, pointer.projectId);
-    if (project) return { project, pointer };
+    // One of theirs, or one they are a team member of (removed members fall back to their own).
+    const access = await projectAccess(deps, userId, pointer.projectId);
+    if (access) return { project: access.project, pointer };
   }
   return { project: await deps.stores.projects.latest(userId), pointer };
 }

@@ -1,6 +1,7 @@
 import { appError, badRequest, type Caller } from "@crafter/kit";
 import type { ProjectsDeps } from "../deps";
 import type { Profile } from "../store/profile.repository";
+import { projectAccess } from "./project-access";
 import { resolveActive } from "./resolve-active";
 
 const CONFLICT_MESSAGE = "The active project was changed elsewhere. Reload and try again.";
@@ -19,7 +20,8 @@ export async function setActiveProject(
 ): Promise<{ projectId: string; projectTitle: string; profile: Profile | null }> {
   const { userId } = caller;
   if (!request.newActiveId) throw badRequest({ newActiveId: "The new active project is required" });
-  const next = await deps.stores.projects.get(userId, request.newActiveId);
+  // One of the caller's projects or one they are a team member of.
+  const next = (await projectAccess(deps, userId, request.newActiveId))?.project;
   if (!next) throw appError("NOT_FOUND", "Project not found");
 
   const { project: current, pointer } = await resolveActive(deps, userId);
@@ -37,6 +39,6 @@ export async function setActiveProject(
   return {
     projectId: next.id,
     projectTitle: next.title,
-    profile: await deps.stores.profiles.findById(userId, next.profileId),
+    profile: await deps.stores.profiles.findById(next.userId, next.profileId),
   };
 }

@@ -36,6 +36,8 @@ export interface ProjectListItem {
   projectTitle: string;
   profileId: string;
   createdAt: string;
+  /** The user's role on it: owner, or a team member's manager / projectAdmin (issue 14). */
+  role?: string;
 }
 
 /** `GET /api/projects`: the user's projects, each with its profile (the contextSelector's choices). */

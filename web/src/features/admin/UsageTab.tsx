@@ -82,8 +82,29 @@ export function UsageTab() {
           </ResponsiveContainer>
         </div>
       </Card>
+      <Card size="small" title="MRR over time (USD)">
+        <div
+          style={{ width: "100%", height: 220 }}
+          role="img"
+          aria-label={`Monthly recurring revenue at the end of each day over ${days} days`}
+          data-testid="admin-mrr-chart"
+        >
+          <ResponsiveContainer>
+            <LineChart
+              data={data.days.map((day) => ({ day: day.day, mrr: day.mrrCents / 100 }))}
+              margin={{ left: 0, right: 8, top: 8, bottom: 0 }}
+            >
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="day" tickFormatter={(day: string) => day.slice(5)} minTickGap={16} />
+              <YAxis width={56} />
+              <Tooltip formatter={(value) => `$${Number(value).toFixed(2)}`} />
+              <Line type="stepAfter" dataKey="mrr" name="MRR" stroke="#db2777" dot={false} />
+            </LineChart>
+          </ResponsiveContainer>
+        </div>
+      </Card>
       <Typography.Text type="secondary">
-        MRR comes from billing's subscriptions, which publish no revenue event yet: it reads 0 until they do.
+        MRR is each live subscription's monthly price (a yearly plan's charge / 12), from billing's subscriptions.
       </Typography.Text>
     </Flex>
   );

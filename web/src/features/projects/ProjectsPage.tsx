@@ -1,4 +1,11 @@
-import { CheckCircleFilled, DeleteOutlined, EditOutlined, PlusOutlined, SwapOutlined } from "@ant-design/icons";
+import {
+  CheckCircleFilled,
+  DeleteOutlined,
+  EditOutlined,
+  PlusOutlined,
+  SwapOutlined,
+  TeamOutlined,
+} from "@ant-design/icons";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Card, Flex, Form, Input, List, Modal, Popconfirm, Tag, Typography } from "antd";
 import { useState } from "react";
@@ -14,6 +21,8 @@ import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import { AreaShell } from "./components/AreaShell";
 import { setActiveProfile } from "./context";
+import { MembersModal } from "./members/MembersModal";
+import { ROLE_LABELS } from "./members/members-api";
 
 const newProjectSchema = z.object({
   name: z.string().trim().min(1, "Business name is required").max(120, "At most 120 characters"),
@@ -165,6 +174,7 @@ export default function ProjectsPage() {
   const { switchTo, remove } = useProjectActions();
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<ProjectListItem | null>(null);
+  const [team, setTeam] = useState<ProjectListItem | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const activeId = initial?.activeProjectInfo?.projectId ?? "";
   const projects = data?.projects ?? [];
@@ -206,6 +216,9 @@ export default function ProjectsPage() {
             dataSource={projects}
             renderItem={(project) => {
               const active = project.projectId === activeId;
+              // @crafter/roles: the owner manages members and deletes; a projectAdmin may rename.
+              const role = project.role ?? "owner";
+              const owner = role === "owner";
               return (
                 <List.Item
                   data-testid="project-row"
@@ -226,38 +239,56 @@ export default function ProjectsPage() {
                         Switch to
                       </Button>
                     ),
-                    <Button
-                      key="rename"
-                      type="text"
-                      icon={<EditOutlined />}
-                      onClick={() => setRenaming(project)}
-                      aria-label={`Rename ${project.projectTitle}`}
-                      data-testid="project-rename"
-                    />,
-                    <Popconfirm
-                      key="delete"
-                      title={`Delete ${project.projectTitle}?`}
-                      description="Its profiles and reviews are deleted too. This cannot be undone."
-                      okText="Delete"
-                      okButtonProps={{ danger: true, "data-testid": "confirm-delete" } as never}
-                      onConfirm={async () => {
-                        try {
-                          await remove(project.projectId);
-                          notify.success(`${project.projectTitle} deleted`);
-                        } catch (failure) {
-                          notify.error(failure, "Could not delete the project");
-                        }
-                      }}
-                    >
+                    owner ? (
                       <Button
+                        key="team"
                         type="text"
-                        danger
-                        icon={<DeleteOutlined />}
-                        aria-label={`Delete ${project.projectTitle}`}
-                        data-testid="project-delete"
+                        icon={<TeamOutlined />}
+                        onClick={() => setTeam(project)}
+                        aria-label={`Team of ${project.projectTitle}`}
+                        data-testid="project-members"
                       />
-                    </Popconfirm>,
-                  ]}
+                    ) : (
+                      <Tag key="role" data-testid="project-role">
+                        {ROLE_LABELS[role] ?? role}
+                      </Tag>
+                    ),
+                    (owner || role === "projectAdmin") && (
+                      <Button
+                        key="rename"
+                        type="text"
+                        icon={<EditOutlined />}
+                        onClick={() => setRenaming(project)}
+                        aria-label={`Rename ${project.projectTitle}`}
+                        data-testid="project-rename"
+                      />
+                    ),
+                    owner && (
+                      <Popconfirm
+                        key="delete"
+                        title={`Delete ${project.projectTitle}?`}
+                        description="Its profiles and reviews are deleted too. This cannot be undone."
+                        okText="Delete"
+                        okButtonProps={{ danger: true, "data-testid": "confirm-delete" } as never}
+                        onConfirm={async () => {
+                          try {
+                            await remove(project.projectId);
+                            notify.success(`${project.projectTitle} deleted`);
+                          } catch (failure) {
+                            notify.error(failure, "Could not delete the project");
+                          }
+                        }}
+                      >
+                        <Button
+                          type="text"
+                          danger
+                          icon={<DeleteOutlined />}
+                          aria-label={`Delete ${project.projectTitle}`}
+                          data-testid="project-delete"
+                        />
+                      </Popconfirm>
+                    ),
+                  ].filter(Boolean)}
                 >
                   <List.Item.Meta
                     title={<span data-testid="project-row-name">{project.projectTitle}</span>}
@@ -273,6 +304,7 @@ export default function ProjectsPage() {
       </Card>
       <NewProjectModal open={creating} onClose={() => setCreating(false)} />
       {renaming && <RenameModal key={renaming.projectId} project={renaming} onClose={() => setRenaming(null)} />}
+      {team && <MembersModal key={team.projectId} project={team} onClose={() => setTeam(null)} />}
     </AreaShell>
   );
 }
