@@ -109,6 +109,18 @@ beforeAll(async () => {
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
         return;
       }
+      const download = /^\/photos\/([^/]+)\/download$/.exec(url.pathname);
+      if (req.method === "GET" && download) {
+        if (mode === "fail") return fail();
+        if (!download[1]!.startsWith("u-")) {
+          res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ errors: ["Not found"] }));
+          return;
+        }
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ url: "https://images.unsplash.com/photo-1" }));
+        return;
+      }
       res.writeHead(404).end();
     });
   });
@@ -259,11 +271,32 @@ describe("stock photos with an Unsplash key configured", () => {
     expect([query.get("query"), query.get("page"), query.get("per_page")]).toEqual(["sourdough bread", "2", "20"]);
   });
 
+  it("records the download of a chosen photo with Unsplash, as its guidelines require", async () => {
+    mode = "ok";
+    const tracked = await session.post("/api/media/stock/u-bread-1/download", {});
+    expect(tracked.status).toBe(200);
+    expect(tracked.body.result).toEqual({ tracked: true });
+    const request = sent("/photos/").at(-1)!;
+    expect([request.path, request.auth, request.headers["accept-version"]]).toEqual([
+      "/photos/u-bread-1/download",
+      "Client-ID test-unsplash",
+      "v1",
+    ]);
+    expect((await session.post("/api/media/stock/nope/download", {})).status).toBe(404);
+    // Only an id goes to Unsplash, never a path or a URL.
+    const before = received.length;
+    expect((await session.post("/api/media/stock/..%2F..%2Fsearch%2Fphotos/download", {})).status).toBe(400);
+    expect(received.length).toBe(before);
+  });
+
   it("answers MEDIA_PROVIDER_FAILED, not a 500, when Unsplash fails", async () => {
     mode = "fail";
     const failed = await session.get("/api/media/stock?q=bread");
     expect(failed.status).toBe(502);
     expect(failed.body.error.code).toBe("MEDIA_PROVIDER_FAILED");
+    const untracked = await session.post("/api/media/stock/u-bread-1/download", {});
+    expect(untracked.status).toBe(502);
+    expect(untracked.body.error.code).toBe("MEDIA_PROVIDER_FAILED");
     mode = "ok";
   });
 });
