@@ -5,7 +5,7 @@ import { browserStep, launchChromium } from "./support";
 
 // The generic renderer against the engine's hidden EngineCheck workflow (test stack only,
 // WORKFLOWS_TEST_FIXTURES): live showWhen, a skipped step, "generate more" up to ReachedMaxResults,
-// an IteratorStep's items, a coming (media) step, and inline text generation with a command.
+// an IteratorStep's items, a media step (done on open, its action offered), and inline text generation with a command.
 
 const base = gatewayUrl();
 const email = uniqueEmail("renderer");
@@ -89,7 +89,7 @@ describe("the generic renderer on the engine's EngineCheck workflow", () => {
     await page.locator(".ant-modal").getByRole("button").last().click();
   });
 
-  step("runs the IteratorStep once per outline item and marks the media step coming", async () => {
+  step("runs the IteratorStep once per outline item and offers the media step's action", async () => {
     await page.getByTestId("step-tab-sections").click();
     await page.getByTestId("step-form-sections").waitFor();
     await page.getByTestId("complete-step").click();
@@ -98,7 +98,8 @@ describe("the generic renderer on the engine's EngineCheck workflow", () => {
     await page.getByTestId("iterator-item").first().waitFor();
     expect(await page.getByTestId("iterator-item").count()).toBeGreaterThanOrEqual(2);
     await page.getByTestId("step-tab-picture").click();
-    await page.locator('[data-testid="step-panel-picture"][data-step-state="coming"]').waitFor();
+    await page.locator('[data-testid="step-panel-picture"][data-step-state="completed"]').waitFor();
+    await page.getByTestId("generate-more-picture").filter({ hasText: "Add pictures" }).waitFor();
   });
 
   step("writes the editor text inline, then shortens it with a command", async () => {

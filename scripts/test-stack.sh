@@ -12,12 +12,16 @@ if [[ ${#suites[@]} -eq 0 ]]; then suites=(integration e2e load-smoke sweep sche
 # ai-provider.int.test.ts needs the workflows service pointed at the fake OpenAI-compatible server
 # the test runs, which every other suite must not be: it runs last, on a restarted workflows service.
 AI_PROVIDER_TEST=services/gateway/test/ai-provider.int.test.ts
-# media-providers.int.test.ts likewise needs the media service pointed at its fake OpenAI Images server.
+# media-providers.int.test.ts likewise needs the media service pointed at its fake OpenAI Images,
+# OpenAI speech and Unsplash server (one port).
 MEDIA_PROVIDER_TEST=services/gateway/test/media-providers.int.test.ts
 # lead-assistant-provider.int.test.ts likewise needs contacts pointed at the fake OpenAI-compatible server.
 LEAD_ASSISTANT_PROVIDER_TEST=services/contacts/test/lead-assistant-provider.int.test.ts
 media_provider_env() {
-  export IMAGE_PROVIDER=openai IMAGE_API_KEY=test IMAGE_BASE_URL=http://127.0.0.1:$((28398 + ${STACK_PORT_OFFSET:-0}))/v1
+  local fake=http://127.0.0.1:$((28398 + ${STACK_PORT_OFFSET:-0}))
+  export IMAGE_PROVIDER=openai IMAGE_API_KEY=test IMAGE_BASE_URL=$fake/v1
+  export SPEECH_PROVIDER=openai SPEECH_API_KEY=test-speech SPEECH_BASE_URL=$fake/v1
+  export UNSPLASH_ACCESS_KEY=test-unsplash UNSPLASH_API_URL=$fake
 }
 ai_provider_env() {
   local port=$((28399 + ${STACK_PORT_OFFSET:-0}))

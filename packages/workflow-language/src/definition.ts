@@ -5,6 +5,8 @@ import {
   FORMAT_CHECKS,
   FUNCTION_NAMES,
   INPUT_KINDS,
+  isMediaActionKind,
+  MEDIA_ACTION_KINDS,
   RESULT_MODES,
   RESULT_VIEW_TRIGGERS,
   STEP_KINDS,
@@ -196,6 +198,13 @@ const actionSchema = z.discriminatedUnion("kind", [
   }),
   z.strictObject({
     ...actionBase,
+    kind: z.enum(MEDIA_ACTION_KINDS),
+    /** 0: the media service prices the image or the spoken minutes itself (debit before, refund on failure). */
+    credits: z.number().int().min(0).default(0),
+    params: z.record(z.string(), z.json()).default({}),
+  }),
+  z.strictObject({
+    ...actionBase,
     kind: z.enum(COMING_ACTION_KINDS),
     credits: z.number().int().min(0).default(1),
     prompt: promptSchema.optional(),
@@ -253,11 +262,16 @@ export type PromptSpec = z.output<typeof promptSchema>;
 export type OutputSpec = z.output<typeof outputSchema>;
 export type InputRule = InputDefinition["rules"][number];
 
+/** A step whose action the media service runs (ImageAppender, AudioGenerator): it completes when it opens. */
+export function isMediaStep(step: StepDefinition): boolean {
+  return isMediaActionKind(step.action?.kind);
+}
+
 export function isTextAction(action: ActionDefinition | undefined): action is TextActionDefinition {
   return action?.kind === "TextGenerator" || action?.kind === "promptWriterAction";
 }
 
-/** A step whose action belongs to the media issue: it opens as skipped and never runs. */
+/** A step whose action does not run on the server (VisualDesigner, the email kinds): it opens as skipped. */
 export function isComingStep(step: StepDefinition): boolean {
   return !!step.action && (COMING_ACTION_KINDS as readonly string[]).includes(step.action.kind);
 }

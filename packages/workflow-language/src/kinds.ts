@@ -44,14 +44,13 @@ export const VIEWER_KINDS = [
 
 /** Action kinds that write text with an engine (prompt + output + offline composer). */
 export const TEXT_ACTION_KINDS = ["TextGenerator", "promptWriterAction"] as const;
-/** Action kinds of the media issue: they load, and their steps are `coming` (skipped, never run). */
-export const COMING_ACTION_KINDS = [
-  "ImageAppender",
-  "AudioGenerator",
-  "VisualDesigner",
-  "TemplateDesigner",
-  "EmailAttachmentUploader",
-] as const;
+/**
+ * Action kinds the media service runs for the engine: the step completes when it opens (it never
+ * holds up the craft) and its action runs on demand (RunAction), storing an asset in its result.
+ */
+export const MEDIA_ACTION_KINDS = ["ImageAppender", "AudioGenerator"] as const;
+/** Action kinds that load but do not run on the server: their steps are `coming` (skipped, never run). */
+export const COMING_ACTION_KINDS = ["VisualDesigner", "TemplateDesigner", "EmailAttachmentUploader"] as const;
 
 export const STEP_KINDS = ["FormStep", "IteratorStep"] as const;
 export const RESULT_MODES = ["ReplaceResults", "AppendResults"] as const;
@@ -64,7 +63,8 @@ export type InputKind = (typeof INPUT_KINDS)[number];
 export type ViewerKind = (typeof VIEWER_KINDS)[number];
 export type TextActionKind = (typeof TEXT_ACTION_KINDS)[number];
 export type ComingActionKind = (typeof COMING_ACTION_KINDS)[number];
-export type ActionKind = TextActionKind | ComingActionKind | "InlineTextGenerator" | "FunctionCaller";
+export type MediaActionKind = (typeof MEDIA_ACTION_KINDS)[number];
+export type ActionKind = TextActionKind | MediaActionKind | ComingActionKind | "InlineTextGenerator" | "FunctionCaller";
 export type StepKind = (typeof STEP_KINDS)[number];
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
@@ -76,6 +76,10 @@ export function isViewerKind(kind: unknown): kind is ViewerKind {
   return (VIEWER_KINDS as readonly unknown[]).includes(kind);
 }
 
+export function isMediaActionKind(kind: unknown): kind is MediaActionKind {
+  return (MEDIA_ACTION_KINDS as readonly unknown[]).includes(kind);
+}
+
 export function isComingActionKind(kind: unknown): kind is ComingActionKind {
   return (COMING_ACTION_KINDS as readonly unknown[]).includes(kind);
 }
@@ -85,15 +89,17 @@ export function isComingActionKind(kind: unknown): kind is ComingActionKind {
  * - stream: TextGenerator, promptWriterAction write text with an engine, streamed;
  * - function: FunctionCaller calls a function, nothing streams but its result;
  * - inline: InlineTextGenerator's commands write inline text (generateInlineText);
- * - coming: the media kinds, whose steps open skipped and never run.
+ * - media: ImageAppender, AudioGenerator make an image or audio asset through the media service;
+ * - coming: the kinds that do not run on the server, whose steps open skipped.
  */
-export type ActionBehaviour = "stream" | "function" | "inline" | "coming";
+export type ActionBehaviour = "stream" | "function" | "inline" | "media" | "coming";
 
 /** The behaviour of an action kind; null for none or a kind the language does not know. */
 export function actionBehaviour(kind: string | null | undefined): ActionBehaviour | null {
   if (kind === "FunctionCaller") return "function";
   if (kind === "InlineTextGenerator") return "inline";
   if ((TEXT_ACTION_KINDS as readonly unknown[]).includes(kind)) return "stream";
+  if (isMediaActionKind(kind)) return "media";
   if (isComingActionKind(kind)) return "coming";
   return null;
 }

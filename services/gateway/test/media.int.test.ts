@@ -261,6 +261,9 @@ describe("generation and stock without providers", () => {
     expect(stock.body.result.result[0]).toMatchObject({ id: "city-night", source: "system" });
     const image = await fetch(`${gatewayUrl()}${stock.body.result.result[0].url}`);
     expect(image.headers.get("content-type")).toBe("image/jpeg");
+    // Choosing a system image has no download to record (Unsplash's tracking is for its photos).
+    expect((await session.post("/api/media/stock/city-night/download", {})).body.result).toEqual({ tracked: false });
+    expect((await session.post("/api/media/stock/no-such-image/download", {})).status).toBe(404);
   });
 });
 

@@ -50,6 +50,8 @@ export const configSchema = baseConfigSchema
     PROJECTS_URL: z.url(),
     /** The billing service, which debits and refunds credits (clients/billing.ts). */
     BILLING_URL: z.url(),
+    /** The media service: the images and audio of the ImageAppender and AudioGenerator steps. */
+    MEDIA_URL: z.url(),
     /** Required: workflows debits and refunds credits with its own service token (kit config). */
     SERVICE_SECRET: z.string().min(32),
     /**

@@ -4,6 +4,7 @@ import type { BrandVoiceSource } from "./clients/brand-voice";
 import type { ProfileSource } from "./clients/profiles";
 import type { AiSettings, ModelSpec } from "./config";
 import type { CreditsPort } from "./domain/credits";
+import type { MediaPort } from "./domain/media-step";
 import type { DefinitionRegistry } from "./domain/registry";
 import type { CraftEvents } from "./events/publishers";
 import type { FunctionRegistry } from "./functions/types";
@@ -20,6 +21,8 @@ export interface WorkflowsClients {
   profiles: ProfileSource;
   /** Projects: the brand voice every generation of a craft's project writes in. */
   brandVoice: BrandVoiceSource;
+  /** Media: the images and audio of the ImageAppender and AudioGenerator steps. */
+  media: MediaPort;
 }
 
 /** What the workflows use cases need; built once in main.ts. */

@@ -1,6 +1,7 @@
 import { runService } from "@crafter/kit";
 import { createBillingCredits } from "./clients/billing";
 import { projectsBrandVoiceSource } from "./clients/brand-voice";
+import { createMediaPort } from "./clients/media";
 import { projectsProfileSource } from "./clients/profiles";
 import { aiSettings, configSchema } from "./config";
 import { DEFINITIONS, TEST_DEFINITIONS } from "./definitions/index";
@@ -61,6 +62,7 @@ await runService({
         credits: createBillingCredits(config.BILLING_URL, config.RPC_TIMEOUT_MS, credentials),
         profiles: projectsProfileSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
         brandVoice: projectsBrandVoiceSource(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
+        media: createMediaPort(config.MEDIA_URL, config.RPC_TIMEOUT_MS, credentials),
       },
       locks: redisActionLocks(redis),
       registry,

@@ -230,6 +230,7 @@ describe("AI configuration", () => {
     AUTH_URL: "http://auth:50051",
     PROJECTS_URL: "http://projects:50053",
     BILLING_URL: "http://billing:50056",
+    MEDIA_URL: "http://media:50058",
     // Required by workflows for its billing calls; not what these tests are about.
     SERVICE_SECRET: "s".repeat(32),
   };

@@ -161,14 +161,14 @@ describe("content workflows", () => {
     expect(sections!.descriptions!.join(" ")).toContain("15% off your first kit");
   });
 
-  it("FacebookAdsWriter: primary text ≤ 125, headline ≤ 40, description ≤ 30; the image step is coming", async () => {
+  it("FacebookAdsWriter: primary text ≤ 125, headline ≤ 40, description ≤ 30; the image step made on demand", async () => {
     const craft = await completed("FacebookAdsWriter", { brief: starterKit });
     const { sections } = latest(craft, "brief");
     expect(longest(sections!.primaryTexts)).toBeLessThanOrEqual(125);
     expect(longest(sections!.headlines)).toBeLessThanOrEqual(40);
     expect(longest(sections!.descriptions)).toBeLessThanOrEqual(30);
     expect(sections!.primaryTexts![0]).toContain("flat, dense loaves");
-    expect(stepOf(craft, "image")).toMatchObject({ status: "skipped", results: [] });
+    expect(stepOf(craft, "image")).toMatchObject({ status: "completed", results: [] });
   });
 
   it("AdsWriter: LinkedIn limits (headline 70, text 150) from the features", async () => {
@@ -179,7 +179,7 @@ describe("content workflows", () => {
     expect(sections!.bodies!.join(" ").toLowerCase()).toContain("live rye starter");
   });
 
-  it("SocialMediaPostWriter: an X post within 280 characters, image prompts, the image step coming", async () => {
+  it("SocialMediaPostWriter: an X post within 280 characters, image prompts, the image step made on demand", async () => {
     const craft = await completed("SocialMediaPostWriter", {
       brief: { ...starterKit, network: "x", topic: "Our new sourdough starter kit is here", tone: "playful" },
       imageIdeas: { subject: "A jar of bubbling starter", style: "modern", primaryColor: "#c0392b" },
@@ -189,7 +189,7 @@ describe("content workflows", () => {
     expect(post).toContain("#SourdoughStarter");
     expect(post).toContain("https://crumb.example.com/kit");
     expect(latest(craft, "imageIdeas").sections!.prompts![0]).toContain("A jar of bubbling starter");
-    expect(stepOf(craft, "image").status).toBe("skipped");
+    expect(stepOf(craft, "image")).toMatchObject({ status: "completed", results: [] });
   });
 
   it("SocialMediaPostWriter: Threads within 500 characters", async () => {
@@ -234,7 +234,7 @@ describe("content workflows", () => {
     expect(sections[2]!.content).toContain("Live rye starter");
   });
 
-  it("PodcastWriter: a script per segment, the audio step coming", async () => {
+  it("PodcastWriter: a script per segment, the audio step made on demand", async () => {
     const craft = await completed("PodcastWriter", {
       episode: {
         topic: "Keeping a starter alive",
@@ -250,7 +250,7 @@ describe("content workflows", () => {
     expect(scripts.find((result) => result.item === "Feeding schedules")!.content).toContain(
       "Sam: Let's talk about feeding schedules.",
     );
-    expect(stepOf(craft, "audio").status).toBe("skipped");
+    expect(stepOf(craft, "audio")).toMatchObject({ status: "completed", results: [] });
   });
 
   it("SmartEditor: a draft from the brief, inline commands on the selection, then the editor saves", async () => {
@@ -372,7 +372,7 @@ describe("business, offerings and research workflows", () => {
     expect(invalid.error).toMatchObject({ step: "audit", status: 400 });
   });
 
-  it("Campaign: the 4Ps with the dates, slogans ≤ 60, images coming", async () => {
+  it("Campaign: the 4Ps with the dates, slogans ≤ 60, images made on demand", async () => {
     const craft = await completed("Campaign", {
       brief: {
         ...starterKit,
@@ -388,7 +388,7 @@ describe("business, offerings and research workflows", () => {
     expect(sections!.summary).toContain("Objective: Sell 200 kits before Christmas.");
     expect(sections!.summary!.join(" ")).toContain("2026-12-01 to 2026-12-24");
     expect(longest(sections!.slogans)).toBeLessThanOrEqual(60);
-    expect(stepOf(craft, "visuals").status).toBe("skipped");
+    expect(stepOf(craft, "visuals")).toMatchObject({ status: "completed", results: [] });
   });
 
   it("AudienceSegmentDiscovery: segments in the region", async () => {
@@ -430,7 +430,7 @@ describe("business, offerings and research workflows", () => {
     expect(latest(service, "seo").sections!.slug![0]).toBe("sourdough-masterclass-sourdough-starter");
   });
 
-  it("ProductSetup and ServiceSetup: summary, SEO and slug; images coming", async () => {
+  it("ProductSetup and ServiceSetup: summary, SEO and slug; images made on demand", async () => {
     const product = await completed("ProductSetup", {
       details: {
         name: "Rye starter",
@@ -440,7 +440,7 @@ describe("business, offerings and research workflows", () => {
       summary: {},
     });
     expect(latest(product, "summary").sections!.slug![0]).toMatch(/^rye-starter/);
-    expect(stepOf(product, "images").status).toBe("skipped");
+    expect(stepOf(product, "images")).toMatchObject({ status: "completed", results: [] });
     const service = await completed("ServiceSetup", {
       details: {
         name: "Bread subscription",
@@ -452,12 +452,12 @@ describe("business, offerings and research workflows", () => {
     expect(latest(service, "summary").sections!.points).toContain("Never run out of bread");
   });
 
-  it("VisualIdentity and VisualDesigner: palette from the brand colour, prompts; images and canvas coming", async () => {
+  it("VisualIdentity and VisualDesigner: palette from the brand colour, prompts; images made on demand, canvas coming", async () => {
     const identity = await completed("VisualIdentity", {
       brand: { businessName: "Crumb & Co", primaryColor: "#c0392b", style: "classic", moods: ["warm"] },
     });
     expect(latest(identity, "brand").sections!.palette![0]).toMatch(/^Primary: #c0392b/);
-    expect(stepOf(identity, "logo").status).toBe("skipped");
+    expect(stepOf(identity, "logo")).toMatchObject({ status: "completed", results: [] });
     const designer = await completed("VisualDesigner", {
       brief: { format: "square", subject: "A loaf on a wooden board", style: "modern", primaryColor: "#c0392b" },
     });

@@ -73,7 +73,7 @@ describe("workflow definitions", () => {
     expect(loadError(other)).toContain('inputs[2] "length" → default: "huge" is not one of the options');
   });
 
-  it("loads the spec's kinds: iterator, function caller, inline commands, media steps as coming", () => {
+  it("loads the spec's kinds: iterator, function caller, inline commands, media steps priced by the media service", () => {
     const raw = rawBlogWriter();
     raw.steps[1].kind = "IteratorStep";
     raw.steps[1].iterator = { over: "steps.topic.result.titles" };
@@ -108,7 +108,8 @@ describe("workflow definitions", () => {
     expect(def.steps[1]!.iterator).toEqual({ over: "steps.topic.result.titles", maxItems: 10 });
     const audit = def.steps[3]!.action!;
     expect(audit).toMatchObject({ kind: "FunctionCaller", credits: 0, output: { format: "data" } });
-    expect(def.steps[4]!.action).toMatchObject({ kind: "ImageAppender", credits: 1 });
+    // The media service debits the image itself (IMAGE_CREDITS): the step adds no credits of its own.
+    expect(def.steps[4]!.action).toMatchObject({ kind: "ImageAppender", credits: 0 });
     expect((def.steps[0]!.action as TextActionDefinition).credits).toBe(1);
   });
 

@@ -67,7 +67,7 @@ function ruleCode(run: () => unknown): string {
   throw new Error("no rule was broken");
 }
 
-describe("engine steps: skip conditions, iterators, coming media steps, editing back", () => {
+describe("engine steps: skip conditions, iterators, media steps, editing back", () => {
   const started = startCraft(def, profile, now);
   const blog = completeStep(
     def,
@@ -120,15 +120,18 @@ describe("engine steps: skip conditions, iterators, coming media steps, editing 
     ]);
   });
 
-  it("stores one result per item, skips the coming media step and opens the editor", () => {
+  it("stores one result per item, completes the media step without running it and opens the editor", () => {
     const afterExtra = completeStep(def, blog, "extra", {}, [html("intro")], profile, now).progress;
     const results = ["Why", "How", "When"].map((item, i) => html(`s${i}`, i, item));
     const done = completeStep(def, afterExtra, "sections", {}, results, profile, now).progress;
     expect(step(done, "sections").results.map((r) => r.itemIndex)).toEqual([0, 1, 2]);
-    expect(step(done, "picture")).toMatchObject({ state: "Completed", skipped: true });
+    // A media step never holds up the craft: it completes when it opens, its pictures made on demand.
+    expect(step(done, "picture")).toMatchObject({ state: "Completed", results: [] });
+    expect(step(done, "picture").skipped).toBeUndefined();
     expect(done.currentStep).toBe("editor");
     const steps = view(done).steps;
-    expect(steps.find((s) => s.name === "picture")).toMatchObject({ coming: true, status: "skipped" });
+    expect(steps.find((s) => s.name === "picture")).toMatchObject({ status: "completed" });
+    expect(steps.find((s) => s.name === "picture")!.coming).toBeUndefined();
     expect(steps.find((s) => s.name === "sections")!.items).toEqual([
       { index: 0, item: "Why", state: "Completed", resultIds: ["s0"] },
       { index: 1, item: "How", state: "Completed", resultIds: ["s1"] },

@@ -517,6 +517,25 @@ export function mediaRoutes({ clients }: RouteDeps): RouteDef[] {
     }),
     defineRoute({
       method: "post",
+      path: "/api/media/stock/{id}/download",
+      summary: "Record that a stock photo was chosen (Unsplash's download tracking)",
+      description:
+        "Call when the user picks a stock photo (Unsplash's API guidelines ask for it); `tracked` is false for Crafter's system images, which have nothing to record.",
+      tag: TAG,
+      auth: "session",
+      params: z.object({
+        id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "id is a stock photo id"),
+      }),
+      body: z.object({}).default({}),
+      response: z.object({ tracked: z.boolean() }),
+      errors: ["NOT_FOUND", "MEDIA_PROVIDER_FAILED"],
+      handler: async ({ params, as }) => {
+        const { tracked } = await media.trackStockDownload({ id: params.id }, as);
+        return { tracked };
+      },
+    }),
+    defineRoute({
+      method: "post",
       path: "/api/media/images/generate",
       summary: "Generate an image (DALL·E or Imagen when configured, else the offline composer)",
       description:

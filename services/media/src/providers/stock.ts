@@ -25,7 +25,15 @@ export interface StockPage {
 /** Stock photos: Unsplash's search when a key is configured, else the system images. */
 export interface StockSource {
   search(q: string, page: number, signal: AbortSignal): Promise<StockPage>;
+  /**
+   * Records that a photo was chosen (Unsplash's download tracking); false when there is nothing to
+   * record (the system images). @throws NOT_FOUND (no such photo), MEDIA_PROVIDER_FAILED.
+   */
+  trackDownload(id: string, signal: AbortSignal): Promise<boolean>;
 }
+
+/** The ids Unsplash gives its photos (and a system image's): letters, digits, `_` and `-`. */
+export const STOCK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Results per page of a stock search. */
 export const STOCK_PAGE_SIZE = 20;
@@ -86,6 +94,25 @@ export function unsplashStock(apiUrl: string, accessKey: string, timeoutMs: numb
         source: "unsplash",
       };
     },
+    // `GET /photos/:id/download` is the download_location Unsplash's guidelines ask apps to call
+    // when a user chooses a photo; built from our API URL and a checked id, never a URL from a client.
+    async trackDownload(id, signal) {
+      let status: number;
+      try {
+        const response = await fetch(new URL(`/photos/${encodeURIComponent(id)}/download`, apiUrl), {
+          headers: { authorization: `Client-ID ${accessKey}`, "accept-version": "v1" },
+          signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+        });
+        await response.body?.cancel();
+        status = response.status;
+      } catch {
+        throw appError("MEDIA_PROVIDER_FAILED", "Unsplash could not be reached. Please try again.");
+      }
+      if (status === 404) throw appError("NOT_FOUND", "No such stock photo.");
+      if (status < 200 || status >= 300)
+        throw appError("MEDIA_PROVIDER_FAILED", "Unsplash could not record the download. Please try again.");
+      return true;
+    },
   };
 }
 
@@ -115,6 +142,10 @@ export function systemStock(urlOf: (id: string) => { url: string; thumbnailUrl: 
         totalPages: Math.max(1, Math.ceil(matches.length / STOCK_PAGE_SIZE)),
         source: "system",
       };
+    },
+    async trackDownload(id) {
+      if (!SYSTEM_IMAGES.some((image) => image.id === id)) throw appError("NOT_FOUND", "No such stock photo.");
+      return false;
     },
   };
 }

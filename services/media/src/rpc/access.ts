@@ -20,6 +20,7 @@ export const access = rpcAccess(MediaService, {
   getUpload: ["user"],
   completeUpload: ["user"],
   searchStock: ["user"],
+  trackStockDownload: ["user"],
   generateImage: ["user"],
   // The podcast's AudioGenerator step, run by the workflows engine for the user it names.
   generateSpeech: ["service:workflows"],

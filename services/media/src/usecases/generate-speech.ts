@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { appError, type Caller, isAppError } from "@crafter/kit";
 import type { MediaDeps } from "../deps";
 import type { Segment } from "../providers/speech";
@@ -47,7 +47,10 @@ export async function generateSpeech(
   if (done) return assetView(deps, done);
 
   const minutes = estimatedMinutes(segments);
-  await deps.usage.reserve({ userId: input.userId, counter: "voice_minutes", amount: minutes, key });
+  // Each attempt reserves and debits anew: billing answers a repeated key with its first debit, so
+  // a retry after a refunded failure under the same key would be spoken for free.
+  const attempt = `${key}:${randomUUID()}`;
+  await deps.usage.reserve({ userId: input.userId, counter: "voice_minutes", amount: minutes, key: attempt });
   let debitId: string | undefined;
   try {
     debitId = (
@@ -55,7 +58,7 @@ export async function generateSpeech(
         userId: input.userId,
         amount: deps.prices.speechMinute * minutes,
         reason: "media:speech",
-        idempotencyKey: key,
+        idempotencyKey: attempt,
       })
     ).debitId;
     const speech = await deps.speech.speak(segments, AbortSignal.timeout(10 * 60_000)).catch((err: unknown) => {
@@ -83,8 +86,8 @@ export async function generateSpeech(
     if (debitId)
       await deps.credits.refund(debitId).catch((err) => deps.logger.error({ err, debitId }, "refund failed"));
     await deps.usage
-      ?.release({ userId: input.userId, counter: "voice_minutes", key })
-      .catch((err) => deps.logger.error({ err, key }, "usage release failed"));
+      ?.release({ userId: input.userId, counter: "voice_minutes", key: attempt })
+      .catch((err) => deps.logger.error({ err, key: attempt }, "usage release failed"));
     throw isAppError(error) ? error : appError("MEDIA_PROVIDER_FAILED");
   }
 }

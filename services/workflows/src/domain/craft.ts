@@ -5,6 +5,7 @@ import {
   type InlineGenerator,
   isComingStep,
   isEmptyInputValue,
+  isMediaStep,
   resolveReference,
   type StepDefinition,
   type WorkflowDefinition,
@@ -22,8 +23,10 @@ import type { CraftProgress, ProfileSnapshot, ResultRecord, StepRecord, StepStat
  *
  * A step opens (gets its prefilled values) when every step before it is completed. Completing a
  * step opens the next one as InProgress; a view step (no inputs, no action) completes as soon as
- * it opens, and so does a step whose `skipWhen` holds or whose action is coming (media kinds):
- * those are Completed with status `skipped` and never run. An IteratorStep fixes its items (the
+ * it opens, and so does a step whose `skipWhen` holds or whose action is coming (VisualDesigner, the
+ * email kinds): those are Completed with status `skipped` and never run. A media step
+ * (ImageAppender, AudioGenerator) also completes when it opens, not skipped: its action runs on
+ * demand (RunAction) and never holds up the craft. An IteratorStep fixes its items (the
  * list its action runs over) when it opens. The craft is NotStarted until something is saved or
  * completed, InProgress while any step is not completed, and Completed when the last step is.
  */
@@ -146,7 +149,7 @@ function openFrom(
       continue;
     }
     const opened = openStep(stepDef, record, profile, next);
-    if (isViewStep(stepDef)) {
+    if (isViewStep(stepDef) || isMediaStep(stepDef)) {
       next[i] = { ...opened, state: "Completed", completedAt: now };
       continue;
     }

@@ -1,5 +1,10 @@
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { OutputSpec, StepDefinition, WorkflowDefinition } from "@crafter/workflow-language";
+import {
+  isMediaActionKind,
+  type OutputSpec,
+  type StepDefinition,
+  type WorkflowDefinition,
+} from "@crafter/workflow-language";
 import { CraftRuleError, findStep } from "./craft";
 import { parseSections, sanitizeHtml } from "./output";
 import type { CraftProgress, ResultRecord, StepRecord } from "./types";
@@ -83,7 +88,9 @@ export function changeResults(
 ): CraftProgress {
   const { index, step } = resultStep(def, stepName);
   const action = step.action;
-  const output = action && "output" in action ? action.output : undefined;
+  // A media step's results are assets (`data.asset`), with their prompt or script as content.
+  const output: OutputSpec | undefined =
+    action && "output" in action ? action.output : isMediaActionKind(action?.kind) ? { format: "data" } : undefined;
   if (!action || !output) throw new CraftRuleError("CR_ERR_BAD_REQUEST", `“${step.title}” has no results.`);
   const record = progress.steps[index]!;
   if (record.state === "NotInitialized")

@@ -1,14 +1,16 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { appError, CancelledError, metrics } from "@crafter/kit";
+import { appError, type Caller, CancelledError, metrics } from "@crafter/kit";
 import {
   type ActionDefinition,
+  isMediaActionKind,
   isTextAction,
   type StepDefinition,
   type WorkflowDefinition,
 } from "@crafter/workflow-language";
 import type { WorkflowsDeps } from "../deps";
 import { type BrandVoice, withBrandVoice } from "../domain/brand-voice";
+import { imageRequest, scriptSegments, speechScript } from "../domain/media-step";
 import { MalformedOutputError, shapeData, shapeOutput } from "../domain/output";
 import { buildGeneration, type GenerationRequest, renderTemplate } from "../domain/prompt";
 import type { ResultRecord, StepRecord, TokenUsage, Values } from "../domain/types";
@@ -25,6 +27,8 @@ export type StepEvent =
 
 export interface ActionRun {
   userId: string;
+  /** The user's token and signal: the media kinds call the media service on the user's behalf. */
+  caller?: Pick<Caller, "token" | "signal">;
   /** The project's brand voice (null: none, or a craft without a project). */
   voice?: BrandVoice | null;
   craft: StoredCraft;
@@ -53,6 +57,15 @@ export async function runStepAction(deps: WorkflowsDeps, run: ActionRun): Promis
   const action = run.step.action;
   const record = run.craft.steps.find((candidate) => candidate.name === run.step.name)!;
   const outcome: ActionOutcome = { results: [], usage: { inputTokens: 0, outputTokens: 0 } };
+  if (action && isMediaActionKind(action.kind)) {
+    try {
+      outcome.results.push(await makeMedia(deps, run, action.kind));
+    } catch (error) {
+      if (run.signal.aborted) throw new CancelledError();
+      throw error;
+    }
+    return outcome;
+  }
   if (!action || !(isTextAction(action) || action.kind === "FunctionCaller")) return outcome;
   const runs: { item?: JsonValue; itemIndex?: number }[] =
     run.step.kind === "IteratorStep" ? (record.items ?? []).map((item, itemIndex) => ({ item, itemIndex })) : [{}];
@@ -166,6 +179,69 @@ async function callFunction(
     id: randomUUID(),
     ...shapeData(action.output, answer),
     engine,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    createdAt: deps.now(),
+  };
+}
+
+/**
+ * An ImageAppender or AudioGenerator run: the media service makes the asset (it debits the image or
+ * the spoken minutes before the work and refunds them when it fails) and the result keeps it as
+ * `data.asset`. The script's speech is keyed by craft, step and text: a retry after a failed save
+ * returns the same asset without a second debit.
+ * @throws CR_ERR_BAD_REQUEST (no script to speak), the media service's NOT_ENOUGH_CREDITS, plan
+ *   limits and MEDIA_PROVIDER_FAILED.
+ */
+async function makeMedia(
+  deps: WorkflowsDeps,
+  run: ActionRun,
+  kind: "ImageAppender" | "AudioGenerator",
+): Promise<ResultRecord> {
+  const { craft, def, step } = run;
+  const engine = kind === "AudioGenerator" ? "media:speech" : "media:image";
+  if (kind === "AudioGenerator") {
+    const segments = scriptSegments(speechScript(def, step, craft.steps));
+    if (segments.length === 0) {
+      throw appError("CR_ERR_BAD_REQUEST", "There is no script to record yet: write the script first.");
+    }
+    run.emit({ case: "started", value: { engine, framework: "" } });
+    const text = JSON.stringify(segments);
+    const asset = await deps.clients.media.generateSpeech(
+      {
+        userId: run.userId,
+        segments,
+        name: craft.craftName || def.title,
+        projectId: craft.projectId,
+        key: `${craft.id}:${step.name}:${createHash("sha256").update(text).digest("hex")}`,
+      },
+      run.signal,
+    );
+    return mediaResult(
+      deps,
+      asset,
+      engine,
+      `${segments.length} parts, ${new Set(segments.map((s) => s.speaker)).size} voices`,
+    );
+  }
+  const request = imageRequest(def, step, craft.steps, craft.profile, craft.projectId);
+  run.emit({ case: "started", value: { engine, framework: "" } });
+  const asset = await deps.clients.media.generateImage({ token: run.caller?.token, signal: run.signal }, request);
+  return mediaResult(deps, asset, engine, request.prompt);
+}
+
+function mediaResult(
+  deps: WorkflowsDeps,
+  asset: Awaited<ReturnType<WorkflowsDeps["clients"]["media"]["generateImage"]>>,
+  engine: string,
+  content: string,
+): ResultRecord {
+  return {
+    id: randomUUID(),
+    content,
+    format: "data",
+    data: { asset: { ...asset } },
+    engine,
+    ...(asset.label ? { note: asset.label } : {}),
     usage: { inputTokens: 0, outputTokens: 0 },
     createdAt: deps.now(),
   };

@@ -76,6 +76,7 @@ async function run(
       try {
         outcome = await runStepAction(deps, {
           userId,
+          caller,
           voice,
           craft: current,
           def,

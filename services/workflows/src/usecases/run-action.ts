@@ -64,6 +64,7 @@ async function run(
       const started = Date.now();
       const outcome = await runStepAction(deps, {
         userId,
+        caller,
         voice,
         craft: stored,
         def,

@@ -266,7 +266,8 @@ function CraftView({ craftId }: { craftId: string }) {
       // The step now shows its results; the next stream starts from an empty panel.
       setStream(null);
       if (!actionType) setSelected(null);
-      setView("auto");
+      // "Generate more" (a media step's recording too) keeps the steps in view, even on a completed craft.
+      setView(actionType ? "craft" : "auto");
       return null;
     },
     [craftId, refreshCraft, refreshCredits, handleError],

@@ -13,18 +13,16 @@ const step = (kind: string, extra: Partial<CraftStep> = {}): CraftStep => ({
 });
 
 describe("action kinds", () => {
-  it("streams the text kinds, calls functions, writes inline, and marks media kinds coming", () => {
+  it("streams the text kinds, calls functions, writes inline, makes media, and marks the rest coming", () => {
     expect(actionBehaviour("TextGenerator")).toBe("stream");
     expect(actionBehaviour("promptWriterAction")).toBe("stream");
     expect(actionBehaviour("FunctionCaller")).toBe("function");
     expect(actionBehaviour("InlineTextGenerator")).toBe("inline");
-    for (const kind of [
-      "ImageAppender",
-      "AudioGenerator",
-      "VisualDesigner",
-      "TemplateDesigner",
-      "EmailAttachmentUploader",
-    ]) {
+    for (const kind of ["ImageAppender", "AudioGenerator"]) {
+      expect(actionBehaviour(kind)).toBe("media");
+      expect(isComingStep(step(kind))).toBe(false);
+    }
+    for (const kind of ["VisualDesigner", "TemplateDesigner", "EmailAttachmentUploader"]) {
       expect(actionBehaviour(kind)).toBe("coming");
       expect(isComingStep(step(kind))).toBe(true);
     }
@@ -40,6 +38,19 @@ describe("action kinds", () => {
     expect(canGenerateMore(step("TextGenerator", { coming: true }))).toBe(false);
     expect(generateMoreLabel(step("TextGenerator"))).toBe("Generate more");
     expect(generateMoreLabel({ action: { kind: "TextGenerator", resultMode: "ReplaceResults" } })).toBe("Regenerate");
+  });
+
+  it("offers a media step's own action until it has a result to redo", () => {
+    const audio = { kind: "AudioGenerator", label: "Record with AI voice", resultMode: "ReplaceResults" as const };
+    expect(canGenerateMore(step("AudioGenerator"))).toBe(true);
+    expect(generateMoreLabel({ action: audio, results: [] })).toBe("Record with AI voice");
+    expect(generateMoreLabel({ action: audio, results: [{ id: "r", content: "", format: "data" }] })).toBe(
+      "Regenerate",
+    );
+    const images = { kind: "ImageAppender", label: "Add images", resultMode: "AppendResults" as const };
+    expect(generateMoreLabel({ action: images, results: [{ id: "r", content: "", format: "data" }] })).toBe(
+      "Add images",
+    );
   });
 
   it("counts results against the action's maxResults", () => {

@@ -2,10 +2,11 @@ import { actionBehaviour } from "@crafter/workflow-language";
 import type { CraftStep } from "../../api/types";
 
 // What the page does for each action kind is the workflow language's `actionBehaviour`: stream
-// (TextGenerator, promptWriterAction), function (FunctionCaller), inline (InlineTextGenerator) or
-// coming (the media kinds: the step opens skipped and never runs).
+// (TextGenerator, promptWriterAction), function (FunctionCaller), inline (InlineTextGenerator),
+// media (ImageAppender, AudioGenerator: the step is done when it opens, its image or audio made on
+// demand) or coming (the step opens skipped and never runs).
 
-/** A step that loads but does not run yet: flagged coming, or its action is a media kind. */
+/** A step that loads but does not run on the server: flagged coming, or its action is a coming kind. */
 export function isComingStep(step: Pick<CraftStep, "coming" | "action">): boolean {
   return step.coming === true || actionBehaviour(step.action?.kind) === "coming";
 }
@@ -20,11 +21,22 @@ export function isSkippedStep(step: Pick<CraftStep, "status" | "skipped">): bool
  */
 export function canGenerateMore(step: Pick<CraftStep, "action" | "coming">): boolean {
   const behaviour = actionBehaviour(step.action?.kind);
-  return !isComingStep(step) && (behaviour === "stream" || behaviour === "function");
+  return !isComingStep(step) && (behaviour === "stream" || behaviour === "function" || behaviour === "media");
 }
 
-/** The label of the generate-more button for the step's result mode. */
-export function generateMoreLabel(step: Pick<CraftStep, "action">): string {
+/** A step whose image or audio the media service makes (ImageAppender, AudioGenerator). */
+export function isMediaStep(step: Pick<CraftStep, "action">): boolean {
+  return actionBehaviour(step.action?.kind) === "media";
+}
+
+/**
+ * The label of the generate-more button for the step's result mode; a media step says what it
+ * makes ("Record with AI voice") until it has a result to redo.
+ */
+export function generateMoreLabel(step: Pick<CraftStep, "action" | "results">): string {
+  const media = isMediaStep(step);
+  if (media && step.action?.label && (!step.results?.length || step.action.resultMode === "AppendResults"))
+    return step.action.label;
   return step.action?.resultMode === "ReplaceResults" ? "Regenerate" : "Generate more";
 }
 

@@ -4,7 +4,7 @@ import { useFeature } from "../../api/hooks/app";
 import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import { AssetBrowser, type BrowserState } from "./AssetBrowser";
 import { AssetCard } from "./AssetCard";
-import { ASSET_TYPES, type Asset, type AssetType, isStock, useStock } from "./api";
+import { ASSET_TYPES, type Asset, type AssetType, isStock, trackStockChoice, useStock } from "./api";
 import { ImageEditPanel } from "./ImageEditPanel";
 import { UploadButton, UploadList } from "./UploadButton";
 import { useUploads } from "./uploads";
@@ -142,7 +142,11 @@ export function ImageSelectModal({
               <Button
                 type="primary"
                 disabled={!selectable}
-                onClick={() => selected && onSelect(selected)}
+                onClick={() => {
+                  if (!selected) return;
+                  trackStockChoice(selected);
+                  onSelect(selected);
+                }}
                 data-testid="image-select-ok"
               >
                 {okText}

@@ -148,6 +148,24 @@ export function stockAsAsset(image: StockImage): Asset {
   };
 }
 
+/**
+ * The stock photo id of a picked stock asset when it is Unsplash's (`stock:unsplash:<id>`), else
+ * undefined: only Unsplash records downloads.
+ */
+export function unsplashIdOf(asset: Pick<Asset, "id">): string | undefined {
+  const prefix = "stock:unsplash:";
+  return asset.id.startsWith(prefix) ? asset.id.slice(prefix.length) : undefined;
+}
+
+/**
+ * Tells Unsplash (through the media service) that a photo was chosen, as its API guidelines ask
+ * (`POST /api/media/stock/:id/download`). Fire and forget: the choice stands if it fails.
+ */
+export function trackStockChoice(asset: Pick<Asset, "id">): void {
+  const id = unsplashIdOf(asset);
+  if (id) void api.post(`/api/media/stock/${encodeURIComponent(id)}/download`, {}).catch(() => undefined);
+}
+
 /** True for a picked stock photo (not an asset of the user's). */
 export function isStock(asset: Pick<Asset, "id">): boolean {
   return asset.id.startsWith("stock:");

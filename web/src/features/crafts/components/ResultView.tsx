@@ -1,21 +1,10 @@
 import { CopyOutlined, UnorderedListOutlined } from "@ant-design/icons";
 import { Alert, Button, Card, Flex, Tag } from "antd";
 import { useState } from "react";
-import type { Craft, CraftStep, StepResult } from "../../../api/types";
+import type { Craft, StepResult } from "../../../api/types";
 import { notify } from "../../../shared/notify";
+import { finalDraft } from "../final-draft";
 import { contentText, viewerFor } from "./viewers";
-
-/** The craft's final draft: the newest result of the last step that has one, preferring rich text. */
-export function finalDraft(craft: Pick<Craft, "steps">): { step: CraftStep; result: StepResult } | null {
-  const steps = [...(craft.steps ?? [])].reverse();
-  const withResults = steps.filter((step) => (step.results?.length ?? 0) > 0);
-  const rich =
-    withResults.find((step) => step.viewer === "rich text") ??
-    withResults.find((step) => step.results?.some((result) => result.format === "html"));
-  const step = rich ?? withResults[0];
-  const result = step?.results?.at(-1);
-  return step && result ? { step, result } : null;
-}
 
 function htmlToText(html: string): string {
   const doc = new DOMParser().parseFromString(html, "text/html");

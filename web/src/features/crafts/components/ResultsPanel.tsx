@@ -4,7 +4,7 @@ import { App, Button, Checkbox, Flex, Input, Radio, Tag, Typography } from "antd
 import { type ReactNode, useState } from "react";
 import { useSaveActionResult } from "../../../api/hooks/crafts";
 import type { CraftStep, StepResult } from "../../../api/types";
-import { canGenerateMore, generateMoreLabel, resultCountLabel } from "../actions";
+import { canGenerateMore, generateMoreLabel, isMediaStep, resultCountLabel } from "../actions";
 import { useCraftErrorHandler } from "../craft-errors";
 import { stateTag } from "../links";
 import { contentText, ResultMeta, SELECT_VIEWERS, viewerFor } from "./viewers";
@@ -241,7 +241,8 @@ export function ResultsPanel({ craftId, step, busy, onGenerateMore }: ResultsPan
           {resultCountLabel(results.length, step.action?.maxResults)}
         </Typography.Text>
         <Flex gap={8} wrap>
-          <AddResult craftId={craftId} step={step} busy={busy} />
+          {/* A media step's results are assets the media service made, not text to write. */}
+          {!isMediaStep(step) && <AddResult craftId={craftId} step={step} busy={busy} />}
           {onGenerateMore && canGenerateMore(step) && (
             <Button
               icon={<ReloadOutlined />}

@@ -3,7 +3,7 @@ import { Alert, Button, Card, Descriptions, Divider, Empty, Flex, Tag } from "an
 import { memo, useState } from "react";
 import type { CraftStep } from "../../../api/types";
 import { emailStepPanel, isEmailCraft, PourIntoTemplateButton } from "../../email/craft-steps";
-import { isComingStep, isSkippedStep } from "../actions";
+import { isComingStep, isMediaStep, isSkippedStep } from "../actions";
 import { ResultsPanel } from "./ResultsPanel";
 import { StepForm } from "./StepForm";
 import { displayValue, labelOf, type StepValues } from "./step-values";
@@ -73,7 +73,8 @@ export const StepPanel = memo(function StepPanel({
   ensureCraft,
   onStored,
 }: StepPanelProps) {
-  const [resultsShown, setResultsShown] = useState(step.action?.resultViewTrigger !== "Manual");
+  // A media step is done when it opens: its panel is where the image or audio is made, so it shows.
+  const [resultsShown, setResultsShown] = useState(step.action?.resultViewTrigger !== "Manual" || isMediaStep(step));
   const title = step.title || labelOf({ name: step.name, kind: "text" });
 
   // The email kinds run in the browser (features/email): their steps open, not "coming soon".
@@ -134,7 +135,7 @@ export const StepPanel = memo(function StepPanel({
         data-testid={`step-panel-${step.name}`}
         data-step-state="completed"
         extra={
-          isViewStep(step) ? undefined : (
+          isViewStep(step) || (isMediaStep(step) && (step.inputs?.length ?? 0) === 0) ? undefined : (
             <Button
               icon={<EditOutlined />}
               onClick={() => onEdit(step)}

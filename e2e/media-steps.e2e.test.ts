@@ -1,0 +1,122 @@
+import { GatewaySession, gatewayUrl, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect } from "@jest/globals";
+import type { Browser, Page } from "playwright-core";
+import { browserStep, launchChromium } from "./support";
+
+// The media steps in the craft page: a podcast's audio recorded (espeak-ng on the test stack) and
+// played, and a social post's image made (the offline composer) and shown in the image select viewer.
+// The earlier steps are completed through the API: the renderer's own tests cover their forms.
+
+const base = gatewayUrl();
+const email = uniqueEmail("media-steps");
+const password = "a long and honest passphrase";
+const session = new GatewaySession(base);
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  page = await (await browser.newContext({ baseURL: base })).newPage();
+  page.setDefaultTimeout(60_000);
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const step = browserStep("media-steps", () => page);
+
+async function craftUpTo(workflowName: string, steps: [string, Record<string, unknown>][]): Promise<string> {
+  const craftId = (await session.post("/api/workflowsV2", { workflowName })).body.result.craftId as string;
+  for (const [stepName, values] of steps) {
+    const done = await session.put(`/api/workflowsV2/${craftId}/step/complete`, { stepName, values });
+    expect(`${stepName} ${done.status}`).toBe(`${stepName} 200`);
+  }
+  return craftId;
+}
+
+const credits = async () => (await session.get("/api/user/account")).body.result.credits as number;
+
+describe("media steps in the craft page", () => {
+  step("signs in with a project", async () => {
+    await session.post("/auth/signup", { email, password, displayName: "Robin" });
+    const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
+    await session.post("/auth/verify", { token: link.searchParams.get("token") });
+    await session.post("/auth/signin", { email, password });
+    const project = await session.post("/api/projects/createProject", {
+      name: "Crumb & Co",
+      description: "A bakery that bakes slow-fermented sourdough in small batches.",
+    });
+    expect(project.status).toBe(201);
+    await page.goto("/signin");
+    await page.getByTestId("signin-email").fill(email);
+    await page.getByTestId("signin-password").fill(password);
+    await page.getByTestId("signin-submit").click();
+    await page.waitForURL("**/app/dashboard");
+  });
+
+  step("records a podcast's audio and plays it", async () => {
+    const craftId = await craftUpTo("PodcastWriter", [
+      ["episode", { topic: "Keeping a starter alive", host: "Sam", talkingPoints: ["Feeding", "Reviving"] }],
+      ["script", {}],
+    ]);
+    const before = await credits();
+    await page.goto(`/app/crafts/PodcastWriter?craftId=${craftId}`);
+    // The craft is complete: it opens on "Your script", the whole episode, not only its wrap-up.
+    const draft = page.getByTestId("craft-result");
+    await draft.getByText("Welcome").first().waitFor();
+    await draft.getByText("Thanks for listening").first().waitFor();
+    await page.getByTestId("view-steps").click();
+    await page.getByTestId("step-tab-audio").click();
+    const record = page.getByTestId("generate-more-audio");
+    await record.filter({ hasText: "Record with AI voice" }).click();
+    const player = page.getByTestId("audio-player");
+    await player.waitFor({ timeout: 120_000 });
+    // The browser loads the MP3 through the gateway and can play it: a real duration, and it plays.
+    await page.waitForFunction(
+      () => {
+        const audio = document.querySelector('[data-testid="audio-player"]') as HTMLAudioElement | null;
+        return !!audio && audio.readyState >= 1 && Number.isFinite(audio.duration) && audio.duration > 5;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    const played = await player.evaluate(async (audio: HTMLAudioElement) => {
+      audio.muted = true;
+      await audio.play();
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      audio.pause();
+      return audio.currentTime;
+    });
+    expect(played).toBeGreaterThan(0.1);
+    expect(before - (await credits())).toBeGreaterThanOrEqual(2);
+    // Saved with the craft: a reload shows it again, and the button now redoes it.
+    await page.reload();
+    await page.getByTestId("view-steps").click();
+    await page.getByTestId("step-tab-audio").click();
+    await page.getByTestId("audio-player").waitFor();
+    await record.filter({ hasText: "Regenerate" }).waitFor();
+  });
+
+  step("makes a social post's image and shows it in the result", async () => {
+    const craftId = await craftUpTo("SocialMediaPostWriter", [
+      ["brief", { network: "instagram", topic: "Our new sourdough starter kit is here" }],
+      ["imageIdeas", { subject: "A jar of bubbling starter", primaryColor: "#c0392b" }],
+    ]);
+    await page.goto(`/app/crafts/SocialMediaPostWriter?craftId=${craftId}`);
+    await page.getByTestId("view-steps").click();
+    await page.getByTestId("step-tab-image").click();
+    await page.getByTestId("generate-more-image").filter({ hasText: "Create image" }).click();
+    await page.getByTestId("viewer-image-select").waitFor({ timeout: 120_000 });
+    await page.waitForFunction(
+      () => {
+        const image = document.querySelector('[data-testid="viewer-image-select"] img') as HTMLImageElement | null;
+        return !!image && image.complete && image.naturalWidth === 1080 && image.naturalHeight === 1080;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    await page.getByText("composed, not generated").first().waitFor();
+  });
+});
