@@ -204,7 +204,7 @@ describe("content workflows", () => {
     expect(latest(craft, "brief").content.length).toBeLessThanOrEqual(500);
   });
 
-  it("EmailWriter: subject ≤ 60 and preheader ≤ 100, then a body led by them; attachments coming", async () => {
+  it("EmailWriter: subject ≤ 60 and preheader ≤ 100, then a body led by them; attachments kept as the user adds them", async () => {
     const craft = await completed("EmailWriter", {
       brief: { ...starterKit, emailType: "promotion", topic: "Winter starter kit sale", tone: "friendly" },
       body: {},
@@ -217,6 +217,16 @@ describe("content workflows", () => {
     expect(body).toContain("<em>Preheader:</em>");
     expect(body).toContain("<li>Bake your first loaf in a week</li>");
     expect(stepOf(craft, "attachments").status).toBe("skipped");
+    // An uploaded file (the web uploads it to media first) is kept in the step, one result each.
+    const asset = { id: "a1b2c3", name: "price-list.pdf", url: "/api/media/assets/a1b2c3/download" };
+    const attached = await session.put<Craft>(
+      `/api/workflowsV2/${craft.craftId}/attachments/saveOrUpdateActionResult`,
+      { content: asset.name, data: { asset } },
+    );
+    expect(attached.status).toBe(200);
+    expect(stepOf(attached.body.result, "attachments").results).toEqual([
+      expect.objectContaining({ content: "price-list.pdf", data: { asset } }),
+    ]);
   });
 
   it("WebPageWriter: one section per outline item, the hero with the chosen headline", async () => {

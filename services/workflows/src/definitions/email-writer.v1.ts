@@ -171,6 +171,8 @@ export const emailWriterV1 = {
         label: "Attach files",
         resultMode: "AppendResults",
         resultViewTrigger: "Manual",
+        // The user's own files, uploaded to media: each result is one (`data.asset`), named by its content.
+        output: { format: "data" },
       },
       viewer: "email attachment uploader",
     },

@@ -5,7 +5,7 @@ import { useNavigate } from "react-router-dom";
 import { errorMessage } from "../../api/errors";
 import { useSaveActionResult } from "../../api/hooks/crafts";
 import type { CraftStep, StepResult } from "../../api/types";
-import { uploadAsset } from "../media/api";
+import { downloadUrl, uploadAsset } from "../media/api";
 import { createTemplate } from "./api";
 import { ATTACHMENT_TYPES, attachmentProblem } from "./attachments";
 import { craftToMjml, finalDraft } from "./craft-to-mjml";
@@ -101,11 +101,15 @@ function AttachmentUploaderStep({ craftId, step }: EmailStepProps) {
     setUploading(true);
     try {
       const asset = await uploadAsset(file);
-      const entry = { id: asset.id, name: asset.name, url: asset.url };
-      setAttached((list) => [...list, entry]);
+      // The download route, not the signed URL, which expires (the craft is reopened days later).
+      const entry = {
+        id: asset.id,
+        name: asset.name,
+        url: downloadUrl(asset.id),
+      };
       // Kept with the craft when it is stored; the file itself is in the user's assets either way.
-      if (craftId)
-        await save.trigger({ stepName: step.name, content: asset.name, data: { asset: entry } }).catch(() => undefined);
+      if (craftId) await save.trigger({ stepName: step.name, content: asset.name, data: { asset: entry } });
+      setAttached((list) => [...list, entry]);
     } catch (failure) {
       message.error(errorMessage(failure));
     } finally {
