@@ -12,7 +12,16 @@ import { EXPIRY_KEY, SESSION_TTL_MS } from "../web/src/api/client";
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+    // Reduced motion: the app then turns antd's animations off (web/src/app/theme.tsx), so a click
+    // never lands on a menu or dialog that is still sliding into place on a loaded machine.
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--force-prefers-reduced-motion",
+    ],
   });
 }
 

@@ -69,8 +69,33 @@ function NotificationBridge() {
   return null;
 }
 
+const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
+
+/** Whether the user asked their system for less motion (WCAG 2.3.3); follows changes. */
+function usePrefersReducedMotion(): boolean {
+  const [reduced, setReduced] = useState(
+    () => typeof window !== "undefined" && Boolean(window.matchMedia?.(REDUCED_MOTION).matches),
+  );
+  useEffect(() => {
+    if (!window.matchMedia) return;
+    const query = window.matchMedia(REDUCED_MOTION);
+    const changed = () => setReduced(query.matches);
+    query.addEventListener("change", changed);
+    return () => query.removeEventListener("change", changed);
+  }, []);
+  return reduced;
+}
+
+/** The look's antd theme, without antd's animations when the user prefers reduced motion. */
+export function themeFor(mode: ThemeMode, reducedMotion: boolean): ThemeConfig {
+  const look = THEMES[mode];
+  return reducedMotion ? { ...look, token: { ...look.token, motion: false } } : look;
+}
+
 export function ThemeProvider({ children }: { children: ReactNode }) {
   const [mode, setMode] = useState<ThemeMode>("marketing");
+  const reducedMotion = usePrefersReducedMotion();
+  const theme = useMemo(() => themeFor(mode, reducedMotion), [mode, reducedMotion]);
   const value = useMemo(() => ({ mode, setMode }), [mode]);
   useEffect(() => {
     document.documentElement.dataset.theme = mode;
@@ -78,7 +103,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   }, [mode]);
   return (
     <ThemeModeContext.Provider value={value}>
-      <ConfigProvider theme={THEMES[mode]}>
+      <ConfigProvider theme={theme}>
         <AntApp notification={NOTIFICATION_CONFIG} className="crafter-app">
           <NotificationBridge />
           {children}
