@@ -150,11 +150,16 @@ describe("an automation from a template", () => {
       await page.goto("/app/automation/new");
       const open = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)");
       const pick = async (testId: string, option: string) => {
-        await page.getByTestId(testId).click();
-        // The open dropdown only: a closed one keeps its options in the page, hidden.
-        await open.locator(".ant-select-item-option", { hasText: option }).first().click();
-        // Closing animates; until it ends, its options would still match the next pick's text.
-        for (let i = 0; i < 50 && (await open.count()) > 0; i++) await page.waitForTimeout(100);
+        const select = page.getByTestId(testId);
+        // Until the select shows the choice: a click can land while the list is still opening.
+        for (let attempt = 0; attempt < 3 && !((await select.textContent()) ?? "").includes(option); attempt++) {
+          await select.click();
+          // The open dropdown only: a closed one keeps its options in the page, hidden.
+          await open.locator(".ant-select-item-option", { hasText: option }).first().click();
+          // Until the list has closed, its options would still match the next pick's text.
+          for (let i = 0; i < 50 && (await open.count()) > 0; i++) await page.waitForTimeout(100);
+        }
+        await expect(select.textContent()).resolves.toContain(option);
       };
       await pick("automation-trigger", "A contact enters a segment");
       await page.getByTestId("automation-save").click();
