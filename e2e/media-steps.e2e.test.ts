@@ -1,23 +1,19 @@
-import { GatewaySession, gatewayUrl, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
+import type { GatewaySession } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import type { Browser, Page } from "playwright-core";
-import { browserStep, launchChromium } from "./support";
+import { browserStep, launchChromium, signedInContext } from "./support";
 
 // The media steps in the craft page: a podcast's audio recorded (espeak-ng on the test stack) and
 // played, and a social post's image made (the offline composer) and shown in the image select viewer.
 // The earlier steps are completed through the API: the renderer's own tests cover their forms.
 
-const base = gatewayUrl();
-const email = uniqueEmail("media-steps");
-const password = "a long and honest passphrase";
-const session = new GatewaySession(base);
-
 let browser: Browser;
 let page: Page;
+let session: GatewaySession;
 
 beforeAll(async () => {
   browser = await launchChromium();
-  page = await (await browser.newContext({ baseURL: base })).newPage();
+  ({ page, session } = await signedInContext(browser, "media-steps"));
   page.setDefaultTimeout(60_000);
 });
 
@@ -40,20 +36,14 @@ const credits = async () => (await session.get("/api/user/account")).body.result
 
 describe("media steps in the craft page", () => {
   step("signs in with a project", async () => {
-    await session.post("/auth/signup", { email, password, displayName: "Robin" });
-    const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
-    await session.post("/auth/verify", { token: link.searchParams.get("token") });
-    await session.post("/auth/signin", { email, password });
     const project = await session.post("/api/projects/createProject", {
       name: "Crumb & Co",
       description: "A bakery that bakes slow-fermented sourdough in small batches.",
     });
     expect(project.status).toBe(201);
-    await page.goto("/signin");
-    await page.getByTestId("signin-email").fill(email);
-    await page.getByTestId("signin-password").fill(password);
-    await page.getByTestId("signin-submit").click();
-    await page.waitForURL("**/app/dashboard");
+    // signedInContext's browser is signed in: the app opens without the sign-in form.
+    await page.goto("/app/dashboard");
+    await page.getByTestId("dashboard").waitFor();
   });
 
   step("records a podcast's audio and plays it", async () => {
