@@ -97,6 +97,7 @@ export function PublishPageButton({
         okText={page ? "Republish" : "Publish"}
         onOk={() => void submit()}
         confirmLoading={formState.isSubmitting}
+        okButtonProps={{ "data-testid": "publish-confirm" } as never}
         onCancel={() => setOpen(false)}
         destroyOnHidden
       >
