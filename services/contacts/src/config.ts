@@ -30,6 +30,11 @@ export const configSchema = baseConfigSchema.extend({
   AI_API_KEY: optional(z.string()),
   AI_MODEL: optional(z.string()),
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * Contacts each replica holds in memory across projects (store/contact-snapshot.ts), about 1 KB
+   * each; the least recently read projects go first.
+   */
+  CONTACT_SNAPSHOT_CAPACITY: z.coerce.number().int().positive().default(200_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -16,7 +16,7 @@ await runService({
   name: "contacts",
   configSchema,
   async setup({ config, logger, mongo, redis, kick, credentials }) {
-    const stores = await createStores(mongo, redis, logger);
+    const stores = await createStores(mongo, redis, logger, config.CONTACT_SNAPSHOT_CAPACITY);
     const events = new ContactsEvents(config.CRAFTER_NAMESPACE);
     const secret =
       config.CONTACTS_LINK_SECRET ??

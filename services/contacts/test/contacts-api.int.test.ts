@@ -117,7 +117,7 @@ describe("the customer profile table", () => {
     expect(last.body.result.result.map((c: { firstName: string }) => c.firstName)).toEqual(["Joan"]);
   });
 
-  it("shows the newest change first by default, and rebuilds that order when Redis has lost it", async () => {
+  it("shows the newest change first by default, and rebuilds the project's snapshot when Redis has lost it", async () => {
     const emails = async (query = "") =>
       (await owner.get(`/api/contacts?pageSize=3${query}`)).body.result.result.map((c: { email: string }) => c.email);
     // Created in this order after Ada, so the newest first.
@@ -133,11 +133,14 @@ describe("the customer profile table", () => {
     ]);
     expect((await emails("&sort=updated_on&order=asc"))[0]).toBe("ada.lovelace@example.com");
 
-    // Redis emptied (a flush, a new instance): the next page reads the order from the database again.
+    // Redis emptied (a flush, a new instance): the next page reads the project from the database again.
     const redis = new Redis(stackEnv().REDIS_URL ?? "redis://127.0.0.1:6379");
     const namespace = stackEnv().CRAFTER_NAMESPACE ?? "crafter_test";
-    const keys = await redis.keys(`${namespace}:contacts:order:*:${projectId}*`);
-    expect(keys.length).toBe(2);
+    // The snapshot's hash, its change stream and its generation.
+    const keys = await redis.keys(`${namespace}:contacts:facts:*:${projectId}*`);
+    expect(keys.sort()).toEqual(
+      ["", ":changes", ":gen"].map((suffix) => expect.stringMatching(new RegExp(`${projectId}${suffix}$`))),
+    );
     await redis.del(...keys);
     redis.disconnect();
     expect(await emails()).toEqual(["alan@bletchley.example", "emile@paris.example", "joan@bletchley.example"]);
@@ -287,7 +290,7 @@ describe("isolation", () => {
     expect((await owner.get(`/api/contacts/${id}`)).status).toBe(404);
     expect((await owner.get(`/api/contacts/${id}/interactions`)).status).toBe(404);
     expect((await del(owner, `/api/contacts/${id}`)).status).toBe(404);
-    // Gone from the table's default order and its count too.
+    // Gone from the table and its count too.
     const table = await owner.get("/api/contacts?pageSize=100");
     expect(table.body.result.result.map((c: { id: string }) => c.id)).not.toContain(id);
     expect(table.body.result.meta.count).toBe(table.body.result.result.length);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { queryTokens, searchTokens, words } from "../src/domain/search";
+import { matchesToken, queryTokens, searchTokens, words } from "../src/domain/search";
 
 describe("search tokens", () => {
   it("folds case and accents and splits on anything but letters and digits", () => {
@@ -16,5 +16,48 @@ describe("search tokens", () => {
     expect(queryTokens("  jo MULLER ")).toEqual(["muller", "jo"]);
     expect(queryTokens("Ada@Example.com")).toEqual(["ada@example.com"]);
     expect(queryTokens("   ")).toEqual([]);
+  });
+  it("matches a query token in memory exactly as the stored tokens would (the snapshot's search)", () => {
+    const people: Array<[string, string, string, string]> = [
+      ["Johanna", "Müller", "ACME Bikes", "Jo.Muller@Example.com"],
+      ["A", "de la Cruz", "", "a@b.co"],
+      ["Maximilianus", "Wolfeschlegelsteinhausen", "Über-Long Company Name GmbH", "max.w@long-domain-name.example"],
+    ];
+    const queries = [
+      "a",
+      "jo",
+      "j",
+      "joh",
+      "johanna",
+      "johannas",
+      "mul",
+      "b",
+      "bikes",
+      "de",
+      "cruz",
+      "co",
+      "a@b.co",
+      "wolfeschlegelste",
+      "wolfeschlegelstei",
+      "maximilianus",
+      "uber",
+      "gmbh",
+      "example",
+      "max",
+      "zz",
+    ];
+    for (const [first, last, company, email] of people) {
+      const stored = searchTokens([first, last, company, email], email);
+      const contactWords = [first, last, company, email].flatMap((text) => words(text));
+      for (const query of queries) {
+        for (const token of queryTokens(query)) {
+          expect([email, token, matchesToken(contactWords, email, token)]).toEqual([
+            email,
+            token,
+            stored.includes(token),
+          ]);
+        }
+      }
+    }
   });
 });

@@ -48,3 +48,17 @@ export function queryTokens(query: string): string[] {
   const unique = new Set(words(trimmed).map((word) => word.slice(0, MAX_PREFIX)));
   return [...unique].sort((a, b) => b.length - a.length);
 }
+
+/**
+ * Whether a contact whose name, company and email have `contactWords` (see `words`) would carry
+ * `token` among its `searchTokens`: the token is its whole email, or a prefix of one of its words as
+ * `searchTokens` cuts them (2 to 16 characters; a one-letter word is its own token). The same answer
+ * as `searchTokens(…).includes(token)` without making every prefix.
+ */
+export function matchesToken(contactWords: readonly string[], email: string, token: string): boolean {
+  if (token === email.trim().toLowerCase()) return true;
+  if (token.length > MAX_PREFIX) return false;
+  return contactWords.some(
+    (word) => word.startsWith(token) && (token.length >= MIN_PREFIX || word.length === token.length),
+  );
+}

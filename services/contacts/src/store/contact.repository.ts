@@ -8,41 +8,11 @@ import {
   outboxMinuteOf,
 } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
-import type { ConsentStatus } from "../domain/fields";
-import type { ContactOrder } from "./contact-order";
+import type { ContactDoc, StoredContact } from "./contact-doc";
+import type { ContactSnapshots, ProjectSnapshot } from "./contact-snapshot";
 import type { Scope } from "./scope";
 
-export type { Scope };
-
-/** A contact (customer profile). One per (user, project, email) behind a unique index. */
-export interface ContactDoc {
-  _id: string;
-  userId: string;
-  projectId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  phone: string;
-  company: string;
-  customerKind: string;
-  contactType: string;
-  tags: string[];
-  custom: Record<string, string | number | boolean | Date>;
-  customerSince?: Date;
-  updatedOn: Date;
-  source: string;
-  consent: ConsentStatus;
-  consentAt?: Date;
-  /** Interactions per type, recounted from the interactions collection after each append. */
-  interactionCounts: Record<string, number>;
-  interactionCount: number;
-  /** Token search (domain/search.ts) and facets (domain/segment.ts), matched by indexed equality. */
-  searchTokens: string[];
-  facets: string[];
-  outbox: OutboxEntry[];
-  outboxMinute?: number;
-  createdAt: Date;
-}
+export type { ContactDoc, Scope, StoredContact };
 
 const contactSchema = new Schema<ContactDoc>(
   {
@@ -85,15 +55,24 @@ export function contactModel(connection: Connection): Model<ContactDoc> {
 /** The fields the table, segments and exports read (never the outbox). */
 export const CONTACT_FIELDS = { outbox: 0 } as const;
 
-export type StoredContact = Omit<ContactDoc, "outbox">;
-
-/** Contacts, always within one user's project; reads by `_id` or by indexed equality (docs/adr/0001). */
+/**
+ * Contacts, always within one user's project; reads by `_id` or by indexed equality (docs/adr/0001),
+ * and whole projects from their snapshot (contact-snapshot.ts), which every write here keeps.
+ */
 export class ContactRepository {
-  /** `order`: the table's default order in Redis (contact-order.ts), kept by every write here. */
   constructor(
     readonly model: Model<ContactDoc>,
-    readonly order: ContactOrder,
+    readonly snapshots: ContactSnapshots,
   ) {}
+
+  /**
+   * Every contact of the project, up to date with every write acknowledged before: from this
+   * process's memory and Redis, built from one database read of the project when Redis has none
+   * (seconds at 50,000 contacts; it goes on after the call that started it times out).
+   */
+  snapshot(scope: Scope): Promise<ProjectSnapshot> {
+    return this.snapshots.read(scope, () => this.narrowed(scope));
+  }
 
   async get(scope: Scope, id: string): Promise<StoredContact | null> {
     return this.model
@@ -167,8 +146,8 @@ export class ContactRepository {
 
   /**
    * Adds facets to a contact, only while it is still as saved at `updatedOn`: a save since wrote all
-   * its facets itself. Touches `facets` alone ($addToSet, so a repeat adds nothing); the table's order
-   * keeps (updatedOn does not change). @returns whether the contact was still as read.
+   * its facets itself. Touches `facets` alone ($addToSet, so a repeat adds nothing). The snapshot keeps
+   * the facets it had: the month-day facets are read from the database only (`withFacets`). @returns whether the contact was still as read.
    */
   async addFacets(id: string, updatedOn: Date, facets: string[]): Promise<boolean> {
     const result = await this.model.updateOne({ _id: id, updatedOn }, { $addToSet: { facets: { $each: facets } } });
@@ -179,7 +158,7 @@ export class ContactRepository {
   async insert(doc: Omit<ContactDoc, "outbox" | "outboxMinute">, event: OutboxEntry): Promise<boolean> {
     try {
       await this.model.create({ ...doc, outbox: [event], outboxMinute: outboxMinuteOf(event.time) });
-      await this.order.touch(doc, [{ id: doc._id, updatedOn: doc.updatedOn }]);
+      await this.snapshots.put(doc, [doc]);
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
@@ -206,68 +185,36 @@ export class ContactRepository {
       })
       .lean<ContactDoc>();
     if (!doc) return null;
-    await this.order.touch(scope, [{ id, updatedOn: doc.updatedOn }]);
     const { outbox: _outbox, ...rest } = doc;
+    await this.snapshots.put(scope, [rest]);
     return rest;
   }
 
   async remove(scope: Scope, id: string): Promise<boolean> {
     const result = await this.model.deleteOne({ _id: id, userId: scope.userId, projectId: scope.projectId });
-    await this.order.forget(scope, [id]);
+    await this.snapshots.drop(scope, [id]);
     return result.deletedCount === 1;
   }
 
   /**
    * Inserts new contacts of one project in one batch (an import), unordered: a row whose email became
    * a contact meanwhile fails alone. @throws the driver's error (a duplicate key among others) after
-   * the rows that went in are ordered.
+   * the rows that went in are in the snapshot.
    */
   async insertMany(scope: Scope, docs: ContactDoc[]): Promise<void> {
     try {
       await this.model.insertMany(docs, { ordered: false });
-    } finally {
-      // Rows refused as duplicates are ordered too; a page drops them when it meets them.
-      await this.order.touch(
-        scope,
-        docs.map((d) => ({ id: d._id, updatedOn: d.updatedOn })),
-      );
-    }
-  }
-
-  /** Builds in flight, by project: one read of the project per process, however many pages wait. */
-  private readonly building = new Map<string, Promise<void>>();
-
-  /**
-   * Builds a project's order from the database (a full read: seconds at 50,000 contacts). It runs to
-   * its end even when the page that started it has timed out, so the next page finds it built.
-   */
-  private buildOrder(scope: Scope): Promise<void> {
-    const key = `${scope.userId}:${scope.projectId}`;
-    let build = this.building.get(key);
-    if (!build) {
-      build = this.order.build(scope, this.narrowed(scope)).finally(() => this.building.delete(key));
-      this.building.set(key, build);
-    }
-    return build;
-  }
-
-  /**
-   * One page of the project's contacts in the default order (updated_on), read by `_id`, with the
-   * project's count; builds the order from the database first when it has none (contact-order.ts).
-   */
-  async orderedPage(
-    scope: Scope,
-    offset: number,
-    size: number,
-    descending: boolean,
-  ): Promise<{ contacts: StoredContact[]; count: number }> {
-    if (!(await this.order.built(scope))) await this.buildOrder(scope);
-    for (;;) {
-      const { ids, count } = await this.order.page(scope, offset, size, descending);
-      const found = await Promise.all(ids.map((id) => this.get(scope, id)));
-      const gone = ids.filter((_, i) => found[i] === null);
-      if (gone.length === 0) return { contacts: found as StoredContact[], count };
-      await this.order.forget(scope, gone);
+      await this.snapshots.put(scope, docs);
+    } catch (error) {
+      const refused = refusedIndexes(error);
+      // Which rows went in is unknown: the next read rebuilds the project from the database.
+      if (refused === null) await this.snapshots.invalidate(scope).catch(() => undefined);
+      else
+        await this.snapshots.put(
+          scope,
+          docs.filter((_, i) => !refused.has(i)),
+        );
+      throw error;
     }
   }
 
@@ -275,4 +222,12 @@ export class ContactRepository {
   countForUser(userId: string): Promise<number> {
     return this.model.countDocuments({ userId });
   }
+}
+
+/** The indexes of the rows an unordered insertMany refused (its write errors), or null when unknown. */
+function refusedIndexes(error: unknown): Set<number> | null {
+  const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
+  if (!Array.isArray(writeErrors)) return null;
+  const indexes = writeErrors.map((e: { index?: unknown; err?: { index?: unknown } }) => e.index ?? e.err?.index);
+  return indexes.every((i) => typeof i === "number") ? new Set(indexes as number[]) : null;
 }

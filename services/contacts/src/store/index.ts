@@ -2,7 +2,7 @@ import { type Logger, MarkerSet, type Redis } from "@crafter/kit";
 import type { Connection, Model } from "mongoose";
 import { AssistantRepository, assistantModel, sessionModel } from "./assistant.repository";
 import { type ContactDoc, ContactRepository, contactModel } from "./contact.repository";
-import { ContactOrder } from "./contact-order";
+import { ContactSnapshots } from "./contact-snapshot";
 import { ImportRepository } from "./import.repository";
 import { LeadRepository, leadFormModel, type SubmissionDoc, submissionModel } from "./lead.repository";
 import { SegmentRepository, segmentMemberModel, segmentModel } from "./segment.repository";
@@ -31,10 +31,15 @@ export interface ContactsStores {
 }
 
 /**
- * Builds the repositories and waits until their indexes exist. `redis` keeps the table's default
- * order (contact-order.ts).
+ * Builds the repositories and waits until their indexes exist. `redis` keeps the projects' contact
+ * snapshots (contact-snapshot.ts).
  */
-export async function createStores(connection: Connection, redis: Redis, logger: Logger): Promise<ContactsStores> {
+export async function createStores(
+  connection: Connection,
+  redis: Redis,
+  logger: Logger,
+  snapshotCapacity?: number,
+): Promise<ContactsStores> {
   const contacts = contactModel(connection);
   const consent = consentChangeModel(connection);
   const interactions = interactionModel(connection);
@@ -55,7 +60,7 @@ export async function createStores(connection: Connection, redis: Redis, logger:
     backfills.model.init(),
   ]);
   return {
-    contacts: new ContactRepository(contacts, new ContactOrder(redis, logger)),
+    contacts: new ContactRepository(contacts, new ContactSnapshots(redis, logger, snapshotCapacity)),
     timeline: new TimelineRepository(consent, interactions, deletions),
     settings: new SettingsRepository(settings),
     segments: new SegmentRepository(segments, members),

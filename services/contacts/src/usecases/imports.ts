@@ -239,7 +239,8 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
   const fields = new Map(fieldCatalogue(customFields).map((f) => [f.key, f]));
   const contactTypes = settings.contactTypes.map((t) => t.key);
   const known = new Map<string, StoredContact>();
-  for await (const contact of deps.stores.contacts.narrowed(scope)) known.set(contact.email, contact as StoredContact);
+  for (const { contact } of (await deps.stores.contacts.snapshot(scope)).entries.values())
+    known.set(contact.email, contact);
   const { room, limit, code } = await profileRoom(deps, scope.userId);
   let remaining = room;
   const totals = { ...(last ?? zeroCheckpoint(importId)) };

@@ -2,7 +2,7 @@ import { appError, badRequest } from "@crafter/kit";
 import type { ContactsDeps } from "../deps";
 import { segmentView } from "../domain/contact";
 import { type FieldDefinition, fieldCatalogue } from "../domain/fields";
-import { queryTokens } from "../domain/search";
+import { matchesToken, queryTokens } from "../domain/search";
 import {
   facet,
   isGroup,
@@ -82,17 +82,11 @@ export function parseTree(raw: unknown, fields: ReadonlyMap<string, FieldDefinit
   return root;
 }
 
-/** Contacts a query matches, in the store's order, with how the set was narrowed. */
-export interface Matched {
-  contacts: StoredContact[];
-  /** The indexed equality the database applied ("" when it read the whole project). */
-  narrowedBy: string;
-}
-
 /**
- * Runs a query: the database narrows by one indexed equality (the longest search token, else a facet
- * the filters or the tree require), and the rest (other tokens and facets, the tree's ranges, `in`,
- * `contains`, `or`) runs here over that narrowed set (docs/adr/0002).
+ * Runs a query over the project's snapshot (store/contact-snapshot.ts), in memory: the tokens
+ * (domain/search.ts `matchesToken`), the table's facets, then the tree (`matches`, with the facets
+ * every match must carry checked first as a shortcut). The database is read only to build a
+ * snapshot Redis has lost (docs/adr/0002, amendment 2). Unordered.
  */
 export async function matchContacts(
   deps: Pick<ContactsDeps, "stores">,
@@ -100,27 +94,20 @@ export async function matchContacts(
   settings: Settings,
   q: ContactQuery,
   fields = segmentFields(settings),
-): Promise<Matched> {
+): Promise<StoredContact[]> {
   const tokens = queryTokens(q.query ?? "");
   const facets: string[] = [];
   for (const tag of q.tags ?? []) if (tag.trim() !== "") facets.push(facet("tags", tag.trim()));
   if (q.consent) facets.push(facet("consent", q.consent));
   if (q.contactType) facets.push(facet("contactType", q.contactType));
   if (q.customerKind) facets.push(facet("customerKind", q.customerKind));
-  // A tree with hand-added members may match contacts without its facets: it cannot narrow then.
+  // A tree with hand-added members may match contacts without its facets: no shortcut then.
   const treeFacets = q.tree && !(q.members && q.members.size > 0) ? requiredFacets(q.tree, fields) : [];
-  const narrow = tokens[0]
-    ? { searchTokens: tokens[0] }
-    : facets[0] !== undefined
-      ? { facets: facets[0] }
-      : treeFacets[0] !== undefined
-        ? { facets: treeFacets[0] }
-        : undefined;
   const interactionTypes = settings.interactionTypes.map((t) => t.key);
+  const snapshot = await deps.stores.contacts.snapshot(scope);
   const out: StoredContact[] = [];
-  for await (const doc of deps.stores.contacts.narrowed(scope, narrow)) {
-    const contact = doc as StoredContact;
-    if (!tokens.every((t) => contact.searchTokens?.includes(t))) continue;
+  for (const { contact, words } of snapshot.entries.values()) {
+    if (!tokens.every((t) => matchesToken(words, contact.email, t))) continue;
     if (!facets.every((f) => contact.facets?.includes(f))) continue;
     if (q.tree) {
       const inTree =
@@ -130,7 +117,7 @@ export async function matchContacts(
     }
     out.push(contact);
   }
-  return { contacts: out, narrowedBy: narrow ? Object.values(narrow)[0]! : "" };
+  return out;
 }
 
 const sortKey = (contact: StoredContact, field: SortField): string | number => {

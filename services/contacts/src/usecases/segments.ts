@@ -106,7 +106,7 @@ export async function countSegment(
   const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
   const fields = segmentFields(settings);
   const tree: SegmentGroup = parseTree(input.tree, fields);
-  const { contacts } = await matchContacts(deps, scope, settings, { tree }, fields);
+  const contacts = await matchContacts(deps, scope, settings, { tree }, fields);
   const size = Math.max(0, Math.min(input.preview || 10, 20));
   return { count: contacts.length, preview: sortContacts(contacts, "name", false).slice(0, size) };
 }
@@ -138,24 +138,10 @@ export async function queryContacts(
   };
   if (input.segmentId) q = { ...q, ...(await segmentQuery(deps, scope, input.segmentId)) };
   else if (input.tree !== undefined && input.tree !== null) q = { ...q, tree: parseTree(input.tree, fields) };
-  const { contacts } = await matchContacts(deps, scope, settings, q, fields);
+  const contacts = await matchContacts(deps, scope, settings, q, fields);
   const sortBy = input.sortBy && isSortField(input.sortBy) ? input.sortBy : "updated_on";
   const descending = input.sortBy && isSortField(input.sortBy) ? (input.descending ?? false) : true;
   return sortContacts(contacts, sortBy, descending);
-}
-
-/** A list request with no search, filter, segment or tree, sorted by updated_on (the default). */
-function isWholeProject(input: ListInput): boolean {
-  return (
-    !(input.query ?? "").trim() &&
-    !(input.tags ?? []).some((t) => t.trim() !== "") &&
-    !input.consent &&
-    !input.contactType &&
-    !input.customerKind &&
-    !input.segmentId &&
-    (input.tree === undefined || input.tree === null) &&
-    (!input.sortBy || input.sortBy === "updated_on")
-  );
 }
 
 /** One page of the customer profile table. */
@@ -167,17 +153,6 @@ export async function listContacts(
   const scope = scopeOf(caller, input.projectId);
   if (input.sortBy && !isSortField(input.sortBy)) throw badRequest({ sort: "Unknown sort field" });
   const { page, pageSize } = paging(input.page, input.pageSize);
-  if (isWholeProject(input)) {
-    // The unfiltered table in its default order: from the project's order, a read by _id per row.
-    const descending = input.sortBy ? (input.descending ?? false) : true;
-    const { contacts, count } = await deps.stores.contacts.orderedPage(
-      scope,
-      (page - 1) * pageSize,
-      pageSize,
-      descending,
-    );
-    return { items: contacts, count, page, totalPages: Math.max(1, Math.ceil(count / pageSize)) };
-  }
   const all = await queryContacts(deps, scope, input);
   return {
     items: all.slice((page - 1) * pageSize, page * pageSize),

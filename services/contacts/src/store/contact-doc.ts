@@ -1,0 +1,35 @@
+import type { OutboxEntry } from "@crafter/kit";
+import type { ConsentStatus } from "../domain/fields";
+
+/** A contact (customer profile). One per (user, project, email) behind a unique index. */
+export interface ContactDoc {
+  _id: string;
+  userId: string;
+  projectId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  company: string;
+  customerKind: string;
+  contactType: string;
+  tags: string[];
+  custom: Record<string, string | number | boolean | Date>;
+  customerSince?: Date;
+  updatedOn: Date;
+  source: string;
+  consent: ConsentStatus;
+  consentAt?: Date;
+  /** Interactions per type, recounted from the interactions collection after each append. */
+  interactionCounts: Record<string, number>;
+  interactionCount: number;
+  /** Token search (domain/search.ts) and facets (domain/segment.ts), matched by indexed equality. */
+  searchTokens: string[];
+  facets: string[];
+  outbox: OutboxEntry[];
+  outboxMinute?: number;
+  createdAt: Date;
+}
+
+/** A contact as read: everything but its outbox. */
+export type StoredContact = Omit<ContactDoc, "outbox">;
