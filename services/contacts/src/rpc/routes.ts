@@ -384,7 +384,7 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
         const scope = scopeOf({ ...caller, userId }, req.projectId);
         const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
         const q = await segmentQuery(deps, scope, req.segmentId);
-        const contacts = await matchContacts(deps, scope, settings, {
+        const { contacts } = await matchContacts(deps, scope, settings, {
           ...q,
           ...(req.subscribedOnly ? { consent: "subscribed" } : {}),
         });

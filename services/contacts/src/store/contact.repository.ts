@@ -190,6 +190,48 @@ export class ContactRepository {
     return rest;
   }
 
+  /**
+   * Updates several contacts of one project in one round trip (an import's batch), each setting its
+   * fields and appending its events, unordered. `after` is each contact as it will be, for the
+   * snapshot. @returns how many were still there (a deleted one is skipped); @throws the driver's error after the snapshot has
+   * the ones that went in.
+   */
+  async updateMany(
+    scope: Scope,
+    updates: ReadonlyArray<{ id: string; set: Partial<ContactDoc>; events: OutboxEntry[]; after: StoredContact }>,
+  ): Promise<number> {
+    if (updates.length === 0) return 0;
+    try {
+      const result = await this.model.bulkWrite(
+        updates.map(({ id, set, events }) => ({
+          updateOne: {
+            filter: { _id: id, userId: scope.userId, projectId: scope.projectId },
+            update:
+              events.length > 0
+                ? {
+                    $set: { ...set, outboxMinute: outboxMinuteOf(events[0]!.time) },
+                    $push: { outbox: { $each: events } },
+                  }
+                : { $set: set },
+          },
+        })),
+        { ordered: false },
+      );
+      // A contact deleted meanwhile must not come back in the snapshot; which one is unknown.
+      if (result.matchedCount < updates.length) await this.snapshots.invalidate(scope);
+      else
+        await this.snapshots.put(
+          scope,
+          updates.map((u) => u.after),
+        );
+      return result.matchedCount;
+    } catch (error) {
+      // Which went in is unknown: the next read rebuilds the project from the database.
+      await this.snapshots.invalidate(scope).catch(() => undefined);
+      throw error;
+    }
+  }
+
   async remove(scope: Scope, id: string): Promise<boolean> {
     const result = await this.model.deleteOne({ _id: id, userId: scope.userId, projectId: scope.projectId });
     await this.snapshots.drop(scope, [id]);

@@ -1,4 +1,4 @@
-import { appError, badRequest, type Caller, isDuplicateKey } from "@crafter/kit";
+import { appError, badRequest, type Caller, isDuplicateKey, type OutboxEntry } from "@crafter/kit";
 import { limitScenario } from "../clients/plans";
 import type { ContactsDeps } from "../deps";
 import {
@@ -188,6 +188,36 @@ export function tagChanges(
   };
 }
 
+/** A contact's update, planned: what to set, its events, and the contact as it will be. */
+export interface PlannedUpdate {
+  id: string;
+  set: Partial<ContactDoc>;
+  events: OutboxEntry[];
+  after: StoredContact;
+}
+
+/**
+ * Plans new fields of a contact (pure but for the clock): ContactUpdated, and ContactTagged when its
+ * tags changed; the search tokens and facets recomputed.
+ */
+export function planUpdate(
+  deps: Pick<ContactsDeps, "events" | "now">,
+  current: StoredContact,
+  fields: ContactFields,
+  customFields: ReturnType<typeof customDefinitions>,
+  extra: Partial<ContactDoc> = {},
+): PlannedUpdate {
+  const now = deps.now();
+  const state: ContactState = { ...stateOf(current), ...fields, ...(extra as Partial<ContactState>), updatedOn: now };
+  const set: Partial<ContactDoc> = { ...fields, ...extra, updatedOn: now, ...indexedArrays(state, customFields) };
+  if (fields.customerSince === undefined) delete set.customerSince;
+  const ref = refOf({ ...current, email: fields.email });
+  const events = [deps.events.updated(ref, state.consent)];
+  const { added, removed } = tagChanges(current.tags ?? [], fields.tags);
+  if (added.length > 0 || removed.length > 0) events.push(deps.events.tagged(ref, added, removed));
+  return { id: current._id, set, events, after: { ...current, ...set } as StoredContact };
+}
+
 /** Stores new fields of a contact with ContactUpdated, and ContactTagged when its tags changed. */
 export async function saveFields(
   deps: Pick<ContactsDeps, "stores" | "events" | "kick" | "now">,
@@ -197,16 +227,9 @@ export async function saveFields(
   customFields: ReturnType<typeof customDefinitions>,
   extra: Partial<ContactDoc> = {},
 ): Promise<StoredContact> {
-  const now = deps.now();
-  const state: ContactState = { ...stateOf(current), ...fields, ...(extra as Partial<ContactState>), updatedOn: now };
-  const set: Partial<ContactDoc> = { ...fields, ...extra, updatedOn: now, ...indexedArrays(state, customFields) };
-  if (fields.customerSince === undefined) delete set.customerSince;
+  const { set, events } = planUpdate(deps, current, fields, customFields, extra);
   let updated: StoredContact | null;
   try {
-    const ref = refOf({ ...current, email: fields.email });
-    const events = [deps.events.updated(ref, state.consent)];
-    const { added, removed } = tagChanges(current.tags ?? [], fields.tags);
-    if (added.length > 0 || removed.length > 0) events.push(deps.events.tagged(ref, added, removed));
     updated = await deps.stores.contacts.update(scope, current._id, set, events);
   } catch (error) {
     if (isDuplicateKey(error)) {

@@ -8,7 +8,8 @@ import { type ImportedContact, readRow } from "../domain/import-row";
 import { type CsvDelimiter, readCsv, sniffDelimiter } from "../import/csv";
 import type { ContactDoc, Scope, StoredContact } from "../store/contact.repository";
 import type { ImportCheckpointDoc, ImportDoc, ImportErrorDoc } from "../store/import.repository";
-import { newContactDoc, profileRoom, saveFields, stateOf } from "./contacts";
+import type { ConsentChangeDoc } from "../store/timeline.repository";
+import { newContactDoc, type PlannedUpdate, planUpdate, profileRoom, stateOf } from "./contacts";
 import { customDefinitions, scopeOf } from "./scope";
 
 /** Largest CSV accepted: 20 MB (the contract's upload limit). */
@@ -288,6 +289,9 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
       );
       for (const d of docs) known.set(d.email, d as StoredContact);
     }
+    // The batch's updates in one write, and their consent changes in another.
+    const planned: PlannedUpdate[] = [];
+    const consentChanges: Array<Omit<ConsentChangeDoc, "_id">> = [];
     for (const { current, row } of updates) {
       const checked = checkContactFields(mergeInput(row, current), { customFields, contactTypes }, stateOf(current));
       if (!checked.ok) {
@@ -295,13 +299,18 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
         continue;
       }
       const consent = nextConsent(current.consent, row.consent);
-      const saved = await saveFields(deps, scope, current, checked.value, customFields, { consent });
+      const plan = planUpdate(deps, current, checked.value, customFields, { consent });
+      planned.push(plan);
       if (consent !== current.consent) {
-        await deps.stores.timeline.appendConsent(scope, current._id, consent, "import", deps.now());
+        consentChanges.push({ ...scope, contactId: current._id, status: consent, source: "import", at: deps.now() });
       }
-      known.set(saved.email, saved);
-      totals.updated++;
     }
+    const matched = await deps.stores.contacts.updateMany(scope, planned);
+    await deps.stores.timeline.appendConsents(consentChanges);
+    for (const { after } of planned) known.set(after.email, after);
+    // A contact deleted while the import ran is skipped.
+    totals.updated += matched;
+    totals.skipped += planned.length - matched;
     await deps.stores.imports.addErrors(errors);
     totals.processed += rows;
     const ok = await deps.stores.imports.checkpoint({

@@ -13,6 +13,7 @@ import {
   validateSegment,
 } from "../domain/segment";
 import type { Scope, StoredContact } from "../store/contact.repository";
+import type { ProjectSnapshot } from "../store/contact-snapshot";
 import type { Settings } from "../store/settings.repository";
 import { stateOf } from "./contacts";
 import { customDefinitions } from "./scope";
@@ -82,6 +83,12 @@ export function parseTree(raw: unknown, fields: ReadonlyMap<string, FieldDefinit
   return root;
 }
 
+/** The contacts a query matched (objects of `snapshot`), unordered. */
+export interface Matched {
+  contacts: StoredContact[];
+  snapshot: ProjectSnapshot;
+}
+
 /**
  * Runs a query over the project's snapshot (store/contact-snapshot.ts), in memory: the tokens
  * (domain/search.ts `matchesToken`), the table's facets, then the tree (`matches`, with the facets
@@ -94,7 +101,7 @@ export async function matchContacts(
   settings: Settings,
   q: ContactQuery,
   fields = segmentFields(settings),
-): Promise<StoredContact[]> {
+): Promise<Matched> {
   const tokens = queryTokens(q.query ?? "");
   const facets: string[] = [];
   for (const tag of q.tags ?? []) if (tag.trim() !== "") facets.push(facet("tags", tag.trim()));
@@ -117,7 +124,7 @@ export async function matchContacts(
     }
     out.push(contact);
   }
-  return out;
+  return { contacts: out, snapshot };
 }
 
 const sortKey = (contact: StoredContact, field: SortField): string | number => {
@@ -151,6 +158,37 @@ export function sortContacts(contacts: StoredContact[], field: SortField, descen
     return descending ? -order : order;
   });
   return keyed.map((k) => k.contact);
+}
+
+/** Below this many matches, sorting them is cheaper than filtering the project's kept order. */
+const SORT_DIRECT_MAX = 5_000;
+/** Each snapshot's whole project in a sort order, as of the snapshot's version. */
+const projectOrders = new WeakMap<ProjectSnapshot, Map<string, { version: number; contacts: StoredContact[] }>>();
+
+/**
+ * `matched` sorted as `sortContacts` does. A large set is taken in the order of the whole project,
+ * sorted once per snapshot version and sort and kept: the next page, or another filter, sorts nothing
+ * (sorting 50,000 contacts by name took over a second on a loaded 2-core machine).
+ */
+export function sortMatched(matched: Matched, field: SortField, descending: boolean): readonly StoredContact[] {
+  const { contacts, snapshot } = matched;
+  if (contacts.length < SORT_DIRECT_MAX) return sortContacts(contacts, field, descending);
+  let orders = projectOrders.get(snapshot);
+  if (!orders) {
+    orders = new Map();
+    projectOrders.set(snapshot, orders);
+  }
+  const key = `${field}:${descending}`;
+  let order = orders.get(key);
+  if (order?.version !== snapshot.version) {
+    orders.clear();
+    const all = [...snapshot.entries.values()].map((entry) => entry.contact);
+    order = { version: snapshot.version, contacts: sortContacts(all, field, descending) };
+    orders.set(key, order);
+  }
+  if (contacts.length === snapshot.entries.size) return order.contacts;
+  const keep = new Set(contacts);
+  return order.contacts.filter((contact) => keep.has(contact));
 }
 
 export function isSortField(value: string): value is SortField {

@@ -5,7 +5,15 @@ import { matches, monthDayFacet, type SegmentGroup } from "../domain/segment";
 import type { Scope, StoredContact } from "../store/contact.repository";
 import type { SegmentDoc } from "../store/segment.repository";
 import { stateOf } from "./contacts";
-import { type ContactQuery, isSortField, matchContacts, parseTree, segmentFields, sortContacts } from "./query";
+import {
+  type ContactQuery,
+  isSortField,
+  matchContacts,
+  parseTree,
+  segmentFields,
+  sortContacts,
+  sortMatched,
+} from "./query";
 import { paging, scopeOf } from "./scope";
 
 type Deps = Pick<ContactsDeps, "stores" | "now">;
@@ -106,7 +114,7 @@ export async function countSegment(
   const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
   const fields = segmentFields(settings);
   const tree: SegmentGroup = parseTree(input.tree, fields);
-  const contacts = await matchContacts(deps, scope, settings, { tree }, fields);
+  const { contacts } = await matchContacts(deps, scope, settings, { tree }, fields);
   const size = Math.max(0, Math.min(input.preview || 10, 20));
   return { count: contacts.length, preview: sortContacts(contacts, "name", false).slice(0, size) };
 }
@@ -126,7 +134,7 @@ export async function queryContacts(
   deps: Deps,
   scope: Scope,
   input: Omit<ListInput, "page" | "pageSize" | "projectId">,
-): Promise<StoredContact[]> {
+): Promise<readonly StoredContact[]> {
   const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
   const fields = segmentFields(settings);
   let q: ContactQuery = {
@@ -138,10 +146,10 @@ export async function queryContacts(
   };
   if (input.segmentId) q = { ...q, ...(await segmentQuery(deps, scope, input.segmentId)) };
   else if (input.tree !== undefined && input.tree !== null) q = { ...q, tree: parseTree(input.tree, fields) };
-  const contacts = await matchContacts(deps, scope, settings, q, fields);
+  const matched = await matchContacts(deps, scope, settings, q, fields);
   const sortBy = input.sortBy && isSortField(input.sortBy) ? input.sortBy : "updated_on";
   const descending = input.sortBy && isSortField(input.sortBy) ? (input.descending ?? false) : true;
-  return sortContacts(contacts, sortBy, descending);
+  return sortMatched(matched, sortBy, descending);
 }
 
 /** One page of the customer profile table. */
