@@ -111,10 +111,11 @@ const uploaded = await importer.request("POST", `/api/contacts/imports?name=benc
 });
 if (uploaded.status >= 400) throw new Error(`upload: ${uploaded.status} ${JSON.stringify(uploaded.body)}`);
 const id = uploaded.body.result.id as string;
-await importer.put(`/api/contacts/imports/${id}?${q}`, { duplicates: "update" });
+const started = await importer.put(`/api/contacts/imports/${id}`, { duplicates: "update" });
+if (started.status >= 400) throw new Error(`start: ${started.status} ${JSON.stringify(started.body)}`);
 let state: { status: string; result?: unknown };
 for (;;) {
-  state = (await importer.get(`/api/contacts/imports/${id}?${q}`)).body.result;
+  state = (await importer.get(`/api/contacts/imports/${id}`)).body.result;
   if (state.status === "result" || state.status === "error") break;
   await new Promise((r) => setTimeout(r, 250));
 }

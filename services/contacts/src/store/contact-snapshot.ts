@@ -96,7 +96,7 @@ export class ContactSnapshots {
   constructor(
     private readonly redis: Redis,
     private readonly logger: Logger,
-    private readonly capacity = 200_000,
+    private readonly capacity = 100_000,
   ) {}
 
   private key(scope: Scope): string {
