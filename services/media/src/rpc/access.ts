@@ -30,4 +30,6 @@ export const access = rpcAccess(MediaService, {
   updateDesign: ["user"],
   deleteDesign: ["user"],
   exportDesign: ["user"],
+  // A VisualDesigner craft step keeps its design's PNG (workflows, on the user's behalf).
+  storeDesignAsset: ["user"],
 });

@@ -4,7 +4,15 @@ import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
 import type { MediaDeps } from "../deps";
 import { PixelCache } from "../imaging/base-cache";
 import { deleteAsset, getAsset, getMediaStatus, listAssets, renameAsset, uploadAsset } from "../usecases/assets";
-import { createDesign, deleteDesign, exportDesign, getDesign, listDesigns, updateDesign } from "../usecases/designs";
+import {
+  createDesign,
+  deleteDesign,
+  exportDesign,
+  getDesign,
+  listDesigns,
+  storeDesignAsset,
+  updateDesign,
+} from "../usecases/designs";
 import { previewEdit, saveEdit } from "../usecases/edit-image";
 import { exportAssets } from "../usecases/export-assets";
 import { downloadAsset, readFile } from "../usecases/files";
@@ -46,5 +54,6 @@ export function routes(deps: MediaDeps): (router: ConnectRouter) => void {
       updateDesign: (req, ctx) => updateDesign(deps, callerOf(ctx), req),
       deleteDesign: (req, ctx) => deleteDesign(deps, callerOf(ctx), req),
       exportDesign: (req, ctx) => exportDesign(deps, callerOf(ctx), req),
+      storeDesignAsset: (req, ctx) => storeDesignAsset(deps, callerOf(ctx), req),
     });
 }
