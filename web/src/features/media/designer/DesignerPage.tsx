@@ -746,6 +746,10 @@ export function Designer({ initial, savedId, onSaved, prompts = [], saveLabel = 
             style={{ width: design.width * scale, height: design.height * scale }}
             data-testid="designer-canvas"
             data-elements={elementCount}
+            data-texts={(stage?.elements ?? [])
+              .filter((element) => element.type === "text")
+              .map((element) => element.text ?? "")
+              .join("\n")}
             data-page={stageIndex + 1}
           >
             <Stage
