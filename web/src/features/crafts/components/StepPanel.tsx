@@ -99,7 +99,8 @@ export const StepPanel = memo(function StepPanel({
 
   // The email kinds run in the browser (features/email): done when they open, the panel saves the picks.
   const EmailPanel = emailStepPanel(step.action?.kind);
-  if (EmailPanel && !isSkippedStep(step)) {
+  // (Crafts made before these kinds ran have the step skipped: its panel still keeps their files.)
+  if (EmailPanel && isStepDone(step)) {
     return (
       <Card title={title} data-testid={`step-panel-${step.name}`} data-step-state="email">
         {step.description && <p>{step.description}</p>}
