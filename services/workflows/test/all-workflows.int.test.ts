@@ -215,7 +215,8 @@ describe("content workflows", () => {
     expect(body).toContain(`<strong>Subject:</strong> ${sections!.subjects![0]!.replace(/&/g, "&amp;")}`);
     expect(body).toContain("<em>Preheader:</em>");
     expect(body).toContain("<li>Bake your first loaf in a week</li>");
-    expect(stepOf(craft, "attachments").status).toBe("skipped");
+    // Done when it opens (not skipped, never "coming soon"): the user's files are added as they come.
+    expect(stepOf(craft, "attachments")).toMatchObject({ status: "completed", results: [] });
     // An uploaded file (the web uploads it to media first) is kept in the step, one result each.
     const asset = { id: "a1b2c3", name: "price-list.pdf", url: "/api/media/assets/a1b2c3/download" };
     const attached = await session.put<Craft>(
