@@ -170,4 +170,19 @@ describe("the visual designer in a VisualDesigner craft", () => {
       `/app/designer?id=${encodeURIComponent(design.id)}`,
     );
   });
+
+  step("opens a VisualIdentity's palette and font in the designer", async () => {
+    const craftId = await craftUpTo("VisualIdentity", [
+      ["brand", { businessName: "Crumb & Co", primaryColor: "#c0392b", style: "classic", headingFont: "Montserrat" }],
+    ]);
+    await page.goto(`/app/crafts/VisualIdentity?craftId=${craftId}`);
+    await page.getByTestId("view-steps").click();
+    await page.getByTestId("step-tab-identity").click();
+    await page.getByTestId("open-identity-designer").click();
+    await page.waitForURL(/\/app\/designer\?/);
+    const query = new URL(page.url()).searchParams;
+    expect(query.get("colours")?.split(",")[0]).toBe("#c0392b");
+    expect(query.get("font")).toBe("Montserrat");
+    await expect(page.getByTestId("designer-size").textContent()).resolves.toBe("1080×1080");
+  });
 });
