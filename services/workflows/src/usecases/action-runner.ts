@@ -232,7 +232,7 @@ async function makeMedia(
   }
   const picked = idFrom(run.raw, "assetId");
   if (picked) {
-    // The user's own image (uploaded, crafted or stock): kept as it is, nothing generated or debited.
+    // The user's own image (uploaded or crafted, one of their assets): kept as it is, nothing generated or debited.
     run.emit({ case: "started", value: { engine: "user", framework: "" } });
     const asset = await deps.clients.media.getAsset({ token: run.caller?.token, signal: run.signal }, picked);
     if (asset.type !== "image") throw appError("CR_ERR_BAD_REQUEST", "Choose an image.", { assetId: "Not an image" });

@@ -80,7 +80,7 @@ function slotImage(asset: Asset) {
 
 /**
  * The TemplateDesigner step: the email's image slots, each picked in the image selection modal
- * (uploaded, crafted or stock… the user's own assets) and saved as a result of the step, then
+ * (uploaded or crafted: the user's own assets) and saved as a result of the step, then
  * "Open in the email designer" with the draft written so far.
  */
 function TemplateDesignerStep({ craftId, step, steps }: EmailStepProps) {
