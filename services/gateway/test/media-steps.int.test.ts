@@ -269,4 +269,27 @@ describe("ImageAppender with the user's own image", () => {
     const missing = await session.post(`${W}/${craftId}/image/ImageAppender`, { params: { assetId: "no-such-asset" } });
     expect([missing.status, missing.body.error.code]).toEqual([404, "NOT_FOUND"]);
   });
+
+  it("keeps a stock photo (a system image here) in the user's assets and as the step's result, once", async () => {
+    const stock = (await session.get("/api/media/stock?q=")).body.result;
+    expect(stock.source).toBe("system");
+    const photo = stock.result[0];
+    const craftId = (await session.post(W, { workflowName: "SocialMediaPostWriter" })).body.result.craftId as string;
+    await complete(craftId, "brief", { network: "instagram", topic: "Spring opening hours" });
+    await complete(craftId, "imageIdeas", { subject: "A sunny shop window" });
+    const before = await credits();
+    const picked = await session.post(`${W}/${craftId}/image/ImageAppender`, { params: { stockId: photo.id } });
+    expect(picked.status).toBe(200);
+    const asset = picked.body.result.result.data.asset;
+    expect(picked.body.result.result.engine).toBe("user");
+    expect(asset).toMatchObject({ type: "image", source: "system", width: photo.width, height: photo.height });
+    expect(await credits()).toBe(before);
+    const meta = await sharp(await fileOf(asset.url)).metadata();
+    expect([meta.width, meta.height]).toEqual([photo.width, photo.height]);
+    // Chosen again: the same asset, not a copy.
+    const again = await session.post(`${W}/${craftId}/image/ImageAppender`, { params: { stockId: photo.id } });
+    expect(again.body.result.result.data.asset.id).toBe(asset.id);
+    const missing = await session.post(`${W}/${craftId}/image/ImageAppender`, { params: { stockId: "nope" } });
+    expect([missing.status, missing.body.error.code]).toEqual([404, "NOT_FOUND"]);
+  });
 });

@@ -18,7 +18,7 @@ import { exportAssets } from "../usecases/export-assets";
 import { downloadAsset, readFile } from "../usecases/files";
 import { generateImage } from "../usecases/generate-image";
 import { generateSpeech } from "../usecases/generate-speech";
-import { searchStock, trackStockDownload } from "../usecases/stock";
+import { importStock, searchStock, trackStockDownload } from "../usecases/stock";
 import { completeUpload, getUpload, putUploadChunk, startUpload } from "../usecases/video-upload";
 
 /** Bytes of decoded preview bases kept in memory (see PixelCache). */
@@ -46,6 +46,7 @@ export function routes(deps: MediaDeps): (router: ConnectRouter) => void {
       completeUpload: (req, ctx) => completeUpload(deps, callerOf(ctx), req),
       searchStock: (req, ctx) => searchStock(deps, callerOf(ctx), req),
       trackStockDownload: (req, ctx) => trackStockDownload(deps, callerOf(ctx), req),
+      importStock: (req, ctx) => importStock(deps, callerOf(ctx), req),
       generateImage: (req, ctx) => generateImage(deps, callerOf(ctx), req),
       generateSpeech: (req, ctx) => generateSpeech(deps, callerOf(ctx), req),
       listDesigns: (req, ctx) => listDesigns(deps, callerOf(ctx), req),

@@ -44,6 +44,8 @@ export interface MediaPort {
   generateImage(caller: Pick<Caller, "token" | "signal">, input: ImageRequest): Promise<MediaAssetRef>;
   /** One of the user's own assets (uploaded, crafted or stock). @throws NOT_FOUND. */
   getAsset(caller: Pick<Caller, "token" | "signal">, assetId: string): Promise<MediaAssetRef>;
+  /** A stock photo (Unsplash or system) kept as the user's own asset. @throws NOT_FOUND, MEDIA_PROVIDER_FAILED. */
+  importStock(caller: Pick<Caller, "token" | "signal">, stockId: string): Promise<MediaAssetRef>;
   /** A saved design's PNG as a designer asset. @throws NOT_FOUND, CONFLICT (no PNG saved yet). */
   storeDesignAsset(caller: Pick<Caller, "token" | "signal">, designId: string): Promise<MediaAssetRef>;
   generateSpeech(
@@ -204,12 +206,13 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * What the user chose for a media or design step, read from the values the browser sent with the
- * run (`{ assetId }`: an image of their own for an ImageAppender; `{ designId }`: the saved design
+ * run (`{ assetId }`: an image of their own for an ImageAppender, `{ stockId }`: a stock photo for it;
+ * `{ designId }`: the saved design
  * of a VisualDesigner). Undefined when it is absent; @throws Error naming the field when malformed.
  */
 export function chosenId(
   raw: Readonly<Record<string, unknown>> | undefined,
-  field: "assetId" | "designId",
+  field: "assetId" | "stockId" | "designId",
 ): string | undefined {
   const value = raw?.[field];
   if (value === undefined || value === null || value === "") return undefined;

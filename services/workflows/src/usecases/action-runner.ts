@@ -37,8 +37,8 @@ export interface ActionRun {
   /** The validated values the action runs with. */
   values: Values;
   /**
-   * What the browser sent beyond the step's inputs: `{ assetId }` (an ImageAppender keeps an image
-   * the user picked instead of generating one), `{ designId }` (a VisualDesigner's saved design).
+   * What the browser sent beyond the step's inputs: `{ assetId }` or `{ stockId }` (an ImageAppender
+   * keeps an image the user picked instead of generating one), `{ designId }` (a VisualDesigner's saved design).
    */
   raw?: Readonly<Record<string, unknown>>;
   signal: AbortSignal;
@@ -231,10 +231,14 @@ async function makeMedia(
     );
   }
   const picked = idFrom(run.raw, "assetId");
-  if (picked) {
-    // The user's own image (uploaded or crafted, one of their assets): kept as it is, nothing generated or debited.
+  const stock = picked ? undefined : idFrom(run.raw, "stockId");
+  if (picked || stock) {
+    // The user's own image (uploaded or crafted), or a stock photo kept as theirs: nothing generated or debited.
     run.emit({ case: "started", value: { engine: "user", framework: "" } });
-    const asset = await deps.clients.media.getAsset({ token: run.caller?.token, signal: run.signal }, picked);
+    const as = { token: run.caller?.token, signal: run.signal };
+    const asset = picked
+      ? await deps.clients.media.getAsset(as, picked)
+      : await deps.clients.media.importStock(as, stock!);
     if (asset.type !== "image") throw appError("CR_ERR_BAD_REQUEST", "Choose an image.", { assetId: "Not an image" });
     return mediaResult(deps, asset, "user", asset.name);
   }
@@ -245,7 +249,7 @@ async function makeMedia(
 }
 
 /** `chosenId` in the spec's terms. @throws CR_ERR_BAD_REQUEST naming the field. */
-function idFrom(raw: ActionRun["raw"], field: "assetId" | "designId"): string | undefined {
+function idFrom(raw: ActionRun["raw"], field: "assetId" | "stockId" | "designId"): string | undefined {
   try {
     return chosenId(raw, field);
   } catch (error) {

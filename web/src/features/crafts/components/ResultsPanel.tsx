@@ -11,6 +11,7 @@ import { App, Button, Checkbox, Flex, Input, Radio, Tag, Typography } from "antd
 import { type ReactNode, useState } from "react";
 import { useSaveActionResult } from "../../../api/hooks/crafts";
 import type { CraftStep, StepResult } from "../../../api/types";
+import { stockIdOf } from "../../media/api";
 import { ImageSelectModal } from "../../media/ImageSelectModal";
 import { canGenerateMore, generateMoreLabel, keepsAssets, resultCountLabel } from "../actions";
 import { useCraftErrorHandler } from "../craft-errors";
@@ -27,11 +28,19 @@ export interface ResultsPanelProps {
 }
 
 /**
- * "Use my own image" on an ImageAppender step: an uploaded or crafted image, chosen in the image
- * selection modal, becomes the step's result like a generated one (RunAction with `{ assetId }`,
- * nothing generated or debited).
+ * "Use my own image" on an ImageAppender step: an uploaded, crafted or stock image, chosen in the
+ * image selection modal, becomes the step's result like a generated one (RunAction with `{ assetId }`
+ * or `{ stockId }`, the stock photo kept in the user's assets; nothing generated or debited).
  */
-function PickImage({ step, busy, onPick }: { step: CraftStep; busy: boolean; onPick: (assetId: string) => void }) {
+function PickImage({
+  step,
+  busy,
+  onPick,
+}: {
+  step: CraftStep;
+  busy: boolean;
+  onPick: (params: { assetId: string } | { stockId: string }) => void;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -47,11 +56,11 @@ function PickImage({ step, busy, onPick }: { step: CraftStep; busy: boolean; onP
         open={open}
         title="Choose your image"
         okText="Use this image"
-        allowStock={false}
         onCancel={() => setOpen(false)}
         onSelect={(asset) => {
           setOpen(false);
-          onPick(asset.id);
+          const stockId = stockIdOf(asset);
+          onPick(stockId ? { stockId } : { assetId: asset.id });
         }}
       />
     </>
@@ -285,7 +294,7 @@ export function ResultsPanel({ craftId, step, busy, onGenerateMore }: ResultsPan
           {/* A media or design step's results are assets, not text to write. */}
           {!keepsAssets(step) && <AddResult craftId={craftId} step={step} busy={busy} />}
           {onGenerateMore && step.action?.kind === "ImageAppender" && (
-            <PickImage step={step} busy={busy} onPick={(assetId) => onGenerateMore(step, { assetId })} />
+            <PickImage step={step} busy={busy} onPick={(params) => onGenerateMore(step, params)} />
           )}
           {onGenerateMore && canGenerateMore(step) && (
             <Button
