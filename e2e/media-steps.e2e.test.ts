@@ -109,6 +109,38 @@ describe("media steps in the craft page", () => {
     );
     await page.getByText("composed, not generated").first().waitFor();
   });
+
+  step("uses a stock photo of the user's choice as a social post's image instead of generating one", async () => {
+    const craftId = await craftUpTo("SocialMediaPostWriter", [
+      ["brief", { network: "facebook", topic: "Spring opening hours" }],
+      ["imageIdeas", { subject: "A sunny shop window" }],
+    ]);
+    const before = await credits();
+    await page.goto(`/app/crafts/SocialMediaPostWriter?craftId=${craftId}`);
+    await page.getByTestId("view-steps").click();
+    await page.getByTestId("step-tab-image").click();
+    await page.getByTestId("pick-image-image").click();
+    const modal = page.locator(".ant-modal").filter({ has: page.getByTestId("image-select-tab-stocked") });
+    await modal.waitFor();
+    await modal.getByTestId("image-select-tab-stocked").click();
+    // The shipped system images (the test stack has no Unsplash key), 1600×1067 each.
+    const photo = modal.getByTestId("stock-grid").getByTestId("asset-card").first();
+    await photo.waitFor();
+    await photo.click();
+    await modal.getByTestId("image-select-ok").click();
+    await page.waitForFunction(
+      () => {
+        const image = document.querySelector('[data-testid="viewer-image-select"] img') as HTMLImageElement | null;
+        return !!image && image.complete && image.naturalWidth === 1600 && image.naturalHeight === 1067;
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
+    expect(await credits()).toBe(before);
+    const craft = (await session.get(`/api/workflowsV2/${craftId}`)).body.result;
+    const [result] = craft.steps.find((s: { name: string }) => s.name === "image").results;
+    expect(result).toMatchObject({ engine: "user", data: { asset: { source: "system" } } });
+  });
 });
 
 describe("the visual designer in a VisualDesigner craft", () => {
