@@ -109,4 +109,120 @@ describe("media steps in the craft page", () => {
     );
     await page.getByText("composed, not generated").first().waitFor();
   });
+
+  step("uses a stock photo of the user's choice as a social post's image instead of generating one", async () => {
+    const craftId = await craftUpTo("SocialMediaPostWriter", [
+      ["brief", { network: "facebook", topic: "Spring opening hours" }],
+      ["imageIdeas", { subject: "A sunny shop window" }],
+    ]);
+    const before = await credits();
+    await page.goto(`/app/crafts/SocialMediaPostWriter?craftId=${craftId}`);
+    await page.getByTestId("view-steps").click();
+    await page.getByTestId("step-tab-image").click();
+    await page.getByTestId("pick-image-image").click();
+    const modal = page.locator(".ant-modal").filter({ has: page.getByTestId("image-select-tab-stocked") });
+    await modal.waitFor();
+    await modal.getByTestId("image-select-tab-stocked").click();
+    // The shipped system images (the test stack has no Unsplash key), 1600×1067 each.
+    const photo = modal.getByTestId("stock-grid").getByTestId("asset-card").first();
+    await photo.waitFor();
+    await photo.click();
+    await modal.getByTestId("image-select-ok").click();
+    await page.waitForFunction(
+      () => {
+        const image = document.querySelector('[data-testid="viewer-image-select"] img') as HTMLImageElement | null;
+        return !!image && image.complete && image.naturalWidth === 1600 && image.naturalHeight === 1067;
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
+    expect(await credits()).toBe(before);
+    const craft = (await session.get(`/api/workflowsV2/${craftId}`)).body.result;
+    const [result] = craft.steps.find((s: { name: string }) => s.name === "image").results;
+    expect(result).toMatchObject({ engine: "user", data: { asset: { source: "system" } } });
+  });
+});
+
+describe("the visual designer in a VisualDesigner craft", () => {
+  const canvasCount = async () => Number(await page.getByTestId("designer-canvas").getAttribute("data-elements"));
+  async function expectCount(expected: number) {
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && (await canvasCount()) !== expected) await page.waitForTimeout(100);
+    expect(await canvasCount()).toBe(expected);
+  }
+
+  step(
+    "opens the canvas with the brief's headline, adds, undoes, generates an image, saves, and shows the PNG as the result",
+    async () => {
+      const craftId = await craftUpTo("VisualDesigner", [
+        [
+          "brief",
+          {
+            format: "story",
+            headline: "Autumn wheel truing",
+            subject: "A bike wheel in a workshop",
+            primaryColor: "#102030",
+          },
+        ],
+      ]);
+      const before = await credits();
+      await page.goto(`/app/crafts/VisualDesigner?craftId=${craftId}`);
+      const designer = page.getByTestId("craft-designer");
+      await designer.waitFor();
+      // The brief applied: the story's page size, its headline on the page, its prompts offered.
+      await expect(designer.getByTestId("designer-size").textContent()).resolves.toBe("1080×1920");
+      await expect(designer.getByTestId("designer-canvas").getAttribute("data-texts")).resolves.toContain(
+        "Autumn wheel truing",
+      );
+      await designer.getByTestId("designer-generate-image").waitFor();
+      // Background (the first child), accent bar, headline and body.
+      await expectCount(3);
+      await designer.getByTestId("designer-add-shape").click();
+      await expectCount(4);
+      await designer.getByTestId("designer-undo").click();
+      await expectCount(3);
+      // An image from the brief's first prompt, through the media service's generation (the offline
+      // composer here): debited like any generated image.
+      await designer.getByTestId("designer-generate-image").click();
+      await expectCount(4);
+      expect(before - (await credits())).toBe(5);
+
+      await designer.getByTestId("designer-save").click();
+      // Saving completes the step and the craft: the result is the design's PNG, in the story's size.
+      const viewer = page.getByTestId("viewer-visual-designer");
+      await viewer.waitFor({ timeout: 60_000 });
+      await page.waitForFunction(
+        () => {
+          const image = document.querySelector('[data-testid="viewer-visual-designer"] img') as HTMLImageElement | null;
+          return !!image && image.complete && image.naturalWidth === 1080 && image.naturalHeight === 1920;
+        },
+        undefined,
+        { timeout: 30_000 },
+      );
+      // A designer save is no AI generation: only the generated image was debited.
+      expect(before - (await credits())).toBe(5);
+      const craft = (await session.get(`/api/workflowsV2/${craftId}`)).body.result;
+      expect(craft.state).toBe("Completed");
+      const design = craft.steps.find((s: { name: string }) => s.name === "design").results[0].data.design;
+      // "Open in the visual designer" reopens the same design.
+      await expect(viewer.getByTestId("open-designer").getAttribute("href")).resolves.toBe(
+        `/app/designer?id=${encodeURIComponent(design.id)}`,
+      );
+    },
+  );
+
+  step("opens a VisualIdentity's palette and font in the designer", async () => {
+    const craftId = await craftUpTo("VisualIdentity", [
+      ["brand", { businessName: "Crumb & Co", primaryColor: "#c0392b", style: "classic", headingFont: "Montserrat" }],
+    ]);
+    await page.goto(`/app/crafts/VisualIdentity?craftId=${craftId}`);
+    await page.getByTestId("view-steps").click();
+    await page.getByTestId("step-tab-identity").click();
+    await page.getByTestId("open-identity-designer").click();
+    await page.waitForURL(/\/app\/designer\?/);
+    const query = new URL(page.url()).searchParams;
+    expect(query.get("colours")?.split(",")[0]).toBe("#c0392b");
+    expect(query.get("font")).toBe("Montserrat");
+    await expect(page.getByTestId("designer-size").textContent()).resolves.toBe("1080×1080");
+  });
 });

@@ -15,6 +15,9 @@ AI_PROVIDER_TEST=services/gateway/test/ai-provider.int.test.ts
 # media-providers.int.test.ts likewise needs the media service pointed at its fake OpenAI Images,
 # OpenAI speech and Unsplash server (one port).
 MEDIA_PROVIDER_TEST=services/gateway/test/media-providers.int.test.ts
+# media-imagen.int.test.ts: the media service restarted once more with Imagen as its image provider
+# (one image provider per process), pointed at its fake Generative Language API server.
+IMAGEN_PROVIDER_TEST=services/gateway/test/media-imagen.int.test.ts
 # lead-assistant-provider.int.test.ts likewise needs contacts pointed at the fake OpenAI-compatible server.
 LEAD_ASSISTANT_PROVIDER_TEST=services/contacts/test/lead-assistant-provider.int.test.ts
 media_provider_env() {
@@ -22,6 +25,9 @@ media_provider_env() {
   export IMAGE_PROVIDER=openai IMAGE_API_KEY=test IMAGE_BASE_URL=$fake/v1
   export SPEECH_PROVIDER=openai SPEECH_API_KEY=test-speech SPEECH_BASE_URL=$fake/v1
   export UNSPLASH_ACCESS_KEY=test-unsplash UNSPLASH_API_URL=$fake
+}
+imagen_provider_env() {
+  export IMAGE_PROVIDER=google IMAGE_API_KEY=test-google IMAGE_BASE_URL=http://127.0.0.1:$((28397 + ${STACK_PORT_OFFSET:-0}))/v1beta
 }
 ai_provider_env() {
   local port=$((28399 + ${STACK_PORT_OFFSET:-0}))
@@ -48,7 +54,7 @@ trap 'node scripts/stack.mjs down --profile test >/dev/null' EXIT
 set -a; source .data/infra.env; source .data/stack/test/stack.env; set +a
 for suite in "${suites[@]}"; do
   case "$suite" in
-    integration) npm run test:integration -- --testPathIgnorePatterns "(ai-provider|media-providers|lead-assistant-provider)\.int" ;;
+    integration) npm run test:integration -- --testPathIgnorePatterns "(ai-provider|media-providers|media-imagen|lead-assistant-provider)\.int" ;;
     ai-provider)
       # `up` starts every stopped component: one restart per environment.
       node scripts/stack.mjs down workflows --profile test
@@ -57,6 +63,9 @@ for suite in "${suites[@]}"; do
       node scripts/stack.mjs down contacts --profile test
       (lead_assistant_env && node scripts/stack.mjs up --profile test >/dev/null)
       npm run test:integration -- "$AI_PROVIDER_TEST" "$MEDIA_PROVIDER_TEST" "$LEAD_ASSISTANT_PROVIDER_TEST"
+      node scripts/stack.mjs down media --profile test
+      (imagen_provider_env && node scripts/stack.mjs up --profile test >/dev/null)
+      npm run test:integration -- "$IMAGEN_PROVIDER_TEST"
       ;;
     e2e)
       # The two-tab TooManyRunningActions step needs the first tab's stream to still be running when

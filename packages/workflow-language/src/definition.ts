@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { CONDITION_OPS, type Condition, conditionRefs } from "./conditions";
 import {
-  COMING_ACTION_KINDS,
+  BROWSER_ACTION_KINDS,
+  DESIGN_ACTION_KINDS,
   FORMAT_CHECKS,
   FUNCTION_NAMES,
   INPUT_KINDS,
+  isBrowserActionKind,
+  isDesignActionKind,
   isMediaActionKind,
   MEDIA_ACTION_KINDS,
   RESULT_MODES,
@@ -205,9 +208,16 @@ const actionSchema = z.discriminatedUnion("kind", [
   }),
   z.strictObject({
     ...actionBase,
-    kind: z.enum(COMING_ACTION_KINDS),
-    credits: z.number().int().min(0).default(1),
-    prompt: promptSchema.optional(),
+    kind: z.enum(DESIGN_ACTION_KINDS),
+    /** 0: saving a design is no generation; images generated inside the designer are priced by media. */
+    credits: z.number().int().min(0).default(0),
+    params: z.record(z.string(), z.json()).default({}),
+  }),
+  z.strictObject({
+    ...actionBase,
+    kind: z.enum(BROWSER_ACTION_KINDS),
+    credits: z.number().int().min(0).default(0),
+    /** Each result one pick or upload (`data.asset`). */
     output: outputSchema.optional(),
     params: z.record(z.string(), z.json()).default({}),
   }),
@@ -271,9 +281,14 @@ export function isTextAction(action: ActionDefinition | undefined): action is Te
   return action?.kind === "TextGenerator" || action?.kind === "promptWriterAction";
 }
 
-/** A step whose action does not run on the server (VisualDesigner, the email kinds): it opens as skipped. */
-export function isComingStep(step: StepDefinition): boolean {
-  return !!step.action && (COMING_ACTION_KINDS as readonly string[]).includes(step.action.kind);
+/** A step whose picks and uploads the browser saves (TemplateDesigner, EmailAttachmentUploader): it completes when it opens. */
+export function isBrowserStep(step: StepDefinition): boolean {
+  return isBrowserActionKind(step.action?.kind);
+}
+
+/** A VisualDesigner step: it waits for the user's design, and completing it stores the design. */
+export function isDesignStep(step: StepDefinition): boolean {
+  return isDesignActionKind(step.action?.kind);
 }
 
 const SELECT_KINDS: readonly string[] = ["select", "radioSelect"];

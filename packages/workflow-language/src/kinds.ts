@@ -49,8 +49,17 @@ export const TEXT_ACTION_KINDS = ["TextGenerator", "promptWriterAction"] as cons
  * holds up the craft) and its action runs on demand (RunAction), storing an asset in its result.
  */
 export const MEDIA_ACTION_KINDS = ["ImageAppender", "AudioGenerator"] as const;
-/** Action kinds that load but do not run on the server: their steps are `coming` (skipped, never run). */
-export const COMING_ACTION_KINDS = ["VisualDesigner", "TemplateDesigner", "EmailAttachmentUploader"] as const;
+/**
+ * The canvas designer: the step waits for the user's design; completing it with `{ designId }`
+ * stores the saved design and its PNG (a designer asset of the media service) as its result.
+ */
+export const DESIGN_ACTION_KINDS = ["VisualDesigner"] as const;
+/**
+ * Action kinds the browser runs (the email designer, uploads): like a media step, the step
+ * completes when it opens (it never holds up the craft) and the user's picks and uploads are saved
+ * as its results (SaveActionResult).
+ */
+export const BROWSER_ACTION_KINDS = ["TemplateDesigner", "EmailAttachmentUploader"] as const;
 
 export const STEP_KINDS = ["FormStep", "IteratorStep"] as const;
 export const RESULT_MODES = ["ReplaceResults", "AppendResults"] as const;
@@ -62,9 +71,16 @@ export const FUNCTION_NAMES = ["websiteAudit", "keywordResearch", "competitorRes
 export type InputKind = (typeof INPUT_KINDS)[number];
 export type ViewerKind = (typeof VIEWER_KINDS)[number];
 export type TextActionKind = (typeof TEXT_ACTION_KINDS)[number];
-export type ComingActionKind = (typeof COMING_ACTION_KINDS)[number];
+export type DesignActionKind = (typeof DESIGN_ACTION_KINDS)[number];
+export type BrowserActionKind = (typeof BROWSER_ACTION_KINDS)[number];
 export type MediaActionKind = (typeof MEDIA_ACTION_KINDS)[number];
-export type ActionKind = TextActionKind | MediaActionKind | ComingActionKind | "InlineTextGenerator" | "FunctionCaller";
+export type ActionKind =
+  | TextActionKind
+  | MediaActionKind
+  | DesignActionKind
+  | BrowserActionKind
+  | "InlineTextGenerator"
+  | "FunctionCaller";
 export type StepKind = (typeof STEP_KINDS)[number];
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 
@@ -80,8 +96,12 @@ export function isMediaActionKind(kind: unknown): kind is MediaActionKind {
   return (MEDIA_ACTION_KINDS as readonly unknown[]).includes(kind);
 }
 
-export function isComingActionKind(kind: unknown): kind is ComingActionKind {
-  return (COMING_ACTION_KINDS as readonly unknown[]).includes(kind);
+export function isDesignActionKind(kind: unknown): kind is DesignActionKind {
+  return (DESIGN_ACTION_KINDS as readonly unknown[]).includes(kind);
+}
+
+export function isBrowserActionKind(kind: unknown): kind is BrowserActionKind {
+  return (BROWSER_ACTION_KINDS as readonly unknown[]).includes(kind);
 }
 
 /**
@@ -89,10 +109,12 @@ export function isComingActionKind(kind: unknown): kind is ComingActionKind {
  * - stream: TextGenerator, promptWriterAction write text with an engine, streamed;
  * - function: FunctionCaller calls a function, nothing streams but its result;
  * - inline: InlineTextGenerator's commands write inline text (generateInlineText);
- * - media: ImageAppender, AudioGenerator make an image or audio asset through the media service;
- * - coming: the kinds that do not run on the server, whose steps open skipped.
+ * - media: ImageAppender, AudioGenerator make an image or audio asset through the media service (or
+ *   keep an image the user picked);
+ * - design: VisualDesigner, the canvas; completing the step stores the saved design;
+ * - browser: TemplateDesigner, EmailAttachmentUploader, whose picks and uploads the browser saves.
  */
-export type ActionBehaviour = "stream" | "function" | "inline" | "media" | "coming";
+export type ActionBehaviour = "stream" | "function" | "inline" | "media" | "design" | "browser";
 
 /** The behaviour of an action kind; null for none or a kind the language does not know. */
 export function actionBehaviour(kind: string | null | undefined): ActionBehaviour | null {
@@ -100,6 +122,7 @@ export function actionBehaviour(kind: string | null | undefined): ActionBehaviou
   if (kind === "InlineTextGenerator") return "inline";
   if ((TEXT_ACTION_KINDS as readonly unknown[]).includes(kind)) return "stream";
   if (isMediaActionKind(kind)) return "media";
-  if (isComingActionKind(kind)) return "coming";
+  if (isDesignActionKind(kind)) return "design";
+  if (isBrowserActionKind(kind)) return "browser";
   return null;
 }

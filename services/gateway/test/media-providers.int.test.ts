@@ -24,7 +24,7 @@ interface Received {
 }
 const received: Received[] = [];
 const sent = (prefix: string) => received.filter((r) => r.path.startsWith(prefix));
-let mode: "ok" | "fail" = "ok";
+let mode: "ok" | "fail" | "elsewhere" = "ok";
 let server: Server;
 let session: GatewaySession;
 
@@ -70,6 +70,9 @@ beforeAll(async () => {
     "mp3",
     "-",
   ]);
+  const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#8d6e63" } })
+    .jpeg()
+    .toBuffer();
   server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => {
@@ -116,9 +119,14 @@ beforeAll(async () => {
           res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ errors: ["Not found"] }));
           return;
         }
-        res
-          .writeHead(200, { "content-type": "application/json" })
-          .end(JSON.stringify({ url: "https://images.unsplash.com/photo-1" }));
+        // Unsplash answers the photo's URL on its image host; here, this server (the API's own origin).
+        const location =
+          mode === "elsewhere" ? "http://169.254.169.254/latest/meta-data" : `http://127.0.0.1:${port}/photo-1.jpg`;
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ url: location }));
+        return;
+      }
+      if (req.method === "GET" && url.pathname === "/photo-1.jpg") {
+        res.writeHead(200, { "content-type": "image/jpeg" }).end(photo);
         return;
       }
       res.writeHead(404).end();
@@ -287,6 +295,26 @@ describe("stock photos with an Unsplash key configured", () => {
     const before = received.length;
     expect((await session.post("/api/media/stock/..%2F..%2Fsearch%2Fphotos/download", {})).status).toBe(400);
     expect(received.length).toBe(before);
+  });
+
+  it("keeps a chosen Unsplash photo as the craft step's image, downloaded through Unsplash, never from elsewhere", async () => {
+    mode = "ok";
+    const craftId = (await session.post(W, { workflowName: "SocialMediaPostWriter" })).body.result.craftId as string;
+    await complete(craftId, "brief", { network: "facebook", topic: "Fresh rye on Fridays" });
+    await complete(craftId, "imageIdeas", { subject: "A rye loaf" });
+    const before = await credits();
+    const from = received.length;
+    const picked = await session.post(`${W}/${craftId}/image/ImageAppender`, { params: { stockId: "u-bread-1" } });
+    expect(picked.status).toBe(200);
+    expect(picked.body.result.result.data.asset).toMatchObject({ source: "unsplash", width: 1200, height: 800 });
+    expect(received.slice(from).map((r) => r.path)).toEqual(["/photos/u-bread-1/download", "/photo-1.jpg"]);
+    expect(await credits()).toBe(before);
+
+    // A download answer naming another host is refused: nothing is fetched from it.
+    mode = "elsewhere";
+    const refused = await session.post(`${W}/${craftId}/image/ImageAppender`, { params: { stockId: "u-rye-2" } });
+    expect([refused.status, refused.body.error.code]).toEqual([502, "MEDIA_PROVIDER_FAILED"]);
+    mode = "ok";
   });
 
   it("answers MEDIA_PROVIDER_FAILED, not a 500, when Unsplash fails", async () => {

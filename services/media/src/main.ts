@@ -45,10 +45,13 @@ await runService({
     for (const image of SYSTEM_IMAGES) await objects.put(systemKey(image.id), await renderSvg(image.svg), "image/jpeg");
     const stock = config.UNSPLASH_ACCESS_KEY
       ? unsplashStock(config.UNSPLASH_API_URL, config.UNSPLASH_ACCESS_KEY, config.PROVIDER_TIMEOUT_MS)
-      : systemStock((id) => {
-          const url = signedUrl(secret, systemKey(id), expiryOf(new Date(), urls.ttlSeconds));
-          return { url, thumbnailUrl: url };
-        });
+      : systemStock(
+          (id) => {
+            const url = signedUrl(secret, systemKey(id), expiryOf(new Date(), urls.ttlSeconds));
+            return { url, thumbnailUrl: url };
+          },
+          (id, signal) => objects.getBytes(systemKey(id), signal),
+        );
 
     const deps: MediaDeps = {
       stores,

@@ -176,8 +176,6 @@ export interface CraftStep {
   description?: string;
   /** A view step shows the results of this other step. */
   resultsFrom?: string;
-  /** A media step that loads but never runs yet (opens skipped). */
-  coming?: boolean;
   skipped?: boolean;
   /** IteratorStep: one entry per item its action runs for. */
   items?: IteratorItem[];

@@ -30,7 +30,15 @@ export interface StockSource {
    * record (the system images). @throws NOT_FOUND (no such photo), MEDIA_PROVIDER_FAILED.
    */
   trackDownload(id: string, signal: AbortSignal): Promise<boolean>;
+  /**
+   * The photo's bytes, to keep it as the user's own asset (Unsplash: its download, which its
+   * guidelines count as the download). @throws NOT_FOUND (no such photo), MEDIA_PROVIDER_FAILED.
+   */
+  fetchPhoto(id: string, signal: AbortSignal): Promise<{ bytes: Buffer; source: "unsplash" | "system" }>;
 }
+
+/** Largest stock photo kept, in bytes (an image upload's limit). */
+const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
 
 /** The ids Unsplash gives its photos (and a system image's): letters, digits, `_` and `-`. */
 export const STOCK_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -94,6 +102,40 @@ export function unsplashStock(apiUrl: string, accessKey: string, timeoutMs: numb
         source: "unsplash",
       };
     },
+    async fetchPhoto(id, signal) {
+      const timeout = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+      let status: number;
+      let location: string;
+      try {
+        const response = await fetch(new URL(`/photos/${encodeURIComponent(id)}/download`, apiUrl), {
+          headers: { authorization: `Client-ID ${accessKey}`, "accept-version": "v1" },
+          signal: timeout,
+        });
+        status = response.status;
+        location = status === 200 ? z.object({ url: z.string() }).parse(await response.json()).url : "";
+        if (status !== 200) await response.body?.cancel();
+      } catch {
+        throw appError("MEDIA_PROVIDER_FAILED", "Unsplash could not be reached. Please try again.");
+      }
+      if (status === 404) throw appError("NOT_FOUND", "No such stock photo.");
+      // Only Unsplash's image host (or the API's own origin, a local Unsplash in tests): never any URL.
+      const target = URL.canParse(location) ? new URL(location) : undefined;
+      const allowed =
+        target &&
+        ((target.protocol === "https:" && target.hostname === "images.unsplash.com") ||
+          target.origin === new URL(apiUrl).origin);
+      if (status !== 200 || !allowed)
+        throw appError("MEDIA_PROVIDER_FAILED", "Unsplash could not give the photo. Please try again.");
+      try {
+        const response = await fetch(target, { signal: timeout, redirect: "error" });
+        if (!response.ok) throw new Error(`unsplash image answered ${response.status}`);
+        const bytes = Buffer.from(await response.arrayBuffer());
+        if (bytes.length === 0 || bytes.length > MAX_PHOTO_BYTES) throw new Error("bad size");
+        return { bytes, source: "unsplash" };
+      } catch {
+        throw appError("MEDIA_PROVIDER_FAILED", "Unsplash could not give the photo. Please try again.");
+      }
+    },
     // `GET /photos/:id/download` is the download_location Unsplash's guidelines ask apps to call
     // when a user chooses a photo; built from our API URL and a checked id, never a URL from a client.
     async trackDownload(id, signal) {
@@ -117,8 +159,15 @@ export function unsplashStock(apiUrl: string, accessKey: string, timeoutMs: numb
 }
 
 /** The system images whose keywords or description contain every word of `q` (all when empty). */
-export function systemStock(urlOf: (id: string) => { url: string; thumbnailUrl: string }): StockSource {
+export function systemStock(
+  urlOf: (id: string) => { url: string; thumbnailUrl: string },
+  read: (id: string, signal: AbortSignal) => Promise<Buffer>,
+): StockSource {
   return {
+    async fetchPhoto(id, signal) {
+      if (!SYSTEM_IMAGES.some((image) => image.id === id)) throw appError("NOT_FOUND", "No such stock photo.");
+      return { bytes: await read(id, signal), source: "system" };
+    },
     async search(q, page) {
       const words = q.toLowerCase().split(/\s+/).filter(Boolean);
       const matches = SYSTEM_IMAGES.filter((image) => {

@@ -21,6 +21,8 @@ export const access = rpcAccess(MediaService, {
   completeUpload: ["user"],
   searchStock: ["user"],
   trackStockDownload: ["user"],
+  // An ImageAppender step keeps a stock photo the user chose (workflows, on the user's behalf).
+  importStock: ["user"],
   generateImage: ["user"],
   // The podcast's AudioGenerator step, run by the workflows engine for the user it names.
   generateSpeech: ["service:workflows"],
@@ -30,4 +32,6 @@ export const access = rpcAccess(MediaService, {
   updateDesign: ["user"],
   deleteDesign: ["user"],
   exportDesign: ["user"],
+  // A VisualDesigner craft step keeps its design's PNG (workflows, on the user's behalf).
+  storeDesignAsset: ["user"],
 });

@@ -4,13 +4,21 @@ import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
 import type { MediaDeps } from "../deps";
 import { PixelCache } from "../imaging/base-cache";
 import { deleteAsset, getAsset, getMediaStatus, listAssets, renameAsset, uploadAsset } from "../usecases/assets";
-import { createDesign, deleteDesign, exportDesign, getDesign, listDesigns, updateDesign } from "../usecases/designs";
+import {
+  createDesign,
+  deleteDesign,
+  exportDesign,
+  getDesign,
+  listDesigns,
+  storeDesignAsset,
+  updateDesign,
+} from "../usecases/designs";
 import { previewEdit, saveEdit } from "../usecases/edit-image";
 import { exportAssets } from "../usecases/export-assets";
 import { downloadAsset, readFile } from "../usecases/files";
 import { generateImage } from "../usecases/generate-image";
 import { generateSpeech } from "../usecases/generate-speech";
-import { searchStock, trackStockDownload } from "../usecases/stock";
+import { importStock, searchStock, trackStockDownload } from "../usecases/stock";
 import { completeUpload, getUpload, putUploadChunk, startUpload } from "../usecases/video-upload";
 
 /** Bytes of decoded preview bases kept in memory (see PixelCache). */
@@ -38,6 +46,7 @@ export function routes(deps: MediaDeps): (router: ConnectRouter) => void {
       completeUpload: (req, ctx) => completeUpload(deps, callerOf(ctx), req),
       searchStock: (req, ctx) => searchStock(deps, callerOf(ctx), req),
       trackStockDownload: (req, ctx) => trackStockDownload(deps, callerOf(ctx), req),
+      importStock: (req, ctx) => importStock(deps, callerOf(ctx), req),
       generateImage: (req, ctx) => generateImage(deps, callerOf(ctx), req),
       generateSpeech: (req, ctx) => generateSpeech(deps, callerOf(ctx), req),
       listDesigns: (req, ctx) => listDesigns(deps, callerOf(ctx), req),
@@ -46,5 +55,6 @@ export function routes(deps: MediaDeps): (router: ConnectRouter) => void {
       updateDesign: (req, ctx) => updateDesign(deps, callerOf(ctx), req),
       deleteDesign: (req, ctx) => deleteDesign(deps, callerOf(ctx), req),
       exportDesign: (req, ctx) => exportDesign(deps, callerOf(ctx), req),
+      storeDesignAsset: (req, ctx) => storeDesignAsset(deps, callerOf(ctx), req),
     });
 }

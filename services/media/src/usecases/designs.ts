@@ -1,12 +1,15 @@
-import { appError, type Caller } from "@crafter/kit";
+import { appError, type Caller, isDuplicateKey } from "@crafter/kit";
 import { ZipArchive } from "archiver";
 import { fileTypeFromBuffer } from "file-type";
 import type { MediaDeps } from "../deps";
 import { pageOf } from "../domain/paging";
 import { expiryOf, signedUrl } from "../domain/signing";
 import type { Design } from "../store/design.repository";
+import { type AssetView, assetView } from "./asset-view";
 import { baseName } from "./export-assets";
 import type { FileChunk } from "./files";
+import { keyedId } from "./generate-speech";
+import { storeImage } from "./store-asset";
 
 /** Largest stages JSON, in bytes. */
 export const MAX_STAGES_BYTES = 2 * 1024 * 1024;
@@ -163,4 +166,26 @@ export async function* exportDesign(
   void archive.finalize();
   yield { mime: "application/zip", filename: `${stem}.zip` };
   for await (const chunk of archive) yield { data: chunk as Buffer };
+}
+
+/**
+ * The design's last saved PNG as an image asset of source "designer", named as the design. Keyed by
+ * the PNG's object key: asked again before the design is saved with a new PNG, it answers the same
+ * asset (a retried craft step stores no copy). @throws NOT_FOUND, CONFLICT when no PNG was saved yet.
+ */
+export async function storeDesignAsset(deps: MediaDeps, caller: Caller, input: { id: string }): Promise<AssetView> {
+  const design = await own(deps, caller, input.id);
+  if (!design.previewKey) throw appError("CONFLICT", "Save the design from the designer once before using its image.");
+  const png = await deps.objects.getBytes(design.previewKey, caller.signal);
+  const meta = { userId: caller.userId, projectId: "", source: "designer" as const, name: design.name };
+  try {
+    return assetView(
+      deps,
+      await storeImage(deps, { ...meta, id: keyedId(caller.userId, design.previewKey) }, png, "image/png"),
+    );
+  } catch (error) {
+    // The keyed asset was deleted by the user since: store the image afresh.
+    if (!isDuplicateKey(error)) throw error;
+    return assetView(deps, await storeImage(deps, meta, png, "image/png"));
+  }
 }

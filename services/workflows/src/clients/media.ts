@@ -70,6 +70,15 @@ export function createMediaPort(baseUrl: string, timeoutMs: number, credentials:
         .catch(upstream);
       return assetRef(asset);
     },
+    async getAsset(caller, assetId) {
+      return assetRef(await asUser.getAsset({ id: assetId }, onBehalfOf(caller)).catch(upstream));
+    },
+    async importStock(caller, stockId) {
+      return assetRef(await asUser.importStock({ id: stockId }, onBehalfOf(caller)).catch(upstream));
+    },
+    async storeDesignAsset(caller, designId) {
+      return assetRef(await asUser.storeDesignAsset({ id: designId }, onBehalfOf(caller)).catch(upstream));
+    },
     async generateSpeech(input, signal) {
       const asset = await asService
         .generateSpeech(

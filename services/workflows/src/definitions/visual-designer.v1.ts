@@ -1,7 +1,8 @@
 import { styleInput } from "./common";
 
-// VisualDesigner, version 1: a design brief and image prompts (text, available now), then the
-// canvas — a VisualDesigner action of the media issue, shown as coming until it runs.
+// VisualDesigner, version 1: a design brief and image prompts, then the canvas, opened with the
+// brief applied (format → page size, headline, brand colour, prompts to generate an image from);
+// saving the design completes the step with it and its PNG (a designer asset).
 export const visualDesignerV1 = {
   name: "VisualDesigner",
   version: 1,

@@ -12,7 +12,8 @@ const fonts = [
 
 // VisualIdentity, version 1: a palette by colour harmony from the brand colour (with WCAG contrast
 // of text on each), a font pairing, an imagery direction and image prompts; the logo and
-// moodboard images come with the media issue (ImageAppender, shown as coming).
+// moodboard images made on demand (ImageAppender); the web offers the palette and fonts in the
+// visual designer from the last step.
 export const visualIdentityV1 = {
   name: "VisualIdentity",
   version: 1,

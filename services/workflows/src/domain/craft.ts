@@ -3,7 +3,7 @@ import type { ErrorCode } from "@crafter/kit/errors";
 import {
   evaluateCondition,
   type InlineGenerator,
-  isComingStep,
+  isBrowserStep,
   isEmptyInputValue,
   isMediaStep,
   resolveReference,
@@ -23,10 +23,11 @@ import type { CraftProgress, ProfileSnapshot, ResultRecord, StepRecord, StepStat
  *
  * A step opens (gets its prefilled values) when every step before it is completed. Completing a
  * step opens the next one as InProgress; a view step (no inputs, no action) completes as soon as
- * it opens, and so does a step whose `skipWhen` holds or whose action is coming (VisualDesigner, the
- * email kinds): those are Completed with status `skipped` and never run. A media step
- * (ImageAppender, AudioGenerator) also completes when it opens, not skipped: its action runs on
- * demand (RunAction) and never holds up the craft. An IteratorStep fixes its items (the
+ * it opens, and so does a step whose `skipWhen` holds: it is Completed with status `skipped` and
+ * never runs. A media step (ImageAppender, AudioGenerator) and a browser step (TemplateDesigner,
+ * EmailAttachmentUploader) also complete when they open, not skipped: their results are made or
+ * saved on demand (RunAction, SaveActionResult) and never hold up the craft. A design step
+ * (VisualDesigner) waits for the user's design like a form. An IteratorStep fixes its items (the
  * list its action runs over) when it opens. The craft is NotStarted until something is saved or
  * completed, InProgress while any step is not completed, and Completed when the last step is.
  */
@@ -62,9 +63,8 @@ export function iteratorItems(step: StepDefinition, profile: ProfileSnapshot | n
   return items.filter((item) => !isEmptyInputValue(item)).slice(0, step.iterator.maxItems);
 }
 
-/** Whether a step is left out when it opens: its action is coming, or its skipWhen holds. */
+/** Whether a step is left out when it opens: its skipWhen holds. */
 export function shouldSkip(step: StepDefinition, profile: ProfileSnapshot | null, steps: StepRecord[]): boolean {
-  if (isComingStep(step)) return true;
   if (!step.skipWhen) return false;
   return evaluateCondition(step.skipWhen, (ref) => resolveReference(ref, { profile, steps }));
 }
@@ -149,7 +149,7 @@ function openFrom(
       continue;
     }
     const opened = openStep(stepDef, record, profile, next);
-    if (isViewStep(stepDef) || isMediaStep(stepDef)) {
+    if (isViewStep(stepDef) || isMediaStep(stepDef) || isBrowserStep(stepDef)) {
       next[i] = { ...opened, state: "Completed", completedAt: now };
       continue;
     }
@@ -190,11 +190,7 @@ function assertOpen(def: WorkflowDefinition, progress: CraftProgress, index: num
     throw new CraftRuleError("CONFLICT", `Complete “${blocking.title}” first.`);
   }
   if (progress.steps[index]!.skipped) {
-    const step = def.steps[index]!;
-    throw new CraftRuleError(
-      "CR_ERR_BAD_REQUEST",
-      isComingStep(step) ? `“${step.title}” is coming soon.` : `“${step.title}” is skipped for this craft.`,
-    );
+    throw new CraftRuleError("CR_ERR_BAD_REQUEST", `“${def.steps[index]!.title}” is skipped for this craft.`);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { JsonObject } from "@bufbuild/protobuf";
 import type { Caller } from "@crafter/kit";
 import type { StepDefinition, WorkflowDefinition } from "@crafter/workflow-language";
 import type { ProfileSnapshot, ResultRecord, StepRecord } from "./types";
@@ -41,6 +42,12 @@ export interface ImageRequest {
 /** The media service, as the engine calls it. @throws the media service's spec errors (credits, limits, provider). */
 export interface MediaPort {
   generateImage(caller: Pick<Caller, "token" | "signal">, input: ImageRequest): Promise<MediaAssetRef>;
+  /** One of the user's own assets (uploaded, crafted or stock). @throws NOT_FOUND. */
+  getAsset(caller: Pick<Caller, "token" | "signal">, assetId: string): Promise<MediaAssetRef>;
+  /** A stock photo (Unsplash or system) kept as the user's own asset. @throws NOT_FOUND, MEDIA_PROVIDER_FAILED. */
+  importStock(caller: Pick<Caller, "token" | "signal">, stockId: string): Promise<MediaAssetRef>;
+  /** A saved design's PNG as a designer asset. @throws NOT_FOUND, CONFLICT (no PNG saved yet). */
+  storeDesignAsset(caller: Pick<Caller, "token" | "signal">, designId: string): Promise<MediaAssetRef>;
   generateSpeech(
     input: { userId: string; segments: SpeechSegment[]; name: string; projectId: string; key: string },
     signal: AbortSignal,
@@ -191,5 +198,40 @@ export function imageRequest(
     projectId,
     headline: (topic || textLine || profile?.name || def.title).slice(0, 120),
     colors,
+  };
+}
+
+/** An id the browser sends (an asset or a design): a short token of letters, digits, `-` and `_`. */
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * What the user chose for a media or design step, read from the values the browser sent with the
+ * run (`{ assetId }`: an image of their own for an ImageAppender, `{ stockId }`: a stock photo for it;
+ * `{ designId }`: the saved design
+ * of a VisualDesigner). Undefined when it is absent; @throws Error naming the field when malformed.
+ */
+export function chosenId(
+  raw: Readonly<Record<string, unknown>> | undefined,
+  field: "assetId" | "stockId" | "designId",
+): string | undefined {
+  const value = raw?.[field];
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value !== "string" || !ID.test(value)) throw new Error(`${field} must be an id`);
+  return value;
+}
+
+/**
+ * The result a VisualDesigner step keeps of a saved design: the design (to reopen it) and its PNG
+ * as an asset (the gateway's download route, like an ImageAppender's image), named as the design.
+ */
+export function designResultData(designId: string, asset: MediaAssetRef): { design: JsonObject; asset: JsonObject } {
+  return {
+    design: {
+      id: designId,
+      name: asset.name,
+      ...(asset.width ? { width: asset.width } : {}),
+      ...(asset.height ? { height: asset.height } : {}),
+    },
+    asset: { ...asset },
   };
 }

@@ -1,6 +1,6 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import {
-  isMediaActionKind,
+  actionBehaviour,
   type OutputSpec,
   type StepDefinition,
   type WorkflowDefinition,
@@ -88,9 +88,11 @@ export function changeResults(
 ): CraftProgress {
   const { index, step } = resultStep(def, stepName);
   const action = step.action;
-  // A media step's results are assets (`data.asset`), with their prompt or script as content.
+  // Media, design and browser steps keep assets (`data.asset`), with a prompt, script or name as content.
+  const behaviour = actionBehaviour(action?.kind);
+  const assets = behaviour === "media" || behaviour === "design" || behaviour === "browser";
   const output: OutputSpec | undefined =
-    action && "output" in action ? action.output : isMediaActionKind(action?.kind) ? { format: "data" } : undefined;
+    action && "output" in action && action.output ? action.output : assets ? { format: "data" } : undefined;
   if (!action || !output) throw new CraftRuleError("CR_ERR_BAD_REQUEST", `“${step.title}” has no results.`);
   const record = progress.steps[index]!;
   if (record.state === "NotInitialized")

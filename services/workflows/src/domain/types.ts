@@ -2,7 +2,7 @@ import type { JsonValue } from "@bufbuild/protobuf";
 
 /** Craft step states (spec section 3). */
 export type StepState = "NotInitialized" | "NotStarted" | "InProgress" | "Completed";
-/** Step status (spec section 3); "skipped" for steps a skipWhen condition or a coming action leaves out. */
+/** Step status (spec section 3); "skipped" for steps a skipWhen condition leaves out. */
 export type StepStatus = "inprogress" | "completed" | "skipped";
 /** A craft is NotStarted until something is saved or completed, Completed when its last step is. */
 export type CraftState = "NotStarted" | "InProgress" | "Completed";
@@ -61,7 +61,7 @@ export interface StepRecord {
   defaults: Values;
   results: ResultRecord[];
   completedAt?: Date | null;
-  /** Completed without running: its skipWhen held, or its action is coming. */
+  /** Completed without running: its skipWhen held (or, in crafts made before, its action was not built yet). */
   skipped?: boolean;
   /** IteratorStep: the items its action runs over, fixed when the step opens. */
   items?: JsonValue[];

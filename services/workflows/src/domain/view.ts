@@ -1,11 +1,5 @@
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import {
-  type ActionDefinition,
-  type InputDefinition,
-  isComingStep,
-  type StepDefinition,
-  type WorkflowDefinition,
-} from "@crafter/workflow-language";
+import type { ActionDefinition, InputDefinition, StepDefinition, WorkflowDefinition } from "@crafter/workflow-language";
 import { statusOf } from "./craft";
 import { displayName } from "./craft-index";
 import { hiddenInputs } from "./inputs";
@@ -135,7 +129,6 @@ export function stepView(
     kind: def.kind,
     state: record.state,
     status: statusOf(record),
-    coming: isComingStep(def) ? true : undefined,
     skipped: record.skipped ? true : undefined,
     inputs: def.inputs.map((input) => inputView(input, record, hidden.has(input.name))),
     values: record.values,

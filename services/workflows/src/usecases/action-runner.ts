@@ -10,7 +10,7 @@ import {
 } from "@crafter/workflow-language";
 import type { WorkflowsDeps } from "../deps";
 import { type BrandVoice, withBrandVoice } from "../domain/brand-voice";
-import { imageRequest, scriptSegments, speechScript } from "../domain/media-step";
+import { chosenId, designResultData, imageRequest, scriptSegments, speechScript } from "../domain/media-step";
 import { MalformedOutputError, shapeData, shapeOutput } from "../domain/output";
 import { buildGeneration, type GenerationRequest, renderTemplate } from "../domain/prompt";
 import type { ResultRecord, StepRecord, TokenUsage, Values } from "../domain/types";
@@ -36,6 +36,11 @@ export interface ActionRun {
   step: StepDefinition;
   /** The validated values the action runs with. */
   values: Values;
+  /**
+   * What the browser sent beyond the step's inputs: `{ assetId }` or `{ stockId }` (an ImageAppender
+   * keeps an image the user picked instead of generating one), `{ designId }` (a VisualDesigner's saved design).
+   */
+  raw?: Readonly<Record<string, unknown>>;
   signal: AbortSignal;
   emit: (event: StepEvent) => void;
 }
@@ -57,9 +62,11 @@ export async function runStepAction(deps: WorkflowsDeps, run: ActionRun): Promis
   const action = run.step.action;
   const record = run.craft.steps.find((candidate) => candidate.name === run.step.name)!;
   const outcome: ActionOutcome = { results: [], usage: { inputTokens: 0, outputTokens: 0 } };
-  if (action && isMediaActionKind(action.kind)) {
+  if (action && (isMediaActionKind(action.kind) || action.kind === "VisualDesigner")) {
     try {
-      outcome.results.push(await makeMedia(deps, run, action.kind));
+      outcome.results.push(
+        action.kind === "VisualDesigner" ? await keepDesign(deps, run) : await makeMedia(deps, run, action.kind),
+      );
     } catch (error) {
       if (run.signal.aborted) throw new CancelledError();
       throw error;
@@ -223,10 +230,52 @@ async function makeMedia(
       `${segments.length} parts, ${new Set(segments.map((s) => s.speaker)).size} voices`,
     );
   }
+  const picked = idFrom(run.raw, "assetId");
+  const stock = picked ? undefined : idFrom(run.raw, "stockId");
+  if (picked || stock) {
+    // The user's own image (uploaded or crafted), or a stock photo kept as theirs: nothing generated or debited.
+    run.emit({ case: "started", value: { engine: "user", framework: "" } });
+    const as = { token: run.caller?.token, signal: run.signal };
+    const asset = picked
+      ? await deps.clients.media.getAsset(as, picked)
+      : await deps.clients.media.importStock(as, stock!);
+    if (asset.type !== "image") throw appError("CR_ERR_BAD_REQUEST", "Choose an image.", { assetId: "Not an image" });
+    return mediaResult(deps, asset, "user", asset.name);
+  }
   const request = imageRequest(def, step, craft.steps, craft.profile, craft.projectId);
   run.emit({ case: "started", value: { engine, framework: "" } });
   const asset = await deps.clients.media.generateImage({ token: run.caller?.token, signal: run.signal }, request);
   return mediaResult(deps, asset, engine, request.prompt);
+}
+
+/** `chosenId` in the spec's terms. @throws CR_ERR_BAD_REQUEST naming the field. */
+function idFrom(raw: ActionRun["raw"], field: "assetId" | "stockId" | "designId"): string | undefined {
+  try {
+    return chosenId(raw, field);
+  } catch (error) {
+    throw appError("CR_ERR_BAD_REQUEST", (error as Error).message, { [field]: "Not an id" });
+  }
+}
+
+/**
+ * A VisualDesigner completion: the design the user saved (`designId`), its PNG kept as a designer
+ * asset of the media service. Saving a design is no generation: nothing is debited.
+ * @throws CR_ERR_BAD_REQUEST without a design; media's NOT_FOUND, CONFLICT (no PNG saved yet).
+ */
+async function keepDesign(deps: WorkflowsDeps, run: ActionRun): Promise<ResultRecord> {
+  const designId = idFrom(run.raw, "designId");
+  if (!designId) throw appError("CR_ERR_BAD_REQUEST", "Save your design first.", { designId: "Required" });
+  run.emit({ case: "started", value: { engine: "media:designer", framework: "" } });
+  const asset = await deps.clients.media.storeDesignAsset({ token: run.caller?.token, signal: run.signal }, designId);
+  return {
+    id: randomUUID(),
+    content: asset.name,
+    format: "data",
+    data: designResultData(designId, asset),
+    engine: "media:designer",
+    usage: { inputTokens: 0, outputTokens: 0 },
+    createdAt: deps.now(),
+  };
 }
 
 function mediaResult(

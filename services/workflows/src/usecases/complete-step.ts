@@ -82,6 +82,7 @@ async function run(
           def,
           step,
           values: check.values,
+          raw: input.values,
           signal,
           emit,
         });

@@ -70,6 +70,7 @@ async function run(
         def,
         step,
         values: check.values,
+        raw: input.params,
         signal,
         emit,
       });

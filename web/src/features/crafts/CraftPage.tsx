@@ -287,9 +287,9 @@ function CraftView({ craftId }: { craftId: string }) {
     if (step) void run(step, pending.values);
   }, [pending, craft, run, navigate, location.search]);
   const generateMore = useCallback(
-    (step: CraftStep) => {
+    (step: CraftStep, params?: StepValues) => {
       setSelected(step.name);
-      void run(step, step.values ?? {}, step.action?.kind);
+      void run(step, { ...(step.values ?? {}), ...(params ?? {}) }, step.action?.kind);
     },
     [run],
   );

@@ -1,7 +1,7 @@
 import { actionBehaviour } from "@crafter/workflow-language";
 import { describe, expect, it } from "@jest/globals";
 import type { CraftStep } from "../../api/types";
-import { canGenerateMore, generateMoreLabel, isComingStep, resultCountLabel } from "./actions";
+import { canGenerateMore, generateMoreLabel, isDesignStep, keepsAssets, resultCountLabel } from "./actions";
 
 const step = (kind: string, extra: Partial<CraftStep> = {}): CraftStep => ({
   name: "s",
@@ -13,19 +13,24 @@ const step = (kind: string, extra: Partial<CraftStep> = {}): CraftStep => ({
 });
 
 describe("action kinds", () => {
-  it("streams the text kinds, calls functions, writes inline, makes media, and marks the rest coming", () => {
+  it("streams the text kinds, calls functions, writes inline, makes media, designs, and lets the browser pick", () => {
     expect(actionBehaviour("TextGenerator")).toBe("stream");
     expect(actionBehaviour("promptWriterAction")).toBe("stream");
     expect(actionBehaviour("FunctionCaller")).toBe("function");
     expect(actionBehaviour("InlineTextGenerator")).toBe("inline");
     for (const kind of ["ImageAppender", "AudioGenerator"]) {
       expect(actionBehaviour(kind)).toBe("media");
-      expect(isComingStep(step(kind))).toBe(false);
+      expect(keepsAssets(step(kind))).toBe(true);
     }
-    for (const kind of ["VisualDesigner", "TemplateDesigner", "EmailAttachmentUploader"]) {
-      expect(actionBehaviour(kind)).toBe("coming");
-      expect(isComingStep(step(kind))).toBe(true);
+    expect(actionBehaviour("VisualDesigner")).toBe("design");
+    expect(isDesignStep(step("VisualDesigner"))).toBe(true);
+    expect(canGenerateMore(step("VisualDesigner"))).toBe(false);
+    for (const kind of ["TemplateDesigner", "EmailAttachmentUploader"]) {
+      expect(actionBehaviour(kind)).toBe("browser");
+      expect(keepsAssets(step(kind))).toBe(true);
+      expect(canGenerateMore(step(kind))).toBe(false);
     }
+    expect(keepsAssets(step("TextGenerator"))).toBe(false);
     expect(actionBehaviour(undefined)).toBeNull();
     expect(actionBehaviour("NoSuchKind")).toBeNull();
     expect(canGenerateMore(step("NoSuchKind"))).toBe(false);
@@ -35,7 +40,6 @@ describe("action kinds", () => {
     expect(canGenerateMore(step("TextGenerator"))).toBe(true);
     expect(canGenerateMore(step("FunctionCaller"))).toBe(true);
     expect(canGenerateMore(step("InlineTextGenerator"))).toBe(false);
-    expect(canGenerateMore(step("TextGenerator", { coming: true }))).toBe(false);
     expect(generateMoreLabel(step("TextGenerator"))).toBe("Generate more");
     expect(generateMoreLabel({ action: { kind: "TextGenerator", resultMode: "ReplaceResults" } })).toBe("Regenerate");
   });

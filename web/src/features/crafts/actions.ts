@@ -4,12 +4,8 @@ import type { CraftStep } from "../../api/types";
 // What the page does for each action kind is the workflow language's `actionBehaviour`: stream
 // (TextGenerator, promptWriterAction), function (FunctionCaller), inline (InlineTextGenerator),
 // media (ImageAppender, AudioGenerator: the step is done when it opens, its image or audio made on
-// demand) or coming (the step opens skipped and never runs).
-
-/** A step that loads but does not run on the server: flagged coming, or its action is a coming kind. */
-export function isComingStep(step: Pick<CraftStep, "coming" | "action">): boolean {
-  return step.coming === true || actionBehaviour(step.action?.kind) === "coming";
-}
+// demand), design (VisualDesigner: the canvas; saving the design completes the step) or browser
+// (TemplateDesigner, EmailAttachmentUploader: done when it opens, the user's picks saved as results).
 
 export function isSkippedStep(step: Pick<CraftStep, "status" | "skipped">): boolean {
   return step.status === "skipped" || step.skipped === true;
@@ -19,14 +15,25 @@ export function isSkippedStep(step: Pick<CraftStep, "status" | "skipped">): bool
  * "Generate more" (POST /{id}/{stepName}/{actionType}) is offered on a step whose action makes
  * results (stream or function kinds). With AppendResults it adds; with ReplaceResults it redoes.
  */
-export function canGenerateMore(step: Pick<CraftStep, "action" | "coming">): boolean {
+export function canGenerateMore(step: Pick<CraftStep, "action">): boolean {
   const behaviour = actionBehaviour(step.action?.kind);
-  return !isComingStep(step) && (behaviour === "stream" || behaviour === "function" || behaviour === "media");
+  return behaviour === "stream" || behaviour === "function" || behaviour === "media";
 }
 
 /** A step whose image or audio the media service makes (ImageAppender, AudioGenerator). */
 export function isMediaStep(step: Pick<CraftStep, "action">): boolean {
   return actionBehaviour(step.action?.kind) === "media";
+}
+
+/** A VisualDesigner step: the canvas, completed by saving the design. */
+export function isDesignStep(step: Pick<CraftStep, "action">): boolean {
+  return actionBehaviour(step.action?.kind) === "design";
+}
+
+/** A step whose results are assets (media, design, browser kinds), not text the user writes. */
+export function keepsAssets(step: Pick<CraftStep, "action">): boolean {
+  const behaviour = actionBehaviour(step.action?.kind);
+  return behaviour === "media" || behaviour === "design" || behaviour === "browser";
 }
 
 /**

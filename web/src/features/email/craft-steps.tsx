@@ -1,11 +1,12 @@
-import { BgColorsOutlined, PaperClipOutlined, UploadOutlined } from "@ant-design/icons";
-import { App, Button, Card, Flex, List, Typography, Upload } from "antd";
+import { BgColorsOutlined, PaperClipOutlined, PictureOutlined, UploadOutlined } from "@ant-design/icons";
+import { App, Button, Card, Flex, Image, List, Typography, Upload } from "antd";
 import { type ComponentType, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { errorMessage } from "../../api/errors";
 import { useSaveActionResult } from "../../api/hooks/crafts";
 import type { CraftStep, StepResult } from "../../api/types";
-import { downloadUrl, uploadAsset } from "../media/api";
+import { type Asset, downloadUrl, uploadAsset } from "../media/api";
+import { ImageSelectModal } from "../media/ImageSelectModal";
 import { createTemplate } from "./api";
 import { ATTACHMENT_TYPES, attachmentProblem } from "./attachments";
 import { craftToMjml, finalDraft } from "./craft-to-mjml";
@@ -63,13 +64,69 @@ interface EmailStepProps {
   steps: readonly CraftStep[];
 }
 
-function TemplateDesignerStep({ step, steps }: EmailStepProps) {
+/** A picked image as a step result keeps it: the download route, not the signed URL (which expires). */
+function slotImage(asset: Asset) {
+  return {
+    id: asset.id,
+    type: "image",
+    name: asset.name,
+    url: downloadUrl(asset.id),
+    thumbnailUrl: downloadUrl(asset.id),
+    source: asset.source,
+    ...(asset.width ? { width: asset.width } : {}),
+    ...(asset.height ? { height: asset.height } : {}),
+  };
+}
+
+/**
+ * The TemplateDesigner step: the email's image slots, each picked in the image selection modal
+ * (uploaded or crafted: the user's own assets) and saved as a result of the step, then
+ * "Open in the email designer" with the draft written so far.
+ */
+function TemplateDesignerStep({ craftId, step, steps }: EmailStepProps) {
+  const { message } = App.useApp();
+  const save = useSaveActionResult(craftId);
+  const [images, setImages] = useState<Attached[]>(() => attachedOf(step));
+  const [picking, setPicking] = useState(false);
+  const pick = async (asset: Asset) => {
+    setPicking(false);
+    const entry = slotImage(asset);
+    try {
+      if (craftId) await save.trigger({ stepName: step.name, content: asset.name, data: { asset: entry } });
+      setImages((list) => [...list, entry]);
+    } catch (failure) {
+      message.error(errorMessage(failure));
+    }
+  };
   return (
-    <Flex vertical gap={12} align="flex-start">
+    <Flex vertical gap={12} align="flex-start" data-testid="template-designer-step">
       <Typography.Paragraph style={{ margin: 0 }}>
-        Lay your email out in the designer: it starts from the draft written so far.
+        Choose the images of your email, then lay it out in the designer: it starts from the draft written so far.
       </Typography.Paragraph>
-      <PourIntoTemplateButton steps={steps} name={step.title ?? "Email"} />
+      {images.length > 0 && (
+        <Flex gap={8} wrap data-testid="template-images">
+          {images.map((image) => (
+            <Image key={image.id} src={image.url} alt={image.name} width={96} />
+          ))}
+        </Flex>
+      )}
+      <Flex gap={8} wrap>
+        <Button
+          icon={<PictureOutlined />}
+          loading={save.isMutating}
+          onClick={() => setPicking(true)}
+          data-testid="template-pick-image"
+        >
+          Choose an image
+        </Button>
+        <PourIntoTemplateButton steps={steps} name={step.title ?? "Email"} />
+      </Flex>
+      <ImageSelectModal
+        open={picking}
+        allowStock={false}
+        onCancel={() => setPicking(false)}
+        onSelect={(asset) => void pick(asset)}
+      />
     </Flex>
   );
 }
@@ -155,6 +212,15 @@ export function emailStepPanel(kind: string | undefined): ComponentType<EmailSte
 
 /** The "template designer" viewer: the result's HTML, opened in the designer. */
 export function TemplateDesignerViewer({ result }: { result: StepResult }) {
+  const image = (result.data as { asset?: Attached } | undefined)?.asset;
+  if (image) {
+    return (
+      <Flex vertical gap={4} data-testid="viewer-template-image">
+        <Image src={image.url} alt={image.name} width={160} />
+        <Typography.Text type="secondary">{image.name}</Typography.Text>
+      </Flex>
+    );
+  }
   const html = typeof result.content === "string" ? result.content : "";
   return (
     <Flex vertical gap={8} data-testid="viewer-template-designer">

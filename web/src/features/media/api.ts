@@ -166,6 +166,12 @@ export function trackStockChoice(asset: Pick<Asset, "id">): void {
   if (id) void api.post(`/api/media/stock/${encodeURIComponent(id)}/download`, {}).catch(() => undefined);
 }
 
+/** The stock photo id of a picked stock asset (`stock:<source>:<id>`), else undefined. */
+export function stockIdOf(asset: Pick<Asset, "id">): string | undefined {
+  const match = /^stock:(?:unsplash|system):(.+)$/.exec(asset.id);
+  return match?.[1];
+}
+
 /** True for a picked stock photo (not an asset of the user's). */
 export function isStock(asset: Pick<Asset, "id">): boolean {
   return asset.id.startsWith("stock:");

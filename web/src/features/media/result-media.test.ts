@@ -59,5 +59,9 @@ describe("the designer link of a visual result", () => {
 
   it("still opens a template without data", () => {
     expect(designerHref({ content: "" }, "story")).toBe("/app/designer?template=story");
+    // A VisualDesigner step's saved design reopens as saved.
+    expect(designerHref({ data: { design: { id: "d 1", name: "Post" }, asset: { id: "a1" } } })).toBe(
+      "/app/designer?id=d%201",
+    );
   });
 });

@@ -97,11 +97,15 @@ export function itemAsAsset(item: MediaItem): Asset | null {
 }
 
 /**
- * The designer link for a VisualDesigner / VisualIdentity result: its headline, brand colours and
- * font applied to a network template (`/app/designer?template=&headline=&colours=&font=`).
+ * The designer link for a VisualDesigner / VisualIdentity result: its saved design
+ * (`/app/designer?id=`), else its headline, brand colours and font applied to a network template
+ * (`/app/designer?template=&headline=&colours=&font=`).
  */
 export function designerHref(result: { content?: unknown; data?: unknown }, template = "instagram-post"): string {
   const data = record(result.data) ?? {};
+  // A VisualDesigner step's saved design opens as it was saved.
+  const saved = record(data.design)?.id;
+  if (typeof saved === "string" && saved) return `/app/designer?id=${encodeURIComponent(saved)}`;
   const query = new URLSearchParams({ template });
   const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
   const headline =

@@ -1,10 +1,19 @@
-import { CheckOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from "@ant-design/icons";
+import {
+  CheckOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  PictureOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+} from "@ant-design/icons";
 import { isViewerKind } from "@crafter/workflow-language";
 import { App, Button, Checkbox, Flex, Input, Radio, Tag, Typography } from "antd";
 import { type ReactNode, useState } from "react";
 import { useSaveActionResult } from "../../../api/hooks/crafts";
 import type { CraftStep, StepResult } from "../../../api/types";
-import { canGenerateMore, generateMoreLabel, isMediaStep, resultCountLabel } from "../actions";
+import { stockIdOf } from "../../media/api";
+import { ImageSelectModal } from "../../media/ImageSelectModal";
+import { canGenerateMore, generateMoreLabel, keepsAssets, resultCountLabel } from "../actions";
 import { useCraftErrorHandler } from "../craft-errors";
 import { stateTag } from "../links";
 import { contentText, ResultMeta, SELECT_VIEWERS, viewerFor } from "./viewers";
@@ -14,7 +23,48 @@ export interface ResultsPanelProps {
   step: CraftStep;
   /** A generation of this craft is running (one at a time: TooManyRunningActions otherwise). */
   busy: boolean;
-  onGenerateMore?: (step: CraftStep) => void;
+  /** Runs the step's action again; `params` (e.g. `{ assetId }`, an image the user picked) go with it. */
+  onGenerateMore?: (step: CraftStep, params?: Record<string, unknown>) => void;
+}
+
+/**
+ * "Use my own image" on an ImageAppender step: an uploaded, crafted or stock image, chosen in the
+ * image selection modal, becomes the step's result like a generated one (RunAction with `{ assetId }`
+ * or `{ stockId }`, the stock photo kept in the user's assets; nothing generated or debited).
+ */
+function PickImage({
+  step,
+  busy,
+  onPick,
+}: {
+  step: CraftStep;
+  busy: boolean;
+  onPick: (params: { assetId: string } | { stockId: string }) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        icon={<PictureOutlined />}
+        disabled={busy}
+        onClick={() => setOpen(true)}
+        data-testid={`pick-image-${step.name}`}
+      >
+        Use my own image
+      </Button>
+      <ImageSelectModal
+        open={open}
+        title="Choose your image"
+        okText="Use this image"
+        onCancel={() => setOpen(false)}
+        onSelect={(asset) => {
+          setOpen(false);
+          const stockId = stockIdOf(asset);
+          onPick(stockId ? { stockId } : { assetId: asset.id });
+        }}
+      />
+    </>
+  );
 }
 
 /** Groups an IteratorStep's results by item (`items[].resultIds`, else `result.itemIndex`). */
@@ -241,8 +291,11 @@ export function ResultsPanel({ craftId, step, busy, onGenerateMore }: ResultsPan
           {resultCountLabel(results.length, step.action?.maxResults)}
         </Typography.Text>
         <Flex gap={8} wrap>
-          {/* A media step's results are assets the media service made, not text to write. */}
-          {!isMediaStep(step) && <AddResult craftId={craftId} step={step} busy={busy} />}
+          {/* A media or design step's results are assets, not text to write. */}
+          {!keepsAssets(step) && <AddResult craftId={craftId} step={step} busy={busy} />}
+          {onGenerateMore && step.action?.kind === "ImageAppender" && (
+            <PickImage step={step} busy={busy} onPick={(params) => onGenerateMore(step, params)} />
+          )}
           {onGenerateMore && canGenerateMore(step) && (
             <Button
               icon={<ReloadOutlined />}

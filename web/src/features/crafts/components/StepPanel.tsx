@@ -1,13 +1,32 @@
-import { ClockCircleOutlined, EditOutlined, EyeOutlined, StepForwardOutlined } from "@ant-design/icons";
+import { BgColorsOutlined, EditOutlined, EyeOutlined, StepForwardOutlined } from "@ant-design/icons";
 import { Alert, Button, Card, Descriptions, Divider, Empty, Flex, Tag } from "antd";
-import { memo, useState } from "react";
+import { lazy, memo, Suspense, useState } from "react";
+import { useFeature } from "../../../api/hooks/app";
 import type { CraftStep } from "../../../api/types";
+import { LinkButton } from "../../../shared/LinkButton";
+import { LoadingBlock } from "../../../shared/states";
 import { emailStepPanel, isEmailCraft, PourIntoTemplateButton } from "../../email/craft-steps";
-import { isComingStep, isMediaStep, isSkippedStep } from "../actions";
+import { identityDesignerHref } from "../../media/designer/brief";
+import { isDesignStep, isMediaStep, isSkippedStep, keepsAssets } from "../actions";
 import { ResultsPanel } from "./ResultsPanel";
 import { StepForm } from "./StepForm";
 import { displayValue, labelOf, type StepValues } from "./step-values";
 import { StepResults } from "./viewers";
+
+// The canvas (react-konva) loads only when a design step opens.
+const CraftDesignStep = lazy(() => import("../../media/designer/CraftDesignStep"));
+
+/** "Design with this identity": a VisualIdentity's palette and fonts opened in the visual designer. */
+function IdentityDesignLink({ steps }: { steps: readonly CraftStep[] }) {
+  const enabled = useFeature("visual_designer");
+  const href = identityDesignerHref(steps);
+  if (!enabled || !href) return null;
+  return (
+    <LinkButton to={href} icon={<BgColorsOutlined />} data-testid="open-identity-designer">
+      Design with this identity
+    </LinkButton>
+  );
+}
 
 /** Completed or skipped (a skipped step never blocks the craft). */
 export function isStepDone(step: CraftStep): boolean {
@@ -44,7 +63,8 @@ export interface StepPanelProps {
   /** All steps (showWhen may read them) and the profile. */
   steps?: CraftStep[];
   profile?: Record<string, unknown> | null;
-  onGenerateMore?: (step: CraftStep) => void;
+  /** Runs the step's action again; `params` (e.g. `{ assetId }`, an image the user picked) go with it. */
+  onGenerateMore?: (step: CraftStep, params?: StepValues) => void;
   isCurrent: boolean;
   previousTitle?: string;
   busy: boolean;
@@ -74,38 +94,17 @@ export const StepPanel = memo(function StepPanel({
   onStored,
 }: StepPanelProps) {
   // A media step is done when it opens: its panel is where the image or audio is made, so it shows.
-  const [resultsShown, setResultsShown] = useState(step.action?.resultViewTrigger !== "Manual" || isMediaStep(step));
+  const [resultsShown, setResultsShown] = useState(step.action?.resultViewTrigger !== "Manual" || keepsAssets(step));
   const title = step.title || labelOf({ name: step.name, kind: "text" });
 
-  // The email kinds run in the browser (features/email): their steps open, not "coming soon".
+  // The email kinds run in the browser (features/email): done when they open, the panel saves the picks.
   const EmailPanel = emailStepPanel(step.action?.kind);
-  if (EmailPanel && isComingStep(step)) {
+  // (Crafts made before these kinds ran have the step skipped: its panel still keeps their files.)
+  if (EmailPanel && isStepDone(step)) {
     return (
       <Card title={title} data-testid={`step-panel-${step.name}`} data-step-state="email">
         {step.description && <p>{step.description}</p>}
         <EmailPanel craftId={craftId} step={step} steps={steps ?? [step]} />
-      </Card>
-    );
-  }
-
-  if (isComingStep(step)) {
-    return (
-      <Card
-        title={
-          <Flex gap={8} align="center">
-            {title}
-            <Tag icon={<ClockCircleOutlined />}>Coming soon</Tag>
-          </Flex>
-        }
-        data-testid={`step-panel-${step.name}`}
-        data-step-state="coming"
-      >
-        <Alert
-          type="info"
-          showIcon
-          title="This step is coming soon."
-          description="It is skipped for now and does not hold up the rest of your craft."
-        />
       </Card>
     );
   }
@@ -155,6 +154,7 @@ export const StepPanel = memo(function StepPanel({
         {isViewStep(step) && results.length > 0 && steps?.at(-1) === step && isEmailCraft(steps) && (
           <PourIntoTemplateButton steps={steps} name={title} />
         )}
+        {isViewStep(step) && results.length > 0 && steps?.at(-1) === step && <IdentityDesignLink steps={steps} />}
         {!isViewStep(step) &&
           (resultsShown ? (
             <ResultsPanel craftId={craftId} step={step} busy={busy} onGenerateMore={onGenerateMore} />
@@ -163,6 +163,17 @@ export const StepPanel = memo(function StepPanel({
               Show results
             </Button>
           ))}
+      </Card>
+    );
+  }
+
+  if (isCurrent && isDesignStep(step)) {
+    return (
+      <Card title={title} data-testid={`step-panel-${step.name}`} data-step-state="current">
+        {step.description && <p>{step.description}</p>}
+        <Suspense fallback={<LoadingBlock rows={8} />}>
+          <CraftDesignStep step={step} steps={steps ?? [step]} onSave={(designId) => onComplete(step, { designId })} />
+        </Suspense>
       </Card>
     );
   }

@@ -11,6 +11,7 @@ import {
   RedoOutlined,
   SaveOutlined,
   StarOutlined,
+  ThunderboltOutlined,
   UndoOutlined,
 } from "@ant-design/icons";
 import { Button, Card, ColorPicker, Flex, Input, InputNumber, Result, Select, Space, Tooltip, Typography } from "antd";
@@ -18,8 +19,8 @@ import type Konva from "konva";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Ellipse, Image as KonvaImage, Layer, Rect, Stage, Text, Transformer } from "react-konva";
 import { useSearchParams } from "react-router-dom";
-import useSWR from "swr";
-import { fetcher } from "../../../api/api";
+import useSWR, { useSWRConfig } from "swr";
+import { api, fetcher } from "../../../api/api";
 import { useFeature } from "../../../api/hooks/app";
 import { notify } from "../../../shared/notify";
 import { ErrorState, FullPageSpin } from "../../../shared/states";
@@ -28,6 +29,7 @@ import {
   createDesign,
   type DesignDocument,
   exportDesign,
+  isAssetListKey,
   mediaKeys,
   putDesignImage,
   saveBlob,
@@ -232,7 +234,33 @@ export default function DesignerPage() {
   return <Designer key={id ?? "new"} initial={loaded ?? initialDesign(params)} savedId={id} />;
 }
 
-function Designer({ initial, savedId }: { initial: Design; savedId: string | null }) {
+export interface DesignerProps {
+  initial: Design;
+  savedId: string | null;
+  /**
+   * Embedded in a craft step: called with the design's id once the design and its PNG are saved
+   * (the step completes with them); the page's URL is left alone.
+   */
+  onSaved?: (designId: string) => Promise<unknown>;
+  /** Image prompts (a craft's brief) to generate an image from, through the media service. */
+  prompts?: readonly string[];
+  saveLabel?: string;
+}
+
+/** `POST /api/media/images/generate`: an image in the page's size (the plan's AI images and credits apply). */
+function generateImage(prompt: string, width: number, height: number, headline: string, colors: string[]) {
+  return api.post<Asset>("/api/media/images/generate", {
+    prompt,
+    size: `${width}x${height}`,
+    ...(headline ? { headline: headline.slice(0, 120) } : {}),
+    ...(colors.length ? { colors } : {}),
+  });
+}
+
+export function Designer({ initial, savedId, onSaved, prompts = [], saveLabel = "Save" }: DesignerProps) {
+  const { mutate: mutateCache } = useSWRConfig();
+  const [prompt, setPrompt] = useState<string | undefined>(prompts[0]);
+  const [generating, setGenerating] = useState(false);
   const [history, setHistory] = useState<History<Design>>(() => historyOf(initial));
   const design = history.present;
   const [stageId, setStageId] = useState(initial.stages[0]?.id ?? "");
@@ -351,11 +379,12 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
         : await createDesign(documentOf(design));
       if (!designId) {
         setDesignId(saved.id);
-        window.history.replaceState(window.history.state, "", `?id=${encodeURIComponent(saved.id)}`);
+        if (!onSaved) window.history.replaceState(window.history.state, "", `?id=${encodeURIComponent(saved.id)}`);
       }
       const png = await renderPng();
       if (png) await putDesignImage(saved.id, png);
-      notify.success("Design saved");
+      if (onSaved) await onSaved(saved.id);
+      else notify.success("Design saved");
       return saved.id;
     } catch (error) {
       notify.error(error, "Could not save the design");
@@ -381,13 +410,37 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
     }
   };
 
-  const onPicked = (asset: Asset) => {
-    const kind = picking ?? "image";
-    setPicking(null);
+  const placeImage = (asset: Asset, kind: "image" | "logo") => {
     const ratio = asset.width && asset.height ? asset.width / asset.height : 1;
     const element = newElement(kind, design.width, design.height, { assetId: asset.id, src: asset.url });
     const height = Math.round(element.width / ratio);
     add({ ...element, height, y: Math.round((design.height - height) / 2) });
+  };
+
+  const onPicked = (asset: Asset) => {
+    const kind = picking ?? "image";
+    setPicking(null);
+    placeImage(asset, kind);
+  };
+
+  /** Generates an image from a prompt of the brief and puts it on the page (debited by the media service). */
+  const generate = async () => {
+    if (!prompt) return;
+    setGenerating(true);
+    try {
+      const headline = stage?.elements.find((element) => element.type === "text")?.text ?? "";
+      const colours = (stage?.elements ?? [])
+        .map((element) => element.fill.toLowerCase())
+        .filter((fill, at, all) => /^#[0-9a-f]{6}$/.test(fill) && all.indexOf(fill) === at)
+        .slice(0, 3);
+      const asset = await generateImage(prompt, design.width, design.height, headline, colours);
+      void mutateCache(isAssetListKey);
+      placeImage(asset, "image");
+    } catch (error) {
+      notify.error(error, "Could not generate the image");
+    } finally {
+      setGenerating(false);
+    }
   };
 
   const elementCount = (stage?.elements.length ?? 1) - 1;
@@ -470,11 +523,17 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
           />
         </Tooltip>
       </Space.Compact>
-      <Button icon={<SaveOutlined />} loading={saving} onClick={() => void save()} data-testid="designer-save">
-        Save
+      <Button
+        type={onSaved ? "primary" : "default"}
+        icon={<SaveOutlined />}
+        loading={saving}
+        onClick={() => void save()}
+        data-testid="designer-save"
+      >
+        {saveLabel}
       </Button>
       <Button
-        type="primary"
+        type={onSaved ? "default" : "primary"}
         icon={<FileImageOutlined />}
         onClick={() => void exportPng()}
         data-testid="designer-export-png"
@@ -596,6 +655,29 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
     <Typography.Text type="secondary">Select an element on the page to change it.</Typography.Text>
   );
 
+  const generator =
+    prompts.length > 0 ? (
+      <Flex gap={8} wrap align="center" data-testid="designer-generate">
+        <Select
+          aria-label="Image prompt"
+          value={prompt}
+          onChange={setPrompt}
+          style={{ flex: 1, minWidth: 240 }}
+          options={prompts.map((candidate) => ({ value: candidate, label: candidate }))}
+          data-testid="designer-prompt"
+        />
+        <Button
+          icon={<ThunderboltOutlined />}
+          loading={generating}
+          disabled={!prompt}
+          onClick={() => void generate()}
+          data-testid="designer-generate-image"
+        >
+          Generate image
+        </Button>
+      </Flex>
+    ) : null;
+
   return (
     <Flex vertical gap={16} data-testid="designer-page">
       <Flex justify="space-between" align="center" wrap gap={12}>
@@ -613,6 +695,7 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
         </Typography.Text>
       </Flex>
       {toolbar}
+      {generator}
       <div className="crafter-designer">
         <Card size="small" title="Pages" className="crafter-designer__pages">
           <Flex vertical gap={8}>
@@ -663,6 +746,10 @@ function Designer({ initial, savedId }: { initial: Design; savedId: string | nul
             style={{ width: design.width * scale, height: design.height * scale }}
             data-testid="designer-canvas"
             data-elements={elementCount}
+            data-texts={(stage?.elements ?? [])
+              .filter((element) => element.type === "text")
+              .map((element) => element.text ?? "")
+              .join("\n")}
             data-page={stageIndex + 1}
           >
             <Stage

@@ -222,6 +222,9 @@ export const TEMPLATES: readonly DesignTemplate[] = [
   { id: "linkedin-post", label: "LinkedIn post", width: 1200, height: 628 },
   { id: "x-post", label: "X post", width: 1600, height: 900 },
   { id: "youtube-thumbnail", label: "YouTube thumbnail", width: 1280, height: 720 },
+  { id: "facebook-cover", label: "Facebook cover", width: 1640, height: 624 },
+  // A5 at 300 dpi.
+  { id: "flyer-a5", label: "Flyer (A5)", width: 1748, height: 2480 },
 ];
 
 export interface TemplateContent {
