@@ -191,45 +191,41 @@ export class ContactRepository {
   }
 
   /**
-   * Updates several contacts of one project in one round trip (an import's batch), each setting its
-   * fields and appending its events, unordered. `after` is each contact as it will be, for the
-   * snapshot. @returns how many were still there (a deleted one is skipped); @throws the driver's error after the snapshot has
-   * the ones that went in.
+   * Updates several contacts of one project (an import's batch), each setting its fields and
+   * appending its events, eight at a time. Not one `bulkWrite`: FerretDB 1.24 holds a PostgreSQL
+   * connection per statement of a command until the command ends, so a 500-statement write took all
+   * 50 of its pool and every client of the server hung. `after` is each contact as it will be, for
+   * the snapshot. @returns how many were still there (a contact deleted meanwhile is skipped).
    */
   async updateMany(
     scope: Scope,
     updates: ReadonlyArray<{ id: string; set: Partial<ContactDoc>; events: OutboxEntry[]; after: StoredContact }>,
   ): Promise<number> {
-    if (updates.length === 0) return 0;
+    const done: StoredContact[] = [];
     try {
-      const result = await this.model.bulkWrite(
-        updates.map(({ id, set, events }) => ({
-          updateOne: {
-            filter: { _id: id, userId: scope.userId, projectId: scope.projectId },
-            update:
+      for (let at = 0; at < updates.length; at += UPDATE_CONCURRENCY) {
+        const slice = updates.slice(at, at + UPDATE_CONCURRENCY);
+        const results = await Promise.all(
+          slice.map(({ id, set, events }) =>
+            this.model.updateOne(
+              { _id: id, userId: scope.userId, projectId: scope.projectId },
               events.length > 0
                 ? {
                     $set: { ...set, outboxMinute: outboxMinuteOf(events[0]!.time) },
                     $push: { outbox: { $each: events } },
                   }
                 : { $set: set },
-          },
-        })),
-        { ordered: false },
-      );
-      // A contact deleted meanwhile must not come back in the snapshot; which one is unknown.
-      if (result.matchedCount < updates.length) await this.snapshots.invalidate(scope);
-      else
-        await this.snapshots.put(
-          scope,
-          updates.map((u) => u.after),
+            ),
+          ),
         );
-      return result.matchedCount;
-    } catch (error) {
-      // Which went in is unknown: the next read rebuilds the project from the database.
-      await this.snapshots.invalidate(scope).catch(() => undefined);
-      throw error;
+        slice.forEach((u, i) => {
+          if (results[i]!.matchedCount === 1) done.push(u.after);
+        });
+      }
+    } finally {
+      await this.snapshots.put(scope, done);
     }
+    return done.length;
   }
 
   async remove(scope: Scope, id: string): Promise<boolean> {
@@ -265,6 +261,9 @@ export class ContactRepository {
     return this.model.countDocuments({ userId });
   }
 }
+
+/** Contact updates in flight at once in `updateMany` (each holds one FerretDB connection). */
+const UPDATE_CONCURRENCY = 8;
 
 /** The indexes of the rows an unordered insertMany refused (its write errors), or null when unknown. */
 function refusedIndexes(error: unknown): Set<number> | null {
