@@ -19,7 +19,7 @@ const projectBody = z.object({
 });
 
 /** /api/projects (spec section 7). */
-export function projectsRoutes({ clients }: RouteDeps): RouteDef[] {
+export function projectsRoutes({ clients, delegations }: RouteDeps): RouteDef[] {
   return [
     defineRoute({
       method: "get",
@@ -112,6 +112,7 @@ export function projectsRoutes({ clients }: RouteDeps): RouteDef[] {
       errors: ["NOT_FOUND"],
       handler: async ({ params, as }) => {
         const outcome = await clients.projects.deleteProject({ projectId: params.id }, as);
+        delegations.drop(params.id);
         return { deleted: true as const, activeProjectId: outcome.activeProjectId };
       },
     }),

@@ -19,6 +19,7 @@ import { createReview, deleteReview, importReviews, listReviews, replyToReview }
 import { setActiveProject } from "../usecases/set-active-project";
 import { updateProfile } from "../usecases/update-profile";
 import { checkListMessage, profileMessage, profileTypeName, projectMessage, reviewMessage, timestamp } from "./mappers";
+import { ownCaller } from "./members.routes";
 
 /**
  * crafter.projects.v1.ProjectsService: every call is scoped to the caller of the access token; on a
@@ -83,7 +84,7 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
         };
       },
       async deleteProject(req, ctx) {
-        return deleteProject(deps, callerOf(ctx), req);
+        return deleteProject(deps, ownCaller(ctx), req);
       },
       async listProfiles(req, ctx) {
         const caller = await actingIn(deps, actingFor(callerOf(ctx), req.userId), req.projectId, "project.read");
