@@ -5,7 +5,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { browserStep, launchChromium, signedInContext } from "./support";
 
 // Team members (issue 14) in Chromium: the owner invites from /app/projects, the invited person
-// opens the emailed link signed in, sees the project with their role and switches to it; the owner
+// opens the emailed link signed in, sees the project with their role, switches to it and sees the
+// owner's contacts; the owner
 // removes them (confirmed) and the project leaves their list.
 
 jest.setTimeout(300_000);
@@ -29,6 +30,13 @@ beforeAll(async () => {
     description: "A small bakery by the harbour, baking sourdough and pastries every morning since 2012.",
   });
   expect(created.status).toBe(201);
+  // The owner's contact, which the member sees once they work in the project (issue 14).
+  const contact = await o.session.post(`/api/contacts?projectId=${created.body.result.project.projectId}`, {
+    firstName: "Marina",
+    lastName: "Keel",
+    email: "marina.keel@harbour.example",
+  });
+  expect(contact.status).toBe(201);
   // The member has a business of their own (the app's onboarding asks for one first).
   const own = await m.session.post("/api/projects/createProject", {
     name: "Corner Florist",
@@ -72,6 +80,9 @@ describe("team members", () => {
     await page.goto("/app/dashboard");
     await page.getByText("Harbour Bakery").first().waitFor();
     expect(await page.getByText("Oops, there is an error!").count()).toBe(0);
+    // The owner's contacts are the project's: the member sees them.
+    await page.goto("/app/contacts");
+    await page.getByTestId("contacts-table").getByText("Marina Keel").waitFor();
   });
 
   step("the owner removes the member after a confirmation, and the project leaves their list", async () => {
