@@ -6,8 +6,7 @@ import { browserStep, launchChromium, signedInContext } from "./support";
 
 // Team members (issue 14) in Chromium: the owner invites from /app/projects, the invited person
 // opens the emailed link signed in, sees the project with their role, switches to it and sees the
-// owner's contacts; the owner
-// removes them (confirmed) and the project leaves their list.
+// owner's contacts; the owner removes them (confirmed) and the project leaves their list.
 
 jest.setTimeout(300_000);
 
