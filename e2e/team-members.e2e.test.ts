@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { linkFrom, waitForEmail } from "@crafter/kit/testing";
+import { type GatewaySession, gatewayUrl, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, jest } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { browserStep, launchChromium, signedInContext } from "./support";
@@ -14,6 +14,8 @@ let browser: Browser;
 let owner: { context: BrowserContext; page: Page };
 let member: { context: BrowserContext; page: Page; email: string };
 let current: Page | undefined;
+let ownerSession: GatewaySession;
+let projectId: string;
 const step = browserStep("team-members", () => current);
 
 const rowOf = (page: Page) => page.getByTestId("project-row").filter({ hasText: "Harbour Bakery" });
@@ -43,6 +45,8 @@ beforeAll(async () => {
   });
   expect(own.status).toBe(201);
   owner = { context: o.context, page: o.page };
+  ownerSession = o.session;
+  projectId = created.body.result.project.projectId;
   member = { context: m.context, page: m.page, email: m.email };
 });
 
@@ -98,5 +102,40 @@ describe("team members", () => {
     await member.page.goto("/app/projects");
     await member.page.getByTestId("project-row").filter({ hasText: "Corner Florist" }).waitFor();
     expect(await rowOf(member.page).count()).toBe(0);
+  });
+
+  step("someone without an account signs up from the invitation link and comes back to accept it", async () => {
+    const newcomer = uniqueEmail("team-e2e-newcomer");
+    const sent = await ownerSession.post(`/api/projects/${projectId}/invites`, {
+      email: newcomer,
+      role: "projectAdmin",
+    });
+    expect(sent.status).toBe(201);
+    const link = linkFrom(await waitForEmail(newcomer, "You are invited to a project on Crafter"), "/app/invite");
+    const context = await browser.newContext({ baseURL: gatewayUrl() });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    current = page;
+    // Signed out: the guard sends them to sign in, with the invitation as the way back.
+    await page.goto(`${link.pathname}${link.search}`);
+    await page.waitForURL("**/signin?callbackUrl=*");
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.waitForURL("**/signup?callbackUrl=*");
+    await page.getByTestId("signup-email").fill(newcomer);
+    await page.getByTestId("signup-password").fill("password-123");
+    await page.getByTestId("signup-submit").click();
+    await page.getByTestId("signup-success").waitFor();
+    // The verification link from the email, in the same browser.
+    const verify = linkFrom(await waitForEmail(newcomer, "Verify your email"), "/verify");
+    await page.goto(`${verify.pathname}${verify.search}`);
+    await page.getByTestId("verify-success").waitFor();
+    await page.getByTestId("verify-signin-link").click();
+    await page.waitForURL("**/signin?callbackUrl=*");
+    await page.getByTestId("signin-email").fill(newcomer);
+    await page.getByTestId("signin-password").fill("password-123");
+    await page.getByTestId("signin-submit").click();
+    await page.getByTestId("invite-accepted").waitFor();
+    expect(await page.getByTestId("invite-accepted").textContent()).toContain("You joined Harbour Bakery");
+    await context.close();
   });
 });

@@ -155,6 +155,10 @@ export async function acceptInvite(
     role: invite.role,
     inviteId: invite.id,
   });
+  // Someone who signed up from the invitation has no project of their own: the joined one becomes
+  // their active project (only if none was ever set), so the app opens in it instead of onboarding.
+  if (!(await deps.stores.projects.latest(caller.userId)))
+    await deps.stores.active.setIfNone(caller.userId, project.id);
   return { projectId: project.id, projectTitle: project.title, role: invite.role };
 }
 

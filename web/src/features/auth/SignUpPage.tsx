@@ -67,7 +67,7 @@ export default function SignUpPage() {
             </>
           }
           extra={
-            <LinkButton to="/signin" type="primary" data-testid="signup-goto-signin">
+            <LinkButton to={withCallback("/signin", callbackUrl)} type="primary" data-testid="signup-goto-signin">
               Go to sign in
             </LinkButton>
           }
