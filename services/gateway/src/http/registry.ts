@@ -106,6 +106,8 @@ export function commonErrors(route: RouteDef): ErrorCode[] {
     if (route.method === "get") codes.push("FORBIDDEN");
   }
   if (route.idempotent) codes.push("IDEMPOTENCY_KEY_REUSED", "CONFLICT");
+  // The project it acts in may not be the caller's (404) or their role may not allow it (403).
+  if (route.actsInProject) codes.push(...(["NOT_FOUND", "FORBIDDEN"] as const).filter((c) => !codes.includes(c)));
   return codes;
 }
 
