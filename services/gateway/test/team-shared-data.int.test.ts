@@ -112,6 +112,15 @@ describe("team members in the owner's contacts and crafts", () => {
 
     expect(craftIds(await session.get("/api/workflowsV2?pageSize=100"))).toContain(craftId);
     expect((await session.get(`/api/workflowsV2/${craftId}`)).status).toBe(200);
+    // Works on the owner's craft: a step completed by the member is in the owner's craft.
+    const step = await session.put(`/api/workflowsV2/${craftId}/step/complete`, {
+      stepName: "topic",
+      values: { topic: "Sourdough for beginners", keywords: ["bread"] },
+    });
+    expect(step.status).toBe(200);
+    expect(JSON.stringify((await owner.get(`/api/workflowsV2/${craftId}`)).body.result)).toContain(
+      "Sourdough for beginners",
+    );
     const craft = await session.post("/api/workflowsV2", { workflowName: "BlogWriter", projectId });
     expect(craft.status).toBe(201);
     const ownerSees = await owner.get(`/api/workflowsV2/${craft.body.result.craftId}`);
