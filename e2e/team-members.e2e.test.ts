@@ -1,12 +1,12 @@
 /// <reference lib="dom" />
-import { linkFrom, waitForEmail } from "@crafter/kit/testing";
+import { type GatewaySession, gatewayUrl, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, jest } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { browserStep, launchChromium, signedInContext } from "./support";
 
 // Team members (issue 14) in Chromium: the owner invites from /app/projects, the invited person
-// opens the emailed link signed in, sees the project with their role and switches to it; the owner
-// removes them (confirmed) and the project leaves their list.
+// opens the emailed link signed in, sees the project with their role, switches to it and sees the
+// owner's contacts; the owner removes them (confirmed) and the project leaves their list.
 
 jest.setTimeout(300_000);
 
@@ -14,6 +14,8 @@ let browser: Browser;
 let owner: { context: BrowserContext; page: Page };
 let member: { context: BrowserContext; page: Page; email: string };
 let current: Page | undefined;
+let ownerSession: GatewaySession;
+let projectId: string;
 const step = browserStep("team-members", () => current);
 
 const rowOf = (page: Page) => page.getByTestId("project-row").filter({ hasText: "Harbour Bakery" });
@@ -29,6 +31,13 @@ beforeAll(async () => {
     description: "A small bakery by the harbour, baking sourdough and pastries every morning since 2012.",
   });
   expect(created.status).toBe(201);
+  // The owner's contact, which the member sees once they work in the project (issue 14).
+  const contact = await o.session.post(`/api/contacts?projectId=${created.body.result.project.projectId}`, {
+    firstName: "Marina",
+    lastName: "Keel",
+    email: "marina.keel@harbour.example",
+  });
+  expect(contact.status).toBe(201);
   // The member has a business of their own (the app's onboarding asks for one first).
   const own = await m.session.post("/api/projects/createProject", {
     name: "Corner Florist",
@@ -36,6 +45,8 @@ beforeAll(async () => {
   });
   expect(own.status).toBe(201);
   owner = { context: o.context, page: o.page };
+  ownerSession = o.session;
+  projectId = created.body.result.project.projectId;
   member = { context: m.context, page: m.page, email: m.email };
 });
 
@@ -72,6 +83,9 @@ describe("team members", () => {
     await page.goto("/app/dashboard");
     await page.getByText("Harbour Bakery").first().waitFor();
     expect(await page.getByText("Oops, there is an error!").count()).toBe(0);
+    // The owner's contacts are the project's: the member sees them.
+    await page.goto("/app/contacts");
+    await page.getByTestId("contacts-table").getByText("Marina Keel").waitFor();
   });
 
   step("the owner removes the member after a confirmation, and the project leaves their list", async () => {
@@ -88,5 +102,40 @@ describe("team members", () => {
     await member.page.goto("/app/projects");
     await member.page.getByTestId("project-row").filter({ hasText: "Corner Florist" }).waitFor();
     expect(await rowOf(member.page).count()).toBe(0);
+  });
+
+  step("someone without an account signs up from the invitation link and comes back to accept it", async () => {
+    const newcomer = uniqueEmail("team-e2e-newcomer");
+    const sent = await ownerSession.post(`/api/projects/${projectId}/invites`, {
+      email: newcomer,
+      role: "projectAdmin",
+    });
+    expect(sent.status).toBe(201);
+    const link = linkFrom(await waitForEmail(newcomer, "You are invited to a project on Crafter"), "/app/invite");
+    const context = await browser.newContext({ baseURL: gatewayUrl() });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    current = page;
+    // Signed out: the guard sends them to sign in, with the invitation as the way back.
+    await page.goto(`${link.pathname}${link.search}`);
+    await page.waitForURL("**/signin?callbackUrl=*");
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.waitForURL("**/signup?callbackUrl=*");
+    await page.getByTestId("signup-email").fill(newcomer);
+    await page.getByTestId("signup-password").fill("password-123");
+    await page.getByTestId("signup-submit").click();
+    await page.getByTestId("signup-success").waitFor();
+    // The verification link from the email, in the same browser.
+    const verify = linkFrom(await waitForEmail(newcomer, "Verify your email"), "/verify");
+    await page.goto(`${verify.pathname}${verify.search}`);
+    await page.getByTestId("verify-success").waitFor();
+    await page.getByTestId("verify-signin-link").click();
+    await page.waitForURL("**/signin?callbackUrl=*");
+    await page.getByTestId("signin-email").fill(newcomer);
+    await page.getByTestId("signin-password").fill("password-123");
+    await page.getByTestId("signin-submit").click();
+    await page.getByTestId("invite-accepted").waitFor();
+    expect(await page.getByTestId("invite-accepted").textContent()).toContain("You joined Harbour Bakery");
+    await context.close();
   });
 });

@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import { bumpViewsOnWrite, UserViewCache } from "./cache/user-views";
 import type { Clients } from "./clients";
 import type { Config } from "./config";
+import { actingResolver, DelegationCache } from "./http/acting";
 import { csvBody, formBody, jsonBody } from "./http/body";
 import { csrfGuard } from "./http/csrf";
 import { errorHandler } from "./http/envelope";
@@ -39,7 +40,23 @@ export function createApp(
   const cookies = { secure: config.COOKIE_SECURE };
   // The per-user read cache of /api (cache/user-views.ts); writes through /api and /rpc make it stale.
   const views = new UserViewCache(redis, logger);
-  const routes = allRoutes({ clients, verify, cookies, views, publicOrigin: config.PUBLIC_ORIGIN, redis });
+  // Team members' delegated tokens (issue 14), per (member, project), in this process only.
+  const delegations = new DelegationCache({
+    maxAgeMs: config.DELEGATION_CACHE_MS,
+    marginMs: 60_000,
+    maxEntries: 10_000,
+  });
+  const acting = actingResolver(clients, delegations);
+  const routes = allRoutes({
+    clients,
+    verify,
+    cookies,
+    views,
+    publicOrigin: config.PUBLIC_ORIGIN,
+    redis,
+    acting,
+    delegations,
+  });
   const crossOrigin = crossOriginMatcher(routes);
   let document: unknown;
   const openapi = () => {
@@ -63,7 +80,7 @@ export function createApp(
       "application/proto",
     ]),
     // Express strips the "/rpc" mount path, so the middleware sees service paths from the root.
-    expressConnectMiddleware({ routes: streamRoutes(clients, verify), interceptors: [errorInterceptor()] }),
+    expressConnectMiddleware({ routes: streamRoutes(clients, verify, acting), interceptors: [errorInterceptor()] }),
   );
 
   const noStore: express.RequestHandler = (_req, res, next) => {
@@ -80,7 +97,7 @@ export function createApp(
     maxAge: 600,
   });
   app.use("/api/public", (req, res, next) => (crossOrigin(req) ? publicCors(req, res, next) : next()));
-  const mountDeps = { verify, clients, idempotency: new Idempotency(redis) };
+  const mountDeps = { verify, clients, idempotency: new Idempotency(redis), acting };
   // Routes that read their raw body and authenticate it themselves (Stripe's signed webhooks) come
   // before the CSRF check and the JSON parser.
   app.use("/api", noStore, mountRoutes("/api", routes, mountDeps, { raw: true }));

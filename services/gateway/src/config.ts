@@ -35,6 +35,11 @@ export const configSchema = baseConfigSchema.extend({
   TRUST_PROXY: z.coerce.number().int().nonnegative().default(0),
   /** The built dashboard (web/dist). */
   WEB_DIST: z.string().default("web/dist"),
+  /**
+   * How long a team member's delegated token (issue 14) is reused, in ms: a member removed through
+   * another gateway process loses access within it (this one drops it at once). 0 = ask every time.
+   */
+  DELEGATION_CACHE_MS: z.coerce.number().int().nonnegative().default(60_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -24,6 +24,43 @@ function sign(privateKey: CryptoKey, kid: string, claims: { sub: string; iat: nu
 }
 
 describe("createAccessTokenVerifier", () => {
+  it("reads a delegated token's act and pid (issue 14), and defaults the actor to the user", async () => {
+    const key = await keys("k1");
+    const verify = createAccessTokenVerifier({
+      fetchJwks: async () => ({ keys: [key.jwk] }) as JSONWebKeySet,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      now: () => T0 * 1000,
+    });
+    const delegated = await new SignJWT({
+      email: "owner@example.test",
+      role: "manager",
+      act: { sub: "member-1", email: "member@example.test" },
+      pid: "p-1",
+    })
+      .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, kid: "k1" })
+      .setSubject("owner-1")
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(T0)
+      .setExpirationTime(T0 + 60)
+      .sign(key.privateKey);
+    expect(await verify(delegated)).toMatchObject({
+      userId: "owner-1",
+      role: "manager",
+      actorUserId: "member-1",
+      actorEmail: "member@example.test",
+      delegatedProjectId: "p-1",
+    });
+    const own = await sign(key.privateKey, "k1", { sub: "u1", iat: T0, exp: T0 + 60 });
+    expect(await verify(own)).toMatchObject({
+      userId: "u1",
+      actorUserId: "u1",
+      actorEmail: "u1@example.test",
+      delegatedProjectId: "",
+    });
+  });
+
   it("answers a token it verified before as a fresh check would, until its expiry", async () => {
     const key = await keys("k1");
     let clock = T0 * 1000;

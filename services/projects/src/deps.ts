@@ -1,4 +1,5 @@
 import type { Logger } from "@crafter/kit";
+import type { Delegations } from "./clients/delegations";
 import type { ProjectEvents } from "./events/publishers";
 import type { ProjectsStores } from "./store";
 
@@ -10,5 +11,7 @@ export interface ProjectsDeps {
   /** Wakes the outbox relay after a write that pushed an event. */
   kick: () => void;
   logger: Logger;
+  /** Auth's delegated tokens for team members (DelegateAccess). */
+  delegations: Delegations;
   now: () => Date;
 }

@@ -1,4 +1,5 @@
 import { runService } from "@crafter/kit";
+import { createDelegations } from "./clients/delegations";
 import { configSchema } from "./config";
 import type { ProjectsDeps } from "./deps";
 import { projectsConsumers } from "./events/consumers";
@@ -11,10 +12,11 @@ import { createStores } from "./store";
 await runService({
   name: "projects",
   configSchema,
-  async setup({ config, mongo, logger, kick }) {
+  async setup({ config, mongo, logger, kick, credentials }) {
     const stores = await createStores(mongo);
     const events = new ProjectEvents(config.CRAFTER_NAMESPACE);
-    const deps: ProjectsDeps = { stores, events, kick, logger, now: () => new Date() };
+    const delegations = createDelegations(config.AUTH_URL, config.RPC_TIMEOUT_MS, credentials);
+    const deps: ProjectsDeps = { stores, events, kick, logger, delegations, now: () => new Date() };
     return {
       routes: (router) => {
         routes(deps)(router);

@@ -7,6 +7,7 @@ import { trustedClientIp } from "../domain/client-ip";
 import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from "../usecases/api-keys";
 import { confirmEmailChange, requestEmailChange } from "../usecases/change-email";
 import { forgotPassword } from "../usecases/forgot-password";
+import { issueDelegatedToken } from "../usecases/issue-delegated-token";
 import { issueServiceToken } from "../usecases/issue-service-token";
 import { refreshSession } from "../usecases/refresh-session";
 import { resendVerification } from "../usecases/resend-verification";
@@ -75,6 +76,10 @@ export function routes(deps: AuthDeps): (router: ConnectRouter) => void {
       async issueServiceToken(req) {
         const { token, expiresAt } = await issueServiceToken(deps, req);
         return { token, expiresAt: timestampFromDate(expiresAt) };
+      },
+      async issueDelegatedToken(req) {
+        const { token, expiresAt } = await issueDelegatedToken(deps, req);
+        return { accessToken: token, expiresAt: timestampFromDate(expiresAt) };
       },
       async createApiKey(req, ctx) {
         return createApiKey(deps, await keyOwnerOf(ctx), { name: req.name, scopes: req.scopes });

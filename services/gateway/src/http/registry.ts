@@ -2,6 +2,7 @@ import { type AccessTokenVerifier, appError, type ErrorCode } from "@crafter/kit
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
 import type { Clients } from "../clients";
+import { type Acting, type ActingResolver, permissionOf } from "./acting";
 import { ok, parseBody } from "./envelope";
 import type { Idempotency } from "./idempotency";
 import { asUser, requireSession } from "./session";
@@ -60,6 +61,14 @@ export interface RouteDef<
    * routes that use no cookie.
    */
   crossOrigin?: boolean;
+  /**
+   * The route works in a project's data that its service keeps under the project owner's user id
+   * (contacts, leads, automations, calendar, campaigns, templates, crafts, media). Before the
+   * handler, the registry resolves the project (`projectId` of the query, else of a JSON body, else
+   * the caller's active project; http/acting.ts) and, for a team member, `as` carries the delegated
+   * token that acts as the owner; the handler gets it as `project`. Session routes only.
+   */
+  actsInProject?: boolean;
   /** The route answers a file, not the envelope: its content type(s) in the document; the handler writes `res`. */
   fileResponse?: string[];
   handler: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<z.input<R>>;
@@ -71,8 +80,13 @@ export interface RouteContext<P, Q, B> {
   params: P;
   query: Q;
   body: B;
-  /** Call options that forward the caller's access token (session routes only). */
+  /**
+   * Call options that forward the caller's access token (session routes only); on an
+   * `actsInProject` route in a team member's project, the delegated token (`project.as`).
+   */
   as: ReturnType<typeof asUser>;
+  /** The project an `actsInProject` route works in (see RouteDef.actsInProject); absent elsewhere. */
+  project: Acting;
 }
 
 /** Identity helper that keeps a route's schema types tied to its handler. */
@@ -92,6 +106,8 @@ export function commonErrors(route: RouteDef): ErrorCode[] {
     if (route.method === "get") codes.push("FORBIDDEN");
   }
   if (route.idempotent) codes.push("IDEMPOTENCY_KEY_REUSED", "CONFLICT");
+  // The project it acts in may not be the caller's (404) or their role may not allow it (403).
+  if (route.actsInProject) codes.push(...(["NOT_FOUND", "FORBIDDEN"] as const).filter((c) => !codes.includes(c)));
   return codes;
 }
 
@@ -148,6 +164,17 @@ function requireContentType(req: Request, expected: string): void {
   if (type !== expected) throw appError("UNSUPPORTED_MEDIA_TYPE", `Requests must be sent as ${expected}.`);
 }
 
+/** The `projectId` a request names: its query's, else its JSON body's; undefined when neither. */
+function requestedProject(query: unknown, body: unknown): string | undefined {
+  for (const source of [query, body]) {
+    if (source && typeof source === "object" && !Buffer.isBuffer(source)) {
+      const value = (source as Record<string, unknown>).projectId;
+      if (typeof value === "string" && value !== "") return value;
+    }
+  }
+  return undefined;
+}
+
 /** `/api/x/{id}` → `/api/x/:id`, relative to `mount` (e.g. "/api"). */
 export function expressPath(path: string, mount: string): string {
   return path.slice(mount.length).replace(/\{([^}]+)\}/g, ":$1") || "/";
@@ -158,6 +185,8 @@ export interface MountDeps {
   /** Auth's client: a personal API key is traded there for a user access token (requireSession). */
   clients: Pick<Clients, "auth">;
   idempotency: Idempotency;
+  /** Resolves the project of `actsInProject` routes (http/acting.ts). */
+  acting: ActingResolver;
 }
 
 /**
@@ -187,9 +216,18 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps, 
         : route.body
           ? parseBody(route.body, req.body)
           : {};
-      const as = route.auth === "session" ? asUser(req) : { headers: { authorization: "" } };
+      let as = route.auth === "session" ? asUser(req) : { headers: { authorization: "" } };
+      let project: Acting = { projectId: "", role: "", as, delegated: false };
+      if (route.actsInProject && route.auth === "session") {
+        project = await deps.acting(
+          { userId: req.user?.userId ?? "", token: req.accessToken ?? "" },
+          requestedProject(query, body),
+          permissionOf(route.method),
+        );
+        as = project.as;
+      }
       const run = async () => {
-        const result = await route.handler({ req, res, params, query, body, as });
+        const result = await route.handler({ req, res, params, query, body, as, project });
         return { status: route.status ?? 200, result };
       };
       const key = route.idempotent

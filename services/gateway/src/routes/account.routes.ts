@@ -1,7 +1,9 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
+import type { Request } from "express";
 import { z } from "zod";
 import type { Clients } from "../clients";
 import { toActiveProjectInfo, toUserInfo } from "../domain/mappers";
+import type { ActingResolver } from "../http/acting";
 import { defineRoute, type RouteDef } from "../http/registry";
 import { activeProjectInfoSchema, flagsSchema, jsonObject, userInfoSchema } from "../http/schemas";
 import type { asUser } from "../http/session";
@@ -9,16 +11,30 @@ import type { RouteDeps } from "./deps";
 
 const RECENT_CRAFTS = 5;
 
-/** The newest crafts of the active project (activeProjectInfo.crafts); none without a project. */
-export async function recentCrafts(clients: Clients, projectId: string | undefined, as: ReturnType<typeof asUser>) {
+/**
+ * The newest crafts of the active project (activeProjectInfo.crafts); none without a project. On a
+ * team member's project they are the owner's, read with the member's delegated token (http/acting.ts).
+ */
+export async function recentCrafts(
+  clients: Clients,
+  acting: ActingResolver,
+  req: Request,
+  active: { projectId?: string; role: string },
+  as: ReturnType<typeof asUser>,
+) {
+  const { projectId } = active;
   if (!projectId) return [];
-  return (await clients.workflows.listCrafts({ projectId, page: 1, pageSize: RECENT_CRAFTS }, as)).crafts;
+  const craftsAs =
+    active.role && active.role !== "owner"
+      ? (await acting({ userId: req.user?.userId ?? "", token: req.accessToken ?? "" }, projectId, "project.read")).as
+      : as;
+  return (await clients.workflows.listCrafts({ projectId, page: 1, pageSize: RECENT_CRAFTS }, craftsAs)).crafts;
 }
 
 const settingsResult = z.object({ settings: z.looseObject({}) });
 
 /** /api: the user's initial data, account, flags and settings (spec section 7). */
-export function accountRoutes({ clients, views }: RouteDeps): RouteDef[] {
+export function accountRoutes({ clients, views, acting }: RouteDeps): RouteDef[] {
   return [
     defineRoute({
       method: "get",
@@ -45,7 +61,7 @@ export function accountRoutes({ clients, views }: RouteDeps): RouteDef[] {
               clients.account.getSettings({}, as),
               clients.projects.getActiveProject({}, as),
             ]);
-            const crafts = await recentCrafts(clients, active.projectId, as);
+            const crafts = await recentCrafts(clients, acting, req, active, as);
             return {
               value: {
                 userInfo: toUserInfo(userInfo.userInfo, credits),

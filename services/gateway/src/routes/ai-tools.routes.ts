@@ -31,6 +31,7 @@ export function aiToolsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "ai-tools",
       summary: "Write image prompts from a profile",
       auth: "session",
+      actsInProject: true,
       body: z.object({
         profileId: id("profileId"),
         isBusinessProfile: z.boolean({ error: "isBusinessProfile must be true or false" }).default(false),
@@ -58,6 +59,7 @@ export function aiToolsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "ai-tools",
       summary: "Write image prompts from a document's content",
       auth: "session",
+      actsInProject: true,
       body: z.object({
         content: z
           .string({ error: "content is required" })
@@ -81,6 +83,7 @@ export function aiToolsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "ai-tools",
       summary: "Ask the assistant",
       auth: "session",
+      actsInProject: true,
       body: z.object({
         messages: z
           .array(

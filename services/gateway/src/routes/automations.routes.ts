@@ -3,7 +3,6 @@ import type { Automation, AutomationRun } from "@crafter/proto/crafter/notificat
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
 import { id, jsonObject } from "../http/schemas";
-import { projectOf } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 
 // /api/automations (docs/email-contract.md "Automations"). The notifications service checks triggers
@@ -145,6 +144,7 @@ export function automationsRoutes({ clients }: RouteDeps): RouteDef[] {
     summary,
     tag: "automations",
     auth: "session" as const,
+    actsInProject: true,
     params: idParams,
     query: z.object(projectQuery),
     errors: ["NOT_FOUND"] as const,
@@ -157,6 +157,7 @@ export function automationsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "automations",
       summary: "The shipped automation templates",
       auth: "session",
+      actsInProject: true,
       response: z.array(templateSchema),
       handler: async ({ as }) => {
         const { templates } = await automations.listAutomationTemplates({}, as);
@@ -175,14 +176,15 @@ export function automationsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "automations",
       summary: "A draft automation copied from a template",
       auth: "session",
+      actsInProject: true,
       query: z.object(projectQuery),
       body: z.object({ templateId: id("templateId") }),
       response: automationSchema,
       status: 201,
       idempotent: true,
       errors: ["NOT_FOUND"],
-      handler: async ({ query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ body, as, project }) => {
+        const projectId = project.projectId;
         const { automation } = await automations.createAutomationFromTemplate(
           { projectId, templateId: body.templateId },
           as,
@@ -196,11 +198,12 @@ export function automationsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "automations",
       summary: "The project's automations, newest first, with their run stats",
       auth: "session",
+      actsInProject: true,
       query: z.object({ ...projectQuery, ...paging }),
       response: z.object({ result: z.array(automationSchema), meta: pageMeta }),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ query, as, project }) => {
+        const projectId = project.projectId;
         const page = await automations.listAutomations({ projectId, page: query.page, pageSize: query.pageSize }, as);
         return {
           result: page.automations.map(toAutomationJson),
@@ -214,14 +217,15 @@ export function automationsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "automations",
       summary: "Create a draft automation",
       auth: "session",
+      actsInProject: true,
       query: z.object(projectQuery),
       body,
       response: automationSchema,
       status: 201,
       idempotent: true,
       errors: ["NOT_FOUND"],
-      handler: async ({ query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ body, as, project }) => {
+        const projectId = project.projectId;
         const { automation } = await automations.createAutomation(
           {
             projectId,
@@ -237,8 +241,8 @@ export function automationsRoutes({ clients }: RouteDeps): RouteDef[] {
     defineRoute({
       ...one("get", `${A}/{id}`, "One automation"),
       response: automationSchema,
-      handler: async ({ params, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, as, project }) => {
+        const projectId = project.projectId;
         const { automation } = await automations.getAutomation({ projectId, automationId: params.id }, as);
         return toAutomationJson(automation);
       },
@@ -249,13 +253,14 @@ export function automationsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "automations",
       summary: "Replace an automation's name, trigger and steps",
       auth: "session",
+      actsInProject: true,
       params: idParams,
       query: z.object(projectQuery),
       body,
       response: automationSchema,
       errors: ["NOT_FOUND"],
-      handler: async ({ params, query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, body, as, project }) => {
+        const projectId = project.projectId;
         const { automation } = await automations.updateAutomation(
           {
             projectId,
@@ -272,8 +277,8 @@ export function automationsRoutes({ clients }: RouteDeps): RouteDef[] {
     defineRoute({
       ...one("delete", `${A}/{id}`, "Delete an automation (its runs stop)"),
       response: z.object({ deleted: z.literal(true) }),
-      handler: async ({ params, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, as, project }) => {
+        const projectId = project.projectId;
         await automations.deleteAutomation({ projectId, automationId: params.id }, as);
         return { deleted: true as const };
       },
@@ -281,8 +286,8 @@ export function automationsRoutes({ clients }: RouteDeps): RouteDef[] {
     defineRoute({
       ...one("post", `${A}/{id}/activate`, "Activate (or resume) an automation"),
       response: automationSchema,
-      handler: async ({ params, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, as, project }) => {
+        const projectId = project.projectId;
         const { automation } = await automations.activateAutomation({ projectId, automationId: params.id }, as);
         return toAutomationJson(automation);
       },
@@ -290,8 +295,8 @@ export function automationsRoutes({ clients }: RouteDeps): RouteDef[] {
     defineRoute({
       ...one("post", `${A}/{id}/pause`, "Pause an automation (running contacts wait at their next step)"),
       response: automationSchema,
-      handler: async ({ params, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, as, project }) => {
+        const projectId = project.projectId;
         const { automation } = await automations.pauseAutomation({ projectId, automationId: params.id }, as);
         return toAutomationJson(automation);
       },
@@ -300,8 +305,8 @@ export function automationsRoutes({ clients }: RouteDeps): RouteDef[] {
       ...one("get", `${A}/{id}/runs`, "An automation's run history, newest first"),
       query: z.object({ ...projectQuery, ...paging }),
       response: z.object({ result: z.array(runSchema), meta: pageMeta }),
-      handler: async ({ params, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, query, as, project }) => {
+        const projectId = project.projectId;
         const page = await automations.listAutomationRuns(
           { projectId, automationId: params.id, page: query.page, pageSize: query.pageSize },
           as,
@@ -316,8 +321,8 @@ export function automationsRoutes({ clients }: RouteDeps): RouteDef[] {
       ...one("get", "/api/contacts/{id}/automation-runs", "A contact's automation runs, newest first"),
       query: z.object({ ...projectQuery, ...paging }),
       response: z.object({ result: z.array(runSchema), meta: pageMeta }),
-      handler: async ({ params, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, query, as, project }) => {
+        const projectId = project.projectId;
         const page = await automations.listAutomationRuns(
           { projectId, contactId: params.id, page: query.page, pageSize: query.pageSize },
           as,

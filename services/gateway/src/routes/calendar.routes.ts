@@ -3,7 +3,6 @@ import type { CalendarEntry } from "@crafter/proto/crafter/notifications/v1/cale
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
 import { id } from "../http/schemas";
-import { projectOf } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 
 const TYPES = ["email", "social", "blog", "other"] as const;
@@ -81,11 +80,12 @@ export function calendarRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "calendar",
       summary: "The project's scheduled crafts and campaigns between two times (at most 62 days)",
       auth: "session",
+      actsInProject: true,
       query: z.object({ ...projectQuery, from: isoTime("from"), to: isoTime("to") }),
       response: z.array(entrySchema),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ query, as, project }) => {
+        const projectId = project.projectId;
         const { entries } = await calendar.listCalendarEntries(
           {
             projectId,
@@ -103,6 +103,7 @@ export function calendarRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "calendar",
       summary: "One page of the calendar's list view, by time",
       auth: "session",
+      actsInProject: true,
       query: z.object({
         ...projectQuery,
         page: pageNumber("page", 100_000, 1),
@@ -117,8 +118,8 @@ export function calendarRoutes({ clients }: RouteDeps): RouteDef[] {
         meta: z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() }),
       }),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ query, as, project }) => {
+        const projectId = project.projectId;
         const page = await calendar.listCalendarPage(
           {
             projectId,
@@ -144,6 +145,7 @@ export function calendarRoutes({ clients }: RouteDeps): RouteDef[] {
       description:
         "A craft already on the calendar moves to the new time. A post whose time has passed is due at once.",
       auth: "session",
+      actsInProject: true,
       query: z.object(projectQuery),
       body: z.object({
         craftId: id("craftId"),
@@ -154,8 +156,8 @@ export function calendarRoutes({ clients }: RouteDeps): RouteDef[] {
       status: 201,
       idempotent: true,
       errors: ["NOT_FOUND"],
-      handler: async ({ query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ body, as, project }) => {
+        const projectId = project.projectId;
         const { entry } = await calendar.scheduleCraft(
           {
             projectId,
@@ -174,13 +176,14 @@ export function calendarRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "calendar",
       summary: "Move an entry (drag); a campaign's entry reschedules the campaign",
       auth: "session",
+      actsInProject: true,
       params: entryParams,
       query: z.object(projectQuery),
       body: z.object({ dateTime: isoTime("dateTime") }),
       response: entrySchema,
       errors: ["NOT_FOUND", "CONFLICT"],
-      handler: async ({ params, query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, body, as, project }) => {
+        const projectId = project.projectId;
         const { entry } = await calendar.rescheduleEntry(
           { projectId, entryId: params.id, dateTime: timestampFromDate(new Date(body.dateTime)) },
           as,
@@ -194,12 +197,13 @@ export function calendarRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "calendar",
       summary: "Take an entry off the calendar (a campaign's entry unschedules the campaign)",
       auth: "session",
+      actsInProject: true,
       params: entryParams,
       query: z.object(projectQuery),
       response: z.object({ deleted: z.boolean() }),
       errors: ["NOT_FOUND", "CONFLICT"],
-      handler: async ({ params, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, as, project }) => {
+        const projectId = project.projectId;
         await calendar.unscheduleEntry({ projectId, entryId: params.id }, as);
         return { deleted: true };
       },

@@ -3,7 +3,6 @@ import type { Campaign, CampaignInputSchema, Recipient } from "@crafter/proto/cr
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
 import { id } from "../http/schemas";
-import { projectOf } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 
 // Email campaigns (issue 13, docs/email-contract.md): the notifications service's CampaignsService.
@@ -206,6 +205,7 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "email",
       summary: "The project's email campaigns, newest first",
       auth: "session",
+      actsInProject: true,
       query: z.object({
         projectId: text("projectId", 64).optional(),
         status: z.enum(STATUSES, { error: `status is one of ${STATUSES.join(", ")}` }).optional(),
@@ -213,8 +213,8 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       }),
       response: paged(campaignSchema),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ query, as, project }) => {
+        const projectId = project.projectId;
         const answer = await clients.campaigns.listCampaigns(
           { projectId, status: query.status ?? "", page: query.page, pageSize: query.pageSize },
           as,
@@ -231,14 +231,15 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "email",
       summary: "Create a draft campaign",
       auth: "session",
+      actsInProject: true,
       status: 201,
       idempotent: true,
       query: z.object({ projectId: text("projectId", 64).optional() }),
       body: campaignInput,
       response: campaignSchema,
       errors: ["NOT_FOUND"],
-      handler: async ({ query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ body, as, project }) => {
+        const projectId = project.projectId;
         const answer = await clients.campaigns.createCampaign({ projectId, campaign: toInput(body).campaign }, as);
         return one(answer.campaign);
       },
@@ -249,6 +250,7 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "email",
       summary: "One campaign with its figures",
       auth: "session",
+      actsInProject: true,
       params: campaignParams,
       response: campaignSchema,
       errors: ["NOT_FOUND"],
@@ -261,6 +263,7 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "email",
       summary: "Change a draft or scheduled campaign (the fields given)",
       auth: "session",
+      actsInProject: true,
       params: campaignParams,
       body: campaignInput,
       response: campaignSchema,
@@ -278,6 +281,7 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "email",
       summary: "Delete a draft or scheduled campaign",
       auth: "session",
+      actsInProject: true,
       params: campaignParams,
       response: z.object({ deleted: z.literal(true) }),
       errors: CAMPAIGN_ERRORS,
@@ -292,6 +296,7 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "email",
       summary: "Send the campaign now to the segment's subscribed contacts",
       auth: "session",
+      actsInProject: true,
       params: campaignParams,
       response: campaignSchema,
       errors: CAMPAIGN_ERRORS,
@@ -304,6 +309,7 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "email",
       summary: "Schedule (or reschedule) the campaign; `at` empty unschedules it",
       auth: "session",
+      actsInProject: true,
       params: campaignParams,
       body: z.object({
         at: z.union([z.iso.datetime({ offset: true, error: "at must be an ISO 8601 date and time" }), z.literal("")]),
@@ -319,6 +325,7 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "email",
       summary: "Pause a campaign that is sending",
       auth: "session",
+      actsInProject: true,
       params: campaignParams,
       response: campaignSchema,
       errors: CAMPAIGN_ERRORS,
@@ -331,6 +338,7 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "email",
       summary: "Resume a paused campaign",
       auth: "session",
+      actsInProject: true,
       params: campaignParams,
       response: campaignSchema,
       errors: CAMPAIGN_ERRORS,
@@ -343,6 +351,7 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "email",
       summary: "Send one test email (no consent needed, not tracked, not counted)",
       auth: "session",
+      actsInProject: true,
       params: campaignParams,
       // Trimmed here; the address itself is checked by the service (the kit's one email rule).
       body: z.object({ email: z.string().trim().min(1, "Email is required").max(254, "Invalid email") }),
@@ -359,6 +368,7 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "email",
       summary: "The campaign's recipients and what happened to each email",
       auth: "session",
+      actsInProject: true,
       params: campaignParams,
       query: z.object({
         status: z.enum(RECIPIENT_STATUSES, { error: `status is one of ${RECIPIENT_STATUSES.join(", ")}` }).optional(),

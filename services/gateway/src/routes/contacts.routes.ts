@@ -16,8 +16,6 @@ import { defineRoute, type RouteDef } from "../http/registry";
 import { id, jsonObject } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
-type As = { headers: Record<string, string> };
-
 const text = (name: string, max: number) =>
   z.string({ error: `${name} must be text` }).max(max, `${name} has at most ${max} characters`);
 
@@ -133,30 +131,6 @@ const customFieldItem = z.object({
   options: z.array(text("An option", 80)).max(100, "At most 100 options").optional(),
 });
 
-/**
- * The project a request acts in: the `projectId` given, which must be one of the user's, or the
- * active one ("" for a user without a project yet).
- * The areas behind this check (contacts, leads, automations, calendar, campaigns, templates) keep
- * their data under the caller's own user id, so a team member (issue 14) cannot share them yet:
- * on a project they do not own they are refused here rather than shown an empty copy.
- * @throws NOT_FOUND for a project that is not the user's; FORBIDDEN on a project they are a member of.
- */
-export async function projectOf(clients: RouteDeps["clients"], as: As, projectId: string | undefined): Promise<string> {
-  if (projectId) {
-    const { projects } = await clients.projects.listProjects({}, as);
-    const project = projects.find((p) => p.projectId === projectId);
-    if (!project) throw appError("NOT_FOUND", "No such project.");
-    if (project.role && project.role !== "owner") throw appError("FORBIDDEN", MEMBER_AREA_MESSAGE);
-    return projectId;
-  }
-  const active = await clients.projects.getActiveProject({}, as);
-  if (active.role && active.role !== "owner") throw appError("FORBIDDEN", MEMBER_AREA_MESSAGE);
-  return active.projectId ?? "";
-}
-
-const MEMBER_AREA_MESSAGE =
-  "Team members can work on this project's profiles and business details; this area is its owner's only for now.";
-
 function listRequest(projectId: string, f: ListFilters & { page?: number; pageSize?: number }) {
   return {
     projectId,
@@ -194,11 +168,12 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: `The project's ${list.replace("-", " ")}`,
       auth: "session",
+      actsInProject: true,
       query: z.object(projectQuery),
       response: z.array(z.looseObject({ key: z.string(), label: z.string() })),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ as, project }) => {
+        const projectId = project.projectId;
         const { settings } = await contacts.getContactSettings({ projectId }, as);
         return toSettingsJson(settings)[field];
       },
@@ -209,12 +184,13 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: `Replace the project's ${list.replace("-", " ")}`,
       auth: "session",
+      actsInProject: true,
       query: z.object(projectQuery),
       body: z.array(item, { error: "The body is a list" }).max(50, "At most 50 items"),
       response: z.array(z.looseObject({ key: z.string(), label: z.string() })),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ body, as, project }) => {
+        const projectId = project.projectId;
         const { settings } = await contacts.saveContactSettings(
           {
             projectId,
@@ -238,11 +214,12 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "One page of the customer profile table",
       auth: "session",
+      actsInProject: true,
       query: z.object({ ...projectQuery, ...paging, ...listFilters }),
       response: z.object({ result: z.array(contactSchema.nullable()), meta: pageMeta }),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ query, as, project }) => {
+        const projectId = project.projectId;
         const page = await contacts.listContacts(listRequest(projectId, query), as);
         return {
           result: page.contacts.map(toContactJson),
@@ -258,14 +235,15 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       description:
         "Consent starts pending (double opt-in). 'Email is required' / 'Invalid email' come in error.fields.email.",
       auth: "session",
+      actsInProject: true,
       query: z.object(projectQuery),
       body: contactInput,
       response: contactSchema,
       status: 201,
       idempotent: true,
       errors: ["CONTACT_EXISTS", "FREE_USER_LIMIT", "CORE_CONTACTS_LIMIT", "PLAN_LIMIT_REACHED", "NOT_FOUND"],
-      handler: async ({ query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ body, as, project }) => {
+        const projectId = project.projectId;
         const { contact } = await contacts.createContact({ projectId, contact: toInput(body) }, as);
         return toContactJson(contact)!;
       },
@@ -277,11 +255,12 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       summary: "The table's contacts as CSV (all pages, the list filters apply)",
       description: "Answers text/csv, not the envelope.",
       auth: "session",
+      actsInProject: true,
       query: z.object({ ...projectQuery, ...listFilters }),
       response: z.string().meta({ description: "text/csv" }),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as, res }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ query, as, res, project }) => {
+        const projectId = project.projectId;
         const { page: _p, pageSize: _s, ...request } = listRequest(projectId, query);
         const stream = contacts.exportContacts(request, as);
         const first = await stream[Symbol.asyncIterator]().next();
@@ -300,6 +279,7 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "Tag, untag, delete or add to a segment: the ids given, or every contact of a filter",
       auth: "session",
+      actsInProject: true,
       query: z.object(projectQuery),
       body: z
         .object({
@@ -325,8 +305,8 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
         }),
       response: z.object({ affected: z.number() }),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ body, as, project }) => {
+        const projectId = project.projectId;
         const ids =
           body.ids ??
           (await contacts.listContactIds({ list: listRequest(projectId, body.filter ?? {}) }, as)).contactIds;
@@ -358,6 +338,7 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "A contact with its consent history",
       auth: "session",
+      actsInProject: true,
       params: contactParams,
       query: z.object(projectQuery),
       response: z.looseObject({
@@ -365,8 +346,8 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
         consentHistory: z.array(z.object({ status: z.string(), at: z.string().nullable(), source: z.string() })),
       }),
       errors: ["NOT_FOUND"],
-      handler: async ({ params, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, as, project }) => {
+        const projectId = project.projectId;
         const got = await contacts.getContact({ projectId, contactId: params.id }, as);
         return { ...toContactJson(got.contact)!, consentHistory: got.consentHistory.map(toConsentChangeJson) };
       },
@@ -377,6 +358,7 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "Change a contact's fields (those given); `consent` records a consent change",
       auth: "session",
+      actsInProject: true,
       params: contactParams,
       query: z.object(projectQuery),
       body: contactInput.extend({
@@ -384,8 +366,8 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       }),
       response: contactSchema,
       errors: ["NOT_FOUND", "CONTACT_EXISTS"],
-      handler: async ({ params, query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, body, as, project }) => {
+        const projectId = project.projectId;
         const { consent, ...fields } = body;
         const names = Object.keys(fields).filter((k) => (fields as Record<string, unknown>)[k] !== undefined);
         let contact = names.length
@@ -413,12 +395,13 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "Delete a contact everywhere (ContactDeleted)",
       auth: "session",
+      actsInProject: true,
       params: contactParams,
       query: z.object(projectQuery),
       response: z.object({ deleted: z.number() }),
       errors: ["NOT_FOUND"],
-      handler: async ({ params, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, as, project }) => {
+        const projectId = project.projectId;
         const { deleted } = await contacts.deleteContacts({ projectId, contactIds: [params.id] }, as);
         if (deleted === 0) throw appError("NOT_FOUND", "No such contact.");
         return { deleted };
@@ -430,12 +413,13 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "All of one contact's data as JSON (privacy export)",
       auth: "session",
+      actsInProject: true,
       params: contactParams,
       query: z.object(projectQuery),
       response: z.looseObject({}),
       errors: ["NOT_FOUND"],
-      handler: async ({ params, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, as, project }) => {
+        const projectId = project.projectId;
         const { json } = await contacts.exportContactData({ projectId, contactId: params.id }, as);
         return JSON.parse(json) as Record<string, unknown>;
       },
@@ -446,6 +430,7 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "A contact's interaction timeline, newest first",
       auth: "session",
+      actsInProject: true,
       params: contactParams,
       query: z.object({ ...projectQuery, ...paging }),
       response: z.object({
@@ -455,8 +440,8 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
         meta: pageMeta,
       }),
       errors: ["NOT_FOUND"],
-      handler: async ({ params, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, query, as, project }) => {
+        const projectId = project.projectId;
         const page = await contacts.listInteractions(
           { projectId, contactId: params.id, page: query.page, pageSize: query.pageSize },
           as,
@@ -473,6 +458,7 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "Add an interaction (its type from the interaction-types list)",
       auth: "session",
+      actsInProject: true,
       params: contactParams,
       query: z.object(projectQuery),
       body: z.object({
@@ -483,8 +469,8 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       response: z.object({ id: z.string(), type: z.string(), note: z.string(), occurredAt: z.string().nullable() }),
       status: 201,
       errors: ["NOT_FOUND"],
-      handler: async ({ params, query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, body, as, project }) => {
+        const projectId = project.projectId;
         const { interaction } = await contacts.addInteraction(
           {
             projectId,
@@ -539,11 +525,12 @@ function importRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "The project's recent imports, newest first",
       auth: "session",
+      actsInProject: true,
       query: z.object(projectQuery),
       response: z.array(importSchema.nullable()),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ as, project }) => {
+        const projectId = project.projectId;
         return (await contacts.listImports({ projectId }, as)).imports.map(toImportJson);
       },
     }),
@@ -553,6 +540,7 @@ function importRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "Upload a CSV (raw text/csv body, at most 20 MB): its headers, first 5 rows and the guessed mapping",
       auth: "session",
+      actsInProject: true,
       query: z.object({
         ...projectQuery,
         name: text("name", 200).optional().meta({ description: "The file's name." }),
@@ -565,8 +553,8 @@ function importRoutes({ clients }: RouteDeps): RouteDef[] {
       response: importSchema,
       status: 201,
       errors: ["IMPORT_TOO_LARGE", "NOT_FOUND"],
-      handler: async ({ query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ query, body, as, project }) => {
+        const projectId = project.projectId;
         const data = Buffer.from(body, "utf8");
         async function* parts() {
           for (let at = 0; at < Math.max(data.length, 1); at += 256 * 1024) {
@@ -587,6 +575,7 @@ function importRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "An import's state (the spec's contact import state) and progress",
       auth: "session",
+      actsInProject: true,
       params,
       response: importSchema,
       errors: ["NOT_FOUND"],
@@ -598,6 +587,7 @@ function importRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "Start an import with the chosen mapping and duplicate rule",
       auth: "session",
+      actsInProject: true,
       params,
       body: z.object({
         mapping: z
@@ -630,6 +620,7 @@ function importRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "contacts",
       summary: "The rows an import could not take: line, email, reason (text/csv, not enveloped)",
       auth: "session",
+      actsInProject: true,
       params,
       response: z.string().meta({ description: "text/csv" }),
       errors: ["NOT_FOUND"],
@@ -673,11 +664,12 @@ function segmentRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "segments",
       summary: "The project's saved segments",
       auth: "session",
+      actsInProject: true,
       query: z.object(projectQuery),
       response: z.array(segmentSchema.nullable()),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ as, project }) => {
+        const projectId = project.projectId;
         return (await contacts.listSegments({ projectId }, as)).segments.map(toSegmentJson);
       },
     }),
@@ -687,14 +679,15 @@ function segmentRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "segments",
       summary: "Save a segment",
       auth: "session",
+      actsInProject: true,
       query: z.object(projectQuery),
       body: segmentBody,
       response: segmentSchema,
       status: 201,
       idempotent: true,
       errors: ["NOT_FOUND"],
-      handler: async ({ query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ body, as, project }) => {
+        const projectId = project.projectId;
         const { segment } = await contacts.saveSegment({ projectId, name: body.name, tree: body.query as never }, as);
         return toSegmentJson(segment)!;
       },
@@ -705,12 +698,13 @@ function segmentRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "segments",
       summary: "The live count and up to 10 contacts a condition tree matches",
       auth: "session",
+      actsInProject: true,
       query: z.object(projectQuery),
       body: z.object({ query: jsonObject("query") }),
       response: z.object({ count: z.number(), preview: z.array(contactSchema.nullable()) }),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ body, as, project }) => {
+        const projectId = project.projectId;
         const result = await contacts.countSegment({ projectId, tree: body.query as never, preview: 10 }, as);
         return { count: result.count, preview: result.preview.map(toContactJson) };
       },
@@ -721,12 +715,13 @@ function segmentRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "segments",
       summary: "A saved segment",
       auth: "session",
+      actsInProject: true,
       params,
       query: z.object(projectQuery),
       response: segmentSchema,
       errors: ["NOT_FOUND"],
-      handler: async ({ params: p, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params: p, as, project }) => {
+        const projectId = project.projectId;
         return toSegmentJson((await contacts.getSegment({ projectId, segmentId: p.id }, as)).segment)!;
       },
     }),
@@ -736,13 +731,14 @@ function segmentRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "segments",
       summary: "Change a segment's name and query",
       auth: "session",
+      actsInProject: true,
       params,
       query: z.object(projectQuery),
       body: segmentBody,
       response: segmentSchema,
       errors: ["NOT_FOUND"],
-      handler: async ({ params: p, query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params: p, body, as, project }) => {
+        const projectId = project.projectId;
         const { segment } = await contacts.saveSegment(
           { projectId, segmentId: p.id, name: body.name, tree: body.query as never },
           as,
@@ -756,12 +752,13 @@ function segmentRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "segments",
       summary: "Delete a segment",
       auth: "session",
+      actsInProject: true,
       params,
       query: z.object(projectQuery),
       response: z.object({ deleted: z.boolean() }),
       errors: ["NOT_FOUND"],
-      handler: async ({ params: p, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params: p, as, project }) => {
+        const projectId = project.projectId;
         await contacts.deleteSegment({ projectId, segmentId: p.id }, as);
         return { deleted: true };
       },

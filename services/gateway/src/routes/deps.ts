@@ -1,6 +1,7 @@
 import type { AccessTokenVerifier, Redis } from "@crafter/kit";
 import type { UserViewCache } from "../cache/user-views";
 import type { Clients } from "../clients";
+import type { ActingResolver, DelegationCache } from "../http/acting";
 import type { SessionCookieOptions } from "../http/session";
 
 /** What a route file's factory gets: `(deps: RouteDeps) => RouteDef[]`. */
@@ -14,4 +15,8 @@ export interface RouteDeps {
   publicOrigin: string;
   /** The gateway's Redis: rate limits of the public lead routes (per IP and per form). */
   redis: Redis;
+  /** The project a per-user area's request works in, with a team member's delegated token (http/acting.ts). */
+  acting: ActingResolver;
+  /** The delegated tokens: removing a member drops theirs at once. */
+  delegations: DelegationCache;
 }

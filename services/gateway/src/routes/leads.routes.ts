@@ -2,7 +2,6 @@ import { z } from "zod";
 import { assistantKnowledge, toAssistantJson, toLeadFormJson, toSessionJson, toSubmissionJson } from "../domain/leads";
 import { defineRoute, type RouteDef } from "../http/registry";
 import { id } from "../http/schemas";
-import { projectOf } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 
 const text = (name: string, max: number) =>
@@ -88,11 +87,12 @@ export function leadsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "leads",
       summary: "The project's lead form (created with defaults on first read)",
       auth: "session",
+      actsInProject: true,
       query: projectQuery,
       response: leadFormSchema,
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ as, project }) => {
+        const projectId = project.projectId;
         return toLeadFormJson((await leads.getLeadForm({ projectId }, as)).form);
       },
     }),
@@ -104,6 +104,7 @@ export function leadsRoutes({ clients }: RouteDeps): RouteDef[] {
       description:
         "Fields are contact fields (email, firstName, lastName, phone, company) or `custom.<key>`; email is always present and required. Double opt-in is always on.",
       auth: "session",
+      actsInProject: true,
       query: projectQuery,
       body: z.object({
         title: text("title", 120),
@@ -114,8 +115,8 @@ export function leadsRoutes({ clients }: RouteDeps): RouteDef[] {
       }),
       response: leadFormSchema,
       errors: ["NOT_FOUND"],
-      handler: async ({ query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ body, as, project }) => {
+        const projectId = project.projectId;
         const { form } = await leads.saveLeadForm(
           {
             projectId,
@@ -137,6 +138,7 @@ export function leadsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "leads",
       summary: "The lead form's submissions, newest first",
       auth: "session",
+      actsInProject: true,
       query: pagedQuery,
       response: z.object({
         result: z.array(
@@ -152,8 +154,8 @@ export function leadsRoutes({ clients }: RouteDeps): RouteDef[] {
         meta: pageMeta,
       }),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ query, as, project }) => {
+        const projectId = project.projectId;
         const page = await leads.listSubmissions({ projectId, page: query.page, pageSize: query.pageSize }, as);
         return {
           result: page.submissions.map(toSubmissionJson),
@@ -167,11 +169,12 @@ export function leadsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "leads",
       summary: "The project's lead assistant (created, switched off, on first read)",
       auth: "session",
+      actsInProject: true,
       query: projectQuery,
       response: assistantSchema,
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ as, project }) => {
+        const projectId = project.projectId;
         return toAssistantJson((await leads.getLeadAssistant({ projectId }, as)).assistant);
       },
     }),
@@ -183,6 +186,7 @@ export function leadsRoutes({ clients }: RouteDeps): RouteDef[] {
       description:
         "Also takes a fresh copy of the business profile and offerings (projects service), which the assistant answers from.",
       auth: "session",
+      actsInProject: true,
       query: projectQuery,
       body: z.object({
         greeting: text("greeting", 500),
@@ -192,8 +196,8 @@ export function leadsRoutes({ clients }: RouteDeps): RouteDef[] {
       }),
       response: assistantSchema,
       errors: ["NOT_FOUND"],
-      handler: async ({ query, body, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ body, as, project }) => {
+        const projectId = project.projectId;
         const { profiles } = projectId ? await clients.projects.listProfiles({ projectId }, as) : { profiles: [] };
         const { knowledge, businessName } = assistantKnowledge(profiles);
         const { assistant } = await leads.saveLeadAssistant(
@@ -209,11 +213,12 @@ export function leadsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "leads",
       summary: "The lead assistant's conversations, most recent first",
       auth: "session",
+      actsInProject: true,
       query: pagedQuery,
       response: z.object({ result: z.array(sessionSchema), meta: pageMeta }),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ query, as, project }) => {
+        const projectId = project.projectId;
         const page = await leads.listAssistantSessions({ projectId, page: query.page, pageSize: query.pageSize }, as);
         return {
           result: page.sessions.map((s) => toSessionJson(s, false)),
@@ -227,12 +232,13 @@ export function leadsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "leads",
       summary: "One conversation with its transcript",
       auth: "session",
+      actsInProject: true,
       params: z.object({ id: id("id") }),
       query: projectQuery,
       response: sessionSchema,
       errors: ["NOT_FOUND"],
-      handler: async ({ params, query, as }) => {
-        const projectId = await projectOf(clients, as, query.projectId);
+      handler: async ({ params, as, project }) => {
+        const projectId = project.projectId;
         const { session } = await leads.getAssistantSession({ projectId, sessionId: params.id }, as);
         return toSessionJson(session, true);
       },

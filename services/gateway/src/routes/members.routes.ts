@@ -40,7 +40,7 @@ const toInvite = (invite: Invite | undefined) => ({
  * lists, revokes and removes; the invited user accepts the emailed link. The projects service
  * checks the caller's role on the project on each call (@crafter/roles).
  */
-export function membersRoutes({ clients }: RouteDeps): RouteDef[] {
+export function membersRoutes({ clients, delegations }: RouteDeps): RouteDef[] {
   const { members } = clients;
   return [
     defineRoute({
@@ -104,6 +104,8 @@ export function membersRoutes({ clients }: RouteDeps): RouteDef[] {
       errors: ["NOT_FOUND"],
       handler: async ({ params, as }) => {
         await members.removeMember({ projectId: params.id, memberUserId: params.userId }, as);
+        // Their delegated token stops here at once (other gateway processes: DELEGATION_CACHE_MS).
+        delegations.drop(params.id, params.userId);
         return { removed: true };
       },
     }),

@@ -48,6 +48,7 @@ export function pagesRoutes({ clients, publicOrigin }: RouteDeps): RouteDef[] {
       tag: "pages",
       summary: "The page published from the craft, or null",
       auth: "session",
+      actsInProject: true,
       params: craftParams,
       response: z.object({ page: publishedPageSchema.nullable() }),
       handler: async ({ params, as }) => {
@@ -62,6 +63,7 @@ export function pagesRoutes({ clients, publicOrigin }: RouteDeps): RouteDef[] {
       summary:
         "Publish the Web Page Writer craft at /<slug> (lowercase letters, digits, hyphens; not a reserved word), or republish it with its current content",
       auth: "session",
+      actsInProject: true,
       params: craftParams,
       body: publishBody,
       response: publishedPageSchema,
@@ -78,6 +80,7 @@ export function pagesRoutes({ clients, publicOrigin }: RouteDeps): RouteDef[] {
       tag: "pages",
       summary: "Unpublish the craft's page: its address answers 404 and is free again",
       auth: "session",
+      actsInProject: true,
       params: craftParams,
       response: z.object({ unpublished: z.boolean() }),
       handler: async ({ params, as }) => clients.pages.unpublishPage({ craftId: params.id }, as),

@@ -159,6 +159,8 @@ export function profilesRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "profiles",
       summary: "The crafts written for a profile, newest first (at most 50)",
       auth: "session",
+      // The crafts are stored under the project's owner: a team member reads them delegated.
+      actsInProject: true,
       params: z.object({ id: id("id") }),
       response: z.object({ crafts: z.array(craftSummarySchema) }),
       errors: ["NOT_FOUND"],

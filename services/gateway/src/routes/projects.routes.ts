@@ -19,7 +19,7 @@ const projectBody = z.object({
 });
 
 /** /api/projects (spec section 7). */
-export function projectsRoutes({ clients }: RouteDeps): RouteDef[] {
+export function projectsRoutes({ clients, delegations, acting }: RouteDeps): RouteDef[] {
   return [
     defineRoute({
       method: "get",
@@ -62,9 +62,9 @@ export function projectsRoutes({ clients }: RouteDeps): RouteDef[] {
       summary: "The active project",
       auth: "session",
       response: activeProjectInfoSchema,
-      handler: async ({ as }) => {
+      handler: async ({ req, as }) => {
         const active = await clients.projects.getActiveProject({}, as);
-        return toActiveProjectInfo(active, await recentCrafts(clients, active.projectId, as));
+        return toActiveProjectInfo(active, await recentCrafts(clients, acting, req, active, as));
       },
     }),
     defineRoute({
@@ -112,6 +112,7 @@ export function projectsRoutes({ clients }: RouteDeps): RouteDef[] {
       errors: ["NOT_FOUND"],
       handler: async ({ params, as }) => {
         const outcome = await clients.projects.deleteProject({ projectId: params.id }, as);
+        delegations.drop(params.id);
         return { deleted: true as const, activeProjectId: outcome.activeProjectId };
       },
     }),

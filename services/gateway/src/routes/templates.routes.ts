@@ -2,7 +2,6 @@ import type { Template } from "@crafter/proto/crafter/notifications/v1/templates
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
 import { id } from "../http/schemas";
-import { projectOf } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 
 const TAG = "Email templates";
@@ -69,6 +68,7 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
       description: `Section templates are listed only when flag ${SECTION_FLAG} is on (an empty page otherwise).`,
       tag: TAG,
       auth: "session",
+      actsInProject: true,
       query: z.object({
         kind: kind.default("email"),
         scope: z
@@ -80,7 +80,7 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
       }),
       response: z.object({ result: z.array(templateSchema), meta }),
       errors: ["NOT_FOUND"],
-      handler: async ({ query, as }) => {
+      handler: async ({ query, as, project }) => {
         if (query.scope === "section") {
           const flags = await clients.account.getFlags({}, as);
           if (!flags.enabledFeatures.includes(SECTION_FLAG) || flags.disabledFeatures.includes(SECTION_FLAG))
@@ -88,7 +88,7 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
         }
         const page = await templates.listTemplates(
           {
-            projectId: query.scope === "user" ? await projectOf(clients, as, query.projectId) : "",
+            projectId: query.scope === "user" ? project.projectId : "",
             kind: query.kind,
             scope: query.scope,
             page: query.page,
@@ -108,6 +108,7 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
       summary: "A template: predefined, a section, or the caller's own",
       tag: TAG,
       auth: "session",
+      actsInProject: true,
       params: idParams,
       response: templateSchema,
       errors: ["NOT_FOUND"],
@@ -119,17 +120,18 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
       summary: "Save a new template of the caller's (MJML; rendered to HTML on save)",
       tag: TAG,
       auth: "session",
+      actsInProject: true,
       status: 201,
       idempotent: true,
       query: z.object({ projectId }),
       body: z.object({ kind: kind.default("email"), name, mjml, subject: subject.optional() }),
       response: templateSchema,
       errors: ["NOT_FOUND"],
-      handler: async ({ query, body, as }) =>
+      handler: async ({ body, as, project }) =>
         toTemplate(
           await templates.createTemplate(
             {
-              projectId: await projectOf(clients, as, query.projectId),
+              projectId: project.projectId,
               kind: body.kind,
               name: body.name,
               mjml: body.mjml,
@@ -145,6 +147,7 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
       summary: "Change the caller's own template",
       tag: TAG,
       auth: "session",
+      actsInProject: true,
       params: idParams,
       body: z.object({ name: name.optional(), mjml: mjml.optional(), subject: subject.optional() }),
       response: templateSchema,
@@ -158,6 +161,7 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
       summary: "Delete the caller's own template",
       tag: TAG,
       auth: "session",
+      actsInProject: true,
       params: idParams,
       response: z.object({}),
       errors: ["NOT_FOUND"],
@@ -173,6 +177,7 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
       description: "MJML errors are answered with their line in `errors` (the HTML is rendered anyway when it can be).",
       tag: TAG,
       auth: "session",
+      actsInProject: true,
       body: z.object({
         mjml,
         values: z.record(text("A value's name", 100), text("A value", 2000)).optional(),

@@ -111,6 +111,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "The workflows the user may craft with",
       auth: "session",
+      actsInProject: true,
       response: z.looseObject({
         names: z.array(z.string()),
         headers: z.array(z.looseObject({ name: z.string() })),
@@ -127,6 +128,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       summary:
         "List crafts, newest first by creation or last change; search (q: every word in the name or text) and filters",
       auth: "session",
+      actsInProject: true,
       query: listQuery,
       response: z.object({
         crafts: z.array(craftSummarySchema),
@@ -134,9 +136,11 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
         page: z.number(),
         totalPages: z.number(),
       }),
-      handler: async ({ query, as }) => {
+      handler: async ({ query, as, project }) => {
+        // A team member sees the owner's crafts of the shared project only, never the owner's others.
+        const projectId = query.projectId || (project.delegated ? project.projectId : "");
         const list = await workflows.listCrafts(
-          { ...query, query: query.q, state: query.state ?? "", favorites: query.favorites === "true" },
+          { ...query, projectId, query: query.q, state: query.state ?? "", favorites: query.favorites === "true" },
           as,
         );
         return {
@@ -153,6 +157,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "A new craft as it would start (prefilled), not stored: craftId is empty until it is created",
       auth: "session",
+      actsInProject: true,
       query: previewQuery,
       response: craftSchema,
       errors: ["NOT_FOUND"],
@@ -178,6 +183,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Create a craft",
       auth: "session",
+      actsInProject: true,
       body: z.object({
         workflowName,
         craftName: craftName.optional(),
@@ -207,6 +213,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Create a craft without a project",
       auth: "session",
+      actsInProject: true,
       body: z.object({ workflowName, craftName: craftName.optional() }),
       response: craftSchema,
       status: 201,
@@ -226,6 +233,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "A craft",
       auth: "session",
+      actsInProject: true,
       params: craftParams,
       response: craftSchema,
       errors: CRAFT_ERRORS,
@@ -237,6 +245,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Save a step's values without completing it",
       auth: "session",
+      actsInProject: true,
       params: craftParams,
       body: stepBody,
       response: craftSchema,
@@ -255,6 +264,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Complete a step: validate, run its action, open the next",
       auth: "session",
+      actsInProject: true,
       params: craftParams,
       body: stepBody,
       response: runSchema,
@@ -278,6 +288,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Read a craft before editing one of its steps (changes nothing; POST edits)",
       auth: "session",
+      actsInProject: true,
       params: stepParams,
       response: craftSchema,
       errors: CRAFT_ERRORS,
@@ -295,6 +306,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Reopen a completed step for editing (moves the craft back to it)",
       auth: "session",
+      actsInProject: true,
       params: stepParams,
       body: empty,
       response: craftSchema,
@@ -308,6 +320,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Rename a craft",
       auth: "session",
+      actsInProject: true,
       params: craftParams,
       body: z.object({ name: z.string({ error: "name is required" }).max(120, "Name must be 1 to 120 characters.") }),
       response: craftSchema,
@@ -321,6 +334,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Edit, select, delete or add a result of a step",
       auth: "session",
+      actsInProject: true,
       params: stepParams,
       body: resultBody,
       response: craftSchema,
@@ -348,6 +362,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Copy a craft",
       auth: "session",
+      actsInProject: true,
       params: craftParams,
       body: z.object({ craftName: craftName.optional() }),
       response: craftSchema,
@@ -363,6 +378,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Mark or unmark a craft as a favorite",
       auth: "session",
+      actsInProject: true,
       params: craftParams,
       body: z.object({ favorite: z.boolean({ error: "favorite must be true or false" }) }),
       response: craftSummarySchema,
@@ -376,6 +392,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Delete a craft",
       auth: "session",
+      actsInProject: true,
       params: craftParams,
       body: empty,
       response: z.object({ craftId: z.string() }),
@@ -390,6 +407,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "A craft's results",
       auth: "session",
+      actsInProject: true,
       params: craftParams,
       response: z.object({ craftId: z.string(), craftName: z.string(), results: z.array(z.looseObject({})) }),
       errors: CRAFT_ERRORS,
@@ -404,6 +422,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Write inline text for a step; nothing is saved",
       auth: "session",
+      actsInProject: true,
       params: stepParams,
       body: z.object({
         name: z.string({ error: "name is required" }).min(1, "name is required").max(100, "name is too long"),
@@ -426,6 +445,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       tag: "workflows",
       summary: "Run a step's action without completing the step (generate more)",
       auth: "session",
+      actsInProject: true,
       params: z.object({
         id: id("id"),
         stepName,

@@ -20,5 +20,6 @@ export function callerOf(ctx: HandlerContext): Caller {
     token: ctx.values.get(kAccessToken),
     signal: ctx.signal,
     service: undefined,
+    ...(user.actorUserId && user.actorUserId !== user.userId ? { actorUserId: user.actorUserId } : {}),
   };
 }

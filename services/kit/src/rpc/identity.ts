@@ -11,6 +11,15 @@ export interface AuthUser {
   email_verified: boolean;
   clientId: string;
   display_name: string;
+  /**
+   * Who acts (issue 14, team members): the `act.sub` of a delegated token (a member working in the
+   * project owner's data, `userId` being the owner), else `userId`. Record it as the author of a change.
+   */
+  actorUserId: string;
+  /** The acting member's email for a delegated token, else `email`. */
+  actorEmail: string;
+  /** The project a delegated token is limited to (`pid`); "" for a user's own token. */
+  delegatedProjectId: string;
   /** Issued-at and expiry, seconds since the epoch. */
   iat: number;
   exp: number;

@@ -168,9 +168,13 @@ function classify(payload: JWTPayload, userAudience: string): VerifiedIdentity {
 
 function toAuthUser(payload: JWTPayload): AuthUser {
   const claim = (name: string) => (typeof payload[name] === "string" ? (payload[name] as string) : "");
+  const act = actorOf(payload.act);
   return {
     userId: payload.sub ?? "",
     email: claim("email"),
+    actorUserId: act?.sub ?? payload.sub ?? "",
+    actorEmail: act ? act.email : claim("email"),
+    delegatedProjectId: act ? claim("pid") : "",
     role: claim("role"),
     email_verified: payload.email_verified === true,
     clientId: claim("client_id"),
@@ -178,4 +182,12 @@ function toAuthUser(payload: JWTPayload): AuthUser {
     iat: payload.iat ?? 0,
     exp: payload.exp ?? 0,
   };
+}
+
+/** The RFC 8693 `act` claim of a delegated token (issue 14), when well-formed. */
+function actorOf(act: unknown): { sub: string; email: string } | null {
+  if (!act || typeof act !== "object") return null;
+  const { sub, email } = act as Record<string, unknown>;
+  if (typeof sub !== "string" || sub === "") return null;
+  return { sub, email: typeof email === "string" ? email : "" };
 }

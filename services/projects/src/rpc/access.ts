@@ -42,4 +42,6 @@ export const membersAccess = rpcAccess(MembersService, {
   revokeInvite: ["user"],
   removeMember: ["user"],
   acceptInvite: ["user"],
+  // The gateway with a member's own token, before it calls another area in the owner's data.
+  delegateAccess: ["user"],
 });

@@ -1,10 +1,28 @@
-import type { ConnectRouter } from "@connectrpc/connect";
-import { callerOf, requireUser } from "@crafter/kit";
+import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
+import { appError, callerOf, requireUser } from "@crafter/kit";
 import { MembersService } from "@crafter/proto/crafter/projects/v1/members_pb";
 import type { ProjectsDeps } from "../deps";
 import type { Invite, Member } from "../store/member.repository";
-import { acceptInvite, inviteMember, listMembers, removeMember, revokeInvite } from "../usecases/members";
+import {
+  acceptInvite,
+  delegateAccess,
+  inviteMember,
+  listMembers,
+  removeMember,
+  revokeInvite,
+} from "../usecases/members";
 import { timestamp } from "./mappers";
+
+/**
+ * The caller of a members RPC, from their own token only: a delegated token (a member acting as the
+ * owner, issue 14) never manages members, accepts invites or delegates again.
+ * @throws FORBIDDEN for a delegated token.
+ */
+export function ownCaller(ctx: HandlerContext) {
+  const claims = requireUser(ctx);
+  if (claims.delegatedProjectId) throw appError("FORBIDDEN", "Only the project's owner may do this.");
+  return { ...callerOf(ctx), email: claims.email, displayName: claims.display_name };
+}
 
 const inviteMessage = (invite: Invite) => ({
   inviteId: invite.id,
@@ -26,24 +44,26 @@ export function membersRoutes(deps: ProjectsDeps): (router: ConnectRouter) => vo
   return (router) =>
     router.service(MembersService, {
       async inviteMember(req, ctx) {
-        const claims = requireUser(ctx);
-        const caller = { ...callerOf(ctx), email: claims.email, displayName: claims.display_name };
-        return { invite: inviteMessage(await inviteMember(deps, caller, req)) };
+        return { invite: inviteMessage(await inviteMember(deps, ownCaller(ctx), req)) };
       },
       async listMembers(req, ctx) {
-        const { members, invites } = await listMembers(deps, callerOf(ctx), req);
+        const { members, invites } = await listMembers(deps, ownCaller(ctx), req);
         return { members: members.map(memberMessage), invites: invites.map(inviteMessage) };
       },
       async revokeInvite(req, ctx) {
-        await revokeInvite(deps, callerOf(ctx), req);
+        await revokeInvite(deps, ownCaller(ctx), req);
         return {};
       },
       async removeMember(req, ctx) {
-        await removeMember(deps, callerOf(ctx), req);
+        await removeMember(deps, ownCaller(ctx), req);
         return {};
       },
       async acceptInvite(req, ctx) {
-        return acceptInvite(deps, { ...callerOf(ctx), email: requireUser(ctx).email }, req);
+        return acceptInvite(deps, ownCaller(ctx), req);
+      },
+      async delegateAccess(req, ctx) {
+        const { accessToken, expiresAt, role } = await delegateAccess(deps, ownCaller(ctx), req);
+        return { accessToken, expiresAt: timestamp(expiresAt), role };
       },
     });
 }

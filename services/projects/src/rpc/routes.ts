@@ -1,5 +1,5 @@
 import type { ConnectRouter } from "@connectrpc/connect";
-import { badRequest, type Caller, callerOf } from "@crafter/kit";
+import { badRequest, type Caller, callerOf, requireUser } from "@crafter/kit";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import type { ProjectsDeps } from "../deps";
 import { getBrandVoice, updateBrandVoice } from "../usecases/brand-voice";
@@ -19,6 +19,7 @@ import { createReview, deleteReview, importReviews, listReviews, replyToReview }
 import { setActiveProject } from "../usecases/set-active-project";
 import { updateProfile } from "../usecases/update-profile";
 import { checkListMessage, profileMessage, profileTypeName, projectMessage, reviewMessage, timestamp } from "./mappers";
+import { ownCaller } from "./members.routes";
 
 /**
  * crafter.projects.v1.ProjectsService: every call is scoped to the caller of the access token; on a
@@ -33,14 +34,21 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
         return { project: projectMessage(project), profile: profileMessage(profile) };
       },
       async listProjects(_req, ctx) {
+        // A delegated token (issue 14) sees its one project, never the owner's others.
+        const pid = requireUser(ctx).delegatedProjectId;
+        const listed = await listProjects(deps, callerOf(ctx));
         return {
-          projects: (await listProjects(deps, callerOf(ctx))).map(({ role, ...project }) =>
-            projectMessage(project, role),
-          ),
+          projects: listed
+            .filter((project) => !pid || project.id === pid)
+            .map(({ role, ...project }) => projectMessage(project, role)),
         };
       },
       async getActiveProject(_req, ctx) {
-        const active = await getActiveProject(deps, callerOf(ctx));
+        const claims = requireUser(ctx);
+        const delegated = claims.delegatedProjectId
+          ? { projectId: claims.delegatedProjectId, role: claims.role }
+          : undefined;
+        const active = await getActiveProject(deps, callerOf(ctx), delegated);
         return {
           projectId: active.projectId ?? undefined,
           projectTitle: active.projectTitle,
@@ -83,7 +91,7 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
         };
       },
       async deleteProject(req, ctx) {
-        return deleteProject(deps, callerOf(ctx), req);
+        return deleteProject(deps, ownCaller(ctx), req);
       },
       async listProfiles(req, ctx) {
         const caller = await actingIn(deps, actingFor(callerOf(ctx), req.userId), req.projectId, "project.read");

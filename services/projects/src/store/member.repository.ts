@@ -186,6 +186,18 @@ export class MemberRepository {
     return insertOnce(this.models.closures, { _id: inviteId, kind, by, at });
   }
 
+  /**
+   * Ends a deleted project's team: every open invitation is closed (revoked by `by`) and every
+   * grant removed, by `_id`, so a rerun after a crash finishes the rest.
+   * @returns how many grants and invitations it ended.
+   */
+  async endProject(projectId: string, by: string, at: Date): Promise<{ members: number; invites: number }> {
+    const [members, invites] = await Promise.all([this.ofProject(projectId), this.invitesOf(projectId)]);
+    const removed = await Promise.all(members.map((member) => this.removeMember(projectId, member.userId)));
+    const closed = await Promise.all(invites.map((invite) => this.close(invite.id, "revoked", by, at)));
+    return { members: removed.filter(Boolean).length, invites: closed.filter(Boolean).length };
+  }
+
   /** Whether the invitation was accepted or revoked (one read by `_id`). */
   async isClosed(inviteId: string): Promise<boolean> {
     return (await this.models.closures.exists({ _id: inviteId })) !== null;

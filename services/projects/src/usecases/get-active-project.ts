@@ -15,10 +15,20 @@ export interface ActiveProjectView {
   role: string;
 }
 
-/** The caller's active project with its PROJECT profile and check-list. */
-export async function getActiveProject(deps: ProjectsDeps, caller: Caller): Promise<ActiveProjectView> {
+/**
+ * The caller's active project with its PROJECT profile and check-list. A team member's delegated
+ * token (issue 14: `delegated`, its `pid` and role) is always in its one project, whatever the
+ * owner's own active project is, so a service resolving "the active project" for it stays there.
+ */
+export async function getActiveProject(
+  deps: ProjectsDeps,
+  caller: Caller,
+  delegated?: { projectId: string; role: string },
+): Promise<ActiveProjectView> {
   const { userId } = caller;
-  const { project } = await resolveActive(deps, userId);
+  const project = delegated
+    ? await deps.stores.projects.anyById(delegated.projectId).then((p) => (p?.userId === userId ? p : null))
+    : (await resolveActive(deps, userId)).project;
   if (!project) return { projectId: null, projectTitle: "", profile: null, checkList: [], role: "" };
   // The project's owner holds its profile (the caller may be a team member).
   const profile = await deps.stores.profiles.findById(project.userId, project.profileId);
@@ -27,7 +37,10 @@ export async function getActiveProject(deps: ProjectsDeps, caller: Caller): Prom
     projectTitle: project.title,
     profile,
     checkList: await checkListOf(deps, project, profile),
-    role:
-      project.userId === userId ? "owner" : ((await deps.stores.members.membership(project.id, userId))?.role ?? ""),
+    role: delegated
+      ? delegated.role
+      : project.userId === userId
+        ? "owner"
+        : ((await deps.stores.members.membership(project.id, userId))?.role ?? ""),
   };
 }

@@ -155,5 +155,38 @@ export async function acceptInvite(
     role: invite.role,
     inviteId: invite.id,
   });
+  // Someone who signed up from the invitation has no project of their own: the joined one becomes
+  // their active project (only if none was ever set), so the app opens in it instead of onboarding.
+  if (!(await deps.stores.projects.latest(caller.userId)))
+    await deps.stores.active.setIfNone(caller.userId, project.id);
   return { projectId: project.id, projectTitle: project.title, role: invite.role };
+}
+
+/**
+ * A team member's delegated access token for the project (issue 14): the areas that keep their
+ * data under the owner's user id (contacts, crafts, media…) are then called as the owner, with the
+ * member as `act`. Checks `project.write` on the caller's own membership (one read by `_id`).
+ * @throws CR_ERR_BAD_REQUEST (no project id, or the caller owns it: their own token is the one),
+ *   NOT_FOUND (no such project, or not a member), FORBIDDEN (the role does not allow it).
+ */
+export async function delegateAccess(
+  deps: ProjectsDeps,
+  caller: Caller & { email: string },
+  input: { projectId: string },
+): Promise<{ accessToken: string; expiresAt: Date; role: MemberRole }> {
+  if (!input.projectId) throw badRequest({ projectId: "Project id is required" });
+  const access = await projectAccess(deps, caller.userId, input.projectId);
+  if (!access) throw appError("NOT_FOUND", "Project not found");
+  if (access.role === "owner")
+    throw appError("CR_ERR_BAD_REQUEST", "You own this project: your own session works in it.");
+  if (!canOnProject(access.role, "project.write"))
+    throw appError("FORBIDDEN", "Your role on this project does not allow this.");
+  const issued = await deps.delegations.issue({
+    ownerUserId: access.project.userId,
+    memberUserId: caller.userId,
+    memberEmail: caller.email,
+    projectId: access.project.id,
+    role: access.role,
+  });
+  return { ...issued, role: access.role };
 }

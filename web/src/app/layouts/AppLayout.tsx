@@ -40,6 +40,10 @@ import { ErrorState, FullPageSpin, LoadingBlock } from "../../shared/states";
 import { arrangeMenu } from "../navigation";
 import type { RouteEntry } from "../route-types";
 import { APP_HOME, menuEntries, type ResolvedMenuEntry, selectedMenuKey, WELCOME_PATH } from "../routes";
+
+/** The team invitation page (features/projects/routes.tsx), open before the user has a project. */
+const INVITE_PATH = "/app/invite";
+
 import { useThemeMode } from "../theme";
 
 /** Header switch between the light and dark admin themes, saved in the user's settings. */
@@ -141,7 +145,9 @@ export function AppLayout() {
   }
 
   const hasProject = !!data.activeProjectInfo?.projectId;
-  if (!hasProject && pathname !== WELCOME_PATH) return <Navigate to={WELCOME_PATH} replace />;
+  // An invitation link opens without a project of one's own: accepting it gives one (issue 14).
+  if (!hasProject && pathname !== WELCOME_PATH && pathname !== INVITE_PATH)
+    return <Navigate to={WELCOME_PATH} replace />;
   if (hasProject && pathname === WELCOME_PATH) return <Navigate to={APP_HOME} replace />;
 
   const onSignOut = async () => {

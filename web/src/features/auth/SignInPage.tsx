@@ -5,6 +5,7 @@ import { Link, useSearchParams } from "react-router-dom";
 import { isApiError } from "../../api/errors";
 import { useAuthActions, useSession } from "../../api/hooks/session";
 import { safeCallbackUrl } from "../../app/guard";
+import { browserStorage, forgetReturnPath, withCallback } from "../../app/return-path";
 import { notify } from "../../shared/notify";
 import { AuthCard, applyFieldErrors } from "./AuthCard";
 import { AuthField } from "./AuthField";
@@ -30,6 +31,8 @@ export default function SignInPage() {
   const onSubmit = handleSubmit(async (values) => {
     try {
       await signIn({ email: values.email.trim(), password: values.password });
+      // The path kept through sign-up has served (the guard now follows this page's callbackUrl).
+      forgetReturnPath(browserStorage());
     } catch (error) {
       if (isApiError(error) && applyFieldErrors(error.fields, setError, ["email", "password"] as const)) return;
       notify.error(error, "Sign in failed");
@@ -44,7 +47,7 @@ export default function SignInPage() {
       subtitle={callbackUrl ? "Sign in to continue where you left off." : "Sign in to keep crafting."}
       footer={
         <Typography.Text type="secondary">
-          New to Crafter? <Link to="/signup">Create an account</Link>
+          New to Crafter? <Link to={withCallback("/signup", callbackUrl)}>Create an account</Link>
         </Typography.Text>
       }
     >

@@ -6,6 +6,8 @@ import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "react-router-dom";
 import { isApiError } from "../../api/errors";
 import { useAuthActions } from "../../api/hooks/session";
+import { safeCallbackUrl } from "../../app/guard";
+import { browserStorage, rememberReturnPath, withCallback } from "../../app/return-path";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { AuthCard, applyFieldErrors } from "./AuthCard";
@@ -16,7 +18,10 @@ import { PASSWORD_MIN, type SignUpValues, signUpSchema } from "./schemas";
 export default function SignUpPage() {
   const { signUp } = useAuthActions();
   // A referral link's code (`/signup?ref=<code>`): passed on with the sign-up, which records it.
-  const ref = useSearchParams()[0].get("ref")?.trim().slice(0, 64) || undefined;
+  const [params] = useSearchParams();
+  const ref = params.get("ref")?.trim().slice(0, 64) || undefined;
+  // Where the visitor was going (an invitation link): kept through the verification link and sign-in.
+  const callbackUrl = safeCallbackUrl(params.get("callbackUrl"));
   const [sentTo, setSentTo] = useState<{ email: string; message: string } | null>(null);
   const {
     control,
@@ -37,6 +42,7 @@ export default function SignUpPage() {
         displayName: values.displayName || undefined,
         ref,
       });
+      rememberReturnPath(browserStorage(), callbackUrl);
       setSentTo({ email, message: result?.message ?? "" });
     } catch (error) {
       if (isApiError(error) && applyFieldErrors(error.fields, setError, ["displayName", "email", "password"] as const))
@@ -61,7 +67,7 @@ export default function SignUpPage() {
             </>
           }
           extra={
-            <LinkButton to="/signin" type="primary" data-testid="signup-goto-signin">
+            <LinkButton to={withCallback("/signin", callbackUrl)} type="primary" data-testid="signup-goto-signin">
               Go to sign in
             </LinkButton>
           }
@@ -76,7 +82,7 @@ export default function SignUpPage() {
       subtitle="Start crafting blog posts, ads and emails for your business."
       footer={
         <Typography.Text type="secondary">
-          Already have an account? <Link to="/signin">Sign in</Link>
+          Already have an account? <Link to={withCallback("/signin", callbackUrl)}>Sign in</Link>
         </Typography.Text>
       }
     >

@@ -6,6 +6,7 @@ import { api } from "../../api/api";
 import { errorMessage } from "../../api/errors";
 import { keys } from "../../api/keys";
 import { paths } from "../../api/paths";
+import { browserStorage, recallReturnPath, withCallback } from "../../app/return-path";
 import { LinkButton } from "../../shared/LinkButton";
 import { ResendVerification } from "./ResendVerification";
 
@@ -27,6 +28,8 @@ type State = { kind: "pending" } | { kind: "done"; email: string } | { kind: "fa
 export default function VerifyPage() {
   const [params] = useSearchParams();
   const token = params.get("token")?.trim() ?? "";
+  // Back to where the visitor was going before signing up (an invitation link), when this browser kept it.
+  const [signInLink] = useState(() => withCallback("/signin", recallReturnPath(browserStorage())));
   const { mutate } = useSWRConfig();
   const [state, setState] = useState<State>(() =>
     token ? { kind: "pending" } : { kind: "failed", message: "This verification link is missing its token." },
@@ -72,7 +75,7 @@ export default function VerifyPage() {
           }
           data-testid="verify-success"
           extra={
-            <LinkButton to="/signin" type="primary" size="large" data-testid="verify-signin-link">
+            <LinkButton to={signInLink} type="primary" size="large" data-testid="verify-signin-link">
               Sign in
             </LinkButton>
           }
@@ -89,7 +92,7 @@ export default function VerifyPage() {
             <div key="resend" style={{ maxWidth: 360, margin: "0 auto 16px" }}>
               <ResendVerification />
             </div>,
-            <LinkButton to="/signin" key="signin" type="primary">
+            <LinkButton to={signInLink} key="signin" type="primary">
               Sign in
             </LinkButton>,
             <LinkButton to="/signup" key="signup">

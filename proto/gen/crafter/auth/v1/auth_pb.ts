@@ -12,7 +12,68 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/auth/v1/auth.proto.
  */
 export const file_crafter_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChpjcmFmdGVyL2F1dGgvdjEvYXV0aC5wcm90bxIPY3JhZnRlci5hdXRoLnYxInkKCEF1dGhVc2VyEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRIWCg5lbWFpbF92ZXJpZmllZBgEIAEoCBIRCgljbGllbnRfaWQYBSABKAkSFAoMZGlzcGxheV9uYW1lGAYgASgJIs4BCgdTZXNzaW9uEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAIgASgJEjUKEWFjY2Vzc19leHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChJyZWZyZXNoX2V4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBHVzZXIYBSABKAsyGS5jcmFmdGVyLmF1dGgudjEuQXV0aFVzZXIiaQoNU2lnblVwUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSCgoCaXAYBCABKAkSFQoNcmVmZXJyYWxfY29kZRgFIAEoCSIQCg5TaWduVXBSZXNwb25zZSIjChJWZXJpZnlFbWFpbFJlcXVlc3QSDQoFdG9rZW4YASABKAkiJAoTVmVyaWZ5RW1haWxSZXNwb25zZRINCgVlbWFpbBgBIAEoCSJQCg1TaWduSW5SZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEgoKAmlwGAMgASgJEhIKCnVzZXJfYWdlbnQYBCABKAkiOwoOU2lnbkluUmVzcG9uc2USKQoHc2Vzc2lvbhgBIAEoCzIYLmNyYWZ0ZXIuYXV0aC52MS5TZXNzaW9uIkIKFVJlZnJlc2hTZXNzaW9uUmVxdWVzdBIVCg1yZWZyZXNoX3Rva2VuGAEgASgJEhIKCnVzZXJfYWdlbnQYAiABKAkiQwoWUmVmcmVzaFNlc3Npb25SZXNwb25zZRIpCgdzZXNzaW9uGAEgASgLMhguY3JhZnRlci5hdXRoLnYxLlNlc3Npb24iJwoOU2lnbk91dFJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCSIRCg9TaWduT3V0UmVzcG9uc2UiMgoVRm9yZ290UGFzc3dvcmRSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEgoKAmlwGAIgASgJIhgKFkZvcmdvdFBhc3N3b3JkUmVzcG9uc2UiNwoUUmVzZXRQYXNzd29yZFJlcXVlc3QSDQoFdG9rZW4YASABKAkSEAoIcGFzc3dvcmQYAiABKAkiFwoVUmVzZXRQYXNzd29yZFJlc3BvbnNlIhAKDkdldEp3a3NSZXF1ZXN0IiQKD0dldEp3a3NSZXNwb25zZRIRCglqd2tzX2pzb24YASABKAkiOwoYSXNzdWVTZXJ2aWNlVG9rZW5SZXF1ZXN0Eg8KB3NlcnZpY2UYASABKAkSDgoGc2VjcmV0GAIgASgJIloKGUlzc3VlU2VydmljZVRva2VuUmVzcG9uc2USDQoFdG9rZW4YASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiNgoZUmVzZW5kVmVyaWZpY2F0aW9uUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIKCgJpcBgCIAEoCSIcChpSZXNlbmRWZXJpZmljYXRpb25SZXNwb25zZSLUAQoGQXBpS2V5EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDgoGc2NvcGVzGAMgAygJEg4KBnByZWZpeBgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxsYXN0X3VzZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjMKE0NyZWF0ZUFwaUtleVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIOCgZzY29wZXMYAiADKAkiUAoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USKAoHYXBpX2tleRgBIAEoCzIXLmNyYWZ0ZXIuYXV0aC52MS5BcGlLZXkSDgoGc2VjcmV0GAIgASgJIhQKEkxpc3RBcGlLZXlzUmVxdWVzdCJAChNMaXN0QXBpS2V5c1Jlc3BvbnNlEikKCGFwaV9rZXlzGAEgAygLMhcuY3JhZnRlci5hdXRoLnYxLkFwaUtleSIhChNSZXZva2VBcGlLZXlSZXF1ZXN0EgoKAmlkGAEgASgJIhYKFFJldm9rZUFwaUtleVJlc3BvbnNlIk8KE1ZlcmlmeUFwaUtleVJlcXVlc3QSDgoGc2VjcmV0GAEgASgJEg4KBm1ldGhvZBgCIAEoCRIMCgRwYXRoGAMgASgJEgoKAmlwGAQgASgJIl0KFFZlcmlmeUFwaUtleVJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEg4KBmtleV9pZBgDIAEoCRIOCgZzY29wZXMYBCADKAkizwEKDURldmljZVNlc3Npb24SCgoCaWQYASABKAkSEwoLZGV2aWNlX2tpbmQYAiABKAkSDwoHYnJvd3NlchgDIAEoCRIKCgJvcxgEIAEoCRINCgVwbGFjZRgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxsYXN0X3VzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB2N1cnJlbnQYCCABKAgiFQoTTGlzdFNlc3Npb25zUmVxdWVzdCJIChRMaXN0U2Vzc2lvbnNSZXNwb25zZRIwCghzZXNzaW9ucxgBIAMoCzIeLmNyYWZ0ZXIuYXV0aC52MS5EZXZpY2VTZXNzaW9uIiIKFFJldm9rZVNlc3Npb25SZXF1ZXN0EgoKAmlkGAEgASgJIhcKFVJldm9rZVNlc3Npb25SZXNwb25zZSJHChVDaGFuZ2VQYXNzd29yZFJlcXVlc3QSGAoQY3VycmVudF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkiMAoWQ2hhbmdlUGFzc3dvcmRSZXNwb25zZRIWCg5lbmRlZF9zZXNzaW9ucxgBIAEoBSJIChlSZXF1ZXN0RW1haWxDaGFuZ2VSZXF1ZXN0EhEKCW5ld19lbWFpbBgBIAEoCRIYChBjdXJyZW50X3Bhc3N3b3JkGAIgASgJIi8KGlJlcXVlc3RFbWFpbENoYW5nZVJlc3BvbnNlEhEKCW5ld19lbWFpbBgBIAEoCSIqChlDb25maXJtRW1haWxDaGFuZ2VSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIisKGkNvbmZpcm1FbWFpbENoYW5nZVJlc3BvbnNlEg0KBWVtYWlsGAEgASgJMokOCgtBdXRoU2VydmljZRJJCgZTaWduVXASHi5jcmFmdGVyLmF1dGgudjEuU2lnblVwUmVxdWVzdBofLmNyYWZ0ZXIuYXV0aC52MS5TaWduVXBSZXNwb25zZRJYCgtWZXJpZnlFbWFpbBIjLmNyYWZ0ZXIuYXV0aC52MS5WZXJpZnlFbWFpbFJlcXVlc3QaJC5jcmFmdGVyLmF1dGgudjEuVmVyaWZ5RW1haWxSZXNwb25zZRJJCgZTaWduSW4SHi5jcmFmdGVyLmF1dGgudjEuU2lnbkluUmVxdWVzdBofLmNyYWZ0ZXIuYXV0aC52MS5TaWduSW5SZXNwb25zZRJhCg5SZWZyZXNoU2Vzc2lvbhImLmNyYWZ0ZXIuYXV0aC52MS5SZWZyZXNoU2Vzc2lvblJlcXVlc3QaJy5jcmFmdGVyLmF1dGgudjEuUmVmcmVzaFNlc3Npb25SZXNwb25zZRJMCgdTaWduT3V0Eh8uY3JhZnRlci5hdXRoLnYxLlNpZ25PdXRSZXF1ZXN0GiAuY3JhZnRlci5hdXRoLnYxLlNpZ25PdXRSZXNwb25zZRJhCg5Gb3Jnb3RQYXNzd29yZBImLmNyYWZ0ZXIuYXV0aC52MS5Gb3Jnb3RQYXNzd29yZFJlcXVlc3QaJy5jcmFmdGVyLmF1dGgudjEuRm9yZ290UGFzc3dvcmRSZXNwb25zZRJeCg1SZXNldFBhc3N3b3JkEiUuY3JhZnRlci5hdXRoLnYxLlJlc2V0UGFzc3dvcmRSZXF1ZXN0GiYuY3JhZnRlci5hdXRoLnYxLlJlc2V0UGFzc3dvcmRSZXNwb25zZRJMCgdHZXRKd2tzEh8uY3JhZnRlci5hdXRoLnYxLkdldEp3a3NSZXF1ZXN0GiAuY3JhZnRlci5hdXRoLnYxLkdldEp3a3NSZXNwb25zZRJqChFJc3N1ZVNlcnZpY2VUb2tlbhIpLmNyYWZ0ZXIuYXV0aC52MS5Jc3N1ZVNlcnZpY2VUb2tlblJlcXVlc3QaKi5jcmFmdGVyLmF1dGgudjEuSXNzdWVTZXJ2aWNlVG9rZW5SZXNwb25zZRJtChJSZXNlbmRWZXJpZmljYXRpb24SKi5jcmFmdGVyLmF1dGgudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVxdWVzdBorLmNyYWZ0ZXIuYXV0aC52MS5SZXNlbmRWZXJpZmljYXRpb25SZXNwb25zZRJbCgxDcmVhdGVBcGlLZXkSJC5jcmFmdGVyLmF1dGgudjEuQ3JlYXRlQXBpS2V5UmVxdWVzdBolLmNyYWZ0ZXIuYXV0aC52MS5DcmVhdGVBcGlLZXlSZXNwb25zZRJYCgtMaXN0QXBpS2V5cxIjLmNyYWZ0ZXIuYXV0aC52MS5MaXN0QXBpS2V5c1JlcXVlc3QaJC5jcmFmdGVyLmF1dGgudjEuTGlzdEFwaUtleXNSZXNwb25zZRJbCgxSZXZva2VBcGlLZXkSJC5jcmFmdGVyLmF1dGgudjEuUmV2b2tlQXBpS2V5UmVxdWVzdBolLmNyYWZ0ZXIuYXV0aC52MS5SZXZva2VBcGlLZXlSZXNwb25zZRJbCgxWZXJpZnlBcGlLZXkSJC5jcmFmdGVyLmF1dGgudjEuVmVyaWZ5QXBpS2V5UmVxdWVzdBolLmNyYWZ0ZXIuYXV0aC52MS5WZXJpZnlBcGlLZXlSZXNwb25zZRJbCgxMaXN0U2Vzc2lvbnMSJC5jcmFmdGVyLmF1dGgudjEuTGlzdFNlc3Npb25zUmVxdWVzdBolLmNyYWZ0ZXIuYXV0aC52MS5MaXN0U2Vzc2lvbnNSZXNwb25zZRJeCg1SZXZva2VTZXNzaW9uEiUuY3JhZnRlci5hdXRoLnYxLlJldm9rZVNlc3Npb25SZXF1ZXN0GiYuY3JhZnRlci5hdXRoLnYxLlJldm9rZVNlc3Npb25SZXNwb25zZRJhCg5DaGFuZ2VQYXNzd29yZBImLmNyYWZ0ZXIuYXV0aC52MS5DaGFuZ2VQYXNzd29yZFJlcXVlc3QaJy5jcmFmdGVyLmF1dGgudjEuQ2hhbmdlUGFzc3dvcmRSZXNwb25zZRJtChJSZXF1ZXN0RW1haWxDaGFuZ2USKi5jcmFmdGVyLmF1dGgudjEuUmVxdWVzdEVtYWlsQ2hhbmdlUmVxdWVzdBorLmNyYWZ0ZXIuYXV0aC52MS5SZXF1ZXN0RW1haWxDaGFuZ2VSZXNwb25zZRJtChJDb25maXJtRW1haWxDaGFuZ2USKi5jcmFmdGVyLmF1dGgudjEuQ29uZmlybUVtYWlsQ2hhbmdlUmVxdWVzdBorLmNyYWZ0ZXIuYXV0aC52MS5Db25maXJtRW1haWxDaGFuZ2VSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChpjcmFmdGVyL2F1dGgvdjEvYXV0aC5wcm90bxIPY3JhZnRlci5hdXRoLnYxIoMBChpJc3N1ZURlbGVnYXRlZFRva2VuUmVxdWVzdBIVCg1vd25lcl91c2VyX2lkGAEgASgJEhYKDm1lbWJlcl91c2VyX2lkGAIgASgJEhQKDG1lbWJlcl9lbWFpbBgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEgwKBHJvbGUYBSABKAkiYwobSXNzdWVEZWxlZ2F0ZWRUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ5CghBdXRoVXNlchIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBHJvbGUYAyABKAkSFgoOZW1haWxfdmVyaWZpZWQYBCABKAgSEQoJY2xpZW50X2lkGAUgASgJEhQKDGRpc3BsYXlfbmFtZRgGIAEoCSLOAQoHU2Vzc2lvbhIUCgxhY2Nlc3NfdG9rZW4YASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCRI1ChFhY2Nlc3NfZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNgoScmVmcmVzaF9leHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgR1c2VyGAUgASgLMhkuY3JhZnRlci5hdXRoLnYxLkF1dGhVc2VyImkKDVNpZ25VcFJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkSFAoMZGlzcGxheV9uYW1lGAMgASgJEgoKAmlwGAQgASgJEhUKDXJlZmVycmFsX2NvZGUYBSABKAkiEAoOU2lnblVwUmVzcG9uc2UiIwoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiQKE1ZlcmlmeUVtYWlsUmVzcG9uc2USDQoFZW1haWwYASABKAkiUAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIKCgJpcBgDIAEoCRISCgp1c2VyX2FnZW50GAQgASgJIjsKDlNpZ25JblJlc3BvbnNlEikKB3Nlc3Npb24YASABKAsyGC5jcmFmdGVyLmF1dGgudjEuU2Vzc2lvbiJCChVSZWZyZXNoU2Vzc2lvblJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCRISCgp1c2VyX2FnZW50GAIgASgJIkMKFlJlZnJlc2hTZXNzaW9uUmVzcG9uc2USKQoHc2Vzc2lvbhgBIAEoCzIYLmNyYWZ0ZXIuYXV0aC52MS5TZXNzaW9uIicKDlNpZ25PdXRSZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkiEQoPU2lnbk91dFJlc3BvbnNlIjIKFUZvcmdvdFBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIKCgJpcBgCIAEoCSIYChZGb3Jnb3RQYXNzd29yZFJlc3BvbnNlIjcKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIhcKFVJlc2V0UGFzc3dvcmRSZXNwb25zZSIQCg5HZXRKd2tzUmVxdWVzdCIkCg9HZXRKd2tzUmVzcG9uc2USEQoJandrc19qc29uGAEgASgJIjsKGElzc3VlU2VydmljZVRva2VuUmVxdWVzdBIPCgdzZXJ2aWNlGAEgASgJEg4KBnNlY3JldBgCIAEoCSJaChlJc3N1ZVNlcnZpY2VUb2tlblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjYKGVJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkSCgoCaXAYAiABKAkiHAoaUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2Ui1AEKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg4KBnNjb3BlcxgDIAMoCRIOCgZwcmVmaXgYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyZXZva2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIzChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGc2NvcGVzGAIgAygJIlAKFENyZWF0ZUFwaUtleVJlc3BvbnNlEigKB2FwaV9rZXkYASABKAsyFy5jcmFmdGVyLmF1dGgudjEuQXBpS2V5Eg4KBnNlY3JldBgCIAEoCSIUChJMaXN0QXBpS2V5c1JlcXVlc3QiQAoTTGlzdEFwaUtleXNSZXNwb25zZRIpCghhcGlfa2V5cxgBIAMoCzIXLmNyYWZ0ZXIuYXV0aC52MS5BcGlLZXkiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSJPChNWZXJpZnlBcGlLZXlSZXF1ZXN0Eg4KBnNlY3JldBgBIAEoCRIOCgZtZXRob2QYAiABKAkSDAoEcGF0aBgDIAEoCRIKCgJpcBgEIAEoCSJdChRWZXJpZnlBcGlLZXlSZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSDwoHdXNlcl9pZBgCIAEoCRIOCgZrZXlfaWQYAyABKAkSDgoGc2NvcGVzGAQgAygJIs8BCg1EZXZpY2VTZXNzaW9uEgoKAmlkGAEgASgJEhMKC2RldmljZV9raW5kGAIgASgJEg8KB2Jyb3dzZXIYAyABKAkSCgoCb3MYBCABKAkSDQoFcGxhY2UYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdjdXJyZW50GAggASgIIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5jcmFmdGVyLmF1dGgudjEuRGV2aWNlU2Vzc2lvbiIiChRSZXZva2VTZXNzaW9uUmVxdWVzdBIKCgJpZBgBIAEoCSIXChVSZXZva2VTZXNzaW9uUmVzcG9uc2UiRwoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0EhgKEGN1cnJlbnRfcGFzc3dvcmQYASABKAkSFAoMbmV3X3Bhc3N3b3JkGAIgASgJIjAKFkNoYW5nZVBhc3N3b3JkUmVzcG9uc2USFgoOZW5kZWRfc2Vzc2lvbnMYASABKAUiSAoZUmVxdWVzdEVtYWlsQ2hhbmdlUmVxdWVzdBIRCgluZXdfZW1haWwYASABKAkSGAoQY3VycmVudF9wYXNzd29yZBgCIAEoCSIvChpSZXF1ZXN0RW1haWxDaGFuZ2VSZXNwb25zZRIRCgluZXdfZW1haWwYASABKAkiKgoZQ29uZmlybUVtYWlsQ2hhbmdlUmVxdWVzdBINCgV0b2tlbhgBIAEoCSIrChpDb25maXJtRW1haWxDaGFuZ2VSZXNwb25zZRINCgVlbWFpbBgBIAEoCTL7DgoLQXV0aFNlcnZpY2USSQoGU2lnblVwEh4uY3JhZnRlci5hdXRoLnYxLlNpZ25VcFJlcXVlc3QaHy5jcmFmdGVyLmF1dGgudjEuU2lnblVwUmVzcG9uc2USWAoLVmVyaWZ5RW1haWwSIy5jcmFmdGVyLmF1dGgudjEuVmVyaWZ5RW1haWxSZXF1ZXN0GiQuY3JhZnRlci5hdXRoLnYxLlZlcmlmeUVtYWlsUmVzcG9uc2USSQoGU2lnbkluEh4uY3JhZnRlci5hdXRoLnYxLlNpZ25JblJlcXVlc3QaHy5jcmFmdGVyLmF1dGgudjEuU2lnbkluUmVzcG9uc2USYQoOUmVmcmVzaFNlc3Npb24SJi5jcmFmdGVyLmF1dGgudjEuUmVmcmVzaFNlc3Npb25SZXF1ZXN0GicuY3JhZnRlci5hdXRoLnYxLlJlZnJlc2hTZXNzaW9uUmVzcG9uc2USTAoHU2lnbk91dBIfLmNyYWZ0ZXIuYXV0aC52MS5TaWduT3V0UmVxdWVzdBogLmNyYWZ0ZXIuYXV0aC52MS5TaWduT3V0UmVzcG9uc2USYQoORm9yZ290UGFzc3dvcmQSJi5jcmFmdGVyLmF1dGgudjEuRm9yZ290UGFzc3dvcmRSZXF1ZXN0GicuY3JhZnRlci5hdXRoLnYxLkZvcmdvdFBhc3N3b3JkUmVzcG9uc2USXgoNUmVzZXRQYXNzd29yZBIlLmNyYWZ0ZXIuYXV0aC52MS5SZXNldFBhc3N3b3JkUmVxdWVzdBomLmNyYWZ0ZXIuYXV0aC52MS5SZXNldFBhc3N3b3JkUmVzcG9uc2USTAoHR2V0SndrcxIfLmNyYWZ0ZXIuYXV0aC52MS5HZXRKd2tzUmVxdWVzdBogLmNyYWZ0ZXIuYXV0aC52MS5HZXRKd2tzUmVzcG9uc2USagoRSXNzdWVTZXJ2aWNlVG9rZW4SKS5jcmFmdGVyLmF1dGgudjEuSXNzdWVTZXJ2aWNlVG9rZW5SZXF1ZXN0GiouY3JhZnRlci5hdXRoLnYxLklzc3VlU2VydmljZVRva2VuUmVzcG9uc2USbQoSUmVzZW5kVmVyaWZpY2F0aW9uEiouY3JhZnRlci5hdXRoLnYxLlJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QaKy5jcmFmdGVyLmF1dGgudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2USWwoMQ3JlYXRlQXBpS2V5EiQuY3JhZnRlci5hdXRoLnYxLkNyZWF0ZUFwaUtleVJlcXVlc3QaJS5jcmFmdGVyLmF1dGgudjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2USWAoLTGlzdEFwaUtleXMSIy5jcmFmdGVyLmF1dGgudjEuTGlzdEFwaUtleXNSZXF1ZXN0GiQuY3JhZnRlci5hdXRoLnYxLkxpc3RBcGlLZXlzUmVzcG9uc2USWwoMUmV2b2tlQXBpS2V5EiQuY3JhZnRlci5hdXRoLnYxLlJldm9rZUFwaUtleVJlcXVlc3QaJS5jcmFmdGVyLmF1dGgudjEuUmV2b2tlQXBpS2V5UmVzcG9uc2USWwoMVmVyaWZ5QXBpS2V5EiQuY3JhZnRlci5hdXRoLnYxLlZlcmlmeUFwaUtleVJlcXVlc3QaJS5jcmFmdGVyLmF1dGgudjEuVmVyaWZ5QXBpS2V5UmVzcG9uc2USWwoMTGlzdFNlc3Npb25zEiQuY3JhZnRlci5hdXRoLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaJS5jcmFmdGVyLmF1dGgudjEuTGlzdFNlc3Npb25zUmVzcG9uc2USXgoNUmV2b2tlU2Vzc2lvbhIlLmNyYWZ0ZXIuYXV0aC52MS5SZXZva2VTZXNzaW9uUmVxdWVzdBomLmNyYWZ0ZXIuYXV0aC52MS5SZXZva2VTZXNzaW9uUmVzcG9uc2USYQoOQ2hhbmdlUGFzc3dvcmQSJi5jcmFmdGVyLmF1dGgudjEuQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0GicuY3JhZnRlci5hdXRoLnYxLkNoYW5nZVBhc3N3b3JkUmVzcG9uc2USbQoSUmVxdWVzdEVtYWlsQ2hhbmdlEiouY3JhZnRlci5hdXRoLnYxLlJlcXVlc3RFbWFpbENoYW5nZVJlcXVlc3QaKy5jcmFmdGVyLmF1dGgudjEuUmVxdWVzdEVtYWlsQ2hhbmdlUmVzcG9uc2USbQoSQ29uZmlybUVtYWlsQ2hhbmdlEiouY3JhZnRlci5hdXRoLnYxLkNvbmZpcm1FbWFpbENoYW5nZVJlcXVlc3QaKy5jcmFmdGVyLmF1dGgudjEuQ29uZmlybUVtYWlsQ2hhbmdlUmVzcG9uc2UScAoTSXNzdWVEZWxlZ2F0ZWRUb2tlbhIrLmNyYWZ0ZXIuYXV0aC52MS5Jc3N1ZURlbGVnYXRlZFRva2VuUmVxdWVzdBosLmNyYWZ0ZXIuYXV0aC52MS5Jc3N1ZURlbGVnYXRlZFRva2VuUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+
+/**
+ * @generated from message crafter.auth.v1.IssueDelegatedTokenRequest
+ */
+export type IssueDelegatedTokenRequest = Message<"crafter.auth.v1.IssueDelegatedTokenRequest"> & {
+  /**
+   * @generated from field: string owner_user_id = 1;
+   */
+  ownerUserId: string;
+
+  /**
+   * @generated from field: string member_user_id = 2;
+   */
+  memberUserId: string;
+
+  /**
+   * @generated from field: string member_email = 3;
+   */
+  memberEmail: string;
+
+  /**
+   * @generated from field: string project_id = 4;
+   */
+  projectId: string;
+
+  /**
+   * "manager" or "projectAdmin".
+   *
+   * @generated from field: string role = 5;
+   */
+  role: string;
+};
+
+/**
+ * Describes the message crafter.auth.v1.IssueDelegatedTokenRequest.
+ * Use `create(IssueDelegatedTokenRequestSchema)` to create a new message.
+ */
+export const IssueDelegatedTokenRequestSchema: GenMessage<IssueDelegatedTokenRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 0);
+
+/**
+ * @generated from message crafter.auth.v1.IssueDelegatedTokenResponse
+ */
+export type IssueDelegatedTokenResponse = Message<"crafter.auth.v1.IssueDelegatedTokenResponse"> & {
+  /**
+   * @generated from field: string access_token = 1;
+   */
+  accessToken: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 2;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.auth.v1.IssueDelegatedTokenResponse.
+ * Use `create(IssueDelegatedTokenResponseSchema)` to create a new message.
+ */
+export const IssueDelegatedTokenResponseSchema: GenMessage<IssueDelegatedTokenResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 1);
 
 /**
  * The claims of an access token, as /auth/check returns them.
@@ -56,7 +117,7 @@ export type AuthUser = Message<"crafter.auth.v1.AuthUser"> & {
  * Use `create(AuthUserSchema)` to create a new message.
  */
 export const AuthUserSchema: GenMessage<AuthUser> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 0);
+  messageDesc(file_crafter_auth_v1_auth, 2);
 
 /**
  * @generated from message crafter.auth.v1.Session
@@ -95,7 +156,7 @@ export type Session = Message<"crafter.auth.v1.Session"> & {
  * Use `create(SessionSchema)` to create a new message.
  */
 export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 1);
+  messageDesc(file_crafter_auth_v1_auth, 3);
 
 /**
  * @generated from message crafter.auth.v1.SignUpRequest
@@ -137,7 +198,7 @@ export type SignUpRequest = Message<"crafter.auth.v1.SignUpRequest"> & {
  * Use `create(SignUpRequestSchema)` to create a new message.
  */
 export const SignUpRequestSchema: GenMessage<SignUpRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 2);
+  messageDesc(file_crafter_auth_v1_auth, 4);
 
 /**
  * @generated from message crafter.auth.v1.SignUpResponse
@@ -150,7 +211,7 @@ export type SignUpResponse = Message<"crafter.auth.v1.SignUpResponse"> & {
  * Use `create(SignUpResponseSchema)` to create a new message.
  */
 export const SignUpResponseSchema: GenMessage<SignUpResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 3);
+  messageDesc(file_crafter_auth_v1_auth, 5);
 
 /**
  * @generated from message crafter.auth.v1.VerifyEmailRequest
@@ -167,7 +228,7 @@ export type VerifyEmailRequest = Message<"crafter.auth.v1.VerifyEmailRequest"> &
  * Use `create(VerifyEmailRequestSchema)` to create a new message.
  */
 export const VerifyEmailRequestSchema: GenMessage<VerifyEmailRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 4);
+  messageDesc(file_crafter_auth_v1_auth, 6);
 
 /**
  * @generated from message crafter.auth.v1.VerifyEmailResponse
@@ -184,7 +245,7 @@ export type VerifyEmailResponse = Message<"crafter.auth.v1.VerifyEmailResponse">
  * Use `create(VerifyEmailResponseSchema)` to create a new message.
  */
 export const VerifyEmailResponseSchema: GenMessage<VerifyEmailResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 5);
+  messageDesc(file_crafter_auth_v1_auth, 7);
 
 /**
  * @generated from message crafter.auth.v1.SignInRequest
@@ -220,7 +281,7 @@ export type SignInRequest = Message<"crafter.auth.v1.SignInRequest"> & {
  * Use `create(SignInRequestSchema)` to create a new message.
  */
 export const SignInRequestSchema: GenMessage<SignInRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 6);
+  messageDesc(file_crafter_auth_v1_auth, 8);
 
 /**
  * @generated from message crafter.auth.v1.SignInResponse
@@ -237,7 +298,7 @@ export type SignInResponse = Message<"crafter.auth.v1.SignInResponse"> & {
  * Use `create(SignInResponseSchema)` to create a new message.
  */
 export const SignInResponseSchema: GenMessage<SignInResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 7);
+  messageDesc(file_crafter_auth_v1_auth, 9);
 
 /**
  * @generated from message crafter.auth.v1.RefreshSessionRequest
@@ -261,7 +322,7 @@ export type RefreshSessionRequest = Message<"crafter.auth.v1.RefreshSessionReque
  * Use `create(RefreshSessionRequestSchema)` to create a new message.
  */
 export const RefreshSessionRequestSchema: GenMessage<RefreshSessionRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 8);
+  messageDesc(file_crafter_auth_v1_auth, 10);
 
 /**
  * @generated from message crafter.auth.v1.RefreshSessionResponse
@@ -278,7 +339,7 @@ export type RefreshSessionResponse = Message<"crafter.auth.v1.RefreshSessionResp
  * Use `create(RefreshSessionResponseSchema)` to create a new message.
  */
 export const RefreshSessionResponseSchema: GenMessage<RefreshSessionResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 9);
+  messageDesc(file_crafter_auth_v1_auth, 11);
 
 /**
  * @generated from message crafter.auth.v1.SignOutRequest
@@ -295,7 +356,7 @@ export type SignOutRequest = Message<"crafter.auth.v1.SignOutRequest"> & {
  * Use `create(SignOutRequestSchema)` to create a new message.
  */
 export const SignOutRequestSchema: GenMessage<SignOutRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 10);
+  messageDesc(file_crafter_auth_v1_auth, 12);
 
 /**
  * @generated from message crafter.auth.v1.SignOutResponse
@@ -308,7 +369,7 @@ export type SignOutResponse = Message<"crafter.auth.v1.SignOutResponse"> & {
  * Use `create(SignOutResponseSchema)` to create a new message.
  */
 export const SignOutResponseSchema: GenMessage<SignOutResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 11);
+  messageDesc(file_crafter_auth_v1_auth, 13);
 
 /**
  * @generated from message crafter.auth.v1.ForgotPasswordRequest
@@ -332,7 +393,7 @@ export type ForgotPasswordRequest = Message<"crafter.auth.v1.ForgotPasswordReque
  * Use `create(ForgotPasswordRequestSchema)` to create a new message.
  */
 export const ForgotPasswordRequestSchema: GenMessage<ForgotPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 12);
+  messageDesc(file_crafter_auth_v1_auth, 14);
 
 /**
  * @generated from message crafter.auth.v1.ForgotPasswordResponse
@@ -345,7 +406,7 @@ export type ForgotPasswordResponse = Message<"crafter.auth.v1.ForgotPasswordResp
  * Use `create(ForgotPasswordResponseSchema)` to create a new message.
  */
 export const ForgotPasswordResponseSchema: GenMessage<ForgotPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 13);
+  messageDesc(file_crafter_auth_v1_auth, 15);
 
 /**
  * @generated from message crafter.auth.v1.ResetPasswordRequest
@@ -367,7 +428,7 @@ export type ResetPasswordRequest = Message<"crafter.auth.v1.ResetPasswordRequest
  * Use `create(ResetPasswordRequestSchema)` to create a new message.
  */
 export const ResetPasswordRequestSchema: GenMessage<ResetPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 14);
+  messageDesc(file_crafter_auth_v1_auth, 16);
 
 /**
  * @generated from message crafter.auth.v1.ResetPasswordResponse
@@ -380,7 +441,7 @@ export type ResetPasswordResponse = Message<"crafter.auth.v1.ResetPasswordRespon
  * Use `create(ResetPasswordResponseSchema)` to create a new message.
  */
 export const ResetPasswordResponseSchema: GenMessage<ResetPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 15);
+  messageDesc(file_crafter_auth_v1_auth, 17);
 
 /**
  * @generated from message crafter.auth.v1.GetJwksRequest
@@ -393,7 +454,7 @@ export type GetJwksRequest = Message<"crafter.auth.v1.GetJwksRequest"> & {
  * Use `create(GetJwksRequestSchema)` to create a new message.
  */
 export const GetJwksRequestSchema: GenMessage<GetJwksRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 16);
+  messageDesc(file_crafter_auth_v1_auth, 18);
 
 /**
  * @generated from message crafter.auth.v1.GetJwksResponse
@@ -410,7 +471,7 @@ export type GetJwksResponse = Message<"crafter.auth.v1.GetJwksResponse"> & {
  * Use `create(GetJwksResponseSchema)` to create a new message.
  */
 export const GetJwksResponseSchema: GenMessage<GetJwksResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 17);
+  messageDesc(file_crafter_auth_v1_auth, 19);
 
 /**
  * @generated from message crafter.auth.v1.IssueServiceTokenRequest
@@ -436,7 +497,7 @@ export type IssueServiceTokenRequest = Message<"crafter.auth.v1.IssueServiceToke
  * Use `create(IssueServiceTokenRequestSchema)` to create a new message.
  */
 export const IssueServiceTokenRequestSchema: GenMessage<IssueServiceTokenRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 18);
+  messageDesc(file_crafter_auth_v1_auth, 20);
 
 /**
  * @generated from message crafter.auth.v1.IssueServiceTokenResponse
@@ -458,7 +519,7 @@ export type IssueServiceTokenResponse = Message<"crafter.auth.v1.IssueServiceTok
  * Use `create(IssueServiceTokenResponseSchema)` to create a new message.
  */
 export const IssueServiceTokenResponseSchema: GenMessage<IssueServiceTokenResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 19);
+  messageDesc(file_crafter_auth_v1_auth, 21);
 
 /**
  * @generated from message crafter.auth.v1.ResendVerificationRequest
@@ -482,7 +543,7 @@ export type ResendVerificationRequest = Message<"crafter.auth.v1.ResendVerificat
  * Use `create(ResendVerificationRequestSchema)` to create a new message.
  */
 export const ResendVerificationRequestSchema: GenMessage<ResendVerificationRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 20);
+  messageDesc(file_crafter_auth_v1_auth, 22);
 
 /**
  * @generated from message crafter.auth.v1.ResendVerificationResponse
@@ -495,7 +556,7 @@ export type ResendVerificationResponse = Message<"crafter.auth.v1.ResendVerifica
  * Use `create(ResendVerificationResponseSchema)` to create a new message.
  */
 export const ResendVerificationResponseSchema: GenMessage<ResendVerificationResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 21);
+  messageDesc(file_crafter_auth_v1_auth, 23);
 
 /**
  * A personal API key as listed; the secret is shown only once, in CreateApiKeyResponse.
@@ -546,7 +607,7 @@ export type ApiKey = Message<"crafter.auth.v1.ApiKey"> & {
  * Use `create(ApiKeySchema)` to create a new message.
  */
 export const ApiKeySchema: GenMessage<ApiKey> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 22);
+  messageDesc(file_crafter_auth_v1_auth, 24);
 
 /**
  * @generated from message crafter.auth.v1.CreateApiKeyRequest
@@ -568,7 +629,7 @@ export type CreateApiKeyRequest = Message<"crafter.auth.v1.CreateApiKeyRequest">
  * Use `create(CreateApiKeyRequestSchema)` to create a new message.
  */
 export const CreateApiKeyRequestSchema: GenMessage<CreateApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 23);
+  messageDesc(file_crafter_auth_v1_auth, 25);
 
 /**
  * @generated from message crafter.auth.v1.CreateApiKeyResponse
@@ -592,7 +653,7 @@ export type CreateApiKeyResponse = Message<"crafter.auth.v1.CreateApiKeyResponse
  * Use `create(CreateApiKeyResponseSchema)` to create a new message.
  */
 export const CreateApiKeyResponseSchema: GenMessage<CreateApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 24);
+  messageDesc(file_crafter_auth_v1_auth, 26);
 
 /**
  * @generated from message crafter.auth.v1.ListApiKeysRequest
@@ -605,7 +666,7 @@ export type ListApiKeysRequest = Message<"crafter.auth.v1.ListApiKeysRequest"> &
  * Use `create(ListApiKeysRequestSchema)` to create a new message.
  */
 export const ListApiKeysRequestSchema: GenMessage<ListApiKeysRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 25);
+  messageDesc(file_crafter_auth_v1_auth, 27);
 
 /**
  * @generated from message crafter.auth.v1.ListApiKeysResponse
@@ -622,7 +683,7 @@ export type ListApiKeysResponse = Message<"crafter.auth.v1.ListApiKeysResponse">
  * Use `create(ListApiKeysResponseSchema)` to create a new message.
  */
 export const ListApiKeysResponseSchema: GenMessage<ListApiKeysResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 26);
+  messageDesc(file_crafter_auth_v1_auth, 28);
 
 /**
  * @generated from message crafter.auth.v1.RevokeApiKeyRequest
@@ -639,7 +700,7 @@ export type RevokeApiKeyRequest = Message<"crafter.auth.v1.RevokeApiKeyRequest">
  * Use `create(RevokeApiKeyRequestSchema)` to create a new message.
  */
 export const RevokeApiKeyRequestSchema: GenMessage<RevokeApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 27);
+  messageDesc(file_crafter_auth_v1_auth, 29);
 
 /**
  * @generated from message crafter.auth.v1.RevokeApiKeyResponse
@@ -652,7 +713,7 @@ export type RevokeApiKeyResponse = Message<"crafter.auth.v1.RevokeApiKeyResponse
  * Use `create(RevokeApiKeyResponseSchema)` to create a new message.
  */
 export const RevokeApiKeyResponseSchema: GenMessage<RevokeApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 28);
+  messageDesc(file_crafter_auth_v1_auth, 30);
 
 /**
  * @generated from message crafter.auth.v1.VerifyApiKeyRequest
@@ -686,7 +747,7 @@ export type VerifyApiKeyRequest = Message<"crafter.auth.v1.VerifyApiKeyRequest">
  * Use `create(VerifyApiKeyRequestSchema)` to create a new message.
  */
 export const VerifyApiKeyRequestSchema: GenMessage<VerifyApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 29);
+  messageDesc(file_crafter_auth_v1_auth, 31);
 
 /**
  * @generated from message crafter.auth.v1.VerifyApiKeyResponse
@@ -720,7 +781,7 @@ export type VerifyApiKeyResponse = Message<"crafter.auth.v1.VerifyApiKeyResponse
  * Use `create(VerifyApiKeyResponseSchema)` to create a new message.
  */
 export const VerifyApiKeyResponseSchema: GenMessage<VerifyApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 30);
+  messageDesc(file_crafter_auth_v1_auth, 32);
 
 /**
  * One signed-in session (a refresh-token family) as a linked device.
@@ -788,7 +849,7 @@ export type DeviceSession = Message<"crafter.auth.v1.DeviceSession"> & {
  * Use `create(DeviceSessionSchema)` to create a new message.
  */
 export const DeviceSessionSchema: GenMessage<DeviceSession> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 31);
+  messageDesc(file_crafter_auth_v1_auth, 33);
 
 /**
  * @generated from message crafter.auth.v1.ListSessionsRequest
@@ -801,7 +862,7 @@ export type ListSessionsRequest = Message<"crafter.auth.v1.ListSessionsRequest">
  * Use `create(ListSessionsRequestSchema)` to create a new message.
  */
 export const ListSessionsRequestSchema: GenMessage<ListSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 32);
+  messageDesc(file_crafter_auth_v1_auth, 34);
 
 /**
  * @generated from message crafter.auth.v1.ListSessionsResponse
@@ -818,7 +879,7 @@ export type ListSessionsResponse = Message<"crafter.auth.v1.ListSessionsResponse
  * Use `create(ListSessionsResponseSchema)` to create a new message.
  */
 export const ListSessionsResponseSchema: GenMessage<ListSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 33);
+  messageDesc(file_crafter_auth_v1_auth, 35);
 
 /**
  * @generated from message crafter.auth.v1.RevokeSessionRequest
@@ -835,7 +896,7 @@ export type RevokeSessionRequest = Message<"crafter.auth.v1.RevokeSessionRequest
  * Use `create(RevokeSessionRequestSchema)` to create a new message.
  */
 export const RevokeSessionRequestSchema: GenMessage<RevokeSessionRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 34);
+  messageDesc(file_crafter_auth_v1_auth, 36);
 
 /**
  * @generated from message crafter.auth.v1.RevokeSessionResponse
@@ -848,7 +909,7 @@ export type RevokeSessionResponse = Message<"crafter.auth.v1.RevokeSessionRespon
  * Use `create(RevokeSessionResponseSchema)` to create a new message.
  */
 export const RevokeSessionResponseSchema: GenMessage<RevokeSessionResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 35);
+  messageDesc(file_crafter_auth_v1_auth, 37);
 
 /**
  * @generated from message crafter.auth.v1.ChangePasswordRequest
@@ -870,7 +931,7 @@ export type ChangePasswordRequest = Message<"crafter.auth.v1.ChangePasswordReque
  * Use `create(ChangePasswordRequestSchema)` to create a new message.
  */
 export const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 36);
+  messageDesc(file_crafter_auth_v1_auth, 38);
 
 /**
  * @generated from message crafter.auth.v1.ChangePasswordResponse
@@ -889,7 +950,7 @@ export type ChangePasswordResponse = Message<"crafter.auth.v1.ChangePasswordResp
  * Use `create(ChangePasswordResponseSchema)` to create a new message.
  */
 export const ChangePasswordResponseSchema: GenMessage<ChangePasswordResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 37);
+  messageDesc(file_crafter_auth_v1_auth, 39);
 
 /**
  * @generated from message crafter.auth.v1.RequestEmailChangeRequest
@@ -911,7 +972,7 @@ export type RequestEmailChangeRequest = Message<"crafter.auth.v1.RequestEmailCha
  * Use `create(RequestEmailChangeRequestSchema)` to create a new message.
  */
 export const RequestEmailChangeRequestSchema: GenMessage<RequestEmailChangeRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 38);
+  messageDesc(file_crafter_auth_v1_auth, 40);
 
 /**
  * @generated from message crafter.auth.v1.RequestEmailChangeResponse
@@ -930,7 +991,7 @@ export type RequestEmailChangeResponse = Message<"crafter.auth.v1.RequestEmailCh
  * Use `create(RequestEmailChangeResponseSchema)` to create a new message.
  */
 export const RequestEmailChangeResponseSchema: GenMessage<RequestEmailChangeResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 39);
+  messageDesc(file_crafter_auth_v1_auth, 41);
 
 /**
  * @generated from message crafter.auth.v1.ConfirmEmailChangeRequest
@@ -947,7 +1008,7 @@ export type ConfirmEmailChangeRequest = Message<"crafter.auth.v1.ConfirmEmailCha
  * Use `create(ConfirmEmailChangeRequestSchema)` to create a new message.
  */
 export const ConfirmEmailChangeRequestSchema: GenMessage<ConfirmEmailChangeRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 40);
+  messageDesc(file_crafter_auth_v1_auth, 42);
 
 /**
  * @generated from message crafter.auth.v1.ConfirmEmailChangeResponse
@@ -966,7 +1027,7 @@ export type ConfirmEmailChangeResponse = Message<"crafter.auth.v1.ConfirmEmailCh
  * Use `create(ConfirmEmailChangeResponseSchema)` to create a new message.
  */
 export const ConfirmEmailChangeResponseSchema: GenMessage<ConfirmEmailChangeResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 41);
+  messageDesc(file_crafter_auth_v1_auth, 43);
 
 /**
  * Credentials, verification and reset tokens, refresh-token families and the signing keys (JWKS).
@@ -1156,6 +1217,20 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof ConfirmEmailChangeRequestSchema;
     output: typeof ConfirmEmailChangeResponseSchema;
+  },
+  /**
+   * A delegated access token (issue 14, team members; projects' service token only): `sub`, email
+   * and display name are the project owner's, `role` the member's project role (never the owner's
+   * account role), `act = { sub, email }` the member (RFC 8693) and `pid` the project, with the
+   * access-token lifetime. Projects checks the membership first. Unknown owner: NOT_FOUND; a role
+   * other than manager or projectAdmin, or an empty id: CR_ERR_BAD_REQUEST.
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.IssueDelegatedToken
+   */
+  issueDelegatedToken: {
+    methodKind: "unary";
+    input: typeof IssueDelegatedTokenRequestSchema;
+    output: typeof IssueDelegatedTokenResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_auth_v1_auth, 0);

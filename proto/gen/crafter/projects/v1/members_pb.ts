@@ -12,7 +12,53 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/projects/v1/members.proto.
  */
 export const file_crafter_projects_v1_members: GenFile = /*@__PURE__*/
-  fileDesc("CiFjcmFmdGVyL3Byb2plY3RzL3YxL21lbWJlcnMucHJvdG8SE2NyYWZ0ZXIucHJvamVjdHMudjEibAoGTWVtYmVyEhYKDm1lbWJlcl91c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBHJvbGUYAyABKAkSLQoJam9pbmVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKYAQoGSW52aXRlEhEKCWludml0ZV9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRyb2xlGAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkYKE0ludml0ZU1lbWJlclJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRyb2xlGAMgASgJIkMKFEludml0ZU1lbWJlclJlc3BvbnNlEisKBmludml0ZRgBIAEoCzIbLmNyYWZ0ZXIucHJvamVjdHMudjEuSW52aXRlIigKEkxpc3RNZW1iZXJzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJInEKE0xpc3RNZW1iZXJzUmVzcG9uc2USLAoHbWVtYmVycxgBIAMoCzIbLmNyYWZ0ZXIucHJvamVjdHMudjEuTWVtYmVyEiwKB2ludml0ZXMYAiADKAsyGy5jcmFmdGVyLnByb2plY3RzLnYxLkludml0ZSI8ChNSZXZva2VJbnZpdGVSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEQoJaW52aXRlX2lkGAIgASgJIhYKFFJldm9rZUludml0ZVJlc3BvbnNlIkEKE1JlbW92ZU1lbWJlclJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIWCg5tZW1iZXJfdXNlcl9pZBgCIAEoCSIWChRSZW1vdmVNZW1iZXJSZXNwb25zZSIkChNBY2NlcHRJbnZpdGVSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIk8KFEFjY2VwdEludml0ZVJlc3BvbnNlEhIKCnByb2plY3RfaWQYASABKAkSFQoNcHJvamVjdF90aXRsZRgCIAEoCRIMCgRyb2xlGAMgASgJMoYECg5NZW1iZXJzU2VydmljZRJjCgxJbnZpdGVNZW1iZXISKC5jcmFmdGVyLnByb2plY3RzLnYxLkludml0ZU1lbWJlclJlcXVlc3QaKS5jcmFmdGVyLnByb2plY3RzLnYxLkludml0ZU1lbWJlclJlc3BvbnNlEmAKC0xpc3RNZW1iZXJzEicuY3JhZnRlci5wcm9qZWN0cy52MS5MaXN0TWVtYmVyc1JlcXVlc3QaKC5jcmFmdGVyLnByb2plY3RzLnYxLkxpc3RNZW1iZXJzUmVzcG9uc2USYwoMUmV2b2tlSW52aXRlEiguY3JhZnRlci5wcm9qZWN0cy52MS5SZXZva2VJbnZpdGVSZXF1ZXN0GikuY3JhZnRlci5wcm9qZWN0cy52MS5SZXZva2VJbnZpdGVSZXNwb25zZRJjCgxSZW1vdmVNZW1iZXISKC5jcmFmdGVyLnByb2plY3RzLnYxLlJlbW92ZU1lbWJlclJlcXVlc3QaKS5jcmFmdGVyLnByb2plY3RzLnYxLlJlbW92ZU1lbWJlclJlc3BvbnNlEmMKDEFjY2VwdEludml0ZRIoLmNyYWZ0ZXIucHJvamVjdHMudjEuQWNjZXB0SW52aXRlUmVxdWVzdBopLmNyYWZ0ZXIucHJvamVjdHMudjEuQWNjZXB0SW52aXRlUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiFjcmFmdGVyL3Byb2plY3RzL3YxL21lbWJlcnMucHJvdG8SE2NyYWZ0ZXIucHJvamVjdHMudjEiKwoVRGVsZWdhdGVBY2Nlc3NSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkibAoWRGVsZWdhdGVBY2Nlc3NSZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEcm9sZRgDIAEoCSJsCgZNZW1iZXISFgoObWVtYmVyX3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRItCglqb2luZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpgBCgZJbnZpdGUSEQoJaW52aXRlX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBHJvbGUYAyABKAkSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiRgoTSW52aXRlTWVtYmVyUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBHJvbGUYAyABKAkiQwoUSW52aXRlTWVtYmVyUmVzcG9uc2USKwoGaW52aXRlGAEgASgLMhsuY3JhZnRlci5wcm9qZWN0cy52MS5JbnZpdGUiKAoSTGlzdE1lbWJlcnNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkicQoTTGlzdE1lbWJlcnNSZXNwb25zZRIsCgdtZW1iZXJzGAEgAygLMhsuY3JhZnRlci5wcm9qZWN0cy52MS5NZW1iZXISLAoHaW52aXRlcxgCIAMoCzIbLmNyYWZ0ZXIucHJvamVjdHMudjEuSW52aXRlIjwKE1Jldm9rZUludml0ZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIRCglpbnZpdGVfaWQYAiABKAkiFgoUUmV2b2tlSW52aXRlUmVzcG9uc2UiQQoTUmVtb3ZlTWVtYmVyUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhYKDm1lbWJlcl91c2VyX2lkGAIgASgJIhYKFFJlbW92ZU1lbWJlclJlc3BvbnNlIiQKE0FjY2VwdEludml0ZVJlcXVlc3QSDQoFdG9rZW4YASABKAkiTwoUQWNjZXB0SW52aXRlUmVzcG9uc2USEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1wcm9qZWN0X3RpdGxlGAIgASgJEgwKBHJvbGUYAyABKAky8QQKDk1lbWJlcnNTZXJ2aWNlEmMKDEludml0ZU1lbWJlchIoLmNyYWZ0ZXIucHJvamVjdHMudjEuSW52aXRlTWVtYmVyUmVxdWVzdBopLmNyYWZ0ZXIucHJvamVjdHMudjEuSW52aXRlTWVtYmVyUmVzcG9uc2USYAoLTGlzdE1lbWJlcnMSJy5jcmFmdGVyLnByb2plY3RzLnYxLkxpc3RNZW1iZXJzUmVxdWVzdBooLmNyYWZ0ZXIucHJvamVjdHMudjEuTGlzdE1lbWJlcnNSZXNwb25zZRJjCgxSZXZva2VJbnZpdGUSKC5jcmFmdGVyLnByb2plY3RzLnYxLlJldm9rZUludml0ZVJlcXVlc3QaKS5jcmFmdGVyLnByb2plY3RzLnYxLlJldm9rZUludml0ZVJlc3BvbnNlEmMKDFJlbW92ZU1lbWJlchIoLmNyYWZ0ZXIucHJvamVjdHMudjEuUmVtb3ZlTWVtYmVyUmVxdWVzdBopLmNyYWZ0ZXIucHJvamVjdHMudjEuUmVtb3ZlTWVtYmVyUmVzcG9uc2USYwoMQWNjZXB0SW52aXRlEiguY3JhZnRlci5wcm9qZWN0cy52MS5BY2NlcHRJbnZpdGVSZXF1ZXN0GikuY3JhZnRlci5wcm9qZWN0cy52MS5BY2NlcHRJbnZpdGVSZXNwb25zZRJpCg5EZWxlZ2F0ZUFjY2VzcxIqLmNyYWZ0ZXIucHJvamVjdHMudjEuRGVsZWdhdGVBY2Nlc3NSZXF1ZXN0GisuY3JhZnRlci5wcm9qZWN0cy52MS5EZWxlZ2F0ZUFjY2Vzc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+
+/**
+ * @generated from message crafter.projects.v1.DelegateAccessRequest
+ */
+export type DelegateAccessRequest = Message<"crafter.projects.v1.DelegateAccessRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.DelegateAccessRequest.
+ * Use `create(DelegateAccessRequestSchema)` to create a new message.
+ */
+export const DelegateAccessRequestSchema: GenMessage<DelegateAccessRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_members, 0);
+
+/**
+ * @generated from message crafter.projects.v1.DelegateAccessResponse
+ */
+export type DelegateAccessResponse = Message<"crafter.projects.v1.DelegateAccessResponse"> & {
+  /**
+   * @generated from field: string access_token = 1;
+   */
+  accessToken: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 2;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * The caller's role on the project.
+   *
+   * @generated from field: string role = 3;
+   */
+  role: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.DelegateAccessResponse.
+ * Use `create(DelegateAccessResponseSchema)` to create a new message.
+ */
+export const DelegateAccessResponseSchema: GenMessage<DelegateAccessResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_members, 1);
 
 /**
  * @generated from message crafter.projects.v1.Member
@@ -46,7 +92,7 @@ export type Member = Message<"crafter.projects.v1.Member"> & {
  * Use `create(MemberSchema)` to create a new message.
  */
 export const MemberSchema: GenMessage<Member> = /*@__PURE__*/
-  messageDesc(file_crafter_projects_v1_members, 0);
+  messageDesc(file_crafter_projects_v1_members, 2);
 
 /**
  * @generated from message crafter.projects.v1.Invite
@@ -83,7 +129,7 @@ export type Invite = Message<"crafter.projects.v1.Invite"> & {
  * Use `create(InviteSchema)` to create a new message.
  */
 export const InviteSchema: GenMessage<Invite> = /*@__PURE__*/
-  messageDesc(file_crafter_projects_v1_members, 1);
+  messageDesc(file_crafter_projects_v1_members, 3);
 
 /**
  * @generated from message crafter.projects.v1.InviteMemberRequest
@@ -110,7 +156,7 @@ export type InviteMemberRequest = Message<"crafter.projects.v1.InviteMemberReque
  * Use `create(InviteMemberRequestSchema)` to create a new message.
  */
 export const InviteMemberRequestSchema: GenMessage<InviteMemberRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_projects_v1_members, 2);
+  messageDesc(file_crafter_projects_v1_members, 4);
 
 /**
  * @generated from message crafter.projects.v1.InviteMemberResponse
@@ -127,7 +173,7 @@ export type InviteMemberResponse = Message<"crafter.projects.v1.InviteMemberResp
  * Use `create(InviteMemberResponseSchema)` to create a new message.
  */
 export const InviteMemberResponseSchema: GenMessage<InviteMemberResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_projects_v1_members, 3);
+  messageDesc(file_crafter_projects_v1_members, 5);
 
 /**
  * @generated from message crafter.projects.v1.ListMembersRequest
@@ -144,7 +190,7 @@ export type ListMembersRequest = Message<"crafter.projects.v1.ListMembersRequest
  * Use `create(ListMembersRequestSchema)` to create a new message.
  */
 export const ListMembersRequestSchema: GenMessage<ListMembersRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_projects_v1_members, 4);
+  messageDesc(file_crafter_projects_v1_members, 6);
 
 /**
  * @generated from message crafter.projects.v1.ListMembersResponse
@@ -166,7 +212,7 @@ export type ListMembersResponse = Message<"crafter.projects.v1.ListMembersRespon
  * Use `create(ListMembersResponseSchema)` to create a new message.
  */
 export const ListMembersResponseSchema: GenMessage<ListMembersResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_projects_v1_members, 5);
+  messageDesc(file_crafter_projects_v1_members, 7);
 
 /**
  * @generated from message crafter.projects.v1.RevokeInviteRequest
@@ -188,7 +234,7 @@ export type RevokeInviteRequest = Message<"crafter.projects.v1.RevokeInviteReque
  * Use `create(RevokeInviteRequestSchema)` to create a new message.
  */
 export const RevokeInviteRequestSchema: GenMessage<RevokeInviteRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_projects_v1_members, 6);
+  messageDesc(file_crafter_projects_v1_members, 8);
 
 /**
  * @generated from message crafter.projects.v1.RevokeInviteResponse
@@ -201,7 +247,7 @@ export type RevokeInviteResponse = Message<"crafter.projects.v1.RevokeInviteResp
  * Use `create(RevokeInviteResponseSchema)` to create a new message.
  */
 export const RevokeInviteResponseSchema: GenMessage<RevokeInviteResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_projects_v1_members, 7);
+  messageDesc(file_crafter_projects_v1_members, 9);
 
 /**
  * @generated from message crafter.projects.v1.RemoveMemberRequest
@@ -223,7 +269,7 @@ export type RemoveMemberRequest = Message<"crafter.projects.v1.RemoveMemberReque
  * Use `create(RemoveMemberRequestSchema)` to create a new message.
  */
 export const RemoveMemberRequestSchema: GenMessage<RemoveMemberRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_projects_v1_members, 8);
+  messageDesc(file_crafter_projects_v1_members, 10);
 
 /**
  * @generated from message crafter.projects.v1.RemoveMemberResponse
@@ -236,7 +282,7 @@ export type RemoveMemberResponse = Message<"crafter.projects.v1.RemoveMemberResp
  * Use `create(RemoveMemberResponseSchema)` to create a new message.
  */
 export const RemoveMemberResponseSchema: GenMessage<RemoveMemberResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_projects_v1_members, 9);
+  messageDesc(file_crafter_projects_v1_members, 11);
 
 /**
  * @generated from message crafter.projects.v1.AcceptInviteRequest
@@ -253,7 +299,7 @@ export type AcceptInviteRequest = Message<"crafter.projects.v1.AcceptInviteReque
  * Use `create(AcceptInviteRequestSchema)` to create a new message.
  */
 export const AcceptInviteRequestSchema: GenMessage<AcceptInviteRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_projects_v1_members, 10);
+  messageDesc(file_crafter_projects_v1_members, 12);
 
 /**
  * @generated from message crafter.projects.v1.AcceptInviteResponse
@@ -280,7 +326,7 @@ export type AcceptInviteResponse = Message<"crafter.projects.v1.AcceptInviteResp
  * Use `create(AcceptInviteResponseSchema)` to create a new message.
  */
 export const AcceptInviteResponseSchema: GenMessage<AcceptInviteResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_projects_v1_members, 11);
+  messageDesc(file_crafter_projects_v1_members, 13);
 
 /**
  * Team members of a project (issue 14): its owner invites people by email as manager or
@@ -340,6 +386,19 @@ export const MembersService: GenService<{
     methodKind: "unary";
     input: typeof AcceptInviteRequestSchema;
     output: typeof AcceptInviteResponseSchema;
+  },
+  /**
+   * A member's access token for working in the project's owner's data (contacts, crafts, media…):
+   * auth's delegated token (`sub` the owner, `role` the member's project role, `act` the member,
+   * `pid` the project). Checks `project.write` on the caller's membership. The project's owner:
+   * FAILED_PRECONDITION (use your own token); not a member or no such project: NOT_FOUND.
+   *
+   * @generated from rpc crafter.projects.v1.MembersService.DelegateAccess
+   */
+  delegateAccess: {
+    methodKind: "unary";
+    input: typeof DelegateAccessRequestSchema;
+    output: typeof DelegateAccessResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_projects_v1_members, 0);

@@ -73,7 +73,8 @@ export function useAcceptInvite() {
       const joined = await api.post<{ projectId: string; projectTitle: string; role: MemberRole }>(memberPaths.accept, {
         token,
       });
-      await mutate(keys.projects());
+      // Someone without a project of their own now has this one as their active project.
+      await Promise.all([mutate(keys.projects()), mutate(keys.initial()), mutate(keys.activeProject())]);
       return joined;
     },
     [mutate],
