@@ -130,9 +130,17 @@ describe("team members in the owner's contacts and crafts", () => {
       workflowName: "BlogWriter",
       projectId: privateProjectId,
     });
-    expect(craftIds(await session.get("/api/workflowsV2?pageSize=100"))).not.toContain(
-      privateCraft.body.result.craftId,
-    );
+    const privateId = privateCraft.body.result.craftId as string;
+    expect(craftIds(await session.get("/api/workflowsV2?pageSize=100"))).not.toContain(privateId);
+    // Nor by its id: the delegated token reaches only its own project's crafts (its `pid`).
+    expect((await session.get(`/api/workflowsV2/${privateId}`)).status).toBe(404);
+    expect((await session.put(`/api/workflowsV2/${privateId}/name`, { name: "Taken" })).status).toBe(404);
+    expect((await session.put(`/api/workflowsV2/${privateId}/favorite`, { favorite: true })).status).toBe(404);
+    expect((await session.request("DELETE", `/api/workflowsV2/${privateId}`)).status).toBe(404);
+    const untouched = await owner.get(`/api/workflowsV2/${privateId}`);
+    expect(untouched.status).toBe(200);
+    expect(untouched.body.result.craftName).not.toBe("Taken");
+    expect(untouched.body.result.craftName).not.toBe("");
   });
 
   it("the delegated token acts as the owner with the member's role and names the member as act", async () => {

@@ -18,4 +18,9 @@ export interface Caller {
    * record as the author of a change; absent when the user acts for themselves.
    */
   actorUserId?: string;
+  /**
+   * The one project a delegated token may work in (its `pid` claim); absent for the user's own token.
+   * Reads by id of project data check it, so a member never reaches the owner's other projects.
+   */
+  delegatedProjectId?: string;
 }

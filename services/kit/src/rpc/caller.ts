@@ -21,5 +21,6 @@ export function callerOf(ctx: HandlerContext): Caller {
     signal: ctx.signal,
     service: undefined,
     ...(user.actorUserId && user.actorUserId !== user.userId ? { actorUserId: user.actorUserId } : {}),
+    ...(user.delegatedProjectId ? { delegatedProjectId: user.delegatedProjectId } : {}),
   };
 }

@@ -21,7 +21,7 @@ async function contextOf(
   caller: Caller,
   input: { profileId: string; craftId: string },
 ): Promise<{ context: AssistantContext; projectId: string }> {
-  const record = input.craftId.trim() ? await loadCraft(deps, caller.userId, input.craftId) : null;
+  const record = input.craftId.trim() ? await loadCraft(deps, caller, input.craftId) : null;
   const chosen = input.profileId.trim()
     ? await deps.clients.profiles.resolve(caller, { projectId: "", profileId: input.profileId.trim() })
     : null;

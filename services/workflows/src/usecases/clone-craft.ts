@@ -20,7 +20,7 @@ export async function cloneCraft(
   input: { craftId: string; craftName: string },
 ): Promise<CraftView> {
   const { userId } = caller;
-  const source = await loadCraft(deps, userId, input.craftId);
+  const source = await loadCraft(deps, caller, input.craftId);
   const def = definitionOf(deps, source);
   const craftName = input.craftName.trim() || copyName(displayName(source), MAX_CRAFT_NAME);
   if (craftName.length > MAX_CRAFT_NAME)

@@ -11,11 +11,20 @@ export function requireField(value: string, field: string, label: string): strin
   return trimmed;
 }
 
-/** The user's craft. @throws NOT_FOUND when it does not exist or is another user's. */
-export async function loadCraft(deps: WorkflowsDeps, userId: string, craftId: string): Promise<StoredCraft> {
+/**
+ * The caller's craft. A team member's delegated token reaches only the crafts of its project.
+ * @throws NOT_FOUND when it does not exist, is another user's, or is outside the delegated project.
+ */
+export async function loadCraft(
+  deps: WorkflowsDeps,
+  caller: Pick<Caller, "userId" | "delegatedProjectId">,
+  craftId: string,
+): Promise<StoredCraft> {
   const id = requireField(craftId, "craftId", "Craft id");
-  const craft = await deps.stores.crafts.findById(userId, id);
-  if (!craft) throw appError("NOT_FOUND", "Craft not found.");
+  const craft = await deps.stores.crafts.findById(caller.userId, id);
+  if (!craft || (caller.delegatedProjectId !== undefined && craft.projectId !== caller.delegatedProjectId)) {
+    throw appError("NOT_FOUND", "Craft not found.");
+  }
   return craft;
 }
 

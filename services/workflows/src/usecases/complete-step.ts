@@ -44,7 +44,7 @@ async function run(
 ): Promise<void> {
   const stepName = requireField(input.stepName, "stepName", "Step");
   await withActionLock(deps, input.craftId, async () => {
-    const stored = await loadCraft(deps, userId, input.craftId);
+    const stored = await loadCraft(deps, caller, input.craftId);
     const def = definitionOf(deps, stored);
     const step = applyRule(() => assertCanComplete(def, stored, stepName));
     const record = stored.steps.find((candidate) => candidate.name === stepName)!;

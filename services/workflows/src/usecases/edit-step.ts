@@ -16,7 +16,7 @@ export async function editStep(
   const { userId } = caller;
   const stepName = requireField(input.stepName, "stepName", "Step");
   return withActionLock(deps, input.craftId, async () => {
-    const craft = await loadCraft(deps, userId, input.craftId);
+    const craft = await loadCraft(deps, caller, input.craftId);
     const def = definitionOf(deps, craft);
     const progress = applyRule(() => reopen(def, craft, stepName));
     const saved =

@@ -41,7 +41,7 @@ export async function generateInlineText(
   const stepName = requireField(input.stepName, "stepName", "Step");
   const name = requireField(input.name, "name", "Name");
   return withActionLock(deps, input.craftId, async () => {
-    const stored = await loadCraft(deps, userId, input.craftId);
+    const stored = await loadCraft(deps, caller, input.craftId);
     const def = definitionOf(deps, stored);
     const target = applyRule(() => inlineTarget(def, stored, stepName, name));
     const record = stored.steps.find((candidate) => candidate.name === stepName)!;

@@ -4,7 +4,6 @@ import { type CraftView, craftView } from "../domain/view";
 import { definitionOf, loadCraft } from "./common";
 
 export async function getCraft(deps: WorkflowsDeps, caller: Caller, craftId: string): Promise<CraftView> {
-  const { userId } = caller;
-  const craft = await loadCraft(deps, userId, craftId);
+  const craft = await loadCraft(deps, caller, craftId);
   return craftView(definitionOf(deps, craft), craft);
 }

@@ -11,7 +11,6 @@ export async function getResults(
   caller: Caller,
   craftId: string,
 ): Promise<{ craftId: string; craftName: string; results: JsonObject[] }> {
-  const { userId } = caller;
-  const craft = await loadCraft(deps, userId, craftId);
+  const craft = await loadCraft(deps, caller, craftId);
   return { craftId: craft.id, craftName: displayName(craft), results: resultsView(definitionOf(deps, craft), craft) };
 }

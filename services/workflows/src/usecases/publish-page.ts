@@ -33,7 +33,7 @@ export async function publishPage(
   const slug = input.slug.trim();
   const problem = pageSlugProblem(slug);
   if (problem) throw badRequest({ slug: PAGE_SLUG_MESSAGES[problem] });
-  const craft = await loadCraft(deps, caller.userId, input.craftId);
+  const craft = await loadCraft(deps, caller, input.craftId);
   if (craft.workflowName !== PUBLISHABLE_WORKFLOW) {
     throw badRequest({ craftId: "Only a web page craft can be published" });
   }

@@ -41,7 +41,7 @@ async function run(
   const stepName = requireField(input.stepName, "stepName", "Step");
   const actionType = requireField(input.actionType, "actionType", "Action type");
   await withActionLock(deps, input.craftId, async () => {
-    const stored = await loadCraft(deps, userId, input.craftId);
+    const stored = await loadCraft(deps, caller, input.craftId);
     const def = definitionOf(deps, stored);
     const step = applyRule(() => assertCanRun(def, stored, stepName, actionType));
     const record = stored.steps.find((candidate) => candidate.name === stepName)!;

@@ -19,7 +19,7 @@ export async function saveActionResult(
   const { userId } = caller;
   const stepName = requireField(input.stepName, "stepName", "Step");
   return withActionLock(deps, input.craftId, async () => {
-    const craft = await loadCraft(deps, userId, input.craftId);
+    const craft = await loadCraft(deps, caller, input.craftId);
     const def = definitionOf(deps, craft);
     const progress = applyRule(() => changeResults(def, craft, stepName, input, randomUUID, deps.now()));
     const saved = (await deps.stores.crafts.saveProgress(userId, craft, craft.rev, { progress })) ?? conflict();

@@ -18,7 +18,7 @@ export async function saveCraft(
   const { userId } = caller;
   const stepName = requireField(input.stepName, "stepName", "Step");
   return withActionLock(deps, input.craftId, async () => {
-    const craft = await loadCraft(deps, userId, input.craftId);
+    const craft = await loadCraft(deps, caller, input.craftId);
     const def = definitionOf(deps, craft);
     const { step } = applyRule(() => findStep(def, stepName));
     const check = checkInputs(step, input.values ?? {}, "save");

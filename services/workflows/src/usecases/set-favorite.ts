@@ -1,7 +1,7 @@
 import { appError, type Caller } from "@crafter/kit";
 import type { WorkflowsDeps } from "../deps";
 import { type CraftSummaryView, summaryView } from "../domain/view";
-import { requireField } from "./common";
+import { loadCraft, requireField } from "./common";
 
 /** Stars or unstars a craft. @throws NOT_FOUND */
 export async function setFavorite(
@@ -11,6 +11,7 @@ export async function setFavorite(
 ): Promise<CraftSummaryView> {
   const { userId } = caller;
   const craftId = requireField(input.craftId, "craftId", "Craft id");
+  if (caller.delegatedProjectId !== undefined) await loadCraft(deps, caller, craftId);
   const craft = await deps.stores.crafts.setFavorite(userId, craftId, input.favorite);
   if (!craft) throw appError("NOT_FOUND", "Craft not found.");
   return summaryView(craft);
