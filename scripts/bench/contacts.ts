@@ -8,7 +8,7 @@
 //   node scripts/bench/run.mjs contacts [--contacts 50000] [--import 10000] [--runs 7]
 import { type EnvelopeResponse, verifiedSession } from "@crafter/kit/testing";
 import { contactModel } from "../../services/contacts/src/store/contact.repository";
-import { contactDocument, percentile, serviceDatabase, userIdOf } from "./common";
+import { contactDocument, forgetContactSnapshot, percentile, serviceDatabase, userIdOf } from "./common";
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -67,6 +67,7 @@ for (let at = 0; at < N; at += 1000) {
   await contacts.insertMany(docs, { ordered: false });
 }
 await database.close();
+await forgetContactSnapshot({ userId, projectId });
 console.log(
   `seeded ${N} contacts in ${((performance.now() - seedStart) / 1000).toFixed(1)} s (direct insertMany, not measured below)`,
 );

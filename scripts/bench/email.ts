@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { verifiedSession } from "@crafter/kit/testing";
 import { contactModel } from "../../services/contacts/src/store/contact.repository";
-import { contactDocument, serviceDatabase, stackEnv, userIdOf } from "./common";
+import { contactDocument, forgetContactSnapshot, serviceDatabase, stackEnv, userIdOf } from "./common";
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -55,6 +55,7 @@ for (let at = 0; at < N; at += 1000) {
   await contacts.insertMany(docs, { ordered: false });
 }
 await contactsDb.close();
+await forgetContactSnapshot({ userId, projectId });
 
 const segment = await session.post(`/api/segments?projectId=${projectId}`, {
   name: "Bench",
