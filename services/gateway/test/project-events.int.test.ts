@@ -132,8 +132,8 @@ describe("ProjectDeleted", () => {
         async () => (await session.get(`/api/workflowsV2/${craftId}`)).status === 404,
       );
     }
-    const listed = await session.get(`/api/workflowsV2?projectId=${gone.projectId}`);
-    expect(listed.body.result).toMatchObject({ crafts: [], total: 0 });
+    // The project itself is no longer the user's: listing its crafts is "No such project".
+    expect((await session.get(`/api/workflowsV2?projectId=${gone.projectId}`)).status).toBe(404);
     expect((await session.get(`/api/workflowsV2/${keptCraft}`)).status).toBe(200);
 
     // Redelivered (the same ce_id, and a copy under a new one, as a republished event would be):
