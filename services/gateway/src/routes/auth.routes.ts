@@ -17,6 +17,9 @@ const clientIp = (req: { ip?: string }) => req.ip ?? "";
 const SENT = "If the address can receive mail, a message is on its way. Please check your inbox.";
 
 /** /auth: the session flows of spec section 7 and the cookie contract of DESIGN section 4. */
+
+/** /auth/check's user: the access token's claims of spec section 3 (zod drops any other key). */
+const checkedUserSchema = z.object({ ...sessionUserSchema.shape, iat: z.number(), exp: z.number() });
 export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] {
   const refreshCookie = (req: { cookies?: Record<string, string> }) => req.cookies?.[REFRESH_COOKIE] ?? "";
   return [
@@ -98,7 +101,7 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
       tag: "auth",
       summary: "The user of the access token (cookie or bearer)",
       auth: "public",
-      response: z.object({ user: z.object({ ...sessionUserSchema.shape, iat: z.number(), exp: z.number() }) }),
+      response: z.object({ user: checkedUserSchema }),
       errors: ["UNAUTHENTICATED"],
       handler: async ({ req }) => {
         const access = accessTokenOf(req);
@@ -106,7 +109,8 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
         const user = await verify(access).catch(() => {
           throw appError("UNAUTHENTICATED");
         });
-        return { user };
+        // The spec's Auth user only: the verifier's other claims (a team member's delegation) stay inside.
+        return { user: checkedUserSchema.parse(user) };
       },
     }),
     defineRoute({
