@@ -170,6 +170,13 @@ describe("the offline engine: the draft (PAS)", () => {
     ).rejects.toThrow("client went away");
     expect(seen).toHaveLength(3);
   });
+
+  it("writes an unpaced draft in one chunk, without waiting between words", async () => {
+    // A minute a word: were it paced, this test would time out.
+    const engine = createOfflineEngine({ delayMs: 60_000 });
+    const chunks = await collect(engine.stream(request, new AbortController().signal, { paced: false }));
+    expect(chunks).toEqual([html]);
+  });
 });
 
 describe("text helpers", () => {

@@ -61,7 +61,7 @@ interface Streamed {
 async function complete(
   client: Client<typeof WorkflowsService>,
   token: string,
-  request: { craftId: string; stepName: string; values?: JsonObject },
+  request: { craftId: string; stepName: string; values?: JsonObject; buffered?: boolean },
   onEvent?: (event: CompleteStepResponse, so: Streamed) => void | Promise<void>,
 ): Promise<Streamed> {
   const so: Streamed = { text: "", deltas: 0 };
@@ -302,5 +302,27 @@ describe("workflows service", () => {
       expect(seen[1]!.data).toMatchObject({ stepName: "topic", engine: "offline", inputTokens: 0, outputTokens: 0 });
       expect(seen[2]!.data).toMatchObject({ stepName: "outline", engine: "offline" });
     });
+  });
+
+  it("answers a buffered completion whole, without deltas: the same result the stream writes", async () => {
+    const values = { topic: "How to keep a sourdough starter alive" };
+    const streamedCraft = (await workflows.createCraft({ workflowName: "BlogWriter" }, as(token))).craft!;
+    const bufferedCraft = (await workflows.createCraft({ workflowName: "BlogWriter" }, as(token))).craft!;
+    const streamed = await complete(workflows, token, {
+      craftId: streamedCraft.summary!.craftId,
+      stepName: "topic",
+      values,
+    });
+    const buffered = await complete(workflows, token, {
+      craftId: bufferedCraft.summary!.craftId,
+      stepName: "topic",
+      values,
+      buffered: true,
+    });
+    expect(streamed.deltas).toBeGreaterThan(10);
+    expect(buffered.deltas).toBe(0);
+    expect(buffered.started).toEqual(streamed.started);
+    expect(buffered.completed!.result!.content).toBe(streamed.completed!.result!.content);
+    expect(step(buffered.completed!.craft!, "topic").state).toBe("Completed");
   });
 });

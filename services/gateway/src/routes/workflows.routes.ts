@@ -273,7 +273,8 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
         let completed: Extract<CompleteStepResponse["event"], { case: "completed" }>["value"] | undefined;
         const controller = abortOnClose(res);
         for await (const message of workflows.completeStep(
-          { craftId: params.id, stepName: body.stepName, values: body.values as JsonObject },
+          // Answered whole: no deltas, and the offline engine does not pace its text for a reader.
+          { craftId: params.id, stepName: body.stepName, values: body.values as JsonObject, buffered: true },
           { ...as, signal: controller.signal, timeoutMs: GENERATION_TIMEOUT_MS },
         )) {
           if (message.event.case === "completed") completed = message.event.value;
@@ -463,6 +464,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
             stepName: params.stepName,
             actionType: params.actionType,
             params: body.params as JsonObject,
+            buffered: true,
           },
           { ...as, signal: controller.signal, timeoutMs: GENERATION_TIMEOUT_MS },
         )) {

@@ -41,7 +41,8 @@ export function composeOffline(request: GenerationRequest): string {
 /**
  * The engine used when no AI provider is configured (DESIGN section 6): it drafts from the user's
  * own inputs with the framework the definition names and says so on every result. It streams in
- * word chunks with `delayMs` between them, so the draft is seen being written; it uses no tokens.
+ * word chunks with `delayMs` between them when the stream is `paced` (someone watches it being
+ * written), else in one chunk at once; it uses no tokens.
  */
 export function createOfflineEngine(options: { delayMs: number }): TextEngine {
   return {
@@ -52,12 +53,17 @@ export function createOfflineEngine(options: { delayMs: number }): TextEngine {
       framework: request.offline.framework,
       note: offlineNote(request.offline.framework),
     }),
-    stream(request, signal): GenerationRun {
+    stream(request, signal, { paced } = { paced: true }): GenerationRun {
       return {
         usage: { inputTokens: 0, outputTokens: 0 },
         async *[Symbol.asyncIterator]() {
           signal.throwIfAborted();
-          const chunks = wordChunks(composeOffline(request));
+          const text = composeOffline(request);
+          if (!paced) {
+            yield text;
+            return;
+          }
+          const chunks = wordChunks(text);
           for (const [i, chunk] of chunks.entries()) {
             signal.throwIfAborted();
             yield chunk;

@@ -106,7 +106,7 @@ export function createTextEngine(
     name: fallback.name,
     isOffline: (workflowName) => (byWorkflow.get(workflowName) ?? fallback).isOffline(workflowName),
     describe: (request) => pick(request).describe(request),
-    stream: (request, signal): GenerationRun => pick(request).stream(request, signal),
+    stream: (request, signal, options): GenerationRun => pick(request).stream(request, signal, options),
   };
 }
 

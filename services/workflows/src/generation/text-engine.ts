@@ -16,6 +16,16 @@ export interface GenerationRun extends AsyncIterable<string> {
   readonly usage: TokenUsage;
 }
 
+/** How the text of a generation is read. */
+export interface StreamOptions {
+  /**
+   * Someone reads the text as it is written (a stream to the browser): the offline engine paces
+   * its chunks only then, so the draft is seen being written. A caller that collects the whole text
+   * (a REST answer, an inline rewrite) gets it at once, in one chunk. Providers stream at their own pace either way.
+   */
+  paced: boolean;
+}
+
 /**
  * One interface for every way of writing text: the Vercel AI SDK against a configured provider,
  * or the offline engine. `stream` stops with the signal's reason when `signal` aborts, and fails
@@ -26,5 +36,6 @@ export interface TextEngine {
   describe(request: GenerationRequest): EngineInfo;
   /** True when this workflow's text is drafted offline: such drafts cost no credits (DESIGN §6). */
   isOffline(workflowName: string): boolean;
-  stream(request: GenerationRequest, signal: AbortSignal): GenerationRun;
+  /** @param options paced unless told otherwise (a stream to the browser). */
+  stream(request: GenerationRequest, signal: AbortSignal, options?: StreamOptions): GenerationRun;
 }

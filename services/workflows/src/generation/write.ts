@@ -18,7 +18,7 @@ export interface Written {
  */
 export async function writeText(engine: TextEngine, request: GenerationRequest, signal: AbortSignal): Promise<Written> {
   const info = engine.describe(request);
-  const run = engine.stream(request, signal);
+  const run = engine.stream(request, signal, { paced: false });
   let text = "";
   for await (const chunk of run) text += chunk;
   signal.throwIfAborted();

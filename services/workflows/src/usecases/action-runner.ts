@@ -42,6 +42,11 @@ export interface ActionRun {
    */
   raw?: Readonly<Record<string, unknown>>;
   signal: AbortSignal;
+  /**
+   * The caller reads the result whole (the gateway's REST route): no `delta` events, and the
+   * offline engine writes at once instead of pacing its text for a reader.
+   */
+  buffered?: boolean;
   emit: (event: StepEvent) => void;
 }
 
@@ -124,12 +129,12 @@ async function generate(
   run.emit({ case: "started", value: { ...info, ...(itemIndex !== undefined ? { itemIndex } : {}) } });
   const attributes = { workflow: run.def.name, engine: info.engine };
   const started = performance.now();
-  const generation = engine.stream(request, run.signal);
+  const generation = engine.stream(request, run.signal, { paced: !run.buffered });
   let text = "";
   try {
     for await (const chunk of generation) {
       text += chunk;
-      run.emit({ case: "delta", value: { text: chunk } });
+      if (!run.buffered) run.emit({ case: "delta", value: { text: chunk } });
     }
     run.signal.throwIfAborted();
   } catch (error) {

@@ -15,6 +15,8 @@ export interface CompleteStepInput {
   craftId: string;
   stepName: string;
   values?: JsonObject;
+  /** The caller reads the result whole: no `delta` events, no pacing (action-runner's ActionRun). */
+  buffered?: boolean;
 }
 
 /**
@@ -84,6 +86,7 @@ async function run(
           values: check.values,
           raw: input.values,
           signal,
+          buffered: input.buffered,
           emit,
         });
       } catch (error) {

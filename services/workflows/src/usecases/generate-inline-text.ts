@@ -66,7 +66,7 @@ export async function generateInlineText(
     try {
       const engine = await deps.engines.forUser(userId);
       const info = engine.describe(request);
-      const generation = engine.stream(request, signal);
+      const generation = engine.stream(request, signal, { paced: false });
       let text = "";
       for await (const chunk of generation) text += chunk;
       signal.throwIfAborted();

@@ -15,6 +15,8 @@ export interface RunActionInput {
   actionType: string;
   /** The values to run with, merged over the step's saved values (like CompleteStep's values). */
   params?: JsonObject;
+  /** As CompleteStepInput.buffered. */
+  buffered?: boolean;
 }
 
 /**
@@ -72,6 +74,7 @@ async function run(
         values: check.values,
         raw: input.params,
         signal,
+        buffered: input.buffered,
         emit,
       });
       const progress = addResults(def, stored, stepName, check.values, outcome.results);
