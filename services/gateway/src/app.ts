@@ -2,7 +2,7 @@ import { expressConnectMiddleware } from "@connectrpc/connect-express";
 import { type AccessTokenVerifier, errorInterceptor, type Redis } from "@crafter/kit";
 import cookieParser from "cookie-parser";
 import cors from "cors";
-import express, { type Express } from "express";
+import express, { type Express, Router } from "express";
 import type { Logger } from "pino";
 import { bumpViewsOnWrite, UserViewCache } from "./cache/user-views";
 import type { Clients } from "./clients";
@@ -14,6 +14,7 @@ import { errorHandler } from "./http/envelope";
 import { Idempotency } from "./http/idempotency";
 import { openApiDocument } from "./http/openapi";
 import { publishedPages } from "./http/published-pages";
+import { readAhead } from "./http/read-ahead";
 import { apiReference } from "./http/reference";
 import { API_CONTENT_TYPES, crossOriginMatcher, mountRoutes } from "./http/registry";
 import { securityHeaders } from "./http/security";
@@ -66,7 +67,8 @@ export function createApp(
 
   app.use(securityHeaders());
   app.use(["/api", "/rpc"], bumpViewsOnWrite(redis, logger));
-  app.use(views.prefetch(["/api/user/account", "/api/app/initial"]));
+  // The cached views' reads: the denylist and the view version in one Redis round trip.
+  app.use(readAhead(redis, ["/api/user/account", "/api/app/initial"]));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
@@ -87,7 +89,6 @@ export function createApp(
     res.setHeader("cache-control", "no-store");
     next();
   };
-  app.use("/api", apiReference(openapi));
   // CORS only for the public routes other sites call (registry `crossOrigin`): any origin, no
   // credentials (the widget and forms send no cookie), preflights answered here.
   const publicCors = cors({
@@ -96,25 +97,25 @@ export function createApp(
     allowedHeaders: ["content-type"],
     maxAge: 600,
   });
-  app.use("/api/public", (req, res, next) => (crossOrigin(req) ? publicCors(req, res, next) : next()));
   const mountDeps = { verify, clients, idempotency: new Idempotency(redis), acting };
+  // Each mount is one layer of the app, its middleware a router of its own: a request walks only
+  // its own mount's chain, and path-less layers skip the path match (router's "/" fast path).
+  const api = Router();
+  api.use(apiReference(openapi));
+  api.use("/public", (req, res, next) => (crossOrigin(req) ? publicCors(req, res, next) : next()));
+  api.use(noStore);
   // Routes that read their raw body and authenticate it themselves (Stripe's signed webhooks) come
   // before the CSRF check and the JSON parser.
-  app.use("/api", noStore, mountRoutes("/api", routes, mountDeps, { raw: true }));
-  for (const mount of ["/auth", "/api"]) {
-    // /api also takes multipart and octet-stream uploads (media) and a raw text/csv body (the
-    // contacts import); each route then accepts only its own type (registry.ts).
-    const types = mount === "/api" ? API_CONTENT_TYPES : undefined;
-    app.use(
-      mount,
-      noStore,
-      csrfGuard(origins, types, mount === "/api" ? crossOrigin : undefined),
-      cookieParser(),
-      ...jsonBody(),
-      ...(mount === "/api" ? [...csvBody(), formBody()] : []),
-      mountRoutes(mount, routes, mountDeps),
-    );
-  }
+  api.use(mountRoutes("/api", routes, mountDeps, { raw: true }));
+  // /api also takes multipart and octet-stream uploads (media) and a raw text/csv body (the
+  // contacts import); each route then accepts only its own type (registry.ts).
+  api.use(csrfGuard(origins, API_CONTENT_TYPES, crossOrigin), ...jsonBody(), ...csvBody(), formBody());
+  api.use(mountRoutes("/api", routes, mountDeps));
+  // Only /auth reads cookies by name (the refresh cookie); /api's session reads its one cookie itself.
+  const auth = Router();
+  auth.use(noStore, csrfGuard(origins), cookieParser(), ...jsonBody(), mountRoutes("/auth", routes, mountDeps));
+  app.use("/api", api);
+  app.use("/auth", auth);
   // Signed, expiring media URLs (`/media/<key>?exp&sig`): no session, the signature is the key.
   app.get("/media/*key", mediaFiles(clients));
   // Email tracking (issue 13): the open pixel and signed click redirects, no session.

@@ -2,9 +2,12 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "@jest/globals";
 import express from "express";
+import pino from "pino";
+import { z } from "zod";
 import { containsNul, jsonDepth } from "../src/http/body";
+import { errorHandler } from "../src/http/envelope";
 import { canonicalJson } from "../src/http/idempotency";
-import { expressPath } from "../src/http/registry";
+import { defineRoute, expressPath, type MountDeps, mountRoutes } from "../src/http/registry";
 import { securityHeaders } from "../src/http/security";
 import { SPA_PATH } from "../src/http/static";
 
@@ -42,6 +45,78 @@ describe("expressPath", () => {
       "/workflowsV2/:id/:stepName/editStep",
     );
     expect(expressPath("/api", "/api")).toBe("/");
+  });
+});
+
+describe("mountRoutes", () => {
+  // Public routes only: the session, Idempotency-Key and project resolution are never reached.
+  const unused = {} as MountDeps;
+  const route = (path: string, answer: string) =>
+    defineRoute({
+      method: "get",
+      path,
+      summary: answer,
+      tag: "test",
+      auth: "public",
+      response: z.string(),
+      handler: async () => answer,
+    });
+
+  async function answersOf(paths: string[]): Promise<Array<number | string>> {
+    const app = express();
+    const routes = [
+      route("/api/user/account", "account"),
+      route("/api/{slug}/profile", "any first segment"),
+      route("/api/user/{id}", "user by id"),
+      route("/api/contacts/export", "export"),
+      route("/api", "root"),
+    ];
+    app.use("/api", mountRoutes("/api", routes, unused));
+    app.use(errorHandler(pino({ level: "silent" })));
+    const server = createServer(app).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      return await Promise.all(
+        paths.map(async (path) => {
+          const response = await fetch(`http://127.0.0.1:${port}${path}`);
+          const body = (await response.json()) as { result: string | null };
+          return response.ok ? body.result! : response.status;
+        }),
+      );
+    } finally {
+      server.close();
+    }
+  }
+
+  it("finds each route in its first segment's group, in registration order, as the router matches", async () => {
+    expect(
+      await answersOf([
+        "/api/user/account",
+        "/api/user/42",
+        // A parameter first segment is in every group, in its place: before /api/user/{id}.
+        "/api/user/profile",
+        "/api/anything/profile",
+        "/api/contacts/export",
+        // Case-insensitive and a trailing slash, as Express matches.
+        "/API/User/Account",
+        "/api/contacts/export/",
+        "/api",
+        "/api/contacts/import",
+        "/api/nothing",
+      ]),
+    ).toEqual([
+      "account",
+      "user by id",
+      "any first segment",
+      "any first segment",
+      "export",
+      "account",
+      "export",
+      "root",
+      404,
+      404,
+    ]);
   });
 });
 

@@ -123,6 +123,28 @@ describe("createAccessTokenVerifier", () => {
     denied.add("u3");
     await expect(verify(token)).rejects.toThrow("access token denied");
   });
+
+  it("takes the denylist's answer the caller read already, instead of asking again", async () => {
+    const key = await keys("k1");
+    let asked = 0;
+    const verify = createAccessTokenVerifier({
+      fetchJwks: async () => ({ keys: [key.jwk] }) as JSONWebKeySet,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      now: () => T0 * 1000,
+      isDenied: async () => {
+        asked++;
+        return false;
+      },
+    });
+    const token = await sign(key.privateKey, "k1", { sub: "u4", iat: T0, exp: T0 + 60 });
+    expect((await verify(token, { denied: Promise.resolve(false) })).userId).toBe("u4");
+    // Cached or not, a denial read ahead refuses the token.
+    await expect(verify(token, { denied: Promise.resolve(true) })).rejects.toThrow("access token denied");
+    expect(asked).toBe(0);
+    expect((await verify(token)).userId).toBe("u4");
+    expect(asked).toBe(1);
+  });
 });
 
 describe("createIdentityVerifier", () => {

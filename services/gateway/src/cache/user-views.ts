@@ -1,5 +1,6 @@
 import { bumpViewVersion, type Logger, type Redis, viewVersion } from "@crafter/kit";
 import type { Request, RequestHandler } from "express";
+import { unverifiedClaims } from "../http/read-ahead";
 import { accessTokenFrom } from "../http/session";
 
 /** What a loader returns: the view, and until when it stays right by itself (credits expire). */
@@ -23,8 +24,9 @@ interface Entry {
  * entry (so credits are right right after a debit, by whatever path it came), and this gateway
  * after each state-changing request of the user (`bumpViewsOnWrite`). A view is stored under the
  * version read *before* it was fetched, so one fetched while a write ran is never served after the
- * write answered. Each read costs one Redis GET; a miss costs what the route cost before. Changes
- * nobody bumps for (an operator's global flag, a role changed by an event) show within `ttlMs`.
+ * write answered. Each read costs one Redis read (for the routes of http/read-ahead.ts, the same
+ * MGET that checks the denylist); a miss costs what the route cost before. Changes nobody bumps
+ * for (an operator's global flag, a role changed by an event) show within `ttlMs`.
  * Without Redis nothing is cached.
  */
 export class UserViewCache {
@@ -38,34 +40,13 @@ export class UserViewCache {
   ) {}
 
   /**
-   * Starts reading the view version of a request to one of `paths` before the session is checked,
-   * keyed by the token's unverified subject, so the version's Redis round trip runs beside the
-   * denylist's instead of after it. `get` uses it only for the verified user of the same id (a
-   * forged subject costs one wasted GET, never another user's view).
-   */
-  prefetch(paths: readonly string[]): RequestHandler {
-    const wanted = new Set(paths);
-    return (req, _res, next) => {
-      if (req.method === "GET" && wanted.has(req.path)) {
-        const userId = subjectOf(accessTokenFrom(req.headers.authorization, req.headers.cookie));
-        if (userId) {
-          const version = viewVersion(this.redis, userId);
-          version.catch(() => {}); // read (and its failure handled) in get()
-          prefetched.set(req, { userId, version });
-        }
-      }
-      next();
-    };
-  }
-
-  /**
    * The user's view `part`, from this process when its version is current, else from `load`.
-   * @param req the request, whose version `prefetch` may have started reading.
+   * @param req the request, whose version http/read-ahead.ts may have started reading.
    */
   async get<T>(userId: string, part: string, load: () => Promise<Loaded<T>>, req?: Request): Promise<T> {
     let version: string;
     try {
-      const early = req ? prefetched.get(req) : undefined;
+      const early = req?.readAhead;
       version = early && early.userId === userId ? await early.version : await viewVersion(this.redis, userId);
     } catch (error) {
       this.logger.warn({ err: error }, "view version unreadable; not caching");
@@ -98,21 +79,6 @@ export class UserViewCache {
   }
 }
 
-/** Version reads started by `prefetch`, per request (gone with the request). */
-const prefetched = new WeakMap<Request, { userId: string; version: Promise<string> }>();
-
-/** The `sub` of an access token, unverified: only used to invalidate (a forged one costs a miss). */
-function subjectOf(token: string | undefined): string | undefined {
-  const payload = token?.split(".")[1];
-  if (!payload) return undefined;
-  try {
-    const sub = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")).sub;
-    return typeof sub === "string" && sub ? sub : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Bumps the caller's view version when a state-changing request (not GET/HEAD/OPTIONS) ends,
  * before its last byte goes out, so the client's next read cannot get a view from before it.
@@ -123,7 +89,8 @@ export function bumpViewsOnWrite(redis: Redis, logger: Logger): RequestHandler {
     const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
     res.end = ((...args: unknown[]) => {
       // The user the handlers authenticated (any credential), else the session token's subject.
-      const userId = req.user?.userId || subjectOf(accessTokenFrom(req.headers.authorization, req.headers.cookie));
+      const userId =
+        req.user?.userId || unverifiedClaims(accessTokenFrom(req.headers.authorization, req.headers.cookie))?.sub;
       if (!userId) return end(...args);
       bumpViewVersion(redis, userId)
         .catch((error) => logger.warn({ err: error, userId }, "view version not bumped"))

@@ -193,13 +193,37 @@ export interface MountDeps {
  * An Express router for the routes under `mount`: session check, then params, query and body
  * validated by the route's schemas (400 CR_ERR_BAD_REQUEST with per-field messages), the
  * Idempotency-Key replay, the handler, and the success envelope.
+ *
+ * The routes are grouped by their first path segment below the mount (`/api/contacts/…` →
+ * "contacts"), a router each: a request walks only its group, not all ~190 routes in turn (the
+ * router matches each route's pattern one after the other). A route whose first segment is a
+ * parameter would belong to every group: it goes in each, in its place, so the order is kept.
  */
 export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps, options = { raw: false }): Router {
-  const router = Router();
-  const session = requireSession(deps.verify, deps.clients);
   const mounted = routes.filter(
     (r) => (r.path === mount || r.path.startsWith(`${mount}/`)) && Boolean(r.signedBody) === options.raw,
   );
+  const groups = new Map<string, Router>();
+  const anyGroup = Router();
+  const everyGroup: Router[] = [anyGroup];
+  // Lower case: the router matches paths case-insensitively.
+  const segmentOf = (path: string) => path.slice(1).split("/", 1)[0]!.toLowerCase();
+  const isParameter = (segment: string) => segment.startsWith("{");
+  for (const route of mounted) {
+    const segment = segmentOf(route.path.slice(mount.length));
+    if (!isParameter(segment) && !groups.has(segment)) {
+      const group = Router();
+      groups.set(segment, group);
+      everyGroup.push(group);
+    }
+  }
+  const groupsOf = (path: string) => {
+    const segment = segmentOf(path.slice(mount.length));
+    return isParameter(segment) ? everyGroup : [groups.get(segment)!];
+  };
+  const router = Router();
+  router.use((req, res, next) => (groups.get(segmentOf(req.path)) ?? anyGroup)(req, res, next));
+  const session = requireSession(deps.verify, deps.clients);
   for (const route of mounted) {
     const handlers: RequestHandler[] = [];
     if (route.signedBody) handlers.push(express.raw({ type: () => true, limit: route.signedBody.limit }));
@@ -244,7 +268,7 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps, 
       // A route that wrote its own response (a CSV download, a file) is not enveloped.
       if (!route.fileResponse && !res.headersSent) ok(res, answer.result, answer.status);
     });
-    router[route.method](expressPath(route.path, mount), ...handlers);
+    for (const group of groupsOf(route.path)) group[route.method](expressPath(route.path, mount), ...handlers);
   }
   // The raw routes' router lets every other path through to the usual mount.
   if (!options.raw)

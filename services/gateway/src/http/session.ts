@@ -52,6 +52,14 @@ declare global {
       accessToken?: string;
       /** Set when the request authenticated with a personal API key. */
       apiKey?: { id: string; scopes: string[] };
+      /**
+       * Set by http/read-ahead.ts: the denylist's answer for the access token and its user's view
+       * version, from one Redis MGET, keyed by the token's *unverified* claims. The session check
+       * uses `denied` only for the same token text, and the view cache uses `version` only for the
+       * verified user of the same id, so a forged token costs one wasted read, never another
+       * user's view. Both reject when Redis is unreachable.
+       */
+      readAhead?: { token: string; userId: string; denied: Promise<boolean>; version: Promise<string> };
     }
   }
 }
@@ -98,8 +106,10 @@ export function requireSession(verify: AccessTokenVerifier, clients: Pick<Client
       req.accessToken = token;
     }
     let user: AuthUser;
+    // The denylist read already started beside the view version (http/read-ahead.ts), if any.
+    const denied = req.readAhead?.token === req.accessToken ? req.readAhead.denied : undefined;
     try {
-      user = await verify(req.accessToken);
+      user = await verify(req.accessToken, { denied });
     } catch {
       throw appError("UNAUTHENTICATED");
     }

@@ -30,17 +30,30 @@ export async function denyUserTokensBefore(redis: Redis, userId: string, at: Dat
 }
 
 /**
+ * The two keys a denial of these claims is kept under (the session's, the user's), for a caller
+ * that reads them in an MGET of its own beside other keys; `deniedBy` judges their values.
+ */
+export function denylistKeys(claims: DeniableClaims): [string, string] {
+  return [claims.sid ? sidKey(claims.sid) : "deny:sid:", claims.sub ? userKey(claims.sub) : "deny:user:"];
+}
+
+/**
+ * Whether the values of `denylistKeys(claims)`, as MGET answers them (null when absent), deny the
+ * token: its session is denied, or it was issued at or before the user's last password change.
+ */
+export function deniedBy(claims: DeniableClaims, [session, userBefore]: (string | null | undefined)[]): boolean {
+  if (!claims.sid && !claims.sub) return false;
+  if (session) return true;
+  return userBefore !== null && userBefore !== undefined && (claims.iat ?? 0) <= Number(userBefore);
+}
+
+/**
  * A check for the access-token verifier: true when the token's session is denied, or the user's
  * tokens issued up to a password change are. One Redis round trip (MGET).
  */
 export function redisDenylist(redis: Redis): (claims: DeniableClaims) => Promise<boolean> {
   return async (claims) => {
     if (!claims.sid && !claims.sub) return false;
-    const [session, userBefore] = await redis.mget(
-      claims.sid ? sidKey(claims.sid) : "deny:sid:",
-      claims.sub ? userKey(claims.sub) : "deny:user:",
-    );
-    if (session) return true;
-    return userBefore !== null && userBefore !== undefined && (claims.iat ?? 0) <= Number(userBefore);
+    return deniedBy(claims, await redis.mget(...denylistKeys(claims)));
   };
 }

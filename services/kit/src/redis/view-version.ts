@@ -6,6 +6,9 @@ import type { Redis } from "ioredis";
 // served after that write answered. Redis may lose the key: a missing version means "do not cache".
 
 const key = (userId: string) => `view:${userId}`;
+
+/** The Redis key of the user's view version, for a caller that reads it in an MGET beside other keys. */
+export const viewVersionKey = key;
 /** How long a version lives without writes, in seconds (the caches that use it live shorter). */
 const VERSION_TTL_S = 86_400;
 
