@@ -1,5 +1,6 @@
 // Shared pieces of the benchmarks: the stack's addresses, users made through the gateway, latency
 // statistics, and autocannon runs reduced to one row of the table.
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
@@ -119,8 +120,11 @@ export interface LoadOptions {
   connections: number;
   durationS: number;
   /** Processes whose CPU time per request is reported (e.g. the gateway and account), by name. */
-  processes?: Record<string, number>;
+  processes?: Processes;
 }
+
+/** Processes by name: one pid, or several whose CPU times add up (PostgreSQL's backends). */
+export type Processes = Record<string, number | number[]>;
 
 /** CPU time (user + system) a process has used, in ms, from /proc (Linux); NaN elsewhere. */
 export function cpuMs(pid: number): number {
@@ -131,6 +135,35 @@ export function cpuMs(pid: number): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/**
+ * The database's processes when scripts/infra runs them from this checkout: FerretDB, and
+ * PostgreSQL's backends (the postmaster's children; a backend started during a run is missed).
+ */
+export function databasePids(): Processes {
+  const pids: Processes = {};
+  const ferretdb = join(repoRoot, ".data/ferretdb/ferretdb.pid");
+  if (existsSync(ferretdb)) pids.ferretdb = Number(readFileSync(ferretdb, "utf8"));
+  const postmaster = join(repoRoot, ".data/postgres/data/postmaster.pid");
+  if (existsSync(postmaster)) {
+    const parent = readFileSync(postmaster, "utf8").split("\n")[0]!;
+    const children = spawnSync("pgrep", ["-P", parent], { encoding: "utf8" }).stdout.split("\n").filter(Boolean);
+    pids.postgres = children.map(Number);
+  }
+  return pids;
+}
+
+/**
+ * Starts counting the CPU time of `processes`; the function returned gives it per call since then,
+ * e.g. "gateway 410 µs, workflows 1,200 µs".
+ */
+export function cpuPerCall(processes: Processes): (calls: number) => string {
+  const entries = Object.entries(processes).map(([name, pids]) => [name, [pids].flat()] as const);
+  const total = (pids: number[]) => pids.reduce((sum, pid) => sum + (cpuMs(pid) || 0), 0);
+  const before = entries.map(([, pids]) => total(pids));
+  return (calls) =>
+    entries.map(([name, pids], i) => `${name} ${fixed((1000 * (total(pids) - before[i]!)) / calls, 0)} µs`).join(", ");
 }
 
 /** The pids of the stack's processes (.data/stack/<profile>/<name>.pid). */
@@ -164,14 +197,10 @@ export async function load(name: string, options: LoadOptions): Promise<Row> {
       else errors++;
     },
   );
-  const processes = Object.entries(options.processes ?? {});
-  const cpuBefore = processes.map(([, pid]) => cpuMs(pid));
+  const cpu = cpuPerCall(options.processes ?? {});
   const result = await instance;
   // CPU per request stays meaningful on a busy machine, where latency and req/s swing with the load.
-  const cpu = processes
-    .map(([process, pid], i) => `${process} ${fixed((1000 * (cpuMs(pid) - cpuBefore[i]!)) / latencies.length, 0)} µs`)
-    .join(", ");
-  const note = processes.length > 0 ? `CPU/req: ${cpu}` : undefined;
+  const note = options.processes ? `CPU/req: ${cpu(latencies.length)}` : undefined;
   return rowOf(name, latencies, options.durationS, errors + result.errors + result.timeouts, note);
 }
 

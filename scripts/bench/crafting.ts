@@ -1,6 +1,6 @@
 // One crafting user of the benchmarks: signs up through the gateway and completes BlogWriter's
 // steps (PUT /api/workflowsV2/{id}/step/complete) with the offline engine, one after the other.
-import { concurrent, type Row, rowOf, signedInUser, stackEnv } from "./common";
+import { concurrent, cpuPerCall, databasePids, type Row, rowOf, signedInUser, stackEnv, stackPids } from "./common";
 
 const env = stackEnv();
 const gateway = (env.GATEWAY_URL ?? "http://localhost:28080").replace("localhost", "127.0.0.1");
@@ -86,6 +86,12 @@ export class Crafter {
 export async function stepCompletions(users: number, seconds: number): Promise<Row> {
   const crafters = Array.from({ length: users }, () => new Crafter());
   await Promise.all(crafters.map((crafter) => crafter.newCraft()));
+  // Where a completion's CPU goes: the services it crosses, and the database behind them.
+  const cpu = cpuPerCall({
+    ...stackPids(["gateway", "workflows", "projects", "billing", "account"]),
+    ...databasePids(),
+  });
   const run = await concurrent(users, seconds, (worker) => crafters[worker]!.completeStep());
-  return rowOf(`REST step completions, ${users} users at once`, run.latencies, run.seconds, run.errors);
+  const note = `CPU/completion: ${cpu(run.latencies.length)}`;
+  return rowOf(`REST step completions, ${users} users at once`, run.latencies, run.seconds, run.errors, note);
 }
