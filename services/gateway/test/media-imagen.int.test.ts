@@ -2,6 +2,7 @@ import { type GatewaySession, stackEnv, verifiedSession } from "@crafter/kit/tes
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import sharp from "sharp";
 import { type FakeImagen, startFakeImagen } from "../../media/test/fake-imagen-server";
+import { complete, stepOf, W } from "./craft-steps";
 
 // Imagen through the whole stack (gateway, workflows, the real media service, billing and object
 // store), against a local server that speaks the Generative Language API's `models/<model>:predict`
@@ -38,15 +39,6 @@ beforeAll(async () => {
 afterAll(() => imagen.close());
 
 const credits = async () => (await session.get("/api/user/account")).body.result.credits as number;
-const W = "/api/workflowsV2";
-
-async function complete(craftId: string, stepName: string, values: Record<string, unknown>) {
-  const done = await session.put(`${W}/${craftId}/step/complete`, { stepName, values });
-  expect(`${stepName} ${done.status}`).toBe(`${stepName} 200`);
-  return done.body.result.craft;
-}
-const stepOf = (craft: { steps: { name: string; results: any[] }[] }, name: string) =>
-  craft.steps.find((step) => step.name === name)!;
 
 describe("image generation with Imagen configured", () => {
   it("asks Imagen for the prompt in the closest aspect ratio, stores it in the asked size, and debits credits", async () => {
@@ -67,8 +59,8 @@ describe("image generation with Imagen configured", () => {
 describe("a craft's image step with Imagen configured", () => {
   it("sends the written prompt in the network's aspect ratio, refunds a failure, and keeps the image", async () => {
     const craftId = (await session.post(W, { workflowName: "SocialMediaPostWriter" })).body.result.craftId as string;
-    await complete(craftId, "brief", { network: "tiktok", topic: "Our new sourdough starter kit is here" });
-    await complete(craftId, "imageIdeas", { subject: "A jar of bubbling starter" });
+    await complete(session, craftId, "brief", { network: "tiktok", topic: "Our new sourdough starter kit is here" });
+    await complete(session, craftId, "imageIdeas", { subject: "A jar of bubbling starter" });
 
     imagen.mode = "fail";
     const before = await credits();
