@@ -3,15 +3,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { createLogger, createRedis } from "@crafter/kit";
 import { type GatewaySession, repoRoot, stackEnv, verifiedSession } from "@crafter/kit/testing";
 import autocannon from "autocannon";
 import mongoose, { type Connection } from "mongoose";
 import type { ContactFields } from "../../services/contacts/src/domain/contact";
 import type { ConsentStatus } from "../../services/contacts/src/domain/fields";
 import type { ContactDoc } from "../../services/contacts/src/store/contact.repository";
-import { ContactSnapshots } from "../../services/contacts/src/store/contact-snapshot";
 import { newContactDoc } from "../../services/contacts/src/usecases/contacts";
+
+/** Drops the contacts service's snapshot of a project after a seed straight into its database. */
+export { forgetContactSnapshot } from "../../services/contacts/test/seeded-contacts";
 
 /** The test stack's addresses (the kit's stackEnv: environment, stack.env, infra.env). */
 export { stackEnv };
@@ -41,18 +42,6 @@ export async function serviceDatabase(service: string): Promise<Connection> {
       dbName: `${env.CRAFTER_NAMESPACE ?? "crafter_test"}_${service}`.replace(/-/g, "_"),
     })
     .asPromise();
-}
-
-/**
- * After contacts were written straight into the database (`contactDocument`), past the contacts
- * service: its snapshot of the project is dropped, so the next read rebuilds it from the database.
- */
-export async function forgetContactSnapshot(scope: { userId: string; projectId: string }): Promise<void> {
-  const env = stackEnv();
-  const logger = createLogger("bench", "silent");
-  const redis = createRedis(env.REDIS_URL ?? "redis://127.0.0.1:6379", env.CRAFTER_NAMESPACE ?? "crafter_test", logger);
-  await new ContactSnapshots(redis, logger).invalidate(scope);
-  redis.disconnect();
 }
 
 /**
