@@ -14,7 +14,20 @@ import {
   ThunderboltOutlined,
   UndoOutlined,
 } from "@ant-design/icons";
-import { Button, Card, ColorPicker, Flex, Input, InputNumber, Result, Select, Space, Tooltip, Typography } from "antd";
+import {
+  Button,
+  Card,
+  ColorPicker,
+  Flex,
+  Grid,
+  Input,
+  InputNumber,
+  Result,
+  Select,
+  Space,
+  Tooltip,
+  Typography,
+} from "antd";
 import type Konva from "konva";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Ellipse, Image as KonvaImage, Layer, Rect, Stage, Text, Transformer } from "react-konva";
@@ -268,6 +281,9 @@ export function Designer({ initial, savedId, onSaved, prompts = [], saveLabel = 
   const [recent, setRecent] = useState<RecentColours>({});
   const [designId, setDesignId] = useState<string | null>(savedId);
   const [saving, setSaving] = useState(false);
+  // On a phone (under antd's sm, 576 px) the add buttons show their icons only: with their labels
+  // the group is wider than the card and runs past its edge (it does not wrap).
+  const narrow = !Grid.useBreakpoint().sm;
   const [picking, setPicking] = useState<"image" | "logo" | null>(null);
   const [fontsReady, setFontsReady] = useState(0);
   const stageRef = useRef<Konva.Stage>(null);
@@ -478,28 +494,40 @@ export function Designer({ initial, savedId, onSaved, prompts = [], saveLabel = 
             onClick={() =>
               add(newElement("text", design.width, design.height, { fill: readableOn(firstChild(stage)?.fill) }))
             }
+            aria-label="Add text"
             data-testid="designer-add-text"
           >
-            Text
+            {narrow ? null : "Text"}
           </Button>
         </Tooltip>
         <Tooltip title="Add a shape">
           <Button
             icon={<BorderOutlined />}
             onClick={() => add(newElement("shape", design.width, design.height))}
+            aria-label="Add a shape"
             data-testid="designer-add-shape"
           >
-            Shape
+            {narrow ? null : "Shape"}
           </Button>
         </Tooltip>
         <Tooltip title="Add an image">
-          <Button icon={<PictureOutlined />} onClick={() => setPicking("image")} data-testid="designer-add-image">
-            Image
+          <Button
+            icon={<PictureOutlined />}
+            onClick={() => setPicking("image")}
+            aria-label="Add an image"
+            data-testid="designer-add-image"
+          >
+            {narrow ? null : "Image"}
           </Button>
         </Tooltip>
         <Tooltip title="Add a logo">
-          <Button icon={<StarOutlined />} onClick={() => setPicking("logo")} data-testid="designer-add-logo">
-            Logo
+          <Button
+            icon={<StarOutlined />}
+            onClick={() => setPicking("logo")}
+            aria-label="Add a logo"
+            data-testid="designer-add-logo"
+          >
+            {narrow ? null : "Logo"}
           </Button>
         </Tooltip>
       </Space.Compact>
