@@ -466,6 +466,31 @@ export function Designer({ initial, savedId, onSaved, prompts = [], saveLabel = 
     design.stages.findIndex((candidate) => candidate.id === stage?.id),
   );
 
+  const adders = [
+    {
+      kind: "text",
+      label: "Text",
+      title: "Add text",
+      icon: <FontSizeOutlined />,
+      onClick: () =>
+        add(newElement("text", design.width, design.height, { fill: readableOn(firstChild(stage)?.fill) })),
+    },
+    {
+      kind: "shape",
+      label: "Shape",
+      title: "Add a shape",
+      icon: <BorderOutlined />,
+      onClick: () => add(newElement("shape", design.width, design.height)),
+    },
+    {
+      kind: "image",
+      label: "Image",
+      title: "Add an image",
+      icon: <PictureOutlined />,
+      onClick: () => setPicking("image"),
+    },
+    { kind: "logo", label: "Logo", title: "Add a logo", icon: <StarOutlined />, onClick: () => setPicking("logo") },
+  ];
   const toolbar = (
     <Flex gap={8} wrap align="center" data-testid="designer-toolbar">
       <Select
@@ -488,48 +513,13 @@ export function Designer({ initial, savedId, onSaved, prompts = [], saveLabel = 
         data-testid="designer-template"
       />
       <Space.Compact>
-        <Tooltip title="Add text">
-          <Button
-            icon={<FontSizeOutlined />}
-            onClick={() =>
-              add(newElement("text", design.width, design.height, { fill: readableOn(firstChild(stage)?.fill) }))
-            }
-            aria-label="Add text"
-            data-testid="designer-add-text"
-          >
-            {narrow ? null : "Text"}
-          </Button>
-        </Tooltip>
-        <Tooltip title="Add a shape">
-          <Button
-            icon={<BorderOutlined />}
-            onClick={() => add(newElement("shape", design.width, design.height))}
-            aria-label="Add a shape"
-            data-testid="designer-add-shape"
-          >
-            {narrow ? null : "Shape"}
-          </Button>
-        </Tooltip>
-        <Tooltip title="Add an image">
-          <Button
-            icon={<PictureOutlined />}
-            onClick={() => setPicking("image")}
-            aria-label="Add an image"
-            data-testid="designer-add-image"
-          >
-            {narrow ? null : "Image"}
-          </Button>
-        </Tooltip>
-        <Tooltip title="Add a logo">
-          <Button
-            icon={<StarOutlined />}
-            onClick={() => setPicking("logo")}
-            aria-label="Add a logo"
-            data-testid="designer-add-logo"
-          >
-            {narrow ? null : "Logo"}
-          </Button>
-        </Tooltip>
+        {adders.map(({ kind, label, title, icon, onClick }) => (
+          <Tooltip key={kind} title={title}>
+            <Button icon={icon} onClick={onClick} aria-label={title} data-testid={`designer-add-${kind}`}>
+              {narrow ? null : label}
+            </Button>
+          </Tooltip>
+        ))}
       </Space.Compact>
       <Space.Compact>
         <Tooltip title="Undo (Ctrl+Z)">
