@@ -6,13 +6,9 @@ import { join } from "node:path";
 import { type GatewaySession, repoRoot, stackEnv, verifiedSession } from "@crafter/kit/testing";
 import autocannon from "autocannon";
 import mongoose, { type Connection } from "mongoose";
-import type { ContactFields } from "../../services/contacts/src/domain/contact";
-import type { ConsentStatus } from "../../services/contacts/src/domain/fields";
-import type { ContactDoc } from "../../services/contacts/src/store/contact.repository";
-import { newContactDoc } from "../../services/contacts/src/usecases/contacts";
 
-/** Drops the contacts service's snapshot of a project after a seed straight into its database. */
-export { forgetContactSnapshot } from "../../services/contacts/test/seeded-contacts";
+/** Contacts seeded straight into the contacts service's database, and its snapshot dropped after. */
+export { contactDocument, forgetContactSnapshot } from "../../services/contacts/test/seeded-contacts";
 
 /** The test stack's addresses (the kit's stackEnv: environment, stack.env, infra.env). */
 export { stackEnv };
@@ -42,32 +38,6 @@ export async function serviceDatabase(service: string): Promise<Connection> {
       dbName: `${env.CRAFTER_NAMESPACE ?? "crafter_test"}_${service}`.replace(/-/g, "_"),
     })
     .asPromise();
-}
-
-/**
- * One contact in the contacts service's stored shape, built by the service's own `newContactDoc`
- * (search tokens and facets included), for seeding tens of thousands of contacts straight into its
- * database, where the API's plan limit would stop a free user at 250. Subscribed unless said otherwise.
- */
-export function contactDocument(
-  scope: { userId: string; projectId: string },
-  fields: Partial<ContactFields> & { email: string; consent?: ConsentStatus },
-  at = new Date(),
-): ContactDoc {
-  const { consent = "subscribed", ...rest } = fields;
-  const checked: ContactFields = {
-    firstName: "",
-    lastName: "",
-    phone: "",
-    company: "",
-    customerKind: "",
-    contactType: "",
-    tags: [],
-    custom: {},
-    customerSince: at,
-    ...rest,
-  };
-  return { ...newContactDoc(scope, checked, "import", consent, at, []), outbox: [] };
 }
 
 /** Percentile (0–100) of unsorted samples, nearest rank. */

@@ -2,13 +2,11 @@
 // batch of updates that fails part way (a duplicate email, refused by the unique (user, project,
 // email) index) leaves the updates that went in readable through the project's snapshot.
 import { createLogger, createRedis } from "@crafter/kit";
-import { stackEnv } from "@crafter/kit/testing";
+import { stackEnv, throwawayDatabase } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
-import mongoose, { type Connection } from "mongoose";
-import type { ContactFields } from "../src/domain/contact";
 import { type ContactsStores, createStores } from "../src/store";
 import type { StoredContact } from "../src/store/contact.repository";
-import { newContactDoc } from "../src/usecases/contacts";
+import { contactDocument } from "./seeded-contacts";
 
 jest.setTimeout(60_000);
 
@@ -16,33 +14,21 @@ const env = stackEnv();
 const run = Date.now();
 const logger = createLogger("contact-repository-test", "silent");
 const scope = { userId: `user-${run}`, projectId: `project-${run}` };
-let connection: Connection;
+let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 let redis: ReturnType<typeof createRedis>;
 let stores: ContactsStores;
 
-const fields = (n: number): ContactFields => ({
-  firstName: `Ann${n}`,
-  lastName: "Baker",
-  email: `ann${n}@repo.test`,
-  phone: "",
-  company: "",
-  customerKind: "",
-  contactType: "",
-  tags: [],
-  custom: {},
-});
+const contact = (n: number, at: Date) =>
+  contactDocument(scope, { firstName: `Ann${n}`, lastName: "Baker", email: `ann${n}@repo.test` }, at);
 
 beforeAll(async () => {
-  connection = await mongoose
-    .createConnection(env.MONGODB_URL ?? "mongodb://127.0.0.1:27017/", { dbName: `inttest_contact_repo_${run}` })
-    .asPromise();
+  database = await throwawayDatabase("contact_repo");
   redis = createRedis(env.REDIS_URL ?? "redis://127.0.0.1:6379", `inttest-contact-repo-${run}`, logger);
-  stores = await createStores(connection, redis, logger);
+  stores = await createStores(database.connection, redis, logger);
 });
 
 afterAll(async () => {
-  await connection.dropDatabase();
-  await connection.close();
+  await database.drop();
   const keys = await redis.keys("*");
   const prefix = redis.options.keyPrefix ?? "";
   if (keys.length > 0) await redis.del(...keys.map((k) => k.slice(prefix.length)));
@@ -52,10 +38,7 @@ afterAll(async () => {
 describe("updateMany", () => {
   it("when a slice fails part way, the next read of the project sees every update that went in", async () => {
     const created = new Date(Date.now() - 60_000);
-    const docs = Array.from({ length: 12 }, (_, n) => ({
-      ...newContactDoc(scope, fields(n), "import", "subscribed", created, []),
-      outbox: [],
-    }));
+    const docs = Array.from({ length: 12 }, (_, n) => contact(n, created));
     await stores.contacts.insertMany(scope, docs);
     // The project is read (built and held) before the batch, as during an import.
     expect((await stores.contacts.snapshot(scope)).entries.size).toBe(12);
@@ -68,7 +51,7 @@ describe("updateMany", () => {
       return { id: doc._id, set, events: [], after: { ...stored, ...set } as StoredContact };
     });
     // Written past the repository meanwhile (as a seed): only a rebuild from the database reads it.
-    const seeded = { ...newContactDoc(scope, fields(99), "import", "subscribed", created, []), outbox: [] };
+    const seeded = contact(99, created);
     await stores.contacts.model.collection.insertOne(seeded as never);
 
     // FerretDB answers a duplicate on update with PostgreSQL's error (code 1), not 11000.
