@@ -1,8 +1,8 @@
 // The contact repository (store/contact.repository.ts) on the real database and Redis: an import's
 // batch of updates that fails part way (a duplicate email, refused by the unique (user, project,
 // email) index) leaves the updates that went in readable through the project's snapshot.
-import { createLogger, createRedis } from "@crafter/kit";
-import { stackEnv, throwawayDatabase } from "@crafter/kit/testing";
+import { createLogger, type Redis } from "@crafter/kit";
+import { throwawayDatabase, throwawayRedis } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { type ContactsStores, createStores } from "../src/store";
 import type { StoredContact } from "../src/store/contact.repository";
@@ -10,12 +10,12 @@ import { contactDocument } from "./seeded-contacts";
 
 jest.setTimeout(60_000);
 
-const env = stackEnv();
 const run = Date.now();
 const logger = createLogger("contact-repository-test", "silent");
 const scope = { userId: `user-${run}`, projectId: `project-${run}` };
 let database: Awaited<ReturnType<typeof throwawayDatabase>>;
-let redis: ReturnType<typeof createRedis>;
+let redis: Redis;
+let dropRedis: () => Promise<void>;
 let stores: ContactsStores;
 
 const contact = (n: number, at: Date) =>
@@ -23,16 +23,13 @@ const contact = (n: number, at: Date) =>
 
 beforeAll(async () => {
   database = await throwawayDatabase("contact_repo");
-  redis = createRedis(env.REDIS_URL ?? "redis://127.0.0.1:6379", `inttest-contact-repo-${run}`, logger);
+  ({ redis, drop: dropRedis } = throwawayRedis("contact-repo"));
   stores = await createStores(database.connection, redis, logger);
 });
 
 afterAll(async () => {
   await database.drop();
-  const keys = await redis.keys("*");
-  const prefix = redis.options.keyPrefix ?? "";
-  if (keys.length > 0) await redis.del(...keys.map((k) => k.slice(prefix.length)));
-  redis.disconnect();
+  await dropRedis();
 });
 
 describe("updateMany", () => {
