@@ -211,6 +211,34 @@ describe("the visual designer in a VisualDesigner craft", () => {
     },
   );
 
+  step("fits a phone (390 px): nothing runs past the page or the designer's toolbar", async () => {
+    const craftId = await craftUpTo("VisualDesigner", [
+      ["brief", { format: "square", headline: "Fresh rye on Fridays", subject: "A rye loaf" }],
+    ]);
+    const desktop = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`/app/crafts/VisualDesigner?craftId=${craftId}`);
+      const toolbar = page.getByTestId("designer-toolbar");
+      await toolbar.waitFor();
+      await page.getByTestId("designer-add-logo").waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+        0,
+      );
+      // Every control inside the toolbar's box (the add buttons' group does not wrap: with their
+      // labels it ran past the card's edge).
+      const past = await toolbar.evaluate((bar) => {
+        const right = bar.getBoundingClientRect().right;
+        return [...bar.querySelectorAll("button, .ant-select")]
+          .filter((control) => control.getBoundingClientRect().right > right + 0.5)
+          .map((control) => control.getAttribute("data-testid") ?? control.textContent);
+      });
+      expect(past).toEqual([]);
+    } finally {
+      await page.setViewportSize(desktop);
+    }
+  });
+
   step("opens a VisualIdentity's palette and font in the designer", async () => {
     const craftId = await craftUpTo("VisualIdentity", [
       ["brand", { businessName: "Crumb & Co", primaryColor: "#c0392b", style: "classic", headingFont: "Montserrat" }],

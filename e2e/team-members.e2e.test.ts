@@ -112,15 +112,19 @@ describe("team members", () => {
     });
     expect(sent.status).toBe(201);
     const link = linkFrom(await waitForEmail(newcomer, "You are invited to a project on Crafter"), "/app/invite");
-    const context = await browser.newContext({ baseURL: gatewayUrl() });
+    // On a phone: the sign-up and the acceptance must fit 390 px.
+    const context = await browser.newContext({ baseURL: gatewayUrl(), viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
     current = page;
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     // Signed out: the guard sends them to sign in, with the invitation as the way back.
     await page.goto(`${link.pathname}${link.search}`);
     await page.waitForURL("**/signin?callbackUrl=*");
     await page.getByRole("link", { name: "Create an account" }).click();
     await page.waitForURL("**/signup?callbackUrl=*");
+    await page.getByTestId("signup-submit").waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await page.getByTestId("signup-email").fill(newcomer);
     await page.getByTestId("signup-password").fill("password-123");
     await page.getByTestId("signup-submit").click();
@@ -133,9 +137,21 @@ describe("team members", () => {
     await page.waitForURL("**/signin?callbackUrl=*");
     await page.getByTestId("signin-email").fill(newcomer);
     await page.getByTestId("signin-password").fill("password-123");
+    // Signed in without a project of their own: the app asks nothing it cannot answer (the header's
+    // context selector asked for the profiles of no project, and "Could not load data" covered it).
+    const failed: string[] = [];
+    page.on("response", (response) => {
+      if (response.status() >= 400 && new URL(response.url()).pathname.startsWith("/api/")) {
+        failed.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+      }
+    });
     await page.getByTestId("signin-submit").click();
     await page.getByTestId("invite-accepted").waitFor();
     expect(await page.getByTestId("invite-accepted").textContent()).toContain("You joined Harbour Bakery");
+    await page.waitForLoadState("networkidle");
+    expect(failed).toEqual([]);
+    expect(await page.locator(".ant-notification-notice").count()).toBe(0);
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await context.close();
   });
 });

@@ -4,15 +4,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { createLogger, createRedis } from "@crafter/kit";
 import { type GatewaySession, repoRoot, stackEnv, verifiedSession } from "@crafter/kit/testing";
 import autocannon from "autocannon";
 import mongoose, { type Connection } from "mongoose";
-import type { ContactFields } from "../../services/contacts/src/domain/contact";
-import type { ConsentStatus } from "../../services/contacts/src/domain/fields";
-import type { ContactDoc } from "../../services/contacts/src/store/contact.repository";
-import { ContactSnapshots } from "../../services/contacts/src/store/contact-snapshot";
-import { newContactDoc } from "../../services/contacts/src/usecases/contacts";
+
+/** Contacts seeded straight into the contacts service's database, and its snapshot dropped after. */
+export { contactDocument, forgetContactSnapshot } from "../../services/contacts/test/seeded-contacts";
 
 /** The test stack's addresses (the kit's stackEnv: environment, stack.env, infra.env). */
 export { stackEnv };
@@ -42,44 +39,6 @@ export async function serviceDatabase(service: string): Promise<Connection> {
       dbName: `${env.CRAFTER_NAMESPACE ?? "crafter_test"}_${service}`.replace(/-/g, "_"),
     })
     .asPromise();
-}
-
-/**
- * After contacts were written straight into the database (`contactDocument`), past the contacts
- * service: its snapshot of the project is dropped, so the next read rebuilds it from the database.
- */
-export async function forgetContactSnapshot(scope: { userId: string; projectId: string }): Promise<void> {
-  const env = stackEnv();
-  const logger = createLogger("bench", "silent");
-  const redis = createRedis(env.REDIS_URL ?? "redis://127.0.0.1:6379", env.CRAFTER_NAMESPACE ?? "crafter_test", logger);
-  await new ContactSnapshots(redis, logger).invalidate(scope);
-  redis.disconnect();
-}
-
-/**
- * One contact in the contacts service's stored shape, built by the service's own `newContactDoc`
- * (search tokens and facets included), for seeding tens of thousands of contacts straight into its
- * database, where the API's plan limit would stop a free user at 250. Subscribed unless said otherwise.
- */
-export function contactDocument(
-  scope: { userId: string; projectId: string },
-  fields: Partial<ContactFields> & { email: string; consent?: ConsentStatus },
-  at = new Date(),
-): ContactDoc {
-  const { consent = "subscribed", ...rest } = fields;
-  const checked: ContactFields = {
-    firstName: "",
-    lastName: "",
-    phone: "",
-    company: "",
-    customerKind: "",
-    contactType: "",
-    tags: [],
-    custom: {},
-    customerSince: at,
-    ...rest,
-  };
-  return { ...newContactDoc(scope, checked, "import", consent, at, []), outbox: [] };
 }
 
 /** Percentile (0–100) of unsorted samples, nearest rank. */

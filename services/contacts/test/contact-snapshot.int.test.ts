@@ -2,8 +2,8 @@
 // service see it: one builds a project from its "database" (a list here: the snapshot takes any
 // source), writes on either are read on the other, a deleted contact stays deleted when a slower build
 // meets it, a lost write makes the next read rebuild, and a replica that fell far behind reads whole.
-import { createLogger, createRedis } from "@crafter/kit";
-import { stackEnv } from "@crafter/kit/testing";
+import { createLogger, type Redis } from "@crafter/kit";
+import { throwawayRedis } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { StoredContact } from "../src/store/contact.repository";
 import { ContactSnapshots } from "../src/store/contact-snapshot";
@@ -12,7 +12,8 @@ jest.setTimeout(30_000);
 
 const logger = createLogger("contact-snapshot-test", "silent");
 const scope = { userId: "user-snap", projectId: "project-snap" };
-let redis: ReturnType<typeof createRedis>;
+let redis: Redis;
+let dropRedis: () => Promise<void>;
 let replicaA: ContactSnapshots;
 let replicaB: ContactSnapshots;
 let database: StoredContact[];
@@ -54,18 +55,13 @@ const source = () => {
 const ids = async (replica: ContactSnapshots) => [...(await replica.read(scope, source)).entries.keys()].sort();
 
 beforeAll(() => {
-  redis = createRedis(stackEnv().REDIS_URL ?? "redis://127.0.0.1:6379", `inttest-snapshot-${Date.now()}`, logger);
+  ({ redis, drop: dropRedis } = throwawayRedis("snapshot"));
   replicaA = new ContactSnapshots(redis, logger);
   replicaB = new ContactSnapshots(redis, logger);
   database = [1, 2, 3].map((n) => contact(n));
 });
 
-afterAll(async () => {
-  const keys = await redis.keys("*");
-  const prefix = redis.options.keyPrefix ?? "";
-  if (keys.length > 0) await redis.del(...keys.map((k) => k.slice(prefix.length)));
-  redis.disconnect();
-});
+afterAll(() => dropRedis());
 
 describe("contact snapshot", () => {
   it("builds a project once from the database and keeps every field but the search tokens", async () => {

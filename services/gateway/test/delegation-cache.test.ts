@@ -54,6 +54,23 @@ describe("DelegationCache", () => {
     expect(c.get("m3", "p")).toBe("c");
   });
 
+  it("keeps a newer token in place of the older one without evicting another", () => {
+    const { c, at } = cache({ maxAgeMs: 60_000, marginMs: 0, maxEntries: 2 });
+    c.set("m1", "p", "a", at(60_000));
+    c.set("m2", "p", "b", at(60_000));
+    c.set("m1", "p", "a2", at(60_000));
+    expect(c.get("m1", "p")).toBe("a2");
+    expect(c.get("m2", "p")).toBe("b");
+  });
+
+  it("runs on the real clock by default", () => {
+    const c = new DelegationCache();
+    c.set("m", "p", "t", new Date(Date.now() + 3_600_000));
+    expect(c.get("m", "p")).toBe("t");
+    c.set("m", "q", "u", new Date(Date.now() + 30_000));
+    expect(c.get("m", "q")).toBeUndefined();
+  });
+
   it("a zero maxAgeMs keeps nothing", () => {
     const { c, at } = cache({ maxAgeMs: 0, marginMs: 0, maxEntries: 2 });
     c.set("m", "p", "a", at(60_000));

@@ -2,13 +2,12 @@ import { execFileSync } from "node:child_process";
 import { createPrivateKey, createSign, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createLogger, createRedis } from "@crafter/kit";
 import { type GatewaySession, repoRoot, stackEnv, verifiedSession } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import mongoose, { type Connection } from "mongoose";
 import type { ConsentStatus } from "../../contacts/src/domain/fields";
-import { ContactSnapshots } from "../../contacts/src/store/contact-snapshot";
 import { newContactDoc } from "../../contacts/src/usecases/contacts";
+import { forgetContactSnapshot } from "../../contacts/test/seeded-contacts";
 
 // Email campaigns on the real test stack (issue 13): the notifications service sends through
 // Mailpit; contacts, billing and the gateway are the real services.
@@ -99,9 +98,7 @@ async function seedContacts(
   await contactsDb.collection("contacts").insertMany(docs as never[], { ordered: false });
   // Written past the service, so past its snapshot of the project: the next read rebuilds it, as
   // after a lost Redis write (store/contact-snapshot.ts).
-  const redis = createRedis(env.REDIS_URL ?? "redis://127.0.0.1:6379", namespace, createLogger("seed", "silent"));
-  await new ContactSnapshots(redis, createLogger("seed", "silent")).invalidate({ userId, projectId });
-  redis.disconnect();
+  await forgetContactSnapshot({ userId, projectId });
   return docs.map((d) => ({ id: d._id, email: d.email, consent: d.consent }));
 }
 

@@ -1,12 +1,12 @@
-import { createServer, type Server } from "node:http";
 import { type GatewaySession, stackEnv, verifiedSession } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import sharp from "sharp";
+import { type FakeImagen, startFakeImagen } from "../../media/test/fake-imagen-server";
+import { complete, stepOf, W } from "./craft-steps";
 
 // Imagen through the whole stack (gateway, workflows, the real media service, billing and object
 // store), against a local server that speaks the Generative Language API's `models/<model>:predict`
-// (x-goog-api-key, `instances[].prompt`, `parameters.aspectRatio`; answers
-// `predictions[].bytesBase64Encoded`). The media service has one image provider per process, so
+// (services/media/test/fake-imagen-server.ts). The media service has one image provider per process, so
 // scripts/test-stack.sh's ai-provider suite restarts it for this file with (port = 28397 +
 // STACK_PORT_OFFSET, or FAKE_IMAGEN_PORT; `imagen_provider_env`):
 //   IMAGE_PROVIDER=google IMAGE_API_KEY=test-google IMAGE_BASE_URL=http://127.0.0.1:<port>/v1beta
@@ -14,80 +14,40 @@ import sharp from "sharp";
 jest.setTimeout(120_000);
 
 const port = Number(stackEnv().FAKE_IMAGEN_PORT ?? 28397 + Number(process.env.STACK_PORT_OFFSET ?? 0));
-interface Predict {
-  path: string;
-  key: string | undefined;
-  body: { instances: { prompt: string }[]; parameters: { sampleCount: number; aspectRatio?: string } };
-}
-const received: Predict[] = [];
-let mode: "ok" | "fail" = "ok";
-let server: Server;
+let imagen: FakeImagen;
 let session: GatewaySession;
 
 beforeAll(async () => {
   // What Imagen answers for 16:9 and 9:16 (its own pixel sizes, not the network's).
-  const images = {
-    "16:9": await sharp({ create: { width: 1408, height: 768, channels: 3, background: "#e76f51" } })
-      .png()
-      .toBuffer(),
-    "9:16": await sharp({ create: { width: 768, height: 1408, channels: 3, background: "#264653" } })
-      .png()
-      .toBuffer(),
-    "1:1": await sharp({ create: { width: 1024, height: 1024, channels: 3, background: "#2a9d8f" } })
-      .png()
-      .toBuffer(),
-  } as Record<string, Buffer>;
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => {
-      body += chunk;
-    });
-    req.on("end", () => {
-      if (req.method !== "POST" || !req.url?.endsWith(":predict")) {
-        res.writeHead(404).end();
-        return;
-      }
-      const predict: Predict = {
-        path: req.url,
-        key: req.headers["x-goog-api-key"] as string | undefined,
-        body: JSON.parse(body),
-      };
-      received.push(predict);
-      const json = (status: number, answer: unknown) =>
-        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(answer));
-      if (mode === "fail") {
-        json(500, { error: { code: 500, message: "Internal error encountered.", status: "INTERNAL" } });
-        return;
-      }
-      const png = images[predict.body.parameters.aspectRatio ?? "1:1"] ?? images["1:1"]!;
-      json(200, { predictions: [{ bytesBase64Encoded: png.toString("base64"), mimeType: "image/png" }] });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  imagen = await startFakeImagen(
+    {
+      "16:9": await sharp({ create: { width: 1408, height: 768, channels: 3, background: "#e76f51" } })
+        .png()
+        .toBuffer(),
+      "9:16": await sharp({ create: { width: 768, height: 1408, channels: 3, background: "#264653" } })
+        .png()
+        .toBuffer(),
+      "1:1": await sharp({ create: { width: 1024, height: 1024, channels: 3, background: "#2a9d8f" } })
+        .png()
+        .toBuffer(),
+    },
+    port,
+  );
   ({ session } = await verifiedSession("media-imagen"));
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => imagen.close());
 
 const credits = async () => (await session.get("/api/user/account")).body.result.credits as number;
-const W = "/api/workflowsV2";
-
-async function complete(craftId: string, stepName: string, values: Record<string, unknown>) {
-  const done = await session.put(`${W}/${craftId}/step/complete`, { stepName, values });
-  expect(`${stepName} ${done.status}`).toBe(`${stepName} 200`);
-  return done.body.result.craft;
-}
-const stepOf = (craft: { steps: { name: string; results: any[] }[] }, name: string) =>
-  craft.steps.find((step) => step.name === name)!;
 
 describe("image generation with Imagen configured", () => {
   it("asks Imagen for the prompt in the closest aspect ratio, stores it in the asked size, and debits credits", async () => {
-    mode = "ok";
+    imagen.mode = "ok";
     const before = await credits();
     const made = await session.post("/api/media/images/generate", { prompt: "A rye loaf on linen", size: "1200x628" });
     expect(made.status).toBe(201);
     expect(made.body.result).toMatchObject({ source: "AI", label: "generated by google", width: 1200, height: 628 });
-    expect(received.at(-1)).toEqual({
+    expect(imagen.received.at(-1)).toEqual({
       path: "/v1beta/models/imagen-4.0-generate-001:predict",
       key: "test-google",
       body: { instances: [{ prompt: "A rye loaf on linen" }], parameters: { sampleCount: 1, aspectRatio: "16:9" } },
@@ -99,28 +59,28 @@ describe("image generation with Imagen configured", () => {
 describe("a craft's image step with Imagen configured", () => {
   it("sends the written prompt in the network's aspect ratio, refunds a failure, and keeps the image", async () => {
     const craftId = (await session.post(W, { workflowName: "SocialMediaPostWriter" })).body.result.craftId as string;
-    await complete(craftId, "brief", { network: "tiktok", topic: "Our new sourdough starter kit is here" });
-    await complete(craftId, "imageIdeas", { subject: "A jar of bubbling starter" });
+    await complete(session, craftId, "brief", { network: "tiktok", topic: "Our new sourdough starter kit is here" });
+    await complete(session, craftId, "imageIdeas", { subject: "A jar of bubbling starter" });
 
-    mode = "fail";
+    imagen.mode = "fail";
     const before = await credits();
-    const calls = received.length;
+    const calls = imagen.received.length;
     const failed = await session.post(`${W}/${craftId}/image/ImageAppender`, { params: {} });
     expect(failed.status).toBe(502);
     expect(failed.body.error.code).toBe("MEDIA_PROVIDER_FAILED");
     // Imagen was asked (the SDK retries once), and the debit given back.
-    expect(received.length).toBeGreaterThan(calls);
+    expect(imagen.received.length).toBeGreaterThan(calls);
     expect(await credits()).toBe(before);
     expect(stepOf((await session.get(`${W}/${craftId}`)).body.result, "image").results).toEqual([]);
 
-    mode = "ok";
+    imagen.mode = "ok";
     const made = await session.post(`${W}/${craftId}/image/ImageAppender`, { params: {} });
     expect(made.status).toBe(200);
     const result = made.body.result.result;
     expect(result.note).toBe("generated by google");
     // TikTok's 1080×1920, from Imagen's 9:16.
     expect(result.data.asset).toMatchObject({ type: "image", source: "AI", width: 1080, height: 1920 });
-    const request = received.at(-1)!;
+    const request = imagen.received.at(-1)!;
     expect(request.key).toBe("test-google");
     expect(request.body.parameters).toEqual({ sampleCount: 1, aspectRatio: "9:16" });
     expect(request.body.instances[0]!.prompt).toContain("A jar of bubbling starter");

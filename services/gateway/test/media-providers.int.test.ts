@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { type GatewaySession, stackEnv, verifiedSession } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import sharp from "sharp";
+import { complete, stepOf, W } from "./craft-steps";
 
 // The media providers through the real media service, workflows, billing and object store, against
 // one local server that speaks their HTTP protocols: OpenAI's Images API (POST /v1/images/generations,
@@ -167,21 +168,11 @@ describe("image generation with DALL·E configured", () => {
   });
 });
 
-const W = "/api/workflowsV2";
-
-async function complete(craftId: string, stepName: string, values: Record<string, unknown>) {
-  const done = await session.put(`${W}/${craftId}/step/complete`, { stepName, values });
-  expect(`${stepName} ${done.status}`).toBe(`${stepName} 200`);
-  return done.body.result.craft;
-}
-const stepOf = (craft: { steps: { name: string; results: any[] }[] }, name: string) =>
-  craft.steps.find((step) => step.name === name)!;
-
 describe("a social post's image step with DALL·E configured", () => {
   it("sends the written prompt in Instagram's closest size, and refunds when DALL·E fails", async () => {
     const craftId = (await session.post(W, { workflowName: "SocialMediaPostWriter" })).body.result.craftId as string;
-    await complete(craftId, "brief", { network: "instagram", topic: "Our new sourdough starter kit is here" });
-    await complete(craftId, "imageIdeas", { subject: "A jar of bubbling starter" });
+    await complete(session, craftId, "brief", { network: "instagram", topic: "Our new sourdough starter kit is here" });
+    await complete(session, craftId, "imageIdeas", { subject: "A jar of bubbling starter" });
 
     mode = "fail";
     const before = await credits();
@@ -206,13 +197,13 @@ describe("a social post's image step with DALL·E configured", () => {
 describe("the podcast's audio with OpenAI speech configured", () => {
   it("speaks every segment with one voice per speaker, joins them into one MP3, and refunds a failure", async () => {
     const craftId = (await session.post(W, { workflowName: "PodcastWriter" })).body.result.craftId as string;
-    await complete(craftId, "episode", {
+    await complete(session, craftId, "episode", {
       topic: "Keeping a starter alive",
       host: "Sam",
       guest: "Ana",
       talkingPoints: ["Feeding schedules", "Meet Ana"],
     });
-    const scripted = await complete(craftId, "script", {});
+    const scripted = await complete(session, craftId, "script", {});
     // The user gives the guest real lines in the first segment (the offline draft leaves "[answer]").
     const first = stepOf(scripted, "script").results.find((r: { itemIndex: number }) => r.itemIndex === 0);
     const edited = await session.put(`${W}/${craftId}/script/saveOrUpdateActionResult`, {
@@ -300,8 +291,8 @@ describe("stock photos with an Unsplash key configured", () => {
   it("keeps a chosen Unsplash photo as the craft step's image, downloaded through Unsplash, never from elsewhere", async () => {
     mode = "ok";
     const craftId = (await session.post(W, { workflowName: "SocialMediaPostWriter" })).body.result.craftId as string;
-    await complete(craftId, "brief", { network: "facebook", topic: "Fresh rye on Fridays" });
-    await complete(craftId, "imageIdeas", { subject: "A rye loaf" });
+    await complete(session, craftId, "brief", { network: "facebook", topic: "Fresh rye on Fridays" });
+    await complete(session, craftId, "imageIdeas", { subject: "A rye loaf" });
     const before = await credits();
     const from = received.length;
     const picked = await session.post(`${W}/${craftId}/image/ImageAppender`, { params: { stockId: "u-bread-1" } });

@@ -1,6 +1,7 @@
 import { type GatewaySession, gatewayUrl, verifiedSession } from "@crafter/kit/testing";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 import sharp from "sharp";
+import { complete, stepOf, W } from "./craft-steps";
 
 // The media steps of a craft, end to end through the gateway, workflows and the real media service
 // (object store, billing): PodcastWriter's AudioGenerator speaks the whole script with espeak-ng, and
@@ -8,7 +9,6 @@ import sharp from "sharp";
 // no IMAGE_* or SPEECH_* settings; media-providers.int.test.ts covers the providers and refunds).
 jest.setTimeout(120_000);
 
-const W = "/api/workflowsV2";
 let session: GatewaySession;
 
 beforeAll(async () => {
@@ -16,20 +16,6 @@ beforeAll(async () => {
 });
 
 const credits = async () => (await session.get("/api/user/account")).body.result.credits as number;
-
-interface Step {
-  name: string;
-  status: string;
-  state: string;
-  results: { id: string; content: string; format: string; engine: string; note?: string; data?: any }[];
-}
-const stepOf = (craft: { steps: Step[] }, name: string) => craft.steps.find((step) => step.name === name)!;
-
-async function complete(craftId: string, stepName: string, values: Record<string, unknown>) {
-  const done = await session.put(`${W}/${craftId}/step/complete`, { stepName, values });
-  expect(`${stepName} ${done.status}`).toBe(`${stepName} 200`);
-  return done.body.result.craft;
-}
 
 /** The file behind a result's asset, as the signed-in owner's browser fetches it. */
 async function fileOf(url: string): Promise<Buffer> {
@@ -43,13 +29,13 @@ async function fileOf(url: string): Promise<Buffer> {
 describe("PodcastWriter's audio step", () => {
   it("records the whole script in one MP3, debits the spoken minutes, and keeps it in the step", async () => {
     const craftId = (await session.post(W, { workflowName: "PodcastWriter" })).body.result.craftId as string;
-    await complete(craftId, "episode", {
+    await complete(session, craftId, "episode", {
       topic: "Keeping a starter alive",
       host: "Sam",
       guest: "Ana",
       talkingPoints: ["Feeding schedules", "Reviving a sleepy starter"],
     });
-    const scripted = await complete(craftId, "script", {});
+    const scripted = await complete(session, craftId, "script", {});
     // Done on open: the craft does not wait for the audio.
     expect(stepOf(scripted, "audio")).toMatchObject({ status: "completed", results: [] });
     const scripts = stepOf(scripted, "script").results;
@@ -99,8 +85,8 @@ describe("PodcastWriter's audio step", () => {
 describe("SocialMediaPostWriter's image step", () => {
   it("makes the post's image in the network's size from the written prompt, debited, and keeps it", async () => {
     const craftId = (await session.post(W, { workflowName: "SocialMediaPostWriter" })).body.result.craftId as string;
-    await complete(craftId, "brief", { network: "instagram", topic: "Our new sourdough starter kit is here" });
-    const ideas = await complete(craftId, "imageIdeas", {
+    await complete(session, craftId, "brief", { network: "instagram", topic: "Our new sourdough starter kit is here" });
+    const ideas = await complete(session, craftId, "imageIdeas", {
       subject: "A jar of bubbling starter",
       primaryColor: "#c0392b",
     });
@@ -147,7 +133,7 @@ const pngOf = (width: number, height: number, background: string) =>
 describe("VisualDesigner's design step", () => {
   it("waits for the design; saving it completes the step with the design and its PNG, nothing debited", async () => {
     const craftId = (await session.post(W, { workflowName: "VisualDesigner" })).body.result.craftId as string;
-    const briefed = await complete(craftId, "brief", {
+    const briefed = await complete(session, craftId, "brief", {
       format: "story",
       headline: "Autumn wheel truing",
       subject: "A bike wheel in a workshop",
@@ -187,7 +173,7 @@ describe("VisualDesigner's design step", () => {
     ).toBe(200);
 
     const before = await credits();
-    const done = await complete(craftId, "design", { designId });
+    const done = await complete(session, craftId, "design", { designId });
     expect(done.state).toBe("Completed");
     const [result] = stepOf(done, "design").results;
     expect(stepOf(done, "design").status).toBe("completed");
@@ -205,7 +191,7 @@ describe("VisualDesigner's design step", () => {
     // Reopened, the step still names the same design; saved again unchanged, the same asset (no copy).
     const editing = (await session.post(`${W}/${craftId}/design/editStep`, {})).body.result;
     expect(stepOf(editing, "design").results[0]!.data.design.id).toBe(designId);
-    const again = await complete(craftId, "design", { designId });
+    const again = await complete(session, craftId, "design", { designId });
     expect(stepOf(again, "design").results.map((r) => r.data.asset.id)).toEqual([result!.data.asset.id]);
     // A new PNG saved with the design: a new image replaces the step's result.
     await send(
@@ -216,7 +202,7 @@ describe("VisualDesigner's design step", () => {
       "application/octet-stream",
     );
     await session.post(`${W}/${craftId}/design/editStep`, {});
-    const changed = await complete(craftId, "design", { designId });
+    const changed = await complete(session, craftId, "design", { designId });
     expect(stepOf(changed, "design").results).toHaveLength(1);
     expect(stepOf(changed, "design").results[0]!.data.asset.id).not.toBe(result!.data.asset.id);
   });
@@ -225,7 +211,7 @@ describe("VisualDesigner's design step", () => {
     const { session: other } = await verifiedSession("media-steps-other");
     const theirs = await other.post("/api/media/designs", { name: "Theirs", width: 100, height: 100, stages: [] });
     const craftId = (await session.post(W, { workflowName: "VisualDesigner" })).body.result.craftId as string;
-    await complete(craftId, "brief", { format: "square", subject: "A loaf" });
+    await complete(session, craftId, "brief", { format: "square", subject: "A loaf" });
     const stolen = await session.put(`${W}/${craftId}/step/complete`, {
       stepName: "design",
       values: { designId: theirs.body.result.id },
@@ -248,8 +234,8 @@ describe("ImageAppender with the user's own image", () => {
     const assetId = uploaded.body.result.id as string;
 
     const craftId = (await session.post(W, { workflowName: "SocialMediaPostWriter" })).body.result.craftId as string;
-    await complete(craftId, "brief", { network: "facebook", topic: "We moved to a bigger shop" });
-    await complete(craftId, "imageIdeas", { subject: "Our new shop front" });
+    await complete(session, craftId, "brief", { network: "facebook", topic: "We moved to a bigger shop" });
+    await complete(session, craftId, "imageIdeas", { subject: "Our new shop front" });
     const before = await credits();
     const picked = await session.post(`${W}/${craftId}/image/ImageAppender`, { params: { assetId } });
     expect(picked.status).toBe(200);
@@ -275,8 +261,8 @@ describe("ImageAppender with the user's own image", () => {
     expect(stock.source).toBe("system");
     const photo = stock.result[0];
     const craftId = (await session.post(W, { workflowName: "SocialMediaPostWriter" })).body.result.craftId as string;
-    await complete(craftId, "brief", { network: "instagram", topic: "Spring opening hours" });
-    await complete(craftId, "imageIdeas", { subject: "A sunny shop window" });
+    await complete(session, craftId, "brief", { network: "instagram", topic: "Spring opening hours" });
+    await complete(session, craftId, "imageIdeas", { subject: "A sunny shop window" });
     const before = await credits();
     const picked = await session.post(`${W}/${craftId}/image/ImageAppender`, { params: { stockId: photo.id } });
     expect(picked.status).toBe(200);

@@ -89,6 +89,21 @@ function customValue(
   }
 }
 
+/** A contact with every field empty (no email yet), fresh each call. */
+export function emptyContactFields(): ContactFields {
+  return {
+    firstName: "",
+    lastName: "",
+    email: "",
+    phone: "",
+    company: "",
+    customerKind: "",
+    contactType: "",
+    tags: [],
+    custom: {},
+  };
+}
+
 /**
  * Checks a contact's fields against the project's settings lists.
  * @param base the stored fields an update starts from (undefined on create: email is then required).
@@ -102,17 +117,7 @@ export function checkContactFields(
   const fields: Record<string, string> = {};
   const out: ContactFields = base
     ? { ...base, tags: [...base.tags], custom: { ...base.custom } }
-    : {
-        firstName: "",
-        lastName: "",
-        email: "",
-        phone: "",
-        company: "",
-        customerKind: "",
-        contactType: "",
-        tags: [],
-        custom: {},
-      };
+    : emptyContactFields();
   if (input.email !== undefined || !base) {
     const problem = emailError(input.email);
     if (problem) fields.email = problem;

@@ -196,6 +196,9 @@ export class ContactRepository {
    * connection per statement of a command until the command ends, so a 500-statement write took all
    * 50 of its pool and every client of the server hung. `after` is each contact as it will be, for
    * the snapshot. @returns how many were still there (a contact deleted meanwhile is skipped).
+   * @throws the first failed update's error (e.g. a duplicate email), after its slice settled: the
+   * updates before it stay written, and the project's snapshot is invalidated so the next read
+   * rebuilds it from the database.
    */
   async updateMany(
     scope: Scope,
@@ -205,7 +208,9 @@ export class ContactRepository {
     try {
       for (let at = 0; at < updates.length; at += UPDATE_CONCURRENCY) {
         const slice = updates.slice(at, at + UPDATE_CONCURRENCY);
-        const results = await Promise.all(
+        // Settled, not Promise.all: a rejection would leave the slice's other updates in flight,
+        // landing in the database after the snapshot was written.
+        const results = await Promise.allSettled(
           slice.map(({ id, set, events }) =>
             this.model.updateOne(
               { _id: id, userId: scope.userId, projectId: scope.projectId },
@@ -219,12 +224,20 @@ export class ContactRepository {
           ),
         );
         slice.forEach((u, i) => {
-          if (results[i]!.matchedCount === 1) done.push(u.after);
+          const result = results[i]!;
+          if (result.status === "fulfilled" && result.value.matchedCount === 1) done.push(u.after);
         });
+        const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
+        if (failed) throw failed.reason;
       }
-    } finally {
+    } catch (err) {
+      // The batch is half written: what went in is put (for a replica mid-build), and the next read
+      // rebuilds the project from the database whatever the put missed.
       await this.snapshots.put(scope, done);
+      await this.snapshots.invalidate(scope).catch(() => undefined);
+      throw err;
     }
+    await this.snapshots.put(scope, done);
     return done.length;
   }
 

@@ -1,17 +1,18 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { appError } from "@crafter/kit";
 import { canOnProject, type ProjectPermission } from "@crafter/roles";
+import { LRUCache } from "lru-cache";
 import type { Clients } from "../clients";
 
 /**
  * The member tokens the gateway holds (issue 14, team members): one delegated access token per
  * (member, project), kept until `marginMs` before it expires and at most `maxAgeMs`, so a removal
  * seen by another gateway process still ends access within `maxAgeMs` (this process drops the
- * entry at once, see `drop`). Oldest entries go first when full. In process only: the tokens never
+ * entry at once, see `drop`). The least recently used go first when full (lru-cache). In process only: the tokens never
  * leave the gateway, not even to Redis.
  */
 export class DelegationCache {
-  private readonly entries = new Map<string, { token: string; until: number }>();
+  private readonly entries: LRUCache<string, string>;
 
   constructor(
     private readonly options: { maxAgeMs: number; marginMs: number; maxEntries: number } = {
@@ -20,32 +21,25 @@ export class DelegationCache {
       maxEntries: 10_000,
     },
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // ttlResolution 0: read the clock on every check (lru-cache otherwise reuses a reading for 1 ms,
+    // which an injected test clock would outrun).
+    this.entries = new LRUCache({ max: options.maxEntries, perf: { now }, ttlResolution: 0 });
+  }
 
   /** The member's cached token for the project, or undefined when none is fresh. */
   get(memberUserId: string, projectId: string): string | undefined {
-    const key = keyOf(memberUserId, projectId);
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (this.now() >= hit.until) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    // Least recently used goes first: a hit moves to the end.
-    this.entries.delete(key);
-    this.entries.set(key, hit);
-    return hit.token;
+    return this.entries.get(keyOf(memberUserId, projectId));
   }
 
   /** Keeps a token that expires at `expiresAt`; one too close to its expiry is not kept. */
   set(memberUserId: string, projectId: string, token: string, expiresAt: Date): void {
     const now = this.now();
     const until = Math.min(expiresAt.getTime() - this.options.marginMs, now + this.options.maxAgeMs);
-    if (until <= now) return;
-    const key = keyOf(memberUserId, projectId);
-    this.entries.delete(key);
-    if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { token, until });
+    // lru-cache keeps an entry while its age is at most `ttl` (0 means forever): fresh before
+    // `until`, gone from `until` on.
+    if (until - now <= 1) return;
+    this.entries.set(keyOf(memberUserId, projectId), token, { ttl: until - now - 1 });
   }
 
   /** Forgets a member's token (removed from the project); every member's without `memberUserId`. */

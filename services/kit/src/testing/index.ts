@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import mongoose, { type Connection } from "mongoose";
+import { createLogger } from "../logger/logger";
+import { createRedis, type Redis } from "../redis/redis";
 import type { ServiceCredentials } from "../rpc/identity";
 import { serviceCredentials } from "../rpc/service-credentials";
 
@@ -183,6 +185,28 @@ export async function throwawayDatabase(name: string): Promise<{ connection: Con
     async drop() {
       await connection.dropDatabase();
       await connection.close();
+    },
+  };
+}
+
+/**
+ * A Redis client on the server of scripts/infra whose keys all start with a fresh prefix
+ * `inttest-<name>-<random>:`; `drop()` deletes those keys and disconnects (call it in afterAll).
+ */
+export function throwawayRedis(name: string): { redis: Redis; drop(): Promise<void> } {
+  const redis = createRedis(
+    stackEnv().REDIS_URL ?? "redis://127.0.0.1:6379",
+    `inttest-${name}-${randomUUID().slice(0, 8)}`,
+    createLogger(`inttest-${name}`, "silent"),
+  );
+  return {
+    redis,
+    async drop() {
+      // KEYS answers full names; DEL prefixes what it is given.
+      const prefix = redis.options.keyPrefix ?? "";
+      const keys = await redis.keys("*");
+      if (keys.length > 0) await redis.del(...keys.map((key) => key.slice(prefix.length)));
+      redis.disconnect();
     },
   };
 }

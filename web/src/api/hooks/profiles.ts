@@ -6,9 +6,12 @@ import { keys } from "../keys";
 import { paths } from "../paths";
 import type { CraftSummary, Profile } from "../types";
 
-/** `GET /api/profiles?profileType=`: the active project's profiles of one type (all without one). */
-export function useProfiles(profileType?: ProfileTypeName) {
-  return useSWR<{ profiles: Profile[] }>(keys.profiles(profileType), fetcher);
+/**
+ * `GET /api/profiles?profileType=`: the active project's profiles of one type (all without one).
+ * `enabled` false asks nothing (a user with no active project, whom the gateway answers 400).
+ */
+export function useProfiles(profileType?: ProfileTypeName, enabled = true) {
+  return useSWR<{ profiles: Profile[] }>(enabled ? keys.profiles(profileType) : null, fetcher);
 }
 
 /** `GET /api/profiles/{id}`. */

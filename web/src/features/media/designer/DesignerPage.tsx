@@ -14,7 +14,20 @@ import {
   ThunderboltOutlined,
   UndoOutlined,
 } from "@ant-design/icons";
-import { Button, Card, ColorPicker, Flex, Input, InputNumber, Result, Select, Space, Tooltip, Typography } from "antd";
+import {
+  Button,
+  Card,
+  ColorPicker,
+  Flex,
+  Grid,
+  Input,
+  InputNumber,
+  Result,
+  Select,
+  Space,
+  Tooltip,
+  Typography,
+} from "antd";
 import type Konva from "konva";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Ellipse, Image as KonvaImage, Layer, Rect, Stage, Text, Transformer } from "react-konva";
@@ -268,6 +281,9 @@ export function Designer({ initial, savedId, onSaved, prompts = [], saveLabel = 
   const [recent, setRecent] = useState<RecentColours>({});
   const [designId, setDesignId] = useState<string | null>(savedId);
   const [saving, setSaving] = useState(false);
+  // On a phone (under antd's sm, 576 px) the add buttons show their icons only: with their labels
+  // the group is wider than the card and runs past its edge (it does not wrap).
+  const narrow = !Grid.useBreakpoint().sm;
   const [picking, setPicking] = useState<"image" | "logo" | null>(null);
   const [fontsReady, setFontsReady] = useState(0);
   const stageRef = useRef<Konva.Stage>(null);
@@ -450,6 +466,31 @@ export function Designer({ initial, savedId, onSaved, prompts = [], saveLabel = 
     design.stages.findIndex((candidate) => candidate.id === stage?.id),
   );
 
+  const adders = [
+    {
+      kind: "text",
+      label: "Text",
+      title: "Add text",
+      icon: <FontSizeOutlined />,
+      onClick: () =>
+        add(newElement("text", design.width, design.height, { fill: readableOn(firstChild(stage)?.fill) })),
+    },
+    {
+      kind: "shape",
+      label: "Shape",
+      title: "Add a shape",
+      icon: <BorderOutlined />,
+      onClick: () => add(newElement("shape", design.width, design.height)),
+    },
+    {
+      kind: "image",
+      label: "Image",
+      title: "Add an image",
+      icon: <PictureOutlined />,
+      onClick: () => setPicking("image"),
+    },
+    { kind: "logo", label: "Logo", title: "Add a logo", icon: <StarOutlined />, onClick: () => setPicking("logo") },
+  ];
   const toolbar = (
     <Flex gap={8} wrap align="center" data-testid="designer-toolbar">
       <Select
@@ -472,36 +513,13 @@ export function Designer({ initial, savedId, onSaved, prompts = [], saveLabel = 
         data-testid="designer-template"
       />
       <Space.Compact>
-        <Tooltip title="Add text">
-          <Button
-            icon={<FontSizeOutlined />}
-            onClick={() =>
-              add(newElement("text", design.width, design.height, { fill: readableOn(firstChild(stage)?.fill) }))
-            }
-            data-testid="designer-add-text"
-          >
-            Text
-          </Button>
-        </Tooltip>
-        <Tooltip title="Add a shape">
-          <Button
-            icon={<BorderOutlined />}
-            onClick={() => add(newElement("shape", design.width, design.height))}
-            data-testid="designer-add-shape"
-          >
-            Shape
-          </Button>
-        </Tooltip>
-        <Tooltip title="Add an image">
-          <Button icon={<PictureOutlined />} onClick={() => setPicking("image")} data-testid="designer-add-image">
-            Image
-          </Button>
-        </Tooltip>
-        <Tooltip title="Add a logo">
-          <Button icon={<StarOutlined />} onClick={() => setPicking("logo")} data-testid="designer-add-logo">
-            Logo
-          </Button>
-        </Tooltip>
+        {adders.map(({ kind, label, title, icon, onClick }) => (
+          <Tooltip key={kind} title={title}>
+            <Button icon={icon} onClick={onClick} aria-label={title} data-testid={`designer-add-${kind}`}>
+              {narrow ? null : label}
+            </Button>
+          </Tooltip>
+        ))}
       </Space.Compact>
       <Space.Compact>
         <Tooltip title="Undo (Ctrl+Z)">

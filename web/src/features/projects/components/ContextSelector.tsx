@@ -18,7 +18,8 @@ const ORDER: ProfileTypeName[] = ["PROJECT", "PRODUCT", "SERVICE", "CAMPAIGN"];
  */
 export function ContextSelector({ compact = false }: { compact?: boolean }) {
   const active = useActiveProfile();
-  const { data, isLoading } = useProfiles();
+  // No active project (e.g. just joined someone else's through an invitation): nothing to ask.
+  const { data, isLoading } = useProfiles(undefined, active !== null);
   if (!active) return null;
   const profiles = data?.profiles ?? [];
   const options = ORDER.map((type) => ({
