@@ -8,8 +8,8 @@ import type { Clients } from "../clients";
  * The member tokens the gateway holds (issue 14, team members): one delegated access token per
  * (member, project), kept until `marginMs` before it expires and at most `maxAgeMs`, so a removal
  * seen by another gateway process still ends access within `maxAgeMs` (this process drops the
- * entry at once, see `drop`). The least recently used go first when full (lru-cache). In process only: the tokens never
- * leave the gateway, not even to Redis.
+ * entry at once, see `drop`). The least recently used go first when full (lru-cache). In process
+ * only: the tokens never leave the gateway, not even to Redis.
  */
 export class DelegationCache {
   private readonly entries: LRUCache<string, string>;

@@ -202,9 +202,9 @@ export function throwawayRedis(name: string): { redis: Redis; drop(): Promise<vo
   return {
     redis,
     async drop() {
-      // KEYS answers full names; DEL prefixes what it is given.
+      // KEYS takes and answers full names (ioredis prefixes keys, not patterns); DEL prefixes what it is given.
       const prefix = redis.options.keyPrefix ?? "";
-      const keys = await redis.keys("*");
+      const keys = await redis.keys(`${prefix}*`);
       if (keys.length > 0) await redis.del(...keys.map((key) => key.slice(prefix.length)));
       redis.disconnect();
     },
