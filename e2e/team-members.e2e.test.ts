@@ -73,6 +73,8 @@ describe("team members", () => {
     await page.goto(`${link.pathname}${link.search}`);
     await page.getByTestId("invite-accepted").waitFor();
     expect(await page.getByTestId("invite-accepted").textContent()).toContain("You joined Harbour Bakery");
+    // They have a project of their own, which stays the active one.
+    await page.getByTestId("invite-accepted").getByText("Switch to it from your projects.").waitFor();
     await page.goto("/app/projects");
     const row = rowOf(page);
     expect(await row.getByTestId("project-role").textContent()).toBe("Manager");
@@ -148,6 +150,8 @@ describe("team members", () => {
     await page.getByTestId("signin-submit").click();
     await page.getByTestId("invite-accepted").waitFor();
     expect(await page.getByTestId("invite-accepted").textContent()).toContain("You joined Harbour Bakery");
+    // With no project of their own, the joined one is their active project, and the page says so.
+    await page.getByTestId("invite-accepted").getByText("It is your active project now.").waitFor();
     await page.waitForLoadState("networkidle");
     expect(failed).toEqual([]);
     expect(await page.locator(".ant-notification-notice").count()).toBe(0);

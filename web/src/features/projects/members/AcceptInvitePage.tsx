@@ -2,6 +2,7 @@ import { Result, Spin } from "antd";
 import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { errorMessage } from "../../../api/errors";
+import { useInitial } from "../../../api/hooks/app";
 import { LinkButton } from "../../../shared/LinkButton";
 import { ROLE_LABELS, useAcceptInvite } from "./members-api";
 
@@ -10,7 +11,7 @@ const acceptances = new Map<string, Promise<{ projectId: string; projectTitle: s
 
 type State =
   | { kind: "pending" }
-  | { kind: "done"; projectTitle: string; role: string }
+  | { kind: "done"; projectId: string; projectTitle: string; role: string }
   | { kind: "failed"; message: string };
 
 /**
@@ -21,6 +22,8 @@ export default function AcceptInvitePage() {
   const [params] = useSearchParams();
   const token = params.get("token")?.trim() ?? "";
   const accept = useAcceptInvite();
+  // A newcomer without a project of their own is put in the joined one (useAcceptInvite reloads it).
+  const activeProjectId = useInitial().data?.activeProjectInfo?.projectId;
   const [state, setState] = useState<State>(() =>
     token ? { kind: "pending" } : { kind: "failed", message: "This link is missing its token." },
   );
@@ -34,7 +37,9 @@ export default function AcceptInvitePage() {
       acceptances.set(token, pending);
     }
     pending.then(
-      (joined) => live && setState({ kind: "done", projectTitle: joined.projectTitle, role: joined.role }),
+      (joined) =>
+        live &&
+        setState({ kind: "done", projectId: joined.projectId, projectTitle: joined.projectTitle, role: joined.role }),
       (error) => live && setState({ kind: "failed", message: errorMessage(error) }),
     );
     return () => {
@@ -49,7 +54,9 @@ export default function AcceptInvitePage() {
         <Result
           status="success"
           title={`You joined ${state.projectTitle}`}
-          subTitle={`As ${ROLE_LABELS[state.role] ?? state.role}. Switch to it from your projects.`}
+          subTitle={`As ${ROLE_LABELS[state.role] ?? state.role}. ${
+            activeProjectId === state.projectId ? "It is your active project now." : "Switch to it from your projects."
+          }`}
           data-testid="invite-accepted"
           extra={
             <LinkButton to="/app/projects" type="primary">
