@@ -99,21 +99,23 @@ export function createApp(
   });
   const mountDeps = { verify, clients, idempotency: new Idempotency(redis), acting };
   // Each mount is one layer of the app, its middleware a router of its own: a request walks only
-  // its own mount's chain, and path-less layers skip the path match (router's "/" fast path).
+  // its own mount's chain, and "/" layers skip the path match (router's fast path). Each `use` names
+  // "/": for a middleware with no path, the OpenTelemetry Express instrumentation drops the last
+  // stored segment of the route (here "/api"), and spans and metrics lose their http.route.
   const api = Router();
-  api.use(apiReference(openapi));
+  api.use("/", apiReference(openapi));
   api.use("/public", (req, res, next) => (crossOrigin(req) ? publicCors(req, res, next) : next()));
-  api.use(noStore);
+  api.use("/", noStore);
   // Routes that read their raw body and authenticate it themselves (Stripe's signed webhooks) come
   // before the CSRF check and the JSON parser.
-  api.use(mountRoutes("/api", routes, mountDeps, { raw: true }));
+  api.use("/", mountRoutes("/api", routes, mountDeps, { raw: true }));
   // /api also takes multipart and octet-stream uploads (media) and a raw text/csv body (the
   // contacts import); each route then accepts only its own type (registry.ts).
-  api.use(csrfGuard(origins, API_CONTENT_TYPES, crossOrigin), ...jsonBody(), ...csvBody(), formBody());
-  api.use(mountRoutes("/api", routes, mountDeps));
+  api.use("/", csrfGuard(origins, API_CONTENT_TYPES, crossOrigin), ...jsonBody(), ...csvBody(), formBody());
+  api.use("/", mountRoutes("/api", routes, mountDeps));
   // Only /auth reads cookies by name (the refresh cookie); /api's session reads its one cookie itself.
   const auth = Router();
-  auth.use(noStore, csrfGuard(origins), cookieParser(), ...jsonBody(), mountRoutes("/auth", routes, mountDeps));
+  auth.use("/", noStore, csrfGuard(origins), cookieParser(), ...jsonBody(), mountRoutes("/auth", routes, mountDeps));
   app.use("/api", api);
   app.use("/auth", auth);
   // Signed, expiring media URLs (`/media/<key>?exp&sig`): no session, the signature is the key.

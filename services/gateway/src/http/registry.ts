@@ -222,7 +222,8 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps, 
     return isParameter(segment) ? everyGroup : [groups.get(segment)!];
   };
   const router = Router();
-  router.use((req, res, next) => (groups.get(segmentOf(req.path)) ?? anyGroup)(req, res, next));
+  // "/" named, as in app.ts: a path-less middleware would cost the route its http.route in traces.
+  router.use("/", (req, res, next) => (groups.get(segmentOf(req.path)) ?? anyGroup)(req, res, next));
   const session = requireSession(deps.verify, deps.clients);
   for (const route of mounted) {
     const handlers: RequestHandler[] = [];
