@@ -8,7 +8,7 @@ import { bumpViewsOnWrite, UserViewCache } from "./cache/user-views";
 import type { Clients } from "./clients";
 import type { Config } from "./config";
 import { actingResolver, DelegationCache } from "./http/acting";
-import { csvBody, formBody, jsonBody } from "./http/body";
+import { csvBody, formBody, jsonBody, whenBody } from "./http/body";
 import { csrfGuard } from "./http/csrf";
 import { errorHandler } from "./http/envelope";
 import { Idempotency } from "./http/idempotency";
@@ -73,17 +73,20 @@ export function createApp(
     res.json({ status: "ok" });
   });
 
-  app.use(
-    "/rpc",
+  // One app layer (see /api below). Express strips the "/rpc" mount path, so the middleware sees
+  // service paths from the root.
+  const rpc = Router();
+  rpc.use(
+    "/",
     csrfGuard(origins, [
       "application/connect+json",
       "application/connect+proto",
       "application/json",
       "application/proto",
     ]),
-    // Express strips the "/rpc" mount path, so the middleware sees service paths from the root.
     expressConnectMiddleware({ routes: streamRoutes(clients, verify, acting), interceptors: [errorInterceptor()] }),
   );
+  app.use("/rpc", rpc);
 
   const noStore: express.RequestHandler = (_req, res, next) => {
     res.setHeader("cache-control", "no-store");
@@ -111,11 +114,18 @@ export function createApp(
   api.use("/", mountRoutes("/api", routes, mountDeps, { raw: true }));
   // /api also takes multipart and octet-stream uploads (media) and a raw text/csv body (the
   // contacts import); each route then accepts only its own type (registry.ts).
-  api.use("/", csrfGuard(origins, API_CONTENT_TYPES, crossOrigin), ...jsonBody(), ...csvBody(), formBody());
+  api.use("/", csrfGuard(origins, API_CONTENT_TYPES, crossOrigin), whenBody(...jsonBody(), ...csvBody(), formBody()));
   api.use("/", mountRoutes("/api", routes, mountDeps));
   // Only /auth reads cookies by name (the refresh cookie); /api's session reads its one cookie itself.
   const auth = Router();
-  auth.use("/", noStore, csrfGuard(origins), cookieParser(), ...jsonBody(), mountRoutes("/auth", routes, mountDeps));
+  auth.use(
+    "/",
+    noStore,
+    csrfGuard(origins),
+    cookieParser(),
+    whenBody(...jsonBody()),
+    mountRoutes("/auth", routes, mountDeps),
+  );
   app.use("/api", api);
   app.use("/auth", auth);
   // Signed, expiring media URLs (`/media/<key>?exp&sig`): no session, the signature is the key.
