@@ -119,10 +119,14 @@ export function databasePids(): Processes {
  */
 export function cpuPerCall(processes: Processes): (calls: number) => string {
   const entries = Object.entries(processes).map(([name, pids]) => [name, [pids].flat()] as const);
-  const total = (pids: number[]) => pids.reduce((sum, pid) => sum + (cpuMs(pid) || 0), 0);
-  const before = entries.map(([, pids]) => total(pids));
-  return (calls) =>
-    entries.map(([name, pids], i) => `${name} ${fixed((1000 * (total(pids) - before[i]!)) / calls, 0)} µs`).join(", ");
+  const before = new Map(entries.flatMap(([, pids]) => pids.map((pid) => [pid, cpuMs(pid)] as const)));
+  // A process that ended meanwhile (a PostgreSQL backend) is left out, not counted negative.
+  const spent = (pids: readonly number[]) =>
+    pids.reduce((sum, pid) => {
+      const delta = cpuMs(pid) - before.get(pid)!;
+      return Number.isFinite(delta) ? sum + delta : sum;
+    }, 0);
+  return (calls) => entries.map(([name, pids]) => `${name} ${fixed((1000 * spent(pids)) / calls, 0)} µs`).join(", ");
 }
 
 /** The pids of the stack's processes (.data/stack/<profile>/<name>.pid). */
