@@ -4,11 +4,13 @@ import { create, createFileRegistry, type DescService } from "@bufbuild/protobuf
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { describe, expect, it } from "@jest/globals";
+import { Redis } from "ioredis";
 import { exportJWK, generateKeyPair, type JSONWebKeySet, SignJWT } from "jose";
+import { redisDenylist } from "../src/redis/denylist";
 import { accessInterceptor, rpcAccess } from "../src/rpc/access";
 import { describeError, errorInterceptor } from "../src/rpc/errors";
 import { kService, kUser, SERVICE_TOKEN_AUDIENCE } from "../src/rpc/identity";
-import { ACCESS_TOKEN_ALG, createIdentityVerifier } from "../src/rpc/jwks";
+import { ACCESS_TOKEN_ALG, type AccessTokenVerifierOptions, createIdentityVerifier } from "../src/rpc/jwks";
 
 const ISSUER = "crafter-auth";
 const AUDIENCE = "crafter";
@@ -40,7 +42,7 @@ const file = create(FileDescriptorProtoSchema, {
 });
 const Notes = createFileRegistry(file, () => undefined).getService("crafter.test.v1.NotesService") as DescService;
 
-async function setup() {
+async function setup(options: Partial<AccessTokenVerifierOptions> = {}) {
   const { privateKey, publicKey } = await generateKeyPair(ACCESS_TOKEN_ALG, { crv: "Ed25519", extractable: true });
   const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: "k1", alg: ACCESS_TOKEN_ALG }] } as JSONWebKeySet;
   // Users are verified unless a test says otherwise (services refuse unverified users, issue 9).
@@ -52,7 +54,12 @@ async function setup() {
       .setAudience(aud)
       .setExpirationTime("5m")
       .sign(privateKey);
-  const verify = createIdentityVerifier({ fetchJwks: async () => jwks, issuer: ISSUER, audience: AUDIENCE });
+  const verify = createIdentityVerifier({
+    fetchJwks: async () => jwks,
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    ...options,
+  });
   // Unlisted has no entry: the cast stands for a table that forgot a method.
   const access = rpcAccess(Notes as never, { read: ["user", "service:workflows"], watch: ["user"] } as never);
   const who = (ctx: { values: { get: typeof Map.prototype.get } }) =>
@@ -136,5 +143,27 @@ describe("accessInterceptor", () => {
     const { client } = await setup();
     expect(await codeOf(() => client.read({}, as("not-a-jwt")))).toBe("Unauthenticated");
     expect(await codeOf(() => client.read({}, { headers: { authorization: "Basic YTpi" } }))).toBe("Unauthenticated");
+  });
+
+  it("answers Unavailable, not Unauthenticated, when the denylist's Redis or the JWKS cannot be reached", async () => {
+    // A real ioredis client on a closed port (9, discard): the command fails as it would in an outage.
+    const deadRedis = new Redis("redis://127.0.0.1:9", {
+      maxRetriesPerRequest: 1,
+      retryStrategy: () => 50,
+    });
+    deadRedis.on("error", () => {});
+    const down = await setup({ isDenied: redisDenylist(deadRedis) });
+    const token = await down.sign("alice", AUDIENCE, { email_verified: true, sid: "s1" });
+    const error = await down.client.read({}, as(token)).catch((e: unknown) => e);
+    deadRedis.disconnect();
+    expect(describeError(error)).toMatchObject({ code: "UNAVAILABLE", status: 503 });
+    const unreachable = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" });
+    const { client, sign } = await setup({
+      fetchJwks: () =>
+        Promise.reject(new ConnectError("auth is down", Code.Unavailable, undefined, undefined, unreachable)),
+    });
+    expect(await codeOf(() => client.read({}, as("not-a-jwt")))).toBe("Unauthenticated");
+    expect(await codeOf(() => client.read({}, as("x.y.z")))).toBe("Unauthenticated");
+    expect(await codeOf(async () => client.read({}, as(await sign("alice", AUDIENCE))))).toBe("Unavailable");
   });
 });

@@ -1,5 +1,11 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { type AccessTokenVerifier, API_KEY_PREFIX, type AuthUser, appError } from "@crafter/kit";
+import {
+  type AccessTokenVerifier,
+  API_KEY_PREFIX,
+  type AuthUser,
+  appError,
+  unauthenticatedUnlessOutage,
+} from "@crafter/kit";
 import type { Session } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { parse as parseCookies } from "cookie";
 import type { CookieOptions, Request, RequestHandler, Response } from "express";
@@ -86,7 +92,8 @@ export function accessTokenOf(req: Request): string | undefined {
  * A key is traded with auth for a short access token per request (audited, rate limited there).
  * @throws UNAUTHENTICATED (401) when the token or key is missing, expired, revoked or invalid;
  * EMAIL_NOT_VERIFIED (403) for an unverified user; FORBIDDEN (403) for a key without the scope or
- * on a route no key may use; RATE_LIMITED (429) over a key's limit.
+ * on a route no key may use; RATE_LIMITED (429) over a key's limit; the outage itself (503
+ * UNAVAILABLE in the envelope) when Redis or the auth service cannot be asked whether the token stands.
  */
 export function requireSession(verify: AccessTokenVerifier, clients: Pick<Clients, "auth">): RequestHandler {
   return async (req, _res, next) => {
@@ -110,8 +117,8 @@ export function requireSession(verify: AccessTokenVerifier, clients: Pick<Client
     const denied = req.readAhead?.token === req.accessToken ? req.readAhead.denied : undefined;
     try {
       user = await verify(req.accessToken, { denied });
-    } catch {
-      throw appError("UNAUTHENTICATED");
+    } catch (error) {
+      unauthenticatedUnlessOutage(error);
     }
     // Issue 9: an unverified account may only ask for its verification link again.
     if (!user.email_verified) throw appError("EMAIL_NOT_VERIFIED");

@@ -1,4 +1,4 @@
-import { appError, describeError } from "@crafter/kit";
+import { appError, describeError, unauthenticatedUnlessOutage } from "@crafter/kit";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
 import { sessionSchema, sessionUserSchema } from "../http/schemas";
@@ -106,9 +106,7 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
       handler: async ({ req }) => {
         const access = accessTokenOf(req);
         if (!access) throw appError("UNAUTHENTICATED");
-        const user = await verify(access).catch(() => {
-          throw appError("UNAUTHENTICATED");
-        });
+        const user = await verify(access).catch(unauthenticatedUnlessOutage);
         // The spec's Auth user only: the verifier's other claims (a team member's delegation) stay inside.
         return { user: checkedUserSchema.parse(user) };
       },

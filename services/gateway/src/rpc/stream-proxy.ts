@@ -1,5 +1,5 @@
 import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
-import { type AccessTokenVerifier, appError } from "@crafter/kit";
+import { type AccessTokenVerifier, appError, unauthenticatedUnlessOutage } from "@crafter/kit";
 import { WorkflowsService } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
 import type { Clients } from "../clients";
 import type { ActingResolver } from "../http/acting";
@@ -17,9 +17,7 @@ export function streamRoutes(clients: Clients, verify: AccessTokenVerifier, acti
   const forward = async (ctx: HandlerContext) => {
     const token = accessTokenFrom(ctx.requestHeader.get("authorization"), ctx.requestHeader.get("cookie"));
     if (!token) throw appError("UNAUTHENTICATED");
-    const user = await verify(token).catch(() => {
-      throw appError("UNAUTHENTICATED");
-    });
+    const user = await verify(token).catch(unauthenticatedUnlessOutage);
     const { as } = await acting({ userId: user.userId, token }, undefined, "project.write");
     return { headers: as.headers, signal: ctx.signal, timeoutMs: 300_000 };
   };

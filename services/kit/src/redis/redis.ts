@@ -4,12 +4,21 @@ import { AppError } from "../errors/app-error";
 
 export type { Redis } from "ioredis";
 
+/** The longest wait between two reconnect attempts to a Redis that is down, in ms. */
+const REDIS_RECONNECT_MAX_MS = 500;
+
 /**
  * An ioredis client whose keys all start with `<namespace>:`. Redis holds only what may be lost.
  * Connection errors are logged (at most one line per 10 s) while ioredis reconnects.
+ * While Redis is down a command fails (MaxRetriesPerRequestError, an outage: 503) after 3 reconnect
+ * attempts; they are at most 500 ms apart, so a request waits about 1.5 s, not ioredis's 6 s.
  */
 export function createRedis(url: string, namespace: string, logger: Logger): Redis {
-  const redis = new Redis(url, { keyPrefix: `${namespace}:`, maxRetriesPerRequest: 3 });
+  const redis = new Redis(url, {
+    keyPrefix: `${namespace}:`,
+    maxRetriesPerRequest: 3,
+    retryStrategy: (attempt) => Math.min(attempt * 50, REDIS_RECONNECT_MAX_MS),
+  });
   let lastLogged = 0;
   redis.on("error", (error) => {
     if (Date.now() - lastLogged < 10_000) return;

@@ -1,6 +1,7 @@
 import type { DescService } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
 import { appError } from "../errors/app-error";
+import { unauthenticatedUnlessOutage } from "./errors";
 import { kAccessToken, kService, kUser, type VerifiedIdentity } from "./identity";
 import { HEALTH_SERVICE } from "./interceptors";
 import type { IdentityVerifier } from "./jwks";
@@ -80,7 +81,8 @@ function namedUserOf(message: unknown): string | undefined {
  * token when there is one (a present but invalid token is Unauthenticated, whatever the method),
  * then applies `decideAccess`. On success it puts the user in `kUser` and the user's token in
  * `kAccessToken` (user tokens), or the calling service's name in `kService` (service tokens).
- * Errors: UNAUTHENTICATED (Connect Unauthenticated), FORBIDDEN and EMAIL_NOT_VERIFIED (PermissionDenied).
+ * Errors: UNAUTHENTICATED (Connect Unauthenticated), FORBIDDEN and EMAIL_NOT_VERIFIED (PermissionDenied);
+ * an outage of the verifier's Redis or JWKS source is rethrown (errorInterceptor makes it Unavailable).
  * A unary request's `userId` is checked before the handler runs; on streams (server-streaming
  * included, whose one request arrives as a stream) each message is checked as the handler reads it.
  */
@@ -95,8 +97,8 @@ export function accessInterceptor(access: RpcAccess, verify: IdentityVerifier): 
       token = header.slice("Bearer ".length);
       try {
         caller = await verify(token);
-      } catch {
-        throw appError("UNAUTHENTICATED");
+      } catch (error) {
+        unauthenticatedUnlessOutage(error);
       }
     }
     const allowed = access[req.service.typeName]?.[req.method.localName];

@@ -1,6 +1,6 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { type ErrorDetail, ErrorDetailSchema } from "@crafter/proto/crafter/common/v1/error_pb";
-import { AppError, CancelledError, ERROR_HEADER_NAMES } from "../errors/app-error";
+import { AppError, appError, CancelledError, ERROR_HEADER_NAMES } from "../errors/app-error";
 import { ERROR_CATALOGUE, type ErrorCode, isErrorCode } from "../errors/codes";
 
 const CONNECT_CODE_BY_STATUS: Record<number, Code> = {
@@ -99,6 +99,16 @@ export function isOutage(error: unknown): boolean {
   if (error.name === "MongooseError" && /buffering timed out|before initial connection/i.test(error.message))
     return true;
   return error.cause !== undefined && error.cause !== error && isOutage(error.cause);
+}
+
+/**
+ * The failure of a token check, thrown as the caller should see it: an outage (the denylist's Redis
+ * or the JWKS source down, `isOutage`) as itself, since it says nothing of the token (503 /
+ * Unavailable, so a client keeps its session); anything else as UNAUTHENTICATED (401).
+ */
+export function unauthenticatedUnlessOutage(error: unknown): never {
+  if (isOutage(error)) throw error;
+  throw appError("UNAUTHENTICATED");
 }
 
 export interface DescribedError {
