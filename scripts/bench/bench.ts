@@ -1,7 +1,8 @@
 // Performance baseline of the local stack (issues 4 and 8), measured side by side in one run:
 //   - the namespace's databases seeded with 10,000 users and 100,000 ledger entries (seed.ts, once);
 //   - authenticated GET /api/user/account and /api/app/initial through the gateway, beside a bare
-//     node:http and a bare Express hello-world (the ceilings), each driven by autocannon;
+//     node:http and a bare Express hello-world (the ceilings), each driven by autocannon; Express is
+//     measured again after the gateway rows, and the targets use the mean of its two runs;
 //   - step completions per second of 20 users crafting at once with the offline engine (crafting.ts);
 //   - the issue's targets checked against those rows;
 //   - the RPC round trip to a service (grpc.health.v1 Check, and AccountService.GetUserInfo with a token);
@@ -88,21 +89,25 @@ async function startCeiling(source: string): Promise<{ url: string; stop: () => 
 }
 
 let ceilings: Row[] = [];
+const EXPRESS_AGAIN = "express hello, again after the gateway rows";
 const report = (row: Row) => {
   printRow(row, ceilings);
   return row;
 };
 
+/** One ceiling's row: its server started, loaded for `durationS` and stopped. */
+async function ceilingRow(name: string, source: string): Promise<Row> {
+  const server = await startCeiling(source);
+  try {
+    return await load(name, { url: server.url, connections, durationS });
+  } finally {
+    server.stop();
+  }
+}
+
 async function httpRows(): Promise<Row[]> {
   const measured: Row[] = [];
-  for (const [name, source] of Object.entries(CEILINGS)) {
-    const server = await startCeiling(source);
-    try {
-      measured.push(await load(name, { url: server.url, connections, durationS }));
-    } finally {
-      server.stop();
-    }
-  }
+  for (const [name, source] of Object.entries(CEILINGS)) measured.push(await ceilingRow(name, source));
   ceilings = measured;
   printHeader(ceilings);
   for (const row of measured) report(row);
@@ -130,6 +135,8 @@ async function httpRows(): Promise<Row[]> {
         processes,
       }),
     ),
+    // This machine drifts by ±15 % within minutes: the targets are judged against both Express runs.
+    report(await ceilingRow(EXPRESS_AGAIN, CEILINGS["express hello"])),
   ];
 }
 
@@ -240,12 +247,20 @@ if (wants("kafka")) for (const row of await kafkaRows()) report(row);
 
 /** The issue's targets, as ratios within this run. */
 const find = (name: string) => rows.find((row) => row.name === name);
-const express = find("express hello");
+const expressRuns = [find("express hello"), find(EXPRESS_AGAIN)].filter((row) => row !== undefined);
+/** The Express hello-world's req/s, the mean of its runs before and after the gateway rows. */
+const express = expressRuns.length
+  ? { rps: expressRuns.reduce((sum, row) => sum + row.rps, 0) / expressRuns.length }
+  : undefined;
 const account = find("gateway GET /api/user/account");
 const initial = find("gateway GET /api/app/initial");
 const steps = rows.find((row) => row.name.startsWith("REST step completions"));
 const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
 console.log("");
+if (express)
+  console.log(
+    `express hello: ${express.rps.toFixed(0)} req/s, the mean of ${expressRuns.map((row) => row.rps.toFixed(0)).join(" and ")}`,
+  );
 if (express && account)
   console.log(
     `target /api/user/account ≥ 50 % of express with p99 < 50 ms: ${((100 * account.rps) / express.rps).toFixed(0)} %, p99 ${account.p99.toFixed(1)} ms: ${verdict(account.rps >= 0.5 * express.rps && account.p99 < 50)}`,
