@@ -36,6 +36,7 @@ import {
   type Row,
   rowOf,
   sequential,
+  settle,
   signedInUser,
   stackEnv,
   stackPids,
@@ -236,6 +237,7 @@ if (wants("seed")) {
       : `already seeded with ${seeded.users} users and ${seeded.entries} ledger entries`,
   );
 }
+console.log(`machine settled: ${await settle()}`);
 console.log("");
 // Each row is printed as soon as it is measured: the whole run takes minutes on a busy machine.
 const rows: Row[] = [];

@@ -248,3 +248,34 @@ export function machine(): string {
   const [one, five] = loadavg();
   return `${cpus().length} cores (${cpus()[0]?.model.trim()}), load average ${one!.toFixed(2)} / ${five!.toFixed(2)} (1 / 5 min), node ${process.version}`;
 }
+
+/** The share of all cores' time spent busy over `ms` (0 to 1), from os.cpus(). */
+async function busyShare(ms: number): Promise<number> {
+  const sample = () =>
+    cpus().reduce(
+      (sum, { times }) => ({
+        idle: sum.idle + times.idle,
+        total: sum.total + times.user + times.nice + times.sys + times.idle + times.irq,
+      }),
+      { idle: 0, total: 0 },
+    );
+  const before = sample();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const after = sample();
+  const total = after.total - before.total;
+  return total > 0 ? 1 - (after.idle - before.idle) / total : 0;
+}
+
+/**
+ * Waits until the stack's start-up burst is over: all cores under `maxBusy` busy over 2 s, or
+ * `timeoutS` passed. The idle test stack itself keeps the 2 cores about 30 % busy (measured: outbox
+ * polls and consumers, mostly FerretDB), hence 40 %. Returns one line saying which, for the report.
+ */
+export async function settle(maxBusy = 0.4, timeoutS = 60): Promise<string> {
+  const started = performance.now();
+  let busy = await busyShare(2000);
+  while (busy > maxBusy && performance.now() - started < timeoutS * 1000) busy = await busyShare(2000);
+  const waited = ((performance.now() - started) / 1000).toFixed(0);
+  const quiet = busy <= maxBusy ? "quiet" : `still busy after the ${timeoutS} s limit`;
+  return `${quiet} after ${waited} s: cores ${(100 * busy).toFixed(0)} % busy over the last 2 s`;
+}
