@@ -198,8 +198,40 @@ check_chart() {
   done
 }
 
+# The policy must refuse the omission it exists for: values in which the gateway and workflows call
+# every peer but billing (as they once did) render cleanly for Helm and kubeconform, yet have no
+# BILLING_URL and no egress to billing. A policy that passes them is broken.
+check_policy_catches_missing_call() {
+  local work out report
+  work=$(mktemp -d)
+  trap 'rm -rf -- "$work"' RETURN
+  chart_copy "$work"
+  cat >"$work/omission.yaml" <<'YAML'
+components:
+  gateway:
+    calls: [auth, account, projects, workflows, contacts, media, notifications]
+  workflows:
+    calls: [auth, projects, media]
+YAML
+  out="$work/rendered-omission.yaml"
+  "$HELM" template crafter "$work/crafter" --namespace crafter --kube-version "$KUBE_VERSION" \
+    -f "$work/omission.yaml" >"$out" || die "helm template failed for the omission values"
+  if report=$("$VENV/bin/python" "$ROOT/scripts/ci/chart_policy.py" "$out" "$ROOT/services/manifest.yaml" 2>&1); then
+    die "chart policy passed values where the gateway and workflows do not call billing"
+  fi
+  local expected
+  for expected in "gateway: calls billing but gets no BILLING_URL" "workflows: calls billing but gets no BILLING_URL"; do
+    grep -qF -- "$expected" <<<"$report" || {
+      printf '%s\n' "$report" >&2
+      die "chart policy did not report: $expected"
+    }
+  done
+  say "chart policy refuses values that drop billing from the gateway's and workflows' calls"
+}
+
 t0=$(now_us)
 install_tools
 check_dockerfiles
 check_chart
+check_policy_catches_missing_call
 say "done in $(since "$t0")"
