@@ -1,6 +1,6 @@
 /**
- * Search by token equality (docs/adr: FerretDB pushes equality, including "array contains", down to
- * PostgreSQL, and never `$regex`). A contact stores `searchTokens`: the normalised words of its name,
+ * Search by token equality (docs/adr/0001: equality, including "array contains", is pushed down to
+ * the database, and never `$regex`). A contact stores `searchTokens`: the normalised words of its name,
  * email and company and every prefix of each word from 2 characters on, so "jo", "joh" and "john"
  * each find John by one indexed equality.
  */

@@ -7,8 +7,8 @@ import type { FieldDefinition, FieldKind } from "./fields";
  * output is stored as is).
  *
  * Evaluation is one pure function over a contact. The database narrows first: `requiredFacets` lists
- * the facets (indexed "field:value" strings) every match must carry, which FerretDB matches by
- * equality in PostgreSQL; the tree then runs over those candidates only (docs/adr).
+ * the facets (indexed "field:value" strings) every match must carry, which the database matches by
+ * indexed equality (docs/adr/0001); the tree then runs over those candidates only (docs/adr/0002).
  */
 
 /** The spec's 11 condition operators, the same list workflow conditions use. */

@@ -21,8 +21,8 @@ export interface BackfillResult {
 /**
  * Gives the contacts saved before month-day facets existed (`customerSince@md:05-01`…) the facets
  * their date fields call for, so the automations' date_field trigger (ListContactsByDate) finds them.
- * - One streamed pass over the database (not `_id`-ordered pages: FerretDB applies an `_id` range and
- *   sort in Go over the whole collection), handled `batch` contacts at a time.
+ * - One streamed pass over the database (not `_id`-ordered pages: ranges and sorts are not pushed
+ *   down, docs/adr/0001, so each page would read the whole collection), handled `batch` contacts at a time.
  * - Writes only a contact that lacks a facet, only its `facets` ($addToSet), and only while the
  *   contact is still as read (`updatedOn`): a save in between wrote every facet itself. So running
  *   it twice, twice at once, or beside the service's own writes adds nothing more; a pass stopped

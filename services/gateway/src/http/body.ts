@@ -57,7 +57,7 @@ export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): num
 
 /**
  * True when a key or string anywhere in a parsed JSON value holds U+0000, which no text needs and
- * PostgreSQL's jsonb (under FerretDB) cannot store. Walked without recursion.
+ * the database cannot store (PostgreSQL's jsonb, docs/adr/0001). Walked without recursion.
  */
 export function containsNul(value: unknown): boolean {
   const stack: unknown[] = [value];

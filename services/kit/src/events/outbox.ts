@@ -191,7 +191,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     for await (const doc of cursor) {
       const entries = full ? doc.outbox : doc.outbox.filter((entry) => new Date(entry.time) >= since);
       if (entries.length === 0) continue;
-      // One read by `_id` per entry: FerretDB pushes `_id` equality down but not `$in`, which read the
+      // One read by `_id` per entry: `_id` equality is pushed down but not `$in` (ADR 0001), which read the
       // whole (ever-growing) marker collection once per document and held a restarted relay for minutes.
       const markers = await Promise.all(
         entries.map((entry) => published.findById(entry.id, { _id: 1 }).lean<{ _id: string }>()),

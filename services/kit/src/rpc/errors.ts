@@ -87,7 +87,7 @@ const OUTAGE_NAMES = new Set([
 const OUTAGE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE"]);
 
 /**
- * True when `error` says a server we depend on is down or unreachable (MongoDB/FerretDB, Redis, a
+ * True when `error` says a server we depend on is down or unreachable (the database, Redis, a
  * socket refused or reset, mongoose's buffering timeout), not that the request or our code is wrong.
  * Such failures answer 503 with Retry-After (UNAVAILABLE), never 500.
  */

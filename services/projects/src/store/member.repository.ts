@@ -202,4 +202,13 @@ export class MemberRepository {
   async isClosed(inviteId: string): Promise<boolean> {
     return (await this.models.closures.exists({ _id: inviteId })) !== null;
   }
+
+  /**
+   * The invitations, in the order given, that are neither accepted nor revoked. One read by `_id`
+   * each: FerretDB pushes `_id` equality down to PostgreSQL but not `$in` (docs/adr/0001).
+   */
+  async stillOpen<T extends { id: string }>(invites: readonly T[]): Promise<T[]> {
+    const closed = await Promise.all(invites.map((invite) => this.isClosed(invite.id)));
+    return invites.filter((_, i) => !closed[i]);
+  }
 }

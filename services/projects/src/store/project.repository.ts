@@ -105,6 +105,14 @@ export class ProjectRepository extends TenantRepository<ProjectDoc> {
     return doc ? toPlain(doc) : null;
   }
 
+  /**
+   * Projects by id, whoever owns them, in the order asked; null where there is none. One read by
+   * `_id` each: FerretDB pushes `_id` equality down to PostgreSQL but not `$in` (docs/adr/0001).
+   */
+  async anyByIds(projectIds: readonly string[]): Promise<(Project | null)[]> {
+    return Promise.all(projectIds.map((id) => this.anyById(id)));
+  }
+
   /** The user's most recently created project, or null when they have none. */
   async latest(userId: string): Promise<Project | null> {
     const doc = await this.model.findOne(this.scope(userId)).sort({ createdAt: -1, _id: -1 }).lean<ProjectDoc>();

@@ -12,15 +12,10 @@ export async function listProjects(deps: ProjectsDeps, caller: Caller): Promise<
     deps.stores.projects.listForUser(caller.userId),
     deps.stores.members.ofUser(caller.userId),
   ]);
-  // One read by _id per membership (equality; FerretDB does not push `$in` down).
-  const shared = await Promise.all(
-    memberships.map(async (member) => {
-      const project = await deps.stores.projects.anyById(member.projectId);
-      return project ? { ...project, role: member.role } : null;
-    }),
-  );
-  return [
-    ...owned.map((project) => ({ ...project, role: "owner" as const })),
-    ...shared.filter((project) => project !== null),
-  ];
+  const projects = await deps.stores.projects.anyByIds(memberships.map((member) => member.projectId));
+  const shared = memberships.flatMap((member, i) => {
+    const project = projects[i];
+    return project ? [{ ...project, role: member.role }] : [];
+  });
+  return [...owned.map((project) => ({ ...project, role: "owner" as const })), ...shared];
 }

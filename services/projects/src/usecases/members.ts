@@ -97,9 +97,7 @@ export async function listMembers(
   ]);
   const now = deps.now().getTime();
   const open = invites.filter((invite) => new Date(invite.expiresAt).getTime() > now);
-  // One read by _id per invitation (equality; FerretDB does not push `$in` down).
-  const closed = await Promise.all(open.map((invite) => deps.stores.members.isClosed(invite.id)));
-  return { members, invites: open.filter((_, i) => !closed[i]) };
+  return { members, invites: await deps.stores.members.stillOpen(open) };
 }
 
 /** Withdraws a pending invitation: its link stops working. @throws NOT_FOUND, FORBIDDEN, INVITE_USED. */

@@ -5,7 +5,7 @@
  * or `headline` value, else the first (selected) title, subject or headline a step generated,
  * else the first heading of an HTML draft, else the topic it was given.
  *
- * Search (ADR 0001: FerretDB pushes equality and "array contains" down, never `$regex`): a craft
+ * Search (ADR 0001: equality and "array contains" are pushed down to the database, never `$regex`): a craft
  * stores `searchTokens`, the normalised words of its name with every prefix from 2 characters on,
  * and the whole words of its values and results. A query matches when each of its words is a token.
  */
