@@ -36,6 +36,9 @@ lint: install ## Biome lint and format check of the tracked files
 	{ git ls-files -z; git ls-files -z --deleted; } | sort -z | uniq -z -u | \
 		xargs -0 -r npx biome check --no-errors-on-unmatched --files-ignore-unknown=true
 
+css-check: install ## Fail on a stylesheet that does not parse (unbalanced braces, unclosed strings, `//` comments)
+	node scripts/ci/css-check.mjs
+
 cycles: install ## Import cycles across services/*, packages/* and web/src (dependency-cruiser)
 	npm run --silent cycles
 
@@ -49,7 +52,7 @@ manifest-check: install ## Fail when the chart, stack, kit topology, Grafana or 
 deploy-check: ## Dockerfiles (hadolint), Helm chart (lint, template, kubeconform), offline; tools cached
 	scripts/ci/deploy-check.sh
 
-check: lint typecheck cycles proto-check manifest-check deploy-check ## Every static check CI runs
+check: lint css-check typecheck cycles proto-check manifest-check deploy-check ## Every static check CI runs
 
 build: install ## Bundle the services and build the dashboard
 	npm run build
