@@ -195,4 +195,24 @@ describe("securityHeaders", () => {
     expect(form.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(form.get("x-frame-options")).toBe("DENY");
   });
+
+  it("lets other sites load the open pixel and the widget scripts, with the other headers unchanged", async () => {
+    const page = await headersOf(undefined, "/app/contacts");
+    expect(page.get("cross-origin-resource-policy")).toBe("same-origin");
+    const strictHeaders = Object.fromEntries(
+      [...page].filter(([name]) => name.startsWith("x-") || name.endsWith("policy")),
+    );
+    for (const path of ["/t/o/dlv_1.Sig-_0.gif", "/widget/lead-form.js", "/widget/lead-assistant.js"]) {
+      const headers = await headersOf(undefined, path);
+      expect([path, headers.get("cross-origin-resource-policy")]).toEqual([path, "cross-origin"]);
+      const others = Object.fromEntries([...headers].filter(([name]) => name in strictHeaders));
+      expect([path, others]).toEqual([path, { ...strictHeaders, "cross-origin-resource-policy": "cross-origin" }]);
+    }
+    for (const path of ["/widget/lead-form.css", "/widget/x/lead-form.js", "/t/c/abc", "/media/a.png"]) {
+      expect([path, (await headersOf(undefined, path)).get("cross-origin-resource-policy")]).toEqual([
+        path,
+        "same-origin",
+      ]);
+    }
+  });
 });

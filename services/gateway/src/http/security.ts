@@ -9,21 +9,39 @@ import helmet from "helmet";
  * TLS (directly or, with TRUST_PROXY, per X-Forwarded-Proto): on plain http it would be ignored
  * at best and pin localhost to https at worst.
  */
-/** The lead form's embed page (issue 10), the one page other sites may frame (the iframe snippet). */
+/** The lead form's embed page, the one page other sites may frame (the iframe snippet). */
 export const EMBEDDABLE_PATH = /^\/f\/[A-Za-z0-9_-]+\/embed\/?$/;
+
+/**
+ * Resources other sites' pages load: the open-tracking pixel (an email read in a webmail tab) and
+ * the widget scripts customers embed. They get `Cross-Origin-Resource-Policy: cross-origin`; with
+ * helmet's default `same-origin` the browser refuses them (ERR_BLOCKED_BY_RESPONSE.NotSameOrigin).
+ * Every other header stays the strict one.
+ */
+export const CROSS_ORIGIN_RESOURCE_PATH = /^\/(t\/o\/[^/]+|widget\/[^/]+\.js)$/;
 
 export function securityHeaders(): RequestHandler[] {
   const strict = helmetWith(["'none'"], { action: "deny" });
   const embeddable = helmetWith(["*"], false);
+  const loadableAnywhere = helmetWith(["'none'"], { action: "deny" }, "cross-origin");
   const headers: RequestHandler = (req, res, next) =>
-    (EMBEDDABLE_PATH.test(req.path) ? embeddable : strict)(req, res, next);
+    (EMBEDDABLE_PATH.test(req.path)
+      ? embeddable
+      : CROSS_ORIGIN_RESOURCE_PATH.test(req.path)
+        ? loadableAnywhere
+        : strict)(req, res, next);
   const hsts = helmet.strictTransportSecurity({ maxAge: 31_536_000, includeSubDomains: true });
   const hstsOverTls: RequestHandler = (req, res, next) => (req.secure ? hsts(req, res, next) : next());
   return [headers, hstsOverTls];
 }
 
-function helmetWith(frameAncestors: string[], frameguard: { action: "deny" } | false): RequestHandler {
+function helmetWith(
+  frameAncestors: string[],
+  frameguard: { action: "deny" } | false,
+  resourcePolicy: "same-origin" | "cross-origin" = "same-origin",
+): RequestHandler {
   return helmet({
+    crossOriginResourcePolicy: { policy: resourcePolicy },
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
