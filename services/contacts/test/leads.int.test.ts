@@ -157,6 +157,53 @@ describe("lead form and double opt-in", () => {
     expect(forged.body.error.code).toBe("CONTACT_LINK_INVALID");
   });
 
+  it("never changes an existing contact: fills only its empty fields, records the submission, asks consent only when missing", async () => {
+    const mailbox = async (to: string) => {
+      const api = stackEnv().MAILPIT_API_URL ?? "http://127.0.0.1:8025";
+      const response = await fetch(`${api}/api/v1/search?query=${encodeURIComponent(`to:"${to}"`)}`);
+      return ((await response.json()) as { messages: { Subject: string }[] }).messages.map((m) => m.Subject);
+    };
+    const submit = (email: string, firstName: string, company: string) =>
+      visitor(
+        "POST",
+        `/api/public/forms/${formId}/submissions`,
+        { values: { email, firstName, company }, website: "" },
+        own(),
+      );
+
+    // Subscribed, with a name and no company: the name stays, the company is filled, no opt-in email.
+    const known = uniqueEmail("lead-known");
+    const created = await owner.post("/api/contacts", { email: known, firstName: "Ada", tags: ["vip"] });
+    const id = created.body.result.id;
+    expect((await owner.request("PATCH", `/api/contacts/${id}`, { consent: "subscribed" })).status).toBe(200);
+    expect((await submit(known, "Mallory", "Evil Corp")).status).toBe(200);
+    const after = (await owner.get(`/api/contacts/${id}`)).body.result;
+    expect(after).toMatchObject({ firstName: "Ada", company: "Evil Corp", consent: "subscribed", tags: ["vip"] });
+    expect((await submit(known, "Eve", "Another Ltd")).status).toBe(200);
+    expect((await owner.get(`/api/contacts/${id}`)).body.result).toMatchObject({
+      firstName: "Ada",
+      company: "Evil Corp",
+    });
+    const interactions = (await owner.get(`/api/contacts/${id}/interactions`)).body.result.result;
+    expect(interactions.filter((i: { type: string }) => i.type === "form")).toHaveLength(2);
+    expect(interactions[0].note).toBe('Submitted the form "Bread club"');
+    // The confirmation is the one email a submission may send; give it time to arrive, then check none did.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await mailbox(known)).toEqual([]);
+
+    // Pending (added by hand, never confirmed): the double opt-in is sent, the fields stay.
+    const pending = uniqueEmail("lead-pending");
+    const pendingId = (await owner.post("/api/contacts", { email: pending, firstName: "Grace", company: "Navy" })).body
+      .result.id;
+    expect((await submit(pending, "Someone", "Else")).status).toBe(200);
+    await waitForEmail(pending, "Please confirm your subscription");
+    expect((await owner.get(`/api/contacts/${pendingId}`)).body.result).toMatchObject({
+      firstName: "Grace",
+      company: "Navy",
+      consent: "pending",
+    });
+  });
+
   it("lets a business's site post the form cross-origin (CORS), nothing else", async () => {
     const preflight = await fetch(`${gatewayUrl()}/api/public/forms/${formId}/submissions`, {
       method: "OPTIONS",

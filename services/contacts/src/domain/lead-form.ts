@@ -1,4 +1,4 @@
-import type { ContactFieldsInput } from "./contact";
+import type { ContactFields, ContactFieldsInput } from "./contact";
 import type { CustomFieldDefinition } from "./fields";
 
 /**
@@ -144,4 +144,26 @@ export function submissionFields(
 /** Prefixes a contact check's field errors as the form's `values.<key>`. */
 export function asValueErrors(fields: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(fields).map(([key, message]) => [`values.${key}`, message]));
+}
+
+/**
+ * What an anonymous submission may add to a contact that already exists: only the fields it has
+ * empty (a name, phone, company or custom value the owner or the contact already gave is never
+ * changed by someone who only knows the email). @returns the fields to set, empty when none.
+ */
+export function fillEmptyFields(
+  current: Pick<ContactFields, "firstName" | "lastName" | "phone" | "company" | "custom">,
+  given: Pick<ContactFields, "firstName" | "lastName" | "phone" | "company" | "custom">,
+): Partial<Pick<ContactFields, "firstName" | "lastName" | "phone" | "company" | "custom">> {
+  const fill: Partial<Pick<ContactFields, "firstName" | "lastName" | "phone" | "company" | "custom">> = {};
+  for (const key of ["firstName", "lastName", "phone", "company"] as const) {
+    if (given[key] && !current[key]) fill[key] = given[key];
+  }
+  const custom: ContactFields["custom"] = {};
+  for (const [key, value] of Object.entries(given.custom ?? {})) {
+    const had = current.custom?.[key];
+    if (had === undefined || had === null || had === "") custom[key] = value;
+  }
+  if (Object.keys(custom).length > 0) fill.custom = custom;
+  return fill;
 }

@@ -47,6 +47,7 @@ export const DEFAULT_SETTINGS: Settings = {
     { key: "email", label: "Email" },
     { key: "meeting", label: "Meeting" },
     { key: "note", label: "Note" },
+    { key: "form", label: "Form submission" },
   ],
   contactTypes: [
     { key: "lead", label: "Lead" },

@@ -355,24 +355,34 @@ export async function addInteraction(
   if (!type) throw badRequest({ type: "Unknown interaction type" });
   if (input.note.length > 5000) throw badRequest({ note: "A note has at most 5000 characters" });
   const at = input.at && !Number.isNaN(input.at.getTime()) ? input.at : deps.now();
+  return recordInteraction(deps, scope, contact._id, type.key, input.note.trim(), at);
+}
+
+/**
+ * Appends an interaction of `type` to a contact and recounts its interactions from the collection
+ * (a recount, not an increment: concurrent appends cannot lose one).
+ */
+export async function recordInteraction(
+  deps: Pick<ContactsDeps, "stores" | "now">,
+  scope: Scope,
+  contactId: string,
+  type: string,
+  note: string,
+  at: Date,
+): Promise<InteractionDoc> {
   const interaction = await deps.stores.timeline.appendInteraction({
     userId: scope.userId,
     projectId: scope.projectId,
-    contactId: contact._id,
-    type: type.key,
-    note: input.note.trim(),
+    contactId,
+    type,
+    note,
     at,
     createdAt: deps.now(),
   });
-  const all = await deps.stores.timeline.interactionsOf(scope, contact._id);
+  const all = await deps.stores.timeline.interactionsOf(scope, contactId);
   const counts: Record<string, number> = {};
   for (const item of all) counts[item.type] = (counts[item.type] ?? 0) + 1;
-  await deps.stores.contacts.update(
-    scope,
-    contact._id,
-    { interactionCounts: counts, interactionCount: all.length },
-    [],
-  );
+  await deps.stores.contacts.update(scope, contactId, { interactionCounts: counts, interactionCount: all.length }, []);
   return interaction;
 }
 

@@ -5,13 +5,14 @@ import {
   asValueErrors,
   checkLeadForm,
   DEFAULT_LEAD_FORM,
+  fillEmptyFields,
   type LeadFormContent,
   submissionFields,
 } from "../domain/lead-form";
 import { CONFIRM_TTL_S, confirmLink, contactLinks, signLinkToken, verifyLinkToken } from "../domain/links";
 import type { Scope, StoredContact } from "../store/contact.repository";
 import type { LeadFormDoc, StoredSubmission } from "../store/lead.repository";
-import { newContactDoc, profileRoom, saveFields, setConsent, stateOf } from "./contacts";
+import { newContactDoc, profileRoom, recordInteraction, saveFields, setConsent, stateOf } from "./contacts";
 import { customDefinitions, paging, scopeOf } from "./scope";
 
 type Deps = Pick<ContactsDeps, "stores" | "events" | "kick" | "now" | "plans" | "links" | "logger">;
@@ -22,6 +23,9 @@ const refOf = (doc: Pick<StoredContact, "_id" | "userId" | "projectId" | "email"
   contactId: doc._id,
   email: doc.email,
 });
+
+/** The interaction type a lead-form submission is recorded as on its contact's timeline. */
+export const FORM_INTERACTION = "form";
 
 const notFoundForm = () => appError("NOT_FOUND", "This form does not exist or is no longer open.");
 const invalidLink = () => appError("CONTACT_LINK_INVALID");
@@ -85,10 +89,11 @@ export async function captureContact(
   const custom = customDefinitions(settings);
   const existing = await deps.stores.contacts.byEmail(scope, fields.email);
   if (existing) {
-    // Only what the visitor gave changes; tags, type and consent stay as the owner left them.
-    const given: Partial<ContactFields> = { email: fields.email, custom: fields.custom };
-    for (const key of ["firstName", "lastName", "phone", "company"] as const) if (fields[key]) given[key] = fields[key];
-    const merged = checkContactFields(given, { customFields: custom, contactTypes: [] }, stateOf(existing));
+    // Anyone who knows the email can post it: only the fields the contact has empty are filled;
+    // names, tags, type and consent stay as the owner or the contact left them.
+    const fill = fillEmptyFields(stateOf(existing), fields);
+    if (Object.keys(fill).length === 0) return { contact: existing, created: false };
+    const merged = checkContactFields(fill, { customFields: custom, contactTypes: [] }, stateOf(existing));
     if (!merged.ok) throw badRequest(asValueErrors(merged.fields));
     const contact = await saveFields(deps, scope, existing, merged.value, custom);
     return { contact, created: false };
@@ -125,6 +130,7 @@ export async function submitLeadForm(
   if (!checked.ok) throw badRequest(asValueErrors(checked.fields));
   const { contact } = await captureContact(deps, scope, checked.value, "lead form");
   const now = deps.now();
+  await recordInteraction(deps, scope, contact._id, FORM_INTERACTION, `Submitted the form "${form.title}"`, now);
   const submissionId = crypto.randomUUID();
   const needsConfirm = contact.consent !== "subscribed" && contact.consent !== "complained";
   const token = signLinkToken(deps.links.secret, {
