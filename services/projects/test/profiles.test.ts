@@ -103,6 +103,26 @@ describe("profile fields of the four types", () => {
     expect(validateProfileValues("CAMPAIGN", { startDate: "2026-02-30" }, { partial: true }).ok).toBe(false);
   });
 
+  it("keeps the business's time zone as an IANA name, empty meaning not set (UTC)", () => {
+    expect(PROFILE_FIELD_DEFS.PROJECT.map((def) => def.key)).toContain("timeZone");
+    expect(validateProfileValues("PROJECT", { timeZone: "America/Los_Angeles" }, { partial: true })).toEqual({
+      ok: true,
+      values: { timeZone: "America/Los_Angeles" },
+    });
+    expect(validateProfileValues("PROJECT", { timeZone: "" }, { partial: true })).toEqual({
+      ok: true,
+      values: { timeZone: "" },
+    });
+    expect(validateProfileValues("PROJECT", { timeZone: "Pacific Time" }, { partial: true })).toEqual({
+      ok: false,
+      code: "CR_ERR_BAD_REQUEST",
+      fields: { timeZone: "Time zone must be an IANA time zone, such as Europe/London" },
+    });
+    expect(validateProfileValues("PROJECT", { timeZone: 3 }, { partial: true }).ok).toBe(false);
+    // Only the business has a time zone.
+    expect(validateProfileValues("PRODUCT", { timeZone: "Europe/London" }, { partial: true }).ok).toBe(false);
+  });
+
   it("only lets an update change what it names", () => {
     expect(validateProfileValues("CAMPAIGN", { slogan: "Ride more" }, { partial: true })).toEqual({
       ok: true,

@@ -7,8 +7,20 @@ describe("project input", () => {
   it("accepts a minimal project and trims its fields", () => {
     expect(validateProjectInput({ name: "  Acme  ", description: " Bread " })).toEqual({
       ok: true,
-      value: { name: "Acme", description: "Bread", audience: "", keywords: [], websiteUrl: "" },
+      value: { name: "Acme", description: "Bread", audience: "", keywords: [], websiteUrl: "", timeZone: "" },
     });
+  });
+
+  it("takes the business's IANA time zone and refuses anything else", () => {
+    const zoned = validateProjectInput({ ...valid, timeZone: " Europe/London " });
+    expect(zoned.ok && zoned.value.timeZone).toBe("Europe/London");
+    for (const timeZone of ["+01:00", "GMT+1", "Europe/Nowhere", "PST8PDT; drop"]) {
+      expect(validateProjectInput({ ...valid, timeZone })).toEqual({
+        ok: false,
+        code: "CR_ERR_BAD_REQUEST",
+        fields: { timeZone: "Time zone must be an IANA time zone, such as Europe/London" },
+      });
+    }
   });
 
   it("requires a name and a description", () => {

@@ -234,4 +234,6 @@ export interface CreateProjectInput {
   audience?: string;
   keywords?: string[];
   websiteUrl?: string;
+  /** IANA time zone of the business ("Europe/London"). */
+  timeZone?: string;
 }

@@ -16,6 +16,7 @@ const projectBody = z.object({
     .max(100, "At most 100 keywords")
     .optional(),
   websiteUrl: z.string({ error: "websiteUrl must be text" }).max(2048, "websiteUrl is too long").optional(),
+  timeZone: z.string({ error: "timeZone must be text" }).max(64, "timeZone is too long").optional(),
 });
 
 /** /api/projects (spec section 7). */
@@ -49,6 +50,7 @@ export function projectsRoutes({ clients, delegations, acting }: RouteDeps): Rou
             audience: body.audience ?? "",
             keywords: body.keywords ?? [],
             websiteUrl: body.websiteUrl ?? "",
+            timeZone: body.timeZone ?? "",
           },
           as,
         );

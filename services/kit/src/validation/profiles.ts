@@ -1,3 +1,4 @@
+import { canonicalTimeZone } from "@crafter/time";
 import { INVALID_URL_MESSAGE, normalizeUrl } from "./url";
 
 /**
@@ -8,8 +9,9 @@ export const PROFILE_TYPES = ["PROJECT", "PRODUCT", "SERVICE", "CAMPAIGN"] as co
 export type ProfileTypeName = (typeof PROFILE_TYPES)[number];
 
 /** text: one line; longText: paragraphs; list: short items; url: the spec's URL rule (scheme-less allowed);
- * date: `YYYY-MM-DD`; slug: lower-case words joined by hyphens; image: one image URL; images: image URLs. */
-export type ProfileFieldKind = "text" | "longText" | "list" | "url" | "date" | "slug" | "image" | "images";
+ * date: `YYYY-MM-DD`; slug: lower-case words joined by hyphens; image: one image URL; images: image URLs;
+ * timeZone: an IANA time zone name ("Europe/London"), stored in the runtime's canonical spelling. */
+export type ProfileFieldKind = "text" | "longText" | "list" | "url" | "date" | "slug" | "image" | "images" | "timeZone";
 
 export interface ProfileFieldDef {
   /** The key in the profile (camelCase of the spec's name). */
@@ -46,6 +48,9 @@ export const PROFILE_FIELD_DEFS: Record<ProfileTypeName, ProfileFieldDef[]> = {
     images,
     // The physical postal address every marketing email carries in its footer (CAN-SPAM).
     { key: "address", label: "Postal address", kind: "longText", max: 500 },
+    // The zone of the business's days and hours (schedules, the calendar, automation waits, date
+    // triggers); "" (a project made before time zones) reads as UTC.
+    { key: "timeZone", label: "Time zone", kind: "timeZone", max: 64 },
   ],
   PRODUCT: [
     name,
@@ -182,6 +187,10 @@ function checkOne(def: ProfileFieldDef, raw: unknown): { value?: ProfileValue; e
       return isImageRef(text) ? { value: text } : { error: INVALID_URL_MESSAGE };
     case "date":
       return isRealDate(text) ? { value: text } : { error: `${def.label} must be a date (YYYY-MM-DD)` };
+    case "timeZone": {
+      const zone = canonicalTimeZone(text);
+      return zone ? { value: zone } : { error: `${def.label} must be an IANA time zone, such as Europe/London` };
+    }
     case "slug": {
       const slug = slugify(text);
       return SLUG.test(slug) ? { value: slug } : { error: `${def.label} needs letters or digits` };

@@ -1,4 +1,5 @@
 import { INVALID_URL_MESSAGE, normalizeUrl } from "@crafter/kit/validation";
+import { canonicalTimeZone } from "@crafter/time";
 
 /**
  * Validation of a new project's PROJECT profile (name, description, audience, keywords, website).
@@ -25,6 +26,8 @@ export interface ProjectInput {
   audience?: string;
   keywords?: readonly string[];
   websiteUrl?: string;
+  /** The business's IANA time zone (onboarding sends the browser's); "" or missing: none yet (UTC). */
+  timeZone?: string;
 }
 
 /** A valid project: strings trimmed, keywords de-duplicated, website normalised with its scheme ("" when none). */
@@ -34,6 +37,8 @@ export interface ValidProjectInput {
   audience: string;
   keywords: string[];
   websiteUrl: string;
+  /** Canonical IANA name, or "" when none was given. */
+  timeZone: string;
 }
 
 export type ProjectInputResult =
@@ -77,7 +82,8 @@ export function normalizeWebsiteUrl(input: string): string | null {
  * - audience optional, at most 1000;
  * - keywords at most 20 (after cleaning), each at most 60 characters;
  * - websiteUrl optional; when given it must pass the spec's URL rule in scheme-less mode
- *   (https assumed), and is stored normalised.
+ *   (https assumed), and is stored normalised;
+ * - timeZone optional; when given an IANA time zone the runtime knows, stored in its canonical spelling.
  * @returns the cleaned input, or every field error at once (field name → message).
  */
 export function validateProjectInput(input: ProjectInput): ProjectInputResult {
@@ -106,10 +112,14 @@ export function validateProjectInput(input: ProjectInput): ProjectInputResult {
     else websiteUrl = normalized;
   }
 
+  const rawZone = (input.timeZone ?? "").trim();
+  const timeZone = rawZone === "" ? "" : canonicalTimeZone(rawZone);
+  if (timeZone === null) fields.timeZone = "Time zone must be an IANA time zone, such as Europe/London";
+
   const problems = Object.keys(fields);
   if (problems.length > 0) {
     const onlyUrl = problems.length === 1 && problems[0] === "websiteUrl";
     return { ok: false, code: onlyUrl ? "InvalidUrl" : "CR_ERR_BAD_REQUEST", fields };
   }
-  return { ok: true, value: { name, description, audience, keywords, websiteUrl } };
+  return { ok: true, value: { name, description, audience, keywords, websiteUrl, timeZone: timeZone ?? "" } };
 }

@@ -18,18 +18,25 @@ export class ProjectEvents {
     this.topic = topicName(namespace, TOPICS.projectsProject);
   }
 
-  created(project: { userId: string; projectId: string; projectTitle: string; profileId: string }): OutboxEntry {
+  created(project: {
+    userId: string;
+    projectId: string;
+    projectTitle: string;
+    profileId: string;
+    timeZone: string;
+  }): OutboxEntry {
     return outboxEntry(this.topic, project.projectId, ProjectCreatedSchema, {
       userId: project.userId,
       projectId: project.projectId,
       projectTitle: project.projectTitle,
       profileId: project.profileId,
+      timeZone: project.timeZone,
     });
   }
 
-  /** A profile's fields or sections changed; `changed` names the keys. */
+  /** A profile's fields or sections changed; `changed` names the keys. `timeZone`: the business's, after the change. */
   profileUpdated(
-    profile: { userId: string; projectId: string; id: string; type: string; name: string },
+    profile: { userId: string; projectId: string; id: string; type: string; name: string; timeZone?: string },
     changed: string[],
   ): OutboxEntry {
     return outboxEntry(this.topic, profile.projectId, ProfileUpdatedSchema, {
@@ -39,6 +46,7 @@ export class ProjectEvents {
       profileType: profile.type,
       name: profile.name,
       changed,
+      timeZone: profile.type === "PROJECT" ? (profile.timeZone ?? "") : "",
     });
   }
 

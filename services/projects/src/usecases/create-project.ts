@@ -24,7 +24,7 @@ export async function createProject(
       ? appError("InvalidUrl", "Invalid URL", checked.fields)
       : badRequest(checked.fields);
   }
-  const { name, description, audience, keywords, websiteUrl } = checked.value;
+  const { name, description, audience, keywords, websiteUrl, timeZone } = checked.value;
   const projectId = randomUUID();
   const profileId = randomUUID();
 
@@ -40,13 +40,13 @@ export async function createProject(
     audience,
     keywords,
     websiteUrl,
-    fields: {},
+    fields: timeZone ? { timeZone } : {},
   });
   let project: Project;
   try {
     project = await deps.stores.projects.createWithEvent(
       { _id: projectId, userId, title: name, profileId },
-      deps.events.created({ userId, projectId, projectTitle: name, profileId }),
+      deps.events.created({ userId, projectId, projectTitle: name, profileId, timeZone }),
     );
   } catch (error) {
     await deps.stores.profiles.remove(userId, profileId).catch((cleanup) => {

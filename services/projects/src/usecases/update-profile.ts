@@ -32,7 +32,11 @@ export async function updateProfile(
   if (Object.keys(set).length === 0) throw badRequest({ values: "Nothing to change" });
   const name = typeof core.name === "string" ? core.name : profile.name;
   const changed = [...Object.keys(core), ...Object.keys(extra), ...Object.keys(input.sections ?? {})];
-  const event = deps.events.profileUpdated({ ...profile, name }, changed);
+  const timeZone = typeof extra.timeZone === "string" ? extra.timeZone : profile.fields?.timeZone;
+  const event = deps.events.profileUpdated(
+    { ...profile, name, timeZone: typeof timeZone === "string" ? timeZone : "" },
+    changed,
+  );
   const updated = await deps.stores.profiles.patch(userId, profile.id, set, event);
   if (!updated) throw appError("NOT_FOUND", "Profile not found");
   deps.kick();

@@ -1,4 +1,5 @@
 import { INVALID_URL_MESSAGE, isValidUrl, normalizeUrl } from "@crafter/kit/validation";
+import { isTimeZone, localTimeZone } from "@crafter/time";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Card, Form, Input, Typography } from "antd";
 import { Controller, useForm } from "react-hook-form";
@@ -11,6 +12,7 @@ import type { CreateProjectInput } from "../../api/types";
 import { ChipInput } from "../../shared/ChipInput";
 import { FormField } from "../../shared/FormField";
 import { notify } from "../../shared/notify";
+import { TimeZoneSelect } from "../../shared/time-zone";
 import { applyFieldErrors } from "../auth/AuthCard";
 
 export const projectSchema = z.object({
@@ -22,10 +24,11 @@ export const projectSchema = z.object({
     .string()
     .trim()
     .refine((value) => value === "" || isValidUrl(value, { allowSchemeless: true }), INVALID_URL_MESSAGE),
+  timeZone: z.string().refine(isTimeZone, "Choose your business's time zone"),
 });
 export type ProjectValues = z.infer<typeof projectSchema>;
 
-const FIELDS = ["name", "description", "audience", "keywords", "websiteUrl"] as const;
+const FIELDS = ["name", "description", "audience", "keywords", "websiteUrl", "timeZone"] as const;
 
 /** /app/welcome: onboarding. Creates the first project, then opens the dashboard. */
 export default function WelcomePage() {
@@ -39,7 +42,8 @@ export default function WelcomePage() {
     formState: { errors, isSubmitting },
   } = useForm<ProjectValues>({
     resolver: zodResolver(projectSchema),
-    defaultValues: { name: "", description: "", audience: "", keywords: [], websiteUrl: "" },
+    // The browser's zone is the likely one; the user confirms it here.
+    defaultValues: { name: "", description: "", audience: "", keywords: [], websiteUrl: "", timeZone: localTimeZone() },
   });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -47,6 +51,7 @@ export default function WelcomePage() {
       name: values.name,
       description: values.description,
       keywords: values.keywords,
+      timeZone: values.timeZone,
     };
     if (values.audience) payload.audience = values.audience;
     if (values.websiteUrl)
@@ -151,6 +156,28 @@ export default function WelcomePage() {
                     placeholder="example.com"
                     status={errors.websiteUrl ? "error" : undefined}
                     data-testid="welcome-website"
+                  />
+                )}
+              />
+            </FormField>
+            <FormField
+              id="project-time-zone"
+              label="Time zone"
+              error={errors.timeZone}
+              required
+              extra="Your schedules, calendar and birthday emails follow it."
+            >
+              <Controller
+                name="timeZone"
+                control={control}
+                render={({ field }) => (
+                  <TimeZoneSelect
+                    id="project-time-zone"
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    status={errors.timeZone ? "error" : undefined}
+                    testId="welcome-time-zone"
                   />
                 )}
               />

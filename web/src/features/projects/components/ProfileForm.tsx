@@ -9,6 +9,7 @@ import type { Profile } from "../../../api/types";
 import { ChipInput } from "../../../shared/ChipInput";
 import { FormField } from "../../../shared/FormField";
 import { notify } from "../../../shared/notify";
+import { TimeZoneSelect } from "../../../shared/time-zone";
 
 type FormValues = Record<string, string | string[]>;
 
@@ -41,6 +42,12 @@ export function formValuesOf(type: ProfileTypeName, profile?: Profile | null): F
   }
   return values;
 }
+
+/** Under the time zone: what it drives, and that an unset one means UTC. */
+const timeZoneHint = (saved: string) =>
+  saved
+    ? "Schedules, the calendar, automation waits and birthday emails follow this zone."
+    : "Not set yet: days and hours are counted in UTC until you choose your business's time zone.";
 
 const fieldId = (type: ProfileTypeName, key: string) => `profile-${type.toLowerCase()}-${key}`;
 
@@ -99,13 +106,27 @@ export function ProfileForm({
               label={def.label}
               required={def.required}
               error={errors[def.key] as { message?: string } | undefined}
-              extra={def.kind === "images" ? "Image links (https://… or /media/…), one per entry" : undefined}
+              extra={
+                def.kind === "images"
+                  ? "Image links (https://… or /media/…), one per entry"
+                  : def.kind === "timeZone"
+                    ? timeZoneHint(defaults[def.key] as string)
+                    : undefined
+              }
             >
               <Controller
                 control={control}
                 name={def.key}
                 render={({ field }) =>
-                  isList(def) ? (
+                  def.kind === "timeZone" ? (
+                    <TimeZoneSelect
+                      id={id}
+                      value={field.value as string}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      testId={testid}
+                    />
+                  ) : isList(def) ? (
                     <ChipInput
                       id={id}
                       value={field.value as string[]}
