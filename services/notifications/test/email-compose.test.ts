@@ -3,7 +3,6 @@ import { chooseWinner, readinessErrors, statsOf, variantOf } from "../src/domain
 import {
   composeEmail,
   fillSmartValues,
-  htmlToText,
   signTrackingToken,
   verifyTrackingToken,
   withUtm,
@@ -192,13 +191,5 @@ describe("providers", () => {
     now = 150;
     await next;
     expect(passed).toBe(true);
-  });
-});
-
-describe("htmlToText", () => {
-  it("keeps link targets and drops tags", () => {
-    expect(htmlToText('<p>Hi <b>Ann</b></p><p><a href="https://x.test/">Shop</a></p>')).toBe(
-      "Hi Ann\nShop (https://x.test/)",
-    );
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@jest/globals";
-import { htmlToText } from "../src/domain/html-text";
 import { SHIPPED_TEMPLATES } from "../src/domain/template-catalogue";
 import { renderMjml } from "../src/usecases/templates";
 
@@ -49,15 +48,5 @@ describe("renderMjml", () => {
   it("survives input that is not MJML at all", async () => {
     const out = await renderMjml("<<<>>> not mjml");
     expect(Array.isArray(out.errors)).toBe(true);
-  });
-});
-
-describe("htmlToText", () => {
-  it("keeps link targets and block breaks, drops head and tags", () => {
-    expect(
-      htmlToText(
-        '<html><head><style>p{}</style><title>T</title></head><body><p>Hi &amp; welcome</p><div>Line<br>two</div><a href="https://x.test/u">Unsubscribe</a></body></html>',
-      ),
-    ).toBe("Hi & welcome\nLine\ntwo\nUnsubscribe (https://x.test/u)");
   });
 });

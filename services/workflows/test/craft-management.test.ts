@@ -105,7 +105,7 @@ describe("changing a step's results", () => {
       newId,
       now,
     );
-    expect(results(edited, "outline")[0]!.content).toBe("<p>Hi</p><a>l</a>");
+    expect(results(edited, "outline")[0]!.content).toBe('<p>Hi</p><a rel="noopener noreferrer">l</a>');
     expect(
       ruleError(() =>
         changeResults(blogWriter, progress, "outline", { resultId: "d1", content: "<p> </p>" }, newId, now),
@@ -188,7 +188,7 @@ describe("image prompts", () => {
       { kind: "content", content: "<h1>Spring</h1><p>Our new rye &amp; spelt loaf.</p>" },
       "dalle",
     );
-    expect(doc.prompt).toContain("Spring\nOur new rye & spelt loaf.");
+    expect(doc.prompt).toContain("Spring\n\nOur new rye & spelt loaf.");
   });
 
   it("composes three prompts offline from the profile, and from a document's sentences", () => {
@@ -209,7 +209,7 @@ describe("image prompts", () => {
   });
 
   it("reads HTML as text", () => {
-    expect(plainText("<p>a &lt;b&gt;</p><p>c</p>")).toBe("a <b>\nc");
+    expect(plainText("<p>a &lt;b&gt;</p><p>c</p>")).toBe("a <b>\n\nc");
   });
 });
 

@@ -139,8 +139,10 @@ describe("the offline engine: the draft (PAS)", () => {
     expect(out).toContain("<h1>&lt;img src=x onerror=alert(1)&gt;</h1>");
     expect(out).toContain("<h2>&lt;i&gt;one&lt;/i&gt;</h2>");
     expect(out).toContain("&quot;quotes&quot; &amp; &lt;b&gt;bold&lt;/b&gt;");
-    // And the stored result is the same HTML after the sanitiser.
-    expect(shapeOutput((outlineStep.action as TextActionDefinition).output, out).content).toBe(out);
+    // And the stored result is the same HTML after the sanitiser (which writes text quotes bare).
+    expect(shapeOutput((outlineStep.action as TextActionDefinition).output, out).content).toBe(
+      out.replaceAll("&quot;", '"').replaceAll("&#39;", "'"),
+    );
   });
 
   it("is deterministic", () => {

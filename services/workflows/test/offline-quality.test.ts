@@ -174,7 +174,9 @@ describe.each(BRIEFS.map((brief) => [brief.key, brief] as const))("offline draft
       .filter((entry) => entry.format === "html" || entry.format === "text")
       // An email's subject and preheader lines (above its <hr>) are inbox fields, not its text.
       .flatMap((entry) =>
-        repeatedSentences(entry.content.split("<hr>").at(-1)!).map((p) => `${entry.workflow}.${entry.step}: ${p}`),
+        repeatedSentences(entry.content.split(/<hr\s*\/?>/).at(-1)!).map(
+          (p) => `${entry.workflow}.${entry.step}: ${p}`,
+        ),
       );
     expect(problems).toEqual([]);
   });

@@ -3,6 +3,7 @@
  * value is passed in, so one contact's email is a deterministic function of its inputs.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { htmlToText } from "@crafter/html";
 import escapeHtml from "escape-html";
 
 /** The contact values smart values may name. */
@@ -168,26 +169,6 @@ function insertAfterBodyOpen(html: string, fragment: string): string {
   if (!match) return `${fragment}${html}`;
   const at = match.index + match[0].length;
   return `${html.slice(0, at)}${fragment}${html.slice(at)}`;
-}
-
-/** A plain-text version of HTML: links kept as "text (url)", tags dropped, entities decoded. */
-export function htmlToText(html: string): string {
-  return unescapeAttr(
-    html
-      .replace(/<(style|script|head)\b[\s\S]*?<\/\1>/gi, "")
-      .replace(/<a\b[^>]*?href\s*=\s*["']([^"']*)["'][^>]*>([\s\S]*?)<\/a>/gi, (_m, href: string, text: string) => {
-        const label = text.replace(/<[^>]+>/g, "").trim();
-        return label && label !== href ? `${label} (${href})` : href;
-      })
-      .replace(/<(br|\/p|\/div|\/tr|\/h[1-6]|\/li)\b[^>]*>/gi, "\n")
-      .replace(/<[^>]+>/g, "")
-      .replace(/&nbsp;/g, " "),
-  )
-    .split("\n")
-    .map((line) => line.replace(/[ \t]+/g, " ").trim())
-    .filter((line, index, lines) => line !== "" || (index > 0 && lines[index - 1] !== ""))
-    .join("\n")
-    .trim();
 }
 
 /**

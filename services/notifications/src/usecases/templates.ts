@@ -1,4 +1,5 @@
 import { fillSmartValues, normalizeSmartValues } from "@crafter/email-language";
+import { htmlToText } from "@crafter/html";
 import { appError, type Caller } from "@crafter/kit";
 import mjml2html from "mjml";
 import type { NotificationsDeps } from "../deps";
@@ -6,7 +7,6 @@ import type { NotificationsDeps } from "../deps";
 /** What the template area reads: its own store (and the clock and logger), none of the other areas. */
 type TemplatesDeps = Pick<NotificationsDeps, "stores" | "logger" | "now" | "publicOrigin">;
 
-import { htmlToText } from "../domain/html-text";
 import { SHIPPED_TEMPLATES, type ShippedTemplate } from "../domain/template-catalogue";
 import type { StoredTemplate } from "../store/template.repository";
 

@@ -10,6 +10,7 @@
  * and the whole words of its values and results. A query matches when each of its words is a token.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
+import { htmlToLine } from "@crafter/html";
 import type { ResultRecord, StepRecord } from "./types";
 
 /** A name is at most this long (as a user-given one, MAX_CRAFT_NAME). */
@@ -34,19 +35,8 @@ export function words(text: string): string[] {
     .filter((word) => word.length > 0);
 }
 
-/** Text of HTML: tags become spaces, the common entities are decoded. */
-export function plainText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&amp;/g, "&")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/\s+/g, " ")
-    .trim();
-}
+/** Text of HTML on one line: see htmlToLine. */
+export const plainText = htmlToLine;
 
 /** A single line at most MAX_NAME long, shortened at a word boundary with an ellipsis. */
 export function nameOf(text: string): string {

@@ -1,3 +1,4 @@
+import { htmlToText } from "@crafter/html";
 import type { OutputSpec } from "@crafter/workflow-language";
 import { phrase } from "../generation/offline/text";
 import { describeProfile } from "./profile-text";
@@ -29,21 +30,9 @@ const STYLE: Record<ImageModel, string> = {
     "Imagen: a photographic description naming subject, setting, lighting, camera angle and lens, e.g. '35mm, soft daylight'",
 };
 
-/** Text of HTML content: tags dropped, entities of the sanitiser undone, whitespace collapsed. */
+/** Text of HTML content, one line per block (links' labels only): see htmlToText. */
 export function plainText(content: string): string {
-  return content
-    .replace(/<(br|\/p|\/h[1-6]|\/li)\s*\/?>/gi, "\n")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&")
-    .split("\n")
-    .map((line) => line.replace(/\s+/g, " ").trim())
-    .filter(Boolean)
-    .join("\n");
+  return htmlToText(content, { links: false });
 }
 
 /** The generation that writes image prompts (the offline composer `imagePromptWriter` reads `context.values`). */

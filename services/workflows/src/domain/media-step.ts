@@ -1,4 +1,5 @@
 import type { JsonObject } from "@bufbuild/protobuf";
+import { htmlToText } from "@crafter/html";
 import type { Caller } from "@crafter/kit";
 import type { StepDefinition, WorkflowDefinition } from "@crafter/workflow-language";
 import type { ProfileSnapshot, ResultRecord, StepRecord } from "./types";
@@ -139,7 +140,7 @@ export function speechScript(def: WorkflowDefinition, step: StepDefinition, step
     for (const result of chosen(texts)) byItem.set(result.itemIndex ?? -1, result);
     return [...byItem.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([, result]) => (result.format === "html" ? result.content.replace(/<[^>]*>/g, "\n") : result.content))
+      .map(([, result]) => (result.format === "html" ? htmlToText(result.content, { links: false }) : result.content))
       .join("\n");
   }
   return "";

@@ -1,4 +1,5 @@
 import type { JsonValue } from "@bufbuild/protobuf";
+import { isBlankHtml, sanitizeHtml } from "@crafter/html";
 import type { OutputSpec } from "@crafter/workflow-language";
 import escapeHtml from "escape-html";
 
@@ -107,7 +108,7 @@ export function shapeOutput(output: OutputSpec, text: string): ShapedOutput {
   }
   if (output.format === "html") {
     const html = sanitizeHtml(cleaned.includes("<") ? cleaned : paragraphs(cleaned));
-    if (html.replace(/<[^>]*>/g, "").trim() === "") throw new MalformedOutputError("the HTML has no text");
+    if (isBlankHtml(html)) throw new MalformedOutputError("the HTML has no text");
     return { content: html, format: "html" };
   }
   const sections = parseSections(cleaned, output.sections);
@@ -186,66 +187,4 @@ function paragraphs(text: string): string {
     .filter(Boolean)
     .map((block) => `<p>${escapeHtml(block)}</p>`)
     .join("\n");
-}
-
-const ALLOWED_TAGS = new Set([
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "p",
-  "ul",
-  "ol",
-  "li",
-  "strong",
-  "em",
-  "b",
-  "i",
-  "u",
-  "blockquote",
-  "br",
-  "hr",
-  "a",
-]);
-const DROPPED_WITH_CONTENT =
-  /<(script|style|iframe|object|embed|noscript|template|head|title|svg|math)\b[\s\S]*?<\/\1\s*>/gi;
-const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)\b((?:[^<>"']|"[^"]*"|'[^']*')*)>/g;
-const ENTITY = /&(?!(?:[a-zA-Z][a-zA-Z0-9]{1,31}|#\d{1,7}|#x[0-9a-fA-F]{1,6});)/g;
-
-function safeHref(attributes: string): string | null {
-  const match = attributes.match(/\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i);
-  const href = (match?.[1] ?? match?.[2] ?? match?.[3] ?? "").trim();
-  return /^(https?:|mailto:)/i.test(href) ? href : null;
-}
-
-function escapeText(text: string): string {
-  return text.replace(ENTITY, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-/**
- * Keeps the rich-text subset the viewer renders (headings, paragraphs, lists, emphasis, quotes,
- * http(s)/mailto links) and drops every other tag, attribute and script, so generated HTML is
- * safe to show as it is.
- */
-export function sanitizeHtml(html: string): string {
-  const source = html.replace(/<!--[\s\S]*?-->/g, "").replace(DROPPED_WITH_CONTENT, "");
-  let out = "";
-  let last = 0;
-  for (const match of source.matchAll(TAG)) {
-    out += escapeText(source.slice(last, match.index));
-    last = match.index! + match[0].length;
-    const closing = match[1] === "/";
-    const tag = match[2]!.toLowerCase();
-    if (!ALLOWED_TAGS.has(tag)) continue;
-    if (closing) {
-      if (tag !== "br" && tag !== "hr") out += `</${tag}>`;
-    } else if (tag === "a") {
-      const href = safeHref(match[3] ?? "");
-      out += href ? `<a href="${escapeHtml(href.replace(/&amp;/g, "&"))}" rel="noopener noreferrer">` : "<a>";
-    } else {
-      out += `<${tag}>`;
-    }
-  }
-  out += escapeText(source.slice(last));
-  return out.trim();
 }

@@ -1,4 +1,5 @@
 import type { JsonValue } from "@bufbuild/protobuf";
+import { isBlankHtml, sanitizeHtml } from "@crafter/html";
 import {
   actionBehaviour,
   type OutputSpec,
@@ -6,7 +7,7 @@ import {
   type WorkflowDefinition,
 } from "@crafter/workflow-language";
 import { CraftRuleError, findStep } from "./craft";
-import { parseSections, sanitizeHtml } from "./output";
+import { parseSections } from "./output";
 import type { CraftProgress, ResultRecord, StepRecord } from "./types";
 
 /** A change of a step's results asked by the user (PUT …/saveOrUpdateActionResult). */
@@ -64,8 +65,8 @@ function contentOf(
   }
   if (change.content === undefined) return undefined;
   const content = format === "html" ? sanitizeHtml(change.content) : change.content.trim();
-  const text = format === "html" ? content.replace(/<[^>]*>/g, "") : content;
-  if (text.trim() === "") throw new CraftRuleError("CR_ERR_BAD_REQUEST", "The content is empty.");
+  if (format === "html" ? isBlankHtml(content) : content === "")
+    throw new CraftRuleError("CR_ERR_BAD_REQUEST", "The content is empty.");
   return { content };
 }
 

@@ -1,16 +1,11 @@
 import { CopyOutlined, UnorderedListOutlined } from "@ant-design/icons";
+import { htmlToText } from "@crafter/html/text";
 import { Alert, Button, Card, Flex, Tag } from "antd";
 import { useState } from "react";
 import type { Craft, StepResult } from "../../../api/types";
 import { notify } from "../../../shared/notify";
 import { finalDraft } from "../final-draft";
 import { contentText, viewerFor } from "./viewers";
-
-function htmlToText(html: string): string {
-  const doc = new DOMParser().parseFromString(html, "text/html");
-  for (const block of doc.body.querySelectorAll("p, h1, h2, h3, h4, h5, h6, li, br")) block.append("\n");
-  return (doc.body.textContent ?? "").replace(/\n{3,}/g, "\n\n").trim();
-}
 
 /** Copies the draft as rich HTML (with a plain-text twin), falling back to plain text. */
 async function copyDraft(result: StepResult): Promise<void> {

@@ -1,0 +1,2 @@
+export { isBlankHtml, sanitizeEmailHtml, sanitizeHtml } from "./sanitize";
+export { htmlToLine, htmlToText } from "./text";
