@@ -4,7 +4,8 @@
 #   2. helm lint of helm/crafter, with the default values and with each helm/crafter/examples/*.yaml;
 #   3. helm template of the same, and kubeconform on every rendered object against the Kubernetes
 #      API JSON schemas (strict: unknown fields fail);
-#   4. scripts/ci/chart_policy.py on the rendered objects: security contexts, probes, that every
+#   4. promtool: the alert rules and their tests, and the PrometheusRule the chart renders;
+#   5. scripts/ci/chart_policy.py on the rendered objects: security contexts, probes, that every
 #      call between components is a path the NetworkPolicies allow, and that the rendered topology
 #      is services/manifest.yaml's (each call gets its <PEER>_URL and NetworkPolicy paths).
 # Tools are installed once into ${XDG_CACHE_HOME:-~/.cache}/crafter/deploy-tools and reused:
@@ -153,21 +154,28 @@ check_dockerfiles() {
   say "hadolint: ${files[*]} clean"
 }
 
-# The optional chart dependencies (bitnami MongoDB, Kafka, Redis) are not vendored and cannot be
-# fetched offline, but Helm refuses a chart whose Chart.yaml dependencies are missing from charts/,
-# even when their conditions are off. CI therefore checks a copy of the chart whose charts/ holds an
-# empty placeholder chart per dependency: with the conditions off (the default, and in every values
-# file checked here) Helm renders nothing from them, so what is checked is exactly our templates.
+# Whatever `helm dependency build` or a local package left in this checkout is not what CI checks.
 chart_copy() {
-  local work=$1 name
+  local work=$1
   cp -R -- "$CHART" "$work/crafter"
-  # Whatever `helm dependency build` left in this checkout is not what CI checks.
   rm -rf -- "$work/crafter/charts" "$work/crafter/Chart.lock"
-  while read -r name; do
-    mkdir -p -- "$work/crafter/charts/$name"
-    printf 'apiVersion: v2\nname: %s\nversion: %s\ndescription: offline placeholder, never enabled in CI\n' \
-      "$name" 0.0.0 >"$work/crafter/charts/$name/Chart.yaml"
-  done < <(awk '/^dependencies:/{d=1;next} d&&/^[^ #-]/{d=0} d&&/- name:/{print $3}' "$CHART/Chart.yaml")
+}
+
+# The Prometheus Operator's objects have no schema in the Kubernetes API: kubeconform skips them,
+# and the rules a PrometheusRule renders are checked by promtool instead (the same rules that
+# deploy/prometheus loads, so this proves the chart's copy is whole).
+check_rendered_rules() {
+  local rendered=$1 rules=$2
+  "$VENV/bin/python" - "$rendered" "$rules" <<'PY' || return 1
+import sys, yaml
+found = [d for d in yaml.safe_load_all(open(sys.argv[1], encoding="utf-8")) if d and d.get("kind") == "PrometheusRule"]
+if found:
+    with open(sys.argv[2], "w", encoding="utf-8") as out:
+        yaml.safe_dump(found[0]["spec"], out)
+PY
+  [[ -f $rules ]] || return 0
+  promtool check rules "$rules" >/dev/null || return 1
+  echo "rendered PrometheusRule: $(grep -c 'alert:' "$rules") rules valid"
 }
 
 check_chart() {
@@ -189,11 +197,13 @@ check_chart() {
     "$HELM" template crafter "$work/crafter" --namespace crafter --kube-version "$KUBE_VERSION" \
       "${args[@]}" >"$out" || die "helm template failed for values: ${file#"$ROOT"/}"
     objects=$(grep -c '^kind:' "$out" || true)
-    "$KUBECONFORM" -strict -summary -kubernetes-version "$KUBE_VERSION" \
+    "$KUBECONFORM" -strict -summary -kubernetes-version "$KUBE_VERSION" -skip ServiceMonitor,PrometheusRule \
       -schema-location "$schemas/{{.NormalizedKubernetesVersion}}-local-strict/{{.ResourceKind}}{{.KindSuffix}}.json" \
       "$out" || die "kubeconform rejected objects rendered with values: ${file#"$ROOT"/}"
     "$VENV/bin/python" "$ROOT/scripts/ci/chart_policy.py" "$out" "$ROOT/services/manifest.yaml" ||
       die "chart policy broken with values: ${file#"$ROOT"/}"
+    check_rendered_rules "$out" "$work/rules-$(basename -- "$file")" ||
+      die "the PrometheusRule rendered with values ${file#"$ROOT"/} is not valid for promtool"
     say "chart ok with ${file#"$ROOT"/} values: lint clean, $objects objects valid for Kubernetes $KUBE_VERSION"
   done
 }
@@ -229,8 +239,30 @@ YAML
   say "chart policy refuses values that drop billing from the gateway's and workflows' calls"
 }
 
+# The alert rules pass promtool's checks and their unit tests (synthetic series).
+check_alert_rules() {
+  (cd "$ROOT/deploy/prometheus" && promtool check rules alerts.yml >/dev/null && promtool test rules alerts.test.yml >/dev/null) || {
+    (cd "$ROOT/deploy/prometheus" && promtool test rules alerts.test.yml) >&2 || true
+    die "alert rules: promtool check or test failed (deploy/prometheus)"
+  }
+  say "alert rules: $(grep -c 'alert:' "$ROOT/deploy/prometheus/alerts.yml") rules valid, promtool tests pass"
+}
+
+# promtool from Debian's prometheus package (the Prometheus module is too large to build here).
+install_promtool() {
+  command -v promtool >/dev/null && return 0
+  local sudo=()
+  [[ $(id -u) -eq 0 ]] || sudo=(sudo)
+  "${sudo[@]}" apt-get install -y --no-install-recommends prometheus >"$TOOLS/logs/apt-prometheus.log" 2>&1 || {
+    tail -n 20 "$TOOLS/logs/apt-prometheus.log" >&2
+    die "apt-get install prometheus (for promtool) failed"
+  }
+}
+
 t0=$(now_us)
 install_tools
+install_promtool
+check_alert_rules
 check_dockerfiles
 check_chart
 check_policy_catches_missing_call

@@ -49,22 +49,21 @@ Args: root, name.
 {{- printf "%s/%s:%s" .root.Values.image.registry .c.image.repository $tag -}}
 {{- end -}}
 
-{{/* Addresses of the backing services: the in-cluster subchart's when enabled, else external. */}}
+{{/* Addresses of the backing services (always external servers). */}}
 {{- define "crafter.mongodbUrl" -}}
-{{- if .Values.mongodb.enabled -}}mongodb://{{ .Release.Name }}-mongodb:27017/{{- else -}}{{ .Values.external.mongodb.url }}{{- end -}}
+{{- .Values.external.mongodb.url -}}
 {{- end -}}
 {{- define "crafter.kafkaBrokers" -}}
-{{- if .Values.kafka.enabled -}}{{ .Release.Name }}-kafka:9092{{- else -}}{{ .Values.external.kafka.brokers }}{{- end -}}
+{{- .Values.external.kafka.brokers -}}
 {{- end -}}
 {{- define "crafter.redisUrl" -}}
-{{- if .Values.redis.enabled -}}redis://{{ .Release.Name }}-redis-master:6379{{- else -}}{{ .Values.external.redis.url }}{{- end -}}
+{{- .Values.external.redis.url -}}
 {{- end -}}
 
 {{/* True ("true") when backing service NAME comes from a Secret. Args: root, name. */}}
 {{- define "crafter.fromSecret" -}}
-{{- $sub := index .root.Values .name | default dict -}}
 {{- $ref := (index .root.Values.external .name).secretRef | default dict -}}
-{{- if and (not $sub.enabled) $ref.name -}}true{{- end -}}
+{{- if $ref.name -}}true{{- end -}}
 {{- end -}}
 
 {{/* The variable a backing service is configured by. */}}
@@ -161,18 +160,8 @@ Args: root, c, name.
 {{- define "crafter.backingEgress" -}}
 {{- $root := .root -}}
 {{- range $service := .uses }}
-{{- $sub := index $root.Values $service | default dict }}
 {{- $ext := index $root.Values.external $service }}
 - ports:
-  {{- if $sub.enabled }}
-  - port: {{ get (dict "mongodb" 27017 "kafka" 9092 "redis" 6379) $service }}
-    protocol: TCP
-  to:
-  - podSelector:
-      matchLabels:
-        app.kubernetes.io/instance: {{ $root.Release.Name }}
-        app.kubernetes.io/name: {{ $service }}
-  {{- else }}
   {{- range $ext.ports }}
   - port: {{ . }}
     protocol: TCP
@@ -180,7 +169,6 @@ Args: root, c, name.
   {{- with $ext.peers }}
   to:
     {{- toYaml . | nindent 2 }}
-  {{- end }}
   {{- end }}
 {{- end }}
 {{- end -}}
