@@ -1,6 +1,7 @@
 // @crafter/kit: the one shared runtime of Crafter services. One way to do each thing.
 export * from "./caller";
 export * from "./config/config";
+export * from "./crypto/secret-box";
 export * from "./data/idioms";
 export * from "./data/mongo";
 export * from "./data/repository";

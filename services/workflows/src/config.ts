@@ -1,7 +1,6 @@
 import { isIP } from "node:net";
-import { baseConfigSchema } from "@crafter/kit";
+import { baseConfigSchema, type KeyRing, keyRing, parseKeyRing, parseSecretKey } from "@crafter/kit";
 import { z } from "zod";
-import { parseSecretKey } from "./domain/secret-box";
 
 /** An unset or blank variable is "not given" (so `AI_BASE_URL=` in a .env file means offline). */
 const optionalString = <T extends z.ZodType>(schema: T) =>
@@ -101,6 +100,21 @@ export const configSchema = baseConfigSchema
           return parseSecretKey(text);
         } catch (error) {
           ctx.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    ),
+    /**
+     * The key ring that seals secrets at rest (AES-256-GCM), `id:key,id:key` with 32-byte keys
+     * (base64 or hex); the first seals, every one opens, so a key rotates by putting a new one first.
+     * Unset: AI_SETTINGS_KEY alone seals (as key id `ai`). AI_SETTINGS_KEY always opens what it sealed.
+     */
+    SECRETS_KEYS: optionalString(
+      z.string().transform((text, ctx) => {
+        try {
+          return parseKeyRing(text);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: `SECRETS_KEYS: ${(error as Error).message}` });
           return z.NEVER;
         }
       }),
@@ -235,4 +249,24 @@ function resolveAi(config: AiInput): { settings: AiSettings; problems: { path: s
 /** The validated AI settings of a loaded config. */
 export function aiSettings(config: Config): AiSettings {
   return resolveAi(config).settings;
+}
+
+/**
+ * The ring that seals users' AI provider keys: SECRETS_KEYS when set, else AI_SETTINGS_KEY as key
+ * `ai`; AI_SETTINGS_KEY also opens the keys it sealed before key ids existed (`v1`) and as `ai`.
+ * undefined when neither is set (AI settings cannot be saved).
+ */
+export function aiKeyRing(config: {
+  SECRETS_KEYS?: KeyRing | undefined;
+  AI_SETTINGS_KEY?: Buffer | undefined;
+}): KeyRing | undefined {
+  const legacy = config.AI_SETTINGS_KEY;
+  const ring = config.SECRETS_KEYS;
+  if (!ring) return legacy ? keyRing([{ id: "ai", key: legacy }], legacy) : undefined;
+  if (!legacy) return ring;
+  const keys = [...ring.byId].map(([id, key]) => ({ id, key }));
+  const sealing = keys.findIndex((k) => k.id === ring.sealing.id);
+  keys.unshift(...keys.splice(sealing, 1));
+  if (!ring.byId.has("ai")) keys.push({ id: "ai", key: legacy });
+  return keyRing(keys, legacy);
 }

@@ -1,4 +1,4 @@
-import type { Logger, Redis } from "@crafter/kit";
+import type { KeyRing, Logger, Redis } from "@crafter/kit";
 import type { LanguageModel } from "ai";
 import type { BrandVoiceSource } from "./clients/brand-voice";
 import type { ProfileSource } from "./clients/profiles";
@@ -50,8 +50,8 @@ export interface WorkflowsDeps {
 
 /** The AI settings page's backing: the key that seals provider keys and how user URLs are called. */
 export interface AiSettingsDeps {
-  /** AI_SETTINGS_KEY; undefined = settings cannot be saved. */
-  key: Buffer | undefined;
+  /** AI_SETTINGS_KEY / SECRETS_KEYS (config.ts aiKeyRing); undefined = settings cannot be saved. */
+  key: KeyRing | undefined;
   /** Builds an engine for settings, calling user URLs through the public-address guard. */
   build(settings: AiSettings): TextEngine;
   /** The model of a spec, calling user URLs through the guard (for Test connection). */

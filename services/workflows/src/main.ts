@@ -3,7 +3,7 @@ import { createBillingCredits } from "./clients/billing";
 import { projectsBrandVoiceSource } from "./clients/brand-voice";
 import { createMediaPort } from "./clients/media";
 import { projectsProfileSource } from "./clients/profiles";
-import { aiSettings, configSchema } from "./config";
+import { aiKeyRing, aiSettings, configSchema } from "./config";
 import { DEFINITIONS, TEST_DEFINITIONS } from "./definitions/index";
 import type { WorkflowsDeps } from "./deps";
 import { DefinitionRegistry } from "./domain/registry";
@@ -41,6 +41,7 @@ await runService({
         : "generating with the configured AI provider",
     );
     const stores = await createStores(mongo);
+    const aiRing = aiKeyRing(config);
     // Users' own providers (AI settings): their URLs go through the public-address guard.
     const userFetch = userUrlFetch(config.AI_SETTINGS_RESOLVE, ai.timeoutMs);
     const build = (settings: typeof ai) =>
@@ -48,13 +49,13 @@ await runService({
     const engines = createEngineSource({
       fallback: engine,
       load: (userId) => stores.aiSettings.get(userId),
-      key: config.AI_SETTINGS_KEY,
+      key: aiRing,
       build,
       server: ai,
       ttlMs: config.AI_SETTINGS_CACHE_MS,
       logger,
     });
-    if (!config.AI_SETTINGS_KEY) logger.warn("AI_SETTINGS_KEY is not set: users cannot save their own AI provider");
+    if (!aiRing) logger.warn("AI_SETTINGS_KEY is not set: users cannot save their own AI provider");
     const events = new CraftEvents(config.CRAFTER_NAMESPACE);
     const deps: WorkflowsDeps = {
       stores,
@@ -69,7 +70,7 @@ await runService({
       engine,
       engines,
       ai: {
-        key: config.AI_SETTINGS_KEY,
+        key: aiRing,
         build,
         model: (spec) => languageModel(spec, userFetch),
         server: ai,

@@ -1,39 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { isAppError } from "@crafter/kit";
+import { isAppError, openSecret, parseKeyRing, sealSecret } from "@crafter/kit";
 import { describe, expect, it } from "@jest/globals";
-import { redact, userAiSettings, validateAiSettings } from "../src/domain/ai-settings";
-import { keyHint, openSecret, parseSecretKey, sealSecret } from "../src/domain/secret-box";
+import { aiKeyRing } from "../src/config";
+import { keyHint, redact, userAiSettings, validateAiSettings } from "../src/domain/ai-settings";
 
-describe("secret box (AES-256-GCM, AI_SETTINGS_KEY)", () => {
-  const key = randomBytes(32);
-
-  it("opens what it sealed, for the same owner only, and never shows the plaintext", () => {
-    const sealed = sealSecret(key, "sk-live-1234567890abcd", "user-1");
-    expect(sealed).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
-    expect(sealed).not.toContain("sk-live");
-    expect(openSecret(key, sealed, "user-1")).toBe("sk-live-1234567890abcd");
-    expect(() => openSecret(key, sealed, "user-2")).toThrow();
-    expect(() => openSecret(randomBytes(32), sealed, "user-1")).toThrow();
-  });
-
-  it("uses a fresh IV each time and refuses altered ciphertext", () => {
-    const a = sealSecret(key, "same", "u");
-    const b = sealSecret(key, "same", "u");
-    expect(a).not.toBe(b);
-    const parts = a.split(".");
-    const body = Buffer.from(parts[3]!, "base64url");
-    body[0] = body[0]! ^ 1;
-    expect(() => openSecret(key, [parts[0], parts[1], parts[2], body.toString("base64url")].join("."), "u")).toThrow();
-    expect(() => openSecret(key, "not sealed", "u")).toThrow("not a sealed secret");
-  });
-
-  it("parses a 32-byte key as base64 or hex and refuses other lengths", () => {
-    const raw = randomBytes(32);
-    expect(parseSecretKey(raw.toString("base64")).equals(raw)).toBe(true);
-    expect(parseSecretKey(raw.toString("hex")).equals(raw)).toBe(true);
-    expect(() => parseSecretKey(randomBytes(16).toString("base64"))).toThrow("must be 32 bytes");
-  });
-
+describe("keyHint", () => {
   it("shows only the last 4 characters of a long key, nothing of a short one", () => {
     expect(keyHint("sk-abcdefgh1234")).toBe("1234");
     expect(keyHint("short")).toBe("");
@@ -119,5 +89,27 @@ describe("validateAiSettings", () => {
 
   it("redacts the key from a provider's message", () => {
     expect(redact("Incorrect API key provided: sk-secret-99", "sk-secret-99")).toBe("Incorrect API key provided: ••••");
+  });
+});
+
+describe("aiKeyRing (AI_SETTINGS_KEY and SECRETS_KEYS)", () => {
+  const legacy = Buffer.alloc(32, 7);
+
+  it("seals with AI_SETTINGS_KEY as key `ai` when no SECRETS_KEYS, and opens its v1 values", () => {
+    const ring = aiKeyRing({ AI_SETTINGS_KEY: legacy })!;
+    expect(sealSecret(ring, "sk-1", "u").startsWith("v2.ai.")).toBe(true);
+    expect(ring.v1?.equals(legacy)).toBe(true);
+    expect(aiKeyRing({})).toBeUndefined();
+  });
+
+  it("seals with SECRETS_KEYS' first key once set, still opening what AI_SETTINGS_KEY sealed", () => {
+    const before = aiKeyRing({ AI_SETTINGS_KEY: legacy })!;
+    const sealed = sealSecret(before, "sk-2", "u");
+    const ring = aiKeyRing({
+      AI_SETTINGS_KEY: legacy,
+      SECRETS_KEYS: parseKeyRing(`s1:${Buffer.alloc(32, 9).toString("hex")}`),
+    })!;
+    expect(openSecret(ring, sealed, "u")).toBe("sk-2");
+    expect(sealSecret(ring, "sk-3", "u").startsWith("v2.s1.")).toBe(true);
   });
 });

@@ -1,17 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { createLogger } from "@crafter/kit";
+import { createLogger, type KeyRing, keyRing, sealSecret } from "@crafter/kit";
 import { describe, expect, it } from "@jest/globals";
 import type { AiSettings } from "../src/config";
-import { sealSecret } from "../src/domain/secret-box";
 import { createOfflineEngine } from "../src/generation/offline-engine";
 import type { TextEngine } from "../src/generation/text-engine";
 import { createEngineSource } from "../src/generation/user-engines";
 import type { AiSettingsDoc } from "../src/store/ai-settings.repository";
 
-const key = randomBytes(32);
+const key = keyRing([{ id: "t", key: randomBytes(32) }]);
 const fallback = createOfflineEngine({ delayMs: 0 });
 
-function source(docs: Record<string, AiSettingsDoc>, options: { key?: Buffer; now?: () => number } = {}) {
+function source(docs: Record<string, AiSettingsDoc>, options: { key?: KeyRing; now?: () => number } = {}) {
   const reads: string[] = [];
   const built: AiSettings[] = [];
   const engines = createEngineSource({

@@ -4,7 +4,7 @@ import type { AiSettings, ModelSpec } from "../config";
 /**
  * A user's own AI provider (the AI settings page), stored per user account: the settings belong to
  * whoever pays for the provider, the account owner (or an admin), and apply to every project of
- * that account. The key is only ever kept sealed (domain/secret-box.ts).
+ * that account. The key is only ever kept sealed (the kit's crypto/secret-box.ts).
  */
 
 export const USER_PROVIDERS = ["openai", "google", "openai-compatible"] as const;
@@ -120,4 +120,9 @@ export function userAiSettings(ai: UserAi, server: Pick<AiSettings, "timeoutMs" 
 export function redact(text: string, secret: string | undefined): string {
   if (!secret || secret.length < 4) return text;
   return text.split(secret).join("••••");
+}
+
+/** The last 4 characters of a key, the only part of it ever shown again. */
+export function keyHint(apiKey: string): string {
+  return apiKey.length > 8 ? apiKey.slice(-4) : "";
 }

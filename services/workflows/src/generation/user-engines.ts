@@ -1,7 +1,6 @@
-import type { Logger } from "@crafter/kit";
+import { type KeyRing, type Logger, openSecret } from "@crafter/kit";
 import type { AiSettings } from "../config";
 import { type UserAi, userAiSettings } from "../domain/ai-settings";
-import { openSecret } from "../domain/secret-box";
 import type { AiSettingsDoc } from "../store/ai-settings.repository";
 import type { TextEngine } from "./text-engine";
 
@@ -18,8 +17,8 @@ export interface EngineSourceOptions {
   fallback: TextEngine;
   /** The stored settings of a user, or null. */
   load(userId: string): Promise<AiSettingsDoc | null>;
-  /** AI_SETTINGS_KEY; without it no user settings are read (the server's engine writes). */
-  key: Buffer | undefined;
+  /** The ring of AI_SETTINGS_KEY / SECRETS_KEYS; without it no user settings are read (the server's engine writes). */
+  key: KeyRing | undefined;
   /** Builds an engine from settings (providers.ts createTextEngine with the user-URL guard). */
   build(settings: AiSettings): TextEngine;
   server: Pick<AiSettings, "timeoutMs" | "maxRetries">;

@@ -2,7 +2,7 @@ import { modelOn } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { UserProvider } from "../domain/ai-settings";
 
-/** One user's AI provider: `_id` is the user id; the key only sealed (domain/secret-box.ts). */
+/** One user's AI provider: `_id` is the user id; the key only sealed (the kit's crypto/secret-box.ts). */
 export interface AiSettingsDoc {
   _id: string;
   provider: UserProvider;

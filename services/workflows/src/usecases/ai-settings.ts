@@ -1,8 +1,16 @@
-import { appError, type Caller, hitRateLimit, type RateLimitPolicy, rateLimitedError } from "@crafter/kit";
+import {
+  appError,
+  type Caller,
+  hitRateLimit,
+  type KeyRing,
+  openSecret,
+  type RateLimitPolicy,
+  rateLimitedError,
+  sealSecret,
+} from "@crafter/kit";
 import { can } from "@crafter/roles";
 import type { WorkflowsDeps } from "../deps";
-import { redact, type UserProvider, userSpec, validateAiSettings } from "../domain/ai-settings";
-import { keyHint, openSecret, sealSecret } from "../domain/secret-box";
+import { keyHint, redact, type UserProvider, userSpec, validateAiSettings } from "../domain/ai-settings";
 import { describeProviderFailure } from "../generation/errors";
 import { probeModel } from "../generation/providers";
 import type { AiSettingsDoc } from "../store/ai-settings.repository";
@@ -25,7 +33,7 @@ function requireManager(caller: Caller): void {
   }
 }
 
-function requireKey(deps: WorkflowsDeps): Buffer {
+function requireKey(deps: WorkflowsDeps): KeyRing {
   if (!deps.ai.key) {
     throw appError("UNAVAILABLE", "AI settings are not enabled on this server (its operator sets AI_SETTINGS_KEY).");
   }
