@@ -2,7 +2,10 @@
 import { randomUUID } from "node:crypto";
 // The bad-input sweep (issue 9, finding 4): sends every bad-input class to every /auth and /api route
 // of the served OpenAPI document and counts the answers that break the rules: any 5xx, and any
-// answer under /auth or /api that is not the envelope { success, result, errorMessage, error }.
+// answer under /auth or /api that is not the envelope { success, result, errorMessage, error }. The
+// classes with a rule of their own must answer exactly: a control character in a path segment or a
+// query value 400, OPTIONS 204 with Allow, TRACE and PROPFIND 405 with Allow, a session route's
+// write without credentials 401 (not the CSRF check's 403).
 //   node scripts/security/sweep.mjs [--base URL] [--only REGEX]   (GATEWAY_URL, MAILPIT_API_URL)
 //   node scripts/security/sweep.mjs --print-fixtures   signs a fresh user up; prints its token and crafts
 // Exits 1 when it saw a 5xx or an envelope miss. Imported by services/gateway/test/sweep.int.test.ts.
@@ -11,6 +14,18 @@ import { gzipSync } from "node:zlib";
 
 const BIG = "a".repeat(1_000_000);
 const ESCAPES = ["%", "%zz", "%E0%A4%A"];
+/** Control characters (NUL, CR, LF, TAB, DEL, a C1), percent-encoded: 400 in a path segment or a query value. */
+const CONTROLS = ["a%00b", "%0D%0A", "%09", "%7F", "%C2%85"];
+
+/** A rule for answers that must be exactly `status` (in the envelope unless `bodyless`), with an Allow header when `allow`. */
+function exactly(status, { allow = false, bodyless = false } = {}) {
+  return (answer) => {
+    if (answer.status !== status) return `want ${status}`;
+    if (allow && !answer.headers.allow) return "no Allow header";
+    if (!bodyless && !isEnvelope(answer.text)) return "not the envelope";
+    return undefined;
+  };
+}
 
 /** The JSON text of a value nested `depth` levels deep (objects and arrays), built without recursion. */
 export function nested(depth) {
@@ -144,6 +159,48 @@ export function badRequests(path, method, op, fixture) {
       });
     }
   }
+  // Control characters in each path parameter, and in a query value (on every route: one check for all).
+  for (const name of [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1])) {
+    for (const bad of CONTROLS) {
+      add("control-char", {
+        path: path.replace(/\{([^}]+)\}/g, (_m, n) =>
+          n === name ? bad : encodeURIComponent(n === "id" ? fixture.id : n === "stepName" ? fixture.stepName : "x"),
+        ),
+        headers: hasBody ? json() : {},
+        body: hasBody ? Buffer.from("{}") : undefined,
+        want: exactly(400),
+      });
+    }
+  }
+  // The route's first documented query parameter, else one it ignores.
+  const queryName = op.parameters?.find((p) => p.in === "query")?.name ?? "q";
+  for (const bad of CONTROLS) {
+    add("control-char", {
+      path: `${url}?${encodeURIComponent(queryName)}=${bad}`,
+      headers: hasBody ? json() : {},
+      body: hasBody ? Buffer.from("{}") : undefined,
+      want: exactly(400),
+    });
+  }
+  // OPTIONS lists the methods; TRACE and unknown methods are 405 with them.
+  out.push({
+    cls: "method",
+    method: "OPTIONS",
+    path: url,
+    headers: {},
+    want: exactly(204, { allow: true, bodyless: true }),
+  });
+  for (const method of ["TRACE", "PROPFIND"])
+    out.push({ cls: "method", method, path: url, headers: {}, want: exactly(405, { allow: true }) });
+  // A session route without credentials (no cookie, no Origin) is 401, before the CSRF check.
+  if (op.security?.length && M !== "GET")
+    add("no-credentials", {
+      path: url,
+      headers: hasBody ? json() : {},
+      body: hasBody ? Buffer.from("{}") : undefined,
+      anonymousOnly: true,
+      want: exactly(401),
+    });
   // Huge and bad query values (every route: unknown ones are ignored, known ones validated).
   for (const query of [
     "page=99999999999",
@@ -249,10 +306,14 @@ export async function sweep({ base, cookie, only, anonymous = true, concurrency 
     }
   }
   requests.push(...unknownPaths());
-  const jobs = requests.flatMap((req) => [
-    { ...req, headers: { ...req.headers, origin: base, cookie } },
-    ...(anonymous ? [{ ...req, headers: { ...req.headers, origin: base } }] : []),
-  ]);
+  const jobs = requests.flatMap((req) =>
+    req.anonymousOnly
+      ? [req]
+      : [
+          { ...req, headers: { ...req.headers, origin: base, cookie } },
+          ...(anonymous ? [{ ...req, headers: { ...req.headers, origin: base } }] : []),
+        ],
+  );
   const result = { sent: 0, serverErrors: 0, envelopeMisses: 0, failures: [], byClass: {} };
   let next = 0;
   const worker = async () => {
@@ -265,7 +326,9 @@ export async function sweep({ base, cookie, only, anonymous = true, concurrency 
       stats.sent++;
       stats.statuses[answer.status] = (stats.statuses[answer.status] ?? 0) + 1;
       const serverError = answer.status >= 500 || answer.status === 0;
-      const miss = !isEnvelope(answer.text);
+      // A request with its own rule (`want`) counts as a miss when the rule fails.
+      const wrong = job.want?.(answer);
+      const miss = job.want ? wrong !== undefined : !isEnvelope(answer.text);
       if (serverError) {
         result.serverErrors++;
         stats.serverErrors++;
@@ -280,6 +343,7 @@ export async function sweep({ base, cookie, only, anonymous = true, concurrency 
           method: job.method,
           path: job.path.slice(0, 120),
           status: answer.status,
+          ...(wrong ? { wrong } : {}),
           body: answer.text.slice(0, 160),
         });
     }

@@ -108,6 +108,8 @@ export const ERROR_CATALOGUE = {
   },
   UNAUTHENTICATED: { status: 401, message: "Your session has expired. Please sign in again." },
   FORBIDDEN: { status: 403, message: "This request is not allowed." },
+  /** An HTTP method the route does not take (TRACE, PROPFIND, a PUT on a read-only route); the answer lists `Allow`. */
+  METHOD_NOT_ALLOWED: { status: 405, message: "This method is not allowed here." },
   /** A signed-in user whose email is not verified yet: refused on /api and by every service (issue 9). */
   EMAIL_NOT_VERIFIED: { status: 403, message: "Please verify your email first. We can send the link again." },
   NOT_FOUND: { status: 404, message: "Not found." },

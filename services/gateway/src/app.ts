@@ -17,6 +17,7 @@ import { publishedPages } from "./http/published-pages";
 import { readAhead } from "./http/read-ahead";
 import { apiReference } from "./http/reference";
 import { API_CONTENT_TYPES, crossOriginMatcher, mountRoutes } from "./http/registry";
+import { requestGuard } from "./http/request-guard";
 import { securityHeaders } from "./http/security";
 import { dashboard } from "./http/static";
 import { allRoutes } from "./routes";
@@ -66,6 +67,8 @@ export function createApp(
   };
 
   app.use(securityHeaders());
+  // Control characters in the path or query, methods and OPTIONS, 401 before CSRF: for every route, here.
+  app.use(requestGuard(routes, crossOrigin));
   app.use(["/api", "/rpc"], bumpViewsOnWrite(redis, logger));
   // The cached views' reads: the denylist and the view version in one Redis round trip.
   app.use(readAhead(redis, ["/api/user/account", "/api/app/initial"]));

@@ -11,6 +11,7 @@ import {
 import { createApp } from "./app";
 import { createClients } from "./clients";
 import { configSchema } from "./config";
+import { onClientError } from "./http/client-errors";
 
 let config: ReturnType<typeof loadConfig<typeof configSchema>>;
 try {
@@ -35,6 +36,7 @@ const verify = createAccessTokenVerifier({
 
 const server = createServer(createApp(config, clients, verify, redis, logger));
 server.keepAliveTimeout = 65_000;
+server.on("clientError", onClientError);
 server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT, origin: config.PUBLIC_ORIGIN }, "gateway ready");
 });

@@ -9,6 +9,7 @@ const CONNECT_CODE_BY_STATUS: Record<number, Code> = {
   402: Code.FailedPrecondition,
   403: Code.PermissionDenied,
   404: Code.NotFound,
+  405: Code.Unimplemented,
   409: Code.Aborted,
   415: Code.InvalidArgument,
   422: Code.FailedPrecondition,
