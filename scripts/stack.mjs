@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Starts, checks and stops Crafter's services and gateway as local processes, against the servers
 // of scripts/infra. Profiles keep a dev stack and a test stack apart (ports, namespace, logs):
-//   node scripts/stack.mjs up|down [name…]|status [--profile dev|test]
+//   node scripts/stack.mjs up|down [name…]|status [--profile dev|test] [--replicas N|name=N,…]
+// `--replicas 2` runs a second process of every service (`<name>-2`, on its port + 500) with the
+// same namespace and settings: the gateway calls the first, and background work (consumers, job
+// queues, outbox relays) runs in both; `--replicas notifications=2` does it for one service only.
 // The components, their ports and whom each calls come from services/manifest.yaml: each process
 // gets the <PEER>_URL of exactly the services it calls (a missing one would stop it at start).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
 import net from "node:net";
 import { join } from "node:path";
@@ -17,7 +20,10 @@ const args = process.argv.slice(2);
 const command = args[0] ?? "status";
 const profile = args.includes("--profile") ? args[args.indexOf("--profile") + 1] : "dev";
 // `down <name>…` stops only those (e.g. to restart one service with other settings).
-const only = args.slice(1).filter((arg, i, all) => !arg.startsWith("--") && all[i] !== profile);
+const replicasArg = args.includes("--replicas") ? args[args.indexOf("--replicas") + 1] : undefined;
+const only = args
+  .slice(1)
+  .filter((arg, i, all) => !arg.startsWith("--") && all[i - 1] !== "--profile" && all[i - 1] !== "--replicas");
 
 // `shift` moves the manifest's ports per protocol: the test stack's services listen on 28051…, its
 // gateway on 28080, so it runs beside a dev stack.
@@ -75,6 +81,25 @@ const port = (name) => components[name].port + settings.shift[components[name].p
 const address = (name) => `http://127.0.0.1:${port(name)}`;
 const publicComponent = COMPONENTS.find((c) => c.public)?.name ?? "gateway";
 const dir = join(root, ".data", "stack", profile);
+/** A replica's port: the component's, plus 500 per replica after the first (inside one STACK_PORT_OFFSET's range). */
+const REPLICA_PORT_STEP = 500;
+/** `notifications-2` → { component: "notifications", index: 2 }; a component's own name is index 1. */
+function instanceOf(name) {
+  const match = /^(.+)-(\d+)$/.exec(name);
+  if (match && components[match[1]]) return { component: match[1], index: Number(match[2]) };
+  return { component: name, index: 1 };
+}
+const instancePort = (name) => {
+  const { component, index } = instanceOf(name);
+  return port(component) + REPLICA_PORT_STEP * (index - 1);
+};
+/** How many processes of each service `--replicas` asks for (the public gateway stays one). */
+function replicasOf(name) {
+  if (!replicasArg || name === publicComponent) return 1;
+  if (/^\d+$/.test(replicasArg)) return Math.max(1, Number(replicasArg));
+  const entry = replicasArg.split(",").find((part) => part.split("=")[0] === name);
+  return entry ? Math.max(1, Number(entry.split("=")[1])) : 1;
+}
 const pidFile = (name) => join(dir, `${name}.pid`);
 const logFile = (name) => join(dir, `${name}.log`);
 
@@ -157,10 +182,10 @@ const secretTable = (secrets) =>
 
 /** The environment of one component: the common one, its port, and the address of each service it calls. */
 function environmentOf(name, common) {
-  const env = { ...common, PORT: String(port(name)) };
+  const env = { ...common, PORT: String(instancePort(name)) };
   // Only the peers the manifest names: a stale <PEER>_URL from the calling shell must not hide a missing `calls`.
   for (const other of COMPONENTS) delete env[urlVar(other.name)];
-  for (const peer of components[name].calls) env[urlVar(peer)] = address(peer);
+  for (const peer of components[instanceOf(name).component].calls) env[urlVar(peer)] = address(peer);
   return env;
 }
 
@@ -224,7 +249,10 @@ async function httpHealthy(httpPort) {
 }
 
 /** grpc.health.v1 for a Connect/gRPC service, GET /healthz for an HTTP one. */
-const healthy = (name) => (components[name].protocol === "grpc" ? healthCheck(port(name)) : httpHealthy(port(name)));
+const healthy = (name) =>
+  components[instanceOf(name).component].protocol === "grpc"
+    ? healthCheck(instancePort(name))
+    : httpHealthy(instancePort(name));
 
 async function waitFor(name, check, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -242,8 +270,10 @@ function portFree(name) {
   return new Promise((resolve) => {
     const probe = net.createServer();
     probe.once("error", () => resolve(false));
-    probe.listen(port(name), components[name].protocol === "http" ? "0.0.0.0" : "127.0.0.1", () =>
-      probe.close(() => resolve(true)),
+    probe.listen(
+      instancePort(name),
+      components[instanceOf(name).component].protocol === "http" ? "0.0.0.0" : "127.0.0.1",
+      () => probe.close(() => resolve(true)),
     );
   });
 }
@@ -254,7 +284,7 @@ async function start(name, entry, env) {
   if (runningPid(name)) return false;
   // A stopped process may hold its port for a moment; starting now would die of EADDRINUSE.
   for (let waited = 0; !(await portFree(name)); waited += 200) {
-    if (waited >= 30_000) throw new Error(`${name}: port ${port(name)} is still in use by another process`);
+    if (waited >= 30_000) throw new Error(`${name}: port ${instancePort(name)} is still in use by another process`);
     await sleep(200);
   }
   if (!existsSync(join(root, entry))) throw new Error(`${entry} is missing: run npm run build`);
@@ -280,15 +310,19 @@ async function up() {
   const env = environment();
   const secrets = serviceSecrets();
   const started = performance.now();
-  for (const { name } of COMPONENTS) {
-    const own = { ...environmentOf(name, env), SERVICE_SECRET: secrets[name] };
+  const instances = [];
+  for (const { name } of COMPONENTS)
+    for (let index = 1; index <= replicasOf(name); index++) instances.push(index === 1 ? name : `${name}-${index}`);
+  for (const instance of instances) {
+    const { component: name } = instanceOf(instance);
+    const own = { ...environmentOf(instance, env), SERVICE_SECRET: secrets[name] };
     await start(
-      name,
+      instance,
       `services/${name}/dist/main.js`,
       name === "auth" ? { ...own, SERVICE_SECRETS: secretTable(secrets) } : own,
     );
   }
-  await Promise.all(COMPONENTS.map(({ name }) => waitFor(name, () => healthy(name))));
+  await Promise.all(instances.map((name) => waitFor(name, () => healthy(name))));
   const addresses = {
     GATEWAY_URL: `http://localhost:${port(publicComponent)}`,
     CRAFTER_NAMESPACE: env.CRAFTER_NAMESPACE,
@@ -313,7 +347,13 @@ async function up() {
 }
 
 async function down() {
-  const names = only.length > 0 ? only : COMPONENTS.map((c) => c.name).reverse();
+  // Every process of the profile, replicas included (whatever --replicas `up` was given).
+  const running = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((file) => file.endsWith(".pid"))
+        .map((file) => file.slice(0, -4))
+    : [];
+  const names = only.length > 0 ? only : [...new Set([...COMPONENTS.map((c) => c.name).reverse(), ...running])];
   await Promise.all(
     names.map(async (name) => {
       const pid = runningPid(name);
@@ -332,17 +372,23 @@ async function down() {
 }
 
 async function status() {
-  for (const { name, protocol } of COMPONENTS) {
+  const replicas = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((file) => /-\d+\.pid$/.test(file))
+        .map((file) => file.slice(0, -4))
+    : [];
+  for (const name of [...COMPONENTS.map((c) => c.name), ...replicas]) {
+    const { protocol } = components[instanceOf(name).component];
     const pid = runningPid(name);
     const ok = pid ? await healthy(name) : false;
-    const where = protocol === "http" ? `http://localhost:${port(name)}` : `127.0.0.1:${port(name)}`;
+    const where = protocol === "http" ? `http://localhost:${instancePort(name)}` : `127.0.0.1:${instancePort(name)}`;
     console.log(`${name.padEnd(14)} ${pid ? (ok ? "healthy" : "unhealthy") : "stopped"}\t${pid ?? "-"}\t${where}`);
   }
 }
 
 const commands = { up, down, status };
 if (!commands[command]) {
-  console.error("usage: node scripts/stack.mjs up|down|status [--profile dev|test]");
+  console.error("usage: node scripts/stack.mjs up|down [name…]|status [--profile dev|test] [--replicas N|name=N,…]");
   process.exit(2);
 }
 try {

@@ -47,8 +47,12 @@ export const configSchema = baseConfigSchema.extend({
   SENDGRID_WEBHOOK_PUBLIC_KEY: optional(z.string().min(40)),
   /** The From header of marketing email (defaults to MAIL_FROM). */
   EMAIL_FROM: optional(z.string().min(3)),
-  /** Messages a second per provider (the throttle). */
-  EMAIL_RATE_PER_SECOND: z.coerce.number().positive().default(100),
+  /** Messages a second per provider, across every replica (paced in Redis). */
+  EMAIL_RATE_PER_SECOND: z.coerce.number().positive().default(200),
+  /** Messages a second per account and provider, across every replica; unset: EMAIL_RATE_PER_SECOND. */
+  EMAIL_ACCOUNT_RATE_PER_SECOND: optional(z.coerce.number().positive()),
+  /** Campaign rounds one replica works on at once (each sends EMAIL_CONCURRENCY messages at once). */
+  EMAIL_CAMPAIGNS_AT_ONCE: z.coerce.number().int().min(1).max(32).default(4),
   /** SMTP connections kept open for campaigns, and messages sent at once per campaign. */
   EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   /** Tries per message (with backoff from EMAIL_RETRY_BASE_MS: ×1, ×4, ×16…). */
@@ -56,7 +60,7 @@ export const configSchema = baseConfigSchema.extend({
   EMAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).default(500),
   /** A send attempt with no outcome after this long was cut short (a crash) and is tried again. */
   EMAIL_ATTEMPT_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
-  /** How often the dispatcher looks for due and sending campaigns. */
+  /** How often the dispatch scan looks for due and sending campaigns (a BullMQ job scheduler). */
   EMAIL_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** How often a campaign stopped by the plan limit asks billing again. */
   EMAIL_LIMIT_RETRY_MS: z.coerce.number().int().min(100).default(60_000),
@@ -71,7 +75,7 @@ export const configSchema = baseConfigSchema.extend({
   AUTOMATION_DATE_SCAN_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   /** The workflows service: a scheduled craft's name and workflow (the calendar). */
   WORKFLOWS_URL: z.url(),
-  /** How often the calendar looks for entries whose time has come, in milliseconds. */
+  /** How often the calendar looks for entries whose time has come, in milliseconds (a BullMQ job scheduler). */
   CALENDAR_DUE_SCAN_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
 });
 

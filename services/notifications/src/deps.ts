@@ -5,7 +5,7 @@ import type { CampaignsPort, CraftSource } from "./domain/calendar-ports";
 import type { BusinessFooter, ContactLinks, EmailContact } from "./domain/email-compose";
 import type { EmailEvents, InboxEvents } from "./events/publishers";
 import type { Mailer } from "./mail/mailer";
-import type { EmailProvider, Throttle } from "./mail/providers";
+import type { EmailProvider, SendThrottle } from "./mail/providers";
 import type { NotificationsStores } from "./store";
 
 /** The calendar and inbox area's ports and event builders. */
@@ -95,7 +95,7 @@ export interface EmailCraftsPort {
 
 /** Which provider sends a user's marketing email, and its throttle. */
 export interface ProviderRouter {
-  providerFor(userId: string): Promise<{ provider: EmailProvider; throttle: Throttle }>;
+  providerFor(userId: string): Promise<{ provider: EmailProvider; throttle: SendThrottle }>;
 }
 
 /** The email area's collaborators and settings. */

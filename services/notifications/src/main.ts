@@ -9,15 +9,16 @@ import type { NotificationsDeps } from "./deps";
 import { notificationsConsumers } from "./events/consumers";
 import { EmailEvents, InboxEvents } from "./events/publishers";
 import { createAutomationQueue, createDateScan } from "./jobs/automation-queue";
+import { createCampaignQueue, periodicJob } from "./jobs/dispatch-queue";
 import { createSmtpMailer } from "./mail/mailer";
-import { sendgridProvider, smtpProvider, Throttle } from "./mail/providers";
+import { RedisThrottle, sendgridProvider, smtpProvider } from "./mail/providers";
 import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { scanDateFields } from "./usecases/automation-triggers";
 import { stepProcessor } from "./usecases/automations-engine";
-import { startDueScan } from "./usecases/calendar-due";
-import { CampaignDispatcher } from "./usecases/campaign-dispatch";
+import { runDueScan } from "./usecases/calendar-due";
+import { campaignsToDispatch, dispatchCampaign } from "./usecases/campaign-dispatch";
 import { campaignsForCalendar, rescheduleCampaign } from "./usecases/campaigns-calendar";
 import { sendgridKey } from "./usecases/email-tracking";
 import { notify } from "./usecases/inbox";
@@ -27,7 +28,7 @@ import { templateOfUser } from "./usecases/templates";
 await runService({
   name: "notifications",
   configSchema,
-  async setup({ config, mongo, logger, kick, credentials }) {
+  async setup({ config, mongo, redis, logger, kick, credentials }) {
     const mailer = createSmtpMailer({
       url: config.SMTP_URL,
       from: config.MAIL_FROM,
@@ -54,7 +55,15 @@ await runService({
     });
     if (config.EMAIL_PROVIDER === "sendgrid" && !config.SENDGRID_API_KEY)
       throw new Error("SENDGRID_API_KEY is required when EMAIL_PROVIDER=sendgrid");
-    const smtp = { provider: smtpProvider(campaignMailer), throttle: new Throttle(config.EMAIL_RATE_PER_SECOND) };
+    // Paced per provider and per account across every replica (Redis), not per process.
+    const throttle = (provider: string) =>
+      new RedisThrottle(
+        redis,
+        provider,
+        config.EMAIL_RATE_PER_SECOND,
+        config.EMAIL_ACCOUNT_RATE_PER_SECOND ?? config.EMAIL_RATE_PER_SECOND,
+      );
+    const smtp = { provider: smtpProvider(campaignMailer), throttle: throttle("smtp") };
     const sendgrid = config.SENDGRID_API_KEY
       ? {
           provider: sendgridProvider({
@@ -63,7 +72,7 @@ await runService({
             from,
             timeoutMs: config.SMTP_TIMEOUT_MS,
           }),
-          throttle: new Throttle(config.EMAIL_RATE_PER_SECOND),
+          throttle: throttle("sendgrid"),
         }
       : null;
     const timeout = config.RPC_TIMEOUT_MS;
@@ -142,10 +151,32 @@ await runService({
         await scanDateFields(deps, deps.now());
       });
     }
-    const dispatcher = new CampaignDispatcher(deps, config.EMAIL_DISPATCH_INTERVAL_MS);
-    dispatcher.start();
     const webhookKey = config.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridKey(config.SENDGRID_WEBHOOK_PUBLIC_KEY) : null;
-    const stopDueScan = process.argv[2] === "migrate" ? () => {} : startDueScan(deps, config.CALENDAR_DUE_SCAN_MS);
+    // Campaign rounds and the scans that start them and the calendar's due entries run on BullMQ:
+    // in one replica per occurrence, surviving restarts, with depth, age and failures as metrics.
+    const queued = { redisUrl: config.REDIS_URL, namespace: config.CRAFTER_NAMESPACE, logger };
+    const campaignQueue = createCampaignQueue({
+      ...queued,
+      concurrency: config.EMAIL_CAMPAIGNS_AT_ONCE,
+      lockMs: Math.max(2000, config.EMAIL_ATTEMPT_LEASE_MS),
+    });
+    const dispatchScan = periodicJob({
+      ...queued,
+      queue: "campaign-dispatch-scan",
+      everyMs: config.EMAIL_DISPATCH_INTERVAL_MS,
+      run: async () => campaignQueue.enqueue(await campaignsToDispatch(deps)),
+    });
+    const dueScan = periodicJob({
+      ...queued,
+      queue: "calendar-due-scan",
+      everyMs: config.CALENDAR_DUE_SCAN_MS,
+      run: () => runDueScan(deps),
+    });
+    if (process.argv[2] !== "migrate") {
+      campaignQueue.start((campaignId, stopping) => dispatchCampaign(deps, campaignId, stopping));
+      await dispatchScan.start();
+      await dueScan.start();
+    }
     return {
       routes: routes(deps, webhookKey),
       access,
@@ -153,10 +184,10 @@ await runService({
       outbox: stores.outbox,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
       onStop: async () => {
-        stopDueScan();
+        await Promise.all([dispatchScan.close(), dueScan.close()]);
         await automationQueue.close();
         await dateScan.close();
-        await dispatcher.stop();
+        await campaignQueue.close();
         mailer.close();
         campaignMailer.close();
       },

@@ -145,6 +145,7 @@ describe("campaign rules", () => {
       clicked: 1,
       failed: 1,
       skipped: 1,
+      possibleDuplicates: 0,
     });
     expect(stats).toMatchObject({
       delivered: 6,

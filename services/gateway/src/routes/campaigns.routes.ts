@@ -72,6 +72,10 @@ const statsSchema = z.object({
   bounceRate: z.number(),
   openRate: z.number(),
   clickRate: z.number(),
+  possibleDuplicates: z.number().meta({
+    description:
+      "Recipients sent the email again after an attempt that expired without an outcome: each may have received it twice (and counts one more email on the plan).",
+  }),
 });
 
 const campaignSchema = z
@@ -116,6 +120,7 @@ const recipientSchema = z
     openedAt: z.string().nullable(),
     clickedAt: z.string().nullable(),
     error: z.string(),
+    possibleDuplicate: z.boolean().meta({ description: "Sent again after an expired attempt: may have received it twice." }),
   })
   .meta({ id: "CampaignRecipient" });
 
@@ -164,6 +169,7 @@ function toCampaignJson(c: Campaign | undefined): z.input<typeof campaignSchema>
       bounceRate: stats?.bounceRate ?? 0,
       openRate: stats?.openRate ?? 0,
       clickRate: stats?.clickRate ?? 0,
+      possibleDuplicates: stats?.possibleDuplicates ?? 0,
     },
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
@@ -180,6 +186,7 @@ function toRecipientJson(r: Recipient): z.input<typeof recipientSchema> {
     openedAt: r.openedAt || null,
     clickedAt: r.clickedAt || null,
     error: r.error,
+    possibleDuplicate: r.possibleDuplicate,
   };
 }
 

@@ -31,6 +31,8 @@ export interface CrafterMetrics {
   creditsSpent: Counter;
   /** Credits given back when work failed or was cancelled, by reason [crafter_credits_refunded_total]. */
   creditsRefunded: Counter;
+  /** Background jobs that failed an attempt, by queue [crafter_jobs_failed_total]. */
+  jobsFailed: Counter;
 }
 
 const DURATION_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -56,6 +58,7 @@ function create(meter: Meter): CrafterMetrics {
     generationDuration: seconds("crafter.generation.duration", "Latency of one AI generation.", GENERATION_BUCKETS_S),
     creditsSpent: meter.createCounter("crafter.credits.spent", { description: "Credits debited." }),
     creditsRefunded: meter.createCounter("crafter.credits.refunded", { description: "Credits refunded." }),
+    jobsFailed: meter.createCounter("crafter.jobs.failed", { description: "Background job attempts that failed." }),
   };
 }
 

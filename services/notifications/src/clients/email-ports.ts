@@ -13,7 +13,7 @@ import type {
   ProviderRouter,
 } from "../deps";
 import type { BusinessFooter } from "../domain/email-compose";
-import type { EmailProvider, Throttle } from "../mail/providers";
+import type { EmailProvider, SendThrottle } from "../mail/providers";
 
 /** Re-throws a peer's failure in the catalogue's terms (the limit scenarios, NOT_FOUND…). */
 function upstream(error: unknown): never {
@@ -212,7 +212,7 @@ export function projectsBusiness(
 }
 
 /** Routes every user to one provider (SMTP, or SendGrid when configured and the flag is on). */
-export function fixedProvider(provider: EmailProvider, throttle: Throttle): ProviderRouter {
+export function fixedProvider(provider: EmailProvider, throttle: SendThrottle): ProviderRouter {
   return {
     async providerFor() {
       return { provider, throttle };

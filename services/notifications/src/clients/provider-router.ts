@@ -1,7 +1,7 @@
 import { createServiceClient, type ServiceCredentials } from "@crafter/kit";
 import { AccountService } from "@crafter/proto/crafter/account/v1/account_pb";
 import type { ProviderRouter } from "../deps";
-import type { EmailProvider, Throttle } from "../mail/providers";
+import type { EmailProvider, SendThrottle } from "../mail/providers";
 
 /** The flag that sends a user's marketing email through SendGrid (spec §6; per user or global). */
 export const SENDGRID_FLAG = "sendgrid_integration";
@@ -9,7 +9,7 @@ export const SENDGRID_FLAG = "sendgrid_integration";
 /** A provider with its own throttle (each provider has its own rate). */
 export interface ThrottledProvider {
   provider: EmailProvider;
-  throttle: Throttle;
+  throttle: SendThrottle;
 }
 
 /** Whether a user's flags turn SendGrid on. @returns the flag names enabled for the user. */

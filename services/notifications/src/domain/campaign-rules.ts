@@ -48,6 +48,8 @@ export interface Counts {
   clicked: number;
   failed: number;
   skipped: number;
+  /** Recipients sent the email again after an attempt that expired without an outcome. */
+  possibleDuplicates: number;
 }
 
 export interface Stats extends Counts {

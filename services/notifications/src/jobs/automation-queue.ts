@@ -1,8 +1,10 @@
+import { metrics, watchJobQueue } from "@crafter/kit";
 import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { jobIdOf } from "../domain/automation-engine";
 import type { StepQueue } from "../domain/automation-ports";
+import { sampleOf } from "./dispatch-queue";
 
 /** The BullMQ queue of automation steps; its jobs live in Redis and survive restarts. */
 export const AUTOMATION_QUEUE = "automation-steps";
@@ -38,6 +40,7 @@ export function createAutomationQueue(options: {
   const queue = new Queue<StepJob>(AUTOMATION_QUEUE, { connection: producer, prefix });
   let worker: Worker<StepJob> | undefined;
   let workerConnection: Redis | undefined;
+  let unwatch = () => {};
   return {
     async enqueue(runId, stepId, delayMs) {
       await queue.add(
@@ -60,12 +63,15 @@ export function createAutomationQueue(options: {
         async (job) => processor(job.data, job.attemptsMade + 1 >= (job.opts.attempts ?? 1)),
         { connection: workerConnection, prefix, concurrency: options.concurrency ?? 8 },
       );
-      worker.on("failed", (job, error) =>
-        options.logger.warn({ err: error, job: job?.id, attempts: job?.attemptsMade }, "automation step failed"),
-      );
+      worker.on("failed", (job, error) => {
+        metrics.jobsFailed.add(1, { queue: AUTOMATION_QUEUE });
+        options.logger.warn({ err: error, job: job?.id, attempts: job?.attemptsMade }, "automation step failed");
+      });
       worker.on("error", (error) => options.logger.error({ err: error }, "automation queue error"));
+      unwatch = watchJobQueue(AUTOMATION_QUEUE, sampleOf(queue));
     },
     async close() {
+      unwatch();
       await worker?.close();
       await queue.close();
       producer.disconnect();

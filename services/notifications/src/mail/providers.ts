@@ -1,3 +1,4 @@
+import { pace, type Redis } from "@crafter/kit";
 import type { Mailer } from "./mailer";
 
 /** One marketing email, ready for a provider. */
@@ -118,11 +119,44 @@ export function sendgridProvider(options: SendgridOptions): EmailProvider {
   };
 }
 
+/** Paces sends: `take(account)` resolves when the account's next message may go. */
+export interface SendThrottle {
+  /** @throws when the pace cannot be read (Redis away): the delivery is tried again later. */
+  take(account: string): Promise<void>;
+}
+
 /**
- * A token bucket: at most `perSecond` messages a second through one provider, with bursts of up
- * to `perSecond`. `take()` resolves when the next message may go.
+ * The pace of one provider shared by every replica (Redis, under the service's namespace): at most
+ * `perSecond` messages a second through the provider and `perAccountSecond` per account, however
+ * many processes send. Evenly spaced, with bursts of a tenth of a second's worth.
  */
-export class Throttle {
+export class RedisThrottle implements SendThrottle {
+  constructor(
+    private readonly redis: Redis,
+    private readonly provider: string,
+    private readonly perSecond: number,
+    private readonly perAccountSecond: number,
+  ) {}
+
+  async take(account: string): Promise<void> {
+    const burst = (rate: number) => Math.max(1, Math.floor(rate / 10));
+    await pace(this.redis, [
+      { key: `pace:email:${this.provider}`, perSecond: this.perSecond, burst: burst(this.perSecond) },
+      {
+        key: `pace:email:${this.provider}:account:${account}`,
+        perSecond: this.perAccountSecond,
+        burst: burst(this.perAccountSecond),
+      },
+    ]);
+  }
+}
+
+/**
+ * A token bucket in this process only: at most `perSecond` messages a second, with bursts of up
+ * to `perSecond`. `take()` resolves when the next message may go. For tests and tools that run one
+ * process; the service paces with RedisThrottle.
+ */
+export class Throttle implements SendThrottle {
   private tokens: number;
   private last: number;
   private queue: Promise<void> = Promise.resolve();
@@ -135,7 +169,7 @@ export class Throttle {
     this.last = clock();
   }
 
-  take(): Promise<void> {
+  take(_account?: string): Promise<void> {
     const next = this.queue.then(() => this.wait());
     this.queue = next;
     return next;

@@ -63,6 +63,7 @@ function toRecipient(r: RecipientView): Recipient {
     openedAt: iso(r.openedAt),
     clickedAt: iso(r.clickedAt),
     error: r.error,
+    possibleDuplicate: r.possibleDuplicate,
   });
 }
 

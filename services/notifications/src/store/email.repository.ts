@@ -16,7 +16,7 @@ import { type Connection, type Model, Schema } from "mongoose";
  * - `email_deliveries`: one document per recipient and send, `_id` derived from its key (unique),
  *   inserted once and never changed;
  * - `email_facts`: what happened to a delivery, one document per fact, `_id` = `<deliveryId>:<fact>`,
- *   inserted once (an attempt, sent, failed, skipped, opened, clicked, bounced, complained). A
+ *   inserted once (an attempt, resent, sent, failed, skipped, opened, clicked, bounced, complained). A
  *   delivery's state is the set of its facts; two workers racing for the same fact, one wins.
  * Facts that are events carry their outbox entry in the same insert.
  */
@@ -46,6 +46,7 @@ export interface DeliveryDoc {
 
 export type FactKind =
   | "attempt"
+  | "resent"
   | "reserved"
   | "sent"
   | "failed"
@@ -62,7 +63,10 @@ export interface FactDoc {
   campaignId: string;
   kind: FactKind;
   at: Date;
-  /** failed: the error; skipped: the reason; clicked: the URL; sent: the provider and Message-ID. */
+  /**
+   * failed: the error; skipped: the reason; clicked: the URL; sent: the provider and Message-ID;
+   * attempt: the worker (host:pid); resent: which attempt expired.
+   */
   detail: string;
   outbox: OutboxEntry[];
   outboxMinute?: number;
@@ -189,7 +193,17 @@ export class EmailRepository {
 
   /** How many facts of each kind a campaign has. */
   async countFacts(campaignId: string): Promise<Partial<Record<FactKind, number>>> {
-    const kinds: FactKind[] = ["sent", "failed", "skipped", "opened", "clicked", "bounced", "complained", "delivered"];
+    const kinds: FactKind[] = [
+      "sent",
+      "failed",
+      "skipped",
+      "opened",
+      "clicked",
+      "bounced",
+      "complained",
+      "delivered",
+      "resent",
+    ];
     const counts = await Promise.all(kinds.map((kind) => this.facts.countDocuments({ campaignId, kind })));
     return Object.fromEntries(kinds.map((kind, index) => [kind, counts[index]]));
   }

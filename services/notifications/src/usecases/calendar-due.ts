@@ -54,26 +54,8 @@ export async function scanDue(deps: Deps): Promise<number> {
   return marked.length;
 }
 
-/**
- * Runs the due scan now and every `everyMs` (one pass at a time; a failing pass is logged and the
- * next one tries again). @returns stop.
- */
-export function startDueScan(deps: Deps, everyMs: number): () => void {
-  let running = false;
-  const pass = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const count = await scanDue(deps);
-      if (count > 0) deps.logger.info({ count }, "calendar entries turned due");
-    } catch (error) {
-      deps.logger.error({ err: error }, "calendar due scan failed");
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(pass, everyMs);
-  timer.unref();
-  void pass();
-  return () => clearInterval(timer);
+/** One due scan, logged (the job queue runs it every CALENDAR_DUE_SCAN_MS in one replica). */
+export async function runDueScan(deps: Deps): Promise<void> {
+  const count = await scanDue(deps);
+  if (count > 0) deps.logger.info({ count }, "calendar entries turned due");
 }

@@ -11,59 +11,19 @@ type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logge
 const RESERVE_CHUNK = 50;
 
 /**
- * Sends campaigns. Every state it needs is in the database (the campaign's status, its deliveries
- * and their facts), so a restarted process, or a second pod, resumes where the last one stopped:
- * deliveries with an outcome are never sent again.
+ * The dispatch scan: scheduled campaigns that are due start sending. Every state it needs is in
+ * the database (the campaign's status, its deliveries and their facts), so a restarted process, or
+ * another replica, resumes where the last one stopped: deliveries with an outcome are never sent
+ * again. @returns the ids of the campaigns sending now (each gets a round on the job queue).
  */
-export class CampaignDispatcher {
-  private readonly running = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
-
-  constructor(
-    private readonly deps: Deps,
-    private readonly intervalMs: number,
-  ) {}
-
-  start(): void {
-    const loop = async () => {
-      if (this.stopped) return;
-      await this.tick().catch((error) => this.deps.logger.error({ err: error }, "campaign dispatch failed"));
-      if (!this.stopped) this.timer = setTimeout(loop, this.intervalMs);
-    };
-    this.timer = setTimeout(loop, 0);
+export async function campaignsToDispatch(deps: Pick<Deps, "stores" | "now">): Promise<string[]> {
+  const { campaigns } = deps.stores;
+  const now = deps.now();
+  for (const due of await campaigns.inStatus("scheduled")) {
+    if (due.scheduledAt && new Date(due.scheduledAt).getTime() <= now.getTime())
+      await campaigns.transition(due._id, ["scheduled"], { status: "sending", sentAt: now }, now);
   }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    for (let i = 0; i < 100 && this.running.size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-
-  /** One round: scheduled campaigns that are due start; every sending campaign makes progress. */
-  async tick(): Promise<void> {
-    const { campaigns } = this.deps.stores;
-    const now = this.deps.now();
-    for (const due of await campaigns.inStatus("scheduled")) {
-      if (due.scheduledAt && new Date(due.scheduledAt).getTime() <= now.getTime())
-        await campaigns.transition(due._id, ["scheduled"], { status: "sending", sentAt: now }, now);
-    }
-    const sending = await campaigns.inStatus("sending");
-    await Promise.all(
-      sending
-        .filter((campaign) => !this.running.has(campaign._id))
-        .map(async (campaign) => {
-          this.running.add(campaign._id);
-          try {
-            await dispatchCampaign(this.deps, campaign._id, () => this.stopped);
-          } catch (error) {
-            this.deps.logger.error({ err: error, campaignId: campaign._id }, "campaign round failed");
-          } finally {
-            this.running.delete(campaign._id);
-          }
-        }),
-    );
-  }
+  return (await campaigns.inStatus("sending")).map((campaign) => campaign._id);
 }
 
 /** The segment's subscribed contacts become the campaign's deliveries (once; resuming adds nobody twice). */

@@ -67,6 +67,7 @@ export async function statsOfCampaign(deps: Pick<Deps, "stores">, campaign: Stor
       clicked: 0,
       failed: 0,
       skipped: 0,
+      possibleDuplicates: 0,
     });
   const counts = await deps.stores.email.countFacts(campaign._id);
   return statsOf({
@@ -79,6 +80,7 @@ export async function statsOfCampaign(deps: Pick<Deps, "stores">, campaign: Stor
     clicked: counts.clicked ?? 0,
     failed: counts.failed ?? 0,
     skipped: counts.skipped ?? 0,
+    possibleDuplicates: counts.resent ?? 0,
   });
 }
 
@@ -420,6 +422,8 @@ export interface RecipientView {
   openedAt: Date | null;
   clickedAt: Date | null;
   error: string;
+  /** Sent again after an attempt that expired without an outcome: may have received it twice. */
+  possibleDuplicate: boolean;
 }
 
 /** The recipient's status from its facts (a bounce or complaint outranks sent). */
@@ -440,6 +444,7 @@ export function recipientOf(delivery: DeliveryDoc, facts: FactDoc[]): RecipientV
     openedAt: at("opened")?.at ?? null,
     clickedAt: at("clicked")?.at ?? null,
     error: at("failed")?.detail ?? at("skipped")?.detail ?? "",
+    possibleDuplicate: at("resent") !== undefined,
   };
 }
 
@@ -460,6 +465,7 @@ export async function listRecipients(
       "clicked",
       "bounced",
       "complained",
+      "resent",
     ]),
   ]);
   const byDelivery = new Map<string, FactDoc[]>();

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import type { NotificationsDeps } from "../deps";
 import {
   type BusinessFooter,
@@ -79,7 +80,7 @@ export async function composeFor(
   });
 }
 
-/** The delivery's state from its facts: its final fact, and its latest attempt. */
+/** The delivery's state from its facts: its final fact, and its attempts (oldest first). */
 export function stateOf(facts: FactDoc[]): { final: FactDoc | undefined; attempts: FactDoc[] } {
   return {
     final: facts.find((fact) => FINAL_FACTS.includes(fact.kind)),
@@ -87,15 +88,24 @@ export function stateOf(facts: FactDoc[]): { final: FactDoc | undefined; attempt
   };
 }
 
+/** Names this process in the attempts it claims (host and pid), so an operator sees who was sending. */
+const WORKER = `${hostname()}:${process.pid}`;
+
 /**
- * Sends one delivery at most once per attempt, and not again once it has an outcome:
+ * Sends one delivery, and records every message that may have left:
  * 1. a delivery with a final fact (sent, failed, skipped) is done;
- * 2. an attempt is claimed by inserting `<id>:attempt:<n>` (two workers: one wins); a fresh attempt
- *    of another worker leaves it alone ("busy"), a stale one (its worker died) is taken over;
- * 3. the provider is tried with backoff (throttled per provider), then `sent` (with EmailSent in its
- *    outbox) or `failed` is recorded.
+ * 2. a fresh attempt of another worker leaves it alone ("busy");
+ * 3. the email is composed and the provider's and account's Redis-wide pace waited for; then the
+ *    facts are read again when an attempt is taken over, and the attempt is claimed by inserting `<id>:attempt:<n>` (two workers: one wins) right before the
+ *    message is handed to the provider, so an attempt without an outcome is one whose message may
+ *    have left (its worker died between the hand-off and the record);
+ * 4. taking over such an expired attempt resends with the same Message-ID and records `resent`
+ *    (a possible duplicate, counted in the campaign's figures and, once more, in the plan's
+ *    `emails` counter);
+ * 5. the provider is tried with backoff (each try its own attempt, so a long retry never looks
+ *    expired), then `sent` (with EmailSent in its outbox) or `failed` is recorded.
  * The `emails` counter is reserved by the caller before (idempotent by delivery id) and released here
- * when the delivery fails.
+ * when the delivery fails without any message having possibly left.
  */
 export async function runDelivery(
   deps: DeliveryDeps,
@@ -104,25 +114,46 @@ export async function runDelivery(
   knownFacts?: FactDoc[],
 ): Promise<DeliveryOutcome> {
   const repo = deps.stores.email;
-  const facts = knownFacts ?? (await repo.factsOf(delivery._id));
-  const { final, attempts } = stateOf(facts);
+  const isFresh = (attempt: FactDoc) => deps.now().getTime() - new Date(attempt.at).getTime() < deps.email.attemptLeaseMs;
+  let { final, attempts } = stateOf(knownFacts ?? (await repo.factsOf(delivery._id)));
   if (final) return "done-before";
-  const now = deps.now();
-  const latest = attempts.at(-1);
-  if (latest && now.getTime() - new Date(latest.at).getTime() < deps.email.attemptLeaseMs) return "busy";
-  const claimed = await repo.addFact(
-    { deliveryId: delivery._id, campaignId: delivery.campaignId, kind: "attempt", suffix: String(attempts.length + 1) },
-    now,
-  );
-  if (!claimed) return "busy";
+  if (attempts.at(-1) && isFresh(attempts.at(-1)!)) return "busy";
 
   const email = await composeFor(deps, delivery, content, { tracking: true });
   const { provider, throttle } = await deps.email.providers.providerFor(delivery.userId);
   const delays = backoffDelays(deps.email.retry.attempts, deps.email.retry.baseMs);
+  await throttle.take(delivery.userId);
+  // Facts known from the start of a campaign's round may be minutes old: before taking an attempt
+  // over, read them again (a worker that was only slow may have recorded its outcome since).
+  if (attempts.length > 0) {
+    ({ final, attempts } = stateOf(await repo.factsOf(delivery._id)));
+    if (final) return "done-before";
+    if (isFresh(attempts.at(-1)!)) return "busy";
+  }
+  const latest = attempts.at(-1);
+  let number = attempts.length;
+  const claim = async () => {
+    number += 1;
+    return repo.addFact(
+      {
+        deliveryId: delivery._id,
+        campaignId: delivery.campaignId,
+        kind: "attempt",
+        suffix: String(number),
+        detail: WORKER,
+      },
+      deps.now(),
+    );
+  };
+  const resent = latest !== undefined;
   let lastError = "";
   for (let attempt = 0; attempt <= delays.length; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, delays[attempt - 1]));
-    await throttle.take();
+    if (attempt > 0) {
+      await new Promise((resolve) => setTimeout(resolve, delays[attempt - 1]));
+      await throttle.take(delivery.userId);
+    }
+    if (!(await claim())) return "busy";
+    if (attempt === 0 && resent) await recordResend(deps, delivery, number);
     try {
       const { messageId } = await provider.send({
         to: delivery.email,
@@ -155,8 +186,37 @@ export async function runDelivery(
     { deliveryId: delivery._id, campaignId: delivery.campaignId, kind: "failed", detail: lastError },
     deps.now(),
   );
-  await deps.email.usage.release(delivery.userId, delivery._id).catch((error: unknown) => {
+  // After a resend, the expired attempt's message may have left: that one stays counted.
+  const key = resent ? resendKey(delivery._id, attempts.length + 1) : delivery._id;
+  await deps.email.usage.release(delivery.userId, key).catch((error: unknown) => {
     deps.logger.warn({ err: error, deliveryId: delivery._id }, "could not release the email reservation");
   });
   return "failed";
+}
+
+/** The `emails` counter's key of a resend (attempt `number`). */
+export function resendKey(deliveryId: string, number: number): string {
+  return `${deliveryId}:resent:${number}`;
+}
+
+/**
+ * Records a resend after an expired attempt: the `resent` fact (a possible duplicate) and one more
+ * email on the plan's counter. Over the plan's limit the resend still goes (the recipient may have
+ * nothing yet) and the counter stays at its limit.
+ */
+async function recordResend(deps: DeliveryDeps, delivery: DeliveryDoc, number: number): Promise<void> {
+  await deps.stores.email.addFact(
+    {
+      deliveryId: delivery._id,
+      campaignId: delivery.campaignId,
+      kind: "resent",
+      suffix: String(number),
+      detail: `attempt ${number - 1} expired without an outcome`,
+    },
+    deps.now(),
+  );
+  await deps.email.usage.reserve(delivery.userId, resendKey(delivery._id, number)).catch((error: unknown) => {
+    deps.logger.warn({ err: error, deliveryId: delivery._id }, "could not count a resent email");
+  });
+  deps.logger.warn({ deliveryId: delivery._id, attempt: number }, "email resent after an expired attempt");
 }

@@ -98,6 +98,8 @@ export interface CampaignStats {
   bounceRate: number;
   openRate: number;
   clickRate: number;
+  /** Recipients sent the email again after an interrupted attempt: each may have received it twice. */
+  possibleDuplicates: number;
 }
 
 export interface AbTest {
@@ -145,6 +147,8 @@ export interface Recipient {
   openedAt?: string;
   clickedAt?: string;
   error?: string;
+  /** Sent again after an interrupted attempt: may have received it twice. */
+  possibleDuplicate?: boolean;
 }
 
 export interface Segment {

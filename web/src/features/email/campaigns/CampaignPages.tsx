@@ -20,6 +20,7 @@ import {
   Switch,
   Table,
   Tag,
+  Tooltip,
   Typography,
 } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
@@ -37,6 +38,7 @@ import {
   type Campaign,
   campaignApi,
   isCampaignKey,
+  type Recipient,
   useCampaign,
   useCampaigns,
   useRecipients,
@@ -514,7 +516,20 @@ function Recipients({ campaignId, progress }: { campaignId: string; progress: st
       }}
       columns={[
         { title: "Email", dataIndex: "email" },
-        { title: "Status", dataIndex: "status", render: (s: string) => <Tag>{s}</Tag> },
+        {
+          title: "Status",
+          dataIndex: "status",
+          render: (s: string, r: Recipient) => (
+            <>
+              <Tag>{s}</Tag>
+              {r.possibleDuplicate && (
+                <Tooltip title="Sent again after an interrupted attempt: this person may have received it twice">
+                  <Tag color="warning">may have received it twice</Tag>
+                </Tooltip>
+              )}
+            </>
+          ),
+        },
         { title: "Subject", dataIndex: "variant", render: (v?: string) => (v ? v.toUpperCase() : "—") },
         { title: "Sent", dataIndex: "sentAt", render: (t?: string) => (t ? dayjs(t).format("D MMM HH:mm") : "—") },
         { title: "Opened", dataIndex: "openedAt", render: (t?: string) => (t ? dayjs(t).format("D MMM HH:mm") : "—") },
@@ -596,6 +611,11 @@ export function CampaignDetailPage() {
       <Flex gap={16} wrap>
         <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-sent">
           <Statistic title="Sent" value={s.sent} suffix={`/ ${s.recipients}`} />
+          {s.possibleDuplicates > 0 && (
+            <Typography.Text type="warning" data-testid="campaign-possible-duplicates">
+              {s.possibleDuplicates} may have received it twice
+            </Typography.Text>
+          )}
         </Card>
         <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-delivery">
           <Statistic title="Delivery rate" value={formatRate(s.deliveryRate, s.sent)} />

@@ -1,0 +1,143 @@
+import { type JobQueueSample, metrics, watchJobQueue } from "@crafter/kit";
+import { type Job, Queue, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+
+/** The BullMQ queue of campaign rounds: one job per sending campaign at a time (`campaign-<id>`). */
+export const CAMPAIGN_QUEUE = "campaign-dispatch";
+
+interface Connected {
+  redisUrl: string;
+  namespace: string;
+  logger: Logger;
+}
+
+// BullMQ needs connections of its own, which never give up on a command (maxRetriesPerRequest: null).
+const connect = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
+
+/** A queue's depth and oldest waiting job, for the kit's job gauges. */
+export function sampleOf(queue: Queue): () => Promise<JobQueueSample> {
+  return async () => {
+    const counts = await queue.getJobCounts("waiting", "prioritized", "active", "delayed");
+    const oldest = await queue.getJobs(["wait", "prioritized"], 0, 0, true);
+    const times = oldest.map((job) => job.timestamp).filter((t) => Number.isFinite(t));
+    return {
+      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      oldestWaitingAt: times.length > 0 ? Math.min(...times) : null,
+    };
+  };
+}
+
+/**
+ * A periodic task on a BullMQ job scheduler (`every` ms, kept in Redis under `<namespace>:bull:`):
+ * however many replicas run, each occurrence runs once, in one of them; a failing run is logged and
+ * counted, and the next occurrence runs as planned.
+ */
+export function periodicJob(
+  options: Connected & { queue: string; everyMs: number; run: () => Promise<void> },
+): { start(): Promise<void>; close(): Promise<void> } {
+  const prefix = `${options.namespace}:bull`;
+  const producer = connect(options.redisUrl);
+  const queue = new Queue(options.queue, { connection: producer, prefix });
+  let worker: Worker | undefined;
+  let workerConnection: Redis | undefined;
+  let unwatch = () => {};
+  return {
+    async start() {
+      await queue.upsertJobScheduler(
+        options.queue,
+        { every: options.everyMs },
+        { name: "run", opts: { removeOnComplete: true, removeOnFail: 100 } },
+      );
+      workerConnection = connect(options.redisUrl);
+      worker = new Worker(options.queue, async () => options.run(), {
+        connection: workerConnection,
+        prefix,
+        concurrency: 1,
+      });
+      worker.on("failed", (job, error) => {
+        metrics.jobsFailed.add(1, { queue: options.queue });
+        options.logger.warn({ err: error, job: job?.id, queue: options.queue }, "periodic job failed");
+      });
+      worker.on("error", (error) => options.logger.error({ err: error, queue: options.queue }, "job queue error"));
+      unwatch = watchJobQueue(options.queue, sampleOf(queue));
+    },
+    async close() {
+      unwatch();
+      await worker?.close();
+      await queue.close();
+      producer.disconnect();
+      workerConnection?.disconnect();
+    },
+  };
+}
+
+interface CampaignJob {
+  campaignId: string;
+}
+
+/**
+ * Campaign rounds on BullMQ: `enqueue` adds one round per campaign (a campaign that already has a
+ * round waiting or running is left alone, whichever replica holds it); the workers of every replica
+ * take rounds, `concurrency` at a time each. A replica killed mid-round loses its job's lock after
+ * `lockMs`, and another replica takes the round over (its deliveries are claimed per attempt, so a
+ * round run twice sends nobody twice). `stopping()` turns true when `close` begins.
+ */
+export function createCampaignQueue(
+  options: Connected & { concurrency: number; lockMs: number },
+): {
+  enqueue(campaignIds: readonly string[]): Promise<void>;
+  start(round: (campaignId: string, stopping: () => boolean) => Promise<void>): void;
+  close(): Promise<void>;
+} {
+  const prefix = `${options.namespace}:bull`;
+  const producer = connect(options.redisUrl);
+  const queue = new Queue<CampaignJob>(CAMPAIGN_QUEUE, { connection: producer, prefix });
+  let worker: Worker<CampaignJob> | undefined;
+  let workerConnection: Redis | undefined;
+  let closing = false;
+  let unwatch = () => {};
+  return {
+    async enqueue(campaignIds) {
+      if (campaignIds.length === 0) return;
+      await queue.addBulk(
+        campaignIds.map((campaignId) => ({
+          name: "round",
+          data: { campaignId },
+          // A failed round is dropped: the next scan adds the campaign again while it is sending.
+          opts: { jobId: `campaign-${campaignId}`, removeOnComplete: true, removeOnFail: true },
+        })),
+      );
+    },
+    start(round) {
+      workerConnection = connect(options.redisUrl);
+      worker = new Worker<CampaignJob>(
+        CAMPAIGN_QUEUE,
+        async (job: Job<CampaignJob>) => round(job.data.campaignId, () => closing),
+        {
+          connection: workerConnection,
+          prefix,
+          concurrency: options.concurrency,
+          lockDuration: options.lockMs,
+          stalledInterval: options.lockMs,
+        },
+      );
+      worker.on("failed", (job, error) => {
+        metrics.jobsFailed.add(1, { queue: CAMPAIGN_QUEUE });
+        options.logger.warn({ err: error, campaignId: job?.data.campaignId }, "campaign round failed");
+      });
+      worker.on("error", (error) => options.logger.error({ err: error }, "campaign queue error"));
+      unwatch = watchJobQueue(CAMPAIGN_QUEUE, sampleOf(queue));
+    },
+    async close() {
+      closing = true;
+      unwatch();
+      await worker?.close();
+      await queue.close();
+      producer.disconnect();
+      workerConnection?.disconnect();
+    },
+  };
+}
