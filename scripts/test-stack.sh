@@ -81,7 +81,7 @@ for suite in "${suites[@]}"; do
     sweep) node scripts/security/sweep.mjs ;;
     schemathesis) scripts/security/schemathesis.sh ;;
     load) scripts/load/run.sh full ;;
-    bench) node scripts/bench/run.mjs bench ;;
+    bench) node scripts/bench/run.mjs bench && node scripts/bench/run.mjs email ;;
     bench-crafts) node scripts/bench/run.mjs crafts ;;
     *) echo "unknown suite $suite" >&2 && exit 2 ;;
   esac

@@ -43,14 +43,7 @@ export async function pace(redis: Redis, buckets: readonly PaceBucket[]): Promis
     const interval = 1000 / bucket.perSecond;
     args.push(interval.toFixed(3), (interval * Math.max(0, bucket.burst - 1)).toFixed(3));
   }
-  const waitMs = Number(
-    await redis.eval(
-      RESERVE,
-      buckets.length,
-      ...buckets.map((b) => b.key),
-      ...args,
-    ),
-  );
+  const waitMs = Number(await redis.eval(RESERVE, buckets.length, ...buckets.map((b) => b.key), ...args));
   if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
   return Math.max(0, waitMs);
 }

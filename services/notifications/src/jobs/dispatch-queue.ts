@@ -35,9 +35,10 @@ export function sampleOf(queue: Queue): () => Promise<JobQueueSample> {
  * however many replicas run, each occurrence runs once, in one of them; a failing run is logged and
  * counted, and the next occurrence runs as planned.
  */
-export function periodicJob(
-  options: Connected & { queue: string; everyMs: number; run: () => Promise<void> },
-): { start(): Promise<void>; close(): Promise<void> } {
+export function periodicJob(options: Connected & { queue: string; everyMs: number; run: () => Promise<void> }): {
+  start(): Promise<void>;
+  close(): Promise<void>;
+} {
   const prefix = `${options.namespace}:bull`;
   const producer = connect(options.redisUrl);
   const queue = new Queue(options.queue, { connection: producer, prefix });
@@ -85,9 +86,7 @@ interface CampaignJob {
  * `lockMs`, and another replica takes the round over (its deliveries are claimed per attempt, so a
  * round run twice sends nobody twice). `stopping()` turns true when `close` begins.
  */
-export function createCampaignQueue(
-  options: Connected & { concurrency: number; lockMs: number },
-): {
+export function createCampaignQueue(options: Connected & { concurrency: number; lockMs: number }): {
   enqueue(campaignIds: readonly string[]): Promise<void>;
   start(round: (campaignId: string, stopping: () => boolean) => Promise<void>): void;
   close(): Promise<void>;

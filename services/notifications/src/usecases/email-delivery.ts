@@ -114,7 +114,8 @@ export async function runDelivery(
   knownFacts?: FactDoc[],
 ): Promise<DeliveryOutcome> {
   const repo = deps.stores.email;
-  const isFresh = (attempt: FactDoc) => deps.now().getTime() - new Date(attempt.at).getTime() < deps.email.attemptLeaseMs;
+  const isFresh = (attempt: FactDoc) =>
+    deps.now().getTime() - new Date(attempt.at).getTime() < deps.email.attemptLeaseMs;
   let { final, attempts } = stateOf(knownFacts ?? (await repo.factsOf(delivery._id)));
   if (final) return "done-before";
   if (attempts.at(-1) && isFresh(attempts.at(-1)!)) return "busy";
