@@ -120,7 +120,9 @@ const recipientSchema = z
     openedAt: z.string().nullable(),
     clickedAt: z.string().nullable(),
     error: z.string(),
-    possibleDuplicate: z.boolean().meta({ description: "Sent again after an expired attempt: may have received it twice." }),
+    possibleDuplicate: z
+      .boolean()
+      .meta({ description: "Sent again after an expired attempt: may have received it twice." }),
   })
   .meta({ id: "CampaignRecipient" });
 
