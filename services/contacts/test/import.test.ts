@@ -137,18 +137,22 @@ describe("rows", () => {
     expect(readRow({ email: "not-an-email" }, fields, [])).toEqual({
       ok: false,
       reason: "Invalid email: not-an-email",
+      value: "not-an-email",
     });
     expect(readRow({ email: "a@example.com", "custom.plan": "Bronze" }, fields, [])).toEqual({
       ok: false,
       reason: "Unknown option of Plan: Bronze",
+      value: "Bronze",
     });
     expect(readRow({ email: "a@example.com", contactType: "Partner" }, fields, ["Lead"])).toEqual({
       ok: false,
       reason: "Unknown contact type: Partner",
+      value: "Partner",
     });
     expect(readRow({ email: "a@example.com", firstName: "x".repeat(101) }, fields, [])).toEqual({
       ok: false,
       reason: "First name is longer than 100 characters",
+      value: "x".repeat(101),
     });
   });
   it("subscribes only when the file says the person opted in", () => {
@@ -163,6 +167,13 @@ describe("rows", () => {
     expect(consentOf({ "consent.legalBasis": "Legitimate interest – prospect/lead" }).status).toBe("pending");
     expect(consentOf({ consent: "no" }).status).toBe("unsubscribed");
     expect(consentOf({ consent: "maybe" }).status).toBe("pending");
+    // European exports answer in their own language.
+    expect(consentOf({ consent: "ja" }).status).toBe("subscribed");
+    expect(consentOf({ consent: "Nein" }).status).toBe("unsubscribed");
+    expect(consentOf({ consent: "oui" }).status).toBe("subscribed");
+    expect(consentOf({ consent: "non" }).status).toBe("unsubscribed");
+    expect(consentOf({ consent: "sí" }).status).toBe("subscribed");
+    expect(consentOf({ consent: "não" }).status).toBe("unsubscribed");
   });
   it("reads Mailchimp's quoted tag lists", () => {
     expect(parseTags('"Customer","VIP"')).toEqual(["Customer", "VIP"]);

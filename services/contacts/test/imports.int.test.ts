@@ -1,6 +1,8 @@
 // CSV imports through the gateway and the contacts service (test stack): real export layouts,
 // duplicates, bad rows, the plan's profile limit and a service restart in the middle of an import.
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { type GatewaySession, repoRoot } from "@crafter/kit/testing";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { rawGet, userWithProject } from "./helpers";
@@ -12,6 +14,8 @@ async function upload(s: GatewaySession, csv: string, name = "audience.csv") {
     "content-type": "text/csv",
   });
 }
+
+const fixture = (name: string) => readFileSync(join(import.meta.dirname, "fixtures", name), "utf8");
 
 async function untilDone(s: GatewaySession, id: string, timeoutMs = 180_000) {
   const until = Date.now() + timeoutMs;
@@ -85,6 +89,7 @@ describe("CSV import", () => {
       skipped: 0,
       failed: 1,
       overLimit: 0,
+      duplicatesInFile: 0,
     });
 
     const ada = (await owner.get("/api/contacts?q=ada%40example.com")).body.result.result[0];
@@ -97,13 +102,17 @@ describe("CSV import", () => {
     const errors = await rawGet(owner, `/api/contacts/imports/${state.id}/errors.csv`);
     expect(errors.type).toContain("text/csv");
     expect(errors.text.trim().split("\r\n")).toEqual([
-      "line,email,reason",
-      "4,not-an-email,Invalid email: not-an-email",
+      "line,email,value,reason",
+      "4,not-an-email,not-an-email,Invalid email: not-an-email",
+    ]);
+    // The result lists the refused rows itself, with line, value and reason.
+    expect(done.errors).toEqual([
+      { line: 4, email: "not-an-email", value: "not-an-email", reason: "Invalid email: not-an-email" },
     ]);
     expect((await owner.get("/api/contacts/imports")).body.result[0].id).toBe(state.id);
   });
 
-  it("reads a `;`-separated HubSpot export, skipping duplicates, and reports an unknown contact type", async () => {
+  it("reads a `;`-separated HubSpot export, skipping duplicates, and reports an unknown contact type the user mapped", async () => {
     const uploaded = await upload(owner, HUBSPOT, "hubspot.csv");
     const state = uploaded.body.result;
     expect(state.fields).toMatchObject({
@@ -113,7 +122,17 @@ describe("CSV import", () => {
       "Create Date": "customerSince",
       "Unsubscribed from all email": "consent.unsubscribedAll",
     });
-    await owner.put(`/api/contacts/imports/${state.id}`, { duplicates: "skip", mapping: { "Record ID": null } });
+    // Left to the guess, a column with values outside the list refuses the start, naming them.
+    const refused = await owner.put(`/api/contacts/imports/${state.id}`, { duplicates: "skip" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errorMessage).toBe(
+      "Lifecycle Stage has values that are not in the list of contact types: subscriber. Add them, map the column to another field, or skip it.",
+    );
+    // Mapped by the user, the rows with such a value are refused one by one.
+    await owner.put(`/api/contacts/imports/${state.id}`, {
+      duplicates: "skip",
+      mapping: { "Record ID": null, "Lifecycle Stage": "contactType" },
+    });
     const done = await untilDone(owner, state.id);
     expect(done.result).toMatchObject({ processed: 4, created: 2, skipped: 1, failed: 1 });
     const joan = (await owner.get("/api/contacts?q=joan")).body.result.result[0];
@@ -121,7 +140,77 @@ describe("CSV import", () => {
     expect((await owner.get("/api/contacts?q=emile")).body.result.result[0].consent).toBe("unsubscribed");
     expect((await owner.get("/api/contacts?q=ada%40example.com")).body.result.result[0].lastName).toBe("Lovelace");
     const errors = await rawGet(owner, `/api/contacts/imports/${state.id}/errors.csv`);
-    expect(errors.text).toContain("5,wrong@example.com,Unknown contact type: subscriber");
+    expect(errors.text).toContain("5,wrong@example.com,subscriber,Unknown contact type: subscriber");
+  });
+
+  it("imports every row of a HubSpot export with the guessed mapping and one choice: add the lifecycle stages", async () => {
+    const { session } = await userWithProject("imports-hubspot");
+    const uploaded = await upload(session, fixture("hubspot-contacts.csv"), "hubspot-contacts.csv");
+    expect(uploaded.status).toBe(201);
+    const id = uploaded.body.result.id;
+    expect(uploaded.body.result.fields["Lifecycle Stage"]).toBe("contactType");
+
+    // The mapping step's check: what the guessed mapping would do, before anything is written.
+    const checked = (await session.post(`/api/contacts/imports/${id}/check`, {})).body.result;
+    expect(checked).toMatchObject({ rows: 80, failing: 0, duplicatesInFile: 0 });
+    expect(checked.consent.subscribed + checked.consent.pending + checked.consent.unsubscribed).toBe(80);
+    expect(checked.unknown).toHaveLength(1);
+    expect(checked.unknown[0]).toMatchObject({
+      header: "Lifecycle Stage",
+      target: "contactType",
+      guessed: true,
+      rows: 56,
+    });
+    const stages = checked.unknown[0].values.map((v: { value: string }) => v.value);
+    expect(stages.sort()).toEqual(
+      ["evangelist", "marketingqualifiedlead", "opportunity", "other", "salesqualifiedlead", "subscriber"].sort(),
+    );
+    expect((await session.put(`/api/contacts/imports/${id}`, {})).status).toBe(400);
+
+    // The one choice: "add these values" to the project's contact types.
+    const types = (await session.get("/api/contacts/settings/contact-types")).body.result;
+    const added = await session.put("/api/contacts/settings/contact-types", [
+      ...types,
+      ...stages.map((stage: string) => ({ key: stage, label: stage })),
+    ]);
+    expect(added.status).toBe(200);
+    expect((await session.post(`/api/contacts/imports/${id}/check`, {})).body.result.unknown).toEqual([]);
+
+    expect((await session.put(`/api/contacts/imports/${id}`, {})).status).toBe(200);
+    const done = await untilDone(session, id);
+    expect(done.result).toMatchObject({ processed: 80, total: 80, created: 80, failed: 0, skipped: 0 });
+    expect(done.errors).toEqual([]);
+    expect((await session.get("/api/contacts?pageSize=1")).body.result.meta.count).toBe(80);
+    const mqls = await session.get("/api/contacts?contactType=marketingqualifiedlead&pageSize=100");
+    expect(mqls.body.result.meta.count).toBe(15);
+  });
+
+  it("keeps the first row of an email repeated in the file, or the last when asked, and counts it apart", async () => {
+    const { session } = await userWithProject("imports-repeats");
+    expect((await session.post("/api/contacts", { email: "known@example.com", firstName: "Known" })).status).toBe(201);
+    const csv = [
+      "email,first name,company",
+      "ada@example.com,Ada,First Ltd",
+      "known@example.com,Updated,",
+      "ada@example.com,Second Ada,",
+      "ADA@example.com,Third Ada,Third Ltd",
+    ].join("\n");
+    const first = await upload(session, csv, "first.csv");
+    const check = (await session.post(`/api/contacts/imports/${first.body.result.id}/check`, {})).body.result;
+    expect(check).toMatchObject({ rows: 4, duplicatesInFile: 2, failing: 0 });
+    await session.put(`/api/contacts/imports/${first.body.result.id}`, {});
+    const firstDone = await untilDone(session, first.body.result.id);
+    expect(firstDone.result).toMatchObject({ processed: 4, created: 1, updated: 1, duplicatesInFile: 2, failed: 0 });
+    expect(firstDone.inFile).toBe("first");
+    const ada = (await session.get("/api/contacts?q=ada%40example.com")).body.result.result[0];
+    expect(ada).toMatchObject({ firstName: "Ada", company: "First Ltd" });
+
+    const last = await upload(session, csv.replace(/ada@/gi, "bob@"), "last.csv");
+    await session.put(`/api/contacts/imports/${last.body.result.id}`, { inFile: "last" });
+    const lastDone = await untilDone(session, last.body.result.id);
+    expect(lastDone.result).toMatchObject({ processed: 4, created: 1, updated: 1, duplicatesInFile: 2 });
+    const bob = (await session.get("/api/contacts?q=bob%40example.com")).body.result.result[0];
+    expect(bob).toMatchObject({ firstName: "Third Ada", company: "Third Ltd" });
   });
 
   it("refuses a mapping without email and an import of someone else", async () => {
@@ -157,7 +246,7 @@ describe("the plan's profile limit", () => {
     const errors = await rawGet(session, `/api/contacts/imports/${uploaded.body.result.id}/errors.csv`);
     const lines = errors.text.trim().split("\r\n").slice(1);
     expect(lines).toHaveLength(10);
-    expect(lines[0]).toBe("252,person250@example.com,Over your plan's limit of 250 contacts (FREE_USER_LIMIT)");
+    expect(lines[0]).toBe("252,person250@example.com,,Over your plan's limit of 250 contacts (FREE_USER_LIMIT)");
     const refused = await session.post("/api/contacts", { email: "one-more@example.com" });
     expect(refused.status).toBe(402);
     expect(refused.body.error.code).toBe("FREE_USER_LIMIT");

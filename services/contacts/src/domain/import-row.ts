@@ -24,12 +24,36 @@ export interface ImportedContact {
   custom: Record<string, string | number | boolean | Date>;
 }
 
-export type RowResult = { ok: true; contact: ImportedContact } | { ok: false; reason: string };
+/** A refused row: why, and the cell that was refused when one was. */
+export type RowResult = { ok: true; contact: ImportedContact } | { ok: false; reason: string; value?: string };
 
 /** Longest cell accepted, in characters, whatever the field. */
 export const MAX_CELL = 2000;
 
-const TRUE = new Set(["true", "yes", "y", "1", "subscribed", "opted in", "optin", "opt-in", "granted", "accepted"]);
+// Yes and no in the languages European exports are written in (German, French, Spanish, Italian,
+// Dutch, Portuguese, the Nordic languages, Polish), accents folded.
+const TRUE = new Set([
+  "true",
+  "yes",
+  "y",
+  "1",
+  "subscribed",
+  "opted in",
+  "optin",
+  "opt-in",
+  "granted",
+  "accepted",
+  "ja",
+  "oui",
+  "si",
+  "sim",
+  "tak",
+  "wahr",
+  "vrai",
+  "angemeldet",
+  "abonniert",
+  "inscrit",
+]);
 const FALSE = new Set([
   "false",
   "no",
@@ -41,10 +65,25 @@ const FALSE = new Set([
   "optout",
   "opt-out",
   "declined",
+  "nein",
+  "non",
+  "nee",
+  "nej",
+  "nei",
+  "nao",
+  "nie",
+  "falsch",
+  "faux",
+  "abgemeldet",
+  "desinscrit",
 ]);
 
 function parseBoolean(value: string): boolean | undefined {
-  const v = value.trim().toLowerCase();
+  const v = value
+    .trim()
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
   if (TRUE.has(v)) return true;
   if (FALSE.has(v)) return false;
   return undefined;
@@ -53,6 +92,18 @@ function parseBoolean(value: string): boolean | undefined {
 function parseDate(value: string): Date | undefined {
   const t = Date.parse(value.trim());
   return Number.isNaN(t) ? undefined : new Date(t);
+}
+
+/** A customer kind cell (business, b2b, personal, b2c…), or undefined when it names none. */
+export function customerKindOf(cell: string): CustomerKind | undefined {
+  const kind = cell.trim().toLowerCase();
+  const mapped =
+    kind.startsWith("bus") || kind === "b2b"
+      ? "business"
+      : kind.startsWith("per") || kind === "b2c"
+        ? "personal"
+        : kind;
+  return (CUSTOMER_KINDS as readonly string[]).includes(mapped) ? (mapped as CustomerKind) : undefined;
 }
 
 /** Tags from a cell: split on commas or semicolons, quotes stripped (Mailchimp writes "a","b"). */
@@ -109,47 +160,51 @@ export function readRow(
 ): RowResult {
   for (const [target, value] of Object.entries(cells)) {
     if (value.length > MAX_CELL)
-      return { ok: false, reason: `${labelOf(target, fields)} is longer than ${MAX_CELL} characters` };
+      return {
+        ok: false,
+        reason: `${labelOf(target, fields)} is longer than ${MAX_CELL} characters`,
+        value: `${value.slice(0, 40)}…`,
+      };
   }
   const rawEmail = cells.email ?? "";
   const emailProblem = emailError(rawEmail);
   if (emailProblem)
-    return { ok: false, reason: rawEmail.trim() === "" ? emailProblem : `${emailProblem}: ${rawEmail.trim()}` };
+    return {
+      ok: false,
+      reason: rawEmail.trim() === "" ? emailProblem : `${emailProblem}: ${rawEmail.trim()}`,
+      value: rawEmail.trim() || undefined,
+    };
   const contact: ImportedContact = { email: normalizeEmail(rawEmail), tags: [], consent: "pending", custom: {} };
 
   for (const name of ["firstName", "lastName", "phone", "company"] as const) {
     const value = (cells[name] ?? "").trim();
     if (value === "") continue;
     const max = fields.get(name)?.maxLength ?? 200;
-    if (value.length > max) return { ok: false, reason: `${labelOf(name, fields)} is longer than ${max} characters` };
+    if (value.length > max)
+      return { ok: false, reason: `${labelOf(name, fields)} is longer than ${max} characters`, value };
     contact[name] = value;
   }
   const kind = (cells.customerKind ?? "").trim().toLowerCase();
   if (kind !== "") {
-    const mapped =
-      kind.startsWith("bus") || kind === "b2b"
-        ? "business"
-        : kind.startsWith("per") || kind === "b2c"
-          ? "personal"
-          : kind;
-    if (!(CUSTOMER_KINDS as readonly string[]).includes(mapped))
-      return { ok: false, reason: `Unknown customer kind: ${kind}` };
-    contact.customerKind = mapped as CustomerKind;
+    const mapped = customerKindOf(kind);
+    if (!mapped) return { ok: false, reason: `Unknown customer kind: ${kind}`, value: kind };
+    contact.customerKind = mapped;
   }
   const type = (cells.contactType ?? "").trim();
   if (type !== "") {
     const known = contactTypes.find((t) => t.toLowerCase() === type.toLowerCase());
-    if (!known) return { ok: false, reason: `Unknown contact type: ${type}` };
+    if (!known) return { ok: false, reason: `Unknown contact type: ${type}`, value: type };
     contact.contactType = known;
   }
   if (cells.tags) {
     contact.tags = parseTags(cells.tags);
     const long = contact.tags.find((tag) => tag.length > 50);
-    if (long) return { ok: false, reason: `Tag is longer than 50 characters: ${long.slice(0, 20)}…` };
+    if (long) return { ok: false, reason: `Tag is longer than 50 characters: ${long.slice(0, 20)}…`, value: long };
   }
   if ((cells.customerSince ?? "").trim() !== "") {
     const since = parseDate(cells.customerSince ?? "");
-    if (!since) return { ok: false, reason: `Customer since is not a date: ${cells.customerSince}` };
+    if (!since)
+      return { ok: false, reason: `Customer since is not a date: ${cells.customerSince}`, value: cells.customerSince };
     contact.customerSince = since;
   }
   const consent = consentOf(cells);
@@ -165,31 +220,35 @@ export function readRow(
     switch (field.kind) {
       case "number": {
         const n = Number(value.replace(/,/g, ""));
-        if (!Number.isFinite(n)) return { ok: false, reason: `${field.label} is not a number: ${value}` };
+        if (!Number.isFinite(n)) return { ok: false, reason: `${field.label} is not a number: ${value}`, value };
         contact.custom[name] = n;
         break;
       }
       case "date": {
         const d = parseDate(value);
-        if (!d) return { ok: false, reason: `${field.label} is not a date: ${value}` };
+        if (!d) return { ok: false, reason: `${field.label} is not a date: ${value}`, value };
         contact.custom[name] = d;
         break;
       }
       case "boolean": {
         const b = parseBoolean(value);
-        if (b === undefined) return { ok: false, reason: `${field.label} is not yes or no: ${value}` };
+        if (b === undefined) return { ok: false, reason: `${field.label} is not yes or no: ${value}`, value };
         contact.custom[name] = b;
         break;
       }
       case "select": {
         const option = field.options?.find((o) => o.toLowerCase() === value.toLowerCase());
-        if (!option) return { ok: false, reason: `Unknown option of ${field.label}: ${value}` };
+        if (!option) return { ok: false, reason: `Unknown option of ${field.label}: ${value}`, value };
         contact.custom[name] = option;
         break;
       }
       default:
         if (value.length > (field.maxLength ?? 1000)) {
-          return { ok: false, reason: `${field.label} is longer than ${field.maxLength ?? 1000} characters` };
+          return {
+            ok: false,
+            reason: `${field.label} is longer than ${field.maxLength ?? 1000} characters`,
+            value: `${value.slice(0, 40)}…`,
+          };
         }
         contact.custom[name] = value;
     }

@@ -21,6 +21,7 @@ export const access = rpcAccess(ContactsService, {
   exportContacts: ["user"],
   uploadImportFile: ["user"],
   startImport: ["user"],
+  checkImport: ["user"],
   getImport: ["user"],
   exportImportErrors: ["user"],
   saveSegment: ["user"],

@@ -27,6 +27,7 @@ import {
   updateContact,
 } from "../usecases/contacts";
 import {
+  checkImport,
   getImport,
   type ImportView,
   importErrorsCsv,
@@ -133,6 +134,9 @@ function toImportState(view: ImportView) {
     dedupe: doc.dedupe ?? "",
     createdAt: timestampFromDate(new Date(doc.createdAt)),
     limit: last?.limit ?? 0,
+    duplicatesInFile: last?.duplicates ?? 0,
+    inFile: doc.started ? (doc.inFile ?? "first") : "",
+    errors: view.errors.map((e) => ({ line: e.line, email: e.email, value: e.value ?? "", reason: e.reason })),
   });
 }
 
@@ -316,8 +320,23 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
           importId: req.importId,
           mapping: req.mapping.map(({ header, target }) => ({ header, target })),
           dedupe: req.dedupe === Dedupe.SKIP ? "skip" : "update",
+          inFile: req.inFile === "last" ? "last" : "first",
         });
         return { import: toImportState(view) };
+      },
+      async checkImport(req, ctx) {
+        const checked = await checkImport(deps, callerOf(ctx), {
+          importId: req.importId,
+          mapping: req.mapping.map(({ header, target }) => ({ header, target })),
+        });
+        return {
+          rows: checked.rows,
+          ...checked.consent,
+          failing: checked.failing,
+          duplicatesInFile: checked.duplicatesInFile,
+          unknown: checked.unknown,
+          errors: checked.errors,
+        };
       },
       async getImport(req, ctx) {
         return { import: toImportState(await getImport(deps, callerOf(ctx), req.importId)) };

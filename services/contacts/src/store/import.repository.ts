@@ -18,6 +18,8 @@ export interface ImportDoc {
   /** Set by the one StartImport that won the start marker. */
   mapping?: Array<string | null>;
   dedupe?: "update" | "skip";
+  /** Which row of an email repeated inside the file is imported (absent: first). */
+  inFile?: "first" | "last";
   started?: boolean;
   createdAt: Date;
 }
@@ -46,6 +48,8 @@ export interface ImportCheckpointDoc {
   skipped: number;
   failed: number;
   overLimit: number;
+  /** Rows whose email appeared earlier in the file (absent on checkpoints written before it was counted). */
+  duplicates?: number;
   limit: number;
   limitCode: string;
   done: boolean;
@@ -59,6 +63,8 @@ export interface ImportErrorDoc {
   importId: string;
   line: number;
   email: string;
+  /** The refused cell, when one was (absent on errors recorded before it was kept). */
+  value?: string;
   reason: string;
 }
 
@@ -84,6 +90,7 @@ const importSchema = new Schema<ImportDoc>(
     rowsTotal: Number,
     mapping: Schema.Types.Mixed,
     dedupe: String,
+    inFile: String,
     started: Boolean,
     createdAt: Date,
   },
@@ -109,6 +116,7 @@ const checkpointSchema = new Schema<ImportCheckpointDoc>(
     skipped: Number,
     failed: Number,
     overLimit: Number,
+    duplicates: Number,
     limit: Number,
     limitCode: String,
     done: Boolean,
@@ -120,7 +128,7 @@ const checkpointSchema = new Schema<ImportCheckpointDoc>(
 checkpointSchema.index({ importId: 1 });
 
 const errorSchema = new Schema<ImportErrorDoc>(
-  { _id: String, importId: String, line: Number, email: String, reason: String },
+  { _id: String, importId: String, line: Number, email: String, value: String, reason: String },
   { collection: "import_errors", versionKey: false },
 );
 errorSchema.index({ importId: 1 });
@@ -185,8 +193,13 @@ export class ImportRepository {
     return insertOnce(this.runs, { _id: id, state: "running", at });
   }
 
-  async setStart(id: string, mapping: Array<string | null>, dedupe: "update" | "skip"): Promise<void> {
-    await this.imports.updateOne({ _id: id }, { $set: { mapping, dedupe, started: true } });
+  async setStart(
+    id: string,
+    mapping: Array<string | null>,
+    dedupe: "update" | "skip",
+    inFile: "first" | "last",
+  ): Promise<void> {
+    await this.imports.updateOne({ _id: id }, { $set: { mapping, dedupe, inFile, started: true } });
   }
 
   /** Ends a run (its last checkpoint says done): it is no longer resumed. */
@@ -216,6 +229,11 @@ export class ImportRepository {
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
+  }
+
+  /** The first `limit` rows not imported, by line. */
+  async firstErrors(id: string, limit: number): Promise<ImportErrorDoc[]> {
+    return this.errors.find({ importId: id }).sort({ line: 1 }).limit(limit).lean<ImportErrorDoc[]>();
   }
 
   /** By line. */

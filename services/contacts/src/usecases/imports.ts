@@ -3,11 +3,13 @@ import type { ContactsDeps } from "../deps";
 import { type ContactFieldsInput, checkContactFields } from "../domain/contact";
 import { csvLine } from "../domain/csv-out";
 import { type ConsentStatus, fieldCatalogue } from "../domain/fields";
+import { ImportCheck, type ImportCheckResult, type UnknownValues } from "../domain/import-check";
 import { CONSENT_TARGETS, guessMapping } from "../domain/import-mapping";
 import { type ImportedContact, readRow } from "../domain/import-row";
 import { type CsvDelimiter, readCsv, sniffDelimiter } from "../import/csv";
 import type { ContactDoc, Scope, StoredContact } from "../store/contact.repository";
 import type { ImportCheckpointDoc, ImportDoc, ImportErrorDoc } from "../store/import.repository";
+import type { Settings } from "../store/settings.repository";
 import type { ConsentChangeDoc } from "../store/timeline.repository";
 import { newContactDoc, type PlannedUpdate, planUpdate, profileRoom, stateOf } from "./contacts";
 import { customDefinitions, scopeOf } from "./scope";
@@ -25,7 +27,12 @@ export interface ImportView {
   doc: ImportDoc;
   status: "uploaded" | "processing" | "done" | "failed";
   last: ImportCheckpointDoc | undefined;
+  /** The first rows not imported (once the import ended). */
+  errors: ImportErrorDoc[];
 }
+
+/** Rows not imported listed with the import's state; the CSV has them all. */
+export const LISTED_ERRORS = 100;
 
 async function* fromBuffer(data: Buffer) {
   yield data;
@@ -79,13 +86,16 @@ export async function uploadImport(
     createdAt: deps.now(),
   };
   await deps.stores.imports.create(doc);
-  return { doc, status: "uploaded", last: undefined };
+  return { doc, status: "uploaded", last: undefined, errors: [] };
 }
 
-async function viewOf(deps: Pick<ContactsDeps, "stores">, doc: ImportDoc): Promise<ImportView> {
+async function viewOf(deps: Pick<ContactsDeps, "stores">, doc: ImportDoc, withErrors = true): Promise<ImportView> {
   const last = doc.started ? (await deps.stores.imports.checkpointsOf(doc._id)).at(-1) : undefined;
   const status = !doc.started ? "uploaded" : last?.done ? (last.error ? "failed" : "done") : "processing";
-  return { doc, status, last };
+  const refused = (last?.failed ?? 0) + (last?.overLimit ?? 0);
+  const errors =
+    withErrors && last?.done && refused > 0 ? await deps.stores.imports.firstErrors(doc._id, LISTED_ERRORS) : [];
+  return { doc, status, last, errors };
 }
 
 async function mustGetImport(deps: Pick<ContactsDeps, "stores">, caller: Caller, id: string): Promise<ImportDoc> {
@@ -105,29 +115,32 @@ export async function listImports(
 ): Promise<ImportView[]> {
   const scope = scopeOf(caller, input.projectId);
   const docs = await deps.stores.imports.recent(scope.userId, scope.projectId);
-  return Promise.all(docs.map((doc) => viewOf(deps, doc)));
+  return Promise.all(docs.map((doc) => viewOf(deps, doc, false)));
 }
 
-/**
- * Starts an uploaded import with the user's mapping (one target per header, null to skip) and the
- * duplicate rule; it runs in the service (`runImport`). @throws NOT_FOUND, CONFLICT (already
- * started), CR_ERR_BAD_REQUEST (a mapping without email, an unknown or repeated target).
- */
-export async function startImport(
-  deps: Deps,
-  caller: Caller,
-  input: { importId: string; mapping: Array<{ header: string; target: string }>; dedupe: "update" | "skip" },
-): Promise<ImportView> {
-  const doc = await mustGetImport(deps, caller, input.importId);
-  if (doc.started) throw appError("CONFLICT", "This import has already started.");
-  const settings = await deps.stores.settings.get(doc.userId, doc.projectId);
-  const known = new Set<string>([
+/** The targets a column may map to in a project: the catalogue's fields and the consent targets. */
+function knownTargets(settings: Settings): Set<string> {
+  return new Set<string>([
     ...fieldCatalogue(customDefinitions(settings))
       .filter((f) => !["updated_on", "interactions", "source"].includes(f.key))
       .map((f) => f.key),
     ...CONSENT_TARGETS,
   ]);
-  const byHeader = new Map(input.mapping.map((m) => [m.header, m.target]));
+}
+
+/**
+ * The mapping an import runs with: each header's target as given (by header; empty skips it) or
+ * else its guess, and which columns kept their guess. @throws CR_ERR_BAD_REQUEST (no email, an
+ * unknown or repeated target).
+ */
+function resolveMapping(
+  doc: ImportDoc,
+  given: ReadonlyArray<{ header: string; target: string }>,
+  settings: Settings,
+): { mapping: Array<string | null>; guessed: boolean[] } {
+  const known = knownTargets(settings);
+  const byHeader = new Map(given.map((m) => [m.header, m.target]));
+  const guessed = doc.headers.map((header) => !byHeader.has(header));
   const mapping = doc.headers.map((header, i) => {
     const target = byHeader.has(header) ? byHeader.get(header) : (doc.guessed[i] ?? "");
     return target ? target : null;
@@ -140,13 +153,133 @@ export async function startImport(
     used.add(target);
   }
   if (!used.has("email")) throw badRequest({ mapping: "Map a column to Email" });
+  return { mapping, guessed };
+}
+
+/** Contact type key by its key or label, lower-cased (a file may hold either). */
+function contactTypeKeys(settings: Settings): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const type of settings.contactTypes) {
+    keys.set(type.label.trim().toLowerCase(), type.key);
+    keys.set(type.key.toLowerCase(), type.key);
+  }
+  return keys;
+}
+
+/**
+ * target → cell text of one record under `mapping` (skipped columns absent); a contact type given
+ * by its label becomes its key.
+ */
+function cellsOf(
+  mapping: ReadonlyArray<string | null>,
+  record: readonly string[],
+  typeKeys: ReadonlyMap<string, string>,
+): Record<string, string> {
+  const cells: Record<string, string> = {};
+  mapping.forEach((target, i) => {
+    if (target) cells[target] = record[i] ?? "";
+  });
+  if (cells.contactType) cells.contactType = typeKeys.get(cells.contactType.trim().toLowerCase()) ?? cells.contactType;
+  return cells;
+}
+
+/** A check's unknown select values, with the header and whether its target was guessed. */
+export interface CheckedImport extends Omit<ImportCheckResult, "unknown"> {
+  unknown: Array<UnknownValues & { header: string; guessed: boolean }>;
+}
+
+async function checkWith(
+  deps: Pick<ContactsDeps, "stores">,
+  doc: ImportDoc,
+  settings: Settings,
+  resolved: { mapping: Array<string | null>; guessed: boolean[] },
+): Promise<CheckedImport> {
+  const fields = new Map(fieldCatalogue(customDefinitions(settings)).map((f) => [f.key, f]));
+  const check = new ImportCheck(
+    resolved.mapping,
+    fields,
+    settings.contactTypes.map((t) => t.key),
+  );
+  const typeKeys = contactTypeKeys(settings);
+  let header = true;
+  for await (const record of readCsv(fileOf(deps, doc), doc.delimiter as CsvDelimiter, () => {})) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    check.add(record.line, cellsOf(resolved.mapping, record.cells, typeKeys));
+  }
+  const result = check.finish();
+  return {
+    ...result,
+    unknown: result.unknown.map((u) => {
+      const column = resolved.mapping.indexOf(u.target);
+      return { ...u, header: doc.headers[column] ?? "", guessed: resolved.guessed[column] ?? false };
+    }),
+  };
+}
+
+/**
+ * What an uploaded import would do with a mapping (headers not named keep their guess), without
+ * writing anything: consent per row, refused rows, repeated emails, select values not in their list.
+ * @throws NOT_FOUND, CR_ERR_BAD_REQUEST (the mapping, as StartImport).
+ */
+export async function checkImport(
+  deps: Pick<ContactsDeps, "stores">,
+  caller: Caller,
+  input: { importId: string; mapping: Array<{ header: string; target: string }> },
+): Promise<CheckedImport> {
+  const doc = await mustGetImport(deps, caller, input.importId);
+  const settings = await deps.stores.settings.get(doc.userId, doc.projectId);
+  return checkWith(deps, doc, settings, resolveMapping(doc, input.mapping, settings));
+}
+
+/**
+ * Starts an uploaded import with the user's mapping (one target per header, empty to skip; headers
+ * not named keep their guess), the rule for contacts already there and the rule for an email
+ * repeated inside the file (the first row wins unless `inFile` is "last"); it runs in the service
+ * (`runImport`). A guessed column never fails rows by itself: a guessed select column holding values
+ * outside its list refuses the start, naming them, until the caller decides (add them, map the
+ * column elsewhere, or skip it). @throws NOT_FOUND, CONFLICT (already started), CR_ERR_BAD_REQUEST
+ * (a mapping without email, an unknown or repeated target, unknown values in a guessed column).
+ */
+export async function startImport(
+  deps: Deps,
+  caller: Caller,
+  input: {
+    importId: string;
+    mapping: Array<{ header: string; target: string }>;
+    dedupe: "update" | "skip";
+    inFile?: "first" | "last";
+  },
+): Promise<ImportView> {
+  const doc = await mustGetImport(deps, caller, input.importId);
+  if (doc.started) throw appError("CONFLICT", "This import has already started.");
+  const settings = await deps.stores.settings.get(doc.userId, doc.projectId);
+  const resolved = resolveMapping(doc, input.mapping, settings);
+  const unknown = (await checkWith(deps, doc, settings, resolved)).unknown.find((u) => u.guessed);
+  if (unknown) {
+    const values = unknown.values.slice(0, 5).map((v) => v.value);
+    throw badRequest({
+      mapping: `${unknown.header} has values that are not in the list of ${labelOfTarget(unknown.target, settings)}: ${values.join(", ")}${unknown.more || unknown.values.length > 5 ? "…" : ""}. Add them, map the column to another field, or skip it.`,
+    });
+  }
+  const mapping = resolved.mapping;
+  const inFile = input.inFile === "last" ? "last" : "first";
   if (!(await deps.stores.imports.claimStart(doc._id, deps.now()))) {
     throw appError("CONFLICT", "This import has already started.");
   }
-  await deps.stores.imports.setStart(doc._id, mapping, input.dedupe);
-  const started: ImportDoc = { ...doc, mapping, dedupe: input.dedupe, started: true };
+  await deps.stores.imports.setStart(doc._id, mapping, input.dedupe, inFile);
+  const started: ImportDoc = { ...doc, mapping, dedupe: input.dedupe, inFile, started: true };
   void runImport(deps, doc._id);
-  return { doc: started, status: "processing", last: undefined };
+  return { doc: started, status: "processing", last: undefined, errors: [] };
+}
+
+function labelOfTarget(target: string, settings: Settings): string {
+  if (target === "contactType") return "contact types";
+  if (target === "customerKind") return "customer kinds";
+  const field = fieldCatalogue(customDefinitions(settings)).find((f) => f.key === target);
+  return field ? `${field.label} options` : target;
 }
 
 async function* fileOf(deps: Pick<ContactsDeps, "stores">, doc: ImportDoc) {
@@ -165,6 +298,22 @@ function mergeInput(row: ImportedContact, current: StoredContact | undefined): C
   }
   if (row.customerSince) input.customerSince = row.customerSince;
   return input;
+}
+
+/** A repeated row over the earlier one: its non-empty cells win, tags and custom values are merged. */
+function overlay(earlier: ImportedContact, later: ImportedContact): ImportedContact {
+  const out: ImportedContact = {
+    ...earlier,
+    tags: [...new Set([...earlier.tags, ...later.tags])],
+    custom: { ...earlier.custom, ...later.custom },
+    consent: nextConsent(earlier.consent, later.consent),
+  };
+  for (const key of ["firstName", "lastName", "phone", "company", "customerKind", "contactType"] as const) {
+    if (later[key]) (out as unknown as Record<string, unknown>)[key] = later[key];
+  }
+  if (later.customerSince) out.customerSince = later.customerSince;
+  if (later.consentAt) out.consentAt = later.consentAt;
+  return out;
 }
 
 /** The consent after an import row: a withdrawal or bounce wins; an opt-in only lifts `pending`. */
@@ -218,6 +367,7 @@ function zeroCheckpoint(importId: string): ImportCheckpointDoc {
     skipped: 0,
     failed: 0,
     overLimit: 0,
+    duplicates: 0,
     limit: 0,
     limitCode: "",
     done: false,
@@ -239,6 +389,7 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
   const customFields = customDefinitions(settings);
   const fields = new Map(fieldCatalogue(customFields).map((f) => [f.key, f]));
   const contactTypes = settings.contactTypes.map((t) => t.key);
+  const typeKeys = contactTypeKeys(settings);
   const known = new Map<string, StoredContact>();
   for (const { contact } of (await deps.stores.contacts.snapshot(scope)).entries.values())
     known.set(contact.email, contact);
@@ -253,7 +404,14 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
   let lastLine = afterLine;
   let errors: ImportErrorDoc[] = [];
   let fresh = new Map<string, Omit<ContactDoc, "outbox" | "outboxMinute">>();
-  let updates: Array<{ current: StoredContact; row: ImportedContact }> = [];
+  let updates: Array<{ current: StoredContact; row: ImportedContact; repeat: boolean }> = [];
+  /** The index in `updates` of each email's queued update (a repeated row with "last" folds into it). */
+  let queued = new Map<string, number>();
+  const inFile = doc.inFile ?? "first";
+  /** Emails of the rows read so far (a later row with one of them is a duplicate inside the file). */
+  const seenInFile = new Set<string>();
+  /** Emails whose first row was skipped as a contact already there (their repeats are skipped too). */
+  const skippedExisting = new Set<string>();
 
   const flush = async (done: boolean): Promise<boolean> => {
     const docs = [...fresh.values()];
@@ -292,7 +450,9 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
     // The batch's updates in one write, and their consent changes in another.
     const planned: PlannedUpdate[] = [];
     const consentChanges: Array<Omit<ConsentChangeDoc, "_id">> = [];
-    for (const { current, row } of updates) {
+    let repeats = 0;
+    for (const { current, row, repeat } of updates) {
+      if (repeat) repeats++;
       const checked = checkContactFields(mergeInput(row, current), { customFields, contactTypes }, stateOf(current));
       if (!checked.ok) {
         totals.failed++;
@@ -309,7 +469,7 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
     await deps.stores.timeline.appendConsents(consentChanges);
     for (const { after } of planned) known.set(after.email, after);
     // A contact deleted while the import ran is skipped.
-    totals.updated += matched;
+    totals.updated += Math.max(0, matched - repeats);
     totals.skipped += planned.length - matched;
     await deps.stores.imports.addErrors(errors);
     totals.processed += rows;
@@ -330,6 +490,7 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
     errors = [];
     fresh = new Map();
     updates = [];
+    queued = new Map();
     return ok;
   };
 
@@ -351,49 +512,68 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
       totals.failed++;
       rows++;
     }
-    if (record.line <= afterLine) continue;
+    const cells = cellsOf(doc.mapping, record.cells, typeKeys);
+    const read = readRow(cells, fields, contactTypes);
+    if (record.line <= afterLine) {
+      // Resuming: the rows already imported still tell which emails the file repeats.
+      if (read.ok) seenInFile.add(read.contact.email);
+      continue;
+    }
     lastLine = record.line;
     rows++;
-    const cells: Record<string, string> = {};
-    doc.mapping.forEach((target, i) => {
-      if (target) cells[target] = record.cells[i] ?? "";
-    });
-    const read = readRow(cells, fields, contactTypes);
-    const fail = (reason: string) =>
+    const fail = (reason: string, value = "") =>
       errors.push({
         _id: `${importId}:${record.line}`,
         importId,
         line: record.line,
         email: (cells.email ?? "").slice(0, 254),
+        value: value.slice(0, 200),
         reason,
       });
     if (!read.ok) {
-      fail(read.reason);
+      fail(read.reason, read.value);
       totals.failed++;
-    } else {
+    } else if (seenInFile.has(read.contact.email)) {
+      // A duplicate inside the file: the first row stands unless the user chose the last.
+      totals.duplicates = (totals.duplicates ?? 0) + 1;
       const row = read.contact;
       const pending = fresh.get(row.email);
+      const at = queued.get(row.email);
       const current = known.get(row.email);
-      if (pending || current) {
-        if (doc.dedupe === "skip") totals.skipped++;
-        else if (pending) {
-          const checked = checkContactFields(
-            mergeInput(row, pending as StoredContact),
-            { customFields, contactTypes },
-            stateOf(pending as StoredContact),
-          );
-          if (checked.ok) {
-            const consent = nextConsent(pending.consent, row.consent);
-            fresh.set(
-              row.email,
-              newContactDoc(scope, checked.value, "import", consent, pending.createdAt, customFields, row.consentAt),
-            );
-            totals.updated++;
-          } else {
-            fail(Object.values(checked.fields)[0] ?? "Invalid row");
-            totals.failed++;
-          }
-        } else updates.push({ current: current!, row });
+      if (inFile !== "last" || skippedExisting.has(row.email)) {
+        // kept as the first row left it
+      } else if (pending) {
+        const checked = checkContactFields(
+          mergeInput(row, pending as StoredContact),
+          { customFields, contactTypes },
+          stateOf(pending as StoredContact),
+        );
+        if (checked.ok) {
+          const consent = nextConsent(pending.consent, row.consent);
+          fresh.set(row.email, {
+            ...newContactDoc(scope, checked.value, "import", consent, pending.createdAt, customFields, row.consentAt),
+            _id: pending._id,
+          });
+        } else fail(Object.values(checked.fields)[0] ?? "Invalid row");
+      } else if (at !== undefined) {
+        const earlier = updates[at]!;
+        updates[at] = { ...earlier, row: overlay(earlier.row, row) };
+      } else if (current) {
+        queued.set(row.email, updates.length);
+        updates.push({ current, row, repeat: true });
+      }
+    } else {
+      const row = read.contact;
+      seenInFile.add(row.email);
+      const current = known.get(row.email);
+      if (current) {
+        if (doc.dedupe === "skip") {
+          totals.skipped++;
+          skippedExisting.add(row.email);
+        } else {
+          queued.set(row.email, updates.length);
+          updates.push({ current, row, repeat: false });
+        }
       } else if (remaining <= 0) {
         fail(`Over your plan's limit of ${limit} contacts (${code})`);
         totals.overLimit++;
@@ -436,9 +616,12 @@ export async function resumeImports(deps: Deps): Promise<void> {
   }
 }
 
-/** The rows an import could not take, as CSV: line, email, reason. */
+/** The rows an import could not take, as CSV: line, email, value, reason. */
 export async function importErrorsCsv(deps: Pick<ContactsDeps, "stores">, caller: Caller, id: string): Promise<string> {
   const doc = await mustGetImport(deps, caller, id);
   const errors = await deps.stores.imports.errorsOf(doc._id);
-  return csvLine(["line", "email", "reason"]) + errors.map((e) => csvLine([e.line, e.email, e.reason])).join("");
+  return (
+    csvLine(["line", "email", "value", "reason"]) +
+    errors.map((e) => csvLine([e.line, e.email, e.value ?? "", e.reason])).join("")
+  );
 }

@@ -490,6 +490,8 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
   ];
 }
 
+const importRowError = z.object({ line: z.number(), email: z.string(), value: z.string(), reason: z.string() });
+
 const importSchema = z
   .looseObject({
     id: z.string(),
@@ -508,10 +510,64 @@ const importSchema = z
       skipped: z.number(),
       failed: z.number(),
       overLimit: z.number(),
+      duplicatesInFile: z
+        .number()
+        .meta({ description: "Rows whose email appeared earlier in the file (neither created nor updated)." }),
     }),
+    inFile: z.enum(["first", "last"]).nullable(),
+    errors: z
+      .array(importRowError)
+      .meta({ description: "The first 100 rows not imported, by line, once the import ended (errors.csv has all)." }),
     error: z.string().nullable(),
   })
   .meta({ id: "ContactImport" });
+
+const importCheckSchema = z
+  .object({
+    rows: z.number(),
+    consent: z
+      .object({
+        subscribed: z.number(),
+        pending: z.number(),
+        unsubscribed: z.number(),
+        bounced: z.number(),
+        complained: z.number(),
+      })
+      .meta({ description: "Rows by the consent they would be imported with (pending: no opt-in evidence)." }),
+    failing: z.number().meta({ description: "Rows that would be refused (invalid email, a value too long…)." }),
+    duplicatesInFile: z.number(),
+    unknown: z
+      .array(
+        z.object({
+          header: z.string(),
+          target: z.string(),
+          values: z.array(z.object({ value: z.string(), count: z.number() })),
+          more: z.boolean(),
+          rows: z.number(),
+          guessed: z.boolean(),
+        }),
+      )
+      .meta({ description: "Columns mapped to a select field holding values outside its list." }),
+    errors: z.array(importRowError),
+  })
+  .meta({ id: "ContactImportCheck" });
+
+const mappingBody = z
+  .union([
+    z.record(text("A header", 200), text("A target", 100).nullable()),
+    z.array(z.object({ header: text("header", 200), target: text("target", 100).nullable() })).max(200),
+  ])
+  .optional()
+  .meta({
+    description: "header → field (firstName, email, custom.plan, consent…) or null to skip; guesses otherwise.",
+  });
+
+/** The mapping body as the contract's entries (null: skip the column). */
+function mappingEntries(mapping: z.infer<typeof mappingBody>): Array<{ header: string; target: string }> {
+  return Array.isArray(mapping)
+    ? mapping.map((m) => ({ header: m.header, target: m.target ?? "" }))
+    : Object.entries(mapping ?? {}).map(([header, target]) => ({ header, target: target ?? "" }));
+}
 
 /** /api/contacts/imports: upload (raw text/csv), preview and guessed mapping, start, progress, bad rows. */
 function importRoutes({ clients }: RouteDeps): RouteDef[] {
@@ -590,28 +646,63 @@ function importRoutes({ clients }: RouteDeps): RouteDef[] {
       actsInProject: true,
       params,
       body: z.object({
-        mapping: z
-          .union([
-            z.record(text("A header", 200), text("A target", 100).nullable()),
-            z.array(z.object({ header: text("header", 200), target: text("target", 100).nullable() })).max(200),
-          ])
-          .optional()
-          .meta({
-            description: "header → field (firstName, email, custom.plan, consent…) or null to skip; guesses otherwise.",
-          }),
+        mapping: mappingBody,
         duplicates: z.enum(["update", "skip"], { error: "duplicates is update or skip" }).default("update"),
+        inFile: z
+          .enum(["first", "last"], { error: "inFile is first or last" })
+          .default("first")
+          .meta({ description: "Which row of an email repeated inside the file is imported." }),
       }),
       response: importSchema,
       errors: ["NOT_FOUND", "CONFLICT"],
       handler: async ({ params: p, body, as }) => {
-        const entries = Array.isArray(body.mapping)
-          ? body.mapping.map((m) => ({ header: m.header, target: m.target ?? "" }))
-          : Object.entries(body.mapping ?? {}).map(([header, target]) => ({ header, target: target ?? "" }));
         const { import: state } = await contacts.startImport(
-          { importId: p.id, mapping: entries, dedupe: body.duplicates === "skip" ? Dedupe.SKIP : Dedupe.UPDATE },
+          {
+            importId: p.id,
+            mapping: mappingEntries(body.mapping),
+            dedupe: body.duplicates === "skip" ? Dedupe.SKIP : Dedupe.UPDATE,
+            inFile: body.inFile,
+          },
           as,
         );
         return toImportJson(state)!;
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: `${I}/{id}/check`,
+      tag: "contacts",
+      summary:
+        "What an uploaded import would do with a mapping, writing nothing: consent per row, refused rows, repeated emails, select values not in their list",
+      auth: "session",
+      actsInProject: true,
+      params,
+      body: z.object({ mapping: mappingBody }),
+      response: importCheckSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ params: p, body, as }) => {
+        const checked = await contacts.checkImport({ importId: p.id, mapping: mappingEntries(body.mapping) }, as);
+        return {
+          rows: checked.rows,
+          consent: {
+            subscribed: checked.subscribed,
+            pending: checked.pending,
+            unsubscribed: checked.unsubscribed,
+            bounced: checked.bounced,
+            complained: checked.complained,
+          },
+          failing: checked.failing,
+          duplicatesInFile: checked.duplicatesInFile,
+          unknown: checked.unknown.map(({ header, target, values, more, rows, guessed }) => ({
+            header,
+            target,
+            values: values.map(({ value, count }) => ({ value, count })),
+            more,
+            rows,
+            guessed,
+          })),
+          errors: checked.errors.map(({ line, email, value, reason }) => ({ line, email, value, reason })),
+        };
       },
     }),
     defineRoute({
