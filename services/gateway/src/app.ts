@@ -1,4 +1,3 @@
-import { expressConnectMiddleware } from "@connectrpc/connect-express";
 import { type AccessTokenVerifier, errorInterceptor, type Redis } from "@crafter/kit";
 import cookieParser from "cookie-parser";
 import cors from "cors";
@@ -23,7 +22,11 @@ import { dashboard } from "./http/static";
 import { allRoutes } from "./routes";
 import { mediaFiles } from "./routes/media-files";
 import { clickRedirect, openPixel } from "./routes/tracking.routes";
+import { connectMiddleware } from "./rpc/frames";
 import { streamRoutes } from "./rpc/stream-proxy";
+
+/** The largest /rpc request message (bytes), as /api's JSON bodies. */
+const RPC_MESSAGE_LIMIT = 1024 * 1024;
 
 /** The gateway's Express app: /auth, /api (with /api/openapi.json and /api/reference), /rpc and the dashboard. */
 export function createApp(
@@ -87,7 +90,10 @@ export function createApp(
       "application/json",
       "application/proto",
     ]),
-    expressConnectMiddleware({ routes: streamRoutes(clients, verify, acting), interceptors: [errorInterceptor()] }),
+    connectMiddleware(
+      { routes: streamRoutes(clients, verify, acting), interceptors: [errorInterceptor()], limit: RPC_MESSAGE_LIMIT },
+      logger,
+    ),
   );
   app.use("/rpc", rpc);
 
