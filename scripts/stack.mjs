@@ -135,6 +135,9 @@ function environment() {
     S3_SECRET_ACCESS_KEY: process.env.S3_SECRET_ACCESS_KEY ?? infra.S3_SECRET_ACCESS_KEY,
     // Seals the provider keys users save on the AI settings page (workflows); kept per profile.
     AI_SETTINGS_KEY: process.env.AI_SETTINGS_KEY ?? aiSettingsKey(),
+    // The key ring that seals secrets at rest (DKIM private keys; AI keys once set): "id:key,…",
+    // the first seals. One key per profile, kept like the AI settings key.
+    SECRETS_KEYS: process.env.SECRETS_KEYS ?? `local:${secretsKey()}`,
     // A local model server (Ollama, LM Studio) on this machine may be a user's provider.
     AI_SETTINGS_RESOLVE: process.env.AI_SETTINGS_RESOLVE ?? "localhost=127.0.0.1,127.0.0.1=127.0.0.1",
     PUBLIC_ORIGIN: origin,
@@ -151,6 +154,16 @@ function environment() {
 /** AI_SETTINGS_KEY of a profile: 32 random bytes made on its first `up`, kept in .data/stack/<profile>/. */
 function aiSettingsKey() {
   const file = join(dir, "ai-settings-key");
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64"), { mode: 0o600 });
+  }
+  return readFileSync(file, "utf8").trim();
+}
+
+/** The sealing key of SECRETS_KEYS of a profile: 32 random bytes made on its first `up`, kept in .data/stack/<profile>/. */
+function secretsKey() {
+  const file = join(dir, "secrets-key");
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(file, randomBytes(32).toString("base64"), { mode: 0o600 });

@@ -1,4 +1,4 @@
-import { baseConfigSchema } from "@crafter/kit";
+import { baseConfigSchema, parseKeyRing } from "@crafter/kit";
 import { z } from "zod";
 
 /** An optional setting; an empty string counts as unset. */
@@ -73,6 +73,44 @@ export const configSchema = baseConfigSchema.extend({
    * runs it has not started yet, so a contact whose date is set during the day still gets its run.
    */
   AUTOMATION_DATE_SCAN_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+  /**
+   * The key ring sealing sending domains' DKIM private keys (AES-256-GCM), `id:key,id:key` with
+   * 32-byte keys (base64 or hex); the first seals, every one opens (rotate by putting a new key
+   * first). Unset: DKIM keys cannot be made or used; sender identities still work.
+   */
+  SECRETS_KEYS: optional(
+    z.string().transform((text, ctx) => {
+      try {
+        return parseKeyRing(text);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `SECRETS_KEYS: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  ),
+  /**
+   * DNS servers that sending domains' records are checked with, `host` or `host:port`, comma
+   * separated (a test's local DNS server); unset: the system's resolvers.
+   */
+  DNS_SERVERS: z
+    .string()
+    .default("")
+    .transform((text) =>
+      text
+        .split(",")
+        .map((server) => server.trim())
+        .filter(Boolean),
+    ),
+  /** Time limit of one DNS query, in ms. */
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
+  /** The SPF include a sending domain publishes (`include:`); unset: `_spf.` + the From domain of MAIL_FROM. */
+  SENDER_SPF_INCLUDE: optional(z.string().regex(/^[a-z0-9._-]+\.[a-z]{2,}$/i, "must be a domain name")),
+  /** Where DMARC aggregate reports of sending domains go (`rua=mailto:`); unset: none asked for. */
+  SENDER_DMARC_REPORT: optional(z.email()),
+  /** How long a from address confirmation link works, in ms (default 48 hours). */
+  SENDER_LINK_TTL_MS: z.coerce.number().int().min(60_000).default(172_800_000),
+  /** How long a project's resolved sender is reused by a process, in ms. */
+  SENDER_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
   /** The workflows service: a scheduled craft's name and workflow (the calendar). */
   WORKFLOWS_URL: z.url(),
   /** How often the calendar looks for entries whose time has come, in milliseconds (a BullMQ job scheduler). */

@@ -3,10 +3,12 @@ import type { Caller, Logger } from "@crafter/kit";
 import type { AutomationPorts } from "./domain/automation-ports";
 import type { CampaignsPort, CraftSource } from "./domain/calendar-ports";
 import type { BusinessFooter, ContactLinks, EmailContact } from "./domain/email-compose";
+import type { ResolvedSender } from "./domain/sender";
 import type { EmailEvents, InboxEvents } from "./events/publishers";
 import type { Mailer } from "./mail/mailer";
 import type { EmailProvider, SendThrottle } from "./mail/providers";
 import type { NotificationsStores } from "./store";
+import type { SenderCache, SenderDeps } from "./usecases/sender";
 
 /** The calendar and inbox area's ports and event builders. */
 export interface CalendarArea {
@@ -35,6 +37,8 @@ export interface NotificationsDeps {
   email: EmailDeps;
   /** The calendar and inbox (issue 13). */
   calendar: CalendarArea;
+  /** Sender identities and sending domains (Settings), with the per-project sender cache. */
+  sender: SenderDeps & { cache: SenderCache };
 }
 
 /** A contact as email sees it. */
@@ -120,4 +124,15 @@ export interface EmailDeps {
   attemptLeaseMs: number;
   /** How often a campaign that waits for the plan limit asks again (ms). */
   limitRetryMs: number;
+  /**
+   * The From, Reply-To and DKIM key of a project's email (usecases/sender.ts senderOfProject);
+   * absent: the transport's default From.
+   */
+  senders?: SenderPort;
+}
+
+/** Who a project's email comes from. */
+export interface SenderPort {
+  /** @param businessName the business profile's name (the display name when the identity has none). */
+  resolve(userId: string, projectId: string, businessName: string): Promise<ResolvedSender>;
 }

@@ -4,12 +4,15 @@ import { contactsForAutomations } from "./clients/automation-contacts";
 import { workflowsCraftSource, workflowsEmailCrafts } from "./clients/crafts";
 import { billingUsage, contactsLinks, contactsPort, fixedProvider, projectsBusiness } from "./clients/email-ports";
 import { accountFlags, flagProviderRouter } from "./clients/provider-router";
+import { projectsOfCaller } from "./clients/sender-ports";
 import { configSchema } from "./config";
 import type { NotificationsDeps } from "./deps";
+import { domainOf, parseMailbox } from "./domain/sender";
 import { notificationsConsumers } from "./events/consumers";
 import { EmailEvents, InboxEvents } from "./events/publishers";
 import { createAutomationQueue, createDateScan } from "./jobs/automation-queue";
 import { createCampaignQueue, periodicJob } from "./jobs/dispatch-queue";
+import { txtLookup } from "./mail/dns";
 import { createSmtpMailer } from "./mail/mailer";
 import { RedisThrottle, sendgridProvider, smtpProvider } from "./mail/providers";
 import { access } from "./rpc/access";
@@ -23,6 +26,7 @@ import { campaignsForCalendar, rescheduleCampaign } from "./usecases/campaigns-c
 import { sendgridKey } from "./usecases/email-tracking";
 import { notify } from "./usecases/inbox";
 import { sendToContact } from "./usecases/send-to-contact";
+import { cachedSenders, type SenderDeps } from "./usecases/sender";
 import { templateOfUser } from "./usecases/templates";
 
 await runService({
@@ -82,6 +86,29 @@ await runService({
       logger,
     });
     const events = new EmailEvents(config.CRAFTER_NAMESPACE);
+    const business = projectsBusiness(config.PROJECTS_URL, timeout, mongo, credentials);
+    // Campaigns and automations: the project's own From once confirmed, else the platform's address.
+    const platform = parseMailbox(from);
+    if (!config.SECRETS_KEYS) logger.warn("SECRETS_KEYS is not set: sending domains cannot get DKIM keys");
+    const senderDeps: SenderDeps = {
+      store: stores.senders,
+      projects: projectsOfCaller(config.PROJECTS_URL, timeout),
+      businessName: async (userId, projectId, token) => (await business.footer(userId, projectId, token)).name,
+      platform,
+      linkSecret: createHmac("sha256", trackingSecret).update("crafter-sender-address").digest("base64url"),
+      linkTtlMs: config.SENDER_LINK_TTL_MS,
+      linkCooldownMs: 60_000,
+      keys: config.SECRETS_KEYS,
+      dns: txtLookup({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }),
+      spfInclude: config.SENDER_SPF_INCLUDE ?? `_spf.${domainOf(platform.address) || "crafter.local"}`,
+      dmarcReport: config.SENDER_DMARC_REPORT ?? "",
+      mailer,
+      publicOrigin: config.PUBLIC_ORIGIN,
+      logger,
+      now: () => new Date(),
+      cacheMs: config.SENDER_CACHE_MS,
+    };
+    const senders = cachedSenders(senderDeps);
     const deps: NotificationsDeps = {
       stores,
       mailer,
@@ -92,7 +119,8 @@ await runService({
         contacts: contactsPort(config.CONTACTS_URL, timeout, credentials),
         links: contactsLinks(config.CONTACTS_URL, timeout, credentials),
         usage: billingUsage(config.BILLING_URL, timeout, credentials),
-        business: projectsBusiness(config.PROJECTS_URL, timeout, mongo, credentials),
+        business,
+        senders,
         crafts: workflowsEmailCrafts(config.WORKFLOWS_URL, timeout),
         // SendGrid for everyone (EMAIL_PROVIDER=sendgrid), or per user by `sendgrid_integration`.
         providers:
@@ -112,6 +140,7 @@ await runService({
         attemptLeaseMs: config.EMAIL_ATTEMPT_LEASE_MS,
         limitRetryMs: config.EMAIL_LIMIT_RETRY_MS,
       },
+      sender: { ...senderDeps, cache: senders },
       calendar: {
         inboxEvents,
         kick,

@@ -285,3 +285,34 @@ export function renderInviteEmail(input: InviteEmailInput): RenderedEmail {
   };
   return { subject: INVITE_SUBJECT, text: renderText(layout), html: renderHtml(INVITE_SUBJECT, layout) };
 }
+
+export const SENDER_ADDRESS_SUBJECT = "Confirm this address for sending email";
+
+/** Input of the sender address confirmation email. */
+export interface SenderAddressEmailInput {
+  /** The business the address will send for (user-provided; escaped in HTML). */
+  businessName: string;
+  address: string;
+  /** `/sender/confirm?token=…`. */
+  link: string;
+  expiresAt: Date | null;
+  now: Date;
+}
+
+/** To a from address a business entered: the single-use link that lets its email go from it. */
+export function renderSenderAddressEmail(input: SenderAddressEmailInput): RenderedEmail {
+  const business = cleanDisplayName(input.businessName) || "A business";
+  const layout: Layout = {
+    greeting: greeting(undefined),
+    intro: `${business} wants to send its email campaigns from ${input.address} through Crafter. Confirm that this address is yours and may be used.`,
+    action: "Confirm this address",
+    link: input.link,
+    expiry: `This link expires ${describeExpiry(input.expiresAt, input.now)} and can be used once.`,
+    ignore: "If you did not ask for this, ignore this email: nothing is sent from your address without it.",
+  };
+  return {
+    subject: SENDER_ADDRESS_SUBJECT,
+    text: renderText(layout),
+    html: renderHtml(SENDER_ADDRESS_SUBJECT, layout),
+  };
+}

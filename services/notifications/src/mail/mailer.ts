@@ -1,4 +1,5 @@
 import nodemailer from "nodemailer";
+import type { DkimSigning, MailAddress } from "../domain/sender";
 import type { RenderedEmail } from "../domain/templates";
 
 /** One outgoing email. */
@@ -8,6 +9,11 @@ export interface OutgoingEmail extends RenderedEmail {
   messageId: string;
   /** Extra headers (List-Unsubscribe…). */
   headers?: Record<string, string>;
+  /** The From header; absent: the transport's (MAIL_FROM). */
+  from?: MailAddress;
+  replyTo?: string;
+  /** Signs the message with this domain's DKIM key (nodemailer's `dkim`). */
+  dkim?: DkimSigning;
 }
 
 /** Sends email. The only way out of the service to a mail server. */
@@ -55,6 +61,9 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
         html: email.html,
         messageId: email.messageId,
         ...(email.headers ? { headers: email.headers } : {}),
+        ...(email.from ? { from: email.from } : {}),
+        ...(email.replyTo ? { replyTo: email.replyTo } : {}),
+        ...(email.dkim ? { dkim: email.dkim } : {}),
       });
       if (info.rejected && info.rejected.length > 0) throw new Error(`recipient rejected by the mail server`);
       return { messageId: info.messageId };

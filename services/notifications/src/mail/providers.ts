@@ -1,4 +1,5 @@
 import { pace, type Redis } from "@crafter/kit";
+import type { ResolvedSender } from "../domain/sender";
 import type { Mailer } from "./mailer";
 
 /** One marketing email, ready for a provider. */
@@ -12,6 +13,8 @@ export interface ProviderMessage {
   messageId: string;
   /** Our delivery id, echoed back by SendGrid's event webhook (custom_args). */
   deliveryId: string;
+  /** The project's From, Reply-To and DKIM key; absent: the provider's default From. */
+  sender?: ResolvedSender;
 }
 
 /** Where marketing email leaves the service. */
@@ -47,6 +50,13 @@ export function smtpProvider(mailer: Mailer): EmailProvider {
           text: message.text,
           headers: message.headers,
           messageId: message.messageId,
+          ...(message.sender
+            ? {
+                from: message.sender.from,
+                ...(message.sender.replyTo ? { replyTo: message.sender.replyTo } : {}),
+                ...(message.sender.dkim ? { dkim: message.sender.dkim } : {}),
+              }
+            : {}),
         });
       } catch (error) {
         const code = (error as { responseCode?: number }).responseCode;
@@ -88,7 +98,14 @@ export function sendgridProvider(options: SendgridOptions): EmailProvider {
       // SendGrid sets Message-ID itself and refuses some reserved headers; ours go as custom headers.
       const body = {
         personalizations: [{ to: [{ email: message.to }], custom_args: { delivery_id: message.deliveryId } }],
-        from,
+        // SendGrid signs with the domain authenticated in its own account, not with our key.
+        from: message.sender
+          ? {
+              email: message.sender.from.address,
+              ...(message.sender.from.name ? { name: message.sender.from.name } : {}),
+            }
+          : from,
+        ...(message.sender?.replyTo ? { reply_to: { email: message.sender.replyTo } } : {}),
         subject: message.subject,
         content: [
           { type: "text/plain", value: message.text },

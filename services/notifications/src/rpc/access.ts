@@ -2,6 +2,7 @@ import type { RpcAccess } from "@crafter/kit";
 import { automationsAccess } from "./automations.access";
 import { calendarAccess } from "./calendar.access";
 import { campaignsAccess } from "./campaigns.access";
+import { sendersAccess } from "./senders.access";
 import { templatesAccess } from "./templates.access";
 
 /** Who may call each RPC, one line per area; grpc.health.v1 is public, anything unlisted is refused. */
@@ -10,4 +11,5 @@ export const access: RpcAccess = {
   ...automationsAccess,
   ...calendarAccess,
   ...templatesAccess,
+  ...sendersAccess,
 };

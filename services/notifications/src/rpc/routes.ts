@@ -4,6 +4,7 @@ import type { NotificationsDeps } from "../deps";
 import { automationsRoutes } from "./automations.routes";
 import { calendarRoutes } from "./calendar.routes";
 import { campaignsRoutes } from "./campaigns.routes";
+import { sendersRoutes } from "./senders.routes";
 import { templatesRoutes } from "./templates.routes";
 
 /** The notifications service's RPCs, one line per area; the kit's server adds grpc.health.v1. */
@@ -13,6 +14,7 @@ export function routes(deps: NotificationsDeps, sendgridKey: KeyObject | null = 
     automationsRoutes(deps),
     calendarRoutes(deps),
     templatesRoutes(deps),
+    sendersRoutes(deps),
   ];
   return (router) => {
     for (const area of areas) area(router);

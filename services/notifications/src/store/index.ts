@@ -7,6 +7,7 @@ import { type CampaignDoc, type CampaignRepository, createCampaignRepository } f
 import { createDeliveryRepository, type DeliveryRepository } from "./delivery.repository";
 import { createEmailRepository, type EmailRepository, type FactDoc } from "./email.repository";
 import { createInboxRepository, type InboxRepository, type NotificationDoc } from "./inbox.repository";
+import { createSenderRepository, type SenderRepository } from "./sender.repository";
 import { createTemplateRepository, type TemplateRepository } from "./template.repository";
 
 /** Every repository of the notifications service, over its own database. */
@@ -24,22 +25,35 @@ export interface NotificationsStores {
   inbox: InboxRepository;
   calendar: CalendarRepository;
   templates: TemplateRepository;
+  /** Sender identities, confirmed from addresses, sending domains and their DKIM keys. */
+  senders: SenderRepository;
 }
 
 /** Builds the repositories and waits until their indexes exist (the unique keys are the send-once guards). */
 export async function createStores(connection: Connection): Promise<NotificationsStores> {
-  const [deliveries, email, campaigns, automations, automationRuns, inbox, calendar, templates, automationTriggers] =
-    await Promise.all([
-      createDeliveryRepository(connection),
-      createEmailRepository(connection),
-      createCampaignRepository(connection),
-      createAutomationRepository(connection),
-      createAutomationRunRepository(connection),
-      createInboxRepository(connection),
-      createCalendarRepository(connection),
-      createTemplateRepository(connection),
-      createAutomationTriggerRepository(connection),
-    ]);
+  const [
+    deliveries,
+    email,
+    campaigns,
+    automations,
+    automationRuns,
+    inbox,
+    calendar,
+    templates,
+    automationTriggers,
+    senders,
+  ] = await Promise.all([
+    createDeliveryRepository(connection),
+    createEmailRepository(connection),
+    createCampaignRepository(connection),
+    createAutomationRepository(connection),
+    createAutomationRunRepository(connection),
+    createInboxRepository(connection),
+    createCalendarRepository(connection),
+    createTemplateRepository(connection),
+    createAutomationTriggerRepository(connection),
+    createSenderRepository(connection),
+  ]);
   return {
     deliveries,
     email,
@@ -50,6 +64,7 @@ export async function createStores(connection: Connection): Promise<Notification
     calendar,
     templates,
     automationTriggers,
+    senders,
     outbox: [campaigns.model, email.facts, inbox.model],
   };
 }

@@ -395,6 +395,7 @@ export async function sendTestEmail(
     { tracking: false },
   );
   const { provider } = await deps.email.providers.providerFor(caller.userId);
+  const sender = await deps.email.senders?.resolve(caller.userId, campaign.projectId, business.name);
   try {
     return await provider.send({
       to: email,
@@ -404,6 +405,7 @@ export async function sendTestEmail(
       headers: composed.headers,
       messageId: `<${delivery._id}@${new URL(deps.publicOrigin).hostname}>`,
       deliveryId: delivery._id,
+      ...(sender ? { sender } : {}),
     });
   } catch (error) {
     throw appError(

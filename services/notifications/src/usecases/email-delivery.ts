@@ -122,6 +122,7 @@ export async function runDelivery(
 
   const email = await composeFor(deps, delivery, content, { tracking: true });
   const { provider, throttle } = await deps.email.providers.providerFor(delivery.userId);
+  const sender = await deps.email.senders?.resolve(delivery.userId, delivery.projectId, content.business.name);
   const delays = backoffDelays(deps.email.retry.attempts, deps.email.retry.baseMs);
   await throttle.take(delivery.userId);
   // Facts known from the start of a campaign's round may be minutes old: before taking an attempt
@@ -164,6 +165,7 @@ export async function runDelivery(
         headers: email.headers,
         messageId: messageIdOf(delivery._id, deps.publicOrigin),
         deliveryId: delivery._id,
+        ...(sender ? { sender } : {}),
       });
       await repo.addFact(
         {

@@ -1,0 +1,19 @@
+import { createServiceClient } from "@crafter/kit";
+import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
+import type { SenderProjectsPort } from "../usecases/sender";
+
+/**
+ * The projects service's ListProjects with the caller's token: a project they own, or the one a
+ * member's delegated token was issued for.
+ */
+export function projectsOfCaller(baseUrl: string, timeoutMs: number): SenderProjectsPort {
+  const client = createServiceClient(ProjectsService, baseUrl, { timeoutMs });
+  return {
+    async project(caller, projectId) {
+      if (!caller.token) return null;
+      const { projects } = await client.listProjects({}, { headers: { authorization: `Bearer ${caller.token}` } });
+      const project = projects.find((p) => p.projectId === projectId);
+      return project ? { title: project.projectTitle } : null;
+    },
+  };
+}
