@@ -105,7 +105,7 @@ describe("sending domain records", () => {
       "a_b.example",
       "1.2.3.4",
       "a@b.example",
-      "x".repeat(64) + ".com",
+      `${"x".repeat(64)}.com`,
     ])
       expect(normalDomain(bad)).toBeNull();
   });
