@@ -1,5 +1,8 @@
 /// <reference lib="dom" />
-import { type GatewaySession, gatewayUrl } from "@crafter/kit/testing";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type GatewaySession, gatewayUrl, repoRoot } from "@crafter/kit/testing";
+import { addDays, dayIn, instantAt, wallClockIn } from "@crafter/time";
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import type { Browser, Page } from "playwright-core";
 import { browserStep, launchChromium, signedInContext } from "./support";
@@ -134,5 +137,92 @@ describe("the content calendar", () => {
     } finally {
       await phone.close();
     }
+  });
+});
+
+// The business's time zone, not the browser's: a Los Angeles business seen from a browser in London.
+describe("the calendar in the business's time zone", () => {
+  const LA = "America/Los_Angeles";
+  let tzPage: Page | undefined;
+  let tzSession: GatewaySession;
+  const tzStep = browserStep("calendar-tz", () => tzPage);
+  const shots = join(repoRoot, ".data/e2e-artifacts");
+  // 23:30 in Los Angeles two days from now: already the next morning in London.
+  const day = addDays(dayIn(new Date(), LA), 2);
+  const late = instantAt(`${day}T23:30`, LA)!;
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    const signedIn = await signedInContext(browser, "calendar-tz", {
+      viewport: { width: 1366, height: 850 },
+      timezoneId: "Europe/London",
+    });
+    tzPage = signedIn.page;
+    tzSession = signedIn.session;
+  }, 120_000);
+
+  afterAll(async () => {
+    await tzPage?.context().close();
+  });
+
+  tzStep("onboarding offers the browser's zone, and the business picks its own", async () => {
+    const p = tzPage!;
+    await p.goto("/app/welcome");
+    const zone = p.getByTestId("welcome-time-zone");
+    await expect(zone.textContent()).resolves.toContain("Europe/London");
+    await p.getByTestId("welcome-name").fill("Pacific Bikes");
+    await p.getByTestId("welcome-description").fill("Bike rentals and guided rides along the Santa Monica coast.");
+    await zone.click();
+    await p.keyboard.type("Los Angeles");
+    await p.keyboard.press("Enter");
+    await expect(zone.textContent()).resolves.toContain("America/Los Angeles");
+    await p.getByTestId("welcome-submit").click();
+    await p.waitForURL("**/app/dashboard");
+    const active = await tzSession.get("/api/projects/active-project");
+    expect(active.body.result.profile.fields.timeZone).toBe(LA);
+  });
+
+  tzStep("shows a post at 23:30 Los Angeles time on its Los Angeles day", async () => {
+    const p = tzPage!;
+    const craft = await tzSession.post("/api/workflowsV2", { workflowName: "SocialMediaPostWriter" });
+    const placed = await tzSession.post("/api/calendar", {
+      craftId: craft.body.result.craftId,
+      dateTime: late.toISOString(),
+    });
+    expect(placed.status).toBe(201);
+    await p.goto(`/app/calendar?date=${day}`);
+    await expect(p.getByTestId("calendar-time-zone").textContent()).resolves.toContain("America/Los Angeles");
+    await p.locator(`td.fc-daygrid-day[data-date="${day}"] [data-testid="calendar-event"]`).first().waitFor();
+    expect(
+      await p.locator(`td.fc-daygrid-day[data-date="${addDays(day, 1)}"] [data-testid="calendar-event"]`).count(),
+    ).toBe(0);
+    await p.screenshot({ path: join(shots, "calendar-tz-1366.png"), fullPage: true });
+  });
+
+  tzStep("a drag to the next day keeps 23:30 Los Angeles time", async () => {
+    const p = tzPage!;
+    const event = p.locator(`td.fc-daygrid-day[data-date="${day}"] [data-testid="calendar-event"]`).first();
+    const target = p.locator(`td.fc-daygrid-day[data-date="${addDays(day, 1)}"] .fc-daygrid-day-frame`);
+    const from = (await event.boundingBox())!;
+    const to = (await target.boundingBox())!;
+    await p.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await p.mouse.down();
+    await p.mouse.move(from.x + from.width / 2 + 5, from.y + from.height / 2 + 5, { steps: 5 });
+    await p.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 15 });
+    await p.mouse.up();
+    await p.getByText("Moved", { exact: true }).waitFor();
+    const list = await tzSession.get("/api/calendar/list");
+    const moved = new Date(list.body.result.result[0].dateTime);
+    expect(wallClockIn(moved, LA)).toBe(`${addDays(day, 1)}T23:30:00`);
+  });
+
+  tzStep("at 390 px the list shows Los Angeles times and nothing scrolls sideways", async () => {
+    const p = tzPage!;
+    await p.setViewportSize({ width: 390, height: 844 });
+    await p.goto("/app/calendar");
+    await p.getByTestId("calendar-list").waitFor();
+    await p.getByText(/23:30/).first().waitFor();
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await p.screenshot({ path: join(shots, "calendar-tz-390.png"), fullPage: true });
   });
 });

@@ -35,7 +35,7 @@ export function launchChromium(): Promise<Browser> {
 export async function signedInContext(
   browser: Browser,
   prefix = "e2e",
-  options: { viewport?: { width: number; height: number } } = {},
+  options: { viewport?: { width: number; height: number }; timezoneId?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page; email: string; session: GatewaySession }> {
   const base = gatewayUrl();
   const { session, email } = await verifiedSession(prefix);

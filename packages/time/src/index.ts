@@ -169,3 +169,11 @@ export function offsetLabel(at: Date, zone: string): string {
 export function zoneLabel(zone: string, at: Date): string {
   return `${zone.replace(/_/g, " ")} (${offsetLabel(at, zone)})`;
 }
+
+/**
+ * An instant as people read it on the wall clock of `zone`, with a date-fns pattern
+ * (default "d MMM yyyy, HH:mm": "8 Mar 2026, 09:00").
+ */
+export function formatIn(at: Date, zone: string, pattern = "d MMM yyyy, HH:mm"): string {
+  return format(at, pattern, { in: tz(zone) });
+}

@@ -1,5 +1,6 @@
 import type { DraftStep } from "@crafter/email-language";
 import type { Caller, Logger } from "@crafter/kit";
+import type { BusinessZonesPort } from "./clients/business-zones";
 import type { AutomationPorts } from "./domain/automation-ports";
 import type { CampaignsPort, CraftSource } from "./domain/calendar-ports";
 import type { BusinessFooter, ContactLinks, EmailContact } from "./domain/email-compose";
@@ -33,6 +34,8 @@ export interface NotificationsDeps {
   logger: Logger;
   /** The clock (injected so tests can fix it). */
   now: () => Date;
+  /** Each project's business time zone (days and hours are the business's, not UTC's). */
+  zones: BusinessZonesPort;
   /** The email area: campaigns, per-recipient delivery, tracking (issue 13). */
   email: EmailDeps;
   /** The calendar and inbox (issue 13). */

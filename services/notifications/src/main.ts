@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { runService } from "@crafter/kit";
 import { contactsForAutomations } from "./clients/automation-contacts";
+import { businessZones } from "./clients/business-zones";
 import { workflowsCraftSource, workflowsEmailCrafts } from "./clients/crafts";
 import { billingUsage, contactsLinks, contactsPort, fixedProvider, projectsBusiness } from "./clients/email-ports";
 import { accountFlags, flagProviderRouter } from "./clients/provider-router";
@@ -115,6 +116,10 @@ await runService({
       publicOrigin: config.PUBLIC_ORIGIN,
       logger,
       now: () => new Date(),
+      zones: businessZones(
+        mongo,
+        credentials ? { url: config.PROJECTS_URL, timeoutMs: timeout, credentials } : undefined,
+      ),
       email: {
         contacts: contactsPort(config.CONTACTS_URL, timeout, credentials),
         links: contactsLinks(config.CONTACTS_URL, timeout, credentials),

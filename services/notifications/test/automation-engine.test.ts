@@ -1,3 +1,4 @@
+import { dayIn } from "@crafter/time";
 import { describe, expect, it } from "@jest/globals";
 import {
   dateOccurrence,
@@ -13,7 +14,7 @@ import {
   triggerMatches,
   waitDelayMs,
 } from "../src/domain/automation-engine";
-import { parseDefinition, parseDuration, type Step } from "../src/domain/automation-model";
+import { parseDefinition, parseDuration, type Step, stepSchema } from "../src/domain/automation-model";
 import { AUTOMATION_TEMPLATES } from "../src/domain/automation-templates";
 
 const steps: Step[] = [
@@ -103,9 +104,30 @@ describe("waits", () => {
   });
 
   it("scales durations (tests shorten them) but never a fixed time", () => {
-    expect(waitDelayMs({ id: "w", kind: "wait", duration: "P1D" }, now, 0.001)).toBe(86_400);
-    expect(waitDelayMs({ id: "w", kind: "wait", until: "2026-01-01T01:00:00Z" }, now, 0.001)).toBe(3_600_000);
-    expect(waitDelayMs({ id: "w", kind: "wait", until: "2025-01-01T00:00:00Z" }, now)).toBe(0);
+    expect(waitDelayMs({ id: "w", kind: "wait", duration: "P1D" }, now, "UTC", 0.001)).toBe(86_400);
+    expect(waitDelayMs({ id: "w", kind: "wait", until: "2026-01-01T01:00:00Z" }, now, "UTC", 0.001)).toBe(3_600_000);
+    expect(waitDelayMs({ id: "w", kind: "wait", until: "2025-01-01T00:00:00Z" }, now, "UTC")).toBe(0);
+  });
+
+  it("waits until a time of day on the business's wall clock, across daylight-saving changes", () => {
+    const nine = { id: "w", kind: "wait" as const, at: "09:00" };
+    // Saturday 28 March 2026, 10:00 in London (GMT): Sunday 09:00 is BST, 22 hours later, not 23.
+    expect(waitDelayMs(nine, new Date("2026-03-28T10:00:00Z"), "Europe/London", 0.001)).toBe(22 * 3_600_000);
+    // Saturday 7 March 2026, 12:00 in Los Angeles (PST): Sunday 09:00 is PDT, 20 hours later.
+    expect(waitDelayMs(nine, new Date("2026-03-07T20:00:00Z"), "America/Los_Angeles")).toBe(20 * 3_600_000);
+    // The same wait in a UTC business: 09:00 UTC.
+    expect(waitDelayMs(nine, new Date("2026-03-28T10:00:00Z"), "UTC")).toBe(23 * 3_600_000);
+  });
+
+  it("refuses a wait with no time, two times, or a time of day that is not HH:mm", () => {
+    const bad = [
+      { id: "w", kind: "wait" },
+      { id: "w", kind: "wait", duration: "P1D", at: "09:00" },
+      { id: "w", kind: "wait", at: "9am" },
+      { id: "w", kind: "wait", at: "24:00" },
+    ];
+    for (const step of bad) expect(stepSchema.safeParse(step).success).toBe(false);
+    expect(stepSchema.safeParse({ id: "w", kind: "wait", at: "09:00" }).success).toBe(true);
   });
 });
 
@@ -192,20 +214,24 @@ describe("segment entries", () => {
 });
 
 describe("date fields", () => {
-  it("gives today's month-day in UTC, shifted by the offset, with 29 February on the 28th of other years", () => {
-    expect(monthDaysFor(new Date("2026-11-23T23:59:00Z"), 0)).toEqual(["11-23"]);
+  it("gives the local day's month-day, shifted by the offset, with 29 February on the 28th of other years", () => {
+    expect(monthDaysFor("2026-11-23", 0)).toEqual(["11-23"]);
     // Three days before the date: on 20 November, the dates of 23 November.
-    expect(monthDaysFor(new Date("2026-11-20T00:00:00Z"), -3)).toEqual(["11-23"]);
-    expect(monthDaysFor(new Date("2026-01-02T05:00:00Z"), 2)).toEqual(["12-31"]);
-    expect(monthDaysFor(new Date("2027-02-28T12:00:00Z"), 0)).toEqual(["02-28", "02-29"]);
-    expect(monthDaysFor(new Date("2028-02-28T12:00:00Z"), 0)).toEqual(["02-28"]);
-    expect(monthDaysFor(new Date("2028-02-29T12:00:00Z"), 0)).toEqual(["02-29"]);
+    expect(monthDaysFor("2026-11-20", -3)).toEqual(["11-23"]);
+    expect(monthDaysFor("2026-01-02", 2)).toEqual(["12-31"]);
+    expect(monthDaysFor("2027-02-28", 0)).toEqual(["02-28", "02-29"]);
+    expect(monthDaysFor("2028-02-28", 0)).toEqual(["02-28"]);
+    expect(monthDaysFor("2028-02-29", 0)).toEqual(["02-29"]);
   });
 
-  it("runs once per contact and day: the occurrence is the field and the UTC day", () => {
-    const morning = dateOccurrence("custom.birthday", new Date("2026-11-23T01:00:00Z"));
-    expect(dateOccurrence("custom.birthday", new Date("2026-11-23T22:00:00Z"))).toBe(morning);
-    expect(dateOccurrence("custom.birthday", new Date("2027-11-23T01:00:00Z"))).not.toBe(morning);
+  it("runs once per contact and local day: a Los Angeles birthday is the local day, not the UTC one", () => {
+    const la = "America/Los_Angeles";
+    // 17:00 PDT on 8 March 2026 is already 9 March in UTC: the birthday of 8 March is still today.
+    const evening = dayIn(new Date("2026-03-09T00:00:00Z"), la);
+    expect(monthDaysFor(evening, 0)).toEqual(["03-08"]);
+    const morning = dateOccurrence("custom.birthday", dayIn(new Date("2026-03-08T09:00:00Z"), la));
+    expect(dateOccurrence("custom.birthday", evening)).toBe(morning);
+    expect(dateOccurrence("custom.birthday", dayIn(new Date("2026-03-09T08:00:00Z"), la))).not.toBe(morning);
     expect(runIdOf("a", "c", morning)).toBe(runIdOf("a", "c", morning));
   });
 

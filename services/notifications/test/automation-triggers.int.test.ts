@@ -15,11 +15,12 @@ const mailpit = env.MAILPIT_API_URL ?? "http://127.0.0.1:8025";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A verified user with a project and one subscribed contact tagged `tags`. */
-async function setUp(prefix: string, tags: string[], fields: Record<string, unknown> = {}) {
+async function setUp(prefix: string, tags: string[], fields: Record<string, unknown> = {}, timeZone?: string) {
   const { session } = await verifiedSession(prefix);
   const project = await session.post("/api/projects/createProject", {
     name: "Crumb & Co. Bakery",
     description: "A neighbourhood sourdough bakery baking naturally leavened bread every morning.",
+    ...(timeZone ? { timeZone } : {}),
   });
   expect(project.status).toBe(201);
   const projectId = project.body.result.project.projectId as string;
@@ -209,6 +210,43 @@ describe("the date field trigger", () => {
     const runs = await runsOf(session, id, () => true);
     expect(runs.map((r) => r.contactId)).toEqual([today.body.result.id]);
     expect(await subjects(today.body.result.email)).toEqual(["Happy birthday"]);
+  }, 60_000);
+
+  it("counts today in the business's time zone: a business a day ahead of UTC greets its own today", async () => {
+    // A zone whose day is not UTC's right now: Kiritimati (UTC+14) from 10:00 UTC, Pago Pago (UTC−11) before 11:00.
+    const now = new Date();
+    const zone = now.getUTCHours() >= 10 ? "Pacific/Kiritimati" : "Pacific/Pago_Pago";
+    const user = await setUp("trig-zone", [], {}, zone);
+    const { session } = user;
+    const profile = await session.get("/api/projects/active-project");
+    expect(profile.body.result.profile.fields.timeZone).toBe(zone);
+    await session.put(`/api/contacts/settings/custom-fields?projectId=${user.projectId}`, [
+      { key: "birthday", label: "Birthday", type: "date" },
+    ]);
+    const local = new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(now); // YYYY-MM-DD
+    const utc = now.toISOString().slice(0, 10);
+    expect(local).not.toBe(utc);
+    const contact = async (day: string) => {
+      const created = await session.post("/api/contacts", {
+        email: `zone-${randomUUID().slice(0, 8)}@example.test`,
+        custom: { birthday: `1990-${day.slice(5)}` },
+      });
+      expect(created.status).toBe(201);
+      await session.request("PATCH", `/api/contacts/${created.body.result.id}`, { consent: "subscribed" });
+      return created.body.result as { id: string; email: string };
+    };
+    const localToday = await contact(local);
+    const utcToday = await contact(utc);
+    const id = await automation(session, {
+      name: "Birthday",
+      trigger: { kind: "date_field", field: "custom.birthday" },
+      steps: [{ id: "card", kind: "send_email", subject: "Happy birthday", html: "<p>Cake is on us</p>" }],
+    });
+    await waitForEmail(localToday.email, "Happy birthday", 30_000);
+    await sleep(5000);
+    const runs = await runsOf(session, id, () => true);
+    expect(runs.map((r) => r.contactId)).toEqual([localToday.id]);
+    expect(await subjects(utcToday.email)).toEqual([]);
   }, 60_000);
 });
 

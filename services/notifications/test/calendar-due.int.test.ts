@@ -1,6 +1,7 @@
 import { createLogger } from "@crafter/kit";
 import { throwawayDatabase } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
+import { businessZones } from "../src/clients/business-zones";
 import type { NotificationsDeps } from "../src/deps";
 import { dayOf } from "../src/domain/calendar-entries";
 import { unwiredCampaigns } from "../src/domain/calendar-ports";
@@ -16,9 +17,11 @@ jest.setTimeout(60_000);
 
 let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 let stores: NotificationsStores;
+let zones: NotificationsDeps["zones"];
 
-const processAt = (at: string): Pick<NotificationsDeps, "stores" | "calendar" | "now" | "logger"> => ({
+const processAt = (at: string): Pick<NotificationsDeps, "stores" | "calendar" | "now" | "logger" | "zones"> => ({
   stores,
+  zones,
   now: () => new Date(at),
   logger: createLogger("due-test", "silent"),
   calendar: {
@@ -29,11 +32,17 @@ const processAt = (at: string): Pick<NotificationsDeps, "stores" | "calendar" | 
   },
 });
 
-async function post(userId: string, craftId: string, at: string, type: "social" | "blog" | "email" = "social") {
+async function post(
+  userId: string,
+  craftId: string,
+  at: string,
+  type: "social" | "blog" | "email" = "social",
+  projectId = "p1",
+) {
   const dateTime = new Date(at);
   await stores.calendar.put(calendarEntryIdOf("craft", userId, craftId), {
     userId,
-    projectId: "p1",
+    projectId,
     source: "craft",
     craftId,
     campaignId: "",
@@ -55,6 +64,10 @@ const bell = (userId: string) => stores.inbox.model.find({ userId }).lean();
 beforeAll(async () => {
   database = await throwawayDatabase("notifications-due");
   stores = await createStores(database.connection);
+  // The business zones as the projects events leave them (p1 has none: UTC).
+  zones = businessZones(database.connection);
+  await zones.remember("u3", "leeds", "Europe/London");
+  await zones.remember("u3", "la", "America/Los_Angeles");
 }, 60_000);
 
 afterAll(async () => {
@@ -93,5 +106,24 @@ describe("the due scan", () => {
     expect((await bell("u1")).map((n) => n.title)).toEqual(["3 posts are due today"]);
     expect((await bell("u2")).map((n) => n.title)).toEqual(["1 post is due today"]);
     expect(await stores.calendar.scanFrom()).toBe("2026-03-11");
+  });
+
+  it("counts 'due today' in the business's time zone: 23:30 in Los Angeles is that local day", async () => {
+    // 23:30 PDT on Sunday 8 March 2026 (the clocks went forward that morning) is 06:30 UTC on the 9th;
+    // 10:00 PDT the same day is another post of that local day, a UTC day earlier.
+    await post("u3", "late", "2026-03-09T06:30:00Z", "social", "la");
+    await post("u3", "morning", "2026-03-08T17:00:00Z", "blog", "la");
+    // 00:30 BST on 30 March in Leeds is 23:30 UTC on the 29th: Leeds's 30 March.
+    await post("u3", "leeds", "2026-03-29T23:30:00Z", "social", "leeds");
+
+    expect(await scanDue(processAt("2026-03-08T17:05:00Z"))).toBe(1);
+    expect(await scanDue(processAt("2026-03-09T06:35:00Z"))).toBe(1);
+    const told = await bell("u3");
+    // One notification for the local 8 March, counting both of its posts, linking to that day.
+    expect(told.map((n) => [n.title, n.link])).toEqual([["2 posts are due today", "/app/calendar?date=2026-03-08"]]);
+    expect(told[0]!.body).toBe("Scheduled for 2026-03-08. Publish them, then open the calendar to see what is next.");
+
+    expect(await scanDue(processAt("2026-03-29T23:35:00Z"))).toBe(1);
+    expect((await bell("u3")).map((n) => n.link)).toContain("/app/calendar?date=2026-03-30");
   });
 });

@@ -39,7 +39,7 @@ const stepsSchema = z
   .max(50, "An automation has at most 50 steps")
   .meta({
     description:
-      "Step { id, kind: wait|condition|send_email|add_tag|remove_tag|update_field|notify_owner, … }: wait { duration (ISO 8601) | until }, condition { query (segments' query JSON), yes: Step[], no: Step[] }, send_email { subject, html, preheader? }, add_tag/remove_tag { tag }, update_field { field, value }, notify_owner { title, body?, level? }.",
+      "Step { id, kind: wait|condition|send_email|add_tag|remove_tag|update_field|notify_owner, … }: wait { duration (ISO 8601) | until (an instant) | at (HH:mm, the next such time in the business's time zone) }, condition { query (segments' query JSON), yes: Step[], no: Step[] }, send_email { subject, html, preheader? }, add_tag/remove_tag { tag }, update_field { field, value }, notify_owner { title, body?, level? }.",
   });
 const name = z
   .string({ error: "name must be text" })

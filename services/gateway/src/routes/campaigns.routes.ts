@@ -316,17 +316,36 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       method: "post",
       path: "/api/email/campaigns/{id}/schedule",
       tag: "email",
-      summary: "Schedule (or reschedule) the campaign; `at` empty unschedules it",
+      summary:
+        "Schedule (or reschedule) the campaign at `at`, or at `localTime` (YYYY-MM-DDTHH:mm in the business's time zone); `at` empty unschedules it",
       auth: "session",
       actsInProject: true,
       params: campaignParams,
-      body: z.object({
-        at: z.union([z.iso.datetime({ offset: true, error: "at must be an ISO 8601 date and time" }), z.literal("")]),
-      }),
+      body: z
+        .object({
+          at: z
+            .union([z.iso.datetime({ offset: true, error: "at must be an ISO 8601 date and time" }), z.literal("")])
+            .optional(),
+          localTime: z
+            .string({ error: "localTime must be text" })
+            .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, "localTime is a date and time, YYYY-MM-DDTHH:mm")
+            .optional(),
+        })
+        .refine((body) => body.at !== undefined || body.localTime !== undefined, {
+          path: ["at"],
+          message: "Give at or localTime",
+        }),
       response: campaignSchema,
       errors: CAMPAIGN_ERRORS,
       handler: async ({ params, body, as }) =>
-        one((await clients.campaigns.scheduleCampaign({ campaignId: params.id, at: body.at }, as)).campaign),
+        one(
+          (
+            await clients.campaigns.scheduleCampaign(
+              { campaignId: params.id, at: body.at ?? "", localTime: body.localTime ?? "" },
+              as,
+            )
+          ).campaign,
+        ),
     }),
     defineRoute({
       method: "post",

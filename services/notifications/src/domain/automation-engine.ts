@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { addDays, type Day, isDay, monthDayOf, nextTimeOfDay } from "@crafter/time";
 import type { Step, Trigger } from "./automation-model";
 import { parseDuration } from "./automation-model";
 
@@ -123,32 +124,31 @@ export function segmentOccurrence(segmentId: string, seq: number): string {
   return `segment:${segmentId}:${seq}`;
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
 /**
- * The month-day tokens (`MM-DD`, UTC) a date field must carry for its automation to run today:
- * the day `offsetDays` before today (offsetDays −3 runs three days before the date). In a year
- * without 29 February, 28 February also takes the dates of the 29th. Pure.
+ * The month-day tokens (`MM-DD`) a date field must carry for its automation to run on `today`, the
+ * business's local day (`YYYY-MM-DD` in its time zone): the day `offsetDays` before today
+ * (offsetDays −3 runs three days before the date). In a year without 29 February, 28 February also
+ * takes the dates of the 29th. Pure.
  */
-export function monthDaysFor(today: Date, offsetDays: number): string[] {
-  const day = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - offsetDays));
-  const token = `${pad(day.getUTCMonth() + 1)}-${pad(day.getUTCDate())}`;
-  const year = day.getUTCFullYear();
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  return token === "02-28" && !leap ? [token, "02-29"] : [token];
+export function monthDaysFor(today: Day, offsetDays: number): string[] {
+  const day = addDays(today, -offsetDays);
+  const token = monthDayOf(day);
+  return token === "02-28" && !isDay(`${day.slice(0, 4)}-02-29`) ? [token, "02-29"] : [token];
 }
 
-/** The occurrence of a date field's run: the field and the UTC day it runs (once a year per contact). */
-export function dateOccurrence(field: string, today: Date): string {
-  return `date:${field}:${today.toISOString().slice(0, 10)}`;
+/** The occurrence of a date field's run: the field and the business's local day it runs (once a year per contact). */
+export function dateOccurrence(field: string, today: Day): string {
+  return `date:${field}:${today}`;
 }
 
 /**
  * How long a wait step holds the run, in ms from `now` (0 when its time has passed). `scale`
  * shortens durations (AUTOMATION_WAIT_SCALE; 1 in production, e.g. 0.0001 in tests); a fixed time
- * (`until`) is never scaled.
+ * (`until`) and a time of day (`at`, the next "HH:mm" on the wall clock of `zone`, the business's
+ * time zone, daylight-saving changes included) are never scaled.
  */
-export function waitDelayMs(step: Extract<Step, { kind: "wait" }>, now: Date, scale = 1): number {
+export function waitDelayMs(step: Extract<Step, { kind: "wait" }>, now: Date, zone: string, scale = 1): number {
+  if (step.at !== undefined) return nextTimeOfDay(now, step.at, zone).getTime() - now.getTime();
   if (step.until !== undefined) return Math.max(0, Date.parse(step.until) - now.getTime());
   const ms = parseDuration(step.duration ?? "") ?? 0;
   return Math.max(0, Math.round(ms * scale));

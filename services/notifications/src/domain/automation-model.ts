@@ -1,3 +1,4 @@
+import { isTimeOfDay } from "@crafter/time";
 import { CONDITION_OPS } from "@crafter/workflow-language";
 import { z } from "zod";
 
@@ -100,7 +101,8 @@ const stepId = z
   .regex(/^[A-Za-z0-9_-]{1,40}$/, "A step id is 1 to 40 letters, digits, _ or -");
 
 export type Step =
-  | { id: string; kind: "wait"; duration?: string; until?: string }
+  /** Exactly one of: `duration` (ISO 8601), `until` (an instant), `at` (the next "HH:mm" in the business's zone). */
+  | { id: string; kind: "wait"; duration?: string; until?: string; at?: string }
   | { id: string; kind: "condition"; query: ConditionGroup | ConditionRule; yes: Step[]; no: Step[] }
   | { id: string; kind: "send_email"; templateId?: string; subject?: string; html?: string; preheader?: string }
   | { id: string; kind: "add_tag" | "remove_tag"; tag: string }
@@ -123,10 +125,18 @@ export const stepSchema: z.ZodType<Step> = z.lazy(() =>
           kind: z.literal("wait"),
           duration: z.string().max(40).optional(),
           until: z.string().max(40).optional(),
+          at: z.string().max(5).optional(),
         })
         .superRefine((s, ctx) => {
-          if ((s.duration === undefined) === (s.until === undefined)) {
-            ctx.addIssue({ code: "custom", path: ["duration"], message: "A wait has a duration or a time, not both" });
+          const given = [s.duration, s.until, s.at].filter((v) => v !== undefined).length;
+          if (given !== 1) {
+            ctx.addIssue({
+              code: "custom",
+              path: ["duration"],
+              message: "A wait has one of a duration, a time or a time of day",
+            });
+          } else if (s.at !== undefined && !isTimeOfDay(s.at)) {
+            ctx.addIssue({ code: "custom", path: ["at"], message: "A time of day is HH:mm, 00:00 to 23:59" });
           } else if (s.duration !== undefined && parseDuration(s.duration) === undefined) {
             ctx.addIssue({
               code: "custom",

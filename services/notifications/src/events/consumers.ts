@@ -4,6 +4,8 @@ import { ContactConsentRequestedSchema } from "@crafter/proto/crafter/events/v1/
 import {
   EmailChangeRequestedSchema,
   PasswordResetRequestedSchema,
+  ProfileUpdatedSchema,
+  ProjectCreatedSchema,
   UserRegisteredSchema,
 } from "@crafter/proto/crafter/events/v1/events_pb";
 import { ProjectMemberInvitedSchema } from "@crafter/proto/crafter/events/v1/project_members_pb";
@@ -39,6 +41,12 @@ export function notificationsConsumers(
     ],
     handlers: [
       ...areas.flatMap((a) => a.handlers),
+      // The business's time zone, kept by project for the scans' days and hours.
+      on(ProjectCreatedSchema, (event) => deps.zones.remember(event.userId, event.projectId, event.timeZone)),
+      on(ProfileUpdatedSchema, async (event) => {
+        if (event.profileType === "PROJECT" && event.changed.includes("timeZone"))
+          await deps.zones.remember(event.userId, event.projectId, event.timeZone);
+      }),
       on(UserRegisteredSchema, (event, meta) =>
         sendVerificationEmail(deps, meta.id, {
           userId: event.userId,

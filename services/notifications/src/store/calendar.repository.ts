@@ -174,6 +174,14 @@ export class CalendarRepository {
     return this.model.countDocuments({ userId, day, type: { $in: ["social", "blog", "other"] } });
   }
 
+  /** The user's posts (social, blog, other) on a UTC day, in every project: their project and time. */
+  postTimesOn(userId: string, day: string): Promise<Array<{ projectId: string; dateTime: Date }>> {
+    return this.model
+      .find({ userId, day, type: { $in: ["social", "blog", "other"] } }, { projectId: 1, dateTime: 1 })
+      .limit(5000)
+      .lean<Array<{ projectId: string; dateTime: Date }>>();
+  }
+
   /** The first day the due scan still has to look at, or null before its first pass. */
   async scanFrom(): Promise<string | null> {
     return (await this.scans.findById(DUE_SCAN_ID).lean<ScanDoc>())?.day ?? null;

@@ -1,8 +1,9 @@
+import { dayIn } from "@crafter/time";
 import type { NotificationsDeps } from "../deps";
 import { dateOccurrence, monthDaysFor, segmentOccurrence, segmentTransition } from "../domain/automation-engine";
 import { startRuns } from "./automations-engine";
 
-type Deps = Pick<NotificationsDeps, "stores" | "automations" | "logger" | "now">;
+type Deps = Pick<NotificationsDeps, "stores" | "automations" | "logger" | "now" | "zones">;
 
 /**
  * The segment_entered trigger, after a contact changed (ContactCreated, ContactUpdated,
@@ -59,13 +60,15 @@ export async function enterSegments(
 const DATE_PAGE = 500;
 
 /**
- * The date_field trigger's scan of `today` (its UTC day): for every active date_field automation,
- * the contacts of its project whose field's month and day (UTC) are today's (less the trigger's
- * `offsetDays`) start a run, once per contact and day (the occurrence is the day, so a scan that
- * runs again the same day, or after a restart, starts nothing twice). Contacts are found by the
- * contacts service's month-day facets, page by page. @returns how many runs were started.
+ * The date_field trigger's scan at `now`: for every active date_field automation, the contacts of
+ * its project whose field's month and day are the business's local day (in its time zone; UTC
+ * when it has none), less the trigger's `offsetDays`, start a run, once per contact and local day
+ * (the occurrence is that day, so a scan that runs again the same day, or after a restart, starts
+ * nothing twice). The scan runs every hour or more often, so each business's day is seen soon
+ * after its own midnight. Contacts are found by the contacts service's month-day facets, page by
+ * page. @returns how many runs were started.
  */
-export async function scanDateFields(deps: Deps, today: Date): Promise<number> {
+export async function scanDateFields(deps: Deps, now: Date): Promise<number> {
   const automations = await deps.stores.automations.allActiveWithTrigger("date_field");
   // One contacts query per project, field and offset, whatever the number of automations sharing it.
   const groups = new Map<string, { userId: string; projectId: string; field: string; offsetDays: number }>();
@@ -82,6 +85,7 @@ export async function scanDateFields(deps: Deps, today: Date): Promise<number> {
   let started = 0;
   for (const group of groups.values()) {
     try {
+      const today = dayIn(now, await deps.zones.zoneOf(group.userId, group.projectId));
       let after = "";
       do {
         const page = await deps.automations.contacts.contactsOnDate({
@@ -109,6 +113,6 @@ export async function scanDateFields(deps: Deps, today: Date): Promise<number> {
       deps.logger.warn({ err: error, ...group }, "date_field scan of a project failed");
     }
   }
-  if (started > 0) deps.logger.info({ started, day: today.toISOString().slice(0, 10) }, "date_field runs started");
+  if (started > 0) deps.logger.info({ started, at: now.toISOString() }, "date_field runs started");
   return started;
 }

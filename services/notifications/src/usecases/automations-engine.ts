@@ -13,7 +13,7 @@ import type { Step } from "../domain/automation-model";
 import { MISSING_ADDRESS } from "../domain/campaign-rules";
 import type { StepRecordDoc } from "../store/automation-run.repository";
 
-type Deps = Pick<NotificationsDeps, "stores" | "automations" | "logger" | "now">;
+type Deps = Pick<NotificationsDeps, "stores" | "automations" | "logger" | "now" | "zones">;
 
 /** A send_email step's failure while the business profile has no postal address. */
 export const NOT_SENT_NO_ADDRESS = `Not sent: the business profile has no postal address. ${MISSING_ADDRESS}`;
@@ -181,7 +181,10 @@ async function perform(
   const done = (detail: string): Outcome => ({ status: "done", detail, branch: "", dueAt: null });
   switch (step.kind) {
     case "wait": {
-      const dueAt = new Date(deps.now().getTime() + waitDelayMs(step, deps.now(), waitScale));
+      // A time of day is the business's: its zone is read only for such a wait.
+      const zone = step.at !== undefined ? await deps.zones.zoneOf(run.userId, run.projectId) : "UTC";
+      const now = deps.now();
+      const dueAt = new Date(now.getTime() + waitDelayMs(step, now, zone, waitScale));
       return { status: "done", detail: `Waits until ${dueAt.toISOString()}`, branch: "", dueAt };
     }
     case "condition": {

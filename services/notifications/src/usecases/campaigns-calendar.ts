@@ -28,7 +28,7 @@ export async function campaignsForCalendar(
  * @throws NOT_FOUND, CONFLICT (already sending or sent), CR_ERR_BAD_REQUEST (a past time, a campaign not ready).
  */
 export async function rescheduleCampaign(
-  deps: Deps,
+  deps: Deps & Pick<NotificationsDeps, "zones">,
   input: { userId: string; campaignId: string; at: string },
 ): Promise<CampaignView> {
   const caller: Caller = {

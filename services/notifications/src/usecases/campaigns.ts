@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { craftToMjml, finalDraft } from "@crafter/email-language";
 import { appError, badRequest, type Caller } from "@crafter/kit";
 import { emailError, normalizeEmail } from "@crafter/kit/validation";
+import { instantAt } from "@crafter/time";
 import type { NotificationsDeps } from "../deps";
 import { EDITABLE, MISSING_ADDRESS, readinessErrors, type Stats, statsOf } from "../domain/campaign-rules";
 import type { BusinessFooter } from "../domain/email-compose";
@@ -297,18 +298,25 @@ export async function sendCampaign(deps: Deps, caller: Caller, campaignId: strin
 }
 
 /**
- * Schedules a draft or reschedules a scheduled campaign at `at` (ISO 8601, in the future), or
- * unschedules it (`at` empty: back to draft). Publishes CampaignScheduled.
+ * Schedules a draft or reschedules a scheduled campaign at `at` (ISO 8601, in the future) or at
+ * `localTime` ("YYYY-MM-DDTHH:mm" on the business's wall clock, in its time zone), or unschedules
+ * it (both empty: back to draft). Publishes CampaignScheduled.
  */
 export async function scheduleCampaign(
-  deps: Deps,
+  deps: Deps & Pick<NotificationsDeps, "zones">,
   caller: Caller,
-  input: { campaignId: string; at: string },
+  input: { campaignId: string; at: string; localTime?: string },
 ): Promise<CampaignView> {
   const current = await mustGet(deps, caller, input.campaignId);
   if (!EDITABLE.includes(current.status)) locked();
   let at: Date | null = null;
-  if (input.at !== "") {
+  if (input.localTime) {
+    const zone = await deps.zones.zoneOf(current.userId, current.projectId);
+    at = input.localTime.length <= 20 ? instantAt(input.localTime, zone) : null;
+    if (!at) throw badRequest({ localTime: "Give a date and time (YYYY-MM-DDTHH:mm)" });
+    if (at.getTime() <= deps.now().getTime()) throw badRequest({ localTime: "Choose a time in the future" });
+    ensureReady(current);
+  } else if (input.at !== "") {
     at = new Date(input.at);
     if (Number.isNaN(at.getTime()) || input.at.length > 40) throw badRequest({ at: "Give a date and time" });
     if (at.getTime() <= deps.now().getTime()) throw badRequest({ at: "Choose a time in the future" });

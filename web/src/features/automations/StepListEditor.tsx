@@ -1,6 +1,8 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from "@ant-design/icons";
+import { instantAt, nextTimeOfDay, wallClockIn } from "@crafter/time";
 import { AutoComplete, Button, Card, Dropdown, Flex, Input, InputNumber, Radio, Select, Space, Typography } from "antd";
 import type { ReactNode } from "react";
+import { useBusinessTimeZone } from "../../shared/time-zone";
 import {
   addStep,
   type DurationUnit,
@@ -157,54 +159,81 @@ function StepCard({
   );
 }
 
+function WaitFields({ step, onChange }: { step: Extract<Step, { kind: "wait" }>; onChange: (step: Step) => void }) {
+  // Times are the business's, whatever the zone of the browser that edits them.
+  const { zone } = useBusinessTimeZone();
+  const parts = durationParts(step.duration) ?? { amount: 1, unit: "days" as DurationUnit };
+  const mode = step.at !== undefined ? "at" : step.until !== undefined ? "until" : "duration";
+  return (
+    <Flex vertical gap={8}>
+      <Radio.Group
+        value={mode}
+        onChange={(e) =>
+          onChange(
+            e.target.value === "until"
+              ? { id: step.id, kind: "wait", until: nextTimeOfDay(new Date(), "09:00", zone).toISOString() }
+              : e.target.value === "at"
+                ? { id: step.id, kind: "wait", at: "09:00" }
+                : { id: step.id, kind: "wait", duration: "P1D" },
+          )
+        }
+        options={[
+          { value: "duration", label: "For a while" },
+          { value: "at", label: "Until a time of day" },
+          { value: "until", label: "Until a date" },
+        ]}
+      />
+      {mode === "at" ? (
+        <Space wrap>
+          <Input
+            type="time"
+            aria-label="Wait until the time of day"
+            value={step.at}
+            required
+            onChange={(e) => e.target.value && onChange({ ...step, at: e.target.value.slice(0, 5) })}
+            style={{ width: 140 }}
+          />
+          <Typography.Text type="secondary">the next time it is this hour in {zone.replace(/_/g, " ")}</Typography.Text>
+        </Space>
+      ) : mode === "until" ? (
+        <Space wrap>
+          <Input
+            type="datetime-local"
+            aria-label="Wait until"
+            value={step.until ? wallClockIn(new Date(step.until), zone).slice(0, 16) : ""}
+            onChange={(e) => {
+              const at = instantAt(e.target.value, zone);
+              if (at) onChange({ ...step, until: at.toISOString() });
+            }}
+          />
+          <Typography.Text type="secondary">{zone.replace(/_/g, " ")}</Typography.Text>
+        </Space>
+      ) : (
+        <Space.Compact>
+          <InputNumber
+            min={1}
+            max={999}
+            aria-label="How long"
+            value={parts.amount}
+            onChange={(v) => onChange({ ...step, duration: isoDuration(Number(v ?? 1), parts.unit) })}
+          />
+          <Select<DurationUnit>
+            aria-label="Unit"
+            value={parts.unit}
+            style={{ width: 120 }}
+            onChange={(unit) => onChange({ ...step, duration: isoDuration(parts.amount, unit) })}
+            options={["minutes", "hours", "days", "weeks"].map((u) => ({ value: u, label: u }))}
+          />
+        </Space.Compact>
+      )}
+    </Flex>
+  );
+}
+
 function StepFields({ step, onChange }: { step: Step; onChange: (step: Step) => void }) {
   switch (step.kind) {
-    case "wait": {
-      const parts = durationParts(step.duration) ?? { amount: 1, unit: "days" as DurationUnit };
-      return (
-        <Flex vertical gap={8}>
-          <Radio.Group
-            value={step.until !== undefined ? "until" : "duration"}
-            onChange={(e) =>
-              onChange(
-                e.target.value === "until"
-                  ? { id: step.id, kind: "wait", until: new Date(Date.now() + 86_400_000).toISOString() }
-                  : { id: step.id, kind: "wait", duration: "P1D" },
-              )
-            }
-            options={[
-              { value: "duration", label: "For a while" },
-              { value: "until", label: "Until a time" },
-            ]}
-          />
-          {step.until !== undefined ? (
-            <Input
-              type="datetime-local"
-              aria-label="Wait until"
-              value={toLocalInput(step.until)}
-              onChange={(e) => onChange({ ...step, until: new Date(e.target.value).toISOString() })}
-            />
-          ) : (
-            <Space.Compact>
-              <InputNumber
-                min={1}
-                max={999}
-                aria-label="How long"
-                value={parts.amount}
-                onChange={(v) => onChange({ ...step, duration: isoDuration(Number(v ?? 1), parts.unit) })}
-              />
-              <Select<DurationUnit>
-                aria-label="Unit"
-                value={parts.unit}
-                style={{ width: 120 }}
-                onChange={(unit) => onChange({ ...step, duration: isoDuration(parts.amount, unit) })}
-                options={["minutes", "hours", "days", "weeks"].map((u) => ({ value: u, label: u }))}
-              />
-            </Space.Compact>
-          )}
-        </Flex>
-      );
-    }
+    case "wait":
+      return <WaitFields step={step} onChange={onChange} />;
     case "condition":
       return (
         <Flex vertical gap={8}>
@@ -392,11 +421,4 @@ function RuleRow({
       <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label="Remove rule" onClick={onRemove} />
     </Space>
   );
-}
-
-function toLocalInput(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }

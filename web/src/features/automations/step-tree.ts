@@ -176,6 +176,7 @@ export function isoDuration(amount: number, unit: DurationUnit): string {
 export function describeStep(step: Step): string {
   switch (step.kind) {
     case "wait": {
+      if (step.at) return `Wait until ${step.at} (business time)`;
       if (step.until) return `Wait until ${new Date(step.until).toLocaleString()}`;
       const d = durationParts(step.duration);
       return d ? `Wait ${d.amount} ${d.amount === 1 ? d.unit.slice(0, -1) : d.unit}` : `Wait ${step.duration ?? ""}`;

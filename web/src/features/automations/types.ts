@@ -44,7 +44,8 @@ export interface ConditionGroup {
 }
 
 export type Step =
-  | { id: string; kind: "wait"; duration?: string; until?: string }
+  /** One of: `duration` (ISO 8601), `until` (an instant), `at` (the next "HH:mm" in the business's time zone). */
+  | { id: string; kind: "wait"; duration?: string; until?: string; at?: string }
   | { id: string; kind: "condition"; query: ConditionGroup; yes: Step[]; no: Step[] }
   | { id: string; kind: "send_email"; subject?: string; html?: string; preheader?: string; templateId?: string }
   | { id: string; kind: "add_tag" | "remove_tag"; tag: string }

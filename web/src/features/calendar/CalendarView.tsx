@@ -1,3 +1,4 @@
+import { formatIn, zoneLabel } from "@crafter/time";
 import type { DatesSetArg, EventClickArg, EventDropArg, EventInput } from "@fullcalendar/core";
 import dayGridPlugin from "@fullcalendar/daygrid";
 import interactionPlugin from "@fullcalendar/interaction";
@@ -8,15 +9,18 @@ import { useMemo, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { notify } from "../../shared/notify";
 import { ErrorState } from "../../shared/states";
+import { TimeZoneNotice, useBusinessTimeZone } from "../../shared/time-zone";
 import { useCalendarRange, useCalendarWrites } from "./api";
-import { type CalendarEntry, canMove, TYPE_STYLE } from "./calendar-logic";
+import { type CalendarEntry, canMove, fromCalendarTime, TYPE_STYLE, toCalendarTime } from "./calendar-logic";
 
 /**
  * The month and week calendar (FullCalendar): entries coloured by type, drag to move (PATCH; the
- * entry goes back and an error toast shows when the move is refused), click to open.
+ * entry goes back and an error toast shows when the move is refused), click to open. Days and
+ * hours are the business's (its time zone), whatever the browser's zone.
  */
 export function CalendarView({ initialDate }: { initialDate?: string }) {
   const navigate = useNavigate();
+  const { zone } = useBusinessTimeZone();
   const [range, setRange] = useState<{ from: Date; to: Date } | null>(null);
   const { data, error, isLoading, mutate } = useCalendarRange(range);
   const writes = useCalendarWrites();
@@ -26,7 +30,7 @@ export function CalendarView({ initialDate }: { initialDate?: string }) {
       (data ?? []).map((entry) => ({
         id: entry.id,
         title: entry.title || TYPE_STYLE[entry.type].label,
-        start: entry.dateTime,
+        start: toCalendarTime(new Date(entry.dateTime), zone),
         allDay: false,
         editable: canMove(entry),
         backgroundColor: TYPE_STYLE[entry.type].color,
@@ -35,16 +39,16 @@ export function CalendarView({ initialDate }: { initialDate?: string }) {
         classNames: [`crafter-cal-${entry.type}`, `crafter-cal-status-${entry.status}`],
         extendedProps: { entry },
       })),
-    [data],
+    [data, zone],
   );
 
   const onDrop = (info: EventDropArg) => {
     const entry = info.event.extendedProps.entry as CalendarEntry;
-    const start = info.event.start;
-    if (!start) return info.revert();
+    if (!info.event.start) return info.revert();
+    const start = fromCalendarTime(info.event.start, zone);
     writes
       .move(entry.id, start.toISOString())
-      .then(() => notify.success("Moved", `${entry.title || "The entry"} is now on ${start.toLocaleString()}.`))
+      .then(() => notify.success("Moved", `${entry.title || "The entry"} is now on ${formatIn(start, zone)}.`))
       .catch((err) => {
         info.revert();
         notify.error(err, "Could not move it");
@@ -66,11 +70,20 @@ export function CalendarView({ initialDate }: { initialDate?: string }) {
           </Tag>
         ))}
         {isLoading && <Spin size="small" aria-label="Loading" />}
+        <span
+          style={{ marginInlineStart: "auto", color: "var(--ant-color-text-secondary)" }}
+          data-testid="calendar-time-zone"
+        >
+          {zoneLabel(zone, new Date())}
+        </span>
       </Flex>
+      <TimeZoneNotice />
       {error && <ErrorState error={error} onRetry={() => mutate()} />}
       <div className="crafter-calendar">
         <FullCalendar
           plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
+          timeZone="UTC"
+          now={() => toCalendarTime(new Date(), zone)}
           initialView="dayGridMonth"
           initialDate={initialDate}
           headerToolbar={{ left: "prev,next today", center: "title", right: "dayGridMonth,timeGridWeek" }}
@@ -83,7 +96,9 @@ export function CalendarView({ initialDate }: { initialDate?: string }) {
           dayMaxEvents={4}
           eventDisplay="block"
           events={events}
-          datesSet={(arg: DatesSetArg) => setRange({ from: arg.start, to: arg.end })}
+          datesSet={(arg: DatesSetArg) =>
+            setRange({ from: fromCalendarTime(arg.start, zone), to: fromCalendarTime(arg.end, zone) })
+          }
           eventDrop={onDrop}
           eventClick={onClick}
           eventDidMount={(info) => {

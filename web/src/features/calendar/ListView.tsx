@@ -1,10 +1,12 @@
 import { SettingOutlined } from "@ant-design/icons";
+import { formatIn } from "@crafter/time";
 import { App, Button, Checkbox, Flex, Popover, Select, Table, type TableColumnsType, Tag, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import { useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState } from "../../shared/states";
+import { useBusinessTimeZone } from "../../shared/time-zone";
 import { type ListQuery, useCalendarList, useCalendarWrites } from "./api";
 import {
   type CalendarColumn,
@@ -23,6 +25,7 @@ const STATUSES: CalendarStatus[] = ["scheduled", "due", "sending", "sent", "publ
 
 /** The list view: the spec's columns (the choice saved as `contentCalendarColumns`), paged on the server. */
 export function ListView() {
+  const { zone } = useBusinessTimeZone();
   const { modal } = App.useApp();
   const settings = useSettings();
   const updateSettings = useUpdateSettings();
@@ -64,7 +67,7 @@ export function ListView() {
     date_time: {
       key: "date_time",
       title: COLUMN_TITLES.date_time,
-      render: (_, e) => new Date(e.dateTime).toLocaleString(),
+      render: (_, e) => formatIn(new Date(e.dateTime), zone),
     },
     delivery_rate: {
       key: "delivery_rate",

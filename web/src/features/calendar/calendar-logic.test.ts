@@ -3,10 +3,12 @@ import {
   canMove,
   DEFAULT_CALENDAR_COLUMNS,
   formatRate,
+  fromCalendarTime,
   initialMode,
   isoToLocalInput,
   localInputToIso,
   rangeQuery,
+  toCalendarTime,
   toggleCalendarColumn,
   visibleCalendarColumns,
 } from "./calendar-logic";
@@ -44,11 +46,24 @@ describe("calendar helpers", () => {
     expect(q).toBe("/api/calendar?from=2026-11-01T00%3A00%3A00.000Z&to=2026-12-13T00%3A00%3A00.000Z&projectId=p1");
   });
 
-  it("reads and writes datetime-local values in the browser's zone", () => {
-    const iso = localInputToIso("2026-11-25T10:30");
-    expect(iso).not.toBeNull();
-    expect(isoToLocalInput(new Date(iso!))).toBe("2026-11-25T10:30");
-    expect(localInputToIso("25/11/2026")).toBeNull();
+  it("reads and writes datetime-local values on the business's wall clock, whatever the browser's zone", () => {
+    expect(localInputToIso("2026-11-25T10:30", "America/Los_Angeles")).toBe("2026-11-25T18:30:00.000Z");
+    expect(localInputToIso("2026-11-25T10:30", "UTC")).toBe("2026-11-25T10:30:00.000Z");
+    expect(isoToLocalInput(new Date("2026-11-25T18:30:00.000Z"), "America/Los_Angeles")).toBe("2026-11-25T10:30");
+    expect(localInputToIso("25/11/2026", "Europe/London")).toBeNull();
+  });
+
+  it("shows the business's days and hours on the grid, and a drop across the clock change lands on local time", () => {
+    const la = "America/Los_Angeles";
+    // 23:30 on 8 March in Los Angeles (06:30 UTC on the 9th) sits on the grid's 8 March at 23:30.
+    expect(toCalendarTime(new Date("2026-03-09T06:30:00Z"), la)).toBe("2026-03-08T23:30:00Z");
+    // Dragged from Saturday 7 March 09:00 (PST) to Sunday 8 March 09:00 (PDT): 16:00 UTC, not 17:00.
+    expect(fromCalendarTime(new Date("2026-03-08T09:00:00Z"), la).toISOString()).toBe("2026-03-08T16:00:00.000Z");
+    expect(fromCalendarTime(new Date("2026-03-07T09:00:00Z"), la).toISOString()).toBe("2026-03-07T17:00:00.000Z");
+    // London: the grid's 30 March 00:00 is 23:00 UTC on the 29th (BST).
+    expect(fromCalendarTime(new Date("2026-03-30T00:00:00Z"), "Europe/London").toISOString()).toBe(
+      "2026-03-29T23:00:00.000Z",
+    );
   });
 
   it("opens the list on phones", () => {

@@ -1,6 +1,8 @@
 // Pure logic of the content calendar page: types and colours, the list view's columns (saved in
 // the user settings' `contentCalendarColumns`), rates and the moves a drag makes. Unit tested.
 
+import { instantAt, UTC, wallClockIn } from "@crafter/time";
+
 export type CalendarType = "email" | "social" | "blog" | "other";
 export type CalendarStatus = "scheduled" | "due" | "sending" | "sent" | "published" | "failed";
 
@@ -106,19 +108,30 @@ export function rangeQuery(start: Date, end: Date, projectId?: string): string {
 }
 
 /**
- * A `datetime-local` value ("2026-11-25T10:00") in the browser's time zone as an ISO time, or
- * null when it is not a time.
+ * A `datetime-local` value ("2026-11-25T10:00") on the wall clock of `zone` (the business's) as
+ * an ISO time, or null when it is not a time.
  */
-export function localInputToIso(value: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
-  const at = new Date(value);
-  return Number.isNaN(at.getTime()) ? null : at.toISOString();
+export function localInputToIso(value: string, zone: string): string | null {
+  return instantAt(value, zone)?.toISOString() ?? null;
 }
 
-/** A time as a `datetime-local` value in the browser's time zone (minutes). */
-export function isoToLocalInput(at: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+/** A time as a `datetime-local` value on the wall clock of `zone` (minutes). */
+export function isoToLocalInput(at: Date, zone: string): string {
+  return wallClockIn(at, zone).slice(0, 16);
+}
+
+/**
+ * FullCalendar runs in UTC and shows the business's wall clock: an instant becomes its wall-clock
+ * time in `zone`, written as if it were UTC ("2026-03-08T09:00:00Z" for 09:00 in Los Angeles), so the
+ * grid's days and hours are the business's whatever the browser's zone.
+ */
+export function toCalendarTime(at: Date, zone: string): string {
+  return `${wallClockIn(at, zone)}Z`;
+}
+
+/** The instant a calendar time (a wall clock of `zone` written as UTC) names: a drop, a range's edge. */
+export function fromCalendarTime(calendarTime: Date, zone: string): Date {
+  return instantAt(wallClockIn(calendarTime, UTC), zone) ?? calendarTime;
 }
 
 /** The calendar's view by screen width: the list on phones (below 576 px), else the saved mode. */

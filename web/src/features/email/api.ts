@@ -186,6 +186,9 @@ export const campaignApi = {
   remove: (id: string) => api.del<unknown>(emailKeys.campaign(id)),
   send: (id: string) => api.post<Campaign>(`${emailKeys.campaign(id)}/send`),
   schedule: (id: string, at: string) => api.post<Campaign>(`${emailKeys.campaign(id)}/schedule`, { at }),
+  /** Schedules at a wall-clock time ("YYYY-MM-DDTHH:mm") in the business's time zone. */
+  scheduleLocal: (id: string, localTime: string) =>
+    api.post<Campaign>(`${emailKeys.campaign(id)}/schedule`, { localTime }),
   pause: (id: string) => api.post<Campaign>(`${emailKeys.campaign(id)}/pause`),
   resume: (id: string) => api.post<Campaign>(`${emailKeys.campaign(id)}/resume`),
   test: (id: string, email: string) => api.post<unknown>(`${emailKeys.campaign(id)}/test`, { email }),

@@ -5,7 +5,6 @@ import {
   App,
   Button,
   Card,
-  DatePicker,
   Descriptions,
   Flex,
   Form,
@@ -23,7 +22,6 @@ import {
   Tooltip,
   Typography,
 } from "antd";
-import dayjs, { type Dayjs } from "dayjs";
 import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useNavigate, useParams } from "react-router-dom";
@@ -34,6 +32,7 @@ import { useCrafts } from "../../../api/hooks/crafts";
 import { FormField } from "../../../shared/FormField";
 import { LinkButton } from "../../../shared/LinkButton";
 import { EmptyState, ErrorState, FullPageSpin, LoadingBlock } from "../../../shared/states";
+import { useBusinessTimeZone } from "../../../shared/time-zone";
 import {
   type Campaign,
   campaignApi,
@@ -57,6 +56,7 @@ import {
   STATUS_COLOURS,
   toCampaignInput,
 } from "./campaign-form";
+import { isFutureIn, ScheduleTimeInput, scheduleInputOf, useCampaignTime } from "./ScheduleTime";
 
 function StatusTag({ campaign }: { campaign: Pick<Campaign, "status" | "waiting"> }) {
   return (
@@ -74,6 +74,7 @@ export function CampaignsPage() {
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState("");
   const { data, error, isLoading, mutate } = useCampaigns(page, status);
+  const time = useCampaignTime();
   return (
     <Flex vertical gap={16} data-testid="campaigns-page">
       <Flex justify="space-between" align="center" wrap gap={8}>
@@ -135,11 +136,7 @@ export function CampaignsPage() {
             {
               title: "When",
               render: (_v, c) =>
-                c.sentAt
-                  ? dayjs(c.sentAt).format("D MMM YYYY HH:mm")
-                  : c.scheduledAt
-                    ? `Scheduled ${dayjs(c.scheduledAt).format("D MMM HH:mm")}`
-                    : "—",
+                c.sentAt ? time(c.sentAt) : c.scheduledAt ? `Scheduled ${time(c.scheduledAt, false)}` : "—",
             },
             { title: "Sent", render: (_v, c) => c.stats.sent },
             { title: "Delivery", render: (_v, c) => formatRate(c.stats.deliveryRate, c.stats.sent) },
@@ -173,7 +170,9 @@ function Composer({ campaign }: { campaign?: Campaign }) {
   const crafts = useCrafts(1, 50, { workflowName: "EmailWriter" });
   const addressMissing = useAddressMissing();
   const [busy, setBusy] = useState<"" | "save" | "send" | "schedule">("");
-  const [scheduleAt, setScheduleAt] = useState<Dayjs | null>(null);
+  const { zone } = useBusinessTimeZone();
+  // On the business's wall clock ("YYYY-MM-DDTHH:mm"); the server resolves it in the business's zone.
+  const [scheduleAt, setScheduleAt] = useState(() => scheduleInputOf(campaign?.scheduledAt, zone));
   const { control, handleSubmit, watch, formState } = useForm<CampaignForm>({
     resolver: zodResolver(campaignFormSchema),
     defaultValues: campaign ? fromCampaign(campaign) : EMPTY_CAMPAIGN_FORM,
@@ -188,7 +187,7 @@ function Composer({ campaign }: { campaign?: Campaign }) {
   };
   const run = (what: "save" | "send" | "schedule") =>
     handleSubmit(async (form) => {
-      if (what === "schedule" && (!scheduleAt || scheduleAt.isBefore(dayjs()))) {
+      if (what === "schedule" && !isFutureIn(scheduleAt, zone)) {
         message.error("Choose a time in the future.");
         return;
       }
@@ -196,7 +195,7 @@ function Composer({ campaign }: { campaign?: Campaign }) {
       try {
         let saved = await persist(form);
         if (what === "send") saved = await campaignApi.send(saved.id);
-        if (what === "schedule" && scheduleAt) saved = await campaignApi.schedule(saved.id, scheduleAt.toISOString());
+        if (what === "schedule" && scheduleAt) saved = await campaignApi.scheduleLocal(saved.id, scheduleAt);
         await mutate(isCampaignKey);
         message.success(what === "send" ? "Sending" : what === "schedule" ? "Scheduled" : "Draft saved");
         navigate(campaignPath(saved.id));
@@ -420,14 +419,7 @@ function Composer({ campaign }: { campaign?: Campaign }) {
               Send now
             </Button>
           </Popconfirm>
-          <DatePicker
-            showTime
-            aria-label="Schedule for"
-            value={scheduleAt}
-            onChange={setScheduleAt}
-            disabledDate={(d) => d.isBefore(dayjs(), "day")}
-            data-testid="campaign-schedule-at"
-          />
+          <ScheduleTimeInput value={scheduleAt} onChange={setScheduleAt} />
           <Button
             onClick={() => void run("schedule")}
             loading={busy === "schedule"}
@@ -496,6 +488,7 @@ function TestSendModal({ campaignId, open, onClose }: { campaignId: string; open
 function Recipients({ campaignId, progress }: { campaignId: string; progress: string }) {
   const [page, setPage] = useState(1);
   const { data, error, isLoading, mutate } = useRecipients(campaignId, page);
+  const time = useCampaignTime();
   useEffect(() => {
     if (progress) void mutate();
   }, [progress, mutate]);
@@ -531,13 +524,9 @@ function Recipients({ campaignId, progress }: { campaignId: string; progress: st
           ),
         },
         { title: "Subject", dataIndex: "variant", render: (v?: string) => (v ? v.toUpperCase() : "—") },
-        { title: "Sent", dataIndex: "sentAt", render: (t?: string) => (t ? dayjs(t).format("D MMM HH:mm") : "—") },
-        { title: "Opened", dataIndex: "openedAt", render: (t?: string) => (t ? dayjs(t).format("D MMM HH:mm") : "—") },
-        {
-          title: "Clicked",
-          dataIndex: "clickedAt",
-          render: (t?: string) => (t ? dayjs(t).format("D MMM HH:mm") : "—"),
-        },
+        { title: "Sent", dataIndex: "sentAt", render: (t?: string) => time(t, false) },
+        { title: "Opened", dataIndex: "openedAt", render: (t?: string) => time(t, false) },
+        { title: "Clicked", dataIndex: "clickedAt", render: (t?: string) => time(t, false) },
         { title: "Error", dataIndex: "error", render: (e?: string) => e || "" },
       ]}
     />
@@ -547,6 +536,7 @@ function Recipients({ campaignId, progress }: { campaignId: string; progress: st
 /** /app/email/campaigns/:id: the campaign, its rates and its recipients. */
 export function CampaignDetailPage() {
   const { id = "" } = useParams();
+  const time = useCampaignTime();
   const navigate = useNavigate();
   const { message } = App.useApp();
   const { mutate: mutateAll } = useSWRConfig();
@@ -651,11 +641,7 @@ export function CampaignDetailPage() {
           {
             key: "when",
             label: campaign.sentAt ? "Sent" : "Scheduled",
-            children: campaign.sentAt
-              ? dayjs(campaign.sentAt).format("D MMM YYYY HH:mm")
-              : campaign.scheduledAt
-                ? dayjs(campaign.scheduledAt).format("D MMM YYYY HH:mm")
-                : "—",
+            children: time(campaign.sentAt || campaign.scheduledAt),
           },
           {
             key: "counts",
