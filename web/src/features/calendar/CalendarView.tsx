@@ -93,6 +93,8 @@ export function CalendarView({ initialDate }: { initialDate?: string }) {
           editable
           eventStartEditable
           eventDurationEditable={false}
+          // Entries are moments: a minute long, so one at 23:30 does not spill into the next day's cell.
+          defaultTimedEventDuration="00:01"
           dayMaxEvents={4}
           eventDisplay="block"
           events={events}
