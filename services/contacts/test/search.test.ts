@@ -12,6 +12,13 @@ describe("search tokens", () => {
     }
     expect(tokens).not.toContain("j");
   });
+  it("finds a part of the email's local part and an address as it is typed", () => {
+    const words_ = words("irossi5@mail.example");
+    expect(matchesToken(words_, "irossi5@mail.example", "rossi")).toBe(true);
+    expect(matchesToken(words_, "irossi5@mail.example", "irossi5@mail.ex")).toBe(true);
+    expect(matchesToken(words_, "irossi5@mail.example", "ro")).toBe(false);
+    expect(matchesToken(words_, "irossi5@mail.example", "ample")).toBe(false);
+  });
   it("puts the longest query word first and treats a whole address as one token", () => {
     expect(queryTokens("  jo MULLER ")).toEqual(["muller", "jo"]);
     expect(queryTokens("Ada@Example.com")).toEqual(["ada@example.com"]);
@@ -22,6 +29,8 @@ describe("search tokens", () => {
       ["Johanna", "Müller", "ACME Bikes", "Jo.Muller@Example.com"],
       ["A", "de la Cruz", "", "a@b.co"],
       ["Maximilianus", "Wolfeschlegelsteinhausen", "Über-Long Company Name GmbH", "max.w@long-domain-name.example"],
+      ["", "", "", "irossi5@mail.example"],
+      ["Ivo", "", "", "ivo.superlongemailaddresslocalpart@x.io"],
     ];
     const queries = [
       "a",
@@ -45,6 +54,17 @@ describe("search tokens", () => {
       "example",
       "max",
       "zz",
+      "rossi",
+      "ross",
+      "ro",
+      "ossi5",
+      "irossi5@mail.ex",
+      "irossi5@m",
+      "jo.muller@exa",
+      "uller",
+      "longemailaddressl",
+      "longemailaddres",
+      "addresslocalpart",
     ];
     for (const [first, last, company, email] of people) {
       const stored = searchTokens([first, last, company, email], email);

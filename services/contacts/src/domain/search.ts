@@ -20,8 +20,9 @@ export function words(text: string): string[] {
 }
 
 /**
- * The tokens stored on a contact: every word of `texts` and its prefixes (2 to 16 characters), plus
- * the whole email address, deduplicated.
+ * The tokens stored on a contact: every word of `texts` and its prefixes (2 to 16 characters), the
+ * whole email address and its beginnings from one character after the "@", and every 3-to-16-character
+ * piece inside the words of the email's local part; deduplicated.
  */
 export function searchTokens(texts: ReadonlyArray<string | undefined>, email?: string): string[] {
   const tokens = new Set<string>();
@@ -32,9 +33,29 @@ export function searchTokens(texts: ReadonlyArray<string | undefined>, email?: s
       for (let end = Math.min(MIN_PREFIX, longest); end <= longest; end++) tokens.add(word.slice(0, end));
     }
   }
-  if (email) tokens.add(email.trim().toLowerCase());
+  if (email) {
+    const address = email.trim().toLowerCase();
+    tokens.add(address);
+    const at = address.lastIndexOf("@");
+    if (at > 0) {
+      // The address as typed so far, once it has its "@" ("irossi5@exa").
+      for (let end = at + 2; end < address.length; end++) tokens.add(address.slice(0, end));
+      // Inside the local part's words, from 3 characters ("rossi" finds irossi5@…).
+      for (const word of words(address.slice(0, at))) {
+        for (let start = 1; start + MIN_INFIX <= word.length; start++) {
+          const longest = Math.min(word.length, start + MAX_PREFIX);
+          for (let end = start + MIN_INFIX; end <= longest; end++) tokens.add(word.slice(start, end));
+        }
+      }
+    }
+  }
   return [...tokens];
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** A query word this long is also looked for inside the email's local part, not only at a word's start. */
+export const MIN_INFIX = 3;
 
 /**
  * The tokens a query must all match, longest first (the longest is the most selective, so it goes to
@@ -50,14 +71,26 @@ export function queryTokens(query: string): string[] {
 }
 
 /**
- * Whether a contact whose name, company and email have `contactWords` (see `words`) would carry
- * `token` among its `searchTokens`: the token is its whole email, or a prefix of one of its words as
- * `searchTokens` cuts them (2 to 16 characters; a one-letter word is its own token). The same answer
- * as `searchTokens(…).includes(token)` without making every prefix.
+ * Whether a contact whose name, company and email have `contactWords` (see `words`) matches a query
+ * word `token`: the token is its whole email or the start of it, a prefix of one of its words (2 to
+ * 16 characters; a one-letter word is its own token), or — from 3 characters — any part of a word
+ * of the email's local part ("rossi" finds irossi5@…). Matched in memory over the project's
+ * snapshot, so no `$regex` is ever sent to the database.
  */
 export function matchesToken(contactWords: readonly string[], email: string, token: string): boolean {
-  if (token === email.trim().toLowerCase()) return true;
+  const address = email.trim().toLowerCase();
+  if (token === address) return true;
+  const at = address.lastIndexOf("@");
+  if (token.includes("@")) return at > 0 && token.length >= at + 2 && address.startsWith(token);
   if (token.length > MAX_PREFIX) return false;
+  if (token.length >= MIN_INFIX && at > 0) {
+    const local = address.slice(0, at);
+    // ASCII (nearly every address): a token found anywhere in it starts a word or sits inside one,
+    // both stored. Otherwise fold it as the stored tokens were.
+    if (NON_ASCII.test(local)) {
+      if (words(local).some((word) => word.indexOf(token, 1) > 0)) return true;
+    } else if (local.includes(token)) return true;
+  }
   return contactWords.some(
     (word) => word.startsWith(token) && (token.length >= MIN_PREFIX || word.length === token.length),
   );

@@ -24,7 +24,7 @@ import {
   Tag,
   Typography,
 } from "antd";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { ChipInput } from "../../shared/ChipInput";
@@ -102,6 +102,15 @@ export default function ContactsPage() {
   const { modal } = App.useApp();
   const [query, setQuery] = useListQuery();
   const [search, setSearch] = useState(query.q ?? "");
+  // Search as the user types: the query follows the box 300 ms after the last keystroke.
+  const setQueryLater = useRef(setQuery);
+  setQueryLater.current = setQuery;
+  useEffect(() => {
+    const typed = search.trim();
+    if (typed === (query.q ?? "")) return;
+    const timer = setTimeout(() => setQueryLater.current({ q: typed || undefined, page: 1 }), 300);
+    return () => clearTimeout(timer);
+  }, [search, query.q]);
   const { data, error, isLoading, mutate } = useContacts(query);
   const customFields = useCustomFields();
   const contactTypes = useContactTypes();

@@ -23,14 +23,27 @@ import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { SUBSCRIPTION_HREF } from "../crafts/craft-error-catalogue";
-import { contactKeys, download, runImport, startImport, useCustomFields, useImport } from "./api";
+import {
+  checkImport,
+  contactKeys,
+  download,
+  runImport,
+  saveSettingsList,
+  startImport,
+  useContactTypes,
+  useCustomFields,
+  useImport,
+} from "./api";
 import { useContactErrorHandler, useShowContactError } from "./errors";
 import { describeContactError, importErrorCode } from "./limits";
 import {
   assignTarget,
   type ColumnMapping,
+  countOf,
+  customFieldKeyFor,
   fileProblem,
   importPercent,
+  listKeyFor,
   mappingFromServer,
   mappingProblems,
   mappingShape,
@@ -39,7 +52,7 @@ import {
   targetOptions,
 } from "./mapping";
 import { CONTACT_PAGES } from "./paths";
-import type { ContactImport } from "./types";
+import type { ContactImport, ImportCheck } from "./types";
 
 const STEP_OF: Record<string, number> = { fields: 1, processing: 2, result: 3, error: 3 };
 
@@ -197,8 +210,34 @@ function UploadStep({ onStarted }: { onStarted: (created: ContactImport) => void
   );
 }
 
+/** What the import would do with the mapping on screen, checked by the service as the user edits it (debounced). */
+function useImportCheck(id: string, body: unknown, version: number) {
+  const [state, setState] = useState<{ data?: ImportCheck; error?: unknown; loading: boolean }>({ loading: true });
+  const key = JSON.stringify(body);
+  useEffect(() => {
+    void version;
+    const controller = new AbortController();
+    setState((current) => ({ ...current, loading: true }));
+    const timer = setTimeout(() => {
+      checkImport(id, JSON.parse(key), controller.signal)
+        .then((data) => setState({ data, loading: false }))
+        .catch((error) => {
+          if (!controller.signal.aborted) setState({ error, loading: false });
+        });
+    }, 300);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [id, key, version]);
+  return state;
+}
+
+const TARGET_NOUN: Record<string, string> = { contactType: "contact types", customerKind: "customer kinds" };
+
 function MappingStep({ data, onStarted }: { data: ContactImport; onStarted: (next: ContactImport) => void }) {
   const customFields = useCustomFields();
+  const contactTypes = useContactTypes();
   const onError = useContactErrorHandler();
   const headers = data.headers ?? [];
   // The contract's `fields` (header → target) first; a list-shaped `mapping` otherwise.
@@ -206,7 +245,12 @@ function MappingStep({ data, onStarted }: { data: ContactImport; onStarted: (nex
   const shape = mappingShape(server);
   const [mapping, setMapping] = useState<ColumnMapping>(() => mappingFromServer(headers, server));
   const [duplicates, setDuplicates] = useState<"update" | "skip">(data.duplicates ?? "update");
+  const [inFile, setInFile] = useState<"first" | "last">("first");
   const [busy, setBusy] = useState(false);
+  const [fixing, setFixing] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  const body = useMemo(() => mappingToServer(headers, mapping, shape), [headers, mapping, shape]);
+  const check = useImportCheck(data.id, body, version);
   const options = useMemo(
     () =>
       targetOptions(
@@ -216,6 +260,7 @@ function MappingStep({ data, onStarted }: { data: ContactImport; onStarted: (nex
     [customFields.data, headers, server],
   );
   const problems = mappingProblems(mapping);
+  const unknown = check.data?.unknown ?? [];
   const rows = previewRows(headers, data.preview);
   const grouped = ["Contact", "Consent", "Custom fields"].map((group) => ({
     label: group,
@@ -225,7 +270,7 @@ function MappingStep({ data, onStarted }: { data: ContactImport; onStarted: (nex
   const start = async () => {
     setBusy(true);
     try {
-      onStarted(await runImport(data.id, mappingToServer(headers, mapping, shape), duplicates));
+      onStarted(await runImport(data.id, body, duplicates, inFile));
     } catch (error) {
       onError(error, "Could not start the import");
     } finally {
@@ -233,9 +278,67 @@ function MappingStep({ data, onStarted }: { data: ContactImport; onStarted: (nex
     }
   };
 
+  /** "Add these values": to the contact types, or to the custom select's options. */
+  const addValues = async (entry: ImportCheck["unknown"][number]) => {
+    setFixing(entry.header);
+    try {
+      const values = entry.values.map((v) => v.value);
+      if (entry.target === "contactType") {
+        const current = contactTypes.data ?? [];
+        const keys = current.map((t) => t.key);
+        const added = values.map((value) => {
+          const key = listKeyFor(value, keys);
+          keys.push(key);
+          return { key, label: value };
+        });
+        await saveSettingsList(contactKeys.contactTypes(), [...current, ...added]);
+        await contactTypes.mutate();
+      } else {
+        const fieldKey = entry.target.slice("custom.".length);
+        const next = (customFields.data ?? []).map((field) =>
+          field.key === fieldKey ? { ...field, options: [...(field.options ?? []), ...values] } : field,
+        );
+        await saveSettingsList(contactKeys.customFields(), next);
+        await customFields.mutate();
+      }
+      notify.success(`Added ${countOf(values.length, "value")}`);
+      setVersion((v) => v + 1);
+    } catch (error) {
+      onError(error, "Could not add the values");
+    } finally {
+      setFixing(null);
+    }
+  };
+
+  /** "Map to a custom field": a new text field named after the column, the column mapped to it. */
+  const toCustomField = async (entry: ImportCheck["unknown"][number]) => {
+    setFixing(entry.header);
+    try {
+      const current = customFields.data ?? [];
+      const key = customFieldKeyFor(
+        entry.header,
+        current.map((f) => f.key),
+      );
+      await saveSettingsList(contactKeys.customFields(), [
+        ...current,
+        { key, label: entry.header.slice(0, 80), type: "text" },
+      ]);
+      await customFields.mutate();
+      setMapping((m) => assignTarget(m, headers.indexOf(entry.header), `custom.${key}`));
+      notify.success(`${entry.header} is now a custom field`);
+    } catch (error) {
+      onError(error, "Could not create the custom field");
+    } finally {
+      setFixing(null);
+    }
+  };
+
+  const skipColumn = (entry: ImportCheck["unknown"][number]) =>
+    setMapping((m) => assignTarget(m, headers.indexOf(entry.header), null));
+
   return (
     <Flex vertical gap={16}>
-      <Card title={`Map the columns of ${data.file?.name ?? "your file"}`} extra={`${data.file?.rows ?? "?"} rows`}>
+      <Card title={`Map the columns of ${data.file?.name ?? "your file"}`} extra={countOf(data.file?.rows ?? 0, "row")}>
         <Table
           data-testid="import-mapping"
           size="small"
@@ -272,6 +375,55 @@ function MappingStep({ data, onStarted }: { data: ContactImport; onStarted: (nex
           ]}
         />
       </Card>
+      {unknown.map((entry) => {
+        const noun =
+          TARGET_NOUN[entry.target] ??
+          `options of ${options.find((o) => o.value === entry.target)?.label ?? entry.target}`;
+        const shown = entry.values.map((v) => `${v.value} (${numberFormat.format(v.count)})`).join(", ");
+        return (
+          <Alert
+            key={entry.header}
+            type="warning"
+            showIcon
+            data-testid="import-unknown-values"
+            title={`${entry.header}: ${countOf(entry.values.length, "value")}${entry.more ? " and more" : ""} that ${entry.values.length === 1 && !entry.more ? "is" : "are"} not ${noun}, in ${countOf(entry.rows, "row")}`}
+            description={
+              <Flex vertical gap={8}>
+                <Typography.Text>
+                  {shown}
+                  {entry.more ? ", …" : ""}
+                </Typography.Text>
+                <Typography.Text type="secondary">
+                  Choose what to do with this column; no row is refused for it.
+                </Typography.Text>
+                <Space wrap>
+                  {entry.target !== "customerKind" && !entry.more && (
+                    <Button
+                      type="primary"
+                      loading={fixing === entry.header}
+                      onClick={() => void addValues(entry)}
+                      data-testid="import-unknown-add"
+                    >
+                      Add these values
+                    </Button>
+                  )}
+                  <Button
+                    loading={fixing === entry.header}
+                    onClick={() => void toCustomField(entry)}
+                    data-testid="import-unknown-custom"
+                  >
+                    Map to a custom field
+                  </Button>
+                  <Button onClick={() => skipColumn(entry)} data-testid="import-unknown-skip">
+                    Skip the column
+                  </Button>
+                </Space>
+              </Flex>
+            }
+          />
+        );
+      })}
+      <ConsentSummary check={check.data} loading={check.loading} error={check.error} />
       {rows.length > 0 && (
         <Card title="First rows">
           <PreviewTable headers={headers} rows={rows} testId="import-preview" />
@@ -289,15 +441,75 @@ function MappingStep({ data, onStarted }: { data: ContactImport; onStarted: (nex
           </Space>
         </Radio.Group>
       </Card>
+      <Card
+        title="An email that appears more than once in the file"
+        extra={check.data ? countOf(check.data.duplicatesInFile, "repeated row") : undefined}
+      >
+        <Radio.Group value={inFile} onChange={(event) => setInFile(event.target.value)} data-testid="import-in-file">
+          <Space direction="vertical">
+            <Radio value="first">Keep its first row</Radio>
+            <Radio value="last">Keep its last row (its values replace the earlier ones)</Radio>
+          </Space>
+        </Radio.Group>
+      </Card>
       {problems.map((problem) => (
         <Alert key={problem} type="warning" showIcon title={problem} />
       ))}
+      {unknown.length > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          title={`Choose what to do with ${unknown.map((u) => u.header).join(", ")} above before importing.`}
+        />
+      )}
       <div>
-        <Button type="primary" disabled={problems.length > 0} loading={busy} onClick={start} data-testid="import-start">
-          Import {data.file?.rows ?? ""} rows
+        <Button
+          type="primary"
+          disabled={problems.length > 0 || unknown.length > 0 || check.loading}
+          loading={busy}
+          onClick={start}
+          data-testid="import-start"
+        >
+          Import {countOf(data.file?.rows ?? 0, "row")}
         </Button>
       </div>
     </Flex>
+  );
+}
+
+const numberFormat = new Intl.NumberFormat("en");
+
+/** How many rows carry opt-in evidence, and how many will stay pending (never emailed until they confirm). */
+function ConsentSummary({ check, loading, error }: { check?: ImportCheck; loading: boolean; error?: unknown }) {
+  if (error && !check) return <Alert type="error" showIcon title="Could not check the file with this mapping." />;
+  if (!check) return <LoadingBlock rows={2} testId="import-check-loading" />;
+  const { consent } = check;
+  const withdrawn = consent.unsubscribed + consent.bounced + consent.complained;
+  return (
+    <Card title="Consent" data-testid="import-consent" loading={false} extra={loading ? "Checking…" : undefined}>
+      <Flex vertical gap={8}>
+        <Typography.Text data-testid="import-consent-subscribed">
+          <Typography.Text strong>{countOf(consent.subscribed, "row")}</Typography.Text> carry opt-in evidence and will
+          be subscribed.
+        </Typography.Text>
+        <Typography.Text data-testid="import-consent-pending">
+          <Typography.Text strong>{countOf(consent.pending, "row")}</Typography.Text> have no opt-in evidence and will
+          be pending: campaigns skip them until they confirm their subscription.
+        </Typography.Text>
+        {withdrawn > 0 && (
+          <Typography.Text>
+            <Typography.Text strong>{countOf(withdrawn, "row")}</Typography.Text> say the person unsubscribed or
+            bounced; they will not be emailed.
+          </Typography.Text>
+        )}
+        {check.failing > 0 && (
+          <Typography.Text type="warning" data-testid="import-check-failing">
+            {countOf(check.failing, "row")} will not be imported: {check.errors[0]?.reason} (line{" "}
+            {check.errors[0]?.line}){check.failing > 1 ? " and others, listed after the import" : ""}.
+          </Typography.Text>
+        )}
+      </Flex>
+    </Card>
   );
 }
 
@@ -379,7 +591,40 @@ function ProgressStep({ data }: { data: ContactImport }) {
             <Descriptions.Item label="Skipped">{result.skipped}</Descriptions.Item>
             <Descriptions.Item label="Failed">{result.failed}</Descriptions.Item>
             <Descriptions.Item label="Over the plan's limit">{result.overLimit}</Descriptions.Item>
+            <Descriptions.Item
+              label={
+                data.inFile === "last"
+                  ? "Repeated in the file (last row kept)"
+                  : "Repeated in the file (first row kept)"
+              }
+            >
+              {result.duplicatesInFile ?? 0}
+            </Descriptions.Item>
           </Descriptions>
+        )}
+        {(data.errors?.length ?? 0) > 0 && (
+          <Flex vertical gap={8} style={{ textAlign: "left", marginTop: 16 }}>
+            <Typography.Title level={5} style={{ margin: 0 }}>
+              Rows not imported
+              {failed > (data.errors?.length ?? 0)
+                ? ` (the first ${data.errors?.length} of ${numberFormat.format(failed)}; the CSV has them all)`
+                : ""}
+            </Typography.Title>
+            <Table
+              data-testid="import-errors"
+              size="small"
+              rowKey="line"
+              scroll={{ x: "max-content" }}
+              pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }}
+              dataSource={data.errors}
+              columns={[
+                { title: "Line", dataIndex: "line", width: 70 },
+                { title: "Email", dataIndex: "email" },
+                { title: "Value", dataIndex: "value" },
+                { title: "Reason", dataIndex: "reason" },
+              ]}
+            />
+          </Flex>
         )}
         {overLimit && (
           <Alert

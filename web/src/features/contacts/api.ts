@@ -8,6 +8,7 @@ import type {
   ContactInput,
   ContactListQuery,
   CustomField,
+  ImportCheck,
   Interaction,
   KeyLabel,
   Paged,
@@ -157,8 +158,13 @@ export function startImport(file: File): Promise<ContactImport> {
   return api.post<ContactImport>(`${contactKeys.imports()}?name=${enc(file.name)}`, body);
 }
 
-export function runImport(id: string, mapping: unknown, duplicates: "update" | "skip") {
-  return api.put<ContactImport>(contactKeys.import(id), { mapping, duplicates });
+export function runImport(id: string, mapping: unknown, duplicates: "update" | "skip", inFile: "first" | "last") {
+  return api.put<ContactImport>(contactKeys.import(id), { mapping, duplicates, inFile });
+}
+
+/** What the import would do with `mapping`, before it runs (nothing is written). */
+export function checkImport(id: string, mapping: unknown, signal?: AbortSignal) {
+  return api.post<ImportCheck>(`${contactKeys.import(id)}/check`, { mapping }, { signal });
 }
 
 export function previewSegment(query: SegmentQuery, signal?: AbortSignal) {

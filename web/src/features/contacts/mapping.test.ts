@@ -1,8 +1,11 @@
 import { describe, expect, it } from "@jest/globals";
 import {
   assignTarget,
+  countOf,
+  customFieldKeyFor,
   fileProblem,
   importPercent,
+  listKeyFor,
   mappingFromServer,
   mappingProblems,
   mappingShape,
@@ -84,5 +87,25 @@ describe("import mapping", () => {
     expect(importPercent({ processed: 3, total: 0 })).toBe(0);
     expect(importPercent(null)).toBe(0);
     expect(importPercent({ processed: 10, total: 10 })).toBe(100);
+  });
+});
+
+describe("import helpers", () => {
+  it("counts with English plurals and grouped digits", () => {
+    expect(countOf(1, "row")).toBe("1 row");
+    expect(countOf(0, "row")).toBe("0 rows");
+    expect(countOf(1200, "contact")).toBe("1,200 contacts");
+    expect(countOf(2, "person", "people")).toBe("2 people");
+  });
+  it("makes a unique custom field key from a header", () => {
+    expect(customFieldKeyFor("Lifecycle Stage", [])).toBe("lifecycleStage");
+    expect(customFieldKeyFor("Lifecycle Stage", ["lifecyclestage"])).toBe("lifecycleStage2");
+    expect(customFieldKeyFor("Étape du cycle", [])).toBe("etapeDuCycle");
+    expect(customFieldKeyFor("***", [])).toBe("column");
+  });
+  it("makes a settings key from a value", () => {
+    expect(listKeyFor("marketingqualifiedlead", ["lead"])).toBe("marketingqualifiedlead");
+    expect(listKeyFor("Sales Qualified Lead", [])).toBe("Sales_Qualified_Lead");
+    expect(listKeyFor("Lead", ["lead"])).toBe("Lead2");
   });
 });

@@ -133,3 +133,47 @@ export function importPercent(result: { processed?: number; total?: number } | n
   if (!result?.total) return 0;
   return Math.min(100, Math.floor(((result.processed ?? 0) / result.total) * 100));
 }
+
+const plurals = new Intl.PluralRules("en");
+const numbers = new Intl.NumberFormat("en");
+
+/** "1 row", "2 rows", "1,200 rows": the count formatted and the noun by English plural rules. */
+export function countOf(count: number, one: string, other = `${one}s`): string {
+  return `${numbers.format(count)} ${plurals.select(count) === "one" ? one : other}`;
+}
+
+/**
+ * A custom field key for a column (letters, digits, - and _; at most 40; unique among `taken`):
+ * "Lifecycle Stage" → "lifecycleStage", then "lifecycleStage2"…
+ */
+export function customFieldKeyFor(header: string, taken: readonly string[]): string {
+  const words = header
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  const base =
+    words
+      .map((word, i) => (i === 0 ? word.toLowerCase() : word[0]!.toUpperCase() + word.slice(1).toLowerCase()))
+      .join("")
+      .slice(0, 36) || "column";
+  const used = new Set(taken.map((key) => key.toLowerCase()));
+  let key = base;
+  for (let n = 2; used.has(key.toLowerCase()); n++) key = `${base}${n}`;
+  return key;
+}
+
+/** A settings key for a value added to a list (contact types): the value's letters and digits, `_` between. */
+export function listKeyFor(value: string, taken: readonly string[]): string {
+  const base =
+    value
+      .normalize("NFKD")
+      .replace(/\p{M}+/gu, "")
+      .replace(/[^A-Za-z0-9_-]+/g, "_")
+      .replace(/^_+|_+$/g, "")
+      .slice(0, 36) || "value";
+  const used = new Set(taken.map((key) => key.toLowerCase()));
+  let key = base;
+  for (let n = 2; used.has(key.toLowerCase()); n++) key = `${base}${n}`;
+  return key;
+}

@@ -114,6 +114,34 @@ export interface ImportResult {
   skipped: number;
   failed: number;
   overLimit: number;
+  /** Rows whose email appeared earlier in the file (neither created nor updated). */
+  duplicatesInFile?: number;
+}
+
+/** A row an import did not take (or would not). */
+export interface ImportRowError {
+  line: number;
+  email: string;
+  value: string;
+  reason: string;
+}
+
+/** What an uploaded import would do with a mapping (`POST /api/contacts/imports/{id}/check`). */
+export interface ImportCheck {
+  rows: number;
+  consent: { subscribed: number; pending: number; unsubscribed: number; bounced: number; complained: number };
+  failing: number;
+  duplicatesInFile: number;
+  /** Columns mapped to a select field holding values outside its list. */
+  unknown: Array<{
+    header: string;
+    target: string;
+    values: Array<{ value: string; count: number }>;
+    more: boolean;
+    rows: number;
+    guessed: boolean;
+  }>;
+  errors: ImportRowError[];
 }
 
 /** The spec's contact import state: fields, file, result, error, processing. */
@@ -130,6 +158,9 @@ export interface ContactImport {
   error?: { code?: string; message?: string } | string | null;
   processing: boolean;
   duplicates?: "update" | "skip";
+  inFile?: "first" | "last" | null;
+  /** The first 100 rows not imported, once the import ended. */
+  errors?: ImportRowError[];
   createdAt?: string;
 }
 
