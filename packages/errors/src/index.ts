@@ -154,6 +154,11 @@ export const ERROR_CATALOGUE = {
   },
   MEDIA_TOO_LARGE: { status: 413, message: "This file is too large." },
   MEDIA_UNREADABLE: { status: 422, message: "This file could not be read. It may be damaged." },
+  /** An image edit or preview over its cost (output pixels × operations) or its time budget. */
+  MEDIA_EDIT_TOO_COSTLY: {
+    status: 422,
+    message: "These edits need too much work. Use a smaller size or fewer operations.",
+  },
   MEDIA_LINK_EXPIRED: { status: 403, message: "This media link is invalid or has expired." },
   MEDIA_PROVIDER_FAILED: {
     status: 502,

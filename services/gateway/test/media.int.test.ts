@@ -139,6 +139,24 @@ describe("assets", () => {
       operations: [{ op: "crop", x: 9000, y: 0, width: 10, height: 10 }],
     });
     expect(bad.status).toBe(400);
+
+    // Work over the preview's cost limit is refused before any pixel is computed (it took 9.7 s of CPU).
+    const costly = [
+      { op: "resize", width: 8192, height: 8192, fit: "fill" },
+      { op: "rotate", degrees: 45 },
+      { op: "filter", name: "blur", amount: 300 },
+    ];
+    const refused = await session.post(`/api/media/assets/${assetId}/preview`, { operations: costly });
+    expect([refused.status, refused.body.error?.code]).toEqual([422, "MEDIA_EDIT_TOO_COSTLY"]);
+    // And previews are limited per user: 120 a minute (this user made two more above).
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 120 },
+        async () => (await session.post(`/api/media/assets/${assetId}/preview`, { operations: costly })).status,
+      ),
+    );
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+    expect(new Set(statuses)).toEqual(new Set([422, 429]));
   });
 
   it("exports as one JPEG and as a streamed ZIP (the spec's defaults), and downloads the original", async () => {

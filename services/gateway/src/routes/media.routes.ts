@@ -1,4 +1,4 @@
-import { appError } from "@crafter/kit";
+import { appError, hitRateLimit, type RateLimitPolicy, rateLimitedError } from "@crafter/kit";
 import {
   ASSET_SOURCES,
   ASSET_TYPES,
@@ -262,7 +262,13 @@ function readChunk(req: Request, res: Response): Promise<Buffer> {
 }
 
 /** The media REST routes of docs/second-half-contract.md ("Media REST"). */
-export function mediaRoutes({ clients }: RouteDeps): RouteDef[] {
+/**
+ * Edit previews per user: the editor asks for one as a slider settles, so two a second for a
+ * minute is generous; a script asking for expensive previews in a loop is held at that.
+ */
+export const PREVIEW_LIMIT: RateLimitPolicy = { name: "media-preview", limit: 120, windowSeconds: 60 };
+
+export function mediaRoutes({ clients, redis }: RouteDeps): RouteDef[] {
   const media = clients.media;
   const ASSET_ERRORS = ["NOT_FOUND"] as const;
   return [
@@ -399,8 +405,15 @@ export function mediaRoutes({ clients }: RouteDeps): RouteDef[] {
       body: operationsBody,
       response: z.unknown(),
       fileResponse: ["image/webp"],
-      errors: ["NOT_FOUND", "MEDIA_UNREADABLE"],
-      handler: async ({ params, body, as, res }) => {
+      errors: ["NOT_FOUND", "MEDIA_UNREADABLE", "MEDIA_EDIT_TOO_COSTLY", "RATE_LIMITED"],
+      handler: async ({ req, params, body, as, res }) => {
+        const hit = await hitRateLimit(
+          redis,
+          `${PREVIEW_LIMIT.name}:${req.user?.userId ?? ""}`,
+          PREVIEW_LIMIT.limit,
+          PREVIEW_LIMIT.windowSeconds,
+        );
+        if (!hit.allowed) throw rateLimitedError(PREVIEW_LIMIT, hit);
         const preview = await media.previewEdit(
           { id: params.id, operationsJson: JSON.stringify(body.operations) },
           { ...as, timeoutMs: SLOW_MS },
@@ -421,7 +434,7 @@ export function mediaRoutes({ clients }: RouteDeps): RouteDef[] {
       params: idParams,
       body: operationsBody,
       response: assetSchema,
-      errors: ["NOT_FOUND", "MEDIA_UNREADABLE"],
+      errors: ["NOT_FOUND", "MEDIA_UNREADABLE", "MEDIA_EDIT_TOO_COSTLY"],
       handler: async ({ params, body, as }) =>
         toAsset(
           await media.saveEdit(

@@ -17,8 +17,10 @@ const SEPIA: [[number, number, number], [number, number, number], [number, numbe
   [0.272, 0.534, 0.131],
 ];
 
-function fromPixels(p: Pixels): Sharp {
-  return sharp(p.data, { raw: { width: p.width, height: p.height, channels: p.channels } });
+/** Stops sharp's work on one operation after this many seconds (sharp counts whole seconds). */
+function fromPixels(p: Pixels, timeoutSeconds?: number): Sharp {
+  const image = sharp(p.data, { raw: { width: p.width, height: p.height, channels: p.channels } });
+  return timeoutSeconds ? image.timeout({ seconds: timeoutSeconds }) : image;
 }
 
 async function toPixels(image: Sharp): Promise<Pixels> {
@@ -58,9 +60,14 @@ function textLayer(op: Extract<Operation, { op: "text" }>, width: number, height
  * onto `pixels` when they are a shrunk copy (previews).
  * @throws CR_ERR_BAD_REQUEST when a crop lies outside the image.
  */
-export async function applyOperation(pixels: Pixels, op: Operation, scale = 1): Promise<Pixels> {
+export async function applyOperation(
+  pixels: Pixels,
+  op: Operation,
+  scale = 1,
+  timeoutSeconds?: number,
+): Promise<Pixels> {
   const px = (value: number) => Math.max(1, Math.round(value * scale));
-  const image = fromPixels(pixels);
+  const image = fromPixels(pixels, timeoutSeconds);
   switch (op.op) {
     case "crop": {
       const left = Math.round(op.x * scale);
@@ -106,16 +113,27 @@ export async function applyOperation(pixels: Pixels, op: Operation, scale = 1): 
 }
 
 /**
- * Applies the operations in order.
- * @throws CR_ERR_BAD_REQUEST naming the operation sharp refused (never a bare library error).
+ * Applies the operations in order, within `budgetMs` when given (checked between operations, and
+ * sharp stops an operation that runs past it).
+ * @throws CR_ERR_BAD_REQUEST naming the operation sharp refused (never a bare library error);
+ * MEDIA_EDIT_TOO_COSTLY (422) past the budget.
  */
-export async function applyOperations(pixels: Pixels, operations: readonly Operation[], scale = 1): Promise<Pixels> {
+export async function applyOperations(
+  pixels: Pixels,
+  operations: readonly Operation[],
+  scale = 1,
+  budgetMs?: number,
+): Promise<Pixels> {
+  const deadline = budgetMs === undefined ? undefined : performance.now() + budgetMs;
   let current = pixels;
   for (const [index, op] of operations.entries()) {
+    const left = deadline === undefined ? undefined : deadline - performance.now();
+    if (left !== undefined && left <= 0) throw appError("MEDIA_EDIT_TOO_COSTLY");
     try {
-      current = await applyOperation(current, op, scale);
+      current = await applyOperation(current, op, scale, left === undefined ? undefined : Math.ceil(left / 1000));
     } catch (error) {
       if (isAppError(error)) throw error;
+      if (left !== undefined && /timeout/i.test((error as Error).message)) throw appError("MEDIA_EDIT_TOO_COSTLY");
       throw appError("CR_ERR_BAD_REQUEST", `Operation ${index + 1} (${op.op}) cannot be applied to this image.`, {
         [`operations.${index}`]: "Cannot be applied",
       });

@@ -1,6 +1,7 @@
 import { appError, type Caller } from "@crafter/kit";
 import { PREVIEW_MAX_SIDE } from "@crafter/media-language";
 import type { MediaDeps } from "../deps";
+import { editCost } from "../domain/edit-cost";
 import { parseOperations } from "../domain/operations";
 import { assetName } from "../domain/upload";
 import type { PixelCache } from "../imaging/base-cache";
@@ -16,6 +17,29 @@ import { storeImage } from "./store-asset";
  * the full original. Measured by scripts/bench/media.mjs: 2 × 1200 px cost about 4× the time.
  */
 export const PREVIEW_BASE_SIDE = PREVIEW_MAX_SIDE;
+
+/**
+ * The most work a preview may ask for (domain/edit-cost.ts: output pixels × operations): fifty
+ * operations on a full 1200 px base, or an enlargement to about 4000×4000 and a few operations.
+ * A resize to 8192×8192, a rotate and a blur (220 million) took 9.7 s of CPU before.
+ */
+export const PREVIEW_MAX_COST = 80_000_000;
+/** The most a saved edit may ask for: a few operations on the largest image decoded (100 megapixels). */
+export const SAVE_MAX_COST = 600_000_000;
+/** Time budgets of a preview and a saved edit, in ms. */
+export const PREVIEW_BUDGET_MS = 3_000;
+export const SAVE_BUDGET_MS = 30_000;
+
+/** @throws MEDIA_EDIT_TOO_COSTLY (422) when the operations would cost more than `max`. */
+function withinCost(
+  width: number,
+  height: number,
+  operations: Parameters<typeof editCost>[2],
+  scale: number,
+  max: number,
+) {
+  if (editCost(width, height, operations, scale).cost > max) throw appError("MEDIA_EDIT_TOO_COSTLY");
+}
 
 async function ownImage(deps: MediaDeps, caller: Caller, id: string): Promise<Asset> {
   const asset = await ownAsset(deps, caller, id);
@@ -36,7 +60,8 @@ async function previewBase(deps: MediaDeps, cache: PixelCache, caller: Caller, a
 /**
  * The edited image as a preview: WebP, at most 1200 px a side. Operations are given in the
  * original's pixels and scaled onto the shrunk copy the preview is computed on.
- * @throws NOT_FOUND, CR_ERR_BAD_REQUEST (bad operations, not an image).
+ * @throws NOT_FOUND, CR_ERR_BAD_REQUEST (bad operations, not an image), MEDIA_EDIT_TOO_COSTLY
+ * (422: over PREVIEW_MAX_COST or PREVIEW_BUDGET_MS).
  */
 export async function previewEdit(
   deps: MediaDeps,
@@ -48,7 +73,8 @@ export async function previewEdit(
   const asset = await ownImage(deps, caller, input.id);
   const base = await previewBase(deps, cache, caller, asset);
   const scale = base.width / (asset.width ?? base.width);
-  const edited = await applyOperations(base, operations, scale);
+  withinCost(base.width, base.height, operations, scale, PREVIEW_MAX_COST);
+  const edited = await applyOperations(base, operations, scale, PREVIEW_BUDGET_MS);
   const data = await encode(edited, "image/webp", PREVIEW_MAX_SIDE);
   const ratio = Math.min(1, PREVIEW_MAX_SIDE / Math.max(edited.width, edited.height));
   return {
@@ -59,7 +85,10 @@ export async function previewEdit(
   };
 }
 
-/** Applies the operations to the full original and stores the result as a new asset (same source). */
+/**
+ * Applies the operations to the full original and stores the result as a new asset (same source).
+ * @throws MEDIA_EDIT_TOO_COSTLY (422: over SAVE_MAX_COST or SAVE_BUDGET_MS), as previewEdit's others.
+ */
 export async function saveEdit(
   deps: MediaDeps,
   caller: Caller,
@@ -67,7 +96,9 @@ export async function saveEdit(
 ): Promise<AssetView> {
   const operations = parseOperations(input.operationsJson);
   const asset = await ownImage(deps, caller, input.id);
-  const edited = await applyOperations(await decode(await deps.objects.getBytes(asset.key, caller.signal)), operations);
+  const original = await decode(await deps.objects.getBytes(asset.key, caller.signal));
+  withinCost(original.width, original.height, operations, 1, SAVE_MAX_COST);
+  const edited = await applyOperations(original, operations, 1, SAVE_BUDGET_MS);
   const format = edited.channels === 4 || edited.channels === 2 ? "image/png" : "image/jpeg";
   const bytes = await encode(edited, format);
   const stored = await storeImage(
