@@ -192,6 +192,7 @@ await runService({
     const campaignQueue = createCampaignQueue({
       ...queued,
       concurrency: config.EMAIL_CAMPAIGNS_AT_ONCE,
+      parts: config.EMAIL_CAMPAIGN_PARTS,
       lockMs: Math.max(2000, config.EMAIL_ATTEMPT_LEASE_MS),
     });
     const dispatchScan = periodicJob({
@@ -207,7 +208,7 @@ await runService({
       run: () => runDueScan(deps),
     });
     if (process.argv[2] !== "migrate") {
-      campaignQueue.start((campaignId, stopping) => dispatchCampaign(deps, campaignId, stopping));
+      campaignQueue.start((campaignId, stopping, part) => dispatchCampaign(deps, campaignId, stopping, part));
       await dispatchScan.start();
       await dueScan.start();
     }

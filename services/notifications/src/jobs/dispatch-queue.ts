@@ -3,7 +3,7 @@ import { type Job, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 
-/** The BullMQ queue of campaign rounds: one job per sending campaign at a time (`campaign-<id>`). */
+/** The BullMQ queue of campaign rounds: one job per part of a sending campaign at a time (`campaign-<id>-<part>`). */
 export const CAMPAIGN_QUEUE = "campaign-dispatch";
 
 interface Connected {
@@ -77,18 +77,23 @@ export function periodicJob(options: Connected & { queue: string; everyMs: numbe
 
 interface CampaignJob {
   campaignId: string;
+  part: number;
+  parts: number;
 }
 
 /**
- * Campaign rounds on BullMQ: `enqueue` adds one round per campaign (a campaign that already has a
- * round waiting or running is left alone, whichever replica holds it); the workers of every replica
- * take rounds, `concurrency` at a time each. A replica killed mid-round loses its job's lock after
+ * Campaign rounds on BullMQ: `enqueue` adds one round per part of each campaign (`parts` of them,
+ * so the replicas share a large campaign; a part that already has a round waiting or running is
+ * left alone, whichever replica holds it); the workers of every replica take rounds, `concurrency`
+ * at a time each. A replica killed mid-round loses its job's lock after
  * `lockMs`, and another replica takes the round over (its deliveries are claimed per attempt, so a
  * round run twice sends nobody twice). `stopping()` turns true when `close` begins.
  */
-export function createCampaignQueue(options: Connected & { concurrency: number; lockMs: number }): {
+export function createCampaignQueue(options: Connected & { concurrency: number; lockMs: number; parts: number }): {
   enqueue(campaignIds: readonly string[]): Promise<void>;
-  start(round: (campaignId: string, stopping: () => boolean) => Promise<void>): void;
+  start(
+    round: (campaignId: string, stopping: () => boolean, part: { index: number; of: number }) => Promise<void>,
+  ): void;
   close(): Promise<void>;
 } {
   const prefix = `${options.namespace}:bull`;
@@ -101,20 +106,24 @@ export function createCampaignQueue(options: Connected & { concurrency: number; 
   return {
     async enqueue(campaignIds) {
       if (campaignIds.length === 0) return;
+      const parts = Math.max(1, options.parts);
       await queue.addBulk(
-        campaignIds.map((campaignId) => ({
-          name: "round",
-          data: { campaignId },
-          // A failed round is dropped: the next scan adds the campaign again while it is sending.
-          opts: { jobId: `campaign-${campaignId}`, removeOnComplete: true, removeOnFail: true },
-        })),
+        campaignIds.flatMap((campaignId) =>
+          Array.from({ length: parts }, (_, part) => ({
+            name: "round",
+            data: { campaignId, part, parts },
+            // A failed round is dropped: the next scan adds the campaign again while it is sending.
+            opts: { jobId: `campaign-${campaignId}-${part}`, removeOnComplete: true, removeOnFail: true },
+          })),
+        ),
       );
     },
     start(round) {
       workerConnection = connect(options.redisUrl);
       worker = new Worker<CampaignJob>(
         CAMPAIGN_QUEUE,
-        async (job: Job<CampaignJob>) => round(job.data.campaignId, () => closing),
+        async (job: Job<CampaignJob>) =>
+          round(job.data.campaignId, () => closing, { index: job.data.part ?? 0, of: job.data.parts ?? 1 }),
         {
           connection: workerConnection,
           prefix,

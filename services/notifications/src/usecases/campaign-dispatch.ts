@@ -100,19 +100,29 @@ async function decideWinner(
   return winner;
 }
 
+/** Which share of a campaign's deliveries a round sends: those whose reservation chunk is `index` modulo `of`. */
+export interface CampaignPart {
+  index: number;
+  of: number;
+}
+
 /**
- * One round of a sending campaign: materialize its recipients, then send every delivery without an
- * outcome (A/B test share first, the rest once the winner is chosen), `concurrency` at a time.
- * Stops when the campaign is paused, the plan limit refuses (the campaign then waits, visibly), or
- * the process stops; finishes the campaign (CampaignFinished) when every recipient has an outcome.
+ * One round of a sending campaign, or of one part of it (the parts of a campaign run as separate
+ * jobs, so several replicas share a large campaign): materialize its recipients (part 0 only; the
+ * other parts wait for it), then send every delivery of the part without an outcome (A/B test
+ * share first, the rest once the winner is chosen), `concurrency` at a time. Stops when the
+ * campaign is paused, the plan limit refuses (the campaign then waits, visibly), or the process
+ * stops; finishes the campaign (CampaignFinished) when every recipient has an outcome.
  */
 export async function dispatchCampaign(
   deps: Deps,
   campaignId: string,
   stopping: () => boolean = () => false,
+  part: CampaignPart = { index: 0, of: 1 },
 ): Promise<void> {
   let campaign = await deps.stores.campaigns.byId(campaignId);
   if (campaign?.status !== "sending") return;
+  if (!campaign.materialized && part.index !== 0) return;
   const now = deps.now();
   if (campaign.waiting && campaign.waitingCheckedAt)
     if (now.getTime() - new Date(campaign.waitingCheckedAt).getTime() < deps.email.limitRetryMs) return;
@@ -182,15 +192,16 @@ export async function dispatchCampaign(
     }
     return pendingReservation;
   };
-  ready.sort((a, b) => (order.get(a._id) ?? 0) - (order.get(b._id) ?? 0));
+  const mine = ready.filter((d) => chunkOf(d) % part.of === part.index);
+  mine.sort((a, b) => (order.get(a._id) ?? 0) - (order.get(b._id) ?? 0));
 
   let halted: "paused" | "limit" | "error" | null = null;
   let limitCode = "";
   let next = 0;
   let sinceCheck = 0;
   const worker = async () => {
-    while (!halted && !stopping() && next < ready.length) {
-      const delivery = ready[next++]!;
+    while (!halted && !stopping() && next < mine.length) {
+      const delivery = mine[next++]!;
       if (++sinceCheck >= 50) {
         sinceCheck = 0;
         const fresh = await deps.stores.campaigns.byId(campaign._id);
