@@ -54,10 +54,11 @@ export const configSchema = baseConfigSchema.extend({
   /** Campaign rounds one replica works on at once (each sends EMAIL_CONCURRENCY messages at once). */
   EMAIL_CAMPAIGNS_AT_ONCE: z.coerce.number().int().min(1).max(32).default(4),
   /**
-   * Parts each campaign is sent in, each its own job, so replicas share a large campaign (each part
-   * sends EMAIL_CONCURRENCY at once; all of them stay within EMAIL_RATE_PER_SECOND).
+   * Parts each campaign is sent in, each its own job, so several replicas share one large campaign
+   * (each part sends EMAIL_CONCURRENCY at once; all of them stay within EMAIL_RATE_PER_SECOND).
+   * 1: one replica sends a campaign, another takes over when it dies.
    */
-  EMAIL_CAMPAIGN_PARTS: z.coerce.number().int().min(1).max(16).default(2),
+  EMAIL_CAMPAIGN_PARTS: z.coerce.number().int().min(1).max(16).default(1),
   /** SMTP connections kept open for campaigns, and messages sent at once per campaign. */
   EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   /** Tries per message (with backoff from EMAIL_RETRY_BASE_MS: ×1, ×4, ×16…). */
