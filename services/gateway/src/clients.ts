@@ -12,6 +12,7 @@ import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
 import { AutomationsService } from "@crafter/proto/crafter/notifications/v1/automations_pb";
 import { CalendarService, InboxService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
 import { CampaignsService } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
+import { SendersService } from "@crafter/proto/crafter/notifications/v1/senders_pb";
 import { TemplatesService } from "@crafter/proto/crafter/notifications/v1/templates_pb";
 import { MembersService } from "@crafter/proto/crafter/projects/v1/members_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
@@ -52,6 +53,10 @@ export interface Clients {
   campaignsAsGateway: Client<typeof CampaignsService>;
   /** Notifications' email and social post templates (issue 13). */
   templates: Client<typeof TemplatesService>;
+  /** Notifications' sender identities and sending domains, with the user's token. */
+  senders: Client<typeof SendersService>;
+  /** The same with the gateway's service token: a confirmation link's landing (no user). */
+  sendersAsGateway: Client<typeof SendersService>;
 }
 
 /**
@@ -97,5 +102,11 @@ export function createClients(config: Config): Clients {
       credentials,
     }),
     templates: createServiceClient(TemplatesService, config.NOTIFICATIONS_URL, options),
+    senders: createServiceClient(SendersService, config.NOTIFICATIONS_URL, options),
+    sendersAsGateway: createServiceClient(SendersService, config.NOTIFICATIONS_URL, {
+      ...options,
+      as: "service",
+      credentials,
+    }),
   };
 }

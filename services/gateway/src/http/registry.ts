@@ -1,4 +1,5 @@
 import { type AccessTokenVerifier, appError, type ErrorCode } from "@crafter/kit";
+import type { ProjectPermission } from "@crafter/roles";
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
 import type { Clients } from "../clients";
@@ -69,6 +70,11 @@ export interface RouteDef<
    * token that acts as the owner; the handler gets it as `project`. Session routes only.
    */
   actsInProject?: boolean;
+  /**
+   * The project permission an `actsInProject` route needs (@crafter/roles); unset: project.read
+   * for reads, project.write for the rest.
+   */
+  projectPermission?: ProjectPermission;
   /** The route answers a file, not the envelope: its content type(s) in the document; the handler writes `res`. */
   fileResponse?: string[];
   handler: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<z.input<R>>;
@@ -247,7 +253,7 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps, 
         project = await deps.acting(
           { userId: req.user?.userId ?? "", token: req.accessToken ?? "" },
           requestedProject(query, body),
-          permissionOf(route.method),
+          route.projectPermission ?? permissionOf(route.method),
         );
         as = project.as;
       }

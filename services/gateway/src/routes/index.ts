@@ -22,6 +22,7 @@ import { profilesRoutes } from "./profiles.routes";
 import { projectsRoutes } from "./projects.routes";
 import { publicContactsRoutes } from "./public-contacts.routes";
 import { referralsRoutes } from "./referrals.routes";
+import { sendersRoutes } from "./senders.routes";
 import { settingsRoutes } from "./settings.routes";
 import { templatesRoutes } from "./templates.routes";
 import { trackingRoutes } from "./tracking.routes";
@@ -58,6 +59,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   campaignsRoutes,
   trackingRoutes,
   templatesRoutes,
+  sendersRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {
