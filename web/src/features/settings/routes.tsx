@@ -10,6 +10,8 @@ const ProfilePage = lazy(() => import("./ProfilePage"));
 const AiSettingsPage = lazy(() => import("./AiSettingsPage"));
 const ReferralsPage = lazy(() => import("./ReferralsPage"));
 const ConfirmEmailPage = lazy(() => import("./ConfirmEmailPage"));
+const SenderSettingsPage = lazy(() => import("../sender/SenderSettingsPage"));
+const SenderConfirmPage = lazy(() => import("../sender/SenderConfirmPage"));
 
 /** The settings sub-pages of spec section 2 that this area owns (billing owns its own). */
 export const SETTINGS_ROUTES: RouteEntry[] = [
@@ -25,6 +27,8 @@ export const SETTINGS_ROUTES: RouteEntry[] = [
     Component: AiSettingsPage,
     roles: [...PERMISSIONS["ai.settings"]],
   },
+  // The active project's sender identity and DKIM; the gateway lets its owner and project admins in.
+  { path: "/app/settings/sender", title: "Sender", access: "app", Component: SenderSettingsPage },
   {
     path: "/app/settings/referrals",
     title: "Referrals",
@@ -34,6 +38,8 @@ export const SETTINGS_ROUTES: RouteEntry[] = [
   },
   // The link of an email change (issue 14): opened signed in or not.
   { path: "/confirm-email", title: "Confirm your new email", access: "public", Component: ConfirmEmailPage },
+  // The link emailed to a sender's from address: opened signed in or not (often by someone else).
+  { path: "/sender/confirm", title: "Confirm a sender address", access: "public", Component: SenderConfirmPage },
 ];
 
 /** Links of the Settings page to its sub-pages, in the spec's order (each gated as its route is). */

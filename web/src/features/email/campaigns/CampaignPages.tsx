@@ -33,6 +33,7 @@ import { FormField } from "../../../shared/FormField";
 import { LinkButton } from "../../../shared/LinkButton";
 import { EmptyState, ErrorState, FullPageSpin, LoadingBlock } from "../../../shared/states";
 import { useBusinessTimeZone } from "../../../shared/time-zone";
+import { SenderNotice } from "../../sender/SenderNotice";
 import {
   type Campaign,
   campaignApi,
@@ -222,10 +223,10 @@ function Composer({ campaign }: { campaign?: Campaign }) {
       data-testid="campaign-composer"
     >
       {addressMissing && <CampaignAddressWarning />}
-      <Card
-        title={campaign ? `Edit ${campaign.name}` : "New email campaign"}
-        style={addressMissing ? { marginTop: 16 } : undefined}
-      >
+      <div style={addressMissing ? { marginTop: 16 } : undefined}>
+        <SenderNotice />
+      </div>
+      <Card title={campaign ? `Edit ${campaign.name}` : "New email campaign"} style={{ marginTop: 16 }}>
         <FormField id="campaign-name" label="Name" error={errors.name} required>
           <Controller
             name="name"
