@@ -349,7 +349,7 @@ function domainView(doc: SendingDomainDoc, deps: Pick<SenderDeps, "spfInclude" |
         ...record,
         status: check?.status ?? "pending",
         found: check?.found ?? [],
-        reason: check?.reason ?? (doc.checkedAt ? "" : "Not checked yet."),
+        reason: check?.reason ?? "",
       };
     }),
     checkedAt: doc.checkedAt ? new Date(doc.checkedAt).toISOString() : "",
