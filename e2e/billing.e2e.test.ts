@@ -1,47 +1,48 @@
 /// <reference lib="dom" />
-import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { createServiceClient, describeError } from "@crafter/kit";
 import {
   GatewaySession,
   gatewayUrl,
   linkFrom,
+  repoRoot,
   stackEnv,
   stackServiceCredentials,
   uniqueEmail,
   waitForEmail,
 } from "@crafter/kit/testing";
-import { MONTHLY_CREDITS } from "@crafter/plans";
+import { LIMITS, MONTHLY_CREDITS } from "@crafter/plans";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { afterAll, beforeAll, describe, expect, jest } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import Stripe from "stripe";
 import { browserStep, launchChromium } from "./support";
 
-// A free user runs out of credits, meets the upgrade modal (FREE_USER_LIMIT → Core), goes to the
-// subscription page with source=upgrade_modal, starts Stripe Checkout and comes back subscribed.
+// A free user on a fresh machine reaches the free plan's contact limit, meets the upgrade modal
+// (FREE_USER_LIMIT → Core), subscribes to Core monthly and pays, then buys a credit pack.
 //
-// stripe-mock (scripts/infra) answers billing's Checkout request but hosts no payment page and sends
-// no webhooks. So where the browser would be on Stripe's page, the test does what Stripe does: it
-// answers the hosted page's URL with a stand-in page (Stripe's, not ours), posts the signed
-// `checkout.session.completed` and `customer.subscription.created` webhooks for the session the app
-// created, and then follows the success URL back to the app, as Stripe's redirect would.
+// Billing talks to stripe-mock, which hosts no payment page and sends no webhooks, so "Subscribe"
+// and "Buy" lead to the gateway's local test checkout: it shows what is bought and its price, and
+// its Pay button creates what Stripe's Checkout would (through stripe-mock) and delivers Stripe's
+// signed webhooks to /api/billing/webhook before sending the browser back. Nothing is simulated here.
 
 const base = gatewayUrl();
 const email = uniqueEmail("billing-e2e");
 const password = "a long and honest passphrase";
-const secret = stackEnv().STRIPE_WEBHOOK_SECRET ?? "whsec_crafter_local";
-const signer = new Stripe("sk_test_signer");
+const shots = join(repoRoot, ".data/e2e-artifacts");
 
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let session: GatewaySession;
 let userId = "";
 // Chromium starts slowly on a busy machine; the steps set their own timeouts.
-jest.setTimeout(120_000);
+jest.setTimeout(180_000);
 
 beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
   browser = await launchChromium();
-  context = await browser.newContext({ baseURL: base });
+  context = await browser.newContext({ baseURL: base, viewport: { width: 1366, height: 850 } });
   page = await context.newPage();
   page.setDefaultTimeout(60_000);
 });
@@ -53,7 +54,7 @@ afterAll(async () => {
 const step = browserStep("billing", () => page);
 
 /** A gateway call with the browser's cookies (Origin + JSON on writes, as the CSRF rules want). */
-async function call<T>(method: "GET" | "POST", path: string, body?: unknown) {
+async function call<T>(method: "GET" | "POST" | "PUT", path: string, body?: unknown) {
   const response = await context.request.fetch(path, {
     method,
     headers: method === "GET" ? {} : { origin: base, "content-type": "application/json" },
@@ -63,35 +64,28 @@ async function call<T>(method: "GET" | "POST", path: string, body?: unknown) {
   return { status: response.status(), ...envelope };
 }
 
-/** What Stripe does once the user paid: its webhook, signed with the endpoint's secret. */
-async function stripeSends(type: string, object: object) {
-  const payload = JSON.stringify({
-    id: `evt_${randomUUID().replaceAll("-", "")}`,
-    object: "event",
-    type,
-    created: Math.floor(Date.now() / 1000),
-    data: { object },
-  });
-  const response = await fetch(`${base}/api/billing/webhook`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "stripe-signature": signer.webhooks.generateTestHeaderString({ payload, secret }),
-    },
-    body: payload,
-  });
-  expect(response.status).toBe(200);
-}
-
 async function headerCredits(): Promise<number> {
   const tag = page.getByTestId("credits");
   await tag.waitFor();
   return Number(await tag.getAttribute("data-credits"));
 }
 
-describe("upgrade from the modal through Stripe Checkout", () => {
+/** The checkout page at both widths the product supports, kept as artifacts. */
+async function screenshots(name: string) {
+  for (const [width, height] of [
+    [1366, 850],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: join(shots, `billing-${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1366, height: 850 });
+}
+
+describe("a free user subscribes and buys credits on the local test checkout", () => {
   step("signs up (API), verifies and signs in (UI)", async () => {
-    const session = new GatewaySession(base);
+    session = new GatewaySession(base);
     expect((await session.post("/auth/signup", { email, password, displayName: "Sam" })).status).toBe(200);
     const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
     expect((await session.post("/auth/verify", { token: link.searchParams.get("token") })).status).toBe(200);
@@ -114,10 +108,10 @@ describe("upgrade from the modal through Stripe Checkout", () => {
     userId = (await call<{ user: { userId: string } }>("GET", "/auth/check")).result.user.userId;
   });
 
-  step("spends its free credits, and the upgrade link shows the subscription page suggesting Core", async () => {
+  step("spends its free credits and fills the free plan's contacts (API)", async () => {
     // Offline drafts cost nothing (issue 12), so on this provider-less stack nothing in the app
     // spends credits: spend them as provider generations would, through billing's Debit with the
-    // workflows service's token. (The modal's mapping to this link is unit-tested in upgrade.test.ts.)
+    // workflows service's token, so the wallet's figures below are exact.
     const billing = createServiceClient(BillingService, stackEnv().BILLING_URL!, {
       timeoutMs: 30_000,
       as: "service",
@@ -132,15 +126,38 @@ describe("upgrade from the modal through Stripe Checkout", () => {
         (error) => describeError(error).code,
       );
     expect(refused).toBe("NEED_SUBSCRIPTION");
+    // The free plan's contacts, through the import (one file, not 250 requests).
+    const rows = Array.from({ length: LIMITS.free.profiles }, (_, i) => `Guest ${i},guest${i}@linden.example`);
+    const upload = await context.request.fetch("/api/contacts/imports?name=guests.csv", {
+      method: "POST",
+      headers: { origin: base, "content-type": "text/csv" },
+      data: ["First name,Email", ...rows].join("\n"),
+    });
+    expect(upload.status()).toBe(201);
+    const { id } = ((await upload.json()) as { result: { id: string } }).result;
+    expect((await call("PUT", `/api/contacts/imports/${id}`, { duplicates: "skip" })).status).toBe(200);
+    let state = { status: "", result: { created: 0 } };
+    for (let tries = 0; tries < 120 && state.status !== "result"; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      state = (await call<typeof state>("GET", `/api/contacts/imports/${id}`)).result;
+    }
+    expect(state).toMatchObject({ status: "result", result: { created: LIMITS.free.profiles } });
+  });
 
-    await page.goto("/app/settings/subscription?source=upgrade_modal&plan=core");
+  step("adding one more contact opens the upgrade modal, which leads to the plans suggesting Core", async () => {
+    await page.goto("/app/contacts/add");
+    await page.getByTestId("contact-firstName").fill("Robin");
+    await page.getByTestId("contact-email").fill("robin@linden.example");
+    await page.getByTestId("contact-submit").click();
+    const modal = page.getByTestId("upgrade-modal");
+    await modal.waitFor();
+    expect(await modal.getAttribute("data-scenario")).toBe("FREE_USER_LIMIT");
+    await page.getByTestId("upgrade-now").click();
+    await page.waitForURL("**/app/settings/subscription?source=upgrade_modal&plan=core");
     await page.getByTestId("upgrade-source").waitFor();
     await page.getByTestId("plan-suggested").waitFor();
     expect(await page.getByTestId("current-tier").getAttribute("data-tier")).toBe("free");
-    expect(await headerCredits()).toBe(0);
-  });
-
-  step("shows the cards from billing with the monthly/yearly toggle", async () => {
+    expect(await page.getByTestId("limit-profiles").textContent()).toBe(`${LIMITS.free.profiles} customer profiles`);
     expect(await page.getByTestId("plan-core-price").textContent()).toBe("$29");
     await page
       .getByTestId("billing-period")
@@ -149,75 +166,78 @@ describe("upgrade from the modal through Stripe Checkout", () => {
     expect(await page.getByTestId("plan-core-price").textContent()).toBe("$24.17");
     expect(await page.getByTestId("plan-core").getAttribute("data-plan-key")).toBe("CoreYearly_v1");
     await page.getByTestId("billing-period").getByText("Monthly").click();
-    expect(await page.getByTestId("plan-pro").getAttribute("data-plan-key")).toBe("ProMonthly");
+    expect(await page.getByTestId("plan-core").getAttribute("data-plan-key")).toBe("CoreMonthly_v1");
   });
 
-  step("goes to Stripe Checkout and comes back subscribed to Core", async () => {
-    // Stripe's hosted page (no network here): a stand-in that only says where the browser is.
-    await context.route("https://checkout.stripe.com/**", (route) =>
-      route.fulfill({ contentType: "text/html", body: "<title>Stripe Checkout</title><h1>Stripe Checkout</h1>" }),
-    );
-    // The page leaves for Stripe as soon as billing answers, and a response's body is gone after that
-    // navigation: read the answer on its way to the page instead.
-    let answered: (body: { result: { url: string; sessionId: string } }) => void = () => undefined;
-    const checkoutAnswer = new Promise<{ result: { url: string; sessionId: string } }>((resolve) => {
-      answered = resolve;
-    });
-    await page.route("**/api/billing/checkout", async (route) => {
-      const response = await route.fetch();
-      answered(await response.json());
-      await route.fulfill({ response });
-    });
-    await page.getByTestId("subscribe-core").click();
-    const checkout = await checkoutAnswer;
-    await page.waitForURL("https://checkout.stripe.com/**");
-    await page.unroute("**/api/billing/checkout");
+  step(
+    "Subscribe opens the test checkout with Core's monthly price; Pay returns subscribed with Core's limits",
+    async () => {
+      await page.getByTestId("subscribe-core").click();
+      await page.waitForURL("**/checkout/test/ck_*");
+      await page.getByTestId("test-mode").waitFor();
+      expect(await page.title()).toBe("Subscribe to Crafter Core · Test checkout");
+      expect(await page.getByTestId("checkout-price").textContent()).toBe("$29.00per month");
+      expect(await page.getByTestId("checkout-total").textContent()).toBe("$29.00");
+      await screenshots("subscribe");
+      // Keyboard: Pay has the focus, Enter pays.
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("pay");
+      await page.keyboard.press("Enter");
+      await page.waitForURL("**/app/settings/subscription?checkout=success&source=upgrade_modal&session_id=cs_*");
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="current-tier"]')?.getAttribute("data-tier") === "core",
+      );
+      expect(await page.getByTestId("current-plan-key").textContent()).toBe("CoreMonthly_v1");
+      expect(await page.getByTestId("current-status").textContent()).toBe("active");
+      await page.getByTestId("current-core").waitFor();
+      expect(await page.getByTestId("limit-profiles").textContent()).toBe("1,000 customer profiles");
+      expect(await page.getByTestId("limit-emails").textContent()).toBe("4,000 emails a month");
+      await page.getByTestId("checkout-pending").waitFor({ state: "detached" });
+      expect(await headerCredits()).toBe(MONTHLY_CREDITS.core);
+    },
+  );
 
-    // The user pays; Stripe tells billing, then sends the browser back to the success URL.
-    const customer = `cus_${randomUUID().replaceAll("-", "").slice(0, 14)}`;
-    const subscription = `sub_${randomUUID().replaceAll("-", "").slice(0, 14)}`;
-    await stripeSends("checkout.session.completed", {
-      id: checkout.result.sessionId,
-      object: "checkout.session",
-      mode: "subscription",
-      status: "complete",
-      payment_status: "paid",
-      client_reference_id: userId,
-      customer,
-      subscription,
-      metadata: { userId, planKey: "CoreMonthly_v1" },
-    });
-    await stripeSends("customer.subscription.created", {
-      id: subscription,
-      object: "subscription",
-      customer,
-      status: "active",
-      cancel_at_period_end: false,
-      metadata: { userId, planKey: "CoreMonthly_v1" },
-      items: {
-        object: "list",
-        data: [
-          {
-            id: "si_e2e",
-            current_period_end: Math.floor(Date.now() / 1000) + 30 * 86_400,
-            price: { id: "price_core", lookup_key: "CoreMonthly_v1" },
-          },
-        ],
-      },
-    });
-    await page.goto(
-      `/app/settings/subscription?checkout=success&source=upgrade_modal&session_id=${checkout.result.sessionId}`,
-    );
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid="current-tier"]')?.getAttribute("data-tier") === "core",
-    );
-    expect(await page.getByTestId("current-plan-key").textContent()).toBe("CoreMonthly_v1");
-    await page.getByTestId("current-core").waitFor();
-    expect(await page.getByTestId("checkout-pending").count()).toBe(0);
-    // The plan's monthly credits are in the header and the wallet's history.
+  step("the contact that was refused is now added", async () => {
+    await page.goto("/app/contacts/add");
+    await page.getByTestId("contact-firstName").fill("Robin");
+    await page.getByTestId("contact-email").fill("robin@linden.example");
+    await page.getByTestId("contact-submit").click();
+    await page.waitForURL(/\/app\/contacts\/(?!add)[^/?]+$/);
+  });
+
+  step("a credit pack: Cancel returns to the wallet, Pay adds the credits and an invoice", async () => {
     await page.goto("/app/settings/wallet");
+    await page
+      .getByTestId("wallet-credits")
+      .filter({ hasText: `${MONTHLY_CREDITS.core} credits` })
+      .waitFor();
+    await page.getByTestId("buy-pack_500").click();
+    await page.waitForURL("**/checkout/test/ck_*");
+    expect(await page.title()).toBe("Buy 500 credits · Test checkout");
+    expect(await page.getByTestId("checkout-total").textContent()).toBe("$10.00");
+    await screenshots("pack");
+    await page.getByTestId("cancel").click();
+    await page.waitForURL("**/app/settings/wallet?checkout=cancelled");
+    await page.getByTestId("checkout-cancelled").waitFor();
     expect(await headerCredits()).toBe(MONTHLY_CREDITS.core);
+
+    await page.getByTestId("buy-pack_500").click();
+    await page.waitForURL("**/checkout/test/ck_*");
+    await page.getByTestId("pay").click();
+    await page.waitForURL("**/app/settings/wallet?checkout=success&session_id=cs_*");
+    await page
+      .getByTestId("wallet-credits")
+      .filter({ hasText: `${MONTHLY_CREDITS.core + 500} credits` })
+      .waitFor();
+    await page.getByTestId("wallet-history").getByText("Credit pack").waitFor();
     await page.getByTestId("wallet-history").getByText("Monthly plan credits").waitFor();
+    expect(await headerCredits()).toBe(MONTHLY_CREDITS.core + 500);
+
+    await page.goto("/app/settings/payment-history");
+    await page.getByTestId("invoices").getByText("500 credits").waitFor();
+    await page.getByTestId("invoices").getByText("Crafter Core").waitFor();
+    const amounts = await page.getByTestId("invoice-amount").allTextContents();
+    expect(amounts.sort()).toEqual(["$10.00", "$29.00"]);
+    expect(await page.getByTestId("invoice-status").allTextContents()).toEqual(["paid", "paid"]);
   });
 
   step("crafting works again: the assistant answers", async () => {

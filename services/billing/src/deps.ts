@@ -32,6 +32,11 @@ export interface BillingDeps {
   stripeWebhookSecret: string;
   /** Stripe price ids by plan key, found or created on first use (usecases/stripe-prices.ts). */
   priceIds: Map<PlanKey, string>;
+  /**
+   * Checkouts are paid on the gateway's local test checkout (stripe/client.ts usesLocalCheckout);
+   * absent or false: Stripe's hosted Checkout.
+   */
+  localCheckout?: boolean;
   /** Topic of SubscriptionChanged (`<namespace>.billing.subscription.v1`). */
   subscriptionTopic: string;
 }

@@ -6,7 +6,7 @@ import { access, paymentsAccess, referralsAccess } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { KeyedQueue } from "./store/keyed-queue";
-import { createStripe } from "./stripe/client";
+import { createStripe, usesLocalCheckout } from "./stripe/client";
 
 await runService({
   name: "billing",
@@ -31,6 +31,7 @@ await runService({
       freeTier: { credits: config.FREE_CREDITS, days: config.FREE_CREDITS_DAYS },
       stripe: createStripe(config),
       stripeWebhookSecret: config.STRIPE_WEBHOOK_SECRET,
+      localCheckout: usesLocalCheckout(config),
       priceIds: new Map(),
       subscriptionTopic,
     };

@@ -173,7 +173,8 @@ describe("checkout, upgrade, downgrade and cancel (stripe-mock + signed webhooks
       source: "upgrade_modal",
     });
     expect(checkout.status).toBe(200);
-    expect(checkout.body.result.url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    // Billing talks to stripe-mock, which hosts no payment page: the gateway's local test checkout.
+    expect(checkout.body.result.url).toMatch(/\/checkout\/test\/ck_[A-Za-z0-9_-]{32}$/);
     expect(checkout.body.result.sessionId).toMatch(/^cs_/);
     const bad = await user.session.post("/api/billing/checkout", { kind: "subscription", planKey: "Gold" });
     expect(bad.status).toBe(400);
@@ -254,7 +255,7 @@ describe("credit packs, invoices and duplicate webhooks", () => {
     const user = await newCustomer("pay-pack");
     const checkout = await user.session.post("/api/billing/checkout", { kind: "credits", packId: "pack_500" });
     expect(checkout.status).toBe(200);
-    expect(checkout.body.result.url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    expect(checkout.body.result.url).toMatch(/\/checkout\/test\/ck_/);
     expect((await user.session.post("/api/billing/checkout", { kind: "credits", packId: "nope" })).status).toBe(400);
     const before = await credits(user);
     const paid = event("checkout.session.completed", {
@@ -326,6 +327,116 @@ describe("credit packs, invoices and duplicate webhooks", () => {
     });
     expect((await deliver(forged, otherSecret)).status).toBe(400);
     expect(await credits(user)).toBe(before);
+  });
+});
+
+describe("the local test checkout (stripe-mock hosts no payment page)", () => {
+  const checkoutOf = async (user: Customer, body: object) => {
+    const started = await user.session.post("/api/billing/checkout", body);
+    expect(started.status).toBe(200);
+    return started.body.result as { url: string; sessionId: string; checkoutId: string };
+  };
+  /** The page's Pay form, as the browser posts it. */
+  const pay = (url: string, origin = gatewayUrl()) =>
+    fetch(url, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin },
+      body: "confirm=pay",
+    });
+
+  it("shows the plan and its price, and on Pay subscribes through Stripe's signed webhooks", async () => {
+    const user = await newCustomer("ck-sub");
+    const checkout = await checkoutOf(user, {
+      kind: "subscription",
+      planKey: "CoreMonthly_v1",
+      source: "upgrade_modal",
+    });
+    expect(checkout.url.startsWith(`${gatewayUrl()}/checkout/test/`)).toBe(true);
+    const page = await fetch(checkout.url);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Subscribe to Crafter Core");
+    expect(html).toContain("$29.00");
+    expect(html).toContain("per month");
+    expect(html).toMatch(/test checkout/i);
+
+    const before = await credits(user);
+    const paid = await pay(checkout.url);
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get("location")).toBe(
+      `${gatewayUrl()}/app/settings/subscription?checkout=success&source=upgrade_modal&session_id=${checkout.sessionId}`,
+    );
+    // The webhooks were delivered before the redirect: the plan, its period, limits and credits.
+    const now = await plan(user);
+    expect(now).toMatchObject({ tier: "core", planKey: "CoreMonthly_v1", status: "active", hasCustomer: true });
+    expect(new Date(now.currentPeriodEnd).getTime()).toBeGreaterThan(Date.now() + 27 * DAY * 1000);
+    expect((await notifications.getPlan({ userId: user.userId })).limits?.emails).toBe(LIMITS.core.emails);
+    expect(await credits(user)).toBe(before + MONTHLY_CREDITS.core);
+    const invoices = (await user.session.get("/api/billing/invoices")).body.result;
+    expect(invoices.result).toEqual([
+      expect.objectContaining({ amountPaid: 2900, currency: "usd", status: "paid", description: "Crafter Core" }),
+    ]);
+
+    // Single use: paying again changes nothing (the same events, handled once), and the page says it is paid.
+    expect((await pay(checkout.url)).status).toBe(303);
+    expect(await credits(user)).toBe(before + MONTHLY_CREDITS.core);
+    expect((await user.session.get("/api/billing/invoices")).body.result.meta.count).toBe(1);
+    expect(await (await fetch(checkout.url)).text()).toContain('data-testid="checkout-complete"');
+  });
+
+  it("tells packs and buyers apart by Crafter's own checkout, not by Stripe's session id", async () => {
+    const ana = await newCustomer("ck-pack-a");
+    const ben = await newCustomer("ck-pack-b");
+    const first = await checkoutOf(ana, { kind: "credits", packId: "pack_500" });
+    const second = await checkoutOf(ana, { kind: "credits", packId: "pack_1500" });
+    const bens = await checkoutOf(ben, { kind: "credits", packId: "pack_500" });
+    expect(new Set([first.checkoutId, second.checkoutId, bens.checkoutId]).size).toBe(3);
+    const page = await (await fetch(second.url)).text();
+    expect(page).toContain("Buy 1,500 credits");
+    expect(page).toContain("$25.00");
+
+    const [anaBefore, benBefore] = [await credits(ana), await credits(ben)];
+    // Two Pay clicks at once, then the other checkouts.
+    const twice = await Promise.all([pay(first.url), pay(first.url)]);
+    expect(twice.map((r) => r.status)).toEqual([303, 303]);
+    expect(twice[0]!.headers.get("location")).toBe(
+      `${gatewayUrl()}/app/settings/wallet?checkout=success&session_id=${first.sessionId}`,
+    );
+    expect((await pay(second.url)).status).toBe(303);
+    expect((await pay(bens.url)).status).toBe(303);
+    expect(await credits(ana)).toBe(anaBefore + 500 + 1500);
+    expect(await credits(ben)).toBe(benBefore + 500);
+    const history = (await ana.session.get("/api/billing/invoices")).body.result.result as Array<{
+      amountPaid: number;
+      description: string;
+      id: string;
+    }>;
+    expect(history.map((i) => i.amountPaid).sort()).toEqual([1000, 2500]);
+    expect(new Set(history.map((i) => i.id)).size).toBe(2);
+    expect((await ben.session.get("/api/billing/invoices")).body.result.meta.count).toBe(1);
+    const ledger = (await ana.session.get("/api/billing/ledger?page=1&pageSize=5")).body.result.result;
+    expect(
+      ledger.filter((item: { source: string }) => item.source === "pack").map((i: { delta: number }) => i.delta),
+    ).toEqual([1500, 500]);
+  });
+
+  it("answers 404 for unknown or malformed ids, refuses a cross-site Pay, and refuses a second subscription", async () => {
+    for (const id of ["ck_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "nope", "ck_%00"]) {
+      const missing = await fetch(`${gatewayUrl()}/checkout/test/${id}`);
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).toContain("not valid");
+      expect((await pay(`${gatewayUrl()}/checkout/test/${id}`)).status).toBe(404);
+    }
+    const user = await newCustomer("ck-twice");
+    const one = await checkoutOf(user, { kind: "subscription", planKey: "CoreMonthly_v1" });
+    const two = await checkoutOf(user, { kind: "subscription", planKey: "ProMonthly" });
+    expect((await pay(one.url, "https://evil.example")).status).toBe(403);
+    expect((await pay(one.url)).status).toBe(303);
+    const refused = await pay(two.url);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("already have a subscription");
+    expect(await plan(user)).toMatchObject({ tier: "core", planKey: "CoreMonthly_v1" });
   });
 });
 

@@ -12,7 +12,15 @@ describe("referrals", () => {
   });
 
   it("counts paid packs, completed subscription checkouts and invoices paid with money as payments", () => {
-    const pack = { kind: "pack", userId: "u", customerId: "c", sessionId: "s", packId: "p", credits: 500 } as const;
+    const pack = {
+      kind: "pack",
+      userId: "u",
+      customerId: "c",
+      sessionId: "s",
+      checkoutId: "",
+      packId: "p",
+      credits: 500,
+    } as const;
     expect(payingUser(pack, "u")).toBe("u");
     expect(
       payingUser({ kind: "subscribed", userId: "u", customerId: "c", subscriptionId: "s", planKey: "ProMonthly" }, "u"),

@@ -42,7 +42,19 @@ describe("what a Stripe event means", () => {
       kind: "pack",
       credits: 500,
       sessionId: "cs_1",
+      checkoutId: "",
     });
+    // Crafter's own checkout id (metadata) names the purchase when present: a Stripe test API
+    // answers every checkout with the same session id.
+    expect(
+      webhookEffect(
+        ev("checkout.session.completed", {
+          ...session,
+          payment_status: "paid",
+          metadata: { packId: "pack_500", checkoutId: "ck_abc" },
+        }),
+      ),
+    ).toMatchObject({ kind: "pack", sessionId: "cs_1", checkoutId: "ck_abc" });
     expect(webhookEffect(ev("checkout.session.completed", { ...session, payment_status: "unpaid" })).kind).toBe(
       "ignored",
     );

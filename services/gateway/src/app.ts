@@ -19,6 +19,7 @@ import { API_CONTENT_TYPES, crossOriginMatcher, mountRoutes } from "./http/regis
 import { requestGuard } from "./http/request-guard";
 import { securityHeaders } from "./http/security";
 import { dashboard } from "./http/static";
+import { testCheckoutPage, testCheckoutPay } from "./http/test-checkout";
 import { allRoutes } from "./routes";
 import { mediaFiles } from "./routes/media-files";
 import { clickRedirect, openPixel } from "./routes/tracking.routes";
@@ -142,6 +143,23 @@ export function createApp(
   // Email tracking (issue 13): the open pixel and signed click redirects, no session.
   app.get("/t/o/:file", openPixel(clients));
   app.get("/t/c/:token", clickRedirect(clients));
+  // The local test checkout (billing on stripe-mock, which hosts no payment page): a page and its
+  // Pay form, no session (the checkout id is the secret); Pay delivers Stripe's webhooks to /api.
+  const selfHost = ["0.0.0.0", "::", ""].includes(config.HOST) ? "127.0.0.1" : config.HOST;
+  const checkoutDeps = {
+    payments: clients.paymentsAsGateway,
+    webhookUrl: `http://${selfHost.includes(":") ? `[${selfHost}]` : selfHost}:${config.PORT}/api/billing/webhook`,
+    home: "/app/settings/subscription",
+    logger,
+  };
+  app.get("/checkout/test/:id", testCheckoutPage(checkoutDeps));
+  app.post(
+    "/checkout/test/:id",
+    noStore,
+    csrfGuard(origins, ["application/x-www-form-urlencoded"]),
+    express.urlencoded({ extended: false, limit: "1kb", parameterLimit: 5 }),
+    testCheckoutPay(checkoutDeps),
+  );
   // Pages published from crafts (issue 14) at `/<slug>`; other paths go on to the dashboard.
   app.get("/:slug", publishedPages(clients.pages, config.WEB_DIST, config.PUBLIC_ORIGIN, logger));
   app.use(dashboard(config.WEB_DIST));

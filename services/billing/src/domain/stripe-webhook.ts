@@ -44,8 +44,20 @@ export interface InvoiceRecord {
 export type WebhookEffect =
   /** Checkout finished for a subscription: the user is on planKey (the subscription events refine it). */
   | { kind: "subscribed"; userId: string; customerId: string; subscriptionId: string; planKey: PlanKey }
-  /** Checkout finished for a credit pack (paid). */
-  | { kind: "pack"; userId: string; customerId: string; sessionId: string; packId: string; credits: number }
+  /**
+   * Checkout finished for a credit pack (paid). `checkoutId` is Crafter's own id of the checkout
+   * (metadata; "" on sessions started before it was recorded), which names the grant when present:
+   * a Stripe test API may answer every checkout with the same session id.
+   */
+  | {
+      kind: "pack";
+      userId: string;
+      customerId: string;
+      sessionId: string;
+      checkoutId: string;
+      packId: string;
+      credits: number;
+    }
   /** A subscription was created, changed or ended. */
   | { kind: "subscription"; state: SubscriptionState; ended: boolean }
   /** An invoice was finalized, paid or failed. */
@@ -148,6 +160,7 @@ export function webhookEffect(event: StripeEventLike): WebhookEffect {
           userId,
           customerId,
           sessionId: str(object.id),
+          checkoutId: meta.checkoutId ?? "",
           packId: pack.id,
           credits: pack.credits,
         };

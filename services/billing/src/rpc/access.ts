@@ -35,6 +35,10 @@ export const paymentsAccess = rpcAccess(PaymentsService, {
   cancelSubscription: ["user"],
   createPortalSession: ["user"],
   handleStripeWebhook: ["service:gateway"],
+  // The local test checkout's page and Pay button (the checkout id is the secret, as a hosted
+  // Checkout URL is): served by the gateway without a session.
+  getTestCheckout: ["service:gateway"],
+  completeTestCheckout: ["service:gateway"],
   listInvoices: ["user"],
   listLedger: ["user"],
 });

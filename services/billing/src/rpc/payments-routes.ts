@@ -8,6 +8,7 @@ import { createCheckout } from "../usecases/create-checkout";
 import { handleStripeWebhook } from "../usecases/handle-stripe-webhook";
 import { listInvoices, listLedger } from "../usecases/list-history";
 import { cancelSubscription, changePlan, createPortalSession, getSubscription } from "../usecases/manage-subscription";
+import { completeTestCheckout, getTestCheckout } from "../usecases/test-checkout";
 
 const ts = (date: Date | null) => (date ? timestampFromDate(date) : undefined);
 
@@ -21,6 +22,25 @@ export function paymentsRoutes(deps: BillingDeps): (router: ConnectRouter) => vo
       },
       async createCheckout(req, ctx) {
         return callStripe(() => createCheckout(deps, callerOf(ctx), req));
+      },
+      async getTestCheckout(req) {
+        const { checkout, state } = await getTestCheckout(deps, { checkoutId: req.checkoutId });
+        return {
+          checkoutId: checkout._id,
+          kind: checkout.kind,
+          name: checkout.name,
+          description: checkout.description,
+          amount: BigInt(checkout.amount),
+          currency: checkout.currency,
+          interval: checkout.interval,
+          state,
+          expiresAt: ts(new Date(checkout.expiresAt)),
+          successUrl: checkout.successUrl,
+          cancelUrl: checkout.cancelUrl,
+        };
+      },
+      async completeTestCheckout(req) {
+        return callStripe(() => completeTestCheckout(deps, { checkoutId: req.checkoutId }));
       },
       async changePlan(req, ctx) {
         return callStripe(() => changePlan(deps, callerOf(ctx), { planKey: req.planKey }));

@@ -1,4 +1,5 @@
 import type { Connection } from "mongoose";
+import { CheckoutRepository, checkoutModels } from "./checkout.repository";
 import { balanceModel, LedgerRepository, ledgerEntryModel } from "./ledger.repository";
 import { MrrRepository, mrrChangeModel } from "./mrr.repository";
 import { PaymentsRepository, paymentsModels } from "./payments.repository";
@@ -17,6 +18,8 @@ export interface BillingStores {
   referrals: ReferralRepository;
   /** What each subscription state adds to MRR, over time (Admin's charts, issue 14). */
   mrr: MrrRepository;
+  /** Crafter's own record of each checkout, and the local test checkout's payments. */
+  checkouts: CheckoutRepository;
 }
 
 /** Builds the repositories and waits for their unique indexes, which the ledger's safety rests on. */
@@ -28,6 +31,7 @@ export async function createStores(connection: Connection): Promise<BillingStore
   const usage = usageModels(connection);
   const referrals = referralModels(connection);
   const mrr = mrrChangeModel(connection);
+  const checkouts = checkoutModels(connection);
   await Promise.all([
     mrr.init(),
     ledger.init(),
@@ -42,6 +46,8 @@ export async function createStores(connection: Connection): Promise<BillingStore
     referrals.codes.init(),
     referrals.referrals.init(),
     referrals.rewards.init(),
+    checkouts.checkouts.init(),
+    checkouts.payments.init(),
   ]);
   return {
     ledger: new LedgerRepository(ledger, balances),
@@ -50,5 +56,6 @@ export async function createStores(connection: Connection): Promise<BillingStore
     usage: new UsageRepository(usage.entries, usage.snapshots, usage.limits),
     referrals: new ReferralRepository(referrals.codes, referrals.referrals, referrals.rewards),
     mrr: new MrrRepository(mrr),
+    checkouts: new CheckoutRepository(checkouts.checkouts, checkouts.payments),
   };
 }

@@ -25,6 +25,16 @@ export function createStripe(config: { STRIPE_SECRET_KEY: string; STRIPE_API_URL
 export type { Stripe };
 
 /**
+ * Whether checkouts are paid on the gateway's local test checkout instead of Stripe's hosted page:
+ * only with a test key (`sk_test_…`) on a Stripe API other than api.stripe.com (stripe-mock, which
+ * hosts no payment page and sends no webhooks). Production keeps Stripe's hosted Checkout.
+ */
+export function usesLocalCheckout(config: { STRIPE_SECRET_KEY: string; STRIPE_API_URL: string }): boolean {
+  if (!config.STRIPE_SECRET_KEY.startsWith("sk_test_") || !config.STRIPE_API_URL) return false;
+  return new URL(config.STRIPE_API_URL).hostname !== "api.stripe.com";
+}
+
+/**
  * A Stripe SDK failure as a catalogue error, so no Stripe outage or refusal becomes a 500: Stripe
  * unreachable, rate limiting or refusing our key → UNAVAILABLE (503, retry later); a resource
  * Stripe no longer has → NOT_FOUND; any other refused request → CONFLICT (our state and Stripe's

@@ -106,7 +106,7 @@ async function apply(deps: BillingDeps, effect: WebhookEffect, eventAt: Date): P
       await payments.rememberCustomer(effect.customerId, effect.userId);
       await grantCredits(deps, {
         userId: effect.userId,
-        key: `grant:pack:${effect.sessionId}`,
+        key: `grant:pack:${effect.checkoutId || effect.sessionId}`,
         amount: effect.credits,
         expiresAt: null,
         source: "pack",

@@ -1,5 +1,5 @@
 import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
-import { CREDIT_PACKS, CURRENCY, PLAN_CARDS, PLAN_KEYS } from "@crafter/plans";
+import { CREDIT_PACKS, CURRENCY, LIMITS, PLAN_CARDS, PLAN_KEYS } from "@crafter/plans";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
 import type { RouteDeps } from "./deps";
@@ -35,6 +35,14 @@ const subscriptionSchema = z
     currentPeriodEnd: z.string().nullable(),
     cancelAtPeriodEnd: z.boolean(),
     hasCustomer: z.boolean(),
+    limits: z
+      .object({
+        profiles: z.number().meta({ description: "Customer profiles alive at once." }),
+        emails: z.number().meta({ description: "Emails a calendar month (UTC)." }),
+        aiImages: z.number().meta({ description: "AI images a calendar month (UTC)." }),
+        voiceMinutes: z.number().meta({ description: "Minutes of AI voice a calendar month (UTC)." }),
+      })
+      .meta({ description: "The tier's limits (@crafter/plans LIMITS)." }),
   })
   .meta({ id: "Subscription" });
 
@@ -93,13 +101,21 @@ export function billingRoutes({ clients, publicOrigin }: RouteDeps): RouteDef[] 
       response: subscriptionSchema,
       handler: async ({ as }) => {
         const view = await clients.payments.getSubscription({}, as);
+        const tier = (["free", "core", "pro"] as const).find((t) => t === view.tier) ?? "free";
+        const limits = LIMITS[tier];
         return {
-          tier: (["free", "core", "pro"] as const).find((tier) => tier === view.tier) ?? "free",
+          tier,
           planKey: view.planKey,
           status: view.status,
           currentPeriodEnd: iso(view.currentPeriodEnd),
           cancelAtPeriodEnd: view.cancelAtPeriodEnd,
           hasCustomer: view.hasCustomer,
+          limits: {
+            profiles: limits.profiles,
+            emails: limits.emails,
+            aiImages: limits.ai_images,
+            voiceMinutes: limits.voice_minutes,
+          },
         };
       },
     }),
@@ -123,19 +139,30 @@ export function billingRoutes({ clients, publicOrigin }: RouteDeps): RouteDef[] 
         }),
         z.object({ kind: z.literal("credits"), packId: z.string().min(1).max(40) }),
       ]),
-      response: z.object({ url: z.string(), sessionId: z.string() }),
+      response: z.object({
+        url: z.string().meta({
+          description:
+            "Stripe's hosted page, or where billing uses a Stripe test API (stripe-mock) the local test checkout.",
+        }),
+        sessionId: z.string(),
+        checkoutId: z.string().meta({ description: "Crafter's own id of the checkout." }),
+      }),
       errors: ["CONFLICT"],
       handler: async ({ body, as }) => {
         const urls = returnUrls(origin, body.kind, body.kind === "subscription" ? body.source : undefined);
-        return clients.payments.createCheckout(
+        // Recorded with the checkout; a purchase does not wait on the projects service.
+        const active = await clients.projects.getActiveProject({}, as).catch(() => null);
+        const { url, sessionId, checkoutId } = await clients.payments.createCheckout(
           {
             kind: body.kind,
             planKey: body.kind === "subscription" ? body.planKey : "",
             packId: body.kind === "credits" ? body.packId : "",
+            projectId: active?.projectId ?? "",
             ...urls,
           },
           as,
         );
+        return { url, sessionId, checkoutId };
       },
     }),
     defineRoute({

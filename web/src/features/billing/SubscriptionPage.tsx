@@ -11,6 +11,7 @@ import { billingKeys, billingPaths, type Subscription, startCheckout, usePlans, 
 import { type BillingPeriod, PlanCards } from "./PlanCards";
 
 const TIER_NAMES = { free: "Free", core: "Core", pro: "Pro" } as const;
+const count = new Intl.NumberFormat("en-US");
 const isYearly = (planKey: string) => /Yearly/.test(planKey);
 
 /**
@@ -217,6 +218,18 @@ function CurrentPlan({
                 </Tag>
                 {live && <span data-testid="current-plan-key">{sub.planKey}</span>}
               </Space>
+            ),
+          },
+          {
+            key: "limits",
+            label: "Limits",
+            children: (
+              <ul data-testid="plan-limits" style={{ margin: 0, paddingInlineStart: 18 }}>
+                <li data-testid="limit-profiles">{count.format(sub.limits.profiles)} customer profiles</li>
+                <li data-testid="limit-emails">{count.format(sub.limits.emails)} emails a month</li>
+                <li data-testid="limit-ai-images">{count.format(sub.limits.aiImages)} AI images a month</li>
+                <li data-testid="limit-voice">{count.format(sub.limits.voiceMinutes)} minutes of AI voice a month</li>
+              </ul>
             ),
           },
           ...(live

@@ -24,7 +24,7 @@ function describe(item: LedgerItem): string {
 
 /**
  * /app/settings/wallet: the balance and its expiry (userInfo, from billing), credit packs bought
- * through Stripe Checkout, and the ledger's history, newest first.
+ * through Stripe Checkout (or the local test checkout), and the ledger's history, newest first.
  */
 export default function WalletPage() {
   const [params] = useSearchParams();
@@ -46,6 +46,14 @@ export default function WalletPage() {
           showIcon
           data-testid="pack-pending"
           title="Payment received. Your credits appear here as soon as Stripe confirms it."
+        />
+      )}
+      {checkout === "cancelled" && (
+        <Alert
+          type="info"
+          showIcon
+          data-testid="checkout-cancelled"
+          title="Checkout was cancelled; nothing was charged."
         />
       )}
       <Card title="Credits">

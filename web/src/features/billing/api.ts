@@ -34,6 +34,8 @@ export interface Subscription {
   currentPeriodEnd: string | null;
   cancelAtPeriodEnd: boolean;
   hasCustomer: boolean;
+  /** The tier's limits. */
+  limits: { profiles: number; emails: number; aiImages: number; voiceMinutes: number };
 }
 
 export interface Page<T> {
@@ -97,7 +99,10 @@ export function useLedger(page: number) {
   return useSWR<Page<LedgerItem>>(billingKeys.ledger(page), fetcher);
 }
 
-/** Starts Stripe Checkout and leaves for its hosted page. */
+/**
+ * Starts a checkout and leaves for its page: Stripe's hosted Checkout, or where billing runs on a
+ * Stripe test API (stripe-mock) the gateway's local test checkout.
+ */
 export async function startCheckout(
   body: { kind: "subscription"; planKey: string; source?: string } | { kind: "credits"; packId: string },
 ): Promise<void> {

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/billing/v1/payments.proto.
  */
 export const file_crafter_billing_v1_payments: GenFile = /*@__PURE__*/
-  fileDesc("CiFjcmFmdGVyL2JpbGxpbmcvdjEvcGF5bWVudHMucHJvdG8SEmNyYWZ0ZXIuYmlsbGluZy52MSIYChZHZXRTdWJzY3JpcHRpb25SZXF1ZXN0IrUBChdHZXRTdWJzY3JpcHRpb25SZXNwb25zZRIMCgR0aWVyGAEgASgJEhAKCHBsYW5fa2V5GAIgASgJEg4KBnN0YXR1cxgDIAEoCRI2ChJjdXJyZW50X3BlcmlvZF9lbmQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFGNhbmNlbF9hdF9wZXJpb2RfZW5kGAUgASgIEhQKDGhhc19jdXN0b21lchgGIAEoCCJxChVDcmVhdGVDaGVja291dFJlcXVlc3QSDAoEa2luZBgBIAEoCRIQCghwbGFuX2tleRgCIAEoCRIPCgdwYWNrX2lkGAMgASgJEhMKC3N1Y2Nlc3NfdXJsGAQgASgJEhIKCmNhbmNlbF91cmwYBSABKAkiOQoWQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZRILCgN1cmwYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCSIlChFDaGFuZ2VQbGFuUmVxdWVzdBIQCghwbGFuX2tleRgBIAEoCSI5ChJDaGFuZ2VQbGFuUmVzcG9uc2USEAoIcGxhbl9rZXkYASABKAkSEQoJZGlyZWN0aW9uGAIgASgJIisKGUNhbmNlbFN1YnNjcmlwdGlvblJlcXVlc3QSDgoGcmVzdW1lGAEgASgIIjoKGkNhbmNlbFN1YnNjcmlwdGlvblJlc3BvbnNlEhwKFGNhbmNlbF9hdF9wZXJpb2RfZW5kGAEgASgIIjAKGkNyZWF0ZVBvcnRhbFNlc3Npb25SZXF1ZXN0EhIKCnJldHVybl91cmwYASABKAkiKgobQ3JlYXRlUG9ydGFsU2Vzc2lvblJlc3BvbnNlEgsKA3VybBgBIAEoCSJAChpIYW5kbGVTdHJpcGVXZWJob29rUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEhEKCXNpZ25hdHVyZRgCIAEoCSJCChtIYW5kbGVTdHJpcGVXZWJob29rUmVzcG9uc2USDwoHb3V0Y29tZRgBIAEoCRISCgpldmVudF90eXBlGAIgASgJIjYKE0xpc3RJbnZvaWNlc1JlcXVlc3QSDAoEcGFnZRgBIAEoBRIRCglwYWdlX3NpemUYAiABKAUi5gEKB0ludm9pY2USCgoCaWQYASABKAkSEwoLYW1vdW50X3BhaWQYAiABKAMSEgoKYW1vdW50X2R1ZRgDIAEoAxIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSDgoGbnVtYmVyGAYgASgJEhMKC2Rlc2NyaXB0aW9uGAcgASgJEhoKEmhvc3RlZF9pbnZvaWNlX3VybBgIIAEoCRITCgtpbnZvaWNlX3BkZhgJIAEoCRIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJUChRMaXN0SW52b2ljZXNSZXNwb25zZRItCghpbnZvaWNlcxgBIAMoCzIbLmNyYWZ0ZXIuYmlsbGluZy52MS5JbnZvaWNlEg0KBXRvdGFsGAIgASgFIjQKEUxpc3RMZWRnZXJSZXF1ZXN0EgwKBHBhZ2UYASABKAUSEQoJcGFnZV9zaXplGAIgASgFIswBCgpMZWRnZXJJdGVtEgoKAmlkGAEgASgJEgwKBGtpbmQYAiABKAkSDQoFZGVsdGEYAyABKAUSDgoGc291cmNlGAQgASgJEg4KBnJlYXNvbhgFIAEoCRIVCg1iYWxhbmNlX2FmdGVyGAYgASgFEi4KCmV4cGlyZXNfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlIKEkxpc3RMZWRnZXJSZXNwb25zZRItCgVpdGVtcxgBIAMoCzIeLmNyYWZ0ZXIuYmlsbGluZy52MS5MZWRnZXJJdGVtEg0KBXRvdGFsGAIgASgFMugGCg9QYXltZW50c1NlcnZpY2USagoPR2V0U3Vic2NyaXB0aW9uEiouY3JhZnRlci5iaWxsaW5nLnYxLkdldFN1YnNjcmlwdGlvblJlcXVlc3QaKy5jcmFmdGVyLmJpbGxpbmcudjEuR2V0U3Vic2NyaXB0aW9uUmVzcG9uc2USZwoOQ3JlYXRlQ2hlY2tvdXQSKS5jcmFmdGVyLmJpbGxpbmcudjEuQ3JlYXRlQ2hlY2tvdXRSZXF1ZXN0GiouY3JhZnRlci5iaWxsaW5nLnYxLkNyZWF0ZUNoZWNrb3V0UmVzcG9uc2USWwoKQ2hhbmdlUGxhbhIlLmNyYWZ0ZXIuYmlsbGluZy52MS5DaGFuZ2VQbGFuUmVxdWVzdBomLmNyYWZ0ZXIuYmlsbGluZy52MS5DaGFuZ2VQbGFuUmVzcG9uc2UScwoSQ2FuY2VsU3Vic2NyaXB0aW9uEi0uY3JhZnRlci5iaWxsaW5nLnYxLkNhbmNlbFN1YnNjcmlwdGlvblJlcXVlc3QaLi5jcmFmdGVyLmJpbGxpbmcudjEuQ2FuY2VsU3Vic2NyaXB0aW9uUmVzcG9uc2USdgoTQ3JlYXRlUG9ydGFsU2Vzc2lvbhIuLmNyYWZ0ZXIuYmlsbGluZy52MS5DcmVhdGVQb3J0YWxTZXNzaW9uUmVxdWVzdBovLmNyYWZ0ZXIuYmlsbGluZy52MS5DcmVhdGVQb3J0YWxTZXNzaW9uUmVzcG9uc2USdgoTSGFuZGxlU3RyaXBlV2ViaG9vaxIuLmNyYWZ0ZXIuYmlsbGluZy52MS5IYW5kbGVTdHJpcGVXZWJob29rUmVxdWVzdBovLmNyYWZ0ZXIuYmlsbGluZy52MS5IYW5kbGVTdHJpcGVXZWJob29rUmVzcG9uc2USYQoMTGlzdEludm9pY2VzEicuY3JhZnRlci5iaWxsaW5nLnYxLkxpc3RJbnZvaWNlc1JlcXVlc3QaKC5jcmFmdGVyLmJpbGxpbmcudjEuTGlzdEludm9pY2VzUmVzcG9uc2USWwoKTGlzdExlZGdlchIlLmNyYWZ0ZXIuYmlsbGluZy52MS5MaXN0TGVkZ2VyUmVxdWVzdBomLmNyYWZ0ZXIuYmlsbGluZy52MS5MaXN0TGVkZ2VyUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiFjcmFmdGVyL2JpbGxpbmcvdjEvcGF5bWVudHMucHJvdG8SEmNyYWZ0ZXIuYmlsbGluZy52MSIYChZHZXRTdWJzY3JpcHRpb25SZXF1ZXN0IrUBChdHZXRTdWJzY3JpcHRpb25SZXNwb25zZRIMCgR0aWVyGAEgASgJEhAKCHBsYW5fa2V5GAIgASgJEg4KBnN0YXR1cxgDIAEoCRI2ChJjdXJyZW50X3BlcmlvZF9lbmQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFGNhbmNlbF9hdF9wZXJpb2RfZW5kGAUgASgIEhQKDGhhc19jdXN0b21lchgGIAEoCCKFAQoVQ3JlYXRlQ2hlY2tvdXRSZXF1ZXN0EgwKBGtpbmQYASABKAkSEAoIcGxhbl9rZXkYAiABKAkSDwoHcGFja19pZBgDIAEoCRITCgtzdWNjZXNzX3VybBgEIAEoCRISCgpjYW5jZWxfdXJsGAUgASgJEhIKCnByb2plY3RfaWQYBiABKAkiTgoWQ3JlYXRlQ2hlY2tvdXRSZXNwb25zZRILCgN1cmwYASABKAkSEgoKc2Vzc2lvbl9pZBgCIAEoCRITCgtjaGVja291dF9pZBgDIAEoCSItChZHZXRUZXN0Q2hlY2tvdXRSZXF1ZXN0EhMKC2NoZWNrb3V0X2lkGAEgASgJIvsBChdHZXRUZXN0Q2hlY2tvdXRSZXNwb25zZRITCgtjaGVja291dF9pZBgBIAEoCRIMCgRraW5kGAIgASgJEgwKBG5hbWUYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSDgoGYW1vdW50GAUgASgDEhAKCGN1cnJlbmN5GAYgASgJEhAKCGludGVydmFsGAcgASgJEg0KBXN0YXRlGAggASgJEi4KCmV4cGlyZXNfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3N1Y2Nlc3NfdXJsGAogASgJEhIKCmNhbmNlbF91cmwYCyABKAkiMgobQ29tcGxldGVUZXN0Q2hlY2tvdXRSZXF1ZXN0EhMKC2NoZWNrb3V0X2lkGAEgASgJIjkKE1Rlc3RXZWJob29rRGVsaXZlcnkSDwoHcGF5bG9hZBgBIAEoCRIRCglzaWduYXR1cmUYAiABKAkicAocQ29tcGxldGVUZXN0Q2hlY2tvdXRSZXNwb25zZRITCgtzdWNjZXNzX3VybBgBIAEoCRI7CgpkZWxpdmVyaWVzGAIgAygLMicuY3JhZnRlci5iaWxsaW5nLnYxLlRlc3RXZWJob29rRGVsaXZlcnkiJQoRQ2hhbmdlUGxhblJlcXVlc3QSEAoIcGxhbl9rZXkYASABKAkiOQoSQ2hhbmdlUGxhblJlc3BvbnNlEhAKCHBsYW5fa2V5GAEgASgJEhEKCWRpcmVjdGlvbhgCIAEoCSIrChlDYW5jZWxTdWJzY3JpcHRpb25SZXF1ZXN0Eg4KBnJlc3VtZRgBIAEoCCI6ChpDYW5jZWxTdWJzY3JpcHRpb25SZXNwb25zZRIcChRjYW5jZWxfYXRfcGVyaW9kX2VuZBgBIAEoCCIwChpDcmVhdGVQb3J0YWxTZXNzaW9uUmVxdWVzdBISCgpyZXR1cm5fdXJsGAEgASgJIioKG0NyZWF0ZVBvcnRhbFNlc3Npb25SZXNwb25zZRILCgN1cmwYASABKAkiQAoaSGFuZGxlU3RyaXBlV2ViaG9va1JlcXVlc3QSDwoHcGF5bG9hZBgBIAEoDBIRCglzaWduYXR1cmUYAiABKAkiQgobSGFuZGxlU3RyaXBlV2ViaG9va1Jlc3BvbnNlEg8KB291dGNvbWUYASABKAkSEgoKZXZlbnRfdHlwZRgCIAEoCSI2ChNMaXN0SW52b2ljZXNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSEQoJcGFnZV9zaXplGAIgASgFIuYBCgdJbnZvaWNlEgoKAmlkGAEgASgJEhMKC2Ftb3VudF9wYWlkGAIgASgDEhIKCmFtb3VudF9kdWUYAyABKAMSEAoIY3VycmVuY3kYBCABKAkSDgoGc3RhdHVzGAUgASgJEg4KBm51bWJlchgGIAEoCRITCgtkZXNjcmlwdGlvbhgHIAEoCRIaChJob3N0ZWRfaW52b2ljZV91cmwYCCABKAkSEwoLaW52b2ljZV9wZGYYCSABKAkSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiVAoUTGlzdEludm9pY2VzUmVzcG9uc2USLQoIaW52b2ljZXMYASADKAsyGy5jcmFmdGVyLmJpbGxpbmcudjEuSW52b2ljZRINCgV0b3RhbBgCIAEoBSI0ChFMaXN0TGVkZ2VyUmVxdWVzdBIMCgRwYWdlGAEgASgFEhEKCXBhZ2Vfc2l6ZRgCIAEoBSLMAQoKTGVkZ2VySXRlbRIKCgJpZBgBIAEoCRIMCgRraW5kGAIgASgJEg0KBWRlbHRhGAMgASgFEg4KBnNvdXJjZRgEIAEoCRIOCgZyZWFzb24YBSABKAkSFQoNYmFsYW5jZV9hZnRlchgGIAEoBRIuCgpleHBpcmVzX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJSChJMaXN0TGVkZ2VyUmVzcG9uc2USLQoFaXRlbXMYASADKAsyHi5jcmFmdGVyLmJpbGxpbmcudjEuTGVkZ2VySXRlbRINCgV0b3RhbBgCIAEoBTLPCAoPUGF5bWVudHNTZXJ2aWNlEmoKD0dldFN1YnNjcmlwdGlvbhIqLmNyYWZ0ZXIuYmlsbGluZy52MS5HZXRTdWJzY3JpcHRpb25SZXF1ZXN0GisuY3JhZnRlci5iaWxsaW5nLnYxLkdldFN1YnNjcmlwdGlvblJlc3BvbnNlEmcKDkNyZWF0ZUNoZWNrb3V0EikuY3JhZnRlci5iaWxsaW5nLnYxLkNyZWF0ZUNoZWNrb3V0UmVxdWVzdBoqLmNyYWZ0ZXIuYmlsbGluZy52MS5DcmVhdGVDaGVja291dFJlc3BvbnNlElsKCkNoYW5nZVBsYW4SJS5jcmFmdGVyLmJpbGxpbmcudjEuQ2hhbmdlUGxhblJlcXVlc3QaJi5jcmFmdGVyLmJpbGxpbmcudjEuQ2hhbmdlUGxhblJlc3BvbnNlEnMKEkNhbmNlbFN1YnNjcmlwdGlvbhItLmNyYWZ0ZXIuYmlsbGluZy52MS5DYW5jZWxTdWJzY3JpcHRpb25SZXF1ZXN0Gi4uY3JhZnRlci5iaWxsaW5nLnYxLkNhbmNlbFN1YnNjcmlwdGlvblJlc3BvbnNlEnYKE0NyZWF0ZVBvcnRhbFNlc3Npb24SLi5jcmFmdGVyLmJpbGxpbmcudjEuQ3JlYXRlUG9ydGFsU2Vzc2lvblJlcXVlc3QaLy5jcmFmdGVyLmJpbGxpbmcudjEuQ3JlYXRlUG9ydGFsU2Vzc2lvblJlc3BvbnNlEnYKE0hhbmRsZVN0cmlwZVdlYmhvb2sSLi5jcmFmdGVyLmJpbGxpbmcudjEuSGFuZGxlU3RyaXBlV2ViaG9va1JlcXVlc3QaLy5jcmFmdGVyLmJpbGxpbmcudjEuSGFuZGxlU3RyaXBlV2ViaG9va1Jlc3BvbnNlEmEKDExpc3RJbnZvaWNlcxInLmNyYWZ0ZXIuYmlsbGluZy52MS5MaXN0SW52b2ljZXNSZXF1ZXN0GiguY3JhZnRlci5iaWxsaW5nLnYxLkxpc3RJbnZvaWNlc1Jlc3BvbnNlElsKCkxpc3RMZWRnZXISJS5jcmFmdGVyLmJpbGxpbmcudjEuTGlzdExlZGdlclJlcXVlc3QaJi5jcmFmdGVyLmJpbGxpbmcudjEuTGlzdExlZGdlclJlc3BvbnNlEmoKD0dldFRlc3RDaGVja291dBIqLmNyYWZ0ZXIuYmlsbGluZy52MS5HZXRUZXN0Q2hlY2tvdXRSZXF1ZXN0GisuY3JhZnRlci5iaWxsaW5nLnYxLkdldFRlc3RDaGVja291dFJlc3BvbnNlEnkKFENvbXBsZXRlVGVzdENoZWNrb3V0Ei8uY3JhZnRlci5iaWxsaW5nLnYxLkNvbXBsZXRlVGVzdENoZWNrb3V0UmVxdWVzdBowLmNyYWZ0ZXIuYmlsbGluZy52MS5Db21wbGV0ZVRlc3RDaGVja291dFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.billing.v1.GetSubscriptionRequest
@@ -116,6 +116,13 @@ export type CreateCheckoutRequest = Message<"crafter.billing.v1.CreateCheckoutRe
    * @generated from field: string cancel_url = 5;
    */
   cancelUrl: string;
+
+  /**
+   * The caller's active project when they bought (recorded with the checkout); may be empty.
+   *
+   * @generated from field: string project_id = 6;
+   */
+  projectId: string;
 };
 
 /**
@@ -130,7 +137,7 @@ export const CreateCheckoutRequestSchema: GenMessage<CreateCheckoutRequest> = /*
  */
 export type CreateCheckoutResponse = Message<"crafter.billing.v1.CreateCheckoutResponse"> & {
   /**
-   * Stripe's hosted page.
+   * Stripe's hosted page, or the gateway's local test checkout (billing on a Stripe test API).
    *
    * @generated from field: string url = 1;
    */
@@ -140,6 +147,13 @@ export type CreateCheckoutResponse = Message<"crafter.billing.v1.CreateCheckoutR
    * @generated from field: string session_id = 2;
    */
   sessionId: string;
+
+  /**
+   * Crafter's own id of this checkout (carried in the Stripe events' metadata as checkoutId).
+   *
+   * @generated from field: string checkout_id = 3;
+   */
+  checkoutId: string;
 };
 
 /**
@@ -148,6 +162,173 @@ export type CreateCheckoutResponse = Message<"crafter.billing.v1.CreateCheckoutR
  */
 export const CreateCheckoutResponseSchema: GenMessage<CreateCheckoutResponse> = /*@__PURE__*/
   messageDesc(file_crafter_billing_v1_payments, 3);
+
+/**
+ * @generated from message crafter.billing.v1.GetTestCheckoutRequest
+ */
+export type GetTestCheckoutRequest = Message<"crafter.billing.v1.GetTestCheckoutRequest"> & {
+  /**
+   * @generated from field: string checkout_id = 1;
+   */
+  checkoutId: string;
+};
+
+/**
+ * Describes the message crafter.billing.v1.GetTestCheckoutRequest.
+ * Use `create(GetTestCheckoutRequestSchema)` to create a new message.
+ */
+export const GetTestCheckoutRequestSchema: GenMessage<GetTestCheckoutRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_billing_v1_payments, 4);
+
+/**
+ * @generated from message crafter.billing.v1.GetTestCheckoutResponse
+ */
+export type GetTestCheckoutResponse = Message<"crafter.billing.v1.GetTestCheckoutResponse"> & {
+  /**
+   * @generated from field: string checkout_id = 1;
+   */
+  checkoutId: string;
+
+  /**
+   * "subscription" or "credits".
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * What is bought: "Crafter Core" or "500 credits".
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * One line under the name: "Billed monthly", "Credits never expire".
+   *
+   * @generated from field: string description = 4;
+   */
+  description: string;
+
+  /**
+   * Smallest currency unit (cents), charged now.
+   *
+   * @generated from field: int64 amount = 5;
+   */
+  amount: bigint;
+
+  /**
+   * ISO 4217, lower case ("usd").
+   *
+   * @generated from field: string currency = 6;
+   */
+  currency: string;
+
+  /**
+   * "month" or "year" for a subscription; empty for a one-off payment.
+   *
+   * @generated from field: string interval = 7;
+   */
+  interval: string;
+
+  /**
+   * "open", "complete" or "expired".
+   *
+   * @generated from field: string state = 8;
+   */
+  state: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 9;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * Where Pay and Cancel return to.
+   *
+   * @generated from field: string success_url = 10;
+   */
+  successUrl: string;
+
+  /**
+   * @generated from field: string cancel_url = 11;
+   */
+  cancelUrl: string;
+};
+
+/**
+ * Describes the message crafter.billing.v1.GetTestCheckoutResponse.
+ * Use `create(GetTestCheckoutResponseSchema)` to create a new message.
+ */
+export const GetTestCheckoutResponseSchema: GenMessage<GetTestCheckoutResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_billing_v1_payments, 5);
+
+/**
+ * @generated from message crafter.billing.v1.CompleteTestCheckoutRequest
+ */
+export type CompleteTestCheckoutRequest = Message<"crafter.billing.v1.CompleteTestCheckoutRequest"> & {
+  /**
+   * @generated from field: string checkout_id = 1;
+   */
+  checkoutId: string;
+};
+
+/**
+ * Describes the message crafter.billing.v1.CompleteTestCheckoutRequest.
+ * Use `create(CompleteTestCheckoutRequestSchema)` to create a new message.
+ */
+export const CompleteTestCheckoutRequestSchema: GenMessage<CompleteTestCheckoutRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_billing_v1_payments, 6);
+
+/**
+ * One webhook delivery as Stripe makes it: the exact body and its Stripe-Signature header.
+ *
+ * @generated from message crafter.billing.v1.TestWebhookDelivery
+ */
+export type TestWebhookDelivery = Message<"crafter.billing.v1.TestWebhookDelivery"> & {
+  /**
+   * @generated from field: string payload = 1;
+   */
+  payload: string;
+
+  /**
+   * @generated from field: string signature = 2;
+   */
+  signature: string;
+};
+
+/**
+ * Describes the message crafter.billing.v1.TestWebhookDelivery.
+ * Use `create(TestWebhookDeliverySchema)` to create a new message.
+ */
+export const TestWebhookDeliverySchema: GenMessage<TestWebhookDelivery> = /*@__PURE__*/
+  messageDesc(file_crafter_billing_v1_payments, 7);
+
+/**
+ * @generated from message crafter.billing.v1.CompleteTestCheckoutResponse
+ */
+export type CompleteTestCheckoutResponse = Message<"crafter.billing.v1.CompleteTestCheckoutResponse"> & {
+  /**
+   * The success URL with {CHECKOUT_SESSION_ID} filled in.
+   *
+   * @generated from field: string success_url = 1;
+   */
+  successUrl: string;
+
+  /**
+   * In the order Stripe sends them.
+   *
+   * @generated from field: repeated crafter.billing.v1.TestWebhookDelivery deliveries = 2;
+   */
+  deliveries: TestWebhookDelivery[];
+};
+
+/**
+ * Describes the message crafter.billing.v1.CompleteTestCheckoutResponse.
+ * Use `create(CompleteTestCheckoutResponseSchema)` to create a new message.
+ */
+export const CompleteTestCheckoutResponseSchema: GenMessage<CompleteTestCheckoutResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_billing_v1_payments, 8);
 
 /**
  * @generated from message crafter.billing.v1.ChangePlanRequest
@@ -164,7 +345,7 @@ export type ChangePlanRequest = Message<"crafter.billing.v1.ChangePlanRequest"> 
  * Use `create(ChangePlanRequestSchema)` to create a new message.
  */
 export const ChangePlanRequestSchema: GenMessage<ChangePlanRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 4);
+  messageDesc(file_crafter_billing_v1_payments, 9);
 
 /**
  * @generated from message crafter.billing.v1.ChangePlanResponse
@@ -190,7 +371,7 @@ export type ChangePlanResponse = Message<"crafter.billing.v1.ChangePlanResponse"
  * Use `create(ChangePlanResponseSchema)` to create a new message.
  */
 export const ChangePlanResponseSchema: GenMessage<ChangePlanResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 5);
+  messageDesc(file_crafter_billing_v1_payments, 10);
 
 /**
  * @generated from message crafter.billing.v1.CancelSubscriptionRequest
@@ -209,7 +390,7 @@ export type CancelSubscriptionRequest = Message<"crafter.billing.v1.CancelSubscr
  * Use `create(CancelSubscriptionRequestSchema)` to create a new message.
  */
 export const CancelSubscriptionRequestSchema: GenMessage<CancelSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 6);
+  messageDesc(file_crafter_billing_v1_payments, 11);
 
 /**
  * @generated from message crafter.billing.v1.CancelSubscriptionResponse
@@ -226,7 +407,7 @@ export type CancelSubscriptionResponse = Message<"crafter.billing.v1.CancelSubsc
  * Use `create(CancelSubscriptionResponseSchema)` to create a new message.
  */
 export const CancelSubscriptionResponseSchema: GenMessage<CancelSubscriptionResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 7);
+  messageDesc(file_crafter_billing_v1_payments, 12);
 
 /**
  * @generated from message crafter.billing.v1.CreatePortalSessionRequest
@@ -245,7 +426,7 @@ export type CreatePortalSessionRequest = Message<"crafter.billing.v1.CreatePorta
  * Use `create(CreatePortalSessionRequestSchema)` to create a new message.
  */
 export const CreatePortalSessionRequestSchema: GenMessage<CreatePortalSessionRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 8);
+  messageDesc(file_crafter_billing_v1_payments, 13);
 
 /**
  * @generated from message crafter.billing.v1.CreatePortalSessionResponse
@@ -262,7 +443,7 @@ export type CreatePortalSessionResponse = Message<"crafter.billing.v1.CreatePort
  * Use `create(CreatePortalSessionResponseSchema)` to create a new message.
  */
 export const CreatePortalSessionResponseSchema: GenMessage<CreatePortalSessionResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 9);
+  messageDesc(file_crafter_billing_v1_payments, 14);
 
 /**
  * @generated from message crafter.billing.v1.HandleStripeWebhookRequest
@@ -288,7 +469,7 @@ export type HandleStripeWebhookRequest = Message<"crafter.billing.v1.HandleStrip
  * Use `create(HandleStripeWebhookRequestSchema)` to create a new message.
  */
 export const HandleStripeWebhookRequestSchema: GenMessage<HandleStripeWebhookRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 10);
+  messageDesc(file_crafter_billing_v1_payments, 15);
 
 /**
  * @generated from message crafter.billing.v1.HandleStripeWebhookResponse
@@ -312,7 +493,7 @@ export type HandleStripeWebhookResponse = Message<"crafter.billing.v1.HandleStri
  * Use `create(HandleStripeWebhookResponseSchema)` to create a new message.
  */
 export const HandleStripeWebhookResponseSchema: GenMessage<HandleStripeWebhookResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 11);
+  messageDesc(file_crafter_billing_v1_payments, 16);
 
 /**
  * @generated from message crafter.billing.v1.ListInvoicesRequest
@@ -334,7 +515,7 @@ export type ListInvoicesRequest = Message<"crafter.billing.v1.ListInvoicesReques
  * Use `create(ListInvoicesRequestSchema)` to create a new message.
  */
 export const ListInvoicesRequestSchema: GenMessage<ListInvoicesRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 12);
+  messageDesc(file_crafter_billing_v1_payments, 17);
 
 /**
  * @generated from message crafter.billing.v1.Invoice
@@ -402,7 +583,7 @@ export type Invoice = Message<"crafter.billing.v1.Invoice"> & {
  * Use `create(InvoiceSchema)` to create a new message.
  */
 export const InvoiceSchema: GenMessage<Invoice> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 13);
+  messageDesc(file_crafter_billing_v1_payments, 18);
 
 /**
  * @generated from message crafter.billing.v1.ListInvoicesResponse
@@ -424,7 +605,7 @@ export type ListInvoicesResponse = Message<"crafter.billing.v1.ListInvoicesRespo
  * Use `create(ListInvoicesResponseSchema)` to create a new message.
  */
 export const ListInvoicesResponseSchema: GenMessage<ListInvoicesResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 14);
+  messageDesc(file_crafter_billing_v1_payments, 19);
 
 /**
  * @generated from message crafter.billing.v1.ListLedgerRequest
@@ -446,7 +627,7 @@ export type ListLedgerRequest = Message<"crafter.billing.v1.ListLedgerRequest"> 
  * Use `create(ListLedgerRequestSchema)` to create a new message.
  */
 export const ListLedgerRequestSchema: GenMessage<ListLedgerRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 15);
+  messageDesc(file_crafter_billing_v1_payments, 20);
 
 /**
  * @generated from message crafter.billing.v1.LedgerItem
@@ -504,7 +685,7 @@ export type LedgerItem = Message<"crafter.billing.v1.LedgerItem"> & {
  * Use `create(LedgerItemSchema)` to create a new message.
  */
 export const LedgerItemSchema: GenMessage<LedgerItem> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 16);
+  messageDesc(file_crafter_billing_v1_payments, 21);
 
 /**
  * @generated from message crafter.billing.v1.ListLedgerResponse
@@ -526,7 +707,7 @@ export type ListLedgerResponse = Message<"crafter.billing.v1.ListLedgerResponse"
  * Use `create(ListLedgerResponseSchema)` to create a new message.
  */
 export const ListLedgerResponseSchema: GenMessage<ListLedgerResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_billing_v1_payments, 17);
+  messageDesc(file_crafter_billing_v1_payments, 22);
 
 /**
  * Payments through Stripe (issue 14): hosted Checkout for subscriptions and credit packs, plan
@@ -626,6 +807,33 @@ export const PaymentsService: GenService<{
     methodKind: "unary";
     input: typeof ListLedgerRequestSchema;
     output: typeof ListLedgerResponseSchema;
+  },
+  /**
+   * The local test checkout (billing on a Stripe test API such as stripe-mock, which hosts no
+   * payment page): what a checkout sells and whether it can still be paid. The gateway's alone:
+   * the checkout id is the secret, as a hosted Checkout URL is. NOT_FOUND for an unknown id or
+   * when billing uses Stripe's own hosted Checkout.
+   *
+   * @generated from rpc crafter.billing.v1.PaymentsService.GetTestCheckout
+   */
+  getTestCheckout: {
+    methodKind: "unary";
+    input: typeof GetTestCheckoutRequestSchema;
+    output: typeof GetTestCheckoutResponseSchema;
+  },
+  /**
+   * Pays a local test checkout: creates through the Stripe API what Checkout would (customer,
+   * subscription or payment intent, invoice) and answers the webhook events Stripe would send,
+   * signed with the endpoint's secret, for the gateway to deliver to its webhook endpoint. Single
+   * use: paying again answers the same events (same ids; the webhook handler ignores repeats).
+   * NOT_FOUND as GetTestCheckout; CONFLICT when it expired or the user subscribed meanwhile.
+   *
+   * @generated from rpc crafter.billing.v1.PaymentsService.CompleteTestCheckout
+   */
+  completeTestCheckout: {
+    methodKind: "unary";
+    input: typeof CompleteTestCheckoutRequestSchema;
+    output: typeof CompleteTestCheckoutResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_billing_v1_payments, 0);
