@@ -38,6 +38,19 @@ export interface PlanCard {
   features: string[];
 }
 
+/**
+ * Each tier's limits (spec §9 for Core and Pro). The free tier's are Crafter's choice: enough to
+ * try every feature on a small list (250 profiles, 500 emails, 20 AI images, 5 voice minutes a month).
+ */
+export const LIMITS: Readonly<Record<Tier, Readonly<Record<Counter, number>>>> = {
+  free: { profiles: 250, emails: 500, ai_images: 20, voice_minutes: 5 },
+  core: { profiles: 1000, emails: 4000, ai_images: 200, voice_minutes: 20 },
+  pro: { profiles: 5000, emails: 20000, ai_images: 400, voice_minutes: 60 },
+};
+
+/** Whole numbers on the cards, one way: "1,000", "20,000". */
+const count = (value: number) => new Intl.NumberFormat("en-US").format(value);
+
 const savings = (monthly: number, yearly: number) => Math.round((1 - yearly / monthly) * 100);
 
 export const PLAN_CARDS: readonly PlanCard[] = [
@@ -53,10 +66,10 @@ export const PLAN_CARDS: readonly PlanCard[] = [
     features: [
       "Unlimited text content",
       "Unlimited visual designer",
-      "200 AI images a month",
-      "Up to 1000 customer profiles",
-      "4000 emails a month",
-      "20 minutes of AI voice a month",
+      `${count(LIMITS.core.ai_images)} AI images a month`,
+      `Up to ${count(LIMITS.core.profiles)} customer profiles`,
+      `${count(LIMITS.core.emails)} emails a month`,
+      `${count(LIMITS.core.voice_minutes)} minutes of AI voice a month`,
     ],
   },
   {
@@ -70,10 +83,10 @@ export const PLAN_CARDS: readonly PlanCard[] = [
     yearlySavings: savings(59, 49.17),
     features: [
       "Everything in Core",
-      "5,000 customer profiles",
-      "20,000 emails a month",
-      "400 AI images a month",
-      "60 minutes of AI voice a month",
+      `Up to ${count(LIMITS.pro.profiles)} customer profiles`,
+      `${count(LIMITS.pro.emails)} emails a month`,
+      `${count(LIMITS.pro.ai_images)} AI images a month`,
+      `${count(LIMITS.pro.voice_minutes)} minutes of AI voice a month`,
       "Priority rendering and faster support",
     ],
   },
@@ -95,16 +108,6 @@ export function isCounter(value: string): value is Counter {
 
 /** Counters that reset on the first of each month, UTC. */
 export const MONTHLY_COUNTERS: readonly Counter[] = ["emails", "ai_images", "voice_minutes"];
-
-/**
- * Each tier's limits (spec §9 for Core and Pro). The free tier's are Crafter's choice: enough to
- * try every feature on a small list (250 profiles, 500 emails, 20 AI images, 5 voice minutes a month).
- */
-export const LIMITS: Readonly<Record<Tier, Readonly<Record<Counter, number>>>> = {
-  free: { profiles: 250, emails: 500, ai_images: 20, voice_minutes: 5 },
-  core: { profiles: 1000, emails: 4000, ai_images: 200, voice_minutes: 20 },
-  pro: { profiles: 5000, emails: 20000, ai_images: 400, voice_minutes: 60 },
-};
 
 /** The error codes a reached limit answers with (all HTTP 402 in @crafter/errors). */
 export type LimitScenario =

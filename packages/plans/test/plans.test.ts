@@ -28,6 +28,22 @@ describe("plans", () => {
     expect(suggestedTier("PLAN_LIMIT_REACHED")).toBeNull();
   });
 
+  it("states each card's limits from LIMITS, every number written the same way", () => {
+    const [core, pro] = PLAN_CARDS;
+    expect(core!.features).toEqual(
+      expect.arrayContaining(["Up to 1,000 customer profiles", "4,000 emails a month", "200 AI images a month"]),
+    );
+    expect(pro!.features).toEqual(
+      expect.arrayContaining([
+        "Up to 5,000 customer profiles",
+        "20,000 emails a month",
+        "60 minutes of AI voice a month",
+      ]),
+    );
+    // No bare number of four or more digits ("1000" beside "5,000").
+    for (const feature of [...core!.features, ...pro!.features]) expect(feature).not.toMatch(/\d{4}/);
+  });
+
   it("counts months in UTC", () => {
     expect(usagePeriod(new Date("2026-11-30T23:59:59Z"))).toBe("2026-11");
     expect(usagePeriod(new Date("2026-12-01T00:00:00Z"))).toBe("2026-12");
