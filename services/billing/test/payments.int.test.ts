@@ -422,12 +422,14 @@ describe("the local test checkout (stripe-mock hosts no payment page)", () => {
   });
 
   it("answers 404 for unknown or malformed ids, refuses a cross-site Pay, and refuses a second subscription", async () => {
-    for (const id of ["ck_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "nope", "ck_%00"]) {
+    for (const id of ["ck_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "nope", "ck_%2e%2e"]) {
       const missing = await fetch(`${gatewayUrl()}/checkout/test/${id}`);
       expect(missing.status).toBe(404);
       expect(await missing.text()).toContain("not valid");
       expect((await pay(`${gatewayUrl()}/checkout/test/${id}`)).status).toBe(404);
     }
+    // A control character never reaches the page (the gateway's request guard).
+    expect((await fetch(`${gatewayUrl()}/checkout/test/ck_%00`)).status).toBe(400);
     const user = await newCustomer("ck-twice");
     const one = await checkoutOf(user, { kind: "subscription", planKey: "CoreMonthly_v1" });
     const two = await checkoutOf(user, { kind: "subscription", planKey: "ProMonthly" });
