@@ -33,6 +33,21 @@ describe("help pages", () => {
     expect(helpFor(docs, "/app/business/crafts")?.slug).toBe("strategy");
     expect(helpFor(docs, "/app/crafts/AdsWriter")?.slug).toBe("craft");
     expect(helpFor(docs, "/app/crafts")?.slug).toBe("contents");
+    // Each of these pages has its own help, not the generic one.
+    for (const [path, slug] of <[string, string][]>[
+      ["/app/contacts", "contacts"],
+      ["/app/contacts/import", "contacts"],
+      ["/app/contacts/c_1", "contacts"],
+      ["/app/settings/custom-fields", "contacts"],
+      ["/app/segments", "segments"],
+      ["/app/segments/new", "segments"],
+      ["/app/email/campaigns", "email-campaigns"],
+      ["/app/email/campaigns/new", "email-campaigns"],
+      ["/app/email/campaigns/c_1", "email-campaigns"],
+      ["/app/calendar", "calendar"],
+    ]) {
+      expect([path, helpFor(docs, path)?.slug]).toEqual([path, slug]);
+    }
   });
 
   it("are found by every word of a query, by word starts, titles first", () => {
