@@ -13,6 +13,7 @@ import {
   type CalendarEntry,
   type CalendarStatus,
   COLUMN_TITLES,
+  canUnschedule,
   DEFAULT_CALENDAR_COLUMNS,
   formatRate,
   STATUS_COLOR,
@@ -83,9 +84,11 @@ export function ListView() {
       render: (_, e) => (
         <Flex gap={4}>
           <Link to={e.link}>Open</Link>
-          <Button type="link" size="small" danger onClick={() => unschedule(e)} data-testid={`unschedule-${e.id}`}>
-            Unschedule
-          </Button>
+          {canUnschedule(e) && (
+            <Button type="link" size="small" danger onClick={() => unschedule(e)} data-testid={`unschedule-${e.id}`}>
+              Unschedule
+            </Button>
+          )}
         </Flex>
       ),
     },

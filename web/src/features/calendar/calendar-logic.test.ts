@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import {
   canMove,
+  canUnschedule,
   DEFAULT_CALENDAR_COLUMNS,
   formatRate,
   fromCalendarTime,
@@ -70,5 +71,16 @@ describe("calendar helpers", () => {
     expect(initialMode("calendar", 390)).toBe("list");
     expect(initialMode("calendar", 1280)).toBe("calendar");
     expect(initialMode("list", 1280)).toBe("list");
+  });
+});
+
+describe("canUnschedule", () => {
+  it("offers Unschedule on scheduled campaigns and on crafts, never on a campaign that is sending or sent", () => {
+    expect(canUnschedule({ campaignId: "c", status: "scheduled" })).toBe(true);
+    for (const status of ["sending", "sent", "failed"] as const) {
+      expect([status, canUnschedule({ campaignId: "c", status })]).toEqual([status, false]);
+    }
+    expect(canUnschedule({ status: "due" })).toBe(true);
+    expect(canUnschedule({ status: "published" })).toBe(true);
   });
 });

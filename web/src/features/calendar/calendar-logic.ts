@@ -100,6 +100,14 @@ export function canMove(entry: Pick<CalendarEntry, "campaignId" | "status">): bo
   return entry.status !== "published";
 }
 
+/**
+ * Whether "Unschedule" is offered: a campaign only while it is scheduled (one that is sending or
+ * sent cannot be called back, and the server answers 409); a craft's entry always (the craft stays).
+ */
+export function canUnschedule(entry: Pick<CalendarEntry, "campaignId" | "status">): boolean {
+  return entry.campaignId ? entry.status === "scheduled" : true;
+}
+
 /** The query of `GET /api/calendar` for the range a view shows (ISO times). */
 export function rangeQuery(start: Date, end: Date, projectId?: string): string {
   const params = new URLSearchParams({ from: start.toISOString(), to: end.toISOString() });
