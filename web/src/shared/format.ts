@@ -6,11 +6,27 @@ export function formatDateTime(value: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? "" : dateTime.format(date);
 }
 
-const plural = new Intl.PluralRules("en");
+// The interface is English: its numbers and plurals follow English rules wherever it is read.
+const numbers = new Intl.NumberFormat("en");
+const plurals = new Intl.PluralRules("en");
 
-/** "1 credit", "0 credits", "2 credits" (English plural rules). */
+/** 1234 → "1,234", 0.5 → "0.5" (grouped, English). */
+export function formatNumber(value: number): string {
+  return numbers.format(value);
+}
+
+/**
+ * A count with its noun in the right number: countLabel(1, "contact") → "1 contact",
+ * countLabel(1200, "contact") → "1,200 contacts", countLabel(2, "entry", "entries") → "2 entries".
+ * @param other the plural when it is not `one` + "s"
+ */
+export function countLabel(count: number, one: string, other = `${one}s`): string {
+  return `${formatNumber(count)} ${plurals.select(count) === "one" ? one : other}`;
+}
+
+/** "1 credit", "0 credits", "2,500 credits". */
 export function creditsLabel(count: number): string {
-  return `${count} ${plural.select(count) === "one" ? "credit" : "credits"}`;
+  return countLabel(count, "credit");
 }
 
 /** "BlogWriter" → "Blog Writer". */

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { api, fetcher } from "../../api/api";
 import { isApiError } from "../../api/errors";
 import { FormField } from "../../shared/FormField";
-import { formatDateTime } from "../../shared/format";
+import { creditsLabel, formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState } from "../../shared/states";
 import { applyFieldErrors } from "../auth/AuthCard";
@@ -126,7 +126,7 @@ function GrantModal({ user, onClose }: { user: AdminUser; onClose: () => void })
         ...values,
         idempotencyKey: key,
       });
-      notify.success(`${user.email} now has ${result.balance} credits`);
+      notify.success(`${user.email} now has ${creditsLabel(result.balance)}`);
       onClose();
     } catch (failure) {
       if (isApiError(failure) && applyFieldErrors(failure.fields, setError, ["amount", "reason"] as const)) return;

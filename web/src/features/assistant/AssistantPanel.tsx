@@ -6,7 +6,7 @@ import { api } from "../../api/api";
 import { useInitial } from "../../api/hooks/app";
 import { useCraft } from "../../api/hooks/crafts";
 import { paths } from "../../api/paths";
-import { humanize } from "../../shared/format";
+import { countLabel, formatNumber, humanize } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { useUpgradeModal } from "../billing/useUpgradeModal";
 import { useActiveProfile } from "../projects/context";
@@ -128,7 +128,7 @@ export function AssistantPanel({ open, onClose }: { open: boolean; onClose: () =
                 showIcon
                 data-testid="assistant-too-long"
                 title="This conversation is too long."
-                description={`It has passed ${ASSISTANT_CHAT_CAP.toLocaleString()} characters. Clear it to start a new one.`}
+                description={`It has passed ${countLabel(ASSISTANT_CHAT_CAP, "character")}. Clear it to start a new one.`}
               />
             )}
             <Input.TextArea
@@ -148,8 +148,8 @@ export function AssistantPanel({ open, onClose }: { open: boolean; onClose: () =
             />
             <Flex justify="space-between" align="center">
               <Typography.Text type="secondary" data-testid="assistant-count">
-                {chat.count} {chat.count === 1 ? "message" : "messages"} · {chat.totalLength.toLocaleString()} /{" "}
-                {ASSISTANT_CHAT_CAP.toLocaleString()} characters
+                {countLabel(chat.count, "message")} · {formatNumber(chat.totalLength)} /{" "}
+                {countLabel(ASSISTANT_CHAT_CAP, "character")}
               </Typography.Text>
               <Button
                 type="primary"

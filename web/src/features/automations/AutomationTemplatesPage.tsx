@@ -1,6 +1,7 @@
 import { Button, Card, Col, Flex, Row, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
+import { countLabel } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { useAutomationTemplates, useAutomationWrites } from "./api";
@@ -63,7 +64,9 @@ export default function AutomationTemplatesPage() {
                   {t.steps.map((s) => (
                     <Tag key={s.id}>{STEP_LABELS[s.kind]}</Tag>
                   ))}
-                  <Typography.Text type="secondary">{stepIds(t.steps).length} steps in all</Typography.Text>
+                  <Typography.Text type="secondary">
+                    {countLabel(stepIds(t.steps).length, "step")} in all
+                  </Typography.Text>
                 </Flex>
               </Card>
             </Col>

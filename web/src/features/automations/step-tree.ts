@@ -1,3 +1,4 @@
+import { countLabel } from "../../shared/format";
 import type { Operator, Step, StepKind, TriggerKind } from "./types";
 
 /** The flow builder's pure half: labels, new steps, edits of the step tree by step id, durations. */
@@ -32,7 +33,7 @@ export function dateFieldOptions(customFields: ReadonlyArray<{ key: string; labe
 export function offsetLabel(offsetDays: number | undefined): string {
   const n = offsetDays ?? 0;
   if (n === 0) return "On the day";
-  const days = Math.abs(n) === 1 ? "1 day" : `${Math.abs(n)} days`;
+  const days = countLabel(Math.abs(n), "day");
   return n < 0 ? `${days} before` : `${days} after`;
 }
 
@@ -179,10 +180,10 @@ export function describeStep(step: Step): string {
       if (step.at) return `Wait until ${step.at} (business time)`;
       if (step.until) return `Wait until ${new Date(step.until).toLocaleString()}`;
       const d = durationParts(step.duration);
-      return d ? `Wait ${d.amount} ${d.amount === 1 ? d.unit.slice(0, -1) : d.unit}` : `Wait ${step.duration ?? ""}`;
+      return d ? `Wait ${countLabel(d.amount, d.unit.slice(0, -1), d.unit)}` : `Wait ${step.duration ?? ""}`;
     }
     case "condition":
-      return `If ${step.query.rules.length} rule${step.query.rules.length === 1 ? "" : "s"} ${step.query.combinator === "or" ? "(any)" : "(all)"} hold`;
+      return `If ${countLabel(step.query.rules.length, "rule")} ${step.query.combinator === "or" ? "(any)" : "(all)"} hold`;
     case "send_email":
       return `Send “${step.subject || "(no subject)"}”`;
     case "add_tag":

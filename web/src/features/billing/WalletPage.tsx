@@ -2,7 +2,7 @@ import { Alert, Button, Card, Descriptions, Flex, Table, Tag, Typography } from 
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { useAccount } from "../../api/hooks/app";
-import { formatDateTime } from "../../shared/format";
+import { creditsLabel, formatDateTime } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
@@ -71,7 +71,7 @@ export default function WalletPage() {
               {
                 key: "credits",
                 label: "Balance",
-                children: <span data-testid="wallet-credits">{data.credits} credits</span>,
+                children: <span data-testid="wallet-credits">{creditsLabel(data.credits)}</span>,
               },
               {
                 key: "expires",

@@ -28,6 +28,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { ChipInput } from "../../shared/ChipInput";
+import { countLabel } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState } from "../../shared/states";
@@ -135,14 +136,14 @@ export default function ContactsPage() {
 
   const remove = (ids: string[]) =>
     modal.confirm({
-      title: ids.length === 1 ? "Delete this contact?" : `Delete ${ids.length} contacts?`,
+      title: ids.length === 1 ? "Delete this contact?" : `Delete ${countLabel(ids.length, "contact")}?`,
       content: "They are deleted everywhere, with their interactions and consent history. This cannot be undone.",
       okText: "Delete",
       okButtonProps: { danger: true, "data-testid": "confirm-delete" },
       onOk: async () => {
         try {
           const { affected } = await writes.bulk({ ids, action: "delete" });
-          notify.success(`${affected} contact${affected === 1 ? "" : "s"} deleted`);
+          notify.success(`${countLabel(affected, "contact")} deleted`);
           setSelected([]);
         } catch (err) {
           onError(err, "Could not delete");
@@ -393,7 +394,7 @@ export default function ContactsPage() {
                 total: meta?.count ?? 0,
                 showSizeChanger: true,
                 pageSizeOptions: [10, 20, 50, 100],
-                showTotal: (total) => `${total} contacts`,
+                showTotal: (total) => countLabel(total, "contact"),
                 responsive: true,
               }}
             />
@@ -406,7 +407,7 @@ export default function ContactsPage() {
         onSubmit={async (tags) => {
           try {
             const { affected } = await writes.bulk({ ids: selected, action: tagging ?? "tag", tags });
-            notify.success(`${affected} contact${affected === 1 ? "" : "s"} updated`);
+            notify.success(`${countLabel(affected, "contact")} updated`);
             setTagging(null);
           } catch (err) {
             onError(err, "Could not tag");
@@ -419,7 +420,7 @@ export default function ContactsPage() {
         onSubmit={async (segmentId) => {
           try {
             const { affected } = await writes.bulk({ ids: selected, action: "addToSegment", segmentId });
-            notify.success(`${affected} contact${affected === 1 ? "" : "s"} added to the segment`);
+            notify.success(`${countLabel(affected, "contact")} added to the segment`);
             setSegmenting(false);
           } catch (err) {
             onError(err, "Could not add to the segment");

@@ -5,6 +5,7 @@ import { type Field, QueryBuilder, type RuleGroupType } from "react-querybuilder
 import { useNavigate, useParams } from "react-router-dom";
 import { useSWRConfig } from "swr";
 import { isApiError } from "../../api/errors";
+import { countLabel } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
@@ -219,7 +220,7 @@ function SegmentEditor({
               </div>
               {incomplete > 0 && (
                 <Typography.Text type="secondary" data-testid="segment-incomplete">
-                  Fill in {incomplete} condition{incomplete === 1 ? "" : "s"} to see the count.
+                  Fill in {countLabel(incomplete, "condition")} to see the count.
                 </Typography.Text>
               )}
               <div>

@@ -1,5 +1,6 @@
 import { actionBehaviour } from "@crafter/workflow-language";
 import type { CraftStep } from "../../api/types";
+import { countLabel, formatNumber } from "../../shared/format";
 
 // What the page does for each action kind is the workflow language's `actionBehaviour`: stream
 // (TextGenerator, promptWriterAction), function (FunctionCaller), inline (InlineTextGenerator),
@@ -49,6 +50,6 @@ export function generateMoreLabel(step: Pick<CraftStep, "action" | "results">): 
 
 /** "3 / 5 results" when the step has a limit; the server enforces it (ReachedMaxResults). */
 export function resultCountLabel(count: number, maxResults: number | undefined): string {
-  if (maxResults) return `${count} / ${maxResults} results`;
-  return `${count} ${count === 1 ? "result" : "results"}`;
+  if (maxResults) return `${formatNumber(count)} / ${countLabel(maxResults, "result")}`;
+  return countLabel(count, "result");
 }

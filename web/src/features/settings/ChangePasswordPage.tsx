@@ -6,6 +6,7 @@ import { z } from "zod";
 import { api } from "../../api/api";
 import { isApiError } from "../../api/errors";
 import { FormField } from "../../shared/FormField";
+import { countLabel } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { applyFieldErrors } from "../auth/AuthCard";
 import { newPasswordField } from "../auth/schemas";
@@ -70,7 +71,7 @@ export default function ChangePasswordPage() {
           description={
             ended === 0
               ? "No other device was signed in."
-              : `${ended} other ${ended === 1 ? "device was" : "devices were"} signed out.`
+              : `${countLabel(ended, "other device was", "other devices were")} signed out.`
           }
         />
       )}

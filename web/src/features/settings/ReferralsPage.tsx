@@ -1,6 +1,7 @@
 import { Card, Descriptions, Typography } from "antd";
 import useSWR from "swr";
 import { fetcher } from "../../api/api";
+import { creditsLabel } from "../../shared/format";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { SettingsPageFrame } from "./SettingsPageFrame";
 
@@ -32,8 +33,8 @@ export default function ReferralsPage() {
         <>
           <Typography.Paragraph style={{ margin: 0 }}>
             Share your link. When someone signs up with it and makes their first payment, you get{" "}
-            <strong>{data.referrerCredits} credits</strong> and they get <strong>{data.referredCredits} credits</strong>
-            .
+            <strong>{creditsLabel(data.referrerCredits)}</strong> and they get{" "}
+            <strong>{creditsLabel(data.referredCredits)}</strong>.
           </Typography.Paragraph>
           <Card title="Your referral link">
             <Typography.Paragraph

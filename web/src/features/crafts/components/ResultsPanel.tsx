@@ -11,6 +11,7 @@ import { App, Button, Checkbox, Flex, Input, Radio, Tag, Typography } from "antd
 import { type ReactNode, useState } from "react";
 import { useSaveActionResult } from "../../../api/hooks/crafts";
 import type { CraftStep, StepResult } from "../../../api/types";
+import { creditsLabel } from "../../../shared/format";
 import { stockIdOf } from "../../media/api";
 import { ImageSelectModal } from "../../media/ImageSelectModal";
 import { canGenerateMore, generateMoreLabel, keepsAssets, resultCountLabel } from "../actions";
@@ -304,7 +305,7 @@ export function ResultsPanel({ craftId, step, busy, onGenerateMore }: ResultsPan
               data-testid={`generate-more-${step.name}`}
             >
               {generateMoreLabel(step)}
-              {step.action?.credits ? ` (${step.action.credits} credit${step.action.credits === 1 ? "" : "s"})` : ""}
+              {step.action?.credits ? ` (${creditsLabel(step.action.credits)})` : ""}
             </Button>
           )}
         </Flex>

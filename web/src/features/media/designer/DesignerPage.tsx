@@ -35,6 +35,7 @@ import { useSearchParams } from "react-router-dom";
 import useSWR, { useSWRConfig } from "swr";
 import { api, fetcher } from "../../../api/api";
 import { useFeature } from "../../../api/hooks/app";
+import { countLabel } from "../../../shared/format";
 import { notify } from "../../../shared/notify";
 import { ErrorState, FullPageSpin } from "../../../shared/states";
 import {
@@ -822,7 +823,7 @@ export function Designer({ initial, savedId, onSaved, prompts = [], saveLabel = 
             </Stage>
           </div>
           <Typography.Text type="secondary" data-testid="designer-element-count">
-            {elementCount} {elementCount === 1 ? "element" : "elements"} on page {stageIndex + 1}
+            {countLabel(elementCount, "element")} on page {stageIndex + 1}
           </Typography.Text>
         </div>
         <Card size="small" title="Properties" className="crafter-designer__properties">

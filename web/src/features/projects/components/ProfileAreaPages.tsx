@@ -3,6 +3,7 @@ import { Button, Card, Col, Drawer, Flex, Popconfirm, Row, Tag, Typography } fro
 import { useState } from "react";
 import { useProfileCrafts, useProfiles, useProfileWrites } from "../../../api/hooks/profiles";
 import type { Profile } from "../../../api/types";
+import { countLabel } from "../../../shared/format";
 import { notify } from "../../../shared/notify";
 import { EmptyState, ErrorState, LoadingBlock } from "../../../shared/states";
 import { CraftSummaryList } from "../../crafts/CraftSummaryList";
@@ -216,11 +217,7 @@ function ProfileCrafts({ profile, one }: { profile: Profile; one: string }) {
       size="small"
       data-testid={`${one}-crafts`}
       data-profile-id={profile.profileId}
-      extra={
-        <Typography.Text type="secondary">
-          {crafts.length} {crafts.length === 1 ? "craft" : "crafts"}
-        </Typography.Text>
-      }
+      extra={<Typography.Text type="secondary">{countLabel(crafts.length, "craft")}</Typography.Text>}
     >
       {error ? (
         <ErrorState error={error} onRetry={() => void mutate()} />
