@@ -1,7 +1,8 @@
 import { CustomerServiceOutlined, PlayCircleOutlined } from "@ant-design/icons";
 import { Card, Tag, Typography } from "antd";
 import type { ReactNode } from "react";
-import { type Asset, formatBytes, formatDuration } from "./api";
+import type { Asset } from "./api";
+import { assetDetails } from "./asset-details";
 
 /** The picture of an asset: its thumbnail, a video poster, or an audio player. */
 export function AssetPreview({ asset, controls = false }: { asset: Asset; controls?: boolean }) {
@@ -39,14 +40,6 @@ export function AssetPreview({ asset, controls = false }: { asset: Asset; contro
       )}
     </div>
   );
-}
-
-export function assetDetails(asset: Asset): string {
-  const parts: string[] = [];
-  if (asset.width && asset.height) parts.push(`${asset.width}×${asset.height}`);
-  if (asset.durationMs) parts.push(formatDuration(asset.durationMs));
-  parts.push(formatBytes(asset.size));
-  return parts.join(" · ");
 }
 
 /** One asset as a card; `actions` are its buttons, `selected` marks a chosen one. */
