@@ -17,6 +17,15 @@ describe("plans", () => {
     expect(LIMITS.pro).toEqual({ profiles: 5000, emails: 20000, ai_images: 400, voice_minutes: 60 });
   });
 
+  it("writes every figure of the cards grouped the same way, from LIMITS", () => {
+    const figures = PLAN_CARDS.flatMap((card) => card.features.flatMap((feature) => feature.match(/\d[\d,]*/g) ?? []));
+    expect(figures.filter((figure) => /\d{4}/.test(figure))).toEqual([]);
+    expect(PLAN_CARDS[0]!.features).toContain("Up to 1,000 customer profiles");
+    expect(PLAN_CARDS[0]!.features).toContain("4,000 emails a month");
+    expect(PLAN_CARDS[1]!.features).toContain("Up to 5,000 customer profiles");
+    expect(PLAN_CARDS[1]!.features).toContain("20,000 emails a month");
+  });
+
   it("maps a reached limit to the spec's upgrade scenario and suggested plan", () => {
     expect(limitScenario("free", "emails")).toBe("FREE_USER_LIMIT");
     expect(suggestedTier("FREE_USER_LIMIT")).toBe("core");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { countLabel, creditsLabel, formatNumber } from "./format";
+import { countLabel, creditsLabel, formatNumber, formatUsd } from "./format";
 
 describe("creditsLabel", () => {
   it("says 1 credit, and credits for every other count", () => {
@@ -32,6 +32,19 @@ describe("formatNumber", () => {
       "20,000",
       "1,234,567",
       "0",
+    ]);
+  });
+});
+
+describe("formatUsd", () => {
+  it("shows whole dollars without cents, other amounts with two decimals, grouped", () => {
+    expect([29, 24.17, 290.04, 1200, 70, 0.5].map(formatUsd)).toEqual([
+      "$29",
+      "$24.17",
+      "$290.04",
+      "$1,200",
+      "$70",
+      "$0.50",
     ]);
   });
 });

@@ -24,6 +24,14 @@ export function countLabel(count: number, one: string, other = `${one}s`): strin
   return `${formatNumber(count)} ${plurals.select(count) === "one" ? one : other}`;
 }
 
+const wholeUsd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
+const centsUsd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2 });
+
+/** US dollars as plan cards and packs show them: "$29", "$24.17", "$1,200", "$290.04". */
+export function formatUsd(amount: number): string {
+  return (Number.isInteger(amount) ? wholeUsd : centsUsd).format(amount);
+}
+
 /** "1 credit", "0 credits", "2,500 credits". */
 export function creditsLabel(count: number): string {
   return countLabel(count, "credit");

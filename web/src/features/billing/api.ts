@@ -1,5 +1,6 @@
 import useSWR from "swr";
 import { api, fetcher } from "../../api/api";
+import { formatUsd } from "../../shared/format";
 
 /** A plan card as billing serves it (`GET /api/billing/plans`, from @crafter/plans). Prices in USD. */
 export interface PlanCard {
@@ -112,7 +113,7 @@ export async function startCheckout(
 
 /** "$29" / "$24.17": USD as the cards show it. */
 export function usd(amount: number): string {
-  return `$${Number.isInteger(amount) ? amount : amount.toFixed(2)}`;
+  return formatUsd(amount);
 }
 
 /** Cents in a currency → "$12.00". */

@@ -2,13 +2,14 @@ import { CheckOutlined } from "@ant-design/icons";
 import { type Billing, PLAN_CARDS } from "@crafter/plans";
 import { Segmented, Tag, Typography } from "antd";
 import { useState } from "react";
+import { formatUsd } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { MarketingPage } from "./MarketingPage";
 
 /** Dark green on pale green, 8:1 (antd's green tag is 3.6:1; WCAG AA wants 4.5:1); inline, above antd's own rules. */
 const SAVINGS_TAG = { color: "#14532d", background: "#dcfce7", borderColor: "#86efac" } as const;
 
-const usd = (amount: number) => `$${amount % 1 === 0 ? amount : amount.toFixed(2)}`;
+const usd = formatUsd;
 
 /** /pricing: the plan cards of @crafter/plans (billing's), monthly or yearly, with the yearly saving. */
 export default function PricingPage() {
