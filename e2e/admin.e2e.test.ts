@@ -78,6 +78,17 @@ describe("admin", () => {
     // The menu opens with an animation: wait for the entry instead of reading its visibility at once.
     await user.page.getByTestId("nav-settings").waitFor();
     expect(await user.page.getByTestId("nav-admin").count()).toBe(0);
+    // Opened by its address, Admin is the not-available page, and none of its API is called.
+    const adminCalls: string[] = [];
+    user.page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/api/admin")) adminCalls.push(request.url());
+    });
+    await user.page.goto("/app/admin");
+    await user.page.getByTestId("page-not-available").waitFor();
+    await user.page.waitForLoadState("networkidle");
+    expect(await user.page.getByTestId("admin-page").count()).toBe(0);
+    expect(await user.page.locator(".ant-message-error, .ant-notification-notice-error").count()).toBe(0);
+    expect(adminCalls).toEqual([]);
     await user.page.goto("/app/settings/integrations");
     const shopify = user.page.getByTestId("integration-shopify");
     await expect(shopify.getAttribute("data-enabled")).resolves.toBe("false");

@@ -7,6 +7,7 @@ import {
   QuestionCircleOutlined,
   SunOutlined,
   UserOutlined,
+  WalletOutlined,
 } from "@ant-design/icons";
 import {
   Avatar,
@@ -34,12 +35,12 @@ import { HELP_DOCS } from "../../features/help/help-index";
 import { Bell } from "../../features/inbox/Bell";
 import { ContextSelector } from "../../features/projects/components/ContextSelector";
 import { ProjectSwitcher } from "../../features/projects/components/ProjectSwitcher";
-import { creditsLabel } from "../../shared/format";
+import { creditsLabel, formatNumber } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, FullPageSpin, LoadingBlock } from "../../shared/states";
 import { arrangeMenu } from "../navigation";
 import type { RouteEntry } from "../route-types";
-import { APP_HOME, menuEntries, type ResolvedMenuEntry, selectedMenuKey, WELCOME_PATH } from "../routes";
+import { APP_HOME, canAccess, menuEntries, type ResolvedMenuEntry, selectedMenuKey, WELCOME_PATH } from "../routes";
 
 /** The team invitation page (features/projects/routes.tsx), open before the user has a project. */
 const INVITE_PATH = "/app/invite";
@@ -252,8 +253,13 @@ export function AppLayout() {
           <Flex align="center" gap={mobile ? 8 : 16} wrap={false}>
             <Tooltip title="Your credits (refreshed after every generation)">
               <Link to="/app/settings/wallet" aria-label="Credits: open the wallet">
-                <Tag color="purple" data-testid="credits" data-credits={data.userInfo?.credits ?? 0}>
-                  {creditsLabel(data.userInfo?.credits ?? 0)}
+                <Tag
+                  color="purple"
+                  data-testid="credits"
+                  data-credits={data.userInfo?.credits ?? 0}
+                  icon={mobile ? <WalletOutlined aria-hidden /> : undefined}
+                >
+                  {mobile ? formatNumber(data.userInfo?.credits ?? 0) : creditsLabel(data.userInfo?.credits ?? 0)}
                 </Tag>
               </Link>
             </Tooltip>
@@ -293,7 +299,16 @@ export function AppLayout() {
             </div>
           )}
           <Suspense fallback={<LoadingBlock rows={6} />}>
-            {flagAllows(route?.flag, flags) ? (
+            {route && !canAccess(route, role) ? (
+              // Rendered instead of the page, so nothing of it loads and none of its APIs is called.
+              <Result
+                status="403"
+                title="This page is not available for your account"
+                subTitle="Ask an administrator of Crafter if you need it."
+                extra={<Link to={APP_HOME}>Back to the dashboard</Link>}
+                data-testid="page-not-available"
+              />
+            ) : flagAllows(route?.flag, flags) ? (
               <Outlet />
             ) : (
               <Result

@@ -10,6 +10,7 @@ import { FormField } from "../../shared/FormField";
 import { creditsLabel, formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState } from "../../shared/states";
+import { TABLE_ACTIONS } from "../../shared/table";
 import { applyFieldErrors } from "../auth/AuthCard";
 import { type AdminUser, adminPaths, type Paged } from "./admin-api";
 import { FlagList } from "./FlagsTab";
@@ -76,6 +77,9 @@ export function UsersTab() {
             {
               title: "Actions",
               key: "actions",
+              // Actions stay in view while a phone scrolls the table sideways.
+              fixed: "right",
+              className: TABLE_ACTIONS,
               render: (_, user) => (
                 <Flex gap={8} wrap>
                   <Button size="small" onClick={() => setGranting(user)} data-testid="admin-grant-open">

@@ -5,6 +5,7 @@ import { Link } from "react-router-dom";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState } from "../../shared/states";
+import { TABLE_ACTIONS } from "../../shared/table";
 import { useAutomations, useAutomationWrites } from "./api";
 import { AUTOMATION_PAGES } from "./paths";
 import { TRIGGER_LABELS } from "./step-tree";
@@ -123,6 +124,9 @@ export default function AutomationsPage() {
               {
                 title: "",
                 key: "actions",
+                // Actions stay in view while a phone scrolls the table sideways.
+                fixed: "right",
+                className: TABLE_ACTIONS,
                 render: (_, a) => (
                   <Space>
                     <Button

@@ -6,6 +6,7 @@ import { Link } from "react-router-dom";
 import { useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState } from "../../shared/states";
+import { TABLE_ACTIONS } from "../../shared/table";
 import { useBusinessTimeZone } from "../../shared/time-zone";
 import { type ListQuery, useCalendarList, useCalendarWrites } from "./api";
 import {
@@ -80,6 +81,9 @@ export function ListView() {
     click_rate: { key: "click_rate", title: COLUMN_TITLES.click_rate, render: (_, e) => formatRate(e.clickRate) },
     action: {
       key: "action",
+      // Actions stay in view while a phone scrolls the table sideways.
+      fixed: "right",
+      className: TABLE_ACTIONS,
       title: COLUMN_TITLES.action,
       render: (_, e) => (
         <Flex gap={4}>

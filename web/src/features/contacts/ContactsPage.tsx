@@ -32,6 +32,7 @@ import { countLabel } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState } from "../../shared/states";
+import { TABLE_ACTIONS } from "../../shared/table";
 import {
   CONTACTS_PAGE_SIZE,
   contactKeys,
@@ -189,6 +190,9 @@ export default function ContactsPage() {
         return {
           ...base,
           width: 120,
+          // Actions stay in view while a phone scrolls the table sideways.
+          fixed: "right" as const,
+          className: TABLE_ACTIONS,
           render: (_: unknown, contact: Contact) => (
             <Space size={4}>
               <LinkButton to={CONTACT_PAGES.contact(contact.id)} size="small">

@@ -4,6 +4,7 @@ import { Link } from "react-router-dom";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState } from "../../shared/states";
+import { TABLE_ACTIONS } from "../../shared/table";
 import { deleteSegment, itemsOf, useSegments } from "./api";
 import { CONTACT_PAGES } from "./paths";
 import { ruleCount } from "./segment-query";
@@ -83,6 +84,9 @@ export default function SegmentsPage() {
               {
                 title: "",
                 key: "actions",
+                // Actions stay in view while a phone scrolls the table sideways.
+                fixed: "right",
+                className: TABLE_ACTIONS,
                 width: 180,
                 render: (_, segment) => (
                   <Space>

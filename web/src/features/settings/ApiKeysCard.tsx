@@ -8,6 +8,7 @@ import { paths } from "../../api/paths";
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
+import { TABLE_ACTIONS } from "../../shared/table";
 
 /** A key as `GET /api/settings/apiKeys` lists it (never the secret). */
 export interface ApiKeyView {
@@ -133,6 +134,9 @@ export function ApiKeysCard() {
             {
               title: "",
               key: "action",
+              // Actions stay in view while a phone scrolls the table sideways.
+              fixed: "right",
+              className: TABLE_ACTIONS,
               render: (_: unknown, key) =>
                 key.revokedAt ? (
                   <Tag color="red">Revoked</Tag>
