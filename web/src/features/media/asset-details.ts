@@ -1,5 +1,3 @@
-import type { Asset } from "./api";
-
 /** Human sizes: 512 B, 1.2 MB. */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;
@@ -24,7 +22,7 @@ export function formatDuration(ms: number | undefined): string {
  * The line under an asset card: "1200×800 · 0:42 · 1.2 MB", each part only when known. Stock
  * photos and some generated images come without a byte size (0): no size is shown rather than "0 B".
  */
-export function assetDetails(asset: Pick<Asset, "width" | "height" | "durationMs" | "size">): string {
+export function assetDetails(asset: { width?: number; height?: number; durationMs?: number; size: number }): string {
   const parts: string[] = [];
   if (asset.width && asset.height) parts.push(`${asset.width}×${asset.height}`);
   if (asset.durationMs) parts.push(formatDuration(asset.durationMs));
