@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium, signedInContext } from "./support";
 
 // Settings → Sender in Chromium through the gateway: save a from address (pending, the platform's
-// address used meanwhile), follow the emailed link on /sender/confirm, add a sending domain and see
+// address used meanwhile), follow the emailed link on /confirm-sender, add a sending domain and see
 // its three records pending; at 1366 and 390 px nothing scrolls sideways.
 jest.setTimeout(180_000);
 
@@ -53,7 +53,7 @@ async function confirmationLink(): Promise<string> {
     const { messages } = (await found.json()) as { messages: { ID: string }[] };
     if (messages[0]) {
       const message = (await (await fetch(`${mailpit}/api/v1/message/${messages[0].ID}`)).json()) as { Text: string };
-      const link = /https?:\/\/\S+\/sender\/confirm\?token=\S+/.exec(message.Text)?.[0];
+      const link = /https?:\/\/\S+\/confirm-sender\?token=\S+/.exec(message.Text)?.[0];
       if (link) return new URL(link).pathname + new URL(link).search;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -228,7 +228,7 @@ describe("sender identity and DKIM", () => {
   it("confirms the address by its single-use link; a forged or reused link is refused", async () => {
     const [link] = await waitForMail(`to:"${fromAddress}" subject:"Confirm this address"`);
     const text = (await message(link!.ID)).Text;
-    const token = /\/sender\/confirm\?token=([^\s]+)/.exec(text)?.[1];
+    const token = /\/confirm-sender\?token=([^\s]+)/.exec(text)?.[1];
     expect(token).toBeTruthy();
     const decoded = decodeURIComponent(token!);
     await expect(confirmSenderAddress(senderDeps, `${decoded}x`, senders)).rejects.toMatchObject({

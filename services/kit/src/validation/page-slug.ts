@@ -43,6 +43,7 @@ export const RESERVED_PAGE_SLUGS: ReadonlySet<string> = new Set([
   "reset-password",
   "confirm",
   "confirm-email",
+  "confirm-sender",
   "preferences",
   "unsubscribe",
   // The public site.

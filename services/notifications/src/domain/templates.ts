@@ -293,7 +293,7 @@ export interface SenderAddressEmailInput {
   /** The business the address will send for (user-provided; escaped in HTML). */
   businessName: string;
   address: string;
-  /** `/sender/confirm?token=…`. */
+  /** `/confirm-sender?token=…`. */
   link: string;
   expiresAt: Date | null;
   now: Date;

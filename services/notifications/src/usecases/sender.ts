@@ -270,7 +270,7 @@ async function sendLink(deps: SenderDeps, doc: SenderIdentityDoc, businessName: 
   const email = renderSenderAddressEmail({
     businessName,
     address: doc.fromAddress,
-    link: tokenLink(deps.publicOrigin, "/sender/confirm", token),
+    link: tokenLink(deps.publicOrigin, "/confirm-sender", token),
     expiresAt,
     now,
   });

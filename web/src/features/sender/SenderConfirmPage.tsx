@@ -20,7 +20,7 @@ function confirmOnce(token: string) {
 
 type State = { kind: "pending" } | { kind: "done"; address: string } | { kind: "failed"; message: string };
 
-/** /sender/confirm?token=…: the link emailed to a from address; following it lets the business send from it. */
+/** /confirm-sender?token=…: the link emailed to a from address; following it lets the business send from it. */
 export default function SenderConfirmPage() {
   const [params] = useSearchParams();
   const token = params.get("token")?.trim() ?? "";

@@ -39,7 +39,7 @@ export const SETTINGS_ROUTES: RouteEntry[] = [
   // The link of an email change (issue 14): opened signed in or not.
   { path: "/confirm-email", title: "Confirm your new email", access: "public", Component: ConfirmEmailPage },
   // The link emailed to a sender's from address: opened signed in or not (often by someone else).
-  { path: "/sender/confirm", title: "Confirm a sender address", access: "public", Component: SenderConfirmPage },
+  { path: "/confirm-sender", title: "Confirm a sender address", access: "public", Component: SenderConfirmPage },
 ];
 
 /** Links of the Settings page to its sub-pages, in the spec's order (each gated as its route is). */
