@@ -1,12 +1,34 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from "@ant-design/icons";
+import { finalDraft } from "@crafter/email-language";
 import { instantAt, nextTimeOfDay, wallClockIn } from "@crafter/time";
-import { AutoComplete, Button, Card, Dropdown, Flex, Input, InputNumber, Radio, Select, Space, Typography } from "antd";
-import type { ReactNode } from "react";
+import {
+  AutoComplete,
+  Button,
+  Card,
+  Dropdown,
+  Flex,
+  Input,
+  InputNumber,
+  Radio,
+  Segmented,
+  Select,
+  Space,
+  Typography,
+} from "antd";
+import { type ReactNode, useState } from "react";
+import { api } from "../../api/api";
+import { useCrafts } from "../../api/hooks/crafts";
+import { keys } from "../../api/keys";
+import type { Craft } from "../../api/types";
+import { notify } from "../../shared/notify";
+import { RichTextField } from "../../shared/rich-text/RichTextField";
 import { useBusinessTimeZone } from "../../shared/time-zone";
+import { useTemplates } from "../email/api";
 import {
   addStep,
   type DurationUnit,
   durationParts,
+  emailStepFromDraft,
   isoDuration,
   moveStep,
   newStep,
@@ -287,28 +309,7 @@ function StepFields({ step, onChange }: { step: Step; onChange: (step: Step) => 
         </Flex>
       );
     case "send_email":
-      return (
-        <Flex vertical gap={8}>
-          <Input
-            aria-label="Subject"
-            placeholder="Subject"
-            value={step.subject ?? ""}
-            maxLength={200}
-            onChange={(e) => onChange({ ...step, subject: e.target.value })}
-            data-testid={`step-${step.id}-subject`}
-          />
-          <Input.TextArea
-            aria-label="Email body (HTML)"
-            placeholder='<p>Hi {{contact.firstName | "there"}},</p>'
-            autoSize={{ minRows: 3, maxRows: 10 }}
-            value={step.html ?? ""}
-            onChange={(e) => onChange({ ...step, html: e.target.value })}
-          />
-          <Typography.Text type="secondary">
-            Smart values: {'{{contact.firstName | "there"}}'}, {"{{contact.email}}"}. Sent only to subscribed contacts.
-          </Typography.Text>
-        </Flex>
-      );
+      return <SendEmailFields step={step} onChange={onChange} />;
     case "add_tag":
     case "remove_tag":
       return (
@@ -420,5 +421,113 @@ function RuleRow({
       )}
       <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label="Remove rule" onClick={onRemove} />
     </Space>
+  );
+}
+
+function toLocalInput(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+type SendEmailStep = Extract<Step, { kind: "send_email" }>;
+
+/**
+ * A send-email step's content: written here (rich text with smart values, optionally filled from
+ * an email craft's draft) or a saved template.
+ */
+function SendEmailFields({ step, onChange }: { step: SendEmailStep; onChange: (step: Step) => void }) {
+  const source = step.templateId ? "template" : "write";
+  const mine = useTemplates("email", "user", 1, source === "template");
+  const predefined = useTemplates("email", "predefined", 1, source === "template");
+  const crafts = useCrafts(1, 50, { workflowName: "EmailWriter" }, source === "write");
+  const [filling, setFilling] = useState(false);
+  const templateOptions = [
+    ...(mine.data?.result ?? []).map((t) => ({ value: t.id, label: `${t.name} (mine)` })),
+    ...(predefined.data?.result ?? []).map((t) => ({ value: t.id, label: t.name })),
+  ];
+  const fillFromCraft = async (craftId: string) => {
+    setFilling(true);
+    try {
+      const craft = await api.get<Craft>(keys.craft(craftId));
+      const filled = emailStepFromDraft(finalDraft(craft.steps ?? []), []);
+      if (!filled || filled.kind !== "send_email") {
+        notify.warning("Nothing to fill in", "This craft has no email draft yet.");
+        return;
+      }
+      onChange({ ...step, subject: filled.subject, preheader: filled.preheader, html: filled.html });
+    } catch (error) {
+      notify.error(error, "Could not read the craft");
+    } finally {
+      setFilling(false);
+    }
+  };
+  return (
+    <Flex vertical gap={8}>
+      <Segmented
+        aria-label="Email content"
+        value={source}
+        onChange={(next) =>
+          onChange(
+            next === "template"
+              ? { id: step.id, kind: "send_email", templateId: step.templateId ?? "" }
+              : { id: step.id, kind: "send_email", subject: step.subject ?? "", html: step.html ?? "" },
+          )
+        }
+        options={[
+          { value: "write", label: "Write it" },
+          { value: "template", label: "A template" },
+        ]}
+        data-testid={`step-${step.id}-source`}
+      />
+      {source === "template" ? (
+        <Select
+          aria-label="Template"
+          showSearch
+          optionFilterProp="label"
+          loading={mine.isLoading || predefined.isLoading}
+          options={templateOptions}
+          placeholder="Choose a template"
+          value={step.templateId || undefined}
+          onChange={(templateId: string) => onChange({ id: step.id, kind: "send_email", templateId })}
+          data-testid={`step-${step.id}-template`}
+        />
+      ) : (
+        <>
+          <Select
+            aria-label="Fill from an email craft"
+            showSearch
+            optionFilterProp="label"
+            loading={crafts.isLoading || filling}
+            disabled={filling}
+            options={(crafts.data?.crafts ?? []).map((c) => ({ value: c.craftId, label: c.craftName }))}
+            placeholder="Fill from an email craft (optional)"
+            notFoundContent="No email crafts yet: write one with Create → Email."
+            value={null}
+            onChange={(craftId: string) => void fillFromCraft(craftId)}
+            data-testid={`step-${step.id}-craft`}
+          />
+          <Input
+            aria-label="Subject"
+            placeholder="Subject"
+            value={step.subject ?? ""}
+            maxLength={200}
+            onChange={(e) => onChange({ ...step, subject: e.target.value })}
+            data-testid={`step-${step.id}-subject`}
+          />
+          <RichTextField
+            label="Email body"
+            smartValues
+            value={step.html ?? ""}
+            onChange={(html) => onChange({ ...step, html })}
+            testId={`step-${step.id}-body`}
+          />
+          <Typography.Text type="secondary">
+            Add a contact's name or email with “Smart value”. Sent only to subscribed contacts.
+          </Typography.Text>
+        </>
+      )}
+    </Flex>
   );
 }

@@ -4,6 +4,7 @@ import {
   dateFieldOptions,
   describeStep,
   durationParts,
+  emailStepFromDraft,
   isoDuration,
   moveStep,
   newStep,
@@ -88,5 +89,27 @@ describe("sendsEmail", () => {
     };
     expect(sendsEmail([nested])).toBe(true);
     expect(sendsEmail([{ ...nested, no: [] }])).toBe(false);
+  });
+});
+
+describe("emailStepFromDraft", () => {
+  it("fills a send-email step from an email craft's draft", () => {
+    const draft =
+      '<p><strong>Subject:</strong> Spring tune-ups are back</p><p><em>Preheader:</em> Book a slot this week</p><hr><p>Hi {{contact.firstName | "there"}},</p><p>Bring your bike in.</p>';
+    const step = emailStepFromDraft(draft, [
+      { id: "send-email-1", kind: "send_email", subject: "x", html: "<p>x</p>" },
+    ]);
+    expect(step).toEqual({
+      id: "send-email-2",
+      kind: "send_email",
+      subject: "Spring tune-ups are back",
+      preheader: "Book a slot this week",
+      html: '<p>Hi {{contact.firstName | "there"}},</p><p>Bring your bike in.</p>',
+    });
+  });
+
+  it("answers null without a draft", () => {
+    expect(emailStepFromDraft(null, [])).toBeNull();
+    expect(emailStepFromDraft("<p><strong>Subject:</strong> Only a subject</p><hr>", [])).toBeNull();
   });
 });

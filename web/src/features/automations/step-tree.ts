@@ -1,3 +1,4 @@
+import { splitDraft } from "@crafter/email-language";
 import { countLabel } from "../../shared/format";
 import type { Operator, Step, StepKind, TriggerKind } from "./types";
 
@@ -81,6 +82,17 @@ export function freshId(kind: StepKind, steps: readonly Step[]): string {
     const id = `${base}-${n}`;
     if (!taken.has(id)) return id;
   }
+}
+
+/**
+ * A send-email step filled from an email craft's final draft (its Subject and Preheader lines and
+ * its body), a copy the user then edits; null when the craft has no HTML draft yet.
+ */
+export function emailStepFromDraft(draftHtml: string | null, steps: readonly Step[]): Step | null {
+  if (!draftHtml) return null;
+  const { subject, preheader, body } = splitDraft(draftHtml);
+  if (!body.trim()) return null;
+  return { id: freshId("send_email", steps), kind: "send_email", subject, preheader, html: body };
 }
 
 /** A new step with sensible defaults. */

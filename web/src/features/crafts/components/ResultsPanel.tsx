@@ -12,6 +12,7 @@ import { type ReactNode, useState } from "react";
 import { useSaveActionResult } from "../../../api/hooks/crafts";
 import type { CraftStep, StepResult } from "../../../api/types";
 import { creditsLabel } from "../../../shared/format";
+import { RichTextField } from "../../../shared/rich-text/RichTextField";
 import { stockIdOf } from "../../media/api";
 import { ImageSelectModal } from "../../media/ImageSelectModal";
 import { canGenerateMore, generateMoreLabel, keepsAssets, resultCountLabel } from "../actions";
@@ -171,14 +172,18 @@ function ResultItem({
                 void write({ content: draft }).then((ok) => ok && setEditing(false));
               }}
             >
-              <Input.TextArea
-                value={draft}
-                autoSize={{ minRows: 3, maxRows: 16 }}
-                aria-label="Result text"
-                data-testid="result-edit-text"
-                onChange={(event) => setDraft(event.target.value)}
-                onKeyDown={(event) => event.key === "Escape" && setEditing(false)}
-              />
+              {result.format === "html" ? (
+                <RichTextField value={draft} onChange={setDraft} label="Result text" testId="result-edit-rich" />
+              ) : (
+                <Input.TextArea
+                  value={draft}
+                  autoSize={{ minRows: 3, maxRows: 16 }}
+                  aria-label="Result text"
+                  data-testid="result-edit-text"
+                  onChange={(event) => setDraft(event.target.value)}
+                  onKeyDown={(event) => event.key === "Escape" && setEditing(false)}
+                />
+              )}
               <Flex gap={8} style={{ marginTop: 8 }}>
                 <Button type="primary" htmlType="submit" loading={save.isMutating} data-testid="result-edit-save">
                   Save
