@@ -36,7 +36,7 @@ export interface CreateEntry {
  * create/email, create/social-media-post).
  */
 export const CREATE_WORKFLOWS: CreateEntry[] = [
-  { label: "Campaign", workflowName: "Campaign", testId: "nav-create-campaign" },
+  { label: "Campaign strategy", workflowName: "Campaign", testId: "nav-create-campaign" },
   { label: "Email", workflowName: "EmailWriter", testId: "nav-create-email", page: "/app/create/email" },
   {
     label: "Social media post",

@@ -18,7 +18,7 @@ describe("the route table's data", () => {
 
   it("drives the Create menu: a craft page per workflow, the galleries for Email and Social media post", () => {
     expect(CREATE_WORKFLOWS.map((entry) => [entry.label, entry.workflowName])).toEqual([
-      ["Campaign", "Campaign"],
+      ["Campaign strategy", "Campaign"],
       ["Email", "EmailWriter"],
       ["Social media post", "SocialMediaPostWriter"],
       ["Blog post", "BlogWriter"],

@@ -1,3 +1,4 @@
+import { finalDraft } from "@crafter/email-language";
 import { zodResolver } from "@hookform/resolvers/zod";
 import {
   Alert,
@@ -16,9 +17,10 @@ import {
 } from "antd";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
-import { useNavigate, useParams } from "react-router-dom";
+import { useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { z } from "zod";
 import { ApiError } from "../../api/errors";
+import { useCraft } from "../../api/hooks/crafts";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { itemsOf, useCustomFields, useSegments } from "../contacts/api";
@@ -28,7 +30,7 @@ import { useAutomation, useAutomationRuns, useAutomationWrites, useEmailChoices 
 import { emailChoiceOptions } from "./email-choices";
 import { AUTOMATION_PAGES } from "./paths";
 import { StepListEditor } from "./StepListEditor";
-import { dateFieldOptions, offsetLabel, sendsEmail, TRIGGER_LABELS } from "./step-tree";
+import { dateFieldOptions, emailStepFromDraft, offsetLabel, sendsEmail, TRIGGER_LABELS } from "./step-tree";
 import type { Automation, AutomationRun, Step, TriggerKind } from "./types";
 
 const TRIGGERS = Object.keys(TRIGGER_LABELS) as TriggerKind[];
@@ -75,6 +77,26 @@ export default function AutomationPage() {
   const { automationId = "new" } = useParams();
   const isNew = automationId === "new";
   const { data, error, isLoading, mutate } = useAutomation(isNew ? undefined : automationId);
+  // "Use in automation" on an email craft: a new automation whose first step sends that email.
+  const [searchParams] = useSearchParams();
+  const craftId = isNew ? searchParams.get("craftId") : null;
+  const craft = useCraft(craftId);
+  if (craftId) {
+    if (craft.error)
+      return (
+        <ErrorState error={craft.error} onRetry={() => void craft.mutate()} title="We could not load the email craft" />
+      );
+    if (!craft.data) return <LoadingBlock rows={8} testId="automation-loading" />;
+    const step = emailStepFromDraft(finalDraft(craft.data.steps ?? []), []);
+    return (
+      <Builder
+        key={`craft-${craftId}`}
+        automation={undefined}
+        initialSteps={step ? [step] : []}
+        initialName={craft.data.craftName}
+      />
+    );
+  }
   if (!isNew && error && !data) {
     return <ErrorState error={error} onRetry={() => void mutate()} title="We could not load this automation" />;
   }
@@ -82,10 +104,18 @@ export default function AutomationPage() {
   return <Builder key={data?.id ?? "new"} automation={data} />;
 }
 
-function Builder({ automation }: { automation: Automation | undefined }) {
+function Builder({
+  automation,
+  initialSteps = [],
+  initialName,
+}: {
+  automation: Automation | undefined;
+  initialSteps?: Step[];
+  initialName?: string;
+}) {
   const navigate = useNavigate();
   const writes = useAutomationWrites();
-  const [steps, setSteps] = useState<Step[]>(automation?.steps ?? []);
+  const [steps, setSteps] = useState<Step[]>(automation?.steps ?? initialSteps);
   const [serverProblem, setServerProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const segments = useSegments();
@@ -96,8 +126,12 @@ function Builder({ automation }: { automation: Automation | undefined }) {
     watch,
     formState: { errors, isDirty },
     reset,
-  } = useForm<FormValues>({ resolver: zodResolver(schema), defaultValues: valuesOf(automation), mode: "onTouched" });
-  const [stepsDirty, setStepsDirty] = useState(false);
+  } = useForm<FormValues>({
+    resolver: zodResolver(schema),
+    defaultValues: { ...valuesOf(automation), ...(initialName ? { name: initialName.slice(0, 120) } : {}) },
+    mode: "onTouched",
+  });
+  const [stepsDirty, setStepsDirty] = useState(initialSteps.length > 0);
   const kind = watch("kind");
   const emailChoices = useEmailChoices(kind === "email_opened" || kind === "email_clicked");
   // Its emails carry the business's postal address: without one it is not switched on (as campaigns are not sent).

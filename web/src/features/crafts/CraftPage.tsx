@@ -27,6 +27,7 @@ import { PublishPageButton } from "../public/PublishPageButton";
 import { CraftActions } from "./components/CraftActions";
 import { CraftTitle } from "./components/CraftTitle";
 import { ResultView } from "./components/ResultView";
+import { SendEmailCraftButtons } from "./components/SendEmailCraftButtons";
 import { isStepDone, StepPanel } from "./components/StepPanel";
 import { StreamPanel, type StreamState } from "./components/StreamPanel";
 import type { StepValues } from "./components/step-values";
@@ -343,6 +344,7 @@ function CraftView({ craftId }: { craftId: string }) {
         <Flex justify="space-between" align="center" wrap gap={8}>
           <CraftTitle craft={craft} />
           <Flex gap={8} wrap>
+            <SendEmailCraftButtons craft={craft} />
             <WriteBackButton craft={craft} />
             <ScheduleButton craftId={craft.craftId} />
             <PublishPageButton craftId={craft.craftId} workflowName={craft.workflowName} craftName={craft.craftName} />
@@ -371,6 +373,7 @@ function CraftView({ craftId }: { craftId: string }) {
               See the result
             </Button>
           )}
+          <SendEmailCraftButtons craft={craft} />
           <WriteBackButton craft={craft} />
           <ScheduleButton craftId={craft.craftId} />
           <PublishPageButton craftId={craft.craftId} workflowName={craft.workflowName} craftName={craft.craftName} />

@@ -1,6 +1,7 @@
 import type { CraftState, CraftSummary } from "../../api/types";
 
 export const BLOG_WRITER = "BlogWriter";
+export const EMAIL_WRITER = "EmailWriter";
 
 /** The page of a craft: /app/crafts/{workflowName}?craftId={id}. */
 export function craftHref(craft: Pick<CraftSummary, "craftId" | "workflowName">): string {
