@@ -153,7 +153,9 @@ describe("an email campaign from a designed template", () => {
     await page.getByTestId("campaign-send").and(page.locator(":enabled")).waitFor();
     await expect(page.getByTestId("campaign-address-missing").count()).resolves.toBe(0);
     await page.getByTestId("campaign-send").click();
-    await page.locator(".ant-popconfirm").getByRole("button", { name: "Send now" }).click();
+    // The confirmation names how many get it: the two subscribed contacts, not the pending one.
+    await page.getByTestId("campaign-send-confirm").waitFor();
+    await page.getByRole("button", { name: "Send to 2 contacts" }).click();
     await page.waitForURL((url) => /\/app\/email\/campaigns\/[0-9a-f-]{36}$/.test(url.pathname));
     campaignId = page.url().split("/").pop()!;
   });

@@ -56,6 +56,8 @@ export interface EmailContactsPort {
   contact(userId: string, projectId: string, contactId: string): Promise<EmailRecipient | null>;
   /** The subscribed members of a saved segment, in pages. @throws NOT_FOUND for an unknown segment. */
   subscribedMembers(userId: string, projectId: string, segmentId: string): AsyncIterable<EmailRecipient[]>;
+  /** Every member of a saved segment, whatever its consent, in pages. @throws NOT_FOUND for an unknown segment. */
+  segmentMembers(userId: string, projectId: string, segmentId: string): AsyncIterable<EmailRecipient[]>;
   /** Records a bounce or complaint as the contact's consent. */
   setConsent(
     userId: string,

@@ -205,6 +205,13 @@ function toInput(body: CampaignBody): { campaign: MessageInitShape<typeof Campai
 const campaignParams = z.object({ id: id("id") });
 const CAMPAIGN_ERRORS = ["NOT_FOUND", "CONFLICT"] as const;
 
+const previewContactSchema = z.object({
+  contactId: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+});
+
 export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
   const one = (campaign: Campaign | undefined) => toCampaignJson(campaign);
   return [
@@ -388,6 +395,52 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       handler: async ({ params, body, as }) => {
         const answer = await clients.campaigns.sendTestEmail({ campaignId: params.id, email: body.email }, as);
         return { messageId: answer.messageId };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/email/campaigns/{id}/preview",
+      tag: "email",
+      summary:
+        "The campaign as one contact of its segment gets it (smart values, footer; not tracked), and who in the segment gets it and who does not, by reason",
+      auth: "session",
+      actsInProject: true,
+      params: campaignParams,
+      query: z.object({ contactId: z.string().trim().max(64, "Invalid contact id").optional() }),
+      response: z.object({
+        subject: z.string(),
+        preheader: z.string(),
+        html: z.string(),
+        text: z.string(),
+        contact: previewContactSchema.nullable(),
+        members: z.number().int(),
+        recipients: z.number().int(),
+        excluded: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+        choices: z.array(previewContactSchema),
+      }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ params, query, as }) => {
+        const answer = await clients.campaigns.previewCampaign(
+          { campaignId: params.id, contactId: query.contactId ?? "" },
+          as,
+        );
+        const person = (c: { contactId: string; email: string; firstName: string; lastName: string }) => ({
+          contactId: c.contactId,
+          email: c.email,
+          firstName: c.firstName,
+          lastName: c.lastName,
+        });
+        return {
+          subject: answer.subject,
+          preheader: answer.preheader,
+          html: answer.html,
+          text: answer.text,
+          contact: answer.contact ? person(answer.contact) : null,
+          members: answer.members,
+          recipients: answer.recipients,
+          excluded: answer.excluded.map((e) => ({ reason: e.reason, count: e.count })),
+          choices: answer.choices.map(person),
+        };
       },
     }),
     defineRoute({

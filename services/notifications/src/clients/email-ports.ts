@@ -70,6 +70,19 @@ export function contactsPort(baseUrl: string, timeoutMs: number, credentials: Se
         upstream(error);
       }
     },
+    async *segmentMembers(userId, projectId, segmentId) {
+      try {
+        for await (const page of streaming.streamSegmentMembers({
+          userId,
+          projectId,
+          segmentId,
+          subscribedOnly: false,
+        }))
+          yield page.contacts.map(recipientOf);
+      } catch (error) {
+        upstream(error);
+      }
+    },
     async setConsent(userId, projectId, contactId, consent, source) {
       try {
         await client.setConsent({

@@ -17,6 +17,7 @@ export const campaignsAccess = rpcAccess(CampaignsService, {
   resumeCampaign: ["user"],
   sendTestEmail: ["user"],
   listRecipients: ["user"],
+  previewCampaign: ["user"],
   trackOpen: ["service:gateway"],
   trackClick: ["service:gateway"],
   handleSendgridEvents: ["service:gateway"],

@@ -20,6 +20,7 @@ import {
   listCampaigns,
   listRecipients,
   pauseCampaign,
+  previewCampaign,
   type RecipientView,
   resumeCampaign,
   scheduleCampaign,
@@ -138,6 +139,10 @@ export function campaignsRoutes(deps: NotificationsDeps, sendgridKey: KeyObject 
       },
       async sendTestEmail(req, ctx) {
         return sendTestEmail(deps, callerOf(ctx), req);
+      },
+      async previewCampaign(req, ctx) {
+        const preview = await previewCampaign(deps, callerOf(ctx), req);
+        return { ...preview, contact: preview.contact ?? undefined };
       },
       async listRecipients(req, ctx) {
         const result = await listRecipients(deps, callerOf(ctx), req);

@@ -3,7 +3,8 @@ import { craftToMjml, finalDraft } from "@crafter/email-language";
 import { appError, badRequest, type Caller } from "@crafter/kit";
 import { emailError, normalizeEmail } from "@crafter/kit/validation";
 import { instantAt } from "@crafter/time";
-import type { NotificationsDeps } from "../deps";
+import type { EmailRecipient, NotificationsDeps } from "../deps";
+import { type AudienceCount, countAudience, exclusionOf } from "../domain/campaign-audience";
 import { EDITABLE, MISSING_ADDRESS, readinessErrors, type Stats, statsOf } from "../domain/campaign-rules";
 import type { BusinessFooter } from "../domain/email-compose";
 import type { AbTestDoc, CampaignStatus, StoredCampaign } from "../store/campaigns.repository";
@@ -495,3 +496,95 @@ export const CAMPAIGN_STATUSES: readonly CampaignStatus[] = [
   "sent",
   "failed",
 ];
+
+/** Recipients a preview offers to render the email for instead of the first one. */
+const PREVIEW_CHOICES = 20;
+
+export interface CampaignPreview {
+  subject: string;
+  preheader: string;
+  html: string;
+  text: string;
+  contact: { contactId: string; email: string; firstName: string; lastName: string } | null;
+  members: number;
+  recipients: number;
+  excluded: { reason: string; count: number }[];
+  choices: { contactId: string; email: string; firstName: string; lastName: string }[];
+}
+
+/**
+ * The campaign as one member of its segment would get it (`contactId`, else the first recipient,
+ * else the first member): smart values filled, the footer with the business's address and the
+ * contact's own unsubscribe link, no tracking; with who in the segment gets it (subscribed, with
+ * an address) and how many do not, by reason. Sends nothing, records nothing.
+ * @throws NOT_FOUND for another user's campaign or an unknown segment.
+ */
+export async function previewCampaign(
+  deps: Deps,
+  caller: Caller,
+  input: { campaignId: string; contactId: string },
+): Promise<CampaignPreview> {
+  const campaign = await mustGet(deps, caller, input.campaignId);
+  let audience: AudienceCount = { members: 0, recipients: 0, excluded: [] };
+  const seen = new Set<string>();
+  const choices: EmailRecipient[] = [];
+  let chosen: EmailRecipient | null = null;
+  let firstMember: EmailRecipient | null = null;
+  for await (const page of deps.email.contacts.segmentMembers(caller.userId, campaign.projectId, campaign.segmentId)) {
+    audience = countAudience(page, audience, seen);
+    for (const member of page) {
+      firstMember ??= member;
+      if (input.contactId && member.contactId === input.contactId) chosen = member;
+      if (exclusionOf(member) === null && choices.length < PREVIEW_CHOICES) choices.push(member);
+    }
+  }
+  const contact = chosen ?? choices[0] ?? firstMember;
+  const business = await deps.email.business.footer(caller.userId, campaign.projectId, caller.token);
+  const composed = campaign.html.trim()
+    ? await composeFor(
+        deps,
+        {
+          _id: `preview-${randomUUID()}`,
+          key: "",
+          userId: caller.userId,
+          projectId: campaign.projectId,
+          campaignId: campaign._id,
+          automationId: "",
+          contactId: contact?.contactId ?? "",
+          email: contact?.email ?? "",
+          firstName: contact?.firstName ?? "",
+          lastName: contact?.lastName ?? "",
+          variant: "main",
+          subject: campaign.subject,
+          preheader: campaign.preheader,
+          html: campaign.html,
+          createdAt: deps.now(),
+        },
+        {
+          subject: campaign.subject,
+          preheader: campaign.preheader,
+          html: campaign.html,
+          business,
+          utmCampaign: campaign.name,
+        },
+        { tracking: false },
+      )
+    : { subject: campaign.subject, html: "", text: "" };
+  const person = (c: EmailRecipient) => ({
+    contactId: c.contactId,
+    email: c.email,
+    firstName: c.firstName,
+    lastName: c.lastName,
+  });
+  return {
+    subject: composed.subject,
+    preheader: campaign.preheader,
+    html: composed.html,
+    text: composed.text,
+    contact: contact ? person(contact) : null,
+    members: audience.members,
+    recipients: audience.recipients,
+    excluded: audience.excluded,
+    choices: choices.map(person),
+  };
+}

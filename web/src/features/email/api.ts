@@ -110,6 +110,35 @@ export interface AbTest {
   winner?: "a" | "b";
 }
 
+/** A contact a preview is rendered for. */
+export interface PreviewContact {
+  contactId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** GET /api/email/campaigns/:id/preview: the email as one contact gets it, and who gets it. */
+export interface CampaignPreview {
+  subject: string;
+  preheader: string;
+  html: string;
+  text: string;
+  contact: PreviewContact | null;
+  members: number;
+  recipients: number;
+  excluded: { reason: string; count: number }[];
+  choices: PreviewContact[];
+}
+
+export const campaignPreviewKey = (id: string, contactId = "") =>
+  `/api/email/campaigns/${encodeURIComponent(id)}/preview${contactId ? `?contactId=${encodeURIComponent(contactId)}` : ""}`;
+
+/** The campaign's preview for one contact (the first recipient when `contactId` is ""). */
+export function useCampaignPreview(id: string | undefined, contactId: string) {
+  return useSWR<CampaignPreview>(id ? campaignPreviewKey(id, contactId) : null, fetcher);
+}
+
 export interface Campaign {
   id: string;
   name: string;
@@ -192,4 +221,5 @@ export const campaignApi = {
   pause: (id: string) => api.post<Campaign>(`${emailKeys.campaign(id)}/pause`),
   resume: (id: string) => api.post<Campaign>(`${emailKeys.campaign(id)}/resume`),
   test: (id: string, email: string) => api.post<unknown>(`${emailKeys.campaign(id)}/test`, { email }),
+  preview: (id: string, contactId = "") => api.get<CampaignPreview>(campaignPreviewKey(id, contactId)),
 };

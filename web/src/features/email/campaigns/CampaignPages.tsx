@@ -1,5 +1,6 @@
-import { PlusOutlined, SendOutlined } from "@ant-design/icons";
+import { ExperimentOutlined, EyeOutlined, PlusOutlined, SendOutlined } from "@ant-design/icons";
 import { zodResolver } from "@hookform/resolvers/zod";
+import type { ButtonProps } from "antd";
 import {
   Alert,
   App,
@@ -24,11 +25,12 @@ import {
 } from "antd";
 import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
-import { useNavigate, useParams } from "react-router-dom";
+import { useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { useSWRConfig } from "swr";
 import { z } from "zod";
 import { errorMessage } from "../../../api/errors";
-import { useCrafts } from "../../../api/hooks/crafts";
+import { useAccount } from "../../../api/hooks/app";
+import { useCraft, useCrafts } from "../../../api/hooks/crafts";
 import { FormField } from "../../../shared/FormField";
 import { LinkButton } from "../../../shared/LinkButton";
 import { EmptyState, ErrorState, FullPageSpin, LoadingBlock } from "../../../shared/states";
@@ -37,6 +39,7 @@ import { SenderNotice } from "../../sender/SenderNotice";
 import {
   type Campaign,
   campaignApi,
+  campaignPreviewKey,
   isCampaignKey,
   type Recipient,
   useCampaign,
@@ -47,9 +50,12 @@ import {
 } from "../api";
 import { AddressWarning, useAddressMissing } from "../business-address";
 import { campaignPath, EMAIL_PAGES } from "../paths";
+import { CampaignPreview } from "./CampaignPreview";
 import {
+  audienceSummary,
   type CampaignForm,
   campaignFormSchema,
+  contactCount,
   EMPTY_CAMPAIGN_FORM,
   formatRate,
   fromCampaign,
@@ -169,23 +175,94 @@ function Composer({ campaign }: { campaign?: Campaign }) {
   const predefined = useTemplates("email", "predefined");
   const mine = useTemplates("email", "user");
   const crafts = useCrafts(1, 50, { workflowName: "EmailWriter" });
+  // "Send as campaign" on an email craft opens this form with ?craftId= chosen.
+  const [searchParams] = useSearchParams();
+  const chosenCraftId = campaign ? "" : (searchParams.get("craftId") ?? "");
+  const chosenCraft = useCraft(chosenCraftId || null);
   const addressMissing = useAddressMissing();
-  const [busy, setBusy] = useState<"" | "save" | "send" | "schedule">("");
+  const [busy, setBusy] = useState<"" | "save" | "send" | "schedule" | "preview" | "test">("");
+  // The campaign this form writes to: the one edited, else the draft its first save created.
+  const [savedId, setSavedId] = useState(campaign?.id ?? "");
+  const { modal } = App.useApp();
+  const account = useAccount();
   const { zone } = useBusinessTimeZone();
   // On the business's wall clock ("YYYY-MM-DDTHH:mm"); the server resolves it in the business's zone.
   const [scheduleAt, setScheduleAt] = useState(() => scheduleInputOf(campaign?.scheduledAt, zone));
-  const { control, handleSubmit, watch, formState } = useForm<CampaignForm>({
+  const { control, handleSubmit, watch, formState, getValues, setValue } = useForm<CampaignForm>({
     resolver: zodResolver(campaignFormSchema),
-    defaultValues: campaign ? fromCampaign(campaign) : EMPTY_CAMPAIGN_FORM,
+    defaultValues: campaign
+      ? fromCampaign(campaign)
+      : chosenCraftId
+        ? { ...EMPTY_CAMPAIGN_FORM, source: "craft", craftId: chosenCraftId }
+        : EMPTY_CAMPAIGN_FORM,
   });
+  const chosenCraftName = chosenCraft.data?.craftName ?? "";
+  useEffect(() => {
+    if (chosenCraftName && !getValues("name")) setValue("name", chosenCraftName);
+  }, [chosenCraftName, getValues, setValue]);
   const source = watch("source");
   const abEnabled = watch("abEnabled");
   const errors = formState.errors;
 
   const persist = async (form: CampaignForm): Promise<Campaign> => {
     const input = toCampaignInput(form);
-    return campaign ? campaignApi.update(campaign.id, input) : campaignApi.create(input);
+    const saved = savedId ? await campaignApi.update(savedId, input) : await campaignApi.create(input);
+    setSavedId(saved.id);
+    // The preview renders the stored campaign: it is read again after every save.
+    await mutate((key) => typeof key === "string" && key.startsWith(`${campaignPreviewKey(saved.id)}`));
+    return saved;
   };
+  /** Asks, naming the count, before anything goes out; true when the user confirms. */
+  const confirmSend = (saved: Campaign, recipients: number, excluded: string[]) =>
+    new Promise<boolean>((resolve) => {
+      modal.confirm({
+        title: `Send “${saved.name}” to ${contactCount(recipients)} now?`,
+        content: (
+          <Flex vertical gap={4} data-testid="campaign-send-confirm">
+            <Typography.Text>
+              It goes out at once and cannot be called back. Subject: “{saved.subject || "(no subject)"}”.
+            </Typography.Text>
+            {excluded.length > 0 && (
+              <Typography.Text type="secondary">Not sent to: {excluded.join(", ")}.</Typography.Text>
+            )}
+          </Flex>
+        ),
+        okText: `Send to ${contactCount(recipients)}`,
+        okButtonProps: { disabled: recipients === 0, "data-testid": "campaign-send-ok" } as ButtonProps,
+        cancelText: "Not yet",
+        onOk: () => resolve(true),
+        onCancel: () => resolve(false),
+      });
+    });
+  const preview = () =>
+    handleSubmit(async (form) => {
+      setBusy("preview");
+      try {
+        await persist(form);
+      } catch (failure) {
+        message.error(errorMessage(failure));
+      } finally {
+        setBusy("");
+      }
+    })();
+  const testToMe = () =>
+    handleSubmit(async (form) => {
+      const to = account.data?.email;
+      if (!to) {
+        message.error("Your email address could not be read; reload the page.");
+        return;
+      }
+      setBusy("test");
+      try {
+        const saved = await persist(form);
+        await campaignApi.test(saved.id, to);
+        message.success(`A test is on its way to ${to}`);
+      } catch (failure) {
+        message.error(errorMessage(failure));
+      } finally {
+        setBusy("");
+      }
+    })();
   const run = (what: "save" | "send" | "schedule") =>
     handleSubmit(async (form) => {
       if (what === "schedule" && !isFutureIn(scheduleAt, zone)) {
@@ -195,7 +272,11 @@ function Composer({ campaign }: { campaign?: Campaign }) {
       setBusy(what);
       try {
         let saved = await persist(form);
-        if (what === "send") saved = await campaignApi.send(saved.id);
+        if (what === "send") {
+          const audience = await campaignApi.preview(saved.id);
+          if (!(await confirmSend(saved, audience.recipients, audienceSummary(audience).excluded))) return;
+          saved = await campaignApi.send(saved.id);
+        }
         if (what === "schedule" && scheduleAt) saved = await campaignApi.scheduleLocal(saved.id, scheduleAt);
         await mutate(isCampaignKey);
         message.success(what === "send" ? "Sending" : what === "schedule" ? "Scheduled" : "Draft saved");
@@ -211,6 +292,10 @@ function Composer({ campaign }: { campaign?: Campaign }) {
     ...(mine.data?.result ?? []).map((t) => ({ value: t.id, label: `${t.name} (mine)` })),
     ...(predefined.data?.result ?? []).map((t) => ({ value: t.id, label: t.name })),
   ];
+  const craftOptions = (crafts.data?.crafts ?? []).map((c) => ({ value: c.craftId, label: c.craftName }));
+  if (chosenCraft.data && !craftOptions.some((option) => option.value === chosenCraftId)) {
+    craftOptions.unshift({ value: chosenCraftId, label: chosenCraft.data.craftName });
+  }
   const segmentOptions = (segments.data ?? [])
     .filter((s): s is NonNullable<typeof s> => s !== null)
     .map((s) => ({ value: s.id, label: s.name }));
@@ -303,7 +388,7 @@ function Composer({ campaign }: { campaign?: Campaign }) {
                   id="campaign-craft"
                   {...field}
                   loading={crafts.isLoading}
-                  options={(crafts.data?.crafts ?? []).map((c) => ({ value: c.craftId, label: c.craftName }))}
+                  options={craftOptions}
                   showSearch
                   optionFilterProp="label"
                   placeholder="Choose an email you wrote"
@@ -399,27 +484,60 @@ function Composer({ campaign }: { campaign?: Campaign }) {
             </div>
           </Flex>
         )}
+        <Card
+          size="small"
+          title="Preview and test"
+          style={{ marginBottom: 16 }}
+          extra={
+            <Button
+              icon={<ExperimentOutlined />}
+              loading={busy === "test"}
+              disabled={!account.data?.email}
+              onClick={() => void testToMe()}
+              data-testid="campaign-test-me"
+            >
+              Send a test to me
+            </Button>
+          }
+        >
+          {savedId ? (
+            <CampaignPreview campaignId={savedId} />
+          ) : (
+            <Flex vertical gap={8} align="flex-start">
+              <Typography.Text type="secondary">
+                See the email as a contact of the segment gets it, on a desktop and a phone, and how many will get it.
+                Previewing saves a draft.
+              </Typography.Text>
+              <Button
+                icon={<EyeOutlined />}
+                loading={busy === "preview"}
+                onClick={() => void preview()}
+                data-testid="campaign-preview-open"
+              >
+                Preview
+              </Button>
+            </Flex>
+          )}
+          {account.data?.email && (
+            <Typography.Text type="secondary" style={{ display: "block", marginTop: 8 }}>
+              The test goes to {account.data.email}, marked [Test], and is not counted as a campaign send.
+            </Typography.Text>
+          )}
+        </Card>
         <Flex gap={8} wrap align="center">
           <Button onClick={() => void run("save")} loading={busy === "save"} data-testid="campaign-save">
             Save draft
           </Button>
-          <Popconfirm
-            title="Send this campaign now?"
-            description="Every subscribed contact in the segment receives it."
-            okText="Send now"
+          <Button
+            type="primary"
+            icon={<SendOutlined />}
+            loading={busy === "send"}
             disabled={addressMissing === true}
-            onConfirm={() => run("send")}
+            onClick={() => void run("send")}
+            data-testid="campaign-send"
           >
-            <Button
-              type="primary"
-              icon={<SendOutlined />}
-              loading={busy === "send"}
-              disabled={addressMissing === true}
-              data-testid="campaign-send"
-            >
-              Send now
-            </Button>
-          </Popconfirm>
+            Send now
+          </Button>
           <ScheduleTimeInput value={scheduleAt} onChange={setScheduleAt} />
           <Button
             onClick={() => void run("schedule")}

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@jest/globals";
 import {
+  audienceSummary,
   businessAddressOf,
   campaignFormSchema,
+  contactCount,
   EMPTY_CAMPAIGN_FORM,
   formatRate,
   fromCampaign,
@@ -84,5 +86,29 @@ describe("the campaign composer's form", () => {
     expect(formatRate(0.4567, 100)).toBe("45.7%");
     expect(formatRate(0, 0)).toBe("—");
     expect(formatRate(1, 3)).toBe("100.0%");
+  });
+});
+
+describe("audienceSummary", () => {
+  it("says how many get it and why the others do not", () => {
+    expect(
+      audienceSummary({
+        members: 1203,
+        recipients: 1200,
+        excluded: [
+          { reason: "pending", count: 2 },
+          { reason: "bounced", count: 1 },
+        ],
+      }),
+    ).toEqual({
+      headline: "1,200 of the segment's 1,203 contacts get it; 3 do not.",
+      excluded: ["2 pending consent (no opt-in yet)", "1 bounced before"],
+    });
+    expect(audienceSummary({ members: 1, recipients: 1, excluded: [] }).headline).toBe(
+      "The segment's one contact gets it.",
+    );
+    expect(audienceSummary({ members: 0, recipients: 0, excluded: [] }).headline).toMatch(/nobody/);
+    expect(contactCount(1)).toBe("1 contact");
+    expect(contactCount(2)).toBe("2 contacts");
   });
 });

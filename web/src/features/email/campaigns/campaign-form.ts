@@ -103,3 +103,42 @@ export function businessAddressOf(profile: { fields?: Record<string, unknown> } 
   const address = profile?.fields?.address;
   return typeof address === "string" ? address.trim() : "";
 }
+
+const EXCLUSION_LABELS: Record<string, string> = {
+  pending: "pending consent (no opt-in yet)",
+  unsubscribed: "unsubscribed",
+  bounced: "bounced before",
+  complained: "marked an email as spam",
+  no_email: "without an email address",
+};
+
+const numbers = new Intl.NumberFormat("en");
+const plurals = new Intl.PluralRules("en");
+
+/** "1 contact", "1,200 contacts". */
+export function contactCount(n: number): string {
+  return `${numbers.format(n)} ${plurals.select(n) === "one" ? "contact" : "contacts"}`;
+}
+
+/**
+ * Who gets the campaign, in words: "2 of the segment's 3 contacts get it; 1 does not: 1 pending
+ * consent (no opt-in yet)."
+ */
+export function audienceSummary(preview: {
+  members: number;
+  recipients: number;
+  excluded: { reason: string; count: number }[];
+}): { headline: string; excluded: string[] } {
+  if (preview.members === 0) return { headline: "The segment has no contacts yet: nobody would get it.", excluded: [] };
+  const left = preview.members - preview.recipients;
+  const headline =
+    left === 0
+      ? preview.members === 1
+        ? "The segment's one contact gets it."
+        : `All ${contactCount(preview.members)} in the segment get it.`
+      : `${numbers.format(preview.recipients)} of the segment's ${contactCount(preview.members)} get it; ${numbers.format(left)} ${left === 1 ? "does" : "do"} not.`;
+  return {
+    headline,
+    excluded: preview.excluded.map((e) => `${numbers.format(e.count)} ${EXCLUSION_LABELS[e.reason] ?? e.reason}`),
+  };
+}
