@@ -52,7 +52,7 @@ export function searchTokens(texts: ReadonlyArray<string | undefined>, email?: s
   return [...tokens];
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /\P{ASCII}/u;
 
 /** A query word this long is also looked for inside the email's local part, not only at a word's start. */
 export const MIN_INFIX = 3;

@@ -424,13 +424,6 @@ function RuleRow({
   );
 }
 
-function toLocalInput(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
 type SendEmailStep = Extract<Step, { kind: "send_email" }>;
 
 /**
@@ -452,7 +445,7 @@ function SendEmailFields({ step, onChange }: { step: SendEmailStep; onChange: (s
     try {
       const craft = await api.get<Craft>(keys.craft(craftId));
       const filled = emailStepFromDraft(finalDraft(craft.steps ?? []), []);
-      if (!filled || filled.kind !== "send_email") {
+      if (filled?.kind !== "send_email") {
         notify.warning("Nothing to fill in", "This craft has no email draft yet.");
         return;
       }
