@@ -200,7 +200,7 @@ describe("a free user subscribes and buys credits on the local test checkout", (
     await page.goto("/app/settings/wallet");
     await page
       .getByTestId("wallet-credits")
-      .filter({ hasText: `${MONTHLY_CREDITS.core} credits` })
+      .filter({ hasText: `${MONTHLY_CREDITS.core.toLocaleString("en-US")} credits` })
       .waitFor();
     await page.getByTestId("buy-pack_500").click();
     await page.waitForURL("**/checkout/test/ck_*");
@@ -220,7 +220,7 @@ describe("a free user subscribes and buys credits on the local test checkout", (
     await page.waitForURL("**/app/settings/wallet?checkout=success&session_id=cs_*");
     await page
       .getByTestId("wallet-credits")
-      .filter({ hasText: `${MONTHLY_CREDITS.core + 500} credits` })
+      .filter({ hasText: `${(MONTHLY_CREDITS.core + 500).toLocaleString("en-US")} credits` })
       .waitFor();
     await page.getByTestId("wallet-history").getByText("Credit pack").waitFor();
     await page.getByTestId("wallet-history").getByText("Monthly plan credits").waitFor();
