@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { repoRoot } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserStep, launchChromium, signedInContext } from "./support";
+import { browserStep, launchChromium, sidewaysScroll, signedInContext } from "./support";
 
 const fixture = join(repoRoot, "services/contacts/test/fixtures/hubspot-contacts.csv");
 const shots = join(repoRoot, ".data/e2e-artifacts");
@@ -42,7 +42,7 @@ afterAll(async () => {
 async function both(name: string) {
   await page.screenshot({ path: join(shots, `import-${name}-1366.png`), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const sideways = await sidewaysScroll(page);
   await page.screenshot({ path: join(shots, `import-${name}-390.png`), fullPage: true });
   await page.setViewportSize({ width: 1366, height: 850 });
   expect(sideways).toBeLessThanOrEqual(0);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { type GatewaySession, repoRoot } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserStep, launchChromium, signedInContext } from "./support";
+import { browserStep, launchChromium, sidewaysScroll, signedInContext } from "./support";
 
 // From a finished email craft to a send, in Debian's Chromium against the test stack: the craft
 // offers "Send as campaign" and "Use in automation"; its HTML result is edited in the rich-text
@@ -37,9 +37,8 @@ async function shot(name: string) {
     [390, 844],
   ] as const) {
     await page.setViewportSize({ width, height });
-    await page.waitForTimeout(200);
+    const sideways = await sidewaysScroll(page);
     await page.screenshot({ path: join(shots, `craft-to-campaign-${name}-${width}.png`), fullPage: true });
-    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(sideways).toBeLessThanOrEqual(0);
   }
   await page.setViewportSize({ width: 1366, height: 850 });

@@ -105,3 +105,21 @@ export function browserStep(prefix: string, page: () => Page | undefined) {
       timeout,
     );
 }
+
+/**
+ * How far the page scrolls sideways, in CSS pixels (0 when it fits), read once its layout has
+ * settled: right after a viewport change antd's breakpoint listeners re-render a frame or more
+ * later, and a reading taken before that measures the old width's layout. Polls every 100 ms until
+ * two readings agree (at most 3 s) and returns the last.
+ */
+export async function sidewaysScroll(page: Page): Promise<number> {
+  const read = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  let last = await read();
+  for (let waited = 0; waited < 3000; waited += 100) {
+    await page.waitForTimeout(100);
+    const next = await read();
+    if (next === last) return next;
+    last = next;
+  }
+  return last;
+}
