@@ -41,6 +41,8 @@ const COMPOSER_WORDS = [
   "week",
   "team",
   "lasts",
+  "news",
+  "inside",
 ];
 
 interface Written {

@@ -2,7 +2,7 @@ import { isValidUrl, normalizeUrl } from "@crafter/kit/validation";
 import { fitPhrases } from "../../domain/output";
 import type { ComposeContext } from "../../domain/prompt";
 import { inputsOf } from "./blog";
-import { capitalize, hashString, lowerFirst, phrase, seededRandom } from "./text";
+import { capitalize, hashString, joinList, lowerFirst, phrase, seededRandom } from "./text";
 
 /**
  * What every offline composer writes from: the user's inputs (by the input names the definitions
@@ -153,9 +153,17 @@ export function hashtag(text: string): string {
   return words.length ? `#${words.map((word) => capitalize(word.toLowerCase())).join("")}` : "";
 }
 
-/** The audience as it reads inside a sentence. */
+/**
+ * The audience as it reads inside a sentence: a list the user typed ("weekend riders in north-west
+ * Leeds; e-bike owners", one per line) becomes one phrase ("weekend riders in north-west Leeds and
+ * e-bike owners").
+ */
 export function aud(brief: Brief): string {
-  return lowerFirst(brief.audience);
+  const parts = brief.audience
+    .split(/\s*(?:[;\n|]|\s\/\s)\s*/)
+    .map((part) => phrase(part))
+    .filter(Boolean);
+  return joinList(parts.map(lowerFirst));
 }
 
 /** Picks one of `items` with the brief's seeded random source. */

@@ -1,8 +1,9 @@
+import { SMART_VALUES, smartValueToken } from "@crafter/email-language";
 import escapeHtml from "escape-html";
 import type { ComposeContext } from "../../domain/prompt";
 import { aud, type Brief, briefOf, clip, firstSentence, fitFirst, hashtag, pick, sentenceList, unique } from "./brief";
 import { EMAIL, type NetworkName, SOCIAL_NETWORKS } from "./limits";
-import { capitalize, lowerFirst } from "./text";
+import { capitalize, lowerFirst, subjectOf } from "./text";
 
 /**
  * Offline social posts and emails, written from the user's message, benefits, offer, keywords
@@ -72,23 +73,99 @@ export function socialPost(ctx: ComposeContext, framework: string): string {
   return clip([hook, cta].join(" "), limits.maxChars);
 }
 
-const SUBJECT_FORMS: ((b: Brief) => string)[] = [
-  (b) => (b.offer ? `${capitalize(b.offer)} on ${b.offering}` : ""),
-  (b) => `${capitalize(b.topic)}`,
-  (b) => `${b.business ? `${b.business}: ` : ""}${b.benefits[0] ? capitalize(b.benefits[0]) : capitalize(b.offering)}`,
-  (b) => `A quick note for ${aud(b)}`,
-  (b) => (b.pains[0] ? `No more ${b.pains[0].toLowerCase()}` : `What's new with ${b.offering}`),
-  (b) => `${b.cta || "Take a look"}: ${b.offering}`,
+/** The first name as a smart value, filled per recipient when the email is sent ("there" when unknown). */
+const FIRST_NAME = smartValueToken(
+  "contact.firstName",
+  SMART_VALUES.find((value) => value.name === "contact.firstName")?.fallback,
+);
+
+/**
+ * One subject line per framework, in this order: benefit, curiosity, urgency, question and
+ * personalised (greeting the reader by first name). Each form lists candidates from the most
+ * specific to a short stand-in that always fits, so every framework gives a line whatever the inputs.
+ */
+const SUBJECT_FORMS: { framework: string; lines: (b: Brief) => string[] }[] = [
+  {
+    framework: "benefit",
+    lines: (b) => {
+      const benefit = b.benefits[0] ?? b.features[0] ?? "";
+      return [
+        b.offer ? `${capitalize(b.offer)} on ${b.offering}` : "",
+        benefit ? `${capitalize(benefit)} with ${b.offering}` : "",
+        benefit ? capitalize(benefit) : "",
+        `${capitalize(b.offering)}, made for ${aud(b)}`,
+        `${capitalize(b.offering)}: made for you`,
+        "Made to make your week easier",
+      ];
+    },
+  },
+  {
+    framework: "curiosity",
+    lines: (b) => {
+      const about = b.keywords[0] ?? b.offering;
+      return [
+        `What most ${aud(b)} don't know about ${about}`,
+        `The little-known side of ${lowerFirst(about)}`,
+        `What we learned about ${lowerFirst(about)}`,
+        "The one thing we wish everyone knew",
+      ];
+    },
+  },
+  {
+    framework: "urgency",
+    lines: (b) => [
+      b.offer ? `Ends soon: ${b.offer}` : "",
+      b.offer ? `Last chance for ${lowerFirst(b.offer)}` : "",
+      `Don't miss out on ${b.offering}`,
+      `Now's the time for ${lowerFirst(b.offering)}`,
+      "Don't wait on this one",
+    ],
+  },
+  {
+    framework: "question",
+    lines: (b) => [
+      b.pains[0] ? `Tired of ${lowerFirst(b.pains[0])}?` : "",
+      b.pains[0] ? `Still dealing with ${lowerFirst(b.pains[0])}?` : "",
+      `Is ${b.offering} right for you?`,
+      `Ready to try ${b.offering}?`,
+      "Got a minute for something new?",
+    ],
+  },
+  {
+    framework: "personalised",
+    lines: (b) => [
+      b.offer ? `Hi ${FIRST_NAME}, ${lowerFirst(b.offer)} inside` : "",
+      `Hi ${FIRST_NAME}, ${lowerFirst(b.offering)} news`,
+      `Hi ${FIRST_NAME}, this one's for you`,
+      `${FIRST_NAME}, this one's for you`,
+    ],
+  },
 ];
+
+/**
+ * Five subject lines, one per framework of SUBJECT_FORMS (benefit first: the body's default
+ * subject), each ≤ EMAIL.subject characters as written (a smart value counts as typed), distinct
+ * (case-insensitive) and never the topic itself.
+ */
+export function subjectLines(b: Brief): string[] {
+  const taken = new Set([b.topic.trim().toLowerCase()]);
+  const lines: string[] = [];
+  for (const form of SUBJECT_FORMS) {
+    const line = form
+      .lines(b)
+      .map((candidate) => candidate.replace(/\s+/g, " ").trim())
+      .find((candidate) => candidate && candidate.length <= EMAIL.subject && !taken.has(candidate.toLowerCase()));
+    if (!line) continue;
+    taken.add(line.toLowerCase());
+    lines.push(line);
+  }
+  return lines;
+}
 
 /** Subject lines (≤ 60) and preheaders (≤ 100) for an email, each line from the inputs. */
 export function emailHeaders(ctx: ComposeContext): { subjects: string[]; preheaders: string[] } {
   const b = briefOf(ctx, "email");
-  const subjects = unique(
-    SUBJECT_FORMS.map((form) => form(b))
-      .filter(Boolean)
-      .map((line) => clip(line, EMAIL.subject)),
-  ).slice(0, 5);
+  const subjects = subjectLines(b);
   const preheaders = unique(
     [
       b.benefits.length ? `${sentenceList(b.benefits.slice(0, 2))} ${b.cta || "See how"}.` : "",
@@ -122,27 +199,28 @@ export function emailBody(ctx: ComposeContext, framework: string): string {
   ];
   const cta = b.cta || "Find out more";
   const link = b.website ? `<a href="${e(b.website)}">${e(cta)}</a>` : `<strong>${e(cta)}</strong>`;
+  // The user's inputs are woven into sentences, never pasted as a line or clause of their own.
   if (framework === "PAS") {
-    const pain = b.pains[0] ?? `getting ${b.keywords[0] ?? b.offering} right`;
+    const pain = b.pains[0] ?? `getting ${b.keywords[0] ?? "it"} right`;
     html.push(
-      `<p>“${e(capitalize(pain))}” — if that sounds familiar, you're not alone: it's one of the things we hear most from ${e(aud(b))}.</p>`,
-      `<p>Left alone, it costs time, money and patience${b.pains[1] ? `, and it often brings ${e(b.pains[1].toLowerCase())} with it` : ""}.</p>`,
-      `<p>That's exactly why we made <strong>${e(b.offering)}</strong>${points.length ? ":" : "."}</p>`,
+      `<p>If you're up against ${e(lowerFirst(pain))}, you're not alone: we hear about it from ${e(aud(b))} all the time.</p>`,
+      `<p>Left alone, it costs time, money and patience${b.pains[1] ? `, and it often brings ${e(lowerFirst(b.pains[1]))} with it` : ""}.</p>`,
+      `<p>That's exactly why we made <strong>${e(b.offering)}</strong>${points.length ? ", and here is what it brings you:" : "."}</p>`,
     );
   } else if (framework === "BAB") {
     html.push(
-      `<p>Picture ${e(b.pains[0] ? `dealing with ${b.pains[0].toLowerCase()}` : "the way things are today")} — and now picture it sorted${points[0] ? `, with ${e(points[0].toLowerCase())}` : ""}.</p>`,
-      `<p><strong>${e(capitalize(b.offering))}</strong> is the bridge between the two${points.length ? ":" : "."}</p>`,
+      `<p>Picture ${e(b.pains[0] ? `dealing with ${lowerFirst(b.pains[0])}` : "the way things are today")} — and now picture it sorted${points[0] ? `, with ${e(lowerFirst(points[0]))}` : ""}.</p>`,
+      `<p>For ${e(aud(b))}, <strong>${e(b.offering)}</strong> is the bridge between the two${points.length ? ":" : "."}</p>`,
     );
   } else {
     html.push(
-      `<p>${e(capitalize(b.topic))} — here's what you need to know.</p>`,
-      b.description ? `<p>${e(firstSentence(b.description))}.</p>` : "",
-      `<p>We built <strong>${e(b.offering)}</strong> for ${e(aud(b))}${points.length ? ", and here is what it brings you:" : "."}</p>`,
+      `<p>There's news on ${e(subjectOf(b.topic, b.keywords))}, and we wanted ${e(aud(b))} to hear it first.</p>`,
+      `<p>We built <strong>${e(b.offering)}</strong> with you in mind${points.length ? ", and here is what it brings you:" : "."}</p>`,
     );
   }
+  // The key points stay a list: the user's own points, meant to be scanned.
   if (points.length) html.push(`<ul>${points.map((point) => `<li>${e(capitalize(point))}</li>`).join("")}</ul>`);
-  if (b.offer) html.push(`<p><strong>${e(capitalize(b.offer))}.</strong></p>`);
+  if (b.offer) html.push(`<p>And while it lasts, our offer to you is <strong>${e(lowerFirst(b.offer))}</strong>.</p>`);
   html.push(`<p>${link}</p>`, `<p>Thanks for reading,<br>${e(b.business || "The team")}</p>`);
   return html.filter(Boolean).join("\n");
 }
