@@ -145,6 +145,11 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: "This link is invalid or has expired. Open the link from your latest email again.",
   },
+  /** An approval link that its sender revoked or that expired (an unknown or altered one is NOT_FOUND). */
+  REVIEW_LINK_GONE: {
+    status: 410,
+    message: "This review link has expired or was withdrawn. Ask its sender for a new one.",
+  },
   /** A public lead form or assistant whose owner's plan has no room for another contact. */
   LEAD_CAPTURE_FULL: { status: 403, message: "This form cannot take new sign-ups right now." },
   // Media (issue 11): uploads are checked by their bytes, with a limit per kind.

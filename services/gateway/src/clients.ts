@@ -9,6 +9,7 @@ import { ReferralsService } from "@crafter/proto/crafter/billing/v1/referrals_pb
 import { ContactsService } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
 import { LeadsService } from "@crafter/proto/crafter/contacts/v1/leads_pb";
 import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
+import { ApprovalsService } from "@crafter/proto/crafter/notifications/v1/approvals_pb";
 import { AutomationsService } from "@crafter/proto/crafter/notifications/v1/automations_pb";
 import { CalendarService, InboxService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
 import { CampaignsService } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
@@ -57,6 +58,10 @@ export interface Clients {
   senders: Client<typeof SendersService>;
   /** The same with the gateway's service token: a confirmation link's landing (no user). */
   sendersAsGateway: Client<typeof SendersService>;
+  /** Notifications' approval links, with the user's token (the owner's side). */
+  approvals: Client<typeof ApprovalsService>;
+  /** The same with the gateway's service token: the reviewer's public page (no user). */
+  approvalsAsGateway: Client<typeof ApprovalsService>;
 }
 
 /**
@@ -104,6 +109,12 @@ export function createClients(config: Config): Clients {
     templates: createServiceClient(TemplatesService, config.NOTIFICATIONS_URL, options),
     senders: createServiceClient(SendersService, config.NOTIFICATIONS_URL, options),
     sendersAsGateway: createServiceClient(SendersService, config.NOTIFICATIONS_URL, {
+      ...options,
+      as: "service",
+      credentials,
+    }),
+    approvals: createServiceClient(ApprovalsService, config.NOTIFICATIONS_URL, options),
+    approvalsAsGateway: createServiceClient(ApprovalsService, config.NOTIFICATIONS_URL, {
       ...options,
       as: "service",
       credentials,

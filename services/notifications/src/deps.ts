@@ -94,6 +94,8 @@ export interface EmailCraft {
   name: string;
   workflowName: string;
   steps: DraftStep[];
+  /** The craft's project ("" for a standalone craft); absent when the port does not say. */
+  projectId?: string;
 }
 
 /** The workflows service's crafts, read on behalf of the calling user (their token is forwarded). */

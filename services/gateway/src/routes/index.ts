@@ -4,6 +4,7 @@ import { adminRoutes } from "./admin.routes";
 import { aiSettingsRoutes } from "./ai-settings.routes";
 import { aiToolsRoutes } from "./ai-tools.routes";
 import { apiKeyRoutes } from "./api-keys.routes";
+import { approvalsRoutes } from "./approvals.routes";
 import { authRoutes } from "./auth.routes";
 import { automationsRoutes } from "./automations.routes";
 import { billingRoutes } from "./billing.routes";
@@ -60,6 +61,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   trackingRoutes,
   templatesRoutes,
   sendersRoutes,
+  approvalsRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {

@@ -11,6 +11,7 @@ const CONNECT_CODE_BY_STATUS: Record<number, Code> = {
   404: Code.NotFound,
   405: Code.Unimplemented,
   409: Code.Aborted,
+  410: Code.NotFound,
   415: Code.InvalidArgument,
   422: Code.FailedPrecondition,
   429: Code.ResourceExhausted,

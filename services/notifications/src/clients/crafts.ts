@@ -42,6 +42,7 @@ export function workflowsEmailCrafts(baseUrl: string, timeoutMs: number): EmailC
           name: craft.summary.craftName,
           workflowName: craft.summary.workflowName,
           steps: craft.steps as DraftStep[],
+          projectId: craft.summary.projectId,
         };
       } catch (error) {
         const code = ConnectError.from(error).code;

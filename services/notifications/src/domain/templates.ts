@@ -316,3 +316,29 @@ export function renderSenderAddressEmail(input: SenderAddressEmailInput): Render
     html: renderHtml(SENDER_ADDRESS_SUBJECT, layout),
   };
 }
+
+/** Input of the email to a link's creator when its reviewer comments or decides. */
+export interface ReviewNoticeEmailInput {
+  /** The creator's name (escaped in HTML). */
+  displayName?: string;
+  /** One line saying who did what to which craft or campaign (domain/approval.ts reviewNotice). */
+  headline: string;
+  /** The reviewer's comment ("" for none). */
+  comment: string;
+  /** Absolute link to the craft's or campaign's page in the app. */
+  link: string;
+}
+
+/** To the member who shared a craft or campaign for approval: what their reviewer said. */
+export function renderReviewNoticeEmail(input: ReviewNoticeEmailInput): RenderedEmail {
+  const subject = cleanDisplayName(input.headline) || "Your reviewer answered";
+  const layout: Layout = {
+    greeting: greeting(input.displayName),
+    intro: input.comment ? `${subject}: “${input.comment}”` : `${subject}.`,
+    action: "Open it in Crafter",
+    link: input.link,
+    expiry: "The comments and the approval state are on its page.",
+    ignore: "You get this email because you shared it for approval. Revoke the link on its page to end the review.",
+  };
+  return { subject, text: renderText(layout), html: renderHtml(subject, layout) };
+}

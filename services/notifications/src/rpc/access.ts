@@ -1,4 +1,5 @@
 import type { RpcAccess } from "@crafter/kit";
+import { approvalsAccess } from "./approvals.access";
 import { automationsAccess } from "./automations.access";
 import { calendarAccess } from "./calendar.access";
 import { campaignsAccess } from "./campaigns.access";
@@ -12,4 +13,5 @@ export const access: RpcAccess = {
   ...calendarAccess,
   ...templatesAccess,
   ...sendersAccess,
+  ...approvalsAccess,
 };

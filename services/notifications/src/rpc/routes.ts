@@ -1,6 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { NotificationsDeps } from "../deps";
+import { approvalsRoutes } from "./approvals.routes";
 import { automationsRoutes } from "./automations.routes";
 import { calendarRoutes } from "./calendar.routes";
 import { campaignsRoutes } from "./campaigns.routes";
@@ -15,6 +16,7 @@ export function routes(deps: NotificationsDeps, sendgridKey: KeyObject | null = 
     calendarRoutes(deps),
     templatesRoutes(deps),
     sendersRoutes(deps),
+    approvalsRoutes(deps),
   ];
   return (router) => {
     for (const area of areas) area(router);

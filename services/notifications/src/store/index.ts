@@ -1,4 +1,5 @@
 import type { Connection, Model } from "mongoose";
+import { type ApprovalRepository, createApprovalRepository } from "./approval.repository";
 import { type AutomationRepository, createAutomationRepository } from "./automation.repository";
 import { type AutomationRunRepository, createAutomationRunRepository } from "./automation-run.repository";
 import { type AutomationTriggerRepository, createAutomationTriggerRepository } from "./automation-trigger.repository";
@@ -27,6 +28,8 @@ export interface NotificationsStores {
   templates: TemplateRepository;
   /** Sender identities, confirmed from addresses, sending domains and their DKIM keys. */
   senders: SenderRepository;
+  /** Approval links of crafts and campaigns, and their reviewers' comments and decisions. */
+  approvals: ApprovalRepository;
 }
 
 /** Builds the repositories and waits until their indexes exist (the unique keys are the send-once guards). */
@@ -42,6 +45,7 @@ export async function createStores(connection: Connection): Promise<Notification
     templates,
     automationTriggers,
     senders,
+    approvals,
   ] = await Promise.all([
     createDeliveryRepository(connection),
     createEmailRepository(connection),
@@ -53,6 +57,7 @@ export async function createStores(connection: Connection): Promise<Notification
     createTemplateRepository(connection),
     createAutomationTriggerRepository(connection),
     createSenderRepository(connection),
+    createApprovalRepository(connection),
   ]);
   return {
     deliveries,
@@ -65,6 +70,7 @@ export async function createStores(connection: Connection): Promise<Notification
     templates,
     automationTriggers,
     senders,
+    approvals,
     outbox: [campaigns.model, email.facts, inbox.model],
   };
 }
