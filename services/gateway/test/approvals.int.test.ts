@@ -240,6 +240,23 @@ describe("an approval link", () => {
     ).toBe(201);
   });
 
+  it("is in the OpenAPI document with its error codes", async () => {
+    const response = await fetch(`${owner.baseUrl}/api/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { paths: Record<string, Record<string, { responses: object }>> };
+    for (const [path, method] of [
+      ["/api/approvals", "post"],
+      ["/api/approvals", "get"],
+      ["/api/approvals/{id}/revoke", "post"],
+      ["/api/public/reviews/{token}", "get"],
+      ["/api/public/reviews/{token}/events", "post"],
+    ] as const)
+      expect(document.paths[path]?.[method]).toBeDefined();
+    expect(Object.keys(document.paths["/api/public/reviews/{token}"]!.get!.responses)).toEqual(
+      expect.arrayContaining(["200", "404", "410", "429"]),
+    );
+  });
+
   it("refuses bad input with field errors, never a 500", async () => {
     const cases: Array<[string, unknown]> = [
       ["/api/approvals", { projectId, subjectKind: "page", subjectId: craftId }],

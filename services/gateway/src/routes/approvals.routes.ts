@@ -119,7 +119,7 @@ const reviewSchema = z
     state: stateSchema,
     businessName: z.string(),
   })
-  .meta({ id: "Review" });
+  .meta({ id: "ApprovalReview" });
 
 export function approvalsRoutes({ clients, redis, publicOrigin }: RouteDeps): RouteDef[] {
   const reviewUrl = (token: string) => `${publicOrigin.replace(/\/+$/, "")}/review/${token}`;
