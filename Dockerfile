@@ -7,7 +7,7 @@
 # same environment variables (its src/config.ts and the kit's base settings) — and
 # `node services/$SERVICE/dist/main.js migrate` creates its Kafka topics and MongoDB indexes and exits.
 # The gateway also builds and serves the dashboard (web/dist).
-ARG NODE_VERSION=20.19
+ARG NODE_VERSION=24.21.0
 
 # Only the package manifests of every workspace, so the dependency layers below are rebuilt when a
 # package.json or the lockfile changes, not when a source file does.

@@ -5,6 +5,11 @@ SHELL := /bin/bash
 
 NPM_STAMP := node_modules/.install-stamp
 
+# Node.js 24 LTS runs everything: the `node` devDependency (from the npm registry alone) installs
+# its binary into node_modules/.bin, first on the PATH of every recipe, so services, scripts, jest
+# and npm itself run on it whatever Node the machine has. The first `npm install` bootstraps it.
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 

@@ -23,7 +23,7 @@ const common = {
   bundle: true,
   platform: "node",
   format: "esm",
-  target: "node20",
+  target: "node24",
   sourcemap: true,
   logLevel: "warning",
   plugins: [externalPackages],
