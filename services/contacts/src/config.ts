@@ -36,6 +36,9 @@ export const configSchema = baseConfigSchema.extend({
    * memory limit for contacts (1 GiB) leaves room for the default.
    */
   CONTACT_SNAPSHOT_CAPACITY: z.coerce.number().int().positive().default(100_000),
+  /** "Ask for permission" emails a second, across every replica (Redis), and per user within that. */
+  CONSENT_ASKS_PER_SECOND: z.coerce.number().positive().default(20),
+  CONSENT_ASKS_PER_USER_SECOND: z.coerce.number().positive().default(5),
 });
 
 export type Config = z.infer<typeof configSchema>;

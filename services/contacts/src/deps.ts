@@ -18,6 +18,11 @@ export interface ContactsDeps {
    * undefined: it answers from the profile's own text.
    */
   assistantModel?: { model: LanguageModel; timeoutMs: number };
+  /**
+   * Waits for the next "Ask for permission" email's slot: the kit's `pace()` over Redis, so the
+   * rate holds across replicas (CONSENT_ASKS_PER_SECOND in all, CONSENT_ASKS_PER_USER_SECOND per user).
+   */
+  paceConsentAsk: (userId: string) => Promise<number>;
   /** Wakes the outbox relay after a write that pushed an event. */
   kick: () => void;
   logger: Logger;

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { runService } from "@crafter/kit";
+import { pace, runService } from "@crafter/kit";
 import { createBillingPlans } from "./clients/plans";
 import { configSchema } from "./config";
 import type { ContactsDeps } from "./deps";
@@ -41,6 +41,11 @@ await runService({
       plans: createBillingPlans(config.BILLING_URL, config.RPC_TIMEOUT_MS, credentials),
       links: { secret, origin: config.PUBLIC_ORIGIN },
       assistantModel,
+      paceConsentAsk: (userId) =>
+        pace(redis, [
+          { key: "pace:consent-ask", perSecond: config.CONSENT_ASKS_PER_SECOND, burst: 1 },
+          { key: `pace:consent-ask:user:${userId}`, perSecond: config.CONSENT_ASKS_PER_USER_SECOND, burst: 1 },
+        ]),
       kick,
       logger,
       now: () => new Date(),

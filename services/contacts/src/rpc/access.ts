@@ -36,6 +36,9 @@ export const access = rpcAccess(ContactsService, {
   getSegment: ["user"],
   addToSegment: ["user"],
   listContactIds: ["user"],
+  previewConsentAsk: ["user"],
+  startConsentAsk: ["user"],
+  getConsentAsk: ["user"],
   // Automations' condition steps (notifications names the user).
   matchContact: ["service:notifications"],
   // The email area's signed links and segment triggers (docs/email-contract.md).

@@ -1,6 +1,8 @@
 import { create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
+  type ConsentAskRun,
+  ConsentAskRunSchema,
   type ConsentChange,
   ConsentChangeSchema,
   ConsentStatus,
@@ -12,8 +14,10 @@ import {
   type Segment,
   SegmentSchema,
 } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
+import type { ConsentCounts } from "../domain/consent";
 import type { ContactFieldsInput } from "../domain/contact";
 import type { ConsentStatus as Consent } from "../domain/fields";
+import type { ConsentAskRunDoc } from "../store/consent-ask.repository";
 import type { StoredContact } from "../store/contact.repository";
 import type { SegmentDoc } from "../store/segment.repository";
 import type { ConsentChangeDoc, InteractionDoc } from "../store/timeline.repository";
@@ -74,13 +78,28 @@ export function toInteraction(doc: InteractionDoc): Interaction {
   return create(InteractionSchema, { interactionId: doc._id, type: doc.type, note: doc.note, at: ts(doc.at) });
 }
 
-export function toSegment(doc: SegmentDoc): Segment {
+export function toSegment(doc: SegmentDoc & { counts?: ConsentCounts }): Segment {
   return create(SegmentSchema, {
     segmentId: doc._id,
     projectId: doc.projectId,
     name: doc.name,
     tree: doc.tree as unknown as JsonObject,
     updatedAt: ts(doc.updatedAt),
+    ...(doc.counts ? { counts: doc.counts } : {}),
+  });
+}
+
+export function toConsentAskRun(doc: ConsentAskRunDoc): ConsentAskRun {
+  return create(ConsentAskRunSchema, {
+    runId: doc._id,
+    projectId: doc.projectId,
+    segmentId: doc.segmentId,
+    total: doc.total,
+    sent: doc.sent,
+    skipped: doc.skipped,
+    done: doc.finishedAt !== undefined && doc.finishedAt !== null,
+    startedAt: ts(doc.startedAt),
+    finishedAt: ts(doc.finishedAt),
   });
 }
 

@@ -3,6 +3,7 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { appError, badRequest, type Caller, callerOf } from "@crafter/kit";
 import {
+  type ConsentAskTarget,
   ContactSettingsSchema,
   ContactsService,
   Dedupe,
@@ -15,6 +16,7 @@ import type { ContactsDeps } from "../deps";
 import { csvLine } from "../domain/csv-out";
 import type { StoredContact } from "../store/contact.repository";
 import type { Settings } from "../store/settings.repository";
+import { type AskTarget, getConsentAsk, previewConsentAsk, startConsentAsk } from "../usecases/consent-asks";
 import {
   addInteraction,
   changeConsent,
@@ -58,11 +60,18 @@ import {
   consentFromProto,
   fromContactInput,
   jsonCustom,
+  toConsentAskRun,
   toConsentChange,
   toContact,
   toInteraction,
   toSegment,
 } from "./mappers";
+
+const askTarget = (target: ConsentAskTarget | undefined): AskTarget => ({
+  projectId: target?.projectId ?? "",
+  segmentId: target?.segmentId ?? "",
+  tree: target?.tree,
+});
 
 const toSettings = (settings: Settings) =>
   create(ContactSettingsSchema, {
@@ -196,6 +205,7 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
           count: page.count,
           currentPage: page.page,
           totalPages: page.totalPages,
+          consentCounts: page.consent,
         };
       },
       async listContactIds({ list }, ctx) {
@@ -389,7 +399,16 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
       },
       async countSegment(req, ctx) {
         const result = await countSegment(deps, callerOf(ctx), req);
-        return { count: result.count, preview: result.preview.map(toContact) };
+        return { count: result.count, preview: result.preview.map(toContact), consent: result.consent };
+      },
+      async previewConsentAsk(req, ctx) {
+        return previewConsentAsk(deps, callerOf(ctx), askTarget(req.target));
+      },
+      async startConsentAsk(req, ctx) {
+        return { run: toConsentAskRun(await startConsentAsk(deps, callerOf(ctx), askTarget(req.target))) };
+      },
+      async getConsentAsk(req, ctx) {
+        return { run: toConsentAskRun(await getConsentAsk(deps, callerOf(ctx), req)) };
       },
       async matchContact(req, ctx) {
         const scope = scopeOf(actingFor(callerOf(ctx), req.userId), req.projectId);

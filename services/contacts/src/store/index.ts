@@ -1,6 +1,12 @@
 import { type Logger, MarkerSet, type Redis } from "@crafter/kit";
 import type { Connection, Model } from "mongoose";
 import { AssistantRepository, assistantModel, sessionModel } from "./assistant.repository";
+import {
+  type ConsentAskDoc,
+  ConsentAskRepository,
+  consentAskModel,
+  consentAskRunModel,
+} from "./consent-ask.repository";
 import { type ContactDoc, ContactRepository, contactModel } from "./contact.repository";
 import { ContactSnapshots } from "./contact-snapshot";
 import { ImportRepository } from "./import.repository";
@@ -24,10 +30,12 @@ export interface ContactsStores {
   imports: ImportRepository;
   leads: LeadRepository;
   assistants: AssistantRepository;
+  /** "Ask for permission": the asks (append-only, one per contact per 30-day window) and their runs. */
+  consentAsks: ConsentAskRepository;
   /** Done-markers of one-time passes over the database (usecases/date-tokens.ts), by name. */
   backfills: MarkerSet;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
-  outbox: Array<Model<ContactDoc> | Model<DeletionDoc> | Model<SubmissionDoc>>;
+  outbox: Array<Model<ContactDoc> | Model<DeletionDoc> | Model<SubmissionDoc> | Model<ConsentAskDoc>>;
 }
 
 /**
@@ -52,10 +60,12 @@ export async function createStores(
   const assistants = assistantModel(connection);
   const sessions = sessionModel(connection);
   const imports = new ImportRepository(connection);
+  const asks = consentAskModel(connection);
+  const askRuns = consentAskRunModel(connection);
   const backfills = new MarkerSet(connection, "ContactBackfill", "backfills");
   await Promise.all([
     ...[contacts, consent, interactions, deletions, settings, segments, members].map((model) => model.init()),
-    ...[forms, submissions, assistants, sessions].map((model) => model.init()),
+    ...[forms, submissions, assistants, sessions, asks, askRuns].map((model) => model.init()),
     imports.init(),
     backfills.model.init(),
   ]);
@@ -67,7 +77,8 @@ export async function createStores(
     imports,
     leads: new LeadRepository(forms, submissions),
     assistants: new AssistantRepository(assistants, sessions),
+    consentAsks: new ConsentAskRepository(asks, askRuns),
     backfills,
-    outbox: [contacts, deletions, submissions],
+    outbox: [contacts, deletions, submissions, asks],
   };
 }

@@ -166,7 +166,7 @@ export async function submitLeadForm(
 }
 
 /** The contact's signed preference centre link (no expiry). */
-function preferencesOf(deps: Pick<Deps, "links">, contact: StoredContact): string {
+export function preferencesOf(deps: Pick<Deps, "links">, contact: StoredContact): string {
   const token = signLinkToken(deps.links.secret, {
     kind: "contact",
     userId: contact.userId,
@@ -185,13 +185,15 @@ function openToken<K extends "confirm" | "contact">(deps: Pick<Deps, "links" | "
 
 /**
  * The double opt-in: sets the contact `subscribed` (source "lead form") and publishes LeadCaptured,
- * once per submission (a second click answers the same and publishes nothing).
+ * once per submission (a second click answers the same and publishes nothing). The link of an "Ask
+ * for permission" email names the ask instead: it subscribes the contact (source "double opt-in")
+ * unless it is subscribed already.
  * @throws CONTACT_LINK_INVALID (forged, expired, or its contact is gone).
  */
 export async function confirmConsent(deps: Deps, token: string): Promise<{ consent: string }> {
   const { submissionId } = openToken(deps, token, "confirm");
   const submission = await deps.stores.leads.submission(submissionId);
-  if (!submission) throw invalidLink();
+  if (!submission) return confirmAsk(deps, submissionId);
   const scope = { userId: submission.userId, projectId: submission.projectId };
   const contact = await deps.stores.contacts.get(scope, submission.contactId);
   if (!contact) throw invalidLink();
@@ -203,6 +205,18 @@ export async function confirmConsent(deps: Deps, token: string): Promise<{ conse
     deps.events.leadCaptured(refOf(contact), "lead form", submission.formId),
   );
   deps.kick();
+  return { consent: updated.consent };
+}
+
+/** The confirm link of an "Ask for permission" email. @throws CONTACT_LINK_INVALID */
+async function confirmAsk(deps: Deps, askId: string): Promise<{ consent: string }> {
+  const ask = await deps.stores.consentAsks.get(askId);
+  if (!ask) throw invalidLink();
+  const scope = { userId: ask.userId, projectId: ask.projectId };
+  const contact = await deps.stores.contacts.get(scope, ask.contactId);
+  if (!contact) throw invalidLink();
+  if (contact.consent === "subscribed") return { consent: contact.consent };
+  const updated = await setConsent(deps, scope, contact, "subscribed", "double opt-in");
   return { consent: updated.consent };
 }
 

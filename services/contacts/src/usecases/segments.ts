@@ -1,7 +1,8 @@
 import { appError, badRequest, type Caller } from "@crafter/kit";
 import type { ContactsDeps } from "../deps";
+import { type ConsentCounts, countConsent, noConsentCounts, tallyConsent } from "../domain/consent";
 import { segmentView } from "../domain/contact";
-import { matches, monthDayFacet, type SegmentGroup } from "../domain/segment";
+import { matches, monthDayFacet, requiredFacets, type SegmentGroup } from "../domain/segment";
 import type { Scope, StoredContact } from "../store/contact.repository";
 import type { SegmentDoc } from "../store/segment.repository";
 import { stateOf } from "./contacts";
@@ -59,8 +60,63 @@ export async function saveSegment(
   return updated;
 }
 
-export async function listSegments(deps: Deps, caller: Caller, input: { projectId: string }): Promise<SegmentDoc[]> {
-  return deps.stores.segments.list(scopeOf(caller, input.projectId));
+/** The project's saved segments; with `withCounts`, each with its contacts by consent (segmentCounts). */
+export async function listSegments(
+  deps: Deps,
+  caller: Caller,
+  input: { projectId: string; withCounts?: boolean },
+): Promise<Array<SegmentDoc & { counts?: ConsentCounts }>> {
+  const scope = scopeOf(caller, input.projectId);
+  const segments = await deps.stores.segments.list(scope);
+  if (!input.withCounts || segments.length === 0) return segments;
+  const counts = await segmentCounts(deps, scope, segments);
+  return segments.map((segment, i) => ({ ...segment, counts: counts[i]! }));
+}
+
+/**
+ * Each segment's contacts by consent, in one pass over the project's snapshot (the query path of
+ * matchContacts: its required facets first, then the tree, or a hand-added member): a contact's
+ * segment view is built once for all the segments, and nothing is read per segment but its
+ * hand-added members.
+ */
+export async function segmentCounts(
+  deps: Deps,
+  scope: Scope,
+  segments: readonly SegmentDoc[],
+): Promise<ConsentCounts[]> {
+  const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
+  const fields = segmentFields(settings);
+  const interactionTypes = settings.interactionTypes.map((t) => t.key);
+  const plans = await Promise.all(
+    segments.map(async (segment) => {
+      const members = await deps.stores.segments.memberIds(scope.userId, segment._id);
+      // A tree that no longer validates (a custom field since removed) matches nobody but its members.
+      let facets: string[] | null = null;
+      try {
+        facets = members.size > 0 ? [] : requiredFacets(segment.tree, fields);
+      } catch {
+        facets = null;
+      }
+      return { tree: segment.tree, members, facets, counts: noConsentCounts() };
+    }),
+  );
+  const snapshot = await deps.stores.contacts.snapshot(scope);
+  for (const { contact } of snapshot.entries.values()) {
+    let view: ReturnType<typeof segmentView> | undefined;
+    for (const plan of plans) {
+      let inSegment = plan.members.has(contact._id);
+      if (!inSegment && plan.facets && plan.facets.every((f) => contact.facets?.includes(f))) {
+        view ??= segmentView(stateOf(contact), interactionTypes);
+        try {
+          inSegment = matches(plan.tree, fields, view);
+        } catch {
+          inSegment = false;
+        }
+      }
+      if (inSegment) tallyConsent(plan.counts, contact.consent);
+    }
+  }
+  return plans.map((plan) => plan.counts);
 }
 
 export async function getSegment(
@@ -109,14 +165,18 @@ export async function countSegment(
   deps: Deps,
   caller: Caller,
   input: { projectId: string; tree?: unknown; preview: number },
-): Promise<{ count: number; preview: StoredContact[] }> {
+): Promise<{ count: number; preview: StoredContact[]; consent: ConsentCounts }> {
   const scope = scopeOf(caller, input.projectId);
   const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
   const fields = segmentFields(settings);
   const tree: SegmentGroup = parseTree(input.tree, fields);
   const { contacts } = await matchContacts(deps, scope, settings, { tree }, fields);
   const size = Math.max(0, Math.min(input.preview || 10, 20));
-  return { count: contacts.length, preview: sortContacts(contacts, "name", false).slice(0, size) };
+  return {
+    count: contacts.length,
+    preview: sortContacts(contacts, "name", false).slice(0, size),
+    consent: countConsent(contacts),
+  };
 }
 
 export interface ListInput extends Omit<ContactQuery, "tree" | "members"> {
@@ -135,21 +195,34 @@ export async function queryContacts(
   scope: Scope,
   input: Omit<ListInput, "page" | "pageSize" | "projectId">,
 ): Promise<readonly StoredContact[]> {
+  return (await queryWithCounts(deps, scope, input)).contacts;
+}
+
+/**
+ * queryContacts, and the contacts its other filters match by consent: the consent filter is
+ * applied after counting, so the table's summary shows every status whichever one is chosen.
+ */
+export async function queryWithCounts(
+  deps: Deps,
+  scope: Scope,
+  input: Omit<ListInput, "page" | "pageSize" | "projectId">,
+): Promise<{ contacts: readonly StoredContact[]; consent: ConsentCounts }> {
   const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
   const fields = segmentFields(settings);
   let q: ContactQuery = {
     query: (input.query ?? "").slice(0, 200),
     tags: input.tags,
-    consent: input.consent,
     contactType: input.contactType,
     customerKind: input.customerKind,
   };
   if (input.segmentId) q = { ...q, ...(await segmentQuery(deps, scope, input.segmentId)) };
   else if (input.tree !== undefined && input.tree !== null) q = { ...q, tree: parseTree(input.tree, fields) };
   const matched = await matchContacts(deps, scope, settings, q, fields);
+  const consent = countConsent(matched.contacts);
+  if (input.consent) matched.contacts = matched.contacts.filter((c) => c.consent === input.consent);
   const sortBy = input.sortBy && isSortField(input.sortBy) ? input.sortBy : "updated_on";
   const descending = input.sortBy && isSortField(input.sortBy) ? (input.descending ?? false) : true;
-  return sortMatched(matched, sortBy, descending);
+  return { contacts: sortMatched(matched, sortBy, descending), consent };
 }
 
 /** One page of the customer profile table. */
@@ -157,16 +230,17 @@ export async function listContacts(
   deps: Deps,
   caller: Caller,
   input: ListInput,
-): Promise<{ items: StoredContact[]; count: number; page: number; totalPages: number }> {
+): Promise<{ items: StoredContact[]; count: number; page: number; totalPages: number; consent: ConsentCounts }> {
   const scope = scopeOf(caller, input.projectId);
   if (input.sortBy && !isSortField(input.sortBy)) throw badRequest({ sort: "Unknown sort field" });
   const { page, pageSize } = paging(input.page, input.pageSize);
-  const all = await queryContacts(deps, scope, input);
+  const { contacts: all, consent } = await queryWithCounts(deps, scope, input);
   return {
     items: all.slice((page - 1) * pageSize, page * pageSize),
     count: all.length,
     page,
     totalPages: Math.max(1, Math.ceil(all.length / pageSize)),
+    consent,
   };
 }
 

@@ -1,6 +1,8 @@
 import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import {
+  type ConsentAskRun,
   type ConsentChange,
+  type ConsentCounts,
   ConsentStatus,
   type Contact,
   type ContactSettings,
@@ -82,6 +84,33 @@ export function toSegmentJson(s: Segment | undefined) {
     name: s.name,
     query: (s.tree ?? {}) as Record<string, unknown>,
     updatedAt: iso(s.updatedAt),
+    ...(s.counts ? { counts: toConsentCountsJson(s.counts) } : {}),
+  };
+}
+
+/** Contacts by consent; `subscribed` is who a campaign reaches. */
+export function toConsentCountsJson(c: ConsentCounts | undefined) {
+  return {
+    total: c?.total ?? 0,
+    subscribed: c?.subscribed ?? 0,
+    pending: c?.pending ?? 0,
+    unsubscribed: c?.unsubscribed ?? 0,
+    bounced: c?.bounced ?? 0,
+    complained: c?.complained ?? 0,
+  };
+}
+
+/** One click of "Ask for permission" and how far it has got. */
+export function toConsentAskJson(r: ConsentAskRun | undefined) {
+  return {
+    id: r?.runId ?? "",
+    segmentId: r?.segmentId ?? "",
+    total: r?.total ?? 0,
+    sent: r?.sent ?? 0,
+    skipped: r?.skipped ?? 0,
+    done: r?.done ?? false,
+    startedAt: iso(r?.startedAt),
+    finishedAt: iso(r?.finishedAt),
   };
 }
 

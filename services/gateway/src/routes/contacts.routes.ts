@@ -5,7 +5,9 @@ import { z } from "zod";
 import {
   CONSENT_VALUES,
   consentStatusOf,
+  toConsentAskJson,
   toConsentChangeJson,
+  toConsentCountsJson,
   toContactJson,
   toImportJson,
   toInteractionJson,
@@ -88,6 +90,21 @@ const contactSchema = z
   .meta({ id: "Contact" });
 
 const pageMeta = z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() });
+
+const consentCountsSchema = z
+  .object({
+    total: z.number(),
+    subscribed: z.number(),
+    pending: z.number(),
+    unsubscribed: z.number(),
+    bounced: z.number(),
+    complained: z.number(),
+  })
+  .meta({
+    id: "ConsentCounts",
+    description:
+      "Contacts by consent. `subscribed` is who a campaign reaches; pending (no opt-in yet), unsubscribed, bounced and complained are never emailed.",
+  });
 
 const isoDate = (name: string) =>
   z
@@ -208,6 +225,7 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
     ...settingsRoutes,
     // Before /api/contacts/{id}, which would take "imports" for an id.
     ...importRoutes({ clients } as RouteDeps),
+    ...consentAskRoutes({ clients } as RouteDeps),
     defineRoute({
       method: "get",
       path: C,
@@ -216,14 +234,24 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       auth: "session",
       actsInProject: true,
       query: z.object({ ...projectQuery, ...paging, ...listFilters }),
-      response: z.object({ result: z.array(contactSchema.nullable()), meta: pageMeta }),
+      description:
+        "`meta.consent` counts the contacts of the search and filters by consent, leaving out the consent filter itself (the table's summary bar).",
+      response: z.object({
+        result: z.array(contactSchema.nullable()),
+        meta: pageMeta.extend({ consent: consentCountsSchema }),
+      }),
       errors: ["NOT_FOUND"],
       handler: async ({ query, as, project }) => {
         const projectId = project.projectId;
         const page = await contacts.listContacts(listRequest(projectId, query), as);
         return {
           result: page.contacts.map(toContactJson),
-          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+          meta: {
+            count: page.count,
+            currentPage: page.currentPage,
+            totalPages: page.totalPages,
+            consent: toConsentCountsJson(page.consentCounts),
+          },
         };
       },
     }),
@@ -735,8 +763,98 @@ const segmentSchema = z
     name: z.string(),
     query: z.looseObject({}),
     updatedAt: z.string().nullable(),
+    counts: consentCountsSchema.optional().meta({ description: "Only with `counts=true`." }),
   })
   .meta({ id: "Segment" });
+
+/** Whose pending contacts "Ask for permission" emails: a saved segment, a condition tree, or all. */
+const askTargetBody = z
+  .object({
+    segmentId: text("segmentId", 64).optional(),
+    query: jsonObject("query").optional(),
+  })
+  .refine((b) => !(b.segmentId && b.query), { message: "Give a segment or a query, not both", path: ["query"] });
+
+const askTarget = (projectId: string, body: z.output<typeof askTargetBody>) => ({
+  projectId,
+  segmentId: body.segmentId ?? "",
+  ...(body.query ? { tree: body.query as never } : {}),
+});
+
+const consentAskSchema = z
+  .object({
+    id: z.string(),
+    segmentId: z.string(),
+    total: z.number().meta({ description: "Pending contacts this request set out to ask." }),
+    sent: z.number().meta({ description: "Double opt-in emails queued so far (one per contact)." }),
+    skipped: z.number().meta({ description: "Pending contacts left out: asked within 30 days, or no longer pending." }),
+    done: z.boolean(),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+  })
+  .meta({ id: "ConsentRequest" });
+
+/** /api/contacts/consent-requests: "Ask for permission" (the double opt-in email to pending contacts). */
+function consentAskRoutes({ clients }: RouteDeps): RouteDef[] {
+  const { contacts } = clients;
+  const R = "/api/contacts/consent-requests";
+  return [
+    defineRoute({
+      method: "post",
+      path: `${R}/preview`,
+      tag: "contacts",
+      summary: 'How many pending contacts "Ask for permission" would email, and how many it skips',
+      description:
+        "For a saved segment (`segmentId`), a condition tree (`query`), or the whole project (neither). A contact is asked at most once per 30 days: those asked within 30 days are `recentlyAsked` and skipped. Nothing is sent.",
+      auth: "session",
+      actsInProject: true,
+      query: z.object(projectQuery),
+      body: askTargetBody,
+      response: z.object({ pending: z.number(), eligible: z.number(), recentlyAsked: z.number() }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ body, as, project }) => {
+        const preview = await contacts.previewConsentAsk({ target: askTarget(project.projectId, body) }, as);
+        return { pending: preview.pending, eligible: preview.eligible, recentlyAsked: preview.recentlyAsked };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: R,
+      tag: "contacts",
+      summary: "Ask for permission: email the double opt-in link to the pending contacts",
+      description:
+        "Same target as the preview. The emails go in the background at a paced rate; poll `GET /api/contacts/consent-requests/{id}`. Each contact gets at most one in 30 days, however many requests or replicas run at once; confirming the link subscribes the contact.",
+      auth: "session",
+      actsInProject: true,
+      query: z.object(projectQuery),
+      body: askTargetBody,
+      response: consentAskSchema,
+      status: 201,
+      idempotent: true,
+      errors: ["NOT_FOUND"],
+      handler: async ({ body, as, project }) => {
+        const { run } = await contacts.startConsentAsk({ target: askTarget(project.projectId, body) }, as);
+        return toConsentAskJson(run);
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: `${R}/{id}`,
+      tag: "contacts",
+      summary: "How far a request for permission has got",
+      auth: "session",
+      actsInProject: true,
+      params: z.object({ id: id("id") }),
+      query: z.object(projectQuery),
+      response: consentAskSchema,
+      errors: ["NOT_FOUND"],
+      handler: async ({ params: p, as, project }) => {
+        const { run } = await contacts.getConsentAsk({ projectId: project.projectId, runId: p.id }, as);
+        return toConsentAskJson(run);
+      },
+    }),
+  ];
+}
 
 const segmentBody = z.object({
   name: text("Name", 120).min(1, "Name is required"),
@@ -754,14 +872,20 @@ function segmentRoutes({ clients }: RouteDeps): RouteDef[] {
       path: S,
       tag: "segments",
       summary: "The project's saved segments",
+      description:
+        "With `counts=true` each segment carries `counts`: its contacts by consent, computed in one pass over the project's contacts for the whole list.",
       auth: "session",
       actsInProject: true,
-      query: z.object(projectQuery),
+      query: z.object({
+        ...projectQuery,
+        counts: z.enum(["true", "false"], { error: "counts is true or false" }).default("false"),
+      }),
       response: z.array(segmentSchema.nullable()),
       errors: ["NOT_FOUND"],
-      handler: async ({ as, project }) => {
+      handler: async ({ query, as, project }) => {
         const projectId = project.projectId;
-        return (await contacts.listSegments({ projectId }, as)).segments.map(toSegmentJson);
+        const withCounts = query.counts === "true";
+        return (await contacts.listSegments({ projectId, withCounts }, as)).segments.map(toSegmentJson);
       },
     }),
     defineRoute({
@@ -792,12 +916,20 @@ function segmentRoutes({ clients }: RouteDeps): RouteDef[] {
       actsInProject: true,
       query: z.object(projectQuery),
       body: z.object({ query: jsonObject("query") }),
-      response: z.object({ count: z.number(), preview: z.array(contactSchema.nullable()) }),
+      response: z.object({
+        count: z.number(),
+        preview: z.array(contactSchema.nullable()),
+        consent: consentCountsSchema,
+      }),
       errors: ["NOT_FOUND"],
       handler: async ({ body, as, project }) => {
         const projectId = project.projectId;
         const result = await contacts.countSegment({ projectId, tree: body.query as never, preview: 10 }, as);
-        return { count: result.count, preview: result.preview.map(toContactJson) };
+        return {
+          count: result.count,
+          preview: result.preview.map(toContactJson),
+          consent: toConsentCountsJson(result.consent),
+        };
       },
     }),
     defineRoute({

@@ -1,0 +1,135 @@
+import {
+  idField,
+  insertOnce,
+  modelOn,
+  type OutboxEntry,
+  outboxField,
+  outboxMinuteField,
+  outboxMinuteOf,
+} from "@crafter/kit";
+import { type Connection, type Model, Schema } from "mongoose";
+import type { Scope } from "./contact.repository";
+
+/**
+ * One "Ask for permission" email to one pending contact, appended. `_id` is
+ * `<contactId>:<window>` (domain/consent.ts `askId`): a second ask of the contact in the same
+ * 30-day window, by another click or replica, fails on the key and sends nothing. It carries the
+ * ContactConsentRequested the notifications service emails (outbox); its `_id` is what the
+ * confirm link's token names.
+ */
+export interface ConsentAskDoc {
+  _id: string;
+  userId: string;
+  projectId: string;
+  contactId: string;
+  email: string;
+  runId: string;
+  window: number;
+  at: Date;
+  confirmedAt?: Date;
+  outbox: OutboxEntry[];
+  outboxMinute?: number;
+}
+
+/**
+ * One click of "Ask for permission": whose pending contacts, how many it set out to ask, and how
+ * far it got. Written only by the process that runs it (no concurrent writer).
+ */
+export interface ConsentAskRunDoc {
+  _id: string;
+  userId: string;
+  projectId: string;
+  /** The saved segment asked; empty for a condition tree or the whole project. */
+  segmentId: string;
+  total: number;
+  sent: number;
+  skipped: number;
+  startedAt: Date;
+  finishedAt?: Date;
+}
+
+const askSchema = new Schema<ConsentAskDoc>(
+  {
+    _id: String,
+    userId: { type: String, required: true },
+    projectId: { type: String, default: "" },
+    contactId: { type: String, required: true },
+    email: { type: String, required: true },
+    runId: { type: String, required: true },
+    window: { type: Number, required: true },
+    at: { type: Date, required: true },
+    confirmedAt: Date,
+    outbox: outboxField,
+    outboxMinute: outboxMinuteField,
+  },
+  { collection: "consent_asks", versionKey: false, minimize: false },
+);
+askSchema.index({ projectId: 1, window: 1 });
+
+const runSchema = new Schema<ConsentAskRunDoc>(
+  {
+    _id: idField,
+    userId: { type: String, required: true },
+    projectId: { type: String, default: "" },
+    segmentId: { type: String, default: "" },
+    total: { type: Number, required: true },
+    sent: { type: Number, default: 0 },
+    skipped: { type: Number, default: 0 },
+    startedAt: { type: Date, required: true },
+    finishedAt: Date,
+  },
+  { collection: "consent_ask_runs", versionKey: false },
+);
+
+export function consentAskModel(connection: Connection): Model<ConsentAskDoc> {
+  return modelOn<ConsentAskDoc>(connection, "ConsentAsk", askSchema);
+}
+export function consentAskRunModel(connection: Connection): Model<ConsentAskRunDoc> {
+  return modelOn<ConsentAskRunDoc>(connection, "ConsentAskRun", runSchema);
+}
+
+export type StoredConsentAsk = Omit<ConsentAskDoc, "outbox">;
+
+/** The asks for permission (append-only) and their runs. */
+export class ConsentAskRepository {
+  constructor(
+    readonly asks: Model<ConsentAskDoc>,
+    readonly runs: Model<ConsentAskRunDoc>,
+  ) {}
+
+  /** The project's asks of the given windows (each read by indexed equality). */
+  async inWindows(scope: Scope, windows: number[]): Promise<StoredConsentAsk[]> {
+    const found = await Promise.all(
+      windows.map((window) =>
+        this.asks
+          .find({ projectId: scope.projectId, window, userId: scope.userId }, { outbox: 0 })
+          .lean<StoredConsentAsk[]>(),
+      ),
+    );
+    return found.flat();
+  }
+
+  /** @returns false when the contact was already asked in this window (the key was taken): no email. */
+  add(doc: Omit<ConsentAskDoc, "outbox" | "outboxMinute">, event: OutboxEntry): Promise<boolean> {
+    return insertOnce(this.asks, { ...doc, outbox: [event], outboxMinute: outboxMinuteOf(event.time) });
+  }
+
+  get(id: string): Promise<StoredConsentAsk | null> {
+    return this.asks.findById(id, { outbox: 0 }).lean<StoredConsentAsk>();
+  }
+
+  async startRun(doc: ConsentAskRunDoc): Promise<ConsentAskRunDoc> {
+    await this.runs.create(doc);
+    return doc;
+  }
+
+  /** Progress of a run, by the process running it. */
+  async progress(id: string, change: { sent: number; skipped: number; finishedAt?: Date }): Promise<void> {
+    await this.runs.updateOne({ _id: id }, { $set: change });
+  }
+
+  async run(scope: Scope, id: string): Promise<ConsentAskRunDoc | null> {
+    const run = await this.runs.findById(id).lean<ConsentAskRunDoc>();
+    return run && run.userId === scope.userId && run.projectId === scope.projectId ? run : null;
+  }
+}

@@ -1,0 +1,136 @@
+import { appError, type Caller } from "@crafter/kit";
+import type { ContactsDeps } from "../deps";
+import { askId, askWindow, recentlyAsked } from "../domain/consent";
+import { CONFIRM_TTL_S, confirmLink, signLinkToken } from "../domain/links";
+import type { ConsentAskRunDoc } from "../store/consent-ask.repository";
+import type { Scope, StoredContact } from "../store/contact.repository";
+import { preferencesOf } from "./leads";
+import { scopeOf } from "./scope";
+import { queryContacts } from "./segments";
+
+type Deps = Pick<ContactsDeps, "stores" | "events" | "kick" | "now" | "links" | "logger" | "paceConsentAsk">;
+
+/** Whose pending contacts: a saved segment, else a condition tree, else the whole project. */
+export interface AskTarget {
+  projectId: string;
+  segmentId?: string;
+  tree?: unknown;
+}
+
+/** The target's pending contacts, and those of them asked within the last 30 days. */
+async function pendingOf(deps: Deps, scope: Scope, target: AskTarget, now: Date) {
+  const segmentId = target.segmentId ?? "";
+  const pending = await queryContacts(deps, scope, {
+    consent: "pending",
+    ...(segmentId ? { segmentId } : target.tree ? { tree: target.tree } : {}),
+  });
+  const window = askWindow(now);
+  const recent = recentlyAsked(await deps.stores.consentAsks.inWindows(scope, [window - 1, window]), now);
+  return {
+    window,
+    eligible: pending.filter((c) => !recent.has(c._id)),
+    recentlyAsked: pending.filter((c) => recent.has(c._id)).length,
+    pending: pending.length,
+  };
+}
+
+/**
+ * What "Ask for permission" would do now: the target's pending contacts, who would get the double
+ * opt-in email, and who is skipped (asked within 30 days). Nothing is written.
+ * @throws NOT_FOUND (segment), CR_ERR_BAD_REQUEST (tree).
+ */
+export async function previewConsentAsk(
+  deps: Deps,
+  caller: Caller,
+  target: AskTarget,
+): Promise<{ pending: number; eligible: number; recentlyAsked: number }> {
+  const scope = scopeOf(caller, target.projectId);
+  const { pending, eligible, recentlyAsked } = await pendingOf(deps, scope, target, deps.now());
+  return { pending, eligible: eligible.length, recentlyAsked };
+}
+
+/**
+ * Starts "Ask for permission": records the run and, in the background, one ask per eligible
+ * contact (at most one per contact per 30 days: the ask's key, whoever inserts it), each carrying
+ * the double opt-in email's event (ContactConsentRequested, the same email and `/confirm` link as
+ * the lead form's), paced across replicas by `paceConsentAsk`. @returns the run as started.
+ */
+export async function startConsentAsk(deps: Deps, caller: Caller, target: AskTarget): Promise<ConsentAskRunDoc> {
+  const scope = scopeOf(caller, target.projectId);
+  const now = deps.now();
+  const { window, eligible, recentlyAsked } = await pendingOf(deps, scope, target, now);
+  const run = await deps.stores.consentAsks.startRun({
+    _id: crypto.randomUUID(),
+    ...scope,
+    segmentId: target.segmentId ?? "",
+    total: eligible.length,
+    sent: 0,
+    skipped: recentlyAsked,
+    startedAt: now,
+    ...(eligible.length === 0 ? { finishedAt: now } : {}),
+  });
+  if (eligible.length > 0) {
+    void askAll(deps, scope, run, window, eligible).catch((err) =>
+      deps.logger.error({ err, runId: run._id }, "asking for permission stopped"),
+    );
+  }
+  return run;
+}
+
+/** How often a run writes its progress (and once at the end). */
+const PROGRESS_EVERY = 10;
+
+async function askAll(
+  deps: Deps,
+  scope: Scope,
+  run: ConsentAskRunDoc,
+  window: number,
+  contacts: readonly StoredContact[],
+): Promise<void> {
+  let sent = 0;
+  let skipped = run.skipped;
+  for (const [i, listed] of contacts.entries()) {
+    await deps.paceConsentAsk(scope.userId);
+    // Confirmed, unsubscribed or deleted since the run began: not asked.
+    const contact = await deps.stores.contacts.get(scope, listed._id);
+    if (contact?.consent === "pending" && (await askOne(deps, contact, run._id, window))) sent++;
+    else skipped++;
+    if ((i + 1) % PROGRESS_EVERY === 0) await deps.stores.consentAsks.progress(run._id, { sent, skipped });
+  }
+  await deps.stores.consentAsks.progress(run._id, { sent, skipped, finishedAt: deps.now() });
+}
+
+/** @returns false when the contact was already asked in this window (another run won the key). */
+async function askOne(deps: Deps, contact: StoredContact, runId: string, window: number): Promise<boolean> {
+  const now = deps.now();
+  const id = askId(contact._id, window);
+  const token = signLinkToken(deps.links.secret, {
+    kind: "confirm",
+    submissionId: id,
+    exp: Math.floor(now.getTime() / 1000) + CONFIRM_TTL_S,
+  });
+  const ref = { userId: contact.userId, projectId: contact.projectId, contactId: contact._id, email: contact.email };
+  const added = await deps.stores.consentAsks.add(
+    { _id: id, ...ref, runId, window, at: now },
+    deps.events.consentRequested(
+      ref,
+      contact.firstName,
+      { confirmUrl: confirmLink(deps.links.origin, token), preferencesUrl: preferencesOf(deps, contact) },
+      "",
+    ),
+  );
+  if (added) deps.kick();
+  return added;
+}
+
+/** A run of the caller's project. @throws NOT_FOUND */
+export async function getConsentAsk(
+  deps: Pick<Deps, "stores">,
+  caller: Caller,
+  input: { projectId: string; runId: string },
+): Promise<ConsentAskRunDoc> {
+  const scope = scopeOf(caller, input.projectId);
+  const run = input.runId.length <= 64 ? await deps.stores.consentAsks.run(scope, input.runId) : null;
+  if (!run) throw appError("NOT_FOUND", "No such request for permission.");
+  return run;
+}
