@@ -44,6 +44,7 @@ import {
   useCustomFields,
   useSegments,
 } from "./api";
+import { ConsentSummary } from "./ConsentSummary";
 import { type ColumnDef, cellText, columnCatalogue, toggleColumn, visibleColumns } from "./columns";
 import { useContactErrorHandler } from "./errors";
 import { CONTACT_PAGES } from "./paths";
@@ -342,6 +343,14 @@ export default function ContactsPage() {
               Export CSV
             </Button>
           </Flex>
+          {meta?.consent && (
+            <ConsentSummary
+              counts={meta.consent}
+              active={query.consent}
+              onFilter={(consent) => setQuery({ consent, page: 1 })}
+              askTarget={query.segmentId ? { segmentId: query.segmentId } : {}}
+            />
+          )}
           {query.segmentId && (
             <Flex gap={8} align="center" data-testid="segment-filter">
               <Typography.Text>Showing one segment's contacts.</Typography.Text>

@@ -5,10 +5,11 @@ import { type Field, QueryBuilder, type RuleGroupType } from "react-querybuilder
 import { useNavigate, useParams } from "react-router-dom";
 import { useSWRConfig } from "swr";
 import { isApiError } from "../../api/errors";
-import { countLabel } from "../../shared/format";
+import { countLabel, formatNumber } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
+import { AskPermissionButton } from "./AskPermission";
 import {
   contactKeys,
   previewSegment,
@@ -32,7 +33,7 @@ import {
   toBuilderQuery,
   toStoredQuery,
 } from "./segment-query";
-import type { Contact, SegmentPreview, SegmentQuery } from "./types";
+import type { ConsentAskTarget, ConsentCounts, Contact, SegmentPreview, SegmentQuery } from "./types";
 
 const PREVIEW_DEBOUNCE_MS = 400;
 
@@ -246,6 +247,9 @@ function SegmentEditor({
               valueStyle={{ opacity: counting ? 0.5 : 1 }}
               data-testid="segment-count"
             />
+            {preview?.consent && (
+              <ReachNote counts={preview.consent} target={id ? { segmentId: id } : { query: stored }} />
+            )}
             {previewError && <Alert type="error" showIcon title={previewError} style={{ marginTop: 8 }} />}
             <Table<Contact>
               style={{ marginTop: 12 }}
@@ -265,6 +269,29 @@ function SegmentEditor({
           </Card>
         </Col>
       </Row>
+    </Flex>
+  );
+}
+
+/** Who of the matching contacts a campaign reaches, who it does not, and the way to ask the pending ones. */
+function ReachNote({ counts, target }: { counts: ConsentCounts; target: ConsentAskTarget }) {
+  const other = counts.bounced + counts.complained;
+  const notReached = counts.total - counts.subscribed;
+  return (
+    <Flex vertical gap={6} style={{ marginTop: 8 }} data-testid="segment-reach">
+      <Typography.Text>{countLabel(counts.subscribed, "subscribed contact")} would receive campaigns.</Typography.Text>
+      {notReached > 0 && (
+        <Typography.Text type="secondary" data-testid="segment-not-reached">
+          {countLabel(notReached, "contact")} would not: {formatNumber(counts.pending)} pending,{" "}
+          {formatNumber(counts.unsubscribed)} unsubscribed
+          {other > 0 ? `, ${formatNumber(other)} bounced or complained` : ""}.
+        </Typography.Text>
+      )}
+      {counts.pending > 0 && (
+        <div>
+          <AskPermissionButton size="small" ask={target} />
+        </div>
+      )}
     </Flex>
   );
 }

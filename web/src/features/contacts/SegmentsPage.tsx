@@ -1,10 +1,12 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { App, Button, Card, Flex, Space, Table, Typography } from "antd";
 import { Link } from "react-router-dom";
+import { countLabel, formatNumber } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState } from "../../shared/states";
 import { TABLE_ACTIONS } from "../../shared/table";
+import { AskPermissionButton } from "./AskPermission";
 import { deleteSegment, itemsOf, useSegments } from "./api";
 import { CONTACT_PAGES } from "./paths";
 import { ruleCount } from "./segment-query";
@@ -13,7 +15,7 @@ import type { Segment } from "./types";
 /** /app/segments: the saved segments, each opening its builder. */
 export default function SegmentsPage() {
   const { modal } = App.useApp();
-  const { data, error, isLoading, mutate } = useSegments();
+  const { data, error, isLoading, mutate } = useSegments(true);
   const segments = itemsOf(data);
 
   const remove = (segment: Segment) =>
@@ -80,7 +82,11 @@ export default function SegmentsPage() {
                 key: "rules",
                 render: (_, segment) => (segment.query ? ruleCount(segment.query) : ""),
               },
-              { title: "Contacts", dataIndex: "count", render: (count?: number) => count ?? "" },
+              {
+                title: "Contacts",
+                key: "count",
+                render: (_, segment) => <SegmentCount segment={segment} />,
+              },
               {
                 title: "",
                 key: "actions",
@@ -89,7 +95,16 @@ export default function SegmentsPage() {
                 className: TABLE_ACTIONS,
                 width: 180,
                 render: (_, segment) => (
-                  <Space>
+                  <Space wrap>
+                    {(segment.counts?.pending ?? 0) > 0 && (
+                      <AskPermissionButton
+                        size="small"
+                        label="Ask"
+                        title={`Ask ${segment.name}'s pending contacts for permission`}
+                        aria-label={`Ask ${segment.name}'s pending contacts for permission`}
+                        ask={{ segmentId: segment.id }}
+                      />
+                    )}
                     <LinkButton
                       to={`${CONTACT_PAGES.contacts}?segmentId=${encodeURIComponent(segment.id)}`}
                       size="small"
@@ -111,5 +126,30 @@ export default function SegmentsPage() {
         )}
       </Card>
     </Flex>
+  );
+}
+
+/** "120 contacts" and, below, who of them a campaign would not reach. */
+function SegmentCount({ segment }: { segment: Segment }) {
+  const counts = segment.counts;
+  if (!counts) return null;
+  const notReached = [
+    counts.pending > 0 ? `${formatNumber(counts.pending)} pending` : "",
+    counts.unsubscribed > 0 ? `${formatNumber(counts.unsubscribed)} unsubscribed` : "",
+    counts.bounced + counts.complained > 0
+      ? `${formatNumber(counts.bounced + counts.complained)} bounced or complained`
+      : "",
+  ].filter(Boolean);
+  return (
+    <div data-testid="segment-contacts">
+      <Typography.Text>{countLabel(counts.total, "contact")}</Typography.Text>
+      {notReached.length > 0 && (
+        <div>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {notReached.join(", ")}
+          </Typography.Text>
+        </div>
+      )}
+    </div>
   );
 }

@@ -2,6 +2,10 @@ import useSWR, { useSWRConfig } from "swr";
 import { api, fetcher } from "../../api/api";
 import type {
   BulkAction,
+  ConsentAsk,
+  ConsentAskPreview,
+  ConsentAskTarget,
+  ConsentCounts,
   Contact,
   ContactDetail,
   ContactImport,
@@ -59,13 +63,17 @@ export const contactKeys = {
   },
   exportJson: (id: string) => `/api/contacts/${enc(id)}/export`,
   segments: () => "/api/segments",
+  segmentsWithCounts: () => "/api/segments?counts=true",
+  consentAsk: (id: string) => `/api/contacts/consent-requests/${enc(id)}`,
   segment: (id: string) => `/api/segments/${enc(id)}`,
 };
 
 export const isContactListKey = (key: unknown) => typeof key === "string" && key.startsWith("/api/contacts?");
 
 export function useContacts(query: ContactListQuery) {
-  return useSWR<Paged<Contact>>(contactKeys.list(query), fetcher, { keepPreviousData: true });
+  return useSWR<Paged<Contact> & { meta: { consent?: ConsentCounts } }>(contactKeys.list(query), fetcher, {
+    keepPreviousData: true,
+  });
 }
 
 export function useContact(id: string | undefined) {
@@ -88,8 +96,29 @@ export function useContactTypes() {
   return useSWR<KeyLabel[]>(contactKeys.contactTypes(), fetcher);
 }
 
-export function useSegments() {
-  return useSWR<Segment[] | Paged<Segment>>(contactKeys.segments(), fetcher);
+/** The saved segments; `withCounts`: each with its contacts by consent (one request for the whole list). */
+export function useSegments(withCounts = false) {
+  return useSWR<Segment[] | Paged<Segment>>(
+    withCounts ? contactKeys.segmentsWithCounts() : contactKeys.segments(),
+    fetcher,
+  );
+}
+
+/** What "Ask for permission" would do now (nothing is sent). */
+export function previewConsentAsk(target: ConsentAskTarget, signal?: AbortSignal) {
+  return api.post<ConsentAskPreview>("/api/contacts/consent-requests/preview", target, { signal });
+}
+
+/** Starts "Ask for permission"; the emails go in the background (poll with useConsentAsk). */
+export function startConsentAsk(target: ConsentAskTarget) {
+  return api.post<ConsentAsk>("/api/contacts/consent-requests", target);
+}
+
+/** A started request, polled every second until it is done. */
+export function useConsentAsk(id: string | undefined) {
+  return useSWR<ConsentAsk>(id ? contactKeys.consentAsk(id) : null, fetcher, {
+    refreshInterval: (data) => (data && !data.done ? 1000 : 0),
+  });
 }
 
 /** A list endpoint may answer a bare array or the paged shape; pages read both. */

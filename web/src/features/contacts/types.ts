@@ -178,15 +178,51 @@ export interface SegmentQuery {
   rules: Array<SegmentRule | SegmentQuery>;
 }
 
+/** Contacts by consent; `subscribed` is who a campaign reaches. */
+export interface ConsentCounts {
+  total: number;
+  subscribed: number;
+  pending: number;
+  unsubscribed: number;
+  bounced: number;
+  complained: number;
+}
+
 export interface Segment {
   id: string;
   name: string;
   query: SegmentQuery;
-  count?: number;
+  /** With `GET /api/segments?counts=true`. */
+  counts?: ConsentCounts;
   updatedAt?: string;
 }
 
 export interface SegmentPreview {
   count: number;
   preview: Contact[];
+  consent?: ConsentCounts;
+}
+
+/** Whose pending contacts "Ask for permission" emails: a saved segment, a condition tree, or all. */
+export interface ConsentAskTarget {
+  segmentId?: string;
+  query?: SegmentQuery;
+}
+
+export interface ConsentAskPreview {
+  pending: number;
+  eligible: number;
+  recentlyAsked: number;
+}
+
+/** One "Ask for permission" request and how far it has got. */
+export interface ConsentAsk {
+  id: string;
+  segmentId: string;
+  total: number;
+  sent: number;
+  skipped: number;
+  done: boolean;
+  startedAt: string | null;
+  finishedAt: string | null;
 }
