@@ -60,6 +60,6 @@ COPY deploy/docker/healthcheck.mjs ./
 # The image's "node" user, by number so that Kubernetes can check runAsNonRoot.
 USER 1000:1000
 EXPOSE ${PORT}
-HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["node", "healthcheck.mjs"]
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD ["node", "healthcheck.mjs"]
 # exec: node is PID 1 and gets SIGTERM (draining). The Helm migrate Job replaces this command.
 CMD ["/bin/sh", "-c", "exec node --enable-source-maps --import \"./services/${SERVICE}/dist/instrument.js\" \"services/${SERVICE}/dist/main.js\""]

@@ -226,7 +226,11 @@ function runningPid(name) {
   return alive(pid) ? pid : undefined;
 }
 
-/** grpc.health.v1.Health/Check over the Connect protocol (JSON over HTTP/2). */
+/**
+ * grpc.health.v1.Health/Check over the Connect protocol (JSON over HTTP/2): SERVING only once the
+ * service works (its consumers hold their partitions, its outbox relay ran once), so `up` returns
+ * when the first event of a test is handled at once.
+ */
 function healthCheck(rpcPort) {
   return new Promise((resolve) => {
     const session = http2.connect(`http://127.0.0.1:${rpcPort}`);

@@ -2,7 +2,8 @@
 // Docker HEALTHCHECK of a Crafter image (Kubernetes uses its native grpc/httpGet probes instead):
 //   node healthcheck.mjs grpc   grpc.health.v1.Health/Check on 127.0.0.1:$PORT (Connect protocol, JSON over h2c)
 //   node healthcheck.mjs http   GET http://127.0.0.1:$PORT/healthz
-// Exits 0 when the process serves, 1 otherwise (what Docker expects), within 3 seconds.
+// Exits 0 when the service works (SERVING: its Kafka consumers joined their group and its outbox relay ran
+// once; services/kit/src/rpc/server.ts), 1 otherwise (what Docker expects), within 3 seconds.
 import http2 from "node:http2";
 
 // The image sets HEALTHCHECK_MODE from its PROTOCOL build argument (Dockerfile).

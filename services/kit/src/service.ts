@@ -1,13 +1,13 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import type { JSONWebKeySet } from "jose";
-import type { Consumer, Kafka } from "kafkajs";
+import type { Kafka } from "kafkajs";
 import type { Connection } from "mongoose";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { BaseConfig } from "./config/config";
 import { loadConfig } from "./config/config";
 import { connectMongo, databaseName } from "./data/mongo";
-import { type EventHandler, startConsumer } from "./events/consumer";
+import { type EventHandler, type RunningConsumer, startConsumer } from "./events/consumer";
 import { checkTopics, createKafka, ensureTopics, partitionsOf } from "./events/kafka";
 import { type OutboxModel, type OutboxRelay, startOutboxRelay } from "./events/outbox";
 import { createPublisher, type Publisher } from "./events/publisher";
@@ -142,13 +142,15 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
   if (parts.outbox?.length) {
     relay = startOutboxRelay({ models: parts.outbox, publisher, source: definition.name, logger });
   }
-  let consumer: Consumer | undefined;
-  if (parts.consumers) {
-    const consumers = parts.consumers;
+  // Started beside the RPC server, not before it: kafkajs' run() returns only after the group join,
+  // which may wait for a rebalance (up to the session timeout of a killed process's member), and
+  // meanwhile the health check answers NOT_SERVING instead of refusing the connection.
+  const consumerStarted = parts.consumers ? startConsumerWithRetries(parts.consumers) : undefined;
+  async function startConsumerWithRetries(consumers: NonNullable<ServiceParts["consumers"]>) {
     // A broker that has just started may still be electing the group coordinator.
     for (let attempt = 1; ; attempt++) {
       try {
-        consumer = await startConsumer({
+        return await startConsumer({
           kafka,
           groupId: `${config.CRAFTER_NAMESPACE}.${definition.name}`,
           topics: consumers.topics,
@@ -157,7 +159,6 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
           publisher,
           logger,
         });
-        break;
       } catch (error) {
         if (attempt >= 10) throw error;
         logger.warn({ err: error, attempt }, "consumer did not start; retrying");
@@ -180,18 +181,47 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     errorInterceptor(),
     accessInterceptor(parts.access, verifyIdentity),
   ];
+  // Ready means working: the consumers hold their partitions and the outbox relay has published
+  // what was waiting. Until then grpc.health.v1 answers NOT_SERVING, so the stack, the probes and
+  // the load balancer wait, while the RPCs already answer.
+  const progress = { consumerJoined: !consumerStarted, outboxRelayed: !relay };
+  const ready = Promise.all([
+    consumerStarted
+      ?.then((started) => started.joined)
+      .then(() => {
+        progress.consumerJoined = true;
+      }),
+    relay?.firstPass.then(() => {
+      progress.outboxRelayed = true;
+    }),
+  ]);
   const server = await startRpcServer({
     port: config.PORT,
     host: config.HOST,
     routes: parts.routes,
     interceptors,
     logger,
+    ready,
   });
+  const waiting = setInterval(
+    () => logger.warn(progress, "not ready yet: waiting for the consumer group join or the first outbox pass"),
+    15_000,
+  );
+  void ready.then(
+    () => {
+      clearInterval(waiting);
+      logger.info({ port: server.port }, `${definition.name} ready`);
+    },
+    () => clearInterval(waiting),
+  );
+  // A consumer that could not start at all ends the process, as before the server started.
+  const consumer: RunningConsumer | undefined = await consumerStarted;
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    clearInterval(waiting);
     logger.info({ signal }, "draining");
     await server.drain(config.SHUTDOWN_GRACE_MS);
     await consumer?.disconnect();
@@ -206,7 +236,6 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
-  logger.info({ port: server.port }, `${definition.name} ready`);
 }
 
 /**

@@ -57,12 +57,23 @@ const header = (headers: IHeaders | undefined, name: string): string | undefined
   return Array.isArray(value) ? String(value[0]) : String(value);
 };
 
+/** A running consumer and when it first holds its partitions. */
+export type RunningConsumer = Consumer & {
+  /**
+   * Resolves at the consumer's first group join (kafkajs GROUP_JOIN, after JoinGroup and
+   * SyncGroup): from then on it holds its assigned partitions and fetches. Until then, events sit in
+   * their topics; `consumer.run()` returns long before, and the join may wait for a rebalance
+   * (members of a previous process must rejoin or time out).
+   */
+  joined: Promise<void>;
+};
+
 /**
  * An idempotent consumer: a message whose `ce_id` this group already processed is skipped; a
  * failing handler is retried with backoff, and after `maxAttempts` the message goes to
  * `<topic>.dlq` with an `error` header and an error log line. Nothing is dropped silently.
  */
-export async function startConsumer(options: ConsumerOptions): Promise<Consumer> {
+export async function startConsumer(options: ConsumerOptions): Promise<RunningConsumer> {
   const processed = processedEventModel(options.connection);
   const handlers = new Map(options.handlers.map((handler) => [handler.type, handler]));
   const maxAttempts = options.maxAttempts ?? 5;
@@ -89,6 +100,18 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       { "messaging.destination.name": topic, "messaging.destination.partition.id": partition, group: options.groupId },
     ]),
   );
+
+  // Listened to before run(), which may join before it returns.
+  const joined = new Promise<void>((resolve) => {
+    const remove = consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      remove();
+      options.logger.info(
+        { group: options.groupId, assignment: payload.memberAssignment, durationMs: payload.duration },
+        "consumer joined its group",
+      );
+      resolve();
+    });
+  });
 
   await consumer.run({
     eachMessage: async ({ topic, message }) => {
@@ -176,5 +199,5 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       }
     },
   });
-  return consumer;
+  return Object.assign(consumer, { joined });
 }

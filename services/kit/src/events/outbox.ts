@@ -106,6 +106,11 @@ export interface OutboxRelayOptions {
 export interface OutboxRelay {
   /** Asks the relay to run now (call after a write that pushed an entry). */
   kick(): void;
+  /**
+   * Resolves when a pass over every model has finished without error (the first one at start, or
+   * the first after Kafka or the database came back): what was waiting is published.
+   */
+  firstPass: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -148,6 +153,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  let passed!: () => void;
+  const firstPass = new Promise<void>((resolve) => {
+    passed = resolve;
+  });
   // When each model was last scanned whole.
   const lastFullScan = new Map<OutboxModel, number>();
   /** Per model, when the last pass that finished started (ms). */
@@ -245,6 +254,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     // traces); each publish runs in its entry's own context.
     running = context
       .with(core.suppressTracing(ROOT_CONTEXT), relayOnce)
+      .then(() => passed())
       .catch((error) => options.logger.error({ err: error }, "outbox relay failed; will retry"))
       .finally(() => {
         running = undefined;
@@ -276,6 +286,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   run();
   return {
     kick: run,
+    firstPass,
     async stop() {
       stopped = true;
       clearInterval(timer);

@@ -11,6 +11,11 @@ export interface RpcServerOptions {
   routes: (router: ConnectRouter) => void;
   interceptors?: Interceptor[];
   logger: Logger;
+  /**
+   * When the service works, not only listens: grpc.health.v1 answers NOT_SERVING until it
+   * resolves, then SERVING until `drain`. Default: SERVING at once.
+   */
+  ready?: Promise<unknown>;
 }
 
 export interface RpcServer {
@@ -22,10 +27,12 @@ export interface RpcServer {
 
 /**
  * Serves Connect, gRPC and gRPC-Web over cleartext HTTP/2 (h2c), with `grpc.health.v1.Health`
- * (Check and Watch) for Kubernetes' native grpc probes.
+ * (Check and Watch) for Kubernetes' native grpc probes, `scripts/stack.mjs` and the images'
+ * `healthcheck.mjs`: NOT_SERVING until `options.ready` resolves and after `drain`.
  */
 export async function startRpcServer(options: RpcServerOptions): Promise<RpcServer> {
-  let status = ServingStatus.SERVING;
+  let status = options.ready ? ServingStatus.NOT_SERVING : ServingStatus.SERVING;
+  let draining = false;
   const watchers = new Set<() => void>();
   const setStatus = (next: ServingStatus) => {
     status = next;
@@ -59,6 +66,15 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
     },
   });
 
+  // Latched: once working, a later consumer rebalance does not take the service out of rotation
+  // (nor get it killed by the liveness probe, which asks the same question).
+  void options.ready?.then(
+    () => {
+      if (!draining) setStatus(ServingStatus.SERVING);
+    },
+    () => undefined,
+  );
+
   const server = http2.createServer(handler);
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
@@ -76,6 +92,7 @@ export async function startRpcServer(options: RpcServerOptions): Promise<RpcServ
   return {
     port,
     async drain(graceMs) {
+      draining = true;
       setStatus(ServingStatus.NOT_SERVING);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // GOAWAY lets clients finish open streams and reconnect elsewhere.
