@@ -135,6 +135,7 @@ describe("SPA_PATH", () => {
       "/f/form_1/embed",
       "/preferences/abc.DEF-123_~",
       "/confirm",
+      "/review/r6Y6YrX_knXxVyqkYcRtZq-0123456789abcdefghi",
     ]) {
       expect([path, SPA_PATH.test(path)]).toEqual([path, true]);
     }
@@ -147,6 +148,8 @@ describe("SPA_PATH", () => {
       "/integrations/other",
       "/f/a/b",
       "/preferences/a/b",
+      "/review/a/b",
+      "/review/a.b",
     ]) {
       expect([path, SPA_PATH.test(path)]).toEqual([path, false]);
     }

@@ -94,9 +94,11 @@ describe("a craft as a reviewer reads it", () => {
         ],
       },
       { name: "notes", title: "Notes", results: [{ content: "One <b>\n\nTwo", format: "text" }] },
+      { name: "draft", title: "Draft", results: [{ content: "<p>Same</p>", format: "html" }] },
+      { name: "final", title: "Final", results: [{ content: "<p>Same</p>", format: "html" }] },
       { name: "data", title: "Data", results: [{ content: { a: 1 }, format: "data" }] },
     ]);
-    expect(sections.map((s) => s.title)).toEqual(["Subject lines", "Email", "Notes"]);
+    expect(sections.map((s) => s.title)).toEqual(["Subject lines", "Email", "Notes", "Final"]);
     expect(sections[0]!.html).toBe("<ul><li>Spring is here</li><li>Bake with us</li></ul>");
     expect(sections[1]!.html).toContain("Chosen");
     expect(sections[1]!.html).not.toMatch(/script|onclick|javascript:|old/);

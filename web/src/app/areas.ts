@@ -1,4 +1,5 @@
 import { ADMIN_ROUTES } from "../features/admin/routes";
+import { APPROVAL_ROUTES } from "../features/approvals/routes";
 import { AUTOMATION_ROUTES } from "../features/automations/routes";
 import { BILLING_ROUTES } from "../features/billing/routes";
 import { BUSINESS_ROUTES } from "../features/business/routes";
@@ -34,4 +35,5 @@ export const AREA_ROUTES: RouteEntry[] = [
   ...PUBLIC_ROUTES,
   ...AUTOMATION_ROUTES,
   ...CALENDAR_ROUTES,
+  ...APPROVAL_ROUTES,
 ];

@@ -6,10 +6,10 @@ import express, { type RequestHandler, Router } from "express";
  * The dashboard's client-side routes: /, the spec's public pages (section 2), the auth pages,
  * /app and /app/*, /_app, the public `/[bucket]` page (one segment without a dot), and the public
  * lead pages of issue 10 (`/f/:formId`, `/f/:formId/embed`, `/preferences/:token`; `/confirm` is
- * one segment). Any other path (e.g. /openapi.json, /a/b) is a real 404, not the dashboard.
+ * one segment), and an approval link's reviewer page (`/review/:token`). Any other path (e.g. /openapi.json, /a/b) is a real 404, not the dashboard.
  */
 export const SPA_PATH =
-  /^\/(?:|signin|signup|verify|forgot-password|reset-password|_app|FAQ|usecases|features|why-us|pricing|integrations\/shopify|app(?:\/.*)?|f\/[A-Za-z0-9_-]+(?:\/embed)?|preferences\/[A-Za-z0-9._~-]+|[A-Za-z0-9_-]+)\/?$/;
+  /^\/(?:|signin|signup|verify|forgot-password|reset-password|_app|FAQ|usecases|features|why-us|pricing|integrations\/shopify|app(?:\/.*)?|f\/[A-Za-z0-9_-]+(?:\/embed)?|preferences\/[A-Za-z0-9._~-]+|review\/[A-Za-z0-9_-]+|[A-Za-z0-9_-]+)\/?$/;
 
 /** Paths of the prerendered public pages (web/src/features/public/pages.ts), to their file names. */
 const PRERENDERED = new Map(

@@ -157,7 +157,8 @@ function resultHtml(content: unknown, format: unknown): string {
 
 /**
  * A craft's results as a reviewer reads them: per step with results, its selected result (else its
- * latest), HTML through the one sanitiser, text as paragraphs, lists as lists; structured data left out.
+ * latest), HTML through the one sanitiser, text as paragraphs, lists as lists; structured data left out;
+ * a result repeated by a later step only once, under the later step's title.
  */
 export function craftSections(steps: readonly CraftStepLike[]): ReviewSection[] {
   const sections: ReviewSection[] = [];
@@ -175,7 +176,8 @@ export function craftSections(steps: readonly CraftStepLike[]): ReviewSection[] 
           : "Result";
     sections.push({ title: oneLine(title, 200), html });
   }
-  return sections;
+  // A later step often carries an earlier one's result on (the final draft): shown once, as the later.
+  return sections.filter((section, i) => !sections.slice(i + 1).some((later) => later.html === section.html));
 }
 
 const KIND_WORDS: Record<ReviewKind, string> = {

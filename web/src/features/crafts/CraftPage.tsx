@@ -20,6 +20,7 @@ import { humanize } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { ErrorState } from "../../shared/states";
+import { ApprovalSummary, ShareForApprovalButton } from "../approvals/ApprovalPanel";
 import { ScheduleButton } from "../calendar/ScheduleButton";
 import { WriteBackButton } from "../projects/components/WriteBackButton";
 import { useActiveProfile } from "../projects/context";
@@ -348,9 +349,16 @@ function CraftView({ craftId }: { craftId: string }) {
             <WriteBackButton craft={craft} />
             <ScheduleButton craftId={craft.craftId} />
             <PublishPageButton craftId={craft.craftId} workflowName={craft.workflowName} craftName={craft.craftName} />
+            <ShareForApprovalButton
+              kind="craft"
+              id={craft.craftId}
+              projectId={craft.projectId || undefined}
+              name={craft.craftName}
+            />
             <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
           </Flex>
         </Flex>
+        <ApprovalSummary kind="craft" id={craft.craftId} projectId={craft.projectId || undefined} />
         <ResultView craft={craft} onShowSteps={() => setView("craft")} />
       </Flex>
     );
@@ -377,9 +385,18 @@ function CraftView({ craftId }: { craftId: string }) {
           <WriteBackButton craft={craft} />
           <ScheduleButton craftId={craft.craftId} />
           <PublishPageButton craftId={craft.craftId} workflowName={craft.workflowName} craftName={craft.craftName} />
+          {craft.state === "Completed" && (
+            <ShareForApprovalButton
+              kind="craft"
+              id={craft.craftId}
+              projectId={craft.projectId || undefined}
+              name={craft.craftName}
+            />
+          )}
           <CraftActions craft={craft} onDeleted={() => navigate("/app/crafts", { replace: true })} />
         </Flex>
       </Flex>
+      <ApprovalSummary kind="craft" id={craft.craftId} projectId={craft.projectId || undefined} />
       {steps.length === 0 ? (
         <Result status="warning" title="This workflow has no steps." />
       ) : (

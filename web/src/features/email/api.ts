@@ -141,6 +141,8 @@ export function useCampaignPreview(id: string | undefined, contactId: string) {
 
 export interface Campaign {
   id: string;
+  /** The project it belongs to (the gateway always answers it). */
+  projectId?: string;
   name: string;
   status: CampaignStatus;
   segmentId: string;

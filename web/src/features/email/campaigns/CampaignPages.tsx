@@ -35,6 +35,7 @@ import { FormField } from "../../../shared/FormField";
 import { LinkButton } from "../../../shared/LinkButton";
 import { EmptyState, ErrorState, FullPageSpin, LoadingBlock } from "../../../shared/states";
 import { useBusinessTimeZone } from "../../../shared/time-zone";
+import { ApprovalSummary, ApprovalTag, ShareForApprovalButton } from "../../approvals/ApprovalPanel";
 import { SenderNotice } from "../../sender/SenderNotice";
 import {
   type Campaign,
@@ -682,9 +683,16 @@ export function CampaignDetailPage() {
             {campaign.name}
           </Typography.Title>
           <StatusTag campaign={campaign} />
+          <ApprovalTag kind="campaign" id={campaign.id} projectId={campaign.projectId} />
         </Space>
         <Space wrap>
           <Button onClick={() => setTesting(true)}>Send a test</Button>
+          <ShareForApprovalButton
+            kind="campaign"
+            id={campaign.id}
+            projectId={campaign.projectId}
+            name={campaign.name}
+          />
           {isEditable(campaign.status) && <LinkButton to={`${campaignPath(campaign.id)}/edit`}>Edit</LinkButton>}
           {campaign.status === "sending" && (
             <Button onClick={() => act(() => campaignApi.pause(campaign.id), "Paused")}>Pause</Button>
@@ -769,6 +777,7 @@ export function CampaignDetailPage() {
           },
         ]}
       />
+      <ApprovalSummary kind="campaign" id={campaign.id} projectId={campaign.projectId} />
       <Card title="Recipients" size="small">
         <Recipients campaignId={campaign.id} progress={`${campaign.status}:${s.sent}:${s.failed}:${s.skipped}`} />
       </Card>

@@ -1,0 +1,129 @@
+/// <reference lib="dom" />
+
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { type GatewaySession, gatewayUrl } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect, jest } from "@jest/globals";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { browserStep, launchChromium, sidewaysScroll, signedInContext } from "./support";
+
+// An approval link in Chromium: the owner shares a campaign from its page ("Share for approval"),
+// a reviewer without an account opens the link on a phone, asks for changes and approves; the
+// owner's page shows the state and the comments, and a revoked link says so at once.
+jest.setTimeout(120_000);
+
+const shots = "/tmp/approval";
+const run = randomUUID().slice(0, 8);
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1366, height: 850 };
+
+let browser: Browser;
+let owner: { context: BrowserContext; page: Page; session: GatewaySession };
+let reviewer: { context: BrowserContext; page: Page };
+let campaignId: string;
+let reviewPath: string;
+
+const step = browserStep("approval", () => reviewer?.page ?? owner?.page);
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  browser = await launchChromium();
+  owner = await signedInContext(browser, "approval-e2e", { viewport: DESKTOP });
+  const project = await owner.session.post("/api/projects/createProject", {
+    name: "Leeds Bikes",
+    description: "A bicycle shop in north-west Leeds that repairs, sells and rents bikes and e-bikes.",
+  });
+  expect(project.status).toBe(201);
+  const campaign = await owner.session.post("/api/email/campaigns", {
+    name: `Spring service ${run}`,
+    subject: 'Spring tune-ups, {{contact.firstName | "friend"}}',
+    preheader: "Book before the rush",
+    html: '<h1>Spring is here</h1><p>Hi {{contact.firstName | "friend"}}, book a tune-up this month.</p>',
+  });
+  expect(campaign.status).toBe(201);
+  campaignId = campaign.body.result.id;
+  const context = await browser.newContext({ baseURL: gatewayUrl(), viewport: PHONE });
+  reviewer = { context, page: await context.newPage() };
+  reviewer.page.setDefaultTimeout(30_000);
+});
+
+afterAll(async () => {
+  await reviewer?.context.close();
+  await owner?.context.close();
+  await browser?.close();
+});
+
+describe("an approval link", () => {
+  step("the owner makes a link from the campaign's page", async () => {
+    const { page } = owner;
+    await page.goto(`/app/email/campaigns/${campaignId}`);
+    await page.getByTestId("share-for-approval").click();
+    const dialog = page.getByTestId("share-dialog");
+    await dialog.getByTestId("reviewer-name").fill("Dana");
+    await dialog.getByTestId("reviewer-email").fill(`dana-${run}@review.test`);
+    await dialog.getByTestId("create-review-link").click();
+    const url = await dialog.getByTestId("review-url").inputValue();
+    expect(url).toMatch(/\/review\/[A-Za-z0-9_-]{43}$/);
+    reviewPath = new URL(url).pathname;
+    await expect(dialog.getByTestId("approval-link").first().getAttribute("data-status")).resolves.toBe("active");
+    await page.screenshot({ path: `${shots}/share-dialog-1366.png` });
+    await page.setViewportSize(PHONE);
+    expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${shots}/share-dialog-390.png` });
+    await page.keyboard.press("Escape");
+  });
+
+  step("a reviewer without an account reads it, asks for changes and approves", async () => {
+    const { page } = reviewer;
+    await page.goto(reviewPath);
+    await expect(page.getByTestId("review-title").textContent()).resolves.toBe(`Spring service ${run}`);
+    await expect(page.getByTestId("review-subject").textContent()).resolves.toBe("Spring tune-ups, friend");
+    const frame = page.getByTestId("review-email-frame");
+    expect(await frame.getAttribute("sandbox")).not.toContain("allow-scripts");
+    await expect(page.frameLocator('[data-testid="review-email-frame"]').locator("h1").textContent()).resolves.toBe(
+      "Spring is here",
+    );
+    expect(await page.getByTestId("review-name").inputValue()).toBe("");
+    await page.getByTestId("review-name").fill("Dana");
+    await page.getByTestId("review-request-changes").click();
+    await page.getByText("Say what should change").waitFor();
+    await page.getByTestId("review-comment").fill("Please add the price of a tune-up.");
+    await page.getByTestId("review-request-changes").click();
+    await page.locator('[data-testid="review-state"]', { hasText: "Changes requested" }).waitFor();
+    await page.getByTestId("review-approve").click();
+    await page.locator('[data-testid="review-state"]', { hasText: "Approved" }).waitFor();
+    expect(await page.getByTestId("approval-event").count()).toBe(2);
+    expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${shots}/review-390.png`, fullPage: true });
+    await page.setViewportSize(DESKTOP);
+    expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${shots}/review-1366.png`, fullPage: true });
+  });
+
+  step("the owner sees the state and comments, revokes, and the link stops at once", async () => {
+    const { page } = owner;
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`/app/email/campaigns/${campaignId}`);
+    const summary = page.getByTestId("approval-summary");
+    await summary.getByText("Approved").first().waitFor();
+    await summary.getByText("Please add the price of a tune-up.").waitFor();
+    await expect(page.getByTestId("approval-state").textContent()).resolves.toBe("Approved");
+    await page.screenshot({ path: `${shots}/campaign-approved-1366.png`, fullPage: true });
+    await page.setViewportSize(PHONE);
+    expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${shots}/campaign-approved-390.png`, fullPage: true });
+    await page.setViewportSize(DESKTOP);
+    await page.getByTestId("share-for-approval").click();
+    await page.getByTestId("revoke-link").click();
+    await page.getByTestId("confirm-revoke").click();
+    await page.locator('[data-testid="approval-link"][data-status="revoked"]').waitFor();
+
+    await reviewer.page.reload();
+    await reviewer.page.getByTestId("review-gone").waitFor();
+    await reviewer.page.screenshot({ path: `${shots}/review-gone-1366.png` });
+    await reviewer.page.goto(`${reviewPath.slice(0, -3)}abc`);
+    await reviewer.page.getByTestId("review-invalid").waitFor();
+    await reviewer.page.setViewportSize(PHONE);
+    await reviewer.page.screenshot({ path: `${shots}/review-invalid-390.png` });
+  });
+});
