@@ -94,10 +94,10 @@ describe("an approval link", () => {
     await page.locator('[data-testid="review-state"]', { hasText: "Approved" }).waitFor();
     expect(await page.getByTestId("approval-event").count()).toBe(2);
     expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${shots}/review-390.png`, fullPage: true });
+    await page.screenshot({ path: `${shots}/review-390.png` });
     await page.setViewportSize(DESKTOP);
     expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${shots}/review-1366.png`, fullPage: true });
+    await page.screenshot({ path: `${shots}/review-1366.png` });
   });
 
   step("the owner sees the state and comments, revokes, and the link stops at once", async () => {
@@ -108,10 +108,10 @@ describe("an approval link", () => {
     await summary.getByText("Approved").first().waitFor();
     await summary.getByText("Please add the price of a tune-up.").waitFor();
     await expect(page.getByTestId("approval-state").textContent()).resolves.toBe("Approved");
-    await page.screenshot({ path: `${shots}/campaign-approved-1366.png`, fullPage: true });
+    await page.screenshot({ path: `${shots}/campaign-approved-1366.png` });
     await page.setViewportSize(PHONE);
     expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${shots}/campaign-approved-390.png`, fullPage: true });
+    await page.screenshot({ path: `${shots}/campaign-approved-390.png` });
     await page.setViewportSize(DESKTOP);
     await page.getByTestId("share-for-approval").click();
     await page.getByTestId("revoke-link").click();
