@@ -305,6 +305,30 @@ describe("signed links: one-click unsubscribe and the preference centre", () => 
     const bad = await visitor("GET", "/api/public/preferences/abc.def");
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("CONTACT_LINK_INVALID");
+
+    // Opaque: decoding any part of the token shows none of the ids it stands for.
+    const parts = token.split(".");
+    const decoded = parts.map((part) => Buffer.from(part, "base64url").toString("latin1")).join(" ");
+    for (const id of [contactId, userIdOf(owner), (await contactByEmail(owner, email)).projectId]) {
+      expect(token).not.toContain(id);
+      expect(decoded).not.toContain(id);
+    }
+    // Altered anywhere in its sealed payload: refused in the envelope, and nothing changes.
+    const payload = parts.at(-1)!;
+    const altered = [
+      ...parts.slice(0, -1),
+      `${payload.slice(0, 5)}${payload[5] === "A" ? "B" : "A"}${payload.slice(6)}`,
+    ];
+    for (const path of ["/api/public/preferences/", "/api/public/unsubscribe/"]) {
+      const refused = await fetch(`${gatewayUrl()}${path}${encodeURIComponent(altered.join("."))}`, {
+        method: path.includes("unsubscribe") ? "POST" : "GET",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: path.includes("unsubscribe") ? "List-Unsubscribe=One-Click" : undefined,
+      });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("CONTACT_LINK_INVALID");
+    }
+    expect(await contactByEmail(owner, email)).toMatchObject({ consent: "subscribed" });
   });
 
   it("gives the links, MatchSegments and SetConsent to notifications only, naming the user", async () => {

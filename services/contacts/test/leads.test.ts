@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "@jest/globals";
 import {
   MAX_TRANSCRIPT_CHARS,
@@ -7,34 +8,99 @@ import {
   visitorDetails,
 } from "../src/domain/assistant";
 import { checkLeadForm, DEFAULT_LEAD_FORM, submissionFields } from "../src/domain/lead-form";
-import { contactLinks, signLinkToken, verifyLinkToken } from "../src/domain/links";
+import {
+  CONTACT_LINK_TTL_S,
+  contactLinks,
+  LEGACY_CONTACT_LINKS_UNTIL_S,
+  signLinkToken,
+  verifyLinkToken,
+} from "../src/domain/links";
 import { tagChanges } from "../src/usecases/contacts";
 
 const SECRET = "s".repeat(40);
 
-describe("signed link tokens", () => {
-  it("round-trips both kinds and refuses a forged, cut or foreign token", () => {
-    const contact = { kind: "contact" as const, userId: "u1", projectId: "p1", contactId: "c1" };
-    const token = signLinkToken(SECRET, contact);
-    expect(verifyLinkToken(SECRET, token, 0)).toEqual({ ok: true, payload: contact });
-    expect(verifyLinkToken("t".repeat(40), token, 0)).toEqual({ ok: false, reason: "invalid" });
-    expect(verifyLinkToken(SECRET, token.slice(0, -3), 0)).toEqual({ ok: false, reason: "invalid" });
-    const [body, sig] = token.split(".");
-    const other = Buffer.from(JSON.stringify({ k: "p", u: "u2", p: "p1", c: "c1" })).toString("base64url");
-    expect(verifyLinkToken(SECRET, `${other}.${sig}`, 0).ok).toBe(false);
-    expect(verifyLinkToken(SECRET, `${body}`, 0).ok).toBe(false);
-    expect(verifyLinkToken(SECRET, "x".repeat(700), 0).ok).toBe(false);
+describe("contact link tokens", () => {
+  const NOW = 1_800_000_000;
+  const contact = {
+    kind: "contact" as const,
+    userId: "user0123456789abcdef0123",
+    projectId: "proj0123456789abcdef0123",
+    contactId: "cont0123456789abcdef0123",
+  };
+  /** A token of the older readable form, as it was signed. */
+  const legacy = (data: object, secret = SECRET) => {
+    const body = Buffer.from(JSON.stringify(data)).toString("base64url");
+    return `${body}.${createHmac("sha256", secret).update(body).digest("base64url")}`;
+  };
+
+  it("round-trips both kinds and refuses an altered, cut or foreign token", () => {
+    const token = signLinkToken(SECRET, contact, NOW);
+    expect(verifyLinkToken(SECRET, token, NOW)).toEqual({
+      ok: true,
+      payload: { ...contact, exp: NOW + CONTACT_LINK_TTL_S },
+    });
+    expect(verifyLinkToken("t".repeat(40), token, NOW)).toEqual({ ok: false, reason: "invalid" });
+    expect(verifyLinkToken(SECRET, token.slice(0, -3), NOW)).toEqual({ ok: false, reason: "invalid" });
+    // Every character of the ciphertext and its tag is covered by the tag.
+    const parts = token.split(".");
+    for (const index of [2, 3, 4]) {
+      const part = parts[index]!;
+      const flipped = `${part[0] === "A" ? "B" : "A"}${part.slice(1)}`;
+      const altered = parts.map((p, i) => (i === index ? flipped : p)).join(".");
+      expect(verifyLinkToken(SECRET, altered, NOW)).toEqual({ ok: false, reason: "invalid" });
+    }
+    expect(verifyLinkToken(SECRET, "v2.l1.a.b.c", NOW).ok).toBe(false);
+    expect(verifyLinkToken(SECRET, "abc.def", NOW).ok).toBe(false);
+    expect(verifyLinkToken(SECRET, "x".repeat(700), NOW).ok).toBe(false);
+    const confirm = signLinkToken(SECRET, { kind: "confirm", submissionId: "s1", exp: NOW + 10 }, NOW);
+    expect(verifyLinkToken(SECRET, confirm, NOW)).toEqual({
+      ok: true,
+      payload: { kind: "confirm", submissionId: "s1", exp: NOW + 10 },
+    });
   });
 
-  it("expires confirm links and never contact links", () => {
-    const confirm = signLinkToken(SECRET, { kind: "confirm", submissionId: "s1", exp: 1000 });
-    expect(verifyLinkToken(SECRET, confirm, 999)).toEqual({
-      ok: true,
-      payload: { kind: "confirm", submissionId: "s1", exp: 1000 },
-    });
+  it("names no user, project or contact to whoever decodes it", () => {
+    const token = signLinkToken(SECRET, contact, NOW);
+    const decoded = token
+      .split(".")
+      .map((part) => Buffer.from(part, "base64url").toString("latin1"))
+      .join(" ");
+    for (const id of [contact.userId, contact.projectId, contact.contactId, "user0123", "proj0123", "cont0123"]) {
+      expect(token).not.toContain(id);
+      expect(decoded).not.toContain(id);
+    }
+    expect(decoded).not.toMatch(/"[upc]":/);
+    // Sealed with a fresh IV each time: two links of one contact do not even look alike.
+    expect(signLinkToken(SECRET, contact, NOW)).not.toBe(token);
+  });
+
+  it("expires confirm and contact links", () => {
+    const confirm = signLinkToken(SECRET, { kind: "confirm", submissionId: "s1", exp: 1000 }, NOW);
+    expect(verifyLinkToken(SECRET, confirm, 999).ok).toBe(true);
     expect(verifyLinkToken(SECRET, confirm, 1001)).toEqual({ ok: false, reason: "expired" });
-    const contact = signLinkToken(SECRET, { kind: "contact", userId: "u", projectId: "p", contactId: "c" });
-    expect(verifyLinkToken(SECRET, contact, 4_000_000_000).ok).toBe(true);
+    const token = signLinkToken(SECRET, contact, NOW);
+    expect(verifyLinkToken(SECRET, token, NOW + CONTACT_LINK_TTL_S).ok).toBe(true);
+    expect(verifyLinkToken(SECRET, token, NOW + CONTACT_LINK_TTL_S + 1)).toEqual({ ok: false, reason: "expired" });
+    const short = signLinkToken(SECRET, { ...contact, exp: NOW + 60 }, NOW);
+    expect(verifyLinkToken(SECRET, short, NOW + 61)).toEqual({ ok: false, reason: "expired" });
+  });
+
+  it("still opens links of the older signed form until they expire", () => {
+    const old = legacy({ k: "p", u: "u1", p: "p1", c: "c1" });
+    expect(verifyLinkToken(SECRET, old, LEGACY_CONTACT_LINKS_UNTIL_S - 1)).toEqual({
+      ok: true,
+      payload: { kind: "contact", userId: "u1", projectId: "p1", contactId: "c1", exp: LEGACY_CONTACT_LINKS_UNTIL_S },
+    });
+    expect(verifyLinkToken(SECRET, old, LEGACY_CONTACT_LINKS_UNTIL_S + 1)).toEqual({ ok: false, reason: "expired" });
+    expect(verifyLinkToken(SECRET, legacy({ k: "p", u: "u1", p: "p1", c: "c1" }, "t".repeat(40)), 0).ok).toBe(false);
+    const oldConfirm = legacy({ k: "c", s: "s1", e: 1000 });
+    expect(verifyLinkToken(SECRET, oldConfirm, 999).ok).toBe(true);
+    expect(verifyLinkToken(SECRET, oldConfirm, 1001)).toEqual({ ok: false, reason: "expired" });
+    // A forged `e` in an old contact link does not lengthen it: its signature no longer matches.
+    const [body, sig] = old.split(".");
+    const longer = Buffer.from(JSON.stringify({ k: "p", u: "u1", p: "p1", c: "c1", e: 9e9 })).toString("base64url");
+    expect(verifyLinkToken(SECRET, `${longer}.${sig}`, 0).ok).toBe(false);
+    expect(verifyLinkToken(SECRET, `${body}`, 0).ok).toBe(false);
   });
 
   it("builds the preference, unsubscribe and one-click URLs", () => {

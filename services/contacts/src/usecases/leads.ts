@@ -165,7 +165,7 @@ export async function submitLeadForm(
   return { thankYouMessage: form.thankYouMessage };
 }
 
-/** The contact's signed preference centre link (no expiry). */
+/** The contact's sealed preference centre link (expires after CONTACT_LINK_TTL_S). */
 export function preferencesOf(deps: Pick<Deps, "links">, contact: StoredContact): string {
   const token = signLinkToken(deps.links.secret, {
     kind: "contact",
@@ -268,7 +268,7 @@ export function actingUser(caller: Caller, userId: string): string {
   return id;
 }
 
-/** The contact's signed email links (no expiry). @throws NOT_FOUND */
+/** The contact's sealed email links (expire after CONTACT_LINK_TTL_S). @throws NOT_FOUND */
 export async function getContactLinks(
   deps: Pick<Deps, "stores" | "links">,
   caller: Caller,
