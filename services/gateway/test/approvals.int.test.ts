@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { databaseName } from "@crafter/kit";
-import { GatewaySession, stackEnv, verifiedSession, waitForEmail } from "@crafter/kit/testing";
+import { GatewaySession, linkFrom, stackEnv, verifiedSession, waitForEmail } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import mongoose from "mongoose";
 
@@ -196,6 +196,33 @@ describe("an approval link", () => {
     expect(statuses[created.body.result.link.id]).toBe("revoked");
     expect(statuses[other.body.result.link.id]).toBe("expired");
     expect(statuses[live.body.result.link.id]).toBe("active");
+  });
+
+  it("made by a team member tells that member, not the owner", async () => {
+    const { session: member, email: memberEmail } = await verifiedSession("approval-member");
+    const sent = await owner.post(`/api/projects/${projectId}/invites`, { email: memberEmail, role: "projectAdmin" });
+    expect(sent.status).toBe(201);
+    const invite = linkFrom(await waitForEmail(memberEmail, "You are invited to a project"), "/app/invite");
+    const accepted = await member.post("/api/projects/invites/accept", { token: invite.searchParams.get("token") });
+    expect(accepted.status).toBe(200);
+
+    const created = await member.post("/api/approvals", { projectId, subjectKind: "campaign", subjectId: campaignId });
+    expect(created.status).toBe(201);
+    const token = tokenOf(created.body.result.url);
+    const title = `Sam ${run} approved`;
+    expect(
+      (await reviewer.post(`/api/public/reviews/${token}/events`, { kind: "approved", authorName: `Sam ${run}` }))
+        .status,
+    ).toBe(201);
+    const email = await waitForEmail(memberEmail, title);
+    expect(email.Text).toContain(`/app/email/campaigns/${campaignId}`);
+    const theirs = await member.get("/api/notifications");
+    expect(theirs.body.result.result.some((n: { title: string }) => n.title.startsWith(title))).toBe(true);
+    const owners = await owner.get("/api/notifications");
+    expect(owners.body.result.result.some((n: { title: string }) => n.title.startsWith(title))).toBe(false);
+    // The owner sees the member's link on the campaign and may revoke it.
+    const list = await owner.get(`/api/approvals?projectId=${projectId}&subjectKind=campaign&subjectId=${campaignId}`);
+    expect(list.body.result.links.map((l: { id: string }) => l.id)).toContain(created.body.result.link.id);
   });
 
   it("is neither listed nor revoked by a member of another project, nor made for their items", async () => {

@@ -19,7 +19,8 @@ export type TemplateName =
   | "confirm-subscription"
   | "confirm-email-change"
   | "email-change-notice"
-  | "project-invite";
+  | "project-invite"
+  | "review-notice";
 
 export const VERIFY_SUBJECT = "Verify your email for Crafter";
 export const RESET_SUBJECT = "Reset your Crafter password";

@@ -24,6 +24,7 @@ import {
 } from "../domain/approval";
 import { renderReviewNoticeEmail } from "../domain/templates";
 import type { ApprovalEventDoc, ApprovalLinkDoc } from "../store/approval.repository";
+import { deliverEmail } from "./deliver-email";
 import { composeFor } from "./email-delivery";
 import { notify } from "./inbox";
 
@@ -388,10 +389,13 @@ async function tellCreator(deps: Deps, link: ApprovalLinkDoc, event: ApprovalEve
     link: `${deps.publicOrigin.replace(/\/+$/, "")}${link.appPath}`,
   });
   try {
-    await deps.mailer.send({
-      ...email,
+    // The account emails' path: a delivery claimed per event (sent once), its outcome recorded.
+    await deliverEmail(deps, {
+      eventId: event._id,
+      userId: link.createdBy,
       to: link.createdByEmail,
-      messageId: `<${event._id}.approval@${new URL(deps.publicOrigin).hostname}>`,
+      template: "review-notice",
+      email,
     });
   } catch (error) {
     deps.logger.warn({ err: (error as Error).message, linkId: link.linkId }, "the review notice email was not sent");
