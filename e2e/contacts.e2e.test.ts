@@ -100,6 +100,8 @@ async function until<T>(read: () => Promise<T>, accept: (value: T) => boolean, w
 }
 
 describe("contacts, segments and lead capture in the browser", () => {
+  const added = uniqueEmail("ada");
+
   step("signs up, creates a project and signs in", async () => {
     const session = new GatewaySession();
     expect((await session.post("/auth/signup", { email, password, displayName: "Morgan" })).status).toBe(200);
@@ -134,7 +136,6 @@ describe("contacts, segments and lead capture in the browser", () => {
     await page.getByTestId("contact-submit").click();
     await page.locator("#contact-email-error").filter({ hasText: "Invalid email" }).waitFor();
 
-    const added = uniqueEmail("ada");
     await page.getByTestId("contact-firstName").fill("Ada");
     await page.getByTestId("contact-lastName").fill("Lovelace");
     await page.getByTestId("contact-email").fill(added);
@@ -175,6 +176,22 @@ describe("contacts, segments and lead capture in the browser", () => {
     );
     const list = Array.isArray(segments) ? segments : segments.result;
     expect(list.map((segment) => segment.name)).toContain("VIP riders");
+  });
+
+  step("asks the segment's pending contact for permission, and the table filters by consent", async () => {
+    // The saved segment's builder: Ada is pending (added by hand), so no campaign reaches her.
+    await page.getByTestId("segment-not-reached").filter({ hasText: "1 pending" }).waitFor();
+    await page.getByTestId("ask-permission").click();
+    await page.getByTestId("ask-permission-preview").filter({ hasText: "1 pending contact gets" }).waitFor();
+    await page.getByTestId("ask-permission-send").click();
+    await page.getByTestId("ask-permission-result").filter({ hasText: "Done: 1 of 1 sent" }).waitFor();
+    await page.getByTestId("ask-permission-close").click();
+    await waitForEmail(added, "Please confirm your subscription", 60_000);
+    // The contacts table's summary: "Pending 1" filters the table to her.
+    await page.goto("/app/contacts");
+    await page.getByTestId("consent-filter-pending").filter({ hasText: "Pending 1" }).click();
+    await page.waitForURL(/consent=pending/);
+    await page.getByTestId("contacts-table").getByText("Ada Lovelace").waitFor();
   });
 
   const lead = uniqueEmail("lead");

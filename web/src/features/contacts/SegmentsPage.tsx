@@ -1,5 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
-import { App, Button, Card, Flex, Space, Table, Typography } from "antd";
+import { App, Button, Card, Flex, Grid, Space, Table, Typography } from "antd";
 import { Link } from "react-router-dom";
 import { countLabel, formatNumber } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
@@ -17,6 +17,7 @@ export default function SegmentsPage() {
   const { modal } = App.useApp();
   const { data, error, isLoading, mutate } = useSegments(true);
   const segments = itemsOf(data);
+  const screens = Grid.useBreakpoint();
 
   const remove = (segment: Segment) =>
     modal.confirm({
@@ -75,16 +76,24 @@ export default function SegmentsPage() {
               {
                 title: "Name",
                 key: "name",
-                render: (_, segment) => <Link to={CONTACT_PAGES.segment(segment.id)}>{segment.name}</Link>,
+                render: (_, segment) => (
+                  <>
+                    <Link to={CONTACT_PAGES.segment(segment.id)}>{segment.name}</Link>
+                    {/* A phone has no room for the Contacts column: the count goes under the name. */}
+                    {!screens.sm && <SegmentCount segment={segment} />}
+                  </>
+                ),
               },
               {
                 title: "Conditions",
                 key: "rules",
+                responsive: ["sm"],
                 render: (_, segment) => (segment.query ? ruleCount(segment.query) : ""),
               },
               {
                 title: "Contacts",
                 key: "count",
+                responsive: ["sm"],
                 render: (_, segment) => <SegmentCount segment={segment} />,
               },
               {
@@ -93,7 +102,7 @@ export default function SegmentsPage() {
                 // Actions stay in view while a phone scrolls the table sideways.
                 fixed: "right",
                 className: TABLE_ACTIONS,
-                width: 180,
+                width: screens.sm ? 240 : 150,
                 render: (_, segment) => (
                   <Space wrap>
                     {(segment.counts?.pending ?? 0) > 0 && (
@@ -144,7 +153,7 @@ function SegmentCount({ segment }: { segment: Segment }) {
     <div data-testid="segment-contacts">
       <Typography.Text>{countLabel(counts.total, "contact")}</Typography.Text>
       {notReached.length > 0 && (
-        <div>
+        <div style={{ maxWidth: 240, whiteSpace: "normal" }}>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {notReached.join(", ")}
           </Typography.Text>
