@@ -3,15 +3,13 @@
 // stages that are not contact types (instead of failing their rows) and how many rows carry opt-in
 // evidence; one choice ("Add these values") and every row is imported; the result names the
 // repeated rows apart. Screenshots of each step at 1366 px and 390 px go to .data/e2e-artifacts.
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserStep, launchChromium, sidewaysScroll, signedInContext } from "./support";
+import { atBothWidths, browserStep, launchChromium, signedInContext } from "./support";
 
 const fixture = join(repoRoot, "services/contacts/test/fixtures/hubspot-contacts.csv");
-const shots = join(repoRoot, ".data/e2e-artifacts");
 
 let browser: Browser;
 let context: BrowserContext;
@@ -30,23 +28,12 @@ beforeAll(async () => {
     websiteUrl: "spokeandsprocket.example.com",
   });
   expect(project.status).toBe(201);
-  mkdirSync(shots, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
   await context?.close();
   await browser?.close();
 });
-
-/** A screenshot of the page at desktop width, then at phone width (nothing may scroll sideways). */
-async function both(name: string) {
-  await page.screenshot({ path: join(shots, `import-${name}-1366.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  const sideways = await sidewaysScroll(page);
-  await page.screenshot({ path: join(shots, `import-${name}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1366, height: 850 });
-  expect(sideways).toBeLessThanOrEqual(0);
-}
 
 const step = browserStep("contacts-import", () => page);
 
@@ -65,7 +52,7 @@ describe("importing a HubSpot export in the browser", () => {
       await expect(unknown.textContent()).resolves.toContain("subscriber (22)");
       await page.getByTestId("import-consent-pending").waitFor();
       await expect(page.getByTestId("import-start").isDisabled()).resolves.toBe(true);
-      await both("mapping");
+      await atBothWidths(page, "import-mapping");
 
       await page.getByTestId("import-unknown-add").click();
       await unknown.waitFor({ state: "detached" });
@@ -76,7 +63,7 @@ describe("importing a HubSpot export in the browser", () => {
       const text = await summary.textContent();
       expect(text).toContain("Created80");
       expect(text).toContain("Failed0");
-      await both("result");
+      await atBothWidths(page, "import-result");
     },
     240_000,
   );

@@ -1,12 +1,11 @@
 /// <reference lib="dom" />
 
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { type GatewaySession, repoRoot } from "@crafter/kit/testing";
+import type { GatewaySession } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserStep, launchChromium, sidewaysScroll, signedInContext } from "./support";
+import { searchMail, waitForMail } from "./mailpit";
+import { atBothWidths, browserStep, choose, launchChromium, signedInContext } from "./support";
 
 // From a finished email craft to a send, in Debian's Chromium against the test stack: the craft
 // offers "Send as campaign" and "Use in automation"; its HTML result is edited in the rich-text
@@ -15,11 +14,9 @@ import { browserStep, launchChromium, sidewaysScroll, signedInContext } from "./
 // the segment, counts who gets it and who does not, sends a test to the signed-in user, and sends
 // after a confirmation naming the count; Mailpit receives both.
 
-const mailpit = process.env.MAILPIT_API_URL ?? "http://127.0.0.1:8025";
 const run = randomUUID().slice(0, 8);
 const domain = `c${run}.craft-send.test`;
 const tag = `send-${run}`;
-const shots = join(repoRoot, ".data/e2e-artifacts");
 
 let browser: Browser;
 let context: BrowserContext;
@@ -29,48 +26,6 @@ let userEmail = "";
 let projectId = "";
 let craftId = "";
 let craftName = "";
-
-async function shot(name: string) {
-  mkdirSync(shots, { recursive: true });
-  for (const [width, height] of [
-    [1366, 850],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    const sideways = await sidewaysScroll(page);
-    await page.screenshot({ path: join(shots, `craft-to-campaign-${name}-${width}.png`), fullPage: true });
-    expect(sideways).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize({ width: 1366, height: 850 });
-}
-
-async function choose(testId: string, label: string) {
-  await page.getByTestId(testId).click();
-  await page
-    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: label })
-    .first()
-    .click();
-}
-
-interface MailpitSummary {
-  ID: string;
-  To: { Address: string }[];
-  Subject: string;
-}
-
-async function mailTo(query: string): Promise<MailpitSummary[]> {
-  const response = await fetch(`${mailpit}/api/v1/search?query=${encodeURIComponent(query)}`);
-  return ((await response.json()) as { messages: MailpitSummary[] }).messages;
-}
-
-async function waitForMail(query: string, count: number): Promise<MailpitSummary[]> {
-  let messages: MailpitSummary[] = [];
-  for (let i = 0; i < 60 && messages.length < count; i++) {
-    messages = await mailTo(query);
-    if (messages.length < count) await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return messages;
-}
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -137,13 +92,15 @@ afterAll(async () => {
 });
 
 const step = browserStep("craft-to-campaign", () => page);
+/** Screenshots at 1366 and 390 px as .data/e2e-artifacts/craft-to-campaign-<name>-<width>.png. */
+const shot = (target: Page, name: string) => atBothWidths(target, `craft-to-campaign-${name}`);
 
 describe("from an email craft to a send", () => {
   step("the finished craft offers Send as campaign and Use in automation", async () => {
     await page.goto(`/app/crafts/EmailWriter?craftId=${craftId}`);
     await page.getByTestId("craft-send-campaign").waitFor();
     await page.getByTestId("craft-use-automation").waitFor();
-    await shot("craft");
+    await shot(page, "craft");
   });
 
   step("Use in automation opens a new automation whose email is the craft's", async () => {
@@ -159,7 +116,7 @@ describe("from an email craft to a send", () => {
     // The craft's greeting and the one inserted: both chips, not tokens in the text.
     const chips = editor.locator("[data-smart-value='contact.firstName']", { hasText: "Contact's first name" });
     await chips.nth(1).waitFor();
-    await shot("automation-step");
+    await shot(page, "automation-step");
     await page.getByText("HTML", { exact: true }).first().click();
     const html = await page.locator("[data-testid$='-body-html']").first().inputValue();
     expect(html).toContain('{{contact.firstName | "there"}}');
@@ -173,8 +130,8 @@ describe("from an email craft to a send", () => {
     await page.getByTestId("campaign-composer").waitFor();
     await expect(page.getByTestId("campaign-name").inputValue()).resolves.toBe(craftName);
     await page.getByTestId("campaign-craft").getByText(craftName).waitFor();
-    await choose("campaign-segment", `Riders ${run}`);
-    await shot("campaign-form");
+    await choose(page, "campaign-segment", `Riders ${run}`);
+    await shot(page, "campaign-form");
   });
 
   step("previews the email for a real contact of the segment, on a desktop and a phone", async () => {
@@ -198,7 +155,7 @@ describe("from an email craft to a send", () => {
     await expect(
       page.getByTestId("campaign-preview-frame").evaluate((el) => (el as HTMLElement).getBoundingClientRect().width),
     ).resolves.toBeLessThanOrEqual(376);
-    await shot("campaign-preview");
+    await shot(page, "campaign-preview");
   });
 
   step("sends a test to the signed-in user, marked as a test", async () => {
@@ -207,13 +164,13 @@ describe("from an email craft to a send", () => {
     const tests = await waitForMail(`to:"${userEmail}" subject:"[Test] Cargo clinic ${run}"`, 1);
     expect(tests.map((m) => m.Subject)).toEqual([`[Test] Cargo clinic ${run}`]);
     // A test is not a campaign send: nobody in the segment has had it.
-    expect(await mailTo(`to:"${domain}"`)).toEqual([]);
+    expect(await searchMail(`to:"${domain}"`)).toEqual([]);
   });
 
   step("sends after a confirmation that names the count, and Mailpit receives it", async () => {
     await page.getByTestId("campaign-send").click();
     await page.getByTestId("campaign-send-confirm").waitFor();
-    await shot("campaign-confirm");
+    await shot(page, "campaign-confirm");
     await page.getByRole("button", { name: "Send to 2 contacts" }).click();
     await page.waitForURL((url) => /\/app\/email\/campaigns\/[0-9a-f-]{36}$/.test(url.pathname));
     const messages = await waitForMail(`to:"${domain}"`, 2);
@@ -228,7 +185,7 @@ describe("from an email craft to a send", () => {
     const editor = page.getByTestId("result-edit-rich-rich");
     await editor.waitFor();
     await expect(editor.getAttribute("contenteditable")).resolves.toBe("true");
-    await shot("result-rich-text");
+    await shot(page, "result-rich-text");
     await page.getByTestId("result-edit-save").click();
   });
 });

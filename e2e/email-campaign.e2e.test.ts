@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import { type GatewaySession, gatewayUrl, verifiedSession } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserStep, launchChromium } from "./support";
+import { mailHeaders, mailMessage, waitForMail } from "./mailpit";
+import { browserStep, choose, launchChromium } from "./support";
 
 // Issue 13's sending in Debian's Chromium against the test stack: the Create menu's Email opens the
 // template gallery; a predefined template is edited in the designer and saved; the composer asks for
@@ -11,7 +12,6 @@ import { browserStep, launchChromium } from "./support";
 // made through the API); Mailpit holds the message with the edited text, the unsubscribe link and
 // the address; the campaign's page shows its delivery figures.
 
-const mailpit = process.env.MAILPIT_API_URL ?? "http://127.0.0.1:8025";
 const run = randomUUID().slice(0, 8);
 const domain = `e${run}.campaign-e2e.test`;
 const tag = `e2e-${run}`;
@@ -74,28 +74,6 @@ afterAll(async () => {
 
 const step = browserStep("email-campaign", () => page);
 
-/** Picks the option labelled `label` in the antd Select with this test id. */
-async function choose(testId: string, label: string) {
-  await page.getByTestId(testId).click();
-  await page
-    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", {
-      hasText: label,
-    })
-    .first()
-    .click();
-}
-
-interface MailpitSummary {
-  ID: string;
-  To: { Address: string }[];
-  Subject: string;
-}
-
-async function mailTo(): Promise<MailpitSummary[]> {
-  const response = await fetch(`${mailpit}/api/v1/search?query=${encodeURIComponent(`to:"${domain}"`)}`);
-  return ((await response.json()) as { messages: MailpitSummary[] }).messages;
-}
-
 describe("an email campaign from a designed template", () => {
   step("signs in", async () => {
     await page.goto("/signin");
@@ -146,8 +124,8 @@ describe("an email campaign from a designed template", () => {
     await page.goto("/app/email/campaigns/new");
     await page.getByTestId("campaign-composer").waitFor();
     await page.getByTestId("campaign-name").fill(`Spring service ${run}`);
-    await choose("campaign-segment", `Riders ${run}`);
-    await choose("campaign-template", TEMPLATE_NAME);
+    await choose(page, "campaign-segment", `Riders ${run}`);
+    await choose(page, "campaign-template", TEMPLATE_NAME);
     await page.getByTestId("campaign-subject").fill(`Spring service week ${run}`);
     // The profile now has its address: no warning, and Send is enabled.
     await page.getByTestId("campaign-send").and(page.locator(":enabled")).waitFor();
@@ -178,9 +156,9 @@ describe("an email campaign from a designed template", () => {
     const campaignPage = page.url();
     await page.goto("/app/email/campaigns/new");
     await page.getByTestId("campaign-name").fill(`Clinic ${run}`);
-    await choose("campaign-segment", `Riders ${run}`);
+    await choose(page, "campaign-segment", `Riders ${run}`);
     await page.getByLabel("An email craft").check();
-    await choose("campaign-craft", name);
+    await choose(page, "campaign-craft", name);
     await page.getByTestId("campaign-save").click();
     await page.waitForURL((url) => /\/app\/email\/campaigns\/[0-9a-f-]{36}$/.test(url.pathname));
     await page.getByTestId("campaign-detail").getByText(subject, { exact: true }).waitFor();
@@ -197,25 +175,15 @@ describe("an email campaign from a designed template", () => {
   });
 
   step("lands in Mailpit with the edited text, the unsubscribe link and the address", async () => {
-    let messages: MailpitSummary[] = [];
-    for (let i = 0; i < 40 && messages.length < 2; i++) {
-      messages = await mailTo();
-      if (messages.length < 2) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const messages = await waitForMail(`to:"${domain}"`, 2);
     expect(messages.map((m) => m.To[0]!.Address).sort()).toEqual([`ann@${domain}`, `bob@${domain}`]);
     expect(messages[0]!.Subject).toBe(`Spring service week ${run}`);
-    const message = (await (await fetch(`${mailpit}/api/v1/message/${messages[0]!.ID}`)).json()) as {
-      HTML: string;
-      Text: string;
-    };
+    const message = await mailMessage(messages[0]!.ID);
     expect(message.HTML).toContain(EDITED);
     expect(message.HTML).toContain(ADDRESS);
     expect(message.HTML).toMatch(/href="http:\/\/localhost:\d+\/preferences\/[\w.-]+"[^>]*>Unsubscribe</);
     expect(message.Text).toContain(ADDRESS);
-    const headers = (await (await fetch(`${mailpit}/api/v1/message/${messages[0]!.ID}/headers`)).json()) as Record<
-      string,
-      string[]
-    >;
+    const headers = await mailHeaders(messages[0]!.ID);
     expect(headers["List-Unsubscribe-Post"]).toEqual(["List-Unsubscribe=One-Click"]);
   });
 });

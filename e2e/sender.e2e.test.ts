@@ -2,7 +2,7 @@
 
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { type GatewaySession, stackEnv } from "@crafter/kit/testing";
+import { type GatewaySession, linkFrom, waitForEmail } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium, signedInContext } from "./support";
@@ -12,8 +12,6 @@ import { launchChromium, signedInContext } from "./support";
 // its three records pending; at 1366 and 390 px nothing scrolls sideways.
 jest.setTimeout(180_000);
 
-const env = stackEnv();
-const mailpit = env.MAILPIT_API_URL ?? "http://127.0.0.1:8025";
 const shots = "/tmp/sender";
 const run = randomUUID().slice(0, 8);
 const domain = `e${run}.example`;
@@ -47,20 +45,6 @@ async function noSidewaysScroll() {
   expect(widths.doc).toBeLessThanOrEqual(widths.view);
 }
 
-async function confirmationLink(): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const found = await fetch(`${mailpit}/api/v1/search?query=${encodeURIComponent(`to:"${fromAddress}"`)}`);
-    const { messages } = (await found.json()) as { messages: { ID: string }[] };
-    if (messages[0]) {
-      const message = (await (await fetch(`${mailpit}/api/v1/message/${messages[0].ID}`)).json()) as { Text: string };
-      const link = /https?:\/\/\S+\/confirm-sender\?token=\S+/.exec(message.Text)?.[0];
-      if (link) return new URL(link).pathname + new URL(link).search;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("no confirmation email");
-}
-
 describe("Settings → Sender", () => {
   it("saves a from address as pending, then confirmed by its link", async () => {
     await page.goto("/app/settings/sender");
@@ -82,7 +66,8 @@ describe("Settings → Sender", () => {
     expect(api.body.result).toMatchObject({ addressStatus: "pending", fromAddress, effectiveReplyTo: fromAddress });
     expect(api.body.result.effectiveFrom.address).not.toBe(fromAddress);
 
-    await page.goto(await confirmationLink());
+    const link = linkFrom(await waitForEmail(fromAddress, ""), "/confirm-sender");
+    await page.goto(link.pathname + link.search);
     await page.getByTestId("sender-confirm-done").waitFor();
     await page.goto("/app/settings/sender");
     await page

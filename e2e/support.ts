@@ -123,3 +123,34 @@ export async function sidewaysScroll(page: Page): Promise<number> {
   }
   return last;
 }
+
+/** Picks the option labelled `label` in the antd Select with this test id. */
+export async function choose(page: Page, testId: string, label: string): Promise<void> {
+  await page.getByTestId(testId).click();
+  await page
+    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option", { hasText: label })
+    .first()
+    .click();
+}
+
+/**
+ * Screenshots of the page at 1366×850 and at 390×844, saved as
+ * .data/e2e-artifacts/<name>-<width>.png; fails when the page scrolls sideways at either width.
+ * Leaves the page at 1366×850.
+ */
+export async function atBothWidths(page: Page, name: string): Promise<void> {
+  mkdirSync(artifacts, { recursive: true });
+  for (const [width, height] of [
+    [1366, 850],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    const sideways = await sidewaysScroll(page);
+    await page.screenshot({ path: join(artifacts, `${name}-${width}.png`), fullPage: true });
+    if (sideways > 0) {
+      await page.setViewportSize({ width: 1366, height: 850 });
+      throw new Error(`${name} scrolls ${sideways} px sideways at ${width} px`);
+    }
+  }
+  await page.setViewportSize({ width: 1366, height: 850 });
+}

@@ -71,6 +71,8 @@ if (!base) throw new Error(`unknown profile ${profile}`);
 // STACK_PORT_OFFSET lets several checkouts run a test stack at once on the same servers (each with
 // its own CRAFTER_NAMESPACE, so databases, topics and Redis keys stay apart).
 const offset = Number(process.env.STACK_PORT_OFFSET ?? 0);
+/** The port of the test profile's local DNS server (plus STACK_PORT_OFFSET): see DNS_SERVERS below. */
+const TEST_DNS_PORT = 28035;
 const settings = base;
 
 const { components } = loadManifest();
@@ -145,8 +147,14 @@ function environment() {
     WEB_DIST: join(root, "web/dist"),
     KAFKAJS_NO_PARTITIONER_WARNING: "1",
     ...settings.env,
+    // Sending domains' DNS records are checked against a local DNS server a test runs at
+    // DNS_SERVERS (also written to stack.env; e2e/dns.ts); while none runs, a lookup fails, which
+    // reads as "pending", as an unpublished record does.
     ...(profile === "test"
-      ? { SENDGRID_API_URL: process.env.SENDGRID_API_URL ?? `http://127.0.0.1:${28025 + offset}` }
+      ? {
+          SENDGRID_API_URL: process.env.SENDGRID_API_URL ?? `http://127.0.0.1:${28025 + offset}`,
+          DNS_SERVERS: process.env.DNS_SERVERS ?? `127.0.0.1:${TEST_DNS_PORT + offset}`,
+        }
       : {}),
   };
 }
@@ -352,6 +360,7 @@ async function up() {
   addresses.STRIPE_WEBHOOK_SECRET = env.STRIPE_WEBHOOK_SECRET;
   addresses.STRIPE_API_URL = env.STRIPE_API_URL;
   if (env.SENDGRID_API_URL) addresses.SENDGRID_API_URL = env.SENDGRID_API_URL;
+  if (env.DNS_SERVERS) addresses.DNS_SERVERS = env.DNS_SERVERS;
   writeFileSync(
     join(dir, "stack.env"),
     `${Object.entries(addresses)
