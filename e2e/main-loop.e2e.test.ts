@@ -195,6 +195,7 @@ describe("the main loop, as a new user", () => {
     await choose(page, "campaign-segment", "Newsletter readers");
     // An A/B test's second subject is offered the craft's other subject lines.
     await page.getByTestId("campaign-ab").click();
+    await atBothWidths(page, "main-loop-campaign-ab");
     await page.getByTestId("campaign-subject-b").click();
     const offered = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option");
     await offered.nth(3).waitFor();

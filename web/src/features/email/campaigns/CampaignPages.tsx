@@ -4,6 +4,7 @@ import type { ButtonProps } from "antd";
 import {
   Alert,
   App,
+  AutoComplete,
   Button,
   Card,
   Descriptions,
@@ -57,6 +58,7 @@ import {
   type CampaignForm,
   campaignFormSchema,
   contactCount,
+  craftSubjectLines,
   EMPTY_CAMPAIGN_FORM,
   formatRate,
   fromCampaign,
@@ -203,6 +205,11 @@ function Composer({ campaign }: { campaign?: Campaign }) {
   }, [chosenCraftName, getValues, setValue]);
   const source = watch("source");
   const abEnabled = watch("abEnabled");
+  // An email craft's other subject lines are offered as the A/B test's second subject.
+  const formCraftId = watch("craftId");
+  const formCraft = useCraft(source === "craft" && abEnabled && formCraftId ? formCraftId : null);
+  const subject = watch("subject");
+  const craftSubjects = craftSubjectLines(formCraft.data?.steps, subject || formCraft.data?.craftName);
   const errors = formState.errors;
 
   const persist = async (form: CampaignForm): Promise<Campaign> => {
@@ -436,11 +443,29 @@ function Composer({ campaign }: { campaign?: Campaign }) {
         {abEnabled && (
           <Flex gap={12} wrap>
             <div style={{ flex: "2 1 240px" }}>
-              <FormField id="campaign-subject-b" label="Second subject" error={errors.subjectB} required>
+              <FormField
+                id="campaign-subject-b"
+                label="Second subject"
+                error={errors.subjectB}
+                required
+                extra={
+                  craftSubjects.length > 0 ? "Pick one of the craft's other subject lines, or write one." : undefined
+                }
+              >
                 <Controller
                   name="subjectB"
                   control={control}
-                  render={({ field }) => <Input id="campaign-subject-b" {...field} data-testid="campaign-subject-b" />}
+                  render={({ field }) => (
+                    <AutoComplete
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      options={craftSubjects.map((line) => ({ value: line }))}
+                      filterOption={false}
+                    >
+                      <Input id="campaign-subject-b" ref={field.ref} data-testid="campaign-subject-b" />
+                    </AutoComplete>
+                  )}
                 />
               </FormField>
             </div>

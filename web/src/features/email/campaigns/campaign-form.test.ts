@@ -4,6 +4,7 @@ import {
   businessAddressOf,
   campaignFormSchema,
   contactCount,
+  craftSubjectLines,
   EMPTY_CAMPAIGN_FORM,
   formatRate,
   fromCampaign,
@@ -110,5 +111,29 @@ describe("audienceSummary", () => {
     expect(audienceSummary({ members: 0, recipients: 0, excluded: [] }).headline).toMatch(/nobody/);
     expect(contactCount(1)).toBe("1 contact");
     expect(contactCount(2)).toBe("2 contacts");
+  });
+});
+
+describe("the A/B test's second subject from an email craft", () => {
+  it("offers the craft's subject lines, the selected result first, without the subject in use or repeats", () => {
+    const steps = [
+      {
+        results: [
+          { sections: { subjects: ["Old line", "Spring tune-ups are back"], preheaders: ["Not a subject"] } },
+          {
+            selected: true,
+            sections: { subjects: ["20% off your first service", "Tired of flat tyres?", "spring tune-ups are back"] },
+          },
+        ],
+      },
+      { results: [{ sections: {} }] },
+      {},
+    ];
+    expect(craftSubjectLines(steps, "20% off your first service")).toEqual([
+      "Tired of flat tyres?",
+      "spring tune-ups are back",
+      "Old line",
+    ]);
+    expect(craftSubjectLines(undefined)).toEqual([]);
   });
 });

@@ -142,3 +142,25 @@ export function audienceSummary(preview: {
     excluded: preview.excluded.map((e) => `${numbers.format(e.count)} ${EXCLUSION_LABELS[e.reason] ?? e.reason}`),
   };
 }
+
+/**
+ * The subject lines an email craft offers (EmailWriter's "Write subject lines" results, the
+ * selected result first), without repeats and without `except` (the subject already in use), for
+ * the A/B test's second subject. Compared case-insensitively, as inboxes show them.
+ */
+export function craftSubjectLines(
+  steps: readonly { results?: readonly { sections?: Record<string, string[]>; selected?: boolean }[] }[] | undefined,
+  except = "",
+): string[] {
+  const results = (steps ?? []).flatMap((step) => step.results ?? []);
+  const ordered = [...results.filter((r) => r.selected), ...results.filter((r) => !r.selected)];
+  const seen = new Set([except.trim().toLowerCase()]);
+  const lines: string[] = [];
+  for (const line of ordered.flatMap((r) => r.sections?.subjects ?? [])) {
+    const key = line.trim().toLowerCase();
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    lines.push(line.trim());
+  }
+  return lines;
+}
