@@ -116,7 +116,7 @@ describe("audienceSummary", () => {
 
 describe("the A/B test's second subject from an email craft", () => {
   it("offers the craft's subject lines, the selected result first, without the subject in use or repeats", () => {
-    const steps = [
+    const steps: { results?: { sections?: Record<string, string[]>; selected?: boolean }[] }[] = [
       {
         results: [
           { sections: { subjects: ["Old line", "Spring tune-ups are back"], preheaders: ["Not a subject"] } },
