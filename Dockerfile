@@ -48,8 +48,7 @@ ENV NODE_ENV=production \
     SERVICE=${SERVICE} \
     PORT=${PORT} \
     HEALTHCHECK_MODE=${PROTOCOL} \
-    WEB_DIST=/app/web/dist \
-    KAFKAJS_NO_PARTITIONER_WARNING=1
+    WEB_DIST=/app/web/dist
 WORKDIR /app
 # Owned by root and read-only to the service's user; nothing is written at run time but /tmp.
 COPY --from=deps /app/node_modules node_modules/

@@ -145,7 +145,6 @@ function environment() {
     PUBLIC_ORIGIN: origin,
     EXTRA_ORIGINS: process.env.EXTRA_ORIGINS ?? `http://127.0.0.1:${port(publicComponent)}`,
     WEB_DIST: join(root, "web/dist"),
-    KAFKAJS_NO_PARTITIONER_WARNING: "1",
     ...settings.env,
     // Sending domains' DNS records are checked against a local DNS server a test runs at
     // DNS_SERVERS (also written to stack.env; e2e/dns.ts); while none runs, a lookup fails, which

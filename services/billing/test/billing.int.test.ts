@@ -203,22 +203,22 @@ describe("BillingService over RPC", () => {
       `billing-test-${randomUUID()}`,
       createLogger("test", "warn"),
     );
-    const consumer = kafka.consumer({ groupId: `billing-test-${randomUUID()}` });
-    afterAll(() => consumer.disconnect());
+    const consumer = kafka.consumer(`billing-test-${randomUUID()}`);
+    afterAll(() => consumer.close(true));
 
     it("publishes CreditsChanged for the grant, a debit and its refund", async () => {
       const { userId } = await newUser();
       const { debitId } = await asWorkflows.debit({ userId, amount: 3, reason: "events" });
       await asWorkflows.refund({ debitId });
       const seen: CreditsChanged[] = [];
-      await consumer.connect();
-      await consumer.subscribe({ topic: topicName(namespace, TOPICS.billingCredits), fromBeginning: true });
-      await consumer.run({
-        eachMessage: async ({ message }) => {
-          if (message.key?.toString() !== userId) return;
-          if (message.headers?.ce_type?.toString() !== CreditsChangedSchema.typeName) return;
-          seen.push(fromBinary(CreditsChangedSchema, message.value!));
-        },
+      const stream = await consumer.consume({
+        topics: [topicName(namespace, TOPICS.billingCredits)],
+        mode: "earliest",
+      });
+      stream.on("data", (message) => {
+        if (message.key !== userId) return;
+        if (message.headers.get("ce_type") !== CreditsChangedSchema.typeName) return;
+        seen.push(fromBinary(CreditsChangedSchema, message.value));
       });
       for (let i = 0; i < 150 && seen.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 200));
       seen.sort((a, b) => a.seq - b.seq);

@@ -1,6 +1,5 @@
 import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import type { JSONWebKeySet } from "jose";
-import type { Kafka } from "kafkajs";
 import type { Connection } from "mongoose";
 import type { Logger } from "pino";
 import type { z } from "zod";
@@ -8,7 +7,7 @@ import type { BaseConfig } from "./config/config";
 import { loadConfig } from "./config/config";
 import { connectMongo, databaseName } from "./data/mongo";
 import { type EventHandler, type RunningConsumer, startConsumer } from "./events/consumer";
-import { checkTopics, createKafka, ensureTopics, partitionsOf } from "./events/kafka";
+import { checkTopics, createKafka, ensureTopics, type Kafka, partitionsOf } from "./events/kafka";
 import { type OutboxModel, type OutboxRelay, startOutboxRelay } from "./events/outbox";
 import { createPublisher, type Publisher } from "./events/publisher";
 import { dlqTopic } from "./events/topics";
@@ -142,7 +141,7 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
   if (parts.outbox?.length) {
     relay = startOutboxRelay({ models: parts.outbox, publisher, source: definition.name, logger });
   }
-  // Started beside the RPC server, not before it: kafkajs' run() returns only after the group join,
+  // Started beside the RPC server, not before it: consume() returns only after the group join,
   // which may wait for a rebalance (up to the session timeout of a killed process's member), and
   // meanwhile the health check answers NOT_SERVING instead of refusing the connection.
   const consumerStarted = parts.consumers ? startConsumerWithRetries(parts.consumers) : undefined;

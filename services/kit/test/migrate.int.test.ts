@@ -36,7 +36,6 @@ function migrate(
         AUTH_URL: "http://127.0.0.1:1",
         // Were migrate to start the RPC server, the process would stay up and the test time out.
         PORT: "0",
-        KAFKAJS_NO_PARTITIONER_WARNING: "1",
         ...extra,
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -60,18 +59,16 @@ afterAll(async () => {
   await db.dropDatabase().catch(() => undefined);
   await db.close();
   const admin = createKafka(brokers, "migrate-test", logger).admin();
-  await admin.connect();
   const ours = (await admin.listTopics()).filter((topic) => topic.startsWith(`${namespace}.`));
   if (ours.length > 0) await admin.deleteTopics({ topics: ours }).catch(() => undefined);
-  await admin.disconnect();
+  await admin.close();
 });
 
 async function partitions(topics: string[]): Promise<Record<string, number>> {
   const admin = createKafka(brokers, "migrate-test", logger).admin();
-  await admin.connect();
-  const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
-  await admin.disconnect();
-  return Object.fromEntries(metadata.map((topic) => [topic.name, topic.partitions.length]));
+  const metadata = await admin.metadata({ topics, forceUpdate: true });
+  await admin.close();
+  return Object.fromEntries([...metadata.topics].map(([name, topic]) => [name, topic.partitionsCount]));
 }
 
 describe("service migrate entry point", () => {
@@ -93,9 +90,8 @@ describe("service migrate entry point", () => {
     expect(run.output).not.toContain("rpc server listening");
 
     const admin = createKafka(brokers, "migrate-test", logger).admin();
-    await admin.connect();
     const topics = await admin.listTopics();
-    await admin.disconnect();
+    await admin.close();
     const project = topicName(namespace, TOPICS.projectsProject);
     expect(topics).toEqual(expect.arrayContaining([project, dlqTopic(project)]));
     // services/manifest.yaml: 6 partitions by default, so a consumer group scales to 6 pods.
@@ -119,19 +115,18 @@ describe("service migrate entry point", () => {
   it("adds partitions to a topic created with fewer", async () => {
     const craft = topicName(namespace, TOPICS.workflowsCraft);
     const admin = createKafka(brokers, "migrate-test", logger).admin();
-    await admin.connect();
     await admin.deleteTopics({ topics: [craft] });
     // Deletion is asynchronous: create the one-partition topic once the broker lets us.
     for (let attempt = 0; ; attempt++) {
       try {
-        await admin.createTopics({ waitForLeaders: true, topics: [{ topic: craft, numPartitions: 1 }] });
+        await admin.createTopics({ topics: [craft], partitions: 1, replicas: 1 });
         if ((await partitions([craft]))[craft] === 1) break;
       } catch (error) {
         if (attempt > 40) throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    await admin.disconnect();
+    await admin.close();
 
     const run = await migrate();
     expect({ code: run.code, output: run.code === 0 ? "" : run.output }).toEqual({ code: 0, output: "" });

@@ -1,9 +1,9 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import http2 from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { type EmailVerified, EmailVerifiedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { Consumer, Kafka } from "kafkajs";
 import mongoose, { type Connection, Schema } from "mongoose";
 import pino from "pino";
 import {
@@ -11,6 +11,7 @@ import {
   createPublisher,
   dlqTopic,
   ensureTopics,
+  type Kafka,
   modelOn,
   type OutboxEntry,
   type OutboxModel,
@@ -27,8 +28,8 @@ import {
 } from "../src";
 
 // Ready means working, on the real Kafka and database: grpc.health.v1 answers NOT_SERVING while
-// the consumer waits for its group join (here held up, deterministically, by a member of a
-// "previous process" stuck in its handler, as a killed or slow replica holds up a rebalance) and
+// the consumer waits for its group join (here held up by a member of a "previous process" killed
+// with SIGKILL, which never left the group, as a killed replica holds up a rebalance) and
 // until the outbox relay's first pass; SERVING after; and an event published right after readiness
 // is handled promptly. services/kit/src/service.ts wires the same three parts the same way.
 
@@ -41,7 +42,7 @@ const logger = pino({ level: "silent" });
 let kafka: Kafka;
 let mongo: Connection;
 let publisher: Publisher;
-let previous: Consumer | undefined;
+let previous: ChildProcess | undefined;
 let consumer: RunningConsumer | undefined;
 let relay: OutboxRelay | undefined;
 let server: RpcServer | undefined;
@@ -70,6 +71,18 @@ function health(port: number): Promise<string> {
   });
 }
 
+/**
+ * The previous process's member: joins the group with an 8 s session and rebalance timeout and
+ * prints "joined"; killed, it leaves the coordinator waiting up to those 8 s for it to rejoin.
+ */
+const PREVIOUS_MEMBER = `
+import { Consumer } from "@platformatic/kafka";
+const consumer = new Consumer({ clientId: "previous", bootstrapBrokers: process.env.BROKERS.split(","), groupId: process.env.GROUP });
+consumer.once("consumer:group:join", () => console.log("joined"));
+const stream = await consumer.consume({ topics: [process.env.TOPIC], mode: "earliest", sessionTimeout: 8000, rebalanceTimeout: 8000, heartbeatInterval: 1000 });
+stream.resume();
+`;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number) {
@@ -94,45 +107,33 @@ beforeAll(async () => {
   publisher = await createPublisher(kafka);
 });
 
-let release: (() => void) | undefined;
-
 afterAll(async () => {
-  release?.();
+  previous?.kill("SIGKILL");
   await server?.drain(0);
   await relay?.stop();
   await consumer?.disconnect();
-  await previous?.disconnect();
   await publisher?.disconnect();
   await mongo?.dropDatabase();
   await mongo?.close();
   const admin = kafka.admin();
-  await admin.connect();
   await admin.deleteTopics({ topics: [topic, dlqTopic(topic)] }).catch(() => undefined);
-  await admin.disconnect();
+  await admin.close();
 });
 
 describe("readiness", () => {
   it("is NOT_SERVING until the consumer holds its partitions and the relay has run, then handles events at once", async () => {
-    // A member of the group stuck in its handler: the coordinator holds a new member's join until
-    // it rejoins, leaves or its session times out.
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
+    // A member of a previous process that never left: killed with SIGKILL once it has joined.
+    previous = spawn(process.execPath, ["--input-type=module", "-e", PREVIOUS_MEMBER], {
+      env: { ...env, BROKERS: kafka.brokers.join(","), GROUP: group, TOPIC: topic },
+      stdio: ["ignore", "pipe", "inherit"],
     });
-    let entered!: () => void;
-    const stuck = new Promise<void>((resolve) => {
-      entered = resolve;
+    await new Promise<void>((resolve, reject) => {
+      previous!.stdout!.on("data", (chunk) => {
+        if (String(chunk).includes("joined")) resolve();
+      });
+      previous!.once("exit", (code) => reject(new Error(`the previous member exited (${code}) before it joined`)));
     });
-    previous = kafka.consumer({ groupId: group, sessionTimeout: 30_000 });
-    await previous.connect();
-    await previous.subscribe({ topics: [topic], fromBeginning: true });
-    await previous.run({
-      eachMessage: async () => {
-        entered();
-        await gate;
-      },
-    });
-    for (const key of ["a", "b", "c", "d"]) await publisher.publish(topic, key, Buffer.from("not an event"), {});
-    await stuck;
+    previous.kill("SIGKILL");
 
     // An event written to an outbox before the service started: the relay's first pass publishes it.
     const Aggregate: OutboxModel = modelOn<{ _id: string; outbox: OutboxEntry[] }>(
@@ -174,7 +175,8 @@ describe("readiness", () => {
     });
     const port = server.port;
 
-    // The relay's pass takes well under a second; the join stays held while the old member is stuck.
+    // The relay's pass takes well under a second; the join stays held while the coordinator waits
+    // for the killed member (up to its 8 s rebalance timeout).
     await relay.firstPass;
     for (let i = 0; i < 10; i++) {
       expect(await health(port)).toBe("NOT_SERVING");
@@ -182,12 +184,8 @@ describe("readiness", () => {
     }
     expect(joinedAt).toBeUndefined();
 
-    // The old member finishes and leaves: the join completes and the service holds every partition.
-    release?.();
-    await previous.disconnect();
-    previous = undefined;
+    // The coordinator gives up on the killed member: the join completes and the service holds every partition.
     consumer = await started;
-    const assigned = (await consumer.describeGroup()).members.length;
     const servingAt = await until(
       "SERVING",
       async () => ((await health(port)) === "SERVING" ? Date.now() : undefined),
@@ -195,7 +193,9 @@ describe("readiness", () => {
     );
     expect(joinedAt).toBeDefined();
     expect(joinedAt!).toBeLessThanOrEqual(servingAt);
-    expect(assigned).toBe(1);
+    const admin = kafka.admin();
+    const described = await admin.describeGroups({ groups: [group] }).finally(() => admin.close());
+    expect(described.get(group)?.members.size).toBe(1);
 
     // What the relay published before readiness is handled once the consumer holds its partitions.
     await until("the outbox's event handled", () => handled.get("before@example.test"), 10_000);

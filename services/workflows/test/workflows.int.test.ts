@@ -275,21 +275,21 @@ describe("workflows service", () => {
       `wf-test-${randomUUID()}`,
       createLogger("test", "warn"),
     );
-    const consumer = kafka.consumer({ groupId: `wf-test-${randomUUID()}` });
-    afterAll(() => consumer.disconnect());
+    const consumer = kafka.consumer(`wf-test-${randomUUID()}`);
+    afterAll(() => consumer.close(true));
 
     it("publishes CraftCreated, GenerationUsed and CraftCompleted through the outbox", async () => {
       const seen: { type: string; data: unknown }[] = [];
-      await consumer.connect();
-      await consumer.subscribe({ topic: topicName(namespace, TOPICS.workflowsCraft), fromBeginning: true });
       const schemas = [CraftCreatedSchema, GenerationUsedSchema, CraftCompletedSchema];
-      await consumer.run({
-        eachMessage: async ({ message }) => {
-          if (message.key?.toString() !== craftId) return;
-          const type = message.headers?.ce_type?.toString() ?? "";
-          const schema = schemas.find((candidate) => candidate.typeName === type);
-          if (schema) seen.push({ type: type.split(".").pop()!, data: fromBinary(schema, message.value!) });
-        },
+      const stream = await consumer.consume({
+        topics: [topicName(namespace, TOPICS.workflowsCraft)],
+        mode: "earliest",
+      });
+      stream.on("data", (message) => {
+        if (message.key !== craftId) return;
+        const type = message.headers.get("ce_type") ?? "";
+        const schema = schemas.find((candidate) => candidate.typeName === type);
+        if (schema) seen.push({ type: type.split(".").pop()!, data: fromBinary(schema, message.value) });
       });
       for (let i = 0; i < 100 && seen.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 200));
       expect(seen.map((event) => event.type)).toEqual([

@@ -1,11 +1,11 @@
 import { createRegistry, type DescMessage, fromBinary, type MessageShape } from "@bufbuild/protobuf";
 import { file_crafter_events_v1_events } from "@crafter/proto/crafter/events/v1/events_pb";
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import type { Consumer, IHeaders, Kafka } from "kafkajs";
 import type { Connection } from "mongoose";
 import type { Logger } from "pino";
 import { insertOnce } from "../data/idioms";
 import { metrics, observeGauge } from "../telemetry/metrics";
+import type { Kafka, KafkaConsumer } from "./kafka";
 import { processedEventModel } from "./outbox";
 import type { Publisher } from "./publisher";
 import { dlqTopic } from "./topics";
@@ -51,49 +51,66 @@ export interface ConsumerOptions {
   maxAttempts?: number;
 }
 
-const header = (headers: IHeaders | undefined, name: string): string | undefined => {
-  const value = headers?.[name];
-  if (value === undefined) return undefined;
-  return Array.isArray(value) ? String(value[0]) : String(value);
-};
-
-/** A running consumer and when it first holds its partitions. */
-export type RunningConsumer = Consumer & {
+/** A running consumer: when it first holds its partitions, and how to stop it. */
+export interface RunningConsumer {
   /**
-   * Resolves at the consumer's first group join (kafkajs GROUP_JOIN, after JoinGroup and
-   * SyncGroup): from then on it holds its assigned partitions and fetches. Until then, events sit in
-   * their topics; `consumer.run()` returns long before, and the join may wait for a rebalance
-   * (members of a previous process must rejoin or time out).
+   * Resolves at the consumer's first group join (JoinGroup and SyncGroup done): from then on it
+   * holds its assigned partitions and fetches. Until then, events wait in their topics.
    */
   joined: Promise<void>;
-};
+  /** Stops fetching, lets the message in hand finish and commit, and leaves the group. */
+  disconnect(): Promise<void>;
+}
+
+type Message = Awaited<ReturnType<KafkaConsumer["consume"]>> extends AsyncIterable<infer M> ? M : never;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * An idempotent consumer: a message whose `ce_id` this group already processed is skipped; a
  * failing handler is retried with backoff, and after `maxAttempts` the message goes to
  * `<topic>.dlq` with an `error` header and an error log line. Nothing is dropped silently.
+ * Messages are handled one at a time and their offsets committed only after they are handled, so
+ * a crash re-delivers (at least once) rather than skips; when the bookkeeping itself fails (the
+ * database or the DLQ unreachable) the same message is retried until it succeeds or the consumer
+ * stops. New groups start at the earliest offset.
  */
 export async function startConsumer(options: ConsumerOptions): Promise<RunningConsumer> {
   const processed = processedEventModel(options.connection);
   const handlers = new Map(options.handlers.map((handler) => [handler.type, handler]));
   const maxAttempts = options.maxAttempts ?? 5;
-  const consumer = options.kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: true });
-  await consumer.connect();
+  const consumer = options.kafka.consumer(options.groupId);
+  // Listened to before consume(), which joins before it returns.
+  const joined = new Promise<void>((resolve) =>
+    consumer.once("consumer:group:join", (payload) => {
+      options.logger.info({ group: options.groupId, memberId: payload.memberId }, "consumer joined its group");
+      resolve();
+    }),
+  );
+  let stream: Awaited<ReturnType<KafkaConsumer["consume"]>>;
   try {
-    await consumer.subscribe({ topics: options.topics, fromBeginning: true });
+    stream = await consumer.consume({
+      topics: options.topics,
+      mode: "committed",
+      fallbackMode: "earliest",
+      autocommit: false,
+    });
   } catch (error) {
-    await consumer.disconnect();
+    await consumer.close(true).catch(() => undefined);
     throw error;
   }
-  // Lag per partition (messages behind the high watermark), from kafkajs' batch events: free,
-  // and a stuck handler keeps the lag its batch started with.
+
+  // Lag per partition (messages behind the high watermark), read from the broker every 10 s.
   const lag = new Map<string, { topic: string; partition: number; value: number }>();
-  const noteLag = (payload: { topic: string; partition: number }, value: number) =>
-    lag.set(`${payload.topic}:${payload.partition}`, { topic: payload.topic, partition: payload.partition, value });
-  consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) =>
-    noteLag(payload, Number(payload.highWatermark) - Number(payload.firstOffset)),
-  );
-  consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => noteLag(payload, Number(payload.offsetLag)));
+  consumer.on("consumer:lag", (offsets) => {
+    for (const [topic, partitions] of offsets) {
+      for (const [partition, value] of partitions.entries()) {
+        lag.set(`${topic}:${partition}`, { topic, partition, value: Number(value) });
+      }
+    }
+  });
+  consumer.on("consumer:lag:error", (error) => options.logger.debug({ err: error }, "consumer lag not read"));
+  consumer.startLagMonitoring({ topics: options.topics }, 10_000);
   observeGauge("crafter.events.consumer.lag", "Messages a consumer group is behind, per partition.", () =>
     [...lag.values()].map(({ topic, partition, value }) => [
       Math.max(0, value),
@@ -101,103 +118,123 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
     ]),
   );
 
-  // Listened to before run(), which may join before it returns.
-  const joined = new Promise<void>((resolve) => {
-    const remove = consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      remove();
-      options.logger.info(
-        { group: options.groupId, assignment: payload.memberAssignment, durationMs: payload.duration },
-        "consumer joined its group",
-      );
-      resolve();
-    });
-  });
+  async function handle(message: Message): Promise<void> {
+    const topic = message.topic;
+    const type = message.headers.get("ce_type") ?? "";
+    const handler = handlers.get(type);
+    const id = message.headers.get("ce_id");
+    if (!handler || !id || !message.value) return;
+    const markerId = `${options.groupId}:${id}`;
 
-  await consumer.run({
-    eachMessage: async ({ topic, message }) => {
-      const type = header(message.headers, "ce_type") ?? "";
-      const handler = handlers.get(type);
-      const id = header(message.headers, "ce_id");
-      if (!handler || !id || !message.value) return;
-      const markerId = `${options.groupId}:${id}`;
-
-      const meta: EventMeta = {
-        id,
-        type,
-        source: header(message.headers, "ce_source") ?? "",
-        time: header(message.headers, "ce_time") ?? "",
-        topic,
-        key: message.key?.toString() ?? "",
-      };
-      // A child of the producer's span: one trace from the request that wrote the event to here.
-      const parent = propagation.extract(ROOT_CONTEXT, { traceparent: header(message.headers, "traceparent") });
-      const span = tracer.startSpan(
-        `${topic} process`,
-        {
-          kind: SpanKind.CONSUMER,
-          attributes: {
-            "messaging.system": "kafka",
-            "messaging.operation.type": "process",
-            "messaging.destination.name": topic,
-            "messaging.consumer.group.name": options.groupId,
-            "messaging.message.id": id,
-            "cloudevents.event_type": type,
-          },
+    const meta: EventMeta = {
+      id,
+      type,
+      source: message.headers.get("ce_source") ?? "",
+      time: message.headers.get("ce_time") ?? "",
+      topic,
+      key: message.key ?? "",
+    };
+    // A child of the producer's span: one trace from the request that wrote the event to here.
+    const parent = propagation.extract(ROOT_CONTEXT, { traceparent: message.headers.get("traceparent") });
+    const span = tracer.startSpan(
+      `${topic} process`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          "messaging.system": "kafka",
+          "messaging.operation.type": "process",
+          "messaging.destination.name": topic,
+          "messaging.consumer.group.name": options.groupId,
+          "messaging.message.id": id,
+          "cloudevents.event_type": type,
         },
-        parent,
-      );
-      const started = performance.now();
-      let outcome = "ok";
-      try {
-        await context.with(trace.setSpan(parent, span), async () => {
-          if (await processed.exists({ _id: markerId })) {
-            outcome = "duplicate";
-            return;
+      },
+      parent,
+    );
+    const started = performance.now();
+    let outcome = "ok";
+    try {
+      await context.with(trace.setSpan(parent, span), async () => {
+        if (await processed.exists({ _id: markerId })) {
+          outcome = "duplicate";
+          return;
+        }
+        const schema = handler.schema ?? registry.getMessage(type);
+        if (!schema) throw new Error(`unknown event type ${type}`);
+        const data = fromBinary(schema, message.value);
+        let lastError: unknown;
+        for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+          try {
+            await handler.handle(data, meta);
+            lastError = undefined;
+            break;
+          } catch (error) {
+            lastError = error;
+            options.logger.warn({ err: error, ce_id: id, type, attempt }, "event handler failed");
+            if (attempt < maxAttempts) await sleep(250 * 2 ** (attempt - 1));
           }
-          const schema = handler.schema ?? registry.getMessage(type);
-          if (!schema) throw new Error(`unknown event type ${type}`);
-          const data = fromBinary(schema, message.value!);
-          let lastError: unknown;
-          for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-            try {
-              await handler.handle(data, meta);
-              lastError = undefined;
-              break;
-            } catch (error) {
-              lastError = error;
-              options.logger.warn({ err: error, ce_id: id, type, attempt }, "event handler failed");
-              if (attempt < maxAttempts) await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** (attempt - 1)));
-            }
-          }
-          if (lastError) {
-            const reason = lastError instanceof Error ? lastError.message : String(lastError);
-            const headers: Record<string, string> = { error: reason, ce_group: options.groupId };
-            for (const [name, value] of Object.entries(message.headers ?? {})) {
-              if (value !== undefined) headers[name] = String(value);
-            }
-            await options.publisher.publish(dlqTopic(topic), meta.key, message.value!, headers);
-            options.logger.error({ ce_id: id, type, topic, err: lastError }, "event sent to DLQ after retries");
-            span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
-            outcome = "dlq";
-            metrics.eventsDlq.add(1, { "messaging.destination.name": topic, group: options.groupId });
-          }
-          await insertOnce(processed, { _id: markerId });
+        }
+        if (lastError) {
+          const reason = lastError instanceof Error ? lastError.message : String(lastError);
+          const headers: Record<string, string> = { error: reason, ce_group: options.groupId };
+          for (const [name, value] of message.headers) if (value !== undefined) headers[name] = value;
+          await options.publisher.publish(dlqTopic(topic), meta.key, message.value, headers);
+          options.logger.error({ ce_id: id, type, topic, err: lastError }, "event sent to DLQ after retries");
+          span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
+          outcome = "dlq";
+          metrics.eventsDlq.add(1, { "messaging.destination.name": topic, group: options.groupId });
+        }
+        await insertOnce(processed, { _id: markerId });
+      });
+    } catch (error) {
+      outcome = "error";
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+      throw error;
+    } finally {
+      span.end();
+      if (outcome !== "duplicate") {
+        metrics.eventProcessDuration.record((performance.now() - started) / 1000, {
+          "messaging.destination.name": topic,
+          "cloudevents.event_type": type,
+          outcome,
         });
-      } catch (error) {
-        outcome = "error";
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-        throw error;
-      } finally {
-        span.end();
-        if (outcome !== "duplicate") {
-          metrics.eventProcessDuration.record((performance.now() - started) / 1000, {
-            "messaging.destination.name": topic,
-            "cloudevents.event_type": type,
-            outcome,
-          });
+      }
+    }
+  }
+
+  let stopping = false;
+  const loop = (async () => {
+    for await (const message of stream) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await handle(message);
+          break;
+        } catch (error) {
+          if (stopping) return;
+          options.logger.error({ err: error, topic: message.topic, attempt }, "event not processed; retrying");
+          await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6)));
         }
       }
+      // Not awaited: commits of one partition coalesce into one request in flight, and a lost
+      // commit only means a re-delivery, which the processed markers absorb.
+      Promise.resolve(message.commit()).catch((error: unknown) =>
+        options.logger.warn(
+          { err: error, topic: message.topic },
+          "offset commit failed; the event may be re-delivered",
+        ),
+      );
+      if (stopping) return;
+    }
+  })();
+
+  return {
+    joined,
+    async disconnect() {
+      stopping = true;
+      consumer.stopLagMonitoring();
+      await stream.close().catch(() => undefined);
+      await loop.catch(() => undefined);
+      await consumer.close().catch(() => consumer.close(true));
     },
-  });
-  return Object.assign(consumer, { joined });
+  };
 }

@@ -1,29 +1,58 @@
-import { Kafka, logLevel } from "kafkajs";
+import { Admin, Consumer, compatibilityPartitioner, findErrorBy, Producer } from "@platformatic/kafka";
 import type { Logger } from "pino";
 import { splitList } from "../config/config";
 import { DEFAULT_PARTITIONS, SERVICE_TOPICS, TOPIC_PARTITIONS } from "./topology.gen";
 
-const LEVELS: Record<number, "error" | "warn" | "info" | "debug"> = {
-  [logLevel.ERROR]: "error",
-  [logLevel.WARN]: "warn",
-  [logLevel.INFO]: "debug",
-  [logLevel.DEBUG]: "debug",
-};
+/** The deserialised shape of a consumed message: string key and headers, the value's raw bytes. */
+export type KafkaConsumer = Consumer<string, Buffer, string, string>;
+/** A producer of raw-byte values with string keys and headers. */
+export type KafkaProducer = Producer<string, Buffer, string, string>;
 
-/** A kafkajs client whose logs go through the service's pino logger. */
+/**
+ * The service's Kafka connection settings and a factory for its clients (@platformatic/kafka: pure
+ * TypeScript, maintained; docs/adr/0003). Each client opens its own connections; close each with
+ * `close()`. Retries: 8, 200 ms apart, as the services' other clients.
+ */
+export interface Kafka {
+  readonly clientId: string;
+  readonly brokers: string[];
+  readonly logger: Logger;
+  admin(): Admin;
+  /** A consumer in `groupId`: string keys and headers, values as the bytes that were sent. */
+  consumer(groupId: string): KafkaConsumer;
+  producer(): KafkaProducer;
+}
+
+const bytes = (data?: Buffer) => data;
+const text = (data?: Buffer | string) => (data === undefined ? undefined : data.toString());
+const textBytes = (data?: string) => (data === undefined ? undefined : Buffer.from(data));
+
+/** Connection settings for the service's Kafka clients; `brokers` is a comma-separated list. */
 export function createKafka(brokers: string, clientId: string, logger: Logger): Kafka {
-  return new Kafka({
+  const base = { clientId, bootstrapBrokers: splitList(brokers), retries: 8, retryDelay: 200 };
+  return {
     clientId,
-    brokers: splitList(brokers),
-    logLevel: logLevel.WARN,
-    retry: { retries: 8, initialRetryTime: 200 },
-    logCreator:
-      () =>
-      ({ level, log }) => {
-        const { message, ...extra } = log;
-        logger[LEVELS[level] ?? "info"]({ kafka: extra }, message);
-      },
-  });
+    brokers: base.bootstrapBrokers,
+    logger,
+    admin: () => new Admin(base),
+    consumer: (groupId) => {
+      const consumer = new Consumer({
+        ...base,
+        groupId,
+        deserializers: { key: text, value: bytes, headerKey: text, headerValue: text },
+      }) as KafkaConsumer;
+      // Heartbeat and rejoin failures are retried by the client; an unheard 'error' would end the process.
+      consumer.on("error", (error: Error) => logger.warn({ err: error, group: groupId }, "kafka consumer error"));
+      return consumer;
+    },
+    producer: () =>
+      new Producer({
+        ...base,
+        serializers: { key: textBytes, value: bytes, headerKey: textBytes, headerValue: textBytes },
+        // murmur2 masked to 31 bits, as the Java client and kafkajs partition: keys keep their partitions.
+        partitioner: compatibilityPartitioner,
+      }) as KafkaProducer,
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -47,38 +76,33 @@ export async function ensureTopics(kafka: Kafka, topics: (string | TopicSpec)[],
   const specs = topics.map((t) => (typeof t === "string" ? { topic: t, partitions: DEFAULT_PARTITIONS } : t));
   const names = specs.map((spec) => spec.topic);
   const admin = kafka.admin();
-  await admin.connect();
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
       try {
         const existing = new Set(await admin.listTopics());
         const missing = specs.filter((spec) => !existing.has(spec.topic));
-        if (missing.length > 0) {
-          await admin.createTopics({
-            waitForLeaders: true,
-            topics: missing.map((spec) => ({
-              topic: spec.topic,
-              numPartitions: spec.partitions,
-              replicationFactor: 1,
-            })),
-          });
+        for (const spec of missing) {
+          await admin
+            .createTopics({ topics: [spec.topic], partitions: spec.partitions, replicas: 1 })
+            // Another service created it meanwhile: the metadata below decides.
+            .catch((error: unknown) => {
+              if (!findErrorBy(error as Error, "apiId", "TOPIC_ALREADY_EXISTS")) throw error;
+            });
         }
-        const { topics: metadata } = await admin.fetchTopicMetadata({ topics: names });
-        const count = new Map(metadata.map((topic) => [topic.name, topic.partitions.length]));
+        const metadata = await admin.metadata({ topics: names, forceUpdate: true });
+        const count = new Map([...metadata.topics].map(([name, topic]) => [name, topic.partitionsCount]));
         const short = specs.filter(
           (spec) => (count.get(spec.topic) ?? 0) > 0 && count.get(spec.topic)! < spec.partitions,
         );
         if (short.length > 0) {
-          await admin.createPartitions({
-            validateOnly: false,
-            topicPartitions: short.map((spec) => ({ topic: spec.topic, count: spec.partitions })),
-          });
+          await admin.createPartitions({ topics: short.map((spec) => ({ name: spec.topic, count: spec.partitions })) });
           throw new Error("partitions added; waiting for their leaders");
         }
-        const ready = metadata.every(
-          (topic) => topic.partitions.length > 0 && topic.partitions.every((p) => p.leader >= 0),
-        );
+        const ready = names.every((name) => {
+          const topic = metadata.topics.get(name);
+          return topic !== undefined && topic.partitions.length > 0 && topic.partitions.every((p) => p.leader >= 0);
+        });
         if (ready) return;
         throw new Error("topic partitions have no leader yet");
       } catch (error) {
@@ -87,7 +111,7 @@ export async function ensureTopics(kafka: Kafka, topics: (string | TopicSpec)[],
       }
     }
   } finally {
-    await admin.disconnect();
+    await admin.close();
   }
 }
 

@@ -1,6 +1,6 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { type Kafka, Partitioners, type Producer } from "kafkajs";
 import { metrics } from "../telemetry/metrics";
+import type { Kafka } from "./kafka";
 
 const tracer = trace.getTracer("crafter-events");
 
@@ -15,15 +15,12 @@ export interface Publisher {
 }
 
 /**
- * A kafkajs producer. Its retries may duplicate a message; consumers deduplicate by `ce_id`, so
- * delivery is at least once end to end.
+ * A producer that waits for every in-sync replica (acks = all). Its retries may duplicate a
+ * message; consumers deduplicate by `ce_id`, so delivery is at least once end to end. Keys are
+ * partitioned with murmur2, as the Java client and kafkajs do, so an aggregate keeps its partition.
  */
 export async function createPublisher(kafka: Kafka): Promise<Publisher> {
-  const producer: Producer = kafka.producer({
-    allowAutoTopicCreation: true,
-    createPartitioner: Partitioners.DefaultPartitioner,
-  });
-  await producer.connect();
+  const producer = kafka.producer();
   return {
     async publish(topic, key, value, headers) {
       const span = tracer.startSpan(`${topic} publish`, {
@@ -38,7 +35,7 @@ export async function createPublisher(kafka: Kafka): Promise<Publisher> {
       const out = { ...headers };
       propagation.inject(trace.setSpan(context.active(), span), out);
       try {
-        await producer.send({ topic, acks: -1, messages: [{ key, value, headers: out }] });
+        await producer.send({ acks: -1, messages: [{ topic, key, value, headers: out }] });
         metrics.eventsPublished.add(1, { "messaging.destination.name": topic });
       } catch (error) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
@@ -47,6 +44,6 @@ export async function createPublisher(kafka: Kafka): Promise<Publisher> {
         span.end();
       }
     },
-    disconnect: () => producer.disconnect(),
+    disconnect: () => producer.close(),
   };
 }
