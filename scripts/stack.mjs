@@ -304,6 +304,15 @@ function portFree(name) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The Node.js that runs the services: the version package.json pins (node_modules/.bin/node, which
+ * `make` puts first on the PATH) even when this script was started by another Node, else this one.
+ */
+function serviceNode() {
+  const pinned = join(root, "node_modules/.bin/node");
+  return existsSync(pinned) ? pinned : process.execPath;
+}
+
 async function start(name, entry, env) {
   if (runningPid(name)) return false;
   // A stopped process may hold its port for a moment; starting now would die of EADDRINUSE.
@@ -317,7 +326,7 @@ async function start(name, entry, env) {
   const preload = `./${entry.replace(/main\.js$/, "instrument.js")}`;
   // STACK_NODE_ARGS adds node flags NODE_OPTIONS refuses, e.g. "--cpu-prof" (scripts/bench/profile.sh).
   const nodeArgs = (process.env.STACK_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, "--enable-source-maps", "--import", preload, entry], {
+  const child = spawn(serviceNode(), [...nodeArgs, "--enable-source-maps", "--import", preload, entry], {
     cwd: root,
     env,
     detached: true,
