@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { idField, isDuplicateKey, modelOn } from "@crafter/kit";
+import { idField, insertOnce, isDuplicateKey, modelOn } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { TemplateName } from "../domain/templates";
 
@@ -48,29 +48,58 @@ export function deliveryModel(connection: Connection): Model<DeliveryDoc> {
   return modelOn<DeliveryDoc>(connection, "Delivery", deliverySchema);
 }
 
+/** What happened to an event's email, one document per fact, inserted once (append-only). */
+export type DeliveryFactKind = "attempt" | "resent" | "sent" | "failed";
+
+export interface DeliveryFactDoc {
+  /** `<eventId>:<kind>[:<attempt number>]`: two workers recording the same fact, one wins. */
+  _id: string;
+  eventId: string;
+  kind: DeliveryFactKind;
+  /** The attempt it belongs to (sent: the attempt that sent). */
+  attempt: number;
+  at: Date;
+  /** attempt: the worker (host:pid); sent: the Message-ID; failed: the error; resent: which attempt expired. */
+  detail: string;
+}
+
+const factSchema = new Schema<DeliveryFactDoc>(
+  {
+    _id: idField,
+    eventId: { type: String, required: true },
+    kind: { type: String, required: true },
+    attempt: { type: Number, required: true },
+    at: { type: Date, required: true },
+    detail: { type: String, default: "" },
+  },
+  { collection: "delivery_facts", versionKey: false },
+);
+factSchema.index({ eventId: 1 });
+
 /** A delivery as the use cases see it. */
 export type Delivery = Omit<DeliveryDoc, "_id"> & { id: string };
 
 /**
- * Deliveries of event-driven emails. System data keyed by event id (not tenant-scoped: no user
- * reads it through an RPC); userId is kept for support and audits.
+ * Deliveries of event-driven emails (verification, reset, invitations, double opt-in). System data
+ * keyed by event id (not tenant-scoped: no user reads it through an RPC); userId is kept for
+ * support and audits. What decides a send is the append-only `delivery_facts` (FerretDB has no
+ * update isolation): an attempt is recorded before the SMTP hand-off, its outcome after. The
+ * `deliveries` document is the summary an operator reads (status, attempts, last error).
  */
 export class DeliveryRepository {
-  constructor(private readonly model: Model<DeliveryDoc>) {}
+  constructor(
+    private readonly model: Model<DeliveryDoc>,
+    private readonly facts: Model<DeliveryFactDoc>,
+  ) {}
 
   /**
-   * Claims the delivery of an event for one send attempt: inserts it (attempt 1), or, when it
-   * exists and was not sent, counts one more attempt. Insert first, on the unique eventId: the
-   * write that is atomic on FerretDB 1.24 as on MongoDB (FerretDB's `$setOnInsert` also drops
-   * null fields, so an upsert would store incomplete documents).
-   * @returns "claimed" (go ahead and send) or "already-sent" (the event was delivered before).
+   * Records an event's email once (on the unique eventId; insert first, which is atomic on
+   * FerretDB as on MongoDB).
+   * @returns whether an earlier version already marked it sent (before facts were recorded).
    */
-  async claim(input: {
-    eventId: string;
-    userId: string;
-    to: string;
-    template: TemplateName;
-  }): Promise<"claimed" | "already-sent"> {
+  async open(input: { eventId: string; userId: string; to: string; template: TemplateName }): Promise<{
+    sentBefore: boolean;
+  }> {
     try {
       await this.model.create({
         _id: randomUUID(),
@@ -79,30 +108,58 @@ export class DeliveryRepository {
         to: input.to,
         template: input.template,
         status: "sending",
-        attempts: 1,
+        attempts: 0,
         lastError: "",
         sentAt: null,
         messageId: "",
       });
-      return "claimed";
+      return { sentBefore: false };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
-    const retried = await this.model.updateOne(
-      { eventId: input.eventId, status: { $ne: "sent" } },
-      { $inc: { attempts: 1 }, $set: { status: "sending" } },
+    const existing = await this.model.findOne({ eventId: input.eventId }, { status: 1 }).lean<DeliveryDoc>();
+    const facts = existing?.status === "sent" ? await this.factsOf(input.eventId) : [];
+    return { sentBefore: existing?.status === "sent" && !facts.some((fact) => fact.kind === "sent") };
+  }
+
+  /** The facts of an event's email, oldest first. */
+  async factsOf(eventId: string): Promise<DeliveryFactDoc[]> {
+    return this.facts.find({ eventId }).sort({ at: 1, attempt: 1 }).lean<DeliveryFactDoc[]>();
+  }
+
+  /**
+   * Adds a fact once.
+   * @returns false when that fact (same kind and attempt) was already recorded.
+   */
+  async addFact(
+    fact: { eventId: string; kind: DeliveryFactKind; attempt: number; detail?: string },
+    at: Date,
+  ): Promise<boolean> {
+    const suffix = fact.kind === "sent" ? "" : `:${fact.attempt}`;
+    return insertOnce(this.facts, {
+      _id: `${fact.eventId}:${fact.kind}${suffix}`,
+      eventId: fact.eventId,
+      kind: fact.kind,
+      attempt: fact.attempt,
+      at,
+      detail: (fact.detail ?? "").slice(0, 1000),
+    });
+  }
+
+  /** Updates the summary after a send the SMTP server accepted. */
+  async markSent(eventId: string, messageId: string, attempts: number, at: Date): Promise<void> {
+    await this.model.updateOne(
+      { eventId },
+      { $set: { status: "sent", sentAt: at, messageId, lastError: "", attempts } },
     );
-    return retried.matchedCount === 1 ? "claimed" : "already-sent";
   }
 
-  /** Records that the SMTP server accepted the message. */
-  async markSent(eventId: string, messageId: string, at: Date): Promise<void> {
-    await this.model.updateOne({ eventId }, { $set: { status: "sent", sentAt: at, messageId, lastError: "" } });
-  }
-
-  /** Records a failed attempt and its reason. */
-  async markFailed(eventId: string, reason: string): Promise<void> {
-    await this.model.updateOne({ eventId }, { $set: { status: "failed", lastError: reason.slice(0, 1000) } });
+  /** Updates the summary after a failed attempt. */
+  async markFailed(eventId: string, reason: string, attempts: number): Promise<void> {
+    await this.model.updateOne(
+      { eventId, status: { $ne: "sent" } },
+      { $set: { status: "failed", lastError: reason.slice(0, 1000), attempts } },
+    );
   }
 
   async find(eventId: string): Promise<Delivery | null> {
@@ -113,9 +170,10 @@ export class DeliveryRepository {
   }
 }
 
-/** Builds the repository and waits for its unique index on eventId. */
+/** Builds the repository and waits for its unique indexes (eventId; the facts' `_id`). */
 export async function createDeliveryRepository(connection: Connection): Promise<DeliveryRepository> {
   const model = deliveryModel(connection);
-  await model.init();
-  return new DeliveryRepository(model);
+  const facts = modelOn<DeliveryFactDoc>(connection, "DeliveryFact", factSchema);
+  await Promise.all([model.init(), facts.init()]);
+  return new DeliveryRepository(model, facts);
 }
