@@ -23,7 +23,9 @@ let reviewer: { context: BrowserContext; page: Page };
 let campaignId: string;
 let reviewPath: string;
 
-const step = browserStep("approval", () => reviewer?.page ?? owner?.page);
+/** The page the running step works on: the one a failure's screenshot is taken of. */
+let active: Page | undefined;
+const step = browserStep("approval", () => active);
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
@@ -56,10 +58,12 @@ afterAll(async () => {
 describe("an approval link", () => {
   step("the owner makes a link from the campaign's page", async () => {
     const { page } = owner;
+    active = page;
     await page.goto(`/app/email/campaigns/${campaignId}`);
     await page.getByTestId("share-for-approval").click();
     const dialog = page.getByTestId("share-dialog");
     await dialog.getByTestId("reviewer-name").fill("Dana");
+    await page.screenshot({ path: `${shots}/share-form-1366.png` });
     await dialog.getByTestId("reviewer-email").fill(`dana-${run}@review.test`);
     await dialog.getByTestId("create-review-link").click();
     const url = await dialog.getByTestId("review-url").inputValue();
@@ -75,6 +79,7 @@ describe("an approval link", () => {
 
   step("a reviewer without an account reads it, asks for changes and approves", async () => {
     const { page } = reviewer;
+    active = page;
     await page.goto(reviewPath);
     await expect(page.getByTestId("review-title").textContent()).resolves.toBe(`Spring service ${run}`);
     await expect(page.getByTestId("review-subject").textContent()).resolves.toBe("Spring tune-ups, friend");
@@ -83,8 +88,8 @@ describe("an approval link", () => {
     await expect(page.frameLocator('[data-testid="review-email-frame"]').locator("h1").textContent()).resolves.toBe(
       "Spring is here",
     );
-    expect(await page.getByTestId("review-name").inputValue()).toBe("");
-    await page.getByTestId("review-name").fill("Dana");
+    // The name the sender gave the reviewer, until they type their own.
+    expect(await page.getByTestId("review-name").inputValue()).toBe("Dana");
     await page.getByTestId("review-request-changes").click();
     await page.getByText("Say what should change").waitFor();
     await page.getByTestId("review-comment").fill("Please add the price of a tune-up.");
@@ -102,6 +107,7 @@ describe("an approval link", () => {
 
   step("the owner sees the state and comments, revokes, and the link stops at once", async () => {
     const { page } = owner;
+    active = page;
     await page.setViewportSize(DESKTOP);
     await page.goto(`/app/email/campaigns/${campaignId}`);
     const summary = page.getByTestId("approval-summary");
@@ -118,6 +124,7 @@ describe("an approval link", () => {
     await page.getByTestId("confirm-revoke").click();
     await page.locator('[data-testid="approval-link"][data-status="revoked"]').waitFor();
 
+    active = reviewer.page;
     await reviewer.page.reload();
     await reviewer.page.getByTestId("review-gone").waitFor();
     await reviewer.page.screenshot({ path: `${shots}/review-gone-1366.png` });

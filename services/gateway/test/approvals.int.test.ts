@@ -97,6 +97,11 @@ describe("an approval link", () => {
     const read = await reviewer.get(`/api/public/reviews/${token}`);
     expect(read.status).toBe(200);
     expect(read.body.result.state.state).toBe("awaiting");
+    // The dashboard's reviewer page itself: served, kept out of search engines, its address not sent to other sites.
+    const pageResponse = await fetch(`${owner.baseUrl}/review/${token}`);
+    expect(pageResponse.status).toBe(200);
+    expect(pageResponse.headers.get("x-robots-tag")).toBe("noindex, nofollow");
+    expect(pageResponse.headers.get("referrer-policy")).toBe("same-origin");
     expect(read.body.result.sections.length).toBeGreaterThan(0);
     expect(read.body.result.sections.map((s: { html: string }) => s.html).join("")).toContain(`Bake with us ${run}`);
 

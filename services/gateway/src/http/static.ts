@@ -47,6 +47,12 @@ export function dashboard(dist: string): Router {
   router.use(express.static(root, { index: false, maxAge: 0 }));
   router.get(SPA_PATH, (req, res) => {
     res.setHeader("cache-control", "no-cache");
+    // A review link's page is for its reviewer alone: kept out of search engines, and its address is
+    // never sent to other sites as a Referer (same-origin, so our own writes keep their Origin).
+    if (req.path.startsWith("/review/")) {
+      res.setHeader("x-robots-tag", "noindex, nofollow");
+      res.setHeader("referrer-policy", "same-origin");
+    }
     // The public marketing pages are prerendered at build time (web/scripts/prerender.mjs).
     const prerendered = prerenderedPage(root, req.path);
     res.sendFile(prerendered ?? join(root, "index.html"));

@@ -186,6 +186,9 @@ export function ShareForApprovalButton(subject: Subject) {
         <Typography.Paragraph type="secondary">
           Anyone with the link can read it, comment, approve or ask for changes, without an account. You are told in the
           app and by email.
+          {subject.kind === "craft"
+            ? " The reviewer sees the results as they are now: after changes, share a new link."
+            : " The reviewer sees the email as it is when they open the link."}
         </Typography.Paragraph>
         {url ? (
           <Flex vertical gap={8} style={{ marginBottom: 16 }}>

@@ -70,9 +70,18 @@ function Content({ review }: { review: Review }) {
   );
 }
 
-function ReviewForm({ token, onDone }: { token: string; onDone: () => Promise<unknown> }) {
+function ReviewForm({
+  token,
+  reviewerName,
+  onDone,
+}: {
+  token: string;
+  /** The name the sender gave the link's reviewer, until the reviewer types their own. */
+  reviewerName: string;
+  onDone: () => Promise<unknown>;
+}) {
   const { message } = App.useApp();
-  const [name, setName] = useState(storedName);
+  const [name, setName] = useState(() => storedName() || reviewerName);
   const [body, setBody] = useState("");
   const [busy, setBusy] = useState<ReviewKind | null>(null);
   const [fieldError, setFieldError] = useState("");
@@ -233,7 +242,7 @@ export default function ReviewPage() {
           title="Read-only: you can comment, approve or ask for changes. The sender is told at once."
         />
         <Content review={data} />
-        <ReviewForm token={token} onDone={() => mutate()} />
+        <ReviewForm token={token} reviewerName={data.link.reviewerName} onDone={() => mutate()} />
         {data.events.length > 0 && (
           <Card size="small" title="Comments and decisions" data-testid="review-events">
             <List
