@@ -9,6 +9,7 @@ import { ContactsEvents } from "./events/publishers";
 import { access, leadsAccess } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
+import { resumeConsentAsks } from "./usecases/consent-asks";
 import { startDateTokenBackfill } from "./usecases/date-tokens";
 import { resumeImports } from "./usecases/imports";
 
@@ -52,6 +53,11 @@ await runService({
     };
     // Imports a stopped service left running go on from their last checkpoint.
     setTimeout(() => resumeImports(deps).catch((err) => logger.error({ err }, "resuming imports failed")), 500);
+    // Requests for permission a stopped service left running go on (each contact asked once).
+    setTimeout(
+      () => resumeConsentAsks(deps).catch((err) => logger.error({ err }, "resuming requests for permission failed")),
+      500,
+    );
     // Contacts saved before month-day facets get theirs, once per database (a done-marker).
     startDateTokenBackfill(deps);
     return {

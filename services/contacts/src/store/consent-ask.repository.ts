@@ -41,6 +41,12 @@ export interface ConsentAskRunDoc {
   projectId: string;
   /** The saved segment asked; empty for a condition tree or the whole project. */
   segmentId: string;
+  /** The condition tree asked, when no segment was named. */
+  tree?: unknown;
+  /** The 30-day window its asks are keyed by (domain/consent.ts `askWindow`). */
+  window: number;
+  /** Until it has finished: a restarted service goes on with the runs still running. */
+  running: boolean;
   total: number;
   sent: number;
   skipped: number;
@@ -65,6 +71,7 @@ const askSchema = new Schema<ConsentAskDoc>(
   { collection: "consent_asks", versionKey: false, minimize: false },
 );
 askSchema.index({ projectId: 1, window: 1 });
+askSchema.index({ runId: 1 });
 
 const runSchema = new Schema<ConsentAskRunDoc>(
   {
@@ -72,14 +79,18 @@ const runSchema = new Schema<ConsentAskRunDoc>(
     userId: { type: String, required: true },
     projectId: { type: String, default: "" },
     segmentId: { type: String, default: "" },
+    tree: Schema.Types.Mixed,
+    window: { type: Number, required: true },
+    running: { type: Boolean, required: true },
     total: { type: Number, required: true },
     sent: { type: Number, default: 0 },
     skipped: { type: Number, default: 0 },
     startedAt: { type: Date, required: true },
     finishedAt: Date,
   },
-  { collection: "consent_ask_runs", versionKey: false },
+  { collection: "consent_ask_runs", versionKey: false, minimize: false },
 );
+runSchema.index({ running: 1 });
 
 export function consentAskModel(connection: Connection): Model<ConsentAskDoc> {
   return modelOn<ConsentAskDoc>(connection, "ConsentAsk", askSchema);
@@ -123,9 +134,26 @@ export class ConsentAskRepository {
     return doc;
   }
 
-  /** Progress of a run, by the process running it. */
-  async progress(id: string, change: { sent: number; skipped: number; finishedAt?: Date }): Promise<void> {
-    await this.runs.updateOne({ _id: id }, { $set: change });
+  /** How many asks a run has recorded (whichever process made them). */
+  async sentBy(runId: string): Promise<number> {
+    return (await this.asks.find({ runId }, { _id: 1 }).lean()).length;
+  }
+
+  /**
+   * Progress of a run. `sent` is recounted from the asks, so two processes going on with one run
+   * (after a restart) write the same figure.
+   */
+  async progress(id: string, change: { skipped: number; finishedAt?: Date }): Promise<void> {
+    const sent = await this.sentBy(id);
+    await this.runs.updateOne(
+      { _id: id },
+      { $set: { ...change, sent, ...(change.finishedAt ? { running: false } : {}) } },
+    );
+  }
+
+  /** The runs a stopped process left unfinished. */
+  running(): Promise<ConsentAskRunDoc[]> {
+    return this.runs.find({ running: true }).lean<ConsentAskRunDoc[]>();
   }
 
   async run(scope: Scope, id: string): Promise<ConsentAskRunDoc | null> {

@@ -59,10 +59,14 @@ export async function startConsentAsk(deps: Deps, caller: Caller, target: AskTar
   const scope = scopeOf(caller, target.projectId);
   const now = deps.now();
   const { window, eligible, recentlyAsked } = await pendingOf(deps, scope, target, now);
+  const segmentId = target.segmentId ?? "";
   const run = await deps.stores.consentAsks.startRun({
     _id: crypto.randomUUID(),
     ...scope,
-    segmentId: target.segmentId ?? "",
+    segmentId,
+    ...(segmentId === "" && target.tree ? { tree: target.tree } : {}),
+    window,
+    running: eligible.length > 0,
     total: eligible.length,
     sent: 0,
     skipped: recentlyAsked,
@@ -70,11 +74,41 @@ export async function startConsentAsk(deps: Deps, caller: Caller, target: AskTar
     ...(eligible.length === 0 ? { finishedAt: now } : {}),
   });
   if (eligible.length > 0) {
-    void askAll(deps, scope, run, window, eligible).catch((err) =>
+    void askAll(deps, scope, run, eligible).catch((err) =>
       deps.logger.error({ err, runId: run._id }, "asking for permission stopped"),
     );
   }
   return run;
+}
+
+/**
+ * Goes on with the runs a stopped process left running: their target's pending contacts not yet
+ * asked in the run's window (each contact's key makes asking again impossible, so a run resumed
+ * by two processes still sends one email a contact).
+ */
+export async function resumeConsentAsks(deps: Deps): Promise<void> {
+  for (const run of await deps.stores.consentAsks.running()) {
+    const scope = { userId: run.userId, projectId: run.projectId };
+    deps.logger.info({ runId: run._id }, "resuming a request for permission");
+    try {
+      const target = { projectId: run.projectId, segmentId: run.segmentId, tree: run.tree };
+      const pending = await queryContacts(deps, scope, {
+        consent: "pending",
+        ...(run.segmentId ? { segmentId: run.segmentId } : run.tree ? { tree: target.tree } : {}),
+      });
+      const asked = new Set((await deps.stores.consentAsks.inWindows(scope, [run.window])).map((ask) => ask.contactId));
+      await askAll(
+        deps,
+        scope,
+        run,
+        pending.filter((c) => !asked.has(c._id)),
+      );
+    } catch (err) {
+      // A segment deleted since, or a tree no longer valid: the run ends with what it sent.
+      deps.logger.warn({ err, runId: run._id }, "a request for permission could not go on");
+      await deps.stores.consentAsks.progress(run._id, { skipped: run.skipped, finishedAt: deps.now() });
+    }
+  }
 }
 
 /** How often a run writes its progress (and once at the end). */
@@ -84,20 +118,17 @@ async function askAll(
   deps: Deps,
   scope: Scope,
   run: ConsentAskRunDoc,
-  window: number,
   contacts: readonly StoredContact[],
 ): Promise<void> {
-  let sent = 0;
   let skipped = run.skipped;
   for (const [i, listed] of contacts.entries()) {
     await deps.paceConsentAsk(scope.userId);
     // Confirmed, unsubscribed or deleted since the run began: not asked.
     const contact = await deps.stores.contacts.get(scope, listed._id);
-    if (contact?.consent === "pending" && (await askOne(deps, contact, run._id, window))) sent++;
-    else skipped++;
-    if ((i + 1) % PROGRESS_EVERY === 0) await deps.stores.consentAsks.progress(run._id, { sent, skipped });
+    if (!(contact?.consent === "pending" && (await askOne(deps, contact, run._id, run.window)))) skipped++;
+    if ((i + 1) % PROGRESS_EVERY === 0) await deps.stores.consentAsks.progress(run._id, { skipped });
   }
-  await deps.stores.consentAsks.progress(run._id, { sent, skipped, finishedAt: deps.now() });
+  await deps.stores.consentAsks.progress(run._id, { skipped, finishedAt: deps.now() });
 }
 
 /** @returns false when the contact was already asked in this window (another run won the key). */
