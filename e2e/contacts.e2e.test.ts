@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { GatewaySession, gatewayUrl, linkFrom, repoRoot, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "./support";
+import sharp from "sharp";
+import { launchChromium, sidewaysScroll } from "./support";
 
 // Issue 10 in Debian's Chromium against the stack: a marketer adds a contact through the Create
 // menu, builds a segment from its tag and sees the live count, a visitor signs up through the
@@ -99,6 +100,27 @@ async function until<T>(read: () => Promise<T>, accept: (value: T) => boolean, w
   return last;
 }
 
+/**
+ * The business's public page (its lead form, its double opt-in page) shows the business's name and
+ * loaded logo, nothing of Crafter's header or footer, and fits 1366 and 390 px without sideways
+ * scrolling; screenshots of both widths are kept in .data/e2e-artifacts.
+ */
+async function expectBusinessFrame(shown: Page, name: string) {
+  for (const width of [1366, 390]) {
+    await shown.setViewportSize({ width, height: width === 390 ? 844 : 850 });
+    await shown.getByTestId("business-name").getByText("Spoke & Sprocket Bicycle Repair").waitFor();
+    const logo = shown.getByTestId("business-logo");
+    await logo.waitFor();
+    expect(await logo.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    expect(await shown.locator(".crafter-public__header, .crafter-public__footer").count()).toBe(0);
+    expect(await shown.getByText("Crafter", { exact: false }).count()).toBe(0);
+    expect(await shown.title()).toMatch(/ · Spoke & Sprocket Bicycle Repair$/);
+    expect(await sidewaysScroll(shown)).toBe(0);
+    mkdirSync(artifacts, { recursive: true });
+    await shown.screenshot({ path: join(artifacts, `contacts-business-${name}-${width}.png`), fullPage: true });
+  }
+}
+
 describe("contacts, segments and lead capture in the browser", () => {
   const added = uniqueEmail("ada");
 
@@ -122,6 +144,20 @@ describe("contacts, segments and lead capture in the browser", () => {
     await page.getByTestId("signin-password").fill(password);
     await page.getByTestId("signin-submit").click();
     await page.waitForURL("**/app/dashboard");
+    // The business's logo, uploaded to the media library: its public lead pages show it.
+    const png = await sharp({ create: { width: 160, height: 64, channels: 3, background: "#c2410c" } })
+      .png()
+      .toBuffer();
+    const uploaded = await context.request.post("/api/media/assets", {
+      headers: { origin: base },
+      multipart: { file: { name: "logo.png", mimeType: "image/png", buffer: png } },
+    });
+    expect(uploaded.status()).toBe(201);
+    const logoUrl = ((await uploaded.json()) as { result: { url: string } }).result.url;
+    const logo = await session.request("PATCH", `/api/profiles/${project.body.result.profile.profileId}`, {
+      values: { logoImage: logoUrl },
+    });
+    expect(logo.status).toBe(200);
     // A custom field: the add form shows it.
     await call("PUT", "/api/contacts/settings/custom-fields", [{ key: "plan", label: "Plan", type: "text" }]);
   });
@@ -214,6 +250,7 @@ describe("contacts, segments and lead capture in the browser", () => {
       visitor.setDefaultTimeout(60_000);
       await visitor.goto(new URL(url).pathname);
       await visitor.getByText("Join our riders' newsletter").waitFor();
+      await expectBusinessFrame(visitor, "form");
       await visitor.getByTestId("lead-email").fill(lead);
       await visitor.getByTestId("lead-submit").click();
       await visitor.getByTestId("lead-form-thanks").waitFor();
@@ -229,6 +266,8 @@ describe("contacts, segments and lead capture in the browser", () => {
       const confirm = linkFrom(confirmation, "/confirm");
       await visitor.goto(`${confirm.pathname}${confirm.search}`);
       await visitor.getByTestId("confirm-done").waitFor();
+      await visitor.getByText("You are subscribed to Spoke & Sprocket Bicycle Repair. Thank you!").waitFor();
+      await expectBusinessFrame(visitor, "confirm");
       await until(
         async () => (await contactByEmail(lead))?.consent,
         (consent) => consent === "subscribed",

@@ -53,9 +53,11 @@ async function contactByEmail(s: GatewaySession, email: string) {
 
 let owner: GatewaySession;
 let formId: string;
+let profileId: string;
+const LOGO = "https://cdn.crumb.example/logo.png";
 
 beforeAll(async () => {
-  ({ session: owner } = await userWithProject("leads-owner"));
+  ({ session: owner, profileId } = await userWithProject("leads-owner"));
   const saved = await owner.put("/api/leads/form", {
     title: "Bread club",
     fields: [
@@ -87,7 +89,11 @@ describe("lead form and double opt-in", () => {
     expect(publicForm.body.result).toMatchObject({
       id: formId,
       consentText: "I agree to receive the bread club's emails.",
+      business: { name: "Crumb & Co. Bakery", logoUrl: "" },
     });
+    // Whose form it is stays with the gateway.
+    expect(publicForm.body.result).not.toHaveProperty("userId");
+    expect(publicForm.body.result).not.toHaveProperty("projectId");
     expect((await visitor("GET", "/api/public/forms/no-such-form")).status).toBe(404);
   });
 
@@ -113,7 +119,10 @@ describe("lead form and double opt-in", () => {
     expect((await owner.get("/api/leads/submissions")).body.result.meta.count).toBe(0);
   });
 
-  it("creates a pending contact, emails the confirm link, and confirming subscribes it once", async () => {
+  it("creates a pending contact, emails the confirm link as the business, and confirming subscribes it once", async () => {
+    // The business's name and logo brand the email and the confirm page, never Crafter's.
+    const logo = await owner.request("PATCH", `/api/profiles/${profileId}`, { values: { logoImage: LOGO } });
+    expect(logo.status).toBe(200);
     const email = uniqueEmail("lead");
     const sent = await visitor(
       "POST",
@@ -126,8 +135,14 @@ describe("lead form and double opt-in", () => {
     const contact = await contactByEmail(owner, email);
     expect(contact).toMatchObject({ firstName: "Grace", company: "Navy", source: "lead form", consent: "pending" });
 
-    const message = await waitForEmail(email, "Please confirm your subscription");
-    expect(message.Text).toContain('"Bread club"');
+    const message = await waitForEmail(email, "Please confirm your subscription to Crumb & Co. Bakery");
+    expect(message.Text).toContain('to hear from Crumb & Co. Bakery via "Bread club"');
+    expect(message.Text).toContain("— Crumb & Co. Bakery");
+    expect(message.HTML).toContain(`<img src="${LOGO}" alt="Crumb &amp; Co. Bakery"`);
+    expect(`${message.Text}${message.HTML}`).not.toMatch(/Crafter team/);
+    // From the business: its name as the display name (the platform's address until it confirms its own).
+    const { From } = message as unknown as { From: { Name: string; Address: string } };
+    expect(From.Name).toBe("Crumb & Co. Bakery");
     const link = linkFrom(message, "/confirm");
     // The email also carries the contact's signed preference centre (to change their mind later).
     expect(linkFrom(message, "/preferences/").pathname).toMatch(/^\/preferences\/[^/]+$/);
@@ -138,7 +153,8 @@ describe("lead form and double opt-in", () => {
     ).toBe(403);
     const confirmed = await visitor("POST", "/api/public/consent/confirm", { token }, own());
     expect(confirmed.status).toBe(200);
-    expect(confirmed.body.result).toEqual({ consent: "subscribed" });
+    const business = { name: "Crumb & Co. Bakery", logoUrl: LOGO };
+    expect(confirmed.body.result).toEqual({ consent: "subscribed", business });
     expect(await contactByEmail(owner, email)).toMatchObject({ consent: "subscribed" });
     const detail = await owner.get(`/api/contacts/${contact.id}`);
     expect(detail.body.result.consentHistory.map((c: { status: string }) => c.status)).toEqual([
@@ -148,6 +164,7 @@ describe("lead form and double opt-in", () => {
     // A second click changes nothing.
     expect((await visitor("POST", "/api/public/consent/confirm", { token }, own())).body.result).toEqual({
       consent: "subscribed",
+      business,
     });
     const submissions = await owner.get("/api/leads/submissions");
     expect(submissions.body.result.result[0]).toMatchObject({ email, status: "confirmed", contactId: contact.id });

@@ -27,6 +27,8 @@ export interface Clients {
   /** The account service's AdminService (issue 14). */
   admin: Client<typeof AdminService>;
   projects: Client<typeof ProjectsService>;
+  /** The same with the gateway's service token: a business's public brand on the lead pages (no user). */
+  projectsAsGateway: Client<typeof ProjectsService>;
   /** The projects service's team members (issue 14), with the user's token. */
   members: Client<typeof MembersService>;
   workflows: Client<typeof WorkflowsService>;
@@ -83,6 +85,11 @@ export function createClients(config: Config): Clients {
     account: createServiceClient(AccountService, config.ACCOUNT_URL, options),
     admin: createServiceClient(AdminService, config.ACCOUNT_URL, options),
     projects: createServiceClient(ProjectsService, config.PROJECTS_URL, options),
+    projectsAsGateway: createServiceClient(ProjectsService, config.PROJECTS_URL, {
+      ...options,
+      as: "service",
+      credentials,
+    }),
     members: createServiceClient(MembersService, config.PROJECTS_URL, options),
     workflows: createServiceClient(WorkflowsService, config.WORKFLOWS_URL, options),
     pages: createServiceClient(PagesService, config.WORKFLOWS_URL, options),

@@ -136,6 +136,17 @@ export interface EmailDeps {
    * absent: the transport's default From.
    */
   senders?: SenderPort;
+  /** The name and logo a business shows the public (the double opt-in email); absent: unbranded. */
+  brands?: PublicBrandPort;
+}
+
+/** What a business shows the public (projects' GetPublicBrand). */
+export interface PublicBrandPort {
+  /**
+   * @returns the business profile's name and logo (an http(s) URL or a `/media/…` path; "" when none).
+   * @throws when the projects service cannot answer or the project is not the user's.
+   */
+  brandOf(userId: string, projectId: string): Promise<{ name: string; logoUrl: string }>;
 }
 
 /** Who a project's email comes from. */

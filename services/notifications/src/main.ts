@@ -5,7 +5,7 @@ import { businessZones } from "./clients/business-zones";
 import { workflowsCraftSource, workflowsEmailCrafts } from "./clients/crafts";
 import { billingUsage, contactsLinks, contactsPort, fixedProvider, projectsBusiness } from "./clients/email-ports";
 import { accountFlags, flagProviderRouter } from "./clients/provider-router";
-import { projectsOfCaller } from "./clients/sender-ports";
+import { projectsBrands, projectsOfCaller } from "./clients/sender-ports";
 import { configSchema } from "./config";
 import type { NotificationsDeps } from "./deps";
 import { domainOf, parseMailbox } from "./domain/sender";
@@ -126,6 +126,7 @@ await runService({
         usage: billingUsage(config.BILLING_URL, timeout, credentials),
         business,
         senders,
+        ...(credentials ? { brands: projectsBrands(config.PROJECTS_URL, timeout, credentials) } : {}),
         crafts: workflowsEmailCrafts(config.WORKFLOWS_URL, timeout),
         // SendGrid for everyone (EMAIL_PROVIDER=sendgrid), or per user by `sendgrid_integration`.
         providers:

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import {
+  absoluteLogoUrl,
   cleanDisplayName,
   describeExpiry,
   formatUtc,
@@ -106,6 +107,46 @@ describe("renderConsentEmail (lead form double opt-in)", () => {
     expect(email.html).toContain("Bread &lt;club&gt; &amp; &quot;friends&quot;");
     expect(email.html).toContain('<a href="https://app.example/preferences/c.d">');
     expect(email.text).not.toContain("Crafter team");
+  });
+
+  it("is headed and signed by the business, with its logo, never by Crafter", () => {
+    const email = renderConsentEmail({
+      firstName: "Grace",
+      formTitle: "Bread club",
+      link: "https://app.example/confirm?token=a.b",
+      brand: { name: 'Rossi & <Sons> "Bakery"', logoUrl: "https://cdn.example/logo.png?a=1&b=2" },
+    });
+    expect(email.subject).toBe('Please confirm your subscription to Rossi & <Sons> "Bakery"');
+    expect(email.text.split("\n")[0]).toBe('Rossi & <Sons> "Bakery"');
+    expect(email.text).toContain('to hear from Rossi & <Sons> "Bakery" via "Bread club"');
+    expect(email.text).toContain('— Rossi & <Sons> "Bakery"');
+    expect(email.html).toContain(
+      '<img src="https://cdn.example/logo.png?a=1&amp;b=2" alt="Rossi &amp; &lt;Sons&gt; &quot;Bakery&quot;"',
+    );
+    expect(email.html).not.toContain("<Sons>");
+    expect(`${email.text}${email.html}`).not.toMatch(/crafter/i);
+  });
+
+  it("shows no image for a logo that is not an http(s) URL", () => {
+    const email = renderConsentEmail({
+      formTitle: "",
+      link: "https://app.example/confirm?token=a.b",
+      brand: { name: "Rossi", logoUrl: "javascript:alert(1)" },
+    });
+    expect(email.html).not.toContain("<img");
+    expect(email.html).toContain("Rossi");
+  });
+});
+
+describe("absoluteLogoUrl", () => {
+  it("keeps http(s) URLs, puts a deployment path under the origin, drops anything else", () => {
+    expect(absoluteLogoUrl("https://cdn.example/l.png", "https://app.example")).toBe("https://cdn.example/l.png");
+    expect(absoluteLogoUrl("/media/u/a/l.png?exp=1&sig=x", "https://app.example/")).toBe(
+      "https://app.example/media/u/a/l.png?exp=1&sig=x",
+    );
+    expect(absoluteLogoUrl("//evil.example/l.png", "https://app.example")).toBe("");
+    expect(absoluteLogoUrl("data:image/png;base64,AA", "https://app.example")).toBe("");
+    expect(absoluteLogoUrl("", "https://app.example")).toBe("");
   });
 });
 

@@ -25,4 +25,9 @@ export interface RouteEntry {
   flag?: string;
   /** When set, only these roles see the menu entries and may open the page. */
   roles?: string[];
+  /**
+   * "business": a page a business shows its own visitors (its lead form, the double opt-in page),
+   * framed by the business's name and logo and never by Crafter's header and footer.
+   */
+  frame?: "business";
 }

@@ -17,7 +17,8 @@ function DocumentTitle() {
     | RouteEntry
     | undefined;
   useEffect(() => {
-    document.title = entry ? `${entry.title} · Crafter` : "Crafter";
+    // A business's own page is titled by the page (then by the business, once known), not by Crafter.
+    document.title = entry ? (entry.frame === "business" ? entry.title : `${entry.title} · Crafter`) : "Crafter";
   }, [entry]);
   return null;
 }

@@ -91,7 +91,8 @@ export function leadsRoutes(deps: ContactsDeps): (router: ConnectRouter) => void
         };
       },
       async getPublicForm(req) {
-        return { form: toForm(await getPublicForm(deps, req.formId)) };
+        const form = await getPublicForm(deps, req.formId);
+        return { form: toForm(form), userId: form.userId, projectId: form.projectId };
       },
       async submitLeadForm(req) {
         return submitLeadForm(deps, { formId: req.formId, values: (req.values ?? {}) as Record<string, unknown> });

@@ -188,16 +188,20 @@ function openToken<K extends "confirm" | "contact">(deps: Pick<Deps, "links" | "
  * once per submission (a second click answers the same and publishes nothing). The link of an "Ask
  * for permission" email names the ask instead: it subscribes the contact (source "double opt-in")
  * unless it is subscribed already.
+ * @returns the consent, and whose contact it is (the page shows that business's brand).
  * @throws CONTACT_LINK_INVALID (forged, expired, or its contact is gone).
  */
-export async function confirmConsent(deps: Deps, token: string): Promise<{ consent: string }> {
+export async function confirmConsent(
+  deps: Deps,
+  token: string,
+): Promise<{ consent: string; userId: string; projectId: string }> {
   const { submissionId } = openToken(deps, token, "confirm");
   const submission = await deps.stores.leads.submission(submissionId);
   if (!submission) return confirmAsk(deps, submissionId);
   const scope = { userId: submission.userId, projectId: submission.projectId };
   const contact = await deps.stores.contacts.get(scope, submission.contactId);
   if (!contact) throw invalidLink();
-  if (submission.status === "confirmed") return { consent: contact.consent };
+  if (submission.status === "confirmed") return { consent: contact.consent, ...scope };
   const updated = await setConsent(deps, scope, contact, "subscribed", "lead form");
   await deps.stores.leads.confirm(
     submission._id,
@@ -205,19 +209,19 @@ export async function confirmConsent(deps: Deps, token: string): Promise<{ conse
     deps.events.leadCaptured(refOf(contact), "lead form", submission.formId),
   );
   deps.kick();
-  return { consent: updated.consent };
+  return { consent: updated.consent, ...scope };
 }
 
 /** The confirm link of an "Ask for permission" email. @throws CONTACT_LINK_INVALID */
-async function confirmAsk(deps: Deps, askId: string): Promise<{ consent: string }> {
+async function confirmAsk(deps: Deps, askId: string): Promise<{ consent: string; userId: string; projectId: string }> {
   const ask = await deps.stores.consentAsks.get(askId);
   if (!ask) throw invalidLink();
   const scope = { userId: ask.userId, projectId: ask.projectId };
   const contact = await deps.stores.contacts.get(scope, ask.contactId);
   if (!contact) throw invalidLink();
-  if (contact.consent === "subscribed") return { consent: contact.consent };
+  if (contact.consent === "subscribed") return { consent: contact.consent, ...scope };
   const updated = await setConsent(deps, scope, contact, "subscribed", "double opt-in");
-  return { consent: updated.consent };
+  return { consent: updated.consent, ...scope };
 }
 
 /** The contact a preference/unsubscribe token names. @throws CONTACT_LINK_INVALID */

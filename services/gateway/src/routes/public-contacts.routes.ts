@@ -33,6 +33,29 @@ const ipOf = (req: Request) => req.ip ?? "unknown";
 const token = z.object({ token: z.string().min(1, "token is required").max(600, "token is too long") });
 const preferencesSchema = z.object({ email: z.string(), consent: z.string() }).meta({ id: "ContactPreferences" });
 
+/** The business a public lead page shows instead of Crafter: its name and logo ("" when unknown). */
+const brandSchema = z
+  .object({ name: z.string(), logoUrl: z.string() })
+  .meta({ id: "PublicBrand", description: "The business profile's name and logo (an http(s) URL or a /media/… path)" });
+
+type Brand = z.infer<typeof brandSchema>;
+
+/**
+ * The public brand of a project (projects' GetPublicBrand, as the gateway): read per view, as the
+ * form itself is, so a new logo shows at once. A failed read shows the page unbranded rather than
+ * failing it.
+ */
+function brands(clients: RouteDeps["clients"]) {
+  return async (userId: string, projectId: string): Promise<Brand> => {
+    try {
+      const { name, logoUrl } = await clients.projectsAsGateway.getPublicBrand({ userId, projectId });
+      return { name, logoUrl };
+    } catch {
+      return { name: "", logoUrl: "" };
+    }
+  };
+}
+
 /**
  * /api/public: the visitor's side of lead capture, with no session (docs/second-half-contract.md
  * "Public"). The routes other sites call (the form's submissions, the assistant widget, RFC 8058
@@ -41,6 +64,7 @@ const preferencesSchema = z.object({ email: z.string(), consent: z.string() }).m
  */
 export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] {
   const { leads } = clients;
+  const brandOf = brands(clients);
   const P = "/api/public";
   return [
     defineRoute({
@@ -51,9 +75,12 @@ export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] 
       auth: "public",
       crossOrigin: true,
       params: z.object({ formId: id("formId") }),
-      response: leadFormSchema,
+      response: leadFormSchema.extend({ business: brandSchema }).meta({ id: "PublicLeadForm" }),
       errors: ["NOT_FOUND"],
-      handler: async ({ params }) => toLeadFormJson((await leads.getPublicForm({ formId: params.formId })).form),
+      handler: async ({ params }) => {
+        const { form, userId, projectId } = await leads.getPublicForm({ formId: params.formId });
+        return { ...toLeadFormJson(form), business: await brandOf(userId, projectId) };
+      },
     }),
     defineRoute({
       method: "post",
@@ -91,11 +118,12 @@ export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] 
       summary: "Confirm a subscription (the double opt-in email's link)",
       auth: "public",
       body: token,
-      response: z.object({ consent: z.string() }),
+      response: z.object({ consent: z.string(), business: brandSchema }),
       errors: ["CONTACT_LINK_INVALID", "RATE_LIMITED"],
       handler: async ({ req, body }) => {
         await limit(redis, [[PUBLIC_LIMITS.linksPerIp, ipOf(req)]]);
-        return leads.confirmConsent({ token: body.token });
+        const { consent, userId, projectId } = await leads.confirmConsent({ token: body.token });
+        return { consent, business: await brandOf(userId, projectId) };
       },
     }),
     defineRoute({

@@ -82,10 +82,19 @@ interface Layout {
   signature?: string;
   /** A second link under the message (a contact's preference centre). */
   footerLink?: { label: string; link: string };
+  /** A business's name and logo heading the message (email a business sends), instead of none. */
+  brand?: EmailBrand;
+}
+
+/** The business an email is branded with: its name and its logo's absolute URL ("" when none). */
+export interface EmailBrand {
+  name: string;
+  logoUrl: string;
 }
 
 function renderText(layout: Layout): string {
   return [
+    ...(layout.brand?.name ? [layout.brand.name, ""] : []),
     layout.greeting,
     "",
     layout.intro,
@@ -111,7 +120,7 @@ function renderHtml(subject: string, layout: Layout): string {
 <body style="margin:0;padding:24px;background:#f5f5f5;font-family:Arial,Helvetica,sans-serif;color:#1f1f1f;">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px;">
 <tr><td>
-<p style="margin:0 0 16px;">${escapeHtml(layout.greeting)}</p>
+${brandHeader(layout.brand)}<p style="margin:0 0 16px;">${escapeHtml(layout.greeting)}</p>
 <p style="margin:0 0 24px;">${escapeHtml(layout.intro)}</p>
 <p style="margin:0 0 24px;"><a href="${link}" style="display:inline-block;background:#1677ff;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;">${escapeHtml(layout.action)}</a></p>
 <p style="margin:0 0 8px;font-size:13px;color:#595959;">If the button does not work, copy this link into your browser:</p>
@@ -125,6 +134,26 @@ ${layout.footerLink ? `<p style="margin:0 0 24px;font-size:13px;color:#595959;">
 </body>
 </html>
 `;
+}
+
+/** The logo (when it is an http(s) URL) and the name over the message; "" without a name. */
+function brandHeader(brand: EmailBrand | undefined): string {
+  if (!brand?.name) return "";
+  const name = escapeHtml(brand.name);
+  const logo = /^https?:\/\//i.test(brand.logoUrl)
+    ? `<img src="${escapeHtml(brand.logoUrl)}" alt="${name}" height="48" style="display:block;height:48px;width:auto;max-width:200px;margin:0 0 12px;border:0;">`
+    : "";
+  return `<div style="margin:0 0 24px;padding:0 0 16px;border-bottom:1px solid #f0f0f0;">${logo}<p style="margin:0;font-size:18px;font-weight:bold;">${name}</p></div>\n`;
+}
+
+/**
+ * A logo reference made absolute for an email: http(s) URLs as they are, a path of this deployment
+ * (`/media/…`) under `origin`; "" for anything else.
+ */
+export function absoluteLogoUrl(logoUrl: string, origin: string): string {
+  if (/^https?:\/\//i.test(logoUrl)) return logoUrl;
+  if (logoUrl.startsWith("/") && !logoUrl.startsWith("//")) return `${origin.replace(/\/+$/, "")}${logoUrl}`;
+  return "";
 }
 
 function greeting(displayName: string | undefined): string {
@@ -187,26 +216,34 @@ export interface ConsentEmailInput {
   link: string;
   /** The contact's preference centre (`/preferences/<token>`), when known. */
   preferencesLink?: string;
+  /** The business whose form it is (its name heads and signs the email); absent: unbranded. */
+  brand?: EmailBrand;
 }
 
 export const CONSENT_SUBJECT = "Please confirm your subscription";
 
-/** The double opt-in email: the visitor confirms their address before anything is sent to them. */
+/**
+ * The double opt-in email: the visitor confirms their address before anything is sent to them.
+ * Subject "Please confirm your subscription", with " to <business>" when the business is known.
+ */
 export function renderConsentEmail(input: ConsentEmailInput): RenderedEmail {
   const title = cleanDisplayName(input.formTitle);
+  const business = cleanDisplayName(input.brand?.name);
+  const subject = business ? `${CONSENT_SUBJECT} to ${business}` : CONSENT_SUBJECT;
   const layout: Layout = {
     greeting: greeting(input.firstName),
-    intro: `You signed up${title ? ` via "${title}"` : ""}. Please confirm your email address so we may send you emails.`,
+    intro: `You signed up${business ? ` to hear from ${business}` : ""}${title ? ` via "${title}"` : ""}. Please confirm your email address so we may send you emails.`,
     action: "Confirm your subscription",
     link: input.link,
     expiry: "This link expires in 7 days.",
     ignore: "If you did not sign up, ignore this email: you will not be subscribed.",
-    signature: "",
+    signature: business ? `— ${business}` : "",
     ...(input.preferencesLink
       ? { footerLink: { label: "Manage your email preferences", link: input.preferencesLink } }
       : {}),
+    ...(business ? { brand: { name: business, logoUrl: input.brand?.logoUrl ?? "" } } : {}),
   };
-  return { subject: CONSENT_SUBJECT, text: renderText(layout), html: renderHtml(CONSENT_SUBJECT, layout) };
+  return { subject, text: renderText(layout), html: renderHtml(subject, layout) };
 }
 
 export const EMAIL_CHANGE_SUBJECT = "Confirm your new email for Crafter";

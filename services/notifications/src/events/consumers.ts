@@ -92,6 +92,7 @@ export function notificationsConsumers(
       on(ContactConsentRequestedSchema, (event, meta) =>
         sendConsentEmail(deps, meta.id, {
           userId: event.userId,
+          projectId: event.projectId,
           email: event.email,
           firstName: event.firstName,
           confirmUrl: event.confirmUrl,

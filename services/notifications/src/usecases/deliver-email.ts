@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import type { NotificationsDeps } from "../deps";
+import type { ResolvedSender } from "../domain/sender";
 import type { RenderedEmail, TemplateName } from "../domain/templates";
 import type { NotificationsStores } from "../store";
 
@@ -11,6 +12,8 @@ export interface EventEmail {
   to: string;
   template: TemplateName;
   email: RenderedEmail;
+  /** A business's From, Reply-To and DKIM key (email sent for a business); absent: the platform's From. */
+  sender?: ResolvedSender;
 }
 
 /**
@@ -91,6 +94,13 @@ export async function deliverEmail(
       ({ messageId } = await deps.mailer.send({
         ...input.email,
         to: input.to,
+        ...(input.sender
+          ? {
+              from: input.sender.from,
+              ...(input.sender.replyTo ? { replyTo: input.sender.replyTo } : {}),
+              ...(input.sender.dkim ? { dkim: input.sender.dkim } : {}),
+            }
+          : {}),
         messageId: `<${input.eventId}.${input.template}@${new URL(deps.publicOrigin).hostname}>`,
       }));
     } catch (error) {

@@ -30,6 +30,8 @@ export const access = rpcAccess(ProjectsService, {
   // Also read by workflows for every generation, with the user's token.
   getBrandVoice: ["user"],
   updateBrandVoice: ["user"],
+  // The gateway's public lead pages and notifications' double opt-in email, naming the user.
+  getPublicBrand: ["service:gateway", "service:notifications"],
 });
 
 /**

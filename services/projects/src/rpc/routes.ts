@@ -2,7 +2,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { badRequest, type Caller, callerOf, requireUser } from "@crafter/kit";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import type { ProjectsDeps } from "../deps";
-import { getBrandVoice, updateBrandVoice } from "../usecases/brand-voice";
+import { getBrandVoice, getPublicBrand, updateBrandVoice } from "../usecases/brand-voice";
 import { createProfile } from "../usecases/create-profile";
 import { createProject } from "../usecases/create-project";
 import { deleteProfile } from "../usecases/delete-profile";
@@ -174,6 +174,10 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
             req,
           ),
         };
+      },
+      async getPublicBrand(req, ctx) {
+        const caller = actingFor(callerOf(ctx), req.userId);
+        return getPublicBrand(deps, { userId: caller.userId, projectId: req.projectId });
       },
     });
 }

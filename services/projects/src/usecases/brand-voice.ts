@@ -28,3 +28,22 @@ export async function updateBrandVoice(
   await deps.stores.projects.setBrandVoice(caller.userId, project.id, checked.voice);
   return checked.voice;
 }
+
+/** What a business shows the public: its name and logo (lead form, double opt-in pages and email). */
+export interface PublicBrand {
+  /** The business profile's name, else the project's title. */
+  name: string;
+  /** The profile's `logoImage` (an http(s) URL or a `/media/…` path), "" when none. */
+  logoUrl: string;
+}
+
+/** The public brand of one of the user's projects. @throws NOT_FOUND (not theirs). */
+export async function getPublicBrand(
+  deps: ProjectsDeps,
+  input: { userId: string; projectId: string },
+): Promise<PublicBrand> {
+  const project = await ownedProject(deps, input.userId, input.projectId);
+  const [profile] = await deps.stores.profiles.listFor(input.userId, project.id, "PROJECT");
+  const logo = profile?.fields?.logoImage;
+  return { name: profile?.name || project.title, logoUrl: typeof logo === "string" ? logo : "" };
+}

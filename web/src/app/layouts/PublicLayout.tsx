@@ -1,8 +1,9 @@
 import { Flex, Layout, Typography } from "antd";
 import { useEffect } from "react";
-import { Link, Outlet } from "react-router-dom";
+import { Link, Outlet, useMatches } from "react-router-dom";
 import { useSession } from "../../api/hooks/session";
 import { LinkButton } from "../../shared/LinkButton";
+import type { RouteEntry } from "../route-types";
 import { useThemeMode } from "../theme";
 
 /** The marketing look of the public and auth pages. */
@@ -10,6 +11,18 @@ export function PublicLayout() {
   const { setMode } = useThemeMode();
   const session = useSession();
   useEffect(() => setMode("marketing"), [setMode]);
+  const business = useMatches().some((match) => (match.handle as RouteEntry | undefined)?.frame === "business");
+
+  if (business) {
+    // A business's own page: the page shows the business; nothing of Crafter's frame.
+    return (
+      <Layout className="crafter-public crafter-public--business">
+        <Layout.Content className="crafter-public__content">
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    );
+  }
 
   return (
     <Layout className="crafter-public">

@@ -109,8 +109,15 @@ export const CONTACTS_ROUTES: RouteEntry[] = [
     Component: ContactTypesPage,
   },
   // Public lead pages: no session, no flag (the visitor has none); the service checks the form.
-  { path: "/f/:formId", title: "Sign up", access: "public", Component: PublicFormPage },
-  { path: "/f/:formId/embed", title: "Sign up", access: "public", Component: EmbedFormPage },
-  { path: "/confirm", title: "Confirm your subscription", access: "public", Component: ConfirmPage },
+  // They are the business's pages: its name and logo, never Crafter's frame.
+  { path: "/f/:formId", title: "Sign up", access: "public", frame: "business", Component: PublicFormPage },
+  { path: "/f/:formId/embed", title: "Sign up", access: "public", frame: "business", Component: EmbedFormPage },
+  {
+    path: "/confirm",
+    title: "Confirm your subscription",
+    access: "public",
+    frame: "business",
+    Component: ConfirmPage,
+  },
   { path: "/preferences/:token", title: "Email preferences", access: "public", Component: PreferencesPage },
 ];

@@ -4,10 +4,15 @@ import { useSearchParams } from "react-router-dom";
 import { api } from "../../api/api";
 import { errorMessage } from "../../api/errors";
 import { LoadingBlock } from "../../shared/states";
+import { BusinessBrand } from "./BusinessBrand";
+import type { PublicBrand } from "./types";
 
-type State = { kind: "loading" } | { kind: "done" } | { kind: "failed"; message: string };
+type State = { kind: "loading" } | { kind: "done"; business?: PublicBrand } | { kind: "failed"; message: string };
 
-/** /confirm?token=: the double opt-in link of the confirmation email; confirming subscribes the contact. */
+/**
+ * /confirm?token=: the double opt-in link of the confirmation email; confirming subscribes the
+ * contact, and the page then shows the business's name and logo (the answer names them).
+ */
 export default function ConfirmPage() {
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
@@ -17,8 +22,8 @@ export default function ConfirmPage() {
   const confirm = (value: string) => {
     setState({ kind: "loading" });
     api
-      .post("/api/public/consent/confirm", { token: value })
-      .then(() => setState({ kind: "done" }))
+      .post<{ consent: string; business?: PublicBrand }>("/api/public/consent/confirm", { token: value })
+      .then((answer) => setState({ kind: "done", business: answer?.business }))
       .catch((error) => setState({ kind: "failed", message: errorMessage(error) }));
   };
 
@@ -38,12 +43,19 @@ export default function ConfirmPage() {
         {state.kind === "loading" ? (
           <LoadingBlock rows={3} />
         ) : state.kind === "done" ? (
-          <Result
-            status="success"
-            title="Your email is confirmed"
-            subTitle="You are subscribed. Thank you!"
-            data-testid="confirm-done"
-          />
+          <>
+            <BusinessBrand brand={state.business} page="Subscription confirmed" centered />
+            <Result
+              status="success"
+              title="Your email is confirmed"
+              subTitle={
+                state.business?.name
+                  ? `You are subscribed to ${state.business.name}. Thank you!`
+                  : "You are subscribed. Thank you!"
+              }
+              data-testid="confirm-done"
+            />
+          </>
         ) : (
           <Result
             status="warning"

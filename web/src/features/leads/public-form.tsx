@@ -4,6 +4,7 @@ import useSWR from "swr";
 import { fetcher } from "../../api/api";
 import { isApiError } from "../../api/errors";
 import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
+import { BusinessBrand } from "./BusinessBrand";
 import { LeadFormView } from "./LeadFormView";
 import type { PublicLeadForm } from "./types";
 
@@ -20,7 +21,13 @@ export function PublicForm({ framed }: { framed: boolean }) {
         <ErrorState error={error} onRetry={() => void mutate()} title="We could not load this form" />
       );
   } else if (!data) body = <LoadingBlock rows={6} />;
-  else body = <LeadFormView form={data} />;
+  else
+    body = (
+      <>
+        <BusinessBrand brand={data.business} page={data.title} compact={!framed} />
+        <LeadFormView form={data} />
+      </>
+    );
 
   if (!framed) return <div style={{ padding: 8 }}>{body}</div>;
   return (

@@ -20,8 +20,15 @@ export interface LeadForm {
   doubleOptIn: true;
 }
 
-/** What `GET /api/public/forms/:formId` gives a visitor (the form without its owner). */
-export type PublicLeadForm = Omit<LeadForm, "doubleOptIn"> & { doubleOptIn?: boolean };
+/** The business a public lead page shows: its profile's name and logo ("" when unknown). */
+export interface PublicBrand {
+  name: string;
+  /** An http(s) URL or a `/media/…` path; "" when none. */
+  logoUrl: string;
+}
+
+/** What `GET /api/public/forms/:formId` gives a visitor (the form and its business, without its owner). */
+export type PublicLeadForm = Omit<LeadForm, "doubleOptIn"> & { doubleOptIn?: boolean; business?: PublicBrand };
 
 export interface LeadSubmission {
   id: string;
