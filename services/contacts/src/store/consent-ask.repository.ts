@@ -26,7 +26,8 @@ export interface ConsentAskDoc {
   runId: string;
   window: number;
   at: Date;
-  confirmedAt?: Date;
+  /** Its email was queued (false: claimed, then left unsent for a neighbouring window's ask). */
+  queued?: boolean;
   outbox: OutboxEntry[];
   outboxMinute?: number;
 }
@@ -64,7 +65,7 @@ const askSchema = new Schema<ConsentAskDoc>(
     runId: { type: String, required: true },
     window: { type: Number, required: true },
     at: { type: Date, required: true },
-    confirmedAt: Date,
+    queued: Boolean,
     outbox: outboxField,
     outboxMinute: outboxMinuteField,
   },
@@ -120,9 +121,27 @@ export class ConsentAskRepository {
     return found.flat();
   }
 
-  /** @returns false when the contact was already asked in this window (the key was taken): no email. */
-  add(doc: Omit<ConsentAskDoc, "outbox" | "outboxMinute">, event: OutboxEntry): Promise<boolean> {
-    return insertOnce(this.asks, { ...doc, outbox: [event], outboxMinute: outboxMinuteOf(event.time) });
+  /**
+   * Claims the contact's ask of a window, without its email yet (`queue` adds it).
+   * @returns false when the contact was already asked in this window (the key was taken).
+   */
+  add(doc: Omit<ConsentAskDoc, "outbox" | "outboxMinute">): Promise<boolean> {
+    return insertOnce(this.asks, { ...doc, outbox: [] });
+  }
+
+  /** Queues the email of an ask this process claimed (its only writer). */
+  async queue(id: string, event: OutboxEntry): Promise<void> {
+    await this.asks.updateOne(
+      { _id: id },
+      { $set: { outbox: [event], outboxMinute: outboxMinuteOf(event.time), queued: true } },
+    );
+  }
+
+  /** The asks of these ids that exist. */
+  byIds(ids: string[]): Promise<StoredConsentAsk[]> {
+    return Promise.all(ids.map((id) => this.get(id))).then((found) =>
+      found.filter((ask): ask is StoredConsentAsk => ask !== null),
+    );
   }
 
   get(id: string): Promise<StoredConsentAsk | null> {
@@ -134,9 +153,14 @@ export class ConsentAskRepository {
     return doc;
   }
 
-  /** How many asks a run has recorded (whichever process made them). */
+  /** A run's asks. */
+  ofRun(runId: string): Promise<StoredConsentAsk[]> {
+    return this.asks.find({ runId }, { outbox: 0 }).lean<StoredConsentAsk[]>();
+  }
+
+  /** How many emails a run has queued (whichever process queued them). */
   async sentBy(runId: string): Promise<number> {
-    return (await this.asks.find({ runId }, { _id: 1 }).lean()).length;
+    return (await this.asks.find({ runId }, { queued: 1 }).lean()).filter((ask) => ask.queued).length;
   }
 
   /**

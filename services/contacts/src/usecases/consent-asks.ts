@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { appError, type Caller } from "@crafter/kit";
 import type { ContactsDeps } from "../deps";
 import { askId, askWindow, recentlyAsked } from "../domain/consent";
 import { CONFIRM_TTL_S, confirmLink, signLinkToken } from "../domain/links";
-import type { ConsentAskRunDoc } from "../store/consent-ask.repository";
+import type { ConsentAskRunDoc, StoredConsentAsk } from "../store/consent-ask.repository";
 import type { Scope, StoredContact } from "../store/contact.repository";
 import { preferencesOf } from "./leads";
 import { scopeOf } from "./scope";
@@ -96,6 +97,7 @@ export async function resumeConsentAsks(deps: Deps): Promise<void> {
         consent: "pending",
         ...(run.segmentId ? { segmentId: run.segmentId } : run.tree ? { tree: target.tree } : {}),
       });
+      await queueClaimed(deps, scope, run);
       const asked = new Set((await deps.stores.consentAsks.inWindows(scope, [run.window])).map((ask) => ask.contactId));
       await askAll(
         deps,
@@ -133,25 +135,64 @@ async function askAll(
 
 /** @returns false when the contact was already asked in this window (another run won the key). */
 async function askOne(deps: Deps, contact: StoredContact, runId: string, window: number): Promise<boolean> {
-  const now = deps.now();
-  const id = askId(contact._id, window);
+  const ask = {
+    _id: askId(contact._id, window),
+    userId: contact.userId,
+    projectId: contact.projectId,
+    contactId: contact._id,
+    email: contact.email,
+    runId,
+    window,
+    at: deps.now(),
+  };
+  if (!(await deps.stores.consentAsks.add(ask))) return false;
+  return queueAsk(deps, contact, ask);
+}
+
+/**
+ * Queues the email of a claimed ask. Two runs started on either side of a window boundary claim
+ * different keys: each then looks at the neighbouring windows and sends only when neither holds an
+ * ask within 30 days. The second to look sees the first; if both look at once, neither sends. The
+ * event's id is derived from the ask's, so queueing it again (a resumed run) still sends one email
+ * (notifications delivers once per event id).
+ * @returns false when a neighbouring ask holds it back.
+ */
+async function queueAsk(deps: Deps, contact: StoredContact, ask: Omit<StoredConsentAsk, "queued">): Promise<boolean> {
+  const neighbours = await deps.stores.consentAsks.byIds([
+    askId(contact._id, ask.window - 1),
+    askId(contact._id, ask.window + 1),
+  ]);
+  if (recentlyAsked(neighbours, new Date(ask.at)).size > 0) return false;
   const token = signLinkToken(deps.links.secret, {
     kind: "confirm",
-    submissionId: id,
-    exp: Math.floor(now.getTime() / 1000) + CONFIRM_TTL_S,
+    submissionId: ask._id,
+    exp: Math.floor(deps.now().getTime() / 1000) + CONFIRM_TTL_S,
   });
-  const ref = { userId: contact.userId, projectId: contact.projectId, contactId: contact._id, email: contact.email };
-  const added = await deps.stores.consentAsks.add(
-    { _id: id, ...ref, runId, window, at: now },
-    deps.events.consentRequested(
-      ref,
-      contact.firstName,
-      { confirmUrl: confirmLink(deps.links.origin, token), preferencesUrl: preferencesOf(deps, contact) },
-      "",
-    ),
+  const ref = { userId: ask.userId, projectId: ask.projectId, contactId: ask.contactId, email: ask.email };
+  const event = deps.events.consentRequested(
+    ref,
+    contact.firstName,
+    { confirmUrl: confirmLink(deps.links.origin, token), preferencesUrl: preferencesOf(deps, contact) },
+    "",
   );
-  if (added) deps.kick();
-  return added;
+  await deps.stores.consentAsks.queue(ask._id, { ...event, id: askEventId(ask._id) });
+  deps.kick();
+  return true;
+}
+
+/** A UUID derived from the ask's id: its ContactConsentRequested's id, the same however often queued. */
+function askEventId(id: string): string {
+  const hex = createHash("sha256").update(`consent-ask:${id}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The asks of a run a stopped process claimed but did not queue: queued now, for contacts still pending. */
+async function queueClaimed(deps: Deps, scope: Scope, run: ConsentAskRunDoc): Promise<void> {
+  for (const ask of await deps.stores.consentAsks.ofRun(run._id)) {
+    if (ask.queued) continue;
+    const contact = await deps.stores.contacts.get(scope, ask.contactId);
+    if (contact?.consent === "pending") await queueAsk(deps, contact, ask);
+  }
 }
 
 /** A run of the caller's project. @throws NOT_FOUND */
