@@ -17,9 +17,9 @@ export interface EventEmail {
 }
 
 /**
- * How long an attempt without an outcome is left to its worker, in ms. Under the Kafka session
- * timeout (30 s), so waiting for another live worker never gets this consumer evicted, and under the
- * time a killed worker's event takes to come back (its session must time out first), so a
+ * How long an attempt without an outcome is left to its worker, in ms: far longer than an SMTP
+ * hand-off, short enough to wait for inside a consumer's handler, and shorter than the time a killed
+ * worker's event takes to come back (its group member's session must time out first), so a
  * redelivery after a kill finds the attempt expired and does not wait.
  */
 export const EVENT_EMAIL_LEASE_MS = 20_000;
