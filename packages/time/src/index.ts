@@ -177,3 +177,54 @@ export function zoneLabel(zone: string, at: Date): string {
 export function formatIn(at: Date, zone: string, pattern = "d MMM yyyy, HH:mm"): string {
   return format(at, pattern, { in: tz(zone) });
 }
+
+/**
+ * The instant `zone`'s wall clock reads what `from`'s wall clock reads at `at`: a campaign
+ * scheduled for 09:00 in the business's zone, released at 09:00 in a contact's own zone. A wall
+ * clock that `zone` skips (a daylight-saving gap) moves forward by the gap, as `instantAt` does.
+ */
+export function sameWallClockIn(at: Date, from: string, zone: string): Date {
+  return instantAt(wallClockIn(at, from), zone) ?? at;
+}
+
+/**
+ * The earliest instant any zone the runtime knows reads the wall clock that `from` reads at `at`
+ * (the zone furthest east, e.g. Pacific/Kiritimati at UTC+14): from then on some contact's local
+ * time may have come.
+ */
+export function earliestWallClockAnywhere(at: Date, from: string): Date {
+  const wallClock = wallClockIn(at, from);
+  let earliest = at;
+  for (const zone of timeZones()) {
+    const instant = instantAt(wallClock, zone);
+    if (instant && instant.getTime() < earliest.getTime()) earliest = instant;
+  }
+  return earliest;
+}
+
+/**
+ * Groups people by the instant `from`'s wall clock at `at` comes in their own zone (those without
+ * a known zone in `from`'s, so at `at` itself): one release per distinct instant, earliest first.
+ * @param zoneOf a person's IANA zone, or "" / an unknown name for none.
+ */
+export function releaseGroups<T>(
+  people: readonly T[],
+  zoneOf: (person: T) => string,
+  at: Date,
+  from: string,
+): Array<{ at: Date; people: T[] }> {
+  const byInstant = new Map<number, T[]>();
+  const instants = new Map<string, number>();
+  for (const person of people) {
+    const zone = canonicalTimeZone(zoneOf(person)) ?? from;
+    let instant = instants.get(zone);
+    if (instant === undefined) {
+      instant = sameWallClockIn(at, from, zone).getTime();
+      instants.set(zone, instant);
+    }
+    byInstant.get(instant)?.push(person) ?? byInstant.set(instant, [person]);
+  }
+  return [...byInstant.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([instant, group]) => ({ at: new Date(instant), people: group }));
+}

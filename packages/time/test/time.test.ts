@@ -5,12 +5,15 @@ import {
   dayIn,
   dayRangeIn,
   daysFrom,
+  earliestWallClockAnywhere,
   instantAt,
   isDay,
   isTimeOfDay,
   monthDayOf,
   nextTimeOfDay,
   offsetLabel,
+  releaseGroups,
+  sameWallClockIn,
   startOfDayIn,
   timeZones,
   UTC,
@@ -151,5 +154,57 @@ describe("waits until a time of day", () => {
     expect(isTimeOfDay("9:00")).toBe(false);
     expect(isTimeOfDay("24:00")).toBe(false);
     expect(() => nextTimeOfDay(new Date(), "25:00", LONDON)).toThrow(RangeError);
+  });
+});
+
+describe("the same wall clock in each contact's own zone", () => {
+  it("releases 09:00 London at 09:00 in Los Angeles across both March changes", () => {
+    // Sunday 8 March 2026: Los Angeles has gone to PDT (UTC-7), London is still on GMT.
+    const london9 = instantAt("2026-03-08T09:00", "Europe/London")!;
+    expect(london9).toEqual(new Date("2026-03-08T09:00:00Z"));
+    expect(sameWallClockIn(london9, "Europe/London", "America/Los_Angeles")).toEqual(new Date("2026-03-08T16:00:00Z"));
+    // The Saturday before, LA was on PST (UTC-8): eight hours, not seven.
+    const saturday = instantAt("2026-03-07T09:00", "Europe/London")!;
+    expect(sameWallClockIn(saturday, "Europe/London", "America/Los_Angeles")).toEqual(new Date("2026-03-07T17:00:00Z"));
+    // Sunday 29 March 2026 London goes to BST: 09:00 there is 08:00 UTC, LA 09:00 PDT is 16:00 UTC.
+    const bst = instantAt("2026-03-29T09:00", "Europe/London")!;
+    expect(bst).toEqual(new Date("2026-03-29T08:00:00Z"));
+    expect(sameWallClockIn(bst, "Europe/London", "America/Los_Angeles")).toEqual(new Date("2026-03-29T16:00:00Z"));
+    // The other way: 09:00 LA on Saturday 28 March is released at 09:00 in London, still GMT that day.
+    const la = instantAt("2026-03-28T09:00", "America/Los_Angeles")!;
+    expect(sameWallClockIn(la, "America/Los_Angeles", "Europe/London")).toEqual(new Date("2026-03-28T09:00:00Z"));
+  });
+
+  it("moves a wall clock the contact's zone skips forward by the gap", () => {
+    // 01:30 on 29 March 2026 does not exist in London (01:00 → 02:00): it is 02:30 BST, 01:30 UTC.
+    const tokyo = instantAt("2026-03-29T01:30", "Asia/Tokyo")!;
+    expect(sameWallClockIn(tokyo, "Asia/Tokyo", "Europe/London")).toEqual(new Date("2026-03-29T01:30:00Z"));
+    // 02:30 on 8 March 2026 does not exist in Los Angeles: 03:30 PDT, 10:30 UTC.
+    const utc = new Date("2026-03-08T02:30:00Z");
+    expect(sameWallClockIn(utc, "UTC", "America/Los_Angeles")).toEqual(new Date("2026-03-08T10:30:00Z"));
+  });
+
+  it("finds the earliest release anywhere (UTC+14)", () => {
+    const at = instantAt("2026-03-29T09:00", "Europe/London")!;
+    expect(earliestWallClockAnywhere(at, "Europe/London")).toEqual(new Date("2026-03-28T19:00:00Z"));
+  });
+
+  it("groups contacts by their release instant, the zoneless ones at the business's own", () => {
+    const at = instantAt("2026-03-29T09:00", "Europe/London")!;
+    const people = [
+      { id: "a", zone: "America/Los_Angeles" },
+      { id: "b", zone: "" },
+      { id: "c", zone: "US/Pacific" },
+      { id: "d", zone: "Europe/Lisbon" },
+      { id: "e", zone: "Not/AZone" },
+      { id: "f", zone: "Asia/Kolkata" },
+    ];
+    const groups = releaseGroups(people, (p) => p.zone, at, "Europe/London");
+    expect(groups.map((g) => [g.at.toISOString(), g.people.map((p) => p.id)])).toEqual([
+      ["2026-03-29T03:30:00.000Z", ["f"]],
+      // Lisbon shares London's clock that day: one group.
+      ["2026-03-29T08:00:00.000Z", ["b", "d", "e"]],
+      ["2026-03-29T16:00:00.000Z", ["a", "c"]],
+    ]);
   });
 });
