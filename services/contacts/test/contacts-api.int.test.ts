@@ -72,6 +72,17 @@ describe("contacts CRUD", () => {
     expect(bad.body.error.fields.email).toBe("Invalid email");
   });
 
+  it("keeps the contact's own time zone, in its canonical name, and clears it", async () => {
+    const set = await patch(owner, `/api/contacts/${id}`, { timeZone: "US/Pacific" });
+    expect(set.status).toBe(200);
+    expect(set.body.result).toMatchObject({ timeZone: "America/Los_Angeles", firstName: "Ada" });
+    expect((await owner.get(`/api/contacts/${id}`)).body.result.timeZone).toBe("America/Los_Angeles");
+    const bad = await patch(owner, `/api/contacts/${id}`, { timeZone: "GMT+1:00 Europe" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields.timeZone).toBe("Time zone must be an IANA name such as Europe/London");
+    expect((await patch(owner, `/api/contacts/${id}`, { timeZone: "" })).body.result.timeZone).toBe("");
+  });
+
   it("appends interactions of a known type and lists them newest first", async () => {
     const unknown = await owner.post(`/api/contacts/${id}/interactions`, { type: "telepathy" });
     expect(unknown.status).toBe(400);

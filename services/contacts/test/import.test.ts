@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "@jest/globals";
+import { checkContactFields } from "../src/domain/contact";
 import { type CustomFieldDefinition, fieldCatalogue } from "../src/domain/fields";
 import { guessMapping } from "../src/domain/import-mapping";
 import { consentOf, parseTags, readRow } from "../src/domain/import-row";
@@ -178,5 +179,41 @@ describe("rows", () => {
   it("reads Mailchimp's quoted tag lists", () => {
     expect(parseTags('"Customer","VIP"')).toEqual(["Customer", "VIP"]);
     expect(parseTags("a; b ,, A")).toEqual(["a", "b"]);
+  });
+});
+
+describe("a contact's own time zone", () => {
+  it("maps a 'Time zone' or 'Timezone' column and stores the zone's canonical name", () => {
+    expect(guessMapping(["Email", "Time zone"], [])).toEqual(["email", "timeZone"]);
+    expect(guessMapping(["Email", "Timezone"], [])).toEqual(["email", "timeZone"]);
+    const row = readRow({ email: "ada@example.com", timeZone: "US/Pacific" }, fields, []);
+    expect(row).toMatchObject({ ok: true, contact: { timeZone: "America/Los_Angeles" } });
+    expect(readRow({ email: "ada@example.com", timeZone: "Europe/London" }, fields, [])).toMatchObject({
+      ok: true,
+      contact: { timeZone: "Europe/London" },
+    });
+  });
+
+  it("refuses a row whose zone is no IANA name, with the cell", () => {
+    expect(readRow({ email: "ada@example.com", timeZone: "+01:00" }, fields, [])).toEqual({
+      ok: false,
+      reason: "Unknown time zone: +01:00",
+      value: "+01:00",
+    });
+  });
+
+  it("checks a zone given on the form or the API, and clears it with an empty one", () => {
+    const settings = { customFields: [], contactTypes: [] };
+    const set = checkContactFields({ email: "ada@example.com", timeZone: " US/Pacific " }, settings);
+    expect(set).toMatchObject({ ok: true, value: { timeZone: "America/Los_Angeles" } });
+    if (!set.ok) return;
+    expect(checkContactFields({ timeZone: "" }, settings, set.value)).toMatchObject({
+      ok: true,
+      value: { timeZone: "" },
+    });
+    expect(checkContactFields({ timeZone: "Mars/Olympus" }, settings, set.value)).toEqual({
+      ok: false,
+      fields: { timeZone: "Time zone must be an IANA name such as Europe/London" },
+    });
   });
 });

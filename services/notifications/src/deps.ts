@@ -48,6 +48,8 @@ export interface NotificationsDeps {
 export interface EmailRecipient extends EmailContact {
   /** pending, subscribed, unsubscribed, bounced, complained. */
   consent: string;
+  /** The contact's own IANA time zone; "" for none (the business's applies). */
+  timeZone?: string;
 }
 
 /** The contacts service, as the email area uses it (service token, naming the user). */

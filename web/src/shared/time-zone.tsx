@@ -27,6 +27,8 @@ export function TimeZoneSelect({
   onBlur,
   status,
   testId,
+  allowClear,
+  placeholder = "Choose a time zone",
 }: {
   id?: string;
   value: string;
@@ -34,6 +36,9 @@ export function TimeZoneSelect({
   onBlur?: () => void;
   status?: "error";
   testId?: string;
+  /** Offers to clear the choice (onChange gets ""). */
+  allowClear?: boolean;
+  placeholder?: string;
 }) {
   const options = useMemo(() => {
     const now = new Date();
@@ -44,10 +49,11 @@ export function TimeZoneSelect({
       id={id}
       showSearch={{ optionFilterProp: "label" }}
       value={value || undefined}
-      onChange={onChange}
+      onChange={(zone?: string) => onChange(zone ?? "")}
       onBlur={onBlur}
       options={options}
-      placeholder="Choose a time zone"
+      allowClear={allowClear}
+      placeholder={placeholder}
       status={status}
       style={{ width: "100%" }}
       data-testid={testId}

@@ -1,4 +1,5 @@
 import { emailError, normalizeEmail } from "@crafter/kit";
+import { canonicalTimeZone } from "@crafter/time";
 import {
   CONSENT_STATUSES,
   type ConsentStatus,
@@ -27,6 +28,8 @@ export interface ContactFieldsInput {
   tags?: string[];
   custom?: Record<string, unknown>;
   customerSince?: Date;
+  /** An IANA time zone ("Europe/London"); "" clears it. */
+  timeZone?: string;
 }
 
 /** The fields after `checkContactFields`: trimmed, email normalised, custom values typed. */
@@ -41,6 +44,8 @@ export interface ContactFields {
   tags: string[];
   custom: Record<string, string | number | boolean | Date>;
   customerSince?: Date;
+  /** The contact's own IANA zone, canonical; "" or absent when unknown (the business's zone applies). */
+  timeZone?: string;
 }
 
 export const MAX_TAGS = 50;
@@ -101,6 +106,7 @@ export function emptyContactFields(): ContactFields {
     contactType: "",
     tags: [],
     custom: {},
+    timeZone: "",
   };
 }
 
@@ -165,6 +171,12 @@ export function checkContactFields(
   if (input.customerSince !== undefined) {
     if (Number.isNaN(input.customerSince.getTime())) fields.customerSince = "Customer since must be a date";
     else out.customerSince = input.customerSince;
+  }
+  if (input.timeZone !== undefined) {
+    const zone = input.timeZone.trim();
+    const known = zone === "" ? "" : canonicalTimeZone(zone);
+    if (known === null) fields.timeZone = "Time zone must be an IANA name such as Europe/London";
+    else out.timeZone = known;
   }
   return Object.keys(fields).length > 0 ? { ok: false, fields } : { ok: true, value: out };
 }

@@ -50,6 +50,7 @@ export const BUILT_IN_FIELDS: readonly FieldDefinition[] = [
   { key: "consent", label: "Consent", kind: "select", options: CONSENT_STATUSES },
   { key: "source", label: "Source", kind: "select", options: CONTACT_SOURCES },
   { key: "customerSince", label: "Customer since", kind: "date" },
+  { key: "timeZone", label: "Time zone", kind: "text", maxLength: 64 },
   { key: "updated_on", label: "Updated on", kind: "date" },
   { key: "interactions", label: "Interactions", kind: "list" },
 ];

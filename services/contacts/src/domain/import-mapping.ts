@@ -86,6 +86,12 @@ const SYNONYMS: Record<string, string> = {
   organization: "company",
   associatedcompany: "company",
   business: "company",
+  // time zone
+  timezone: "timeZone",
+  tz: "timeZone",
+  zeitzone: "timeZone",
+  fuseauhoraire: "timeZone",
+  zonahoraria: "timeZone",
   // tags
   tags: "tags",
   tag: "tags",

@@ -1,4 +1,5 @@
 import { emailError, normalizeEmail } from "@crafter/kit";
+import { canonicalTimeZone } from "@crafter/time";
 import {
   CONSENT_STATUSES,
   type ConsentStatus,
@@ -21,6 +22,8 @@ export interface ImportedContact {
   /** When the file says the consent was given or withdrawn, if it does. */
   consentAt?: Date;
   customerSince?: Date;
+  /** The contact's IANA zone, canonical. */
+  timeZone?: string;
   custom: Record<string, string | number | boolean | Date>;
 }
 
@@ -183,6 +186,12 @@ export function readRow(
     if (value.length > max)
       return { ok: false, reason: `${labelOf(name, fields)} is longer than ${max} characters`, value };
     contact[name] = value;
+  }
+  const zone = (cells.timeZone ?? "").trim();
+  if (zone !== "") {
+    const known = canonicalTimeZone(zone);
+    if (!known) return { ok: false, reason: `Unknown time zone: ${zone}`, value: zone };
+    contact.timeZone = known;
   }
   const kind = (cells.customerKind ?? "").trim().toLowerCase();
   if (kind !== "") {

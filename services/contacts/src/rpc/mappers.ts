@@ -67,6 +67,7 @@ export function toContact(doc: StoredContact): Contact {
     consent: consentToProto(doc.consent),
     consentAt: ts(doc.consentAt),
     interactionCount: doc.interactionCount ?? 0,
+    timeZone: doc.timeZone ?? "",
   });
 }
 
@@ -119,6 +120,7 @@ export function fromContactInput(input: ContactInput | undefined, fields: readon
     contactType: c.contactType ?? "",
     tags: c.tags ?? [],
     custom: (c.custom ?? {}) as Record<string, unknown>,
+    timeZone: c.timeZone ?? "",
   };
   if (c.customerSince) all.customerSince = timestampDate(c.customerSince);
   if (fields.length === 0) return all;

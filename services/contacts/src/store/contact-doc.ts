@@ -16,6 +16,8 @@ export interface ContactDoc {
   tags: string[];
   custom: Record<string, string | number | boolean | Date>;
   customerSince?: Date;
+  /** An IANA zone, canonical; "" (or absent, on contacts made before) for none. */
+  timeZone?: string;
   updatedOn: Date;
   source: string;
   consent: ConsentStatus;

@@ -29,6 +29,7 @@ const contactSchema = new Schema<ContactDoc>(
     tags: { type: [String], default: () => [] },
     custom: { type: Schema.Types.Mixed, default: () => ({}) },
     customerSince: Date,
+    timeZone: { type: String, default: "" },
     updatedOn: { type: Date, required: true },
     source: { type: String, required: true },
     consent: { type: String, required: true },

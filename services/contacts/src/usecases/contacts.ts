@@ -28,6 +28,7 @@ export function stateOf(doc: StoredContact): ContactState {
     tags: doc.tags ?? [],
     custom: doc.custom ?? {},
     customerSince: doc.customerSince,
+    timeZone: doc.timeZone ?? "",
     source: doc.source,
     consent: doc.consent,
     updatedOn: doc.updatedOn,

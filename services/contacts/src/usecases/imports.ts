@@ -293,7 +293,7 @@ function mergeInput(row: ImportedContact, current: StoredContact | undefined): C
     tags: [...(current?.tags ?? []), ...row.tags],
     custom: row.custom,
   };
-  for (const key of ["firstName", "lastName", "phone", "company", "customerKind", "contactType"] as const) {
+  for (const key of ["firstName", "lastName", "phone", "company", "customerKind", "contactType", "timeZone"] as const) {
     if (row[key]) input[key] = row[key];
   }
   if (row.customerSince) input.customerSince = row.customerSince;
@@ -308,7 +308,7 @@ function overlay(earlier: ImportedContact, later: ImportedContact): ImportedCont
     custom: { ...earlier.custom, ...later.custom },
     consent: nextConsent(earlier.consent, later.consent),
   };
-  for (const key of ["firstName", "lastName", "phone", "company", "customerKind", "contactType"] as const) {
+  for (const key of ["firstName", "lastName", "phone", "company", "customerKind", "contactType", "timeZone"] as const) {
     if (later[key]) (out as unknown as Record<string, unknown>)[key] = later[key];
   }
   if (later.customerSince) out.customerSince = later.customerSince;

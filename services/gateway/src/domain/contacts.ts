@@ -52,6 +52,7 @@ export function toContactJson(c: Contact | undefined) {
     consent: CONSENT_NAMES[c.consent],
     consentAt: iso(c.consentAt),
     interactionCount: c.interactionCount,
+    timeZone: c.timeZone,
   };
 }
 

@@ -86,6 +86,7 @@ const contactSchema = z
     consent: z.string(),
     consentAt: z.string().nullable(),
     interactionCount: z.number(),
+    timeZone: z.string().meta({ description: "The contact's own IANA time zone; empty: the business's." }),
   })
   .meta({ id: "Contact" });
 
@@ -126,6 +127,9 @@ const contactInput = z.object({
   tags: z.array(text("A tag", 50), { error: "tags must be a list" }).max(50, "At most 50 tags").optional(),
   custom: jsonObject("custom").optional(),
   customerSince: isoDate("customerSince").nullable().optional(),
+  timeZone: text("timeZone", 64)
+    .optional()
+    .meta({ description: 'An IANA time zone ("Europe/London"); "" clears it (the business\'s zone applies).' }),
 });
 type ContactInputBody = z.output<typeof contactInput>;
 

@@ -40,6 +40,7 @@ function recipientOf(contact: Contact): EmailRecipient {
     firstName: contact.firstName,
     lastName: contact.lastName,
     consent: CONSENT_NAMES[contact.consent] ?? "pending",
+    timeZone: contact.timeZone,
   };
 }
 

@@ -5,6 +5,7 @@ import { useMemo } from "react";
 import { Controller, type FieldError, useForm } from "react-hook-form";
 import { ChipInput } from "../../shared/ChipInput";
 import { FormField } from "../../shared/FormField";
+import { TimeZoneSelect } from "../../shared/time-zone";
 import { useContactTypes } from "./api";
 import { type ContactFormValues, contactFormSchema } from "./schema";
 import { CUSTOMER_KINDS, type CustomField } from "./types";
@@ -75,6 +76,31 @@ export function ContactForm({ customFields, defaultValues, submitLabel, onSubmit
           </Col>
           <Col xs={24} md={12}>
             {text("company", "Company", { autoComplete: "organization" })}
+          </Col>
+          <Col xs={24} md={12}>
+            <FormField
+              id="contact-timeZone"
+              label="Time zone"
+              error={errors.timeZone}
+              extra="The contact's own time zone; empty: the business's."
+            >
+              <Controller
+                name="timeZone"
+                control={control}
+                render={({ field }) => (
+                  <TimeZoneSelect
+                    id="contact-timeZone"
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    allowClear
+                    placeholder="The business's time zone"
+                    status={errors.timeZone ? "error" : undefined}
+                    testId="contact-timeZone"
+                  />
+                )}
+              />
+            </FormField>
           </Col>
           <Col xs={24} md={12}>
             <FormField id="contact-customerKind" label="Customer kind">

@@ -136,6 +136,7 @@ export default function ContactPage() {
                       lastName: values.lastName.trim(),
                       phone: values.phone.trim(),
                       company: values.company.trim(),
+                      timeZone: values.timeZone,
                       customerKind: values.customerKind,
                       contactType: values.contactType,
                       tags: values.tags,
@@ -197,6 +198,9 @@ function ContactDetails({ contact, customFields }: { contact: ContactDetail; cus
       <Descriptions.Item label="Email">{contact.email}</Descriptions.Item>
       <Descriptions.Item label="Phone">{contact.phone}</Descriptions.Item>
       <Descriptions.Item label="Company">{contact.company}</Descriptions.Item>
+      <Descriptions.Item label="Time zone">
+        <span data-testid="contact-time-zone">{contact.timeZone || "The business's"}</span>
+      </Descriptions.Item>
       <Descriptions.Item label="Customer kind">{kind}</Descriptions.Item>
       <Descriptions.Item label="Contact type">{type}</Descriptions.Item>
       <Descriptions.Item label="Source">{contact.source}</Descriptions.Item>

@@ -1,3 +1,4 @@
+import { isTimeZone } from "@crafter/time";
 import { z } from "zod";
 import type { Contact, ContactInput, CustomField } from "./types";
 
@@ -24,6 +25,8 @@ export interface ContactFormValues {
   email: string;
   phone: string;
   company: string;
+  /** An IANA zone, or "" for the business's. */
+  timeZone: string;
   customerKind: string;
   contactType: string;
   tags: string[];
@@ -59,6 +62,7 @@ export function contactFormSchema(customFields: readonly CustomField[]) {
       .max(40, "At most 40 characters")
       .refine((value) => value === "" || /^[+()\d\s.-]{3,}$/.test(value), "Invalid phone number"),
     company: z.string().trim().max(200, "At most 200 characters"),
+    timeZone: z.string().refine((value) => value === "" || isTimeZone(value), "Choose a time zone from the list"),
     customerKind: z.string(),
     contactType: z.string(),
     tags: z.array(z.string().trim().min(1).max(50, "A tag is at most 50 characters")).max(50, "At most 50 tags"),
@@ -73,6 +77,7 @@ export function emptyContactForm(customFields: readonly CustomField[]): ContactF
     email: "",
     phone: "",
     company: "",
+    timeZone: "",
     customerKind: "",
     contactType: "",
     tags: [],
@@ -96,6 +101,7 @@ export function contactToForm(contact: Contact, customFields: readonly CustomFie
     email: contact.email ?? "",
     phone: contact.phone ?? "",
     company: contact.company ?? "",
+    timeZone: contact.timeZone ?? "",
     customerKind: contact.customerKind ?? "",
     contactType: contact.contactType ?? "",
     tags: contact.tags ?? [],
@@ -122,7 +128,7 @@ export function typedCustomValues(
 /** Form values → the contract's ContactInput (empty strings left out on create). */
 export function toContactInput(values: ContactFormValues, customFields: readonly CustomField[]): ContactInput {
   const input: ContactInput = { email: values.email.trim().toLowerCase() };
-  for (const key of ["firstName", "lastName", "phone", "company", "customerKind", "contactType"] as const) {
+  for (const key of ["firstName", "lastName", "phone", "company", "customerKind", "contactType", "timeZone"] as const) {
     const value = values[key].trim();
     if (value) input[key] = value;
   }

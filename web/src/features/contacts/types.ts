@@ -37,6 +37,8 @@ export interface Contact {
   email: string;
   phone?: string;
   company?: string;
+  /** The contact's own IANA time zone; "" or absent: the business's. */
+  timeZone?: string;
   customerKind?: CustomerKind | string;
   contactType?: string;
   tags?: string[];
@@ -86,6 +88,7 @@ export interface ContactInput {
   tags?: string[];
   custom?: Record<string, unknown>;
   consent?: string;
+  timeZone?: string;
 }
 
 /** Filters of `GET /api/contacts` (also the `filter` of a bulk action and the CSV export). */
