@@ -1,3 +1,4 @@
+import type { ProjectPermission } from "@crafter/roles";
 import type { ComponentType, ReactNode } from "react";
 
 /** The route table's types (routes.tsx and each area's routes in areas.ts share them). */
@@ -25,6 +26,11 @@ export interface RouteEntry {
   flag?: string;
   /** When set, only these roles see the menu entries and may open the page. */
   roles?: string[];
+  /**
+   * The permission on the active project (@crafter/roles PROJECT_PERMISSIONS) its links need: the
+   * gateway refuses the page's calls to a project role without it, so its links are not shown.
+   */
+  projectPermission?: ProjectPermission;
   /**
    * "business": a page a business shows its own visitors (its lead form, the double opt-in page),
    * framed by the business's name and logo and never by Crafter's header and footer.

@@ -4,6 +4,7 @@ import { api, fetcher } from "../api";
 import { isProjectScopedKey, keys } from "../keys";
 import { paths } from "../paths";
 import type { CheckListItem, CreateProjectInput, InitialState, Profile } from "../types";
+import { useInitial } from "./app";
 
 export interface CreatedProject {
   project: { projectId: string; projectTitle: string; profileId?: string };
@@ -43,6 +44,18 @@ export interface ProjectListItem {
 /** `GET /api/projects`: the user's projects, each with its profile (the contextSelector's choices). */
 export function useProjects(enabled = true) {
   return useSWR<{ projects: ProjectListItem[] }>(enabled ? keys.projects() : null, fetcher);
+}
+
+/**
+ * The caller's role on the active project (@crafter/roles PROJECT_ROLES): "owner" of their own
+ * project, or a team member's "manager" / "projectAdmin"; undefined while it loads.
+ */
+export function useActiveProjectRole(): string | undefined {
+  const activeId = useInitial().data?.activeProjectInfo?.projectId;
+  const { data } = useProjects(Boolean(activeId));
+  if (!activeId || !data) return undefined;
+  const project = data.projects.find((p) => p.projectId === activeId);
+  return project ? (project.role ?? "owner") : undefined;
 }
 
 /**

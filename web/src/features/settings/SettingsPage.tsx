@@ -2,11 +2,12 @@ import { Card, Descriptions, Flex, Switch, Tag, Typography } from "antd";
 import { Link } from "react-router-dom";
 import { flagAllows } from "../../api/flags";
 import { useAccount, useFlags, useSettings, useUpdateSettings } from "../../api/hooks/app";
+import { useActiveProjectRole } from "../../api/hooks/projects";
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { ApiKeysCard } from "./ApiKeysCard";
-import { SETTINGS_LINKS } from "./routes";
+import { SETTINGS_LINKS, visibleSettingsLinks } from "./routes";
 
 /**
  * /app/settings: links to the sub-pages, account info (`GET /api/user/account`), the theme switch
@@ -17,9 +18,12 @@ export default function SettingsPage() {
   const settings = useSettings();
   const updateSettings = useUpdateSettings();
   const flags = useFlags();
-  const links = SETTINGS_LINKS.filter(
-    (link) => flagAllows(link.flag, flags) && (!link.roles || (!!account && link.roles.includes(account.role))),
-  );
+  const projectRole = useActiveProjectRole();
+  const links = visibleSettingsLinks(SETTINGS_LINKS, {
+    flagAllows: (flag) => flagAllows(flag, flags),
+    accountRole: account?.role,
+    projectRole,
+  });
 
   return (
     <Flex vertical gap={24} className="crafter-page crafter-page--narrow">

@@ -1,4 +1,4 @@
-import { PERMISSIONS } from "@crafter/roles";
+import { canOnProject, PERMISSIONS } from "@crafter/roles";
 import { lazy } from "react";
 import type { RouteEntry } from "../../app/route-types";
 
@@ -27,8 +27,14 @@ export const SETTINGS_ROUTES: RouteEntry[] = [
     Component: AiSettingsPage,
     roles: [...PERMISSIONS["ai.settings"]],
   },
-  // The active project's sender identity and DKIM; the gateway lets its owner and project admins in.
-  { path: "/app/settings/sender", title: "Sender", access: "app", Component: SenderSettingsPage },
+  // The active project's sender identity and DKIM: the gateway's rule (project.settings) decides who sees it.
+  {
+    path: "/app/settings/sender",
+    title: "Sender",
+    access: "app",
+    projectPermission: "project.settings",
+    Component: SenderSettingsPage,
+  },
   {
     path: "/app/settings/referrals",
     title: "Referrals",
@@ -49,5 +55,23 @@ export const SETTINGS_LINKS = SETTINGS_ROUTES.filter((route) => route.path.start
     label: route.title,
     flag: route.flag,
     roles: route.roles,
+    projectPermission: route.projectPermission,
   }),
 );
+
+/**
+ * The Settings page's links a user sees: those their flags allow, their account role may open
+ * (`roles`) and their role on the active project may use (`projectPermission`, the rule the
+ * gateway applies); a link that needs a project permission stays hidden while the role loads.
+ */
+export function visibleSettingsLinks(
+  links: typeof SETTINGS_LINKS,
+  who: { flagAllows: (flag: string | undefined) => boolean; accountRole?: string; projectRole?: string },
+): typeof SETTINGS_LINKS {
+  return links.filter(
+    (link) =>
+      who.flagAllows(link.flag) &&
+      (!link.roles || (who.accountRole !== undefined && link.roles.includes(who.accountRole))) &&
+      (!link.projectPermission || canOnProject(who.projectRole, link.projectPermission)),
+  );
+}
