@@ -80,7 +80,7 @@ export default function SegmentsPage() {
                   <>
                     <Link to={CONTACT_PAGES.segment(segment.id)}>{segment.name}</Link>
                     {/* A phone has no room for the Contacts column: the count goes under the name. */}
-                    {!screens.sm && <SegmentCount segment={segment} />}
+                    {!screens.sm && <SegmentCount segment={segment} maxWidth={140} />}
                   </>
                 ),
               },
@@ -139,7 +139,7 @@ export default function SegmentsPage() {
 }
 
 /** "120 contacts" and, below, who of them a campaign would not reach. */
-function SegmentCount({ segment }: { segment: Segment }) {
+function SegmentCount({ segment, maxWidth = 240 }: { segment: Segment; maxWidth?: number }) {
   const counts = segment.counts;
   if (!counts) return null;
   const notReached = [
@@ -153,7 +153,7 @@ function SegmentCount({ segment }: { segment: Segment }) {
     <div data-testid="segment-contacts">
       <Typography.Text>{countLabel(counts.total, "contact")}</Typography.Text>
       {notReached.length > 0 && (
-        <div style={{ maxWidth: 240, whiteSpace: "normal" }}>
+        <div style={{ maxWidth, whiteSpace: "normal" }}>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {notReached.join(", ")}
           </Typography.Text>
