@@ -39,6 +39,11 @@ export function createKafka(brokers: string, clientId: string, logger: Logger): 
       const consumer = new Consumer({
         ...base,
         groupId,
+        // A member of a killed process holds the group's next join (and so a restarted service's
+        // readiness) until its session times out: 30 s, as kafkajs had, not this client's 60 s, so a
+        // restart is ready well within scripts/stack.mjs's 60 s and the chart's startup probe.
+        sessionTimeout: 30_000,
+        rebalanceTimeout: 60_000,
         deserializers: { key: text, value: bytes, headerKey: text, headerValue: text },
       }) as KafkaConsumer;
       // Heartbeat and rejoin failures are retried by the client; an unheard 'error' would end the process.
