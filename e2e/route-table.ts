@@ -10,6 +10,8 @@ export interface RouteRow {
   access: "public" | "auth" | "app";
   flag?: string;
   roles?: string[];
+  /** "business": framed by the business's name and logo, titled "<page> · <business>", not Crafter's. */
+  frame?: "business";
 }
 
 /**
@@ -59,5 +61,12 @@ export async function routeTable(): Promise<RouteRow[]> {
   });
   const context: { table?: { ROUTES: RouteRow[] } } = {};
   runInNewContext(bundle.outputFiles[0]!.text, context);
-  return context.table!.ROUTES.map(({ path, title, access, flag, roles }) => ({ path, title, access, flag, roles }));
+  return context.table!.ROUTES.map(({ path, title, access, flag, roles, frame }) => ({
+    path,
+    title,
+    access,
+    flag,
+    roles,
+    frame,
+  }));
 }

@@ -116,7 +116,14 @@ function concrete(route: RouteRow): string {
  * screen while the next one loads, so this waits for the route's title (or a redirect elsewhere) and
  * the `ready` element, then until no spinner or skeleton has been on screen for 300 ms (45 s at most).
  */
-async function open(page: Page, path: string, title: string, ready: string, first: boolean): Promise<string | null> {
+async function open(
+  page: Page,
+  path: string,
+  title: string,
+  ready: string,
+  first: boolean,
+  business: boolean,
+): Promise<string | null> {
   if (first) await page.goto(path);
   else {
     await page.evaluate((to) => {
@@ -125,10 +132,15 @@ async function open(page: Page, path: string, title: string, ready: string, firs
     }, path);
   }
   return page.evaluate(
-    async ({ path, title, ready }) => {
+    async ({ path, title, ready, business }) => {
       const deadline = Date.now() + 45_000;
+      // A business-framed page is titled "<page>" until the business is known, then "<page> · <business>".
+      const titled = () =>
+        business
+          ? document.title !== "" && !document.title.endsWith(" · Crafter")
+          : document.title === `${title} · Crafter`;
       const arrived = () =>
-        (document.title === `${title} · Crafter` || location.pathname !== new URL(path, location.href).pathname) &&
+        (titled() || location.pathname !== new URL(path, location.href).pathname) &&
         document.querySelector(ready) !== null;
       const spinner = () =>
         [...document.querySelectorAll<HTMLElement>(".ant-spin-spinning, .ant-skeleton-active")].find(
@@ -147,7 +159,7 @@ async function open(page: Page, path: string, title: string, ready: string, firs
         ? `still loading after 45 s: ${shown?.outerHTML.slice(0, 200)}`
         : `not shown after 45 s (title "${document.title}", ${ready} ${document.querySelector(ready) ? "present" : "absent"})`;
     },
-    { path, title, ready },
+    { path, title, ready, business },
   );
 }
 
@@ -178,8 +190,15 @@ function expectations(route: RouteRow, viewport: Viewport): Record<string, Recor
         : {}),
     };
   }
-  // The embed page goes inside other sites' iframes: no header of ours.
-  if (route.path.endsWith("/embed")) return { ".crafter-public__header": null, ".crafter-public__content": {} };
+  // The lead form (hosted and embedded in other sites' iframes) and the double opt-in page are the
+  // business's: no header of ours; the form, whose business is known, shows the business's name.
+  if (route.frame === "business") {
+    return {
+      ".crafter-public__header": null,
+      ".crafter-public__content": {},
+      ...(route.path.startsWith("/f/") ? { '[data-testid="business-brand"]': { display: /flex|block/ } } : {}),
+    };
+  }
   const shell = { ".crafter-public__header": { display: "flex", justifyContent: "space-between" } };
   if (route.access === "auth") return { ...shell, ".crafter-auth__card": { maxWidth: "440px" } };
   if (!/^\/(features|usecases|why-us|pricing|integrations\/shopify|FAQ)$/.test(route.path)) return shell;
@@ -299,7 +318,7 @@ describe.each(VIEWPORTS)("every page at $width×$height", (viewport) => {
       const problems: string[] = [];
       const expected = expectations(route, viewport);
       const ready = route.access === "app" ? ".crafter-shell__content" : ".crafter-public__content";
-      const loading = await open(page, path, route.title, ready, first[who]);
+      const loading = await open(page, path, route.title, ready, first[who], route.frame === "business");
       first[who] = false;
       if (loading) problems.push(loading);
       await page.screenshot({ path: join(shots, `${viewport.name}-${slug(route.path)}.png`), fullPage: true });
