@@ -25,6 +25,15 @@ it("changes the email from the emailed link once, and says so", async () => {
   const { page, session } = await signedInContext(browser, "confirm-email-e2e", {
     viewport: { width: 1366, height: 850 },
   });
+  // A member with a business: without one, the app sends every page to onboarding (/app/welcome).
+  const project = await session.post("/api/projects/createProject", {
+    name: "Spoke & Sprocket",
+    description: "A family-run bicycle repair shop.",
+    audience: "Commuters",
+    keywords: ["bike repair"],
+    websiteUrl: "spokeandsprocket.example.com",
+  });
+  expect(project.status).toBe(201);
   const newEmail = uniqueEmail("confirm-email-new");
   const asked = await session.post("/api/settings/email", { newEmail, currentPassword: "password-123" });
   expect(asked.status).toBe(200);
