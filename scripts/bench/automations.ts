@@ -9,13 +9,10 @@ import { toBinary } from "@bufbuild/protobuf";
 import { createKafka, createLogger, createPublisher, TOPICS, topicName } from "@crafter/kit";
 import { stackEnv, verifiedSession } from "@crafter/kit/testing";
 import { LeadCapturedSchema } from "@crafter/proto/crafter/events/v1/contacts_pb";
+import { numberArg } from "./common";
 
-const arg = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const EVENTS = arg("events", 40);
-const GAP_MS = arg("gap-ms", 250);
+const EVENTS = numberArg("events", 40);
+const GAP_MS = numberArg("gap-ms", 250);
 // --tag: the first step adds a tag (a contacts RPC) instead of sending an email (sendToContact's
 // whole pipeline: contact, billing's counter, the footer, SMTP), to tell the engine's share apart.
 const TAG = process.argv.includes("--tag");

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { type GatewaySession, repoRoot, stackEnv, verifiedSession } from "@crafter/kit/testing";
+import { type EnvelopeResponse, type GatewaySession, repoRoot, stackEnv, verifiedSession } from "@crafter/kit/testing";
 import autocannon from "autocannon";
 import mongoose, { type Connection } from "mongoose";
 
@@ -278,4 +278,31 @@ export async function settle(maxBusy = 0.4, timeoutS = 60): Promise<string> {
   const waited = ((performance.now() - started) / 1000).toFixed(0);
   const quiet = busy <= maxBusy ? "quiet" : `still busy after the ${timeoutS} s limit`;
   return `${quiet} after ${waited} s: cores ${(100 * busy).toFixed(0)} % busy over the last 2 s`;
+}
+
+/** The number after `--name` on the command line, else `fallback`. */
+export function numberArg(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
+/**
+ * Calls `call` `runs` times one after another and prints its p50 and p95 in ms, the label padded
+ * to `width` characters. @throws on the first answer with status 400 or more.
+ */
+export async function timed(
+  label: string,
+  runs: number,
+  call: () => Promise<EnvelopeResponse>,
+  width = 34,
+): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    const result = await call();
+    times.push(performance.now() - start);
+    if (result.status >= 400) throw new Error(`${label}: ${result.status} ${JSON.stringify(result.body)}`);
+  }
+  const ms = (p: number) => percentile(times, p).toFixed(0).padStart(6);
+  console.log(`${label.padEnd(width)} p50 ${ms(50)} ms   p95 ${ms(95)} ms   (${runs} runs)`);
 }

@@ -6,29 +6,13 @@
 // (common.ts `contactDocument`: the plan's profile limit stops a free user at 250); the import runs
 // through the API and updates 10,000 of them.
 //   node scripts/bench/run.mjs contacts [--contacts 50000] [--import 10000] [--runs 7]
-import { type EnvelopeResponse, verifiedSession } from "@crafter/kit/testing";
+import { verifiedSession } from "@crafter/kit/testing";
 import { contactModel } from "../../services/contacts/src/store/contact.repository";
-import { contactDocument, forgetContactSnapshot, percentile, serviceDatabase, userIdOf } from "./common";
+import { contactDocument, forgetContactSnapshot, numberArg, serviceDatabase, timed, userIdOf } from "./common";
 
-const arg = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const N = arg("contacts", 50_000);
-const IMPORT = arg("import", 10_000);
-const RUNS = arg("runs", 7);
-
-async function timed(label: string, runs: number, call: () => Promise<EnvelopeResponse>): Promise<void> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    const result = await call();
-    times.push(performance.now() - start);
-    if (result.status >= 400) throw new Error(`${label}: ${result.status} ${JSON.stringify(result.body)}`);
-  }
-  const ms = (p: number) => percentile(times, p).toFixed(0).padStart(6);
-  console.log(`${label.padEnd(34)} p50 ${ms(50)} ms   p95 ${ms(95)} ms   (${runs} runs)`);
-}
+const N = numberArg("contacts", 50_000);
+const IMPORT = numberArg("import", 10_000);
+const RUNS = numberArg("runs", 7);
 
 const { session } = await verifiedSession("bench-contacts");
 const project = await session.post("/api/projects/createProject", {

@@ -6,29 +6,13 @@
 // `contactDocument`); the first read builds the project's snapshot and is not measured. Needs the test
 // stack and scripts/infra's servers.
 //   node scripts/bench/run.mjs segments [--contacts 10000] [--segments 20] [--runs 9]
-import { type EnvelopeResponse, verifiedSession } from "@crafter/kit/testing";
+import { verifiedSession } from "@crafter/kit/testing";
 import { contactModel } from "../../services/contacts/src/store/contact.repository";
-import { contactDocument, forgetContactSnapshot, percentile, serviceDatabase, userIdOf } from "./common";
+import { contactDocument, forgetContactSnapshot, numberArg, serviceDatabase, timed, userIdOf } from "./common";
 
-const arg = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const N = arg("contacts", 10_000);
-const S = arg("segments", 20);
-const RUNS = arg("runs", 9);
-
-async function timed(label: string, runs: number, call: () => Promise<EnvelopeResponse>): Promise<void> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    const result = await call();
-    times.push(performance.now() - start);
-    if (result.status >= 400) throw new Error(`${label}: ${result.status} ${JSON.stringify(result.body)}`);
-  }
-  const ms = (p: number) => percentile(times, p).toFixed(0).padStart(6);
-  console.log(`${label.padEnd(40)} p50 ${ms(50)} ms   p95 ${ms(95)} ms   (${runs} runs)`);
-}
+const N = numberArg("contacts", 10_000);
+const S = numberArg("segments", 20);
+const RUNS = numberArg("runs", 9);
 
 const { session } = await verifiedSession("bench-segments");
 const project = await session.post("/api/projects/createProject", {
@@ -117,10 +101,19 @@ const listed = await session.get(`/api/segments?${q}&counts=true`);
 const totals = (listed.body.result as Array<{ counts: { total: number } }>).map((s) => s.counts.total);
 console.log(`${S} segments, contacts each: ${totals.join(", ")}`);
 
-await timed(`segments list with counts (${S})`, RUNS, () => session.get(`/api/segments?${q}&counts=true`));
-await timed(`segments list without counts (${S})`, RUNS, () => session.get(`/api/segments?${q}`));
-await timed("one segment's live count", RUNS, () => session.post(`/api/segments/preview?${q}`, { query: trees[1] }));
-await timed("ask-for-permission preview (project)", RUNS, () =>
-  session.post(`/api/contacts/consent-requests/preview?${q}`, {}),
+const WIDTH = 40;
+await timed(`segments list with counts (${S})`, RUNS, () => session.get(`/api/segments?${q}&counts=true`), WIDTH);
+await timed(`segments list without counts (${S})`, RUNS, () => session.get(`/api/segments?${q}`), WIDTH);
+await timed(
+  "one segment's live count",
+  RUNS,
+  () => session.post(`/api/segments/preview?${q}`, { query: trees[1] }),
+  WIDTH,
+);
+await timed(
+  "ask-for-permission preview (project)",
+  RUNS,
+  () => session.post(`/api/contacts/consent-requests/preview?${q}`, {}),
+  WIDTH,
 );
 process.exit(0);
