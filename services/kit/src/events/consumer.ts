@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { createRegistry, type DescMessage, fromBinary, type MessageShape } from "@bufbuild/protobuf";
 import { file_crafter_events_v1_events } from "@crafter/proto/crafter/events/v1/events_pb";
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
@@ -63,8 +64,6 @@ export interface RunningConsumer {
 }
 
 type Message = Awaited<ReturnType<KafkaConsumer["consume"]>> extends AsyncIterable<infer M> ? M : never;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * An idempotent consumer: a message whose `ce_id` this group already processed is skipped; a

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { Admin, Consumer, compatibilityPartitioner, findErrorBy, Producer } from "@platformatic/kafka";
 import type { Logger } from "pino";
 import { splitList } from "../config/config";
@@ -59,8 +60,6 @@ export function createKafka(brokers: string, clientId: string, logger: Logger): 
       }) as KafkaProducer,
   };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A topic and the partitions it should have (services/manifest.yaml; default DEFAULT_PARTITIONS). */
 export interface TopicSpec {
