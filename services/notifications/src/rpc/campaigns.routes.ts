@@ -51,6 +51,12 @@ export function toCampaign(c: CampaignView): Campaign {
     stats: c.stats,
     createdAt: iso(c.createdAt),
     updatedAt: iso(c.updatedAt),
+    sendTimeBy: c.sendTimeBy ?? "business",
+    timeZone: c.timeZone ?? "",
+    startsAt: iso(c.startsAt ?? c.scheduledAt),
+    ...(c.release
+      ? { release: { released: c.release.released, total: c.release.total, nextAt: iso(c.release.nextAt) } }
+      : {}),
   });
 }
 
@@ -85,6 +91,7 @@ function fromInput(input: CampaignInput | undefined): CampaignFields {
           winnerAfterMinutes: input.abTest.winnerAfterMinutes,
         }
       : null,
+    sendTimeBy: input.sendTimeBy,
   };
 }
 

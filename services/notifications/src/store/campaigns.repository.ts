@@ -1,5 +1,6 @@
 import { idField, modelOn, type OutboxEntry, outboxField, outboxMinuteField, outboxMinuteOf } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
+import type { SendTimeBy } from "../domain/campaign-release";
 import type { BusinessFooter } from "../domain/email-compose";
 
 export type CampaignStatus = "draft" | "scheduled" | "sending" | "paused" | "sent" | "failed";
@@ -24,7 +25,20 @@ export interface CampaignDoc {
   preheader: string;
   html: string;
   abTest: AbTestDoc | null;
+  /** The scheduled instant: the time the business chose, on its wall clock. */
   scheduledAt: Date | null;
+  /**
+   * "contact": each recipient gets it when their own wall clock reads the scheduled time (their
+   * time zone, else the business's); "business": everyone at `scheduledAt`.
+   */
+  sendTimeBy: SendTimeBy;
+  /** The business's time zone when it was scheduled ("" before): the wall clock `scheduledAt` was read on. */
+  timeZone: string;
+  /**
+   * When the dispatcher starts it: `scheduledAt`, or for each contact's local time the earliest
+   * instant any zone reaches the scheduled wall-clock time. Null when not scheduled.
+   */
+  startsAt: Date | null;
   /** When sending started (now, or the scheduled time reached). */
   sentAt: Date | null;
   finishedAt: Date | null;
@@ -57,6 +71,9 @@ const campaignSchema = new Schema<CampaignDoc>(
     html: { type: String, default: "" },
     abTest: { type: Schema.Types.Mixed, default: null },
     scheduledAt: { type: Date, default: null },
+    sendTimeBy: { type: String, default: "business" },
+    timeZone: { type: String, default: "" },
+    startsAt: { type: Date, default: null },
     sentAt: { type: Date, default: null },
     finishedAt: { type: Date, default: null },
     waiting: { type: Schema.Types.Mixed, default: null },

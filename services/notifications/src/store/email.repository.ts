@@ -41,6 +41,11 @@ export interface DeliveryDoc {
   subject: string;
   preheader: string;
   html: string;
+  /**
+   * A campaign sent at each contact's local time: the instant this recipient's wall clock reaches
+   * the scheduled time. Absent: sent as soon as the campaign sends.
+   */
+  releaseAt?: Date;
   createdAt: Date;
 }
 
@@ -88,6 +93,7 @@ const deliverySchema = new Schema<DeliveryDoc>(
     subject: { type: String, default: "" },
     preheader: { type: String, default: "" },
     html: { type: String, default: "" },
+    releaseAt: { type: Date },
     createdAt: { type: Date, required: true },
   },
   { collection: "email_deliveries", versionKey: false, minimize: false },
@@ -156,6 +162,11 @@ export class EmailRepository {
   /** Every delivery of a campaign (ids, contacts and variants). */
   async campaignDeliveries(campaignId: string): Promise<DeliveryDoc[]> {
     return this.deliveries.find({ campaignId }, { html: 0 }).lean<DeliveryDoc[]>();
+  }
+
+  /** The release instants of a campaign's deliveries (absent: released with the campaign). */
+  async releases(campaignId: string): Promise<Array<{ releaseAt?: Date }>> {
+    return this.deliveries.find({ campaignId }, { _id: 0, releaseAt: 1 }).lean<Array<{ releaseAt?: Date }>>();
   }
 
   /**

@@ -1,5 +1,6 @@
 import { isAppError } from "@crafter/kit";
 import type { NotificationsDeps } from "../deps";
+import { isReleased, releaseAtFor } from "../domain/campaign-release";
 import { chooseWinner, variantOf } from "../domain/campaign-rules";
 import type { StoredCampaign } from "../store/campaigns.repository";
 import { type DeliveryDoc, type FactDoc, FINAL_FACTS, type NewDelivery } from "../store/email.repository";
@@ -20,17 +21,22 @@ export async function campaignsToDispatch(deps: Pick<Deps, "stores" | "now">): P
   const { campaigns } = deps.stores;
   const now = deps.now();
   for (const due of await campaigns.inStatus("scheduled")) {
-    if (due.scheduledAt && new Date(due.scheduledAt).getTime() <= now.getTime())
+    const start = due.startsAt ?? due.scheduledAt;
+    if (start && new Date(start).getTime() <= now.getTime())
       await campaigns.transition(due._id, ["scheduled"], { status: "sending", sentAt: now }, now);
   }
   return (await campaigns.inStatus("sending")).map((campaign) => campaign._id);
 }
 
-/** The segment's subscribed contacts become the campaign's deliveries (once; resuming adds nobody twice). */
+/**
+ * The segment's subscribed contacts become the campaign's deliveries (once; resuming adds nobody
+ * twice), each with its release instant when the campaign goes at each contact's local time.
+ */
 async function materialize(deps: Deps, campaign: StoredCampaign): Promise<StoredCampaign> {
   const share = campaign.abTest ? campaign.abTest.share : null;
   const now = deps.now();
   const seen = new Set<string>();
+  const scheduledAt = campaign.sendTimeBy === "contact" ? campaign.scheduledAt : null;
   for await (const page of deps.email.contacts.subscribedMembers(
     campaign.userId,
     campaign.projectId,
@@ -52,6 +58,7 @@ async function materialize(deps: Deps, campaign: StoredCampaign): Promise<Stored
       subject: "",
       preheader: "",
       html: "",
+      ...(scheduledAt ? { releaseAt: releaseAtFor(scheduledAt, campaign.timeZone, contact.timeZone) } : {}),
     }));
     await deps.stores.email.recordDeliveries(deliveries, now);
   }
@@ -136,7 +143,8 @@ export async function dispatchCampaign(
   const byDelivery = new Map<string, FactDoc[]>();
   for (const fact of facts) byDelivery.get(fact.deliveryId)?.push(fact) ?? byDelivery.set(fact.deliveryId, [fact]);
   const isFinal = (d: DeliveryDoc) => (byDelivery.get(d._id) ?? []).some((f) => FINAL_FACTS.includes(f.kind));
-  let pending = deliveries.filter((d) => !isFinal(d));
+  // Deliveries whose release instant (each contact's local time) has not come wait for a later round.
+  let pending = deliveries.filter((d) => !isFinal(d) && isReleased(d, now));
   // A campaign that goes on after a pause, a wait or a restart asks again who is still subscribed:
   // whoever unsubscribed, bounced or complained since the start is skipped, not sent to.
   if (resumed && pending.length > 0) {

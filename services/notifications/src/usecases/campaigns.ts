@@ -2,9 +2,18 @@ import { randomUUID } from "node:crypto";
 import { craftToMjml, finalDraft } from "@crafter/email-language";
 import { appError, badRequest, type Caller } from "@crafter/kit";
 import { emailError, normalizeEmail } from "@crafter/kit/validation";
-import { instantAt } from "@crafter/time";
+import { instantAt, zoneOrUtc } from "@crafter/time";
 import type { EmailRecipient, NotificationsDeps } from "../deps";
 import { type AudienceCount, countAudience, exclusionOf } from "../domain/campaign-audience";
+import {
+  LOCAL_TIME_SEND_NOW,
+  LOCAL_TIME_WITH_AB_TEST,
+  type ReleaseProgress,
+  releaseProgress,
+  SEND_TIME_BY,
+  type SendTimeBy,
+  startOfSending,
+} from "../domain/campaign-release";
 import { EDITABLE, MISSING_ADDRESS, readinessErrors, type Stats, statsOf } from "../domain/campaign-rules";
 import type { BusinessFooter } from "../domain/email-compose";
 import type { AbTestDoc, CampaignStatus, StoredCampaign } from "../store/campaigns.repository";
@@ -17,6 +26,8 @@ type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logge
 /** A campaign as callers see it. */
 export interface CampaignView extends StoredCampaign {
   stats: Stats;
+  /** A campaign at each contact's local time, once its recipients are known: how many are released. */
+  release: ReleaseProgress | null;
 }
 
 export interface CampaignInput {
@@ -28,6 +39,8 @@ export interface CampaignInput {
   preheader?: string;
   html?: string;
   abTest?: { subjectB: string; share: number; winnerAfterMinutes: number } | null;
+  /** Whose wall clock the scheduled time is read on; "" or absent: the business's. */
+  sendTimeBy?: string;
 }
 
 const LIMITS = { name: 200, id: 64, subject: 300, preheader: 300, html: 1_000_000 };
@@ -47,7 +60,14 @@ function checkInput(input: CampaignInput): void {
       errors["abTest.winnerAfterMinutes"] = "Choose the winner within a week";
     if (subjectB.length > LIMITS.subject) errors["abTest.subjectB"] = "Subject B is too long";
   }
+  if (input.sendTimeBy && !SEND_TIME_BY.includes(input.sendTimeBy as SendTimeBy))
+    errors.sendTimeBy = "Send at the business's time or at each contact's local time";
+  else if (input.abTest && input.sendTimeBy === "contact") errors.sendTimeBy = LOCAL_TIME_WITH_AB_TEST;
   if (Object.keys(errors).length > 0) throw badRequest(errors);
+}
+
+function sendTimeByOf(value: string | undefined): SendTimeBy {
+  return value === "contact" ? "contact" : "business";
 }
 
 function abTestOf(input: CampaignInput["abTest"]): AbTestDoc | null {
@@ -86,8 +106,14 @@ export async function statsOfCampaign(deps: Pick<Deps, "stores">, campaign: Stor
   });
 }
 
-async function view(deps: Pick<Deps, "stores">, campaign: StoredCampaign): Promise<CampaignView> {
-  return { ...campaign, stats: await statsOfCampaign(deps, campaign) };
+async function view(deps: Pick<Deps, "stores" | "now">, campaign: StoredCampaign): Promise<CampaignView> {
+  const [stats, release] = await Promise.all([
+    statsOfCampaign(deps, campaign),
+    campaign.sendTimeBy === "contact" && campaign.materialized
+      ? deps.stores.email.releases(campaign._id).then((releases) => releaseProgress(releases, deps.now()))
+      : null,
+  ]);
+  return { ...campaign, stats, release };
 }
 
 async function mustGet(deps: Pick<Deps, "stores">, caller: Caller, campaignId: string): Promise<StoredCampaign> {
@@ -195,6 +221,9 @@ export async function createCampaign(
     html: c.html ?? "",
     abTest: abTestOf(c.abTest),
     scheduledAt: null,
+    sendTimeBy: sendTimeByOf(c.sendTimeBy),
+    timeZone: "",
+    startsAt: null,
     sentAt: null,
     finishedAt: null,
     waiting: null,
@@ -239,6 +268,13 @@ export async function updateCampaign(
   if (has("preheader")) set.preheader = c.preheader ?? "";
   if (has("html")) set.html = c.html ?? "";
   if (has("abTest")) set.abTest = abTestOf(c.abTest);
+  if (has("sendTimeBy")) {
+    set.sendTimeBy = sendTimeByOf(c.sendTimeBy);
+    if (current.scheduledAt)
+      set.startsAt = startOfSending(current.scheduledAt, current.timeZone || "UTC", set.sendTimeBy);
+  }
+  if ((set.abTest ?? (has("abTest") ? null : current.abTest)) && (set.sendTimeBy ?? current.sendTimeBy) === "contact")
+    throw badRequest({ sendTimeBy: LOCAL_TIME_WITH_AB_TEST });
   // One content source: choosing a craft drops the template, and the other way round.
   if (set.craftId) set.templateId = "";
   else if (set.templateId) set.craftId = "";
@@ -275,6 +311,7 @@ export async function sendCampaign(deps: Deps, caller: Caller, campaignId: strin
   const current = await mustGet(deps, caller, campaignId);
   if (!EDITABLE.includes(current.status)) locked();
   ensureReady(current);
+  if (current.sendTimeBy === "contact") throw badRequest({ sendTimeBy: LOCAL_TIME_SEND_NOW });
   const business = await senderFooter(deps, caller, current);
   const event =
     current.status === "scheduled"
@@ -289,7 +326,7 @@ export async function sendCampaign(deps: Deps, caller: Caller, campaignId: strin
   const updated = await deps.stores.campaigns.transition(
     current._id,
     EDITABLE,
-    { status: "sending", sentAt: deps.now(), scheduledAt: null, business },
+    { status: "sending", sentAt: deps.now(), scheduledAt: null, startsAt: null, business },
     deps.now(),
     event,
   );
@@ -301,7 +338,9 @@ export async function sendCampaign(deps: Deps, caller: Caller, campaignId: strin
 /**
  * Schedules a draft or reschedules a scheduled campaign at `at` (ISO 8601, in the future) or at
  * `localTime` ("YYYY-MM-DDTHH:mm" on the business's wall clock, in its time zone), or unschedules
- * it (both empty: back to draft). Publishes CampaignScheduled.
+ * it (both empty: back to draft). Publishes CampaignScheduled (at the business's instant: the
+ * calendar shows it on the business's day). Keeps the business's zone; a campaign at each
+ * contact's local time starts sending when the first zone reaches that wall-clock time.
  */
 export async function scheduleCampaign(
   deps: Deps & Pick<NotificationsDeps, "zones">,
@@ -311,8 +350,8 @@ export async function scheduleCampaign(
   const current = await mustGet(deps, caller, input.campaignId);
   if (!EDITABLE.includes(current.status)) locked();
   let at: Date | null = null;
+  const zone = zoneOrUtc(await deps.zones.zoneOf(current.userId, current.projectId));
   if (input.localTime) {
-    const zone = await deps.zones.zoneOf(current.userId, current.projectId);
     at = input.localTime.length <= 20 ? instantAt(input.localTime, zone) : null;
     if (!at) throw badRequest({ localTime: "Give a date and time (YYYY-MM-DDTHH:mm)" });
     if (at.getTime() <= deps.now().getTime()) throw badRequest({ localTime: "Choose a time in the future" });
@@ -334,7 +373,13 @@ export async function scheduleCampaign(
   const updated = await deps.stores.campaigns.transition(
     current._id,
     EDITABLE,
-    { status: at ? "scheduled" : "draft", scheduledAt: at, business },
+    {
+      status: at ? "scheduled" : "draft",
+      scheduledAt: at,
+      timeZone: at ? zone : "",
+      startsAt: at ? startOfSending(at, zone, current.sendTimeBy ?? "business") : null,
+      business,
+    },
     deps.now(),
     event,
   );

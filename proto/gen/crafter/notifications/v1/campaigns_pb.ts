@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/notifications/v1/campaigns.proto.
  */
 export const file_crafter_notifications_v1_campaigns: GenFile = /*@__PURE__*/
-  fileDesc("CihjcmFmdGVyL25vdGlmaWNhdGlvbnMvdjEvY2FtcGFpZ25zLnByb3RvEhhjcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEiWAoGQWJUZXN0EhEKCXN1YmplY3RfYhgBIAEoCRINCgVzaGFyZRgCIAEoBRIcChR3aW5uZXJfYWZ0ZXJfbWludXRlcxgDIAEoBRIOCgZ3aW5uZXIYBCABKAkimwIKDUNhbXBhaWduU3RhdHMSEgoKcmVjaXBpZW50cxgBIAEoBRIMCgRzZW50GAIgASgFEhEKCWRlbGl2ZXJlZBgDIAEoBRIPCgdib3VuY2VkGAQgASgFEhIKCmNvbXBsYWluZWQYBSABKAUSDgoGb3BlbmVkGAYgASgFEg8KB2NsaWNrZWQYByABKAUSDgoGZmFpbGVkGAggASgFEg8KB3NraXBwZWQYCSABKAUSFQoNZGVsaXZlcnlfcmF0ZRgKIAEoARITCgtib3VuY2VfcmF0ZRgLIAEoARIRCglvcGVuX3JhdGUYDCABKAESEgoKY2xpY2tfcmF0ZRgNIAEoARIbChNwb3NzaWJsZV9kdXBsaWNhdGVzGA4gASgFIicKB1dhaXRpbmcSDgoGcmVhc29uGAEgASgJEgwKBGNvZGUYAiABKAkirAMKCENhbXBhaWduEhMKC2NhbXBhaWduX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIOCgZzdGF0dXMYBCABKAkSEgoKc2VnbWVudF9pZBgFIAEoCRITCgt0ZW1wbGF0ZV9pZBgGIAEoCRIQCghjcmFmdF9pZBgHIAEoCRIPCgdzdWJqZWN0GAggASgJEhEKCXByZWhlYWRlchgJIAEoCRIMCgRodG1sGAogASgJEjEKB2FiX3Rlc3QYCyABKAsyIC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQWJUZXN0EhQKDHNjaGVkdWxlZF9hdBgMIAEoCRIPCgdzZW50X2F0GA0gASgJEjIKB3dhaXRpbmcYDiABKAsyIS5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuV2FpdGluZxI2CgVzdGF0cxgPIAEoCzInLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DYW1wYWlnblN0YXRzEhIKCmNyZWF0ZWRfYXQYECABKAkSEgoKdXBkYXRlZF9hdBgRIAEoCSK9AQoNQ2FtcGFpZ25JbnB1dBIMCgRuYW1lGAEgASgJEhIKCnNlZ21lbnRfaWQYAiABKAkSEwoLdGVtcGxhdGVfaWQYAyABKAkSEAoIY3JhZnRfaWQYBCABKAkSDwoHc3ViamVjdBgFIAEoCRIRCglwcmVoZWFkZXIYBiABKAkSDAoEaHRtbBgHIAEoCRIxCgdhYl90ZXN0GAggASgLMiAuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkFiVGVzdCJbChRMaXN0Q2FtcGFpZ25zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg4KBnN0YXR1cxgCIAEoCRIMCgRwYWdlGAMgASgFEhEKCXBhZ2Vfc2l6ZRgEIAEoBSKIAQoVTGlzdENhbXBhaWduc1Jlc3BvbnNlEjUKCWNhbXBhaWducxgBIAMoCzIiLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DYW1wYWlnbhINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiZgoVQ3JlYXRlQ2FtcGFpZ25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSOQoIY2FtcGFpZ24YAiABKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ2FtcGFpZ25JbnB1dCJOChZDcmVhdGVDYW1wYWlnblJlc3BvbnNlEjQKCGNhbXBhaWduGAEgASgLMiIuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNhbXBhaWduIikKEkdldENhbXBhaWduUmVxdWVzdBITCgtjYW1wYWlnbl9pZBgBIAEoCSJLChNHZXRDYW1wYWlnblJlc3BvbnNlEjQKCGNhbXBhaWduGAEgASgLMiIuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNhbXBhaWduIncKFVVwZGF0ZUNhbXBhaWduUmVxdWVzdBITCgtjYW1wYWlnbl9pZBgBIAEoCRI5CghjYW1wYWlnbhgCIAEoCzInLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DYW1wYWlnbklucHV0Eg4KBmZpZWxkcxgDIAMoCSJOChZVcGRhdGVDYW1wYWlnblJlc3BvbnNlEjQKCGNhbXBhaWduGAEgASgLMiIuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNhbXBhaWduIiwKFURlbGV0ZUNhbXBhaWduUmVxdWVzdBITCgtjYW1wYWlnbl9pZBgBIAEoCSIYChZEZWxldGVDYW1wYWlnblJlc3BvbnNlIioKE1NlbmRDYW1wYWlnblJlcXVlc3QSEwoLY2FtcGFpZ25faWQYASABKAkiTAoUU2VuZENhbXBhaWduUmVzcG9uc2USNAoIY2FtcGFpZ24YASABKAsyIi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ2FtcGFpZ24iTgoXU2NoZWR1bGVDYW1wYWlnblJlcXVlc3QSEwoLY2FtcGFpZ25faWQYASABKAkSCgoCYXQYAiABKAkSEgoKbG9jYWxfdGltZRgDIAEoCSJQChhTY2hlZHVsZUNhbXBhaWduUmVzcG9uc2USNAoIY2FtcGFpZ24YASABKAsyIi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ2FtcGFpZ24iKwoUUGF1c2VDYW1wYWlnblJlcXVlc3QSEwoLY2FtcGFpZ25faWQYASABKAkiTQoVUGF1c2VDYW1wYWlnblJlc3BvbnNlEjQKCGNhbXBhaWduGAEgASgLMiIuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNhbXBhaWduIiwKFVJlc3VtZUNhbXBhaWduUmVxdWVzdBITCgtjYW1wYWlnbl9pZBgBIAEoCSJOChZSZXN1bWVDYW1wYWlnblJlc3BvbnNlEjQKCGNhbXBhaWduGAEgASgLMiIuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNhbXBhaWduIjoKFFNlbmRUZXN0RW1haWxSZXF1ZXN0EhMKC2NhbXBhaWduX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJIisKFVNlbmRUZXN0RW1haWxSZXNwb25zZRISCgptZXNzYWdlX2lkGAEgASgJIrIBCglSZWNpcGllbnQSEgoKY29udGFjdF9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIOCgZzdGF0dXMYAyABKAkSDwoHdmFyaWFudBgEIAEoCRIPCgdzZW50X2F0GAUgASgJEhEKCW9wZW5lZF9hdBgGIAEoCRISCgpjbGlja2VkX2F0GAcgASgJEg0KBWVycm9yGAggASgJEhoKEnBvc3NpYmxlX2R1cGxpY2F0ZRgJIAEoCCJdChVMaXN0UmVjaXBpZW50c1JlcXVlc3QSEwoLY2FtcGFpZ25faWQYASABKAkSDgoGc3RhdHVzGAIgASgJEgwKBHBhZ2UYAyABKAUSEQoJcGFnZV9zaXplGAQgASgFIosBChZMaXN0UmVjaXBpZW50c1Jlc3BvbnNlEjcKCnJlY2lwaWVudHMYASADKAsyIy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuUmVjaXBpZW50Eg0KBWNvdW50GAIgASgFEhQKDGN1cnJlbnRfcGFnZRgDIAEoBRITCgt0b3RhbF9wYWdlcxgEIAEoBSIhChBUcmFja09wZW5SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiUKEVRyYWNrT3BlblJlc3BvbnNlEhAKCHJlY29yZGVkGAEgASgIIiIKEVRyYWNrQ2xpY2tSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiEKElRyYWNrQ2xpY2tSZXNwb25zZRILCgN1cmwYASABKAkiVAobSGFuZGxlU2VuZGdyaWRFdmVudHNSZXF1ZXN0Eg8KB3BheWxvYWQYASABKAwSEQoJc2lnbmF0dXJlGAIgASgJEhEKCXRpbWVzdGFtcBgDIAEoCSIxChxIYW5kbGVTZW5kZ3JpZEV2ZW50c1Jlc3BvbnNlEhEKCXByb2Nlc3NlZBgBIAEoBSJBChZQcmV2aWV3Q2FtcGFpZ25SZXF1ZXN0EhMKC2NhbXBhaWduX2lkGAEgASgJEhIKCmNvbnRhY3RfaWQYAiABKAkiWgoOUHJldmlld0NvbnRhY3QSEgoKY29udGFjdF9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRISCgpmaXJzdF9uYW1lGAMgASgJEhEKCWxhc3RfbmFtZRgEIAEoCSIuCg1FeGNsdWRlZENvdW50Eg4KBnJlYXNvbhgBIAEoCRINCgVjb3VudBgCIAEoBSKvAgoXUHJldmlld0NhbXBhaWduUmVzcG9uc2USDwoHc3ViamVjdBgBIAEoCRIRCglwcmVoZWFkZXIYAiABKAkSDAoEaHRtbBgDIAEoCRIMCgR0ZXh0GAQgASgJEjkKB2NvbnRhY3QYBSABKAsyKC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuUHJldmlld0NvbnRhY3QSDwoHbWVtYmVycxgGIAEoBRISCgpyZWNpcGllbnRzGAcgASgFEjkKCGV4Y2x1ZGVkGAggAygLMicuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkV4Y2x1ZGVkQ291bnQSOQoHY2hvaWNlcxgJIAMoCzIoLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5QcmV2aWV3Q29udGFjdDLWDQoQQ2FtcGFpZ25zU2VydmljZRJwCg1MaXN0Q2FtcGFpZ25zEi4uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkxpc3RDYW1wYWlnbnNSZXF1ZXN0Gi8uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkxpc3RDYW1wYWlnbnNSZXNwb25zZRJzCg5DcmVhdGVDYW1wYWlnbhIvLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DcmVhdGVDYW1wYWlnblJlcXVlc3QaMC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ3JlYXRlQ2FtcGFpZ25SZXNwb25zZRJqCgtHZXRDYW1wYWlnbhIsLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5HZXRDYW1wYWlnblJlcXVlc3QaLS5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuR2V0Q2FtcGFpZ25SZXNwb25zZRJzCg5VcGRhdGVDYW1wYWlnbhIvLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5VcGRhdGVDYW1wYWlnblJlcXVlc3QaMC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuVXBkYXRlQ2FtcGFpZ25SZXNwb25zZRJzCg5EZWxldGVDYW1wYWlnbhIvLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5EZWxldGVDYW1wYWlnblJlcXVlc3QaMC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuRGVsZXRlQ2FtcGFpZ25SZXNwb25zZRJtCgxTZW5kQ2FtcGFpZ24SLS5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuU2VuZENhbXBhaWduUmVxdWVzdBouLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5TZW5kQ2FtcGFpZ25SZXNwb25zZRJ5ChBTY2hlZHVsZUNhbXBhaWduEjEuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlNjaGVkdWxlQ2FtcGFpZ25SZXF1ZXN0GjIuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlNjaGVkdWxlQ2FtcGFpZ25SZXNwb25zZRJwCg1QYXVzZUNhbXBhaWduEi4uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlBhdXNlQ2FtcGFpZ25SZXF1ZXN0Gi8uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlBhdXNlQ2FtcGFpZ25SZXNwb25zZRJzCg5SZXN1bWVDYW1wYWlnbhIvLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5SZXN1bWVDYW1wYWlnblJlcXVlc3QaMC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuUmVzdW1lQ2FtcGFpZ25SZXNwb25zZRJwCg1TZW5kVGVzdEVtYWlsEi4uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlNlbmRUZXN0RW1haWxSZXF1ZXN0Gi8uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlNlbmRUZXN0RW1haWxSZXNwb25zZRJzCg5MaXN0UmVjaXBpZW50cxIvLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5MaXN0UmVjaXBpZW50c1JlcXVlc3QaMC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTGlzdFJlY2lwaWVudHNSZXNwb25zZRJ2Cg9QcmV2aWV3Q2FtcGFpZ24SMC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuUHJldmlld0NhbXBhaWduUmVxdWVzdBoxLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5QcmV2aWV3Q2FtcGFpZ25SZXNwb25zZRJkCglUcmFja09wZW4SKi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuVHJhY2tPcGVuUmVxdWVzdBorLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5UcmFja09wZW5SZXNwb25zZRJnCgpUcmFja0NsaWNrEisuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlRyYWNrQ2xpY2tSZXF1ZXN0GiwuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlRyYWNrQ2xpY2tSZXNwb25zZRKFAQoUSGFuZGxlU2VuZGdyaWRFdmVudHMSNS5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuSGFuZGxlU2VuZGdyaWRFdmVudHNSZXF1ZXN0GjYuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkhhbmRsZVNlbmRncmlkRXZlbnRzUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CihjcmFmdGVyL25vdGlmaWNhdGlvbnMvdjEvY2FtcGFpZ25zLnByb3RvEhhjcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEiWAoGQWJUZXN0EhEKCXN1YmplY3RfYhgBIAEoCRINCgVzaGFyZRgCIAEoBRIcChR3aW5uZXJfYWZ0ZXJfbWludXRlcxgDIAEoBRIOCgZ3aW5uZXIYBCABKAkimwIKDUNhbXBhaWduU3RhdHMSEgoKcmVjaXBpZW50cxgBIAEoBRIMCgRzZW50GAIgASgFEhEKCWRlbGl2ZXJlZBgDIAEoBRIPCgdib3VuY2VkGAQgASgFEhIKCmNvbXBsYWluZWQYBSABKAUSDgoGb3BlbmVkGAYgASgFEg8KB2NsaWNrZWQYByABKAUSDgoGZmFpbGVkGAggASgFEg8KB3NraXBwZWQYCSABKAUSFQoNZGVsaXZlcnlfcmF0ZRgKIAEoARITCgtib3VuY2VfcmF0ZRgLIAEoARIRCglvcGVuX3JhdGUYDCABKAESEgoKY2xpY2tfcmF0ZRgNIAEoARIbChNwb3NzaWJsZV9kdXBsaWNhdGVzGA4gASgFIicKB1dhaXRpbmcSDgoGcmVhc29uGAEgASgJEgwKBGNvZGUYAiABKAkipAQKCENhbXBhaWduEhMKC2NhbXBhaWduX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIOCgZzdGF0dXMYBCABKAkSEgoKc2VnbWVudF9pZBgFIAEoCRITCgt0ZW1wbGF0ZV9pZBgGIAEoCRIQCghjcmFmdF9pZBgHIAEoCRIPCgdzdWJqZWN0GAggASgJEhEKCXByZWhlYWRlchgJIAEoCRIMCgRodG1sGAogASgJEjEKB2FiX3Rlc3QYCyABKAsyIC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQWJUZXN0EhQKDHNjaGVkdWxlZF9hdBgMIAEoCRIPCgdzZW50X2F0GA0gASgJEjIKB3dhaXRpbmcYDiABKAsyIS5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuV2FpdGluZxI2CgVzdGF0cxgPIAEoCzInLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DYW1wYWlnblN0YXRzEhIKCmNyZWF0ZWRfYXQYECABKAkSEgoKdXBkYXRlZF9hdBgRIAEoCRIUCgxzZW5kX3RpbWVfYnkYEiABKAkSEQoJdGltZV96b25lGBMgASgJEhEKCXN0YXJ0c19hdBgUIAEoCRI6CgdyZWxlYXNlGBUgASgLMikuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlJlbGVhc2VQcm9ncmVzcyJDCg9SZWxlYXNlUHJvZ3Jlc3MSEAoIcmVsZWFzZWQYASABKAUSDQoFdG90YWwYAiABKAUSDwoHbmV4dF9hdBgDIAEoCSLTAQoNQ2FtcGFpZ25JbnB1dBIMCgRuYW1lGAEgASgJEhIKCnNlZ21lbnRfaWQYAiABKAkSEwoLdGVtcGxhdGVfaWQYAyABKAkSEAoIY3JhZnRfaWQYBCABKAkSDwoHc3ViamVjdBgFIAEoCRIRCglwcmVoZWFkZXIYBiABKAkSDAoEaHRtbBgHIAEoCRIxCgdhYl90ZXN0GAggASgLMiAuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkFiVGVzdBIUCgxzZW5kX3RpbWVfYnkYCSABKAkiWwoUTGlzdENhbXBhaWduc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkSDAoEcGFnZRgDIAEoBRIRCglwYWdlX3NpemUYBCABKAUiiAEKFUxpc3RDYW1wYWlnbnNSZXNwb25zZRI1CgljYW1wYWlnbnMYASADKAsyIi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ2FtcGFpZ24SDQoFY291bnQYAiABKAUSFAoMY3VycmVudF9wYWdlGAMgASgFEhMKC3RvdGFsX3BhZ2VzGAQgASgFImYKFUNyZWF0ZUNhbXBhaWduUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEjkKCGNhbXBhaWduGAIgASgLMicuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNhbXBhaWduSW5wdXQiTgoWQ3JlYXRlQ2FtcGFpZ25SZXNwb25zZRI0CghjYW1wYWlnbhgBIAEoCzIiLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DYW1wYWlnbiIpChJHZXRDYW1wYWlnblJlcXVlc3QSEwoLY2FtcGFpZ25faWQYASABKAkiSwoTR2V0Q2FtcGFpZ25SZXNwb25zZRI0CghjYW1wYWlnbhgBIAEoCzIiLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DYW1wYWlnbiJ3ChVVcGRhdGVDYW1wYWlnblJlcXVlc3QSEwoLY2FtcGFpZ25faWQYASABKAkSOQoIY2FtcGFpZ24YAiABKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ2FtcGFpZ25JbnB1dBIOCgZmaWVsZHMYAyADKAkiTgoWVXBkYXRlQ2FtcGFpZ25SZXNwb25zZRI0CghjYW1wYWlnbhgBIAEoCzIiLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DYW1wYWlnbiIsChVEZWxldGVDYW1wYWlnblJlcXVlc3QSEwoLY2FtcGFpZ25faWQYASABKAkiGAoWRGVsZXRlQ2FtcGFpZ25SZXNwb25zZSIqChNTZW5kQ2FtcGFpZ25SZXF1ZXN0EhMKC2NhbXBhaWduX2lkGAEgASgJIkwKFFNlbmRDYW1wYWlnblJlc3BvbnNlEjQKCGNhbXBhaWduGAEgASgLMiIuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNhbXBhaWduIk4KF1NjaGVkdWxlQ2FtcGFpZ25SZXF1ZXN0EhMKC2NhbXBhaWduX2lkGAEgASgJEgoKAmF0GAIgASgJEhIKCmxvY2FsX3RpbWUYAyABKAkiUAoYU2NoZWR1bGVDYW1wYWlnblJlc3BvbnNlEjQKCGNhbXBhaWduGAEgASgLMiIuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNhbXBhaWduIisKFFBhdXNlQ2FtcGFpZ25SZXF1ZXN0EhMKC2NhbXBhaWduX2lkGAEgASgJIk0KFVBhdXNlQ2FtcGFpZ25SZXNwb25zZRI0CghjYW1wYWlnbhgBIAEoCzIiLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DYW1wYWlnbiIsChVSZXN1bWVDYW1wYWlnblJlcXVlc3QSEwoLY2FtcGFpZ25faWQYASABKAkiTgoWUmVzdW1lQ2FtcGFpZ25SZXNwb25zZRI0CghjYW1wYWlnbhgBIAEoCzIiLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DYW1wYWlnbiI6ChRTZW5kVGVzdEVtYWlsUmVxdWVzdBITCgtjYW1wYWlnbl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCSIrChVTZW5kVGVzdEVtYWlsUmVzcG9uc2USEgoKbWVzc2FnZV9pZBgBIAEoCSKyAQoJUmVjaXBpZW50EhIKCmNvbnRhY3RfaWQYASABKAkSDQoFZW1haWwYAiABKAkSDgoGc3RhdHVzGAMgASgJEg8KB3ZhcmlhbnQYBCABKAkSDwoHc2VudF9hdBgFIAEoCRIRCglvcGVuZWRfYXQYBiABKAkSEgoKY2xpY2tlZF9hdBgHIAEoCRINCgVlcnJvchgIIAEoCRIaChJwb3NzaWJsZV9kdXBsaWNhdGUYCSABKAgiXQoVTGlzdFJlY2lwaWVudHNSZXF1ZXN0EhMKC2NhbXBhaWduX2lkGAEgASgJEg4KBnN0YXR1cxgCIAEoCRIMCgRwYWdlGAMgASgFEhEKCXBhZ2Vfc2l6ZRgEIAEoBSKLAQoWTGlzdFJlY2lwaWVudHNSZXNwb25zZRI3CgpyZWNpcGllbnRzGAEgAygLMiMuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlJlY2lwaWVudBINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiIQoQVHJhY2tPcGVuUmVxdWVzdBINCgV0b2tlbhgBIAEoCSIlChFUcmFja09wZW5SZXNwb25zZRIQCghyZWNvcmRlZBgBIAEoCCIiChFUcmFja0NsaWNrUmVxdWVzdBINCgV0b2tlbhgBIAEoCSIhChJUcmFja0NsaWNrUmVzcG9uc2USCwoDdXJsGAEgASgJIlQKG0hhbmRsZVNlbmRncmlkRXZlbnRzUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEhEKCXNpZ25hdHVyZRgCIAEoCRIRCgl0aW1lc3RhbXAYAyABKAkiMQocSGFuZGxlU2VuZGdyaWRFdmVudHNSZXNwb25zZRIRCglwcm9jZXNzZWQYASABKAUiQQoWUHJldmlld0NhbXBhaWduUmVxdWVzdBITCgtjYW1wYWlnbl9pZBgBIAEoCRISCgpjb250YWN0X2lkGAIgASgJIloKDlByZXZpZXdDb250YWN0EhIKCmNvbnRhY3RfaWQYASABKAkSDQoFZW1haWwYAiABKAkSEgoKZmlyc3RfbmFtZRgDIAEoCRIRCglsYXN0X25hbWUYBCABKAkiLgoNRXhjbHVkZWRDb3VudBIOCgZyZWFzb24YASABKAkSDQoFY291bnQYAiABKAUirwIKF1ByZXZpZXdDYW1wYWlnblJlc3BvbnNlEg8KB3N1YmplY3QYASABKAkSEQoJcHJlaGVhZGVyGAIgASgJEgwKBGh0bWwYAyABKAkSDAoEdGV4dBgEIAEoCRI5Cgdjb250YWN0GAUgASgLMiguY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlByZXZpZXdDb250YWN0Eg8KB21lbWJlcnMYBiABKAUSEgoKcmVjaXBpZW50cxgHIAEoBRI5CghleGNsdWRlZBgIIAMoCzInLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5FeGNsdWRlZENvdW50EjkKB2Nob2ljZXMYCSADKAsyKC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuUHJldmlld0NvbnRhY3Qy1g0KEENhbXBhaWduc1NlcnZpY2UScAoNTGlzdENhbXBhaWducxIuLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5MaXN0Q2FtcGFpZ25zUmVxdWVzdBovLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5MaXN0Q2FtcGFpZ25zUmVzcG9uc2UScwoOQ3JlYXRlQ2FtcGFpZ24SLy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ3JlYXRlQ2FtcGFpZ25SZXF1ZXN0GjAuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNyZWF0ZUNhbXBhaWduUmVzcG9uc2USagoLR2V0Q2FtcGFpZ24SLC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuR2V0Q2FtcGFpZ25SZXF1ZXN0Gi0uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkdldENhbXBhaWduUmVzcG9uc2UScwoOVXBkYXRlQ2FtcGFpZ24SLy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuVXBkYXRlQ2FtcGFpZ25SZXF1ZXN0GjAuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlVwZGF0ZUNhbXBhaWduUmVzcG9uc2UScwoORGVsZXRlQ2FtcGFpZ24SLy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuRGVsZXRlQ2FtcGFpZ25SZXF1ZXN0GjAuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkRlbGV0ZUNhbXBhaWduUmVzcG9uc2USbQoMU2VuZENhbXBhaWduEi0uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlNlbmRDYW1wYWlnblJlcXVlc3QaLi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuU2VuZENhbXBhaWduUmVzcG9uc2USeQoQU2NoZWR1bGVDYW1wYWlnbhIxLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5TY2hlZHVsZUNhbXBhaWduUmVxdWVzdBoyLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5TY2hlZHVsZUNhbXBhaWduUmVzcG9uc2UScAoNUGF1c2VDYW1wYWlnbhIuLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5QYXVzZUNhbXBhaWduUmVxdWVzdBovLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5QYXVzZUNhbXBhaWduUmVzcG9uc2UScwoOUmVzdW1lQ2FtcGFpZ24SLy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuUmVzdW1lQ2FtcGFpZ25SZXF1ZXN0GjAuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlJlc3VtZUNhbXBhaWduUmVzcG9uc2UScAoNU2VuZFRlc3RFbWFpbBIuLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5TZW5kVGVzdEVtYWlsUmVxdWVzdBovLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5TZW5kVGVzdEVtYWlsUmVzcG9uc2UScwoOTGlzdFJlY2lwaWVudHMSLy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTGlzdFJlY2lwaWVudHNSZXF1ZXN0GjAuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkxpc3RSZWNpcGllbnRzUmVzcG9uc2USdgoPUHJldmlld0NhbXBhaWduEjAuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlByZXZpZXdDYW1wYWlnblJlcXVlc3QaMS5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuUHJldmlld0NhbXBhaWduUmVzcG9uc2USZAoJVHJhY2tPcGVuEiouY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlRyYWNrT3BlblJlcXVlc3QaKy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuVHJhY2tPcGVuUmVzcG9uc2USZwoKVHJhY2tDbGljaxIrLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5UcmFja0NsaWNrUmVxdWVzdBosLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5UcmFja0NsaWNrUmVzcG9uc2UShQEKFEhhbmRsZVNlbmRncmlkRXZlbnRzEjUuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkhhbmRsZVNlbmRncmlkRXZlbnRzUmVxdWVzdBo2LmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5IYW5kbGVTZW5kZ3JpZEV2ZW50c1Jlc3BvbnNlYgZwcm90bzM");
 
 /**
  * @generated from message crafter.notifications.v1.AbTest
@@ -258,6 +258,37 @@ export type Campaign = Message<"crafter.notifications.v1.Campaign"> & {
    * @generated from field: string updated_at = 17;
    */
   updatedAt: string;
+
+  /**
+   * Whose wall clock `scheduled_at` is read on: "business" (everyone at scheduled_at) or "contact"
+   * (each recipient when their own time zone reaches the scheduled wall-clock time; the business's
+   * zone for a contact without one). Scheduled campaigns only; never with an A/B test.
+   *
+   * @generated from field: string send_time_by = 18;
+   */
+  sendTimeBy: string;
+
+  /**
+   * The business's IANA time zone when the campaign was scheduled ("" before).
+   *
+   * @generated from field: string time_zone = 19;
+   */
+  timeZone: string;
+
+  /**
+   * When sending starts (ISO 8601): scheduled_at, or for "contact" the earliest instant any time
+   * zone reaches the scheduled wall-clock time. "" when not scheduled.
+   *
+   * @generated from field: string starts_at = 20;
+   */
+  startsAt: string;
+
+  /**
+   * "contact" campaigns once their recipients are known: how many are released. Unset otherwise.
+   *
+   * @generated from field: crafter.notifications.v1.ReleaseProgress release = 21;
+   */
+  release?: ReleaseProgress | undefined;
 };
 
 /**
@@ -266,6 +297,37 @@ export type Campaign = Message<"crafter.notifications.v1.Campaign"> & {
  */
 export const CampaignSchema: GenMessage<Campaign> = /*@__PURE__*/
   messageDesc(file_crafter_notifications_v1_campaigns, 3);
+
+/**
+ * @generated from message crafter.notifications.v1.ReleaseProgress
+ */
+export type ReleaseProgress = Message<"crafter.notifications.v1.ReleaseProgress"> & {
+  /**
+   * Recipients whose local time has come.
+   *
+   * @generated from field: int32 released = 1;
+   */
+  released: number;
+
+  /**
+   * @generated from field: int32 total = 2;
+   */
+  total: number;
+
+  /**
+   * The next recipient's release instant (ISO 8601); "" when all are released.
+   *
+   * @generated from field: string next_at = 3;
+   */
+  nextAt: string;
+};
+
+/**
+ * Describes the message crafter.notifications.v1.ReleaseProgress.
+ * Use `create(ReleaseProgressSchema)` to create a new message.
+ */
+export const ReleaseProgressSchema: GenMessage<ReleaseProgress> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_campaigns, 4);
 
 /**
  * @generated from message crafter.notifications.v1.CampaignInput
@@ -312,6 +374,13 @@ export type CampaignInput = Message<"crafter.notifications.v1.CampaignInput"> & 
    * @generated from field: crafter.notifications.v1.AbTest ab_test = 8;
    */
   abTest?: AbTest | undefined;
+
+  /**
+   * "business" ("" too) or "contact": see Campaign.send_time_by.
+   *
+   * @generated from field: string send_time_by = 9;
+   */
+  sendTimeBy: string;
 };
 
 /**
@@ -319,7 +388,7 @@ export type CampaignInput = Message<"crafter.notifications.v1.CampaignInput"> & 
  * Use `create(CampaignInputSchema)` to create a new message.
  */
 export const CampaignInputSchema: GenMessage<CampaignInput> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 4);
+  messageDesc(file_crafter_notifications_v1_campaigns, 5);
 
 /**
  * @generated from message crafter.notifications.v1.ListCampaignsRequest
@@ -351,7 +420,7 @@ export type ListCampaignsRequest = Message<"crafter.notifications.v1.ListCampaig
  * Use `create(ListCampaignsRequestSchema)` to create a new message.
  */
 export const ListCampaignsRequestSchema: GenMessage<ListCampaignsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 5);
+  messageDesc(file_crafter_notifications_v1_campaigns, 6);
 
 /**
  * @generated from message crafter.notifications.v1.ListCampaignsResponse
@@ -383,7 +452,7 @@ export type ListCampaignsResponse = Message<"crafter.notifications.v1.ListCampai
  * Use `create(ListCampaignsResponseSchema)` to create a new message.
  */
 export const ListCampaignsResponseSchema: GenMessage<ListCampaignsResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 6);
+  messageDesc(file_crafter_notifications_v1_campaigns, 7);
 
 /**
  * @generated from message crafter.notifications.v1.CreateCampaignRequest
@@ -405,7 +474,7 @@ export type CreateCampaignRequest = Message<"crafter.notifications.v1.CreateCamp
  * Use `create(CreateCampaignRequestSchema)` to create a new message.
  */
 export const CreateCampaignRequestSchema: GenMessage<CreateCampaignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 7);
+  messageDesc(file_crafter_notifications_v1_campaigns, 8);
 
 /**
  * @generated from message crafter.notifications.v1.CreateCampaignResponse
@@ -422,7 +491,7 @@ export type CreateCampaignResponse = Message<"crafter.notifications.v1.CreateCam
  * Use `create(CreateCampaignResponseSchema)` to create a new message.
  */
 export const CreateCampaignResponseSchema: GenMessage<CreateCampaignResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 8);
+  messageDesc(file_crafter_notifications_v1_campaigns, 9);
 
 /**
  * @generated from message crafter.notifications.v1.GetCampaignRequest
@@ -439,7 +508,7 @@ export type GetCampaignRequest = Message<"crafter.notifications.v1.GetCampaignRe
  * Use `create(GetCampaignRequestSchema)` to create a new message.
  */
 export const GetCampaignRequestSchema: GenMessage<GetCampaignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 9);
+  messageDesc(file_crafter_notifications_v1_campaigns, 10);
 
 /**
  * @generated from message crafter.notifications.v1.GetCampaignResponse
@@ -456,7 +525,7 @@ export type GetCampaignResponse = Message<"crafter.notifications.v1.GetCampaignR
  * Use `create(GetCampaignResponseSchema)` to create a new message.
  */
 export const GetCampaignResponseSchema: GenMessage<GetCampaignResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 10);
+  messageDesc(file_crafter_notifications_v1_campaigns, 11);
 
 /**
  * @generated from message crafter.notifications.v1.UpdateCampaignRequest
@@ -485,7 +554,7 @@ export type UpdateCampaignRequest = Message<"crafter.notifications.v1.UpdateCamp
  * Use `create(UpdateCampaignRequestSchema)` to create a new message.
  */
 export const UpdateCampaignRequestSchema: GenMessage<UpdateCampaignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 11);
+  messageDesc(file_crafter_notifications_v1_campaigns, 12);
 
 /**
  * @generated from message crafter.notifications.v1.UpdateCampaignResponse
@@ -502,7 +571,7 @@ export type UpdateCampaignResponse = Message<"crafter.notifications.v1.UpdateCam
  * Use `create(UpdateCampaignResponseSchema)` to create a new message.
  */
 export const UpdateCampaignResponseSchema: GenMessage<UpdateCampaignResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 12);
+  messageDesc(file_crafter_notifications_v1_campaigns, 13);
 
 /**
  * @generated from message crafter.notifications.v1.DeleteCampaignRequest
@@ -519,7 +588,7 @@ export type DeleteCampaignRequest = Message<"crafter.notifications.v1.DeleteCamp
  * Use `create(DeleteCampaignRequestSchema)` to create a new message.
  */
 export const DeleteCampaignRequestSchema: GenMessage<DeleteCampaignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 13);
+  messageDesc(file_crafter_notifications_v1_campaigns, 14);
 
 /**
  * @generated from message crafter.notifications.v1.DeleteCampaignResponse
@@ -532,7 +601,7 @@ export type DeleteCampaignResponse = Message<"crafter.notifications.v1.DeleteCam
  * Use `create(DeleteCampaignResponseSchema)` to create a new message.
  */
 export const DeleteCampaignResponseSchema: GenMessage<DeleteCampaignResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 14);
+  messageDesc(file_crafter_notifications_v1_campaigns, 15);
 
 /**
  * @generated from message crafter.notifications.v1.SendCampaignRequest
@@ -549,7 +618,7 @@ export type SendCampaignRequest = Message<"crafter.notifications.v1.SendCampaign
  * Use `create(SendCampaignRequestSchema)` to create a new message.
  */
 export const SendCampaignRequestSchema: GenMessage<SendCampaignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 15);
+  messageDesc(file_crafter_notifications_v1_campaigns, 16);
 
 /**
  * @generated from message crafter.notifications.v1.SendCampaignResponse
@@ -566,7 +635,7 @@ export type SendCampaignResponse = Message<"crafter.notifications.v1.SendCampaig
  * Use `create(SendCampaignResponseSchema)` to create a new message.
  */
 export const SendCampaignResponseSchema: GenMessage<SendCampaignResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 16);
+  messageDesc(file_crafter_notifications_v1_campaigns, 17);
 
 /**
  * @generated from message crafter.notifications.v1.ScheduleCampaignRequest
@@ -598,7 +667,7 @@ export type ScheduleCampaignRequest = Message<"crafter.notifications.v1.Schedule
  * Use `create(ScheduleCampaignRequestSchema)` to create a new message.
  */
 export const ScheduleCampaignRequestSchema: GenMessage<ScheduleCampaignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 17);
+  messageDesc(file_crafter_notifications_v1_campaigns, 18);
 
 /**
  * @generated from message crafter.notifications.v1.ScheduleCampaignResponse
@@ -615,7 +684,7 @@ export type ScheduleCampaignResponse = Message<"crafter.notifications.v1.Schedul
  * Use `create(ScheduleCampaignResponseSchema)` to create a new message.
  */
 export const ScheduleCampaignResponseSchema: GenMessage<ScheduleCampaignResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 18);
+  messageDesc(file_crafter_notifications_v1_campaigns, 19);
 
 /**
  * @generated from message crafter.notifications.v1.PauseCampaignRequest
@@ -632,7 +701,7 @@ export type PauseCampaignRequest = Message<"crafter.notifications.v1.PauseCampai
  * Use `create(PauseCampaignRequestSchema)` to create a new message.
  */
 export const PauseCampaignRequestSchema: GenMessage<PauseCampaignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 19);
+  messageDesc(file_crafter_notifications_v1_campaigns, 20);
 
 /**
  * @generated from message crafter.notifications.v1.PauseCampaignResponse
@@ -649,7 +718,7 @@ export type PauseCampaignResponse = Message<"crafter.notifications.v1.PauseCampa
  * Use `create(PauseCampaignResponseSchema)` to create a new message.
  */
 export const PauseCampaignResponseSchema: GenMessage<PauseCampaignResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 20);
+  messageDesc(file_crafter_notifications_v1_campaigns, 21);
 
 /**
  * @generated from message crafter.notifications.v1.ResumeCampaignRequest
@@ -666,7 +735,7 @@ export type ResumeCampaignRequest = Message<"crafter.notifications.v1.ResumeCamp
  * Use `create(ResumeCampaignRequestSchema)` to create a new message.
  */
 export const ResumeCampaignRequestSchema: GenMessage<ResumeCampaignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 21);
+  messageDesc(file_crafter_notifications_v1_campaigns, 22);
 
 /**
  * @generated from message crafter.notifications.v1.ResumeCampaignResponse
@@ -683,7 +752,7 @@ export type ResumeCampaignResponse = Message<"crafter.notifications.v1.ResumeCam
  * Use `create(ResumeCampaignResponseSchema)` to create a new message.
  */
 export const ResumeCampaignResponseSchema: GenMessage<ResumeCampaignResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 22);
+  messageDesc(file_crafter_notifications_v1_campaigns, 23);
 
 /**
  * @generated from message crafter.notifications.v1.SendTestEmailRequest
@@ -705,7 +774,7 @@ export type SendTestEmailRequest = Message<"crafter.notifications.v1.SendTestEma
  * Use `create(SendTestEmailRequestSchema)` to create a new message.
  */
 export const SendTestEmailRequestSchema: GenMessage<SendTestEmailRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 23);
+  messageDesc(file_crafter_notifications_v1_campaigns, 24);
 
 /**
  * @generated from message crafter.notifications.v1.SendTestEmailResponse
@@ -722,7 +791,7 @@ export type SendTestEmailResponse = Message<"crafter.notifications.v1.SendTestEm
  * Use `create(SendTestEmailResponseSchema)` to create a new message.
  */
 export const SendTestEmailResponseSchema: GenMessage<SendTestEmailResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 24);
+  messageDesc(file_crafter_notifications_v1_campaigns, 25);
 
 /**
  * @generated from message crafter.notifications.v1.Recipient
@@ -785,7 +854,7 @@ export type Recipient = Message<"crafter.notifications.v1.Recipient"> & {
  * Use `create(RecipientSchema)` to create a new message.
  */
 export const RecipientSchema: GenMessage<Recipient> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 25);
+  messageDesc(file_crafter_notifications_v1_campaigns, 26);
 
 /**
  * @generated from message crafter.notifications.v1.ListRecipientsRequest
@@ -817,7 +886,7 @@ export type ListRecipientsRequest = Message<"crafter.notifications.v1.ListRecipi
  * Use `create(ListRecipientsRequestSchema)` to create a new message.
  */
 export const ListRecipientsRequestSchema: GenMessage<ListRecipientsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 26);
+  messageDesc(file_crafter_notifications_v1_campaigns, 27);
 
 /**
  * @generated from message crafter.notifications.v1.ListRecipientsResponse
@@ -849,7 +918,7 @@ export type ListRecipientsResponse = Message<"crafter.notifications.v1.ListRecip
  * Use `create(ListRecipientsResponseSchema)` to create a new message.
  */
 export const ListRecipientsResponseSchema: GenMessage<ListRecipientsResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 27);
+  messageDesc(file_crafter_notifications_v1_campaigns, 28);
 
 /**
  * @generated from message crafter.notifications.v1.TrackOpenRequest
@@ -866,7 +935,7 @@ export type TrackOpenRequest = Message<"crafter.notifications.v1.TrackOpenReques
  * Use `create(TrackOpenRequestSchema)` to create a new message.
  */
 export const TrackOpenRequestSchema: GenMessage<TrackOpenRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 28);
+  messageDesc(file_crafter_notifications_v1_campaigns, 29);
 
 /**
  * @generated from message crafter.notifications.v1.TrackOpenResponse
@@ -885,7 +954,7 @@ export type TrackOpenResponse = Message<"crafter.notifications.v1.TrackOpenRespo
  * Use `create(TrackOpenResponseSchema)` to create a new message.
  */
 export const TrackOpenResponseSchema: GenMessage<TrackOpenResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 29);
+  messageDesc(file_crafter_notifications_v1_campaigns, 30);
 
 /**
  * @generated from message crafter.notifications.v1.TrackClickRequest
@@ -902,7 +971,7 @@ export type TrackClickRequest = Message<"crafter.notifications.v1.TrackClickRequ
  * Use `create(TrackClickRequestSchema)` to create a new message.
  */
 export const TrackClickRequestSchema: GenMessage<TrackClickRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 30);
+  messageDesc(file_crafter_notifications_v1_campaigns, 31);
 
 /**
  * @generated from message crafter.notifications.v1.TrackClickResponse
@@ -921,7 +990,7 @@ export type TrackClickResponse = Message<"crafter.notifications.v1.TrackClickRes
  * Use `create(TrackClickResponseSchema)` to create a new message.
  */
 export const TrackClickResponseSchema: GenMessage<TrackClickResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 31);
+  messageDesc(file_crafter_notifications_v1_campaigns, 32);
 
 /**
  * @generated from message crafter.notifications.v1.HandleSendgridEventsRequest
@@ -952,7 +1021,7 @@ export type HandleSendgridEventsRequest = Message<"crafter.notifications.v1.Hand
  * Use `create(HandleSendgridEventsRequestSchema)` to create a new message.
  */
 export const HandleSendgridEventsRequestSchema: GenMessage<HandleSendgridEventsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 32);
+  messageDesc(file_crafter_notifications_v1_campaigns, 33);
 
 /**
  * @generated from message crafter.notifications.v1.HandleSendgridEventsResponse
@@ -969,7 +1038,7 @@ export type HandleSendgridEventsResponse = Message<"crafter.notifications.v1.Han
  * Use `create(HandleSendgridEventsResponseSchema)` to create a new message.
  */
 export const HandleSendgridEventsResponseSchema: GenMessage<HandleSendgridEventsResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 33);
+  messageDesc(file_crafter_notifications_v1_campaigns, 34);
 
 /**
  * @generated from message crafter.notifications.v1.PreviewCampaignRequest
@@ -993,7 +1062,7 @@ export type PreviewCampaignRequest = Message<"crafter.notifications.v1.PreviewCa
  * Use `create(PreviewCampaignRequestSchema)` to create a new message.
  */
 export const PreviewCampaignRequestSchema: GenMessage<PreviewCampaignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 34);
+  messageDesc(file_crafter_notifications_v1_campaigns, 35);
 
 /**
  * @generated from message crafter.notifications.v1.PreviewContact
@@ -1025,7 +1094,7 @@ export type PreviewContact = Message<"crafter.notifications.v1.PreviewContact"> 
  * Use `create(PreviewContactSchema)` to create a new message.
  */
 export const PreviewContactSchema: GenMessage<PreviewContact> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 35);
+  messageDesc(file_crafter_notifications_v1_campaigns, 36);
 
 /**
  * Members of the segment who do not get the campaign, by reason: unsubscribed, pending (no
@@ -1050,7 +1119,7 @@ export type ExcludedCount = Message<"crafter.notifications.v1.ExcludedCount"> & 
  * Use `create(ExcludedCountSchema)` to create a new message.
  */
 export const ExcludedCountSchema: GenMessage<ExcludedCount> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 36);
+  messageDesc(file_crafter_notifications_v1_campaigns, 37);
 
 /**
  * @generated from message crafter.notifications.v1.PreviewCampaignResponse
@@ -1113,7 +1182,7 @@ export type PreviewCampaignResponse = Message<"crafter.notifications.v1.PreviewC
  * Use `create(PreviewCampaignResponseSchema)` to create a new message.
  */
 export const PreviewCampaignResponseSchema: GenMessage<PreviewCampaignResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_notifications_v1_campaigns, 37);
+  messageDesc(file_crafter_notifications_v1_campaigns, 38);
 
 /**
  * Email campaigns of the caller's project: drafts, scheduling, sending, pausing and resuming, test
