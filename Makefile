@@ -96,8 +96,11 @@ bench: install infra build ## Performance baseline: gateway reads beside hello-w
 bench-crafts: install infra build ## Step completions through the gateway with the offline engine
 	scripts/test-stack.sh bench-crafts
 
+faults: install infra build ## The fault suite under k6 load at two replicas (Kafka stopped, Redis restarted, kill -9s) and its effects table; FAULTS_RUNS=20 for more
+	scripts/test-stack.sh faults
+
 profile: install infra build ## CPU profiles of the gateway and account under load, top self-time frames
 	scripts/bench/profile.sh
 
 .PHONY: help install infra infra-down proto proto-check manifest-check cycles lint typecheck deploy-check check build start stop status test-unit test-stack test \
-	load-smoke load bench bench-crafts profile
+	load-smoke load bench bench-crafts faults profile

@@ -2,12 +2,15 @@
 # Starts a test stack (own ports and namespace, beside any dev stack) on the servers of
 # scripts/infra, runs suites against it, and stops it.
 #   scripts/test-stack.sh [suite…]   suites: integration e2e load-smoke sweep schemathesis ai-provider
-#                                    (the default: all six), load (k6 long runs), bench, bench-crafts
-#                                    (scripts/bench); sweep and schemathesis: scripts/security
+#                                    faults-short (the default: all seven), load (k6 long runs), bench,
+#                                    bench-crafts (scripts/bench), faults (`make faults`; FAULTS_RUNS
+#                                    runs); sweep and schemathesis: scripts/security; faults: scripts/faults
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suites=("$@")
-if [[ ${#suites[@]} -eq 0 ]]; then suites=(integration e2e load-smoke sweep schemathesis ai-provider); fi
+# faults-short comes last: it kills replicas, stops Kafka and restarts Redis, which must not disturb
+# another suite (it leaves every server running).
+if [[ ${#suites[@]} -eq 0 ]]; then suites=(integration e2e load-smoke sweep schemathesis ai-provider faults-short); fi
 
 # ai-provider.int.test.ts needs the workflows service pointed at the fake OpenAI-compatible server
 # the test runs, which every other suite must not be: it runs last, on a restarted workflows service.
@@ -83,6 +86,9 @@ for suite in "${suites[@]}"; do
     load) scripts/load/run.sh full ;;
     bench) node scripts/bench/run.mjs bench && node scripts/bench/run.mjs email ;;
     bench-crafts) node scripts/bench/run.mjs crafts ;;
+    # Both add a second replica of every service to the stack (`down` in the trap stops them too).
+    faults) node scripts/faults/faults.mjs --runs "${FAULTS_RUNS:-1}" ;;
+    faults-short) node scripts/faults/faults.mjs --short ;;
     *) echo "unknown suite $suite" >&2 && exit 2 ;;
   esac
 done
