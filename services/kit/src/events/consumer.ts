@@ -78,38 +78,45 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
   const processed = processedEventModel(options.connection);
   const handlers = new Map(options.handlers.map((handler) => [handler.type, handler]));
   const maxAttempts = options.maxAttempts ?? 5;
-  const consumer = options.kafka.consumer(options.groupId);
-  // Listened to before consume(), which joins before it returns.
-  const joined = new Promise<void>((resolve) =>
-    consumer.once("consumer:group:join", (payload) => {
-      options.logger.info({ group: options.groupId, memberId: payload.memberId }, "consumer joined its group");
-      resolve();
-    }),
-  );
-  let stream: Awaited<ReturnType<KafkaConsumer["consume"]>>;
-  try {
-    stream = await consumer.consume({
-      topics: options.topics,
-      mode: "committed",
-      fallbackMode: "earliest",
-      autocommit: false,
-    });
-  } catch (error) {
-    await consumer.close(true).catch(() => undefined);
-    throw error;
-  }
-
   // Lag per partition (messages behind the high watermark), read from the broker every 10 s.
   const lag = new Map<string, { topic: string; partition: number; value: number }>();
-  consumer.on("consumer:lag", (offsets) => {
-    for (const [topic, partitions] of offsets) {
-      for (const [partition, value] of partitions.entries()) {
-        lag.set(`${topic}:${partition}`, { topic, partition, value: Number(value) });
-      }
-    }
+  let consumer!: KafkaConsumer;
+  let stream!: Awaited<ReturnType<KafkaConsumer["consume"]>>;
+  let joinedOnce: () => void = () => undefined;
+  const joined = new Promise<void>((resolve) => {
+    joinedOnce = resolve;
   });
-  consumer.on("consumer:lag:error", (error) => options.logger.debug({ err: error }, "consumer lag not read"));
-  consumer.startLagMonitoring({ topics: options.topics }, 10_000);
+  /** A new member of the group and its message stream (the first one, and one after each stream failure). */
+  async function subscribe(): Promise<void> {
+    const next = options.kafka.consumer(options.groupId);
+    // Listened to before consume(), which joins before it returns.
+    next.once("consumer:group:join", (payload) => {
+      options.logger.info({ group: options.groupId, memberId: payload.memberId }, "consumer joined its group");
+      joinedOnce();
+    });
+    try {
+      stream = await next.consume({
+        topics: options.topics,
+        mode: "committed",
+        fallbackMode: "earliest",
+        autocommit: false,
+      });
+    } catch (error) {
+      await next.close(true).catch(() => undefined);
+      throw error;
+    }
+    consumer = next;
+    consumer.on("consumer:lag", (offsets) => {
+      for (const [topic, partitions] of offsets) {
+        for (const [partition, value] of partitions.entries()) {
+          lag.set(`${topic}:${partition}`, { topic, partition, value: Number(value) });
+        }
+      }
+    });
+    consumer.on("consumer:lag:error", (error) => options.logger.debug({ err: error }, "consumer lag not read"));
+    consumer.startLagMonitoring({ topics: options.topics }, 10_000);
+  }
+  await subscribe();
   observeGauge("crafter.events.consumer.lag", "Messages a consumer group is behind, per partition.", () =>
     [...lag.values()].map(({ topic, partition, value }) => [
       Math.max(0, value),
@@ -202,7 +209,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
   }
 
   let stopping = false;
-  const loop = (async () => {
+  const consume = async () => {
     for await (const message of stream) {
       for (let attempt = 1; ; attempt++) {
         try {
@@ -223,6 +230,34 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
         ),
       );
       if (stopping) return;
+    }
+  };
+  // A stream that fails (e.g. its offsets could not be read when Kafka came back from an outage)
+  // ends the iteration, while its member stays in the group and keeps its partitions, whose events
+  // would then wait forever: that member leaves, and a new one joins and goes on from the commits.
+  const loop = (async () => {
+    for (let failures = 0; !stopping; ) {
+      try {
+        await consume();
+        if (stopping) return;
+        throw new Error("the consumer's stream ended");
+      } catch (error) {
+        if (stopping) return;
+        failures++;
+        options.logger.error({ err: error, group: options.groupId, failures }, "consumer stream failed; rejoining");
+        consumer.stopLagMonitoring();
+        await stream.close().catch(() => undefined);
+        await consumer.close(true).catch(() => undefined);
+        for (let attempt = 1; !stopping; attempt++) {
+          await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6)));
+          try {
+            await subscribe();
+            break;
+          } catch (subscribeError) {
+            options.logger.warn({ err: subscribeError, group: options.groupId, attempt }, "consumer rejoin failed");
+          }
+        }
+      }
     }
   })();
 
