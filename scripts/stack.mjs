@@ -2,6 +2,7 @@
 // Starts, checks and stops Crafter's services and gateway as local processes, against the servers
 // of scripts/infra. Profiles keep a dev stack and a test stack apart (ports, namespace, logs):
 //   node scripts/stack.mjs up|down [name…]|status [--profile dev|test] [--replicas N|name=N,…]
+// (`up name…` starts only those instances, e.g. `up notifications-2`; `down name…` stops only those.)
 // `--replicas 2` runs a second process of every service (`<name>-2`, on its port + 500) with the
 // same namespace and settings: the gateway calls the first, and background work (consumers, job
 // queues, outbox relays) runs in both; `--replicas notifications=2` does it for one service only.
@@ -349,6 +350,12 @@ async function up() {
   const instances = [];
   for (const { name } of COMPONENTS)
     for (let index = 1; index <= replicasOf(name); index++) instances.push(index === 1 ? name : `${name}-${index}`);
+  // `up <instance>…` starts (and waits for) only those, e.g. one replica killed by the fault suite.
+  if (only.length > 0) {
+    const unknown = only.filter((name) => !components[instanceOf(name).component]);
+    if (unknown.length > 0) throw new Error(`unknown component ${unknown.join(", ")}`);
+    instances.splice(0, instances.length, ...only);
+  }
   for (const instance of instances) {
     const { component: name } = instanceOf(instance);
     const own = { ...environmentOf(instance, env), SERVICE_SECRET: secrets[name] };
@@ -425,7 +432,9 @@ async function status() {
 
 const commands = { up, down, status };
 if (!commands[command]) {
-  console.error("usage: node scripts/stack.mjs up|down [name…]|status [--profile dev|test] [--replicas N|name=N,…]");
+  console.error(
+    "usage: node scripts/stack.mjs up [name…]|down [name…]|status [--profile dev|test] [--replicas N|name=N,…]",
+  );
   process.exit(2);
 }
 try {
