@@ -182,14 +182,14 @@ const pidOfInstance = (name) => {
   const pid = Number(readFileSync(file, "utf8"));
   return pidAlive(pid) ? pid : undefined;
 };
-let restarts = Promise.resolve();
-function restartStack() {
-  restarts = restarts.then(() =>
-    stackCmd("up", "--replicas", "2").catch((error) =>
-      log(`restart: ${(error.stderr || error.message).split("\n").find((l) => l.trim()) ?? ""}`),
-    ),
+/** The killed instance started again, alone (its health waits for Kafka when Kafka is stopped). */
+const restarts = new Set();
+function restartInstance(instance) {
+  const started = stackCmd("up", instance).catch((error) =>
+    log(`restart ${instance}: ${(error.stderr || error.message).split("\n").find((l) => l.trim()) ?? ""}`),
   );
-  return restarts;
+  restarts.add(started);
+  return started;
 }
 async function killReplica(service, chosen) {
   const instance = chosen ?? (Math.random() < 0.5 ? service : `${service}-2`);
@@ -198,7 +198,7 @@ async function killReplica(service, chosen) {
   process.kill(pid, "SIGKILL");
   log(`kill -9 ${instance} (pid ${pid})`);
   await sleep(rand(2000, 6000));
-  await restartStack();
+  await restartInstance(instance);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -418,17 +418,20 @@ async function kafkaState(ns) {
     for (const [key, offset] of ends) if (key.includes(".dlq:")) dlq[key] = Number(offset);
     const groups = [...(await admin.listGroups()).keys()].filter((g) => g.startsWith(`${ns}.`));
     let lag = 0;
+    const lagging = [];
     if (groups.length > 0) {
       for (const group of await admin.listConsumerGroupOffsets({ groups })) {
         for (const t of group.topics)
           for (const p of t.partitions) {
             const end = ends.get(`${t.name}:${p.partitionIndex}`);
-            if (end !== undefined && p.committedOffset >= 0n && !t.name.endsWith(".dlq"))
+            if (end !== undefined && p.committedOffset >= 0n && !t.name.endsWith(".dlq") && end > p.committedOffset) {
               lag += Number(end - p.committedOffset);
+              lagging.push(`${group.groupId} on ${t.name}:${p.partitionIndex}: ${end - p.committedOffset} behind`);
+            }
           }
       }
     }
-    return { dlq, lag };
+    return { dlq, lag, lagging, groups: groups.length };
   } finally {
     await admin.close().catch(() => {});
   }
@@ -514,6 +517,9 @@ async function check({ ns, runId, owner, notes, dlqBefore, kafka }) {
       verifyMail,
       await accountResent("verify-email"),
     );
+    // Every sign-up the gateway accepted is stored (a stored one may have lost its answer to a kill).
+    if (runUsers.length < notes.accepted.signUps)
+      note(mailed, "lost", `${notes.accepted.signUps} sign-ups accepted, ${runUsers.length} stored`);
     rows.push(mailed);
 
     const verified = tally("sign-up verified");
@@ -591,6 +597,12 @@ async function check({ ns, runId, owner, notes, dlqBefore, kafka }) {
       leadContacts.checked++;
       if (n > 1) note(leadContacts, "uncounted", `${email}: ${n} contacts`);
     }
+    if (leadCount.size < notes.accepted.submissions)
+      note(
+        leadContacts,
+        "lost",
+        `${notes.accepted.submissions} submissions accepted, ${leadCount.size} contacts stored`,
+      );
     rows.push(leadContacts);
     const consentMail = tally("lead-form double opt-in emailed");
     judge(
@@ -656,6 +668,12 @@ async function check({ ns, runId, owner, notes, dlqBefore, kafka }) {
       if (added > 0) note(dlq, "lost", `${key}: ${added} new`);
     }
     rows.push(dlq);
+
+    // Every consumer group caught up: an event left behind a stalled member is never handled.
+    const consumed = tally("consumer groups caught up");
+    consumed.checked = kafka.groups ?? 0;
+    for (const behind of kafka.lagging ?? []) note(consumed, "lost", behind);
+    rows.push(consumed);
     return { rows, verifiedByCheck, users: runUsers.length };
   } finally {
     await client.close();
@@ -672,6 +690,46 @@ function printTable(title, rows) {
     `\n${title}\n${line(head)}\n|${widths.map((w, i) => (i === 0 ? "-" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join("|")}|`,
   );
   for (const b of body) console.log(line(b));
+}
+
+/** What the load saw accepted (k6's check passes): sign-ups answered 200, lead-form submissions answered 200. */
+function acceptedByLoad(outDir, scenarios) {
+  const passes = (scenario, name) => {
+    try {
+      return JSON.parse(readFileSync(join(outDir, `${scenario}.json`), "utf8")).root_group.checks[name]?.passes ?? 0;
+    } catch {
+      return 0;
+    }
+  };
+  return {
+    signUps: scenarios.reduce((sum, scenario) => sum + passes(scenario, "sign-up 200"), 0),
+    submissions: passes("lead-form-burst", "submission 200"),
+  };
+}
+
+/** test-results/faults.xml: one case per run and effect, for scripts/ci/test-summary.mjs's totals. */
+function writeJunit(results) {
+  const xml = (text) => String(text).replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const cases = results.flatMap((r) => [
+    ...r.rows.map((row) => {
+      const failure =
+        row.lost > 0 || row.uncounted > 0
+          ? `<failure message="${xml(`${row.lost} lost, ${row.uncounted} uncounted duplicates`)}">${xml(row.examples.join("\n"))}</failure>`
+          : "";
+      return `  <testcase classname="faults.${r.runId}" name="${xml(row.effect)}">${failure}</testcase>`;
+    }),
+    ...(r.failed
+      ? [
+          `  <testcase classname="faults.${r.runId}" name="owner's import and campaigns"><failure message="${xml(r.error)}"/></testcase>`,
+        ]
+      : []),
+  ]);
+  const failures = cases.filter((c) => c.includes("<failure")).length;
+  mkdirSync(join(root, "test-results"), { recursive: true });
+  writeFileSync(
+    join(root, "test-results/faults.xml"),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n<testsuite name="faults" tests="${cases.length}" failures="${failures}" errors="0" skipped="0">\n${cases.join("\n")}\n</testsuite>\n</testsuites>\n`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -720,8 +778,8 @@ async function run(index, k6) {
         child.on("exit", (code) => resolve({ scenario, code }));
       }),
   );
-  // The import (and the campaigns after it) starts at a random moment of the first half of the load.
-  const work = sleep(rand(0, (PLAN.loadS * 1000) / 2))
+  // The import (and the campaigns after it) starts at a random moment of the first quarter of the load.
+  const work = sleep(rand(0, (PLAN.loadS * 1000) / 4))
     .then(() => ownerWork(owner, runId, PLAN.importRows, notes))
     .catch((error) => {
       notes.error = error.message;
@@ -743,12 +801,14 @@ async function run(index, k6) {
       await sleep(rand(3_000, window));
       await killReplica(service);
     }),
-    killSender(notes, window),
+    // The campaigns may start sending after the load (the import runs under the faults first).
+    killSender(notes, window + 120_000),
   ];
   await Promise.all(chaos);
   const loadResults = await Promise.all(loads);
   await work;
-  await restarts;
+  await Promise.all(restarts);
+  restarts.clear();
   // Every instance up again (a restart during the Kafka stop may have timed out waiting for health).
   for (let attempt = 1; ; attempt++) {
     try {
@@ -764,7 +824,7 @@ async function run(index, k6) {
   const quietBy = Date.now() + PLAN.quietTimeoutS * 1000;
   let kafka = before;
   for (;;) {
-    kafka = await kafkaState(ns).catch(() => ({ dlq: {}, lag: Number.NaN }));
+    kafka = await kafkaState(ns).catch(() => ({ dlq: {}, lag: Number.NaN, lagging: ["lag not read"], groups: 0 }));
     const campaigns = await Promise.all(
       (notes.campaigns ?? []).map(
         async (c) => (await owner.session.retry("GET", `/api/email/campaigns/${c.id}`)).body.result?.status,
@@ -778,6 +838,7 @@ async function run(index, k6) {
     await sleep(3000);
   }
   await sleep(3000); // the last SMTP hand-offs reach Mailpit's store
+  notes.accepted = acceptedByLoad(outDir, scenarios);
   const result = await check({ ns, runId, owner, notes, dlqBefore: before.dlq, kafka });
   printTable(
     `run ${index} (${runId}): ${result.users} sign-ups, ${result.verifiedByCheck} verified by the check after the load gave up waiting${notes.error ? `; owner's work failed: ${notes.error}` : ""}`,
@@ -785,7 +846,7 @@ async function run(index, k6) {
   );
   for (const row of result.rows) for (const example of row.examples) console.log(`  ${row.effect}: ${example}`);
   writeFileSync(join(outDir, "result.json"), JSON.stringify({ runId, plan: PLAN, notes, ...result }, null, 2));
-  return { runId, ...result, failed: Boolean(notes.error) };
+  return { runId, ...result, failed: Boolean(notes.error), error: notes.error };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -811,5 +872,6 @@ for (const r of results)
   }
 if (RUNS > 1) printTable(`all ${RUNS} runs`, [...total.values()]);
 const bad = [...total.values()].some((t) => t.lost > 0 || t.uncounted > 0) || results.some((r) => r.failed);
+writeJunit(results);
 console.log(bad ? "\nfaults: LOSS or uncounted duplicate (see above)" : "\nfaults: 0 lost, 0 uncounted duplicates");
 process.exit(bad ? 1 : 0);
