@@ -18,9 +18,9 @@ AI_PROVIDER_TEST=services/gateway/test/ai-provider.int.test.ts
 # media-providers.int.test.ts likewise needs the media service pointed at its fake OpenAI Images,
 # OpenAI speech and Unsplash server (one port).
 MEDIA_PROVIDER_TEST=services/gateway/test/media-providers.int.test.ts
-# media-imagen.int.test.ts: the media service restarted once more with Imagen as its image provider
+# media-gemini-image.int.test.ts: the media service restarted once more with a Gemini image model as its image provider
 # (one image provider per process), pointed at its fake Generative Language API server.
-IMAGEN_PROVIDER_TEST=services/gateway/test/media-imagen.int.test.ts
+GEMINI_IMAGE_PROVIDER_TEST=services/gateway/test/media-gemini-image.int.test.ts
 # lead-assistant-provider.int.test.ts likewise needs contacts pointed at the fake OpenAI-compatible server.
 LEAD_ASSISTANT_PROVIDER_TEST=services/contacts/test/lead-assistant-provider.int.test.ts
 media_provider_env() {
@@ -29,7 +29,7 @@ media_provider_env() {
   export SPEECH_PROVIDER=openai SPEECH_API_KEY=test-speech SPEECH_BASE_URL=$fake/v1
   export UNSPLASH_ACCESS_KEY=test-unsplash UNSPLASH_API_URL=$fake
 }
-imagen_provider_env() {
+gemini_image_provider_env() {
   export IMAGE_PROVIDER=google IMAGE_API_KEY=test-google IMAGE_BASE_URL=http://127.0.0.1:$((28397 + ${STACK_PORT_OFFSET:-0}))/v1beta
 }
 ai_provider_env() {
@@ -57,7 +57,7 @@ trap 'node scripts/stack.mjs down --profile test >/dev/null' EXIT
 set -a; source .data/infra.env; source .data/stack/test/stack.env; set +a
 for suite in "${suites[@]}"; do
   case "$suite" in
-    integration) npm run test:integration -- --testPathIgnorePatterns "(ai-provider|media-providers|media-imagen|lead-assistant-provider)\.int" ;;
+    integration) npm run test:integration -- --testPathIgnorePatterns "(ai-provider|media-providers|media-gemini-image|lead-assistant-provider)\.int" ;;
     ai-provider)
       # `up` starts every stopped component: one restart per environment.
       node scripts/stack.mjs down workflows --profile test
@@ -67,8 +67,8 @@ for suite in "${suites[@]}"; do
       (lead_assistant_env && node scripts/stack.mjs up --profile test >/dev/null)
       npm run test:integration -- "$AI_PROVIDER_TEST" "$MEDIA_PROVIDER_TEST" "$LEAD_ASSISTANT_PROVIDER_TEST"
       node scripts/stack.mjs down media --profile test
-      (imagen_provider_env && node scripts/stack.mjs up --profile test >/dev/null)
-      npm run test:integration -- "$IMAGEN_PROVIDER_TEST"
+      (gemini_image_provider_env && node scripts/stack.mjs up --profile test >/dev/null)
+      npm run test:integration -- "$GEMINI_IMAGE_PROVIDER_TEST"
       ;;
     e2e)
       # The two-tab TooManyRunningActions step needs the first tab's stream to still be running when

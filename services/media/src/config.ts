@@ -41,7 +41,7 @@ export const configSchema = baseConfigSchema.extend({
     .min(60)
     .max(7 * 24 * 3600)
     .default(6 * 3600),
-  /** Image generation: openai (DALL·E), google (Imagen) or offline (the composer). Unset: offline. */
+  /** Image generation: openai (DALL·E), google (a Gemini image model, default gemini-2.5-flash-image) or offline (the composer). Unset: offline. */
   IMAGE_PROVIDER: optional(z.enum(["openai", "google", "offline"])),
   /** Base URL of the provider's API (a local server speaking its protocol in tests). */
   IMAGE_BASE_URL: optional(z.url()),

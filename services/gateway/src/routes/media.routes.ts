@@ -564,7 +564,7 @@ export function mediaRoutes({ clients, redis }: RouteDeps): RouteDef[] {
     defineRoute({
       method: "post",
       path: "/api/media/images/generate",
-      summary: "Generate an image (DALL·E or Imagen when configured, else the offline composer)",
+      summary: "Generate an image (DALL·E or Gemini when configured, else the offline composer)",
       description:
         'Debits credits first and refunds them on failure. Provider images have source "AI"; the offline composer\'s have source "composed" and label "composed, not generated".',
       tag: TAG,

@@ -3,7 +3,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { generateImage } from "ai";
 import type { Config } from "../config";
 
-/** A configured image model (DALL·E or Imagen through the Vercel AI SDK). */
+/** A configured image model (DALL·E or a Gemini image model through the Vercel AI SDK). */
 export interface ImageProvider {
   name: "openai" | "google";
   /** The generated image's bytes (PNG or JPEG as the provider sends them). @throws on provider failure */
@@ -26,7 +26,7 @@ const GOOGLE_RATIOS = [
   ["9:16", 9 / 16],
 ] as const;
 
-/** Imagen's aspect ratios: the closest to width/height. */
+/** The aspect ratios Gemini image models take: the closest to width/height. */
 export function googleAspectRatio(width: number, height: number): `${number}:${number}` {
   const ratio = width / height;
   let best: (typeof GOOGLE_RATIOS)[number] = GOOGLE_RATIOS[0];
@@ -60,8 +60,12 @@ export function createImageProvider(
       },
     };
   }
+  const modelId = config.IMAGE_MODEL ?? "gemini-2.5-flash-image";
+  // Google retired Imagen from the Generative Language API; the SDK takes Gemini image models only.
+  if (!modelId.startsWith("gemini-"))
+    throw new Error(`IMAGE_MODEL=${modelId}: with IMAGE_PROVIDER=google, use a Gemini image model (gemini-…)`);
   const google = createGoogleGenerativeAI({ apiKey: config.IMAGE_API_KEY, baseURL: config.IMAGE_BASE_URL });
-  const model = google.image(config.IMAGE_MODEL ?? "imagen-4.0-generate-001");
+  const model = google.image(modelId);
   return {
     name: "google",
     async generate(prompt, size, signal) {

@@ -25,7 +25,7 @@ export interface GenerateImageInput {
 
 /**
  * Makes an image for a prompt in the network's size, debiting its credits first and refunding them
- * when it fails. With a provider (DALL·E, Imagen) it also reserves one of the month's AI images
+ * when it fails. With a provider (DALL·E, Gemini) it also reserves one of the month's AI images
  * (plan limit, given back on failure). Without one, the offline composer lays out the brand
  * colours, logo, headline and a system image, labelled "composed, not generated" (no AI image counted).
  * @throws CR_ERR_BAD_REQUEST, NOT_ENOUGH_CREDITS (402), the plan's AI-images scenario (402),
