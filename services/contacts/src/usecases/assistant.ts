@@ -176,7 +176,7 @@ export async function sendAssistantMessage(
       const deadline = AbortSignal.timeout(deps.assistantModel.timeoutMs);
       const result = await generateText({
         model: deps.assistantModel.model,
-        system: assistantPrompt({ ...context, tone: assistant.tone, captured: Boolean(lead) }),
+        instructions: assistantPrompt({ ...context, tone: assistant.tone, captured: Boolean(lead) }),
         messages: [...history, { role: "user", content: message }],
         maxRetries: 1,
         abortSignal: signal ? AbortSignal.any([signal, deadline]) : deadline,

@@ -47,7 +47,7 @@ export function createAiSdkEngine(options: AiSdkEngineOptions): TextEngine {
           const timedOut = () => deadline.signal.aborted && !signal.aborted;
           const result = streamText({
             model: options.model,
-            system: request.system,
+            instructions: request.system,
             prompt: request.prompt,
             maxOutputTokens: request.maxOutputTokens,
             temperature: request.temperature,
