@@ -692,6 +692,25 @@ async function check({ ns, runId, owner, notes, dlqBefore, kafka }) {
       rows.push(row);
     }
 
+    // The plan's email counter counts every campaign email that may have left (each one Mailpit got).
+    if (owner && (notes.campaigns ?? []).length > 0) {
+      const plan = tally("plan's email counter covers every email received");
+      const entries = await db("billing")
+        .collection("usage_entries")
+        .find({ userId: owner.userId, counter: "emails" })
+        .toArray();
+      const counted = entries.reduce((sum, entry) => sum + Number(entry.delta), 0);
+      const received = messages.filter((m) =>
+        (notes.campaigns ?? []).some((c) => (m.Subject ?? "").includes(c.subjectMark)),
+      ).length;
+      plan.checked = received;
+      if (counted < received) {
+        plan.uncounted = received - counted;
+        plan.examples.push(`${received} campaign emails received, the plan counted ${counted}`);
+      }
+      rows.push(plan);
+    }
+
     // DLQs: no event of this run left in one.
     const dlq = tally("events not in a DLQ");
     for (const [key, end] of Object.entries(kafka.dlq)) {
