@@ -57,6 +57,8 @@ const PROFILES = {
       EMAIL_LIMIT_RETRY_MS: "1000",
       EMAIL_DISPATCH_INTERVAL_MS: "250",
       EMAIL_RETRY_BASE_MS: "100",
+      // Approval emails the SMTP server did not take are tried again every 2 s.
+      APPROVAL_MAIL_RETRY_MS: "2000",
       // A user whose sendgrid_integration flag is on sends through SendGrid's API at
       // SENDGRID_API_URL, where services/notifications/test/automation-triggers.int.test.ts listens
       // (port 28025 + STACK_PORT_OFFSET); a user's flags are trusted for 1 s.

@@ -74,13 +74,19 @@ describe("an approval link", () => {
     await db?.close();
   });
 
+  const danaEmail = `dana-${run}@review.test`;
   const share = (subjectKind: string, subjectId: string, extra: Record<string, unknown> = {}) =>
     owner.post("/api/approvals", { projectId, subjectKind, subjectId, ...extra });
 
   it("is read, commented and approved by a reviewer without an account; the owner is told in-app and by email", async () => {
-    const created = await share("craft", craftId, { reviewerName: "Dana", reviewerEmail: "dana@review.test" });
+    const created = await share("craft", craftId, { reviewerName: "Dana", reviewerEmail: danaEmail });
     expect(created.status).toBe(201);
-    expect(created.body.result.link).toMatchObject({ status: "active", reviewerName: "Dana", subjectId: craftId });
+    expect(created.body.result.link).toMatchObject({
+      status: "active",
+      reviewerName: "Dana",
+      subjectId: craftId,
+      emailStatus: "sent",
+    });
     const token = tokenOf(created.body.result.url);
     expect(new URL(created.body.result.url).pathname).toBe(`/review/${token}`);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -122,7 +128,11 @@ describe("an approval link", () => {
     expect(list.status).toBe(200);
     expect(list.body.result.state.state).toBe("approved");
     expect(list.body.result.events.map((e: { kind: string }) => e.kind)).toEqual(["comment", "approved"]);
-    expect(list.body.result.links[0]).toMatchObject({ status: "active", reviewerEmail: "dana@review.test" });
+    expect(list.body.result.links[0]).toMatchObject({
+      status: "active",
+      reviewerEmail: danaEmail,
+      emailStatus: "sent",
+    });
 
     const inbox = await owner.get("/api/notifications");
     const titles = inbox.body.result.result.map((n: { title: string }) => n.title);
@@ -130,6 +140,56 @@ describe("an approval link", () => {
     expect(titles.some((t: string) => t.startsWith("Dana commented on"))).toBe(true);
     const email = await waitForEmail(ownerEmail, "Dana approved");
     expect(email.Text).toContain("/app/crafts/EmailWriter?craftId=");
+  });
+
+  it("emails the reviewer their link once, from the business, and the owner sees it was emailed", async () => {
+    // The link made in the first case, to Dana's address.
+    const email = await waitForEmail(danaEmail, "asks for your review");
+    expect(email.Subject).toContain("Crumb & Co. Bakery");
+    const from = (email as unknown as { From: { Name: string; Address: string } }).From;
+    expect(from.Name).toBe("Crumb & Co. Bakery");
+    const link = linkFrom(email, "/review/");
+    expect(link.pathname).toMatch(/^\/review\/[A-Za-z0-9_-]{43}$/);
+    expect((await reviewer.get(`/api/public/reviews/${tokenOf(link.href)}`)).status).toBe(200);
+    expect(email.HTML).toContain("Crumb &amp; Co. Bakery");
+    // Sent once: the retry job (every 2 s on the test stack) finds nothing left to send for it.
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    const api = env.MAILPIT_API_URL ?? "http://127.0.0.1:8025";
+    const found = (await (
+      await fetch(`${api}/api/v1/search?query=${encodeURIComponent(`to:"${danaEmail}"`)}`)
+    ).json()) as { messages: { Subject: string }[] };
+    expect(found.messages.filter((m) => m.Subject.includes("asks for your review"))).toHaveLength(1);
+    // A link without a reviewer email sends nothing and says so.
+    const bare = await share("campaign", campaignId);
+    expect(bare.body.result.link.emailStatus).toBe("none");
+  });
+
+  it("answers the approval state of a page of items in one request", async () => {
+    const unknown = randomUUID();
+    const crafts = await owner.get(
+      `/api/approvals/states?projectId=${projectId}&subjectKind=craft&ids=${craftId},${unknown}`,
+    );
+    expect(crafts.status).toBe(200);
+    expect(crafts.body.result.states).toEqual([
+      expect.objectContaining({ subjectId: craftId, state: "approved", reviewer: "Dana" }),
+      { subjectId: unknown, state: "none", since: null, reviewer: "" },
+    ]);
+    const fresh = await owner.post(`/api/email/campaigns?projectId=${projectId}`, {
+      name: `States ${run}`,
+      subject: "Hi",
+      html: "<p>Hi</p>",
+    });
+    const freshId = fresh.body.result.id as string;
+    await share("campaign", freshId, { reviewerName: "Lee" });
+    const campaigns = await owner.get(
+      `/api/approvals/states?projectId=${projectId}&subjectKind=campaign&ids=${freshId}`,
+    );
+    expect(campaigns.body.result.states).toEqual([
+      expect.objectContaining({ subjectId: freshId, state: "awaiting", reviewer: "Lee" }),
+    ]);
+    const tooMany = Array.from({ length: 101 }, (_, i) => `c${i}`).join(",");
+    expect((await owner.get(`/api/approvals/states?subjectKind=craft&ids=${tooMany}`)).status).toBe(400);
+    expect((await owner.get("/api/approvals/states?subjectKind=page&ids=a")).status).toBe(400);
   });
 
   it("asks for changes with a comment only", async () => {
@@ -279,6 +339,7 @@ describe("an approval link", () => {
     for (const [path, method] of [
       ["/api/approvals", "post"],
       ["/api/approvals", "get"],
+      ["/api/approvals/states", "get"],
       ["/api/approvals/{id}/revoke", "post"],
       ["/api/public/reviews/{token}", "get"],
       ["/api/public/reviews/{token}/events", "post"],

@@ -84,6 +84,8 @@ export const configSchema = baseConfigSchema.extend({
    * 32-byte keys (base64 or hex); the first seals, every one opens (rotate by putting a new key
    * first). Unset: DKIM keys cannot be made or used; sender identities still work.
    */
+  /** How often approval emails the SMTP server did not take are tried again (ms). */
+  APPROVAL_MAIL_RETRY_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
   SECRETS_KEYS: optional(
     z.string().transform((text, ctx) => {
       try {

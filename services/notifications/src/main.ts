@@ -19,6 +19,7 @@ import { RedisThrottle, sendgridProvider, smtpProvider } from "./mail/providers"
 import { access } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
+import { retryApprovalMail } from "./usecases/approval-mail";
 import { scanDateFields } from "./usecases/automation-triggers";
 import { stepProcessor } from "./usecases/automations-engine";
 import { runDueScan } from "./usecases/calendar-due";
@@ -208,7 +209,17 @@ await runService({
       everyMs: config.CALENDAR_DUE_SCAN_MS,
       run: () => runDueScan(deps),
     });
+    const approvalMailRetry = periodicJob({
+      ...queued,
+      queue: "approval-mail-retry",
+      everyMs: config.APPROVAL_MAIL_RETRY_MS,
+      run: async () => {
+        const counts = await retryApprovalMail(deps);
+        if (counts.sent + counts.waiting + counts.dropped > 0) logger.info(counts, "approval emails retried");
+      },
+    });
     if (process.argv[2] !== "migrate") {
+      await approvalMailRetry.start();
       campaignQueue.start((campaignId, stopping, part) => dispatchCampaign(deps, campaignId, stopping, part));
       await dispatchScan.start();
       await dueScan.start();
@@ -220,7 +231,7 @@ await runService({
       outbox: stores.outbox,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
       onStop: async () => {
-        await Promise.all([dispatchScan.close(), dueScan.close()]);
+        await Promise.all([dispatchScan.close(), dueScan.close(), approvalMailRetry.close()]);
         await automationQueue.close();
         await dateScan.close();
         await campaignQueue.close();

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "@jest/globals";
 import {
   approvalState,
+  approvalSummary,
   commentText,
   craftSections,
   linkDays,
@@ -10,7 +11,7 @@ import {
   reviewNotice,
   reviewTokenHash,
 } from "../src/domain/approval";
-import { renderReviewNoticeEmail } from "../src/domain/templates";
+import { renderReviewNoticeEmail, renderReviewRequestEmail } from "../src/domain/templates";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 27, 12, minute));
 
@@ -124,5 +125,52 @@ describe("the owner's notice", () => {
     expect(email.html).toContain("Add &lt;b&gt;price&lt;/b&gt;");
     expect(email.text).toContain("http://x/app/a");
     expect(commentText(" a\r\nb\u0007 ")).toBe("a\nb");
+  });
+});
+
+describe("a listed item's approval summary", () => {
+  const link = (minute: number, reviewerName: string, reviewerEmail = "") => ({
+    createdAt: at(minute),
+    reviewerName,
+    reviewerEmail,
+  });
+  const event = (minute: number, kind: string, authorName: string) => ({ createdAt: at(minute), kind, authorName });
+  it("names who decided, else the latest link's reviewer, else nobody", () => {
+    expect(approvalSummary([], [])).toEqual({ state: "none", since: null, reviewer: "" });
+    expect(approvalSummary([link(1, "Dana"), link(2, "", "lee@x.test")], [])).toMatchObject({
+      state: "awaiting",
+      reviewer: "lee@x.test",
+    });
+    expect(
+      approvalSummary([link(1, "Dana")], [event(2, "comment", "Sam"), event(3, "approved", "Dana K.")]),
+    ).toMatchObject({ state: "approved", reviewer: "Dana K." });
+    expect(
+      approvalSummary([link(1, "Dana")], [event(2, "approved", "Dana"), event(4, "changes_requested", "Lee")]),
+    ).toMatchObject({ state: "changes_requested", reviewer: "Lee" });
+    // A new share after the decision asks again, of the new link's reviewer.
+    expect(approvalSummary([link(1, "Dana"), link(5, "Kim")], [event(2, "approved", "Dana")])).toMatchObject({
+      state: "awaiting",
+      reviewer: "Kim",
+    });
+  });
+});
+
+describe("the reviewer's email", () => {
+  it("comes from the business, with the link, its expiry and no raw markup from names", () => {
+    const email = renderReviewRequestEmail({
+      reviewerName: "Dana",
+      sharedBy: "Olive <b>",
+      title: "Spring <sale>",
+      link: "https://app.example/review/abc",
+      expiresAt: at(0),
+      now: new Date(at(0).getTime() - 7 * 86_400_000),
+      brand: { name: "Crumb & Co.", logoUrl: "https://cdn.example/logo.png" },
+    });
+    expect(email.subject).toContain("Crumb & Co.");
+    expect(email.text).toContain("https://app.example/review/abc");
+    expect(email.text).toContain("in 7 days");
+    expect(email.html).toContain('src="https://cdn.example/logo.png"');
+    expect(email.html).not.toContain("<sale>");
+    expect(email.html).not.toContain("Olive <b>");
   });
 });

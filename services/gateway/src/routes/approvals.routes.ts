@@ -32,6 +32,7 @@ const SUBJECT_KINDS = ["craft", "campaign"] as const;
 const LINK_STATUSES = ["active", "revoked", "expired"] as const;
 const EVENT_KINDS = ["comment", "approved", "changes_requested"] as const;
 const STATES = ["none", "awaiting", "approved", "changes_requested"] as const;
+const EMAIL_STATUSES = ["none", "pending", "sent", "failed"] as const;
 
 const subjectKind = z.enum(SUBJECT_KINDS, { error: "subjectKind is craft or campaign" });
 
@@ -47,6 +48,10 @@ const linkSchema = z
     expiresAt: z.string(),
     revokedAt: z.string().nullable(),
     status: z.enum(LINK_STATUSES),
+    emailStatus: z.enum(EMAIL_STATUSES).meta({
+      description:
+        "The email of the link to reviewerEmail: none (no reviewer email), pending (not accepted by the mail server yet; retried), sent, failed (given up).",
+    }),
   })
   .meta({ id: "ApprovalLink" });
 
@@ -84,6 +89,7 @@ function linkJson(l: ApprovalLink | undefined): z.input<typeof linkSchema> {
     expiresAt: l.expiresAt,
     revokedAt: l.revokedAt || null,
     status: LINK_STATUSES.find((s) => s === l.status) ?? "expired",
+    emailStatus: EMAIL_STATUSES.find((s) => s === l.emailStatus) ?? "none",
   };
 }
 
@@ -185,6 +191,54 @@ export function approvalsRoutes({ clients, redis, publicOrigin }: RouteDeps): Ro
           links: answer.links.map(linkJson),
           events: answer.events.map(eventJson),
           state: stateJson(answer.state),
+        };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/approvals/states",
+      tag: "approvals",
+      summary: "The approval state of each of a page of crafts or campaigns (the lists' tags), in one read",
+      description:
+        "One entry per id, in the order asked; an item never shared answers `none`. `reviewer` is who decided (approved, changes_requested), else the reviewer of the latest link.",
+      auth: "session",
+      actsInProject: true,
+      query: z.object({
+        projectId: text("projectId", 64).optional(),
+        subjectKind,
+        ids: text("ids", 6600)
+          .transform((v) =>
+            v
+              .split(",")
+              .map((id) => id.trim())
+              .filter((id) => id !== ""),
+          )
+          .refine((ids) => ids.length <= 100, "ids holds at most 100 ids")
+          .refine((ids) => ids.every((id) => id.length <= 64), "an id has at most 64 characters")
+          .meta({ description: "Comma-separated ids, at most 100." }),
+      }),
+      response: z.object({
+        states: z.array(
+          z.object({
+            subjectId: z.string(),
+            state: z.enum(STATES),
+            since: z.string().nullable(),
+            reviewer: z.string(),
+          }),
+        ),
+      }),
+      errors: ["NOT_FOUND"],
+      handler: async ({ query, as, project }) => {
+        const answer = await clients.approvals.listApprovalStates(
+          { projectId: project.projectId, subjectKind: query.subjectKind, subjectIds: query.ids },
+          as,
+        );
+        return {
+          states: answer.states.map((s) => ({
+            subjectId: s.subjectId,
+            ...stateJson(s.state),
+            reviewer: s.reviewer,
+          })),
         };
       },
     }),

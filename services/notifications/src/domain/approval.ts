@@ -112,6 +112,29 @@ export function approvalState(
   return { state, since };
 }
 
+/**
+ * The approval state of one craft or campaign with who it concerns: the decider of the latest
+ * decision, else the reviewer of the latest link (name, else email); "" when unnamed or never shared.
+ */
+export function approvalSummary(
+  links: ReadonlyArray<{ createdAt: Date; reviewerName: string; reviewerEmail: string }>,
+  events: ReadonlyArray<{ kind: string; createdAt: Date; authorName: string }>,
+): { state: ApprovalStateName; since: Date | null; reviewer: string } {
+  const { state, since } = approvalState(links, events);
+  let reviewer = "";
+  if (state === "approved" || state === "changes_requested") {
+    const decision = events.findLast((e) => e.kind === state && e.createdAt.getTime() === since?.getTime());
+    reviewer = decision?.authorName ?? "";
+  } else if (state === "awaiting") {
+    const latest = links.reduce<(typeof links)[number] | null>(
+      (a, l) => (!a || l.createdAt > a.createdAt ? l : a),
+      null,
+    );
+    reviewer = latest ? latest.reviewerName || latest.reviewerEmail : "";
+  }
+  return { state, since, reviewer };
+}
+
 /** One part of what a reviewer reads: a title and sanitised HTML. */
 export interface ReviewSection {
   title: string;

@@ -20,7 +20,8 @@ export type TemplateName =
   | "confirm-email-change"
   | "email-change-notice"
   | "project-invite"
-  | "review-notice";
+  | "review-notice"
+  | "review-request";
 
 export const VERIFY_SUBJECT = "Verify your email for Crafter";
 export const RESET_SUBJECT = "Reset your Crafter password";
@@ -377,6 +378,41 @@ export function renderReviewNoticeEmail(input: ReviewNoticeEmailInput): Rendered
     link: input.link,
     expiry: "The comments and the approval state are on its page.",
     ignore: "You get this email because you shared it for approval. Revoke the link on its page to end the review.",
+  };
+  return { subject, text: renderText(layout), html: renderHtml(subject, layout) };
+}
+
+/** Input of the email that gives a reviewer their approval link. */
+export interface ReviewRequestEmailInput {
+  /** The reviewer's name ("" for none). */
+  reviewerName: string;
+  /** The member who shared it ("" when unknown). */
+  sharedBy: string;
+  /** The craft's or campaign's name. */
+  title: string;
+  /** `${PUBLIC_ORIGIN}/review/<token>`. */
+  link: string;
+  expiresAt: Date;
+  now: Date;
+  /** The business asking for the review: it heads and signs the email. */
+  brand?: EmailBrand;
+}
+
+/** To a reviewer without an account: the link to read, comment and approve, from the business. */
+export function renderReviewRequestEmail(input: ReviewRequestEmailInput): RenderedEmail {
+  const business = cleanDisplayName(input.brand?.name);
+  const title = cleanDisplayName(input.title);
+  const who = cleanDisplayName(input.sharedBy) || business || "Someone";
+  const subject = `${business || who} asks for your review${title ? `: ${title}` : ""}`.slice(0, 200);
+  const layout: Layout = {
+    greeting: greeting(input.reviewerName),
+    intro: `${who}${business && who !== business ? ` at ${business}` : ""} shared ${title ? `"${title}"` : "a draft"} with you for approval. Read it, comment, and approve it or ask for changes; no account is needed.`,
+    action: "Open the review",
+    link: input.link,
+    expiry: `This link expires ${describeExpiry(input.expiresAt, input.now)}. Anyone with it can read the draft, so do not forward it.`,
+    ignore: "If you did not expect this, you can ignore this email.",
+    signature: business ? `— ${business}` : "",
+    ...(business ? { brand: { name: business, logoUrl: input.brand?.logoUrl ?? "" } } : {}),
   };
   return { subject, text: renderText(layout), html: renderHtml(subject, layout) };
 }

@@ -9,6 +9,7 @@ export const approvalsAccess = rpcAccess(ApprovalsService, {
   createApprovalLink: ["user"],
   listApprovals: ["user"],
   revokeApprovalLink: ["user"],
+  listApprovalStates: ["user"],
   getReview: ["service:gateway"],
   addReviewEvent: ["service:gateway"],
 });

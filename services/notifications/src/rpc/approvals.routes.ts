@@ -9,6 +9,7 @@ import {
   addReviewEvent,
   createApprovalLink,
   getReview,
+  listApprovalStates,
   listApprovals,
   revokeApprovalLink,
 } from "../usecases/approvals";
@@ -26,6 +27,7 @@ const linkOut = (l: ApprovalLinkView) => ({
   expiresAt: iso(l.expiresAt),
   revokedAt: iso(l.revokedAt),
   status: l.status,
+  emailStatus: l.emailStatus,
 });
 
 const eventOut = (e: ApprovalEventView) => ({
@@ -75,6 +77,13 @@ export function approvalsRoutes(deps: NotificationsDeps): (router: ConnectRouter
           businessName: review.businessName,
         };
       },
+      listApprovalStates: async (req, ctx) => ({
+        states: (await listApprovalStates(deps, callerOf(ctx), req)).map((s) => ({
+          subjectId: s.subjectId,
+          state: stateOut(s),
+          reviewer: s.reviewer,
+        })),
+      }),
       addReviewEvent: async (req) => {
         const answer = await addReviewEvent(deps, req);
         return { event: eventOut(answer.event), state: stateOut(answer.state) };

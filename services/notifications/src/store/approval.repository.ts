@@ -74,6 +74,7 @@ const linkSchema = new Schema<ApprovalLinkDoc>(
 );
 linkSchema.index({ linkId: 1 }, { unique: true });
 linkSchema.index({ userId: 1, subjectKey: 1 });
+linkSchema.index({ userId: 1, projectId: 1 });
 
 const eventSchema = new Schema<ApprovalEventDoc>(
   {
@@ -91,6 +92,35 @@ const eventSchema = new Schema<ApprovalEventDoc>(
 eventSchema.index({ linkId: 1 });
 eventSchema.index({ userId: 1, subjectKey: 1 });
 
+/**
+ * An approval email not yet accepted by the SMTP server: the reviewer's link (`_id` =
+ * `review-request:<linkId>`) or the owner's notice of a review event (`review-notice:<eventId>`).
+ * Inserted once before the first attempt, deleted once sent or given up, so the collection holds only
+ * what is waiting and the retry job reads it whole.
+ */
+export interface ApprovalMailDoc {
+  _id: string;
+  kind: "review-request" | "review-notice";
+  linkId: string;
+  /** review-notice: the review event; "" for a review-request. */
+  eventId: string;
+  /** review-request: the link's token sealed for the link id (kit secret box); the token is in no other record. */
+  tokenSealed: string;
+  createdAt: Date;
+}
+
+const mailSchema = new Schema<ApprovalMailDoc>(
+  {
+    _id: String,
+    kind: { type: String, enum: ["review-request", "review-notice"], required: true },
+    linkId: { type: String, required: true },
+    eventId: { type: String, default: "" },
+    tokenSealed: { type: String, default: "" },
+    createdAt: { type: Date, required: true },
+  },
+  { collection: "approval_mail", versionKey: false },
+);
+
 export const revocationId = (linkId: string) => `revoked:${linkId}`;
 
 const byTime = <T extends { createdAt: Date }>(a: T, b: T) => a.createdAt.getTime() - b.createdAt.getTime();
@@ -100,7 +130,43 @@ export class ApprovalRepository {
   constructor(
     readonly links: Model<ApprovalLinkDoc>,
     readonly events: Model<ApprovalEventDoc>,
+    readonly mail: Model<ApprovalMailDoc>,
   ) {}
+
+  /** A link by its id (whoever owns it), or null. */
+  linkById(linkId: string): Promise<ApprovalLinkDoc | null> {
+    return this.links.findOne({ linkId }).lean<ApprovalLinkDoc>().exec();
+  }
+
+  /** One event by its id, or null. */
+  eventById(eventId: string): Promise<ApprovalEventDoc | null> {
+    return this.events.findById(eventId).lean<ApprovalEventDoc>().exec();
+  }
+
+  /** Every link of a project of the user (one indexed equality; the lists' approval states). */
+  linksOfProject(userId: string, projectId: string): Promise<ApprovalLinkDoc[]> {
+    return this.links.find({ userId, projectId }).lean<ApprovalLinkDoc[]>().exec();
+  }
+
+  /** Records an email to send. @returns false when it was recorded before. */
+  addMail(doc: ApprovalMailDoc): Promise<boolean> {
+    return insertOnce(this.mail, doc);
+  }
+
+  /** The emails waiting, oldest first (at most `limit`). */
+  async waitingMail(limit: number): Promise<ApprovalMailDoc[]> {
+    return (await this.mail.find({}).limit(limit).lean<ApprovalMailDoc[]>().exec()).sort(byTime);
+  }
+
+  /** Whether an email is still waiting (by `_id`). */
+  async mailWaiting(id: string): Promise<boolean> {
+    return (await this.mail.exists({ _id: id })) !== null;
+  }
+
+  /** Done with an email: sent, or given up. */
+  async dropMail(id: string): Promise<void> {
+    await this.mail.deleteOne({ _id: id }).exec();
+  }
 
   async insertLink(doc: ApprovalLinkDoc): Promise<void> {
     await this.links.create(doc);
@@ -161,6 +227,7 @@ export class ApprovalRepository {
 export async function createApprovalRepository(connection: Connection): Promise<ApprovalRepository> {
   const links = modelOn<ApprovalLinkDoc>(connection, "ApprovalLink", linkSchema);
   const events = modelOn<ApprovalEventDoc>(connection, "ApprovalEvent", eventSchema);
-  await Promise.all([links.createIndexes(), events.createIndexes()]);
-  return new ApprovalRepository(links, events);
+  const mail = modelOn<ApprovalMailDoc>(connection, "ApprovalMail", mailSchema);
+  await Promise.all([links.createIndexes(), events.createIndexes(), mail.createIndexes()]);
+  return new ApprovalRepository(links, events, mail);
 }

@@ -6,6 +6,7 @@ import {
   APPROVAL_LIMITS,
   type ApprovalStateName,
   approvalState,
+  approvalSummary,
   commentText,
   craftSections,
   isReviewKind,
@@ -22,13 +23,21 @@ import {
   type SubjectKind,
   subjectKeyOf,
 } from "../domain/approval";
-import { renderReviewNoticeEmail } from "../domain/templates";
 import type { ApprovalEventDoc, ApprovalLinkDoc } from "../store/approval.repository";
-import { deliverEmail } from "./deliver-email";
+import { emailOwner, emailReviewer, reviewRequestMailId } from "./approval-mail";
 import { composeFor } from "./email-delivery";
 import { notify } from "./inbox";
 
-type Deps = Pick<NotificationsDeps, "stores" | "email" | "calendar" | "mailer" | "publicOrigin" | "logger" | "now">;
+type Deps = Pick<
+  NotificationsDeps,
+  "stores" | "email" | "calendar" | "mailer" | "publicOrigin" | "logger" | "now" | "sender"
+>;
+
+/**
+ * The email of a link to its reviewer: "" (no reviewer email, or made before links were emailed),
+ * pending (not accepted by the SMTP server yet; retried), sent, failed (given up).
+ */
+export type LinkEmailStatus = "" | "pending" | "sent" | "failed";
 
 /** A link as its owner's pages see it (never its token). */
 export interface ApprovalLinkView {
@@ -42,6 +51,7 @@ export interface ApprovalLinkView {
   expiresAt: Date;
   revokedAt: Date | null;
   status: LinkStatus;
+  emailStatus: LinkEmailStatus;
 }
 
 export interface ApprovalEventView {
@@ -65,7 +75,12 @@ export interface LinkCreator {
   name: string;
 }
 
-function linkView(link: ApprovalLinkDoc, revokedAt: Date | null, now: Date): ApprovalLinkView {
+function linkView(
+  link: ApprovalLinkDoc,
+  revokedAt: Date | null,
+  now: Date,
+  emailStatus: LinkEmailStatus = "",
+): ApprovalLinkView {
   return {
     linkId: link.linkId,
     subjectKind: link.subjectKind,
@@ -77,7 +92,26 @@ function linkView(link: ApprovalLinkDoc, revokedAt: Date | null, now: Date): App
     expiresAt: link.expiresAt,
     revokedAt,
     status: linkStatus(link, revokedAt, now),
+    emailStatus,
   };
+}
+
+/** Where the email of each link to its reviewer stands (its delivery, and whether it still waits). */
+async function emailStatuses(deps: Deps, links: readonly ApprovalLinkDoc[]): Promise<Map<string, LinkEmailStatus>> {
+  const statuses = await Promise.all(
+    links.map(async (link): Promise<LinkEmailStatus> => {
+      if (!link.reviewerEmail) return "";
+      const id = reviewRequestMailId(link.linkId);
+      const [delivery, waiting] = await Promise.all([
+        deps.stores.deliveries.find(id),
+        deps.stores.approvals.mailWaiting(id),
+      ]);
+      if (delivery?.status === "sent") return "sent";
+      if (waiting) return "pending";
+      return delivery ? "failed" : "";
+    }),
+  );
+  return new Map(links.map((link, i) => [link.linkId, statuses[i]!]));
 }
 
 const eventView = (e: ApprovalEventDoc): ApprovalEventView => ({
@@ -189,7 +223,16 @@ export async function createApprovalLink(
     expiresAt: new Date(now.getTime() + (days ?? APPROVAL_LIMITS.defaultDays) * 86_400_000),
   };
   await deps.stores.approvals.insertLink(doc);
-  return { link: linkView(doc, null, now), token };
+  // Tried now, retried by the approval mail job while the SMTP server is away (approval-mail.ts).
+  const emailed = await emailReviewer(deps, doc, token);
+  const emailStatus: LinkEmailStatus = !doc.reviewerEmail
+    ? ""
+    : emailed === "sent"
+      ? "sent"
+      : emailed === "waiting"
+        ? "pending"
+        : "failed";
+  return { link: linkView(doc, null, now, emailStatus), token };
 }
 
 /** The links, the reviewers' events and the approval state of one craft or campaign of the caller. */
@@ -211,8 +254,9 @@ export async function listApprovals(
   const events = allEvents.filter((e) => ids.has(e.linkId));
   const revoked = new Map(events.filter((e) => e.kind === "revoked").map((e) => [e.linkId, e.createdAt]));
   const now = deps.now();
+  const emails = await emailStatuses(deps, links);
   return {
-    links: links.map((l) => linkView(l, revoked.get(l.linkId) ?? null, now)).reverse(),
+    links: links.map((l) => linkView(l, revoked.get(l.linkId) ?? null, now, emails.get(l.linkId) ?? "")).reverse(),
     events: reviewEvents(events),
     state: approvalState(links, events),
   };
@@ -329,8 +373,8 @@ export async function getReview(deps: Deps, token: string): Promise<ReviewView> 
 
 /**
  * A reviewer's comment, approval or request for changes (which needs a comment), appended; the
- * link's creator is told in-app and by email from the platform's address. A failed email is logged,
- * not thrown: the review is recorded and the in-app notice stands.
+ * link's creator is told in-app and by email from the platform's address. A failed email is not
+ * thrown: the review is recorded, the in-app notice stands, and the email is retried later.
  * @throws as openLink; CR_ERR_BAD_REQUEST (kind, body, authorName); CONFLICT when the link is full.
  */
 export async function addReviewEvent(
@@ -381,23 +425,56 @@ async function tellCreator(deps: Deps, link: ApprovalLinkDoc, event: ApprovalEve
     link: link.appPath,
     key: `approval:${event._id}`,
   });
-  if (!link.createdByEmail) return;
-  const email = renderReviewNoticeEmail({
-    displayName: link.createdByName,
-    headline: notice.title,
-    comment: event.body,
-    link: `${deps.publicOrigin.replace(/\/+$/, "")}${link.appPath}`,
-  });
-  try {
-    // The account emails' path: a delivery claimed per event (sent once), its outcome recorded.
-    await deliverEmail(deps, {
-      eventId: event._id,
-      userId: link.createdBy,
-      to: link.createdByEmail,
-      template: "review-notice",
-      email,
-    });
-  } catch (error) {
-    deps.logger.warn({ err: (error as Error).message, linkId: link.linkId }, "the review notice email was not sent");
+  // Retried later while the SMTP server is away: the review stands and the in-app notice is there.
+  await emailOwner(deps, link, event);
+}
+
+/** The approval state of one listed item: `state`, `since` and who it concerns. */
+export interface SubjectApprovalView extends ApprovalStateView {
+  subjectId: string;
+  reviewer: string;
+}
+
+/** At most this many ids per ListApprovalStates (a page of a list). */
+export const STATES_PER_CALL = 100;
+
+/**
+ * The approval state of each of a page of crafts or campaigns of a project: one indexed read of the
+ * project's links, then the events of only the shared items among them (each an indexed equality).
+ * @throws CR_ERR_BAD_REQUEST (subjectKind; subjectIds over 100 or an id too long), NOT_FOUND (project).
+ */
+export async function listApprovalStates(
+  deps: Deps,
+  caller: Caller,
+  input: { projectId: string; subjectKind: string; subjectIds: readonly string[] },
+): Promise<SubjectApprovalView[]> {
+  mustReachProject(caller, input.projectId);
+  const errors: Record<string, string> = {};
+  if (!isSubjectKind(input.subjectKind)) errors.subjectKind = "subjectKind is craft or campaign";
+  if (input.subjectIds.length > STATES_PER_CALL) errors.subjectIds = `At most ${STATES_PER_CALL} ids`;
+  if (input.subjectIds.some((id) => !id || id.length > APPROVAL_LIMITS.id))
+    errors.subjectIds = "An id is empty or too long";
+  if (Object.keys(errors).length > 0) throw badRequest(errors);
+  const kind = input.subjectKind as SubjectKind;
+  const wanted = new Set(input.subjectIds.map((id) => subjectKeyOf(kind, id)));
+  const byKey = new Map<string, ApprovalLinkDoc[]>();
+  for (const link of await deps.stores.approvals.linksOfProject(caller.userId, input.projectId)) {
+    if (!wanted.has(link.subjectKey)) continue;
+    byKey.set(link.subjectKey, [...(byKey.get(link.subjectKey) ?? []), link]);
   }
+  const events = new Map(
+    await Promise.all(
+      [...byKey.keys()].map(async (key) => [key, await deps.stores.approvals.eventsOf(caller.userId, key)] as const),
+    ),
+  );
+  return input.subjectIds.map((subjectId) => {
+    const key = subjectKeyOf(kind, subjectId);
+    const links = byKey.get(key) ?? [];
+    const ids = new Set(links.map((l) => l.linkId));
+    const summary = approvalSummary(
+      links,
+      (events.get(key) ?? []).filter((e) => ids.has(e.linkId)),
+    );
+    return { subjectId, ...summary };
+  });
 }

@@ -1,6 +1,6 @@
 import type { NotificationsDeps } from "../deps";
-import type { ResolvedSender } from "../domain/sender";
-import { absoluteLogoUrl, type EmailBrand, renderConsentEmail } from "../domain/templates";
+import { renderConsentEmail } from "../domain/templates";
+import { businessOf } from "./business-brand";
 import { deliverEmail } from "./deliver-email";
 
 /** What ContactConsentRequested (contacts.contact.v1) tells the notifications service. */
@@ -32,7 +32,7 @@ export async function sendConsentEmail(
     deps.logger.warn({ eventId }, "ContactConsentRequested without email or link: no email");
     return;
   }
-  const { brand, sender } = await businessOf(deps, request);
+  const { brand, sender } = await businessOf(deps, request.userId, request.projectId);
   const email = renderConsentEmail({
     firstName: request.firstName,
     formTitle: request.formTitle,
@@ -48,24 +48,4 @@ export async function sendConsentEmail(
     email,
     ...(sender ? { sender } : {}),
   });
-}
-
-/** The business's brand and sender for a project's email; nulls when they cannot be read now. */
-async function businessOf(
-  deps: NotificationsDeps,
-  request: ConsentRequest,
-): Promise<{ brand: EmailBrand | null; sender: ResolvedSender | null }> {
-  if (!request.projectId || !deps.email.brands) return { brand: null, sender: null };
-  try {
-    const { name, logoUrl } = await deps.email.brands.brandOf(request.userId, request.projectId);
-    const brand = { name, logoUrl: absoluteLogoUrl(logoUrl, deps.publicOrigin) };
-    const sender = name ? ((await deps.email.senders?.resolve(request.userId, request.projectId, name)) ?? null) : null;
-    return { brand, sender };
-  } catch (error) {
-    deps.logger.warn(
-      { err: (error as Error).message, projectId: request.projectId },
-      "the business of a double opt-in email could not be read: sent unbranded",
-    );
-    return { brand: null, sender: null };
-  }
 }

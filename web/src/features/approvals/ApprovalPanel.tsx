@@ -24,6 +24,7 @@ import {
   approvalApi,
   KIND_LABEL,
   STATE_LABEL,
+  type SubjectApprovalState,
   type SubjectKind,
   useApprovals,
 } from "./approval-api";
@@ -55,6 +56,28 @@ export function ApprovalTag({ kind, id, projectId }: Omit<Subject, "name">) {
   return (
     <Tag color={label.color} data-testid="approval-state">
       {label.label}
+    </Tag>
+  );
+}
+
+/** "Emailed to x" and its like: where the email of a link to its reviewer stands ("" when none). */
+export function emailNote(link: Pick<ApprovalLink, "emailStatus" | "reviewerEmail">): string {
+  if (!link.reviewerEmail) return "";
+  if (link.emailStatus === "sent") return `Emailed to ${link.reviewerEmail}`;
+  if (link.emailStatus === "pending")
+    return `Emailing to ${link.reviewerEmail}: the mail server did not take it yet, retrying`;
+  if (link.emailStatus === "failed") return `Could not email ${link.reviewerEmail}: copy the link and send it yourself`;
+  return "";
+}
+
+/** A listed item's approval state as a tag, with its reviewer (nothing while never shared). */
+export function ApprovalStateTag({ state }: { state: SubjectApprovalState | undefined }) {
+  if (!state || state.state === "none") return null;
+  const label = STATE_LABEL[state.state];
+  return (
+    <Tag color={label.color} data-testid="approval-state-tag" data-state={state.state} style={{ marginInlineEnd: 0 }}>
+      {label.label}
+      {state.reviewer ? ` · ${state.reviewer}` : ""}
     </Tag>
   );
 }
@@ -98,6 +121,15 @@ function LinkRow({ link, onRevoke }: { link: ApprovalLink; onRevoke: (link: Appr
             <Typography.Text type="secondary">
               by {link.createdBy || "you"}, {formatDateTime(link.createdAt)}
             </Typography.Text>
+            {emailNote(link) && (
+              <Typography.Text
+                type={link.emailStatus === "failed" ? "warning" : "secondary"}
+                data-testid="link-email-status"
+                data-email-status={link.emailStatus}
+              >
+                {emailNote(link)}
+              </Typography.Text>
+            )}
           </Flex>
         }
       />
@@ -114,6 +146,7 @@ export function ShareForApprovalButton(subject: Subject) {
   const [open, setOpen] = useState(false);
   const [creating, setCreating] = useState(false);
   const [url, setUrl] = useState("");
+  const [made, setMade] = useState<ApprovalLink | null>(null);
   const [form] = Form.useForm<{ reviewerName: string; reviewerEmail: string; expiresInDays: number }>();
   const { data, error, isLoading, mutate } = useApprovals(subject.kind, subject.id, subject.projectId);
 
@@ -129,6 +162,7 @@ export function ShareForApprovalButton(subject: Subject) {
         expiresInDays: values.expiresInDays,
       });
       setUrl(created.url);
+      setMade(created.link);
       form.resetFields();
       await mutate();
     } catch (failure) {
@@ -184,15 +218,22 @@ export function ShareForApprovalButton(subject: Subject) {
         data-testid="share-dialog"
       >
         <Typography.Paragraph type="secondary">
-          Anyone with the link can read it, comment, approve or ask for changes, without an account. You are told in the
-          app and by email.
+          Anyone with the link can read it, comment, approve or ask for changes, without an account. With a reviewer's
+          email, we email them the link from your business. You are told in the app and by email.
           {subject.kind === "craft"
             ? " The reviewer sees the results as they are now: after changes, share a new link."
             : " The reviewer sees the email as it is when they open the link."}
         </Typography.Paragraph>
         {url ? (
           <Flex vertical gap={8} style={{ marginBottom: 16 }}>
-            <Alert type="success" showIcon title="Link ready: copy it now, it is shown only once." />
+            <Alert
+              type="success"
+              showIcon
+              title="Link ready: copy it now, it is shown only once."
+              description={
+                made && emailNote(made) ? <span data-testid="share-email-status">{emailNote(made)}</span> : undefined
+              }
+            />
             <Flex gap={8}>
               <Input
                 readOnly

@@ -18,6 +18,8 @@ export interface ApprovalLink {
   expiresAt: string;
   revokedAt: string | null;
   status: "active" | "revoked" | "expired";
+  /** The email of the link to reviewerEmail: none, pending (retried), sent, failed (given up). */
+  emailStatus: "none" | "pending" | "sent" | "failed";
 }
 
 export interface ApprovalEvent {
@@ -52,7 +54,16 @@ export interface Review {
   businessName: string;
 }
 
+/** One listed item's approval state (`GET /api/approvals/states`). */
+export interface SubjectApprovalState extends ApprovalState {
+  subjectId: string;
+  /** Who decided, else the latest link's reviewer; "" when unnamed. */
+  reviewer: string;
+}
+
 export const approvalPaths = {
+  states: (kind: SubjectKind, ids: readonly string[], projectId?: string) =>
+    `/api/approvals/states?subjectKind=${kind}&ids=${ids.map(encodeURIComponent).join(",")}${projectId ? `&projectId=${encodeURIComponent(projectId)}` : ""}`,
   list: (kind: SubjectKind, id: string, projectId?: string) =>
     `/api/approvals?subjectKind=${kind}&subjectId=${encodeURIComponent(id)}${projectId ? `&projectId=${encodeURIComponent(projectId)}` : ""}`,
   create: "/api/approvals",
@@ -65,6 +76,20 @@ export const approvalPaths = {
 /** The links, comments and state of one craft or campaign. */
 export function useApprovals(kind: SubjectKind, id: string | undefined, projectId?: string) {
   return useSWR<Approvals>(id ? approvalPaths.list(kind, id, projectId) : null, fetcher);
+}
+
+/**
+ * The approval states of a page of a list, in one request (the ids of the rows shown); a map by id.
+ * Nothing is asked for an empty page.
+ */
+export function useApprovalStates(kind: SubjectKind, ids: readonly string[], projectId?: string) {
+  const unique = [...new Set(ids)].slice(0, 100);
+  const { data, ...rest } = useSWR<{ states: SubjectApprovalState[] }>(
+    unique.length > 0 ? approvalPaths.states(kind, unique, projectId) : null,
+    fetcher,
+  );
+  const byId = new Map((data?.states ?? []).map((s) => [s.subjectId, s]));
+  return { byId, loaded: data !== undefined, ...rest };
 }
 
 export const approvalApi = {
@@ -85,7 +110,7 @@ export const approvalApi = {
 /** The words and tag colour of each state. */
 export const STATE_LABEL: Record<ApprovalStateName, { label: string; color: string }> = {
   none: { label: "Not shared", color: "default" },
-  awaiting: { label: "Awaiting review", color: "processing" },
+  awaiting: { label: "Pending review", color: "processing" },
   approved: { label: "Approved", color: "success" },
   changes_requested: { label: "Changes requested", color: "warning" },
 };

@@ -3,12 +3,15 @@ import { Flex, Tag, Typography } from "antd";
 import { Link } from "react-router-dom";
 import type { CraftSummary } from "../../api/types";
 import { formatDateTime, humanize } from "../../shared/format";
+import { ApprovalStateTag } from "../approvals/ApprovalPanel";
+import { useApprovalStates } from "../approvals/approval-api";
 import { CraftActions } from "./components/CraftActions";
 import { craftHref, stateTag } from "./links";
 
 /**
  * Rows of craft summaries, each a link to its craft page, with favorite / clone / delete; each shows
- * the date the list is sorted by (`dateField`, creation unless told).
+ * the date the list is sorted by (`dateField`, creation unless told) and its approval state once
+ * shared (one request for the rows shown).
  */
 export function CraftSummaryList({
   crafts,
@@ -21,6 +24,11 @@ export function CraftSummaryList({
   actions?: boolean;
   dateField?: "created" | "updated";
 }) {
+  const approvals = useApprovalStates(
+    "craft",
+    crafts.map((c) => c.craftId),
+    crafts.find((c) => c.projectId)?.projectId || undefined,
+  );
   return (
     <ul className="crafter-craft-list" data-testid={testId} aria-label="Crafts">
       {crafts.map((craft) => {
@@ -45,6 +53,7 @@ export function CraftSummaryList({
                     : `created ${formatDateTime(craft.createdAt)}`}
                 </Typography.Text>
               </Flex>
+              <ApprovalStateTag state={approvals.byId.get(craft.craftId)} />
               <Tag color={tag.color}>{tag.label}</Tag>
               {actions && <CraftActions craft={craft} compact />}
             </Flex>

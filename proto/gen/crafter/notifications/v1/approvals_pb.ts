@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/notifications/v1/approvals.proto.
  */
 export const file_crafter_notifications_v1_approvals: GenFile = /*@__PURE__*/
-  fileDesc("CihjcmFmdGVyL25vdGlmaWNhdGlvbnMvdjEvYXBwcm92YWxzLnByb3RvEhhjcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEi2AEKDEFwcHJvdmFsTGluaxIPCgdsaW5rX2lkGAEgASgJEhQKDHN1YmplY3Rfa2luZBgCIAEoCRISCgpzdWJqZWN0X2lkGAMgASgJEhUKDXJldmlld2VyX25hbWUYBCABKAkSFgoOcmV2aWV3ZXJfZW1haWwYBSABKAkSEgoKY3JlYXRlZF9ieRgGIAEoCRISCgpjcmVhdGVkX2F0GAcgASgJEhIKCmV4cGlyZXNfYXQYCCABKAkSEgoKcmV2b2tlZF9hdBgJIAEoCRIOCgZzdGF0dXMYCiABKAkidwoNQXBwcm92YWxFdmVudBIQCghldmVudF9pZBgBIAEoCRIPCgdsaW5rX2lkGAIgASgJEgwKBGtpbmQYAyABKAkSDAoEYm9keRgEIAEoCRITCgthdXRob3JfbmFtZRgFIAEoCRISCgpjcmVhdGVkX2F0GAYgASgJIi0KDUFwcHJvdmFsU3RhdGUSDQoFc3RhdGUYASABKAkSDQoFc2luY2UYAiABKAkioQEKGUNyZWF0ZUFwcHJvdmFsTGlua1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIUCgxzdWJqZWN0X2tpbmQYAiABKAkSEgoKc3ViamVjdF9pZBgDIAEoCRIVCg1yZXZpZXdlcl9uYW1lGAQgASgJEhYKDnJldmlld2VyX2VtYWlsGAUgASgJEhcKD2V4cGlyZXNfaW5fZGF5cxgGIAEoBSJhChpDcmVhdGVBcHByb3ZhbExpbmtSZXNwb25zZRI0CgRsaW5rGAEgASgLMiYuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkFwcHJvdmFsTGluaxINCgV0b2tlbhgCIAEoCSJUChRMaXN0QXBwcm92YWxzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhQKDHN1YmplY3Rfa2luZBgCIAEoCRISCgpzdWJqZWN0X2lkGAMgASgJIr8BChVMaXN0QXBwcm92YWxzUmVzcG9uc2USNQoFbGlua3MYASADKAsyJi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQXBwcm92YWxMaW5rEjcKBmV2ZW50cxgCIAMoCzInLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5BcHByb3ZhbEV2ZW50EjYKBXN0YXRlGAMgASgLMicuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkFwcHJvdmFsU3RhdGUiQAoZUmV2b2tlQXBwcm92YWxMaW5rUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg8KB2xpbmtfaWQYAiABKAkiUgoaUmV2b2tlQXBwcm92YWxMaW5rUmVzcG9uc2USNAoEbGluaxgBIAEoCzImLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5BcHByb3ZhbExpbmsiIQoQR2V0UmV2aWV3UmVxdWVzdBINCgV0b2tlbhgBIAEoCSIsCg1SZXZpZXdTZWN0aW9uEg0KBXRpdGxlGAEgASgJEgwKBGh0bWwYAiABKAkivwIKEUdldFJldmlld1Jlc3BvbnNlEjQKBGxpbmsYASABKAsyJi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQXBwcm92YWxMaW5rEg0KBXRpdGxlGAIgASgJEg8KB3N1YmplY3QYAyABKAkSEQoJcHJlaGVhZGVyGAQgASgJEjkKCHNlY3Rpb25zGAUgAygLMicuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlJldmlld1NlY3Rpb24SNwoGZXZlbnRzGAYgAygLMicuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkFwcHJvdmFsRXZlbnQSNgoFc3RhdGUYByABKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQXBwcm92YWxTdGF0ZRIVCg1idXNpbmVzc19uYW1lGAggASgJIlcKFUFkZFJldmlld0V2ZW50UmVxdWVzdBINCgV0b2tlbhgBIAEoCRIMCgRraW5kGAIgASgJEgwKBGJvZHkYAyABKAkSEwoLYXV0aG9yX25hbWUYBCABKAkiiAEKFkFkZFJldmlld0V2ZW50UmVzcG9uc2USNgoFZXZlbnQYASABKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQXBwcm92YWxFdmVudBI2CgVzdGF0ZRgCIAEoCzInLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5BcHByb3ZhbFN0YXRlMuEEChBBcHByb3ZhbHNTZXJ2aWNlEn8KEkNyZWF0ZUFwcHJvdmFsTGluaxIzLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DcmVhdGVBcHByb3ZhbExpbmtSZXF1ZXN0GjQuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNyZWF0ZUFwcHJvdmFsTGlua1Jlc3BvbnNlEnAKDUxpc3RBcHByb3ZhbHMSLi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTGlzdEFwcHJvdmFsc1JlcXVlc3QaLy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTGlzdEFwcHJvdmFsc1Jlc3BvbnNlEn8KElJldm9rZUFwcHJvdmFsTGluaxIzLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5SZXZva2VBcHByb3ZhbExpbmtSZXF1ZXN0GjQuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlJldm9rZUFwcHJvdmFsTGlua1Jlc3BvbnNlEmQKCUdldFJldmlldxIqLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5HZXRSZXZpZXdSZXF1ZXN0GisuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkdldFJldmlld1Jlc3BvbnNlEnMKDkFkZFJldmlld0V2ZW50Ei8uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkFkZFJldmlld0V2ZW50UmVxdWVzdBowLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5BZGRSZXZpZXdFdmVudFJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("CihjcmFmdGVyL25vdGlmaWNhdGlvbnMvdjEvYXBwcm92YWxzLnByb3RvEhhjcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEi7gEKDEFwcHJvdmFsTGluaxIPCgdsaW5rX2lkGAEgASgJEhQKDHN1YmplY3Rfa2luZBgCIAEoCRISCgpzdWJqZWN0X2lkGAMgASgJEhUKDXJldmlld2VyX25hbWUYBCABKAkSFgoOcmV2aWV3ZXJfZW1haWwYBSABKAkSEgoKY3JlYXRlZF9ieRgGIAEoCRISCgpjcmVhdGVkX2F0GAcgASgJEhIKCmV4cGlyZXNfYXQYCCABKAkSEgoKcmV2b2tlZF9hdBgJIAEoCRIOCgZzdGF0dXMYCiABKAkSFAoMZW1haWxfc3RhdHVzGAsgASgJIncKDUFwcHJvdmFsRXZlbnQSEAoIZXZlbnRfaWQYASABKAkSDwoHbGlua19pZBgCIAEoCRIMCgRraW5kGAMgASgJEgwKBGJvZHkYBCABKAkSEwoLYXV0aG9yX25hbWUYBSABKAkSEgoKY3JlYXRlZF9hdBgGIAEoCSItCg1BcHByb3ZhbFN0YXRlEg0KBXN0YXRlGAEgASgJEg0KBXNpbmNlGAIgASgJIqEBChlDcmVhdGVBcHByb3ZhbExpbmtSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFAoMc3ViamVjdF9raW5kGAIgASgJEhIKCnN1YmplY3RfaWQYAyABKAkSFQoNcmV2aWV3ZXJfbmFtZRgEIAEoCRIWCg5yZXZpZXdlcl9lbWFpbBgFIAEoCRIXCg9leHBpcmVzX2luX2RheXMYBiABKAUiYQoaQ3JlYXRlQXBwcm92YWxMaW5rUmVzcG9uc2USNAoEbGluaxgBIAEoCzImLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5BcHByb3ZhbExpbmsSDQoFdG9rZW4YAiABKAkiVAoUTGlzdEFwcHJvdmFsc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIUCgxzdWJqZWN0X2tpbmQYAiABKAkSEgoKc3ViamVjdF9pZBgDIAEoCSK/AQoVTGlzdEFwcHJvdmFsc1Jlc3BvbnNlEjUKBWxpbmtzGAEgAygLMiYuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkFwcHJvdmFsTGluaxI3CgZldmVudHMYAiADKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQXBwcm92YWxFdmVudBI2CgVzdGF0ZRgDIAEoCzInLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5BcHByb3ZhbFN0YXRlIkAKGVJldm9rZUFwcHJvdmFsTGlua1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgdsaW5rX2lkGAIgASgJIlIKGlJldm9rZUFwcHJvdmFsTGlua1Jlc3BvbnNlEjQKBGxpbmsYASABKAsyJi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQXBwcm92YWxMaW5rIiEKEEdldFJldmlld1JlcXVlc3QSDQoFdG9rZW4YASABKAkiLAoNUmV2aWV3U2VjdGlvbhINCgV0aXRsZRgBIAEoCRIMCgRodG1sGAIgASgJIr8CChFHZXRSZXZpZXdSZXNwb25zZRI0CgRsaW5rGAEgASgLMiYuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkFwcHJvdmFsTGluaxINCgV0aXRsZRgCIAEoCRIPCgdzdWJqZWN0GAMgASgJEhEKCXByZWhlYWRlchgEIAEoCRI5CghzZWN0aW9ucxgFIAMoCzInLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5SZXZpZXdTZWN0aW9uEjcKBmV2ZW50cxgGIAMoCzInLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5BcHByb3ZhbEV2ZW50EjYKBXN0YXRlGAcgASgLMicuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkFwcHJvdmFsU3RhdGUSFQoNYnVzaW5lc3NfbmFtZRgIIAEoCSJXChVBZGRSZXZpZXdFdmVudFJlcXVlc3QSDQoFdG9rZW4YASABKAkSDAoEa2luZBgCIAEoCRIMCgRib2R5GAMgASgJEhMKC2F1dGhvcl9uYW1lGAQgASgJIogBChZBZGRSZXZpZXdFdmVudFJlc3BvbnNlEjYKBWV2ZW50GAEgASgLMicuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkFwcHJvdmFsRXZlbnQSNgoFc3RhdGUYAiABKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQXBwcm92YWxTdGF0ZSJaChlMaXN0QXBwcm92YWxTdGF0ZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSFAoMc3ViamVjdF9raW5kGAIgASgJEhMKC3N1YmplY3RfaWRzGAMgAygJInQKFFN1YmplY3RBcHByb3ZhbFN0YXRlEhIKCnN1YmplY3RfaWQYASABKAkSNgoFc3RhdGUYAiABKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQXBwcm92YWxTdGF0ZRIQCghyZXZpZXdlchgDIAEoCSJcChpMaXN0QXBwcm92YWxTdGF0ZXNSZXNwb25zZRI+CgZzdGF0ZXMYASADKAsyLi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuU3ViamVjdEFwcHJvdmFsU3RhdGUy4gUKEEFwcHJvdmFsc1NlcnZpY2USfwoSQ3JlYXRlQXBwcm92YWxMaW5rEjMuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNyZWF0ZUFwcHJvdmFsTGlua1JlcXVlc3QaNC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ3JlYXRlQXBwcm92YWxMaW5rUmVzcG9uc2UScAoNTGlzdEFwcHJvdmFscxIuLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5MaXN0QXBwcm92YWxzUmVxdWVzdBovLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5MaXN0QXBwcm92YWxzUmVzcG9uc2USfwoSUmV2b2tlQXBwcm92YWxMaW5rEjMuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlJldm9rZUFwcHJvdmFsTGlua1JlcXVlc3QaNC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuUmV2b2tlQXBwcm92YWxMaW5rUmVzcG9uc2USZAoJR2V0UmV2aWV3EiouY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkdldFJldmlld1JlcXVlc3QaKy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuR2V0UmV2aWV3UmVzcG9uc2UScwoOQWRkUmV2aWV3RXZlbnQSLy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQWRkUmV2aWV3RXZlbnRSZXF1ZXN0GjAuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkFkZFJldmlld0V2ZW50UmVzcG9uc2USfwoSTGlzdEFwcHJvdmFsU3RhdGVzEjMuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkxpc3RBcHByb3ZhbFN0YXRlc1JlcXVlc3QaNC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTGlzdEFwcHJvdmFsU3RhdGVzUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * @generated from message crafter.notifications.v1.ApprovalLink
@@ -71,6 +71,14 @@ export type ApprovalLink = Message<"crafter.notifications.v1.ApprovalLink"> & {
    * @generated from field: string status = 10;
    */
   status: string;
+
+  /**
+   * The email of the link to reviewer_email: "" (no reviewer email), pending (not accepted by the
+   * SMTP server yet; retried), sent, failed (given up).
+   *
+   * @generated from field: string email_status = 11;
+   */
+  emailStatus: string;
 };
 
 /**
@@ -469,6 +477,85 @@ export const AddReviewEventResponseSchema: GenMessage<AddReviewEventResponse> = 
   messageDesc(file_crafter_notifications_v1_approvals, 13);
 
 /**
+ * @generated from message crafter.notifications.v1.ListApprovalStatesRequest
+ */
+export type ListApprovalStatesRequest = Message<"crafter.notifications.v1.ListApprovalStatesRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * "craft" or "campaign".
+   *
+   * @generated from field: string subject_kind = 2;
+   */
+  subjectKind: string;
+
+  /**
+   * At most 100.
+   *
+   * @generated from field: repeated string subject_ids = 3;
+   */
+  subjectIds: string[];
+};
+
+/**
+ * Describes the message crafter.notifications.v1.ListApprovalStatesRequest.
+ * Use `create(ListApprovalStatesRequestSchema)` to create a new message.
+ */
+export const ListApprovalStatesRequestSchema: GenMessage<ListApprovalStatesRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_approvals, 14);
+
+/**
+ * @generated from message crafter.notifications.v1.SubjectApprovalState
+ */
+export type SubjectApprovalState = Message<"crafter.notifications.v1.SubjectApprovalState"> & {
+  /**
+   * @generated from field: string subject_id = 1;
+   */
+  subjectId: string;
+
+  /**
+   * @generated from field: crafter.notifications.v1.ApprovalState state = 2;
+   */
+  state?: ApprovalState | undefined;
+
+  /**
+   * Who decided (approved, changes_requested), else the reviewer the latest link is for; "" when unnamed.
+   *
+   * @generated from field: string reviewer = 3;
+   */
+  reviewer: string;
+};
+
+/**
+ * Describes the message crafter.notifications.v1.SubjectApprovalState.
+ * Use `create(SubjectApprovalStateSchema)` to create a new message.
+ */
+export const SubjectApprovalStateSchema: GenMessage<SubjectApprovalState> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_approvals, 15);
+
+/**
+ * @generated from message crafter.notifications.v1.ListApprovalStatesResponse
+ */
+export type ListApprovalStatesResponse = Message<"crafter.notifications.v1.ListApprovalStatesResponse"> & {
+  /**
+   * One per requested id, in the request's order.
+   *
+   * @generated from field: repeated crafter.notifications.v1.SubjectApprovalState states = 1;
+   */
+  states: SubjectApprovalState[];
+};
+
+/**
+ * Describes the message crafter.notifications.v1.ListApprovalStatesResponse.
+ * Use `create(ListApprovalStatesResponseSchema)` to create a new message.
+ */
+export const ListApprovalStatesResponseSchema: GenMessage<ListApprovalStatesResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_approvals, 16);
+
+/**
  * Approval links: a project member shares a craft (workflows) or an email campaign with a reviewer
  * who has no account, by an opaque, expiring link. The reviewer reads it, comments, approves or
  * requests changes; the link's creator is notified in-app and by email. Only a SHA-256 hash of a
@@ -529,6 +616,17 @@ export const ApprovalsService: GenService<{
     methodKind: "unary";
     input: typeof AddReviewEventRequestSchema;
     output: typeof AddReviewEventResponseSchema;
+  },
+  /**
+   * The approval state of each of a page of crafts or campaigns of a project, in one read (the
+   * lists' tags). Ids never shared answer state "none". Errors: CR_ERR_BAD_REQUEST (kind, over 100 ids).
+   *
+   * @generated from rpc crafter.notifications.v1.ApprovalsService.ListApprovalStates
+   */
+  listApprovalStates: {
+    methodKind: "unary";
+    input: typeof ListApprovalStatesRequestSchema;
+    output: typeof ListApprovalStatesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_notifications_v1_approvals, 0);

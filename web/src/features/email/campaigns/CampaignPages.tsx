@@ -36,7 +36,8 @@ import { FormField } from "../../../shared/FormField";
 import { LinkButton } from "../../../shared/LinkButton";
 import { EmptyState, ErrorState, FullPageSpin, LoadingBlock } from "../../../shared/states";
 import { useBusinessTimeZone } from "../../../shared/time-zone";
-import { ApprovalSummary, ApprovalTag, ShareForApprovalButton } from "../../approvals/ApprovalPanel";
+import { ApprovalStateTag, ApprovalSummary, ApprovalTag, ShareForApprovalButton } from "../../approvals/ApprovalPanel";
+import { useApprovalStates } from "../../approvals/approval-api";
 import { SenderNotice } from "../../sender/SenderNotice";
 import {
   type Campaign,
@@ -85,6 +86,12 @@ export function CampaignsPage() {
   const [status, setStatus] = useState("");
   const { data, error, isLoading, mutate } = useCampaigns(page, status);
   const time = useCampaignTime();
+  const campaigns = data?.result ?? [];
+  const approvals = useApprovalStates(
+    "campaign",
+    campaigns.map((c) => c.id),
+    campaigns[0]?.projectId || undefined,
+  );
   return (
     <Flex vertical gap={16} data-testid="campaigns-page">
       <Flex justify="space-between" align="center" wrap gap={8}>
@@ -143,6 +150,13 @@ export function CampaignsPage() {
               ),
             },
             { title: "Status", render: (_v, c) => <StatusTag campaign={c} /> },
+            {
+              title: "Approval",
+              render: (_v, c) => {
+                const state = approvals.byId.get(c.id);
+                return state && state.state !== "none" ? <ApprovalStateTag state={state} /> : "—";
+              },
+            },
             {
               title: "When",
               render: (_v, c) =>
