@@ -25,7 +25,7 @@ import {
 } from "../domain/approval";
 import type { ApprovalEventDoc, ApprovalLinkDoc } from "../store/approval.repository";
 import { emailOwner, emailReviewer, reviewRequestMailId } from "./approval-mail";
-import { composeFor } from "./email-delivery";
+import { composeUntracked } from "./email-delivery";
 import { notify } from "./inbox";
 
 type Deps = Pick<
@@ -324,36 +324,7 @@ export async function getReview(deps: Deps, token: string): Promise<ReviewView> 
     const campaign = await deps.stores.campaigns.get(link.userId, link.subjectId);
     if (!campaign) throw appError("REVIEW_LINK_GONE", "This campaign is no longer available.");
     title = campaign.name;
-    const composed = campaign.html.trim()
-      ? await composeFor(
-          deps,
-          {
-            _id: `review-${link.linkId}`,
-            key: "",
-            userId: link.userId,
-            projectId: link.projectId,
-            campaignId: campaign._id,
-            automationId: "",
-            contactId: "",
-            email: "",
-            firstName: "",
-            lastName: "",
-            variant: "main",
-            subject: campaign.subject,
-            preheader: campaign.preheader,
-            html: campaign.html,
-            createdAt: deps.now(),
-          },
-          {
-            subject: campaign.subject,
-            preheader: campaign.preheader,
-            html: campaign.html,
-            business,
-            utmCampaign: campaign.name,
-          },
-          { tracking: false },
-        )
-      : { subject: campaign.subject, html: "" };
+    const composed = await composeUntracked(deps, campaign, { id: `review-${link.linkId}`, business });
     subject = composed.subject;
     preheader = campaign.preheader;
     // Exactly as sent; the reviewer's page shows it in a sandboxed frame, as the campaign preview does.

@@ -18,7 +18,7 @@ import { EDITABLE, MISSING_ADDRESS, readinessErrors, type Stats, statsOf } from 
 import type { BusinessFooter } from "../domain/email-compose";
 import type { AbTestDoc, CampaignStatus, StoredCampaign } from "../store/campaigns.repository";
 import { type DeliveryDoc, type FactDoc, FINAL_FACTS } from "../store/email.repository";
-import { composeFor } from "./email-delivery";
+import { composeUntracked } from "./email-delivery";
 import { getTemplate, renderMjml } from "./templates";
 
 type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
@@ -419,35 +419,8 @@ export async function sendTestEmail(
   const email = normalizeEmail(input.email);
   if (!campaign.html.trim()) throw badRequest({ html: "The email has no content" });
   const business = await deps.email.business.footer(caller.userId, campaign.projectId, caller.token);
-  const delivery: DeliveryDoc = {
-    _id: `test-${randomUUID()}`,
-    key: "",
-    userId: caller.userId,
-    projectId: campaign.projectId,
-    campaignId: campaign._id,
-    automationId: "",
-    contactId: "",
-    email,
-    firstName: "",
-    lastName: "",
-    variant: "main",
-    subject: campaign.subject,
-    preheader: campaign.preheader,
-    html: campaign.html,
-    createdAt: deps.now(),
-  };
-  const composed = await composeFor(
-    deps,
-    delivery,
-    {
-      subject: `[Test] ${campaign.subject}`,
-      preheader: campaign.preheader,
-      html: campaign.html,
-      business,
-      utmCampaign: campaign.name,
-    },
-    { tracking: false },
-  );
+  const renderId = `test-${randomUUID()}`;
+  const composed = await composeUntracked(deps, campaign, { id: renderId, business, email, subjectPrefix: "[Test] " });
   const { provider } = await deps.email.providers.providerFor(caller.userId);
   const sender = await deps.email.senders?.resolve(caller.userId, campaign.projectId, business.name);
   try {
@@ -457,8 +430,8 @@ export async function sendTestEmail(
       html: composed.html,
       text: composed.text,
       headers: composed.headers,
-      messageId: `<${delivery._id}@${new URL(deps.publicOrigin).hostname}>`,
-      deliveryId: delivery._id,
+      messageId: `<${renderId}@${new URL(deps.publicOrigin).hostname}>`,
+      deliveryId: renderId,
       ...(sender ? { sender } : {}),
     });
   } catch (error) {
@@ -585,36 +558,7 @@ export async function previewCampaign(
   }
   const contact = chosen ?? choices[0] ?? firstMember;
   const business = await deps.email.business.footer(caller.userId, campaign.projectId, caller.token);
-  const composed = campaign.html.trim()
-    ? await composeFor(
-        deps,
-        {
-          _id: `preview-${randomUUID()}`,
-          key: "",
-          userId: caller.userId,
-          projectId: campaign.projectId,
-          campaignId: campaign._id,
-          automationId: "",
-          contactId: contact?.contactId ?? "",
-          email: contact?.email ?? "",
-          firstName: contact?.firstName ?? "",
-          lastName: contact?.lastName ?? "",
-          variant: "main",
-          subject: campaign.subject,
-          preheader: campaign.preheader,
-          html: campaign.html,
-          createdAt: deps.now(),
-        },
-        {
-          subject: campaign.subject,
-          preheader: campaign.preheader,
-          html: campaign.html,
-          business,
-          utmCampaign: campaign.name,
-        },
-        { tracking: false },
-      )
-    : { subject: campaign.subject, html: "", text: "" };
+  const composed = await composeUntracked(deps, campaign, { id: `preview-${randomUUID()}`, business, contact });
   const person = (c: EmailRecipient) => ({
     contactId: c.contactId,
     email: c.email,

@@ -10,6 +10,7 @@ import {
 } from "../domain/email-compose";
 import type { EmailRef } from "../events/publishers";
 import { backoffDelays, ProviderError } from "../mail/providers";
+import type { StoredCampaign } from "../store/campaigns.repository";
 import { type DeliveryDoc, type FactDoc, FINAL_FACTS } from "../store/email.repository";
 
 export type DeliveryDeps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
@@ -42,6 +43,59 @@ export function refOf(delivery: DeliveryDoc): EmailRef {
 /** The Message-ID of a delivery: the same for every attempt, so a resend is recognisably the same message. */
 export function messageIdOf(deliveryId: string, publicOrigin: string): string {
   return `<${deliveryId}@${new URL(publicOrigin).hostname}>`;
+}
+
+/**
+ * A campaign's email as one person would get it, untracked, sending and recording nothing: what the
+ * campaign preview (a segment member), the test send (an address, no contact) and a reviewer's link
+ * (nobody: smart values at their fallbacks) show. Smart values from `contact`, the business's footer,
+ * the contact's own links (placeholders without a contact). An empty body composes to "".
+ */
+export async function composeUntracked(
+  deps: DeliveryDeps,
+  campaign: Pick<StoredCampaign, "_id" | "userId" | "projectId" | "name" | "subject" | "preheader" | "html">,
+  input: {
+    /** The render's id (`preview-…`, `test-…`, `review-…`): its links' and Message-ID's key. */
+    id: string;
+    business: BusinessFooter;
+    contact?: { contactId: string; email: string; firstName: string; lastName: string } | null;
+    /** A test send's address (no contact). */
+    email?: string;
+    /** Put before the subject ("[Test] "). */
+    subjectPrefix?: string;
+  },
+): Promise<ComposedEmail> {
+  const subject = `${input.subjectPrefix ?? ""}${campaign.subject}`;
+  if (!campaign.html.trim()) return { subject, html: "", text: "", headers: {} };
+  const contact = input.contact;
+  return composeFor(
+    deps,
+    {
+      _id: input.id,
+      key: "",
+      userId: campaign.userId,
+      projectId: campaign.projectId,
+      campaignId: campaign._id,
+      automationId: "",
+      contactId: contact?.contactId ?? "",
+      email: contact?.email ?? input.email ?? "",
+      firstName: contact?.firstName ?? "",
+      lastName: contact?.lastName ?? "",
+      variant: "main",
+      subject: campaign.subject,
+      preheader: campaign.preheader,
+      html: campaign.html,
+      createdAt: deps.now(),
+    },
+    {
+      subject,
+      preheader: campaign.preheader,
+      html: campaign.html,
+      business: input.business,
+      utmCampaign: campaign.name,
+    },
+    { tracking: false },
+  );
 }
 
 /** Composes one recipient's email with its consent links, tracking and footer. */
