@@ -21,7 +21,7 @@ import { securityHeaders } from "./http/security";
 import { dashboard } from "./http/static";
 import { testCheckoutPage, testCheckoutPay } from "./http/test-checkout";
 import { allRoutes } from "./routes";
-import { mediaFiles } from "./routes/media-files";
+import { mediaFiles, publicMediaFiles } from "./routes/media-files";
 import { clickRedirect, openPixel } from "./routes/tracking.routes";
 import { connectMiddleware } from "./rpc/frames";
 import { streamRoutes } from "./rpc/stream-proxy";
@@ -138,6 +138,8 @@ export function createApp(
   );
   app.use("/api", api);
   app.use("/auth", auth);
+  // Published media (a business logo): a lasting public URL, before the signed files' wildcard.
+  app.get("/media/public/:id", publicMediaFiles(clients));
   // Signed, expiring media URLs (`/media/<key>?exp&sig`): no session, the signature is the key.
   app.get("/media/*key", mediaFiles(clients));
   // Email tracking (issue 13): the open pixel and signed click redirects, no session.

@@ -13,12 +13,12 @@ import helmet from "helmet";
 export const EMBEDDABLE_PATH = /^\/f\/[A-Za-z0-9_-]+\/embed\/?$/;
 
 /**
- * Resources other sites' pages load: the open-tracking pixel (an email read in a webmail tab) and
- * the widget scripts customers embed. They get `Cross-Origin-Resource-Policy: cross-origin`; with
+ * Resources other sites' pages load: the open-tracking pixel (an email read in a webmail tab), the
+ * widget scripts customers embed, and published media (a business logo in emails, `/media/public/<id>`). They get `Cross-Origin-Resource-Policy: cross-origin`; with
  * helmet's default `same-origin` the browser refuses them (ERR_BLOCKED_BY_RESPONSE.NotSameOrigin).
  * Every other header stays the strict one.
  */
-export const CROSS_ORIGIN_RESOURCE_PATH = /^\/(t\/o\/[^/]+|widget\/[^/]+\.js)$/;
+export const CROSS_ORIGIN_RESOURCE_PATH = /^\/(t\/o\/[^/]+|widget\/[^/]+\.js|media\/public\/[^/]+)$/;
 
 export function securityHeaders(): RequestHandler[] {
   const strict = helmetWith(["'none'"], { action: "deny" });

@@ -30,3 +30,26 @@ export function mediaFiles(clients: Pick<Clients, "media">): RequestHandler {
     }
   };
 }
+
+/**
+ * GET /media/public/<id>: a published asset (a business logo) for anyone, at a URL that does not
+ * expire; cached publicly for a day (a published asset's file never changes) and loadable from other
+ * origins (webmail, customers' sites). 404 for anything not published.
+ */
+export function publicMediaFiles(clients: Pick<Clients, "media">): RequestHandler {
+  return async (req, res) => {
+    const publicId = String((req.params as { id?: string }).id ?? "").slice(0, 100);
+    const controller = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    try {
+      await sendFile(res, clients.media.readPublicFile({ publicId }, { signal: controller.signal }), {
+        disposition: "inline",
+        cache: "public, max-age=86400",
+      });
+    } catch (error) {
+      if (!res.headersSent) fail(res, describeError(error));
+    }
+  };
+}

@@ -374,6 +374,20 @@ export function mediaRoutes({ clients, redis }: RouteDeps): RouteDef[] {
       },
     }),
     defineRoute({
+      method: "post",
+      path: "/api/media/assets/{id}/public",
+      summary: "Publish an image at a lasting public URL (a business logo in emails and on the lead form)",
+      description:
+        "Answers `/media/public/<id>` (a path of this deployment): unguessable, the same for the asset each time, served to anyone, cached and loadable from other origins, for as long as the asset exists. Only assets published this way are public; signed `/media/…?exp&sig` URLs still expire.",
+      tag: TAG,
+      auth: "session",
+      actsInProject: true,
+      params: idParams,
+      response: z.object({ publicUrl: z.string().meta({ description: "/media/public/<id>" }) }),
+      errors: ASSET_ERRORS,
+      handler: async ({ params, as }) => ({ publicUrl: (await media.publishAsset({ id: params.id }, as)).publicUrl }),
+    }),
+    defineRoute({
       method: "get",
       path: "/api/media/assets/{id}/download",
       summary: "Download an asset's original file",

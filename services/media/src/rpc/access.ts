@@ -12,6 +12,9 @@ export const access = rpcAccess(MediaService, {
   downloadAsset: ["user"],
   // Whoever holds a signed URL: the use case checks the signature and expiry.
   readFile: ["public"],
+  publishAsset: ["user"],
+  // Anyone: only assets their owner published are found.
+  readPublicFile: ["public"],
   previewEdit: ["user"],
   saveEdit: ["user"],
   exportAssets: ["user"],

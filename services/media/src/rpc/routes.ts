@@ -15,7 +15,7 @@ import {
 } from "../usecases/designs";
 import { previewEdit, saveEdit } from "../usecases/edit-image";
 import { exportAssets } from "../usecases/export-assets";
-import { downloadAsset, readFile } from "../usecases/files";
+import { downloadAsset, publishAsset, readFile, readPublicFile } from "../usecases/files";
 import { generateImage } from "../usecases/generate-image";
 import { generateSpeech } from "../usecases/generate-speech";
 import { importStock, searchStock, trackStockDownload } from "../usecases/stock";
@@ -37,6 +37,8 @@ export function routes(deps: MediaDeps): (router: ConnectRouter) => void {
       deleteAsset: (req, ctx) => deleteAsset(deps, callerOf(ctx), req),
       downloadAsset: (req, ctx) => downloadAsset(deps, callerOf(ctx), req),
       readFile: (req, ctx) => readFile(deps, { signal: ctx.signal }, req),
+      publishAsset: (req, ctx) => publishAsset(deps, callerOf(ctx), req),
+      readPublicFile: (req, ctx) => readPublicFile(deps, { signal: ctx.signal }, req),
       previewEdit: (req, ctx) => previewEdit(deps, previews, callerOf(ctx), req),
       saveEdit: (req, ctx) => saveEdit(deps, callerOf(ctx), req),
       exportAssets: (req, ctx) => exportAssets(deps, callerOf(ctx), req),

@@ -111,6 +111,8 @@ export async function deleteAsset(
   );
   if (!deleted) throw appError("NOT_FOUND", "No such asset.");
   deps.kick();
+  // A published logo stops being public with its asset.
+  await deps.stores.publicFiles.removeAsset(asset.id);
   // The record is gone for the user already; a file left behind by a failed delete costs only space.
   await deps.objects
     .delete(keysOf(asset))

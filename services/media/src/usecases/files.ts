@@ -1,4 +1,5 @@
-import { appError, type Caller } from "@crafter/kit";
+import { randomBytes } from "node:crypto";
+import { appError, badRequest, type Caller } from "@crafter/kit";
 import type { MediaDeps } from "../deps";
 import { verifySignedUrl } from "../domain/signing";
 import { ownAsset } from "./assets";
@@ -48,6 +49,54 @@ export async function* readFile(
   const object = await deps.objects.get(input.key, caller.signal);
   yield {
     mime: object.mime ?? "application/octet-stream",
+    size: object.size === undefined ? undefined : BigInt(object.size),
+  };
+  yield* rechunk(object.body);
+}
+
+/** The path a published asset is served at by the gateway. */
+export const PUBLIC_MEDIA_PATH = "/media/public/";
+
+const PUBLIC_ID = /^[A-Za-z0-9_-]{22}$/;
+
+/**
+ * Publishes an image asset of the caller at a lasting public URL (a business logo in emails and on
+ * the lead form): `/media/public/<id>`, the same for the asset each time. Nothing else of the
+ * caller's becomes public.
+ * @throws NOT_FOUND (not the caller's asset), CR_ERR_BAD_REQUEST (not an image).
+ */
+export async function publishAsset(
+  deps: MediaDeps,
+  caller: Caller,
+  input: { id: string },
+): Promise<{ publicUrl: string }> {
+  const asset = await ownAsset(deps, caller, input.id);
+  if (asset.type !== "image") throw badRequest({ id: "Only an image can be published (a logo)" });
+  const published = await deps.stores.publicFiles.publish({
+    _id: randomBytes(16).toString("base64url"),
+    assetId: asset.id,
+    userId: asset.userId,
+    key: asset.key,
+    mime: asset.mime,
+    createdAt: deps.now(),
+  });
+  return { publicUrl: `${PUBLIC_MEDIA_PATH}${published._id}` };
+}
+
+/**
+ * A published asset's file, for anyone.
+ * @throws NOT_FOUND for an id never published (or malformed), or whose asset was deleted.
+ */
+export async function* readPublicFile(
+  deps: MediaDeps,
+  caller: Pick<Caller, "signal">,
+  input: { publicId: string },
+): AsyncGenerator<FileChunk> {
+  const published = PUBLIC_ID.test(input.publicId) ? await deps.stores.publicFiles.byId(input.publicId) : null;
+  if (!published) throw appError("NOT_FOUND", "No such file.");
+  const object = await deps.objects.get(published.key, caller.signal);
+  yield {
+    mime: published.mime || object.mime || "application/octet-stream",
     size: object.size === undefined ? undefined : BigInt(object.size),
   };
   yield* rechunk(object.body);

@@ -204,6 +204,14 @@ export function deleteAsset(id: string): Promise<unknown> {
   return api.del(assetPath(id));
 }
 
+/**
+ * Publishes an image at a lasting public URL (`/media/public/<id>`, the same each time): what a
+ * business logo must be, since an asset's own URL is signed and expires.
+ */
+export async function publishAsset(id: string): Promise<string> {
+  return (await api.post<{ publicUrl: string }>(`${assetPath(id)}/public`, {})).publicUrl;
+}
+
 export function downloadUrl(id: string): string {
   return `${assetPath(id)}/download`;
 }

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/media/v1/media.proto.
  */
 export const file_crafter_media_v1_media: GenFile = /*@__PURE__*/
-  fileDesc("ChxjcmFmdGVyL21lZGlhL3YxL21lZGlhLnByb3RvEhBjcmFmdGVyLm1lZGlhLnYxIhcKFUdldE1lZGlhU3RhdHVzUmVxdWVzdCI4ChZHZXRNZWRpYVN0YXR1c1Jlc3BvbnNlEg8KB2VudHJpZXMYASABKAUSDQoFZW1wdHkYAiABKAgiQwoHVmFyaWFudBIMCgRuYW1lGAEgASgJEgsKA3VybBgCIAEoCRINCgV3aWR0aBgDIAEoBRIOCgZoZWlnaHQYBCABKAUijAMKBUFzc2V0EgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDgoGc291cmNlGAMgASgJEgwKBG5hbWUYBCABKAkSDAoEbWltZRgFIAEoCRIMCgRzaXplGAYgASgDEhIKBXdpZHRoGAcgASgFSACIAQESEwoGaGVpZ2h0GAggASgFSAGIAQESGAoLZHVyYXRpb25fbXMYCSABKAVIAogBARILCgN1cmwYCiABKAkSFQoNdGh1bWJuYWlsX3VybBgLIAEoCRIrCgh2YXJpYW50cxgMIAMoCzIZLmNyYWZ0ZXIubWVkaWEudjEuVmFyaWFudBIZCgxwcm9maWxlX3R5cGUYDSABKAlIA4gBARITCgtwcm9maWxlX2lkcxgOIAMoCRISCgpjcmVhdGVkX2F0GA8gASgJEhIKCnByb2plY3RfaWQYECABKAkSDQoFbGFiZWwYESABKAlCCAoGX3dpZHRoQgkKB19oZWlnaHRCDgoMX2R1cmF0aW9uX21zQg8KDV9wcm9maWxlX3R5cGUihQEKElVwbG9hZEFzc2V0UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBGRhdGEYAiABKAwSEgoKcHJvamVjdF9pZBgDIAEoCRIZCgxwcm9maWxlX3R5cGUYBCABKAlIAIgBARITCgtwcm9maWxlX2lkcxgFIAMoCUIPCg1fcHJvZmlsZV90eXBlIogBChFMaXN0QXNzZXRzUmVxdWVzdBIMCgR0eXBlGAEgASgJEg4KBnNvdXJjZRgCIAEoCRIUCgxwcm9maWxlX3R5cGUYAyABKAkSEwoLcHJvZmlsZV9pZHMYBCADKAkSCQoBcRgFIAEoCRIMCgRwYWdlGAYgASgFEhEKCXBhZ2Vfc2l6ZRgHIAEoBSJ3ChJMaXN0QXNzZXRzUmVzcG9uc2USJwoGcmVzdWx0GAEgAygLMhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiHQoPR2V0QXNzZXRSZXF1ZXN0EgoKAmlkGAEgASgJIi4KElJlbmFtZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJIiAKEkRlbGV0ZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCSIVChNEZWxldGVBc3NldFJlc3BvbnNlIkcKCUZpbGVDaHVuaxIMCgRtaW1lGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEgwKBHNpemUYAyABKAMSDAoEZGF0YRgEIAEoDCI4Cg9SZWFkRmlsZVJlcXVlc3QSCwoDa2V5GAEgASgJEgsKA2V4cBgCIAEoAxILCgNzaWcYAyABKAkiQAoLRWRpdFJlcXVlc3QSCgoCaWQYASABKAkSFwoPb3BlcmF0aW9uc19qc29uGAIgASgJEgwKBG5hbWUYAyABKAkiUAoTUHJldmlld0VkaXRSZXNwb25zZRIMCgRtaW1lGAEgASgJEgwKBGRhdGEYAiABKAwSDQoFd2lkdGgYAyABKAUSDgoGaGVpZ2h0GAQgASgFIlgKE0V4cG9ydEFzc2V0c1JlcXVlc3QSEQoJYXNzZXRfaWRzGAEgAygJEg4KBmZvcm1hdBgCIAEoCRIQCghmaWxlbmFtZRgDIAEoCRIMCgR0eXBlGAQgASgJIlIKElN0YXJ0VXBsb2FkUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHNpemUYAiABKAMSDAoEbWltZRgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJIjwKE1N0YXJ0VXBsb2FkUmVzcG9uc2USEQoJdXBsb2FkX2lkGAEgASgJEhIKCmNodW5rX3NpemUYAiABKAUiRwoVUHV0VXBsb2FkQ2h1bmtSZXF1ZXN0EhEKCXVwbG9hZF9pZBgBIAEoCRINCgVpbmRleBgCIAEoBRIMCgRkYXRhGAMgASgMIiUKEEdldFVwbG9hZFJlcXVlc3QSEQoJdXBsb2FkX2lkGAEgASgJInYKC1VwbG9hZFN0YXRlEhEKCXVwbG9hZF9pZBgBIAEoCRIQCghyZWNlaXZlZBgCIAEoAxIMCgRzaXplGAMgASgDEhIKCmNodW5rX3NpemUYBCABKAUSDgoGY2h1bmtzGAUgAygFEhAKCGNvbXBsZXRlGAYgASgIIi0KElNlYXJjaFN0b2NrUmVxdWVzdBIJCgFxGAEgASgJEgwKBHBhZ2UYAiABKAUipAEKClN0b2NrSW1hZ2USCgoCaWQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSCwoDdXJsGAMgASgJEhUKDXRodW1ibmFpbF91cmwYBCABKAkSDQoFd2lkdGgYBSABKAUSDgoGaGVpZ2h0GAYgASgFEg4KBmF1dGhvchgHIAEoCRISCgphdXRob3JfdXJsGAggASgJEg4KBnNvdXJjZRgJIAEoCSKNAQoTU2VhcmNoU3RvY2tSZXNwb25zZRIsCgZyZXN1bHQYASADKAsyHC5jcmFmdGVyLm1lZGlhLnYxLlN0b2NrSW1hZ2USDQoFY291bnQYAiABKAUSFAoMY3VycmVudF9wYWdlGAMgASgFEhMKC3RvdGFsX3BhZ2VzGAQgASgFEg4KBnNvdXJjZRgFIAEoCSInChlUcmFja1N0b2NrRG93bmxvYWRSZXF1ZXN0EgoKAmlkGAEgASgJIi0KGlRyYWNrU3RvY2tEb3dubG9hZFJlc3BvbnNlEg8KB3RyYWNrZWQYASABKAgi1QEKFEdlbmVyYXRlSW1hZ2VSZXF1ZXN0Eg4KBnByb21wdBgBIAEoCRIMCgRzaXplGAIgASgJEhkKDHByb2ZpbGVfdHlwZRgDIAEoCUgAiAEBEhcKCnByb2ZpbGVfaWQYBCABKAlIAYgBARISCgpwcm9qZWN0X2lkGAUgASgJEhAKCGhlYWRsaW5lGAYgASgJEg4KBmNvbG9ycxgHIAMoCRIVCg1sb2dvX2Fzc2V0X2lkGAggASgJQg8KDV9wcm9maWxlX3R5cGVCDQoLX3Byb2ZpbGVfaWQiLgoNU3BlZWNoU2VnbWVudBIPCgdzcGVha2VyGAEgASgJEgwKBHRleHQYAiABKAkiigEKFUdlbmVyYXRlU3BlZWNoUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEjEKCHNlZ21lbnRzGAIgAygLMh8uY3JhZnRlci5tZWRpYS52MS5TcGVlY2hTZWdtZW50EgwKBG5hbWUYAyABKAkSEgoKcHJvamVjdF9pZBgEIAEoCRILCgNrZXkYBSABKAkikwEKBkRlc2lnbhIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXdpZHRoGAMgASgFEg4KBmhlaWdodBgEIAEoBRITCgtzdGFnZXNfanNvbhgFIAEoCRISCgpjcmVhdGVkX2F0GAYgASgJEhIKCnVwZGF0ZWRfYXQYByABKAkSEwoLcHJldmlld191cmwYCCABKAkiZAoLRGVzaWduSW5wdXQSDAoEbmFtZRgBIAEoCRINCgV3aWR0aBgCIAEoBRIOCgZoZWlnaHQYAyABKAUSEwoLc3RhZ2VzX2pzb24YBCABKAkSEwoLcHJldmlld19wbmcYBSABKAwiNQoSTGlzdERlc2lnbnNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSEQoJcGFnZV9zaXplGAIgASgFInkKE0xpc3REZXNpZ25zUmVzcG9uc2USKAoGcmVzdWx0GAEgAygLMhguY3JhZnRlci5tZWRpYS52MS5EZXNpZ24SDQoFY291bnQYAiABKAUSFAoMY3VycmVudF9wYWdlGAMgASgFEhMKC3RvdGFsX3BhZ2VzGAQgASgFIh4KEEdldERlc2lnblJlcXVlc3QSCgoCaWQYASABKAkiUAoTVXBkYXRlRGVzaWduUmVxdWVzdBIKCgJpZBgBIAEoCRItCgZkZXNpZ24YAiABKAsyHS5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbklucHV0IhYKFERlbGV0ZURlc2lnblJlc3BvbnNlIjEKE0V4cG9ydERlc2lnblJlcXVlc3QSCgoCaWQYASABKAkSDgoGZm9ybWF0GAIgASgJMv0RCgxNZWRpYVNlcnZpY2USYwoOR2V0TWVkaWFTdGF0dXMSJy5jcmFmdGVyLm1lZGlhLnYxLkdldE1lZGlhU3RhdHVzUmVxdWVzdBooLmNyYWZ0ZXIubWVkaWEudjEuR2V0TWVkaWFTdGF0dXNSZXNwb25zZRJMCgtVcGxvYWRBc3NldBIkLmNyYWZ0ZXIubWVkaWEudjEuVXBsb2FkQXNzZXRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJXCgpMaXN0QXNzZXRzEiMuY3JhZnRlci5tZWRpYS52MS5MaXN0QXNzZXRzUmVxdWVzdBokLmNyYWZ0ZXIubWVkaWEudjEuTGlzdEFzc2V0c1Jlc3BvbnNlEkYKCEdldEFzc2V0EiEuY3JhZnRlci5tZWRpYS52MS5HZXRBc3NldFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0EkwKC1JlbmFtZUFzc2V0EiQuY3JhZnRlci5tZWRpYS52MS5SZW5hbWVBc3NldFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0EloKC0RlbGV0ZUFzc2V0EiQuY3JhZnRlci5tZWRpYS52MS5EZWxldGVBc3NldFJlcXVlc3QaJS5jcmFmdGVyLm1lZGlhLnYxLkRlbGV0ZUFzc2V0UmVzcG9uc2USUQoNRG93bmxvYWRBc3NldBIhLmNyYWZ0ZXIubWVkaWEudjEuR2V0QXNzZXRSZXF1ZXN0GhsuY3JhZnRlci5tZWRpYS52MS5GaWxlQ2h1bmswARJMCghSZWFkRmlsZRIhLmNyYWZ0ZXIubWVkaWEudjEuUmVhZEZpbGVSZXF1ZXN0GhsuY3JhZnRlci5tZWRpYS52MS5GaWxlQ2h1bmswARJTCgtQcmV2aWV3RWRpdBIdLmNyYWZ0ZXIubWVkaWEudjEuRWRpdFJlcXVlc3QaJS5jcmFmdGVyLm1lZGlhLnYxLlByZXZpZXdFZGl0UmVzcG9uc2USQgoIU2F2ZUVkaXQSHS5jcmFmdGVyLm1lZGlhLnYxLkVkaXRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJUCgxFeHBvcnRBc3NldHMSJS5jcmFmdGVyLm1lZGlhLnYxLkV4cG9ydEFzc2V0c1JlcXVlc3QaGy5jcmFmdGVyLm1lZGlhLnYxLkZpbGVDaHVuazABEloKC1N0YXJ0VXBsb2FkEiQuY3JhZnRlci5tZWRpYS52MS5TdGFydFVwbG9hZFJlcXVlc3QaJS5jcmFmdGVyLm1lZGlhLnYxLlN0YXJ0VXBsb2FkUmVzcG9uc2USWAoOUHV0VXBsb2FkQ2h1bmsSJy5jcmFmdGVyLm1lZGlhLnYxLlB1dFVwbG9hZENodW5rUmVxdWVzdBodLmNyYWZ0ZXIubWVkaWEudjEuVXBsb2FkU3RhdGUSTgoJR2V0VXBsb2FkEiIuY3JhZnRlci5tZWRpYS52MS5HZXRVcGxvYWRSZXF1ZXN0Gh0uY3JhZnRlci5tZWRpYS52MS5VcGxvYWRTdGF0ZRJNCg5Db21wbGV0ZVVwbG9hZBIiLmNyYWZ0ZXIubWVkaWEudjEuR2V0VXBsb2FkUmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXQSWgoLU2VhcmNoU3RvY2sSJC5jcmFmdGVyLm1lZGlhLnYxLlNlYXJjaFN0b2NrUmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuU2VhcmNoU3RvY2tSZXNwb25zZRJvChJUcmFja1N0b2NrRG93bmxvYWQSKy5jcmFmdGVyLm1lZGlhLnYxLlRyYWNrU3RvY2tEb3dubG9hZFJlcXVlc3QaLC5jcmFmdGVyLm1lZGlhLnYxLlRyYWNrU3RvY2tEb3dubG9hZFJlc3BvbnNlElMKC0ltcG9ydFN0b2NrEisuY3JhZnRlci5tZWRpYS52MS5UcmFja1N0b2NrRG93bmxvYWRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJQCg1HZW5lcmF0ZUltYWdlEiYuY3JhZnRlci5tZWRpYS52MS5HZW5lcmF0ZUltYWdlUmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXQSUgoOR2VuZXJhdGVTcGVlY2gSJy5jcmFmdGVyLm1lZGlhLnYxLkdlbmVyYXRlU3BlZWNoUmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXQSWgoLTGlzdERlc2lnbnMSJC5jcmFmdGVyLm1lZGlhLnYxLkxpc3REZXNpZ25zUmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuTGlzdERlc2lnbnNSZXNwb25zZRJHCgxDcmVhdGVEZXNpZ24SHS5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbklucHV0GhguY3JhZnRlci5tZWRpYS52MS5EZXNpZ24SSQoJR2V0RGVzaWduEiIuY3JhZnRlci5tZWRpYS52MS5HZXREZXNpZ25SZXF1ZXN0GhguY3JhZnRlci5tZWRpYS52MS5EZXNpZ24STwoMVXBkYXRlRGVzaWduEiUuY3JhZnRlci5tZWRpYS52MS5VcGRhdGVEZXNpZ25SZXF1ZXN0GhguY3JhZnRlci5tZWRpYS52MS5EZXNpZ24SWgoMRGVsZXRlRGVzaWduEiIuY3JhZnRlci5tZWRpYS52MS5HZXREZXNpZ25SZXF1ZXN0GiYuY3JhZnRlci5tZWRpYS52MS5EZWxldGVEZXNpZ25SZXNwb25zZRJUCgxFeHBvcnREZXNpZ24SJS5jcmFmdGVyLm1lZGlhLnYxLkV4cG9ydERlc2lnblJlcXVlc3QaGy5jcmFmdGVyLm1lZGlhLnYxLkZpbGVDaHVuazABEk8KEFN0b3JlRGVzaWduQXNzZXQSIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0YgZwcm90bzM");
+  fileDesc("ChxjcmFmdGVyL21lZGlhL3YxL21lZGlhLnByb3RvEhBjcmFmdGVyLm1lZGlhLnYxIhcKFUdldE1lZGlhU3RhdHVzUmVxdWVzdCI4ChZHZXRNZWRpYVN0YXR1c1Jlc3BvbnNlEg8KB2VudHJpZXMYASABKAUSDQoFZW1wdHkYAiABKAgiQwoHVmFyaWFudBIMCgRuYW1lGAEgASgJEgsKA3VybBgCIAEoCRINCgV3aWR0aBgDIAEoBRIOCgZoZWlnaHQYBCABKAUijAMKBUFzc2V0EgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDgoGc291cmNlGAMgASgJEgwKBG5hbWUYBCABKAkSDAoEbWltZRgFIAEoCRIMCgRzaXplGAYgASgDEhIKBXdpZHRoGAcgASgFSACIAQESEwoGaGVpZ2h0GAggASgFSAGIAQESGAoLZHVyYXRpb25fbXMYCSABKAVIAogBARILCgN1cmwYCiABKAkSFQoNdGh1bWJuYWlsX3VybBgLIAEoCRIrCgh2YXJpYW50cxgMIAMoCzIZLmNyYWZ0ZXIubWVkaWEudjEuVmFyaWFudBIZCgxwcm9maWxlX3R5cGUYDSABKAlIA4gBARITCgtwcm9maWxlX2lkcxgOIAMoCRISCgpjcmVhdGVkX2F0GA8gASgJEhIKCnByb2plY3RfaWQYECABKAkSDQoFbGFiZWwYESABKAlCCAoGX3dpZHRoQgkKB19oZWlnaHRCDgoMX2R1cmF0aW9uX21zQg8KDV9wcm9maWxlX3R5cGUihQEKElVwbG9hZEFzc2V0UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBGRhdGEYAiABKAwSEgoKcHJvamVjdF9pZBgDIAEoCRIZCgxwcm9maWxlX3R5cGUYBCABKAlIAIgBARITCgtwcm9maWxlX2lkcxgFIAMoCUIPCg1fcHJvZmlsZV90eXBlIogBChFMaXN0QXNzZXRzUmVxdWVzdBIMCgR0eXBlGAEgASgJEg4KBnNvdXJjZRgCIAEoCRIUCgxwcm9maWxlX3R5cGUYAyABKAkSEwoLcHJvZmlsZV9pZHMYBCADKAkSCQoBcRgFIAEoCRIMCgRwYWdlGAYgASgFEhEKCXBhZ2Vfc2l6ZRgHIAEoBSJ3ChJMaXN0QXNzZXRzUmVzcG9uc2USJwoGcmVzdWx0GAEgAygLMhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiHQoPR2V0QXNzZXRSZXF1ZXN0EgoKAmlkGAEgASgJIi4KElJlbmFtZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJIiAKEkRlbGV0ZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCSIVChNEZWxldGVBc3NldFJlc3BvbnNlIkcKCUZpbGVDaHVuaxIMCgRtaW1lGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEgwKBHNpemUYAyABKAMSDAoEZGF0YRgEIAEoDCI4Cg9SZWFkRmlsZVJlcXVlc3QSCwoDa2V5GAEgASgJEgsKA2V4cBgCIAEoAxILCgNzaWcYAyABKAkiKgoUUHVibGlzaEFzc2V0UmVzcG9uc2USEgoKcHVibGljX3VybBgBIAEoCSIqChVSZWFkUHVibGljRmlsZVJlcXVlc3QSEQoJcHVibGljX2lkGAEgASgJIkAKC0VkaXRSZXF1ZXN0EgoKAmlkGAEgASgJEhcKD29wZXJhdGlvbnNfanNvbhgCIAEoCRIMCgRuYW1lGAMgASgJIlAKE1ByZXZpZXdFZGl0UmVzcG9uc2USDAoEbWltZRgBIAEoCRIMCgRkYXRhGAIgASgMEg0KBXdpZHRoGAMgASgFEg4KBmhlaWdodBgEIAEoBSJYChNFeHBvcnRBc3NldHNSZXF1ZXN0EhEKCWFzc2V0X2lkcxgBIAMoCRIOCgZmb3JtYXQYAiABKAkSEAoIZmlsZW5hbWUYAyABKAkSDAoEdHlwZRgEIAEoCSJSChJTdGFydFVwbG9hZFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRzaXplGAIgASgDEgwKBG1pbWUYAyABKAkSEgoKcHJvamVjdF9pZBgEIAEoCSI8ChNTdGFydFVwbG9hZFJlc3BvbnNlEhEKCXVwbG9hZF9pZBgBIAEoCRISCgpjaHVua19zaXplGAIgASgFIkcKFVB1dFVwbG9hZENodW5rUmVxdWVzdBIRCgl1cGxvYWRfaWQYASABKAkSDQoFaW5kZXgYAiABKAUSDAoEZGF0YRgDIAEoDCIlChBHZXRVcGxvYWRSZXF1ZXN0EhEKCXVwbG9hZF9pZBgBIAEoCSJ2CgtVcGxvYWRTdGF0ZRIRCgl1cGxvYWRfaWQYASABKAkSEAoIcmVjZWl2ZWQYAiABKAMSDAoEc2l6ZRgDIAEoAxISCgpjaHVua19zaXplGAQgASgFEg4KBmNodW5rcxgFIAMoBRIQCghjb21wbGV0ZRgGIAEoCCItChJTZWFyY2hTdG9ja1JlcXVlc3QSCQoBcRgBIAEoCRIMCgRwYWdlGAIgASgFIqQBCgpTdG9ja0ltYWdlEgoKAmlkGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEgsKA3VybBgDIAEoCRIVCg10aHVtYm5haWxfdXJsGAQgASgJEg0KBXdpZHRoGAUgASgFEg4KBmhlaWdodBgGIAEoBRIOCgZhdXRob3IYByABKAkSEgoKYXV0aG9yX3VybBgIIAEoCRIOCgZzb3VyY2UYCSABKAkijQEKE1NlYXJjaFN0b2NrUmVzcG9uc2USLAoGcmVzdWx0GAEgAygLMhwuY3JhZnRlci5tZWRpYS52MS5TdG9ja0ltYWdlEg0KBWNvdW50GAIgASgFEhQKDGN1cnJlbnRfcGFnZRgDIAEoBRITCgt0b3RhbF9wYWdlcxgEIAEoBRIOCgZzb3VyY2UYBSABKAkiJwoZVHJhY2tTdG9ja0Rvd25sb2FkUmVxdWVzdBIKCgJpZBgBIAEoCSItChpUcmFja1N0b2NrRG93bmxvYWRSZXNwb25zZRIPCgd0cmFja2VkGAEgASgIItUBChRHZW5lcmF0ZUltYWdlUmVxdWVzdBIOCgZwcm9tcHQYASABKAkSDAoEc2l6ZRgCIAEoCRIZCgxwcm9maWxlX3R5cGUYAyABKAlIAIgBARIXCgpwcm9maWxlX2lkGAQgASgJSAGIAQESEgoKcHJvamVjdF9pZBgFIAEoCRIQCghoZWFkbGluZRgGIAEoCRIOCgZjb2xvcnMYByADKAkSFQoNbG9nb19hc3NldF9pZBgIIAEoCUIPCg1fcHJvZmlsZV90eXBlQg0KC19wcm9maWxlX2lkIi4KDVNwZWVjaFNlZ21lbnQSDwoHc3BlYWtlchgBIAEoCRIMCgR0ZXh0GAIgASgJIooBChVHZW5lcmF0ZVNwZWVjaFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIxCghzZWdtZW50cxgCIAMoCzIfLmNyYWZ0ZXIubWVkaWEudjEuU3BlZWNoU2VnbWVudBIMCgRuYW1lGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSCwoDa2V5GAUgASgJIpMBCgZEZXNpZ24SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgV3aWR0aBgDIAEoBRIOCgZoZWlnaHQYBCABKAUSEwoLc3RhZ2VzX2pzb24YBSABKAkSEgoKY3JlYXRlZF9hdBgGIAEoCRISCgp1cGRhdGVkX2F0GAcgASgJEhMKC3ByZXZpZXdfdXJsGAggASgJImQKC0Rlc2lnbklucHV0EgwKBG5hbWUYASABKAkSDQoFd2lkdGgYAiABKAUSDgoGaGVpZ2h0GAMgASgFEhMKC3N0YWdlc19qc29uGAQgASgJEhMKC3ByZXZpZXdfcG5nGAUgASgMIjUKEkxpc3REZXNpZ25zUmVxdWVzdBIMCgRwYWdlGAEgASgFEhEKCXBhZ2Vfc2l6ZRgCIAEoBSJ5ChNMaXN0RGVzaWduc1Jlc3BvbnNlEigKBnJlc3VsdBgBIAMoCzIYLmNyYWZ0ZXIubWVkaWEudjEuRGVzaWduEg0KBWNvdW50GAIgASgFEhQKDGN1cnJlbnRfcGFnZRgDIAEoBRITCgt0b3RhbF9wYWdlcxgEIAEoBSIeChBHZXREZXNpZ25SZXF1ZXN0EgoKAmlkGAEgASgJIlAKE1VwZGF0ZURlc2lnblJlcXVlc3QSCgoCaWQYASABKAkSLQoGZGVzaWduGAIgASgLMh0uY3JhZnRlci5tZWRpYS52MS5EZXNpZ25JbnB1dCIWChREZWxldGVEZXNpZ25SZXNwb25zZSIxChNFeHBvcnREZXNpZ25SZXF1ZXN0EgoKAmlkGAEgASgJEg4KBmZvcm1hdBgCIAEoCTKyEwoMTWVkaWFTZXJ2aWNlEmMKDkdldE1lZGlhU3RhdHVzEicuY3JhZnRlci5tZWRpYS52MS5HZXRNZWRpYVN0YXR1c1JlcXVlc3QaKC5jcmFmdGVyLm1lZGlhLnYxLkdldE1lZGlhU3RhdHVzUmVzcG9uc2USTAoLVXBsb2FkQXNzZXQSJC5jcmFmdGVyLm1lZGlhLnYxLlVwbG9hZEFzc2V0UmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXQSVwoKTGlzdEFzc2V0cxIjLmNyYWZ0ZXIubWVkaWEudjEuTGlzdEFzc2V0c1JlcXVlc3QaJC5jcmFmdGVyLm1lZGlhLnYxLkxpc3RBc3NldHNSZXNwb25zZRJGCghHZXRBc3NldBIhLmNyYWZ0ZXIubWVkaWEudjEuR2V0QXNzZXRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJMCgtSZW5hbWVBc3NldBIkLmNyYWZ0ZXIubWVkaWEudjEuUmVuYW1lQXNzZXRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtEZWxldGVBc3NldBIkLmNyYWZ0ZXIubWVkaWEudjEuRGVsZXRlQXNzZXRSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5EZWxldGVBc3NldFJlc3BvbnNlElEKDURvd25sb2FkQXNzZXQSIS5jcmFmdGVyLm1lZGlhLnYxLkdldEFzc2V0UmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESTAoIUmVhZEZpbGUSIS5jcmFmdGVyLm1lZGlhLnYxLlJlYWRGaWxlUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESWQoMUHVibGlzaEFzc2V0EiEuY3JhZnRlci5tZWRpYS52MS5HZXRBc3NldFJlcXVlc3QaJi5jcmFmdGVyLm1lZGlhLnYxLlB1Ymxpc2hBc3NldFJlc3BvbnNlElgKDlJlYWRQdWJsaWNGaWxlEicuY3JhZnRlci5tZWRpYS52MS5SZWFkUHVibGljRmlsZVJlcXVlc3QaGy5jcmFmdGVyLm1lZGlhLnYxLkZpbGVDaHVuazABElMKC1ByZXZpZXdFZGl0Eh0uY3JhZnRlci5tZWRpYS52MS5FZGl0UmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuUHJldmlld0VkaXRSZXNwb25zZRJCCghTYXZlRWRpdBIdLmNyYWZ0ZXIubWVkaWEudjEuRWRpdFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElQKDEV4cG9ydEFzc2V0cxIlLmNyYWZ0ZXIubWVkaWEudjEuRXhwb3J0QXNzZXRzUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESWgoLU3RhcnRVcGxvYWQSJC5jcmFmdGVyLm1lZGlhLnYxLlN0YXJ0VXBsb2FkUmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuU3RhcnRVcGxvYWRSZXNwb25zZRJYCg5QdXRVcGxvYWRDaHVuaxInLmNyYWZ0ZXIubWVkaWEudjEuUHV0VXBsb2FkQ2h1bmtSZXF1ZXN0Gh0uY3JhZnRlci5tZWRpYS52MS5VcGxvYWRTdGF0ZRJOCglHZXRVcGxvYWQSIi5jcmFmdGVyLm1lZGlhLnYxLkdldFVwbG9hZFJlcXVlc3QaHS5jcmFmdGVyLm1lZGlhLnYxLlVwbG9hZFN0YXRlEk0KDkNvbXBsZXRlVXBsb2FkEiIuY3JhZnRlci5tZWRpYS52MS5HZXRVcGxvYWRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtTZWFyY2hTdG9jaxIkLmNyYWZ0ZXIubWVkaWEudjEuU2VhcmNoU3RvY2tSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5TZWFyY2hTdG9ja1Jlc3BvbnNlEm8KElRyYWNrU3RvY2tEb3dubG9hZBIrLmNyYWZ0ZXIubWVkaWEudjEuVHJhY2tTdG9ja0Rvd25sb2FkUmVxdWVzdBosLmNyYWZ0ZXIubWVkaWEudjEuVHJhY2tTdG9ja0Rvd25sb2FkUmVzcG9uc2USUwoLSW1wb3J0U3RvY2sSKy5jcmFmdGVyLm1lZGlhLnYxLlRyYWNrU3RvY2tEb3dubG9hZFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElAKDUdlbmVyYXRlSW1hZ2USJi5jcmFmdGVyLm1lZGlhLnYxLkdlbmVyYXRlSW1hZ2VSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJSCg5HZW5lcmF0ZVNwZWVjaBInLmNyYWZ0ZXIubWVkaWEudjEuR2VuZXJhdGVTcGVlY2hSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtMaXN0RGVzaWducxIkLmNyYWZ0ZXIubWVkaWEudjEuTGlzdERlc2lnbnNSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5MaXN0RGVzaWduc1Jlc3BvbnNlEkcKDENyZWF0ZURlc2lnbhIdLmNyYWZ0ZXIubWVkaWEudjEuRGVzaWduSW5wdXQaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJJCglHZXREZXNpZ24SIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJPCgxVcGRhdGVEZXNpZ24SJS5jcmFmdGVyLm1lZGlhLnYxLlVwZGF0ZURlc2lnblJlcXVlc3QaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJaCgxEZWxldGVEZXNpZ24SIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaJi5jcmFmdGVyLm1lZGlhLnYxLkRlbGV0ZURlc2lnblJlc3BvbnNlElQKDEV4cG9ydERlc2lnbhIlLmNyYWZ0ZXIubWVkaWEudjEuRXhwb3J0RGVzaWduUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESTwoQU3RvcmVEZXNpZ25Bc3NldBIiLmNyYWZ0ZXIubWVkaWEudjEuR2V0RGVzaWduUmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXRiBnByb3RvMw");
 
 /**
  * @generated from message crafter.media.v1.GetMediaStatusRequest
@@ -439,6 +439,42 @@ export const ReadFileRequestSchema: GenMessage<ReadFileRequest> = /*@__PURE__*/
   messageDesc(file_crafter_media_v1_media, 12);
 
 /**
+ * @generated from message crafter.media.v1.PublishAssetResponse
+ */
+export type PublishAssetResponse = Message<"crafter.media.v1.PublishAssetResponse"> & {
+  /**
+   * `/media/public/<id>`: a path of the deployment's public origin.
+   *
+   * @generated from field: string public_url = 1;
+   */
+  publicUrl: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.PublishAssetResponse.
+ * Use `create(PublishAssetResponseSchema)` to create a new message.
+ */
+export const PublishAssetResponseSchema: GenMessage<PublishAssetResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 13);
+
+/**
+ * @generated from message crafter.media.v1.ReadPublicFileRequest
+ */
+export type ReadPublicFileRequest = Message<"crafter.media.v1.ReadPublicFileRequest"> & {
+  /**
+   * @generated from field: string public_id = 1;
+   */
+  publicId: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.ReadPublicFileRequest.
+ * Use `create(ReadPublicFileRequestSchema)` to create a new message.
+ */
+export const ReadPublicFileRequestSchema: GenMessage<ReadPublicFileRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 14);
+
+/**
  * @generated from message crafter.media.v1.EditRequest
  */
 export type EditRequest = Message<"crafter.media.v1.EditRequest"> & {
@@ -465,7 +501,7 @@ export type EditRequest = Message<"crafter.media.v1.EditRequest"> & {
  * Use `create(EditRequestSchema)` to create a new message.
  */
 export const EditRequestSchema: GenMessage<EditRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 13);
+  messageDesc(file_crafter_media_v1_media, 15);
 
 /**
  * @generated from message crafter.media.v1.PreviewEditResponse
@@ -497,7 +533,7 @@ export type PreviewEditResponse = Message<"crafter.media.v1.PreviewEditResponse"
  * Use `create(PreviewEditResponseSchema)` to create a new message.
  */
 export const PreviewEditResponseSchema: GenMessage<PreviewEditResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 14);
+  messageDesc(file_crafter_media_v1_media, 16);
 
 /**
  * @generated from message crafter.media.v1.ExportAssetsRequest
@@ -533,7 +569,7 @@ export type ExportAssetsRequest = Message<"crafter.media.v1.ExportAssetsRequest"
  * Use `create(ExportAssetsRequestSchema)` to create a new message.
  */
 export const ExportAssetsRequestSchema: GenMessage<ExportAssetsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 15);
+  messageDesc(file_crafter_media_v1_media, 17);
 
 /**
  * @generated from message crafter.media.v1.StartUploadRequest
@@ -565,7 +601,7 @@ export type StartUploadRequest = Message<"crafter.media.v1.StartUploadRequest"> 
  * Use `create(StartUploadRequestSchema)` to create a new message.
  */
 export const StartUploadRequestSchema: GenMessage<StartUploadRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 16);
+  messageDesc(file_crafter_media_v1_media, 18);
 
 /**
  * @generated from message crafter.media.v1.StartUploadResponse
@@ -587,7 +623,7 @@ export type StartUploadResponse = Message<"crafter.media.v1.StartUploadResponse"
  * Use `create(StartUploadResponseSchema)` to create a new message.
  */
 export const StartUploadResponseSchema: GenMessage<StartUploadResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 17);
+  messageDesc(file_crafter_media_v1_media, 19);
 
 /**
  * @generated from message crafter.media.v1.PutUploadChunkRequest
@@ -614,7 +650,7 @@ export type PutUploadChunkRequest = Message<"crafter.media.v1.PutUploadChunkRequ
  * Use `create(PutUploadChunkRequestSchema)` to create a new message.
  */
 export const PutUploadChunkRequestSchema: GenMessage<PutUploadChunkRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 18);
+  messageDesc(file_crafter_media_v1_media, 20);
 
 /**
  * @generated from message crafter.media.v1.GetUploadRequest
@@ -631,7 +667,7 @@ export type GetUploadRequest = Message<"crafter.media.v1.GetUploadRequest"> & {
  * Use `create(GetUploadRequestSchema)` to create a new message.
  */
 export const GetUploadRequestSchema: GenMessage<GetUploadRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 19);
+  messageDesc(file_crafter_media_v1_media, 21);
 
 /**
  * @generated from message crafter.media.v1.UploadState
@@ -677,7 +713,7 @@ export type UploadState = Message<"crafter.media.v1.UploadState"> & {
  * Use `create(UploadStateSchema)` to create a new message.
  */
 export const UploadStateSchema: GenMessage<UploadState> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 20);
+  messageDesc(file_crafter_media_v1_media, 22);
 
 /**
  * @generated from message crafter.media.v1.SearchStockRequest
@@ -699,7 +735,7 @@ export type SearchStockRequest = Message<"crafter.media.v1.SearchStockRequest"> 
  * Use `create(SearchStockRequestSchema)` to create a new message.
  */
 export const SearchStockRequestSchema: GenMessage<SearchStockRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 21);
+  messageDesc(file_crafter_media_v1_media, 23);
 
 /**
  * @generated from message crafter.media.v1.StockImage
@@ -758,7 +794,7 @@ export type StockImage = Message<"crafter.media.v1.StockImage"> & {
  * Use `create(StockImageSchema)` to create a new message.
  */
 export const StockImageSchema: GenMessage<StockImage> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 22);
+  messageDesc(file_crafter_media_v1_media, 24);
 
 /**
  * @generated from message crafter.media.v1.SearchStockResponse
@@ -795,7 +831,7 @@ export type SearchStockResponse = Message<"crafter.media.v1.SearchStockResponse"
  * Use `create(SearchStockResponseSchema)` to create a new message.
  */
 export const SearchStockResponseSchema: GenMessage<SearchStockResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 23);
+  messageDesc(file_crafter_media_v1_media, 25);
 
 /**
  * @generated from message crafter.media.v1.TrackStockDownloadRequest
@@ -814,7 +850,7 @@ export type TrackStockDownloadRequest = Message<"crafter.media.v1.TrackStockDown
  * Use `create(TrackStockDownloadRequestSchema)` to create a new message.
  */
 export const TrackStockDownloadRequestSchema: GenMessage<TrackStockDownloadRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 24);
+  messageDesc(file_crafter_media_v1_media, 26);
 
 /**
  * @generated from message crafter.media.v1.TrackStockDownloadResponse
@@ -833,7 +869,7 @@ export type TrackStockDownloadResponse = Message<"crafter.media.v1.TrackStockDow
  * Use `create(TrackStockDownloadResponseSchema)` to create a new message.
  */
 export const TrackStockDownloadResponseSchema: GenMessage<TrackStockDownloadResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 25);
+  messageDesc(file_crafter_media_v1_media, 27);
 
 /**
  * @generated from message crafter.media.v1.GenerateImageRequest
@@ -889,7 +925,7 @@ export type GenerateImageRequest = Message<"crafter.media.v1.GenerateImageReques
  * Use `create(GenerateImageRequestSchema)` to create a new message.
  */
 export const GenerateImageRequestSchema: GenMessage<GenerateImageRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 26);
+  messageDesc(file_crafter_media_v1_media, 28);
 
 /**
  * @generated from message crafter.media.v1.SpeechSegment
@@ -911,7 +947,7 @@ export type SpeechSegment = Message<"crafter.media.v1.SpeechSegment"> & {
  * Use `create(SpeechSegmentSchema)` to create a new message.
  */
 export const SpeechSegmentSchema: GenMessage<SpeechSegment> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 27);
+  messageDesc(file_crafter_media_v1_media, 29);
 
 /**
  * @generated from message crafter.media.v1.GenerateSpeechRequest
@@ -950,7 +986,7 @@ export type GenerateSpeechRequest = Message<"crafter.media.v1.GenerateSpeechRequ
  * Use `create(GenerateSpeechRequestSchema)` to create a new message.
  */
 export const GenerateSpeechRequestSchema: GenMessage<GenerateSpeechRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 28);
+  messageDesc(file_crafter_media_v1_media, 30);
 
 /**
  * @generated from message crafter.media.v1.Design
@@ -1006,7 +1042,7 @@ export type Design = Message<"crafter.media.v1.Design"> & {
  * Use `create(DesignSchema)` to create a new message.
  */
 export const DesignSchema: GenMessage<Design> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 29);
+  messageDesc(file_crafter_media_v1_media, 31);
 
 /**
  * @generated from message crafter.media.v1.DesignInput
@@ -1045,7 +1081,7 @@ export type DesignInput = Message<"crafter.media.v1.DesignInput"> & {
  * Use `create(DesignInputSchema)` to create a new message.
  */
 export const DesignInputSchema: GenMessage<DesignInput> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 30);
+  messageDesc(file_crafter_media_v1_media, 32);
 
 /**
  * @generated from message crafter.media.v1.ListDesignsRequest
@@ -1067,7 +1103,7 @@ export type ListDesignsRequest = Message<"crafter.media.v1.ListDesignsRequest"> 
  * Use `create(ListDesignsRequestSchema)` to create a new message.
  */
 export const ListDesignsRequestSchema: GenMessage<ListDesignsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 31);
+  messageDesc(file_crafter_media_v1_media, 33);
 
 /**
  * @generated from message crafter.media.v1.ListDesignsResponse
@@ -1099,7 +1135,7 @@ export type ListDesignsResponse = Message<"crafter.media.v1.ListDesignsResponse"
  * Use `create(ListDesignsResponseSchema)` to create a new message.
  */
 export const ListDesignsResponseSchema: GenMessage<ListDesignsResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 32);
+  messageDesc(file_crafter_media_v1_media, 34);
 
 /**
  * @generated from message crafter.media.v1.GetDesignRequest
@@ -1116,7 +1152,7 @@ export type GetDesignRequest = Message<"crafter.media.v1.GetDesignRequest"> & {
  * Use `create(GetDesignRequestSchema)` to create a new message.
  */
 export const GetDesignRequestSchema: GenMessage<GetDesignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 33);
+  messageDesc(file_crafter_media_v1_media, 35);
 
 /**
  * @generated from message crafter.media.v1.UpdateDesignRequest
@@ -1138,7 +1174,7 @@ export type UpdateDesignRequest = Message<"crafter.media.v1.UpdateDesignRequest"
  * Use `create(UpdateDesignRequestSchema)` to create a new message.
  */
 export const UpdateDesignRequestSchema: GenMessage<UpdateDesignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 34);
+  messageDesc(file_crafter_media_v1_media, 36);
 
 /**
  * @generated from message crafter.media.v1.DeleteDesignResponse
@@ -1151,7 +1187,7 @@ export type DeleteDesignResponse = Message<"crafter.media.v1.DeleteDesignRespons
  * Use `create(DeleteDesignResponseSchema)` to create a new message.
  */
 export const DeleteDesignResponseSchema: GenMessage<DeleteDesignResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 35);
+  messageDesc(file_crafter_media_v1_media, 37);
 
 /**
  * @generated from message crafter.media.v1.ExportDesignRequest
@@ -1175,7 +1211,7 @@ export type ExportDesignRequest = Message<"crafter.media.v1.ExportDesignRequest"
  * Use `create(ExportDesignRequestSchema)` to create a new message.
  */
 export const ExportDesignRequestSchema: GenMessage<ExportDesignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 36);
+  messageDesc(file_crafter_media_v1_media, 38);
 
 /**
  * The media service: assets (image, video, audio) in S3-compatible object storage, image edits and
@@ -1257,6 +1293,29 @@ export const MediaService: GenService<{
   readFile: {
     methodKind: "server_streaming";
     input: typeof ReadFileRequestSchema;
+    output: typeof FileChunkSchema;
+  },
+  /**
+   * Makes an image asset of the caller readable by anyone at a lasting, unguessable public URL
+   * (`/media/public/<id>`), e.g. a business logo in emails and on the lead form; the same URL each
+   * time. Only assets published this way are public. Errors: NOT_FOUND, CR_ERR_BAD_REQUEST (not an image).
+   *
+   * @generated from rpc crafter.media.v1.MediaService.PublishAsset
+   */
+  publishAsset: {
+    methodKind: "unary";
+    input: typeof GetAssetRequestSchema;
+    output: typeof PublishAssetResponseSchema;
+  },
+  /**
+   * A published asset's file, for anyone (the gateway's `/media/public/<id>`). Errors: NOT_FOUND
+   * (never published, or the asset was deleted).
+   *
+   * @generated from rpc crafter.media.v1.MediaService.ReadPublicFile
+   */
+  readPublicFile: {
+    methodKind: "server_streaming";
+    input: typeof ReadPublicFileRequestSchema;
     output: typeof FileChunkSchema;
   },
   /**

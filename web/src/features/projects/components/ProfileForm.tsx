@@ -10,6 +10,7 @@ import { ChipInput } from "../../../shared/ChipInput";
 import { FormField } from "../../../shared/FormField";
 import { notify } from "../../../shared/notify";
 import { TimeZoneSelect } from "../../../shared/time-zone";
+import { LogoInput } from "./LogoInput";
 
 type FormValues = Record<string, string | string[]>;
 
@@ -111,7 +112,9 @@ export function ProfileForm({
                   ? "Image links (https://… or /media/…), one per entry"
                   : def.kind === "timeZone"
                     ? timeZoneHint(defaults[def.key] as string)
-                    : undefined
+                    : def.kind === "image"
+                      ? "Choose it from your media for a link that keeps working in sent emails and on your lead form."
+                      : undefined
               }
             >
               <Controller
@@ -124,6 +127,15 @@ export function ProfileForm({
                       value={field.value as string}
                       onChange={field.onChange}
                       onBlur={field.onBlur}
+                      testId={testid}
+                    />
+                  ) : def.kind === "image" ? (
+                    <LogoInput
+                      id={id}
+                      value={field.value as string}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      maxLength={def.max}
                       testId={testid}
                     />
                   ) : isList(def) ? (
