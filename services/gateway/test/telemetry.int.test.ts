@@ -213,5 +213,7 @@ describe("telemetry", () => {
       has("account", "crafter.events.process.duration", { outcome: "ok" }),
     );
     await until("auth outbox backlog", () => has("auth", "crafter.outbox.backlog"));
+    // The sign-up's verification email, handed to Mailpit over SMTP (the email alerts' denominator).
+    await until("crafter.emails.sent", () => has("notifications", "crafter.emails.sent", { provider: "smtp" }));
   });
 });

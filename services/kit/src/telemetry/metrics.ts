@@ -33,6 +33,12 @@ export interface CrafterMetrics {
   creditsRefunded: Counter;
   /** Background jobs that failed an attempt, by queue [crafter_jobs_failed_total]. */
   jobsFailed: Counter;
+  /** Emails a mail server or provider accepted, by provider (smtp|sendgrid) [crafter_emails_sent_total]. */
+  emailsSent: Counter;
+  /** Hand-offs to a mail server or provider that failed, by provider [crafter_emails_failed_total]. */
+  emailsFailed: Counter;
+  /** Bounces and complaints a provider reported, by kind (bounce|complaint) [crafter_emails_bounced_total]. */
+  emailsBounced: Counter;
 }
 
 const DURATION_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -59,6 +65,15 @@ function create(meter: Meter): CrafterMetrics {
     creditsSpent: meter.createCounter("crafter.credits.spent", { description: "Credits debited." }),
     creditsRefunded: meter.createCounter("crafter.credits.refunded", { description: "Credits refunded." }),
     jobsFailed: meter.createCounter("crafter.jobs.failed", { description: "Background job attempts that failed." }),
+    emailsSent: meter.createCounter("crafter.emails.sent", {
+      description: "Emails a mail server or provider accepted, by provider (smtp, sendgrid).",
+    }),
+    emailsFailed: meter.createCounter("crafter.emails.failed", {
+      description: "Hand-offs to a mail server or provider that failed (unreachable, refused, recipient rejected).",
+    }),
+    emailsBounced: meter.createCounter("crafter.emails.bounced", {
+      description: "Bounces and spam complaints a provider reported, by kind (bounce, complaint).",
+    }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { metrics } from "@crafter/kit";
 import nodemailer from "nodemailer";
 import type { DkimSigning, MailAddress } from "../domain/sender";
 import type { RenderedEmail } from "../domain/templates";
@@ -54,18 +55,27 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   );
   return {
     async send(email) {
-      const info = await transport.sendMail({
-        to: email.to,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        messageId: email.messageId,
-        ...(email.headers ? { headers: email.headers } : {}),
-        ...(email.from ? { from: email.from } : {}),
-        ...(email.replyTo ? { replyTo: email.replyTo } : {}),
-        ...(email.dkim ? { dkim: email.dkim } : {}),
-      });
-      if (info.rejected && info.rejected.length > 0) throw new Error(`recipient rejected by the mail server`);
+      const info = await transport
+        .sendMail({
+          to: email.to,
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          messageId: email.messageId,
+          ...(email.headers ? { headers: email.headers } : {}),
+          ...(email.from ? { from: email.from } : {}),
+          ...(email.replyTo ? { replyTo: email.replyTo } : {}),
+          ...(email.dkim ? { dkim: email.dkim } : {}),
+        })
+        .catch((error: unknown) => {
+          metrics.emailsFailed.add(1, { provider: "smtp" });
+          throw error;
+        });
+      if (info.rejected && info.rejected.length > 0) {
+        metrics.emailsFailed.add(1, { provider: "smtp" });
+        throw new Error(`recipient rejected by the mail server`);
+      }
+      metrics.emailsSent.add(1, { provider: "smtp" });
       return { messageId: info.messageId };
     },
     async verify() {

@@ -1,4 +1,4 @@
-import { pace, type Redis } from "@crafter/kit";
+import { metrics, pace, type Redis } from "@crafter/kit";
 import type { ResolvedSender } from "../domain/sender";
 import type { Mailer } from "./mailer";
 
@@ -123,12 +123,15 @@ export function sendgridProvider(options: SendgridOptions): EmailProvider {
           signal: AbortSignal.timeout(options.timeoutMs),
         });
       } catch (error) {
+        metrics.emailsFailed.add(1, { provider: "sendgrid" });
         throw new ProviderError(`SendGrid unreachable: ${error instanceof Error ? error.message : error}`, false);
       }
       if (response.status === 202 || response.status === 200) {
         await response.body?.cancel();
+        metrics.emailsSent.add(1, { provider: "sendgrid" });
         return { messageId: response.headers.get("x-message-id") ?? message.messageId };
       }
+      metrics.emailsFailed.add(1, { provider: "sendgrid" });
       const detail = (await response.text().catch(() => "")).slice(0, 500);
       const retryable = response.status === 429 || response.status >= 500;
       throw new ProviderError(`SendGrid answered ${response.status}: ${detail}`, !retryable);

@@ -1,5 +1,5 @@
 import { createPublicKey, createVerify, type KeyObject } from "node:crypto";
-import { appError } from "@crafter/kit";
+import { appError, metrics } from "@crafter/kit";
 import type { NotificationsDeps } from "../deps";
 import { verifyTrackingToken } from "../domain/email-compose";
 import type { DeliveryDoc } from "../store/email.repository";
@@ -156,7 +156,11 @@ async function applyEvent(deps: Deps, delivery: DeliveryDoc, kind: string, url: 
         at,
         deps.email.events.bounced(ref, complaint ? "complaint" : "bounce"),
       );
-      if (added) deps.email.kick();
+      // Counted once per delivery: SendGrid redelivers webhook batches.
+      if (added) {
+        metrics.emailsBounced.add(1, { kind: complaint ? "complaint" : "bounce" });
+        deps.email.kick();
+      }
       return;
     }
     default:
