@@ -70,6 +70,10 @@ describe("an approval link", () => {
     expect(url).toMatch(/\/review\/[A-Za-z0-9_-]{43}$/);
     reviewPath = new URL(url).pathname;
     await expect(dialog.getByTestId("approval-link").first().getAttribute("data-status")).resolves.toBe("active");
+    // The link went to the reviewer by email, and the dialog says so.
+    await expect(dialog.getByTestId("share-email-status").textContent()).resolves.toBe(
+      `Emailed to dana-${run}@review.test`,
+    );
     await page.screenshot({ path: `${shots}/share-dialog-1366.png` });
     await page.setViewportSize(PHONE);
     expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
@@ -118,7 +122,15 @@ describe("an approval link", () => {
     await page.setViewportSize(PHONE);
     expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${shots}/campaign-approved-390.png` });
+    // The campaigns list tags it with its state and reviewer.
+    await page.goto("/app/email/campaigns");
+    const row = page.locator("tr", { hasText: `Spring service ${run}` });
+    await expect(row.getByTestId("approval-state-tag").textContent()).resolves.toBe("Approved · Dana");
+    expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${shots}/campaigns-list-390.png` });
     await page.setViewportSize(DESKTOP);
+    await page.screenshot({ path: `${shots}/campaigns-list-1366.png` });
+    await page.goto(`/app/email/campaigns/${campaignId}`);
     await page.getByTestId("share-for-approval").click();
     await page.getByTestId("revoke-link").click();
     await page.getByTestId("confirm-revoke").click();

@@ -75,7 +75,13 @@ export function ApprovalStateTag({ state }: { state: SubjectApprovalState | unde
   if (!state || state.state === "none") return null;
   const label = STATE_LABEL[state.state];
   return (
-    <Tag color={label.color} data-testid="approval-state-tag" data-state={state.state} style={{ marginInlineEnd: 0 }}>
+    <Tag
+      color={label.color}
+      data-testid="approval-state-tag"
+      data-state={state.state}
+      title={state.reviewer ? `${label.label} · ${state.reviewer}` : label.label}
+      style={{ marginInlineEnd: 0, maxWidth: 260, overflow: "hidden", textOverflow: "ellipsis" }}
+    >
       {label.label}
       {state.reviewer ? ` · ${state.reviewer}` : ""}
     </Tag>

@@ -42,7 +42,7 @@ export function CraftSummaryList({
           >
             <Flex align="center" gap={12} wrap>
               <FileTextOutlined aria-hidden className="crafter-craft-list__icon" />
-              <Flex vertical style={{ flex: 1, minWidth: 0 }}>
+              <Flex vertical style={{ flex: "1 1 220px", minWidth: 0 }}>
                 <Link to={craftHref(craft)} className="crafter-craft-list__name" data-testid="craft-link">
                   {craft.craftName || "Untitled craft"}
                 </Link>
