@@ -10,6 +10,7 @@ import type { RouteDeps } from "./deps";
 const text = (name: string, max: number) =>
   z.string({ error: `${name} must be text` }).max(max, `${name} has at most ${max} characters`);
 
+const SEND_TIME_BY = ["business", "contact"] as const;
 const STATUSES = ["draft", "scheduled", "sending", "paused", "sent", "failed"] as const;
 const RECIPIENT_STATUSES = ["queued", "sent", "failed", "skipped", "bounced", "complained"] as const;
 
@@ -55,6 +56,10 @@ const campaignInput = z.object({
     .optional()
     .meta({ description: 'The email\'s HTML with smart values such as {{contact.firstName | "there"}}.' }),
   abTest: abTestInput.nullable().optional(),
+  sendTimeBy: z.enum(SEND_TIME_BY, { error: "sendTimeBy is business or contact" }).optional().meta({
+    description:
+      "Whose wall clock the scheduled time is read on: `business` (everyone at once) or `contact` (each contact at that time in their own time zone, the business's for a contact without one). `contact` is for scheduled campaigns only and never with an A/B test.",
+  }),
 });
 type CampaignBody = z.output<typeof campaignInput>;
 
@@ -98,7 +103,30 @@ const campaignSchema = z
         winner: z.enum(["a", "b"]).optional(),
       })
       .optional(),
-    scheduledAt: z.string().optional(),
+    scheduledAt: z
+      .string()
+      .optional()
+      .meta({ description: "The scheduled instant: the chosen time on the business's wall clock." }),
+    sendTimeBy: z.enum(SEND_TIME_BY),
+    timeZone: z
+      .string()
+      .optional()
+      .meta({ description: "The business's IANA time zone when the campaign was scheduled." }),
+    startsAt: z.string().optional().meta({
+      description:
+        "When sending starts: `scheduledAt`, or for `sendTimeBy: contact` the earliest instant any time zone reaches the scheduled wall-clock time.",
+    }),
+    release: z
+      .object({
+        released: z.number(),
+        total: z.number(),
+        nextAt: z
+          .string()
+          .optional()
+          .meta({ description: "The next contact's release instant; absent when all are released." }),
+      })
+      .optional()
+      .meta({ description: "`sendTimeBy: contact` once sending: how many recipients' local time has come." }),
     sentAt: z.string().optional(),
     waiting: z
       .object({ reason: z.literal("limit"), code: z.string() })
@@ -155,6 +183,12 @@ function toCampaignJson(c: Campaign | undefined): z.input<typeof campaignSchema>
         }
       : undefined,
     scheduledAt: opt(c.scheduledAt),
+    sendTimeBy: c.sendTimeBy === "contact" ? "contact" : "business",
+    timeZone: opt(c.timeZone),
+    startsAt: opt(c.startsAt),
+    release: c.release
+      ? { released: c.release.released, total: c.release.total, nextAt: opt(c.release.nextAt) }
+      : undefined,
     sentAt: opt(c.sentAt),
     waiting: c.waiting ? { reason: "limit", code: c.waiting.code } : undefined,
     stats: {
