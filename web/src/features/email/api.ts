@@ -151,7 +151,16 @@ export interface Campaign {
   subject: string;
   preheader: string;
   abTest?: AbTest;
+  /** The scheduled instant: the chosen time on the business's wall clock. */
   scheduledAt?: string;
+  /** "contact": each contact gets it when their own time zone reaches the scheduled wall-clock time. */
+  sendTimeBy?: SendTimeBy;
+  /** The business's time zone when it was scheduled. */
+  timeZone?: string;
+  /** When sending starts (for "contact": when the first time zone reaches the scheduled time). */
+  startsAt?: string;
+  /** "contact" campaigns once sending: how many recipients' local time has come. */
+  release?: { released: number; total: number; nextAt?: string };
   sentAt?: string;
   waiting?: { reason: "limit"; code: string };
   stats: CampaignStats;
@@ -167,7 +176,11 @@ export interface CampaignInput {
   subject: string;
   preheader: string;
   abTest?: Omit<AbTest, "winner">;
+  sendTimeBy?: SendTimeBy;
 }
+
+/** Whose wall clock a scheduled campaign's time is read on. */
+export type SendTimeBy = "business" | "contact";
 
 export interface Recipient {
   contactId: string;
@@ -197,8 +210,8 @@ export function useCampaigns(page: number, status = "") {
 
 export function useCampaign(id: string | undefined) {
   return useSWR<Campaign>(id ? emailKeys.campaign(id) : null, fetcher, {
-    // A campaign that is going out changes by the second.
-    refreshInterval: (data) => (data?.status === "sending" ? 3000 : 0),
+    // A campaign that is going out changes by the second; one at each contact's local time by the zone.
+    refreshInterval: (data) => (data?.status !== "sending" ? 0 : data.sendTimeBy === "contact" ? 15_000 : 3000),
   });
 }
 

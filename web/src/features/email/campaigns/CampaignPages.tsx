@@ -1,4 +1,5 @@
 import { ExperimentOutlined, EyeOutlined, PlusOutlined, SendOutlined } from "@ant-design/icons";
+import { formatIn } from "@crafter/time";
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { ButtonProps } from "antd";
 import {
@@ -64,6 +65,7 @@ import {
   formatRate,
   fromCampaign,
   isEditable,
+  releaseSummary,
   STATUS_COLOURS,
   toCampaignInput,
 } from "./campaign-form";
@@ -160,7 +162,11 @@ export function CampaignsPage() {
             {
               title: "When",
               render: (_v, c) =>
-                c.sentAt ? time(c.sentAt) : c.scheduledAt ? `Scheduled ${time(c.scheduledAt, false)}` : "—",
+                c.sentAt
+                  ? time(c.sentAt)
+                  : c.scheduledAt
+                    ? `Scheduled ${time(c.scheduledAt, false)}${c.sendTimeBy === "contact" ? " each contact's time" : ""}`
+                    : "—",
             },
             { title: "Sent", render: (_v, c) => c.stats.sent },
             { title: "Delivery", render: (_v, c) => formatRate(c.stats.deliveryRate, c.stats.sent) },
@@ -219,6 +225,7 @@ function Composer({ campaign }: { campaign?: Campaign }) {
   }, [chosenCraftName, getValues, setValue]);
   const source = watch("source");
   const abEnabled = watch("abEnabled");
+  const sendTimeBy = watch("sendTimeBy");
   // An email craft's other subject lines are offered as the A/B test's second subject.
   const formCraftId = watch("craftId");
   const formCraft = useCraft(source === "craft" && abEnabled && formCraftId ? formCraftId : null);
@@ -524,6 +531,33 @@ function Composer({ campaign }: { campaign?: Campaign }) {
             </div>
           </Flex>
         )}
+        <FormField
+          id="campaign-send-time-by"
+          label="Send at"
+          error={errors.sendTimeBy}
+          extra={
+            sendTimeBy === "contact"
+              ? "Each contact gets it at the scheduled time on their own clock (your time zone for contacts without one). It starts when the first time zone reaches that time; anyone whose time has already passed gets it at once. Scheduled campaigns only."
+              : `Everyone gets it at the scheduled time in ${zone.replace(/_/g, " ")}.`
+          }
+        >
+          <Controller
+            name="sendTimeBy"
+            control={control}
+            render={({ field }) => (
+              <Radio.Group
+                id="campaign-send-time-by"
+                value={field.value}
+                onChange={(e) => field.onChange(e.target.value)}
+                options={[
+                  { value: "business", label: "The business's time" },
+                  { value: "contact", label: "Each contact's local time" },
+                ]}
+                data-testid="campaign-send-time-by"
+              />
+            )}
+          />
+        </FormField>
         <Card
           size="small"
           title="Preview and test"
@@ -568,16 +602,20 @@ function Composer({ campaign }: { campaign?: Campaign }) {
           <Button onClick={() => void run("save")} loading={busy === "save"} data-testid="campaign-save">
             Save draft
           </Button>
-          <Button
-            type="primary"
-            icon={<SendOutlined />}
-            loading={busy === "send"}
-            disabled={addressMissing === true}
-            onClick={() => void run("send")}
-            data-testid="campaign-send"
+          <Tooltip
+            title={sendTimeBy === "contact" ? "Each contact's local time needs a date and time: schedule it." : ""}
           >
-            Send now
-          </Button>
+            <Button
+              type="primary"
+              icon={<SendOutlined />}
+              loading={busy === "send"}
+              disabled={addressMissing === true || sendTimeBy === "contact"}
+              onClick={() => void run("send")}
+              data-testid="campaign-send"
+            >
+              Send now
+            </Button>
+          </Tooltip>
           <ScheduleTimeInput value={scheduleAt} onChange={setScheduleAt} />
           <Button
             onClick={() => void run("schedule")}
@@ -696,6 +734,7 @@ function Recipients({ campaignId, progress }: { campaignId: string; progress: st
 export function CampaignDetailPage() {
   const { id = "" } = useParams();
   const time = useCampaignTime();
+  const { zone } = useBusinessTimeZone();
   const navigate = useNavigate();
   const { message } = App.useApp();
   const { mutate: mutateAll } = useSWRConfig();
@@ -714,6 +753,8 @@ export function CampaignDetailPage() {
     }
   };
   const s = campaign.stats;
+  const release = releaseSummary(campaign, (iso) => time(iso));
+  const wallClock = campaign.scheduledAt ? formatIn(new Date(campaign.scheduledAt), zone, "HH:mm") : "";
   return (
     <Flex vertical gap={16} data-testid="campaign-detail">
       <Flex justify="space-between" align="center" wrap gap={8}>
@@ -809,6 +850,23 @@ export function CampaignDetailPage() {
             label: campaign.sentAt ? "Sent" : "Scheduled",
             children: time(campaign.sentAt || campaign.scheduledAt),
           },
+          ...(campaign.sendTimeBy === "contact"
+            ? [
+                {
+                  key: "send-time-by",
+                  label: "Send at",
+                  children: (
+                    <Flex vertical data-testid="campaign-release">
+                      <span>
+                        Each contact's local time{wallClock ? `: ${wallClock} on their own clock` : ""} (yours for
+                        contacts without a time zone)
+                      </span>
+                      {release && <Typography.Text type="secondary">{release}</Typography.Text>}
+                    </Flex>
+                  ),
+                },
+              ]
+            : []),
           {
             key: "counts",
             label: "Failed / skipped / complaints",

@@ -8,6 +8,8 @@ import {
   EMPTY_CAMPAIGN_FORM,
   formatRate,
   fromCampaign,
+  LOCAL_TIME_WITH_AB_TEST,
+  releaseSummary,
   toCampaignInput,
 } from "./campaign-form";
 
@@ -21,6 +23,7 @@ describe("the campaign composer's form", () => {
       templateId: "t1",
       subject: "Hello",
       preheader: "",
+      sendTimeBy: "business",
     });
   });
 
@@ -47,6 +50,33 @@ describe("the campaign composer's form", () => {
     ]);
   });
 
+  it("sends at each contact's local time only without an A/B test", () => {
+    const messages = (v: object) =>
+      campaignFormSchema.safeParse(v).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? [];
+    expect(toCampaignInput(campaignFormSchema.parse({ ...valid, sendTimeBy: "contact" }))).toMatchObject({
+      sendTimeBy: "contact",
+    });
+    expect(messages({ ...valid, sendTimeBy: "contact", abEnabled: true, subjectB: "Hi" })).toEqual([
+      `sendTimeBy: ${LOCAL_TIME_WITH_AB_TEST}`,
+    ]);
+    expect(messages({ ...valid, sendTimeBy: "somebody" })).toHaveLength(1);
+  });
+
+  it("says how far a campaign at each contact's local time has come", () => {
+    const time = (iso: string) => iso.slice(5, 16).replace("T", " ");
+    const base = { status: "sending" as const, sendTimeBy: "contact" as const };
+    expect(releaseSummary({ ...base, sendTimeBy: "business", release: { released: 1, total: 2 } }, time)).toBe("");
+    expect(
+      releaseSummary({ ...base, status: "scheduled", startsAt: "2026-03-28T19:00:00Z", scheduledAt: "x" }, time),
+    ).toBe("Starts 03-28 19:00, when the first time zone reaches it");
+    expect(
+      releaseSummary({ ...base, release: { released: 1200, total: 4000, nextAt: "2026-03-29T16:00:00Z" } }, time),
+    ).toBe("1,200 of 4,000 released, next at 03-29 16:00");
+    expect(releaseSummary({ ...base, status: "sent", release: { released: 4, total: 4 } }, time)).toBe(
+      "All 4 released",
+    );
+  });
+
   it("leaves the subject to the email craft or template when it is empty", () => {
     const parsed = campaignFormSchema.safeParse({ ...valid, source: "craft", craftId: "c1", subject: "" });
     expect(parsed.success).toBe(true);
@@ -56,6 +86,7 @@ describe("the campaign composer's form", () => {
       craftId: "c1",
       subject: "",
       preheader: "",
+      sendTimeBy: "business",
     });
   });
 

@@ -16,6 +16,8 @@ export const campaignFormSchema = z
     subjectB: z.string().max(300, "At most 300 characters."),
     share: z.number().int().min(10, "10 to 50 percent.").max(50, "10 to 50 percent."),
     winnerAfterMinutes: z.number().int().min(30, "At least 30 minutes.").max(10_080, "At most a week."),
+    // Whose wall clock the scheduled time is read on: the business's, or each contact's own zone.
+    sendTimeBy: z.enum(["business", "contact"]),
   })
   .superRefine((v, ctx) => {
     if (v.source === "template" && !v.templateId)
@@ -26,7 +28,13 @@ export const campaignFormSchema = z
       ctx.addIssue({ code: "custom", path: ["subjectB"], message: "Write the second subject." });
     if (v.abEnabled && v.subjectB.trim() !== "" && v.subjectB.trim() === v.subject.trim())
       ctx.addIssue({ code: "custom", path: ["subjectB"], message: "The two subjects must differ." });
+    if (v.abEnabled && v.sendTimeBy === "contact")
+      ctx.addIssue({ code: "custom", path: ["sendTimeBy"], message: LOCAL_TIME_WITH_AB_TEST });
   });
+
+/** Why the form refuses each contact's local time with an A/B test (the server says the same). */
+export const LOCAL_TIME_WITH_AB_TEST =
+  "An A/B test needs one send window to pick its winner: send at the business's time, or turn the A/B test off.";
 
 export type CampaignForm = z.infer<typeof campaignFormSchema>;
 
@@ -42,6 +50,7 @@ export const EMPTY_CAMPAIGN_FORM: CampaignForm = {
   subjectB: "",
   share: 20,
   winnerAfterMinutes: 240,
+  sendTimeBy: "business",
 };
 
 /** The contract's campaign body from the form: one content source, the A/B test only when on. */
@@ -55,6 +64,7 @@ export function toCampaignInput(form: CampaignForm): CampaignInput {
     ...(form.abEnabled
       ? { abTest: { subjectB: form.subjectB.trim(), share: form.share, winnerAfterMinutes: form.winnerAfterMinutes } }
       : {}),
+    sendTimeBy: form.sendTimeBy,
   };
 }
 
@@ -72,7 +82,28 @@ export function fromCampaign(c: Campaign): CampaignForm {
     subjectB: c.abTest?.subjectB ?? "",
     share: c.abTest?.share ?? 20,
     winnerAfterMinutes: c.abTest?.winnerAfterMinutes ?? 240,
+    sendTimeBy: c.sendTimeBy === "contact" ? "contact" : "business",
   };
+}
+
+/**
+ * How far a campaign at each contact's local time has come, in words ("" for one at the business's
+ * time): "Starts 28 Mar 19:00, when the first time zone reaches 09:00" before its recipients are
+ * known, then "2 of 4 released, next at 29 Mar 17:00", then "All 4 released".
+ * @param time an instant as the business reads it.
+ */
+export function releaseSummary(
+  c: Pick<Campaign, "sendTimeBy" | "startsAt" | "scheduledAt" | "release" | "status">,
+  time: (iso: string) => string,
+): string {
+  if (c.sendTimeBy !== "contact") return "";
+  if (c.release) {
+    const { released, total, nextAt } = c.release;
+    if (!nextAt) return total === 1 ? "Its one recipient is released" : `All ${numbers.format(total)} released`;
+    return `${numbers.format(released)} of ${numbers.format(total)} released, next at ${time(nextAt)}`;
+  }
+  if (c.status === "scheduled" && c.startsAt) return `Starts ${time(c.startsAt)}, when the first time zone reaches it`;
+  return "";
 }
 
 /** Only drafts and scheduled campaigns change (contract). */
