@@ -4,7 +4,7 @@ import { type GatewaySession, gatewayUrl, verifiedSession } from "@crafter/kit/t
 import { afterAll, beforeAll, describe, expect } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { mailHeaders, mailMessage, waitForMail } from "./mailpit";
-import { browserStep, choose, launchChromium } from "./support";
+import { atBothWidths, browserStep, choose, launchChromium } from "./support";
 
 // Issue 13's sending in Debian's Chromium against the test stack: the Create menu's Email opens the
 // template gallery; a predefined template is edited in the designer and saved; the composer asks for
@@ -185,5 +185,38 @@ describe("an email campaign from a designed template", () => {
     expect(message.Text).toContain(ADDRESS);
     const headers = await mailHeaders(messages[0]!.ID);
     expect(headers["List-Unsubscribe-Post"]).toEqual(["List-Unsubscribe=One-Click"]);
+  });
+
+  step("schedules a campaign at each contact's local time, which refuses an A/B test and Send now", async () => {
+    await page.goto("/app/email/campaigns/new");
+    await page.getByTestId("campaign-name").fill(`Local ${run}`);
+    await choose(page, "campaign-segment", `Riders ${run}`);
+    await choose(page, "campaign-template", TEMPLATE_NAME);
+    await page.getByLabel("Each contact's local time").check();
+    await expect(page.getByTestId("campaign-send").isDisabled()).resolves.toBe(true);
+    await page.getByTestId("campaign-ab").click();
+    await page.getByTestId("campaign-subject-b").fill(`Other subject ${run}`);
+    await page.getByTestId("campaign-save").click();
+    await page.getByText("An A/B test needs one send window", { exact: false }).waitFor();
+    await atBothWidths(page, "campaign-local-time-form");
+    await page.getByTestId("campaign-ab").click();
+    // 09:00 two days from now on the business's wall clock (no zone on this profile: UTC).
+    const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByTestId("campaign-schedule-at").fill(`${day}T09:00`);
+    await page.getByRole("button", { name: "Schedule", exact: true }).click();
+    await page.waitForURL((url) => /\/app\/email\/campaigns\/[0-9a-f-]{36}$/.test(url.pathname));
+    const release = page.getByTestId("campaign-release");
+    await release.getByText("Each contact's local time: 09:00 on their own clock", { exact: false }).waitFor();
+    // The first time zone (UTC+14) reaches 09:00 at 19:00 UTC the day before.
+    await release.getByText(/^Starts .* 19:00, when the first time zone reaches it$/).waitFor();
+    await atBothWidths(page, "campaign-local-time-page");
+    const id = page.url().split("/").pop()!;
+    const campaign = (await session.get(`/api/email/campaigns/${id}`)).body.result;
+    expect(campaign).toMatchObject({
+      status: "scheduled",
+      sendTimeBy: "contact",
+      scheduledAt: `${day}T09:00:00.000Z`,
+      startsAt: new Date(Date.parse(`${day}T09:00:00Z`) - 14 * 3_600_000).toISOString(),
+    });
   });
 });
