@@ -7,6 +7,7 @@ import { z } from "zod";
 import { containsNul, jsonDepth } from "../src/http/body";
 import { errorHandler } from "../src/http/envelope";
 import { canonicalJson } from "../src/http/idempotency";
+import { openApiDocument } from "../src/http/openapi";
 import { defineRoute, expressPath, type MountDeps, mountRoutes } from "../src/http/registry";
 import { securityHeaders } from "../src/http/security";
 import { SPA_PATH } from "../src/http/static";
@@ -217,5 +218,74 @@ describe("securityHeaders", () => {
         "same-origin",
       ]);
     }
+  });
+});
+
+describe("openApiDocument", () => {
+  const routes = [
+    defineRoute({
+      method: "get",
+      path: "/api/things/{id}",
+      summary: "A thing",
+      tag: "test",
+      auth: "session",
+      params: z.object({ id: z.string().max(64) }),
+      query: z.object({ tags: z.array(z.string()).optional() }),
+      response: z.string(),
+      handler: async () => "",
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/things/{id}/archive",
+      summary: "Archive a thing",
+      tag: "test",
+      auth: "session",
+      params: z.object({ id: z.string() }),
+      response: z.string(),
+      idempotent: true,
+      handler: async () => "",
+    }),
+    defineRoute({
+      method: "put",
+      path: "/api/things/{id}",
+      summary: "Change a thing",
+      tag: "test",
+      auth: "session",
+      params: z.object({ id: z.string() }),
+      body: z.object({ name: z.string().regex(/\S/), values: z.record(z.string(), z.unknown()) }),
+      response: z.string(),
+      handler: async () => "",
+    }),
+  ];
+  const document = openApiDocument(routes, "http://x.test") as unknown as {
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+    components: { schemas: Record<string, unknown> };
+  };
+  const op = (path: string, method: string) => document.paths[path]![method] as Record<string, any>;
+
+  it("refuses control characters in every path and query string, as the request guard does", () => {
+    const [id, tags] = op("/api/things/{id}", "get").parameters;
+    expect(id.schema.pattern).toBe("^[^\\u0000-\\u001f\\u007f-\\u009f]*$");
+    expect(tags.schema.items.pattern).toBe("^[^\\u0000-\\u001f\\u007f-\\u009f]*$");
+    expect(new RegExp(id.schema.pattern, "u").test("a\u0085b")).toBe(false);
+    expect(new RegExp(id.schema.pattern, "u").test("a b")).toBe(true);
+  });
+
+  it("refuses U+0000 in every JSON string and key, free values included, beside a route's own pattern", () => {
+    const schema = op("/api/things/{id}", "put").requestBody.content["application/json"].schema;
+    expect(schema.propertyNames.pattern).toBe("^[^\\u0000]*$");
+    expect(schema.properties.name.pattern).toBe("\\S");
+    expect(schema.properties.name.allOf).toEqual([{ pattern: "^[^\\u0000]*$" }]);
+    expect(schema.properties.values.additionalProperties).toEqual({ $ref: "#/components/schemas/JsonValue" });
+    expect(JSON.stringify(document.components.schemas.JsonValue)).toContain("^[^\\\\u0000]*$");
+  });
+
+  it("gives a write without a body the empty JSON object the CSRF rule needs, and marks idempotent routes", () => {
+    const archive = op("/api/things/{id}/archive", "post");
+    expect(archive.requestBody.required).toBe(true);
+    expect(archive.requestBody.content["application/json"].schema.type).toBe("object");
+    expect(archive["x-idempotent"]).toBe(true);
+    expect(op("/api/things/{id}", "put")["x-idempotent"]).toBeUndefined();
+    expect(op("/api/things/{id}", "get").requestBody).toBeUndefined();
   });
 });

@@ -108,8 +108,9 @@ describe("requestGuard", () => {
 
   it("answers OPTIONS 204 with the path's methods, and leaves the CORS preflight to CORS", async () => {
     expect(await send("OPTIONS", "/api/contacts")).toMatchObject({ status: 204, allow: "GET, HEAD, POST, OPTIONS" });
-    // `/api/contacts/export` is also `/api/contacts/{id}`: the methods of both.
-    expect(await send("OPTIONS", "/api/contacts/export")).toMatchObject({ allow: "GET, HEAD, DELETE, OPTIONS" });
+    // `/api/contacts/export` is also `/api/contacts/{id}`: the concrete path's methods, as OpenAPI matches.
+    expect(await send("OPTIONS", "/api/contacts/export")).toMatchObject({ allow: "GET, HEAD, OPTIONS" });
+    expect(await send("OPTIONS", "/api/contacts/c1")).toMatchObject({ allow: "DELETE, OPTIONS" });
     expect(await send("OPTIONS", "/")).toMatchObject({ status: 204, allow: "GET, HEAD, OPTIONS" });
     expect(await send("OPTIONS", "/rpc/crafter.x.v1.X/Y")).toMatchObject({ status: 204, allow: "POST, OPTIONS" });
     const preflight = await send("OPTIONS", "/api/public/forms/f1/submissions", {
@@ -128,6 +129,7 @@ describe("requestGuard", () => {
       ["TRACE", "/api/nothing", "GET, HEAD, OPTIONS"],
       ["PUT", "/api/contacts", "GET, HEAD, POST, OPTIONS"],
       ["GET", "/auth/signin", "POST, OPTIONS"],
+      ["DELETE", "/api/contacts/export", "GET, HEAD, OPTIONS"],
     ] as const) {
       const answer = await send(method, path);
       expect([method, path, answer.status, answer.allow, codeOf(answer.text)]).toEqual([

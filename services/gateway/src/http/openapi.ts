@@ -6,7 +6,7 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponseObject,
 } from "zod-openapi";
-import { commonErrors, IDEMPOTENCY_HEADER, idempotencyHeaders, type RouteDef } from "./registry";
+import { bodySchema, commonErrors, IDEMPOTENCY_HEADER, idempotencyHeaders, type RouteDef } from "./registry";
 import { failureEnvelope, successEnvelope } from "./schemas";
 
 const STATUS_TEXT: Record<number, string> = {
@@ -36,7 +36,8 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
     const status = ERROR_CATALOGUE[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  if (route.body && !byStatus.has(413)) byStatus.set(413, ["CR_ERR_BAD_REQUEST"]);
+  const body = bodySchema(route);
+  if (body && !byStatus.has(413)) byStatus.set(413, ["CR_ERR_BAD_REQUEST"]);
   const binary = z.string().meta({ format: "binary" });
   const responses: Record<string, ZodOpenApiResponseObject> = {
     [String(route.status ?? 200)]: {
@@ -61,6 +62,8 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
     };
   }
   return {
+    // Lets a tool pick out the routes whose Idempotency-Key replays (scripts/security/schemathesis.toml).
+    ...(route.idempotent ? { "x-idempotent": true } : {}),
     operationId: `${route.method}${route.path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string) => (c ?? "").toUpperCase())}`,
     summary: route.summary,
     description: route.description,
@@ -73,8 +76,8 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
       ...(route.query ? { query: route.query } : {}),
       ...(route.idempotent ? { header: idempotencyHeaders } : {}),
     },
-    ...(route.body
-      ? { requestBody: { required: true, content: { [route.bodyType ?? "application/json"]: { schema: route.body } } } }
+    ...(body
+      ? { requestBody: { required: true, content: { [route.bodyType ?? "application/json"]: { schema: body } } } }
       : {}),
     ...(route.rawBody
       ? { requestBody: { required: true, content: { [route.rawBody.contentType]: { schema: route.rawBody.schema } } } }
@@ -83,11 +86,109 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
   };
 }
 
+type JsonSchema = Record<string, unknown>;
+
+/** No control character (C0, DEL, C1): http/request-guard.ts refuses one in any path segment or query value. */
+const NO_CONTROL = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$";
+/** No U+0000: http/body.ts refuses it in any key or string of a JSON body. */
+const NO_NUL = "^[^\\u0000]*$";
+/** Any JSON value without U+0000 in a key or a string: what a JSON body's free values (`z.unknown()`) may hold. */
+const JSON_VALUE_REF = "#/components/schemas/JsonValue";
+const jsonValue: JsonSchema = {
+  description: "Any JSON value; no key or string holds U+0000.",
+  anyOf: [
+    { type: "string", pattern: NO_NUL },
+    { type: ["number", "boolean", "null"] },
+    { type: "array", items: { $ref: JSON_VALUE_REF } },
+    { type: "object", propertyNames: { pattern: NO_NUL }, additionalProperties: { $ref: JSON_VALUE_REF } },
+  ],
+};
+
+/**
+ * Adds the gateway's rules for all requests, decided before any route's validator (request-guard,
+ * body.ts), to the schema of a parameter (`pattern` NO_CONTROL) or of a JSON body (NO_NUL in every
+ * string and key; free values are JsonValue), so the document refuses what they refuse. Walks the
+ * schema in place; $refs into components are followed once.
+ */
+function applyRequestRules(
+  schema: JsonSchema,
+  pattern: string,
+  components: Record<string, JsonSchema>,
+  seen = new Set<JsonSchema>(),
+): void {
+  const stack: JsonSchema[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    const ref = node.$ref;
+    if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) {
+      const target = components[ref.slice("#/components/schemas/".length)];
+      if (target) stack.push(target);
+    }
+    const types = Array.isArray(node.type) ? node.type : [node.type];
+    if (types.includes("string") && node.enum === undefined && node.const === undefined) {
+      // A route's own pattern (e.g. "not blank") holds as well: both, through allOf.
+      if (node.pattern === undefined) node.pattern = pattern;
+      else if (
+        node.pattern !== pattern &&
+        !(node.allOf as JsonSchema[] | undefined)?.some((s) => s.pattern === pattern)
+      )
+        node.allOf = [...((node.allOf as JsonSchema[] | undefined) ?? []), { pattern }];
+    }
+    if (types.includes("object")) {
+      const names = (node.propertyNames as JsonSchema | undefined) ?? {};
+      if (names.pattern === undefined && names.enum === undefined) node.propertyNames = { ...names, pattern };
+    }
+    for (const key of ["items", "additionalProperties", "not"]) {
+      const child = node[key];
+      if (child && typeof child === "object" && !Array.isArray(child)) {
+        // A free value (`{}`): any JSON, within the rule.
+        if (Object.keys(child).filter((k) => k !== "description").length === 0 && pattern === NO_NUL)
+          node[key] = { ...(child as JsonSchema), $ref: JSON_VALUE_REF };
+        else stack.push(child as JsonSchema);
+      }
+    }
+    for (const key of ["anyOf", "oneOf", "allOf", "prefixItems"]) {
+      const list = node[key];
+      if (Array.isArray(list)) stack.push(...(list as JsonSchema[]));
+    }
+    const properties = node.properties as Record<string, JsonSchema> | undefined;
+    if (properties)
+      for (const [name, child] of Object.entries(properties)) {
+        if (Object.keys(child).filter((k) => k !== "description").length === 0 && pattern === NO_NUL)
+          properties[name] = { ...child, $ref: JSON_VALUE_REF };
+        else stack.push(child);
+      }
+  }
+}
+
 /**
  * The OpenAPI 3.1 document of every registered /auth and /api route, generated from the zod
- * schemas that validate them (zod-openapi), with the envelope and each route's error codes.
+ * schemas that validate them (zod-openapi), with the envelope and each route's error codes, and the
+ * rules every request passes before them (applyRequestRules).
  */
 export function openApiDocument(routes: RouteDef[], serverUrl: string) {
+  const document = zodDocument(routes, serverUrl);
+  const components = { ...document.components?.schemas, JsonValue: jsonValue } as Record<string, JsonSchema>;
+  document.components = { ...document.components, schemas: components };
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const method of ["get", "post", "put", "patch", "delete"] as const) {
+      const op = item[method];
+      if (!op) continue;
+      for (const parameter of (op.parameters ?? []) as Array<{ in: string; schema?: JsonSchema }>)
+        if ((parameter.in === "path" || parameter.in === "query") && parameter.schema)
+          applyRequestRules(parameter.schema, NO_CONTROL, components);
+      const json = (op.requestBody as { content?: Record<string, { schema?: JsonSchema }> } | undefined)?.content?.[
+        "application/json"
+      ];
+      if (json?.schema) applyRequestRules(json.schema, NO_NUL, components);
+    }
+  }
+  return document;
+}
+
+function zodDocument(routes: RouteDef[], serverUrl: string) {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
     paths[route.path] = { ...paths[route.path], [route.method]: operation(route) };

@@ -102,6 +102,21 @@ export function defineRoute<P extends z.ZodObject, Q extends z.ZodObject, B exte
   return def as unknown as RouteDef;
 }
 
+/**
+ * The body of a write route that declares none: a JSON object, ignored (`{}` or an empty body). The
+ * CSRF rule still wants `Content-Type: application/json` on every write (DESIGN section 4), so the
+ * document says so with a required JSON body rather than none.
+ */
+export const EMPTY_BODY = z.object({}).meta({
+  description: "Nothing to send: an empty JSON object (or an empty body) with Content-Type: application/json.",
+});
+
+/** The schema a route's parsed body is validated with and documented by: its own, or EMPTY_BODY on a write. */
+export function bodySchema(route: RouteDef): z.ZodType | undefined {
+  if (route.rawBody || route.signedBody) return route.body;
+  return route.body ?? (route.method === "get" ? undefined : EMPTY_BODY);
+}
+
 /** Codes every route may answer, by what it takes (documented on each operation). */
 export function commonErrors(route: RouteDef): ErrorCode[] {
   const codes: ErrorCode[] = ["CR_ERR_BAD_REQUEST", "UNAVAILABLE"];
@@ -232,6 +247,7 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps, 
   router.use("/", (req, res, next) => (groups.get(segmentOf(req.path)) ?? anyGroup)(req, res, next));
   const session = requireSession(deps.verify, deps.clients);
   for (const route of mounted) {
+    const bodyOf = bodySchema(route);
     const handlers: RequestHandler[] = [];
     if (route.signedBody) handlers.push(express.raw({ type: () => true, limit: route.signedBody.limit }));
     if (route.auth === "session") handlers.push(session);
@@ -244,8 +260,8 @@ export function mountRoutes(mount: string, routes: RouteDef[], deps: MountDeps, 
         ? Buffer.isBuffer(req.body)
           ? req.body
           : Buffer.alloc(0)
-        : route.body
-          ? parseBody(route.body, req.body)
+        : bodyOf
+          ? parseBody(bodyOf, req.body)
           : {};
       let as = route.auth === "session" ? asUser(req) : { headers: { authorization: "" } };
       let project: Acting = { projectId: "", role: "", as, delegated: false };

@@ -37,15 +37,21 @@ function patternOf(path: string): RegExp {
 /**
  * The methods each /auth and /api path takes, from the route registry (the same list the router and
  * the OpenAPI document are built from), plus the documentation paths. Where several templates match
- * one path (`/api/contacts/export` and `/api/contacts/{id}`), its methods are the union, and a
- * method needs a session when the route the router would run first for it does.
+ * one path (`/api/contacts/export` and `/api/contacts/{id}`), the most concrete one is the path's,
+ * as OpenAPI matches them (a literal segment before a template, from the left): its methods are
+ * the path's, so `Allow` lists what the document says and another method is 405.
  */
 export function pathTable(routes: RouteDef[]): (path: string) => PathEntry | undefined {
-  const byPath = new Map<string, PathEntry>();
+  const byPath = new Map<string, PathEntry & { concrete: string }>();
   const entry = (path: string) => {
     let found = byPath.get(path);
     if (!found) {
-      found = { pattern: patternOf(path), methods: new Set(["OPTIONS"]), session: new Set() };
+      // One character per segment, "1" literal and "0" template: the greater string is the more concrete.
+      const concrete = path
+        .split("/")
+        .map((part) => (/^\{[^}]+\}$/.test(part) ? "0" : "1"))
+        .join("");
+      found = { pattern: patternOf(path), methods: new Set(["OPTIONS"]), session: new Set(), concrete };
       byPath.set(path, found);
     }
     return found;
@@ -58,16 +64,12 @@ export function pathTable(routes: RouteDef[]): (path: string) => PathEntry | und
     if (route.auth === "session") found.session.add(method);
   }
   for (const path of DOCUMENT_PATHS) for (const method of ["GET", "HEAD"]) entry(path).methods.add(method);
-  // In registration order, which is the router's.
   const entries = [...byPath.values()];
   return (path) => {
-    const matches = entries.filter((candidate) => candidate.pattern.test(path));
-    if (matches.length <= 1) return matches[0];
-    const methods = new Set(matches.flatMap((m) => [...m.methods]));
-    const session = new Set(
-      [...methods].filter((method) => matches.find((m) => m.methods.has(method))!.session.has(method)),
-    );
-    return { pattern: matches[0]!.pattern, methods, session };
+    let best: (PathEntry & { concrete: string }) | undefined;
+    for (const candidate of entries)
+      if (candidate.pattern.test(path) && (!best || candidate.concrete > best.concrete)) best = candidate;
+    return best;
   };
 }
 

@@ -284,6 +284,7 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       method: "get",
       path: `${C}/export.csv`,
       tag: "contacts",
+      fileResponse: ["text/csv"],
       summary: "The table's contacts as CSV (all pages, the list filters apply)",
       description: "Answers text/csv, not the envelope.",
       auth: "session",
@@ -740,6 +741,7 @@ function importRoutes({ clients }: RouteDeps): RouteDef[] {
     defineRoute({
       method: "get",
       path: `${I}/{id}/errors.csv`,
+      fileResponse: ["text/csv"],
       tag: "contacts",
       summary: "The rows an import could not take: line, email, reason (text/csv, not enveloped)",
       auth: "session",

@@ -396,7 +396,8 @@ export function mediaRoutes({ clients, redis }: RouteDeps): RouteDef[] {
       actsInProject: true,
       params: idParams,
       response: z.unknown(),
-      fileResponse: ["application/octet-stream"],
+      // The asset's own type: an uploaded or generated image, an audio file or a video.
+      fileResponse: ["image/*", "audio/*", "video/*", "application/octet-stream"],
       errors: ASSET_ERRORS,
       handler: async ({ params, as, res }) => {
         await sendFile(
