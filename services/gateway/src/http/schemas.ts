@@ -1,3 +1,4 @@
+import { EMAIL_REQUIRED_MESSAGE, emailError } from "@crafter/kit";
 import { z } from "zod";
 import "zod-openapi";
 
@@ -13,6 +14,41 @@ export const id = (name: string) =>
     .string({ error: `${name} is required` })
     .min(1, `${name} is required`)
     .max(64, `${name} is too long`);
+
+/**
+ * An email address a service will check with the kit's rule (validator.js isEmail, at most 254
+ * characters once trimmed): the same rule here, so the document's `format: email` is the validator.
+ */
+export const emailAddress = z
+  .string({ error: EMAIL_REQUIRED_MESSAGE })
+  .max(320, "Invalid email")
+  .superRefine((value, ctx) => {
+    const message = emailError(value);
+    if (message) ctx.addIssue({ code: "custom", message });
+  })
+  .meta({ format: "email" });
+
+/** A new password: 8 to 128 characters (auth's password policy). */
+export const newPassword = z
+  .string({ error: "Password is required" })
+  .min(8, "Password must be at least 8 characters")
+  .max(128, "Password must be at most 128 characters");
+
+/**
+ * An ISO 8601 time (`2026-05-01T09:30:00Z`, with or without an offset or seconds) or date
+ * (`2026-05-01`): a pattern the document states exactly, and every value it admits is a date.
+ */
+export const isoTime = (name: string) =>
+  z
+    .union([z.iso.datetime({ offset: true, local: true }), z.iso.date()], { error: `${name} must be a date` })
+    .meta({ description: "ISO 8601 time or date." });
+
+/**
+ * Text a service requires once trimmed: at most `max` characters, and not blank (`message` for
+ * both, as the services answer).
+ */
+export const requiredText = (message: string, max: number, tooLong = message) =>
+  z.string({ error: message }).max(max, tooLong).regex(/\S/, message);
 
 /** A step name of a workflow definition. */
 export const stepName = z

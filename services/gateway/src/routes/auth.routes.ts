@@ -1,7 +1,7 @@
 import { appError, describeError, unauthenticatedUnlessOutage } from "@crafter/kit";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { sessionSchema, sessionUserSchema } from "../http/schemas";
+import { emailAddress, newPassword, sessionSchema, sessionUserSchema } from "../http/schemas";
 import { accessTokenOf, clearSessionCookies, REFRESH_COOKIE, sessionResult, setSessionCookies } from "../http/session";
 import type { RouteDeps } from "./deps";
 
@@ -30,8 +30,8 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
       summary: "Sign up; the answer is the same for new and existing addresses",
       auth: "public",
       body: z.object({
-        email,
-        password,
+        email: emailAddress,
+        password: newPassword,
         displayName: z.string().max(80).optional(),
         /** The `ref` of a referral link (`/signup?ref=<code>`); an unknown one is ignored. */
         ref: z.string({ error: "ref must be text" }).max(64, "ref is too long").optional(),
@@ -66,7 +66,7 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
       tag: "auth",
       summary: "Send the verification link again; the answer is the same whether or not the address waits for one",
       auth: "public",
-      body: z.object({ email }),
+      body: z.object({ email: emailAddress }),
       response: message,
       errors: ["RATE_LIMITED"],
       handler: async ({ req, body }) => {
@@ -156,7 +156,7 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
       tag: "auth",
       summary: "Email a password reset link; the answer is the same for known and unknown addresses",
       auth: "public",
-      body: z.object({ email }),
+      body: z.object({ email: emailAddress }),
       response: message,
       errors: ["RATE_LIMITED"],
       handler: async ({ req, body }) => {
@@ -170,7 +170,7 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
       tag: "auth",
       summary: "Set a new password with the token of the emailed link",
       auth: "public",
-      body: z.object({ token, password }),
+      body: z.object({ token, password: newPassword }),
       response: empty,
       errors: ["InvalidToken"],
       handler: async ({ body }) => {

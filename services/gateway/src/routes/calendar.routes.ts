@@ -2,7 +2,7 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { CalendarEntry } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { id } from "../http/schemas";
+import { id, isoTime } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
 const TYPES = ["email", "social", "blog", "other"] as const;
@@ -15,13 +15,6 @@ const pageNumber = (name: string, max: number, fallback: number) =>
     .min(1, `${name} must be a whole number from 1 to ${max}`)
     .max(max, `${name} must be a whole number from 1 to ${max}`)
     .default(fallback);
-
-const isoTime = (name: string) =>
-  z
-    .string({ error: `${name} must be a date` })
-    .max(40, `${name} must be a date`)
-    .refine((v) => !Number.isNaN(Date.parse(v)), `${name} must be a date`)
-    .meta({ description: "ISO 8601 time." });
 
 const projectQuery = {
   projectId: z

@@ -15,7 +15,7 @@ import {
   toSettingsJson,
 } from "../domain/contacts";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { id, jsonObject } from "../http/schemas";
+import { id, isoTime, jsonObject } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
 const text = (name: string, max: number) =>
@@ -107,12 +107,6 @@ const consentCountsSchema = z
       "Contacts by consent. `subscribed` is who a campaign reaches; pending (no opt-in yet), unsubscribed, bounced and complained are never emailed.",
   });
 
-const isoDate = (name: string) =>
-  z
-    .string({ error: `${name} must be a date` })
-    .max(40, `${name} must be a date`)
-    .refine((v) => !Number.isNaN(Date.parse(v)), `${name} must be a date`);
-
 /** ContactInput: every field optional (PATCH changes those given; POST needs the email). */
 const contactInput = z.object({
   firstName: text("firstName", 100).optional(),
@@ -126,7 +120,7 @@ const contactInput = z.object({
   contactType: text("contactType", 80).optional(),
   tags: z.array(text("A tag", 50), { error: "tags must be a list" }).max(50, "At most 50 tags").optional(),
   custom: jsonObject("custom").optional(),
-  customerSince: isoDate("customerSince").nullable().optional(),
+  customerSince: isoTime("customerSince").nullable().optional(),
   timeZone: text("timeZone", 64)
     .optional()
     .meta({ description: 'An IANA time zone ("Europe/London"); "" clears it (the business\'s zone applies).' }),
@@ -284,13 +278,13 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       method: "get",
       path: `${C}/export.csv`,
       tag: "contacts",
-      fileResponse: ["text/csv"],
       summary: "The table's contacts as CSV (all pages, the list filters apply)",
       description: "Answers text/csv, not the envelope.",
       auth: "session",
       actsInProject: true,
       query: z.object({ ...projectQuery, ...listFilters }),
       response: z.string().meta({ description: "text/csv" }),
+      fileResponse: ["text/csv"],
       errors: ["NOT_FOUND"],
       handler: async ({ query, as, res, project }) => {
         const projectId = project.projectId;
@@ -497,7 +491,7 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
       body: z.object({
         type: text("type", 40).min(1, "type is required"),
         note: text("note", 5000).default(""),
-        occurredAt: isoDate("occurredAt").optional(),
+        occurredAt: isoTime("occurredAt").optional(),
       }),
       response: z.object({ id: z.string(), type: z.string(), note: z.string(), occurredAt: z.string().nullable() }),
       status: 201,
@@ -741,13 +735,13 @@ function importRoutes({ clients }: RouteDeps): RouteDef[] {
     defineRoute({
       method: "get",
       path: `${I}/{id}/errors.csv`,
-      fileResponse: ["text/csv"],
       tag: "contacts",
       summary: "The rows an import could not take: line, email, reason (text/csv, not enveloped)",
       auth: "session",
       actsInProject: true,
       params,
       response: z.string().meta({ description: "text/csv" }),
+      fileResponse: ["text/csv"],
       errors: ["NOT_FOUND"],
       handler: async ({ params: p, as, res }) => {
         const parts: Uint8Array[] = [];

@@ -1,11 +1,12 @@
 import { appError } from "@crafter/kit";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
+import { emailAddress } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
 export const emailChangeBody = z
   .object({
-    newEmail: z.string({ error: "Enter the new email" }).min(1, "Enter the new email").max(320, "Email is too long"),
+    newEmail: emailAddress,
     currentPassword: z.string({ error: "Enter your current password" }).min(1, "Enter your current password").max(128),
   })
   .strict();

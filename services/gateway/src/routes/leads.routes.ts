@@ -189,7 +189,10 @@ export function leadsRoutes({ clients }: RouteDeps): RouteDef[] {
       actsInProject: true,
       query: projectQuery,
       body: z.object({
-        greeting: text("greeting", 500),
+        greeting: z
+          .string({ error: "greeting must be text" })
+          .max(500, "greeting has at most 500 characters")
+          .regex(/\S/, "The assistant needs a greeting"),
         questions: z.array(text("A question", 200)).max(10, "At most 10 questions").default([]),
         tone: text("tone", 40).default("friendly"),
         enabled: z.boolean({ error: "enabled is true or false" }).default(false),

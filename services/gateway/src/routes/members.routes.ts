@@ -3,7 +3,7 @@ import { appError } from "@crafter/kit";
 import type { Invite, Member } from "@crafter/proto/crafter/projects/v1/members_pb";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { id } from "../http/schemas";
+import { emailAddress, id } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
 const iso = (timestamp?: Timestamp) => (timestamp ? timestampDate(timestamp).toISOString() : null);
@@ -66,7 +66,7 @@ export function membersRoutes({ clients, delegations }: RouteDeps): RouteDef[] {
       params: z.object({ id: id("id") }),
       body: z
         .object({
-          email: z.string({ error: "Email is required" }).max(320, "Invalid email"),
+          email: emailAddress,
           role: z.enum(["manager", "projectAdmin"], { error: "Role must be manager or projectAdmin" }),
         })
         .strict(),

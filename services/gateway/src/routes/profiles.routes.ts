@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Clients } from "../clients";
 import { toCraftSummary, toProfile, toReview } from "../domain/mappers";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { craftSummarySchema, id, jsonObject, profileSchema } from "../http/schemas";
+import { craftSummarySchema, id, jsonObject, profileSchema, requiredText } from "../http/schemas";
 import type { asUser } from "../http/session";
 import type { RouteDeps } from "./deps";
 
@@ -214,9 +214,14 @@ export function profilesRoutes({ clients }: RouteDeps): RouteDef[] {
       auth: "session",
       body: z.object({
         projectId: id("projectId").optional(),
-        author: z.string({ error: "Author is required" }).max(500, "Author is too long"),
-        rating: z.coerce.number({ error: "Rating must be a whole number from 1 to 5" }),
-        text: z.string({ error: "Text must be text" }).max(20_000, "Text is too long").optional(),
+        // The projects service's review rule (REVIEW_LIMITS).
+        author: requiredText("Author is required", 120, "Author must be at most 120 characters"),
+        rating: z.coerce
+          .number({ error: "Rating must be a whole number from 1 to 5" })
+          .int("Rating must be a whole number from 1 to 5")
+          .min(1, "Rating must be a whole number from 1 to 5")
+          .max(5, "Rating must be a whole number from 1 to 5"),
+        text: z.string({ error: "Text must be text" }).max(5000, "Text must be at most 5000 characters").optional(),
         reviewedOn: z.string({ error: "Date must be text" }).max(40, "Date is too long").optional(),
       }),
       response: reviewSchema,
@@ -272,7 +277,9 @@ export function profilesRoutes({ clients }: RouteDeps): RouteDef[] {
       summary: "Save the reply to a review (an empty reply clears it)",
       auth: "session",
       params: z.object({ id: id("id") }),
-      body: z.object({ reply: z.string({ error: "reply must be text" }).max(20_000, "The reply is too long") }),
+      body: z.object({
+        reply: z.string({ error: "reply must be text" }).max(4000, "The reply must be at most 4000 characters"),
+      }),
       response: reviewSchema,
       errors: ["NOT_FOUND"],
       handler: async ({ params, body, as }) =>

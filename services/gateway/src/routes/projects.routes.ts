@@ -1,19 +1,30 @@
 import { z } from "zod";
 import { toActiveProjectInfo, toCheckList, toProfile, toProject } from "../domain/mappers";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { activeProjectInfoSchema, checkListSchema, id, profileSchema, projectSchema } from "../http/schemas";
+import {
+  activeProjectInfoSchema,
+  checkListSchema,
+  id,
+  profileSchema,
+  projectSchema,
+  requiredText,
+} from "../http/schemas";
 import { recentCrafts } from "./account.routes";
 import type { RouteDeps } from "./deps";
 
 const projectBody = z.object({
-  name: z.string({ error: "Business name is required" }).max(200, "Business name is too long"),
-  description: z.string({ error: "Description is required" }).max(5000, "Description is too long"),
-  audience: z.string({ error: "audience must be text" }).max(2000, "audience is too long").optional(),
+  // The projects service's limits (PROJECT_LIMITS), on the text as sent.
+  name: requiredText("Name is required", 120, "Name must be at most 120 characters"),
+  description: requiredText("Description is required", 5000, "Description must be at most 5000 characters"),
+  audience: z
+    .string({ error: "audience must be text" })
+    .max(1000, "Audience must be at most 1000 characters")
+    .optional(),
   keywords: z
-    .array(z.string({ error: "Each keyword must be text" }).max(200, "A keyword is too long"), {
+    .array(z.string({ error: "Each keyword must be text" }).max(60, "Each keyword must be at most 60 characters"), {
       error: "keywords must be a list",
     })
-    .max(100, "At most 100 keywords")
+    .max(20, "At most 20 keywords")
     .optional(),
   websiteUrl: z.string({ error: "websiteUrl must be text" }).max(2048, "websiteUrl is too long").optional(),
   timeZone: z.string({ error: "timeZone must be text" }).max(64, "timeZone is too long").optional(),

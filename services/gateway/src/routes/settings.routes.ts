@@ -4,7 +4,7 @@ import type { Request } from "express";
 import { z } from "zod";
 import { toUserInfo } from "../domain/mappers";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { userInfoSchema } from "../http/schemas";
+import { newPassword, userInfoSchema } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
 /** One linked device (auth's DeviceSession); times ISO. */
@@ -21,7 +21,7 @@ export const deviceSessionSchema = z.object({
 
 export const changePasswordBody = z.object({
   currentPassword: z.string({ error: "Enter your current password" }).min(1, "Enter your current password").max(128),
-  newPassword: z.string({ error: "Enter a new password" }).min(1, "Enter a new password").max(1024),
+  newPassword,
 });
 
 export const accountInfoBody = z
