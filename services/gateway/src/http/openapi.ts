@@ -127,7 +127,8 @@ function applyRequestRules(
       if (target) stack.push(target);
     }
     const types = Array.isArray(node.type) ? node.type : [node.type];
-    if (types.includes("string") && node.enum === undefined && node.const === undefined) {
+    // A format (email, date) admits no control character already.
+    if (types.includes("string") && node.enum === undefined && node.const === undefined && node.format === undefined) {
       // A route's own pattern (e.g. "not blank") holds as well: both, through allOf.
       if (node.pattern === undefined) node.pattern = pattern;
       else if (

@@ -1,4 +1,5 @@
 import { EMAIL_REQUIRED_MESSAGE, emailError } from "@crafter/kit";
+import { canonicalTimeZone, timeZones } from "@crafter/time";
 import { z } from "zod";
 import "zod-openapi";
 
@@ -21,7 +22,7 @@ export const id = (name: string) =>
  */
 export const emailAddress = z
   .string({ error: EMAIL_REQUIRED_MESSAGE })
-  .max(320, "Invalid email")
+  .max(254, "Invalid email")
   .superRefine((value, ctx) => {
     const message = emailError(value);
     if (message) ctx.addIssue({ code: "custom", message });
@@ -49,6 +50,18 @@ export const isoTime = (name: string) =>
  */
 export const requiredText = (message: string, max: number, tooLong = message) =>
   z.string({ error: message }).max(max, tooLong).regex(/\S/, message);
+
+/**
+ * An IANA time zone (`Europe/London`), or "" for none, as the services read it (@crafter/time's
+ * canonicalTimeZone, after trimming). The document lists the canonical names; an alias the runtime
+ * resolves ("US/Pacific") is taken too and stored as its canonical name. `message`: the service's.
+ */
+export const timeZoneName = (message: string) =>
+  z
+    .string({ error: message })
+    .max(64, message)
+    .refine((value) => value.trim() === "" || canonicalTimeZone(value.trim()) !== null, message)
+    .meta({ anyOf: [{ enum: timeZones() }, { const: "" }] });
 
 /** A step name of a workflow definition. */
 export const stepName = z

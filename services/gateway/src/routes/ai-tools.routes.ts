@@ -21,6 +21,9 @@ const AI_ERRORS = [
  * The text-engine helpers outside crafts (spec section 7): image prompt writers and the assistant
  * chat. Shapes are checked here; limits (e.g. the chat's 163840 characters) by the workflows service.
  */
+/** The message types the workflows service reads as the assistant's, not the user's (domain/assistant.ts). */
+const ASSISTANT_TYPES = ["answer", "assistant", "response", "reply", "bot"];
+
 export function aiToolsRoutes({ clients }: RouteDeps): RouteDef[] {
   const { workflows } = clients;
   const call = (as: { headers: { authorization: string } }) => ({ ...as, timeoutMs: GENERATION_TIMEOUT_MS });
@@ -94,7 +97,19 @@ export function aiToolsRoutes({ clients }: RouteDeps): RouteDef[] {
             { error: "messages must be a list" },
           )
           .min(1, "Write a message first.")
-          .max(200, "At most 200 messages"),
+          .max(200, "At most 200 messages")
+          // The workflows service answers only a conversation with one message of the user's that is not blank.
+          .refine(
+            (messages) => messages.some((m) => !ASSISTANT_TYPES.includes(m.type) && /\S/.test(m.content)),
+            "Write a message first.",
+          )
+          .meta({
+            contains: {
+              type: "object",
+              properties: { type: { not: { enum: ASSISTANT_TYPES } }, content: { type: "string", pattern: "\\S" } },
+              required: ["content"],
+            },
+          }),
         // The context the assistant reads (the caller's own, else 404): the active profile and the open craft.
         profileId: id("profileId").optional(),
         craftId: id("craftId").optional(),

@@ -137,7 +137,12 @@ export function billingRoutes({ clients, publicOrigin }: RouteDeps): RouteDef[] 
             .regex(/^[a-z_]*$/, "Unknown source.")
             .optional(),
         }),
-        z.object({ kind: z.literal("credits"), packId: z.string().min(1).max(40) }),
+        z.object({
+          kind: z.literal("credits"),
+          packId: z.enum(CREDIT_PACKS.map((pack) => pack.id) as [string, ...string[]], {
+            error: "Unknown credit pack.",
+          }),
+        }),
       ]),
       response: z.object({
         url: z.string().meta({

@@ -15,7 +15,7 @@ import {
   toSettingsJson,
 } from "../domain/contacts";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { id, isoTime, jsonObject } from "../http/schemas";
+import { id, isoTime, jsonObject, timeZoneName } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
 const text = (name: string, max: number) =>
@@ -121,7 +121,7 @@ const contactInput = z.object({
   tags: z.array(text("A tag", 50), { error: "tags must be a list" }).max(50, "At most 50 tags").optional(),
   custom: jsonObject("custom").optional(),
   customerSince: isoTime("customerSince").nullable().optional(),
-  timeZone: text("timeZone", 64)
+  timeZone: timeZoneName("Time zone must be an IANA name such as Europe/London")
     .optional()
     .meta({ description: 'An IANA time zone ("Europe/London"); "" clears it (the business\'s zone applies).' }),
 });

@@ -1,5 +1,6 @@
 import { appError, hitRateLimit, type RateLimitPolicy, rateLimitedError } from "@crafter/kit";
 import {
+  ACCEPTED_MIME,
   ASSET_SOURCES,
   ASSET_TYPES,
   EXPORT_DEFAULTS,
@@ -124,7 +125,7 @@ const exportBody = z.object({
 const startUploadBody = z.object({
   name: text("name", 200).min(1, "A name is required."),
   size: z.number({ error: "size must be a number of bytes" }).int().min(1).max(MAX_BYTES.video),
-  mime: text("mime", 100),
+  mime: z.enum(ACCEPTED_MIME.video, { error: `Upload one of: ${ACCEPTED_MIME.video.join(", ")}.` }),
 });
 const uploadParams = z.object({ id: id("id") });
 const chunkParams = z.object({ id: id("id"), index: whole("index", 0, 100_000) });

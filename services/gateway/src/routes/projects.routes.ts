@@ -8,6 +8,7 @@ import {
   profileSchema,
   projectSchema,
   requiredText,
+  timeZoneName,
 } from "../http/schemas";
 import { recentCrafts } from "./account.routes";
 import type { RouteDeps } from "./deps";
@@ -27,7 +28,7 @@ const projectBody = z.object({
     .max(20, "At most 20 keywords")
     .optional(),
   websiteUrl: z.string({ error: "websiteUrl must be text" }).max(2048, "websiteUrl is too long").optional(),
-  timeZone: z.string({ error: "timeZone must be text" }).max(64, "timeZone is too long").optional(),
+  timeZone: timeZoneName("Time zone must be an IANA time zone, such as Europe/London").optional(),
 });
 
 /** /api/projects (spec section 7). */
