@@ -6,25 +6,32 @@
 // test stack and scripts/infra's servers. The N subscribed contacts are written straight into the
 // contacts database in the service's own shape (common.ts `contactDocument`), and each run's user
 // is put on Pro (20,000 emails a month) in billing's subscriptions collection, as a Stripe webhook
-// would.
-//   node scripts/bench/run.mjs email [--emails 20000] [--replicas 1,2]
+// would. Beside it: Mailpit alone (the same kind of message straight over pooled SMTP, no service),
+// the ceiling a campaign to Mailpit cannot pass, and where each round's time went (the service's
+// "campaign round" log lines: composing, the Redis-wide pace, the attempt and sent inserts, SMTP).
+//   node scripts/bench/run.mjs email [--emails 20000] [--replicas 1|2 (default: both)] [--alone 5000]
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot, verifiedSession } from "@crafter/kit/testing";
 import { contactModel } from "../../services/contacts/src/store/contact.repository";
-import { contactDocument, forgetContactSnapshot, serviceDatabase, stackEnv, userIdOf } from "./common";
+import { createSmtpMailer } from "../../services/notifications/src/mail/mailer";
+import {
+  contactDocument,
+  forgetContactSnapshot,
+  machine,
+  numberArg,
+  serviceDatabase,
+  settle,
+  stackEnv,
+  userIdOf,
+} from "./common";
 
-const arg = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-};
-const N = Number(arg("emails", "20000"));
-const REPLICAS = arg("replicas", "1,2")
-  .split(",")
-  .map(Number)
-  .filter((n) => n === 1 || n === 2);
+const N = numberArg("emails", 20_000);
+const only = numberArg("replicas", 0);
+const REPLICAS = only === 1 || only === 2 ? [only] : [1, 2];
+const ALONE = numberArg("alone", 5000);
 const mailpit = stackEnv().MAILPIT_API_URL ?? "http://127.0.0.1:8025";
 const stackDir = join(repoRoot, ".data/stack/test");
 
@@ -49,6 +56,8 @@ interface Result {
   sentMs: number;
   mailpitMs: number;
   inMailpit: number;
+  /** The campaign's "campaign round" log lines, summed: ms per stage and rounds. */
+  rounds: string;
 }
 
 async function campaignRun(replicas: number): Promise<Result> {
@@ -137,7 +146,59 @@ async function campaignRun(replicas: number): Promise<Result> {
     sentMs,
     mailpitMs: performance.now() - start,
     inMailpit,
+    rounds: roundsOf(id),
   };
+}
+
+/** Where the campaign's rounds spent their time, from every notifications replica's log. */
+function roundsOf(campaignId: string): string {
+  const stages = ["compose", "pace", "claim", "provider", "record"] as const;
+  const sum: Record<string, number> = { rounds: 0, sent: 0, ms: 0 };
+  for (const file of readdirSync(stackDir).filter((f) => /^notifications(-\d+)?\.log$/.test(f)))
+    for (const line of readFileSync(join(stackDir, file), "utf8").split("\n")) {
+      if (!line.includes(campaignId) || !line.includes('"campaign round"')) continue;
+      const round = JSON.parse(line) as Record<string, number>;
+      sum.rounds! += 1;
+      for (const key of ["sent", "ms", ...stages]) sum[key] = (sum[key] ?? 0) + (round[key] ?? 0);
+    }
+  if (!sum.rounds) return "no round logged";
+  const per = (key: string) => (sum.sent ? ((sum[key] ?? 0) / sum.sent).toFixed(2) : "-");
+  return (
+    `${sum.rounds} rounds, ${sum.sent} sent; ms per email summed over batches in flight: ` +
+    stages.map((stage) => `${stage} ${per(stage)}`).join(", ")
+  );
+}
+
+/** Mailpit alone: `count` messages like a campaign's, straight over pooled SMTP (8 connections, as the service). */
+async function mailpitAlone(count: number): Promise<{ ms: number; count: number }> {
+  const env = stackEnv();
+  const mailer = createSmtpMailer({
+    url: env.SMTP_URL ?? "smtp://127.0.0.1:1025",
+    from: "Bench <bench@crafter.local>",
+    timeoutMs: 15_000,
+    pool: 8,
+  });
+  const run = randomUUID().slice(0, 8);
+  const html = `<html><body><h1>Hello First</h1>${'<p><a href="http://localhost:8080/t/c/abcdefghijklmnopqrstuvwxyz0123456789">Spring loaves</a></p>'.repeat(3)}</body></html>`;
+  const start = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < count) {
+        const i = next++;
+        await mailer.send({
+          to: `alone${i}@a${run}.bench.test`,
+          subject: "Fresh bread, First",
+          html,
+          text: "Hello First\nSpring loaves",
+          messageId: `<alone-${run}-${i}@crafter.local>`,
+        });
+      }
+    }),
+  );
+  const ms = performance.now() - start;
+  mailer.close();
+  return { ms, count };
 }
 
 // Mailpit's own count of accepted messages: its search keeps only the newest --max messages, and
@@ -147,6 +208,8 @@ async function mailpitAccepted(): Promise<number> {
   return info.RuntimeStats?.SMTPAccepted ?? 0;
 }
 
+console.log(`machine: ${machine()}; ${await settle()}`);
+const alone = ALONE > 0 ? await mailpitAlone(ALONE) : null;
 const hadSecond = secondRuns();
 const results: Result[] = [];
 for (const replicas of REPLICAS) {
@@ -160,10 +223,15 @@ if (!hadSecond && secondRuns()) stack("down", "notifications-2");
 const rate = (emails: number, ms: number) => ((emails / ms) * 1000).toFixed(1);
 console.log(`campaign of ${N} emails (tracking on, SMTP to Mailpit), target < 120 s`);
 console.log("  before (issue 26): 4,000 emails in 66 s, 60 emails/s at one replica; 20,000 would take 5.5 min");
+if (alone)
+  console.log(
+    `  Mailpit alone (pooled SMTP, 8 connections, no service): ${alone.count} in ${(alone.ms / 1000).toFixed(1)} s, ${rate(alone.count, alone.ms)} emails/s`,
+  );
 for (const r of results)
   console.log(
     `  ${r.replicas} replica${r.replicas > 1 ? "s" : " "}  status ${r.status}: sent ${r.sent}, possible duplicates ${r.possibleDuplicates}` +
       `  send → sent ${(r.sentMs / 1000).toFixed(1)} s (${rate(r.sent, r.sentMs)} emails/s)` +
-      `  send → all in Mailpit ${(r.mailpitMs / 1000).toFixed(1)} s (${r.inMailpit} messages)`,
+      `  send → all in Mailpit ${(r.mailpitMs / 1000).toFixed(1)} s (${r.inMailpit} messages)\n      ${r.rounds}`,
   );
+console.log(`machine after: ${machine()}`);
 process.exit(results.every((r) => r.status === "sent" && r.inMailpit >= N) ? 0 : 1);

@@ -129,6 +129,8 @@ export interface EmailDeps {
   retry: { attempts: number; baseMs: number };
   /** Messages sent at once per campaign. */
   concurrency: number;
+  /** Deliveries a campaign round claims, sends and records together (fewer at a low rate); unset: 50. */
+  batchSize?: number;
   /** An attempt older than this with no outcome was cut short (a crash): it is tried again. */
   attemptLeaseMs: number;
   /** How often a campaign that waits for the plan limit asks again (ms). */

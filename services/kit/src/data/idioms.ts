@@ -37,6 +37,28 @@ export async function insertOnce<T>(model: Model<T>, doc: Partial<T>): Promise<b
   }
 }
 
+/**
+ * Inserts each of `docs` unless a document with its unique key exists, in one unordered
+ * `insertMany` (one round trip for a batch; of concurrent callers with one key, exactly one wins).
+ * @returns per document, in order, whether this call inserted it.
+ * @throws any error other than duplicate keys (then some documents may have been inserted).
+ */
+export async function insertEachOnce<T>(model: Model<T>, docs: Partial<T>[]): Promise<boolean[]> {
+  const inserted = docs.map(() => true);
+  if (docs.length === 0) return inserted;
+  try {
+    await model.insertMany(docs as Parameters<Model<T>["insertMany"]>[0], { ordered: false });
+  } catch (error) {
+    const writeErrors = (error as { writeErrors?: Array<{ index?: number; code?: unknown }> }).writeErrors;
+    if (!Array.isArray(writeErrors) || writeErrors.length === 0) throw error;
+    for (const failure of writeErrors) {
+      if (failure.code !== DUPLICATE_KEY || failure.index === undefined) throw error;
+      inserted[failure.index] = false;
+    }
+  }
+  return inserted;
+}
+
 interface MarkerDoc {
   _id: string;
   at: Date;

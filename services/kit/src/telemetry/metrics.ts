@@ -39,6 +39,11 @@ export interface CrafterMetrics {
   emailsFailed: Counter;
   /** Bounces and complaints a provider reported, by kind (bounce|complaint) [crafter_emails_bounced_total]. */
   emailsBounced: Counter;
+  /**
+   * Emails that may have reached their recipient twice (sent again after an attempt expired without
+   * an outcome), by kind (campaign|automation|account) [email_possible_duplicates_total].
+   */
+  emailPossibleDuplicates: Counter;
 }
 
 const DURATION_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -73,6 +78,9 @@ function create(meter: Meter): CrafterMetrics {
     }),
     emailsBounced: meter.createCounter("crafter.emails.bounced", {
       description: "Bounces and spam complaints a provider reported, by kind (bounce, complaint).",
+    }),
+    emailPossibleDuplicates: meter.createCounter("email.possible_duplicates", {
+      description: "Emails sent again after an attempt expired without an outcome (may have arrived twice).",
     }),
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import {
   idField,
+  insertEachOnce,
   insertOnce,
   isDuplicateKey,
   modelOn,
@@ -179,17 +180,29 @@ export class EmailRepository {
     at: Date,
     event?: OutboxEntry,
   ): Promise<boolean> {
-    const id = `${fact.deliveryId}:${fact.kind}${fact.suffix ? `:${fact.suffix}` : ""}`;
-    return insertOnce(this.facts, {
-      _id: id,
-      deliveryId: fact.deliveryId,
-      campaignId: fact.campaignId,
-      kind: fact.kind,
-      at,
-      detail: (fact.detail ?? "").slice(0, 2000),
-      outbox: event ? [event] : [],
-      ...(event ? { outboxMinute: outboxMinuteOf(event.time) } : {}),
-    });
+    return insertOnce(this.facts, factDocument(fact, at, event));
+  }
+
+  /**
+   * Adds many facts in one unordered insert (a campaign batch's attempts or outcomes), each once,
+   * with its event's outbox entry when it has one.
+   * @returns per fact, in order, whether this call recorded it (false: it was recorded before).
+   */
+  async addFacts(
+    facts: Array<{
+      deliveryId: string;
+      campaignId: string;
+      kind: FactKind;
+      detail?: string;
+      suffix?: string;
+      event?: OutboxEntry;
+    }>,
+    at: Date,
+  ): Promise<boolean[]> {
+    return insertEachOnce(
+      this.facts,
+      facts.map((fact) => factDocument(fact, at, fact.event)),
+    );
   }
 
   /** The facts of one delivery, oldest first. */
@@ -222,6 +235,24 @@ export class EmailRepository {
   async countDeliveries(campaignId: string): Promise<number> {
     return this.deliveries.countDocuments({ campaignId });
   }
+}
+
+/** A fact's document: `_id` = `<deliveryId>:<kind>[:<suffix>]`, with its event's outbox entry. */
+function factDocument(
+  fact: { deliveryId: string; campaignId: string; kind: FactKind; detail?: string; suffix?: string },
+  at: Date,
+  event?: OutboxEntry,
+): FactDoc {
+  return {
+    _id: `${fact.deliveryId}:${fact.kind}${fact.suffix ? `:${fact.suffix}` : ""}`,
+    deliveryId: fact.deliveryId,
+    campaignId: fact.campaignId,
+    kind: fact.kind,
+    at,
+    detail: (fact.detail ?? "").slice(0, 2000),
+    outbox: event ? [event] : [],
+    ...(event ? { outboxMinute: outboxMinuteOf(event.time) } : {}),
+  };
 }
 
 /** insertMany(ordered: false) reports duplicate keys as a bulk error; true when every failure is one. */

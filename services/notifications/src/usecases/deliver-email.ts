@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { metrics } from "@crafter/kit";
 import type { NotificationsDeps } from "../deps";
 import type { ResolvedSender } from "../domain/sender";
 import type { RenderedEmail, TemplateName } from "../domain/templates";
@@ -75,7 +76,7 @@ export async function deliverEmail(
     if (!(await repo.addFact({ eventId: input.eventId, kind: "attempt", attempt: number, detail: WORKER }, deps.now())))
       continue; // another worker took this attempt: wait for its outcome
     if (open) {
-      await repo.addFact(
+      const recorded = await repo.addFact(
         {
           eventId: input.eventId,
           kind: "resent",
@@ -84,6 +85,7 @@ export async function deliverEmail(
         },
         deps.now(),
       );
+      if (recorded) metrics.emailPossibleDuplicates.add(1, { kind: "account" });
       deps.logger.warn(
         { eventId: input.eventId, template: input.template, attempt: number },
         "email resent after an expired attempt: the recipient may get it twice",

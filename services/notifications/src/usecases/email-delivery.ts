@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { metrics } from "@crafter/kit";
 import type { NotificationsDeps } from "../deps";
 import {
   type BusinessFooter,
@@ -8,8 +9,15 @@ import {
   signTrackingToken,
   testSendLinks,
 } from "../domain/email-compose";
+import type { ResolvedSender } from "../domain/sender";
 import type { EmailRef } from "../events/publishers";
-import { backoffDelays, ProviderError } from "../mail/providers";
+import {
+  backoffDelays,
+  type EmailProvider,
+  ProviderError,
+  type ProviderMessage,
+  type SendThrottle,
+} from "../mail/providers";
 import type { StoredCampaign } from "../store/campaigns.repository";
 import { type DeliveryDoc, type FactDoc, FINAL_FACTS } from "../store/email.repository";
 
@@ -174,11 +182,8 @@ export async function runDelivery(
   if (final) return "done-before";
   if (attempts.at(-1) && isFresh(attempts.at(-1)!)) return "busy";
 
-  const email = await composeFor(deps, delivery, content, { tracking: true });
-  const { provider, throttle } = await deps.email.providers.providerFor(delivery.userId);
-  const sender = await deps.email.senders?.resolve(delivery.userId, delivery.projectId, content.business.name);
-  const delays = backoffDelays(deps.email.retry.attempts, deps.email.retry.baseMs);
-  await throttle.take(delivery.userId);
+  const prepared = await prepareSend(deps, delivery, content);
+  await prepared.throttle.take(delivery.userId);
   // Facts known from the start of a campaign's round may be minutes old: before taking an attempt
   // over, read them again (a worker that was only slow may have recorded its outcome since).
   if (attempts.length > 0) {
@@ -186,51 +191,124 @@ export async function runDelivery(
     if (final) return "done-before";
     if (isFresh(attempts.at(-1)!)) return "busy";
   }
-  const latest = attempts.at(-1);
-  let number = attempts.length;
-  const claim = async () => {
-    number += 1;
-    return repo.addFact(
-      {
-        deliveryId: delivery._id,
-        campaignId: delivery.campaignId,
-        kind: "attempt",
-        suffix: String(number),
-        detail: WORKER,
-      },
-      deps.now(),
-    );
+  return sendTries(deps, prepared, { claimed: attempts.length, resent: attempts.length > 0, tried: 0, lastError: "" });
+}
+
+/** One delivery's message, composed once for every try, with its provider, throttle and sender. */
+export interface PreparedSend {
+  delivery: DeliveryDoc;
+  email: ComposedEmail;
+  provider: EmailProvider;
+  throttle: SendThrottle;
+  sender?: ResolvedSender;
+}
+
+/** The provider (with its throttle) and sender identity a user's project sends with. */
+export interface SendRoute {
+  provider: EmailProvider;
+  throttle: SendThrottle;
+  sender?: ResolvedSender;
+}
+
+/** Composes a delivery's email and looks up its provider and sender. */
+export async function prepareSend(
+  deps: DeliveryDeps,
+  delivery: DeliveryDoc,
+  content: DeliveryContent,
+  route?: SendRoute,
+): Promise<PreparedSend> {
+  const [email, chosen] = await Promise.all([
+    composeFor(deps, delivery, content, { tracking: true }),
+    route ?? routeOf(deps, delivery.userId, delivery.projectId, content.business.name),
+  ]);
+  return { delivery, email, ...chosen };
+}
+
+/** The provider (and its throttle) and sender identity of a user's project. */
+export async function routeOf(
+  deps: DeliveryDeps,
+  userId: string,
+  projectId: string,
+  businessName: string,
+): Promise<SendRoute> {
+  const [{ provider, throttle }, sender] = await Promise.all([
+    deps.email.providers.providerFor(userId),
+    deps.email.senders?.resolve(userId, projectId, businessName),
+  ]);
+  return { provider, throttle, ...(sender ? { sender } : {}) };
+}
+
+/** The provider's message of a prepared delivery (the same Message-ID on every try). */
+export function messageOf(deps: DeliveryDeps, prepared: PreparedSend): ProviderMessage {
+  const { delivery, email, sender } = prepared;
+  return {
+    to: delivery.email,
+    subject: email.subject,
+    html: email.html,
+    text: email.text,
+    headers: email.headers,
+    messageId: messageIdOf(delivery._id, deps.publicOrigin),
+    deliveryId: delivery._id,
+    ...(sender ? { sender } : {}),
   };
-  const resent = latest !== undefined;
-  let lastError = "";
-  for (let attempt = 0; attempt <= delays.length; attempt++) {
+}
+
+/** The `sent` fact of a delivery, with EmailSent in its outbox. */
+export function sentFact(deps: DeliveryDeps, delivery: DeliveryDoc, provider: string, messageId: string) {
+  return {
+    deliveryId: delivery._id,
+    campaignId: delivery.campaignId,
+    kind: "sent" as const,
+    detail: `${provider} ${messageId}`,
+    event: deps.email.events.sent(refOf(delivery)),
+  };
+}
+
+/** The `attempt` fact claiming try `number` of a delivery (named by its worker). */
+export function attemptFact(delivery: DeliveryDoc, number: number) {
+  return {
+    deliveryId: delivery._id,
+    campaignId: delivery.campaignId,
+    kind: "attempt" as const,
+    suffix: String(number),
+    detail: WORKER,
+  };
+}
+
+/**
+ * Where a delivery's tries stand: `claimed` attempts recorded so far, whether the first try of this
+ * run takes an expired attempt over (`resent`), tries made by this run and the last error.
+ */
+export interface TryState {
+  claimed: number;
+  resent: boolean;
+  tried: number;
+  lastError: string;
+}
+
+/**
+ * The tries of a delivery from `state.tried` on: each waits its backoff and the pace, claims its own
+ * attempt right before the hand-off (a lost claim: another worker has it, "busy"), and records
+ * `sent` (with EmailSent) or, after the last try or a permanent error, `failed`. The first try of a
+ * takeover records `resent` (a possible duplicate) before its hand-off.
+ */
+export async function sendTries(deps: DeliveryDeps, prepared: PreparedSend, state: TryState): Promise<DeliveryOutcome> {
+  const repo = deps.stores.email;
+  const { delivery, provider, throttle } = prepared;
+  const delays = backoffDelays(deps.email.retry.attempts, deps.email.retry.baseMs);
+  let { claimed, lastError } = state;
+  for (let attempt = state.tried; attempt <= delays.length; attempt++) {
     if (attempt > 0) {
       await new Promise((resolve) => setTimeout(resolve, delays[attempt - 1]));
       await throttle.take(delivery.userId);
     }
-    if (!(await claim())) return "busy";
-    if (attempt === 0 && resent) await recordResend(deps, delivery, number);
+    claimed += 1;
+    if (!(await repo.addFact(attemptFact(delivery, claimed), deps.now()))) return "busy";
+    if (attempt === 0 && state.resent) await recordResend(deps, delivery, claimed);
     try {
-      const { messageId } = await provider.send({
-        to: delivery.email,
-        subject: email.subject,
-        html: email.html,
-        text: email.text,
-        headers: email.headers,
-        messageId: messageIdOf(delivery._id, deps.publicOrigin),
-        deliveryId: delivery._id,
-        ...(sender ? { sender } : {}),
-      });
-      await repo.addFact(
-        {
-          deliveryId: delivery._id,
-          campaignId: delivery.campaignId,
-          kind: "sent",
-          detail: `${provider.name} ${messageId}`,
-        },
-        deps.now(),
-        deps.email.events.sent(refOf(delivery)),
-      );
+      const { messageId } = await provider.send(messageOf(deps, prepared));
+      const { event, ...fact } = sentFact(deps, delivery, provider.name, messageId);
+      await repo.addFact(fact, deps.now(), event);
       deps.email.kick();
       return "sent";
     } catch (error) {
@@ -239,16 +317,27 @@ export async function runDelivery(
       deps.logger.warn({ deliveryId: delivery._id, attempt: attempt + 1, err: lastError }, "email send failed");
     }
   }
-  await repo.addFact(
-    { deliveryId: delivery._id, campaignId: delivery.campaignId, kind: "failed", detail: lastError },
+  await recordFailure(deps, delivery, lastError, state.resent ? resendKey(delivery._id, state.claimed + 1) : null);
+  return "failed";
+}
+
+/**
+ * Records `failed` and gives the reserved email back, unless a message may have left: after a
+ * resend (`resentKey`), the expired attempt's message stays counted and only the resend's is released.
+ */
+export async function recordFailure(
+  deps: DeliveryDeps,
+  delivery: DeliveryDoc,
+  error: string,
+  resentKey: string | null,
+): Promise<void> {
+  await deps.stores.email.addFact(
+    { deliveryId: delivery._id, campaignId: delivery.campaignId, kind: "failed", detail: error },
     deps.now(),
   );
-  // After a resend, the expired attempt's message may have left: that one stays counted.
-  const key = resent ? resendKey(delivery._id, attempts.length + 1) : delivery._id;
-  await deps.email.usage.release(delivery.userId, key).catch((error: unknown) => {
-    deps.logger.warn({ err: error, deliveryId: delivery._id }, "could not release the email reservation");
+  await deps.email.usage.release(delivery.userId, resentKey ?? delivery._id).catch((releaseError: unknown) => {
+    deps.logger.warn({ err: releaseError, deliveryId: delivery._id }, "could not release the email reservation");
   });
-  return "failed";
 }
 
 /** The `emails` counter's key of a resend (attempt `number`). */
@@ -275,5 +364,6 @@ async function recordResend(deps: DeliveryDeps, delivery: DeliveryDoc, number: n
   await deps.email.usage.reserve(delivery.userId, resendKey(delivery._id, number)).catch((error: unknown) => {
     deps.logger.warn({ err: error, deliveryId: delivery._id }, "could not count a resent email");
   });
+  metrics.emailPossibleDuplicates.add(1, { kind: delivery.campaignId ? "campaign" : "automation" });
   deps.logger.warn({ deliveryId: delivery._id, attempt: number }, "email resent after an expired attempt");
 }
