@@ -51,22 +51,21 @@ export const configSchema = baseConfigSchema.extend({
   EMAIL_RATE_PER_SECOND: z.coerce.number().positive().default(200),
   /** Messages a second per account and provider, across every replica; unset: EMAIL_RATE_PER_SECOND. */
   EMAIL_ACCOUNT_RATE_PER_SECOND: optional(z.coerce.number().positive()),
-  /** Campaign rounds one replica works on at once (each sends EMAIL_CONCURRENCY messages at once). */
+  /** Campaign rounds (or parts) one replica works on at once (together within EMAIL_CONCURRENCY). */
   EMAIL_CAMPAIGNS_AT_ONCE: z.coerce.number().int().min(1).max(32).default(4),
   /**
    * Parts each campaign is sent in, each its own job, so several replicas share one large campaign
-   * (each part sends EMAIL_CONCURRENCY at once; all of them stay within EMAIL_RATE_PER_SECOND).
+   * (all of them within EMAIL_RATE_PER_SECOND, paced in Redis).
    * 1: one replica sends a campaign, another takes over when it dies. The default, 2, lets the
    * chart's two replicas share every campaign (one replica runs both parts).
    */
   EMAIL_CAMPAIGN_PARTS: z.coerce.number().int().min(1).max(16).default(2),
-  /** SMTP connections kept open for campaigns, and messages sent at once per campaign. */
-  EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   /**
-   * Deliveries a campaign round claims, sends and records together (one insert of attempts, one of
-   * outcomes); fewer when a fifth of a second at EMAIL_RATE_PER_SECOND is fewer.
+   * SMTP connections kept open for campaigns, and messages one replica has between their claimed
+   * attempt and their `sent` record at once (all its campaigns together): the most a crash can
+   * leave that may have left unrecorded.
    */
-  EMAIL_BATCH_SIZE: z.coerce.number().int().min(1).max(500).default(50),
+  EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   /** Tries per message (with backoff from EMAIL_RETRY_BASE_MS: ×1, ×4, ×16…). */
   EMAIL_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   EMAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).default(500),

@@ -127,10 +127,11 @@ export interface EmailDeps {
   trackingSecret: string;
   /** Send attempts per delivery before it fails, and the first backoff delay (ms). */
   retry: { attempts: number; baseMs: number };
-  /** Messages sent at once per campaign. */
+  /**
+   * Messages between their claim and their `sent` record at once in this process (all campaign
+   * rounds together), and SMTP connections kept open for campaigns.
+   */
   concurrency: number;
-  /** Deliveries a campaign round claims, sends and records together (fewer at a low rate); unset: 50. */
-  batchSize?: number;
   /** An attempt older than this with no outcome was cut short (a crash): it is tried again. */
   attemptLeaseMs: number;
   /** How often a campaign that waits for the plan limit asks again (ms). */

@@ -144,7 +144,6 @@ await runService({
         trackingSecret,
         retry: { attempts: config.EMAIL_RETRY_ATTEMPTS, baseMs: config.EMAIL_RETRY_BASE_MS },
         concurrency: config.EMAIL_CONCURRENCY,
-        batchSize: config.EMAIL_BATCH_SIZE,
         attemptLeaseMs: config.EMAIL_ATTEMPT_LEASE_MS,
         limitRetryMs: config.EMAIL_LIMIT_RETRY_MS,
       },

@@ -31,19 +31,17 @@ return math.ceil(go - now)
 `;
 
 /**
- * Reserves the next `count` slots of every bucket at once and waits for the first: at most
- * `perSecond` events a second pass each bucket, counted across every replica that shares the
- * Redis, not per process. Taking `count` > 1 slots (a batch) moves the bucket on by as many, so the
- * next caller waits for the whole batch's share of the rate.
+ * Reserves the next slot of every bucket at once and waits for it: at most `perSecond` events a
+ * second pass each bucket, counted across every replica that shares the Redis, not per process.
  * @returns the milliseconds waited.
  * @throws when Redis cannot be reached (the caller retries its work later).
  */
-export async function pace(redis: Redis, buckets: readonly PaceBucket[], count = 1): Promise<number> {
-  if (buckets.length === 0 || count <= 0) return 0;
+export async function pace(redis: Redis, buckets: readonly PaceBucket[]): Promise<number> {
+  if (buckets.length === 0) return 0;
   const args: string[] = [];
   for (const bucket of buckets) {
     const interval = 1000 / bucket.perSecond;
-    args.push((interval * count).toFixed(3), (interval * Math.max(0, bucket.burst - 1)).toFixed(3));
+    args.push(interval.toFixed(3), (interval * Math.max(0, bucket.burst - 1)).toFixed(3));
   }
   const waitMs = Number(await redis.eval(RESERVE, buckets.length, ...buckets.map((b) => b.key), ...args));
   if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));

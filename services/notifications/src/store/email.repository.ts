@@ -184,25 +184,41 @@ export class EmailRepository {
   }
 
   /**
-   * Adds many facts in one unordered insert (a campaign batch's attempts or outcomes), each once,
-   * with its event's outbox entry when it has one.
-   * @returns per fact, in order, whether this call recorded it (false: it was recorded before).
+   * Adds a fact once, like `addFact`, but written together with the facts other callers add
+   * meanwhile (group commit: one unordered insert per flush, the next flush taking whatever
+   * arrived during this one). Each caller waits for its own fact's write, so nothing is reported
+   * recorded before it is; under a slow database the groups grow instead of the queue.
+   * @returns false when that fact was already recorded.
    */
-  async addFacts(
-    facts: Array<{
-      deliveryId: string;
-      campaignId: string;
-      kind: FactKind;
-      detail?: string;
-      suffix?: string;
-      event?: OutboxEntry;
-    }>,
+  addFactSoon(
+    fact: { deliveryId: string; campaignId: string; kind: FactKind; detail?: string; suffix?: string },
     at: Date,
-  ): Promise<boolean[]> {
-    return insertEachOnce(
-      this.facts,
-      facts.map((fact) => factDocument(fact, at, fact.event)),
-    );
+    event?: OutboxEntry,
+  ): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ doc: factDocument(fact, at, event), resolve, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private waiting: Array<{ doc: FactDoc; resolve: (added: boolean) => void; reject: (error: unknown) => void }> = [];
+  private flushing: Promise<void> | undefined;
+
+  private async flush(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const group = this.waiting;
+      this.waiting = [];
+      try {
+        const added = await insertEachOnce(
+          this.facts,
+          group.map((entry) => entry.doc),
+        );
+        for (const [i, entry] of group.entries()) entry.resolve(added[i]!);
+      } catch (error) {
+        for (const entry of group) entry.reject(error);
+      }
+    }
+    this.flushing = undefined;
   }
 
   /** The facts of one delivery, oldest first. */

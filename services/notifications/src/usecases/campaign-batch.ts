@@ -4,8 +4,8 @@ import {
   attemptFact,
   type DeliveryContent,
   type DeliveryDeps,
+  type DeliveryOutcome,
   messageOf,
-  type PreparedSend,
   prepareSend,
   recordFailure,
   type SendRoute,
@@ -13,138 +13,134 @@ import {
   sentFact,
 } from "./email-delivery";
 
-/** Milliseconds a campaign round spent in each stage of its batches (summed over batches in flight). */
+/** Milliseconds a campaign round's deliveries spent in each stage (summed over the lanes in flight). */
 export interface RoundTimings {
   /** Contacts' links and the email composed (smart values, tracking links, footer, text part). */
   compose: number;
   /** Waiting for the Redis-wide pace of the provider and the account. */
   pace: number;
-  /** The batch's `attempt` facts, one unordered insert. */
+  /** Waiting for one of the process's EMAIL_CONCURRENCY hand-off slots. */
+  slot: number;
+  /** The `attempt` fact (grouped with the other lanes' facts in one insert). */
   claim: number;
-  /** Messages handed to the provider (`concurrency` at a time over pooled connections). */
+  /** The message handed to the provider (pooled SMTP connections). */
   provider: number;
-  /** The batch's `sent` facts with their EmailSent outbox entries, one unordered insert. */
+  /** The `sent` fact with its EmailSent outbox entry (grouped likewise). */
   record: number;
   sent: number;
 }
 
-export const emptyTimings = (): RoundTimings => ({ compose: 0, pace: 0, claim: 0, provider: 0, record: 0, sent: 0 });
+export const emptyTimings = (): RoundTimings => ({
+  compose: 0,
+  pace: 0,
+  slot: 0,
+  claim: 0,
+  provider: 0,
+  record: 0,
+  sent: 0,
+});
 
-/** `now` minus `before`, stage by stage, in whole ms (for the round's and the batches' log lines). */
-export function roundedSince(before: RoundTimings, now: RoundTimings): RoundTimings {
-  const keys = Object.keys(now) as Array<keyof RoundTimings>;
-  return Object.fromEntries(keys.map((key) => [key, Math.round(now[key] - before[key])])) as unknown as RoundTimings;
+/** The timings in whole ms (for the round's log line). */
+export function rounded(timings: RoundTimings): RoundTimings {
+  const keys = Object.keys(timings) as Array<keyof RoundTimings>;
+  return Object.fromEntries(keys.map((key) => [key, Math.round(timings[key])])) as unknown as RoundTimings;
 }
 
-/**
- * Deliveries per batch: `max` (EMAIL_BATCH_SIZE), but no more than a fifth of a second's worth of
- * the provider's or account's rate, so a batch taken from the pace at once stays a short burst and
- * its attempts reach the provider long before their lease runs out.
- */
-export function batchSizeOf(max: number, perSecond: number | undefined): number {
-  const byRate = perSecond ? Math.floor(perSecond / 5) : max;
-  return Math.max(1, Math.min(max, byRate));
-}
+/** A counting semaphore: at most `size` holders at once, the others queued in order. */
+class Slots {
+  private held = 0;
+  private readonly queue: Array<() => void> = [];
+  constructor(private readonly size: number) {}
 
-/** Runs `work` on every item, at most `limit` at once; results in input order. */
-async function bounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const at = next++;
-      results[at] = await work(items[at]!);
+  async acquire(): Promise<void> {
+    if (this.held < this.size) {
+      this.held += 1;
+      return;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(items.length, Math.max(1, limit)) }, lane));
-  return results;
+    await new Promise<void>((resolve) => this.queue.push(resolve));
+  }
+
+  release(): void {
+    const next = this.queue.shift();
+    if (next) next();
+    else this.held -= 1;
+  }
+}
+
+// One set of slots per process (per email deps): however many campaign rounds and parts run here,
+// at most EMAIL_CONCURRENCY messages are between their claim and their `sent` record, so a crash
+// leaves at most that many messages that may have left unrecorded.
+const slotsOf = new WeakMap<object, Slots>();
+function slotsFor(deps: DeliveryDeps): Slots {
+  let slots = slotsOf.get(deps.email);
+  if (!slots) {
+    slots = new Slots(Math.max(1, deps.email.concurrency));
+    slotsOf.set(deps.email, slots);
+  }
+  return slots;
 }
 
 /**
- * Sends a batch of a campaign's deliveries that no worker has tried yet, exactly once each:
- * 1. every email is composed (links and tracking), then the batch's share of the Redis-wide pace is
- *    waited for;
- * 2. the first attempt of every delivery is claimed in one unordered insert behind the facts'
- *    unique ids (a claim another worker won is left to it), right before the hand-off, so an attempt
- *    without an outcome is one whose message may have left;
- * 3. the claimed messages go to the provider `deps.email.concurrency` at a time (pooled SMTP
- *    connections); a message whose claim is older than half the lease (a slow provider) first
- *    claims a fresh attempt of its own, so no claim reaches the provider expired;
- * 4. the `sent` facts (each with EmailSent in its outbox) are recorded in one unordered insert;
- *    a failed message is tried again one by one (sendTries: backoff, its own attempt each) or,
- *    when the error is permanent, recorded `failed` with its reserved email released.
+ * Sends one campaign delivery that no worker has tried yet, exactly once:
+ * 1. the email is composed (links and tracking) and the Redis-wide pace of the provider and the
+ *    account waited for;
+ * 2. in one of the process's hand-off slots: its first attempt is claimed (an insert behind the
+ *    fact's unique id, grouped with other lanes' facts; a claim another worker won is left to it,
+ *    "busy") right before the hand-off, so an attempt without an outcome is one whose message may
+ *    have left; the message goes to the provider; `sent` (with EmailSent) is recorded, grouped too;
+ * 3. a failed try goes on one by one (sendTries: backoff, a new attempt each) or, when the error is
+ *    permanent, is recorded `failed` with its reserved email released.
  */
-export async function sendBatch(
+export async function sendFresh(
   deps: DeliveryDeps,
-  items: ReadonlyArray<{ delivery: DeliveryDoc; content: DeliveryContent }>,
+  delivery: DeliveryDoc,
+  content: DeliveryContent,
   route: SendRoute,
   timings: RoundTimings,
-): Promise<void> {
-  if (items.length === 0) return;
+): Promise<DeliveryOutcome> {
   const repo = deps.stores.email;
-  const concurrency = Math.max(1, deps.email.concurrency);
   let mark = performance.now();
-  const own = emptyTimings();
   const lap = (stage: Exclude<keyof RoundTimings, "sent">) => {
     const now = performance.now();
     timings[stage] += now - mark;
-    own[stage] += now - mark;
     mark = now;
   };
-
-  const prepared = await bounded(items, concurrency, ({ delivery, content }) =>
-    prepareSend(deps, delivery, content, route),
-  );
+  const prepared = await prepareSend(deps, delivery, content, route);
   lap("compose");
-  await route.throttle.take(items[0]!.delivery.userId, prepared.length);
+  await route.throttle.take(delivery.userId);
   lap("pace");
-  const claimedAt = performance.now();
-  const claims = await repo.addFacts(
-    prepared.map((p) => attemptFact(p.delivery, 1)),
-    deps.now(),
-  );
-  lap("claim");
-  const claimed = prepared.filter((_, i) => claims[i]);
-  type Outcome =
-    | { kind: "sent"; p: PreparedSend; messageId: string }
-    | { kind: "error"; p: PreparedSend; error: unknown }
-    | { kind: "alone"; p: PreparedSend };
-  const outcomes = await bounded(claimed, concurrency, async (p: PreparedSend): Promise<Outcome> => {
-    if (performance.now() - claimedAt > deps.email.attemptLeaseMs / 2) {
-      // Its claim may expire before the hand-off: it goes alone under a fresh attempt of its own
-      // (the unique id of attempt 2 tells a takeover apart; attempt 1's message never left).
-      await sendTries(deps, p, { claimed: 1, resent: false, tried: 0, lastError: "" });
-      return { kind: "alone", p };
-    }
+  const slots = slotsFor(deps);
+  await slots.acquire();
+  lap("slot");
+  let failure: unknown;
+  try {
+    if (!(await repo.addFactSoon(attemptFact(delivery, 1), deps.now()))) return "busy";
+    lap("claim");
+    let messageId: string | undefined;
     try {
-      return { kind: "sent", p, messageId: (await p.provider.send(messageOf(deps, p))).messageId };
+      ({ messageId } = await route.provider.send(messageOf(deps, prepared)));
     } catch (error) {
-      return { kind: "error", p, error };
+      failure = error;
     }
-  });
-  lap("provider");
-  const sent = outcomes.flatMap((o) => (o.kind === "sent" ? [o] : []));
-  await repo.addFacts(
-    sent.map((o) => sentFact(deps, o.p.delivery, o.p.provider.name, o.messageId)),
-    deps.now(),
-  );
-  lap("record");
-  deps.logger.debug({ deliveries: items.length, ms: roundedSince(emptyTimings(), own) }, "campaign batch");
-  timings.sent += sent.length;
-  if (sent.length > 0) deps.email.kick();
-  const alone = outcomes.filter((o) => o.kind === "alone").length;
-  if (alone > 0) deps.logger.warn({ alone }, "campaign batch claims neared their lease: sent one by one");
-
-  await Promise.all(
-    outcomes.map(async (o) => {
-      if (o.kind !== "error") return;
-      const lastError = o.error instanceof Error ? o.error.message : String(o.error);
-      if (o.error instanceof ProviderError && o.error.permanent) {
-        await recordFailure(deps, o.p.delivery, lastError, null);
-        return;
-      }
-      deps.logger.warn({ deliveryId: o.p.delivery._id, attempt: 1, err: lastError }, "email send failed");
-      await sendTries(deps, o.p, { claimed: 1, resent: false, tried: 1, lastError });
-    }),
-  );
+    lap("provider");
+    if (messageId !== undefined) {
+      // A failure to record throws: the attempt stays without an outcome, as the message may have
+      // left, and a takeover after the lease resends it counted as a possible duplicate.
+      const { event, ...fact } = sentFact(deps, delivery, route.provider.name, messageId);
+      await repo.addFactSoon(fact, deps.now(), event);
+      lap("record");
+      timings.sent += 1;
+      deps.email.kick();
+      return "sent";
+    }
+  } finally {
+    slots.release();
+  }
+  const lastError = failure instanceof Error ? failure.message : String(failure);
+  if (failure instanceof ProviderError && failure.permanent) {
+    await recordFailure(deps, delivery, lastError, null);
+    return "failed";
+  }
+  deps.logger.warn({ deliveryId: delivery._id, attempt: 1, err: lastError }, "email send failed");
+  return sendTries(deps, prepared, { claimed: 1, resent: false, tried: 1, lastError });
 }

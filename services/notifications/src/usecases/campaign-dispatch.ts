@@ -4,7 +4,7 @@ import { isReleased, releaseAtFor } from "../domain/campaign-release";
 import { chooseWinner, variantOf } from "../domain/campaign-rules";
 import type { StoredCampaign } from "../store/campaigns.repository";
 import { type DeliveryDoc, type FactDoc, FINAL_FACTS, type NewDelivery } from "../store/email.repository";
-import { batchSizeOf, emptyTimings, roundedSince, sendBatch } from "./campaign-batch";
+import { emptyTimings, rounded, sendFresh } from "./campaign-batch";
 import { type DeliveryContent, routeOf, runDelivery } from "./email-delivery";
 
 type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
@@ -205,52 +205,39 @@ export async function dispatchCampaign(
   mine.sort((a, b) => (order.get(a._id) ?? 0) - (order.get(b._id) ?? 0));
 
   const route = await routeOf(deps, campaign.userId, campaign.projectId, campaign.business.name);
-  const size = batchSizeOf(deps.email.batchSize ?? 50, route.throttle.perSecond);
   const timings = emptyTimings();
+  const tried = (d: DeliveryDoc) => (byDelivery.get(d._id) ?? []).some((f) => f.kind === "attempt");
   let halted: "paused" | "limit" | "error" | null = null;
   let limitCode = "";
   let next = 0;
-  // Reserves the batch's emails on the plan; @returns the deliveries that may go (all of them, or
-  // those before the one the plan refused, which halts the round).
-  const reserve = async (batch: DeliveryDoc[]): Promise<DeliveryDoc[]> => {
-    const modes = await Promise.all(batch.map((d) => reserveChunk(chunkOf(d))));
-    for (let i = 0; i < batch.length; i++) {
-      if (modes[i] !== "each") continue;
-      try {
-        await deps.email.usage.reserve(batch[i]!.userId, batch[i]!._id);
-      } catch (error) {
-        if (isAppError(error) && error.status === 402) {
-          halted = "limit";
-          limitCode = error.code;
-          return batch.slice(0, i);
-        }
-        throw error;
-      }
-    }
-    return batch;
-  };
+  let sinceCheck = 0;
   const worker = async () => {
     while (!halted && !stopping() && next < mine.length) {
-      const batch = mine.slice(next, next + size);
-      next += batch.length;
-      const fresh = await deps.stores.campaigns.byId(campaign._id);
-      if (fresh?.status !== "sending") {
-        halted = "paused";
-        return;
+      const delivery = mine[next++]!;
+      if (++sinceCheck >= 50) {
+        sinceCheck = 0;
+        const fresh = await deps.stores.campaigns.byId(campaign._id);
+        if (fresh?.status !== "sending") {
+          halted = "paused";
+          return;
+        }
       }
-      const going = await reserve(batch);
+      if ((await reserveChunk(chunkOf(delivery))) === "each") {
+        try {
+          await deps.email.usage.reserve(delivery.userId, delivery._id);
+        } catch (error) {
+          if (isAppError(error) && error.status === 402) {
+            halted = "limit";
+            limitCode = error.code;
+            return;
+          }
+          throw error;
+        }
+      }
       // An attempt left by a worker that died is taken over one by one (facts read again, the
-      // lease waited for, `resent` recorded); the others go as one batch.
-      const tried = (d: DeliveryDoc) => (byDelivery.get(d._id) ?? []).some((f) => f.kind === "attempt");
-      await Promise.all([
-        sendBatch(
-          deps,
-          going.filter((d) => !tried(d)).map((d) => ({ delivery: d, content: content(d) })),
-          route,
-          timings,
-        ),
-        ...going.filter(tried).map((d) => runDelivery(deps, d, content(d), byDelivery.get(d._id) ?? [])),
-      ]);
+      // lease waited for, `resent` recorded); the others are claimed and sent at once.
+      if (tried(delivery)) await runDelivery(deps, delivery, content(delivery), byDelivery.get(delivery._id) ?? []);
+      else await sendFresh(deps, delivery, content(delivery), route, timings);
     }
   };
   // A worker that fails (a peer briefly away) stops the round; the next round goes on from the facts.
@@ -259,17 +246,17 @@ export async function dispatchCampaign(
       halted = "error";
       deps.logger.warn({ err: error, campaignId: campaign._id }, "campaign round stopped; the next one resumes");
     });
-  // Two batches in flight: one composes and records while the other is with the provider.
+  // Twice as many lanes as hand-off slots: while some lanes hand messages over, others compose the
+  // next ones (links from the contacts service) and wait for the pace.
   const started = performance.now();
-  await Promise.all([guarded(), guarded()]);
+  await Promise.all(Array.from({ length: 2 * Math.max(1, deps.email.concurrency) }, guarded));
   if (mine.length > 0)
     deps.logger.info(
       {
         campaignId: campaign._id,
         part: `${part.index + 1}/${part.of}`,
         deliveries: mine.length,
-        batch: size,
-        ...roundedSince(emptyTimings(), timings),
+        ...rounded(timings),
         ms: Math.round(performance.now() - started),
       },
       "campaign round",
