@@ -141,13 +141,8 @@ export function sendgridProvider(options: SendgridOptions): EmailProvider {
 
 /** Paces sends: `take(account)` resolves when the account's next message may go. */
 export interface SendThrottle {
-  /**
-   * Waits until `count` (default 1) more messages of the account may go (a campaign takes a batch's
-   * worth at once). @throws when the pace cannot be read (Redis away): the delivery is tried again later.
-   */
-  take(account: string, count?: number): Promise<void>;
-  /** The tightest rate it allows (messages a second), when it has one. */
-  readonly perSecond?: number;
+  /** @throws when the pace cannot be read (Redis away): the delivery is tried again later. */
+  take(account: string): Promise<void>;
 }
 
 /**
@@ -159,32 +154,20 @@ export class RedisThrottle implements SendThrottle {
   constructor(
     private readonly redis: Redis,
     private readonly provider: string,
-    private readonly providerPerSecond: number,
+    private readonly perSecond: number,
     private readonly perAccountSecond: number,
   ) {}
 
-  get perSecond(): number {
-    return Math.min(this.providerPerSecond, this.perAccountSecond);
-  }
-
-  async take(account: string, count = 1): Promise<void> {
+  async take(account: string): Promise<void> {
     const burst = (rate: number) => Math.max(1, Math.floor(rate / 10));
-    await pace(
-      this.redis,
-      [
-        {
-          key: `pace:email:${this.provider}`,
-          perSecond: this.providerPerSecond,
-          burst: burst(this.providerPerSecond),
-        },
-        {
-          key: `pace:email:${this.provider}:account:${account}`,
-          perSecond: this.perAccountSecond,
-          burst: burst(this.perAccountSecond),
-        },
-      ],
-      count,
-    );
+    await pace(this.redis, [
+      { key: `pace:email:${this.provider}`, perSecond: this.perSecond, burst: burst(this.perSecond) },
+      {
+        key: `pace:email:${this.provider}:account:${account}`,
+        perSecond: this.perAccountSecond,
+        burst: burst(this.perAccountSecond),
+      },
+    ]);
   }
 }
 
@@ -199,17 +182,15 @@ export class Throttle implements SendThrottle {
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
-    readonly perSecond: number,
+    private readonly perSecond: number,
     private readonly clock: () => number = () => performance.now(),
   ) {
     this.tokens = perSecond;
     this.last = clock();
   }
 
-  take(_account?: string, count = 1): Promise<void> {
-    const next = this.queue.then(async () => {
-      for (let i = 0; i < count; i++) await this.wait();
-    });
+  take(_account?: string): Promise<void> {
+    const next = this.queue.then(() => this.wait());
     this.queue = next;
     return next;
   }
