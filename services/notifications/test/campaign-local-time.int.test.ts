@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { fromBinary } from "@bufbuild/protobuf";
 import { createLogger } from "@crafter/kit";
 import {
   type GatewaySession,
@@ -7,6 +8,7 @@ import {
   throwawayDatabase,
   verifiedSession,
 } from "@crafter/kit/testing";
+import { CampaignScheduledSchema } from "@crafter/proto/crafter/events/v1/email_pb";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { businessZones } from "../src/clients/business-zones";
 import { workflowsEmailCrafts } from "../src/clients/crafts";
@@ -190,6 +192,13 @@ describe("a campaign at each contact's local time", () => {
       scheduledAt: new Date("2026-03-29T08:00:00Z"),
       startsAt: new Date("2026-03-28T19:00:00Z"),
     });
+    // The calendar places it by CampaignScheduled: at the business's 09:00, on the business's Sunday.
+    const doc = await deps.stores.campaigns.model.findById(draft._id).lean();
+    const bytes = (payload: unknown) =>
+      payload instanceof Uint8Array ? payload : new Uint8Array((payload as { buffer: Uint8Array }).buffer);
+    expect((doc?.outbox ?? []).map((entry) => fromBinary(CampaignScheduledSchema, bytes(entry.payload)).at)).toEqual([
+      "2026-03-29T08:00:00.000Z",
+    ]);
 
     const none = { tokyo: 0, london: 0, nozone: 0, la: 0 };
     expect(await roundAt("2026-03-28T18:59:59Z", none)).toEqual(none);

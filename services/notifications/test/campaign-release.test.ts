@@ -1,6 +1,6 @@
 import { instantAt } from "@crafter/time";
 import { describe, expect, it } from "@jest/globals";
-import { isReleased, releaseAtFor, releaseProgress, startOfSending } from "../src/domain/campaign-release";
+import { isReleased, releaseAtFor, releaseProgress, releasesOf, startOfSending } from "../src/domain/campaign-release";
 
 const LONDON = "Europe/London";
 const LA = "America/Los_Angeles";
@@ -51,6 +51,15 @@ describe("releaseAtFor", () => {
       expect(releaseAtFor(scheduled, LONDON, zone)).toEqual(scheduled);
     // A campaign scheduled before the business had a zone reads as UTC.
     expect(releaseAtFor(at("2026-03-29T09:00:00Z"), "", LA)).toEqual(at("2026-03-29T16:00:00Z"));
+  });
+});
+
+describe("releasesOf", () => {
+  it("gives each zone the same instant as releaseAtFor, whatever the order it is asked in", () => {
+    const scheduled = instantAt("2026-03-08T09:00", LA)!;
+    const releaseOf = releasesOf(scheduled, LA);
+    for (const zone of [LONDON, LA, "", LONDON, "Asia/Tokyo", undefined, LA])
+      expect(releaseOf(zone)).toEqual(releaseAtFor(scheduled, LA, zone));
   });
 });
 

@@ -40,6 +40,23 @@ export function releaseAtFor(scheduledAt: Date, businessZone: string, contactZon
   return sameWallClockIn(scheduledAt, business, canonicalTimeZone(contactZone) ?? business);
 }
 
+/**
+ * `releaseAtFor` of one campaign, remembered per zone: a segment of many thousand contacts has a
+ * few dozen zones, and each instant costs a time-zone conversion.
+ */
+export function releasesOf(scheduledAt: Date, businessZone: string): (contactZone: string | undefined) => Date {
+  const known = new Map<string, Date>();
+  return (contactZone) => {
+    const key = contactZone ?? "";
+    let release = known.get(key);
+    if (!release) {
+      release = releaseAtFor(scheduledAt, businessZone, key);
+      known.set(key, release);
+    }
+    return release;
+  };
+}
+
 /** Whether a delivery may be sent at `now`: it has no release instant, or that instant has come. */
 export function isReleased(delivery: { releaseAt?: Date | null }, now: Date): boolean {
   return !delivery.releaseAt || new Date(delivery.releaseAt).getTime() <= now.getTime();

@@ -165,6 +165,19 @@ export class EmailRepository {
     return this.deliveries.find({ campaignId }, { html: 0 }).lean<DeliveryDoc[]>();
   }
 
+  /** How many of a campaign's deliveries are released at `now` (no release instant, or one that has come). */
+  async countReleased(campaignId: string, now: Date): Promise<number> {
+    return this.deliveries.countDocuments({
+      campaignId,
+      $or: [{ releaseAt: { $exists: false } }, { releaseAt: null }, { releaseAt: { $lte: now } }],
+    });
+  }
+
+  /** How many of a campaign's deliveries have an outcome (sent, failed or skipped). */
+  async countFinal(campaignId: string): Promise<number> {
+    return this.facts.countDocuments({ campaignId, kind: { $in: [...FINAL_FACTS] } });
+  }
+
   /** The release instants of a campaign's deliveries (absent: released with the campaign). */
   async releases(campaignId: string): Promise<Array<{ releaseAt?: Date }>> {
     return this.deliveries.find({ campaignId }, { _id: 0, releaseAt: 1 }).lean<Array<{ releaseAt?: Date }>>();

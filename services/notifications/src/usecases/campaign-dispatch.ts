@@ -1,6 +1,6 @@
 import { isAppError } from "@crafter/kit";
 import type { NotificationsDeps } from "../deps";
-import { isReleased, releaseAtFor } from "../domain/campaign-release";
+import { isReleased, releasesOf } from "../domain/campaign-release";
 import { chooseWinner, variantOf } from "../domain/campaign-rules";
 import type { StoredCampaign } from "../store/campaigns.repository";
 import { type DeliveryDoc, type FactDoc, FINAL_FACTS, type NewDelivery } from "../store/email.repository";
@@ -37,7 +37,10 @@ async function materialize(deps: Deps, campaign: StoredCampaign): Promise<Stored
   const share = campaign.abTest ? campaign.abTest.share : null;
   const now = deps.now();
   const seen = new Set<string>();
-  const scheduledAt = campaign.sendTimeBy === "contact" ? campaign.scheduledAt : null;
+  const releaseOf =
+    campaign.sendTimeBy === "contact" && campaign.scheduledAt
+      ? releasesOf(new Date(campaign.scheduledAt), campaign.timeZone)
+      : null;
   for await (const page of deps.email.contacts.subscribedMembers(
     campaign.userId,
     campaign.projectId,
@@ -59,7 +62,7 @@ async function materialize(deps: Deps, campaign: StoredCampaign): Promise<Stored
       subject: "",
       preheader: "",
       html: "",
-      ...(scheduledAt ? { releaseAt: releaseAtFor(scheduledAt, campaign.timeZone, contact.timeZone) } : {}),
+      ...(releaseOf ? { releaseAt: releaseOf(contact.timeZone) } : {}),
     }));
     await deps.stores.email.recordDeliveries(deliveries, now);
   }
@@ -136,6 +139,14 @@ export async function dispatchCampaign(
     if (now.getTime() - new Date(campaign.waitingCheckedAt).getTime() < deps.email.limitRetryMs) return;
   const resumed = campaign.materialized;
   if (!campaign.materialized) campaign = await materialize(deps, campaign);
+  // At each contact's local time most rounds find nobody newly released: two counts, not every delivery.
+  if (resumed && campaign.sendTimeBy === "contact") {
+    const [released, done] = await Promise.all([
+      deps.stores.email.countReleased(campaign._id, now),
+      deps.stores.email.countFinal(campaign._id),
+    ]);
+    if (done >= released && released < campaign.recipients) return;
+  }
 
   const [deliveries, facts] = await Promise.all([
     deps.stores.email.campaignDeliveries(campaign._id),
