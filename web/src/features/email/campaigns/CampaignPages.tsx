@@ -162,11 +162,13 @@ export function CampaignsPage() {
             {
               title: "When",
               render: (_v, c) =>
-                c.sentAt
-                  ? time(c.sentAt)
-                  : c.scheduledAt
-                    ? `Scheduled ${time(c.scheduledAt, false)}${c.sendTimeBy === "contact" ? " each contact's time" : ""}`
-                    : "—",
+                c.sendTimeBy === "contact" && c.scheduledAt
+                  ? `${time(c.scheduledAt, false)} each contact's time`
+                  : c.sentAt
+                    ? time(c.sentAt)
+                    : c.scheduledAt
+                      ? `Scheduled ${time(c.scheduledAt, false)}`
+                      : "—",
             },
             { title: "Sent", render: (_v, c) => c.stats.sent },
             { title: "Delivery", render: (_v, c) => formatRate(c.stats.deliveryRate, c.stats.sent) },
@@ -845,11 +847,14 @@ export function CampaignDetailPage() {
                 },
               ]
             : []),
-          {
-            key: "when",
-            label: campaign.sentAt ? "Sent" : "Scheduled",
-            children: time(campaign.sentAt || campaign.scheduledAt),
-          },
+          // At each contact's local time the scheduled time stays what matters; sending starts well before it.
+          campaign.sendTimeBy === "contact" && campaign.scheduledAt
+            ? { key: "when", label: "Scheduled", children: time(campaign.scheduledAt) }
+            : {
+                key: "when",
+                label: campaign.sentAt ? "Sent" : "Scheduled",
+                children: time(campaign.sentAt || campaign.scheduledAt),
+              },
           ...(campaign.sendTimeBy === "contact"
             ? [
                 {
