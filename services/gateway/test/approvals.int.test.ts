@@ -187,6 +187,13 @@ describe("an approval link", () => {
     expect(campaigns.body.result.states).toEqual([
       expect.objectContaining({ subjectId: freshId, state: "awaiting", reviewer: "Lee" }),
     ]);
+    // The campaigns list filters by the same state.
+    const awaiting = await owner.get(`/api/email/campaigns?projectId=${projectId}&approval=awaiting`);
+    expect(awaiting.status).toBe(200);
+    expect(awaiting.body.result.result.map((c: { id: string }) => c.id)).toContain(freshId);
+    const approvedOnly = await owner.get(`/api/email/campaigns?projectId=${projectId}&approval=approved`);
+    expect(approvedOnly.body.result.result.map((c: { id: string }) => c.id)).not.toContain(freshId);
+    expect((await owner.get(`/api/email/campaigns?projectId=${projectId}&approval=maybe`)).status).toBe(400);
     const tooMany = Array.from({ length: 101 }, (_, i) => `c${i}`).join(",");
     expect((await owner.get(`/api/approvals/states?subjectKind=craft&ids=${tooMany}`)).status).toBe(400);
     expect((await owner.get("/api/approvals/states?subjectKind=page&ids=a")).status).toBe(400);

@@ -246,6 +246,8 @@ const previewContactSchema = z.object({
   lastName: z.string(),
 });
 
+const APPROVAL_FILTERS = ["awaiting", "approved", "changes_requested"] as const;
+
 export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
   const one = (campaign: Campaign | undefined) => toCampaignJson(campaign);
   return [
@@ -259,6 +261,10 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       query: z.object({
         projectId: text("projectId", 64).optional(),
         status: z.enum(STATUSES, { error: `status is one of ${STATUSES.join(", ")}` }).optional(),
+        approval: z
+          .enum(APPROVAL_FILTERS, { error: `approval is one of ${APPROVAL_FILTERS.join(", ")}` })
+          .optional()
+          .meta({ description: "Only campaigns in this approval state (a reviewer's link)." }),
         ...paging,
       }),
       response: paged(campaignSchema),
@@ -266,7 +272,13 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       handler: async ({ query, as, project }) => {
         const projectId = project.projectId;
         const answer = await clients.campaigns.listCampaigns(
-          { projectId, status: query.status ?? "", page: query.page, pageSize: query.pageSize },
+          {
+            projectId,
+            status: query.status ?? "",
+            approval: query.approval ?? "",
+            page: query.page,
+            pageSize: query.pageSize,
+          },
           as,
         );
         return {

@@ -449,3 +449,30 @@ export async function listApprovalStates(
     return { subjectId, ...summary };
   });
 }
+
+/**
+ * The ids of a project's crafts or campaigns whose approval state is `state` (awaiting, approved,
+ * changes_requested): one indexed read of the project's links, then the events of each shared item.
+ */
+export async function subjectsInState(
+  deps: Pick<NotificationsDeps, "stores">,
+  userId: string,
+  projectId: string,
+  kind: SubjectKind,
+  state: Exclude<ApprovalStateName, "none">,
+): Promise<Set<string>> {
+  const byKey = new Map<string, ApprovalLinkDoc[]>();
+  for (const link of await deps.stores.approvals.linksOfProject(userId, projectId)) {
+    if (link.subjectKind !== kind) continue;
+    byKey.set(link.subjectKey, [...(byKey.get(link.subjectKey) ?? []), link]);
+  }
+  const ids = new Set<string>();
+  await Promise.all(
+    [...byKey].map(async ([key, links]) => {
+      const linkIds = new Set(links.map((l) => l.linkId));
+      const events = (await deps.stores.approvals.eventsOf(userId, key)).filter((e) => linkIds.has(e.linkId));
+      if (approvalState(links, events).state === state) ids.add(links[0]!.subjectId);
+    }),
+  );
+  return ids;
+}

@@ -18,7 +18,12 @@ import { EDITABLE, MISSING_ADDRESS, readinessErrors, type Stats, statsOf } from 
 import type { BusinessFooter } from "../domain/email-compose";
 import type { AbTestDoc, CampaignStatus, StoredCampaign } from "../store/campaigns.repository";
 import { type DeliveryDoc, type FactDoc, FINAL_FACTS } from "../store/email.repository";
+import { subjectsInState } from "./approvals";
 import { composeUntracked } from "./email-delivery";
+
+/** The approval states the campaigns list filters by. */
+const APPROVAL_FILTERS = ["awaiting", "approved", "changes_requested"] as const;
+
 import { getTemplate, renderMjml } from "./templates";
 
 type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
@@ -138,12 +143,31 @@ export function paging(page: number, pageSize: number): { page: number; pageSize
 export async function listCampaigns(
   deps: Deps,
   caller: Caller,
-  input: { projectId: string; status: string; page: number; pageSize: number },
+  input: { projectId: string; status: string; page: number; pageSize: number; approval?: string },
 ): Promise<{ items: CampaignView[]; count: number; page: number; pageSize: number }> {
   const { page, pageSize } = paging(input.page, input.pageSize);
+  const projectId = input.projectId.slice(0, LIMITS.id);
+  if (input.approval) {
+    if (!APPROVAL_FILTERS.includes(input.approval as (typeof APPROVAL_FILTERS)[number]))
+      throw badRequest({ approval: "approval is awaiting, approved or changes_requested" });
+    // The shared campaigns are few: narrowed by the project's links, then paged here.
+    const ids = await subjectsInState(
+      deps,
+      caller.userId,
+      projectId,
+      "campaign",
+      input.approval as (typeof APPROVAL_FILTERS)[number],
+    );
+    const shared = ids.size > 0 ? await deps.stores.campaigns.byIds(caller.userId, [...ids]) : [];
+    const matching = shared
+      .filter((c) => c.projectId === projectId && (!input.status || c.status === input.status))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    const items = matching.slice((page - 1) * pageSize, page * pageSize);
+    return { items: await Promise.all(items.map((c) => view(deps, c))), count: matching.length, page, pageSize };
+  }
   const { items, count } = await deps.stores.campaigns.list(
     caller.userId,
-    input.projectId.slice(0, LIMITS.id),
+    projectId,
     input.status.slice(0, 20),
     page,
     pageSize,

@@ -43,8 +43,8 @@ export const emailKeys = {
   templates: (kind: TemplateKind, scope: TemplateScope, page = 1) =>
     `/api/email/templates?kind=${kind}&scope=${scope}&page=${page}&pageSize=24`,
   template: (id: string) => `/api/email/templates/${encodeURIComponent(id)}`,
-  campaigns: (page = 1, status = "") =>
-    `/api/email/campaigns?page=${page}&pageSize=20${status ? `&status=${encodeURIComponent(status)}` : ""}`,
+  campaigns: (page = 1, status = "", approval = "") =>
+    `/api/email/campaigns?page=${page}&pageSize=20${status ? `&status=${encodeURIComponent(status)}` : ""}${approval ? `&approval=${encodeURIComponent(approval)}` : ""}`,
   campaign: (id: string) => `/api/email/campaigns/${encodeURIComponent(id)}`,
   recipients: (id: string, page = 1) =>
     `/api/email/campaigns/${encodeURIComponent(id)}/recipients?page=${page}&pageSize=20`,
@@ -204,8 +204,8 @@ export function isCampaignKey(key: unknown): boolean {
   return typeof key === "string" && key.startsWith("/api/email/campaigns");
 }
 
-export function useCampaigns(page: number, status = "") {
-  return useSWR<Paged<Campaign>>(emailKeys.campaigns(page, status), fetcher);
+export function useCampaigns(page: number, status = "", approval = "") {
+  return useSWR<Paged<Campaign>>(emailKeys.campaigns(page, status, approval), fetcher);
 }
 
 export function useCampaign(id: string | undefined) {

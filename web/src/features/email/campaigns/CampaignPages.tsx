@@ -38,7 +38,7 @@ import { LinkButton } from "../../../shared/LinkButton";
 import { EmptyState, ErrorState, FullPageSpin, LoadingBlock } from "../../../shared/states";
 import { useBusinessTimeZone } from "../../../shared/time-zone";
 import { ApprovalStateTag, ApprovalSummary, ApprovalTag, ShareForApprovalButton } from "../../approvals/ApprovalPanel";
-import { useApprovalStates } from "../../approvals/approval-api";
+import { STATE_LABEL, useApprovalStates } from "../../approvals/approval-api";
 import { SenderNotice } from "../../sender/SenderNotice";
 import {
   type Campaign,
@@ -86,7 +86,8 @@ function StatusTag({ campaign }: { campaign: Pick<Campaign, "status" | "waiting"
 export function CampaignsPage() {
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState("");
-  const { data, error, isLoading, mutate } = useCampaigns(page, status);
+  const [approval, setApproval] = useState("");
+  const { data, error, isLoading, mutate } = useCampaigns(page, status, approval);
   const time = useCampaignTime();
   const campaigns = data?.result ?? [];
   const approvals = useApprovalStates(
@@ -114,6 +115,22 @@ export function CampaignsPage() {
               ...Object.keys(STATUS_COLOURS).map((s) => ({ value: s, label: s })),
             ]}
           />
+          <Select
+            aria-label="Approval"
+            value={approval}
+            onChange={(value) => {
+              setApproval(value);
+              setPage(1);
+            }}
+            style={{ width: 170 }}
+            data-testid="approval-filter"
+            options={[
+              { value: "", label: "Any approval" },
+              { value: "awaiting", label: STATE_LABEL.awaiting.label },
+              { value: "approved", label: STATE_LABEL.approved.label },
+              { value: "changes_requested", label: STATE_LABEL.changes_requested.label },
+            ]}
+          />
           <LinkButton to={EMAIL_PAGES.newCampaign} type="primary" icon={<PlusOutlined />} data-testid="new-campaign">
             New campaign
           </LinkButton>
@@ -123,6 +140,22 @@ export function CampaignsPage() {
         <ErrorState error={error} onRetry={() => void mutate()} />
       ) : isLoading ? (
         <LoadingBlock rows={6} />
+      ) : (!data || data.result.length === 0) && (status || approval) ? (
+        <EmptyState
+          testId="campaigns-none-match"
+          description="No campaigns match these filters."
+          action={
+            <Button
+              onClick={() => {
+                setStatus("");
+                setApproval("");
+                setPage(1);
+              }}
+            >
+              Show all campaigns
+            </Button>
+          }
+        />
       ) : !data || data.result.length === 0 ? (
         <EmptyState
           testId="campaigns-empty"
