@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { type GatewaySession, gatewayUrl } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, jest } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserStep, launchChromium, sidewaysScroll, signedInContext } from "./support";
+import { browserStep, choose, launchChromium, sidewaysScroll, signedInContext } from "./support";
 
 // An approval link in Chromium: the owner shares a campaign from its page ("Share for approval"),
 // a reviewer without an account opens the link on a phone, asks for changes and approves; the
@@ -126,6 +126,10 @@ describe("an approval link", () => {
     await page.goto("/app/email/campaigns");
     const row = page.locator("tr", { hasText: `Spring service ${run}` });
     await expect(row.getByTestId("approval-state-tag").textContent()).resolves.toBe("Approved · Dana");
+    await choose(page, "approval-filter", "Changes requested");
+    await page.getByTestId("campaigns-none-match").waitFor();
+    await choose(page, "approval-filter", "Approved");
+    await row.waitFor();
     expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${shots}/campaigns-list-390.png` });
     await page.setViewportSize(DESKTOP);
