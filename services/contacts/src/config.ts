@@ -39,6 +39,13 @@ export const configSchema = baseConfigSchema.extend({
   /** "Ask for permission" emails a second, across every replica (Redis), and per user within that. */
   CONSENT_ASKS_PER_SECOND: z.coerce.number().positive().default(20),
   CONSENT_ASKS_PER_USER_SECOND: z.coerce.number().positive().default(5),
+  /**
+   * An import job's lock in ms (jobs/import-queue.ts): a replica killed mid-import has its import
+   * resumed elsewhere within about twice this. Renewed every half of it while the import runs.
+   */
+  IMPORT_JOB_LOCK_MS: z.coerce.number().int().min(2000).default(15_000),
+  /** Imports each replica runs at once. */
+  IMPORT_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
 });
 
 export type Config = z.infer<typeof configSchema>;

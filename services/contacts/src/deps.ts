@@ -25,6 +25,11 @@ export interface ContactsDeps {
   paceConsentAsk: (userId: string) => Promise<number>;
   /** Wakes the outbox relay after a write that pushed an event. */
   kick: () => void;
+  /**
+   * Queues a started import's run (jobs/import-queue.ts, BullMQ); `resumed` when it may have run
+   * before without its job (Redis lost it), so its rows already applied are looked up first.
+   */
+  enqueueImport: (importId: string, resumed?: boolean) => Promise<void>;
   logger: Logger;
   now: () => Date;
 }

@@ -6,12 +6,13 @@ import { configSchema } from "./config";
 import type { ContactsDeps } from "./deps";
 import { contactsConsumers } from "./events/consumers";
 import { ContactsEvents } from "./events/publishers";
+import { createImportQueue } from "./jobs/import-queue";
 import { access, leadsAccess } from "./rpc/access";
 import { routes } from "./rpc/routes";
 import { createStores } from "./store";
 import { resumeConsentAsks } from "./usecases/consent-asks";
 import { startDateTokenBackfill } from "./usecases/date-tokens";
-import { resumeImports } from "./usecases/imports";
+import { failImport, resumeImports, runImport } from "./usecases/imports";
 
 await runService({
   name: "contacts",
@@ -36,6 +37,13 @@ await runService({
             timeoutMs: config.AI_TIMEOUT_MS,
           }
         : undefined;
+    const importQueue = createImportQueue({
+      redisUrl: config.REDIS_URL,
+      namespace: config.CRAFTER_NAMESPACE,
+      logger,
+      lockMs: config.IMPORT_JOB_LOCK_MS,
+      concurrency: config.IMPORT_CONCURRENCY,
+    });
     const deps: ContactsDeps = {
       stores,
       events,
@@ -48,11 +56,18 @@ await runService({
           { key: `pace:consent-ask:user:${userId}`, perSecond: config.CONSENT_ASKS_PER_USER_SECOND, burst: 1 },
         ]),
       kick,
+      enqueueImport: (importId, resumed) => importQueue.enqueue(importId, resumed),
       logger,
       now: () => new Date(),
     };
-    // Imports a stopped service left running go on from their last checkpoint.
-    setTimeout(() => resumeImports(deps).catch((err) => logger.error({ err }, "resuming imports failed")), 500);
+    if (process.argv[2] !== "migrate") {
+      importQueue.start(
+        (importId, run) => runImport(deps, importId, run),
+        (importId, error) => failImport(deps, importId, error),
+      );
+      // Imports whose job Redis lost are queued again (a no-op for those still queued or running).
+      void resumeImports(deps).catch((err) => logger.error({ err }, "resuming imports failed"));
+    }
     // Requests for permission a stopped service left running go on (each contact asked once).
     setTimeout(
       () => resumeConsentAsks(deps).catch((err) => logger.error({ err }, "resuming requests for permission failed")),
@@ -66,6 +81,7 @@ await runService({
       publishes: events.topics,
       outbox: stores.outbox,
       consumers: contactsConsumers(config.CRAFTER_NAMESPACE, deps),
+      onStop: () => importQueue.close(),
     };
   },
 });

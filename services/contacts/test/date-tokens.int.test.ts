@@ -42,7 +42,6 @@ function oldContact(id: string, dates: { birthday?: string; customerSince?: stri
     consentAt: savedAt,
     interactionCounts: {},
     interactionCount: 0,
-    searchTokens: [id],
     facets: ["tags:old", "consent:subscribed"],
     outbox: [],
     createdAt: savedAt,

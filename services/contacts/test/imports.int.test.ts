@@ -1,11 +1,15 @@
 // CSV imports through the gateway and the contacts service (test stack): real export layouts,
-// duplicates, bad rows, the plan's profile limit and a service restart in the middle of an import.
+// duplicates, bad rows, the plan's profile limit, a service restart and a kill -9 in the middle of an import.
 import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type GatewaySession, repoRoot } from "@crafter/kit/testing";
+import { type GatewaySession, repoRoot, stackEnv } from "@crafter/kit/testing";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
+import mongoose from "mongoose";
+import { contactModel } from "../src/store/contact.repository";
 import { rawGet, userWithProject } from "./helpers";
+import { contactDocument, forgetContactSnapshot } from "./seeded-contacts";
 
 jest.setTimeout(240_000);
 
@@ -279,5 +283,97 @@ describe("a restart in the middle of an import", () => {
     const done = await untilDone(session, id);
     expect(done.result).toMatchObject({ processed: 5000, total: 5000, created: 250, overLimit: 4750, failed: 0 });
     expect((await session.get("/api/contacts?pageSize=1")).body.result.meta.count).toBe(250);
+  });
+});
+
+/** A connection to one of the stack's service databases; close it after. */
+function serviceDatabase(service: string) {
+  const env = stackEnv();
+  return mongoose
+    .createConnection(env.MONGODB_URL ?? "mongodb://127.0.0.1:27017/", {
+      dbName: `${env.CRAFTER_NAMESPACE ?? "crafter_test"}_${service}`.replace(/-/g, "_"),
+    })
+    .asPromise();
+}
+
+describe("a kill -9 of the contacts service in the middle of an import", () => {
+  it("resumes the job on BullMQ and applies every row once: each new contact created once, each update and consent change once", async () => {
+    const { session, projectId } = await userWithProject("imports-kill");
+    const userId = JSON.parse(
+      Buffer.from((session.cookies.get("crafter_at") ?? "").split(".")[1] ?? "", "base64url").toString(),
+    ).sub as string;
+    // On Pro (5,000 profiles), as Stripe's subscription webhook would put the user.
+    const billing = await serviceDatabase("billing");
+    const now = new Date();
+    await billing.collection("subscriptions").insertOne({
+      _id: randomUUID() as never,
+      userId,
+      plan: "pro",
+      planKey: "ProMonthly",
+      status: "active",
+      createdAt: now,
+      updatedAt: now,
+    });
+    await billing.close();
+    // 2,000 people already there (pending consent), written straight into the database.
+    const EXISTING = 2000;
+    const contactsDb = await serviceDatabase("contacts");
+    const contacts = contactModel(contactsDb);
+    const seeded = Array.from({ length: EXISTING }, (_, i) =>
+      contactDocument({ userId, projectId }, { email: `old${i}@kill.test`, firstName: `Old${i}`, consent: "pending" }),
+    );
+    await contacts.insertMany(seeded, { ordered: false });
+    await forgetContactSnapshot({ userId, projectId });
+    // 4,000 rows, alternating: an update of an existing person (a new name, opted in: a consent
+    // change) and a new person. Each batch of 500 holds both kinds.
+    const rows = Array.from({ length: 2 * EXISTING }, (_, i) =>
+      i % 2 === 0
+        ? `old${i / 2}@kill.test,Renamed${i / 2},2025-01-05 10:00:00`
+        : `new${(i - 1) / 2}@kill.test,New${(i - 1) / 2},2025-01-05 10:00:00`,
+    );
+    const uploaded = await upload(session, ["Email Address,First Name,OPTIN_TIME", ...rows].join("\n"));
+    const id = uploaded.body.result.id;
+    expect((await session.put(`/api/contacts/imports/${id}`, { duplicates: "update" })).status).toBeLessThan(400);
+    const until = Date.now() + 120_000;
+    let seen = 0;
+    while (seen === 0 && Date.now() < until) {
+      seen = (await session.get(`/api/contacts/imports/${id}`)).body.result.result.processed;
+      if (seen === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(seen).toBeGreaterThan(0);
+    expect(seen).toBeLessThan(rows.length);
+    // The process holding the job dies mid-batch, then comes back; BullMQ hands the stalled job to it
+    // once the dead one's lock expires.
+    const pid = Number(readFileSync(join(repoRoot, ".data/stack/test/contacts.pid"), "utf8"));
+    process.kill(pid, "SIGKILL");
+    execFileSync("node", ["scripts/stack.mjs", "up", "--profile", "test", "contacts"], {
+      cwd: repoRoot,
+      env: process.env,
+    });
+    const done = await untilDone(session, id);
+    expect(done.status).toBe("result");
+    expect(done.result).toMatchObject({
+      processed: rows.length,
+      created: EXISTING,
+      updated: EXISTING,
+      skipped: 0,
+      failed: 0,
+      overLimit: 0,
+    });
+    const stored = await contacts.find({ userId, projectId }, { email: 1, firstName: 1, consent: 1 }).lean();
+    expect(stored).toHaveLength(2 * EXISTING);
+    expect(new Set(stored.map((c) => c.email)).size).toBe(2 * EXISTING);
+    expect(stored.filter((c) => c.email.startsWith("old") && c.firstName.startsWith("Renamed"))).toHaveLength(EXISTING);
+    // One consent change per row: the update's "subscribed", the new contact's first status.
+    const changes = await contactsDb
+      .collection("consent_changes")
+      .find({ userId, projectId, source: "import" }, { projection: { contactId: 1 } })
+      .toArray();
+    expect(changes).toHaveLength(2 * EXISTING);
+    expect(new Set(changes.map((c) => c.contactId)).size).toBe(2 * EXISTING);
+    await contactsDb.close();
+    expect((await session.get(`/api/contacts?projectId=${projectId}&pageSize=1`)).body.result.meta.count).toBe(
+      2 * EXISTING,
+    );
   });
 });

@@ -8,7 +8,6 @@ import {
   type CustomFieldDefinition,
   fieldCatalogue,
 } from "./fields";
-import { searchTokens } from "./search";
 import { contactFacets, monthDayFacets, type SegmentContact } from "./segment";
 
 /**
@@ -215,14 +214,12 @@ export function segmentView(contact: ContactState, interactionTypes: readonly st
   return view;
 }
 
-/** The indexed arrays of a contact: search tokens (name, company, email) and facets (segment.ts). */
+/** The indexed arrays of a contact: its facets (segment.ts). */
 export function indexedArrays(
   contact: ContactState,
   customFields: readonly CustomFieldDefinition[],
-): { searchTokens: string[]; facets: string[] } {
+): { facets: string[] } {
   return {
-    // The email's words too (local part and domain: "bletch" finds …@bletchley.example).
-    searchTokens: searchTokens([contact.firstName, contact.lastName, contact.company, contact.email], contact.email),
     facets: contactFacets(segmentView(contact, []), fieldCatalogue(customFields)),
   };
 }

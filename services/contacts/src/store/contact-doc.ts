@@ -25,9 +25,13 @@ export interface ContactDoc {
   /** Interactions per type, recounted from the interactions collection after each append. */
   interactionCounts: Record<string, number>;
   interactionCount: number;
-  /** Token search (domain/search.ts) and facets (domain/segment.ts), matched by indexed equality. */
-  searchTokens: string[];
+  /** Facets (domain/segment.ts), matched by indexed equality. Search reads the project's snapshot. */
   facets: string[];
+  /**
+   * The import row (`<importId>:<line>`) that last updated this contact, written in the same update:
+   * a resumed import finds its row applied and does not apply it twice.
+   */
+  importRow?: string;
   outbox: OutboxEntry[];
   outboxMinute?: number;
   createdAt: Date;

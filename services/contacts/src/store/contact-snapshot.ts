@@ -13,8 +13,8 @@ const MAX_DELTA = 2_000;
 const STREAM_LENGTH = 20_000;
 
 /**
- * One contact as the snapshot keeps it. `searchTokens` is not kept (the `words` it is made of are:
- * domain/search.ts `matchesToken`), so `contact.searchTokens` is empty here.
+ * One contact as the snapshot keeps it, with the `words` its search matches (domain/search.ts
+ * `matchesToken`).
  */
 export interface SnapshotEntry {
   contact: StoredContact;
@@ -262,7 +262,7 @@ export class ContactSnapshots {
   }
 }
 
-/** `[id, updatedOn ms, "<ms>|" + v8(contact without tokens and outbox)]`. */
+/** `[id, updatedOn ms, "<ms>|" + v8(contact without outbox)]`; search tokens some old documents still carry are left out. */
 function encode(contact: StoredContact): readonly [string, number, Buffer] {
   const {
     searchTokens: _tokens,
@@ -271,6 +271,7 @@ function encode(contact: StoredContact): readonly [string, number, Buffer] {
     ...kept
   } = contact as StoredContact & {
     outbox?: unknown;
+    searchTokens?: unknown;
   };
   const ms = new Date(contact.updatedOn).getTime();
   return [contact._id, ms, Buffer.concat([Buffer.from(`${ms}|`), serialize(kept)])];
@@ -281,7 +282,7 @@ function decode(value: Buffer | null): SnapshotEntry | null {
   if (!value) return null;
   const bar = value.indexOf(0x7c); // "|"
   if (bar < 0 || bar === value.length - 1) return null;
-  const contact = { ...(deserialize(value.subarray(bar + 1)) as StoredContact), searchTokens: [] };
+  const contact = deserialize(value.subarray(bar + 1)) as StoredContact;
   return {
     contact,
     words: [contact.firstName, contact.lastName, contact.company, contact.email].flatMap((text) => words(text ?? "")),

@@ -1,4 +1,12 @@
-import { idField, modelOn, type OutboxEntry, outboxField, outboxMinuteField, outboxMinuteOf } from "@crafter/kit";
+import {
+  idField,
+  isDuplicateKey,
+  modelOn,
+  type OutboxEntry,
+  outboxField,
+  outboxMinuteField,
+  outboxMinuteOf,
+} from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { ConsentStatus } from "../domain/fields";
 import type { Scope } from "./contact.repository";
@@ -103,8 +111,17 @@ export class TimelineRepository {
     await this.consent.create({ ...owned(scope, contactId), status, source, at });
   }
 
-  async appendConsents(docs: Array<Omit<ConsentChangeDoc, "_id">>): Promise<void> {
-    if (docs.length > 0) await this.consent.insertMany(docs, { ordered: false });
+  /**
+   * Appends consent changes, unordered. One given an `_id` (an import's `<importId>:<line>`) that is
+   * already there is left as it is: appending it again (a resumed batch) adds nothing.
+   */
+  async appendConsents(docs: Array<Omit<ConsentChangeDoc, "_id"> & { _id?: string }>): Promise<void> {
+    if (docs.length === 0) return;
+    try {
+      await this.consent.insertMany(docs, { ordered: false });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
   }
 
   /** Oldest first. */

@@ -425,6 +425,7 @@ export async function exportContactData(
     ...data
   } = contact as StoredContact & {
     outboxMinute?: number;
+    searchTokens?: string[];
   };
   return JSON.stringify(
     {

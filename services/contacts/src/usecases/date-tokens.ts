@@ -3,6 +3,7 @@ import { missingMonthDayFacets } from "../domain/contact";
 import type { CustomFieldDefinition } from "../domain/fields";
 import type { StoredContact } from "../store/contact.repository";
 import { stateOf } from "./contacts";
+import { dropSearchTokens } from "./drop-search-tokens";
 import { customDefinitions } from "./scope";
 
 type Deps = Pick<ContactsDeps, "stores" | "logger" | "now">;
@@ -70,19 +71,21 @@ export async function backfillDateTokens(
 }
 
 /**
- * Runs the backfill in the background of a starting service, again after `retryMs` when it fails,
- * until it is done. @returns a function that stops the retries.
+ * Runs the backfill, then the search tokens' drop (drop-search-tokens.ts), in the background of a
+ * starting service, again after `retryMs` when one fails, until both are done. @returns a function that stops the retries.
  */
 export function startDateTokenBackfill(deps: Deps, retryMs = 60_000): () => void {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const run = () => {
     backfillDateTokens(deps)
-      .then((result) => {
+      .then(async (result) => {
         if (!result.alreadyDone) deps.logger.info(result, "date tokens backfilled");
+        const dropped = await dropSearchTokens(deps);
+        if (dropped !== null) deps.logger.info({ dropped }, "search tokens dropped");
       })
       .catch((err) => {
-        deps.logger.error({ err }, "date-token backfill failed; it runs again");
+        deps.logger.error({ err }, "contacts backfill failed; it runs again");
         if (!stopped) timer = setTimeout(run, retryMs).unref();
       });
   };

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { appError, badRequest, type Caller, isDuplicateKey } from "@crafter/kit";
 import type { ContactsDeps } from "../deps";
 import { type ContactFieldsInput, checkContactFields } from "../domain/contact";
@@ -20,7 +21,8 @@ export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 export const BATCH_ROWS = 500;
 const CHUNK_BYTES = 256 * 1024;
 
-type Deps = Pick<ContactsDeps, "stores" | "events" | "kick" | "now" | "plans" | "logger">;
+type Deps = Pick<ContactsDeps, "stores" | "events" | "kick" | "now" | "plans" | "logger" | "enqueueImport">;
+type RunDeps = Omit<Deps, "enqueueImport">;
 
 /** The spec's import state, derived from the import and its checkpoints. */
 export interface ImportView {
@@ -271,7 +273,7 @@ export async function startImport(
   }
   await deps.stores.imports.setStart(doc._id, mapping, input.dedupe, inFile);
   const started: ImportDoc = { ...doc, mapping, dedupe: input.dedupe, inFile, started: true };
-  void runImport(deps, doc._id);
+  await deps.enqueueImport(doc._id);
   return { doc: started, status: "processing", last: undefined, errors: [] };
 }
 
@@ -323,36 +325,51 @@ function nextConsent(current: ConsentStatus, imported: ConsentStatus): ConsentSt
   return current;
 }
 
-const running = new Set<string>();
+/** The key of one row's effect: `<importId>:<line>`. */
+export const rowKey = (importId: string, line: number) => `${importId}:${line}`;
+
+/** The id of the contact an import row creates (a UUID from the row's key): created again, it is a duplicate. */
+export function contactIdOfRow(importId: string, line: number): string {
+  const hex = createHash("sha256").update(rowKey(importId, line)).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 /**
  * Runs (or resumes) an import: rows after the last checkpoint's line, in batches of 500. New contacts
  * are inserted with ContactCreated until the plan's profile limit; the rows past it are reported as
  * errors ("over the limit"), never dropped. Duplicates (in the project or earlier in the file) are
  * updated or skipped. Each batch appends a checkpoint; a second runner fails on it and stops.
+ * Every row's effect is keyed by import and line: a new contact's id is `contactIdOfRow`, an update
+ * writes `importRow` with its fields, a consent change has the row's key as id. So a `resumed` run
+ * (its process was killed mid-batch) reads the project from the database and applies each row of
+ * the interrupted batch once, counting the rows it finds applied as created or updated.
+ * @returns "stopped" when `stopping()` turned true (it stops after a checkpoint), else "done".
+ * @throws the database's errors (the job is retried; `failImport` after the last attempt).
  */
-export async function runImport(deps: Deps, importId: string): Promise<void> {
-  if (running.has(importId)) return;
-  running.add(importId);
-  try {
-    await runImportOnce(deps, importId);
-  } catch (error) {
-    deps.logger.error({ err: error, importId }, "import failed");
-    const last = (await deps.stores.imports.checkpointsOf(importId).catch(() => [])).at(-1);
-    await deps.stores.imports
-      .checkpoint({
-        ...(last ?? zeroCheckpoint(importId)),
-        _id: `${importId}:${(last?.batch ?? -1) + 1}`,
-        batch: (last?.batch ?? -1) + 1,
-        done: true,
-        error: "The import stopped on an internal error. The rows before it are imported.",
-        at: deps.now(),
-      })
-      .catch(() => false);
-    await deps.stores.imports.finishRun(importId).catch(() => undefined);
-  } finally {
-    running.delete(importId);
-  }
+export async function runImport(
+  deps: RunDeps,
+  importId: string,
+  options: { resumed?: boolean; stopping?: () => boolean } = {},
+): Promise<"done" | "stopped"> {
+  return runImportOnce(deps, importId, options.resumed ?? false, options.stopping ?? (() => false));
+}
+
+/** Ends an import whose last attempt failed: a final checkpoint with the error; the rows before it stay imported. */
+export async function failImport(deps: RunDeps, importId: string, error: unknown): Promise<void> {
+  deps.logger.error({ err: error, importId }, "import failed");
+  const last = (await deps.stores.imports.checkpointsOf(importId).catch(() => [])).at(-1);
+  if (last?.done) return;
+  await deps.stores.imports
+    .checkpoint({
+      ...(last ?? zeroCheckpoint(importId)),
+      _id: `${importId}:${(last?.batch ?? -1) + 1}`,
+      batch: (last?.batch ?? -1) + 1,
+      done: true,
+      error: "The import stopped on an internal error. The rows before it are imported.",
+      at: deps.now(),
+    })
+    .catch(() => false);
+  await deps.stores.imports.finishRun(importId).catch(() => undefined);
 }
 
 function zeroCheckpoint(importId: string): ImportCheckpointDoc {
@@ -376,15 +393,23 @@ function zeroCheckpoint(importId: string): ImportCheckpointDoc {
   };
 }
 
-async function runImportOnce(deps: Deps, importId: string): Promise<void> {
+async function runImportOnce(
+  deps: RunDeps,
+  importId: string,
+  resumed: boolean,
+  stopping: () => boolean,
+): Promise<"done" | "stopped"> {
   const doc = await deps.stores.imports.byId(importId);
-  if (!doc?.started || !doc.mapping) return;
+  if (!doc?.started || !doc.mapping) return "done";
   const last = (await deps.stores.imports.checkpointsOf(importId)).at(-1);
   if (last?.done) {
     await deps.stores.imports.finishRun(importId);
-    return;
+    return "done";
   }
   const scope: Scope = { userId: doc.userId, projectId: doc.projectId };
+  // A killed run may have written rows after its last checkpoint, and the project's snapshot may not
+  // have them: it is read again from the database, where each applied row left its key.
+  if (resumed) await deps.stores.contacts.snapshots.invalidate(scope);
   const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
   const customFields = customDefinitions(settings);
   const fields = new Map(fieldCatalogue(customFields).map((f) => [f.key, f]));
@@ -404,7 +429,8 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
   let lastLine = afterLine;
   let errors: ImportErrorDoc[] = [];
   let fresh = new Map<string, Omit<ContactDoc, "outbox" | "outboxMinute">>();
-  let updates: Array<{ current: StoredContact; row: ImportedContact; repeat: boolean }> = [];
+  /** Updates of contacts already there, each with the line of the row that queued it. */
+  let updates: Array<{ current: StoredContact; row: ImportedContact; repeat: boolean; line: number }> = [];
   /** The index in `updates` of each email's queued update (a repeated row with "last" folds into it). */
   let queued = new Map<string, number>();
   const inFile = doc.inFile ?? "first";
@@ -424,6 +450,19 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
         );
         return { ...d, outbox: [event], outboxMinute: Math.floor(event.time.getTime() / 60_000) };
       });
+      // Consent changes first, keyed by the contact's id (the row's): appended again by a resumed
+      // batch, they add nothing, and none is lost to a kill between the two writes.
+      await deps.stores.timeline.appendConsents(
+        docs.map((d) => ({
+          _id: `import:${d._id}`,
+          userId: d.userId,
+          projectId: d.projectId,
+          contactId: d._id,
+          status: d.consent,
+          source: "import",
+          at: d.consentAt ?? d.createdAt,
+        })),
+      );
       let inserted = docs.length;
       try {
         await deps.stores.contacts.insertMany(scope, withEvents);
@@ -435,23 +474,13 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
       }
       totals.created += inserted;
       totals.skipped += docs.length - inserted;
-      await deps.stores.timeline.appendConsents(
-        docs.map((d) => ({
-          userId: d.userId,
-          projectId: d.projectId,
-          contactId: d._id,
-          status: d.consent,
-          source: "import",
-          at: d.consentAt ?? d.createdAt,
-        })),
-      );
       for (const d of docs) known.set(d.email, d as StoredContact);
     }
     // The batch's updates in one write, and their consent changes in another.
     const planned: PlannedUpdate[] = [];
-    const consentChanges: Array<Omit<ConsentChangeDoc, "_id">> = [];
+    const consentChanges: ConsentChangeDoc[] = [];
     let repeats = 0;
-    for (const { current, row, repeat } of updates) {
+    for (const { current, row, repeat, line } of updates) {
       if (repeat) repeats++;
       const checked = checkContactFields(mergeInput(row, current), { customFields, contactTypes }, stateOf(current));
       if (!checked.ok) {
@@ -459,14 +488,23 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
         continue;
       }
       const consent = nextConsent(current.consent, row.consent);
-      const plan = planUpdate(deps, current, checked.value, customFields, { consent });
+      const key = rowKey(importId, line);
+      const plan = planUpdate(deps, current, checked.value, customFields, { consent, importRow: key });
       planned.push(plan);
       if (consent !== current.consent) {
-        consentChanges.push({ ...scope, contactId: current._id, status: consent, source: "import", at: deps.now() });
+        consentChanges.push({
+          _id: key,
+          ...scope,
+          contactId: current._id,
+          status: consent,
+          source: "import",
+          at: deps.now(),
+        });
       }
     }
-    const matched = await deps.stores.contacts.updateMany(scope, planned);
+    // As for new contacts: the consent changes (keyed by row) before the updates.
     await deps.stores.timeline.appendConsents(consentChanges);
+    const matched = await deps.stores.contacts.updateMany(scope, planned);
     for (const { after } of planned) known.set(after.email, after);
     // A contact deleted while the import ran is skipped.
     totals.updated += Math.max(0, matched - repeats);
@@ -558,21 +596,27 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
       } else if (at !== undefined) {
         const earlier = updates[at]!;
         updates[at] = { ...earlier, row: overlay(earlier.row, row) };
-      } else if (current) {
+      } else if (current && current.importRow !== rowKey(importId, record.line)) {
         queued.set(row.email, updates.length);
-        updates.push({ current, row, repeat: true });
+        updates.push({ current, row, repeat: true, line: record.line });
       }
     } else {
       const row = read.contact;
       seenInFile.add(row.email);
       const current = known.get(row.email);
-      if (current) {
+      if (current?._id === contactIdOfRow(importId, record.line)) {
+        // Created by this import before its run was interrupted (resumed).
+        totals.created++;
+      } else if (current && current.importRow === rowKey(importId, record.line)) {
+        // Updated by this row before the run was interrupted (resumed).
+        totals.updated++;
+      } else if (current) {
         if (doc.dedupe === "skip") {
           totals.skipped++;
           skippedExisting.add(row.email);
         } else {
           queued.set(row.email, updates.length);
-          updates.push({ current, row, repeat: false });
+          updates.push({ current, row, repeat: false, line: record.line });
         }
       } else if (remaining <= 0) {
         fail(`Over your plan's limit of ${limit} contacts (${code})`);
@@ -584,14 +628,17 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
           totals.failed++;
         } else {
           remaining--;
-          fresh.set(
-            row.email,
-            newContactDoc(scope, checked.value, "import", row.consent, deps.now(), customFields, row.consentAt),
-          );
+          fresh.set(row.email, {
+            ...newContactDoc(scope, checked.value, "import", row.consent, deps.now(), customFields, row.consentAt),
+            _id: contactIdOfRow(importId, record.line),
+          });
         }
       }
     }
-    if (rows >= BATCH_ROWS && !(await flush(false))) return;
+    if (rows >= BATCH_ROWS) {
+      if (!(await flush(false))) return "done";
+      if (stopping()) return "stopped";
+    }
   }
   for (const problem of problems.splice(0)) {
     if (problem.line <= afterLine) continue;
@@ -606,14 +653,15 @@ async function runImportOnce(deps: Deps, importId: string): Promise<void> {
     rows++;
   }
   if (await flush(true)) await deps.stores.imports.finishRun(importId);
+  return "done";
 }
 
-/** Resumes the imports a stopped service left running (called at start). */
-export async function resumeImports(deps: Deps): Promise<void> {
-  for (const id of await deps.stores.imports.running()) {
-    deps.logger.info({ importId: id }, "resuming import");
-    await runImport(deps, id);
-  }
+/**
+ * Queues again every import not finished (called at start). Its job is normally still in the queue
+ * (then this adds nothing); this covers a Redis that lost it.
+ */
+export async function resumeImports(deps: Pick<ContactsDeps, "stores" | "enqueueImport">): Promise<void> {
+  for (const id of await deps.stores.imports.running()) await deps.enqueueImport(id, true);
 }
 
 /** The rows an import could not take, as CSV: line, email, value, reason. */

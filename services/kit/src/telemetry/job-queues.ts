@@ -57,3 +57,32 @@ export function watchJobQueue(queue: string, read: () => Promise<JobQueueSample>
     samples.delete(queue);
   };
 }
+
+/** The part of a BullMQ `Queue` that `queueSample` reads (structural: the kit does not depend on BullMQ). */
+export interface CountedQueue {
+  getJobCounts(...types: Array<"waiting" | "prioritized" | "active" | "delayed">): Promise<Record<string, number>>;
+  getJobs(
+    types: Array<"wait" | "prioritized">,
+    start: number,
+    end: number,
+    asc: boolean,
+  ): Promise<Array<{ timestamp: number }>>;
+}
+
+/**
+ * A BullMQ queue's sample for `watchJobQueue`: waiting (plain and prioritized), active and delayed
+ * counts, and when the oldest waiting job was added (two Redis reads).
+ */
+export function queueSample(queue: CountedQueue): () => Promise<JobQueueSample> {
+  return async () => {
+    const counts = await queue.getJobCounts("waiting", "prioritized", "active", "delayed");
+    const oldest = await queue.getJobs(["wait", "prioritized"], 0, 0, true);
+    const times = oldest.map((job) => job.timestamp).filter((t) => Number.isFinite(t));
+    return {
+      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      oldestWaitingAt: times.length > 0 ? Math.min(...times) : null,
+    };
+  };
+}

@@ -1,4 +1,4 @@
-import { type JobQueueSample, metrics, watchJobQueue } from "@crafter/kit";
+import { type JobQueueSample, metrics, queueSample, watchJobQueue } from "@crafter/kit";
 import { type Job, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -16,19 +16,7 @@ interface Connected {
 const connect = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
 
 /** A queue's depth and oldest waiting job, for the kit's job gauges. */
-export function sampleOf(queue: Queue): () => Promise<JobQueueSample> {
-  return async () => {
-    const counts = await queue.getJobCounts("waiting", "prioritized", "active", "delayed");
-    const oldest = await queue.getJobs(["wait", "prioritized"], 0, 0, true);
-    const times = oldest.map((job) => job.timestamp).filter((t) => Number.isFinite(t));
-    return {
-      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
-      active: counts.active ?? 0,
-      delayed: counts.delayed ?? 0,
-      oldestWaitingAt: times.length > 0 ? Math.min(...times) : null,
-    };
-  };
-}
+export const sampleOf = (queue: Queue): (() => Promise<JobQueueSample>) => queueSample(queue);
 
 /**
  * A periodic task on a BullMQ job scheduler (`every` ms, kept in Redis under `<namespace>:bull:`):

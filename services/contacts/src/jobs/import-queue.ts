@@ -1,0 +1,123 @@
+import { type Logger, metrics, queueSample, watchJobQueue } from "@crafter/kit";
+import { type Job, Queue, WaitingError, Worker } from "bullmq";
+import { Redis } from "ioredis";
+
+/** The BullMQ queue of contact imports: one job per started import (`import-<importId>`). */
+export const IMPORT_QUEUE = "contact-imports";
+
+/** Attempts of an import's job before it is given up (each resumes from the last checkpoint). */
+export const IMPORT_ATTEMPTS = 3;
+
+interface ImportJob {
+  importId: string;
+  /** Queued again at start for an import whose job was lost: it may have written rows after its last checkpoint. */
+  resumed?: boolean;
+}
+
+/**
+ * How a run ended: `done` (its last checkpoint says so), or `stopped` at a batch boundary because
+ * the worker is closing (the job goes back to waiting, and a replica, or this one restarted, resumes it).
+ */
+export type ImportRunEnd = "done" | "stopped";
+
+export interface ImportQueue {
+  /** Adds an import's job; a no-op while one with its id waits or runs (in any replica). */
+  enqueue(importId: string, resumed?: boolean): Promise<void>;
+  /**
+   * Takes jobs, `concurrency` at a time. `run` imports from the last checkpoint and returns at a
+   * batch boundary once `stopping()` is true; `resumed` says an earlier run of the job may have been
+   * cut short mid-batch (its process died, or it threw). `giveUp` is called after the last attempt failed.
+   */
+  start(
+    run: (importId: string, run: { resumed: boolean; stopping: () => boolean }) => Promise<ImportRunEnd>,
+    giveUp: (importId: string, error: unknown) => Promise<void>,
+  ): void;
+  close(): Promise<void>;
+}
+
+// BullMQ needs connections of its own, which never give up on a command (maxRetriesPerRequest: null).
+const connect = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
+
+/**
+ * Contact imports on BullMQ (keys under `<namespace>:bull:`). A process killed mid-import loses its
+ * job's lock after `lockMs`; BullMQ's stalled check (every `lockMs`) moves the job back to waiting and
+ * a worker of any replica resumes it from its last checkpoint (usecases/imports.ts: every row's effect
+ * is keyed by import and line, so a batch run twice applies each row once). A run that throws is
+ * retried after a backoff, `IMPORT_ATTEMPTS` times in all; each failed attempt counts in
+ * `crafter_jobs_failed_total{queue="contact-imports"}`. Depth and oldest waiting job are gauges (the
+ * kit's `watchJobQueue`).
+ */
+export function createImportQueue(options: {
+  redisUrl: string;
+  namespace: string;
+  logger: Logger;
+  lockMs: number;
+  concurrency: number;
+}): ImportQueue {
+  const prefix = `${options.namespace}:bull`;
+  const producer = connect(options.redisUrl);
+  const queue = new Queue<ImportJob>(IMPORT_QUEUE, { connection: producer, prefix });
+  let worker: Worker<ImportJob> | undefined;
+  let workerConnection: Redis | undefined;
+  let closing = false;
+  let unwatch = () => {};
+  return {
+    async enqueue(importId, resumed = false) {
+      await queue.add(
+        "import",
+        { importId, resumed },
+        {
+          jobId: `import-${importId}`,
+          attempts: IMPORT_ATTEMPTS,
+          backoff: { type: "exponential", delay: 2000 },
+          removeOnComplete: true,
+          removeOnFail: 100,
+        },
+      );
+    },
+    start(run, giveUp) {
+      workerConnection = connect(options.redisUrl);
+      worker = new Worker<ImportJob>(
+        IMPORT_QUEUE,
+        async (job: Job<ImportJob>, token?: string) => {
+          try {
+            // Started before (stalled, failed, or put back at a graceful stop): rows may be written past the checkpoint.
+            const resumed = job.data.resumed === true || job.attemptsStarted > 1 || job.stalledCounter > 0;
+            if ((await run(job.data.importId, { resumed, stopping: () => closing })) === "stopped") {
+              // Back to waiting, not completed nor failed: the next worker resumes it at once.
+              await job.moveToWait(token);
+              throw new WaitingError();
+            }
+          } catch (error) {
+            if (error instanceof WaitingError) throw error;
+            if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await giveUp(job.data.importId, error);
+            throw error;
+          }
+        },
+        {
+          connection: workerConnection,
+          prefix,
+          concurrency: options.concurrency,
+          lockDuration: options.lockMs,
+          stalledInterval: options.lockMs,
+          // A job whose process died is resumed, not failed, however often that happens.
+          maxStalledCount: 100,
+        },
+      );
+      worker.on("failed", (job, error) => {
+        metrics.jobsFailed.add(1, { queue: IMPORT_QUEUE });
+        options.logger.warn({ err: error, importId: job?.data.importId }, "import attempt failed");
+      });
+      worker.on("error", (error) => options.logger.error({ err: error }, "import queue error"));
+      unwatch = watchJobQueue(IMPORT_QUEUE, queueSample(queue));
+    },
+    async close() {
+      closing = true;
+      unwatch();
+      await worker?.close();
+      await queue.close();
+      producer.disconnect();
+      workerConnection?.disconnect();
+    },
+  };
+}
