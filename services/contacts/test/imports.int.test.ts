@@ -1,9 +1,10 @@
 // CSV imports through the gateway and the contacts service (test stack): real export layouts,
 // duplicates, bad rows, the plan's profile limit, a service restart and a kill -9 in the middle of an import.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { type GatewaySession, repoRoot, stackEnv } from "@crafter/kit/testing";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 import mongoose from "mongoose";
@@ -346,9 +347,17 @@ describe("a kill -9 of the contacts service in the middle of an import", () => {
     // once the dead one's lock expires.
     const pid = Number(readFileSync(join(repoRoot, ".data/stack/test/contacts.pid"), "utf8"));
     process.kill(pid, "SIGKILL");
-    execFileSync("node", ["scripts/stack.mjs", "up", "--profile", "test", "contacts"], {
+    // Not execFileSync: a blocked event loop would miss the gateway closing the session's idle
+    // keep-alive socket, and the next request would be written to a closed socket.
+    // On a loaded machine the restarted service may take longer than stack.mjs's 60 s to say it is
+    // ready (its first outbox pass); it is the import's end this test waits for (untilDone, 180 s).
+    await promisify(execFile)("node", ["scripts/stack.mjs", "up", "--profile", "test", "contacts"], {
       cwd: repoRoot,
       env: process.env,
+    }).catch((error: Error) => {
+      const restarted = Number(readFileSync(join(repoRoot, ".data/stack/test/contacts.pid"), "utf8"));
+      if (restarted === pid || !/did not become healthy/.test(error.message)) throw error;
+      process.kill(restarted, 0);
     });
     const done = await untilDone(session, id);
     expect(done.status).toBe("result");
