@@ -90,7 +90,7 @@ load-smoke: install infra build ## A few seconds of each k6 scenario against a f
 load: install infra build ## The long k6 runs (deploy/k6; VUS, DURATION… override) against a fresh test stack
 	scripts/test-stack.sh load
 
-bench: install infra build ## Performance baseline: gateway reads beside hello-world ceilings, RPC, Kafka; a 20,000-email campaign at one and two replicas
+bench: install infra build ## Performance baseline: gateway reads beside hello-world ceilings, RPC, Kafka; a 20,000-email campaign at one and two replicas; 10,000-row contact imports
 	scripts/test-stack.sh bench
 
 bench-crafts: install infra build ## Step completions through the gateway with the offline engine

@@ -84,7 +84,7 @@ for suite in "${suites[@]}"; do
     sweep) node scripts/security/sweep.mjs ;;
     schemathesis) scripts/security/schemathesis.sh ;;
     load) scripts/load/run.sh full ;;
-    bench) node scripts/bench/run.mjs bench && node scripts/bench/run.mjs email ;;
+    bench) node scripts/bench/run.mjs bench && node scripts/bench/run.mjs email && node scripts/bench/run.mjs imports ;;
     bench-crafts) node scripts/bench/run.mjs crafts ;;
     # Both add a second replica of every service to the stack (`down` in the trap stops them too).
     faults) node scripts/faults/faults.mjs --runs "${FAULTS_RUNS:-1}" ;;

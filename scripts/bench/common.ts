@@ -1,6 +1,7 @@
 // Shared pieces of the benchmarks: the stack's addresses, users made through the gateway, latency
 // statistics, and autocannon runs reduced to one row of the table.
 import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
@@ -39,6 +40,28 @@ export async function serviceDatabase(service: string): Promise<Connection> {
       dbName: `${env.CRAFTER_NAMESPACE ?? "crafter_test"}_${service}`.replace(/-/g, "_"),
     })
     .asPromise();
+}
+
+/**
+ * Puts a user on Pro (5,000 profiles, 20,000 emails a month) in billing's subscriptions collection,
+ * as Stripe's subscription webhook would.
+ */
+export async function onProPlan(userId: string): Promise<void> {
+  const billing = await serviceDatabase("billing");
+  const now = new Date();
+  try {
+    await billing.collection("subscriptions").insertOne({
+      _id: randomUUID() as never,
+      userId,
+      plan: "pro",
+      planKey: "ProMonthly",
+      status: "active",
+      createdAt: now,
+      updatedAt: now,
+    });
+  } finally {
+    await billing.close();
+  }
 }
 
 /** Percentile (0–100) of unsorted samples, nearest rank. */
