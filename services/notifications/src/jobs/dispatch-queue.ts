@@ -63,6 +63,9 @@ export function periodicJob(options: Connected & { queue: string; everyMs: numbe
   };
 }
 
+/** Scans a replica that sends one part of a campaign leaves another part of it to other replicas. */
+const DEFER_PARTS = 3;
+
 interface CampaignJob {
   campaignId: string;
   part: number;
@@ -73,7 +76,8 @@ interface CampaignJob {
  * Campaign rounds on BullMQ: `enqueue` adds one round per part of each campaign (`parts` of them,
  * so the replicas share a large campaign; a part that already has a round waiting or running is
  * left alone, whichever replica holds it); the workers of every replica take rounds, `concurrency`
- * at a time each. A replica killed mid-round loses its job's lock after
+ * at a time each, a replica already sending one part of a campaign leaving its other parts to
+ * other replicas for DEFER_PARTS scans. A replica killed mid-round loses its job's lock after
  * `lockMs`, and another replica takes the round over (its deliveries are claimed per attempt, so a
  * round run twice sends nobody twice). `stopping()` turns true when `close` begins.
  */
@@ -91,6 +95,9 @@ export function createCampaignQueue(options: Connected & { concurrency: number; 
   let workerConnection: Redis | undefined;
   let closing = false;
   let unwatch = () => {};
+  // Parts of each campaign this replica is sending now, and how often it left each waiting part.
+  const running = new Map<string, number>();
+  const deferred = new Map<string, number>();
   return {
     async enqueue(campaignIds) {
       if (campaignIds.length === 0) return;
@@ -110,8 +117,27 @@ export function createCampaignQueue(options: Connected & { concurrency: number; 
       workerConnection = connect(options.redisUrl);
       worker = new Worker<CampaignJob>(
         CAMPAIGN_QUEUE,
-        async (job: Job<CampaignJob>) =>
-          round(job.data.campaignId, () => closing, { index: job.data.part ?? 0, of: job.data.parts ?? 1 }),
+        async (job: Job<CampaignJob>) => {
+          const { campaignId, part = 0, parts = 1 } = job.data;
+          // A replica already sending another part of this campaign leaves this one to another
+          // replica a few times (the next scan adds it again), so two replicas share a campaign
+          // instead of one taking every part; alone, it takes the part after those few scans.
+          const key = `${campaignId}-${part}`;
+          const passed = deferred.get(key) ?? 0;
+          if ((running.get(campaignId) ?? 0) > 0 && passed < DEFER_PARTS) {
+            deferred.set(key, passed + 1);
+            return;
+          }
+          deferred.delete(key);
+          running.set(campaignId, (running.get(campaignId) ?? 0) + 1);
+          try {
+            await round(campaignId, () => closing, { index: part, of: parts });
+          } finally {
+            const left = (running.get(campaignId) ?? 1) - 1;
+            if (left > 0) running.set(campaignId, left);
+            else running.delete(campaignId);
+          }
+        },
         {
           connection: workerConnection,
           prefix,
