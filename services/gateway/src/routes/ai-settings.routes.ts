@@ -21,7 +21,15 @@ const provider = z.enum(["openai", "google", "openai-compatible"], {
 });
 const baseUrl = z.string({ error: "baseUrl must be text" }).max(2048, "The address is too long").default("");
 const apiKey = z.string({ error: "apiKey must be text" }).max(500, "This does not look like an API key.").default("");
-const model = z.string({ error: "Enter the model's id" }).max(120, "The model id is too long");
+/** A model id as the workflows service takes it (domain/ai-settings.ts MODEL). */
+const model = z
+  .string({ error: "Enter the model's id" })
+  .max(120, "The model id is too long")
+  .regex(/^[A-Za-z0-9_.:/@+-]{1,120}$/, "Enter the model's id, e.g. gpt-4o-mini or llama3.1.");
+/** A workflow's own model: a model id, or "" for the default model. */
+const workflowModel = z
+  .string({ error: "Enter the model's id" })
+  .regex(/^[A-Za-z0-9_.:/@+-]{0,120}$/, "Enter the model's id.");
 
 export const saveAiSettingsBody = z
   .object({
@@ -29,7 +37,7 @@ export const saveAiSettingsBody = z
     baseUrl,
     defaultModel: model,
     workflowModels: z
-      .record(z.string().max(80), model, { error: "workflowModels maps workflow names to model ids" })
+      .record(z.string().max(80), workflowModel, { error: "workflowModels maps workflow names to model ids" })
       .default({}),
     /** Empty keeps the saved key. */
     apiKey,

@@ -90,7 +90,10 @@ export function profilesRoutes({ clients }: RouteDeps): RouteDef[] {
       auth: "session",
       body: z.object({
         projectId: id("projectId").optional(),
-        profileType: profileType,
+        // The project's own profile comes with the project; only these are created here.
+        profileType: z.enum(["PRODUCT", "SERVICE", "CAMPAIGN"], {
+          error: "The type must be PRODUCT, SERVICE or CAMPAIGN",
+        }),
         values: jsonObject("values"),
       }),
       response: profileSchema,
