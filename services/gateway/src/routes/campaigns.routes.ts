@@ -387,7 +387,8 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
         .refine((body) => body.at !== undefined || body.localTime !== undefined, {
           path: ["at"],
           message: "Give at or localTime",
-        }),
+        })
+        .meta({ anyOf: [{ required: ["at"] }, { required: ["localTime"] }] }),
       response: campaignSchema,
       errors: CAMPAIGN_ERRORS,
       handler: async ({ params, body, as }) =>

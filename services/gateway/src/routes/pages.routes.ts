@@ -1,5 +1,11 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { PAGE_SLUG_MAX } from "@crafter/kit/validation";
+import {
+  PAGE_SLUG_MAX,
+  PAGE_SLUG_MESSAGES,
+  PAGE_SLUG_MIN,
+  PAGE_SLUG_PATTERN,
+  RESERVED_PAGE_SLUGS,
+} from "@crafter/kit/validation";
 import type { PublishedPage } from "@crafter/proto/crafter/workflows/v1/pages_pb";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
@@ -21,10 +27,14 @@ export const publishedPageSchema = z.object({
 const craftParams = z.object({ id: id("id") });
 const publishBody = z
   .object({
+    // The kit's page address rule, as the workflows service checks it.
     slug: z
       .string({ error: "Choose an address" })
-      .min(1, "Choose an address")
-      .max(PAGE_SLUG_MAX, `Use at most ${PAGE_SLUG_MAX} characters`),
+      .min(PAGE_SLUG_MIN, PAGE_SLUG_MESSAGES.length)
+      .max(PAGE_SLUG_MAX, PAGE_SLUG_MESSAGES.length)
+      .regex(PAGE_SLUG_PATTERN, PAGE_SLUG_MESSAGES.characters)
+      .refine((slug) => !RESERVED_PAGE_SLUGS.has(slug), PAGE_SLUG_MESSAGES.reserved)
+      .meta({ not: { enum: [...RESERVED_PAGE_SLUGS] } }),
   })
   .strict();
 

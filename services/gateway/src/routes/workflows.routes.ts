@@ -10,6 +10,7 @@ import {
   craftSummarySchema,
   id,
   jsonObject,
+  requiredText,
   runSchema,
   stepName,
   workflowName,
@@ -323,7 +324,7 @@ export function workflowsRoutes({ clients }: RouteDeps): RouteDef[] {
       auth: "session",
       actsInProject: true,
       params: craftParams,
-      body: z.object({ name: z.string({ error: "name is required" }).max(120, "Name must be 1 to 120 characters.") }),
+      body: z.object({ name: requiredText("Name must be 1 to 120 characters.", 120) }),
       response: craftSchema,
       errors: CRAFT_ERRORS,
       handler: async ({ params, body, as }) =>
