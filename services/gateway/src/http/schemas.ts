@@ -45,11 +45,11 @@ export const isoTime = (name: string) =>
     .meta({ description: "ISO 8601 time or date." });
 
 /**
- * Text a service requires once trimmed: at most `max` characters, and not blank (`message` for
- * both, as the services answer).
+ * Text a service requires once trimmed: at most `max` characters, and not blank (`message`, as the
+ * services answer; `missing` when the field is absent).
  */
-export const requiredText = (message: string, max: number, tooLong = message) =>
-  z.string({ error: message }).max(max, tooLong).regex(/\S/, message);
+export const requiredText = (message: string, max: number, tooLong = message, missing = message) =>
+  z.string({ error: missing }).max(max, tooLong).regex(/\S/, message);
 
 /**
  * An IANA time zone (`Europe/London`), or "" for none, as the services read it (@crafter/time's

@@ -15,7 +15,7 @@ import type { RouteDeps } from "./deps";
 
 const projectBody = z.object({
   // The projects service's limits (PROJECT_LIMITS), on the text as sent.
-  name: requiredText("Name is required", 120, "Name must be at most 120 characters"),
+  name: requiredText("Name is required", 120, "Name must be at most 120 characters", "Business name is required"),
   description: requiredText("Description is required", 5000, "Description must be at most 5000 characters"),
   audience: z
     .string({ error: "audience must be text" })
