@@ -274,6 +274,7 @@ describe("openApiDocument", () => {
   it("refuses U+0000 in every JSON string and key, free values included, beside a route's own pattern", () => {
     const schema = op("/api/things/{id}", "put").requestBody.content["application/json"].schema;
     expect(schema.propertyNames.pattern).toBe("^[^\\u0000]*$");
+    expect(schema.additionalProperties).toEqual({ $ref: "#/components/schemas/JsonValue" });
     expect(schema.properties.name.pattern).toBe("\\S");
     expect(schema.properties.name.allOf).toEqual([{ pattern: "^[^\\u0000]*$" }]);
     expect(schema.properties.values.additionalProperties).toEqual({ $ref: "#/components/schemas/JsonValue" });

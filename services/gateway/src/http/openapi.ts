@@ -138,6 +138,9 @@ function applyRequestRules(
         node.allOf = [...((node.allOf as JsonSchema[] | undefined) ?? []), { pattern }];
     }
     if (types.includes("object")) {
+      // Keys a route does not name are dropped, but the body guard reads them too.
+      if (node.additionalProperties === undefined && pattern === NO_NUL)
+        node.additionalProperties = { $ref: JSON_VALUE_REF };
       const names = (node.propertyNames as JsonSchema | undefined) ?? {};
       if (names.pattern === undefined && names.enum === undefined) node.propertyNames = { ...names, pattern };
     }
