@@ -10,7 +10,7 @@ mode="${1:-smoke}"
 shift || true
 scenarios=("$@")
 if [[ ${#scenarios[@]} -eq 0 ]]; then
-  scenarios=(signup-storm signin-storm dashboard-reads crafting refresh-storm lead-form-burst api-key-reads campaign-sends)
+  scenarios=(signup-storm signin-storm dashboard-reads crafting refresh-storm lead-form-burst api-key-reads campaign-sends contact-imports)
 fi
 
 k6="$(scripts/load/install-k6.sh)"
