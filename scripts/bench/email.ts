@@ -22,6 +22,7 @@ import {
   forgetContactSnapshot,
   machine,
   numberArg,
+  onProPlan,
   serviceDatabase,
   settle,
   stackEnv,
@@ -82,19 +83,9 @@ async function campaignRun(replicas: number): Promise<Result> {
   );
   const userId = userIdOf(session);
 
-  const billing = await serviceDatabase("billing");
-  const now = new Date();
-  await billing.collection("subscriptions").insertOne({
-    _id: randomUUID() as never,
-    userId,
-    plan: "pro",
-    planKey: "ProMonthly",
-    status: "active",
-    createdAt: now,
-    updatedAt: now,
-  });
-  await billing.close();
+  await onProPlan(userId);
 
+  const now = new Date();
   const tag = `bench-${run}`;
   const contactsDb = await serviceDatabase("contacts");
   const contacts = contactModel(contactsDb);
