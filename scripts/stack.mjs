@@ -48,6 +48,8 @@ const PROFILES = {
       ADMIN_EMAILS: "@admins.crafter.test",
       // Automation waits last a thousandth (PT1H = 3.6 s), so a wait is tested end to end.
       AUTOMATION_WAIT_SCALE: "0.001",
+      // The kill -9 tests wait for a killed replica's Kafka session to time out, once per kill.
+      KAFKA_SESSION_TIMEOUT_MS: "10000",
       // The date_field scan every 2 s, so a birthday today starts its run within the test.
       AUTOMATION_DATE_SCAN_MS: "2000",
       // Email (issue 13): short leases, retries and waits, so the crash and plan-limit tests take

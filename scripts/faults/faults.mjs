@@ -37,7 +37,7 @@ const SHORT = flag("--short");
 
 /** Sizes and times of one run (seconds). The short form fits `make test`'s budget (~2–3 min). */
 const PLAN = SHORT
-  ? { loadS: 50, kafkaStopS: 20, importRows: 40, vus: 1, quietTimeoutS: 240 }
+  ? { loadS: 25, kafkaStopS: 20, importRows: 40, vus: 1, quietTimeoutS: 240 }
   : { loadS: 80, kafkaStopS: 30, importRows: 100, vus: 2, quietTimeoutS: 360 };
 PLAN.kafkaStopS = Number(process.env.KAFKA_STOP_S ?? PLAN.kafkaStopS);
 

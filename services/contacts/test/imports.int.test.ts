@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type GatewaySession, repoRoot, stackEnv } from "@crafter/kit/testing";
+import { type GatewaySession, killHard, repoRoot, stackEnv } from "@crafter/kit/testing";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 import mongoose from "mongoose";
 import { contactModel } from "../src/store/contact.repository";
@@ -316,8 +316,8 @@ describe("a kill -9 of the contacts service in the middle of an import", () => {
       updatedAt: now,
     });
     await billing.close();
-    // 2,000 people already there (pending consent), written straight into the database.
-    const EXISTING = 2000;
+    // 1,200 people already there (pending consent), written straight into the database.
+    const EXISTING = 1200;
     const contactsDb = await serviceDatabase("contacts");
     const contacts = contactModel(contactsDb);
     const seeded = Array.from({ length: EXISTING }, (_, i) =>
@@ -325,7 +325,7 @@ describe("a kill -9 of the contacts service in the middle of an import", () => {
     );
     await contacts.insertMany(seeded, { ordered: false });
     await forgetContactSnapshot({ userId, projectId });
-    // 4,000 rows, alternating: an update of an existing person (a new name, opted in: a consent
+    // 2,400 rows, alternating: an update of an existing person (a new name, opted in: a consent
     // change) and a new person. Each batch of 500 holds both kinds.
     const rows = Array.from({ length: 2 * EXISTING }, (_, i) =>
       i % 2 === 0
@@ -346,7 +346,7 @@ describe("a kill -9 of the contacts service in the middle of an import", () => {
     // The process holding the job dies mid-batch, then comes back; BullMQ hands the stalled job to it
     // once the dead one's lock expires.
     const pid = Number(readFileSync(join(repoRoot, ".data/stack/test/contacts.pid"), "utf8"));
-    process.kill(pid, "SIGKILL");
+    await killHard(pid);
     // Not execFileSync: a blocked event loop would miss the gateway closing the session's idle
     // keep-alive socket, and the next request would be written to a closed socket.
     // On a loaded machine the restarted service may take longer than stack.mjs's 60 s to say it is

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { createPrivateKey, createSign, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type GatewaySession, repoRoot, stackEnv, verifiedSession } from "@crafter/kit/testing";
+import { type GatewaySession, killHard, repoRoot, stackEnv, verifiedSession } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import mongoose, { type Connection } from "mongoose";
 import type { ConsentStatus } from "../../contacts/src/domain/fields";
@@ -407,7 +407,7 @@ describe("a crash in the middle of a campaign", () => {
     await waitForCampaign(owner.session, id, (c) => c.stats.sent >= 80, 120_000);
     const stackDir = join(repoRoot, ".data/stack/test");
     const pid = Number(readFileSync(join(stackDir, "notifications.pid"), "utf8"));
-    process.kill(pid, "SIGKILL");
+    await killHard(pid);
     const atCrash = (await mailTo(domain)).length;
     expect(atCrash).toBeLessThan(300);
     execFileSync("node", ["scripts/stack.mjs", "up", "--profile", "test"], { cwd: repoRoot, stdio: "ignore" });

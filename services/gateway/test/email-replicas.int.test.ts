@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type GatewaySession, repoRoot, stackEnv, verifiedSession } from "@crafter/kit/testing";
+import { type GatewaySession, killHard, repoRoot, stackEnv, verifiedSession } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import mongoose, { type Connection } from "mongoose";
 import { newContactDoc } from "../../contacts/src/usecases/contacts";
@@ -20,7 +20,7 @@ const env = stackEnv();
 const mailpit = env.MAILPIT_API_URL ?? "http://127.0.0.1:8025";
 const namespace = env.CRAFTER_NAMESPACE ?? process.env.CRAFTER_NAMESPACE ?? "crafter_test";
 const stackDir = join(repoRoot, ".data/stack/test");
-const RECIPIENTS = 150;
+const RECIPIENTS = 100;
 const KILLS = 5;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -197,7 +197,7 @@ describe("kill -9 of the sending notifications replica, in the middle of a campa
       const pid = await sendingPid(id);
       const replicas = [pidOf("notifications"), pidOf("notifications-2")];
       expect(replicas).toContain(pid);
-      process.kill(pid, "SIGKILL");
+      await killHard(pid);
       const atKill = (await mailTo(domain)).length;
       const restart = stack("up", "--replicas", "notifications=2");
 

@@ -90,7 +90,12 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
 
   const mongo = await connectMongo(config.MONGODB_URL, databaseName(config.CRAFTER_NAMESPACE, definition.name), logger);
   const redis = createRedis(config.REDIS_URL, config.CRAFTER_NAMESPACE, logger);
-  const kafka = createKafka(config.KAFKA_BROKERS, `${config.CRAFTER_NAMESPACE}.${definition.name}`, logger);
+  const kafka = createKafka(
+    config.KAFKA_BROKERS,
+    `${config.CRAFTER_NAMESPACE}.${definition.name}`,
+    logger,
+    config.KAFKA_SESSION_TIMEOUT_MS,
+  );
   const publisher = await createPublisher(kafka);
 
   const credentials = serviceCredentials({

@@ -16,6 +16,11 @@ export const baseConfigSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   MONGODB_URL: z.string().startsWith("mongodb").default("mongodb://127.0.0.1:27017/"),
   KAFKA_BROKERS: z.string().min(1).default("127.0.0.1:9092"),
+  /**
+   * Kafka consumer session timeout, in milliseconds: a killed replica's partitions wait this long
+   * before another member takes them, and a restarted replica's group join waits for it too.
+   */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).max(300_000).default(30_000),
   REDIS_URL: z.string().startsWith("redis").default("redis://127.0.0.1:6379"),
   /** OTLP/HTTP endpoint of an OpenTelemetry collector (e.g. http://127.0.0.1:4318); telemetry is off when unset. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),

@@ -28,8 +28,12 @@ const bytes = (data?: Buffer) => data;
 const text = (data?: Buffer | string) => (data === undefined ? undefined : data.toString());
 const textBytes = (data?: string) => (data === undefined ? undefined : Buffer.from(data));
 
-/** Connection settings for the service's Kafka clients; `brokers` is a comma-separated list. */
-export function createKafka(brokers: string, clientId: string, logger: Logger): Kafka {
+/**
+ * Connection settings for the service's Kafka clients; `brokers` is a comma-separated list.
+ * `sessionTimeoutMs` (default 30,000, the broker accepts 6,000–1,800,000): how long a killed
+ * member holds its group's partitions before the group rebalances without it.
+ */
+export function createKafka(brokers: string, clientId: string, logger: Logger, sessionTimeoutMs = 30_000): Kafka {
   const base = { clientId, bootstrapBrokers: splitList(brokers), retries: 8, retryDelay: 200 };
   return {
     clientId,
@@ -41,9 +45,10 @@ export function createKafka(brokers: string, clientId: string, logger: Logger): 
         ...base,
         groupId,
         // A member of a killed process holds the group's next join (and so a restarted service's
-        // readiness) until its session times out: 30 s, as kafkajs had, not this client's 60 s, so a
-        // restart is ready well within scripts/stack.mjs's 60 s and the chart's startup probe.
-        sessionTimeout: 30_000,
+        // readiness) until its session times out: 30 s by default, as kafkajs had, not this client's
+        // 60 s, so a restart is ready well within scripts/stack.mjs's 60 s and the chart's startup probe.
+        sessionTimeout: sessionTimeoutMs,
+        heartbeatInterval: Math.min(3000, Math.floor(sessionTimeoutMs / 3)),
         rebalanceTimeout: 60_000,
         deserializers: { key: text, value: bytes, headerKey: text, headerValue: text },
       }) as KafkaConsumer;

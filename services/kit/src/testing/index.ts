@@ -250,3 +250,33 @@ export async function verifiedRpcUser(prefix = "user"): Promise<{
   const userId = session!.user!.userId;
   return { email, userId, accessToken, headers: { authorization: `Bearer ${accessToken}` } };
 }
+
+/** Whether `pid` is a live process: zombies (killed, not yet reaped) count as gone. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat[stat.lastIndexOf(")") + 2] !== "Z";
+  } catch {
+    return !existsSync("/proc/self/stat");
+  }
+}
+
+/**
+ * `kill -9 pid`, then waits until the process is gone (polls every 20 ms, at most `timeoutMs`).
+ * A process takes a moment to die after SIGKILL (longer with a large heap on a loaded machine);
+ * `stack.mjs up` called in that moment sees it running, starts nothing and then finds it dead.
+ * @throws Error when it is still alive after `timeoutMs`.
+ */
+export async function killHard(pid: number, timeoutMs = 10_000): Promise<void> {
+  process.kill(pid, "SIGKILL");
+  const until = Date.now() + timeoutMs;
+  while (processAlive(pid)) {
+    if (Date.now() > until) throw new Error(`pid ${pid} still alive ${timeoutMs} ms after SIGKILL`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
