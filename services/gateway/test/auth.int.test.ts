@@ -48,6 +48,28 @@ describe("sign-up and verification", () => {
     expect(check.body.result.user.exp - check.body.result.user.iat).toBe(3600);
   });
 
+  it("finishes a verification whose token use was recorded by a process that died before the rest", async () => {
+    const session = new GatewaySession();
+    const email = uniqueEmail("halfway");
+    expect((await session.post("/auth/signup", { email, password: "correct horse battery" })).status).toBe(200);
+    const token = linkFrom(await waitForEmail(email, "Verify your email"), "/verify").searchParams.get("token")!;
+    // What auth leaves when it is killed right after recording the use: the marker, nothing else.
+    await authDb.collection("one_time_token_uses").insertOne({ _id: sha256(token) as never, at: new Date() });
+    const notYet = await session.post("/auth/signin", { email, password: "correct horse battery" });
+    expect(notYet.body.result.user).toMatchObject({ email, email_verified: false });
+
+    const verified = await session.post("/auth/verify", { token });
+    expect(verified.status).toBe(200);
+    expect(verified.body.result.email).toBe(email);
+    const signIn = await session.post("/auth/signin", { email, password: "correct horse battery" });
+    expect(signIn.status).toBe(200);
+    expect(signIn.body.result.user).toMatchObject({ email, email_verified: true });
+    // Finished now: the link is spent.
+    const again = await session.post("/auth/verify", { token });
+    expect(again.status).toBe(400);
+    expect(again.body.error?.code).toBe("InvalidToken");
+  });
+
   it("answers alike for a new and an existing email", async () => {
     const email = uniqueEmail("twice");
     const first = await new GatewaySession().post("/auth/signup", { email, password: "password-one" });

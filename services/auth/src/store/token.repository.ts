@@ -64,6 +64,15 @@ export class OneTimeTokenRepository {
     return (await this.uses.add(hash, now)) ? token : null;
   }
 
+  /**
+   * A token already used but still stored and unexpired: its use was recorded and the process
+   * stopped before the effect was complete (the effect drops the token when it is). Null otherwise.
+   */
+  async usedUnfinished(hash: string, purpose: TokenPurpose, now: Date): Promise<OneTimeTokenDoc | null> {
+    const token = await this.model.findOne({ _id: hash, purpose, expiresAt: { $gt: now } }).lean<OneTimeTokenDoc>();
+    return token && (await this.uses.get(hash)) ? token : null;
+  }
+
   /** The user's newest live token of `purpose` (the sign-up a resend repeats), or null. */
   async latest(userId: string, purpose: TokenPurpose, now: Date): Promise<OneTimeTokenDoc | null> {
     // Few tokens per user: the date filter and sort run on the user's handful of documents.
