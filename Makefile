@@ -44,7 +44,7 @@ lint: install ## Biome lint and format check of the tracked files
 css-check: install ## Fail on a stylesheet that does not parse (unbalanced braces, unclosed strings, `//` comments)
 	node scripts/ci/css-check.mjs
 
-cycles: install ## Import cycles across services/*, packages/* and web/src (dependency-cruiser)
+cycles: install ## Import cycles across services/*, packages/* and web/src, and imports running up the web's layers (dependency-cruiser)
 	npm run --silent cycles
 
 typecheck: install ## TypeScript, strict

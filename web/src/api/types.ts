@@ -13,6 +13,9 @@ export interface AuthUser {
   exp?: number;
 }
 
+/** A visitor's session as the route guard reads it (spec section 4): none, signed in unverified, verified. */
+export type SessionStatus = "anonymous" | "unverified" | "verified";
+
 export interface SessionResult {
   user: AuthUser;
   expiresAt?: string;

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router-dom";
 import { useSession } from "../api/hooks/session";
+import { AUTH_ENTRY_PAGES, guard, isAppPath } from "../routing/guard";
 import { ErrorState, FullPageSpin } from "../shared/states";
-import { AUTH_ENTRY_PAGES, guard, isAppPath } from "./guard";
 
 /**
  * Applies `guard` to the current location. Pages the guard can move a visitor away from (/app*

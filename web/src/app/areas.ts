@@ -13,7 +13,7 @@ import { OFFERINGS_ROUTES } from "../features/offerings/routes";
 import { PROJECTS_ROUTES } from "../features/projects/routes";
 import { PUBLIC_ROUTES } from "../features/public/routes";
 import { SETTINGS_ROUTES } from "../features/settings/routes";
-import type { RouteEntry } from "./route-types";
+import type { RouteEntry } from "../routing/route-types";
 
 /**
  * The routes of each product area, appended to ROUTES (routes.tsx). Each area keeps its table in

@@ -2,16 +2,16 @@ import { AppstoreOutlined, CrownOutlined, DashboardOutlined, EditOutlined, Setti
 import { lazy } from "react";
 import { flagAllows } from "../api/flags";
 import type { FeatureFlags } from "../api/types";
+import type { MenuEntry, MenuGroup, RouteEntry } from "../routing/route-types";
 import { AREA_ROUTES } from "./areas";
 import { APP_HOME, CREATE_WORKFLOWS, createHref, PAGES, WELCOME_PATH } from "./route-data";
-import type { MenuEntry, MenuGroup, RouteEntry } from "./route-types";
 
 /**
  * The one route table: it drives the router (router.tsx), the menus (AppLayout) and access
  * (`access` picks the layout and the guard's rules apply by path; `roles` limits who sees and
  * opens a page). Only pages that work are listed; the spec's other entries join here when built.
  */
-export type { Access, MenuEntry, MenuGroup, RouteEntry } from "./route-types";
+export type { Access, MenuEntry, MenuGroup, RouteEntry } from "../routing/route-types";
 
 const HomePage = lazy(() => import("../features/home/HomePage"));
 const SignInPage = lazy(() => import("../features/auth/SignInPage"));

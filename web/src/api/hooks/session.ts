@@ -1,11 +1,10 @@
 import { useCallback, useSyncExternalStore } from "react";
 import useSWR, { useSWRConfig } from "swr";
-import type { SessionStatus } from "../../app/guard";
 import { api, fetcher } from "../api";
 import { isApiError } from "../errors";
 import { keys } from "../keys";
 import { paths } from "../paths";
-import type { AuthUser, SessionResult } from "../types";
+import type { AuthUser, SessionResult, SessionStatus } from "../types";
 
 /** True while the expiry marker exists (re-renders when it is set or cleared). */
 export function useHasSession(): boolean {

@@ -35,11 +35,11 @@ import { HELP_DOCS } from "../../features/help/help-index";
 import { Bell } from "../../features/inbox/Bell";
 import { ContextSelector } from "../../features/projects/components/ContextSelector";
 import { ProjectSwitcher } from "../../features/projects/components/ProjectSwitcher";
+import { arrangeMenu } from "../../routing/navigation";
+import type { RouteEntry } from "../../routing/route-types";
 import { creditsLabel, formatNumber } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, FullPageSpin, LoadingBlock } from "../../shared/states";
-import { arrangeMenu } from "../navigation";
-import type { RouteEntry } from "../route-types";
 import { APP_HOME, canAccess, menuEntries, type ResolvedMenuEntry, selectedMenuKey, WELCOME_PATH } from "../routes";
 
 /** The team invitation page (features/projects/routes.tsx), open before the user has a project. */

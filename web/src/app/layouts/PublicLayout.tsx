@@ -2,8 +2,8 @@ import { Flex, Layout, Typography } from "antd";
 import { useEffect } from "react";
 import { Link, Outlet, useMatches } from "react-router-dom";
 import { useSession } from "../../api/hooks/session";
+import type { RouteEntry } from "../../routing/route-types";
 import { LinkButton } from "../../shared/LinkButton";
-import type { RouteEntry } from "../route-types";
 import { useThemeMode } from "../theme";
 
 /** The marketing look of the public and auth pages. */

@@ -1,7 +1,7 @@
 import { SafetyOutlined } from "@ant-design/icons";
 import { PERMISSIONS } from "@crafter/roles";
 import { lazy } from "react";
-import type { RouteEntry } from "../../app/route-types";
+import type { RouteEntry } from "../../routing/route-types";
 
 const AdminPage = lazy(() => import("./AdminPage"));
 

@@ -1,5 +1,5 @@
 import { lazy } from "react";
-import type { RouteEntry } from "../../app/route-types";
+import type { RouteEntry } from "../../routing/route-types";
 
 const ReviewPage = lazy(() => import("./ReviewPage"));
 

@@ -6,7 +6,7 @@ import { api } from "../../api/api";
 import { errorMessage } from "../../api/errors";
 import { keys } from "../../api/keys";
 import { paths } from "../../api/paths";
-import { browserStorage, recallReturnPath, withCallback } from "../../app/return-path";
+import { browserStorage, recallReturnPath, withCallback } from "../../routing/return-path";
 import { LinkButton } from "../../shared/LinkButton";
 import { ResendVerification } from "./ResendVerification";
 

@@ -1,6 +1,6 @@
 import { AppstoreAddOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { lazy } from "react";
-import type { RouteEntry } from "../../app/route-types";
+import type { RouteEntry } from "../../routing/route-types";
 import { AUTOMATION_PAGES } from "./paths";
 
 /**

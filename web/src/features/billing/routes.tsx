@@ -1,6 +1,6 @@
 import { HistoryOutlined } from "@ant-design/icons";
 import { lazy } from "react";
-import type { RouteEntry } from "../../app/route-types";
+import type { RouteEntry } from "../../routing/route-types";
 
 const PaymentHistoryPage = lazy(() => import("./PaymentHistoryPage"));
 

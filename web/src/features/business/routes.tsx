@@ -1,6 +1,6 @@
 import { BankOutlined, BulbOutlined } from "@ant-design/icons";
 import { lazy } from "react";
-import type { RouteEntry } from "../../app/route-types";
+import type { RouteEntry } from "../../routing/route-types";
 
 const pages = () => import("./BusinessPages");
 const BusinessPage = lazy(pages);

@@ -1,6 +1,6 @@
 import { ApartmentOutlined, FormOutlined, RobotOutlined, TeamOutlined, UserAddOutlined } from "@ant-design/icons";
 import { lazy } from "react";
-import type { RouteEntry } from "../../app/route-types";
+import type { RouteEntry } from "../../routing/route-types";
 import { CONTACT_PAGES } from "./paths";
 
 /**

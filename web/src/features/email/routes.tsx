@@ -1,6 +1,6 @@
 import { MailOutlined, SendOutlined } from "@ant-design/icons";
 import { lazy } from "react";
-import type { RouteEntry } from "../../app/route-types";
+import type { RouteEntry } from "../../routing/route-types";
 import { EMAIL_PAGES } from "./paths";
 
 const gallery = (name: "EmailGalleryPage" | "SocialGalleryPage") =>

@@ -1,6 +1,6 @@
 import { BgColorsOutlined, PictureOutlined } from "@ant-design/icons";
 import { lazy } from "react";
-import type { RouteEntry } from "../../app/route-types";
+import type { RouteEntry } from "../../routing/route-types";
 import { MEDIA_PAGES } from "./paths";
 
 const AssetsPage = lazy(() => import("./AssetsPage"));

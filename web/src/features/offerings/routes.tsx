@@ -1,6 +1,6 @@
 import { ShopOutlined } from "@ant-design/icons";
 import { lazy } from "react";
-import type { RouteEntry } from "../../app/route-types";
+import type { RouteEntry } from "../../routing/route-types";
 
 const load = (name: keyof typeof import("./OfferingsPages")) =>
   lazy(() => import("./OfferingsPages").then((m) => ({ default: m[name] as React.ComponentType })));

@@ -1,6 +1,6 @@
 import { canOnProject, PERMISSIONS } from "@crafter/roles";
 import { lazy } from "react";
-import type { RouteEntry } from "../../app/route-types";
+import type { RouteEntry } from "../../routing/route-types";
 
 const AccountInfoPage = lazy(() => import("./AccountInfoPage"));
 const ChangePasswordPage = lazy(() => import("./ChangePasswordPage"));

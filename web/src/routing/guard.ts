@@ -10,8 +10,9 @@
  * relative path (starts with one "/"); anything else is ignored.
  */
 
-export type SessionStatus = "anonymous" | "unverified" | "verified";
+import type { SessionStatus } from "../api/types";
 
+export type { SessionStatus };
 export interface GuardInput {
   pathname: string;
   /** The location's search string, with or without the leading "?". */
