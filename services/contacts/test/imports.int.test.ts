@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { type GatewaySession, killHard, repoRoot, stackEnv } from "@crafter/kit/testing";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
+import { Redis } from "ioredis";
 import mongoose from "mongoose";
 import { contactModel } from "../src/store/contact.repository";
 import { rawGet, userWithProject } from "./helpers";
@@ -284,6 +285,40 @@ describe("a restart in the middle of an import", () => {
     const done = await untilDone(session, id);
     expect(done.result).toMatchObject({ processed: 5000, total: 5000, created: 250, overLimit: 4750, failed: 0 });
     expect((await session.get("/api/contacts?pageSize=1")).body.result.meta.count).toBe(250);
+  });
+});
+
+describe("billing away when an import starts", () => {
+  it("retries the run through the outage and imports every row once billing is back", async () => {
+    const { session } = await userWithProject("imports-outage");
+    const rows = Array.from({ length: 120 }, (_, i) => `o${i}@outage.test,Name${i}`);
+    const id = (await upload(session, ["email,first name", ...rows].join("\n"))).body.result.id;
+    // The run's first step asks billing for the plan's profile limit: billing is not there.
+    await killHard(Number(readFileSync(join(repoRoot, ".data/stack/test/billing.pid"), "utf8")));
+    const redis = new Redis(stackEnv().REDIS_URL ?? "redis://127.0.0.1:6379");
+    try {
+      expect((await session.put(`/api/contacts/imports/${id}`, { duplicates: "update" })).status).toBeLessThan(400);
+      const job = `${stackEnv().CRAFTER_NAMESPACE ?? "crafter_test"}:bull:contact-imports:import-${id}`;
+      const until = Date.now() + 60_000;
+      let failedAttempts = 0;
+      while (failedAttempts < 2 && Date.now() < until) {
+        failedAttempts = Number((await redis.hget(job, "atm")) ?? 0); // BullMQ's attempts made
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(failedAttempts).toBeGreaterThanOrEqual(2);
+      const during = await session.get(`/api/contacts/imports/${id}`);
+      expect(during.body.result.status).not.toBe("error");
+    } finally {
+      redis.disconnect();
+      await promisify(execFile)("node", ["scripts/stack.mjs", "up", "--profile", "test", "billing"], {
+        cwd: repoRoot,
+        env: process.env,
+      });
+    }
+    const done = await untilDone(session, id);
+    expect(done.status).toBe("result");
+    expect(done.result).toMatchObject({ processed: 120, created: 120, failed: 0 });
+    expect((await session.get("/api/contacts?pageSize=1")).body.result.meta.count).toBe(120);
   });
 });
 

@@ -1,12 +1,22 @@
-import { type Logger, metrics, queueSample, watchJobQueue } from "@crafter/kit";
-import { type Job, Queue, WaitingError, Worker } from "bullmq";
+import { describeError, isOutage, type Logger, metrics, queueSample, watchJobQueue } from "@crafter/kit";
+import { type Job, Queue, UnrecoverableError, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 
 /** The BullMQ queue of contact imports: one job per started import (`import-<importId>`). */
 export const IMPORT_QUEUE = "contact-imports";
 
-/** Attempts of an import's job before it is given up (each resumes from the last checkpoint). */
-export const IMPORT_ATTEMPTS = 3;
+/**
+ * Attempts of an import's job through an outage before it is given up (each resumes from the last
+ * checkpoint), `IMPORT_RETRY_MS` apart: the import waits out an outage of about two minutes, and
+ * goes on within two seconds of its end.
+ */
+export const IMPORT_ATTEMPTS = 60;
+export const IMPORT_RETRY_MS = 2000;
+
+/** An error that says a server was briefly away (a peer unavailable or late, a database or Redis down), not that the import is wrong. */
+function isTransient(error: unknown): boolean {
+  return isOutage(error) || describeError(error).code === "UNAVAILABLE";
+}
 
 interface ImportJob {
   importId: string;
@@ -42,8 +52,9 @@ const connect = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
  * Contact imports on BullMQ (keys under `<namespace>:bull:`). A process killed mid-import loses its
  * job's lock after `lockMs`; BullMQ's stalled check (every `lockMs`) moves the job back to waiting and
  * a worker of any replica resumes it from its last checkpoint (usecases/imports.ts: every row's effect
- * is keyed by import and line, so a batch run twice applies each row once). A run that throws is
- * retried after a backoff, `IMPORT_ATTEMPTS` times in all; each failed attempt counts in
+ * is keyed by import and line, so a batch run twice applies each row once). A run that fails on an
+ * outage (billing's plan check unavailable, a database away) is retried after a backoff,
+ * `IMPORT_ATTEMPTS` times in all; any other error ends the import at once. Each failed attempt counts in
  * `crafter_jobs_failed_total{queue="contact-imports"}`. Depth and oldest waiting job are gauges (the
  * kit's `watchJobQueue`).
  */
@@ -69,7 +80,7 @@ export function createImportQueue(options: {
         {
           jobId: `import-${importId}`,
           attempts: IMPORT_ATTEMPTS,
-          backoff: { type: "exponential", delay: 2000 },
+          backoff: { type: "fixed", delay: IMPORT_RETRY_MS },
           removeOnComplete: true,
           removeOnFail: 100,
         },
@@ -90,7 +101,12 @@ export function createImportQueue(options: {
             }
           } catch (error) {
             if (error instanceof WaitingError) throw error;
-            if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await giveUp(job.data.importId, error);
+            const transient = isTransient(error);
+            if (!transient || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+              await giveUp(job.data.importId, error);
+              // Not retried: the same rows would fail the same way.
+              if (!transient) throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
+            }
             throw error;
           }
         },
