@@ -27,14 +27,14 @@ infra: ## Start FerretDB, Kafka, Redis, Mailpit and MinIO (building them on firs
 infra-down: ## Stop the infrastructure servers
 	scripts/infra/infra down
 
-proto: install ## Regenerate proto/gen from the protos
+proto: install ## Regenerate proto/gen and the gateway's generated routes (services/gateway/src/routes/gen) from the protos
 	cd proto && npx buf generate
 
-proto-check: install ## buf lint, buf breaking against the previous commit, and fail when proto/gen is stale
+proto-check: install ## buf lint, buf breaking against the previous commit, and fail when proto/gen or the generated routes are stale
 	cd proto && npx buf lint && npx buf generate
 	scripts/ci/buf-breaking.sh
-	@git diff --exit-code --stat -- proto/gen || (echo "proto/gen is stale: run 'make proto' and commit" && exit 1)
-	@test -z "$$(git status --porcelain -- proto/gen)" || (echo "proto/gen has untracked files: run 'make proto' and commit" && exit 1)
+	@git diff --exit-code --stat -- proto/gen services/gateway/src/routes/gen || (echo "proto/gen or routes/gen is stale: run 'make proto' and commit" && exit 1)
+	@test -z "$$(git status --porcelain -- proto/gen services/gateway/src/routes/gen)" || (echo "proto/gen or routes/gen has untracked files: run 'make proto' and commit" && exit 1)
 
 # Only files git tracks (deleted ones left out): an untracked scratch file must not fail the check.
 lint: install ## Biome lint and format check of the tracked files

@@ -2,13 +2,11 @@ import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import {
   type ConsentAskRun,
   type ConsentChange,
-  type ConsentCounts,
   ConsentStatus,
   type Contact,
   type ContactSettings,
   type ImportState,
   type Interaction,
-  type Segment,
 } from "@crafter/proto/crafter/contacts/v1/contacts_pb";
 
 /** Contacts REST shapes (docs/second-half-contract.md "Contacts REST") from the service's messages. */
@@ -74,30 +72,6 @@ export function toSettingsJson(s: ContactSettings | undefined) {
     })),
     interactionTypes: (s?.interactionTypes ?? []).map(({ key, label }) => ({ key, label })),
     contactTypes: (s?.contactTypes ?? []).map(({ key, label }) => ({ key, label })),
-  };
-}
-
-export function toSegmentJson(s: Segment | undefined) {
-  if (!s) return null;
-  return {
-    id: s.segmentId,
-    projectId: s.projectId,
-    name: s.name,
-    query: (s.tree ?? {}) as Record<string, unknown>,
-    updatedAt: iso(s.updatedAt),
-    ...(s.counts ? { counts: toConsentCountsJson(s.counts) } : {}),
-  };
-}
-
-/** Contacts by consent; `subscribed` is who a campaign reaches. */
-export function toConsentCountsJson(c: ConsentCounts | undefined) {
-  return {
-    total: c?.total ?? 0,
-    subscribed: c?.subscribed ?? 0,
-    pending: c?.pending ?? 0,
-    unsubscribed: c?.unsubscribed ?? 0,
-    bounced: c?.bounced ?? 0,
-    complained: c?.complained ?? 0,
   };
 }
 

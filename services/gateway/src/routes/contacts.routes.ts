@@ -7,23 +7,16 @@ import {
   consentStatusOf,
   toConsentAskJson,
   toConsentChangeJson,
-  toConsentCountsJson,
   toContactJson,
   toImportJson,
   toInteractionJson,
-  toSegmentJson,
   toSettingsJson,
 } from "../domain/contacts";
 import { defineRoute, type RouteDef } from "../http/registry";
+import { projectQuery, text } from "../http/rest-bindings";
 import { emailAddress, id, isoTime, jsonObject, timeZoneName } from "../http/schemas";
 import type { RouteDeps } from "./deps";
-
-const text = (name: string, max: number) =>
-  z.string({ error: `${name} must be text` }).max(max, `${name} has at most ${max} characters`);
-
-const projectQuery = {
-  projectId: text("projectId", 64).optional().meta({ description: "The project; the active one when absent." }),
-};
+import { consentCountsSchema, toConsentCountsJson } from "./gen/contacts.v1.contacts";
 
 const paging = {
   page: z.coerce
@@ -91,21 +84,6 @@ const contactSchema = z
   .meta({ id: "Contact" });
 
 const pageMeta = z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() });
-
-const consentCountsSchema = z
-  .object({
-    total: z.number(),
-    subscribed: z.number(),
-    pending: z.number(),
-    unsubscribed: z.number(),
-    bounced: z.number(),
-    complained: z.number(),
-  })
-  .meta({
-    id: "ConsentCounts",
-    description:
-      "Contacts by consent. `subscribed` is who a campaign reaches; pending (no opt-in yet), unsubscribed, bounced and complained are never emailed.",
-  });
 
 /** ContactInput: every field optional (PATCH changes those given; POST needs the email). */
 const contactInput = z.object({
@@ -757,17 +735,6 @@ function importRoutes({ clients }: RouteDeps): RouteDef[] {
   ];
 }
 
-const segmentSchema = z
-  .object({
-    id: z.string(),
-    projectId: z.string(),
-    name: z.string(),
-    query: z.looseObject({}),
-    updatedAt: z.string().nullable(),
-    counts: consentCountsSchema.optional().meta({ description: "Only with `counts=true`." }),
-  })
-  .meta({ id: "Segment" });
-
 /** Whose pending contacts "Ask for permission" emails: a saved segment, a condition tree, or all. */
 const askTargetBody = z
   .object({
@@ -857,57 +824,11 @@ function consentAskRoutes({ clients }: RouteDeps): RouteDef[] {
   ];
 }
 
-const segmentBody = z.object({
-  name: text("Name", 120).min(1, "Name is required"),
-  query: jsonObject("query"),
-});
-
-/** /api/segments. */
+/** /api/segments/preview; the other segment routes are generated from the contacts proto (routes/gen). */
 function segmentRoutes({ clients }: RouteDeps): RouteDef[] {
   const { contacts } = clients;
   const S = "/api/segments";
-  const params = z.object({ id: id("id") });
   return [
-    defineRoute({
-      method: "get",
-      path: S,
-      tag: "segments",
-      summary: "The project's saved segments",
-      description:
-        "With `counts=true` each segment carries `counts`: its contacts by consent, computed in one pass over the project's contacts for the whole list.",
-      auth: "session",
-      actsInProject: true,
-      query: z.object({
-        ...projectQuery,
-        counts: z.enum(["true", "false"], { error: "counts is true or false" }).default("false"),
-      }),
-      response: z.array(segmentSchema.nullable()),
-      errors: ["NOT_FOUND"],
-      handler: async ({ query, as, project }) => {
-        const projectId = project.projectId;
-        const withCounts = query.counts === "true";
-        return (await contacts.listSegments({ projectId, withCounts }, as)).segments.map(toSegmentJson);
-      },
-    }),
-    defineRoute({
-      method: "post",
-      path: S,
-      tag: "segments",
-      summary: "Save a segment",
-      auth: "session",
-      actsInProject: true,
-      query: z.object(projectQuery),
-      body: segmentBody,
-      response: segmentSchema,
-      status: 201,
-      idempotent: true,
-      errors: ["NOT_FOUND"],
-      handler: async ({ body, as, project }) => {
-        const projectId = project.projectId;
-        const { segment } = await contacts.saveSegment({ projectId, name: body.name, tree: body.query as never }, as);
-        return toSegmentJson(segment)!;
-      },
-    }),
     defineRoute({
       method: "post",
       path: `${S}/preview`,
@@ -931,60 +852,6 @@ function segmentRoutes({ clients }: RouteDeps): RouteDef[] {
           preview: result.preview.map(toContactJson),
           consent: toConsentCountsJson(result.consent),
         };
-      },
-    }),
-    defineRoute({
-      method: "get",
-      path: `${S}/{id}`,
-      tag: "segments",
-      summary: "A saved segment",
-      auth: "session",
-      actsInProject: true,
-      params,
-      query: z.object(projectQuery),
-      response: segmentSchema,
-      errors: ["NOT_FOUND"],
-      handler: async ({ params: p, as, project }) => {
-        const projectId = project.projectId;
-        return toSegmentJson((await contacts.getSegment({ projectId, segmentId: p.id }, as)).segment)!;
-      },
-    }),
-    defineRoute({
-      method: "put",
-      path: `${S}/{id}`,
-      tag: "segments",
-      summary: "Change a segment's name and query",
-      auth: "session",
-      actsInProject: true,
-      params,
-      query: z.object(projectQuery),
-      body: segmentBody,
-      response: segmentSchema,
-      errors: ["NOT_FOUND"],
-      handler: async ({ params: p, body, as, project }) => {
-        const projectId = project.projectId;
-        const { segment } = await contacts.saveSegment(
-          { projectId, segmentId: p.id, name: body.name, tree: body.query as never },
-          as,
-        );
-        return toSegmentJson(segment)!;
-      },
-    }),
-    defineRoute({
-      method: "delete",
-      path: `${S}/{id}`,
-      tag: "segments",
-      summary: "Delete a segment",
-      auth: "session",
-      actsInProject: true,
-      params,
-      query: z.object(projectQuery),
-      response: z.object({ deleted: z.boolean() }),
-      errors: ["NOT_FOUND"],
-      handler: async ({ params: p, as, project }) => {
-        const projectId = project.projectId;
-        await contacts.deleteSegment({ projectId, segmentId: p.id }, as);
-        return { deleted: true };
       },
     }),
   ];

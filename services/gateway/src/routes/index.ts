@@ -14,6 +14,7 @@ import { campaignsRoutes } from "./campaigns.routes";
 import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 import { emailChangeRoutes } from "./email-change.routes";
+import { GENERATED_ROUTE_FILES } from "./gen";
 import { inboxRoutes } from "./inbox.routes";
 import { leadsRoutes } from "./leads.routes";
 import { mediaRoutes } from "./media.routes";
@@ -30,8 +31,10 @@ import { trackingRoutes } from "./tracking.routes";
 import { workflowsRoutes } from "./workflows.routes";
 
 /**
- * Every REST route file of the gateway. A new file exports `(deps: RouteDeps) => RouteDef[]` and is
- * added here: it is then mounted, validated and in /api/openapi.json.
+ * Every hand-written REST route file of the gateway. A new file exports `(deps: RouteDeps) => RouteDef[]`
+ * and is added here: it is then mounted, validated and in /api/openapi.json. A route that calls one
+ * RPC is not written here but declared on the RPC (`(crafter.api.v1.route)`, ADR 0004): `make proto`
+ * generates it into routes/gen, whose files are registered below with these.
  */
 const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   authRoutes,
@@ -65,5 +68,5 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {
-  return ROUTE_FILES.flatMap((file) => file(deps));
+  return [...ROUTE_FILES, ...GENERATED_ROUTE_FILES].flatMap((file) => file(deps));
 }

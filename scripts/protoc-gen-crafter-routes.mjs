@@ -1,0 +1,324 @@
+#!/usr/bin/env node
+// A local buf plugin (proto/buf.gen.yaml, run by `make proto`): writes the gateway's REST route
+// entries for the RPCs that carry a `(crafter.api.v1.route)` binding (proto/crafter/api/v1/rest.proto,
+// docs/adr/0004-rest-bindings-on-the-protos.md) into services/gateway/src/routes/gen/, one file per
+// proto file with bindings, and gen/index.ts listing them for routes/index.ts.
+//
+// Per route: the path, query and body schemas (zod: validation and the OpenAPI document at once),
+// the request built from them, the single RPC call with the caller's (or the acting project's)
+// token, and the result: one response field, the whole response, or a fixed JSON value. Per response
+// message reached: a named zod schema (`(crafter.api.v1.schema)`) and a `to<Message>Json` mapper.
+//
+// Request fields are exposed only when they carry `(crafter.api.v1.field)` (an internal field such
+// as user_id never is), except `project_id`, which an acts_in_project route fills with the project
+// the gateway resolved. Unsupported shapes stop the generation with the field's name.
+import { readFileSync, writeSync } from "node:fs";
+import { create, createFileRegistry, fromBinary, getOption, hasOption, ScalarType, toBinary } from "@bufbuild/protobuf";
+import {
+  CodeGeneratorRequestSchema,
+  CodeGeneratorResponse_Feature,
+  CodeGeneratorResponseSchema,
+  FileDescriptorSetSchema,
+} from "@bufbuild/protobuf/wkt";
+
+const request = fromBinary(CodeGeneratorRequestSchema, readFileSync(0));
+const registry = createFileRegistry(create(FileDescriptorSetSchema, { file: request.protoFile }));
+const routeExt = registry.getExtension("crafter.api.v1.route");
+const fieldExt = registry.getExtension("crafter.api.v1.field");
+const schemaExt = registry.getExtension("crafter.api.v1.schema");
+
+const fail = (message) => {
+  throw new Error(`protoc-gen-crafter-routes: ${message}`);
+};
+const q = (s) => JSON.stringify(s);
+const lowerFirst = (s) => s[0].toLowerCase() + s.slice(1);
+const fieldOpt = (f) => (hasOption(f, fieldExt) ? getOption(f, fieldExt) : undefined);
+const restName = (f) => fieldOpt(f)?.name || f.jsonName;
+const isWkt = (m, name) => m?.typeName === `google.protobuf.${name}`;
+
+/** The zod schema and the mapper of a response message, emitted once per file. */
+function messageEmitter(out) {
+  const done = new Map();
+  const emit = (message) => {
+    if (done.has(message.typeName)) return done.get(message.typeName);
+    const names = { schema: `${lowerFirst(message.name)}Schema`, mapper: `to${message.name}Json`, type: message.name };
+    done.set(message.typeName, names);
+    const shape = [];
+    const values = [];
+    for (const f of message.fields) {
+      const opt = fieldOpt(f);
+      const key = restName(f);
+      const src = `m?.${f.localName}`;
+      let schema;
+      let value;
+      if (f.fieldKind === "scalar") {
+        [schema, value] = scalarJson(f.scalar, src, f);
+      } else if (f.fieldKind === "list" && f.listKind === "scalar") {
+        const [item] = scalarJson(f.scalar, "", f);
+        schema = `z.array(${item})`;
+        value = `${src} ?? []`;
+      } else if (f.fieldKind === "message" && isWkt(f.message, "Timestamp")) {
+        schema = "z.string().nullable()";
+        value = `iso(${src})`;
+      } else if (f.fieldKind === "message" && isWkt(f.message, "Struct")) {
+        schema = "z.looseObject({})";
+        value = `(${src} ?? {}) as Record<string, unknown>`;
+      } else if (f.fieldKind === "message") {
+        const inner = emit(f.message);
+        schema = opt?.optional ? `${inner.schema}.optional()` : inner.schema;
+        value = `${inner.mapper}(${src})`;
+        if (opt?.optional) {
+          values.push(`    ...(m?.${f.localName} ? { ${key}: ${inner.mapper}(m.${f.localName}) } : {}),`);
+          value = undefined;
+        }
+      } else if (f.fieldKind === "list" && f.listKind === "message") {
+        const inner = emit(f.message);
+        schema = `z.array(${inner.schema}.nullable())`;
+        value = `(${src} ?? []).map(${inner.mapper})`;
+      } else {
+        fail(`${f.parent.typeName}.${f.name}: a ${f.fieldKind} field has no REST shape yet`);
+      }
+      if (opt?.description) schema += `.meta({ description: ${q(opt.description)} })`;
+      shape.push(`    ${key}: ${schema},`);
+      if (value !== undefined) values.push(`    ${key}: ${value},`);
+    }
+    const meta = hasOption(message, schemaExt) ? getOption(message, schemaExt) : undefined;
+    const metaArgs = [meta?.id && `id: ${q(meta.id)}`, meta?.description && `description: ${q(meta.description)}`]
+      .filter(Boolean)
+      .join(", ");
+    out.types.add(message.name);
+    out.decls.push(
+      `/** The REST shape of ${message.typeName}. */`,
+      `export const ${names.schema} = z\n  .object({\n${shape.join("\n")}\n  })${metaArgs ? `\n  .meta({ ${metaArgs} })` : ""};`,
+      "",
+      `/** ${message.typeName} → ${names.schema} (absent fields as their defaults). */`,
+      `export function ${names.mapper}(m: ${message.name} | undefined): z.input<typeof ${names.schema}> {`,
+      `  return {\n${values.join("\n")}\n  };`,
+      "}",
+      "",
+    );
+    return names;
+  };
+  return emit;
+}
+
+function scalarJson(scalar, src, f) {
+  switch (scalar) {
+    case ScalarType.STRING:
+      return ["z.string()", `${src} ?? ""`];
+    case ScalarType.BOOL:
+      return ["z.boolean()", `${src} ?? false`];
+    case ScalarType.INT32:
+    case ScalarType.UINT32:
+    case ScalarType.SINT32:
+    case ScalarType.FIXED32:
+    case ScalarType.SFIXED32:
+    case ScalarType.DOUBLE:
+    case ScalarType.FLOAT:
+      return ["z.number()", `${src} ?? 0`];
+    case ScalarType.INT64:
+    case ScalarType.UINT64:
+    case ScalarType.SINT64:
+      return ["z.number()", `Number(${src} ?? 0)`];
+    default:
+      return fail(`${f.parent.typeName}.${f.name}: scalar type ${scalar} has no REST shape yet`);
+  }
+}
+
+/** The zod schema of a request field in the query or the body, and how its value reaches the request. */
+function requestField(f, where) {
+  const opt = fieldOpt(f) ?? {};
+  const name = restName(f);
+  const label = opt.label || name;
+  let schema;
+  let value;
+  if (f.fieldKind === "scalar" && f.scalar === ScalarType.STRING) {
+    schema = `z.string({ error: ${q(`${label} must be text`)} })`;
+    if (opt.maxLen) schema += `.max(${opt.maxLen}, ${q(`${label} has at most ${opt.maxLen} characters`)})`;
+    if (opt.minLen)
+      schema += `.min(${opt.minLen}, ${q(opt.minLen === 1 ? `${label} is required` : `${label} has at least ${opt.minLen} characters`)})`;
+    else schema += ".optional()";
+    value = opt.minLen ? `${where}.${name}` : `${where}.${name} ?? ""`;
+  } else if (f.fieldKind === "scalar" && f.scalar === ScalarType.BOOL && where === "query") {
+    schema = `z.enum(["true", "false"], { error: ${q(`${name} is true or false`)} }).default("false")`;
+    value = `${where}.${name} === "true"`;
+  } else if (f.fieldKind === "message" && isWkt(f.message, "Struct")) {
+    schema = `jsonObject(${q(name)})`;
+    value = `${where}.${name} as JsonObject`;
+  } else {
+    fail(`${f.parent.typeName}.${f.name}: no REST request shape for this ${f.fieldKind} field in the ${where} yet`);
+  }
+  if (opt.description) schema += `.meta({ description: ${q(opt.description)} })`;
+  return { name, schema, value };
+}
+
+function routeEntry(method, binding, emit) {
+  const verb = binding.pattern.case;
+  const path = binding.pattern.value;
+  if (!verb || !path) fail(`${method.parent.typeName}.${method.name}: a binding without a method and path`);
+  const pathNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const params = [];
+  const query = [];
+  const body = [];
+  const init = [];
+  for (const f of method.input.fields) {
+    if (f.name === "project_id" && binding.actsInProject) {
+      init.push(`${f.localName}: project.projectId`);
+      continue;
+    }
+    const opt = fieldOpt(f);
+    if (!opt) continue;
+    const name = restName(f);
+    if (pathNames.includes(name)) {
+      if (f.fieldKind !== "scalar" || f.scalar !== ScalarType.STRING) fail(`${f.name}: a path parameter is text`);
+      params.push(`${name}: id(${q(name)})`);
+      init.push(`${f.localName}: params.${name}`);
+      continue;
+    }
+    if (opt.pathOnly) continue;
+    const where = verb === "get" || verb === "delete" ? "query" : "body";
+    const field = requestField(f, where);
+    (where === "query" ? query : body).push(`${field.name}: ${field.schema}`);
+    init.push(`${f.localName}: ${field.value}`);
+  }
+  for (const name of pathNames)
+    if (!params.some((p) => p.startsWith(`${name}:`))) fail(`${path}: no request field is named ${name}`);
+
+  let response;
+  let result;
+  if (binding.resultJson) {
+    const fixed = JSON.parse(binding.resultJson);
+    const zodOf = (v) =>
+      typeof v === "boolean"
+        ? "z.boolean()"
+        : typeof v === "number"
+          ? "z.number()"
+          : typeof v === "string"
+            ? "z.string()"
+            : fail(`result_json ${binding.resultJson}: only flat objects`);
+    response = `z.object({ ${Object.entries(fixed)
+      .map(([k, v]) => `${k}: ${zodOf(v)}`)
+      .join(", ")} })`;
+    result = `{ ${Object.entries(fixed)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join(", ")} }`;
+  } else if (binding.responseBody) {
+    const f = method.output.fields.find((x) => x.name === binding.responseBody);
+    if (!f) fail(`${method.name}: response_body ${binding.responseBody} is not a field of ${method.output.name}`);
+    if (f.fieldKind === "message") {
+      const inner = emit(f.message);
+      response = inner.schema;
+      result = `${inner.mapper}(response.${f.localName})`;
+    } else if (f.fieldKind === "list" && f.listKind === "message") {
+      const inner = emit(f.message);
+      response = `z.array(${inner.schema}.nullable())`;
+      result = `response.${f.localName}.map(${inner.mapper})`;
+    } else fail(`${method.name}: response_body names a message or a list of messages`);
+  } else {
+    const inner = emit(method.output);
+    response = inner.schema;
+    result = `${inner.mapper}(response)`;
+  }
+
+  const client = lowerFirst(method.parent.name.replace(/Service$/, ""));
+  const call = `clients.${client}.${method.localName}({ ${init.join(", ")} }, as)`;
+  const ctx = [
+    "as",
+    params.length && "params",
+    query.length && "query",
+    body.length && "body",
+    binding.actsInProject && "project",
+  ]
+    .filter(Boolean)
+    .join(", ");
+  const lines = [
+    "    defineRoute({",
+    `      method: ${q(verb)},`,
+    `      path: ${q(path)},`,
+    `      tag: ${q(binding.tag)},`,
+    `      summary: ${q(binding.summary)},`,
+    ...(binding.description ? [`      description: ${q(binding.description)},`] : []),
+    `      auth: ${q(binding.public ? "public" : "session")},`,
+    ...(binding.actsInProject ? ["      actsInProject: true,"] : []),
+    ...(params.length ? [`      params: z.object({ ${params.join(", ")} }),`] : []),
+    ...(query.length || binding.actsInProject
+      ? [`      query: z.object({ ${[...(binding.actsInProject ? ["...projectQuery"] : []), ...query].join(", ")} }),`]
+      : []),
+    ...(body.length ? [`      body: z.object({ ${body.join(", ")} }),`] : []),
+    `      response: ${response},`,
+    ...(binding.status && binding.status !== 200 ? [`      status: ${binding.status},`] : []),
+    ...(binding.idempotent ? ["      idempotent: true,"] : []),
+    ...(binding.errors.length ? [`      errors: [${binding.errors.map(q).join(", ")}],`] : []),
+    `      handler: async ({ ${ctx} }) => {`,
+    binding.resultJson ? `        await ${call};` : `        const response = await ${call};`,
+    `        return ${result};`,
+    "      },",
+    "    }),",
+  ];
+  return lines.join("\n");
+}
+
+const files = [];
+const factories = [];
+for (const name of request.fileToGenerate) {
+  const file = registry.getFile(name);
+  const out = { decls: [], types: new Set() };
+  const emit = messageEmitter(out);
+  const services = [];
+  for (const service of file.services) {
+    const entries = [];
+    for (const method of service.methods) {
+      if (!hasOption(method, routeExt)) continue;
+      if (method.methodKind !== "unary") fail(`${method.name}: only unary RPCs have generated routes`);
+      const route = getOption(method, routeExt);
+      for (const binding of [route, ...route.additionalBindings]) entries.push(routeEntry(method, binding, emit));
+    }
+    if (entries.length === 0) continue;
+    const factory = `${lowerFirst(service.name)}Routes`;
+    services.push(
+      `/** The generated one-call routes over ${service.typeName}. */\nexport function ${factory}({ clients }: RouteDeps): RouteDef[] {\n  return [\n${entries.join("\n")}\n  ];\n}\n`,
+    );
+    factories.push({ factory, module: file.name.replace(/^crafter\//, "").replaceAll("/", ".") });
+  }
+  if (services.length === 0 && out.decls.length === 0) continue;
+  const module = file.name.replace(/^crafter\//, "").replaceAll("/", ".");
+  const body = [...out.decls, ...services].join("\n");
+  const pb = `@crafter/proto/${file.name}_pb`;
+  const header = [
+    `// @generated by scripts/protoc-gen-crafter-routes.mjs from ${file.name}.proto: do not edit; change the proto and run \`make proto\`.`,
+    ...(body.includes("JsonObject") ? ['import type { JsonObject } from "@bufbuild/protobuf";'] : []),
+    ...(out.types.size ? [`import type { ${[...out.types].sort().join(", ")} } from "${pb}";`] : []),
+    'import { z } from "zod";',
+    ...(services.length ? ['import { defineRoute, type RouteDef } from "../../http/registry";'] : []),
+    `import { ${["iso", "projectQuery"].filter((h) => body.includes(`${h}(`) || body.includes(`...${h}`)).join(", ")} } from "../../http/rest-bindings";`,
+    ...(body.match(/\b(id|jsonObject)\(/)
+      ? [
+          `import { ${["id", "jsonObject"].filter((h) => body.includes(`${h}(`)).join(", ")} } from "../../http/schemas";`,
+        ]
+      : []),
+    ...(services.length ? ['import type { RouteDeps } from "../deps";'] : []),
+    "",
+  ]
+    .filter((line) => !line.startsWith("import {  }"))
+    .join("\n");
+  files.push({ name: `${module}.ts`, content: `${header}\n${body}` });
+}
+files.push({
+  name: "index.ts",
+  content: [
+    "// @generated by scripts/protoc-gen-crafter-routes.mjs: do not edit; change the protos and run `make proto`.",
+    'import type { RouteDef } from "../../http/registry";',
+    'import type { RouteDeps } from "../deps";',
+    ...factories.map(({ factory, module }) => `import { ${factory} } from "./${module}";`),
+    "",
+    "/** The route files generated from the protos' REST bindings, registered beside the hand-written ones. */",
+    `export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [${factories.map((f) => f.factory).join(", ")}];`,
+    "",
+  ].join("\n"),
+});
+
+const response = create(CodeGeneratorResponseSchema, {
+  supportedFeatures: BigInt(CodeGeneratorResponse_Feature.PROTO3_OPTIONAL),
+  file: files.map(({ name, content }) => ({ name, content })),
+});
+writeSync(1, toBinary(CodeGeneratorResponseSchema, response));
