@@ -787,6 +787,36 @@ function writeJunit(results) {
   );
 }
 
+/**
+ * Outbox entries written since `since` that the relays have not published yet, over every
+ * service's database: each document with such an entry, its ids checked one by one against
+ * `outbox_published` (by `_id`, which FerretDB pushes down). Until it is 0 an effect may only be late.
+ */
+async function unrelayedOutbox(ns, since) {
+  const client = await MongoClient.connect(infra.MONGODB_URL);
+  let pending = 0;
+  try {
+    for (const service of SERVICES) {
+      const db = client.db(`${ns}_${service}`.replace(/-/g, "_"));
+      const published = db.collection("outbox_published");
+      for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
+        if (name === "outbox_published" || name.startsWith("system.")) continue;
+        const docs = await db
+          .collection(name)
+          .find({ "outbox.time": { $gte: since } }, { projection: { outbox: 1 } })
+          .toArray();
+        for (const doc of docs)
+          for (const entry of doc.outbox ?? [])
+            if (entry.time >= since && !(await published.findOne({ _id: entry.id }, { projection: { _id: 1 } })))
+              pending++;
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  return pending;
+}
+
 // ---------------------------------------------------------------------------------------------
 // One run.
 
@@ -797,6 +827,7 @@ async function run(index, k6) {
   const outDir = join(root, ".data/faults", runId);
   mkdirSync(outDir, { recursive: true });
   log(`run ${index}: ${runId} (${SHORT ? "short" : "full"}: load ${PLAN.loadS} s, kafka stopped ${PLAN.kafkaStopS} s)`);
+  const runStarted = new Date();
   const before = await kafkaState(ns);
   const owner = await newOwner(stack.GATEWAY_URL, runId);
   const notes = { rows: PLAN.importRows };
@@ -875,7 +906,7 @@ async function run(index, k6) {
   }
   log(`load done: ${loadResults.map((r) => `${r.scenario} exit ${r.code}`).join(", ")}; waiting for quiet`);
 
-  // Quiet: all instances up, every consumer caught up, the campaigns done.
+  // Quiet: all instances up, every outbox entry of the run relayed, every consumer caught up, the campaigns done.
   const quietBy = Date.now() + PLAN.quietTimeoutS * 1000;
   let kafka = before;
   for (;;) {
@@ -885,9 +916,14 @@ async function run(index, k6) {
         async (c) => (await owner.session.retry("GET", `/api/email/campaigns/${c.id}`)).body.result?.status,
       ),
     );
-    const done = kafka.lag === 0 && campaigns.every((s) => s === "sent" || s === "failed");
+    const caughtUp = kafka.lag === 0 && campaigns.every((s) => s === "sent" || s === "failed");
+    // Read only once the rest is quiet: it scans the collections the run wrote to.
+    const unrelayed = caughtUp ? await unrelayedOutbox(ns, runStarted).catch(() => Number.NaN) : "-";
+    const done = caughtUp && unrelayed === 0;
     if (done || Date.now() > quietBy) {
-      log(`quiet: lag ${kafka.lag}, campaigns ${campaigns.join(",") || "-"}${done ? "" : " (timed out)"}`);
+      log(
+        `quiet: unrelayed ${unrelayed}, lag ${kafka.lag}, campaigns ${campaigns.join(",") || "-"}${done ? "" : " (timed out)"}`,
+      );
       break;
     }
     await sleep(3000);
