@@ -84,11 +84,16 @@ describe("admin", () => {
       if (new URL(request.url()).pathname.startsWith("/api/admin")) adminCalls.push(request.url());
     });
     await user.page.goto("/app/admin");
-    await user.page.getByTestId("page-not-available").waitFor();
+    await user.page.locator('[data-testid="page-not-available"][data-reason="role"]').waitFor();
     await user.page.waitForLoadState("networkidle");
     expect(await user.page.getByTestId("admin-page").count()).toBe(0);
     expect(await user.page.locator(".ant-message-error, .ant-notification-notice-error").count()).toBe(0);
     expect(adminCalls).toEqual([]);
+    // A page whose flag is off (leads_assistant, off by default) is the same page, and no menu lists it.
+    await user.page.goto("/app/leads-assistant");
+    await user.page.locator('[data-testid="page-not-available"][data-reason="flag"]').waitFor();
+    expect(await user.page.getByTestId("nav-lead-assistant").count()).toBe(0);
+    expect(await user.page.locator(".ant-message-error, .ant-notification-notice-error").count()).toBe(0);
     await user.page.goto("/app/settings/integrations");
     const shopify = user.page.getByTestId("integration-shopify");
     await expect(shopify.getAttribute("data-enabled")).resolves.toBe("false");

@@ -7,7 +7,7 @@ import { build } from "esbuild";
 export interface RouteRow {
   path: string;
   title: string;
-  access: "public" | "auth" | "app";
+  access: "public" | "guest" | "auth" | "app";
   flag?: string;
   roles?: string[];
   /** "business": framed by the business's name and logo, titled "<page> · <business>", not Crafter's. */

@@ -200,7 +200,8 @@ function expectations(route: RouteRow, viewport: Viewport): Record<string, Recor
     };
   }
   const shell = { ".crafter-public__header": { display: "flex", justifyContent: "space-between" } };
-  if (route.access === "auth") return { ...shell, ".crafter-auth__card": { maxWidth: "440px" } };
+  if (route.access === "auth" || route.access === "guest")
+    return { ...shell, ".crafter-auth__card": { maxWidth: "440px" } };
   if (!/^\/(features|usecases|why-us|pricing|integrations\/shopify|FAQ)$/.test(route.path)) return shell;
   const grid =
     route.path === "/FAQ"

@@ -1,17 +1,29 @@
 import type { ReactNode } from "react";
-import { Navigate, useLocation } from "react-router-dom";
+import { Navigate, useLocation, useMatches } from "react-router-dom";
 import { useSession } from "../api/hooks/session";
-import { AUTH_ENTRY_PAGES, guard, isAppPath } from "../routing/guard";
+import { guard, guardWaits } from "../routing/guard";
+import type { Access } from "../routing/route-types";
 import { ErrorState, FullPageSpin } from "../shared/states";
 
+/** The access of the deepest matched route that declares one (the route table's; "public" if none). */
+function useMatchedAccess(): Access {
+  const matches = useMatches();
+  for (let at = matches.length - 1; at >= 0; at -= 1) {
+    const access = (matches[at]!.handle as { access?: Access } | undefined)?.access;
+    if (access) return access;
+  }
+  return "public";
+}
+
 /**
- * Applies `guard` to the current location. Pages the guard can move a visitor away from (/app*
- * and the auth entry pages) wait for the session; other public pages render at once.
+ * Applies `guard` to the current location by the matched route's access. Routes the guard can move
+ * a visitor away from ("app" and "guest") wait for the session; the others render at once.
  */
 export function RouteGuard({ children }: { children: ReactNode }) {
   const session = useSession();
   const { pathname, search } = useLocation();
-  const waits = isAppPath(pathname) || AUTH_ENTRY_PAGES.includes(pathname);
+  const access = useMatchedAccess();
+  const waits = guardWaits(access);
 
   if (session.status === "loading") return waits ? <FullPageSpin label="Checking your session" /> : children;
   if (session.status === "error") {
@@ -21,7 +33,7 @@ export function RouteGuard({ children }: { children: ReactNode }) {
       children
     );
   }
-  const target = guard({ pathname, search, session: session.status });
+  const target = guard({ access, pathname, search, session: session.status });
   if (target) return <Navigate to={target} replace />;
   return children;
 }

@@ -3,11 +3,13 @@ import { createBrowserRouter, Navigate, Outlet, type RouteObject, useMatches, us
 import { api } from "../api/api";
 import { useHasSession } from "../api/hooks/session";
 import NotFoundPage from "../features/home/NotFoundPage";
+import { RouteTableContext } from "../routing/viewer";
 import { CrashScreen } from "../shared/CrashScreen";
 import { FullPageSpin } from "../shared/states";
 import { AppLayout } from "./layouts/AppLayout";
 import { PublicLayout } from "./layouts/PublicLayout";
 import { RouteGuard } from "./RouteGuard";
+import { APP_SHELL, toRoute } from "./route-objects";
 import { APP_HOME, ROUTES, type RouteEntry } from "./routes";
 
 /** Sets the document title from the matched route table entry. */
@@ -32,7 +34,7 @@ function RefreshTimer() {
 
 function Root() {
   return (
-    <>
+    <RouteTableContext.Provider value={ROUTES}>
       <DocumentTitle />
       <RefreshTimer />
       <RouteGuard>
@@ -40,7 +42,7 @@ function Root() {
           <Outlet />
         </Suspense>
       </RouteGuard>
-    </>
+    </RouteTableContext.Provider>
   );
 }
 
@@ -53,11 +55,6 @@ function RouteCrash() {
   return <CrashScreen />;
 }
 
-function toRoute(entry: RouteEntry): RouteObject {
-  const { Component } = entry;
-  return { path: entry.path, element: <Component />, handle: entry };
-}
-
 export const routeObjects: RouteObject[] = [
   {
     element: <Root />,
@@ -67,13 +64,14 @@ export const routeObjects: RouteObject[] = [
       {
         path: "/app",
         element: <AppLayout />,
+        handle: APP_SHELL,
         children: [
           { index: true, element: <Navigate to={APP_HOME} replace /> },
           ...ROUTES.filter((route) => route.access === "app").map(toRoute),
           { path: "*", element: <NotFoundPage /> },
         ],
       },
-      { path: "/_app", element: <Navigate to="/app" replace /> },
+      { path: "/_app", element: <Navigate to="/app" replace />, handle: APP_SHELL },
       { element: <PublicLayout />, children: [{ path: "*", element: <NotFoundPage /> }] },
     ],
   },

@@ -1,17 +1,17 @@
 import { AppstoreOutlined, CrownOutlined, DashboardOutlined, EditOutlined, SettingOutlined } from "@ant-design/icons";
 import { lazy } from "react";
-import { flagAllows } from "../api/flags";
-import type { FeatureFlags } from "../api/types";
-import type { MenuEntry, MenuGroup, RouteEntry } from "../routing/route-types";
+import { SIGNIN_PATH, SIGNUP_PATH, VERIFY_PATH } from "../routing/guard";
+import { APP_HOME, craftHref, PAGES, WELCOME_PATH } from "../routing/paths";
+import type { MenuEntry, RouteEntry } from "../routing/route-types";
 import { AREA_ROUTES } from "./areas";
-import { APP_HOME, CREATE_WORKFLOWS, createHref, PAGES, WELCOME_PATH } from "./route-data";
 
 /**
- * The one route table: it drives the router (router.tsx), the menus (AppLayout) and access
- * (`access` picks the layout and the guard's rules apply by path; `roles` limits who sees and
- * opens a page). Only pages that work are listed; the spec's other entries join here when built.
+ * The one route table: it drives the router (router.tsx), the guard (`access`), the page gate
+ * (`roles`, `flag`, `projectPermission`: routing/access.ts), the main, Create and user menus and the
+ * Settings page's index (`menu`: placement and order). Only pages that work are listed; the spec's
+ * other entries join here when built.
  */
-export type { Access, MenuEntry, MenuGroup, RouteEntry } from "../routing/route-types";
+export type { Access, MenuEntry, MenuPlacement, RouteEntry } from "../routing/route-types";
 
 const HomePage = lazy(() => import("../features/home/HomePage"));
 const SignInPage = lazy(() => import("../features/auth/SignInPage"));
@@ -37,13 +37,22 @@ const SmartDocumentsCraftsPage = lazy(() =>
 const SubscriptionPage = lazy(() => import("../features/billing/SubscriptionPage"));
 const WalletPage = lazy(() => import("../features/billing/WalletPage"));
 
-export { APP_HOME, CREATE_WORKFLOWS, createHref, PAGES, WELCOME_PATH } from "./route-data";
+export { APP_HOME, PAGES, WELCOME_PATH } from "../routing/paths";
+
+const create = (order: number, label: string, testId: string, to: string): MenuEntry => ({
+  placement: "create",
+  order,
+  label,
+  to,
+  icon: <EditOutlined />,
+  testId,
+});
 
 export const ROUTES: RouteEntry[] = [
   { path: "/", title: "Craft marketing content with AI", access: "public", Component: HomePage },
-  { path: "/signin", title: "Sign in", access: "auth", Component: SignInPage },
-  { path: "/signup", title: "Create your account", access: "auth", Component: SignUpPage },
-  { path: "/verify", title: "Verify your email", access: "auth", Component: VerifyPage },
+  { path: SIGNIN_PATH, title: "Sign in", access: "guest", Component: SignInPage },
+  { path: SIGNUP_PATH, title: "Create your account", access: "guest", Component: SignUpPage },
+  { path: VERIFY_PATH, title: "Verify your email", access: "guest", Component: VerifyPage },
   { path: "/forgot-password", title: "Forgot password", access: "auth", Component: ForgotPasswordPage },
   { path: "/reset-password", title: "Reset password", access: "auth", Component: ResetPasswordPage },
   { path: WELCOME_PATH, title: "Welcome", access: "app", Component: WelcomePage },
@@ -52,28 +61,33 @@ export const ROUTES: RouteEntry[] = [
     title: "Dashboard",
     access: "app",
     Component: DashboardPage,
-    menu: [{ group: "main", label: "Dashboard", icon: <DashboardOutlined />, testId: "nav-dashboard" }],
+    menu: [{ placement: "main", order: 10, label: "Dashboard", icon: <DashboardOutlined />, testId: "nav-dashboard" }],
   },
   {
     path: "/app/crafts",
     title: "Contents",
     access: "app",
     Component: CraftsPage,
-    menu: [{ group: "main", label: "Contents", icon: <AppstoreOutlined />, testId: "nav-contents" }],
+    menu: [{ placement: "main", order: 20, label: "Contents", icon: <AppstoreOutlined />, testId: "nav-contents" }],
   },
   {
     path: PAGES.craft,
     title: "Craft",
     access: "app",
     Component: CraftPage,
-    // Smart documents have no project: the Create entry starts a standalone craft.
-    menu: CREATE_WORKFLOWS.map((entry) => ({
-      group: "create" as const,
-      label: entry.label,
-      to: createHref(entry),
-      icon: <EditOutlined />,
-      testId: entry.testId,
-    })),
+    // The Create menu's craft entries (spec section 2, "Navigation"): the craft page of a workflow,
+    // except Email and Social media post, which open their template galleries (spec: create/email,
+    // create/social-media-post); smart documents have no project and start a standalone craft.
+    menu: [
+      create(10, "Campaign strategy", "nav-create-campaign", craftHref("Campaign")),
+      create(40, "Email", "nav-create-email", "/app/create/email"),
+      create(50, "Social media post", "nav-create-social-media-post", "/app/create/social-media-post"),
+      create(60, "Blog post", "nav-create-blog-post", craftHref("BlogWriter")),
+      create(70, "Podcast", "nav-create-podcast", craftHref("PodcastWriter")),
+      create(80, "Ad", "nav-create-ad", craftHref("AdsWriter")),
+      create(90, "Web page", "nav-create-web-page", craftHref("WebPageWriter")),
+      create(100, "Smart document", "nav-create-smart-document", craftHref("SmartEditor", { standalone: true })),
+    ],
   },
   {
     path: PAGES.workflows,
@@ -111,14 +125,16 @@ export const ROUTES: RouteEntry[] = [
     title: "Settings",
     access: "app",
     Component: SettingsPage,
-    menu: [{ group: "user", label: "Settings", icon: <SettingOutlined />, testId: "nav-settings" }],
+    menu: [{ placement: "user", order: 10, label: "Settings", icon: <SettingOutlined />, testId: "nav-settings" }],
   },
   {
     path: PAGES.subscription,
     title: "Subscription",
     access: "app",
     Component: SubscriptionPage,
-    menu: [{ group: "user", label: "Subscription", icon: <CrownOutlined />, testId: "nav-subscription" }],
+    menu: [
+      { placement: "user", order: 20, label: "Subscription", icon: <CrownOutlined />, testId: "nav-subscription" },
+    ],
   },
   {
     path: PAGES.wallet,
@@ -128,34 +144,3 @@ export const ROUTES: RouteEntry[] = [
   },
   ...AREA_ROUTES,
 ];
-
-export interface ResolvedMenuEntry extends MenuEntry {
-  to: string;
-  key: string;
-}
-
-/**
- * The menu entries of a group that this role may see and whose flag is on (spec section 6), in
- * table order; `arrangeMenu` (navigation.ts) puts them in the spec's order.
- */
-export function menuEntries(group: MenuGroup, role?: string | null, flags?: FeatureFlags | null): ResolvedMenuEntry[] {
-  return ROUTES.filter((route) => canAccess(route, role) && flagAllows(route.flag, flags)).flatMap((route) =>
-    (route.menu ?? [])
-      .filter((entry) => entry.group === group)
-      .map((entry) => ({ ...entry, to: entry.to ?? route.path, key: entry.to ?? route.path })),
-  );
-}
-
-export function canAccess(route: RouteEntry, role?: string | null): boolean {
-  return !route.roles || (!!role && route.roles.includes(role));
-}
-
-/** The menu key to highlight for a location: the longest entry path the location starts with. */
-export function selectedMenuKey(pathname: string, entries: ResolvedMenuEntry[]): string | undefined {
-  let best: ResolvedMenuEntry | undefined;
-  for (const entry of entries) {
-    const matches = pathname === entry.to || pathname.startsWith(`${entry.to}/`);
-    if (matches && (!best || entry.to.length > best.to.length)) best = entry;
-  }
-  return best?.key;
-}

@@ -1,19 +1,24 @@
 /**
- * The route guard of spec section 4, as a pure function:
+ * The route guard of spec section 4, as a pure function of the matched route's `access` (the route
+ * table's, route-types.ts):
  *
- * 1. a not-logged-in visitor on an /app path goes to /signin with the path as callbackUrl;
- * 2. a logged-in user with an unverified email on /app goes to /signin;
- * 3. a verified user on the verify, signin or signup page goes to the callbackUrl if present,
- *    else /app.
+ * 1. a not-logged-in visitor on an "app" route goes to /signin with the path as callbackUrl;
+ * 2. a logged-in user with an unverified email on an "app" route goes to /signin;
+ * 3. a verified user on a "guest" route (verify, signin, signup) goes to the callbackUrl if
+ *    present, else /app.
  *
  * Everything else stays where it is. The callbackUrl is honoured only when it is a same-site
  * relative path (starts with one "/"); anything else is ignored.
  */
 
 import type { SessionStatus } from "../api/types";
+import type { Access } from "./route-types";
 
 export type { SessionStatus };
+
 export interface GuardInput {
+  /** The access of the deepest matched route ("public" where nothing matched). */
+  access: Access;
   pathname: string;
   /** The location's search string, with or without the leading "?". */
   search?: string;
@@ -21,12 +26,19 @@ export interface GuardInput {
 }
 
 export const SIGNIN_PATH = "/signin";
-export const APP_HOME = "/app";
-/** The pages a verified user is sent away from (rule 3). */
-export const AUTH_ENTRY_PAGES: readonly string[] = ["/verify", "/signin", "/signup"];
+export const SIGNUP_PATH = "/signup";
+export const VERIFY_PATH = "/verify";
+/** Where rule 3 sends a verified user without a callbackUrl (the app index redirects on). */
+export const APP_ROOT = "/app";
+/**
+ * The "guest" pages (rule 3). A callbackUrl pointing at one would loop, so it is refused; the
+ * route table's guest routes are these paths (routes.test.ts checks it).
+ */
+export const GUEST_PAGES: readonly string[] = [VERIFY_PATH, SIGNIN_PATH, SIGNUP_PATH];
 
-export function isAppPath(pathname: string): boolean {
-  return pathname === "/app" || pathname.startsWith("/app/") || pathname === "/_app";
+/** Whether the guard may move a visitor away from a route of this access, so it waits for the session. */
+export function guardWaits(access: Access): boolean {
+  return access === "app" || access === "guest";
 }
 
 const ORIGIN = "https://crafter.invalid";
@@ -48,13 +60,13 @@ export function safeCallbackUrl(value: string | null | undefined): string | null
     return null;
   }
   if (url.origin !== ORIGIN) return null;
-  if (AUTH_ENTRY_PAGES.includes(url.pathname)) return null;
+  if (GUEST_PAGES.includes(url.pathname)) return null;
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
 /** Where the guard sends this visitor, or null to stay. */
-export function guard({ pathname, search = "", session }: GuardInput): string | null {
-  if (isAppPath(pathname)) {
+export function guard({ access, pathname, search = "", session }: GuardInput): string | null {
+  if (access === "app") {
     if (session === "anonymous") {
       const query = search && search !== "?" ? (search.startsWith("?") ? search : `?${search}`) : "";
       return `${SIGNIN_PATH}?callbackUrl=${encodeURIComponent(`${pathname}${query}`)}`;
@@ -62,9 +74,9 @@ export function guard({ pathname, search = "", session }: GuardInput): string | 
     if (session === "unverified") return SIGNIN_PATH;
     return null;
   }
-  if (session === "verified" && AUTH_ENTRY_PAGES.includes(pathname)) {
+  if (access === "guest" && session === "verified") {
     const params = new URLSearchParams(search);
-    return safeCallbackUrl(params.get("callbackUrl")) ?? APP_HOME;
+    return safeCallbackUrl(params.get("callbackUrl")) ?? APP_ROOT;
   }
   return null;
 }

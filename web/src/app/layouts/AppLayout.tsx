@@ -9,25 +9,10 @@ import {
   UserOutlined,
   WalletOutlined,
 } from "@ant-design/icons";
-import {
-  Avatar,
-  Button,
-  Drawer,
-  Dropdown,
-  Flex,
-  Grid,
-  Layout,
-  Menu,
-  type MenuProps,
-  Result,
-  Switch,
-  Tag,
-  Tooltip,
-} from "antd";
-import { Suspense, useEffect, useMemo, useState } from "react";
-import { Link, Navigate, Outlet, useLocation, useMatches, useNavigate } from "react-router-dom";
-import { flagAllows } from "../../api/flags";
-import { useFlags, useInitial, useSettings, useUpdateSettings } from "../../api/hooks/app";
+import { Avatar, Button, Drawer, Dropdown, Flex, Grid, Layout, Menu, type MenuProps, Switch, Tag, Tooltip } from "antd";
+import { Suspense, useEffect, useState } from "react";
+import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router-dom";
+import { useInitial, useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { useAuthActions } from "../../api/hooks/session";
 import { AssistantPanel } from "../../features/assistant/AssistantPanel";
 import { helpFor } from "../../features/help/help-docs";
@@ -35,12 +20,12 @@ import { HELP_DOCS } from "../../features/help/help-index";
 import { Bell } from "../../features/inbox/Bell";
 import { ContextSelector } from "../../features/projects/components/ContextSelector";
 import { ProjectSwitcher } from "../../features/projects/components/ProjectSwitcher";
-import { arrangeMenu } from "../../routing/navigation";
-import type { RouteEntry } from "../../routing/route-types";
+import { arrangeMenu, type ResolvedMenuEntry, selectedMenuKey } from "../../routing/access";
+import { APP_HOME, WELCOME_PATH } from "../../routing/paths";
+import { useMenu } from "../../routing/viewer";
 import { creditsLabel, formatNumber } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, FullPageSpin, LoadingBlock } from "../../shared/states";
-import { APP_HOME, canAccess, menuEntries, type ResolvedMenuEntry, selectedMenuKey, WELCOME_PATH } from "../routes";
 
 /** The team invitation page (features/projects/routes.tsx), open before the user has a project. */
 const INVITE_PATH = "/app/invite";
@@ -58,16 +43,12 @@ function menuLink(entry: ResolvedMenuEntry, onNavigate?: () => void) {
 }
 
 /**
- * Menu items of a group in the spec's order (navigation.ts), each a link with its test id; an
- * entry with children (Contacts → Segments, Lead form, Lead assistant) is a sub-menu whose first
- * item is the parent's own page.
+ * Menu items of a placement in the route table's order, each a link with its test id; an entry
+ * with children (Contacts → Segments, Lead form, Lead assistant) is a sub-menu whose first item is
+ * the parent's own page.
  */
-function toMenuItems(
-  group: "create" | "main" | "user",
-  entries: ResolvedMenuEntry[],
-  onNavigate?: () => void,
-): NonNullable<MenuProps["items"]> {
-  return arrangeMenu(group, entries).map(({ entry, children }) =>
+function toMenuItems(entries: ResolvedMenuEntry[], onNavigate?: () => void): NonNullable<MenuProps["items"]> {
+  return arrangeMenu(entries).map(({ entry, children }) =>
     children.length === 0
       ? { key: entry.key, icon: entry.icon, label: menuLink(entry, onNavigate) }
       : {
@@ -81,14 +62,6 @@ function toMenuItems(
           })),
         },
   );
-}
-
-/** The route-table entry of the page shown (its flag gates the page). */
-function useCurrentRoute(): RouteEntry | undefined {
-  const matches = useMatches();
-  return [...matches].reverse().find((match) => (match.handle as RouteEntry | undefined)?.path)?.handle as
-    | RouteEntry
-    | undefined;
 }
 
 export function ThemeSwitch({ testId = "theme-toggle" }: { testId?: string }) {
@@ -125,16 +98,13 @@ export function AppLayout() {
   const screens = Grid.useBreakpoint();
   // Phones (below md, e.g. 390 px): the sider becomes a drawer opened from the header.
   const mobile = screens.md === false;
-  const flags = useFlags();
-  const route = useCurrentRoute();
 
   useEffect(() => setMode(settings.theme === "dark" ? "dark" : "light"), [settings.theme, setMode]);
   useEffect(() => () => setMode("marketing"), [setMode]);
 
-  const role = data?.userInfo?.role ?? null;
-  const createEntries = useMemo(() => menuEntries("create", role, flags), [role, flags]);
-  const mainEntries = useMemo(() => menuEntries("main", role, flags), [role, flags]);
-  const userEntries = useMemo(() => menuEntries("user", role, flags), [role, flags]);
+  const createEntries = useMenu("create");
+  const mainEntries = useMenu("main");
+  const userEntries = useMenu("user");
   useEffect(() => setDrawerOpen(false), [pathname]);
 
   if (!data) {
@@ -157,14 +127,14 @@ export function AppLayout() {
   };
 
   const closeDrawer = () => setDrawerOpen(false);
-  const createMenu = toMenuItems("create", createEntries, closeDrawer);
-  const mainMenu = toMenuItems("main", mainEntries, closeDrawer);
+  const createMenu = toMenuItems(createEntries, closeDrawer);
+  const mainMenu = toMenuItems(mainEntries, closeDrawer);
   const openGroups = mainMenu.flatMap((item) =>
     item && "children" in item && item.children ? [String(item.key)] : [],
   );
 
   const userMenu: MenuProps["items"] = [
-    ...toMenuItems("user", userEntries),
+    ...toMenuItems(userEntries),
     { type: "divider" as const },
     {
       key: "signout",
@@ -299,25 +269,8 @@ export function AppLayout() {
             </div>
           )}
           <Suspense fallback={<LoadingBlock rows={6} />}>
-            {route && !canAccess(route, role) ? (
-              // Rendered instead of the page, so nothing of it loads and none of its APIs is called.
-              <Result
-                status="403"
-                title="This page is not available for your account"
-                subTitle="Ask an administrator of Crafter if you need it."
-                extra={<Link to={APP_HOME}>Back to the dashboard</Link>}
-                data-testid="page-not-available"
-              />
-            ) : flagAllows(route?.flag, flags) ? (
-              <Outlet />
-            ) : (
-              <Result
-                status="info"
-                title="This feature is not enabled for your account"
-                extra={<Link to={APP_HOME}>Back to the dashboard</Link>}
-                data-testid="feature-off"
-              />
-            )}
+            {/* Each page stands behind its route's access rule (routing/RouteGate.tsx). */}
+            <Outlet />
           </Suspense>
         </Layout.Content>
         <AssistantPanel open={assistantOpen} onClose={() => setAssistantOpen(false)} />

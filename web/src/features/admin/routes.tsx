@@ -13,6 +13,6 @@ export const ADMIN_ROUTES: RouteEntry[] = [
     access: "app",
     Component: AdminPage,
     roles: [...PERMISSIONS["admin.view"]],
-    menu: [{ group: "user", label: "Admin", icon: <SafetyOutlined />, testId: "nav-admin" }],
+    menu: [{ placement: "user", order: 30, label: "Admin", icon: <SafetyOutlined />, testId: "nav-admin" }],
   },
 ];

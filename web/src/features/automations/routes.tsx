@@ -19,7 +19,9 @@ export const AUTOMATION_ROUTES: RouteEntry[] = [
     access: "app",
     flag: "automation",
     Component: AutomationsPage,
-    menu: [{ group: "main", label: "Automation", icon: <ThunderboltOutlined />, testId: "nav-automation" }],
+    menu: [
+      { placement: "main", order: 50, label: "Automation", icon: <ThunderboltOutlined />, testId: "nav-automation" },
+    ],
   },
   {
     path: AUTOMATION_PAGES.templates,
@@ -29,7 +31,8 @@ export const AUTOMATION_ROUTES: RouteEntry[] = [
     Component: AutomationTemplatesPage,
     menu: [
       {
-        group: "create",
+        placement: "create",
+        order: 30,
         label: "Automation (from templates)",
         icon: <AppstoreAddOutlined />,
         testId: "nav-create-automation",

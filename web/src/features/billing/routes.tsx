@@ -14,6 +14,14 @@ export const BILLING_ROUTES: RouteEntry[] = [
     title: "Payment history",
     access: "app",
     Component: PaymentHistoryPage,
-    menu: [{ group: "user", label: "Payment history", icon: <HistoryOutlined />, testId: "nav-payment-history" }],
+    menu: [
+      {
+        placement: "user",
+        order: 40,
+        label: "Payment history",
+        icon: <HistoryOutlined />,
+        testId: "nav-payment-history",
+      },
+    ],
   },
 ];

@@ -16,7 +16,7 @@ export const BUSINESS_ROUTES: RouteEntry[] = [
     title: "Business",
     access: "app",
     Component: BusinessPage,
-    menu: [{ group: "main", label: "Business", icon: <BankOutlined />, testId: "nav-business" }],
+    menu: [{ placement: "main", order: 120, label: "Business", icon: <BankOutlined />, testId: "nav-business" }],
   },
   { path: "/app/business/profile", title: "Business profile", access: "app", Component: BusinessProfilePage },
   { path: "/app/business/reviews", title: "Reviews", access: "app", Component: ReviewsPage },
@@ -25,7 +25,7 @@ export const BUSINESS_ROUTES: RouteEntry[] = [
     title: "Strategy",
     access: "app",
     Component: StrategyPage,
-    menu: [{ group: "main", label: "Strategy", icon: <BulbOutlined />, testId: "nav-strategy" }],
+    menu: [{ placement: "main", order: 100, label: "Strategy", icon: <BulbOutlined />, testId: "nav-strategy" }],
   },
   { path: "/app/business/tools", title: "Business tools", access: "app", Component: BusinessToolsPage },
 ];

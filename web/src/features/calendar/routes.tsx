@@ -12,6 +12,14 @@ export const CALENDAR_ROUTES: RouteEntry[] = [
     access: "app",
     flag: "content_calendar",
     Component: CalendarPage,
-    menu: [{ group: "main", label: "Content Calendar", icon: <CalendarOutlined />, testId: "nav-content-calendar" }],
+    menu: [
+      {
+        placement: "main",
+        order: 30,
+        label: "Content Calendar",
+        icon: <CalendarOutlined />,
+        testId: "nav-content-calendar",
+      },
+    ],
   },
 ];

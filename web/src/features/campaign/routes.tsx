@@ -12,7 +12,7 @@ export const CAMPAIGN_ROUTES: RouteEntry[] = [
     title: "Campaigns",
     access: "app",
     Component: load("default"),
-    menu: [{ group: "main", label: "Campaigns", icon: <FlagOutlined />, testId: "nav-campaigns" }],
+    menu: [{ placement: "main", order: 40, label: "Campaigns", icon: <FlagOutlined />, testId: "nav-campaigns" }],
   },
   { path: "/app/campaign/tools", title: "Campaign tools", access: "app", Component: load("CampaignToolsPage") },
   { path: "/app/campaign/crafts", title: "Campaign crafts", access: "app", Component: load("CampaignCraftsPage") },

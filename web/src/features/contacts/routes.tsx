@@ -32,7 +32,7 @@ export const CONTACTS_ROUTES: RouteEntry[] = [
     access: "app",
     flag: "customer_view",
     Component: ContactsPage,
-    menu: [{ group: "main", label: "Contacts", icon: <TeamOutlined />, testId: "nav-contacts" }],
+    menu: [{ placement: "main", order: 60, label: "Contacts", icon: <TeamOutlined />, testId: "nav-contacts" }],
   },
   {
     path: CONTACT_PAGES.add,
@@ -40,7 +40,9 @@ export const CONTACTS_ROUTES: RouteEntry[] = [
     access: "app",
     flag: "customer_view",
     Component: AddContactPage,
-    menu: [{ group: "create", label: "Contact", icon: <UserAddOutlined />, testId: "nav-create-contact" }],
+    menu: [
+      { placement: "create", order: 20, label: "Contact", icon: <UserAddOutlined />, testId: "nav-create-contact" },
+    ],
   },
   { path: CONTACT_PAGES.import, title: "Import contacts", access: "app", flag: "customer_view", Component: ImportPage },
   { path: "/app/contacts/:contactId", title: "Contact", access: "app", flag: "customer_view", Component: ContactPage },
@@ -52,7 +54,8 @@ export const CONTACTS_ROUTES: RouteEntry[] = [
     Component: SegmentsPage,
     menu: [
       {
-        group: "main",
+        placement: "main",
+        order: 70,
         parent: "nav-contacts",
         label: "Segments",
         icon: <ApartmentOutlined />,
@@ -68,7 +71,14 @@ export const CONTACTS_ROUTES: RouteEntry[] = [
     flag: "leads_form",
     Component: LeadFormPage,
     menu: [
-      { group: "main", parent: "nav-contacts", label: "Lead form", icon: <FormOutlined />, testId: "nav-lead-form" },
+      {
+        placement: "main",
+        order: 80,
+        parent: "nav-contacts",
+        label: "Lead form",
+        icon: <FormOutlined />,
+        testId: "nav-lead-form",
+      },
     ],
   },
   {
@@ -79,7 +89,8 @@ export const CONTACTS_ROUTES: RouteEntry[] = [
     Component: LeadAssistantPage,
     menu: [
       {
-        group: "main",
+        placement: "main",
+        order: 90,
         parent: "nav-contacts",
         label: "Lead assistant",
         icon: <RobotOutlined />,

@@ -22,7 +22,8 @@ export const EMAIL_ROUTES: RouteEntry[] = [
     Component: gallery("EmailGalleryPage"),
     menu: [
       {
-        group: "main",
+        placement: "main",
+        order: 150,
         parent: "nav-campaigns",
         label: "Email templates",
         icon: <MailOutlined />,
@@ -50,7 +51,8 @@ export const EMAIL_ROUTES: RouteEntry[] = [
     Component: campaigns("CampaignsPage"),
     menu: [
       {
-        group: "main",
+        placement: "main",
+        order: 160,
         parent: "nav-campaigns",
         label: "Email campaigns",
         icon: <SendOutlined />,

@@ -13,7 +13,7 @@ export const MEDIA_ROUTES: RouteEntry[] = [
     title: "Assets",
     access: "app",
     Component: AssetsPage,
-    menu: [{ group: "main", label: "Assets", icon: <PictureOutlined />, testId: "nav-assets" }],
+    menu: [{ placement: "main", order: 130, label: "Assets", icon: <PictureOutlined />, testId: "nav-assets" }],
   },
   {
     path: MEDIA_PAGES.designer,
@@ -23,7 +23,8 @@ export const MEDIA_ROUTES: RouteEntry[] = [
     flag: "visual_designer",
     menu: [
       {
-        group: "main",
+        placement: "main",
+        order: 140,
         label: "Visual designer",
         parent: "nav-assets",
         icon: <BgColorsOutlined />,

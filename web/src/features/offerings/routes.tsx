@@ -12,7 +12,7 @@ export const OFFERINGS_ROUTES: RouteEntry[] = [
     title: "Offerings",
     access: "app",
     Component: load("default"),
-    menu: [{ group: "main", label: "Offerings", icon: <ShopOutlined />, testId: "nav-offerings" }],
+    menu: [{ placement: "main", order: 110, label: "Offerings", icon: <ShopOutlined />, testId: "nav-offerings" }],
   },
   { path: "/app/offerings/product", title: "Products", access: "app", Component: load("ProductsPage") },
   { path: "/app/offerings/product/tools", title: "Product tools", access: "app", Component: load("ProductToolsPage") },

@@ -1,29 +1,22 @@
 import { Card, Descriptions, Flex, Switch, Tag, Typography } from "antd";
 import { Link } from "react-router-dom";
-import { flagAllows } from "../../api/flags";
-import { useAccount, useFlags, useSettings, useUpdateSettings } from "../../api/hooks/app";
-import { useActiveProjectRole } from "../../api/hooks/projects";
+import { useAccount, useSettings, useUpdateSettings } from "../../api/hooks/app";
+import { useMenu } from "../../routing/viewer";
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { ApiKeysCard } from "./ApiKeysCard";
-import { SETTINGS_LINKS, visibleSettingsLinks } from "./routes";
 
 /**
- * /app/settings: links to the sub-pages, account info (`GET /api/user/account`), the theme switch
+ * /app/settings: links to the sub-pages (the route table's "settings" entries), account info (`GET /api/user/account`), the theme switch
  * and personal API keys.
  */
 export default function SettingsPage() {
   const { data: account, error, mutate } = useAccount();
   const settings = useSettings();
   const updateSettings = useUpdateSettings();
-  const flags = useFlags();
-  const projectRole = useActiveProjectRole();
-  const links = visibleSettingsLinks(SETTINGS_LINKS, {
-    flagAllows: (flag) => flagAllows(flag, flags),
-    accountRole: account?.role,
-    projectRole,
-  });
+  // The route table's settings index, filtered by the same rule as the pages themselves.
+  const links = useMenu("settings", { project: true });
 
   return (
     <Flex vertical gap={24} className="crafter-page crafter-page--narrow">
@@ -33,8 +26,8 @@ export default function SettingsPage() {
       <nav aria-label="Settings pages">
         <ul className="crafter-settings-links">
           {links.map((link) => (
-            <li key={link.to}>
-              <Link to={link.to} data-testid={`settings-link-${link.to.split("/").pop()}`}>
+            <li key={link.key}>
+              <Link to={link.to} data-testid={link.testId}>
                 {link.label}
               </Link>
             </li>

@@ -1,6 +1,6 @@
-import { canOnProject, PERMISSIONS } from "@crafter/roles";
+import { PERMISSIONS } from "@crafter/roles";
 import { lazy } from "react";
-import type { RouteEntry } from "../../routing/route-types";
+import type { MenuEntry, RouteEntry } from "../../routing/route-types";
 
 const AccountInfoPage = lazy(() => import("./AccountInfoPage"));
 const ChangePasswordPage = lazy(() => import("./ChangePasswordPage"));
@@ -13,19 +13,58 @@ const ConfirmEmailPage = lazy(() => import("./ConfirmEmailPage"));
 const SenderSettingsPage = lazy(() => import("../sender/SenderSettingsPage"));
 const SenderConfirmPage = lazy(() => import("../sender/SenderConfirmPage"));
 
-/** The settings sub-pages of spec section 2 that this area owns (billing owns its own). */
+/** The Settings page's link to a sub-page (its test id is `settings-link-<last path segment>`). */
+const index = (order: number, label: string, slug: string): MenuEntry[] => [
+  { placement: "settings", order, label, testId: `settings-link-${slug}` },
+];
+
+/**
+ * The settings sub-pages of spec section 2 that this area owns (billing owns its own), each listed
+ * on the Settings page's index in `order`, where its roles, flag and project permission allow.
+ */
 export const SETTINGS_ROUTES: RouteEntry[] = [
-  { path: "/app/settings/account-info", title: "Account info", access: "app", Component: AccountInfoPage },
-  { path: "/app/settings/change-password", title: "Change password", access: "app", Component: ChangePasswordPage },
-  { path: "/app/settings/linked-devices", title: "Linked devices", access: "app", Component: LinkedDevicesPage },
-  { path: "/app/settings/integrations", title: "Integrations", access: "app", Component: IntegrationsPage },
-  { path: "/app/settings/profile", title: "Profile", access: "app", Component: ProfilePage },
+  {
+    path: "/app/settings/account-info",
+    title: "Account info",
+    access: "app",
+    Component: AccountInfoPage,
+    menu: index(10, "Account info", "account-info"),
+  },
+  {
+    path: "/app/settings/change-password",
+    title: "Change password",
+    access: "app",
+    Component: ChangePasswordPage,
+    menu: index(20, "Change password", "change-password"),
+  },
+  {
+    path: "/app/settings/linked-devices",
+    title: "Linked devices",
+    access: "app",
+    Component: LinkedDevicesPage,
+    menu: index(30, "Linked devices", "linked-devices"),
+  },
+  {
+    path: "/app/settings/integrations",
+    title: "Integrations",
+    access: "app",
+    Component: IntegrationsPage,
+    menu: index(40, "Integrations", "integrations"),
+  },
+  {
+    path: "/app/settings/profile",
+    title: "Profile",
+    access: "app",
+    Component: ProfilePage,
+    menu: index(50, "Profile", "profile"),
+  },
   {
     path: "/app/settings/ai",
     title: "AI settings",
     access: "app",
     Component: AiSettingsPage,
     roles: [...PERMISSIONS["ai.settings"]],
+    menu: index(60, "AI settings", "ai"),
   },
   // The active project's sender identity and DKIM: the gateway's rule (project.settings) decides who sees it.
   {
@@ -34,6 +73,7 @@ export const SETTINGS_ROUTES: RouteEntry[] = [
     access: "app",
     projectPermission: "project.settings",
     Component: SenderSettingsPage,
+    menu: index(70, "Sender", "sender"),
   },
   {
     path: "/app/settings/referrals",
@@ -41,37 +81,10 @@ export const SETTINGS_ROUTES: RouteEntry[] = [
     access: "app",
     flag: "first_promoter",
     Component: ReferralsPage,
+    menu: index(80, "Referrals", "referrals"),
   },
   // The link of an email change (issue 14): opened signed in or not.
   { path: "/confirm-email", title: "Confirm your new email", access: "public", Component: ConfirmEmailPage },
   // The link emailed to a sender's from address: opened signed in or not (often by someone else).
   { path: "/confirm-sender", title: "Confirm a sender address", access: "public", Component: SenderConfirmPage },
 ];
-
-/** Links of the Settings page to its sub-pages, in the spec's order (each gated as its route is). */
-export const SETTINGS_LINKS = SETTINGS_ROUTES.filter((route) => route.path.startsWith("/app/settings/")).map(
-  (route) => ({
-    to: route.path,
-    label: route.title,
-    flag: route.flag,
-    roles: route.roles,
-    projectPermission: route.projectPermission,
-  }),
-);
-
-/**
- * The Settings page's links a user sees: those their flags allow, their account role may open
- * (`roles`) and their role on the active project may use (`projectPermission`, the rule the
- * gateway applies); a link that needs a project permission stays hidden while the role loads.
- */
-export function visibleSettingsLinks(
-  links: typeof SETTINGS_LINKS,
-  who: { flagAllows: (flag: string | undefined) => boolean; accountRole?: string; projectRole?: string },
-): typeof SETTINGS_LINKS {
-  return links.filter(
-    (link) =>
-      who.flagAllows(link.flag) &&
-      (!link.roles || (who.accountRole !== undefined && link.roles.includes(who.accountRole))) &&
-      (!link.projectPermission || canOnProject(who.projectRole, link.projectPermission)),
-  );
-}
