@@ -60,22 +60,23 @@ await runService({
       logger,
       now: () => new Date(),
     };
-    if (process.argv[2] !== "migrate") {
-      importQueue.start(
-        (importId, run) => runImport(deps, importId, run),
-        (importId, error) => failImport(deps, importId, error),
-      );
-      // Imports whose job Redis lost are queued again (a no-op for those still queued or running).
-      void resumeImports(deps).catch((err) => logger.error({ err }, "resuming imports failed"));
-    }
-    // Requests for permission a stopped service left running go on (each contact asked once).
-    setTimeout(
-      () => resumeConsentAsks(deps).catch((err) => logger.error({ err }, "resuming requests for permission failed")),
-      500,
-    );
-    // Contacts saved before month-day facets get theirs, once per database (a done-marker).
-    startDateTokenBackfill(deps);
     return {
+      async background() {
+        importQueue.start(
+          (importId, run) => runImport(deps, importId, run),
+          (importId, error) => failImport(deps, importId, error),
+        );
+        // Imports whose job Redis lost are queued again (a no-op for those still queued or running).
+        void resumeImports(deps).catch((err) => logger.error({ err }, "resuming imports failed"));
+        // Requests for permission a stopped service left running go on (each contact asked once).
+        setTimeout(
+          () =>
+            resumeConsentAsks(deps).catch((err) => logger.error({ err }, "resuming requests for permission failed")),
+          500,
+        );
+        // Contacts saved before month-day facets get theirs, once per database (a done-marker).
+        startDateTokenBackfill(deps);
+      },
       routes: routes(deps),
       access: { ...access, ...leadsAccess },
       publishes: events.topics,

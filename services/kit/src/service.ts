@@ -56,6 +56,11 @@ export interface ServiceParts {
   outbox?: OutboxModel[];
   /** Topics this service publishes to; created (with their DLQs) at start. */
   publishes?: string[];
+  /**
+   * Starts the service's background work (job workers, periodic scans) once its topics exist;
+   * not called by `migrate`, which only prepares topics and indexes.
+   */
+  background?(): Promise<void>;
   onStop?(): Promise<void>;
 }
 
@@ -143,6 +148,7 @@ export async function runService<S extends z.ZodType<BaseConfig & { PORT: number
     await stopTelemetry().catch(() => undefined);
     process.exit(code);
   }
+  await parts.background?.();
   if (parts.outbox?.length) {
     relay = startOutboxRelay({ models: parts.outbox, publisher, source: definition.name, logger });
   }

@@ -46,12 +46,12 @@ await runService({
     const stores = await createStores(mongo);
 
     // The email area: a pooled transport of its own, so campaigns do not queue account emails.
+    // config.ts makes sure one of the two is set.
     const trackingSecret =
       config.EMAIL_TRACKING_SECRET ??
-      (config.SERVICE_SECRET
-        ? createHmac("sha256", config.SERVICE_SECRET).update("crafter-email-tracking").digest("base64url")
-        : undefined);
-    if (!trackingSecret) throw new Error("EMAIL_TRACKING_SECRET or SERVICE_SECRET is required (signed email links)");
+      createHmac("sha256", config.SERVICE_SECRET ?? "")
+        .update("crafter-email-tracking")
+        .digest("base64url");
     const from = config.EMAIL_FROM ?? config.MAIL_FROM;
     const campaignMailer = createSmtpMailer({
       url: config.SMTP_URL,
@@ -59,8 +59,6 @@ await runService({
       timeoutMs: config.SMTP_TIMEOUT_MS,
       pool: config.EMAIL_CONCURRENCY,
     });
-    if (config.EMAIL_PROVIDER === "sendgrid" && !config.SENDGRID_API_KEY)
-      throw new Error("SENDGRID_API_KEY is required when EMAIL_PROVIDER=sendgrid");
     // Paced per provider and per account across every replica (Redis), not per process.
     const throttle = (provider: string) =>
       new RedisThrottle(
@@ -181,12 +179,6 @@ await runService({
       logger,
       everyMs: config.AUTOMATION_DATE_SCAN_MS,
     });
-    if (process.argv[2] !== "migrate") {
-      automationQueue.start(stepProcessor(deps));
-      await dateScan.start(async () => {
-        await scanDateFields(deps, deps.now());
-      });
-    }
     const webhookKey = config.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridKey(config.SENDGRID_WEBHOOK_PUBLIC_KEY) : null;
     // Campaign rounds and the scans that start them and the calendar's due entries run on BullMQ:
     // in one replica per occurrence, surviving restarts, with depth, age and failures as metrics.
@@ -218,13 +210,17 @@ await runService({
         if (counts.sent + counts.waiting + counts.dropped > 0) logger.info(counts, "approval emails retried");
       },
     });
-    if (process.argv[2] !== "migrate") {
-      await approvalMailRetry.start();
-      campaignQueue.start((campaignId, stopping, part) => dispatchCampaign(deps, campaignId, stopping, part));
-      await dispatchScan.start();
-      await dueScan.start();
-    }
     return {
+      async background() {
+        automationQueue.start(stepProcessor(deps));
+        await dateScan.start(async () => {
+          await scanDateFields(deps, deps.now());
+        });
+        await approvalMailRetry.start();
+        campaignQueue.start((campaignId, stopping, part) => dispatchCampaign(deps, campaignId, stopping, part));
+        await dispatchScan.start();
+        await dueScan.start();
+      },
       routes: routes(deps, webhookKey),
       access,
       publishes: [inboxEvents.topic, events.topic],
