@@ -52,7 +52,7 @@ const PROFILES = {
       KAFKA_SESSION_TIMEOUT_MS: "10000",
       // The date_field scan every 2 s, so a birthday today starts its run within the test.
       AUTOMATION_DATE_SCAN_MS: "2000",
-      // Email (issue 13): short leases, retries and waits, so the crash and plan-limit tests take
+      // Email: short leases, retries and waits, so the crash and plan-limit tests take
       // seconds; SendGrid's webhook key, whose private half signs the events in
       // services/gateway/test/email-campaigns.int.test.ts.
       EMAIL_ATTEMPT_LEASE_MS: "3000",

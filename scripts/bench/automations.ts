@@ -1,4 +1,4 @@
-// Automation latency (issue 13; not a timed test): the end-to-end time from a LeadCaptured event
+// Automation latency (not a timed test): the end-to-end time from a LeadCaptured event
 // published on Kafka (as the contacts service's relay publishes it) to the automation's first step
 // (a send_email through sendToContact) recorded in the run history, p50/p95 over N events (target:
 // p95 < 1 s). Needs the test stack (STACK_PORT_OFFSET/CRAFTER_NAMESPACE as when it was started) with

@@ -1,4 +1,4 @@
-// Contacts benchmark (issue 10; not a timed test): on a project of N contacts (default 50,000),
+// Contacts benchmark (not a timed test): on a project of N contacts (default 50,000),
 // p50/p95 of the table's first page, a token search and a 3-condition segment count through the
 // gateway, and the time to import a 10,000-row CSV into that project. Needs the test stack and
 // scripts/infra's servers.

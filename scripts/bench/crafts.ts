@@ -1,4 +1,4 @@
-// Issue 3's generation benchmark, through the gateway with the offline engine (not a timed test):
+// The generation benchmark, through the gateway with the offline engine (not a timed test):
 //   1. p50/p95 of one step completion (PUT /api/workflowsV2/{id}/step/complete), one at a time;
 //   2. time to the first streamed token over /rpc CompleteStep (Connect protocol, connect-node);
 //   3. step completions per second with CRAFT_USERS (20) users at once, measured beside the

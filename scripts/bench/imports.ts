@@ -1,4 +1,4 @@
-// Contact import benchmark (issue 26; not a timed test): the time of a 10,000-row CSV import through
+// Contact import benchmark (not a timed test): the time of a 10,000-row CSV import through
 // the gateway, from upload to the import's result (target: under 10 s), twice:
 // - updates: 10,000 rows of people already in the project (a new first name, a tag), deduplicated by
 //   email and updated;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { randomUUID } from "node:crypto";
-// The bad-input sweep (issue 9, finding 4): sends every bad-input class to every /auth and /api route
+// The bad-input sweep: sends every bad-input class to every /auth and /api route
 // of the served OpenAPI document and counts the answers that break the rules: any 5xx, and any
 // answer under /auth or /api that is not the envelope { success, result, errorMessage, error }. The
 // classes with a rule of their own must answer exactly: a control character in a path segment or a

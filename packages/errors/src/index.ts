@@ -95,7 +95,7 @@ export const ERROR_CATALOGUE = {
   UNAVAILABLE: { status: 503, message: "The service is briefly unavailable. Please try again in a moment." },
   /**
    * The configured AI provider refused the call (bad key, unknown model, a reply that is not its
-   * protocol): the provider, not the user's input, is wrong (issue 12).
+   * protocol): the provider, not the user's input, is wrong.
    */
   AI_PROVIDER_ERROR: {
     status: 502,
@@ -110,7 +110,7 @@ export const ERROR_CATALOGUE = {
   FORBIDDEN: { status: 403, message: "This request is not allowed." },
   /** An HTTP method the route does not take (TRACE, PROPFIND, a PUT on a read-only route); the answer lists `Allow`. */
   METHOD_NOT_ALLOWED: { status: 405, message: "This method is not allowed here." },
-  /** A signed-in user whose email is not verified yet: refused on /api and by every service (issue 9). */
+  /** A signed-in user whose email is not verified yet: refused on /api and by every service. */
   EMAIL_NOT_VERIFIED: { status: 403, message: "Please verify your email first. We can send the link again." },
   NOT_FOUND: { status: 404, message: "Not found." },
   CONFLICT: { status: 409, message: "This conflicts with the current state. Reload and try again." },
@@ -118,13 +118,13 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Requests must be sent as application/json." },
   /** The email is already a contact of the project (contacts are unique per project and email). */
   CONTACT_EXISTS: { status: 409, message: "A contact with this email already exists." },
-  /** An email change to an address another account has (issue 14). */
+  /** An email change to an address another account has. */
   EMAIL_TAKEN: { status: 409, message: "This email is already used by another account." },
-  /** A feature whose flag is off for the user (enabled and not disabled, spec section 6), asked for by its API (issue 14). */
+  /** A feature whose flag is off for the user (enabled and not disabled, spec section 6), asked for by its API. */
   FEATURE_DISABLED: { status: 403, message: "This feature is not available for your account." },
-  /** A team invitation link that is unknown, cut or past its 7 days (issue 14). */
+  /** A team invitation link that is unknown, cut or past its 7 days. */
   INVITE_INVALID: { status: 400, message: "This invitation link is invalid or has expired. Ask for a new invitation." },
-  /** A team invitation link that was already used or withdrawn: each link joins once (issue 14). */
+  /** A team invitation link that was already used or withdrawn: each link joins once. */
   INVITE_USED: { status: 409, message: "This invitation was already used or withdrawn. Ask for a new invitation." },
   /** A team invitation opened by an account with another email address than the one invited. */
   INVITE_EMAIL_MISMATCH: {
@@ -133,7 +133,7 @@ export const ERROR_CATALOGUE = {
   },
   /** Inviting someone who already is the project's owner or one of its members. */
   MEMBER_EXISTS: { status: 409, message: "This person is already a member of the project." },
-  /** A published page's address (`/<slug>`) that another page already has (issue 14). */
+  /** A published page's address (`/<slug>`) that another page already has. */
   PAGE_SLUG_TAKEN: { status: 409, message: "This address is taken. Choose another one." },
   /** A CSV import larger than the upload limit. */
   IMPORT_TOO_LARGE: {
@@ -152,7 +152,7 @@ export const ERROR_CATALOGUE = {
   },
   /** A public lead form or assistant whose owner's plan has no room for another contact. */
   LEAD_CAPTURE_FULL: { status: 403, message: "This form cannot take new sign-ups right now." },
-  // Media (issue 11): uploads are checked by their bytes, with a limit per kind.
+  // Media: uploads are checked by their bytes, with a limit per kind.
   MEDIA_UNSUPPORTED_TYPE: {
     status: 415,
     message: "This file type is not supported. Upload an image (JPEG, PNG, WebP, GIF), an audio file or a video.",

@@ -26,7 +26,7 @@ export const DEFAULT_ROLE: Role = "owner";
 export const PERMISSIONS = {
   /** Open /app and use one's own data. */
   "app.use": ["superadmin", "admin", "owner", "manager", "projectAdmin", "tester"],
-  /** See and change the account's AI provider, key and models (the AI settings page, issue 12). */
+  /** See and change the account's AI provider, key and models (the AI settings page). */
   "ai.settings": ["superadmin", "admin", "owner"],
   /** See the Admin entry and /app/admin. */
   "admin.view": ["superadmin", "admin"],

@@ -14,7 +14,7 @@ export interface Caller {
   /** The calling service's name when a service token was used. */
   service: string | undefined;
   /**
-   * The team member acting in `userId`'s data with a delegated token (issue 14, `act.sub`), to
+   * The team member acting in `userId`'s data with a delegated token (`act.sub`), to
    * record as the author of a change; absent when the user acts for themselves.
    */
   actorUserId?: string;

@@ -45,7 +45,7 @@ const Notes = createFileRegistry(file, () => undefined).getService("crafter.test
 async function setup(options: Partial<AccessTokenVerifierOptions> = {}) {
   const { privateKey, publicKey } = await generateKeyPair(ACCESS_TOKEN_ALG, { crv: "Ed25519", extractable: true });
   const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: "k1", alg: ACCESS_TOKEN_ALG }] } as JSONWebKeySet;
-  // Users are verified unless a test says otherwise (services refuse unverified users, issue 9).
+  // Users are verified unless a test says otherwise (services refuse unverified users).
   const sign = (sub: string, aud: string, claims: Record<string, unknown> = { email_verified: true }) =>
     new SignJWT(claims)
       .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, kid: "k1" })

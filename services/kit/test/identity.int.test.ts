@@ -1,4 +1,4 @@
-// Service identity from outside (DESIGN §4; issue 9, finding 3): every service's port, called as
+// Service identity from outside (DESIGN §4): every service's port, called as
 // an attacker would, over gRPC and over Connect JSON on h2c, with no token, with another user's
 // token, with the wrong service's token, and with expired or forged tokens. Needs a running stack
 // (scripts/stack.mjs; addresses and SERVICE_SECRETS from .data/stack/<profile>/stack.env).

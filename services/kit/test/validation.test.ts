@@ -39,7 +39,7 @@ describe("URL rule (spec section 5)", () => {
     expect(normalizeUrl("  www.example.com/about ", { allowSchemeless: true })).toBe("https://www.example.com/about");
     expect(normalizeUrl("localhost", { allowSchemeless: true })).toBeNull();
     expect(normalizeUrl("mailto:me@acme.com", { allowSchemeless: true })).toBeNull();
-    // Issue 9: protocol-relative and broken schemes are neither a scheme nor a bare host.
+    // Protocol-relative and broken schemes are neither a scheme nor a bare host.
     expect(normalizeUrl("//example.com", { allowSchemeless: true })).toBeNull();
     expect(normalizeUrl("//example.com")).toBeNull();
     expect(normalizeUrl("https:/example.com", { allowSchemeless: true })).toBeNull();
@@ -60,7 +60,7 @@ describe("email rule", () => {
     ["sp ace@example.com", INVALID_EMAIL_MESSAGE],
     ["owner@bakery.example", null],
     ["First.Last+tag@sub.example.co.uk", null],
-    // Issue 9: accepted by the old regex of our own, refused by validator.js's test list.
+    // Addresses a naive regex accepts, refused as in validator.js's test list.
     ["multiple..dots@stillinvalid.com", INVALID_EMAIL_MESSAGE],
     ["ends.with.dot.@gmail.com", INVALID_EMAIL_MESSAGE],
     ["foo@_bar.com", INVALID_EMAIL_MESSAGE],

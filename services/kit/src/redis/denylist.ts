@@ -18,7 +18,7 @@ const userKey = (userId: string) => `deny:user:${userId}`;
 /**
  * Denies every access token of a session (sign-out, family revocation, a revoked API key) at once.
  * Kept as long as such a token can live (`ttlSeconds`, the access-token lifetime); Redis may lose
- * it, which only returns to the old behaviour of tokens living until their expiry.
+ * it, which only lets those tokens live until their expiry, as they would without a denylist.
  */
 export async function denySession(redis: Redis, sid: string, ttlSeconds: number): Promise<void> {
   await redis.set(sidKey(sid), "1", "EX", Math.max(1, ttlSeconds));

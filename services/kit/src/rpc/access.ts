@@ -10,7 +10,7 @@ import type { IdentityVerifier } from "./jwks";
  * Who may call an RPC (DESIGN §4, "Service identity"):
  * - `"public"`: anyone, no token needed (auth's sign-up/sign-in family, health);
  * - `"user"`: a verified user access token of a user whose email is verified (else
- *   EMAIL_NOT_VERIFIED, issue 9), acting on that user only (a request naming another user in
+ *   EMAIL_NOT_VERIFIED), acting on that user only (a request naming another user in
  *   `user_id` is PermissionDenied);
  * - `"service:<name>"`: a service token of that service, which may name any user in the request.
  */

@@ -12,7 +12,7 @@ export interface AuthUser {
   clientId: string;
   display_name: string;
   /**
-   * Who acts (issue 14, team members): the `act.sub` of a delegated token (a member working in the
+   * Who acts (team members): the `act.sub` of a delegated token (a member working in the
    * project owner's data, `userId` being the owner), else `userId`. Record it as the author of a change.
    */
   actorUserId: string;

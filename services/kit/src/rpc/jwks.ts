@@ -197,7 +197,7 @@ function toAuthUser(payload: JWTPayload): AuthUser {
   };
 }
 
-/** The RFC 8693 `act` claim of a delegated token (issue 14), when well-formed. */
+/** The RFC 8693 `act` claim of a team member's delegated token, when well-formed. */
 function actorOf(act: unknown): { sub: string; email: string } | null {
   if (!act || typeof act !== "object") return null;
   const { sub, email } = act as Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * The address of a page published from a Web Page Writer craft (`/<slug>`, issue 14): 3 to 60
+ * The address of a page published from a Web Page Writer craft (`/<slug>`): 3 to 60
  * lowercase letters, digits and single hyphens, never starting or ending with a hyphen, and none of
  * the site's own first path segments. Shared by workflows (which stores and refuses), the gateway
  * (which serves `/<slug>`) and the web (which checks as the user types).
