@@ -11,9 +11,9 @@ import {
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { describe, expect, it, jest } from "@jest/globals";
 
-// Issue 9, finding 6: SignIn took the client IP from its caller's request field, so a caller that
-// reached the auth service directly picked a fresh IP per attempt and was never locked out. Only the
-// gateway (proved by its service token) may name the IP now; direct callers share one address.
+// SignIn's lockout counts per client IP. Were the IP read from the caller's request field, a caller
+// reaching the auth service directly could pick a fresh IP per attempt and never be locked out. Only
+// the gateway (proved by its service token) may name the IP; direct callers share one address.
 
 jest.setTimeout(60_000);
 

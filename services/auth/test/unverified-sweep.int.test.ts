@@ -2,7 +2,7 @@ import { throwawayDatabase } from "@crafter/kit/testing";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { UserRepository } from "../src/store/user.repository";
 
-// Unverified accounts expire (issue 9): FerretDB has no TTL index, so the auth sweeper removes them.
+// Unverified accounts expire: FerretDB has no TTL index, so the auth sweeper removes them.
 
 jest.setTimeout(60_000);
 

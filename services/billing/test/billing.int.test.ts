@@ -59,7 +59,7 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 async function newUser(): Promise<{ token: string; userId: string }> {
   const email = uniqueEmail("billing");
   await auth.signUp({ email, password: "correct horse battery", displayName: "Billing Tester" });
-  // Services refuse unverified users (issue 9): verify from the mail first.
+  // Services refuse unverified users: verify from the mail first.
   const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
   await auth.verifyEmail({ token: link.searchParams.get("token")! });
   const { session } = await auth.signIn({ email, password: "correct horse battery", ip: "127.0.0.1" });
@@ -108,7 +108,7 @@ describe("the gateway's cached reads", () => {
     const session = new GatewaySession();
     const email = uniqueEmail("billing-cache");
     await session.post("/auth/signup", { email, password: "password-123" });
-    // /api refuses unverified users (issue 9): verify from the mail first.
+    // /api refuses unverified users: verify from the mail first.
     const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
     await session.post("/auth/verify", { token: link.searchParams.get("token")! });
     expect((await session.post("/auth/signin", { email, password: "password-123" })).status).toBe(200);

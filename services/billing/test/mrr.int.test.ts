@@ -1,4 +1,4 @@
-// Admin's MRR over time (issue 14) for real: subscriptions written by Stripe's webhooks (signed
+// Admin's MRR over time for real: subscriptions written by Stripe's webhooks (signed
 // with the stack's test secret, as Stripe signs them), read back through the gateway's
 // /api/admin/stats (account's GetStats → billing's GetRevenue).
 import { randomUUID } from "node:crypto";

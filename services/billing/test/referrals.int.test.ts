@@ -1,4 +1,4 @@
-// Referrals for real (issue 14): the link's code through sign-up (auth → UserRegistered → billing),
+// Referrals for real: the link's code through sign-up (auth → UserRegistered → billing),
 // and the referral credits when the referred user's first payment's webhook arrives, signed with
 // the stack's test secret as Stripe signs it (stripe-mock sends no webhooks).
 import { randomUUID } from "node:crypto";

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Craft } from "../../../web/src/api/types";
 import { writeBackOf } from "../../../web/src/features/projects/write-back";
 
-// Projects, profiles and reviews through the gateway and the real services (issue 12): the
+// Projects, profiles and reviews through the gateway and the real services: the
 // switch, profiles of the four types with their fields and sections, prefills for every type, the
 // crafts of a profile, write-backs, and reviews.
 

@@ -4,7 +4,7 @@ import type { Connection, Model } from "mongoose";
 import { Schema } from "mongoose";
 
 /**
- * One admin action (issue 14): who did what, to whom, and when. The log is append-only: this
+ * One admin action: who did what, to whom, and when. The log is append-only: this
  * repository only inserts and reads (no update or delete exists in the code, and the schema is
  * strict), and an entry's `_id` may be derived from the action's idempotency key so a retried
  * action is logged once.

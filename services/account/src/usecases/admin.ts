@@ -9,7 +9,7 @@ import type { Account } from "../store/account.repository";
 import type { AuditDoc } from "../store/audit.repository";
 
 /**
- * /app/admin (issue 14). Each use case checks the caller's role against @crafter/roles first
+ * /app/admin. Each use case checks the caller's role against @crafter/roles first
  * (the gateway checks too), and each change is appended to the audit log before it is made, so a
  * change that happened is always logged (a logged change that then failed says so in its details
  * only when the caller retries; the retry's key finds the same entry).

@@ -22,7 +22,7 @@ export interface DelegatedClaims {
 }
 
 /**
- * The claims of a team member's delegated access token (issue 14): the project owner's identity
+ * The claims of a team member's delegated access token: the project owner's identity
  * (`sub`, email, display name, client id, so services read and write the owner's data) with the
  * member's project role (never the owner's account role: an admin owner lends no admin powers), the
  * member as `act` and the project as `pid`.

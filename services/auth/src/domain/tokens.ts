@@ -41,7 +41,7 @@ export function clientHashOf(userAgent: string): string {
 }
 
 /**
- * Decides the fate of a presented refresh token (DESIGN section 4, issue 9):
+ * Decides the fate of a presented refresh token (DESIGN section 4):
  * - unknown, revoked or expired → "invalid";
  * - unused → "rotate";
  * - used within `graceMs` (parallel tabs racing on one cookie) by the client it was issued to

@@ -41,7 +41,7 @@ export class UserEvents {
     return outboxEntry(this.topic, user.userId, EmailVerifiedSchema, { userId: user.userId, email: user.email });
   }
 
-  /** An email change was asked for (issue 14): the link for the new address, a notice for the old. */
+  /** An email change was asked for: the link for the new address, a notice for the old. */
   emailChangeRequested(change: {
     userId: string;
     oldEmail: string;

@@ -27,6 +27,6 @@ export const access = rpcAccess(AuthService, {
   changePassword: ["user"],
   requestEmailChange: ["user"],
   confirmEmailChange: ["public"],
-  // Team members (issue 14): projects mints a member's token after checking the membership.
+  // Team members: projects mints a member's token after checking the membership.
   issueDelegatedToken: ["service:projects"],
 });

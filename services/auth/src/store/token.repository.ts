@@ -16,7 +16,7 @@ export interface OneTimeTokenDoc {
    */
   passwordHash?: string;
   displayName?: string;
-  /** Email change tokens (issue 14): the address the user asked to change to. */
+  /** Email change tokens: the address the user asked to change to. */
   newEmail?: string;
 }
 

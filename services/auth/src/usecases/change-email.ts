@@ -15,7 +15,7 @@ async function takenByAnother(deps: AuthDeps, email: string, userId: string): Pr
 }
 
 /**
- * Starts changing the caller's email (issue 14): checks the current password and that no other
+ * Starts changing the caller's email: checks the current password and that no other
  * account has the new address, stores a single-use token (hashed, `VERIFY_TOKEN_TTL_S`) naming it,
  * and publishes EmailChangeRequested (notifications emails the link to the new address and a
  * notice to the current one). The email is not changed yet.

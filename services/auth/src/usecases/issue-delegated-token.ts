@@ -5,7 +5,7 @@ import type { AuthDeps } from "../deps";
 import { delegatedClaims } from "../domain/delegation";
 
 /**
- * Mints a team member's delegated access token (issue 14; only projects calls it, after checking
+ * Mints a team member's delegated access token (only projects calls it, after checking
  * the membership): EdDSA like every access token, `ACCESS_TOKEN_TTL_S`, claims of `delegatedClaims`.
  * @throws CR_ERR_BAD_REQUEST for a missing id or a role other than manager/projectAdmin; NOT_FOUND
  *   for an unknown owner.

@@ -32,7 +32,7 @@ export function isExpiredAccount(user: Pick<User, "emailVerified" | "expiresAt">
  * Registers a user (role owner, email unverified, removed after `UNVERIFIED_ACCOUNT_TTL_S` unless
  * verified) and publishes UserRegistered with a fresh verification token (stored hashed, single
  * use, `VERIFY_TOKEN_TTL_S`). The token carries this sign-up's password hash and name: verifying
- * with it sets them (issue 9, account pre-hijacking: a sign-up made before by someone else never
+ * with it sets them (against account pre-hijacking: a sign-up made earlier by someone else never
  * keeps its password).
  * Answers alike for new and existing emails: an existing unverified account gets a new
  * verification email; a verified one gets nothing. Mails are rate limited per address (silently)

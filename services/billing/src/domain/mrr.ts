@@ -1,6 +1,6 @@
 import { isPlanKey, PLAN_CARDS, planOfKey } from "@crafter/plans";
 
-// Monthly recurring revenue (issue 14, Admin's charts), pure: what one subscription state adds to
+// Monthly recurring revenue (Admin's charts), pure: what one subscription state adds to
 // MRR, and the series over days from the history of those states.
 
 /** What a subscription in `planKey` adds to MRR, in US cents: monthly price, a yearly charge / 12. */

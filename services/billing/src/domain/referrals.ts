@@ -1,7 +1,7 @@
 import type { WebhookEffect } from "./stripe-webhook";
 
 /**
- * Credits of a referral (issue 14, flag first_promoter), granted once when the referred user's
+ * Credits of a referral (flag first_promoter), granted once when the referred user's
  * first payment succeeds: the referrer gets REFERRER_CREDITS, the referred user REFERRED_CREDITS.
  * They do not expire (like bought packs). 100 credits is a month of light use on the free tier's
  * scale; the referred user's 50 is a welcome on top of what they bought.

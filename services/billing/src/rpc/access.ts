@@ -18,9 +18,9 @@ export const access = rpcAccess(BillingService, {
   getPlan: ["user", "service:gateway", "service:contacts", "service:media", "service:notifications"],
   reserveUsage: ["service:media", "service:notifications", "service:workflows"],
   releaseUsage: ["service:media", "service:notifications", "service:workflows"],
-  // Admin grants: the account service's admin RPCs check the role and audit first (issue 14).
+  // Admin grants: the account service's admin RPCs check the role and audit first.
   grantCredits: ["service:account"],
-  // Admin's MRR chart: the account service's GetStats checks the role first (issue 14).
+  // Admin's MRR chart: the account service's GetStats checks the role first.
   getRevenue: ["service:account"],
 });
 
@@ -43,5 +43,5 @@ export const paymentsAccess = rpcAccess(PaymentsService, {
   listLedger: ["user"],
 });
 
-/** ReferralsService (issue 14): the caller's own referral code and counts. */
+/** ReferralsService: the caller's own referral code and counts. */
 export const referralsAccess = rpcAccess(ReferralsService, { getReferrals: ["user"] });

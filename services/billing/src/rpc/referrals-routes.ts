@@ -4,7 +4,7 @@ import { ReferralsService } from "@crafter/proto/crafter/billing/v1/referrals_pb
 import type { BillingDeps } from "../deps";
 import { getReferrals } from "../usecases/referrals";
 
-/** crafter.billing.v1.ReferralsService (issue 14). */
+/** crafter.billing.v1.ReferralsService: the caller's own referral code and counts. */
 export function referralsRoutes(deps: BillingDeps): (router: ConnectRouter) => void {
   return (router) => {
     router.service(ReferralsService, {

@@ -14,9 +14,9 @@ export interface BillingStores {
   /** Stripe's side: handled webhook events, customers, invoices. */
   payments: PaymentsRepository;
   usage: UsageRepository;
-  /** Referral codes, referrals and their rewards (issue 14). */
+  /** Referral codes, referrals and their rewards. */
   referrals: ReferralRepository;
-  /** What each subscription state adds to MRR, over time (Admin's charts, issue 14). */
+  /** What each subscription state adds to MRR, over time (Admin's charts). */
   mrr: MrrRepository;
   /** Crafter's own record of each checkout, and the local test checkout's payments. */
   checkouts: CheckoutRepository;

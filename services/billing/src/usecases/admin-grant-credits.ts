@@ -17,7 +17,7 @@ export interface AdminGrantInput {
 export const MAX_ADMIN_GRANT = 1_000_000;
 
 /**
- * Appends an admin's grant to the user's ledger (issue 14). Only the account service calls it
+ * Appends an admin's grant to the user's ledger. Only the account service calls it
  * (access.ts): its admin RPCs check the role and write the audit log first. Idempotent by key: a
  * retry answers the balance and `granted: false`.
  * @throws CR_ERR_BAD_REQUEST for a missing user, an amount outside 1..1,000,000 or a bad key.

@@ -2,7 +2,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { createServiceClient, type ServiceCredentials } from "@crafter/kit";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 
-/** Auth's delegated tokens for team members (issue 14). */
+/** Auth's delegated tokens for team members. */
 export interface Delegations {
   /** A token acting as the owner with the member's role, `act` and `pid` (auth's IssueDelegatedToken). */
   issue(input: {

@@ -58,7 +58,7 @@ export class ProjectEvents {
     });
   }
 
-  /** An owner invited someone to the project (issue 14); notifications emails them the link. */
+  /** An owner invited someone to the project; notifications emails them the link. */
   memberInvited(invite: {
     projectId: string;
     projectTitle: string;

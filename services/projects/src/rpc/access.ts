@@ -35,7 +35,7 @@ export const access = rpcAccess(ProjectsService, {
 });
 
 /**
- * MembersService (issue 14): the gateway with the user's token; the use cases check the caller's
+ * MembersService: the gateway with the user's token; the use cases check the caller's
  * role on the project (@crafter/roles). Other users are named `member_user_id`.
  */
 export const membersAccess = rpcAccess(MembersService, {

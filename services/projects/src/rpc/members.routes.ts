@@ -15,7 +15,7 @@ import { timestamp } from "./mappers";
 
 /**
  * The caller of a members RPC, from their own token only: a delegated token (a member acting as the
- * owner, issue 14) never manages members, accepts invites or delegates again.
+ * owner) never manages members, accepts invites or delegates again.
  * @throws FORBIDDEN for a delegated token.
  */
 export function ownCaller(ctx: HandlerContext) {
@@ -39,7 +39,7 @@ const memberMessage = (member: Member) => ({
   joinedAt: timestamp(member.createdAt),
 });
 
-/** crafter.projects.v1.MembersService: a project's team members (issue 14). */
+/** crafter.projects.v1.MembersService: a project's team members. */
 export function membersRoutes(deps: ProjectsDeps): (router: ConnectRouter) => void {
   return (router) =>
     router.service(MembersService, {

@@ -34,7 +34,7 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
         return { project: projectMessage(project), profile: profileMessage(profile) };
       },
       async listProjects(_req, ctx) {
-        // A delegated token (issue 14) sees its one project, never the owner's others.
+        // A delegated token sees its one project, never the owner's others.
         const pid = requireUser(ctx).delegatedProjectId;
         const listed = await listProjects(deps, callerOf(ctx));
         return {

@@ -16,7 +16,7 @@ export interface ProjectsStores {
   crafts: ProjectCraftRepository;
   reviews: ReviewRepository;
   deletions: ProjectDeletionRepository;
-  /** Team members and their invitations (issue 14). */
+  /** Team members and their invitations. */
   members: MemberRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
   outbox: OutboxModel[];

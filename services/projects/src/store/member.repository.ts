@@ -10,7 +10,7 @@ import {
 } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
-// Team members (issue 14), append-only: FerretDB does not isolate updates (kit data/idioms.ts), so
+// Team members, append-only: FerretDB does not isolate updates (kit data/idioms.ts), so
 // every state change is an insert behind a unique key or a delete by `_id`.
 // - project_members: `_id = <projectId>:<userId>`, one grant per user and project;
 // - project_invites: one document per invitation (its token stored as a SHA-256 hash);

@@ -13,7 +13,7 @@ export interface ReviewDoc {
   /** 1 to 5. */
   rating: number;
   text: string;
-  /** manual | csv (google once the Google Business Profile import lands). */
+  /** manual | csv (google is kept for a Google Business Profile import). */
   source: string;
   /** YYYY-MM-DD, or "" when unknown. */
   reviewedOn: string;

@@ -17,7 +17,7 @@ export interface ActiveProjectView {
 
 /**
  * The caller's active project with its PROJECT profile and check-list. A team member's delegated
- * token (issue 14: `delegated`, its `pid` and role) is always in its one project, whatever the
+ * token (`delegated`, its `pid` and role) is always in its one project, whatever the
  * owner's own active project is, so a service resolving "the active project" for it stays there.
  */
 export async function getActiveProject(

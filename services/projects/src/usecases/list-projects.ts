@@ -4,7 +4,7 @@ import type { ProjectsDeps } from "../deps";
 import type { Project } from "../store/project.repository";
 
 /**
- * The caller's projects, oldest first, then the projects they are a team member of (issue 14),
+ * The caller's projects, oldest first, then the projects they are a team member of,
  * each with the caller's role on it.
  */
 export async function listProjects(deps: ProjectsDeps, caller: Caller): Promise<(Project & { role: ProjectRole })[]> {

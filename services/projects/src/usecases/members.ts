@@ -6,7 +6,7 @@ import type { ProjectsDeps } from "../deps";
 import type { Invite, Member, MemberRole } from "../store/member.repository";
 import { projectAccess } from "./project-access";
 
-// Team members (issue 14): an owner invites by email as manager or projectAdmin; the invited user
+// Team members: an owner invites by email as manager or projectAdmin; the invited user
 // accepts with the emailed single-use link; the owner lists, revokes and removes. What members may
 // do is @crafter/roles PROJECT_PERMISSIONS, enforced by project-access.ts on every project RPC.
 
@@ -161,7 +161,7 @@ export async function acceptInvite(
 }
 
 /**
- * A team member's delegated access token for the project (issue 14): the areas that keep their
+ * A team member's delegated access token for the project: the areas that keep their
  * data under the owner's user id (contacts, crafts, media…) are then called as the owner, with the
  * member as `act`. Checks `project.write` on the caller's own membership (one read by `_id`).
  * @throws CR_ERR_BAD_REQUEST (no project id, or the caller owns it: their own token is the one),

@@ -10,7 +10,7 @@ export interface ProjectAccess {
 }
 
 /**
- * The one place that decides who may act on a project (issue 14, team members): its owner, or a
+ * The one place that decides who may act on a project (team members included): its owner, or a
  * user with a grant in `project_members` (`_id = projectId:userId`, one read). A removed member's
  * grant is gone, so they lose access on their next call.
  * @returns null when there is no such project or the user is neither its owner nor a member.
