@@ -46,7 +46,7 @@ export function createApp(
   const cookies = { secure: config.COOKIE_SECURE };
   // The per-user read cache of /api (cache/user-views.ts); writes through /api and /rpc make it stale.
   const views = new UserViewCache(redis, logger);
-  // Team members' delegated tokens (issue 14), per (member, project), in this process only.
+  // Team members' delegated tokens, per (member, project), in this process only.
   const delegations = new DelegationCache({
     maxAgeMs: config.DELEGATION_CACHE_MS,
     marginMs: 60_000,
@@ -142,7 +142,7 @@ export function createApp(
   app.get("/media/public/:id", publicMediaFiles(clients));
   // Signed, expiring media URLs (`/media/<key>?exp&sig`): no session, the signature is the key.
   app.get("/media/*key", mediaFiles(clients));
-  // Email tracking (issue 13): the open pixel and signed click redirects, no session.
+  // Email tracking: the open pixel and signed click redirects, no session.
   app.get("/t/o/:file", openPixel(clients));
   app.get("/t/c/:token", clickRedirect(clients));
   // The local test checkout (billing on stripe-mock, which hosts no payment page): a page and its
@@ -162,7 +162,7 @@ export function createApp(
     express.urlencoded({ extended: false, limit: "1kb", parameterLimit: 5 }),
     testCheckoutPay(checkoutDeps),
   );
-  // Pages published from crafts (issue 14) at `/<slug>`; other paths go on to the dashboard.
+  // Pages published from crafts at `/<slug>`; other paths go on to the dashboard.
   app.get("/:slug", publishedPages(clients.pages, config.WEB_DIST, config.PUBLIC_ORIGIN, logger));
   app.use(dashboard(config.WEB_DIST));
   app.use(errorHandler(logger));

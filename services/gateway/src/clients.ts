@@ -24,20 +24,20 @@ import type { Config } from "./config";
 export interface Clients {
   auth: Client<typeof AuthService>;
   account: Client<typeof AccountService>;
-  /** The account service's AdminService (issue 14). */
+  /** The account service's AdminService. */
   admin: Client<typeof AdminService>;
   projects: Client<typeof ProjectsService>;
   /** The same with the gateway's service token: a business's public brand on the lead pages (no user). */
   projectsAsGateway: Client<typeof ProjectsService>;
-  /** The projects service's team members (issue 14), with the user's token. */
+  /** The projects service's team members, with the user's token. */
   members: Client<typeof MembersService>;
   workflows: Client<typeof WorkflowsService>;
-  /** Workflows' published pages (issue 14); GetPublishedPage is public (no token). */
+  /** Workflows' published pages; GetPublishedPage is public (no token). */
   pages: Client<typeof PagesService>;
   billing: Client<typeof BillingService>;
   /** Billing's payments, called with the user's token. */
   payments: Client<typeof PaymentsService>;
-  /** Billing's referrals (issue 14), with the user's token. */
+  /** Billing's referrals, with the user's token. */
   referrals: Client<typeof ReferralsService>;
   /** Billing's payments with the gateway's service token: Stripe's webhooks (no user). */
   paymentsAsGateway: Client<typeof PaymentsService>;
@@ -45,16 +45,16 @@ export interface Clients {
   /** The contacts service's lead form and assistant (public RPCs are called without a token). */
   leads: Client<typeof LeadsService>;
   media: Client<typeof MediaService>;
-  /** The notifications service's automations area (issue 13). */
+  /** The notifications service's automations area. */
   automations: Client<typeof AutomationsService>;
-  /** Notifications' content calendar and in-app inbox (issue 13). */
+  /** Notifications' content calendar and in-app inbox. */
   calendar: Client<typeof CalendarService>;
   inbox: Client<typeof InboxService>;
   /** Notifications' email campaigns, with the user's token. */
   campaigns: Client<typeof CampaignsService>;
   /** The same with the gateway's service token: open/click tracking and SendGrid's webhook (no user). */
   campaignsAsGateway: Client<typeof CampaignsService>;
-  /** Notifications' email and social post templates (issue 13). */
+  /** Notifications' email and social post templates. */
   templates: Client<typeof TemplatesService>;
   /** Notifications' sender identities and sending domains, with the user's token. */
   senders: Client<typeof SendersService>;

@@ -17,11 +17,11 @@ export const configSchema = baseConfigSchema.extend({
   WORKFLOWS_URL: z.url(),
   /** Credits, expiry and plan of userInfo. */
   BILLING_URL: z.url(),
-  /** Contacts, segments, imports and lead capture (issue 10). */
+  /** Contacts, segments, imports and lead capture. */
   CONTACTS_URL: z.url(),
   /** Assets, edits, uploads and the signed /media/* files. */
   MEDIA_URL: z.url(),
-  /** Email templates and campaigns, the calendar, the inbox and automations (issue 13). */
+  /** Email templates and campaigns, the calendar, the inbox and automations. */
   NOTIFICATIONS_URL: z.url(),
   /** Set false only for plain-http hosts other than localhost; browsers treat localhost as secure. */
   COOKIE_SECURE: z
@@ -36,7 +36,7 @@ export const configSchema = baseConfigSchema.extend({
   /** The built dashboard (web/dist). */
   WEB_DIST: z.string().default("web/dist"),
   /**
-   * How long a team member's delegated token (issue 14) is reused, in ms: a member removed through
+   * How long a team member's delegated token is reused, in ms: a member removed through
    * another gateway process loses access within it (this one drops it at once). 0 = ask every time.
    */
   DELEGATION_CACHE_MS: z.coerce.number().int().nonnegative().default(60_000),

@@ -12,9 +12,9 @@ import { AdminService } from "@crafter/proto/crafter/account/v1/admin_pb";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 import mongoose from "mongoose";
 
-// Issue 14 on the real stack: admin routes and RPCs refuse non-admins; an admin's grant goes
-// through billing's ledger and is audited; a password change ends the other sessions; a device is
-// signed out. The test stack makes every verified address at @admins.crafter.test an admin
+// Admin and account settings on the real stack: admin routes and RPCs refuse non-admins; an
+// admin's grant goes through billing's ledger and is audited; a password change ends the other
+// sessions; a device is signed out. The test stack makes every verified address at @admins.crafter.test an admin
 // (auth's ADMIN_EMAILS, scripts/stack.mjs).
 
 jest.setTimeout(90_000);

@@ -9,7 +9,7 @@ import {
 import { afterAll, describe, expect, it, jest } from "@jest/globals";
 import mongoose from "mongoose";
 
-// Issue 9's session and sign-up findings, each as the attack that used to work, on the real stack.
+// Session and sign-up attacks, each tried as an attacker would, on the real stack.
 // The test profile trusts one proxy hop (TRUST_PROXY=1), so a test names its client IP in
 // X-Forwarded-For; the per-address mail budget keeps its default (3 an hour).
 

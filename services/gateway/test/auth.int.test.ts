@@ -179,7 +179,7 @@ describe("refresh tokens", () => {
       client.cookies.set("crafter_rt", shared);
       return client.post("/auth/token/refresh", {});
     };
-    // Issue 9: one reuse inside the grace window from the same client; a third use revokes.
+    // One reuse inside the grace window (tabs racing on one cookie) from the same client; a third use revokes.
     expect((await tab()).status).toBe(200);
     expect((await tab()).status).toBe(200);
     expect((await tab()).status).toBe(401);

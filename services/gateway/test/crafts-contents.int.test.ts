@@ -1,7 +1,7 @@
 import { GatewaySession, linkFrom, uniqueEmail, waitForEmail } from "@crafter/kit/testing";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 
-// Clean crafts (issue 12) through the gateway and the real workflows service, offline engine:
+// Clean crafts through the gateway and the real workflows service, offline engine:
 // opening a workflow stores nothing, a craft is named from its content until renamed, and
 // Contents searches (token equality) and filters by type, status, profile and favourite, sorted by
 // creation or last change.

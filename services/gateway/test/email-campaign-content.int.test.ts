@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type GatewaySession, stackEnv, verifiedSession } from "@crafter/kit/testing";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 
-// A campaign's content and sender on the real test stack (issue 13): a campaign sent from an
+// A campaign's content and sender on the real test stack: a campaign sent from an
 // EmailWriter craft (the workflows service's offline engine writes it), and the business profile's
 // postal address, without which nothing is sent.
 jest.setTimeout(120_000);

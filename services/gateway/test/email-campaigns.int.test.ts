@@ -9,9 +9,9 @@ import type { ConsentStatus } from "../../contacts/src/domain/fields";
 import { newContactDoc } from "../../contacts/src/usecases/contacts";
 import { forgetContactSnapshot } from "../../contacts/test/seeded-contacts";
 
-// Email campaigns on the real test stack (issue 13): the notifications service sends through
+// Email campaigns on the real test stack: the notifications service sends through
 // Mailpit; contacts, billing and the gateway are the real services.
-// Generous: on the shared 2-core CI machine a 500-email campaign took 45–130 s (see the branch report).
+// Generous: on the shared 2-core CI machine a 500-email campaign took 45–130 s.
 jest.setTimeout(300_000);
 
 const env = stackEnv();

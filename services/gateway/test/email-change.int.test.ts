@@ -1,7 +1,7 @@
 import { GatewaySession, linkFrom, uniqueEmail, verifiedSession, waitForEmail } from "@crafter/kit/testing";
 import { describe, expect, it, jest } from "@jest/globals";
 
-// Changing the account's email (issue 14) through the gateway, auth, notifications (SMTP to
+// Changing the account's email through the gateway, auth, notifications (SMTP to
 // Mailpit) and account: the current password, a link to the new address, a notice to the old one,
 // and the change applied only when the link is used.
 jest.setTimeout(90_000);

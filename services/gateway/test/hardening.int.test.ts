@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 // @ts-expect-error: a plain ES module script without types
 import { isEnvelope, nested, send } from "../../../scripts/security/sweep.mjs";
 
-// Issue 9 findings 4, 5 and 7 and issue 8's 503s, through the real stack: bad input never makes a
+// Hardening through the real stack: bad input never makes a
 // 500 and is always in the envelope, GET editStep changes nothing, the security headers, real
 // 404s, the OpenAPI document and reference, Idempotency-Key, and 503 while a service is down.
 

@@ -1,7 +1,7 @@
 import { type GatewaySession, gatewayUrl, verifiedSession } from "@crafter/kit/testing";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 
-// Pages published from a Web Page Writer craft at /<slug> (issue 14), through the gateway, the real
+// Pages published from a Web Page Writer craft at /<slug>, through the gateway, the real
 // workflows service (offline engine) and projects. Run against a stack without AI_* settings.
 jest.setTimeout(120_000);
 

@@ -1,5 +1,5 @@
 // A signed-in user's request while the gateway's Redis is down: the denylist cannot be read, so the
-// token can be neither trusted nor refused. The answer is 503 with Retry-After (issue 8 §8), not a
+// token can be neither trusted nor refused. The answer is 503 with Retry-After, not a
 // 401 that would make the browser drop a good session. A real Express app and a real ioredis client
 // (the kit's, as the gateway makes it)
 // on a closed port; tokens signed with a real Ed25519 key.

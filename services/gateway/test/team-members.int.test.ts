@@ -1,7 +1,7 @@
 import { GatewaySession, linkFrom, uniqueEmail, verifiedSession, waitForEmail } from "@crafter/kit/testing";
 import { beforeAll, describe, expect, it, jest } from "@jest/globals";
 
-// Team members (issue 14) through the gateway, projects (membership, the check on every project
+// Team members through the gateway, projects (membership, the check on every project
 // RPC) and notifications (the invitation email over SMTP to Mailpit).
 jest.setTimeout(90_000);
 

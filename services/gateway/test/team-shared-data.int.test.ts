@@ -13,7 +13,7 @@ import { MembersService } from "@crafter/proto/crafter/projects/v1/members_pb";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import mongoose from "mongoose";
 
-// Team members work in the owner's per-user areas (issue 14): the gateway asks projects for a
+// Team members work in the owner's per-user areas: the gateway asks projects for a
 // delegated token (auth mints it for projects only) and calls contacts and workflows as the owner,
 // with the member as `act`. Real gateway, projects, auth, contacts, workflows and Mailpit.
 jest.setTimeout(120_000);

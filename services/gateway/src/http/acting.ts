@@ -5,7 +5,7 @@ import { LRUCache } from "lru-cache";
 import type { Clients } from "../clients";
 
 /**
- * The member tokens the gateway holds (issue 14, team members): one delegated access token per
+ * The team members' tokens the gateway holds: one delegated access token per
  * (member, project), kept until `marginMs` before it expires and at most `maxAgeMs`, so a removal
  * seen by another gateway process still ends access within `maxAgeMs` (this process drops the
  * entry at once, see `drop`). The least recently used go first when full (lru-cache). In process

@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import { publishedPageHtml } from "../domain/published-page-html";
 
 /**
- * `GET /<slug>`: a page published from a craft (issue 14), rendered on the server. Paths that
+ * `GET /<slug>`: a page published from a craft, rendered on the server. Paths that
  * cannot be a page's address (the site's own pages, reserved words, other shapes) go on to the
  * dashboard; an address nobody published answers the dashboard's index.html with status 404, where
  * the app shows its "Page not found".

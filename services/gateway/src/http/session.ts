@@ -120,7 +120,7 @@ export function requireSession(verify: AccessTokenVerifier, clients: Pick<Client
     } catch (error) {
       unauthenticatedUnlessOutage(error);
     }
-    // Issue 9: an unverified account may only ask for its verification link again.
+    // An unverified account may only ask for its verification link again.
     if (!user.email_verified) throw appError("EMAIL_NOT_VERIFIED");
     req.user = user;
     next();

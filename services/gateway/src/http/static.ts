@@ -5,7 +5,7 @@ import express, { type RequestHandler, Router } from "express";
 /**
  * The dashboard's client-side routes: /, the spec's public pages (section 2), the auth pages,
  * /app and /app/*, /_app, the public `/[bucket]` page (one segment without a dot), and the public
- * lead pages of issue 10 (`/f/:formId`, `/f/:formId/embed`, `/preferences/:token`; `/confirm` is
+ * lead pages (`/f/:formId`, `/f/:formId/embed`, `/preferences/:token`; `/confirm` is
  * one segment), and an approval link's reviewer page (`/review/:token`). Any other path (e.g. /openapi.json, /a/b) is a real 404, not the dashboard.
  */
 export const SPA_PATH =
