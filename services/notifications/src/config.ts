@@ -25,7 +25,7 @@ export const configSchema = baseConfigSchema
     /** SMTP connection and socket timeout, in milliseconds. */
     SMTP_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
 
-    // The email area (issue 13): campaigns and automation sends.
+    // The email area: campaigns and automation sends.
     CONTACTS_URL: z.url(),
     BILLING_URL: z.url(),
     PROJECTS_URL: z.url(),

@@ -36,9 +36,9 @@ export interface NotificationsDeps {
   now: () => Date;
   /** Each project's business time zone (days and hours are the business's, not UTC's). */
   zones: BusinessZonesPort;
-  /** The email area: campaigns, per-recipient delivery, tracking (issue 13). */
+  /** The email area: campaigns, per-recipient delivery, tracking. */
   email: EmailDeps;
-  /** The calendar and inbox (issue 13). */
+  /** The calendar and inbox. */
   calendar: CalendarArea;
   /** Sender identities and sending domains (Settings), with the per-project sender cache. */
   sender: SenderDeps & { cache: SenderCache };
@@ -70,7 +70,7 @@ export interface EmailContactsPort {
   ): Promise<void>;
 }
 
-/** A contact's signed unsubscribe and preference links (contacts' GetContactLinks when it lands). */
+/** A contact's signed unsubscribe and preference links (contacts' GetContactLinks). */
 export interface ContactLinksPort {
   links(userId: string, projectId: string, contactId: string): Promise<ContactLinks>;
 }

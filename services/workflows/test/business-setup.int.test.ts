@@ -1,6 +1,6 @@
-// BusinessSetup through the gateway (REST /api/workflowsV2) on the test stack, for two findings of
-// issue 9: the website audit must not read internal addresses (SSRF, finding 2), and the profile
-// step of a project without keywords must not answer 500 (finding 4).
+// BusinessSetup through the gateway (REST /api/workflowsV2) on the test stack, for two attacks: the
+// website audit must not read internal addresses (SSRF), and the profile step of a project without
+// keywords must not answer 500.
 // Run with the test stack up: npm run test:integration -- services/workflows/test/business-setup
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";

@@ -180,7 +180,7 @@ describe("GetHeaders", () => {
     expect(headers.names).toEqual(
       expect.arrayContaining(["BlogWriter", "PodcastWriter", "TopicResearch", "SmartEditor"]),
     );
-    // Every workflow of the spec has a definition now (issue 3).
+    // Every workflow of the spec has a definition: none is listed as unavailable.
     expect(headers.headers.filter((header) => header.available).map((header) => header.name)).toEqual(headers.names);
     expect(headers.headers.find((header) => header.name === "AdsWriter")).toMatchObject({
       available: true,
@@ -190,7 +190,7 @@ describe("GetHeaders", () => {
     // Tools are the available workflows usable without a project.
     const tools = ["CompetitorResearch", "KeywordResearch", "SmartEditor", "VisualDesigner", "TopicResearch"];
     expect([...headers.toolsList].sort()).toEqual([...tools].sort());
-    // "New" is a badge for the few workflows released last, not for every card (issue 12).
+    // "New" is a badge for the few workflows released last, not for every card.
     expect([...headers.newToolsList].sort()).toEqual(["SmartEditor", "VisualDesigner"]);
     expect(
       headers.headers

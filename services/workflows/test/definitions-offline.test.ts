@@ -129,7 +129,7 @@ function walk(
 describe("every definition's offline drafts", () => {
   for (const name of registry.headers().names) {
     it(`${name}: drafts every text step when only the required answers are given on a bare project`, () => {
-      // A composer writing fewer items than its output asks for would be a 500 (issue 9, finding 4).
+      // A composer writing fewer items than its output asks for would be a 500.
       expect(() => walk(registry.latest(name)!, true)).not.toThrow();
     });
 

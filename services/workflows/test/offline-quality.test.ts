@@ -16,7 +16,7 @@ import {
   words,
 } from "./quality/checks";
 
-// The offline engine's quality (issue 12), over every workflow and several real-business briefs,
+// The offline engine's quality, over every workflow and several real-business briefs,
 // as a user would run them (each step prefilled from the last, answered from the brief):
 // - a blog post repeats no 3-word phrase of the user's inputs more than 3 times;
 // - no draft repeats a sentence;

@@ -33,7 +33,7 @@ jest.setTimeout(60_000);
 async function signIn(): Promise<string> {
   const email = uniqueEmail("wf");
   await auth.signUp({ email, password: "correct horse battery", displayName: "Workflow Tester" });
-  // Services refuse unverified users (issue 9): verify from the mail first.
+  // Services refuse unverified users: verify from the mail first.
   const link = linkFrom(await waitForEmail(email, "Verify your email"), "/verify");
   await auth.verifyEmail({ token: link.searchParams.get("token")! });
   const { session } = await auth.signIn({ email, password: "correct horse battery", ip: "127.0.0.1" });

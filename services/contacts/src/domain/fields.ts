@@ -1,6 +1,6 @@
 /**
  * The fields a contact (customer profile) has, as segments, the table, the form and the CSV import
- * see them: the built-in fields of issue 10 plus the user's custom fields (settings/custom-fields).
+ * see them: the built-in fields plus the user's custom fields (settings/custom-fields).
  */
 
 /** Value kinds of a field; custom fields are text, number, date, select or boolean. */

@@ -106,7 +106,7 @@ export interface AutomationPorts {
   contacts: AutomationContacts;
   mailer: ContactMailer;
   templates: TemplateSource;
-  /** Null until the calendar branch's `notify` is wired: notify_owner steps are then skipped, saying so. */
+  /** The calendar's `notify` (main.ts); when null, notify_owner steps are skipped, saying so. */
   notifier: OwnerNotifier | null;
   queue: StepQueue;
   /** Multiplies wait durations (AUTOMATION_WAIT_SCALE): 1 in production, small in tests. */

@@ -12,7 +12,7 @@ export interface AutomationTemplate {
 const p = (...lines: string[]) => lines.map((line) => `<p>${line}</p>`).join("");
 
 /**
- * The four templates of issue 13: a welcome series, lead nurture, re-engagement and a review request.
+ * The four automation templates: a welcome series, lead nurture, re-engagement and a review request.
  * Email bodies use the campaigns' smart values (`{{contact.firstName | "there"}}`, `{{business.name}}`).
  */
 export const AUTOMATION_TEMPLATES: readonly AutomationTemplate[] = [

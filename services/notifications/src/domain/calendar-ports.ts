@@ -24,8 +24,9 @@ export interface CampaignFigures {
 }
 
 /**
- * The email area's campaigns (docs/email-contract.md "In-process functions"): the lead wires these
- * to email-api's `campaignsForCalendar(deps, …)` and `rescheduleCampaign(deps, …)` at merge.
+ * The email area's campaigns (docs/email-contract.md "In-process functions"), as the calendar sees
+ * them: main.ts wires these to usecases/campaigns-calendar.ts's `campaignsForCalendar(deps, …)` and
+ * `rescheduleCampaign(deps, …)`, so the calendar never imports the email area.
  */
 export interface CampaignsPort {
   /** Status and rates of the user's campaigns; ids that are not the user's are absent. */
@@ -38,8 +39,8 @@ export interface CampaignsPort {
 }
 
 /**
- * Campaigns before the email area is wired in: no figures (entries show without rates), and a
- * campaign cannot be moved from the calendar yet.
+ * Campaigns for a calendar run without the email area (its tests): no figures (entries show
+ * without rates), and a campaign cannot be moved from the calendar.
  */
 export const unwiredCampaigns: CampaignsPort = {
   async campaignsForCalendar() {

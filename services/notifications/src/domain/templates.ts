@@ -208,7 +208,7 @@ export function renderPasswordResetEmail(input: PasswordResetEmailInput): Render
   return { subject: RESET_SUBJECT, text: renderText(layout), html: renderHtml(RESET_SUBJECT, layout) };
 }
 
-/** Input of the double opt-in email of a lead form (issue 10). */
+/** Input of the double opt-in email of a lead form. */
 export interface ConsentEmailInput {
   firstName?: string;
   /** The form's title (user-provided; escaped in HTML), e.g. "Join our newsletter". */
@@ -250,7 +250,7 @@ export function renderConsentEmail(input: ConsentEmailInput): RenderedEmail {
 export const EMAIL_CHANGE_SUBJECT = "Confirm your new email for Crafter";
 export const EMAIL_CHANGE_NOTICE_SUBJECT = "Your Crafter email is being changed";
 
-/** Input of the two email-change emails (issue 14). */
+/** Input of the two email-change emails. */
 export interface EmailChangeEmailInput {
   displayName?: string;
   /** The address the user asked to change to (user-provided; escaped in HTML). */
@@ -294,7 +294,7 @@ export function renderEmailChangeNotice(input: EmailChangeEmailInput): RenderedE
 
 export const INVITE_SUBJECT = "You are invited to a project on Crafter";
 
-/** Input of the team invitation email (issue 14). */
+/** Input of the team invitation email. */
 export interface InviteEmailInput {
   /** Who invited (their display name; escaped in HTML). */
   inviterName: string;

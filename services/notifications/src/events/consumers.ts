@@ -64,7 +64,7 @@ export function notificationsConsumers(
           expiresAt: toDate(event.expiresAt),
         }),
       ),
-      // An email change (issue 14): the link to the new address, a notice to the old.
+      // An email change: the link to the new address, a notice to the old.
       on(EmailChangeRequestedSchema, (event, meta) =>
         sendEmailChangeEmails(deps, meta.id, {
           userId: event.userId,
@@ -75,7 +75,7 @@ export function notificationsConsumers(
           displayName: event.displayName,
         }),
       ),
-      // A team invitation (issue 14): the single-use link to the invited address.
+      // A team invitation: the single-use link to the invited address.
       on(ProjectMemberInvitedSchema, (event, meta) =>
         sendInviteEmail(deps, meta.id, {
           projectId: event.projectId,
@@ -88,7 +88,7 @@ export function notificationsConsumers(
           inviterName: event.inviterName,
         }),
       ),
-      // The double opt-in of a lead form (issue 10): the confirm link, once per event.
+      // The double opt-in of a lead form: the confirm link, once per event.
       on(ContactConsentRequestedSchema, (event, meta) =>
         sendConsentEmail(deps, meta.id, {
           userId: event.userId,

@@ -14,7 +14,7 @@ import { createTemplateRepository, type TemplateRepository } from "./template.re
 /** Every repository of the notifications service, over its own database. */
 export interface NotificationsStores {
   deliveries: DeliveryRepository;
-  /** Marketing email: per-recipient deliveries and their facts (issue 13). */
+  /** Marketing email: per-recipient deliveries and their facts. */
   email: EmailRepository;
   campaigns: CampaignRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */

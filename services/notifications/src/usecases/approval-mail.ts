@@ -115,7 +115,7 @@ export async function sendApprovalMail(
         title: link.title,
         body: event.body,
       });
-      // The delivery's key is the event's id, as before this email was retried.
+      // Keyed by the review event's id, not this mail's: notices already delivered under it stay deduplicated.
       await deliverEmail(deps, {
         eventId: event._id,
         userId: link.createdBy,

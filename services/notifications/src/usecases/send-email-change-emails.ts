@@ -2,7 +2,7 @@ import type { NotificationsDeps } from "../deps";
 import { renderEmailChangeEmail, renderEmailChangeNotice, tokenLink } from "../domain/templates";
 import { deliverEmail } from "./deliver-email";
 
-/** What EmailChangeRequested tells the notifications service (issue 14). */
+/** What EmailChangeRequested tells the notifications service. */
 export interface EmailChangeRequest {
   userId: string;
   oldEmail: string;

@@ -2,7 +2,7 @@ import type { NotificationsDeps } from "../deps";
 import { renderInviteEmail, tokenLink } from "../domain/templates";
 import { deliverEmail } from "./deliver-email";
 
-/** What ProjectMemberInvited tells the notifications service (issue 14). */
+/** What ProjectMemberInvited tells the notifications service. */
 export interface ProjectInvite {
   projectId: string;
   projectTitle: string;

@@ -17,7 +17,7 @@ export interface ProfileSnapshot {
   audience: string;
   keywords: string[];
   websiteUrl: string;
-  /** PROJECT, PRODUCT, SERVICE or CAMPAIGN (absent in crafts created before issue 12). */
+  /** PROJECT, PRODUCT, SERVICE or CAMPAIGN (absent in crafts stored before profiles had types). */
   type?: string;
   /** The type-specific fields (featureList, startDate…; spec names). */
   fields?: Record<string, JsonValue>;

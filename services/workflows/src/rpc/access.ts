@@ -33,7 +33,7 @@ export const access = rpcAccess(WorkflowsService, {
 });
 
 /**
- * PagesService (issue 14): a user publishes their own crafts; the published page itself is public
+ * PagesService: a user publishes their own crafts; the published page itself is public
  * (the gateway reads it with no token to serve `/<slug>`).
  */
 export const pagesAccess = rpcAccess(PagesService, {

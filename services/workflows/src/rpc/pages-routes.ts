@@ -20,7 +20,7 @@ function toPageMessage(page: PublishedPageRecord): MessageInitShape<typeof Publi
   };
 }
 
-/** crafter.workflows.v1.PagesService: pages published from crafts (issue 14). */
+/** crafter.workflows.v1.PagesService: pages published from crafts. */
 export function pagesRoutes(deps: WorkflowsDeps): (router: ConnectRouter) => void {
   return (router) => {
     router.service(PagesService, {

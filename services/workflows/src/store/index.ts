@@ -10,7 +10,7 @@ export interface WorkflowsStores {
   crafts: CraftRepository;
   /** Each user's own AI provider (the AI settings page). */
   aiSettings: AiSettingsRepository;
-  /** Pages published from crafts, by slug (issue 14). */
+  /** Pages published from crafts, by slug. */
   pages: PageRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
   outbox: OutboxModel[];

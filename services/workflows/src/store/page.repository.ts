@@ -2,7 +2,7 @@ import { insertOnce, modelOn } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 
 /**
- * A page published from a craft (issue 14). `_id` is its slug: the unique `_id` index is what keeps
+ * A page published from a craft. `_id` is its slug: the unique `_id` index is what keeps
  * an address to one page across all users, so of two concurrent publishes of one slug exactly one
  * inserts. The content is a sanitized copy taken when it was (re)published.
  */

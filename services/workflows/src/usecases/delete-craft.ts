@@ -5,7 +5,7 @@ import { loadCraft, requireField, withActionLock } from "./common";
 /**
  * Deletes a craft: it leaves every list and read (NOT_FOUND after). It is marked, not removed,
  * so events already in its outbox are still relayed. Waits for no running action: one that is
- * running makes this fail with TooManyRunningActions. Its published page (issue 14) is taken down.
+ * running makes this fail with TooManyRunningActions. Its published page is taken down.
  * @throws NOT_FOUND, TooManyRunningActions
  */
 export async function deleteCraft(deps: WorkflowsDeps, caller: Caller, craftId: string): Promise<{ craftId: string }> {

@@ -1,5 +1,5 @@
 /**
- * The offline engine's quality rules (issue 12), as pure checks over what it wrote. Each returns
+ * The offline engine's quality rules, as pure checks over what it wrote. Each returns
  * the problems it found (empty = the rule holds), worded for the report.
  */
 

@@ -178,7 +178,7 @@ export function composeBlogPlan(
 
 // Sentence banks of the draft, written to read well for businesses and individuals alike. They
 // never carry the topic's question or the audience: a draft that repeats the user's own phrases
-// reads as filler (issue 12). Slots: {keyword}, {Keyword}, {opener}.
+// reads as filler. Slots: {keyword}, {Keyword}, {opener}.
 const PROBLEM = [
   "There is plenty of advice about {keyword}, and very little of it is written for your situation.",
   "Most of what gets written about {keyword} is either too generic to act on or too technical to finish reading.",
