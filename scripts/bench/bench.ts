@@ -1,4 +1,4 @@
-// Performance baseline of the local stack (issues 4 and 8), measured side by side in one run:
+// Performance baseline of the local stack, measured side by side in one run:
 //   - the namespace's databases seeded with 10,000 users and 100,000 ledger entries (seed.ts, once);
 //   - authenticated GET /api/user/account and /api/app/initial through the gateway, beside a bare
 //     node:http and a bare Express hello-world (the ceilings), each driven by autocannon; Express is

@@ -1,4 +1,4 @@
-// Email campaign benchmark (issues 13 and 26; not a timed test): the time to send one campaign of N
+// Email campaign benchmark (not a timed test): the time to send one campaign of N
 // emails (default 20,000, Pro's month) to Mailpit with open and click tracking on, from "send" to the
 // campaign's status `sent`, and until Mailpit holds every message (target: under 2 minutes), with
 // one and with two replicas of the notifications service (the second started with
