@@ -1,6 +1,6 @@
 import { createContext, useContext, useMemo } from "react";
 import { useFlags, useInitial } from "../api/hooks/app";
-import { useProjects } from "../api/hooks/projects";
+import { useActiveProjectRole } from "../api/hooks/projects";
 import { menuEntries, type ResolvedMenuEntry, type Viewer } from "./access";
 import type { MenuPlacement, RouteEntry } from "./route-types";
 
@@ -17,17 +17,8 @@ export const RouteTableContext = createContext<readonly RouteEntry[]>([]);
 export function useViewer({ project = false }: { project?: boolean } = {}): Viewer {
   const { data: initial } = useInitial();
   const flags = useFlags();
-  const activeId = initial?.activeProjectInfo?.projectId;
-  const { data: projects } = useProjects(project && Boolean(activeId));
+  const projectRole = useActiveProjectRole(project);
   const role = initial?.userInfo?.role ?? null;
-  let projectRole: string | null | undefined;
-  if (project) {
-    if (!activeId) projectRole = initial ? null : undefined;
-    else if (projects) {
-      const found = projects.projects.find((p) => p.projectId === activeId);
-      projectRole = found ? (found.role ?? "owner") : null;
-    }
-  }
   return useMemo(() => ({ role, flags, projectRole }), [role, flags, projectRole]);
 }
 

@@ -48,14 +48,18 @@ export function useProjects(enabled = true) {
 
 /**
  * The caller's role on the active project (@crafter/roles PROJECT_ROLES): "owner" of their own
- * project, or a team member's "manager" / "projectAdmin"; undefined while it loads.
+ * project, or a team member's "manager" / "projectAdmin"; undefined while it loads (or when not
+ * `enabled`), null without an active project or when it is not among the caller's projects.
  */
-export function useActiveProjectRole(): string | undefined {
-  const activeId = useInitial().data?.activeProjectInfo?.projectId;
-  const { data } = useProjects(Boolean(activeId));
-  if (!activeId || !data) return undefined;
+export function useActiveProjectRole(enabled = true): string | null | undefined {
+  const { data: initial } = useInitial();
+  const activeId = initial?.activeProjectInfo?.projectId;
+  const { data } = useProjects(enabled && Boolean(activeId));
+  if (!enabled || !initial) return undefined;
+  if (!activeId) return null;
+  if (!data) return undefined;
   const project = data.projects.find((p) => p.projectId === activeId);
-  return project ? (project.role ?? "owner") : undefined;
+  return project ? (project.role ?? "owner") : null;
 }
 
 /**
