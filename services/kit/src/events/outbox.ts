@@ -135,7 +135,8 @@ function publishedModel(connection: Connection): Model<PublishedMarker> {
  * every backend we run (data/idioms.ts), so a removal could race the service's next `$push` and lose an event.
  * Instead each published entry gets a marker in `outbox_published` (an insert guarded by the unique
  * `_id`, which is atomic everywhere). Each poll looks at entries younger than `lookbackMs`; a full
- * scan at start and every `fullScanMs` catches anything older. A crash between publish and marker
+ * scan every `fullScanMs` (the first one `intervalMs` × 6 after start) catches anything older, on
+ * its own, so neither the polls nor readiness (`firstPass`) wait for it. A crash between publish and marker
  * publishes again; consumers deduplicate by `ce_id`. Entries stay in their document (a handful per
  * aggregate).
  */
@@ -157,8 +158,6 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const firstPass = new Promise<void>((resolve) => {
     passed = resolve;
   });
-  // When each model was last scanned whole.
-  const lastFullScan = new Map<OutboxModel, number>();
   /** Per model, when the last pass that finished started (ms). */
   const doneUntil = new Map<OutboxModel, number>();
 
@@ -228,19 +227,14 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     }
   };
 
-  const byMinute = (model: OutboxModel) => model.schema.path(OUTBOX_MINUTE) !== undefined;
-
   const relayOnce = async () => {
     for (const model of options.models) {
-      // A model polled by minute is scanned whole on its own schedule (sweep), off this path.
-      const full = !byMinute(model) && Date.now() - (lastFullScan.get(model) ?? 0) >= fullScanEvery;
       const tally = { pending: 0 };
       try {
-        await relayModel(model, full, tally);
+        await relayModel(model, false, tally);
       } finally {
         backlog.set(model.collection.collectionName, tally.pending);
       }
-      if (full) lastFullScan.set(model, Date.now());
     }
   };
 
@@ -265,15 +259,16 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       });
   };
 
-  // Models polled by minute: the whole-collection scan (entries older than the lookback, left by a
-  // crash or a long Kafka outage) may decode every document (data/idioms.ts), which takes minutes on a big
-  // ledger, so it runs every fullScanMs on its own, never at start and never delaying the polls.
+  // The whole-collection scan (entries older than the lookback, left by a crash or a long Kafka
+  // outage) decodes every document and reads a marker per entry it holds (data/idioms.ts): minutes
+  // on a big ledger or contact list. So it runs on its own, soon after start and every fullScanMs,
+  // never delaying the polls or a restarted replica's readiness.
   let sweeping: Promise<void> | undefined;
   const sweep = () => {
     if (stopped || sweeping) return;
     sweeping = context
       .with(core.suppressTracing(ROOT_CONTEXT), async () => {
-        for (const model of options.models.filter(byMinute)) await relayModel(model, true, { pending: 0 });
+        for (const model of options.models) await relayModel(model, true, { pending: 0 });
       })
       .catch((error) => options.logger.error({ err: error }, "outbox sweep failed; will retry"))
       .finally(() => {
@@ -282,7 +277,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   const timer = setInterval(run, interval);
-  const sweeper = options.models.some(byMinute) ? setInterval(sweep, fullScanEvery) : undefined;
+  const firstSweep = setTimeout(sweep, Math.min(fullScanEvery, interval * 6));
+  const sweeper = setInterval(sweep, fullScanEvery);
   run();
   return {
     kick: run,
@@ -290,7 +286,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     async stop() {
       stopped = true;
       clearInterval(timer);
-      if (sweeper) clearInterval(sweeper);
+      clearTimeout(firstSweep);
+      clearInterval(sweeper);
       await running;
       await sweeping;
     },
