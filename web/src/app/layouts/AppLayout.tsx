@@ -15,8 +15,7 @@ import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router-d
 import { useInitial, useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { useAuthActions } from "../../api/hooks/session";
 import { AssistantPanel } from "../../features/assistant/AssistantPanel";
-import { helpFor } from "../../features/help/help-docs";
-import { HELP_DOCS } from "../../features/help/help-index";
+import { helpHrefFor } from "../../features/help/help-docs";
 import { Bell } from "../../features/inbox/Bell";
 import { ContextSelector } from "../../features/projects/components/ContextSelector";
 import { ProjectSwitcher } from "../../features/projects/components/ProjectSwitcher";
@@ -244,11 +243,7 @@ export function AppLayout() {
               </Button>
             )}
             <Tooltip title="Help for this page">
-              <Link
-                to={`/app/help/${helpFor(HELP_DOCS, pathname)?.slug ?? ""}`}
-                aria-label="Help for this page"
-                data-testid="page-help"
-              >
+              <Link to={helpHrefFor(pathname)} aria-label="Help for this page" data-testid="page-help">
                 <QuestionCircleOutlined />
               </Link>
             </Tooltip>

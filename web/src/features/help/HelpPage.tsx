@@ -3,14 +3,24 @@ import { Card, Col, Empty, Input, Menu, Row, Typography } from "antd";
 import { micromark } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
 import { useMemo, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router-dom";
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { safeHtml } from "../../shared/safe-html";
-import { searchHelp } from "./help-docs";
+import { HELP_FOR_PARAM, helpFor, searchHelp } from "./help-docs";
 import { HELP_DOCS } from "./help-index";
 
-/** /app/help and /app/help/:slug: searchable help for every page, written as Markdown in the repo. */
+/**
+ * /app/help and /app/help/:slug: searchable help for every page, written as Markdown in the repo.
+ * `/app/help?page=<app path>` (the header's help button) opens the help of that page.
+ */
 export default function HelpPage() {
   const { slug } = useParams();
+  const [searchParams] = useSearchParams();
+  const forPage = slug ? null : searchParams.get(HELP_FOR_PARAM);
+  if (forPage !== null) return <Navigate to={`/app/help/${helpFor(HELP_DOCS, forPage)?.slug ?? ""}`} replace />;
+  return <HelpTopics slug={slug} />;
+}
+
+function HelpTopics({ slug }: { slug?: string }) {
   const navigate = useNavigate();
   const [query, setQuery] = useState("");
   const found = useMemo(() => searchHelp(HELP_DOCS, query), [query]);

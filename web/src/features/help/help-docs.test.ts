@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "@jest/globals";
-import { helpFor, parseHelpDoc, searchHelp } from "./help-docs";
+import { HELP_FOR_PARAM, helpFor, helpHrefFor, parseHelpDoc, searchHelp } from "./help-docs";
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), "pages");
 const docs = readdirSync(dir)
@@ -55,5 +55,15 @@ describe("help pages", () => {
     expect(searchHelp(docs, "slug").map((doc) => doc.slug)).toContain("offerings-product");
     expect(searchHelp(docs, "zzzz-nothing")).toEqual([]);
     expect(searchHelp(docs, "  ")).toHaveLength(docs.length);
+  });
+
+  it("are linked from a page by its path, which the help page resolves to the page's doc", () => {
+    const href = new URL(helpHrefFor("/app/business/reviews"), "https://crafter.test");
+    expect(href.pathname).toBe("/app/help");
+    const path = href.searchParams.get(HELP_FOR_PARAM) ?? "";
+    expect(helpFor(docs, path)?.slug).toBe("business-reviews");
+    // A path with characters that mean something in a query string comes back unchanged.
+    const odd = new URL(helpHrefFor("/app/crafts/a&b=c?d"), "https://crafter.test");
+    expect(odd.searchParams.get(HELP_FOR_PARAM)).toBe("/app/crafts/a&b=c?d");
   });
 });

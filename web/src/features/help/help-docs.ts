@@ -1,7 +1,8 @@
 /**
  * The help pages: Markdown files in ./pages, each starting with `<!-- routes: /app/a, /app/b -->`
  * (the app paths it explains; a path ending in "/" covers everything under it) and a `# Title`.
- * Pure parsing and search; the files are loaded by help-index.ts.
+ * Pure parsing and search; the files are loaded by help-index.ts, which only the help page imports
+ * (the Markdown is about a third of the dashboard's first load when bundled with it).
  */
 export interface HelpDoc {
   slug: string;
@@ -64,4 +65,15 @@ export function helpFor(docs: HelpDoc[], pathname: string): HelpDoc | undefined 
     }
   }
   return best?.doc;
+}
+
+/** The query parameter that names the app path whose help to open (`/app/help?page=/app/crafts`). */
+export const HELP_FOR_PARAM = "page";
+
+/**
+ * The link to the help of an app path. It names the path, not the doc: which doc explains a path
+ * is only known once the help pages are loaded, and the help page resolves it.
+ */
+export function helpHrefFor(pathname: string): string {
+  return `/app/help?${new URLSearchParams({ [HELP_FOR_PARAM]: pathname })}`;
 }
