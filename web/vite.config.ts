@@ -22,5 +22,13 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 2000,
+    rolldownOptions: {
+      // antd's rc-component packages declare no `sideEffects`, so the bundler keeps every module a
+      // barrel import reaches (antd's form context alone pulled the whole form engine and
+      // async-validator into the first load). Their ES modules only declare components.
+      treeshake: {
+        moduleSideEffects: [{ test: /\/node_modules\/@rc-component\/[^/]+\/es\/.*\.js$/, sideEffects: false }],
+      },
+    },
   },
 });

@@ -3,7 +3,7 @@ import { Navigate, useLocation, useMatches } from "react-router-dom";
 import { useSession } from "../api/hooks/session";
 import { guard, guardWaits } from "../routing/guard";
 import type { Access } from "../routing/route-types";
-import { ErrorState, FullPageSpin } from "../shared/states";
+import { FullPageSpin, SessionError } from "../shared/page-status";
 
 /** The access of the deepest matched route that declares one (the route table's; "public" if none). */
 function useMatchedAccess(): Access {
@@ -27,11 +27,7 @@ export function RouteGuard({ children }: { children: ReactNode }) {
 
   if (session.status === "loading") return waits ? <FullPageSpin label="Checking your session" /> : children;
   if (session.status === "error") {
-    return waits ? (
-      <ErrorState error={session.error} onRetry={session.retry} title="We could not check your session" />
-    ) : (
-      children
-    );
+    return waits ? <SessionError error={session.error} onRetry={session.retry} /> : children;
   }
   const target = guard({ access, pathname, search, session: session.status });
   if (target) return <Navigate to={target} replace />;

@@ -1,16 +1,26 @@
-import { Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useMatches, useRouteError } from "react-router-dom";
 import { api } from "../api/api";
 import { useHasSession } from "../api/hooks/session";
-import NotFoundPage from "../features/home/NotFoundPage";
 import { RouteTableContext } from "../routing/viewer";
 import { CrashScreen } from "../shared/CrashScreen";
-import { FullPageSpin } from "../shared/states";
-import { AppLayout } from "./layouts/AppLayout";
-import { PublicLayout } from "./layouts/PublicLayout";
+import { FullPageSpin } from "../shared/page-status";
 import { RouteGuard } from "./RouteGuard";
 import { APP_SHELL, toRoute } from "./route-objects";
 import { APP_HOME, ROUTES, type RouteEntry } from "./routes";
+
+// Each layout loads with the first page that uses it: the public site's first load carries none of
+// the /app shell (menus, header, assistant, inbox), and the dashboard's none of the marketing frame.
+const loadAppLayout = () => import("./layouts/AppLayout");
+const loadPublicLayout = () => import("./layouts/PublicLayout");
+const AppLayout = lazy(() => loadAppLayout().then((module) => ({ default: module.AppLayout })));
+const PublicLayout = lazy(() => loadPublicLayout().then((module) => ({ default: module.PublicLayout })));
+const NotFoundPage = lazy(() => import("../features/home/NotFoundPage"));
+// antd's App wraps the layouts, so both are fetched now, side by side, rather than one after the other.
+const antApp = import("./ant-app");
+const AntAppFrame = lazy(() => antApp);
+if (typeof window !== "undefined")
+  void (/^\/_?app(?:\/|$)/.test(window.location.pathname) ? loadAppLayout() : loadPublicLayout());
 
 /** Sets the document title from the matched route table entry. */
 function DocumentTitle() {
@@ -39,7 +49,9 @@ function Root() {
       <RefreshTimer />
       <RouteGuard>
         <Suspense fallback={<FullPageSpin />}>
-          <Outlet />
+          <AntAppFrame>
+            <Outlet />
+          </AntAppFrame>
         </Suspense>
       </RouteGuard>
     </RouteTableContext.Provider>

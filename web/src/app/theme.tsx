@@ -1,11 +1,10 @@
-import { App as AntApp, theme as antTheme, ConfigProvider, type ThemeConfig } from "antd";
+import { theme as antTheme, ConfigProvider, type ThemeConfig } from "antd";
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from "react";
-import { NOTIFICATION_CONFIG, registerNotificationApi } from "../shared/notify";
 
 /**
  * Three looks (DESIGN section 7): the marketing theme of the public pages and the light and dark
- * admin themes of /app (the user's `theme` setting). One ConfigProvider and one antd App at the
- * root, so toasts and modals always follow the current look.
+ * admin themes of /app (the user's `theme` setting). One ConfigProvider at the root, so toasts and
+ * modals (antd's App, ant-app.tsx, inside it) always follow the current look.
  */
 export type ThemeMode = "marketing" | "light" | "dark";
 
@@ -59,16 +58,6 @@ export function useThemeMode(): ThemeModeValue {
   return useContext(ThemeModeContext);
 }
 
-/** Makes the App-scoped notification instance the one `notify` uses. */
-function NotificationBridge() {
-  const { notification } = AntApp.useApp();
-  useEffect(() => {
-    registerNotificationApi(notification);
-    return () => registerNotificationApi(null);
-  }, [notification]);
-  return null;
-}
-
 const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
 
 /** Whether the user asked their system for less motion (WCAG 2.3.3); follows changes. */
@@ -103,12 +92,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   }, [mode]);
   return (
     <ThemeModeContext.Provider value={value}>
-      <ConfigProvider theme={theme}>
-        <AntApp notification={NOTIFICATION_CONFIG} className="crafter-app">
-          <NotificationBridge />
-          {children}
-        </AntApp>
-      </ConfigProvider>
+      <ConfigProvider theme={theme}>{children}</ConfigProvider>
     </ThemeModeContext.Provider>
   );
 }

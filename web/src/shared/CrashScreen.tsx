@@ -1,5 +1,5 @@
-import { Button, Result } from "antd";
 import { useEffect } from "react";
+import { PrimaryButton, StatusMessage } from "./page-status";
 
 /** Spec section 8: local storage is cleared, then 'Oops, there is an error!' with 'Try again?'. */
 export function clearLocalState(): void {
@@ -16,13 +16,13 @@ export function CrashScreen() {
   }, []);
   return (
     <div style={{ minHeight: "100vh", display: "grid", placeItems: "center" }} data-testid="crash-screen">
-      <Result
+      <StatusMessage
         status="error"
         title="Oops, there is an error!"
         extra={
-          <Button type="primary" data-testid="crash-retry" onClick={() => window.location.assign("/")}>
+          <PrimaryButton data-testid="crash-retry" onClick={() => window.location.assign("/")}>
             Try again?
-          </Button>
+          </PrimaryButton>
         }
       />
     </div>

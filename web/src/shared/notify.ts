@@ -1,11 +1,11 @@
-import { notification } from "antd";
+import type { notification } from "antd";
 import type { ReactNode } from "react";
 import { errorMessage } from "../api/errors";
 
 /**
- * Toasts from anywhere (SWR's global onError, event handlers). The provider registers the
- * App-scoped instance (themed, `maxCount: 3`, `duration: 5`); before that the static API is used
- * with the same configuration.
+ * Toasts from anywhere (SWR's global onError, event handlers). antd's App (app/ant-app.tsx)
+ * registers its instance (themed, `maxCount: 3`, `duration: 5`); before that antd's static API is
+ * used with the same configuration, loaded on that first toast rather than with every page.
  */
 type NotificationApi = Pick<typeof notification, "success" | "error" | "info" | "warning">;
 
@@ -17,28 +17,39 @@ export function registerNotificationApi(api: NotificationApi | null): void {
   current = api;
 }
 
-function instance(): NotificationApi {
-  if (current) return current;
-  notification.config(NOTIFICATION_CONFIG);
-  return notification;
+let fallback: Promise<NotificationApi> | undefined;
+
+/** Calls `show` on the registered instance, or on the static API once it has loaded. */
+function withInstance(show: (api: NotificationApi) => void): void {
+  if (current) {
+    show(current);
+    return;
+  }
+  fallback ??= import("antd/es/notification").then(({ default: staticApi }) => {
+    staticApi.config(NOTIFICATION_CONFIG);
+    return staticApi;
+  });
+  void fallback.then((api) => show(current ?? api));
 }
 
 export const notify = {
   /** An error toast with the message rule of spec section 8. */
   error(error: unknown, title = "Something went wrong") {
-    instance().error({ title, description: errorMessage(error), duration: NOTIFICATION_CONFIG.duration });
+    withInstance((api) =>
+      api.error({ title, description: errorMessage(error), duration: NOTIFICATION_CONFIG.duration }),
+    );
   },
   /** An error toast whose message is already decided (e.g. a catalogue message). */
   errorMessage(title: string, message: string) {
-    instance().error({ title, description: message, duration: NOTIFICATION_CONFIG.duration });
+    withInstance((api) => api.error({ title, description: message, duration: NOTIFICATION_CONFIG.duration }));
   },
   success(title: string, description?: string) {
-    instance().success({ title, description, duration: NOTIFICATION_CONFIG.duration });
+    withInstance((api) => api.success({ title, description, duration: NOTIFICATION_CONFIG.duration }));
   },
   info(title: string, description?: ReactNode) {
-    instance().info({ title, description, duration: NOTIFICATION_CONFIG.duration });
+    withInstance((api) => api.info({ title, description, duration: NOTIFICATION_CONFIG.duration }));
   },
   warning(title: string, description?: ReactNode) {
-    instance().warning({ title, description, duration: NOTIFICATION_CONFIG.duration });
+    withInstance((api) => api.warning({ title, description, duration: NOTIFICATION_CONFIG.duration }));
   },
 };

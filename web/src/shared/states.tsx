@@ -1,21 +1,8 @@
-import { Button, Empty, Flex, Result, Skeleton, Spin } from "antd";
+import { Button, Empty, Result, Skeleton } from "antd";
 import type { ReactNode } from "react";
 import { errorMessage } from "../api/errors";
 
-export function FullPageSpin({ label = "Loading" }: { label?: string }) {
-  return (
-    <Flex
-      align="center"
-      justify="center"
-      style={{ minHeight: "60vh" }}
-      role="status"
-      aria-label={label}
-      data-testid="page-loading"
-    >
-      <Spin size="large" />
-    </Flex>
-  );
-}
+export { FullPageSpin } from "./page-status";
 
 export function LoadingBlock({ rows = 4, testId }: { rows?: number; testId?: string }) {
   return (
