@@ -59,8 +59,9 @@ deploy-check: ## Dockerfiles (hadolint), Helm chart (lint, template, kubeconform
 
 check: lint css-check typecheck cycles proto-check manifest-check deploy-check ## Every static check CI runs
 
-build: install ## Bundle the services and build the dashboard
+build: install ## Bundle the services and build the dashboard; fails when its first load is over 200 KB gzipped
 	npm run build
+	node scripts/bundle-report.mjs --budget 200
 
 start: install infra build ## Start everything (infra, services, gateway + dashboard) and print the URL
 	node scripts/stack.mjs up --profile dev
