@@ -27,7 +27,12 @@ export default defineConfig({
       // barrel import reaches (antd's form context alone pulled the whole form engine and
       // async-validator into the first load). Their ES modules only declare components.
       treeshake: {
-        moduleSideEffects: [{ test: /\/node_modules\/@rc-component\/[^/]+\/es\/.*\.js$/, sideEffects: false }],
+        moduleSideEffects: [
+          { test: /\/node_modules\/@rc-component\/[^/]+\/es\/.*\.js$/, sideEffects: false },
+          // Our shared packages are pure too: a constant from the kit's validation barrel must not
+          // bring its time-zone check and date-fns along.
+          { test: /\/(?:packages\/[^/]+\/src|services\/kit\/src\/validation)\/[^?]*\.ts$/, sideEffects: false },
+        ],
       },
     },
   },

@@ -1,6 +1,12 @@
+import { lazy } from "react";
 import type { RouteObject } from "react-router-dom";
-import { RouteGate } from "../routing/RouteGate";
 import type { Access, RouteEntry } from "../routing/route-types";
+
+// The gate (its not-available page, the viewer's role, flags and projects) loads with the first
+// app page, beside the /app shell, rather than with every page's first load.
+export const LazyRouteGate = lazy(() =>
+  import("../routing/RouteGate").then((module) => ({ default: module.RouteGate })),
+);
 
 /**
  * A table entry as a router route: an "app" page stands behind its roles, flag and project
@@ -8,7 +14,7 @@ import type { Access, RouteEntry } from "../routing/route-types";
  */
 export function toRoute(entry: RouteEntry): RouteObject {
   const { Component } = entry;
-  const element = entry.access === "app" ? <RouteGate entry={entry} /> : <Component />;
+  const element = entry.access === "app" ? <LazyRouteGate entry={entry} /> : <Component />;
   return { path: entry.path, element, handle: entry };
 }
 

@@ -5,9 +5,9 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router-dom";
 import { arrangeMenu, menuEntries, type Viewer } from "../routing/access";
 import { GUEST_PAGES } from "../routing/guard";
-import { Gate, RouteGate } from "../routing/RouteGate";
+import { Gate } from "../routing/RouteGate";
 import type { MenuPlacement } from "../routing/route-types";
-import { APP_SHELL, toRoute } from "./route-objects";
+import { APP_SHELL, LazyRouteGate, toRoute } from "./route-objects";
 import { ROUTES } from "./routes";
 
 /** Every flag the table names, enabled: the menus as a fully-flagged account sees them. */
@@ -120,7 +120,7 @@ describe("the route table drives the guard", () => {
   it("puts every app page behind its gate in the router", () => {
     for (const route of ROUTES) {
       const element = toRoute(route).element as { type?: unknown; props?: { entry?: unknown } } | undefined;
-      expect(element?.type === RouteGate).toBe(route.access === "app");
+      expect(element?.type === LazyRouteGate).toBe(route.access === "app");
       if (route.access === "app") expect(element?.props?.entry).toBe(route);
       expect(toRoute(route).handle).toBe(route);
     }
