@@ -21,7 +21,6 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     sourcemap: true,
-    chunkSizeWarningLimit: 2000,
     rolldownOptions: {
       // antd's rc-component packages declare no `sideEffects`, so the bundler keeps every module a
       // barrel import reaches (antd's form context alone pulled the whole form engine and

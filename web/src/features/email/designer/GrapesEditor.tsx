@@ -1,10 +1,11 @@
 import { normalizeSmartValues } from "@crafter/email-language";
-import grapesjs, { type Editor } from "grapesjs";
-import grapesjsMjml from "grapesjs-mjml";
+import type { Editor } from "grapesjs";
 import "grapesjs/dist/css/grapes.min.css";
 // The panels' icons, bundled: GrapesJS would fetch Font Awesome from a CDN (cssIcons) otherwise.
 import "font-awesome/css/font-awesome.min.css";
-import { forwardRef, useEffect, useImperativeHandle, useRef } from "react";
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
+import { ErrorState, FullPageSpin } from "../../../shared/states";
+import { loadGrapes } from "./grapes-vendor";
 
 /** What the designer page asks of the editor. */
 export interface GrapesEditorHandle {
@@ -24,8 +25,8 @@ const PLACEHOLDER =
   );
 
 /**
- * GrapesJS with grapesjs-mjml, self-hosted from npm: everything it loads comes from this bundle
- * (no storage, no remote assets). Loaded lazily by the designer page: it is large.
+ * GrapesJS with grapesjs-mjml, self-hosted from npm: everything it loads comes from our own assets
+ * (no storage, no remote assets). Loaded when the designer opens (grapes-vendor.ts): it is large.
  */
 const GrapesEditor = forwardRef<GrapesEditorHandle, { mjml: string; onChange?: () => void }>(function GrapesEditor(
   { mjml, onChange },
@@ -35,36 +36,54 @@ const GrapesEditor = forwardRef<GrapesEditorHandle, { mjml: string; onChange?: (
   const editor = useRef<Editor | null>(null);
   const changed = useRef(onChange);
   changed.current = onChange;
+  const [state, setState] = useState<{ status: "loading" | "ready" } | { status: "error"; error: unknown }>({
+    status: "loading",
+  });
+  const [attempt, setAttempt] = useState(0);
 
+  // `attempt` reruns the load after a failure; `mjml` is the document on mount only (setMjml replaces it).
   useEffect(() => {
-    if (!container.current) return;
-    // A fresh mount per editor: React's strict mode builds, destroys and builds again, and GrapesJS
-    // does not come back to life in a container it was destroyed in.
-    const mount = document.createElement("div");
-    mount.style.height = "100%";
-    container.current.appendChild(mount);
-    const instance = grapesjs.init({
-      container: mount,
-      height: "100%",
-      width: "100%",
-      fromElement: false,
-      storageManager: false,
-      cssIcons: "",
-      assetManager: { upload: false, assets: [] },
-      plugins: [grapesjsMjml],
-      pluginsOpts: {
-        [grapesjsMjml as unknown as string]: { imagePlaceholderSrc: PLACEHOLDER, fonts: {} },
+    let instance: Editor | null = null;
+    let mount: HTMLDivElement | null = null;
+    let cancelled = false;
+    setState({ status: "loading" });
+    loadGrapes().then(
+      ({ grapesjs, mjml: grapesjsMjml }) => {
+        if (cancelled || !container.current) return;
+        // A fresh mount per editor: React's strict mode builds, destroys and builds again, and
+        // GrapesJS does not come back to life in a container it was destroyed in.
+        mount = document.createElement("div");
+        mount.style.height = "100%";
+        container.current.appendChild(mount);
+        instance = grapesjs.init({
+          container: mount,
+          height: "100%",
+          width: "100%",
+          fromElement: false,
+          storageManager: false,
+          cssIcons: "",
+          assetManager: { upload: false, assets: [] },
+          plugins: [grapesjsMjml],
+          pluginsOpts: {
+            [grapesjsMjml as unknown as string]: { imagePlaceholderSrc: PLACEHOLDER, fonts: {} },
+          },
+          components: mjml,
+        });
+        instance.on("update", () => changed.current?.());
+        editor.current = instance;
+        setState({ status: "ready" });
       },
-      components: mjml,
-    });
-    instance.on("update", () => changed.current?.());
-    editor.current = instance;
+      (error: unknown) => {
+        if (!cancelled) setState({ status: "error", error });
+      },
+    );
     return () => {
-      instance.destroy();
-      mount.remove();
+      cancelled = true;
+      instance?.destroy();
+      mount?.remove();
       editor.current = null;
     };
-  }, []);
+  }, [attempt]);
 
   useImperativeHandle(ref, () => ({
     getMjml: () => normalizeSmartValues(editor.current?.getHtml() ?? ""),
@@ -88,7 +107,20 @@ const GrapesEditor = forwardRef<GrapesEditorHandle, { mjml: string; onChange?: (
     },
   }));
 
-  return <div ref={container} data-testid="grapes-editor" style={{ height: "100%" }} />;
+  if (state.status === "error") {
+    return (
+      <ErrorState
+        error={state.error}
+        title="We could not load the designer"
+        onRetry={() => setAttempt((count) => count + 1)}
+      />
+    );
+  }
+  return (
+    <div ref={container} data-testid="grapes-editor" style={{ height: "100%" }}>
+      {state.status === "loading" && <FullPageSpin label="Loading the designer" />}
+    </div>
+  );
 });
 
 export default GrapesEditor;
