@@ -112,6 +112,12 @@ describe("the route table drives the guard", () => {
     for (const route of ROUTES) expect(route.access === "app").toBe(route.path.startsWith("/app/"));
   });
 
+  it("opens only the welcome page and a team invitation before the user has a project", () => {
+    const open = ROUTES.filter((route) => route.withoutProject).map((route) => route.path);
+    expect(open.sort()).toEqual(["/app/invite", "/app/welcome"]);
+    for (const route of ROUTES.filter((entry) => entry.withoutProject)) expect(route.access).toBe("app");
+  });
+
   it("has as guest routes exactly the pages the callbackUrl check refuses", () => {
     const guests = ROUTES.filter((route) => route.access === "guest").map((route) => route.path);
     expect([...guests].sort()).toEqual([...GUEST_PAGES].sort());

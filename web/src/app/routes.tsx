@@ -55,7 +55,7 @@ export const ROUTES: RouteEntry[] = [
   { path: VERIFY_PATH, title: "Verify your email", access: "guest", Component: VerifyPage },
   { path: "/forgot-password", title: "Forgot password", access: "auth", Component: ForgotPasswordPage },
   { path: "/reset-password", title: "Reset password", access: "auth", Component: ResetPasswordPage },
-  { path: WELCOME_PATH, title: "Welcome", access: "app", Component: WelcomePage },
+  { path: WELCOME_PATH, title: "Welcome", access: "app", withoutProject: true, Component: WelcomePage },
   {
     path: APP_HOME,
     title: "Dashboard",

@@ -52,6 +52,11 @@ export interface RouteEntry {
    */
   projectPermission?: ProjectPermission;
   /**
+   * An "app" page that opens before the user has a project (the welcome page, a team invitation,
+   * whose acceptance gives one); every other app page sends such a user to the welcome page.
+   */
+  withoutProject?: boolean;
+  /**
    * "business": a page a business shows its own visitors (its lead form, the double opt-in page),
    * framed by the business's name and logo and never by Crafter's header and footer.
    */

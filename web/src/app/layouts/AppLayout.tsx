@@ -11,7 +11,7 @@ import {
 } from "@ant-design/icons";
 import { Avatar, Button, Drawer, Dropdown, Flex, Grid, Layout, Menu, type MenuProps, Switch, Tag, Tooltip } from "antd";
 import { Suspense, useEffect, useState } from "react";
-import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router-dom";
+import { Link, Navigate, Outlet, useLocation, useMatches, useNavigate } from "react-router-dom";
 import { useInitial, useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { useAuthActions } from "../../api/hooks/session";
 import { AssistantPanel } from "../../features/assistant/AssistantPanel";
@@ -20,14 +20,12 @@ import { Bell } from "../../features/inbox/Bell";
 import { ContextSelector } from "../../features/projects/components/ContextSelector";
 import { ProjectSwitcher } from "../../features/projects/components/ProjectSwitcher";
 import { arrangeMenu, type ResolvedMenuEntry, selectedMenuKey } from "../../routing/access";
-import { APP_HOME, WELCOME_PATH } from "../../routing/paths";
+import { APP_HOME, PAGES, WELCOME_PATH } from "../../routing/paths";
+import type { RouteEntry } from "../../routing/route-types";
 import { useMenu } from "../../routing/viewer";
 import { creditsLabel, formatNumber } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, FullPageSpin, LoadingBlock } from "../../shared/states";
-
-/** The team invitation page (features/projects/routes.tsx), open before the user has a project. */
-const INVITE_PATH = "/app/invite";
 
 import { useThemeMode } from "../theme";
 
@@ -63,6 +61,14 @@ function toMenuItems(entries: ResolvedMenuEntry[], onNavigate?: () => void): Non
   );
 }
 
+/** The route-table entry of the page shown (undefined on an unknown /app path). */
+function useMatchedRoute(): RouteEntry | undefined {
+  const matches = useMatches();
+  return [...matches].reverse().find((match) => (match.handle as RouteEntry | undefined)?.path)?.handle as
+    | RouteEntry
+    | undefined;
+}
+
 export function ThemeSwitch({ testId = "theme-toggle" }: { testId?: string }) {
   const settings = useSettings();
   const updateSettings = useUpdateSettings();
@@ -95,6 +101,7 @@ export function AppLayout() {
   const [assistantOpen, setAssistantOpen] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const screens = Grid.useBreakpoint();
+  const route = useMatchedRoute();
   // Phones (below md, e.g. 390 px): the sider becomes a drawer opened from the header.
   const mobile = screens.md === false;
 
@@ -115,9 +122,8 @@ export function AppLayout() {
   }
 
   const hasProject = !!data.activeProjectInfo?.projectId;
-  // An invitation link opens without a project of one's own: accepting it gives one (issue 14).
-  if (!hasProject && pathname !== WELCOME_PATH && pathname !== INVITE_PATH)
-    return <Navigate to={WELCOME_PATH} replace />;
+  // Only the table's `withoutProject` pages (welcome, a team invitation) open before a project exists.
+  if (!hasProject && !route?.withoutProject) return <Navigate to={WELCOME_PATH} replace />;
   if (hasProject && pathname === WELCOME_PATH) return <Navigate to={APP_HOME} replace />;
 
   const onSignOut = async () => {
@@ -221,7 +227,7 @@ export function AppLayout() {
           </Flex>
           <Flex align="center" gap={mobile ? 8 : 16} wrap={false}>
             <Tooltip title="Your credits (refreshed after every generation)">
-              <Link to="/app/settings/wallet" aria-label="Credits: open the wallet">
+              <Link to={PAGES.wallet} aria-label="Credits: open the wallet">
                 <Tag
                   color="purple"
                   data-testid="credits"
