@@ -252,7 +252,11 @@ describe("openApiDocument", () => {
       tag: "test",
       auth: "session",
       params: z.object({ id: z.string() }),
-      body: z.object({ name: z.string().regex(/\S/), values: z.record(z.string(), z.unknown()) }),
+      body: z.object({
+        name: z.string().regex(/\S/),
+        values: z.record(z.string(), z.unknown()),
+        html: z.string().max(1_000_000),
+      }),
       response: z.string(),
       handler: async () => "",
     }),
@@ -279,6 +283,14 @@ describe("openApiDocument", () => {
     expect(schema.properties.name.allOf).toEqual([{ pattern: "^[^\\u0000]*$" }]);
     expect(schema.properties.values.additionalProperties).toEqual({ $ref: "#/components/schemas/JsonValue" });
     expect(JSON.stringify(document.components.schemas.JsonValue)).toContain("^[^\\\\u0000]*$");
+  });
+
+  it("says the rule as `not` on a long string, which a generator can still fill to its maximum length", () => {
+    const html = op("/api/things/{id}", "put").requestBody.content["application/json"].schema.properties.html;
+    expect(html.pattern).toBeUndefined();
+    expect(html.not).toEqual({ pattern: "\\u0000" });
+    expect(new RegExp(html.not.pattern, "u").test("<p>a\u0000</p>")).toBe(true);
+    expect(new RegExp(html.not.pattern, "u").test("<p>a</p>")).toBe(false);
   });
 
   it("gives a write without a body the empty JSON object the CSRF rule needs, and marks idempotent routes", () => {

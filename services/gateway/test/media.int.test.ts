@@ -88,12 +88,16 @@ describe("assets", () => {
     expect(Math.max(thumb.width!, thumb.height!)).toBe(320);
   });
 
-  it("refuses a file whose bytes are no image or audio, whatever its name, and a multipart body without a file", async () => {
+  it("refuses a file whose bytes are no image or audio, whatever its name, a multipart body without a file, and a part it does not take", async () => {
     const fake = await upload(Buffer.from("MZ this is an executable, not a photo"), "holiday.jpg");
     expect(fake.status).toBe(415);
     expect(fake.body.error?.code).toBe("MEDIA_UNSUPPORTED_TYPE");
     const empty = await raw("POST", "/api/media/assets", "x", "multipart/form-data; boundary=zzz");
     expect(empty.status).toBe(400);
+    // A part the form does not take (the document lists them all).
+    const extra = await upload(await photo(40, 30), "extra.png", { caption: "a holiday" });
+    expect(extra.status).toBe(400);
+    expect(extra.body.error?.code).toBe("CR_ERR_BAD_REQUEST");
   });
 
   it("refuses a tampered or expired signed URL", async () => {

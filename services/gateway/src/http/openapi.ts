@@ -92,6 +92,16 @@ type JsonSchema = Record<string, unknown>;
 const NO_CONTROL = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$";
 /** No U+0000: http/body.ts refuses it in any key or string of a JSON body. */
 const NO_NUL = "^[^\\u0000]*$";
+/**
+ * The same rules said the other way ("holds none of"), for strings longer than LONG_STRING: a
+ * generator (schemathesis' coverage phase) cannot build a boundary-length value under an anchored
+ * pattern that long, and then sends a body that breaks the schema as a valid one.
+ */
+const FORBIDDEN: Record<string, string> = {
+  [NO_CONTROL]: "[\\u0000-\\u001f\\u007f-\\u009f]",
+  [NO_NUL]: "\\u0000",
+};
+const LONG_STRING = 10_000;
 /** Any JSON value without U+0000 in a key or a string: what a JSON body's free values (`z.unknown()`) may hold. */
 const JSON_VALUE_REF = "#/components/schemas/JsonValue";
 const jsonValue: JsonSchema = {
@@ -130,7 +140,14 @@ function applyRequestRules(
     // A format (email, date) admits no control character already.
     if (types.includes("string") && node.enum === undefined && node.const === undefined && node.format === undefined) {
       // A route's own pattern (e.g. "not blank") holds as well: both, through allOf.
-      if (node.pattern === undefined) node.pattern = pattern;
+      if (
+        node.pattern === undefined &&
+        node.not === undefined &&
+        typeof node.maxLength === "number" &&
+        node.maxLength > LONG_STRING
+      )
+        node.not = { pattern: FORBIDDEN[pattern] };
+      else if (node.pattern === undefined) node.pattern = pattern;
       else if (
         node.pattern !== pattern &&
         !(node.allOf as JsonSchema[] | undefined)?.some((s) => s.pattern === pattern)

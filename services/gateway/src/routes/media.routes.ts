@@ -188,10 +188,13 @@ interface Uploaded {
   fields: Record<string, string>;
 }
 
+/** The form fields of an upload besides `file`; any other part is refused, as the document says. */
+const UPLOAD_FIELDS = new Set(["projectId", "profileType", "profileIds"]);
+
 /**
  * Reads a multipart body with one file in the field `file` (at most the largest per-kind limit;
- * the media service applies the limit of the detected kind).
- * @throws CR_ERR_BAD_REQUEST (malformed, no file), MEDIA_TOO_LARGE (413).
+ * the media service applies the limit of the detected kind) and the fields of UPLOAD_FIELDS.
+ * @throws CR_ERR_BAD_REQUEST (malformed, no file, another part), MEDIA_TOO_LARGE (413).
  */
 function readMultipart(req: Request): Promise<Uploaded> {
   const limit = Math.max(MAX_BYTES.image, MAX_BYTES.audio);
@@ -218,11 +221,18 @@ function readMultipart(req: Request): Promise<Uploaded> {
       req.resume();
       reject(error);
     };
+    const unknown = (name: string) =>
+      fail(appError("CR_ERR_BAD_REQUEST", "The form has a part it does not take.", { [name.slice(0, 64)]: "Unknown" }));
     parser.on("field", (name, value) => {
+      if (!UPLOAD_FIELDS.has(name)) return unknown(name);
       fields[name] = value;
     });
     parser.on("file", (name, stream, info) => {
-      if (name !== "file" || file) {
+      if (name !== "file") {
+        stream.resume();
+        return unknown(name);
+      }
+      if (file) {
         stream.resume();
         return;
       }
@@ -285,7 +295,7 @@ export function mediaRoutes({ clients, redis }: RouteDeps): RouteDef[] {
       status: 201,
       rawBody: {
         contentType: "multipart/form-data",
-        schema: z.object({
+        schema: z.strictObject({
           file: binary,
           projectId: z.string().optional(),
           profileType: z.string().optional(),
