@@ -2,7 +2,7 @@ import { safeCallbackUrl } from "./guard";
 
 /**
  * Where a visitor was going before they had to sign up (an invitation link, `/app/invite?token=…`),
- * kept across the sign-up, the verification link and the sign-in of this browser (issue 14). Only a
+ * kept across the sign-up, the verification link and the sign-in of this browser. Only a
  * same-site relative path (`safeCallbackUrl`) is ever stored or returned: no open redirect. Kept for
  * a day, the verification link's lifetime.
  */

@@ -4,8 +4,8 @@ import type { RouteEntry } from "../../routing/route-types";
 import { AUTOMATION_PAGES } from "./paths";
 
 /**
- * Issue 13's automations (flag `automation`): the list, the templates (also "Automation (from
- * templates)" in the Create menu) and the flow builder with its run history. One spread in app/areas.ts.
+ * Automations (flag `automation`): the list, the templates (also "Automation (from templates)" in
+ * the Create menu) and the flow builder with its run history. One spread in app/areas.ts.
  */
 
 const AutomationsPage = lazy(() => import("./AutomationsPage"));

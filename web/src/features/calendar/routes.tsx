@@ -2,7 +2,7 @@ import { CalendarOutlined } from "@ant-design/icons";
 import { lazy } from "react";
 import type { RouteEntry } from "../../routing/route-types";
 
-/** Issue 13's content calendar, behind flag content_calendar; joined to ROUTES in app/areas.ts. */
+/** The content calendar, behind flag content_calendar; joined to ROUTES in app/areas.ts. */
 const CalendarPage = lazy(() => import("./CalendarPage"));
 
 export const CALENDAR_ROUTES: RouteEntry[] = [

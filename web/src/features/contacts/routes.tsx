@@ -4,9 +4,9 @@ import type { RouteEntry } from "../../routing/route-types";
 import { CONTACT_PAGES } from "./paths";
 
 /**
- * Issue 10's pages: contacts, segments, the lead form and lead assistant (app), their settings
- * lists, and the public lead pages. Joined to ROUTES by one spread in app/areas.ts; AppLayout
- * honours `flag` and `parent` (workspace branch).
+ * Contacts, segments, the lead form and lead assistant (app), their settings lists, and the public
+ * lead pages. Joined to ROUTES by one spread in app/areas.ts; each page's flag gates the page and
+ * its menu entries alike.
  */
 
 const ContactsPage = lazy(() => import("./ContactsPage"));

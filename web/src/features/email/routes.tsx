@@ -11,7 +11,7 @@ const campaigns = (name: "CampaignsPage" | "CampaignComposerPage" | "CampaignDet
   lazy(() => import("./campaigns/CampaignPages").then((m) => ({ default: m[name] })));
 
 /**
- * The email area (issue 13): the template galleries and the designer (spec §2 create/email and
+ * The email area: the template galleries and the designer (spec §2 create/email and
  * create/social-media-post), and the email campaigns under Campaigns.
  */
 export const EMAIL_ROUTES: RouteEntry[] = [

@@ -6,7 +6,7 @@ import { MEDIA_PAGES } from "./paths";
 const AssetsPage = lazy(() => import("./AssetsPage"));
 const DesignerPage = lazy(() => import("./designer/DesignerPage"));
 
-/** The media area (issue 11): the asset library and the visual designer. */
+/** The media area: the asset library and the visual designer. */
 export const MEDIA_ROUTES: RouteEntry[] = [
   {
     path: MEDIA_PAGES.assets,

@@ -83,7 +83,7 @@ export const SETTINGS_ROUTES: RouteEntry[] = [
     Component: ReferralsPage,
     menu: index(80, "Referrals", "referrals"),
   },
-  // The link of an email change (issue 14): opened signed in or not.
+  // The link of an email change: opened signed in or not.
   { path: "/confirm-email", title: "Confirm your new email", access: "public", Component: ConfirmEmailPage },
   // The link emailed to a sender's from address: opened signed in or not (often by someone else).
   { path: "/confirm-sender", title: "Confirm a sender address", access: "public", Component: SenderConfirmPage },
