@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/api/v1/rest.proto.
  */
 export const file_crafter_api_v1_rest: GenFile = /*@__PURE__*/
-  fileDesc("ChljcmFmdGVyL2FwaS92MS9yZXN0LnByb3RvEg5jcmFmdGVyLmFwaS52MSLTAgoFUm91dGUSDQoDZ2V0GAEgASgJSAASDgoEcG9zdBgCIAEoCUgAEg0KA3B1dBgDIAEoCUgAEg8KBXBhdGNoGAQgASgJSAASEAoGZGVsZXRlGAUgASgJSAASFQoNcmVzcG9uc2VfYm9keRgGIAEoCRITCgtyZXN1bHRfanNvbhgHIAEoCRILCgN0YWcYCCABKAkSDwoHc3VtbWFyeRgJIAEoCRITCgtkZXNjcmlwdGlvbhgKIAEoCRIOCgZwdWJsaWMYCyABKAgSFwoPYWN0c19pbl9wcm9qZWN0GAwgASgIEhIKCmlkZW1wb3RlbnQYDSABKAgSDgoGc3RhdHVzGA4gASgNEg4KBmVycm9ycxgPIAMoCRIyChNhZGRpdGlvbmFsX2JpbmRpbmdzGBAgAygLMhUuY3JhZnRlci5hcGkudjEuUm91dGVCCQoHcGF0dGVybiKAAQoFRmllbGQSDAoEbmFtZRgBIAEoCRIRCglwYXRoX29ubHkYAiABKAgSDwoHbWF4X2xlbhgDIAEoDRIPCgdtaW5fbGVuGAQgASgNEg0KBWxhYmVsGAUgASgJEhMKC2Rlc2NyaXB0aW9uGAYgASgJEhAKCG9wdGlvbmFsGAcgASgIIikKBlNjaGVtYRIKCgJpZBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCTpNCgVyb3V0ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLmOAyABKAsyFS5jcmFmdGVyLmFwaS52MS5Sb3V0ZVIFcm91dGU6TAoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLqOAyABKAsyFS5jcmFmdGVyLmFwaS52MS5GaWVsZFIFZmllbGQ6UQoGc2NoZW1hEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLuOAyABKAsyFi5jcmFmdGVyLmFwaS52MS5TY2hlbWFSBnNjaGVtYWIGcHJvdG8z", [file_google_protobuf_descriptor]);
+  fileDesc("ChljcmFmdGVyL2FwaS92MS9yZXN0LnByb3RvEg5jcmFmdGVyLmFwaS52MSLrAgoFUm91dGUSDQoDZ2V0GAEgASgJSAASDgoEcG9zdBgCIAEoCUgAEg0KA3B1dBgDIAEoCUgAEg8KBXBhdGNoGAQgASgJSAASEAoGZGVsZXRlGAUgASgJSAASFQoNcmVzcG9uc2VfYm9keRgGIAEoCRITCgtyZXN1bHRfanNvbhgHIAEoCRILCgN0YWcYCCABKAkSDwoHc3VtbWFyeRgJIAEoCRITCgtkZXNjcmlwdGlvbhgKIAEoCRIOCgZwdWJsaWMYCyABKAgSFwoPYWN0c19pbl9wcm9qZWN0GAwgASgIEhIKCmlkZW1wb3RlbnQYDSABKAgSDgoGc3RhdHVzGA4gASgNEg4KBmVycm9ycxgPIAMoCRIyChNhZGRpdGlvbmFsX2JpbmRpbmdzGBAgAygLMhUuY3JhZnRlci5hcGkudjEuUm91dGUSFgoObnVsbGFibGVfaXRlbXMYESABKAhCCQoHcGF0dGVybiKwAQoFRmllbGQSDAoEbmFtZRgBIAEoCRIRCglwYXRoX29ubHkYAiABKAgSDwoHbWF4X2xlbhgDIAEoDRIPCgdtaW5fbGVuGAQgASgNEg0KBWxhYmVsGAUgASgJEhMKC2Rlc2NyaXB0aW9uGAYgASgJEhAKCG9wdGlvbmFsGAcgASgIEg4KBnZhbHVlcxgIIAMoCRIKCgJpZBgJIAEoCBISCgpuZXZlcl9udWxsGAogASgIIikKBlNjaGVtYRIKCgJpZBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCTpNCgVyb3V0ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLmOAyABKAsyFS5jcmFmdGVyLmFwaS52MS5Sb3V0ZVIFcm91dGU6TAoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLqOAyABKAsyFS5jcmFmdGVyLmFwaS52MS5GaWVsZFIFZmllbGQ6UQoGc2NoZW1hEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLuOAyABKAsyFi5jcmFmdGVyLmFwaS52MS5TY2hlbWFSBnNjaGVtYWIGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
  * The REST binding of an RPC, declared on the RPC itself (docs/adr/0004-rest-bindings-on-the-protos.md).
@@ -135,6 +135,13 @@ export type Route = Message<"crafter.api.v1.Route"> & {
    * @generated from field: repeated crafter.api.v1.Route additional_bindings = 16;
    */
   additionalBindings: Route[];
+
+  /**
+   * A list result's items are documented as nullable (as some routes were before generation).
+   *
+   * @generated from field: bool nullable_items = 17;
+   */
+  nullableItems: boolean;
 };
 
 /**
@@ -191,11 +198,33 @@ export type Field = Message<"crafter.api.v1.Field"> & {
   description: string;
 
   /**
-   * In a response: left out when unset (a message field only some calls fill).
+   * In a response: left out when unset (a message field only some calls fill, an empty text, a
+   * proto3 `optional` number without a value).
    *
    * @generated from field: bool optional = 7;
    */
   optional: boolean;
+
+  /**
+   * Text whose values are these (request: refused otherwise; response: documented as the enum).
+   *
+   * @generated from field: repeated string values = 8;
+   */
+  values: string[];
+
+  /**
+   * An opaque id: 1 to 64 characters, "<name> is required" / "<name> is too long" (as path ids).
+   *
+   * @generated from field: bool id = 9;
+   */
+  id: boolean;
+
+  /**
+   * In a response: a Timestamp that is "" when unset instead of null.
+   *
+   * @generated from field: bool never_null = 10;
+   */
+  neverNull: boolean;
 };
 
 /**
