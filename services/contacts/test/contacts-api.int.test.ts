@@ -97,6 +97,15 @@ describe("contacts CRUD", () => {
     expect(list.body.result.meta).toEqual({ count: 2, currentPage: 1, totalPages: 2 });
     expect(list.body.result.result[0].note).toBe("second");
     expect((await owner.get(`/api/contacts/${id}`)).body.result.interactionCount).toBe(2);
+    const counted = await owner.get(`/api/contacts/${id}/interactions/count`);
+    expect(counted.body.result).toEqual({
+      count: 2,
+      byType: [
+        { type: "call", count: 1 },
+        { type: "meeting", count: 1 },
+      ],
+    });
+    expect((await owner.get("/api/contacts/nobody/interactions/count")).status).toBe(404);
   });
 
   it("exports one contact's data as JSON", async () => {

@@ -30,6 +30,7 @@ export const access = rpcAccess(ContactsService, {
   countSegment: ["user"],
   streamSegmentMembers: ["user", "service:notifications", "service:workflows"],
   listInteractions: ["user"],
+  countInteractions: ["user"],
   getContactSettings: ["user"],
   saveContactSettings: ["user"],
   listImports: ["user"],

@@ -20,6 +20,7 @@ import { type AskTarget, getConsentAsk, previewConsentAsk, startConsentAsk } fro
 import {
   addInteraction,
   changeConsent,
+  countInteractions,
   createContact,
   deleteContacts,
   exportContactData,
@@ -264,6 +265,9 @@ export function routes(deps: ContactsDeps): (router: ConnectRouter) => void {
           currentPage: page.page,
           totalPages: page.totalPages,
         };
+      },
+      async countInteractions(req, ctx) {
+        return countInteractions(deps, callerOf(ctx), req);
       },
       async exportContactData(req, ctx) {
         return { json: await exportContactData(deps, callerOf(ctx), req) };

@@ -405,6 +405,23 @@ export async function listInteractions(
   };
 }
 
+/**
+ * How many interactions a contact has, from the counts kept on the contact as each one is appended:
+ * in all, and by type, most first (ties by type). @throws NOT_FOUND for no such contact.
+ */
+export async function countInteractions(
+  deps: Pick<ContactsDeps, "stores">,
+  caller: Caller,
+  input: { projectId: string; contactId: string },
+): Promise<{ count: number; byType: Array<{ type: string; count: number }> }> {
+  const contact = await mustGet(deps, scopeOf(caller, input.projectId), input.contactId);
+  const byType = Object.entries(contact.interactionCounts ?? {})
+    .filter(([, count]) => count > 0)
+    .map(([type, count]) => ({ type, count }))
+    .sort((a, b) => b.count - a.count || a.type.localeCompare(b.type));
+  return { count: contact.interactionCount ?? 0, byType };
+}
+
 /** Everything stored about one contact, as one JSON document (privacy export). */
 export async function exportContactData(
   deps: Pick<ContactsDeps, "stores">,
