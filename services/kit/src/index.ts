@@ -12,6 +12,7 @@ export * from "./events/kafka";
 export * from "./events/outbox";
 export * from "./events/publisher";
 export * from "./events/topics";
+export * from "./jobs/job-queue";
 export * from "./logger/logger";
 export * from "./net/outbound";
 export * from "./redis/denylist";

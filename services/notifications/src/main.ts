@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { runService } from "@crafter/kit";
+import { periodicJob, runService } from "@crafter/kit";
 import { contactsForAutomations } from "./clients/automation-contacts";
 import { businessZones } from "./clients/business-zones";
 import { workflowsCraftSource, workflowsEmailCrafts } from "./clients/crafts";
@@ -11,8 +11,8 @@ import type { NotificationsDeps } from "./deps";
 import { domainOf, parseMailbox } from "./domain/sender";
 import { notificationsConsumers } from "./events/consumers";
 import { EmailEvents, InboxEvents } from "./events/publishers";
-import { createAutomationQueue, createDateScan } from "./jobs/automation-queue";
-import { createCampaignQueue, periodicJob } from "./jobs/dispatch-queue";
+import { createAutomationQueue, DATE_SCAN_QUEUE, DATE_SCAN_SCHEDULER } from "./jobs/automation-queue";
+import { createCampaignQueue } from "./jobs/dispatch-queue";
 import { txtLookup } from "./mail/dns";
 import { createSmtpMailer } from "./mail/mailer";
 import { RedisThrottle, sendgridProvider, smtpProvider } from "./mail/providers";
@@ -173,16 +173,19 @@ await runService({
         waitScale: config.AUTOMATION_WAIT_SCALE,
       },
     };
-    const dateScan = createDateScan({
-      redisUrl: config.REDIS_URL,
-      namespace: config.CRAFTER_NAMESPACE,
-      logger,
-      everyMs: config.AUTOMATION_DATE_SCAN_MS,
-    });
     const webhookKey = config.SENDGRID_WEBHOOK_PUBLIC_KEY ? sendgridKey(config.SENDGRID_WEBHOOK_PUBLIC_KEY) : null;
     // Campaign rounds and the scans that start them and the calendar's due entries run on BullMQ:
     // in one replica per occurrence, surviving restarts, with depth, age and failures as metrics.
     const queued = { redisUrl: config.REDIS_URL, namespace: config.CRAFTER_NAMESPACE, logger };
+    const dateScan = periodicJob({
+      ...queued,
+      queue: DATE_SCAN_QUEUE,
+      schedulerId: DATE_SCAN_SCHEDULER,
+      everyMs: config.AUTOMATION_DATE_SCAN_MS,
+      run: async () => {
+        await scanDateFields(deps, deps.now());
+      },
+    });
     const campaignQueue = createCampaignQueue({
       ...queued,
       concurrency: config.EMAIL_CAMPAIGNS_AT_ONCE,
@@ -213,9 +216,7 @@ await runService({
     return {
       async background() {
         automationQueue.start(stepProcessor(deps));
-        await dateScan.start(async () => {
-          await scanDateFields(deps, deps.now());
-        });
+        await dateScan.start();
         await approvalMailRetry.start();
         campaignQueue.start((campaignId, stopping, part) => dispatchCampaign(deps, campaignId, stopping, part));
         await dispatchScan.start();

@@ -1,6 +1,5 @@
-import { describeError, isOutage, type Logger, metrics, queueSample, watchJobQueue } from "@crafter/kit";
-import { type Job, Queue, UnrecoverableError, WaitingError, Worker } from "bullmq";
-import { Redis } from "ioredis";
+import { describeError, isOutage, type JobQueueHome, jobQueue } from "@crafter/kit";
+import { type Job, UnrecoverableError, WaitingError } from "bullmq";
 
 /** The BullMQ queue of contact imports: one job per started import (`import-<importId>`). */
 export const IMPORT_QUEUE = "contact-imports";
@@ -45,9 +44,6 @@ export interface ImportQueue {
   close(): Promise<void>;
 }
 
-// BullMQ needs connections of its own, which never give up on a command (maxRetriesPerRequest: null).
-const connect = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
-
 /**
  * Contact imports on BullMQ (keys under `<namespace>:bull:`). A process killed mid-import loses its
  * job's lock after `lockMs`; BullMQ's stalled check (every `lockMs`) moves the job back to waiting and
@@ -58,23 +54,12 @@ const connect = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
  * `crafter_jobs_failed_total{queue="contact-imports"}`. Depth and oldest waiting job are gauges (the
  * kit's `watchJobQueue`).
  */
-export function createImportQueue(options: {
-  redisUrl: string;
-  namespace: string;
-  logger: Logger;
-  lockMs: number;
-  concurrency: number;
-}): ImportQueue {
-  const prefix = `${options.namespace}:bull`;
-  const producer = connect(options.redisUrl);
-  const queue = new Queue<ImportJob>(IMPORT_QUEUE, { connection: producer, prefix });
-  let worker: Worker<ImportJob> | undefined;
-  let workerConnection: Redis | undefined;
+export function createImportQueue(options: JobQueueHome & { lockMs: number; concurrency: number }): ImportQueue {
+  const jobs = jobQueue<ImportJob>(options, IMPORT_QUEUE, (job) => ({ importId: job?.data.importId }));
   let closing = false;
-  let unwatch = () => {};
   return {
     async enqueue(importId, resumed = false) {
-      await queue.add(
+      await jobs.queue.add(
         "import",
         { importId, resumed },
         {
@@ -87,9 +72,7 @@ export function createImportQueue(options: {
       );
     },
     start(run, giveUp) {
-      workerConnection = connect(options.redisUrl);
-      worker = new Worker<ImportJob>(
-        IMPORT_QUEUE,
+      jobs.work(
         async (job: Job<ImportJob>, token?: string) => {
           try {
             // Started before (stalled, failed, or put back at a graceful stop): rows may be written past the checkpoint.
@@ -111,8 +94,6 @@ export function createImportQueue(options: {
           }
         },
         {
-          connection: workerConnection,
-          prefix,
           concurrency: options.concurrency,
           lockDuration: options.lockMs,
           stalledInterval: options.lockMs,
@@ -120,20 +101,10 @@ export function createImportQueue(options: {
           maxStalledCount: 100,
         },
       );
-      worker.on("failed", (job, error) => {
-        metrics.jobsFailed.add(1, { queue: IMPORT_QUEUE });
-        options.logger.warn({ err: error, importId: job?.data.importId }, "import attempt failed");
-      });
-      worker.on("error", (error) => options.logger.error({ err: error }, "import queue error"));
-      unwatch = watchJobQueue(IMPORT_QUEUE, queueSample(queue));
     },
     async close() {
       closing = true;
-      unwatch();
-      await worker?.close();
-      await queue.close();
-      producer.disconnect();
-      workerConnection?.disconnect();
+      await jobs.close();
     },
   };
 }

@@ -1,67 +1,8 @@
-import { type JobQueueSample, metrics, queueSample, watchJobQueue } from "@crafter/kit";
-import { type Job, Queue, Worker } from "bullmq";
-import { Redis } from "ioredis";
-import type { Logger } from "pino";
+import { type JobQueueHome, jobQueue } from "@crafter/kit";
+import type { Job } from "bullmq";
 
 /** The BullMQ queue of campaign rounds: one job per part of a sending campaign at a time (`campaign-<id>-<part>`). */
 export const CAMPAIGN_QUEUE = "campaign-dispatch";
-
-interface Connected {
-  redisUrl: string;
-  namespace: string;
-  logger: Logger;
-}
-
-// BullMQ needs connections of its own, which never give up on a command (maxRetriesPerRequest: null).
-const connect = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
-
-/** A queue's depth and oldest waiting job, for the kit's job gauges. */
-export const sampleOf = (queue: Queue): (() => Promise<JobQueueSample>) => queueSample(queue);
-
-/**
- * A periodic task on a BullMQ job scheduler (`every` ms, kept in Redis under `<namespace>:bull:`):
- * however many replicas run, each occurrence runs once, in one of them; a failing run is logged and
- * counted, and the next occurrence runs as planned.
- */
-export function periodicJob(options: Connected & { queue: string; everyMs: number; run: () => Promise<void> }): {
-  start(): Promise<void>;
-  close(): Promise<void>;
-} {
-  const prefix = `${options.namespace}:bull`;
-  const producer = connect(options.redisUrl);
-  const queue = new Queue(options.queue, { connection: producer, prefix });
-  let worker: Worker | undefined;
-  let workerConnection: Redis | undefined;
-  let unwatch = () => {};
-  return {
-    async start() {
-      await queue.upsertJobScheduler(
-        options.queue,
-        { every: options.everyMs },
-        { name: "run", opts: { removeOnComplete: true, removeOnFail: 100 } },
-      );
-      workerConnection = connect(options.redisUrl);
-      worker = new Worker(options.queue, async () => options.run(), {
-        connection: workerConnection,
-        prefix,
-        concurrency: 1,
-      });
-      worker.on("failed", (job, error) => {
-        metrics.jobsFailed.add(1, { queue: options.queue });
-        options.logger.warn({ err: error, job: job?.id, queue: options.queue }, "periodic job failed");
-      });
-      worker.on("error", (error) => options.logger.error({ err: error, queue: options.queue }, "job queue error"));
-      unwatch = watchJobQueue(options.queue, sampleOf(queue));
-    },
-    async close() {
-      unwatch();
-      await worker?.close();
-      await queue.close();
-      producer.disconnect();
-      workerConnection?.disconnect();
-    },
-  };
-}
 
 /** Scans a replica that sends one part of a campaign leaves another part of it to other replicas. */
 const DEFER_PARTS = 3;
@@ -81,20 +22,15 @@ interface CampaignJob {
  * `lockMs`, and another replica takes the round over (its deliveries are claimed per attempt, so a
  * round run twice sends nobody twice). `stopping()` turns true when `close` begins.
  */
-export function createCampaignQueue(options: Connected & { concurrency: number; lockMs: number; parts: number }): {
+export function createCampaignQueue(options: JobQueueHome & { concurrency: number; lockMs: number; parts: number }): {
   enqueue(campaignIds: readonly string[]): Promise<void>;
   start(
     round: (campaignId: string, stopping: () => boolean, part: { index: number; of: number }) => Promise<void>,
   ): void;
   close(): Promise<void>;
 } {
-  const prefix = `${options.namespace}:bull`;
-  const producer = connect(options.redisUrl);
-  const queue = new Queue<CampaignJob>(CAMPAIGN_QUEUE, { connection: producer, prefix });
-  let worker: Worker<CampaignJob> | undefined;
-  let workerConnection: Redis | undefined;
+  const jobs = jobQueue<CampaignJob>(options, CAMPAIGN_QUEUE, (job) => ({ campaignId: job?.data.campaignId }));
   let closing = false;
-  let unwatch = () => {};
   // Parts of each campaign this replica is sending now, and how often it left each waiting part.
   const running = new Map<string, number>();
   const deferred = new Map<string, number>();
@@ -102,7 +38,7 @@ export function createCampaignQueue(options: Connected & { concurrency: number; 
     async enqueue(campaignIds) {
       if (campaignIds.length === 0) return;
       const parts = Math.max(1, options.parts);
-      await queue.addBulk(
+      await jobs.queue.addBulk(
         campaignIds.flatMap((campaignId) =>
           Array.from({ length: parts }, (_, part) => ({
             name: "round",
@@ -114,9 +50,7 @@ export function createCampaignQueue(options: Connected & { concurrency: number; 
       );
     },
     start(round) {
-      workerConnection = connect(options.redisUrl);
-      worker = new Worker<CampaignJob>(
-        CAMPAIGN_QUEUE,
+      jobs.work(
         async (job: Job<CampaignJob>) => {
           const { campaignId, part = 0, parts = 1 } = job.data;
           // A replica already sending another part of this campaign leaves this one to another
@@ -138,28 +72,12 @@ export function createCampaignQueue(options: Connected & { concurrency: number; 
             else running.delete(campaignId);
           }
         },
-        {
-          connection: workerConnection,
-          prefix,
-          concurrency: options.concurrency,
-          lockDuration: options.lockMs,
-          stalledInterval: options.lockMs,
-        },
+        { concurrency: options.concurrency, lockDuration: options.lockMs, stalledInterval: options.lockMs },
       );
-      worker.on("failed", (job, error) => {
-        metrics.jobsFailed.add(1, { queue: CAMPAIGN_QUEUE });
-        options.logger.warn({ err: error, campaignId: job?.data.campaignId }, "campaign round failed");
-      });
-      worker.on("error", (error) => options.logger.error({ err: error }, "campaign queue error"));
-      unwatch = watchJobQueue(CAMPAIGN_QUEUE, sampleOf(queue));
     },
     async close() {
       closing = true;
-      unwatch();
-      await worker?.close();
-      await queue.close();
-      producer.disconnect();
-      workerConnection?.disconnect();
+      await jobs.close();
     },
   };
 }
