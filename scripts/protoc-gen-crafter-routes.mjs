@@ -83,7 +83,7 @@ function messageEmitter(out) {
         }
       } else if (f.fieldKind === "list" && f.listKind === "message") {
         const inner = emit(f.message);
-        schema = `z.array(${inner.schema}.nullable())`;
+        schema = `z.array(${inner.schema})`;
         value = `(${src} ?? []).map(${inner.mapper})`;
       } else {
         fail(`${f.parent.typeName}.${f.name}: a ${f.fieldKind} field has no REST shape yet`);
@@ -263,7 +263,9 @@ function routeEntry(method, binding, emit) {
     ...(query.length || binding.actsInProject
       ? [`      query: z.object({ ${[...(binding.actsInProject ? ["...projectQuery"] : []), ...query].join(", ")} }),`]
       : []),
-    ...(body.length ? [`      body: z.object({ ${body.join(", ")} }),`] : []),
+    ...(body.length || binding.body === "*"
+      ? [`      body: z.object({${body.length ? ` ${body.join(", ")} ` : ""}}),`]
+      : []),
     `      response: ${response},`,
     ...(binding.status && binding.status !== 200 ? [`      status: ${binding.status},`] : []),
     ...(binding.idempotent ? ["      idempotent: true,"] : []),

@@ -1,9 +1,7 @@
-import { timestampDate } from "@bufbuild/protobuf/wkt";
-import type { Notification } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { id } from "../http/schemas";
 import type { RouteDeps } from "./deps";
+import { notificationSchema, toNotificationJson } from "./gen/notifications.v1.calendar";
 
 const pageNumber = (name: string, max: number, fallback: number) =>
   z.coerce
@@ -13,31 +11,10 @@ const pageNumber = (name: string, max: number, fallback: number) =>
     .max(max, `${name} must be a whole number from 1 to ${max}`)
     .default(fallback);
 
-const notificationSchema = z
-  .object({
-    id: z.string(),
-    level: z.enum(["info", "warning", "success", "error"]),
-    title: z.string(),
-    body: z.string(),
-    link: z.string().optional(),
-    read: z.boolean(),
-    createdAt: z.string(),
-  })
-  .meta({ id: "Notification" });
-
-function toNotificationJson(n: Notification | undefined): z.input<typeof notificationSchema> {
-  return {
-    id: n?.id ?? "",
-    level: (n?.level ?? "info") as "info",
-    title: n?.title ?? "",
-    body: n?.body ?? "",
-    ...(n?.link ? { link: n.link } : {}),
-    read: n?.read ?? false,
-    createdAt: n?.createdAt ? timestampDate(n.createdAt).toISOString() : "",
-  };
-}
-
-/** /api/notifications: the bell (docs/email-contract.md "Inbox"). */
+/**
+ * GET /api/notifications: the bell's page (docs/email-contract.md "Inbox"). Marking read is generated
+ * from calendar.proto's InboxService (routes/gen).
+ */
 export function inboxRoutes({ clients }: RouteDeps): RouteDef[] {
   const { inbox } = clients;
   const N = "/api/notifications";
@@ -70,30 +47,6 @@ export function inboxRoutes({ clients }: RouteDeps): RouteDef[] {
           meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages, unread: page.unread },
         };
       },
-    }),
-    // Before /{id}/read, which would take "read-all" for an id.
-    defineRoute({
-      method: "post",
-      path: `${N}/read-all`,
-      tag: "notifications",
-      summary: "Mark every notification of the caller read",
-      auth: "session",
-      body: z.object({}),
-      response: z.object({ marked: z.number() }),
-      handler: async ({ as }) => ({ marked: (await inbox.markAllNotificationsRead({}, as)).marked }),
-    }),
-    defineRoute({
-      method: "post",
-      path: `${N}/{id}/read`,
-      tag: "notifications",
-      summary: "Mark one notification read",
-      auth: "session",
-      params: z.object({ id: id("id") }),
-      body: z.object({}),
-      response: notificationSchema,
-      errors: ["NOT_FOUND"],
-      handler: async ({ params, as }) =>
-        toNotificationJson((await inbox.markNotificationRead({ notificationId: params.id }, as)).notification),
     }),
   ];
 }

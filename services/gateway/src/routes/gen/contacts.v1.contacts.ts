@@ -74,7 +74,7 @@ export function toInteractionTypeCountJson(m: InteractionTypeCount | undefined):
 export const countInteractionsResponseSchema = z
   .object({
     count: z.number(),
-    byType: z.array(interactionTypeCountSchema.nullable()),
+    byType: z.array(interactionTypeCountSchema),
   })
   .meta({ id: "InteractionCounts" });
 
