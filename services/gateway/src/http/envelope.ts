@@ -55,8 +55,9 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, part = 
   if (parsed.success) return parsed.data;
   const fields: Record<string, string> = {};
   for (const issue of parsed.error.issues) {
-    const path = issue.path.join(".") || part;
-    fields[path] ??= issue.message;
+    // A strict object's unknown keys: one field each.
+    const paths = issue.code === "unrecognized_keys" ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
+    for (const path of paths) fields[path.join(".") || part] ??= issue.message;
   }
   const first = Object.values(fields)[0]!;
   throw appError("CR_ERR_BAD_REQUEST", first, fields);

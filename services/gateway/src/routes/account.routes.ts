@@ -5,7 +5,7 @@ import type { Clients } from "../clients";
 import { toActiveProjectInfo, toUserInfo } from "../domain/mappers";
 import type { ActingResolver } from "../http/acting";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { activeProjectInfoSchema, flagsSchema, jsonObject, userInfoSchema } from "../http/schemas";
+import { activeProjectInfoSchema, flagsSchema, userInfoSchema } from "../http/schemas";
 import type { asUser } from "../http/session";
 import type { RouteDeps } from "./deps";
 
@@ -34,6 +34,46 @@ export async function recentCrafts(
 const settingsResult = z.object({ settings: z.looseObject({}) });
 
 /** /api: the user's initial data, account, flags and settings (spec section 7). */
+
+/** A value a settings merge ignores (null, "", []): the account service skips it. */
+const emptySetting = z.union([z.null(), z.literal(""), z.array(z.never()).max(0)]);
+/** One setting: its rule or an empty value; `message` (the account service's) when it is neither. */
+const setting = (rule: z.ZodType, message: string) => z.union([rule, emptySetting], { error: message }).optional();
+// A short identifier-like value ("list", "predefinedTemplates", "320px", "medium").
+const token = (label: string) =>
+  setting(
+    z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.%-]{0,49}$/),
+    `${label} must be a short name of letters, digits, '-', '_', '.' or '%'`,
+  );
+const boolean = (label: string) => setting(z.boolean(), `${label} must be true or false`);
+const columns = (label: string) =>
+  setting(
+    z.array(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/)).max(50),
+    `${label} must be a list of at most 50 column names of letters, digits, '_', '.' or '-' (at most 64)`,
+  );
+
+/**
+ * A partial update of the user settings of spec section 3: the account service's rules per key
+ * (services/account/src/domain/settings.ts RULES), without the trimming it also does, so the
+ * document states them exactly; any other key is "Unknown setting", as the service answers.
+ */
+const settingsPatch = z.strictObject(
+  {
+    theme: setting(z.enum(["light", "dark"]), "Theme must be one of: light, dark"),
+    viewMode: token("View mode"),
+    fastGeneration: boolean("Fast generation"),
+    leftSidebarOpen: boolean("Left sidebar open"),
+    rightSidebarOpen: boolean("Right sidebar open"),
+    rightSidebarWidth: token("Right sidebar width"),
+    customerProfileColumns: columns("Customer profile columns"),
+    contentCalendarColumns: columns("Content calendar columns"),
+    contentCalendarViewMode: token("Content calendar view mode"),
+    onboardingSkipped: boolean("Onboarding skipped"),
+    activeTemplateType: token("Active template type"),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? "Unknown setting" : undefined) },
+);
+
 export function accountRoutes({ clients, views, acting }: RouteDeps): RouteDef[] {
   return [
     defineRoute({
@@ -134,14 +174,12 @@ export function accountRoutes({ clients, views, acting }: RouteDeps): RouteDef[]
       tag: "account",
       summary: "Merge settings (a bare object or `{ settings }`); empty values are ignored",
       auth: "session",
-      body: jsonObject("Settings"),
+      // The nested form's `settings` wins over keys beside it (each still checked).
+      body: settingsPatch.extend({ settings: settingsPatch.optional() }),
       response: settingsResult,
       handler: async ({ body, as }) => {
-        const nested = body.settings;
-        const settings = (typeof nested === "object" && nested && !Array.isArray(nested) ? nested : body) as Record<
-          string,
-          never
-        >;
+        const { settings: nested, ...bare } = body;
+        const settings = (nested ?? bare) as Record<string, never>;
         return { settings: (await clients.account.updateSettings({ settings }, as)).settings ?? {} };
       },
     }),

@@ -1,6 +1,7 @@
 import type { SenderIdentity, SendingDomain } from "@crafter/proto/crafter/notifications/v1/senders_pb";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
+import { emailAddress } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
 // A project's sender identity and sending domains (notifications' SendersService): Settings →
@@ -17,6 +18,25 @@ const domainParam = z.object({
 });
 
 const address = z.object({ name: z.string(), address: z.string() });
+
+const DOMAIN_MESSAGE = "Enter a domain such as example.com";
+/**
+ * A domain as notifications reads it (dkim.ts normalDomain): labels of 1 to 63 letters, digits and
+ * inner hyphens, at least two, a last label not all digits, an optional final dot; in patterns the
+ * document states (without the spaces around it that the service would also trim).
+ */
+const sendingDomain = z
+  .string({ error: DOMAIN_MESSAGE })
+  .max(253, DOMAIN_MESSAGE)
+  .regex(
+    /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?$/,
+    DOMAIN_MESSAGE,
+  )
+  .regex(/\.[A-Za-z0-9-]*[A-Za-z-][A-Za-z0-9-]*\.?$/, DOMAIN_MESSAGE)
+  .meta({ description: "e.g. example.com" });
+
+/** An email address by the kit's rule (as notifications checks it), or "" for none. */
+const addressOrNone = (message: string) => z.union([z.literal(""), emailAddress], { error: message }).default("");
 
 export const senderIdentitySchema = z
   .object({
@@ -120,8 +140,8 @@ export function sendersRoutes({ clients }: RouteDeps): RouteDef[] {
       query: z.object({ projectId }),
       body: z.object({
         fromName: text("fromName", 100).default(""),
-        fromAddress: text("fromAddress", 254).default(""),
-        replyTo: text("replyTo", 254).default(""),
+        fromAddress: addressOrNone("From address must be an email address"),
+        replyTo: addressOrNone("Reply-to must be an email address"),
       }),
       response: senderIdentitySchema,
       handler: async ({ body, as, project }) =>
@@ -169,7 +189,7 @@ export function sendersRoutes({ clients }: RouteDeps): RouteDef[] {
       summary: "Add a sending domain: makes its DKIM key pair (RSA 2048); the private key is never answered",
       status: 201,
       query: z.object({ projectId }),
-      body: z.object({ domain: text("domain", 253).min(1, "domain is required") }),
+      body: z.object({ domain: sendingDomain }),
       response: sendingDomainSchema,
       errors: ["CONFLICT"],
       handler: async ({ body, as, project }) =>

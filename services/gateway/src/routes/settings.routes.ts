@@ -24,10 +24,32 @@ export const changePasswordBody = z.object({
   newPassword,
 });
 
+/** What String.prototype.trim removes: a name of only these is blank. */
+const TRIMMED = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+
+/** A link's path: no space or control character (the URL parser escapes the rest). */
+const LINK_PATH = `[^\\u0000-\\u0020\\u007f-\\u009f${TRIMMED.replace("\\t\\n\\v\\f\\r ", "")}]*`;
+
+/**
+ * The account service's rules (update-account-info.ts) as patterns the document states: a name is
+ * empty (kept) or not blank; an image is empty (kept), the gateway's own /media/ path or an https
+ * link to a named host (what its URL check admits, without surrounding spaces).
+ */
 export const accountInfoBody = z
   .object({
-    displayName: z.string({ error: "Name must be text" }).max(80, "At most 80 characters").optional(),
-    image: z.string({ error: "Image must be a link" }).max(2048, "Image link is too long").optional(),
+    displayName: z
+      .string({ error: "Name must be text" })
+      .max(80, "At most 80 characters")
+      .regex(new RegExp(`^$|[^${TRIMMED}]`), "Name is required")
+      .optional(),
+    image: z
+      .string({ error: "Image must be a link" })
+      .max(2048, "Image link is too long")
+      .regex(
+        new RegExp(`^$|^/media/${LINK_PATH}$|^https://([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*(/${LINK_PATH})?$`),
+        "Use an https image link",
+      )
+      .optional(),
   })
   .strict();
 

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "@jest/globals";
+import { parseBody } from "../src/http/envelope";
+import { openApiDocument } from "../src/http/openapi";
+import { accountRoutes } from "../src/routes/account.routes";
+import type { RouteDeps } from "../src/routes/deps";
+import { sendersRoutes } from "../src/routes/senders.routes";
+import { accountInfoBody } from "../src/routes/settings.routes";
+
+const route = accountRoutes({} as RouteDeps).find(
+  (r) => r.method === "put" && r.path === "/api/userSettings/settings",
+)!;
+const parse = (body: unknown) => route.body!.safeParse(body);
+const fieldsOf = (body: unknown) => {
+  try {
+    parseBody(route.body!, body);
+    return null;
+  } catch (error) {
+    return (error as { fields?: Record<string, string> }).fields;
+  }
+};
+
+describe("PUT /api/userSettings/settings body", () => {
+  it("takes known settings, empty values (ignored by the merge) and the nested { settings } form", () => {
+    expect(parse({ theme: "dark", viewMode: "", fastGeneration: null, customerProfileColumns: [] }).success).toBe(true);
+    expect(parse({ settings: { theme: "light", contentCalendarColumns: ["id", "date_time"] } }).success).toBe(true);
+    expect(parse({}).success).toBe(true);
+  });
+
+  it("refuses what the account service refuses, per field, as it answers", () => {
+    expect(fieldsOf({ layout: { a: 1 } })).toEqual({ layout: "Unknown setting" });
+    expect(fieldsOf({ settings: { settings: {} } })).toEqual({ "settings.settings": "Unknown setting" });
+    expect(fieldsOf({ theme: "blue" })).toEqual({ theme: expect.stringContaining("light, dark") });
+    expect(fieldsOf({ fastGeneration: "yes" })).not.toBeNull();
+    expect(fieldsOf({ viewMode: "two words" })).not.toBeNull();
+    expect(fieldsOf({ customerProfileColumns: Array.from({ length: 51 }, (_, i) => `c${i}`) })).not.toBeNull();
+  });
+
+  it("is documented as exactly those keys", () => {
+    const document = openApiDocument([route], "http://x.test") as unknown as {
+      paths: Record<string, { put: { requestBody: { content: Record<string, { schema: Record<string, any> }> } } }>;
+    };
+    const schema = document.paths["/api/userSettings/settings"]!.put.requestBody.content["application/json"]!.schema;
+    expect(schema.additionalProperties).toBe(false);
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(["theme", "activeTemplateType", "settings"]));
+  });
+});
+
+// Rules a service checks, declared on the route so the OpenAPI document states them (schemathesis'
+// positive_data_acceptance sends what the document allows and expects it taken).
+describe("account info body", () => {
+  it("takes an empty or real name and an https or /media/ image, and refuses a blank name or another link", () => {
+    const ok = (body: unknown) => accountInfoBody.safeParse(body).success;
+    expect(ok({ displayName: "Ada Shop", image: "https://cdn.example.com/ü.png" })).toBe(true);
+    expect(ok({ displayName: "", image: "/media/assets/a.png" })).toBe(true);
+    expect(ok({ displayName: " \u3000 " })).toBe(false);
+    expect(ok({ image: "javascript:alert(1)" })).toBe(false);
+    expect(ok({ image: "http://example.com/a.png" })).toBe(false);
+    expect(ok({ image: "https://10.0.0.999/a.png" })).toBe(false);
+  });
+});
+
+describe("sender routes' bodies", () => {
+  const routes = sendersRoutes({ clients: {} } as RouteDeps);
+  const body = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)!.body!;
+  it("take an email address or nothing as from address and reply-to", () => {
+    const identity = body("put", "/api/email/sender");
+    expect(identity.safeParse({ fromName: "Ada", fromAddress: "Ada@Example.com", replyTo: "" }).success).toBe(true);
+    expect(identity.safeParse({ fromAddress: "not an address" }).success).toBe(false);
+  });
+  it("take a sending domain by notifications' rule", () => {
+    const domains = body("post", "/api/email/sender/domains");
+    const ok = (domain: string) => domains.safeParse({ domain }).success;
+    expect(["example.com", "mail.Example.co.uk.", "a-1.b2"].map(ok)).toEqual([true, true, true]);
+    expect(["localhost", "example.123", "-a.com", "a..com", " example.com"].map(ok)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
