@@ -21,6 +21,8 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     sourcemap: true,
+    // dist/.vite/manifest.json: scripts/bundle-report.mjs reads which chunks a page's modules need.
+    manifest: true,
     rolldownOptions: {
       // antd's rc-component packages declare no `sideEffects`, so the bundler keeps every module a
       // barrel import reaches (antd's form context alone pulled the whole form engine and
