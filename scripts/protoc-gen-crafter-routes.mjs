@@ -53,7 +53,13 @@ function messageEmitter(out) {
       let value;
       if (f.fieldKind === "scalar") {
         [schema, value] = scalarJson(f.scalar, src, f);
-        if (opt?.values.length) {
+        if (opt?.values.length === 1) {
+          schema = `z.literal(${q(opt.values[0])})`;
+          value = `${q(opt.values[0])} as const`;
+        } else if (opt?.values.length && opt.fallback) {
+          schema = `z.enum([${opt.values.map(q).join(", ")}])`;
+          value = `oneOf([${opt.values.map(q).join(", ")}] as const, ${src}, ${q(opt.fallback)})`;
+        } else if (opt?.values.length) {
           schema = `z.enum([${opt.values.map(q).join(", ")}])`;
           value = `(${value}) as z.output<typeof ${names.schema}>[${q(key)}]`;
         }
@@ -142,7 +148,11 @@ function requestField(f, where) {
   const label = opt.label || name;
   let schema;
   let value;
-  if (f.fieldKind === "scalar" && f.scalar === ScalarType.STRING && opt.id) {
+  if (opt.validator) {
+    validators.add(opt.validator);
+    schema = opt.validator;
+    value = `${where}.${name}`;
+  } else if (f.fieldKind === "scalar" && f.scalar === ScalarType.STRING && opt.id) {
     schema = `id(${q(name)})`;
     value = `${where}.${name}`;
   } else if (f.fieldKind === "scalar" && f.scalar === ScalarType.STRING && opt.values.length) {
@@ -156,8 +166,9 @@ function requestField(f, where) {
     if (opt.maxLen) schema += `.max(${opt.maxLen}, ${q(`${label} has at most ${opt.maxLen} characters`)})`;
     if (opt.minLen)
       schema += `.min(${opt.minLen}, ${q(opt.minLen === 1 ? `${label} is required` : `${label} has at least ${opt.minLen} characters`)})`;
-    else schema += ".optional()";
-    value = opt.minLen ? `${where}.${name}` : `${where}.${name} ?? ""`;
+    // Absent is the proto's own default, "".
+    else schema += '.default("")';
+    value = `${where}.${name}`;
   } else if (f.fieldKind === "scalar" && f.scalar === ScalarType.BOOL && where === "query") {
     schema = `z.enum(["true", "false"], { error: ${q(`${name} is true or false`)} }).default("false")`;
     value = `${where}.${name} === "true"`;
@@ -190,7 +201,8 @@ function routeEntry(method, binding, emit) {
     const name = restName(f);
     if (pathNames.includes(name)) {
       if (f.fieldKind !== "scalar" || f.scalar !== ScalarType.STRING) fail(`${f.name}: a path parameter is text`);
-      params.push(`${name}: id(${q(name)})`);
+      // An id unless the field states its own limits.
+      params.push(`${name}: ${opt.maxLen ? requestField(f, "params").schema : `id(${q(name)})`}`);
       init.push(`${f.localName}: params.${name}`);
       continue;
     }
@@ -259,6 +271,7 @@ function routeEntry(method, binding, emit) {
     ...(binding.description ? [`      description: ${q(binding.description)},`] : []),
     `      auth: ${q(binding.public ? "public" : "session")},`,
     ...(binding.actsInProject ? ["      actsInProject: true,"] : []),
+    ...(binding.projectPermission ? [`      projectPermission: ${q(binding.projectPermission)},`] : []),
     ...(params.length ? [`      params: z.object({ ${params.join(", ")} }),`] : []),
     ...(query.length || binding.actsInProject
       ? [`      query: z.object({ ${[...(binding.actsInProject ? ["...projectQuery"] : []), ...query].join(", ")} }),`]
@@ -281,9 +294,12 @@ function routeEntry(method, binding, emit) {
 
 const files = [];
 const factories = [];
+/** The http/validators.ts schemas the file being written uses. */
+let validators = new Set();
 for (const name of request.fileToGenerate) {
   const file = registry.getFile(name);
   const out = { decls: [], types: new Set() };
+  validators = new Set();
   const emit = messageEmitter(out);
   const services = [];
   for (const service of file.services) {
@@ -312,12 +328,13 @@ for (const name of request.fileToGenerate) {
     ...(out.types.size ? [`import type { ${[...out.types].sort().join(", ")} } from "${pb}";`] : []),
     'import { z } from "zod";',
     ...(services.length ? ['import { defineRoute, type RouteDef } from "../../http/registry";'] : []),
-    `import { ${["iso", "projectQuery"].filter((h) => body.includes(`${h}(`) || body.includes(`...${h}`)).join(", ")} } from "../../http/rest-bindings";`,
+    `import { ${["iso", "oneOf", "projectQuery"].filter((h) => body.includes(`${h}(`) || body.includes(`...${h}`)).join(", ")} } from "../../http/rest-bindings";`,
     ...(body.match(/\b(id|jsonObject|isoTime)\(/)
       ? [
           `import { ${["id", "isoTime", "jsonObject"].filter((h) => body.match(new RegExp(`\\b${h}\\(`))).join(", ")} } from "../../http/schemas";`,
         ]
       : []),
+    ...(validators.size ? [`import { ${[...validators].sort().join(", ")} } from "../../http/validators";`] : []),
     ...(services.length ? ['import type { RouteDeps } from "../deps";'] : []),
     "",
   ]

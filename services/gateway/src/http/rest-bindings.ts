@@ -17,3 +17,7 @@ export const projectQuery = {
 
 /** A Timestamp as ISO 8601 (`2026-05-01T09:30:00.000Z`), or null when unset. */
 export const iso = (t: Timestamp | undefined): string | null => (t ? timestampDate(t).toISOString() : null);
+
+/** `value` when it is one of `values`, else `fallback` (a response enum the service may widen). */
+export const oneOf = <const T extends string>(values: readonly T[], value: string | undefined, fallback: T): T =>
+  values.find((v) => v === value) ?? fallback;

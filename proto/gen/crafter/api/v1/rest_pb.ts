@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/api/v1/rest.proto.
  */
 export const file_crafter_api_v1_rest: GenFile = /*@__PURE__*/
-  fileDesc("ChljcmFmdGVyL2FwaS92MS9yZXN0LnByb3RvEg5jcmFmdGVyLmFwaS52MSL5AgoFUm91dGUSDQoDZ2V0GAEgASgJSAASDgoEcG9zdBgCIAEoCUgAEg0KA3B1dBgDIAEoCUgAEg8KBXBhdGNoGAQgASgJSAASEAoGZGVsZXRlGAUgASgJSAASFQoNcmVzcG9uc2VfYm9keRgGIAEoCRITCgtyZXN1bHRfanNvbhgHIAEoCRILCgN0YWcYCCABKAkSDwoHc3VtbWFyeRgJIAEoCRITCgtkZXNjcmlwdGlvbhgKIAEoCRIOCgZwdWJsaWMYCyABKAgSFwoPYWN0c19pbl9wcm9qZWN0GAwgASgIEhIKCmlkZW1wb3RlbnQYDSABKAgSDgoGc3RhdHVzGA4gASgNEg4KBmVycm9ycxgPIAMoCRIyChNhZGRpdGlvbmFsX2JpbmRpbmdzGBAgAygLMhUuY3JhZnRlci5hcGkudjEuUm91dGUSFgoObnVsbGFibGVfaXRlbXMYESABKAgSDAoEYm9keRgSIAEoCUIJCgdwYXR0ZXJuIrABCgVGaWVsZBIMCgRuYW1lGAEgASgJEhEKCXBhdGhfb25seRgCIAEoCBIPCgdtYXhfbGVuGAMgASgNEg8KB21pbl9sZW4YBCABKA0SDQoFbGFiZWwYBSABKAkSEwoLZGVzY3JpcHRpb24YBiABKAkSEAoIb3B0aW9uYWwYByABKAgSDgoGdmFsdWVzGAggAygJEgoKAmlkGAkgASgIEhIKCm5ldmVyX251bGwYCiABKAgiKQoGU2NoZW1hEgoKAmlkGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJOk0KBXJvdXRlEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoCzIVLmNyYWZ0ZXIuYXBpLnYxLlJvdXRlUgVyb3V0ZTpMCgVmaWVsZBIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYuo4DIAEoCzIVLmNyYWZ0ZXIuYXBpLnYxLkZpZWxkUgVmaWVsZDpRCgZzY2hlbWESHy5nb29nbGUucHJvdG9idWYuTWVzc2FnZU9wdGlvbnMYu44DIAEoCzIWLmNyYWZ0ZXIuYXBpLnYxLlNjaGVtYVIGc2NoZW1hYgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("ChljcmFmdGVyL2FwaS92MS9yZXN0LnByb3RvEg5jcmFmdGVyLmFwaS52MSKVAwoFUm91dGUSDQoDZ2V0GAEgASgJSAASDgoEcG9zdBgCIAEoCUgAEg0KA3B1dBgDIAEoCUgAEg8KBXBhdGNoGAQgASgJSAASEAoGZGVsZXRlGAUgASgJSAASFQoNcmVzcG9uc2VfYm9keRgGIAEoCRITCgtyZXN1bHRfanNvbhgHIAEoCRILCgN0YWcYCCABKAkSDwoHc3VtbWFyeRgJIAEoCRITCgtkZXNjcmlwdGlvbhgKIAEoCRIOCgZwdWJsaWMYCyABKAgSFwoPYWN0c19pbl9wcm9qZWN0GAwgASgIEhIKCmlkZW1wb3RlbnQYDSABKAgSDgoGc3RhdHVzGA4gASgNEg4KBmVycm9ycxgPIAMoCRIyChNhZGRpdGlvbmFsX2JpbmRpbmdzGBAgAygLMhUuY3JhZnRlci5hcGkudjEuUm91dGUSFgoObnVsbGFibGVfaXRlbXMYESABKAgSDAoEYm9keRgSIAEoCRIaChJwcm9qZWN0X3Blcm1pc3Npb24YEyABKAlCCQoHcGF0dGVybiLVAQoFRmllbGQSDAoEbmFtZRgBIAEoCRIRCglwYXRoX29ubHkYAiABKAgSDwoHbWF4X2xlbhgDIAEoDRIPCgdtaW5fbGVuGAQgASgNEg0KBWxhYmVsGAUgASgJEhMKC2Rlc2NyaXB0aW9uGAYgASgJEhAKCG9wdGlvbmFsGAcgASgIEg4KBnZhbHVlcxgIIAMoCRIKCgJpZBgJIAEoCBISCgpuZXZlcl9udWxsGAogASgIEhAKCGZhbGxiYWNrGAsgASgJEhEKCXZhbGlkYXRvchgMIAEoCSIpCgZTY2hlbWESCgoCaWQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAk6TQoFcm91dGUSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi5jgMgASgLMhUuY3JhZnRlci5hcGkudjEuUm91dGVSBXJvdXRlOkwKBWZpZWxkEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxi6jgMgASgLMhUuY3JhZnRlci5hcGkudjEuRmllbGRSBWZpZWxkOlEKBnNjaGVtYRIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi7jgMgASgLMhYuY3JhZnRlci5hcGkudjEuU2NoZW1hUgZzY2hlbWFiBnByb3RvMw", [file_google_protobuf_descriptor]);
 
 /**
  * The REST binding of an RPC, declared on the RPC itself (docs/adr/0004-rest-bindings-on-the-protos.md).
@@ -150,6 +150,14 @@ export type Route = Message<"crafter.api.v1.Route"> & {
    * @generated from field: string body = 18;
    */
   body: string;
+
+  /**
+   * The project permission the route needs (@crafter/roles); unset: project.read for reads,
+   * project.write for the rest.
+   *
+   * @generated from field: string project_permission = 19;
+   */
+  projectPermission: string;
 };
 
 /**
@@ -233,6 +241,22 @@ export type Field = Message<"crafter.api.v1.Field"> & {
    * @generated from field: bool never_null = 10;
    */
   neverNull: boolean;
+
+  /**
+   * In a response with `values`: what is answered for a value outside them. One value alone is
+   * answered always (a constant).
+   *
+   * @generated from field: string fallback = 11;
+   */
+  fallback: string;
+
+  /**
+   * A request rule that is code, not a limit (an email address, a domain): the name of a zod schema
+   * exported by services/gateway/src/http/validators.ts; it replaces the limits above.
+   *
+   * @generated from field: string validator = 12;
+   */
+  validator: string;
 };
 
 /**

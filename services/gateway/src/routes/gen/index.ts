@@ -4,6 +4,7 @@ import type { RouteDeps } from "../deps";
 import { contactsServiceRoutes } from "./contacts.v1.contacts";
 import { calendarServiceRoutes } from "./notifications.v1.calendar";
 import { inboxServiceRoutes } from "./notifications.v1.calendar";
+import { sendersServiceRoutes } from "./notifications.v1.senders";
 
 /** The route files generated from the protos' REST bindings, registered beside the hand-written ones. */
-export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [contactsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes];
+export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [contactsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, sendersServiceRoutes];
