@@ -221,17 +221,37 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
           await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6)));
         }
       }
-      // Not awaited: commits of one partition coalesce into one request in flight, and a lost
-      // commit only means a re-delivery, which the processed markers absorb.
-      Promise.resolve(message.commit()).catch((error: unknown) =>
-        options.logger.warn(
-          { err: error, topic: message.topic },
-          "offset commit failed; the event may be re-delivered",
-        ),
-      );
+      commit(message);
       if (stopping) return;
     }
   };
+
+  // The newest handled message per partition whose commit has not succeeded yet. A commit that
+  // fails (the coordinator moving after an outage) is made again every 5 s while this stream
+  // lives: otherwise a partition that receives nothing more stays behind in its group's committed
+  // offsets (shown as lag, re-delivered at the next rebalance) although every event was handled.
+  const uncommitted = new Map<string, Message>();
+  const inFlight = new Set<Message>();
+  function commit(message: Message): void {
+    const key = `${message.topic}:${message.partition}`;
+    uncommitted.set(key, message);
+    inFlight.add(message);
+    // Not awaited: commits of one partition coalesce into one request in flight, and a commit
+    // never made only means a re-delivery, which the processed markers absorb.
+    Promise.resolve(message.commit())
+      .then(
+        () => {
+          if (uncommitted.get(key) === message) uncommitted.delete(key);
+        },
+        (error: unknown) =>
+          options.logger.warn({ err: error, topic: message.topic }, "offset commit failed; trying again in 5 s"),
+      )
+      .finally(() => inFlight.delete(message));
+  }
+  const recommit = setInterval(() => {
+    for (const message of uncommitted.values()) if (!inFlight.has(message)) commit(message);
+  }, 5000);
+  recommit.unref();
   // A stream that fails (e.g. its offsets could not be read when Kafka came back from an outage)
   // ends the iteration, while its member stays in the group and keeps its partitions, whose events
   // would then wait forever: that member leaves, and a new one joins and goes on from the commits.
@@ -248,6 +268,8 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
         consumer.stopLagMonitoring();
         await stream.close().catch(() => undefined);
         await consumer.close(true).catch(() => undefined);
+        // The next member goes on from the committed offsets, re-delivering what was not committed.
+        uncommitted.clear();
         for (let attempt = 1; !stopping; attempt++) {
           await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6)));
           try {
@@ -265,6 +287,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
     joined,
     async disconnect() {
       stopping = true;
+      clearInterval(recommit);
       consumer.stopLagMonitoring();
       await stream.close().catch(() => undefined);
       await loop.catch(() => undefined);
