@@ -135,8 +135,8 @@ function publishedModel(connection: Connection): Model<PublishedMarker> {
  * every backend we run (data/idioms.ts), so a removal could race the service's next `$push` and lose an event.
  * Instead each published entry gets a marker in `outbox_published` (an insert guarded by the unique
  * `_id`, which is atomic everywhere). Each poll looks at entries younger than `lookbackMs`; a full
- * scan every `fullScanMs` (the first one `intervalMs` × 6 after start) catches anything older, on
- * its own, so neither the polls nor readiness (`firstPass`) wait for it. A crash between publish and marker
+ * scan every `fullScanMs` (for models not polled by minute, a first one `intervalMs` × 6 after
+ * start) catches anything older, on its own, so neither the polls nor readiness (`firstPass`) wait for it. A crash between publish and marker
  * publishes again; consumers deduplicate by `ce_id`. Entries stay in their document (a handful per
  * aggregate).
  */
@@ -261,14 +261,16 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   // The whole-collection scan (entries older than the lookback, left by a crash or a long Kafka
   // outage) decodes every document and reads a marker per entry it holds (data/idioms.ts): minutes
-  // on a big ledger or contact list. So it runs on its own, soon after start and every fullScanMs,
-  // never delaying the polls or a restarted replica's readiness.
+  // on a big ledger or contact list. So it runs on its own, every fullScanMs, never delaying the
+  // polls or a restarted replica's readiness; models not polled by minute get a first one soon
+  // after start (those polled by minute, the big ledgers, wait for the period).
+  const byMinute = (model: OutboxModel) => model.schema.path(OUTBOX_MINUTE) !== undefined;
   let sweeping: Promise<void> | undefined;
-  const sweep = () => {
+  const sweep = (models: OutboxModel[]) => {
     if (stopped || sweeping) return;
     sweeping = context
       .with(core.suppressTracing(ROOT_CONTEXT), async () => {
-        for (const model of options.models) await relayModel(model, true, { pending: 0 });
+        for (const model of models) await relayModel(model, true, { pending: 0 });
       })
       .catch((error) => options.logger.error({ err: error }, "outbox sweep failed; will retry"))
       .finally(() => {
@@ -277,8 +279,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   const timer = setInterval(run, interval);
-  const firstSweep = setTimeout(sweep, Math.min(fullScanEvery, interval * 6));
-  const sweeper = setInterval(sweep, fullScanEvery);
+  const firstSweep = setTimeout(
+    () => sweep(options.models.filter((model) => !byMinute(model))),
+    Math.min(fullScanEvery, interval * 6),
+  );
+  const sweeper = setInterval(() => sweep(options.models), fullScanEvery);
   run();
   return {
     kick: run,
