@@ -3,6 +3,7 @@ import { parseBody } from "../src/http/envelope";
 import { openApiDocument } from "../src/http/openapi";
 import { accountRoutes } from "../src/routes/account.routes";
 import type { RouteDeps } from "../src/routes/deps";
+import { leadsRoutes } from "../src/routes/leads.routes";
 import { sendersRoutes } from "../src/routes/senders.routes";
 import { accountInfoBody } from "../src/routes/settings.routes";
 
@@ -78,5 +79,16 @@ describe("sender routes' bodies", () => {
       false,
       false,
     ]);
+  });
+});
+
+describe("lead assistant body", () => {
+  const body = leadsRoutes({ clients: { leads: {} } } as unknown as RouteDeps).find(
+    (r) => r.method === "put" && r.path === "/api/leads/assistant",
+  )!.body!;
+  it("takes a tone of the service's list and a greeting that is not blank, as JavaScript trims it", () => {
+    expect(body.safeParse({ greeting: "Hi!", tone: "concise" }).success).toBe(true);
+    expect(body.safeParse({ greeting: "Hi!", tone: "grumpy" }).success).toBe(false);
+    expect(body.safeParse({ greeting: "\ufeff\u3000" }).success).toBe(false);
   });
 });

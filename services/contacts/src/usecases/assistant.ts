@@ -1,4 +1,5 @@
 import { appError, badRequest, type Caller } from "@crafter/kit";
+import { ASSISTANT_TONES } from "@crafter/kit/validation";
 import { generateText } from "ai";
 import type { ContactsDeps } from "../deps";
 import {
@@ -15,8 +16,6 @@ import { captureContact } from "./leads";
 import { paging, scopeOf } from "./scope";
 
 type Deps = Pick<ContactsDeps, "stores" | "events" | "kick" | "now" | "plans" | "links" | "logger" | "assistantModel">;
-
-export const ASSISTANT_TONES = ["friendly", "professional", "casual", "enthusiastic", "concise"];
 
 const DEFAULT_ASSISTANT: AssistantSettings = {
   greeting: "Hi! How can we help you today?",
@@ -46,7 +45,8 @@ export async function saveLeadAssistant(
   const questions = input.settings.questions.map((q) => q.trim()).filter(Boolean);
   if (questions.length > 10) errors.questions = "At most 10 questions";
   else if (questions.some((q) => q.length > 200)) errors.questions = "A question has at most 200 characters";
-  if (!ASSISTANT_TONES.includes(input.settings.tone)) errors.tone = `tone is one of ${ASSISTANT_TONES.join(", ")}`;
+  if (!(ASSISTANT_TONES as readonly string[]).includes(input.settings.tone))
+    errors.tone = `tone is one of ${ASSISTANT_TONES.join(", ")}`;
   if (Object.keys(errors).length > 0) throw badRequest(errors);
   const assistant = await getLeadAssistant(deps, caller, input);
   const saved = await deps.stores.assistants.save(assistant._id, {

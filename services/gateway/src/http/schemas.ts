@@ -44,12 +44,21 @@ export const isoTime = (name: string) =>
     .union([z.iso.datetime({ offset: true, local: true }), z.iso.date()], { error: `${name} must be a date` })
     .meta({ description: "ISO 8601 time or date." });
 
+/** The characters String.prototype.trim removes (JavaScript's `\\s`), spelled out for a pattern. */
+export const TRIMMED = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+
+/**
+ * Not blank once trimmed: a character trim keeps. `\\S` means the same here, but other regex
+ * engines reading the document (Python's) count other characters as spaces.
+ */
+export const NOT_BLANK = new RegExp(`[^${TRIMMED}]`);
+
 /**
  * Text a service requires once trimmed: at most `max` characters, and not blank (`message`, as the
  * services answer; `missing` when the field is absent).
  */
 export const requiredText = (message: string, max: number, tooLong = message, missing = message) =>
-  z.string({ error: missing }).max(max, tooLong).regex(/\S/, message);
+  z.string({ error: missing }).max(max, tooLong).regex(NOT_BLANK, message);
 
 /**
  * An IANA time zone (`Europe/London`), or "" for none, as the services read it (@crafter/time's

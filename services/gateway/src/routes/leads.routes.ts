@@ -1,7 +1,8 @@
+import { ASSISTANT_TONES } from "@crafter/kit/validation";
 import { z } from "zod";
 import { assistantKnowledge, toAssistantJson, toLeadFormJson, toSessionJson, toSubmissionJson } from "../domain/leads";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { id } from "../http/schemas";
+import { id, NOT_BLANK } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
 const text = (name: string, max: number) =>
@@ -192,9 +193,9 @@ export function leadsRoutes({ clients }: RouteDeps): RouteDef[] {
         greeting: z
           .string({ error: "greeting must be text" })
           .max(500, "greeting has at most 500 characters")
-          .regex(/\S/, "The assistant needs a greeting"),
+          .regex(NOT_BLANK, "The assistant needs a greeting"),
         questions: z.array(text("A question", 200)).max(10, "At most 10 questions").default([]),
-        tone: text("tone", 40).default("friendly"),
+        tone: z.enum(ASSISTANT_TONES, { error: `tone is one of ${ASSISTANT_TONES.join(", ")}` }).default("friendly"),
         enabled: z.boolean({ error: "enabled is true or false" }).default(false),
       }),
       response: assistantSchema,

@@ -4,7 +4,7 @@ import type { Request } from "express";
 import { z } from "zod";
 import { toUserInfo } from "../domain/mappers";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { newPassword, userInfoSchema } from "../http/schemas";
+import { NOT_BLANK, newPassword, TRIMMED, userInfoSchema } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
 /** One linked device (auth's DeviceSession); times ISO. */
@@ -24,9 +24,6 @@ export const changePasswordBody = z.object({
   newPassword,
 });
 
-/** What String.prototype.trim removes: a name of only these is blank. */
-const TRIMMED = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
-
 /** A link's path: no space or control character (the URL parser escapes the rest). */
 const LINK_PATH = `[^\\u0000-\\u0020\\u007f-\\u009f${TRIMMED.replace("\\t\\n\\v\\f\\r ", "")}]*`;
 
@@ -40,7 +37,7 @@ export const accountInfoBody = z
     displayName: z
       .string({ error: "Name must be text" })
       .max(80, "At most 80 characters")
-      .regex(new RegExp(`^$|[^${TRIMMED}]`), "Name is required")
+      .regex(new RegExp(`^$|${NOT_BLANK.source}`), "Name is required")
       .optional(),
     image: z
       .string({ error: "Image must be a link" })

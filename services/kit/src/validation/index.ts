@@ -2,6 +2,7 @@
 
 export * from "./api-keys";
 export * from "./email";
+export * from "./lead-assistant";
 export * from "./page-slug";
 export * from "./profiles";
 export * from "./settings";

@@ -1,3 +1,4 @@
+import { ASSISTANT_TONES } from "@crafter/kit/validation";
 import { Button, Card, Col, Drawer, Flex, Input, Row, Select, Switch, Table, Tabs, Typography } from "antd";
 import { useState } from "react";
 import useSWR from "swr";
@@ -11,7 +12,6 @@ import { assistantSnippet } from "./snippets";
 import type { AssistantSession, LeadAssistant } from "./types";
 
 const KEY = "/api/leads/assistant";
-const TONES = ["friendly", "professional", "casual", "enthusiastic", "concise"];
 
 /** /app/leads-assistant: the chat widget for the business's site (greeting, questions, tone), its sessions and transcripts. */
 export default function LeadAssistantPage() {
@@ -104,7 +104,7 @@ function AssistantConfig({ assistant, onSaved }: { assistant: LeadAssistant; onS
               id="assistant-tone"
               value={tone}
               onChange={setTone}
-              options={TONES.map((value) => ({ value, label: value }))}
+              options={ASSISTANT_TONES.map((value) => ({ value, label: value }))}
               data-testid="assistant-tone"
             />
             <div>
