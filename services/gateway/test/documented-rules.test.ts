@@ -1,6 +1,9 @@
+import { isValidUrl } from "@crafter/kit/validation";
 import { describe, expect, it } from "@jest/globals";
+import { z } from "zod";
 import { parseBody } from "../src/http/envelope";
 import { openApiDocument } from "../src/http/openapi";
+import { websiteAddress } from "../src/http/schemas";
 import { accountRoutes } from "../src/routes/account.routes";
 import type { RouteDeps } from "../src/routes/deps";
 import { leadsRoutes } from "../src/routes/leads.routes";
@@ -90,5 +93,36 @@ describe("lead assistant body", () => {
     expect(body.safeParse({ greeting: "Hi!", tone: "concise" }).success).toBe(true);
     expect(body.safeParse({ greeting: "Hi!", tone: "grumpy" }).success).toBe(false);
     expect(body.safeParse({ greeting: "\ufeff\u3000" }).success).toBe(false);
+  });
+});
+
+describe("website address", () => {
+  it("admits only addresses the kit's URL rule takes, and a refusal is InvalidUrl when it is the only one", () => {
+    const taken = [
+      "example.com",
+      "www.example.co.uk/about?x=1#top",
+      "https://shop.example.com:65535/ü",
+      "ftp://files.example.org",
+    ];
+    for (const url of taken)
+      expect([url, websiteAddress.safeParse(url).success, isValidUrl(url, { allowSchemeless: true })]).toEqual([
+        url,
+        true,
+        true,
+      ]);
+    for (const url of [
+      "localhost",
+      "example.c",
+      "-a.com",
+      "mailto:me@example.com",
+      "https://me:pw@example.com",
+      "example.123",
+      "//example.com",
+      " example.com",
+    ])
+      expect([url, websiteAddress.safeParse(url).success]).toEqual([url, false]);
+    expect(() => parseBody(z.object({ websiteUrl: websiteAddress }), { websiteUrl: "localhost" })).toThrow(
+      expect.objectContaining({ code: "InvalidUrl", fields: { websiteUrl: "Invalid URL" } }),
+    );
   });
 });

@@ -1,4 +1,11 @@
-import { appError, type DescribedError, describeError, ERROR_CATALOGUE, isAppError } from "@crafter/kit";
+import {
+  appError,
+  type DescribedError,
+  describeError,
+  ERROR_CATALOGUE,
+  INVALID_URL_MESSAGE,
+  isAppError,
+} from "@crafter/kit";
 import type { ErrorRequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import type { z } from "zod";
@@ -59,8 +66,10 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, part = 
     const paths = issue.code === "unrecognized_keys" ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
     for (const path of paths) fields[path.join(".") || part] ??= issue.message;
   }
-  const first = Object.values(fields)[0]!;
-  throw appError("CR_ERR_BAD_REQUEST", first, fields);
+  const messages = Object.values(fields);
+  // The spec's InvalidUrl: when links are the only problem (as the services answer it).
+  const code = messages.every((m) => m === INVALID_URL_MESSAGE) ? "InvalidUrl" : "CR_ERR_BAD_REQUEST";
+  throw appError(code, messages[0]!, fields);
 }
 
 /** Seconds a client should wait before retrying while a server it needs is down. */

@@ -1,4 +1,4 @@
-import { EMAIL_REQUIRED_MESSAGE, emailError } from "@crafter/kit";
+import { EMAIL_REQUIRED_MESSAGE, emailError, INVALID_URL_MESSAGE } from "@crafter/kit";
 import { canonicalTimeZone, timeZones } from "@crafter/time";
 import { z } from "zod";
 import "zod-openapi";
@@ -52,6 +52,29 @@ export const TRIMMED = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2
  * engines reading the document (Python's) count other characters as spaces.
  */
 export const NOT_BLANK = new RegExp(`[^${TRIMMED}]`);
+
+/** A link's path, query or fragment: no space or control character (the URL parser escapes the rest). */
+export const LINK_PATH = `[^\\u0000-\\u0020\\u007f-\\u009f${TRIMMED.replace("\\t\\n\\v\\f\\r ", "")}]*`;
+
+/** A port number, 0 to 65535. */
+const PORT = "([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";
+
+/**
+ * A website address by the kit's URL rule in scheme-less mode (normalizeUrl, as projects reads it),
+ * as one pattern the document states: http, https, ftp or no scheme; labels of letters, digits and
+ * hyphens; a last label of 2 to 14 starting with a letter; an optional port, path, query or
+ * fragment; "" for none. Each address it admits passes the rule. Refused: INVALID_URL_MESSAGE, which
+ * parseBody answers as InvalidUrl when it is the only problem.
+ */
+export const websiteAddress = z
+  .string({ error: INVALID_URL_MESSAGE })
+  .max(2048, INVALID_URL_MESSAGE)
+  .regex(
+    new RegExp(
+      `^$|^((https?|ftp)://)?([A-Za-z0-9][A-Za-z0-9-]*\\.)+[A-Za-z][A-Za-z0-9-]{1,13}(:${PORT})?([/?#]${LINK_PATH})?$`,
+    ),
+    INVALID_URL_MESSAGE,
+  );
 
 /**
  * Text a service requires once trimmed: at most `max` characters, and not blank (`message`, as the

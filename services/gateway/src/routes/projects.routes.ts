@@ -9,6 +9,7 @@ import {
   projectSchema,
   requiredText,
   timeZoneName,
+  websiteAddress,
 } from "../http/schemas";
 import { recentCrafts } from "./account.routes";
 import type { RouteDeps } from "./deps";
@@ -27,7 +28,7 @@ const projectBody = z.object({
     })
     .max(20, "At most 20 keywords")
     .optional(),
-  websiteUrl: z.string({ error: "websiteUrl must be text" }).max(2048, "websiteUrl is too long").optional(),
+  websiteUrl: websiteAddress.optional(),
   timeZone: timeZoneName("Time zone must be an IANA time zone, such as Europe/London").optional(),
 });
 

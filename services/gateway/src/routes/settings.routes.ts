@@ -4,7 +4,7 @@ import type { Request } from "express";
 import { z } from "zod";
 import { toUserInfo } from "../domain/mappers";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { NOT_BLANK, newPassword, TRIMMED, userInfoSchema } from "../http/schemas";
+import { LINK_PATH, NOT_BLANK, newPassword, userInfoSchema } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
 /** One linked device (auth's DeviceSession); times ISO. */
@@ -23,9 +23,6 @@ export const changePasswordBody = z.object({
   currentPassword: z.string({ error: "Enter your current password" }).min(1, "Enter your current password").max(128),
   newPassword,
 });
-
-/** A link's path: no space or control character (the URL parser escapes the rest). */
-const LINK_PATH = `[^\\u0000-\\u0020\\u007f-\\u009f${TRIMMED.replace("\\t\\n\\v\\f\\r ", "")}]*`;
 
 /**
  * The account service's rules (update-account-info.ts) as patterns the document states: a name is
