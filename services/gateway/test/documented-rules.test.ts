@@ -1,7 +1,7 @@
 import { isValidUrl } from "@crafter/kit/validation";
 import { describe, expect, it } from "@jest/globals";
 import { z } from "zod";
-import { parseBody } from "../src/http/envelope";
+import { fail, parseBody } from "../src/http/envelope";
 import { openApiDocument } from "../src/http/openapi";
 import { websiteAddress } from "../src/http/schemas";
 import { accountRoutes } from "../src/routes/account.routes";
@@ -124,5 +124,18 @@ describe("website address", () => {
     expect(() => parseBody(z.object({ websiteUrl: websiteAddress }), { websiteUrl: "localhost" })).toThrow(
       expect.objectContaining({ code: "InvalidUrl", fields: { websiteUrl: "Invalid URL" } }),
     );
+  });
+});
+
+describe("errors", () => {
+  it("give every 429 a Retry-After, a minute when the error names none", () => {
+    const headers = new Map<string, string>();
+    const res = {
+      setHeader: (name: string, value: string) => headers.set(name, value),
+      hasHeader: (name: string) => headers.has(name),
+      status: () => ({ json: () => undefined }),
+    } as unknown as Parameters<typeof fail>[0];
+    fail(res, { code: "RATE_LIMITED", status: 429, message: "A link was sent a moment ago" });
+    expect(headers.get("retry-after")).toBe("60");
   });
 });

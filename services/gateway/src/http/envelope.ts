@@ -44,6 +44,9 @@ export function ok<T>(res: Response, result: T, status = 200): void {
 /** The error envelope with its status, and the headers the error carries (Retry-After and RateLimit on a 429). */
 export function fail(res: Response, error: DescribedError): void {
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  // A service's RATE_LIMITED (a link sent a moment ago, an AI provider's limit) carries no window
+  // of its own: a minute, as their messages say. The document promises Retry-After on every 429.
+  if (error.status === 429 && !res.hasHeader("retry-after")) res.setHeader("retry-after", "60");
   const body: Envelope<never> = {
     success: false,
     result: null,

@@ -29,6 +29,9 @@ export const emailAddress = z
   })
   .meta({ format: "email" });
 
+/** An email address by the kit's rule, or "" for none (`message` when it is neither). */
+export const emailOrNone = (message: string) => z.union([z.literal(""), emailAddress], { error: message }).default("");
+
 /** A new password: 8 to 128 characters (auth's password policy). */
 export const newPassword = z
   .string({ error: "Password is required" })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailAddress } from "./schemas";
+import { emailOrNone } from "./schemas";
 
 // Request rules that are code rather than limits (the kit's email rule, a domain's labels), named
 // so a proto field's REST binding can use one: `(crafter.api.v1.field) = {validator: "<name>"}`
@@ -22,11 +22,8 @@ export const sendingDomain = z
   .regex(/\.[A-Za-z0-9-]*[A-Za-z-][A-Za-z0-9-]*\.?$/, DOMAIN_MESSAGE)
   .meta({ description: "e.g. example.com" });
 
-/** An email address by the kit's rule (as notifications checks it), or "" for none. */
-const addressOrNone = (message: string) => z.union([z.literal(""), emailAddress], { error: message }).default("");
-
 /** A sender identity's from address: an email address, or "" for none. */
-export const senderFromAddress = addressOrNone("From address must be an email address");
+export const senderFromAddress = emailOrNone("From address must be an email address");
 
 /** A sender identity's reply-to: an email address, or "" for replies to the From address. */
-export const senderReplyTo = addressOrNone("Reply-to must be an email address");
+export const senderReplyTo = emailOrNone("Reply-to must be an email address");

@@ -3,7 +3,7 @@ import type { ApprovalEvent, ApprovalLink, ApprovalState } from "@crafter/proto/
 import type { Request } from "express";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { id } from "../http/schemas";
+import { emailOrNone, id } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
 // Approval links of crafts and campaigns: the owner's side (session, in the project) and the
@@ -146,7 +146,7 @@ export function approvalsRoutes({ clients, redis, publicOrigin }: RouteDeps): Ro
         subjectKind,
         subjectId: id("subjectId"),
         reviewerName: text("reviewerName", 80).default(""),
-        reviewerEmail: text("reviewerEmail", 254).default(""),
+        reviewerEmail: emailOrNone("Invalid email"),
         expiresInDays: z
           .number({ error: "expiresInDays must be a whole number from 1 to 30" })
           .int("expiresInDays must be a whole number from 1 to 30")
