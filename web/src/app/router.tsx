@@ -4,7 +4,7 @@ import { api } from "../api/api";
 import { useHasSession } from "../api/hooks/session";
 import { RouteTableContext } from "../routing/viewer";
 import { CrashScreen } from "../shared/CrashScreen";
-import { RouteFallback } from "../shared/page-status";
+import { FullPageSpin } from "../shared/page-status";
 import { RouteGuard } from "./RouteGuard";
 import { APP_SHELL, toRoute } from "./route-objects";
 import { APP_HOME, ROUTES, type RouteEntry } from "./routes";
@@ -48,7 +48,7 @@ function Root() {
       <DocumentTitle />
       <RefreshTimer />
       <RouteGuard>
-        <Suspense fallback={<RouteFallback />}>
+        <Suspense fallback={<FullPageSpin />}>
           <AntAppFrame>
             <Outlet />
           </AntAppFrame>

@@ -1,6 +1,6 @@
 import { CloseCircleFilled, ExclamationCircleFilled } from "@ant-design/icons";
 import { Flex, Spin, theme } from "antd";
-import { type ButtonHTMLAttributes, type ReactNode, useEffect } from "react";
+import type { ButtonHTMLAttributes, ReactNode } from "react";
 import { errorMessage } from "../api/errors";
 
 /**
@@ -22,27 +22,6 @@ export function FullPageSpin({ label = "Loading" }: { label?: string }) {
       <Spin size="large" />
     </Flex>
   );
-}
-
-// A prerendered public page (web/scripts/prerender.mjs) arrives with its markup inside #root; read
-// before the app first renders over it.
-let prerendered: string | null =
-  typeof document === "undefined" ? null : document.getElementById("root")?.innerHTML.trim() || null;
-
-/**
- * The router's fallback while a layout or page loads. On a prerendered page's first load it is that
- * markup, as served, so the page stays on screen instead of flashing a spinner until its code
- * arrives; afterwards, the spinner.
- */
-export function RouteFallback() {
-  useEffect(
-    () => () => {
-      prerendered = null;
-    },
-    [],
-  );
-  if (prerendered) return <div style={{ display: "contents" }} dangerouslySetInnerHTML={{ __html: prerendered }} />;
-  return <FullPageSpin />;
 }
 
 /** A centred icon, title, message and actions, in the current theme's colours. */
