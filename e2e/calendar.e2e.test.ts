@@ -25,11 +25,17 @@ function localDay(days: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-/** Two days in the same month as today when possible, so both show in one month view. */
+/**
+ * Two days ahead in one month view: tomorrow and the day after next, or, in a month's last three
+ * days, the next month's 2nd and 4th. Never past days: a post scheduled in the past turns due at
+ * once and puts its own notice on the bell the last step counts.
+ */
 const [fromDay, toDay] = (() => {
   const today = new Date();
   const last = new Date(today.getFullYear(), today.getMonth() + 1, 0).getDate();
-  return today.getDate() + 3 <= last ? [localDay(1), localDay(3)] : [localDay(-3), localDay(-1)];
+  if (today.getDate() + 3 <= last) return [localDay(1), localDay(3)];
+  const toSecond = last - today.getDate() + 2;
+  return [localDay(toSecond), localDay(toSecond + 2)];
 })();
 
 beforeAll(async () => {
