@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { EmailVerifiedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import mongoose, { type Connection, Schema } from "mongoose";
+import { Schema } from "mongoose";
 import pino from "pino";
 import {
   createKafka,
@@ -17,6 +17,7 @@ import {
   type Publisher,
   startOutboxRelay,
 } from "../src";
+import { throwawayDatabase } from "../src/testing";
 
 // The outbox relay on the real Kafka and database: a restarted replica is ready after one pass over
 // recent entries, and an entry older than the polls' lookback (left by a crash during a long outage)
@@ -28,7 +29,7 @@ const logger = pino({ level: "silent" });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let kafka: Kafka;
-let mongo: Connection;
+let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 let publisher: Publisher;
 let relay: OutboxRelay | undefined;
 
@@ -38,17 +39,14 @@ beforeAll(async () => {
     { topic, partitions: 1 },
     { topic: dlqTopic(topic), partitions: 1 },
   ]);
-  mongo = await mongoose
-    .createConnection(env.MONGODB_URL ?? "mongodb://127.0.0.1:27017/", { dbName: namespace })
-    .asPromise();
+  database = await throwawayDatabase("outbox_sweep");
   publisher = await createPublisher(kafka);
 });
 
 afterAll(async () => {
   await relay?.stop();
   await publisher?.disconnect();
-  await mongo?.dropDatabase();
-  await mongo?.close();
+  await database?.drop();
   const admin = kafka.admin();
   await admin.deleteTopics({ topics: [topic, dlqTopic(topic)] }).catch(() => undefined);
   await admin.close();
@@ -57,7 +55,7 @@ afterAll(async () => {
 describe("the outbox relay's whole-collection scan", () => {
   it("is not part of the first pass, and publishes an entry older than the lookback soon after", async () => {
     const Aggregate = modelOn<{ _id: string; outbox: OutboxEntry[] }>(
-      mongo,
+      database.connection,
       "SweptAggregate",
       new Schema<{ _id: string; outbox: OutboxEntry[] }>({ _id: String, outbox: outboxField }),
       "aggregates",
@@ -69,7 +67,7 @@ describe("the outbox relay's whole-collection scan", () => {
       { _id: "u-old", outbox: [old] },
       { _id: "u-new", outbox: [recent] },
     ]);
-    const published = mongo.collection<{ _id: string }>("outbox_published");
+    const published = database.connection.collection<{ _id: string }>("outbox_published");
     const isPublished = async (id: string) => (await published.findOne({ _id: id })) !== null;
 
     relay = startOutboxRelay({
