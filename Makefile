@@ -27,8 +27,15 @@ infra: ## Start FerretDB, Kafka, Redis, Mailpit and MinIO (building them on firs
 infra-down: ## Stop the infrastructure servers
 	scripts/infra/infra down
 
-proto: install ## Regenerate proto/gen and the gateway's generated routes (services/gateway/src/routes/gen) from the protos
+proto: install ## Regenerate proto/gen and the gateway's generated routes (services/gateway/src/routes/gen) from the protos, then the web's API types
 	cd proto && npx buf generate
+	node scripts/openapi.mjs
+
+openapi: install ## Regenerate the web's API types (web/src/api/gen/openapi.ts) from the gateway's route registry; run after changing a route
+	node scripts/openapi.mjs
+
+openapi-check: install ## Fail when web/src/api/gen/openapi.ts differs from the gateway's routes (run 'make openapi' and commit)
+	node scripts/openapi.mjs --check
 
 proto-check: install ## buf lint, buf breaking against the previous commit, and fail when proto/gen or the generated routes are stale
 	cd proto && npx buf lint && npx buf generate
@@ -57,7 +64,7 @@ manifest-check: install ## Fail when the chart, stack, kit topology, Grafana or 
 deploy-check: ## Dockerfiles (hadolint), Helm chart (lint, template, kubeconform), offline; tools cached
 	scripts/ci/deploy-check.sh
 
-check: lint css-check typecheck cycles proto-check manifest-check deploy-check ## Every static check CI runs
+check: lint css-check typecheck cycles proto-check openapi-check manifest-check deploy-check ## Every static check CI runs
 
 build: install ## Bundle the services and build the dashboard; fails when its first load is over 200 KB gzipped
 	npm run build
@@ -103,5 +110,5 @@ faults: install infra build ## The fault suite under k6 load at two replicas (Ka
 profile: install infra build ## CPU profiles of the gateway and account under load, top self-time frames
 	scripts/bench/profile.sh
 
-.PHONY: help install infra infra-down proto proto-check manifest-check cycles lint typecheck deploy-check check build start stop status test-unit test-stack test \
+.PHONY: help install infra infra-down proto proto-check openapi openapi-check manifest-check cycles lint typecheck deploy-check check build start stop status test-unit test-stack test \
 	load-smoke load bench bench-crafts faults profile
