@@ -118,8 +118,9 @@ async function stopKafka(seconds) {
 }
 
 /**
- * Redis shut down and started again after `downS` seconds, as scripts/infra/infra starts it (no
- * persistence: queues, limits and caches are gone, as after a restart of a cache without a volume).
+ * Redis shut down and started again after `downS` seconds, as scripts/infra/infra starts it (with
+ * its append-only file, as a deployment's Redis on a volume: queued jobs survive, the connections
+ * of every service break and come back).
  */
 async function restartRedis(downS) {
   const pid = redisPid();
@@ -148,7 +149,11 @@ function startRedis() {
       "--save",
       "",
       "--appendonly",
-      "no",
+      "yes",
+      "--appendfsync",
+      "everysec",
+      "--maxmemory-policy",
+      "noeviction",
       "--daemonize",
       "no",
       "--protected-mode",

@@ -75,20 +75,48 @@ export function jobQueue<T>(
  * queue's name): however many replicas run, each occurrence runs once, in one of them, and one
  * missed while every replica was down runs when one is back; a failing run is counted and logged,
  * and the next occurrence runs as planned.
+ *
+ * Each process also checks every `healEveryMs` (default 30 s) that the scheduler is still in Redis
+ * and puts it back when it is not: a Redis that lost its data (restarted without persistence, a
+ * failover to an empty replica) would otherwise never run the task again until a service restarts.
  */
 export function periodicJob(
-  home: JobQueueHome & { queue: string; everyMs: number; run: () => Promise<void>; schedulerId?: string },
+  home: JobQueueHome & {
+    queue: string;
+    everyMs: number;
+    run: () => Promise<void>;
+    schedulerId?: string;
+    healEveryMs?: number;
+  },
 ): { start(): Promise<void>; close(): Promise<void> } {
   const jobs = jobQueue(home, home.queue);
+  const schedulerId = home.schedulerId ?? home.queue;
+  const upsert = () =>
+    jobs.queue.upsertJobScheduler(
+      schedulerId,
+      { every: home.everyMs },
+      { name: "run", opts: { removeOnComplete: true, removeOnFail: 100 } },
+    );
+  let healer: NodeJS.Timeout | undefined;
+  const heal = async () => {
+    try {
+      if (await jobs.queue.getJobScheduler(schedulerId)) return;
+      await upsert();
+      home.logger.warn({ queue: home.queue, scheduler: schedulerId }, "job scheduler was missing from Redis: put back");
+    } catch (error) {
+      home.logger.warn({ err: error, queue: home.queue }, "job scheduler check failed");
+    }
+  };
   return {
     async start() {
-      await jobs.queue.upsertJobScheduler(
-        home.schedulerId ?? home.queue,
-        { every: home.everyMs },
-        { name: "run", opts: { removeOnComplete: true, removeOnFail: 100 } },
-      );
+      await upsert();
       jobs.work(async () => home.run(), { concurrency: 1 });
+      healer = setInterval(() => void heal(), home.healEveryMs ?? 30_000);
+      healer.unref();
     },
-    close: () => jobs.close(),
+    async close() {
+      clearInterval(healer);
+      await jobs.close();
+    },
   };
 }
