@@ -110,6 +110,17 @@ beforeAll(async () => {
       return void res.end("x".repeat(100_000));
     }
     if (url.pathname === "/slow") return; // never answers
+    if (url.pathname === "/echo") {
+      let body = "";
+      req.on("data", (chunk) => {
+        body += chunk;
+      });
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ method: req.method, type: req.headers["content-type"], body }));
+      });
+      return;
+    }
     res.writeHead(404);
     res.end();
   });
@@ -187,6 +198,28 @@ describe("outboundFetch against a local site", () => {
       (error: Error) => (error.cause instanceof OutboundError ? error.cause.reason : String(error.cause)),
     );
     expect(elsewhere).not.toBe("fetched");
+  });
+
+  it("sends a POST's body and answers a POST's redirect without following it", async () => {
+    const posted = await outboundFetch(`http://shop.crafter.test:${port}/echo`, {
+      ...options,
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=refresh_token",
+    });
+    expect(JSON.parse(new TextDecoder().decode(posted.body))).toEqual({
+      method: "POST",
+      type: "application/x-www-form-urlencoded",
+      body: "grant_type=refresh_token",
+    });
+    const target = encodeURIComponent(`http://www.crafter.test:${port}/`);
+    const redirected = await outboundFetch(`http://shop.crafter.test:${port}/to?target=${target}`, {
+      ...options,
+      method: "POST",
+      body: "secret=1",
+    });
+    expect(redirected.status).toBe(302);
+    expect(redirected.redirects).toEqual([]);
   });
 
   it("caps the body and the time", async () => {

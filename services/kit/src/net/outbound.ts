@@ -54,6 +54,14 @@ export interface OutboundOptions {
   /** The caller's cancel signal; its reason is rethrown as is. */
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /**
+   * GET (default), POST or DELETE. A POST's or DELETE's redirect is answered as it is, not
+   * followed (a provider's token or revocation endpoint does not redirect; resending a body to
+   * another host would leak it).
+   */
+  method?: "GET" | "POST" | "DELETE";
+  /** The request body of a POST (e.g. a form-encoded token request). */
+  body?: string;
 }
 
 export interface OutboundResponse {
@@ -202,7 +210,8 @@ function causeOf(error: unknown): OutboundError | undefined {
 }
 
 /**
- * GETs `url` from public addresses only (see the module comment), following redirects by hand.
+ * Fetches `url` (GET unless `method` says otherwise) from public addresses only (see the module
+ * comment), following a GET's redirects by hand.
  * @returns the final response, whatever its status, with its body read to `maxBytes`.
  * @throws OutboundError (invalid-url, blocked-address, too-many-redirects, timeout, network); the
  *   caller's abort reason when `signal` aborts.
@@ -210,6 +219,7 @@ function causeOf(error: unknown): OutboundError | undefined {
 export async function outboundFetch(url: string, options: OutboundOptions): Promise<OutboundResponse> {
   const pins = options.pins ?? {};
   const maxRedirects = options.maxRedirects ?? 5;
+  const method = options.method ?? "GET";
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const dispatcher = outboundAgent(pins, options.timeoutMs);
@@ -220,7 +230,14 @@ export async function outboundFetch(url: string, options: OutboundOptions): Prom
       const target = checkUrl(current, pins);
       let response: Awaited<ReturnType<typeof fetch>>;
       try {
-        response = await fetch(target, { dispatcher, signal, redirect: "manual", headers: options.headers });
+        response = await fetch(target, {
+          dispatcher,
+          signal,
+          redirect: "manual",
+          method,
+          ...(options.headers ? { headers: options.headers } : {}),
+          ...(options.body !== undefined ? { body: options.body } : {}),
+        });
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
         if (timeout.aborted) throw new OutboundError("timeout", "the page took too long to answer", current);
@@ -229,7 +246,7 @@ export async function outboundFetch(url: string, options: OutboundOptions): Prom
         throw new OutboundError("network", (error as Error).message, current);
       }
       const location = response.headers.get("location");
-      if (REDIRECTS.has(response.status) && location) {
+      if (method === "GET" && REDIRECTS.has(response.status) && location) {
         await response.body?.cancel();
         if (redirects.length >= maxRedirects) {
           throw new OutboundError("too-many-redirects", `more than ${maxRedirects} redirects`, current);
