@@ -78,6 +78,8 @@ if (!base) throw new Error(`unknown profile ${profile}`);
 const offset = Number(process.env.STACK_PORT_OFFSET ?? 0);
 /** The port of the test profile's local DNS server (plus STACK_PORT_OFFSET): see DNS_SERVERS below. */
 const TEST_DNS_PORT = 28035;
+/** Where the tests' local OAuth provider listens (services/account/test/support/oauth-server.ts), + STACK_PORT_OFFSET. */
+const TEST_OAUTH_PORT = 28045;
 const settings = base;
 
 const { components } = loadManifest();
@@ -158,6 +160,12 @@ function environment() {
       ? {
           SENDGRID_API_URL: process.env.SENDGRID_API_URL ?? `http://127.0.0.1:${28025 + offset}`,
           DNS_SERVERS: process.env.DNS_SERVERS ?? `127.0.0.1:${TEST_DNS_PORT + offset}`,
+          // Google (and Google Business) connect through the tests' local OAuth server, reached
+          // through the outbound module's pin; Meta and TikTok stay "not configured on this server".
+          GOOGLE_BASE_URL: process.env.GOOGLE_BASE_URL ?? `http://oauth.crafter.test:${TEST_OAUTH_PORT + offset}`,
+          GOOGLE_CLIENT_ID: process.env.GOOGLE_CLIENT_ID ?? "crafter-test-google",
+          GOOGLE_CLIENT_SECRET: process.env.GOOGLE_CLIENT_SECRET ?? "crafter-test-google-secret",
+          INTEGRATIONS_RESOLVE: process.env.INTEGRATIONS_RESOLVE ?? "oauth.crafter.test=127.0.0.1",
         }
       : {}),
   };
@@ -383,6 +391,8 @@ async function up() {
   addresses.STRIPE_API_URL = env.STRIPE_API_URL;
   if (env.SENDGRID_API_URL) addresses.SENDGRID_API_URL = env.SENDGRID_API_URL;
   if (env.DNS_SERVERS) addresses.DNS_SERVERS = env.DNS_SERVERS;
+  for (const name of ["GOOGLE_BASE_URL", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"])
+    if (env[name]) addresses[name] = env[name];
   writeFileSync(
     join(dir, "stack.env"),
     `${Object.entries(addresses)

@@ -1,5 +1,8 @@
-import type { Logger } from "@crafter/kit";
+import type { Logger, Redis } from "@crafter/kit";
 import type { CreditGrants } from "./clients/billing";
+import type { ProjectRoles } from "./clients/projects";
+import type { ProviderHttp } from "./clients/provider-http";
+import type { ConfiguredProvider, ProviderId } from "./domain/providers";
 import type { AccountStores } from "./store";
 
 /** What the account use cases need; built once in main.ts. */
@@ -11,4 +14,24 @@ export interface AccountDeps {
   grants: CreditGrants;
   /** Marks a user's cached gateway views stale (kit bumpViewVersion), after a change made for them. */
   changed: (userId: string) => Promise<void>;
+  /** Integrations: their providers, calls to them, and the rules of connecting. */
+  integrations: IntegrationsDeps;
+}
+
+/** What connecting, refreshing and disconnecting need. */
+export interface IntegrationsDeps {
+  providers: ReadonlyMap<ProviderId, ConfiguredProvider>;
+  /** Every provider call, through the kit's outbound module. */
+  http: ProviderHttp;
+  /** The caller's role on a project (projects' ListProjects with the caller's token). */
+  projects: ProjectRoles;
+  /** HMAC key of the connect state. */
+  stateSecret: string;
+  /** `<PUBLIC_ORIGIN>`; the callback is `<publicOrigin>/api/integrations/<provider>/callback`. */
+  publicOrigin: string;
+  attemptMs: number;
+  refreshMarginMs: number;
+  redis: Redis;
+  /** The feature flags of a user, to hide and refuse integrations whose flag is off. */
+  flagsOf: (userId: string) => Promise<ReadonlySet<string>>;
 }

@@ -2,6 +2,7 @@ import type { Client } from "@connectrpc/connect";
 import { createServiceClient, serviceCredentials } from "@crafter/kit";
 import { AccountService } from "@crafter/proto/crafter/account/v1/account_pb";
 import { AdminService } from "@crafter/proto/crafter/account/v1/admin_pb";
+import { IntegrationsService } from "@crafter/proto/crafter/account/v1/integrations_pb";
 import { AuthService } from "@crafter/proto/crafter/auth/v1/auth_pb";
 import { BillingService } from "@crafter/proto/crafter/billing/v1/billing_pb";
 import { PaymentsService } from "@crafter/proto/crafter/billing/v1/payments_pb";
@@ -26,6 +27,10 @@ export interface Clients {
   account: Client<typeof AccountService>;
   /** The account service's AdminService. */
   admin: Client<typeof AdminService>;
+  /** The account service's integrations (connections), with the user's token. */
+  integrations: Client<typeof IntegrationsService>;
+  /** The same with the gateway's service token: the provider's OAuth callback (the signed state is the proof). */
+  integrationsAsGateway: Client<typeof IntegrationsService>;
   projects: Client<typeof ProjectsService>;
   /** The same with the gateway's service token: a business's public brand on the lead pages (no user). */
   projectsAsGateway: Client<typeof ProjectsService>;
@@ -84,6 +89,12 @@ export function createClients(config: Config): Clients {
     auth: createServiceClient(AuthService, config.AUTH_URL, { ...options, as: "service", credentials }),
     account: createServiceClient(AccountService, config.ACCOUNT_URL, options),
     admin: createServiceClient(AdminService, config.ACCOUNT_URL, options),
+    integrations: createServiceClient(IntegrationsService, config.ACCOUNT_URL, options),
+    integrationsAsGateway: createServiceClient(IntegrationsService, config.ACCOUNT_URL, {
+      ...options,
+      as: "service",
+      credentials,
+    }),
     projects: createServiceClient(ProjectsService, config.PROJECTS_URL, options),
     projectsAsGateway: createServiceClient(ProjectsService, config.PROJECTS_URL, {
       ...options,

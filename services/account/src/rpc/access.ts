@@ -1,6 +1,7 @@
 import { rpcAccess } from "@crafter/kit";
 import { AccountService } from "@crafter/proto/crafter/account/v1/account_pb";
 import { AdminService } from "@crafter/proto/crafter/account/v1/admin_pb";
+import { IntegrationsService } from "@crafter/proto/crafter/account/v1/integrations_pb";
 
 /** Who may call each AccountService RPC: the gateway, forwarding the user's access token (and notifications for GetFlags). */
 export const access = rpcAccess(AccountService, {
@@ -23,4 +24,17 @@ export const adminAccess = rpcAccess(AdminService, {
   setFlag: ["user"],
   listAudit: ["user"],
   getStats: ["user"],
+});
+
+/**
+ * IntegrationsService: the project's owner or team members through the gateway (the use cases
+ * check the role with projects); the OAuth callback from the gateway alone (the signed state is
+ * the proof); access tokens to the services that act through a connection.
+ */
+export const integrationsAccess = rpcAccess(IntegrationsService, {
+  listIntegrations: ["user"],
+  startConnection: ["user"],
+  completeConnection: ["service:gateway"],
+  disconnect: ["user"],
+  getAccessToken: ["service:auth", "service:projects", "service:contacts", "service:notifications"],
 });

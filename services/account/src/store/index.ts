@@ -1,6 +1,8 @@
+import type { KeyRing } from "@crafter/kit";
 import type { Connection } from "mongoose";
 import { AccountDirectory, AccountRepository, accountModel, migrateAccountsToUserIds } from "./account.repository";
 import { AuditRepository, auditModel } from "./audit.repository";
+import { ConnectionRepository, connectionAttemptModel, connectionModel } from "./connection.repository";
 import { type FlagCacheOptions, FlagRepository, flagModel } from "./flag.repository";
 import { FlagOverrideRepository, flagOverrideModel } from "./flag-override.repository";
 import { SettingsRepository, settingModel } from "./settings.repository";
@@ -18,6 +20,8 @@ export interface AccountStores {
   audit: AuditRepository;
   /** Usage facts from events (crafts, credits), for admin's charts. */
   stats: StatsRepository;
+  /** Projects' connections to integrations, their tokens sealed. */
+  connections: ConnectionRepository;
 }
 
 /**
@@ -26,7 +30,7 @@ export interface AccountStores {
  */
 export async function createStores(
   connection: Connection,
-  options: { flagCache?: FlagCacheOptions } = {},
+  options: { flagCache?: FlagCacheOptions; keys?: KeyRing | undefined } = {},
 ): Promise<AccountStores> {
   const models = {
     accounts: accountModel(connection),
@@ -35,6 +39,8 @@ export async function createStores(
     flagOverrides: flagOverrideModel(connection),
     audit: auditModel(connection),
     stats: statFactModel(connection),
+    connections: connectionModel(connection),
+    connectionAttempts: connectionAttemptModel(connection),
   };
   await Promise.all(Object.values(models).map((model) => model.init()));
   await migrateAccountsToUserIds(connection, models.accounts);
@@ -48,5 +54,6 @@ export async function createStores(
     settings: new SettingsRepository(models.settings),
     flags: new FlagRepository(models.flags, options.flagCache),
     flagOverrides: new FlagOverrideRepository(models.flagOverrides),
+    connections: new ConnectionRepository(models.connections, models.connectionAttempts, connection, options.keys),
   };
 }

@@ -32,8 +32,8 @@ export interface RouteDef<
   body?: B;
   /** The schema of `result` in the success envelope. */
   response: R;
-  /** 200 unless the route creates something (201). */
-  status?: 200 | 201;
+  /** 200 unless the route creates something (201), or redirects (302, with `fileResponse`; the handler writes it). */
+  status?: 200 | 201 | 302;
   /** The catalogue codes this route answers besides the common ones (see `commonErrors`). */
   errors?: readonly ErrorCode[];
   /** Honours `Idempotency-Key` (POST routes that create things). */

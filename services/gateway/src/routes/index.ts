@@ -16,6 +16,7 @@ import type { RouteDeps } from "./deps";
 import { emailChangeRoutes } from "./email-change.routes";
 import { GENERATED_ROUTE_FILES } from "./gen";
 import { inboxRoutes } from "./inbox.routes";
+import { integrationsRoutes } from "./integrations.routes";
 import { leadsRoutes } from "./leads.routes";
 import { mediaRoutes } from "./media.routes";
 import { membersRoutes } from "./members.routes";
@@ -65,6 +66,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   templatesRoutes,
   sendersRoutes,
   approvalsRoutes,
+  integrationsRoutes,
 ];
 
 export function allRoutes(deps: RouteDeps): RouteDef[] {
