@@ -1,11 +1,11 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import { callerOf, requireUser } from "@crafter/kit";
 import { ApprovalsService } from "@crafter/proto/crafter/notifications/v1/approvals_pb";
-import type { NotificationsDeps } from "../deps";
 import {
   type ApprovalEventView,
   type ApprovalLinkView,
   type ApprovalStateView,
+  type Deps as ApprovalsDeps,
   addReviewEvent,
   createApprovalLink,
   getReview,
@@ -42,7 +42,7 @@ const eventOut = (e: ApprovalEventView) => ({
 const stateOut = (s: ApprovalStateView) => ({ state: s.state, since: iso(s.since) });
 
 /** crafter.notifications.v1.ApprovalsService: thin handlers; the use cases hold the logic. */
-export function approvalsRoutes(deps: NotificationsDeps): (router: ConnectRouter) => void {
+export function approvalsRoutes(deps: ApprovalsDeps): (router: ConnectRouter) => void {
   return (router) =>
     router.service(ApprovalsService, {
       createApprovalLink: async (req, ctx) => {

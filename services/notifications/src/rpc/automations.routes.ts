@@ -2,9 +2,9 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { callerOf } from "@crafter/kit";
 import { AutomationsService } from "@crafter/proto/crafter/notifications/v1/automations_pb";
-import type { NotificationsDeps } from "../deps";
 import type { Run } from "../store/automation-run.repository";
 import {
+  type Deps as AutomationsDeps,
   type AutomationView,
   activateAutomation,
   createAutomation,
@@ -50,7 +50,7 @@ function toRun(r: Run) {
 }
 
 /** The AutomationsService handlers (proto/crafter/notifications/v1/automations.proto). */
-export function automationsRoutes(deps: NotificationsDeps): (router: ConnectRouter) => void {
+export function automationsRoutes(deps: AutomationsDeps): (router: ConnectRouter) => void {
   return (router) => {
     router.service(AutomationsService, {
       async listAutomations(req, ctx) {

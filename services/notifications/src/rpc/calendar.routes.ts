@@ -2,8 +2,8 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { callerOf } from "@crafter/kit";
 import { CalendarService, InboxService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
-import type { NotificationsDeps } from "../deps";
 import {
+  type Deps as CalendarDeps,
   type CalendarEntryView,
   listCalendarEntries,
   listCalendarPage,
@@ -16,13 +16,14 @@ import {
   markAllNotificationsRead,
   markNotificationRead,
   type NotificationView,
+  type NotifyDeps,
 } from "../usecases/inbox";
 
 const toEntry = (e: CalendarEntryView) => ({ ...e, dateTime: timestampFromDate(e.dateTime) });
 const toNotification = (n: NotificationView) => ({ ...n, createdAt: timestampFromDate(n.createdAt) });
 
 /** crafter.notifications.v1.CalendarService and InboxService: thin handlers over the use cases. */
-export function calendarRoutes(deps: NotificationsDeps): (router: ConnectRouter) => void {
+export function calendarRoutes(deps: CalendarDeps & NotifyDeps): (router: ConnectRouter) => void {
   return (router) => {
     router.service(CalendarService, {
       async listCalendarEntries(req, ctx) {

@@ -13,6 +13,7 @@ import {
 import type { NotificationsDeps } from "../deps";
 import {
   type CampaignInput as CampaignFields,
+  type Deps as CampaignsDeps,
   type CampaignView,
   createCampaign,
   deleteCampaign,
@@ -28,7 +29,7 @@ import {
   sendTestEmail,
   updateCampaign,
 } from "../usecases/campaigns";
-import { handleSendgridEvents, trackClick, trackOpen } from "../usecases/email-tracking";
+import { handleSendgridEvents, type Deps as TrackingDeps, trackClick, trackOpen } from "../usecases/email-tracking";
 
 const iso = (date: Date | null | undefined) => (date ? new Date(date).toISOString() : "");
 
@@ -98,7 +99,10 @@ function fromInput(input: CampaignInput | undefined): CampaignFields {
 const pages = (count: number, pageSize: number) => Math.max(1, Math.ceil(count / pageSize));
 
 /** CampaignsService: campaigns of the caller, and the gateway's public tracking and webhook. */
-export function campaignsRoutes(deps: NotificationsDeps, sendgridKey: KeyObject | null) {
+export function campaignsRoutes(
+  deps: CampaignsDeps & TrackingDeps & Pick<NotificationsDeps, "zones">,
+  sendgridKey: KeyObject | null,
+) {
   return (router: ConnectRouter) =>
     router.service(CampaignsService, {
       async listCampaigns(req, ctx) {

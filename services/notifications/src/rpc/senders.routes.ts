@@ -14,7 +14,7 @@ import {
 } from "../usecases/sender";
 
 /** crafter.notifications.v1.SendersService: thin handlers; the use cases hold the logic. */
-export function sendersRoutes(deps: NotificationsDeps): (router: ConnectRouter) => void {
+export function sendersRoutes(deps: Pick<NotificationsDeps, "sender">): (router: ConnectRouter) => void {
   const sender = deps.sender;
   return (router) =>
     router.service(SendersService, {

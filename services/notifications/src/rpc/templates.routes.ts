@@ -1,18 +1,18 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import { callerOf } from "@crafter/kit";
 import { TemplatesService } from "@crafter/proto/crafter/notifications/v1/templates_pb";
-import type { NotificationsDeps } from "../deps";
 import {
   createTemplate,
   deleteTemplate,
   getTemplate,
   listTemplates,
   renderMjml,
+  type TemplatesDeps,
   updateTemplate,
 } from "../usecases/templates";
 
 /** crafter.notifications.v1.TemplatesService: thin handlers; the use cases hold the logic. */
-export function templatesRoutes(deps: NotificationsDeps): (router: ConnectRouter) => void {
+export function templatesRoutes(deps: TemplatesDeps): (router: ConnectRouter) => void {
   return (router) =>
     router.service(TemplatesService, {
       listTemplates: (req, ctx) => listTemplates(deps, callerOf(ctx), req),

@@ -28,7 +28,7 @@ import { emailOwner, emailReviewer, reviewRequestMailId } from "./approval-mail"
 import { composeUntracked } from "./email-delivery";
 import { notify } from "./inbox";
 
-type Deps = Pick<
+export type Deps = Pick<
   NotificationsDeps,
   "stores" | "email" | "calendar" | "mailer" | "publicOrigin" | "logger" | "now" | "sender"
 >;

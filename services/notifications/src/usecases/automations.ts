@@ -8,7 +8,7 @@ import type { Automation } from "../store/automation.repository";
 import type { Run } from "../store/automation-run.repository";
 import { releaseHeld } from "./automations-engine";
 
-type Deps = Pick<NotificationsDeps, "stores" | "automations" | "logger" | "now" | "zones">;
+export type Deps = Pick<NotificationsDeps, "stores" | "automations" | "logger" | "now" | "zones">;
 
 export type AutomationStats = { running: number; completed: number; failed: number };
 export type AutomationView = Automation & { stats: AutomationStats };

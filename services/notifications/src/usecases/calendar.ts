@@ -17,7 +17,7 @@ import { pageOf, totalPages } from "../domain/inbox";
 import { type CalendarEntryDoc, calendarEntryIdOf } from "../store/calendar.repository";
 import { markDueNow } from "./calendar-due";
 
-type Deps = Pick<NotificationsDeps, "stores" | "calendar" | "now" | "logger" | "zones">;
+export type Deps = Pick<NotificationsDeps, "stores" | "calendar" | "now" | "logger" | "zones">;
 
 /** An entry as the RPC and REST layers show it (docs/email-contract.md `CalendarEntry`). */
 export interface CalendarEntryView {

@@ -26,7 +26,7 @@ const APPROVAL_FILTERS = ["awaiting", "approved", "changes_requested"] as const;
 
 import { getTemplate, renderMjml } from "./templates";
 
-type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
+export type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
 
 /** A campaign as callers see it. */
 export interface CampaignView extends StoredCampaign {

@@ -5,7 +5,7 @@ import { verifyTrackingToken } from "../domain/email-compose";
 import type { DeliveryDoc } from "../store/email.repository";
 import { refOf } from "./email-delivery";
 
-type Deps = Pick<NotificationsDeps, "stores" | "email" | "logger" | "now">;
+export type Deps = Pick<NotificationsDeps, "stores" | "email" | "logger" | "now">;
 
 /** Records the first open of a delivery (EmailOpened). @returns false for a token we did not sign. */
 export async function trackOpen(deps: Deps, token: string): Promise<boolean> {

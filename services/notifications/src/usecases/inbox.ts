@@ -3,7 +3,7 @@ import type { NotificationsDeps } from "../deps";
 import { cleanNotification, type NotificationLevel, notificationIdOf, pageOf, totalPages } from "../domain/inbox";
 import type { StoredNotification } from "../store/inbox.repository";
 
-type NotifyDeps = Pick<NotificationsDeps, "stores" | "calendar" | "now">;
+export type NotifyDeps = Pick<NotificationsDeps, "stores" | "calendar" | "now">;
 
 /** A notification as the RPC and REST layers show it. */
 export interface NotificationView {

@@ -5,7 +5,7 @@ import mjml2html from "mjml";
 import type { NotificationsDeps } from "../deps";
 
 /** What the template area reads: its own store (and the clock and logger), none of the other areas. */
-type TemplatesDeps = Pick<NotificationsDeps, "stores" | "logger" | "now" | "publicOrigin">;
+export type TemplatesDeps = Pick<NotificationsDeps, "stores" | "logger" | "now" | "publicOrigin">;
 
 import { SHIPPED_TEMPLATES, type ShippedTemplate } from "../domain/template-catalogue";
 import type { StoredTemplate } from "../store/template.repository";
