@@ -3,6 +3,7 @@ import {
   type ClientDeps,
   createApiClient,
   EXPIRY_KEY,
+  envelopeResult,
   REFRESH_INTERVAL_MS,
   REFRESH_PATH,
   type ResponseLike,
@@ -418,5 +419,72 @@ describe("tabs of one browser", () => {
     await a.refresh();
     await a.refresh();
     expect(refreshes).toEqual(["a", "a"]);
+  });
+});
+
+// Uploads (XHR), byte downloads and the CompleteStep stream send through withSession: the same
+// contract over a transport the client does not own.
+describe("withSession: the contract around any transport", () => {
+  /** A transport answering 401 until the session was refreshed, counting its sends. */
+  function transport(env: ReturnType<typeof setup>) {
+    const sends: number[] = [];
+    return {
+      sends,
+      send: async () => {
+        sends.push(env.refreshCalls().length);
+        return { status: env.refreshCalls().length > 0 ? 201 : 401 };
+      },
+    };
+  }
+
+  it("refreshes once on a 401 and sends once more, answering the second result", async () => {
+    const env = setup({ marker: NOW + 10_000, handler: () => refreshed() });
+    const upload = transport(env);
+    await expect(env.client.withSession("/api/media/assets", upload.send)).resolves.toEqual({ status: 201 });
+    expect(upload.sends).toEqual([0, 1]);
+    expect(env.refreshCalls()).toHaveLength(1);
+  });
+
+  it("refreshes first when the marker has passed", async () => {
+    const env = setup({ marker: NOW - 1, handler: () => refreshed() });
+    const upload = transport(env);
+    await env.client.withSession("/api/media/assets", upload.send);
+    expect(upload.sends).toEqual([1]);
+  });
+
+  it("shares one refresh with concurrent JSON calls", async () => {
+    const env = setup({ marker: NOW + 10_000, handler: expiredUntilRefresh(() => ok({})) });
+    const upload = transport(env);
+    await Promise.all([env.client.get("/api/user/account"), env.client.withSession("/rpc", upload.send)]);
+    expect(env.refreshCalls()).toHaveLength(1);
+  });
+
+  it("answers a second 401 as it is, and a refused refresh sends the user to sign in", async () => {
+    const env = setup({ marker: NOW + 10_000, handler: () => unauthenticated() });
+    const sends: number[] = [];
+    const send = async () => {
+      sends.push(1);
+      return { status: 401 };
+    };
+    await expect(env.client.withSession("/api/media/assets", send)).rejects.toBeInstanceOf(ApiError);
+    expect(sends).toHaveLength(1);
+    expect(env.navigations).toEqual(["/signin?callbackUrl=%2Fapp%2Fcrafts%3Fpage%3D2"]);
+  });
+});
+
+describe("envelopeResult", () => {
+  it("unwraps a 2xx success, and turns a failure or a 2xx success=false into an ApiError", () => {
+    expect(envelopeResult(200, { success: true, result: { id: 1 }, errorMessage: null, error: null })).toEqual({
+      id: 1,
+    });
+    const failure = (() => {
+      try {
+        envelopeResult(200, { success: false, result: null, errorMessage: "No", error: { code: "NOT_FOUND" } });
+      } catch (error) {
+        return error as ApiError;
+      }
+    })();
+    expect(failure).toMatchObject({ status: 400, code: "NOT_FOUND", message: "No" });
+    expect(() => envelopeResult(401, null)).toThrow(expect.objectContaining({ status: 401, code: "UNAUTHENTICATED" }));
   });
 });

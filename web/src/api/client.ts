@@ -99,6 +99,26 @@ function pathOf(path: string): string {
   return end === -1 ? path : path.slice(0, end);
 }
 
+/**
+ * The result of a gateway answer (status, parsed JSON body or null): the envelope's `result` when
+ * the status is 2xx and `success` is true, else the envelope's failure as an ApiError (a 2xx with
+ * `success: false` counts as 400). A body that is no envelope is returned as is when 2xx.
+ */
+export function envelopeResult<T>(status: number, body: unknown): T {
+  const ok = status >= 200 && status < 300;
+  if (isEnvelope(body)) {
+    if (ok && body.success) return body.result as T;
+    throw new ApiError({
+      status: ok ? 400 : status,
+      code: body.error?.code ?? (status === 401 ? "UNAUTHENTICATED" : null),
+      serverMessage: body.errorMessage ?? null,
+      fields: body.error?.fields ?? null,
+    });
+  }
+  if (ok) return body as T;
+  throw new ApiError({ status, code: status === 401 ? "UNAUTHENTICATED" : null });
+}
+
 /** True for the pages that need a session (the guard's /app* rule). */
 export function isProtectedPath(pathname: string): boolean {
   return pathname === "/app" || pathname.startsWith("/app/") || pathname === "/_app";
@@ -110,6 +130,13 @@ export interface ApiClient {
   post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">): Promise<T>;
   put<T>(path: string, body?: unknown, options?: Omit<RequestOptions, "body">): Promise<T>;
   del<T>(path: string, options?: Omit<RequestOptions, "body">): Promise<T>;
+  /**
+   * The session contract around any transport (fetch, an XHR upload, a stream): refreshes first
+   * when the marker has passed, sends, and on a 401 refreshes once (shared with concurrent callers)
+   * and sends once more; the second answer is returned as it is. Auth routes that need no session
+   * (NO_REFRESH_PATHS) are sent once, as they are. `send` must be callable twice.
+   */
+  withSession<R extends { readonly status: number }>(path: string, send: () => Promise<R>): Promise<R>;
   /** Refreshes the session; concurrent callers share one call. Rejects with the refresh's ApiError. */
   refresh(): Promise<void>;
   /** Refreshes first when the expiry marker has passed (used before streaming calls too). */
@@ -221,17 +248,7 @@ export function createApiClient(deps: ClientDeps): ApiClient {
     } catch {
       body = null;
     }
-    if (isEnvelope(body)) {
-      if (response.ok && body.success) return body.result as T;
-      throw new ApiError({
-        status: response.ok ? 400 : response.status,
-        code: body.error?.code ?? null,
-        serverMessage: body.errorMessage ?? null,
-        fields: body.error?.fields ?? null,
-      });
-    }
-    if (response.ok) return body as T;
-    throw new ApiError({ status: response.status, code: response.status === 401 ? "UNAUTHENTICATED" : null });
+    return envelopeResult<T>(response.status, body);
   };
 
   const doRefresh = async (): Promise<void> => {
@@ -276,20 +293,24 @@ export function createApiClient(deps: ClientDeps): ApiClient {
     if (isExpired()) await refresh();
   };
 
-  const request = async <T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> => {
+  const withSession = async <R extends { readonly status: number }>(path: string, send: () => Promise<R>) => {
     const mayRefresh = !NO_REFRESH_PATHS.includes(pathOf(path));
     if (mayRefresh) await ensureFresh();
     const sentAt = generation;
-    const response = await send(method, path, options);
-    if (response.status !== 401 || !mayRefresh) return parse<T>(response);
+    const response = await send();
+    if (response.status !== 401 || !mayRefresh) return response;
     // One refresh (shared with any concurrent caller; skipped when one already finished after
     // this request was sent), then one retry. A second 401 is the answer.
     if (sentAt === generation) await refresh();
-    return parse<T>(await send(method, path, options));
+    return send();
   };
+
+  const request = async <T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> =>
+    parse<T>(await withSession(path, () => send(method, path, options)));
 
   return {
     request,
+    withSession,
     get: (path, options) => request("GET", path, options),
     post: (path, body, options) => request("POST", path, { ...options, body }),
     put: (path, body, options) => request("PUT", path, { ...options, body }),

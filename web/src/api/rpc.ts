@@ -141,18 +141,24 @@ async function streamOnce(
   return outcome;
 }
 
+/** What one attempt at a stream ended with: its outcome, or a 401 (Unauthenticated before any message). */
+type Attempt = { status: 200; outcome: CompleteStepOutcome } | { status: 401; error: unknown };
+
+/** The stream under the JSON client's session contract (`api.withSession`); rejects with an ApiError. */
 async function withRefresh(open: OpenStream, handlers: StreamHandlers, signal?: AbortSignal) {
+  const seen = { any: false };
   try {
-    await api.ensureFresh();
-    const seen = { any: false };
-    try {
-      return await streamOnce(open, handlers, signal, seen);
-    } catch (error) {
-      const connect = ConnectError.from(error);
-      if (connect.code !== Code.Unauthenticated || seen.any || signal?.aborted) throw error;
-      await api.refresh();
-      return await streamOnce(open, handlers, signal, seen);
-    }
+    const attempt = await api.withSession("/rpc", async (): Promise<Attempt> => {
+      try {
+        return { status: 200, outcome: await streamOnce(open, handlers, signal, seen) };
+      } catch (error) {
+        // Only a refusal before any message may be retried: a retry would repeat streamed text.
+        if (ConnectError.from(error).code !== Code.Unauthenticated || seen.any || signal?.aborted) throw error;
+        return { status: 401, error };
+      }
+    });
+    if (attempt.status === 401) throw attempt.error;
+    return attempt.outcome;
   } catch (error) {
     throw toApiError(error);
   }

@@ -9,13 +9,13 @@ import {
 } from "@crafter/media-language";
 import useSWR from "swr";
 import { api, fetcher } from "../../api/api";
+import { envelopeResult } from "../../api/client";
 import { ApiError } from "../../api/errors";
 
 /**
  * The media REST routes of docs/second-half-contract.md ("Media REST"), as the web uses them.
  * JSON calls go through the shared gateway client; uploads (XHR, for progress) and the calls that
- * answer bytes (previews, exports) use `rawRequest`, which keeps the client's session contract
- * (refresh when the marker has passed, one refresh and one retry on a 401).
+ * answer bytes (previews, exports) are sent through the same client's `withSession`.
  */
 
 export {
@@ -220,34 +220,15 @@ export function saveEdit(id: string, operations: Operation[], name?: string): Pr
   return api.post<Asset>(`${assetPath(id)}/edits`, { operations, ...(name ? { name } : {}) });
 }
 
-/** The failure of a call that answers bytes: the envelope's error when the body is one. */
-async function failure(response: Response): Promise<ApiError> {
-  try {
-    const body = (await response.json()) as {
-      errorMessage?: string | null;
-      error?: { code?: string; fields?: Record<string, string> } | null;
-    };
-    return new ApiError({
-      status: response.status,
-      code: body.error?.code ?? null,
-      serverMessage: body.errorMessage ?? null,
-      fields: body.error?.fields ?? null,
-    });
-  } catch {
-    return new ApiError({ status: response.status, code: response.status === 401 ? "UNAUTHENTICATED" : null });
-  }
-}
-
 /**
- * A gateway call that answers bytes (or takes them): fresh session first, one refresh and one
- * retry on a 401, the envelope's error as an ApiError otherwise.
+ * A gateway call that answers bytes (or takes them), under the client's session contract
+ * (`api.withSession`); a failed answer's envelope becomes an ApiError.
  */
 export async function rawRequest(
   method: "GET" | "POST" | "PUT",
   path: string,
   init: { json?: unknown; body?: BodyInit; contentType?: string; signal?: AbortSignal } = {},
 ): Promise<Response> {
-  await api.ensureFresh();
   const send = () => {
     const headers: Record<string, string> = {};
     let body = init.body;
@@ -262,12 +243,8 @@ export async function rawRequest(
       },
     );
   };
-  let response = await send();
-  if (response.status === 401) {
-    await api.refresh();
-    response = await send();
-  }
-  if (!response.ok) throw await failure(response);
+  const response = await api.withSession(path, send);
+  if (!response.ok) envelopeResult(response.status, await response.json().catch(() => null));
   return response;
 }
 
@@ -357,27 +334,17 @@ function xhrSend(
 }
 
 function envelopeOf<T>(result: XhrResult): T {
-  let body: {
-    success?: boolean;
-    result?: T;
-    errorMessage?: string;
-    error?: { code?: string; fields?: Record<string, string> };
-  } = {};
+  let body: unknown = null;
   try {
-    body = JSON.parse(result.body) as typeof body;
+    body = JSON.parse(result.body);
   } catch {
-    body = {};
+    body = null;
   }
-  if (result.status >= 200 && result.status < 300 && body.success) return body.result as T;
-  throw new ApiError({
-    status: result.status >= 200 && result.status < 300 ? 400 : result.status,
-    code: body.error?.code ?? (result.status === 401 ? "UNAUTHENTICATED" : null),
-    serverMessage: body.errorMessage ?? null,
-    fields: body.error?.fields ?? null,
-  });
+  // An upload answers the envelope: a body that is none is a failure even with a 2xx.
+  return envelopeResult<T>(result.status, body === null || typeof body !== "object" ? { success: false } : body);
 }
 
-/** An XHR with the session contract: fresh first, one refresh and one retry on a 401. */
+/** An XHR (for upload progress) under the client's session contract (`api.withSession`). */
 async function xhrWithSession<T>(
   method: string,
   path: string,
@@ -386,12 +353,7 @@ async function xhrWithSession<T>(
   signal?: AbortSignal,
   contentType?: string,
 ): Promise<T> {
-  await api.ensureFresh();
-  let result = await xhrSend(method, path, body(), onProgress, signal, contentType);
-  if (result.status === 401) {
-    await api.refresh();
-    result = await xhrSend(method, path, body(), onProgress, signal, contentType);
-  }
+  const result = await api.withSession(path, () => xhrSend(method, path, body(), onProgress, signal, contentType));
   return envelopeOf<T>(result);
 }
 
