@@ -30,9 +30,9 @@ export default defineConfig({
       treeshake: {
         moduleSideEffects: [
           { test: /\/node_modules\/@rc-component\/[^/]+\/es\/.*\.js$/, sideEffects: false },
-          // Our shared packages are pure too: a constant from the kit's validation barrel must not
-          // bring its time-zone check and date-fns along.
-          { test: /\/(?:packages\/[^/]+\/src|services\/kit\/src\/validation)\/[^?]*\.ts$/, sideEffects: false },
+          // Our shared packages are pure too: a constant from the validation barrel must not bring
+          // its time-zone check and date-fns along.
+          { test: /\/packages\/[^/]+\/src\/[^?]*\.ts$/, sideEffects: false },
         ],
       },
     },

@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS } from "@crafter/kit/validation";
+import { DEFAULT_SETTINGS } from "@crafter/validation";
 import { describe, expect, it } from "@jest/globals";
 import { effectiveSettings, UNKNOWN_SETTING_MESSAGE, validateSettingsPatch } from "../src/domain/settings";
 

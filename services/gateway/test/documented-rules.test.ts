@@ -1,4 +1,4 @@
-import { isValidUrl } from "@crafter/kit/validation";
+import { isValidUrl } from "@crafter/validation";
 import { describe, expect, it } from "@jest/globals";
 import { z } from "zod";
 import { fail, parseBody } from "../src/http/envelope";

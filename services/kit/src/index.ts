@@ -1,4 +1,7 @@
 // @crafter/kit: the one shared runtime of Crafter services. One way to do each thing.
+
+// Pure validation lives in @crafter/validation (shared with the web); services import it from here.
+export * from "@crafter/validation";
 export * from "./caller";
 export * from "./config/config";
 export * from "./crypto/secret-box";
@@ -32,4 +35,3 @@ export * from "./service";
 export * from "./telemetry/job-queues";
 export * from "./telemetry/metrics";
 export * from "./telemetry/telemetry";
-export * from "./validation/index";

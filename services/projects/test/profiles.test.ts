@@ -1,4 +1,4 @@
-import { PROFILE_FIELD_DEFS, splitProfileValues, validateProfileValues } from "@crafter/kit/validation";
+import { PROFILE_FIELD_DEFS, splitProfileValues, validateProfileValues } from "@crafter/validation";
 import { describe, expect, it } from "@jest/globals";
 import { readReviewsCsv, validateReview } from "../src/domain/reviews";
 import { sectionsPatch } from "../src/usecases/sections";

@@ -1,4 +1,4 @@
-import type { UserSettings } from "@crafter/kit/validation";
+import type { UserSettings } from "@crafter/validation";
 
 /** Shapes of docs/api.md (the gateway contract). */
 

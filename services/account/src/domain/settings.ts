@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS, isEmptyValue, mergeSettings, type UserSettings } from "@crafter/kit/validation";
+import { DEFAULT_SETTINGS, isEmptyValue, mergeSettings, type UserSettings } from "@crafter/validation";
 
 /**
  * User settings (spec section 3): which keys exist, what each may hold, and how a partial update is

@@ -1,5 +1,5 @@
 import type { Caller } from "@crafter/kit";
-import type { UserSettings } from "@crafter/kit/validation";
+import type { UserSettings } from "@crafter/validation";
 import type { AccountDeps } from "../deps";
 import { effectiveSettings } from "../domain/settings";
 

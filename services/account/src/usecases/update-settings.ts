@@ -1,5 +1,5 @@
 import { badRequest, type Caller } from "@crafter/kit";
-import type { UserSettings } from "@crafter/kit/validation";
+import type { UserSettings } from "@crafter/validation";
 import type { AccountDeps } from "../deps";
 import { effectiveSettings, validateSettingsPatch } from "../domain/settings";
 

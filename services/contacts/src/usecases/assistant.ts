@@ -1,5 +1,5 @@
 import { appError, badRequest, type Caller } from "@crafter/kit";
-import { ASSISTANT_TONES } from "@crafter/kit/validation";
+import { ASSISTANT_TONES } from "@crafter/validation";
 import { generateText } from "ai";
 import type { ContactsDeps } from "../deps";
 import {

@@ -1,4 +1,4 @@
-import { ASSISTANT_TONES } from "@crafter/kit/validation";
+import { ASSISTANT_TONES } from "@crafter/validation";
 import { z } from "zod";
 import { assistantKnowledge, toAssistantJson, toLeadFormJson, toSessionJson, toSubmissionJson } from "../domain/leads";
 import { defineRoute, type RouteDef } from "../http/registry";

@@ -1,12 +1,12 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
+import type { PublishedPage } from "@crafter/proto/crafter/workflows/v1/pages_pb";
 import {
   PAGE_SLUG_MAX,
   PAGE_SLUG_MESSAGES,
   PAGE_SLUG_MIN,
   PAGE_SLUG_PATTERN,
   RESERVED_PAGE_SLUGS,
-} from "@crafter/kit/validation";
-import type { PublishedPage } from "@crafter/proto/crafter/workflows/v1/pages_pb";
+} from "@crafter/validation";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
 import { id } from "../http/schemas";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { appError, badRequest, type Caller } from "@crafter/kit";
-import { emailError, normalizeEmail } from "@crafter/kit/validation";
+import { emailError, normalizeEmail } from "@crafter/validation";
 import type { NotificationsDeps } from "../deps";
 import {
   APPROVAL_LIMITS,

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { craftToMjml, finalDraft } from "@crafter/email-language";
 import { appError, badRequest, type Caller } from "@crafter/kit";
-import { emailError, normalizeEmail } from "@crafter/kit/validation";
 import { instantAt, zoneOrUtc } from "@crafter/time";
+import { emailError, normalizeEmail } from "@crafter/validation";
 import type { EmailRecipient, NotificationsDeps } from "../deps";
 import { type AudienceCount, countAudience, exclusionOf } from "../domain/campaign-audience";
 import {

@@ -1,5 +1,5 @@
-import { INVALID_URL_MESSAGE, normalizeUrl } from "@crafter/kit/validation";
 import { canonicalTimeZone } from "@crafter/time";
+import { INVALID_URL_MESSAGE, normalizeUrl } from "@crafter/validation";
 
 /**
  * Validation of a new project's PROJECT profile (name, description, audience, keywords, website).

@@ -9,7 +9,7 @@ import {
   TenantRepository,
   toPlain,
 } from "@crafter/kit";
-import { PROFILE_TYPES, type ProfileTypeName } from "@crafter/kit/validation";
+import { PROFILE_TYPES, type ProfileTypeName } from "@crafter/validation";
 import { type Connection, type Model, type QueryFilter, Schema, type UpdateQuery } from "mongoose";
 
 export { PROFILE_TYPES, type ProfileTypeName };

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { appError, badRequest, type Caller } from "@crafter/kit";
-import { type ProfileTypeName, splitProfileValues, validateProfileValues } from "@crafter/kit/validation";
+import { type ProfileTypeName, splitProfileValues, validateProfileValues } from "@crafter/validation";
 import type { ProjectsDeps } from "../deps";
 import type { Profile } from "../store/profile.repository";
 import { ownedProject } from "./owned";

@@ -1,5 +1,5 @@
 import type { Caller } from "@crafter/kit";
-import type { ProfileTypeName } from "@crafter/kit/validation";
+import type { ProfileTypeName } from "@crafter/validation";
 import type { ProjectsDeps } from "../deps";
 import type { Profile } from "../store/profile.repository";
 import { ownedProject } from "./owned";

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { appError, badRequest, type Caller } from "@crafter/kit";
-import { emailError, normalizeEmail } from "@crafter/kit/validation";
 import { canOnProject, INVITABLE_ROLES } from "@crafter/roles";
+import { emailError, normalizeEmail } from "@crafter/validation";
 import type { ProjectsDeps } from "../deps";
 import type { Invite, Member, MemberRole } from "../store/member.repository";
 import { projectAccess } from "./project-access";

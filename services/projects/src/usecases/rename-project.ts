@@ -1,5 +1,5 @@
 import { badRequest, type Caller } from "@crafter/kit";
-import { validateProfileValues } from "@crafter/kit/validation";
+import { validateProfileValues } from "@crafter/validation";
 import type { ProjectsDeps } from "../deps";
 import type { Project } from "../store/project.repository";
 import { ownedProject } from "./owned";

@@ -1,5 +1,5 @@
 import { badRequest } from "@crafter/kit";
-import { PROFILE_SECTION_NAMES, PROFILE_SECTIONS } from "@crafter/kit/validation";
+import { PROFILE_SECTION_NAMES, PROFILE_SECTIONS } from "@crafter/validation";
 
 /** Largest JSON a profile's sections may hold together (characters). */
 export const MAX_SECTIONS_JSON = 200_000;

@@ -1,5 +1,5 @@
 import { appError, badRequest, type Caller } from "@crafter/kit";
-import { splitProfileValues, validateProfileValues } from "@crafter/kit/validation";
+import { splitProfileValues, validateProfileValues } from "@crafter/validation";
 import type { ProjectsDeps } from "../deps";
 import type { Profile } from "../store/profile.repository";
 import { ownedProfile } from "./owned";

@@ -1,5 +1,5 @@
 import type { JsonValue } from "@bufbuild/protobuf";
-import { cleanDomain, emailError, INVALID_URL_MESSAGE, normalizeUrl } from "@crafter/kit/validation";
+import { cleanDomain, emailError, INVALID_URL_MESSAGE, normalizeUrl } from "@crafter/validation";
 import {
   evaluateCondition,
   type InputDefinition,

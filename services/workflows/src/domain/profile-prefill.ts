@@ -5,7 +5,7 @@ import type { ProfileSnapshot } from "./types";
  * Prefill of a step input from the craft's PRODUCT, SERVICE or CAMPAIGN profile by the input's
  * name, for inputs whose definition names no `defaultFrom` (every input prefills from the profile the
  * context selector chose). Each input name maps to the profile fields (spec names, see
- * PROFILE_FIELD_DEFS in @crafter/kit/validation) tried in order. The business (PROJECT) profile
+ * PROFILE_FIELD_DEFS in @crafter/validation) tried in order. The business (PROJECT) profile
  * keeps the definitions' own `defaultFrom` references only: its name is not a product's name.
  * The value is coerced to the input's shape by the caller, so a field that does not fit (a text in
  * a select) prefills nothing.

@@ -1,5 +1,5 @@
 import type { JsonValue } from "@bufbuild/protobuf";
-import { PROFILE_FIELD_DEFS, type ProfileTypeName } from "@crafter/kit/validation";
+import { PROFILE_FIELD_DEFS, type ProfileTypeName } from "@crafter/validation";
 import { fieldOf } from "./profile-prefill";
 import type { ProfileSnapshot } from "./types";
 

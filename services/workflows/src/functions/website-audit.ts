@@ -1,5 +1,5 @@
 import { AppError, appError } from "@crafter/kit";
-import { normalizeUrl } from "@crafter/kit/validation";
+import { normalizeUrl } from "@crafter/validation";
 import { load } from "cheerio";
 import { type FetchPageOptions, fetchPage } from "./fetch-page";
 import type { FunctionAnswer, WorkflowFunction } from "./types";

@@ -1,5 +1,5 @@
 import { appError, badRequest, type Caller } from "@crafter/kit";
-import { PAGE_SLUG_MESSAGES, pageSlugProblem } from "@crafter/kit/validation";
+import { PAGE_SLUG_MESSAGES, pageSlugProblem } from "@crafter/validation";
 import type { WorkflowsDeps } from "../deps";
 import { displayName } from "../domain/craft-index";
 import { PUBLISHABLE_WORKFLOW, pageContent } from "../domain/published-page";

@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS, type UserSettings } from "@crafter/kit/validation";
+import { DEFAULT_SETTINGS, type UserSettings } from "@crafter/validation";
 import { useCallback } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import { api, fetcher } from "../api";

@@ -1,4 +1,4 @@
-import type { ProfileTypeName } from "@crafter/kit/validation";
+import type { ProfileTypeName } from "@crafter/validation";
 import { useCallback } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import { api, fetcher } from "../api";

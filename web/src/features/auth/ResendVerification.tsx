@@ -1,4 +1,4 @@
-import { emailError } from "@crafter/kit/validation";
+import { emailError } from "@crafter/validation";
 import { Button, Input, Space, Typography } from "antd";
 import { useState } from "react";
 import { api } from "../../api/api";

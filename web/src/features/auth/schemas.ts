@@ -1,4 +1,4 @@
-import { emailError } from "@crafter/kit/validation";
+import { emailError } from "@crafter/validation";
 import { z } from "zod";
 
 /** The spec's email rule: 'Email is required', then 'Invalid email' (kit/validation/email). */

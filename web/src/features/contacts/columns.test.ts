@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS } from "@crafter/kit/validation";
+import { DEFAULT_SETTINGS } from "@crafter/validation";
 import { describe, expect, it } from "@jest/globals";
 import { cellText, columnCatalogue, DEFAULT_COLUMNS, toggleColumn, visibleColumns } from "./columns";
 

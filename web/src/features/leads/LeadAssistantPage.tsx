@@ -1,4 +1,4 @@
-import { ASSISTANT_TONES } from "@crafter/kit/validation";
+import { ASSISTANT_TONES } from "@crafter/validation";
 import { Button, Card, Col, Drawer, Flex, Input, Row, Select, Switch, Table, Tabs, Typography } from "antd";
 import { useState } from "react";
 import useSWR from "swr";

@@ -1,5 +1,5 @@
-import { INVALID_URL_MESSAGE, isValidUrl, normalizeUrl } from "@crafter/kit/validation";
 import { isTimeZone, localTimeZone } from "@crafter/time";
+import { INVALID_URL_MESSAGE, isValidUrl, normalizeUrl } from "@crafter/validation";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Card, Form, Input, Typography } from "antd";
 import { Controller, useForm } from "react-hook-form";

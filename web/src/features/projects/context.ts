@@ -1,4 +1,4 @@
-import type { ProfileTypeName } from "@crafter/kit/validation";
+import type { ProfileTypeName } from "@crafter/validation";
 import { useCallback, useSyncExternalStore } from "react";
 import { useInitial } from "../../api/hooks/app";
 

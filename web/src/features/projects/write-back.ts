@@ -1,4 +1,4 @@
-import type { ProfileTypeName } from "@crafter/kit/validation";
+import type { ProfileTypeName } from "@crafter/validation";
 import type { Craft, CraftStep } from "../../api/types";
 
 /**

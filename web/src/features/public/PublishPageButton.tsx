@@ -1,5 +1,5 @@
 import { GlobalOutlined } from "@ant-design/icons";
-import { PAGE_SLUG_MAX, PAGE_SLUG_MESSAGES, pageSlugProblem } from "@crafter/kit/validation";
+import { PAGE_SLUG_MAX, PAGE_SLUG_MESSAGES, pageSlugProblem } from "@crafter/validation";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Flex, Form, Input, Modal, Popconfirm, Typography } from "antd";
 import { useState } from "react";

@@ -1,4 +1,4 @@
-import { PAGE_SLUG_MAX, pageSlugProblem } from "@crafter/kit/validation";
+import { PAGE_SLUG_MAX, pageSlugProblem } from "@crafter/validation";
 
 /** A first guess at an address from the craft's name: "Bake real bread!" → "bake-real-bread". */
 export function suggestSlug(name: string): string {

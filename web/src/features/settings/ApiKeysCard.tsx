@@ -1,4 +1,4 @@
-import { API_KEY_SCOPE_NAMES, API_KEY_SCOPES, type ApiKeyScope } from "@crafter/kit/validation";
+import { API_KEY_SCOPE_NAMES, API_KEY_SCOPES, type ApiKeyScope } from "@crafter/validation";
 import { Alert, Button, Card, Checkbox, Flex, Input, Modal, Popconfirm, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import useSWR from "swr";

@@ -1,4 +1,4 @@
-import { emailError } from "@crafter/kit/validation";
+import { emailError } from "@crafter/validation";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Card, Form, Input } from "antd";
 import { useState } from "react";

@@ -1,4 +1,4 @@
-import type { UserSettings } from "@crafter/kit/validation";
+import type { UserSettings } from "@crafter/validation";
 import { Card, Flex, Radio, Switch, Typography } from "antd";
 import { useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { notify } from "../../shared/notify";

@@ -1,5 +1,5 @@
 import type { JsonValue } from "@bufbuild/protobuf";
-import { isValidUrl, normalizeUrl } from "@crafter/kit/validation";
+import { isValidUrl, normalizeUrl } from "@crafter/validation";
 import escapeHtml from "escape-html";
 import type { ComposeContext } from "../../domain/prompt";
 import { capitalize, Deck, hashString, joinList, lowerFirst, phrase, seededRandom, subjectOf, titleCase } from "./text";

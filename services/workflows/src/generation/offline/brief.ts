@@ -1,4 +1,4 @@
-import { isValidUrl, normalizeUrl } from "@crafter/kit/validation";
+import { isValidUrl, normalizeUrl } from "@crafter/validation";
 import { fitPhrases } from "../../domain/output";
 import type { ComposeContext } from "../../domain/prompt";
 import { inputsOf } from "./blog";

@@ -1,4 +1,4 @@
-import { INVALID_URL_MESSAGE, isEmptyValue, isValidUrl } from "@crafter/kit/validation";
+import { INVALID_URL_MESSAGE, isEmptyValue, isValidUrl } from "@crafter/validation";
 import {
   COLOR_PATTERN,
   DATE_PATTERN,

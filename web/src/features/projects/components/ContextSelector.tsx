@@ -1,4 +1,4 @@
-import type { ProfileTypeName } from "@crafter/kit/validation";
+import type { ProfileTypeName } from "@crafter/validation";
 import { Select } from "antd";
 import { useProfiles } from "../../../api/hooks/profiles";
 import { setActiveProfile, useActiveProfile } from "../context";

@@ -1,4 +1,4 @@
-import { PROFILE_FIELD_DEFS, type ProfileFieldDef, type ProfileTypeName } from "@crafter/kit/validation";
+import { PROFILE_FIELD_DEFS, type ProfileFieldDef, type ProfileTypeName } from "@crafter/validation";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Flex, Form, Input } from "antd";
 import { useMemo } from "react";

@@ -1,4 +1,4 @@
-import type { ProfileTypeName } from "@crafter/kit/validation";
+import type { ProfileTypeName } from "@crafter/validation";
 
 /**
  * The profile areas of the workspace (spec section 2: offerings/product, offerings/service and

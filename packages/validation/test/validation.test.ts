@@ -10,7 +10,7 @@ import {
   normalizeUrl,
   pageSlugProblem,
   RESERVED_PAGE_SLUGS,
-} from "../src/validation/index";
+} from "../src/index";
 
 describe("URL rule (spec section 5)", () => {
   it.each([
