@@ -94,9 +94,10 @@ describe("admin", () => {
     await user.page.locator('[data-testid="page-not-available"][data-reason="flag"]').waitFor();
     expect(await user.page.getByTestId("nav-lead-assistant").count()).toBe(0);
     expect(await user.page.locator(".ant-message-error, .ant-notification-notice-error").count()).toBe(0);
+    // Settings › Integrations lists only the integrations whose flag is on: none by default.
     await user.page.goto("/app/settings/integrations");
-    const shopify = user.page.getByTestId("integration-shopify");
-    await expect(shopify.getAttribute("data-enabled")).resolves.toBe("false");
+    await user.page.getByTestId("integrations-empty").waitFor();
+    expect(await user.page.getByTestId("integration-shopify").count()).toBe(0);
     const before = await credits(user.page);
 
     const admin = await signedIn(adminEmail);
@@ -128,7 +129,7 @@ describe("admin", () => {
     expect(audit.some((text) => text.includes("flag.set"))).toBe(true);
 
     await user.page.reload();
-    await user.page.locator('[data-testid="integration-shopify"][data-enabled="true"]').waitFor();
+    await user.page.getByTestId("integration-shopify").waitFor();
     expect(await credits(user.page)).toBe(before + 25);
     await Promise.all([user.context.close(), admin.context.close()]);
   });

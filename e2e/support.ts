@@ -8,8 +8,11 @@ import { it } from "@jest/globals";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { EXPIRY_KEY, SESSION_TTL_MS } from "../web/src/api/client";
 
-/** Debian's Chromium (CHROMIUM_PATH overrides), headless, with the flags this closed network needs. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Debian's Chromium (CHROMIUM_PATH overrides), headless, with the flags this closed network needs;
+ * `extraArgs` adds more (e.g. `--host-resolver-rules` for a local provider's host name).
+ */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     // Reduced motion: the app then turns antd's animations off (web/src/app/theme.tsx), so a click
@@ -21,6 +24,7 @@ export function launchChromium(): Promise<Browser> {
       "--no-first-run",
       "--disable-background-networking",
       "--force-prefers-reduced-motion",
+      ...extraArgs,
     ],
   });
 }

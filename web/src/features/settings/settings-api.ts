@@ -45,30 +45,3 @@ export interface DeviceSession {
   lastUsedAt: string | null;
   current: boolean;
 }
-
-/** The integrations of spec section 1, each gated by its flag (spec section 6). */
-export const INTEGRATIONS: { key: string; name: string; flag: string; description: string }[] = [
-  { key: "shopify", name: "Shopify store", flag: "shopify_integration", description: "Import products and customers." },
-  { key: "google", name: "Google", flag: "google_integration", description: "Sign in and analytics." },
-  {
-    key: "google-business",
-    name: "Google Business Profile",
-    flag: "google_business_integration",
-    description: "Reviews and your business listing.",
-  },
-  { key: "tiktok", name: "TikTok", flag: "tiktok_integration", description: "Publish short videos and ads." },
-  { key: "meta", name: "Meta (Facebook, Instagram)", flag: "meta_integration", description: "Publish posts and ads." },
-  {
-    key: "email-provider",
-    name: "Email sending provider",
-    flag: "sendgrid_integration",
-    description: "Send campaigns from your own domain.",
-  },
-  { key: "zapier", name: "Zapier", flag: "zapier_integration", description: "Connect thousands of apps." },
-  {
-    key: "custom-domain",
-    name: "Custom domain",
-    flag: "custom_domain_integration",
-    description: "Publish web pages on your domain.",
-  },
-];

@@ -1,0 +1,135 @@
+/// <reference lib="dom" />
+
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { GatewaySession, linkFrom, stackEnv, waitForEmail } from "@crafter/kit/testing";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { LocalOAuthServer } from "../services/account/test/support/oauth-server";
+import { launchChromium, signedInContext } from "./support";
+
+// Settings › Integrations in Chromium through the gateway and the tests' local OAuth provider
+// (standing in for Google at GOOGLE_BASE_URL): only integrations whose flag is on, "not configured
+// on this server", connect through the provider's consent and back, a refusal shown, disconnect
+// with a confirmation revoking the grant; at 1366 and 390 px nothing scrolls sideways.
+jest.setTimeout(180_000);
+
+const shots = "/tmp/connections";
+const env = stackEnv();
+const base = new URL(env.GOOGLE_BASE_URL ?? "http://oauth.crafter.test:28045");
+const provider = new LocalOAuthServer({
+  clientId: env.GOOGLE_CLIENT_ID ?? "",
+  clientSecret: env.GOOGLE_CLIENT_SECRET ?? "",
+  account: { sub: "g-7", email: "owner@leeds-bikes.example", name: "Leeds Bikes" },
+});
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+async function adminSession(): Promise<GatewaySession> {
+  const email = `admin-${randomUUID().slice(0, 8)}@admins.crafter.test`;
+  const session = new GatewaySession();
+  await session.post("/auth/signup", { email, password: "password-123" });
+  const token = linkFrom(await waitForEmail(email, "Verify your email"), "/verify").searchParams.get("token")!;
+  await session.post("/auth/verify", { token });
+  expect((await session.post("/auth/signin", { email, password: "password-123" })).status).toBe(200);
+  return session;
+}
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  await provider.start(Number(base.port));
+  // The browser reaches the provider's host name as the services do (their pin).
+  browser = await launchChromium([`--host-resolver-rules=MAP ${base.hostname} 127.0.0.1`]);
+  let session: GatewaySession;
+  ({ context, page, session } = await signedInContext(browser, "integrations-e2e", {
+    viewport: { width: 1366, height: 850 },
+  }));
+  expect(
+    (await session.post("/api/projects/createProject", { name: "Leeds Bikes", description: "Bikes in Leeds" })).status,
+  ).toBe(201);
+  const userId = (await session.get("/auth/check")).body.result.user.userId;
+  const admin = await adminSession();
+  for (const flag of ["google_integration", "meta_integration", "shopify_integration"])
+    expect((await admin.put(`/api/admin/users/${userId}/flags`, { flag, enabled: true })).status).toBe(200);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await provider.stop();
+});
+
+async function noSidewaysScroll() {
+  const widths = await page.evaluate(() => ({
+    doc: document.documentElement.scrollWidth,
+    view: window.innerWidth,
+    wide: [...document.querySelectorAll("body *")]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+      .slice(0, 5)
+      .map((element) => `${element.tagName}.${element.className}`),
+  }));
+  expect({ doc: widths.doc <= widths.view ? "fits" : widths.doc, wide: widths.wide }).toEqual({
+    doc: "fits",
+    wide: [],
+  });
+}
+
+describe("Settings › Integrations", () => {
+  it("lists the integrations whose flag is on, each connectable, not configured, or coming", async () => {
+    await page.goto("/app/settings/integrations");
+    await page.getByTestId("integration-google").waitFor({ timeout: 90_000 });
+    expect(await page.getByTestId("integration-tiktok").count()).toBe(0);
+    await page.getByTestId("integration-connect-google").waitFor();
+    expect(await page.getByTestId("integration-meta").textContent()).toContain("Not configured on this server");
+    expect(await page.getByTestId("integration-shopify").textContent()).toContain("Coming in the next release");
+    await noSidewaysScroll();
+    await page.screenshot({ path: `${shots}/integrations-1366.png`, fullPage: true });
+  });
+
+  it("connects through the provider's consent and comes back connected", async () => {
+    await page.getByTestId("integration-connect-google").click();
+    await page.waitForURL("**/app/settings/integrations?connected=google");
+    expect(await page.getByTestId("integration-return").textContent()).toContain("Google is connected");
+    const details = page.getByTestId("integration-details-google");
+    await details.waitFor();
+    expect(await details.textContent()).toContain("Connected as owner@leeds-bikes.example");
+    expect(await details.textContent()).toContain("openid");
+    expect(await page.getByTestId("integration-google").getAttribute("data-state")).toBe("connected");
+    expect(provider.seen.codeExchanges).toBe(1);
+    await page.screenshot({ path: `${shots}/integrations-connected-1366.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await noSidewaysScroll();
+    await page.screenshot({ path: `${shots}/integrations-connected-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 850 });
+  });
+
+  it("disconnects after a confirmation, revoking the grant at the provider", async () => {
+    await page.getByTestId("integration-disconnect-google").click();
+    await page.getByRole("button", { name: "Disconnect", exact: true }).last().click();
+    await page.getByText("Google is disconnected").waitFor();
+    await page.locator('[data-testid="integration-google"][data-state="not_connected"]').waitFor();
+    expect(provider.seen.revoked).toHaveLength(1);
+    // Closed, so the next step's phone width is measured without the toast sliding out.
+    await page.locator(".ant-notification-notice-close").first().click();
+    await page.locator(".ant-notification-notice").waitFor({ state: "detached" });
+  });
+
+  it("shows the provider's refusal when the owner does not allow access", async () => {
+    provider.deny();
+    try {
+      await page.getByTestId("integration-connect-google").click();
+      await page.waitForURL("**/app/settings/integrations?error=access_denied&provider=google");
+      const notice = page.getByTestId("integration-return");
+      await notice.waitFor();
+      expect(await notice.textContent()).toContain("You did not allow Crafter to use Google");
+      expect(await page.getByTestId("integration-google").getAttribute("data-state")).toBe("not_connected");
+      await page.setViewportSize({ width: 390, height: 844 });
+      await noSidewaysScroll();
+      await page.screenshot({ path: `${shots}/integrations-refused-390.png`, fullPage: true });
+    } finally {
+      provider.deny(false);
+    }
+  });
+});
