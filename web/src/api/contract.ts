@@ -86,3 +86,9 @@ export function urlOf(
   const search = query.toString();
   return search ? `${filled}?${search}` : filled;
 }
+
+/** One page of a paged list route: `{ result, meta: { count, currentPage, totalPages } }`. */
+export interface Page<T> {
+  result: T[];
+  meta: { count: number; currentPage: number; totalPages: number };
+}

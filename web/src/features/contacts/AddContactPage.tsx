@@ -1,9 +1,9 @@
 import { Card, Flex, Typography } from "antd";
 import { useNavigate } from "react-router-dom";
+import { useContactWrites, useCustomFields } from "../../api/contacts";
 import { isApiError } from "../../api/errors";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
-import { useContactWrites, useCustomFields } from "./api";
 import { ContactForm } from "./ContactForm";
 import { useContactErrorHandler } from "./errors";
 import { CONTACT_PAGES } from "./paths";

@@ -2,10 +2,10 @@ import { MailOutlined } from "@ant-design/icons";
 import { Alert, Button, type ButtonProps, Modal, Progress, Skeleton, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { useSWRConfig } from "swr";
+import { isContactListKey, isSegmentKey, previewConsentAsk, startConsentAsk, useConsentAsk } from "../../api/contacts";
+import type { ConsentAskPreview, ConsentAskTarget } from "../../api/contacts/types";
 import { isApiError } from "../../api/errors";
 import { countLabel, formatNumber } from "../../shared/format";
-import { isContactListKey, previewConsentAsk, startConsentAsk, useConsentAsk } from "./api";
-import type { ConsentAskPreview, ConsentAskTarget } from "./types";
 
 /**
  * "Ask for permission": a button that opens a confirmation naming how many pending contacts get
@@ -50,8 +50,7 @@ function AskPermissionModal({ target, onClose }: { target: ConsentAskTarget; onC
   const done = run.data?.done === true;
   useEffect(() => {
     // Confirmed contacts change the counts on the pages behind.
-    if (done)
-      void mutate((key) => isContactListKey(key) || (typeof key === "string" && key.startsWith("/api/segments")));
+    if (done) void mutate((key) => isContactListKey(key) || isSegmentKey(key));
   }, [done, mutate]);
 
   const start = async () => {

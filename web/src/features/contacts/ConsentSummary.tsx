@@ -1,7 +1,7 @@
 import { Flex, Tag, Typography } from "antd";
+import type { ConsentAskTarget, ConsentCounts } from "../../api/contacts/types";
 import { formatNumber } from "../../shared/format";
 import { AskPermissionButton } from "./AskPermission";
-import type { ConsentAskTarget, ConsentCounts } from "./types";
 
 const STATUSES = [
   { key: "subscribed", label: "Subscribed" },

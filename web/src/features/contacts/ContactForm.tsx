@@ -3,12 +3,12 @@ import { Button, Col, DatePicker, Form, Input, Row, Select, Space } from "antd";
 import dayjs from "dayjs";
 import { useMemo } from "react";
 import { Controller, type FieldError, useForm } from "react-hook-form";
+import { useContactTypes } from "../../api/contacts";
+import { CUSTOMER_KINDS, type CustomField } from "../../api/contacts/types";
 import { ChipInput } from "../../shared/ChipInput";
 import { FormField } from "../../shared/FormField";
 import { TimeZoneSelect } from "../../shared/time-zone";
-import { useContactTypes } from "./api";
 import { type ContactFormValues, contactFormSchema } from "./schema";
-import { CUSTOMER_KINDS, type CustomField } from "./types";
 
 export interface ContactFormProps {
   customFields: CustomField[];

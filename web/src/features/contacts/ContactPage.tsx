@@ -18,10 +18,6 @@ import {
 import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router-dom";
-import { isApiError } from "../../api/errors";
-import { LinkButton } from "../../shared/LinkButton";
-import { notify } from "../../shared/notify";
-import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import {
   contactKeys,
   download,
@@ -31,16 +27,21 @@ import {
   useCustomFields,
   useInteractions,
   useInteractionTypes,
-} from "./api";
+} from "../../api/contacts";
+import { type ContactDetail, CUSTOMER_KINDS, type CustomField } from "../../api/contacts/types";
+import { isApiError } from "../../api/errors";
+import { LinkButton } from "../../shared/LinkButton";
+import { notify } from "../../shared/notify";
+import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
+import { useAction } from "../../shared/use-action";
 import { ContactForm } from "./ContactForm";
 import { ConsentTag } from "./ContactsPage";
-import { cellText } from "./columns";
+import { cellText, updatedOn } from "./columns";
 import { useContactErrorHandler } from "./errors";
 import { CONTACT_PAGES } from "./paths";
 import { contactToForm, toContactInput, typedCustomValues } from "./schema";
-import { type ContactDetail, CUSTOMER_KINDS, type CustomField } from "./types";
 
-const when = (value: string | undefined) => (value ? dayjs(value).format("YYYY-MM-DD HH:mm") : "");
+const when = (value: string | null | undefined) => (value ? dayjs(value).format("YYYY-MM-DD HH:mm") : "");
 
 /** /app/contacts/:contactId: details, editing, tags, consent history and the interaction timeline. */
 export default function ContactPage() {
@@ -52,6 +53,7 @@ export default function ContactPage() {
   const writes = useContactWrites();
   const onError = useContactErrorHandler();
   const [editing, setEditing] = useState(false);
+  const exporting = useAction(download, { error: "Export failed" });
 
   if (contact.error && !contact.data) {
     const missing = isApiError(contact.error) && contact.error.status === 404;
@@ -105,11 +107,8 @@ export default function ContactPage() {
           </Button>
           <Button
             icon={<DownloadOutlined />}
-            onClick={() =>
-              download(contactKeys.exportJson(data.id), `contact-${data.id}.json`).catch((error) =>
-                notify.error(error, "Export failed"),
-              )
-            }
+            loading={exporting.pending}
+            onClick={() => void exporting.run(contactKeys.exportJson(data.id), `contact-${data.id}.json`)}
           >
             Export data
           </Button>
@@ -205,7 +204,7 @@ function ContactDetails({ contact, customFields }: { contact: ContactDetail; cus
       <Descriptions.Item label="Contact type">{type}</Descriptions.Item>
       <Descriptions.Item label="Source">{contact.source}</Descriptions.Item>
       <Descriptions.Item label="Customer since">{when(contact.customerSince)}</Descriptions.Item>
-      <Descriptions.Item label="Updated on">{when(contact.updatedOn ?? contact.updated_on)}</Descriptions.Item>
+      <Descriptions.Item label="Updated on">{when(updatedOn(contact))}</Descriptions.Item>
       <Descriptions.Item label="Tags" span={2}>
         <Flex wrap gap={4}>
           {(contact.tags ?? []).map((tag) => (
@@ -229,21 +228,17 @@ function InteractionsCard({ contactId }: { contactId: string }) {
   const [type, setType] = useState<string>();
   const [note, setNote] = useState("");
   const [at, setAt] = useState<Dayjs>(dayjs());
-  const [busy, setBusy] = useState(false);
+  const adding = useAction(writes.addInteraction, {
+    error: "Could not add the interaction",
+    success: "Interaction added",
+  });
+  const busy = adding.pending;
   const label = (key: string) => types.data?.find((t) => t.key === key)?.label ?? key;
 
   const add = async () => {
     if (!type) return;
-    setBusy(true);
-    try {
-      await writes.addInteraction(contactId, { type, note: note.trim(), occurredAt: at.toISOString() });
-      setNote("");
-      notify.success("Interaction added");
-    } catch (error) {
-      notify.error(error, "Could not add the interaction");
-    } finally {
-      setBusy(false);
-    }
+    const added = await adding.run(contactId, { type, note: note.trim(), occurredAt: at.toISOString() });
+    if (added) setNote("");
   };
 
   const items = interactions.data?.result ?? [];

@@ -26,13 +26,6 @@ import {
 } from "antd";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
-import { useSettings, useUpdateSettings } from "../../api/hooks/app";
-import { ChipInput } from "../../shared/ChipInput";
-import { countLabel } from "../../shared/format";
-import { LinkButton } from "../../shared/LinkButton";
-import { notify } from "../../shared/notify";
-import { EmptyState, ErrorState } from "../../shared/states";
-import { TABLE_ACTIONS } from "../../shared/table";
 import {
   CONTACTS_PAGE_SIZE,
   contactKeys,
@@ -43,12 +36,20 @@ import {
   useContactWrites,
   useCustomFields,
   useSegments,
-} from "./api";
+} from "../../api/contacts";
+import { CONSENT_STATUSES, type Contact, type ContactListQuery, CUSTOMER_KINDS } from "../../api/contacts/types";
+import { useSettings, useUpdateSettings } from "../../api/hooks/app";
+import { ChipInput } from "../../shared/ChipInput";
+import { countLabel } from "../../shared/format";
+import { LinkButton } from "../../shared/LinkButton";
+import { notify } from "../../shared/notify";
+import { EmptyState, ErrorState } from "../../shared/states";
+import { TABLE_ACTIONS } from "../../shared/table";
+import { useAction } from "../../shared/use-action";
 import { ConsentSummary } from "./ConsentSummary";
 import { type ColumnDef, cellText, columnCatalogue, toggleColumn, visibleColumns } from "./columns";
 import { useContactErrorHandler } from "./errors";
 import { CONTACT_PAGES } from "./paths";
-import { CONSENT_STATUSES, type Contact, type ContactListQuery, CUSTOMER_KINDS } from "./types";
 
 const CONSENT_COLORS: Record<string, string> = {
   subscribed: "green",
@@ -118,7 +119,10 @@ export default function ContactsPage() {
   const customFields = useCustomFields();
   const contactTypes = useContactTypes();
   const settings = useSettings();
-  const updateSettings = useUpdateSettings();
+  const saveSettings = useUpdateSettings();
+  const columnsSaving = useAction(saveSettings, { error: "Could not save your columns" });
+  const updateSettings = columnsSaving.run;
+  const exporting = useAction(download, { error: "Export failed" });
   const writes = useContactWrites();
   const onError = useContactErrorHandler();
   const [selected, setSelected] = useState<string[]>([]);
@@ -240,7 +244,7 @@ export default function ContactsPage() {
                 column.key,
                 event.target.checked,
               ),
-            }).catch((err) => notify.error(err, "Could not save your columns"))
+            })
           }
           data-testid={`column-${column.key}`}
         >
@@ -250,8 +254,7 @@ export default function ContactsPage() {
     </Flex>
   );
 
-  const exportCsv = () =>
-    download(contactKeys.exportCsv(query), "contacts.csv").catch((err) => notify.error(err, "Export failed"));
+  const exportCsv = () => void exporting.run(contactKeys.exportCsv(query), "contacts.csv");
 
   // The service may answer a null for a contact deleted while the page was read.
   const contacts = (data?.result ?? []).filter((contact): contact is Contact => !!contact);

@@ -18,11 +18,6 @@ import {
 import Papa from "papaparse";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
-import { ApiError, isApiError } from "../../api/errors";
-import { LinkButton } from "../../shared/LinkButton";
-import { notify } from "../../shared/notify";
-import { ErrorState, LoadingBlock } from "../../shared/states";
-import { SUBSCRIPTION_HREF } from "../crafts/craft-error-catalogue";
 import {
   checkImport,
   contactKeys,
@@ -33,7 +28,14 @@ import {
   useContactTypes,
   useCustomFields,
   useImport,
-} from "./api";
+} from "../../api/contacts";
+import type { ContactImport, ImportCheck } from "../../api/contacts/types";
+import { ApiError, isApiError } from "../../api/errors";
+import { LinkButton } from "../../shared/LinkButton";
+import { notify } from "../../shared/notify";
+import { ErrorState, LoadingBlock } from "../../shared/states";
+import { useAction } from "../../shared/use-action";
+import { SUBSCRIPTION_HREF } from "../crafts/craft-error-catalogue";
 import { useContactErrorHandler, useShowContactError } from "./errors";
 import { describeContactError, importErrorCode } from "./limits";
 import {
@@ -52,7 +54,6 @@ import {
   targetOptions,
 } from "./mapping";
 import { CONTACT_PAGES } from "./paths";
-import type { ContactImport, ImportCheck } from "./types";
 
 const STEP_OF: Record<string, number> = { fields: 1, processing: 2, result: 3, error: 3 };
 
@@ -244,7 +245,7 @@ function MappingStep({ data, onStarted }: { data: ContactImport; onStarted: (nex
   const server = data.fields && !Array.isArray(data.fields) ? data.fields : data.mapping;
   const shape = mappingShape(server);
   const [mapping, setMapping] = useState<ColumnMapping>(() => mappingFromServer(headers, server));
-  const [duplicates, setDuplicates] = useState<"update" | "skip">(data.duplicates ?? "update");
+  const [duplicates, setDuplicates] = useState<"update" | "skip">(data.duplicates === "skip" ? "skip" : "update");
   const [inFile, setInFile] = useState<"first" | "last">("first");
   const [busy, setBusy] = useState(false);
   const [fixing, setFixing] = useState<string | null>(null);
@@ -515,6 +516,7 @@ function ConsentSummary({ check, loading, error }: { check?: ImportCheck; loadin
 
 function ProgressStep({ data }: { data: ContactImport }) {
   const navigate = useNavigate();
+  const downloading = useAction(download, { error: "Download failed" });
   const show = useShowContactError();
   const result = data.result;
   const percent = importPercent(result);
@@ -566,11 +568,8 @@ function ProgressStep({ data }: { data: ContactImport }) {
             {failed > 0 && (
               <Button
                 icon={<DownloadOutlined />}
-                onClick={() =>
-                  download(contactKeys.importErrors(data.id), "import-errors.csv").catch((error) =>
-                    notify.error(error, "Download failed"),
-                  )
-                }
+                loading={downloading.pending}
+                onClick={() => void downloading.run(contactKeys.importErrors(data.id), "import-errors.csv")}
                 data-testid="import-errors-download"
               >
                 Download rows not imported (CSV)
@@ -651,7 +650,5 @@ function ProgressStep({ data }: { data: ContactImport }) {
 }
 
 function errorText(error: ContactImport["error"]): string {
-  if (!error) return "";
-  if (typeof error === "string") return error;
-  return error.message ?? error.code ?? "";
+  return error ?? "";
 }

@@ -4,12 +4,6 @@ import { useEffect, useMemo, useState } from "react";
 import { type Field, QueryBuilder, type RuleGroupType } from "react-querybuilder";
 import { useNavigate, useParams } from "react-router-dom";
 import { useSWRConfig } from "swr";
-import { isApiError } from "../../api/errors";
-import { countLabel, formatNumber } from "../../shared/format";
-import { LinkButton } from "../../shared/LinkButton";
-import { notify } from "../../shared/notify";
-import { ErrorState, LoadingBlock } from "../../shared/states";
-import { AskPermissionButton } from "./AskPermission";
 import {
   contactKeys,
   previewSegment,
@@ -18,7 +12,21 @@ import {
   useCustomFields,
   useInteractionTypes,
   useSegment,
-} from "./api";
+} from "../../api/contacts";
+import {
+  type ConsentAskTarget,
+  type ConsentCounts,
+  type Contact,
+  queryOf,
+  type SegmentPreview,
+  type SegmentQuery,
+} from "../../api/contacts/types";
+import { isApiError } from "../../api/errors";
+import { countLabel, formatNumber } from "../../shared/format";
+import { LinkButton } from "../../shared/LinkButton";
+import { ErrorState, LoadingBlock } from "../../shared/states";
+import { useAction } from "../../shared/use-action";
+import { AskPermissionButton } from "./AskPermission";
 import { ConsentTag } from "./ContactsPage";
 import { cellText } from "./columns";
 import { CONTACT_PAGES } from "./paths";
@@ -33,7 +41,6 @@ import {
   toBuilderQuery,
   toStoredQuery,
 } from "./segment-query";
-import type { ConsentAskTarget, ConsentCounts, Contact, SegmentPreview, SegmentQuery } from "./types";
 
 const PREVIEW_DEBOUNCE_MS = 400;
 
@@ -68,7 +75,7 @@ export default function SegmentPage() {
       key={segmentId}
       id={isNew ? undefined : segmentId}
       initialName={segment.data?.name ?? ""}
-      initialQuery={segment.data?.query}
+      initialQuery={segment.data ? queryOf(segment.data) : undefined}
       fields={fields}
     />
   );
@@ -92,8 +99,17 @@ function SegmentEditor({
   const [preview, setPreview] = useState<SegmentPreview | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [counting, setCounting] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [nameError, setNameError] = useState<string | null>(null);
+  const saving = useAction(saveSegment, {
+    error: "Could not save the segment",
+    success: "Segment saved",
+    revalidate: [contactKeys.segments(), contactKeys.segmentsWithCounts()],
+    onError: (error) => {
+      if (!isApiError(error) || !error.fields.name) return false;
+      setNameError(error.fields.name);
+      return true;
+    },
+  });
 
   const byName = useMemo(() => new Map(fields.map((field) => [field.name, field])), [fields]);
   const rqbFields = useMemo<Field[]>(
@@ -146,19 +162,10 @@ function SegmentEditor({
       setNameError("A name is required");
       return;
     }
-    setSaving(true);
-    try {
-      const saved = await saveSegment(id, { name: name.trim(), query: stored });
-      await mutate(contactKeys.segments());
-      await mutate(contactKeys.segment(saved.id), saved, { revalidate: false });
-      notify.success("Segment saved");
-      if (!id) navigate(CONTACT_PAGES.segment(saved.id), { replace: true });
-    } catch (error) {
-      if (isApiError(error) && error.fields.name) setNameError(error.fields.name);
-      else notify.error(error, "Could not save the segment");
-    } finally {
-      setSaving(false);
-    }
+    const saved = await saving.run(id, { name: name.trim(), query: stored });
+    if (!saved) return;
+    await mutate(contactKeys.segment(saved.id), saved, { revalidate: false });
+    if (!id) navigate(CONTACT_PAGES.segment(saved.id), { replace: true });
   };
 
   return (
@@ -228,7 +235,7 @@ function SegmentEditor({
                 <Button
                   type="primary"
                   onClick={save}
-                  loading={saving}
+                  loading={saving.pending}
                   disabled={incomplete > 0}
                   data-testid="segment-save"
                 >

@@ -1,16 +1,16 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { App, Button, Card, Flex, Grid, Space, Table, Typography } from "antd";
 import { Link } from "react-router-dom";
+import { contactKeys, deleteSegment, itemsOf, useSegments } from "../../api/contacts";
+import { queryOf, type Segment } from "../../api/contacts/types";
 import { countLabel, formatNumber } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
-import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState } from "../../shared/states";
 import { TABLE_ACTIONS } from "../../shared/table";
+import { useAction } from "../../shared/use-action";
 import { AskPermissionButton } from "./AskPermission";
-import { deleteSegment, itemsOf, useSegments } from "./api";
 import { CONTACT_PAGES } from "./paths";
 import { ruleCount } from "./segment-query";
-import type { Segment } from "./types";
 
 /** /app/segments: the saved segments, each opening its builder. */
 export default function SegmentsPage() {
@@ -18,6 +18,11 @@ export default function SegmentsPage() {
   const { data, error, isLoading, mutate } = useSegments(true);
   const segments = itemsOf(data);
   const screens = Grid.useBreakpoint();
+  const deletion = useAction(deleteSegment, {
+    error: "Could not delete",
+    success: "Segment deleted",
+    revalidate: [contactKeys.segmentsWithCounts(), contactKeys.segments()],
+  });
 
   const remove = (segment: Segment) =>
     modal.confirm({
@@ -25,15 +30,7 @@ export default function SegmentsPage() {
       content: "Its contacts stay; campaigns and automations that use it will no longer find it.",
       okText: "Delete",
       okButtonProps: { danger: true, "data-testid": "confirm-delete" },
-      onOk: async () => {
-        try {
-          await deleteSegment(segment.id);
-          await mutate();
-          notify.success("Segment deleted");
-        } catch (err) {
-          notify.error(err, "Could not delete");
-        }
-      },
+      onOk: () => deletion.run(segment.id),
     });
 
   return (
@@ -88,7 +85,7 @@ export default function SegmentsPage() {
                 title: "Conditions",
                 key: "rules",
                 responsive: ["sm"],
-                render: (_, segment) => (segment.query ? ruleCount(segment.query) : ""),
+                render: (_, segment) => (segment.query ? ruleCount(queryOf(segment)) : ""),
               },
               {
                 title: "Contacts",

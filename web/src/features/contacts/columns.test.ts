@@ -1,6 +1,31 @@
 import { DEFAULT_SETTINGS } from "@crafter/validation";
 import { describe, expect, it } from "@jest/globals";
+import type { Contact } from "../../api/contacts/types";
 import { cellText, columnCatalogue, DEFAULT_COLUMNS, toggleColumn, visibleColumns } from "./columns";
+
+/** A contact as GET /api/contacts answers it, with `fields` over empty defaults. */
+const aContact = (fields: Partial<Contact> & Record<string, unknown>): Contact => ({
+  id: "",
+  projectId: "p1",
+  name: "",
+  firstName: "",
+  lastName: "",
+  email: "",
+  phone: "",
+  company: "",
+  timeZone: "",
+  customerKind: "",
+  contactType: "",
+  tags: [],
+  custom: {},
+  consent: "pending",
+  consentAt: null,
+  source: "manual",
+  customerSince: null,
+  interactionCount: 0,
+  updated_on: null,
+  ...fields,
+});
 
 const catalogue = columnCatalogue([
   { key: "vip", label: "VIP", type: "boolean" },
@@ -49,7 +74,7 @@ describe("customer profile columns", () => {
   });
 
   it("renders names, custom values and the two spellings of updated_on", () => {
-    const contact = {
+    const contact = aContact({
       id: "1",
       email: "a@b.co",
       firstName: "Ada",
@@ -57,13 +82,13 @@ describe("customer profile columns", () => {
       custom: { vip: true, size: 38 },
       tags: ["a", "b"],
       updatedOn: "2026-01-02",
-    };
+    });
     expect(cellText(contact, "name")).toBe("Ada Lovelace");
     expect(cellText(contact, "custom.vip")).toBe("Yes");
     expect(cellText(contact, "custom.size")).toBe("38");
     expect(cellText(contact, "tags")).toBe("a, b");
     expect(cellText(contact, "updated_on")).toBe("2026-01-02");
-    expect(cellText({ id: "2", email: "x@y.co", updated_on: "2026-03-04" }, "updated_on")).toBe("2026-03-04");
+    expect(cellText(aContact({ id: "2", email: "x@y.co", updated_on: "2026-03-04" }), "updated_on")).toBe("2026-03-04");
     expect(cellText(contact, "custom.missing")).toBe("");
   });
 });

@@ -1,4 +1,4 @@
-import type { Contact, CustomField } from "./types";
+import type { Contact, CustomField } from "../../api/contacts/types";
 
 /**
  * The customer profile table's columns. The user's choice is saved in the user settings'
@@ -70,10 +70,16 @@ export function toggleColumn(
   return stillVisible ? remaining : current;
 }
 
+/** When the contact last changed: the contract's `updated_on`, or `updatedOn` from older answers. */
+export function updatedOn(contact: Contact): string | null {
+  if (contact.updated_on) return contact.updated_on;
+  return typeof contact.updatedOn === "string" ? contact.updatedOn : null;
+}
+
 /** The text of a column for one contact (the CSV-like view; the table renders tags and actions itself). */
 export function cellText(contact: Contact, key: string): string {
   if (key === "name") return [contact.firstName, contact.lastName].filter(Boolean).join(" ");
-  if (key === "updated_on") return contact.updatedOn ?? contact.updated_on ?? "";
+  if (key === "updated_on") return updatedOn(contact) ?? "";
   if (key.startsWith("custom.")) {
     const value = contact.custom?.[key.slice("custom.".length)];
     if (value === undefined || value === null) return "";

@@ -1,4 +1,4 @@
-import type { CustomField } from "./types";
+import type { CustomField } from "../../api/contacts/types";
 
 /**
  * The CSV import's column → field mapping as the page edits it. The service guesses it from the

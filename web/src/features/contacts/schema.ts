@@ -1,6 +1,6 @@
 import { isTimeZone } from "@crafter/time";
 import { z } from "zod";
-import type { Contact, ContactInput, CustomField } from "./types";
+import type { Contact, ContactInput, CustomField } from "../../api/contacts/types";
 
 /**
  * The contact form's schema (react-hook-form + zod) with the spec's email messages

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import type { SegmentQuery } from "../../api/contacts/types";
 import {
   editorFor,
   incompleteRules,
@@ -9,7 +10,6 @@ import {
   toBuilderQuery,
   toStoredQuery,
 } from "./segment-query";
-import type { SegmentQuery } from "./types";
 
 const fields = segmentFields(
   [

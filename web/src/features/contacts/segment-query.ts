@@ -1,6 +1,6 @@
 import { CONDITION_OPS } from "@crafter/workflow-language";
-import type { CustomField, KeyLabel, SegmentQuery, SegmentRule } from "./types";
-import { CONSENT_STATUSES, CONTACT_SOURCES, CUSTOMER_KINDS } from "./types";
+import type { CustomField, KeyLabel, SegmentQuery, SegmentRule } from "../../api/contacts/types";
+import { CONSENT_STATUSES, CONTACT_SOURCES, CUSTOMER_KINDS } from "../../api/contacts/types";
 
 /**
  * The segment builder's fields and operators, and the conversion between react-querybuilder's

@@ -3,10 +3,10 @@ import { Button, Card, Col, Drawer, Flex, Input, Row, Select, Switch, Table, Tab
 import { useState } from "react";
 import useSWR from "swr";
 import { api, fetcher } from "../../api/api";
+import type { Paged } from "../../api/contacts/types";
 import { ChipInput } from "../../shared/ChipInput";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
-import type { Paged } from "../contacts/types";
 import { CopyBox } from "./LeadFormPage";
 import { assistantSnippet } from "./snippets";
 import type { AssistantSession, LeadAssistant } from "./types";

@@ -3,10 +3,10 @@ import { Button, Card, Col, Flex, Input, Row, Select, Space, Switch, Table, Tabs
 import { useEffect, useMemo, useState } from "react";
 import useSWR from "swr";
 import { api, fetcher } from "../../api/api";
+import { useCustomFields } from "../../api/contacts";
+import type { Paged } from "../../api/contacts/types";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
-import { useCustomFields } from "../contacts/api";
-import type { Paged } from "../contacts/types";
 import { leadFieldChoices, normaliseLeadFields } from "./form-schema";
 import { LeadFormView } from "./LeadFormView";
 import { iframeSnippet, publicFormUrl, scriptSnippet } from "./snippets";

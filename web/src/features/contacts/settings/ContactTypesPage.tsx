@@ -1,4 +1,4 @@
-import { contactKeys } from "../api";
+import { contactKeys } from "../../../api/contacts";
 import { SettingsList } from "./SettingsList";
 
 /** /app/settings/contact-type: the contact types a contact may have (lead, customer, partner…). */

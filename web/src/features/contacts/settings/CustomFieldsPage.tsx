@@ -1,4 +1,4 @@
-import { contactKeys } from "../api";
+import { contactKeys } from "../../../api/contacts";
 import { SettingsList } from "./SettingsList";
 
 /** /app/settings/custom-fields: text, number, date, select (with options) or boolean fields of contacts. */

@@ -1,4 +1,4 @@
-import { contactKeys } from "../api";
+import { contactKeys } from "../../../api/contacts";
 import { SettingsList } from "./SettingsList";
 
 /** /app/settings/interaction-types: the kinds of the contact interaction timeline (call, meeting…). */

@@ -1,15 +1,14 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { Alert, App, Button, Card, Flex, Input, Select, Table, Tag, Typography } from "antd";
 import { useState } from "react";
-import useSWR from "swr";
-import { fetcher } from "../../../api/api";
+import { saveSettingsList, useSettingsList } from "../../../api/contacts";
+import { CUSTOM_FIELD_TYPES, type CustomField, type CustomFieldType } from "../../../api/contacts/types";
 import { ChipInput } from "../../../shared/ChipInput";
 import { LinkButton } from "../../../shared/LinkButton";
 import { notify } from "../../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../../shared/states";
-import { saveSettingsList } from "../api";
+import { useAction } from "../../../shared/use-action";
 import { CONTACT_PAGES } from "../paths";
-import { CUSTOM_FIELD_TYPES, type CustomField, type CustomFieldType } from "../types";
 import { cleanOptions, keyFromLabel, labelProblem } from "./keys";
 
 type Item = { key: string; label: string; type?: CustomFieldType; options?: string[] };
@@ -32,30 +31,24 @@ export interface SettingsListProps {
  */
 export function SettingsList({ path, title, description, noun, testId, typed }: SettingsListProps) {
   const { modal } = App.useApp();
-  const { data, error, mutate } = useSWR<Item[]>(path, fetcher);
+  const { data, error, mutate } = useSettingsList<Item>(path);
   const [label, setLabel] = useState("");
   const [type, setType] = useState<CustomFieldType>("text");
   const [options, setOptions] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useAction((next: Item[]) => saveSettingsList<Item>(path, next), { error: "Could not save" });
+  const busy = saving.pending;
 
   if (error && !data) return <ErrorState error={error} onRetry={() => void mutate()} />;
   if (!data) return <LoadingBlock rows={5} testId={`${testId}-loading`} />;
   const items = data;
 
   const save = async (next: Item[], success: string) => {
-    setBusy(true);
-    try {
-      const saved = await saveSettingsList<Item>(path, next);
-      await mutate(Array.isArray(saved) ? saved : next, { revalidate: !Array.isArray(saved) });
-      notify.success(success);
-      return true;
-    } catch (err) {
-      notify.error(err, "Could not save");
-      return false;
-    } finally {
-      setBusy(false);
-    }
+    const saved = await saving.run(next);
+    if (saved === undefined) return false;
+    await mutate(Array.isArray(saved) ? saved : next, { revalidate: !Array.isArray(saved) });
+    notify.success(success);
+    return true;
   };
 
   const add = async () => {

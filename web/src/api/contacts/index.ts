@@ -1,29 +1,20 @@
 import useSWR, { useSWRConfig } from "swr";
-import { api, fetcher } from "../../api/api";
+import { api, apiKey, fetcher, http } from "../api";
+import type { BodyOf, Page, ResultOf } from "../contract";
 import type {
   BulkAction,
-  ConsentAsk,
-  ConsentAskPreview,
   ConsentAskTarget,
-  ConsentCounts,
-  Contact,
-  ContactDetail,
-  ContactImport,
   ContactInput,
   ContactListQuery,
   CustomField,
-  ImportCheck,
-  Interaction,
   KeyLabel,
-  Paged,
-  Segment,
-  SegmentPreview,
   SegmentQuery,
 } from "./types";
 
 /**
- * SWR keys and calls of the contract's "Contacts REST" section. Every key is the gateway path it
- * is read from, so the shared fetcher serves them and writes revalidate by prefix.
+ * SWR keys and calls of the contract's "Contacts REST" section, typed by the gateway's OpenAPI
+ * document (api/gen). Every key is the gateway URL it is read from (`apiKey`), so the shared
+ * fetcher serves them and writes revalidate by prefix.
  */
 
 export const CONTACTS_PAGE_SIZE = 20;
@@ -47,41 +38,58 @@ export function contactListParams(query: ContactListQuery): URLSearchParams {
 
 const enc = encodeURIComponent;
 
+/**
+ * A body the web builds as its own interfaces (the query-builder tree) where the document says
+ * "any JSON object": TypeScript does not see an interface as an index signature, the JSON is the same.
+ */
+function jsonBody<T>(value: object): NonNullable<T> {
+  return value as NonNullable<T>;
+}
+
 export const contactKeys = {
-  list: (query: ContactListQuery) => `/api/contacts?${contactListParams(query).toString()}`,
-  contact: (id: string) => `/api/contacts/${enc(id)}`,
-  interactions: (id: string, page = 1) => `/api/contacts/${enc(id)}/interactions?page=${page}&pageSize=50`,
-  customFields: () => "/api/contacts/settings/custom-fields",
-  interactionTypes: () => "/api/contacts/settings/interaction-types",
-  contactTypes: () => "/api/contacts/settings/contact-types",
-  imports: () => "/api/contacts/imports",
-  import: (id: string) => `/api/contacts/imports/${enc(id)}`,
-  importErrors: (id: string) => `/api/contacts/imports/${enc(id)}/errors.csv`,
+  list: (query: ContactListQuery) => `${apiKey("/api/contacts")}?${contactListParams(query).toString()}`,
+  contact: (id: string) => apiKey("/api/contacts/{id}", { path: { id } }),
+  interactions: (id: string, page = 1) =>
+    apiKey("/api/contacts/{id}/interactions", { path: { id }, query: { page, pageSize: 50 } }),
+  customFields: () => apiKey("/api/contacts/settings/custom-fields"),
+  interactionTypes: () => apiKey("/api/contacts/settings/interaction-types"),
+  contactTypes: () => apiKey("/api/contacts/settings/contact-types"),
+  imports: () => apiKey("/api/contacts/imports"),
+  import: (id: string) => apiKey("/api/contacts/imports/{id}", { path: { id } }),
+  importErrors: (id: string) => apiKey("/api/contacts/imports/{id}/errors.csv", { path: { id } }),
   exportCsv: (query: ContactListQuery) => {
     const { page: _p, pageSize: _s, ...filter } = query;
-    return `/api/contacts/export.csv?${contactListParams(filter).toString()}`;
+    return `${apiKey("/api/contacts/export.csv")}?${contactListParams(filter).toString()}`;
   },
-  exportJson: (id: string) => `/api/contacts/${enc(id)}/export`,
-  segments: () => "/api/segments",
-  segmentsWithCounts: () => "/api/segments?counts=true",
-  consentAsk: (id: string) => `/api/contacts/consent-requests/${enc(id)}`,
-  segment: (id: string) => `/api/segments/${enc(id)}`,
+  exportJson: (id: string) => apiKey("/api/contacts/{id}/export", { path: { id } }),
+  segments: () => apiKey("/api/segments"),
+  segmentsWithCounts: () => apiKey("/api/segments", { query: { counts: "true" } }),
+  consentAsk: (id: string) => apiKey("/api/contacts/consent-requests/{id}", { path: { id } }),
+  segment: (id: string) => apiKey("/api/segments/{id}", { path: { id } }),
 };
 
-export const isContactListKey = (key: unknown) => typeof key === "string" && key.startsWith("/api/contacts?");
+const CONTACT_LIST = `${apiKey("/api/contacts")}?`;
+export const isContactListKey = (key: unknown) => typeof key === "string" && key.startsWith(CONTACT_LIST);
+/** Every read of segments: the lists (with and without counts) and each segment. */
+export const isSegmentKey = (key: unknown) => typeof key === "string" && key.startsWith(apiKey("/api/segments"));
 
 export function useContacts(query: ContactListQuery) {
-  return useSWR<Paged<Contact> & { meta: { consent?: ConsentCounts } }>(contactKeys.list(query), fetcher, {
+  return useSWR<ResultOf<"/api/contacts", "get">>(contactKeys.list(query), fetcher, {
     keepPreviousData: true,
   });
 }
 
 export function useContact(id: string | undefined) {
-  return useSWR<ContactDetail>(id ? contactKeys.contact(id) : null, fetcher);
+  return useSWR<ResultOf<"/api/contacts/{id}", "get">>(id ? contactKeys.contact(id) : null, fetcher);
 }
 
 export function useInteractions(id: string | undefined) {
-  return useSWR<Paged<Interaction>>(id ? contactKeys.interactions(id) : null, fetcher);
+  return useSWR<ResultOf<"/api/contacts/{id}/interactions", "get">>(id ? contactKeys.interactions(id) : null, fetcher);
+}
+
+/** One settings list (custom fields, interaction types, contact types) by its key (`contactKeys`). */
+export function useSettingsList<T>(key: string) {
+  return useSWR<T[]>(key, fetcher);
 }
 
 export function useCustomFields() {
@@ -98,7 +106,7 @@ export function useContactTypes() {
 
 /** The saved segments; `withCounts`: each with its contacts by consent (one request for the whole list). */
 export function useSegments(withCounts = false) {
-  return useSWR<Segment[] | Paged<Segment>>(
+  return useSWR<ResultOf<"/api/segments", "get">>(
     withCounts ? contactKeys.segmentsWithCounts() : contactKeys.segments(),
     fetcher,
   );
@@ -106,34 +114,38 @@ export function useSegments(withCounts = false) {
 
 /** What "Ask for permission" would do now (nothing is sent). */
 export function previewConsentAsk(target: ConsentAskTarget, signal?: AbortSignal) {
-  return api.post<ConsentAskPreview>("/api/contacts/consent-requests/preview", target, { signal });
+  return http.post("/api/contacts/consent-requests/preview", { body: jsonBody(target), signal });
 }
 
 /** Starts "Ask for permission"; the emails go in the background (poll with useConsentAsk). */
 export function startConsentAsk(target: ConsentAskTarget) {
-  return api.post<ConsentAsk>("/api/contacts/consent-requests", target);
+  return http.post("/api/contacts/consent-requests", { body: jsonBody(target) });
 }
 
 /** A started request, polled every second until it is done. */
 export function useConsentAsk(id: string | undefined) {
-  return useSWR<ConsentAsk>(id ? contactKeys.consentAsk(id) : null, fetcher, {
-    refreshInterval: (data) => (data && !data.done ? 1000 : 0),
-  });
+  return useSWR<ResultOf<"/api/contacts/consent-requests/{id}", "get">>(
+    id ? contactKeys.consentAsk(id) : null,
+    fetcher,
+    {
+      refreshInterval: (data) => (data && !data.done ? 1000 : 0),
+    },
+  );
 }
 
 /** A list endpoint may answer a bare array or the paged shape; pages read both. */
-export function itemsOf<T>(data: Array<T | null> | Paged<T | null> | undefined): T[] {
+export function itemsOf<T>(data: Array<T | null> | Page<T | null> | undefined): T[] {
   if (!data) return [];
   return (Array.isArray(data) ? data : data.result).filter((item): item is T => item !== null && item !== undefined);
 }
 
 export function useSegment(id: string | undefined) {
-  return useSWR<Segment>(id ? contactKeys.segment(id) : null, fetcher);
+  return useSWR<ResultOf<"/api/segments/{id}", "get">>(id ? contactKeys.segment(id) : null, fetcher);
 }
 
 /** Polls an import every second while the service works on it (the bar survives a reload: the id is in the URL). */
 export function useImport(id: string | undefined) {
-  return useSWR<ContactImport>(id ? contactKeys.import(id) : null, fetcher, {
+  return useSWR<ResultOf<"/api/contacts/imports/{id}", "get">>(id ? contactKeys.import(id) : null, fetcher, {
     refreshInterval: (data) => (data && (data.processing || data.status === "processing") ? 1000 : 0),
   });
 }
@@ -143,18 +155,21 @@ export function useContactWrites() {
   const touchLists = () => void mutate(isContactListKey);
   return {
     create: async (input: ContactInput) => {
-      const contact = await api.post<Contact>("/api/contacts", input);
+      const contact = await http.post("/api/contacts", { body: input as BodyOf<"/api/contacts", "post"> });
       touchLists();
       return contact;
     },
     update: async (id: string, patch: Partial<ContactInput>) => {
-      const contact = await api.request<ContactDetail>("PATCH", contactKeys.contact(id), { body: patch });
+      const contact = await http.patch("/api/contacts/{id}", {
+        path: { id },
+        body: patch as BodyOf<"/api/contacts/{id}", "patch">,
+      });
       await mutate(contactKeys.contact(id));
       touchLists();
       return contact;
     },
     remove: async (id: string) => {
-      await api.del(contactKeys.contact(id));
+      await http.del("/api/contacts/{id}", { path: { id } });
       await mutate(contactKeys.contact(id), undefined, { revalidate: false });
       touchLists();
     },
@@ -165,12 +180,12 @@ export function useContactWrites() {
       tags?: string[];
       segmentId?: string;
     }) => {
-      const result = await api.post<{ affected: number }>("/api/contacts/bulk", input);
+      const result = await http.post("/api/contacts/bulk", { body: input as BodyOf<"/api/contacts/bulk", "post"> });
       touchLists();
       return result;
     },
-    addInteraction: async (id: string, input: Interaction) => {
-      const created = await api.post<Interaction>(`/api/contacts/${enc(id)}/interactions`, input);
+    addInteraction: async (id: string, input: BodyOf<"/api/contacts/{id}/interactions", "post">) => {
+      const created = await http.post("/api/contacts/{id}/interactions", { path: { id }, body: input });
       await mutate(contactKeys.interactions(id));
       return created;
     },
@@ -182,39 +197,47 @@ export async function saveSettingsList<T>(key: string, items: T[]): Promise<T[]>
 }
 
 /** `POST /api/contacts/imports` with the raw file (`text/csv`); `name` tells the service the file's name. */
-export function startImport(file: File): Promise<ContactImport> {
+export function startImport(file: File): Promise<ResultOf<"/api/contacts/imports", "post">> {
   const body = file.type === "text/csv" ? file : new Blob([file], { type: "text/csv" });
-  return api.post<ContactImport>(`${contactKeys.imports()}?name=${enc(file.name)}`, body);
+  return api.post<ResultOf<"/api/contacts/imports", "post">>(`${contactKeys.imports()}?name=${enc(file.name)}`, body);
 }
 
 export function runImport(id: string, mapping: unknown, duplicates: "update" | "skip", inFile: "first" | "last") {
-  return api.put<ContactImport>(contactKeys.import(id), { mapping, duplicates, inFile });
+  return http.put("/api/contacts/imports/{id}", {
+    path: { id },
+    body: { mapping, duplicates, inFile } as BodyOf<"/api/contacts/imports/{id}", "put">,
+  });
 }
 
 /** What the import would do with `mapping`, before it runs (nothing is written). */
 export function checkImport(id: string, mapping: unknown, signal?: AbortSignal) {
-  return api.post<ImportCheck>(`${contactKeys.import(id)}/check`, { mapping }, { signal });
+  return http.post("/api/contacts/imports/{id}/check", {
+    path: { id },
+    body: { mapping } as BodyOf<"/api/contacts/imports/{id}/check", "post">,
+    signal,
+  });
 }
 
 export function previewSegment(query: SegmentQuery, signal?: AbortSignal) {
-  return api.post<SegmentPreview>("/api/segments/preview", { query }, { signal });
+  return http.post("/api/segments/preview", { body: jsonBody({ query }), signal });
 }
 
 export function saveSegment(id: string | undefined, input: { name: string; query: SegmentQuery }) {
-  return id ? api.put<Segment>(contactKeys.segment(id), input) : api.post<Segment>(contactKeys.segments(), input);
+  return id
+    ? http.put("/api/segments/{id}", { path: { id }, body: jsonBody(input) })
+    : http.post("/api/segments", { body: jsonBody(input) });
 }
 
 export function deleteSegment(id: string) {
-  return api.del(contactKeys.segment(id));
+  return http.del("/api/segments/{id}", { path: { id } });
 }
 
 /**
  * Downloads a file the gateway answers without the envelope (CSV, JSON export) with the session's
- * cookies, refreshing the session first when its marker has passed.
+ * cookies, under the client's session contract (`api.withSession`).
  */
 export async function download(path: string, filename: string): Promise<void> {
-  await api.ensureFresh();
-  const response = await window.fetch(path, { credentials: "include", cache: "no-store" });
+  const response = await api.withSession(path, () => window.fetch(path, { credentials: "include", cache: "no-store" }));
   if (!response.ok) {
     let message = `Download failed (${response.status})`;
     try {
