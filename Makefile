@@ -31,10 +31,10 @@ proto: install ## Regenerate proto/gen and the gateway's generated routes (servi
 	cd proto && npx buf generate
 	node scripts/openapi.mjs
 
-openapi: install ## Regenerate the web's API types (web/src/api/gen/openapi.ts) from the gateway's route registry; run after changing a route
+openapi: install ## Regenerate the API types (web/src/api/gen, packages/client/src/gen) from the gateway's route registry; run after changing a route
 	node scripts/openapi.mjs
 
-openapi-check: install ## Fail when web/src/api/gen/openapi.ts differs from the gateway's routes (run 'make openapi' and commit)
+openapi-check: install ## Fail when the generated API types differ from the gateway's routes (run 'make openapi' and commit)
 	node scripts/openapi.mjs --check
 
 proto-check: install ## buf lint, buf breaking against the previous commit, and fail when proto/gen or the generated routes are stale

@@ -44,7 +44,7 @@ export default {
     {
       ...base,
       displayName: "integration",
-      testMatch: ["<rootDir>/services/*/test/**/*.int.test.ts"],
+      testMatch: ["<rootDir>/services/*/test/**/*.int.test.ts", "<rootDir>/packages/*/test/**/*.int.test.ts"],
     },
     {
       ...base,

@@ -1,7 +1,10 @@
 // Writes the gateway's OpenAPI document without a running stack, and the web's types from it.
 //
-//   node scripts/openapi.mjs          # writes services/gateway/dist/openapi.json and web/src/api/gen/openapi.ts
+//   node scripts/openapi.mjs          # writes services/gateway/dist/openapi.json and the types
 //   node scripts/openapi.mjs --check  # fails when the committed types differ from the routes
+//
+// The types go to the web (web/src/api/gen) and to the third parties' client (packages/client),
+// which the web does not import yet: both copies are generated, never edited.
 //
 // The document is the one /api/openapi.json serves (the gateway's route registry through
 // `openApiDocument`), with a fixed server URL so the file does not depend on where it was made.
@@ -15,7 +18,7 @@ import { build } from "esbuild";
 
 // The document is 1.4 MB and made in seconds: it is written beside the gateway's build, not committed.
 const DOCUMENT = join("services", "gateway", "dist", "openapi.json");
-const TYPES = join("web", "src", "api", "gen", "openapi.ts");
+const TYPES = [join("web", "src", "api", "gen", "openapi.ts"), join("packages", "client", "src", "gen", "openapi.ts")];
 const SERVER_URL = "http://localhost:8080";
 const check = process.argv.includes("--check");
 
@@ -83,18 +86,24 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 `;
 
 if (check) {
-  let committed = null;
-  try {
-    committed = readFileSync(TYPES, "utf8");
-  } catch {}
-  if (committed !== types) {
-    console.error(`${TYPES} is stale (a route or its schema changed): run 'make openapi' and commit it`);
+  const stale = TYPES.filter((file) => {
+    try {
+      return readFileSync(file, "utf8") !== types;
+    } catch {
+      return true;
+    }
+  });
+  if (stale.length > 0) {
+    console.error(`${stale.join(", ")} stale (a route or its schema changed): run 'make openapi' and commit`);
     process.exit(1);
   }
-  console.log(`${TYPES} is up to date`);
+  console.log(`${TYPES.join(", ")} up to date`);
 } else {
   mkdirSync(dirname(DOCUMENT), { recursive: true });
   writeFileSync(DOCUMENT, json);
-  writeFileSync(TYPES, types);
-  console.log(`wrote ${DOCUMENT} (${Object.keys(document.paths).length} paths) and ${TYPES}`);
+  for (const file of TYPES) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, types);
+  }
+  console.log(`wrote ${DOCUMENT} (${Object.keys(document.paths).length} paths), ${TYPES.join(", ")}`);
 }
