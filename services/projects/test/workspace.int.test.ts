@@ -392,6 +392,14 @@ describe("business reviews", () => {
       rating: "Rating must be a whole number from 1 to 5",
     });
     expect((await session.post("/api/business/reviews", { author: "Bo", rating: 1e12 })).status).toBe(400);
+    // A typed date is a day that exists, and the document says so (third parties read the format).
+    expect(
+      (await session.post("/api/business/reviews", { author: "Bo", rating: 4, reviewedOn: "2026-02-30" })).body.error
+        .fields,
+    ).toEqual({ reviewedOn: "Date must be a date (YYYY-MM-DD)" });
+    const document = (await session.get("/api/openapi.json")).body as any;
+    const reviewBody = document.paths["/api/business/reviews"].post.requestBody.content["application/json"].schema;
+    expect(JSON.stringify(reviewBody.properties.reviewedOn)).toContain('"format":"date"');
 
     const csv = [
       "Name,Rating,Review,Date",

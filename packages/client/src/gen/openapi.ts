@@ -7314,7 +7314,7 @@ export interface operations {
                     author: string & unknown;
                     projectId?: string;
                     rating: number;
-                    reviewedOn?: string;
+                    reviewedOn?: "" | string;
                     text?: string;
                 } & {
                     [key: string]: components["schemas"]["JsonValue"];
@@ -12641,6 +12641,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: email */
                     email: string;
                 } & {
                     [key: string]: components["schemas"]["JsonValue"];

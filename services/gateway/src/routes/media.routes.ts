@@ -139,9 +139,13 @@ const uploadState = z.object({
 });
 const generateBody = z.object({
   prompt: text("prompt", 4000).min(1, "A prompt is required."),
+  // The media service's rule (compose.ts parseSize): each side 256 to 2048 pixels.
   size: z
     .string()
-    .regex(/^\d{3,4}x\d{3,4}$/, "size is WIDTHxHEIGHT, e.g. 1080x1080")
+    .regex(
+      /^(25[6-9]|2[6-9]\d|[3-9]\d\d|1\d{3}|20[0-3]\d|204[0-8])x(25[6-9]|2[6-9]\d|[3-9]\d\d|1\d{3}|20[0-3]\d|204[0-8])$/,
+      "size is WIDTHxHEIGHT, each 256 to 2048, e.g. 1080x1080",
+    )
     .default("1080x1080"),
   profileType: text("profileType", 40).optional(),
   profileId: text("profileId", 64).optional(),

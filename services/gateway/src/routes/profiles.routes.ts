@@ -225,7 +225,8 @@ export function profilesRoutes({ clients }: RouteDeps): RouteDef[] {
           .min(1, "Rating must be a whole number from 1 to 5")
           .max(5, "Rating must be a whole number from 1 to 5"),
         text: z.string({ error: "Text must be text" }).max(5000, "Text must be at most 5000 characters").optional(),
-        reviewedOn: z.string({ error: "Date must be text" }).max(40, "Date is too long").optional(),
+        // A typed day only: the projects service also reads looser date text, for CSV imports.
+        reviewedOn: z.union([z.literal(""), z.iso.date("Date must be a date (YYYY-MM-DD)")]).optional(),
       }),
       response: reviewSchema,
       status: 201,
