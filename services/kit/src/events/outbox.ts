@@ -4,7 +4,7 @@ import { context, propagation, ROOT_CONTEXT } from "@opentelemetry/api";
 import { core } from "@opentelemetry/sdk-node";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { Logger } from "pino";
-import { insertOnce } from "../data/idioms";
+import { insertEachOnce } from "../data/idioms";
 import { modelOn } from "../data/mongo";
 import { observeGauge } from "../telemetry/metrics";
 import type { Publisher } from "./publisher";
@@ -140,6 +140,11 @@ function publishedModel(connection: Connection): Model<PublishedMarker> {
  * publishes again; consumers deduplicate by `ce_id`. Entries stay in their document (a handful per
  * aggregate).
  */
+/** Markers written in one insert: a crash before it publishes at most this many entries again. */
+const MARKER_BATCH = 100;
+/** Entry ids a relay remembers having marked (about 4 MB at 100,000). */
+const MARKED_HERE = 100_000;
+
 /** Every minute number from `since`'s to now's. */
 function minutesSince(since: Date): number[] {
   const minutes: number[] = [];
@@ -158,6 +163,12 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const firstPass = new Promise<void>((resolve) => {
     passed = resolve;
   });
+  /** Ids of entries this relay published and marked, oldest first, at most MARKED_HERE. */
+  const markedHere = new Set<string>();
+  const remember = (id: string) => {
+    markedHere.add(id);
+    if (markedHere.size > MARKED_HERE) markedHere.delete(markedHere.values().next().value as string);
+  };
   /** Per model, when the last pass that finished started (ms). */
   const doneUntil = new Map<OutboxModel, number>();
 
@@ -199,13 +210,29 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     for await (const doc of cursor) {
       const entries = full ? doc.outbox : doc.outbox.filter((entry) => new Date(entry.time) >= since);
       if (entries.length === 0) continue;
-      // One read by `_id` per entry: `_id` equality is pushed down but not `$in` (ADR 0001), which read the
+      // Entries this relay marked in an earlier pass need no marker read (a kick after each batch of
+      // a big write finds the same documents again within the minute). The others: one read by
+      // `_id` per entry: `_id` equality is pushed down but not `$in` (ADR 0001), which read the
       // whole (ever-growing) marker collection once per document and held a restarted relay for minutes.
+      const unknown = entries.filter((entry) => !markedHere.has(entry.id));
       const markers = await Promise.all(
-        entries.map((entry) => published.findById(entry.id, { _id: 1 }).lean<{ _id: string }>()),
+        unknown.map((entry) => published.findById(entry.id, { _id: 1 }).lean<{ _id: string }>()),
       );
       const done = new Set(markers.flatMap((marker) => (marker ? [marker._id] : [])));
+      for (const entry of entries) if (markedHere.has(entry.id)) done.add(entry.id);
       tally.pending += entries.filter((entry) => !done.has(entry.id)).length;
+      /** Published, their markers not yet written (written together, at most MARKER_BATCH at a time). */
+      let unmarked: string[] = [];
+      const mark = async () => {
+        if (unmarked.length === 0) return;
+        await insertEachOnce(
+          published,
+          unmarked.map((id) => ({ _id: id })),
+        );
+        for (const id of unmarked) remember(id);
+        tally.pending -= unmarked.length;
+        unmarked = [];
+      };
       for (const entry of entries) {
         if (done.has(entry.id)) continue;
         // The request's context, not the poll's: the trace goes on from the write to the consumers.
@@ -221,9 +248,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
             ...(entry.traceparent ? { traceparent: entry.traceparent } : {}),
           }),
         );
-        await insertOnce(published, { _id: entry.id });
-        tally.pending -= 1;
+        unmarked.push(entry.id);
+        if (unmarked.length >= MARKER_BATCH) await mark();
       }
+      await mark();
     }
   };
 
