@@ -46,6 +46,11 @@ export const configSchema = baseConfigSchema.extend({
   IMPORT_JOB_LOCK_MS: z.coerce.number().int().min(2000).default(15_000),
   /** Imports each replica runs at once. */
   IMPORT_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
+  /**
+   * Period of the sweep that settles lead-form submissions a crash left received, in ms; it takes
+   * those older than one period (a live request settles its own within it).
+   */
+  LEAD_SWEEP_MS: z.coerce.number().int().min(1000).default(10_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

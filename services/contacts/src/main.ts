@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { pace, runService } from "@crafter/kit";
+import { pace, periodicJob, runService } from "@crafter/kit";
 import { createBillingPlans } from "./clients/plans";
 import { configSchema } from "./config";
 import type { ContactsDeps } from "./deps";
@@ -13,6 +13,7 @@ import { createStores } from "./store";
 import { resumeConsentAsks } from "./usecases/consent-asks";
 import { startDateTokenBackfill } from "./usecases/date-tokens";
 import { failImport, resumeImports, runImport } from "./usecases/imports";
+import { settleUnsettled } from "./usecases/leads";
 
 await runService({
   name: "contacts",
@@ -60,8 +61,22 @@ await runService({
       logger,
       now: () => new Date(),
     };
+    // Lead-form submissions a crash left received (their contact, interaction or double opt-in not yet
+    // written) are settled by a periodic sweep, in one replica per occurrence.
+    const leadSweep = periodicJob({
+      redisUrl: config.REDIS_URL,
+      namespace: config.CRAFTER_NAMESPACE,
+      logger,
+      queue: "lead-submission-sweep",
+      everyMs: config.LEAD_SWEEP_MS,
+      run: async () => {
+        const settled = await settleUnsettled(deps, config.LEAD_SWEEP_MS);
+        if (settled > 0) logger.info({ settled }, "lead submissions settled after a crash");
+      },
+    });
     return {
       async background() {
+        await leadSweep.start();
         importQueue.start(
           (importId, run) => runImport(deps, importId, run),
           (importId, error) => failImport(deps, importId, error),
@@ -82,7 +97,10 @@ await runService({
       publishes: events.topics,
       outbox: stores.outbox,
       consumers: contactsConsumers(config.CRAFTER_NAMESPACE, deps),
-      onStop: () => importQueue.close(),
+      onStop: async () => {
+        await leadSweep.close();
+        await importQueue.close();
+      },
     };
   },
 });

@@ -107,7 +107,8 @@ export function createApp(
   const publicCors = cors({
     origin: "*",
     methods: ["GET", "POST", "PUT"],
-    allowedHeaders: ["content-type"],
+    // Idempotency-Key: a form's retry after a failure is the same submission.
+    allowedHeaders: ["content-type", "idempotency-key"],
     maxAge: 600,
   });
   const mountDeps = { verify, clients, idempotency: new Idempotency(redis), acting };

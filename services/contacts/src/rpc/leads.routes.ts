@@ -95,7 +95,11 @@ export function leadsRoutes(deps: ContactsDeps): (router: ConnectRouter) => void
         return { form: toForm(form), userId: form.userId, projectId: form.projectId };
       },
       async submitLeadForm(req) {
-        return submitLeadForm(deps, { formId: req.formId, values: (req.values ?? {}) as Record<string, unknown> });
+        return submitLeadForm(deps, {
+          formId: req.formId,
+          values: (req.values ?? {}) as Record<string, unknown>,
+          submissionKey: req.submissionKey || undefined,
+        });
       },
       async confirmConsent(req) {
         return confirmConsent(deps, req.token);

@@ -20,18 +20,24 @@ export interface LeadFormDoc extends LeadFormContent {
 }
 
 /**
- * One visitor's submission, appended. It carries the double opt-in's ContactConsentRequested and,
- * once confirmed, LeadCaptured (outbox), so each is published with the write that causes it.
+ * One visitor's submission, appended first (`received`, its contact not yet made or updated), then
+ * settled once: its contact, and ContactConsentRequested when the double opt-in is sent. Once
+ * confirmed it carries LeadCaptured. Its events ride in its outbox, published with the write that
+ * causes them.
  */
 export interface SubmissionDoc {
   _id: string;
   formId: string;
   userId: string;
   projectId: string;
+  /** "" while `received`. */
   contactId: string;
   email: string;
   values: Record<string, string | boolean>;
-  status: "pending" | "confirmed";
+  /** The contact fields the values gave, checked (what settling applies). */
+  fields?: Record<string, unknown>;
+  /** received: stored, its contact and interaction maybe not yet; pending: settled, the double opt-in sent; confirmed. */
+  status: "received" | "pending" | "confirmed";
   createdAt: Date;
   confirmedAt?: Date;
   outbox: OutboxEntry[];
@@ -70,9 +76,10 @@ const submissionSchema = new Schema<SubmissionDoc>(
     formId: { type: String, required: true },
     userId: { type: String, required: true },
     projectId: { type: String, default: "" },
-    contactId: { type: String, required: true },
+    contactId: { type: String, default: "" },
     email: { type: String, required: true },
     values: { type: Schema.Types.Mixed, default: () => ({}) },
+    fields: Schema.Types.Mixed,
     status: { type: String, required: true },
     createdAt: { type: Date, required: true },
     confirmedAt: Date,
@@ -82,6 +89,8 @@ const submissionSchema = new Schema<SubmissionDoc>(
   { collection: "lead_submissions", versionKey: false, minimize: false },
 );
 submissionSchema.index({ formId: 1 });
+// The sweep that settles submissions a crash left `received` reads them by equality.
+submissionSchema.index({ status: 1 });
 
 export function leadFormModel(connection: Connection): Model<LeadFormDoc> {
   return modelOn<LeadFormDoc>(connection, "LeadForm", formSchema);
@@ -119,9 +128,49 @@ export class LeadRepository {
       .lean<LeadFormDoc>();
   }
 
-  async addSubmission(doc: Omit<SubmissionDoc, "outbox" | "outboxMinute">, events: OutboxEntry[]): Promise<void> {
-    const minute = events[0] ? { outboxMinute: outboxMinuteOf(events[0].time) } : {};
-    await this.submissions.create({ ...doc, outbox: events, ...minute });
+  /**
+   * Records a submission as received, once per `_id`. @returns the stored one: this one, or the one
+   * a retry with the same key stored before.
+   */
+  async receive(
+    doc: Omit<SubmissionDoc, "outbox" | "outboxMinute" | "status" | "contactId">,
+  ): Promise<StoredSubmission> {
+    const received: StoredSubmission = { ...doc, contactId: "", status: "received" };
+    if (await insertOnce(this.submissions, { ...received, outbox: [] })) return received;
+    const stored = await this.submission(doc._id);
+    if (!stored) throw new Error(`submission ${doc._id} neither inserted nor found`);
+    return stored;
+  }
+
+  /**
+   * Settles a received submission with its contact and events. Only a `received` one changes, so
+   * a second settler (a retry, the sweep) adds nothing; were two to race past that filter, their
+   * events have the same ids (consumers deduplicate). @returns whether this call settled it.
+   */
+  async settle(
+    id: string,
+    contactId: string,
+    status: "pending" | "confirmed",
+    events: OutboxEntry[],
+  ): Promise<boolean> {
+    const set: Record<string, unknown> = { contactId, status };
+    if (events[0]) set.outboxMinute = outboxMinuteOf(events[0].time);
+    const result = await this.submissions.updateOne(
+      { _id: id, status: "received" },
+      events.length > 0 ? { $set: set, $push: { outbox: { $each: events } } } : { $set: set },
+    );
+    return result.matchedCount === 1;
+  }
+
+  /** Forgets a received submission that cannot be settled (its contact is over the plan's limit). */
+  async drop(id: string): Promise<void> {
+    await this.submissions.deleteOne({ _id: id, status: "received" });
+  }
+
+  /** Submissions still `received` that were stored before `before` (a crash left them), at most `limit`. */
+  async unsettled(before: Date, limit: number): Promise<StoredSubmission[]> {
+    const docs = await this.submissions.find({ status: "received" }, { outbox: 0 }).lean<StoredSubmission[]>();
+    return docs.filter((d) => d.createdAt < before).slice(0, limit);
   }
 
   submission(id: string): Promise<StoredSubmission | null> {
@@ -145,7 +194,10 @@ export class LeadRepository {
 
   /** One page of a form's submissions, newest first (the set is one form's, narrowed by equality). */
   async page(formId: string, page: number, pageSize: number): Promise<{ items: StoredSubmission[]; count: number }> {
-    const all = await this.submissions.find({ formId }, { outbox: 0 }).lean<StoredSubmission[]>();
+    // Received ones are not settled yet (a moment, or until the sweep after a crash): no contact to show.
+    const all = (await this.submissions.find({ formId }, { outbox: 0 }).lean<StoredSubmission[]>()).filter(
+      (s) => s.status !== "received",
+    );
     all.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
     return { items: all.slice((page - 1) * pageSize, page * pageSize), count: all.length };
   }

@@ -130,8 +130,17 @@ export class TimelineRepository {
     return docs.sort((a, b) => a.at.getTime() - b.at.getTime());
   }
 
-  async appendInteraction(doc: Omit<InteractionDoc, "_id">): Promise<InteractionDoc> {
-    return (await this.interactions.create(doc)).toObject() as InteractionDoc;
+  /**
+   * Appends an interaction. One given an `_id` (a lead-form submission's) that is already there is
+   * left as it is: appending it again (a retried or recovered submission) adds nothing.
+   */
+  async appendInteraction(doc: Omit<InteractionDoc, "_id"> & { _id?: string }): Promise<InteractionDoc> {
+    try {
+      return (await this.interactions.create(doc)).toObject() as InteractionDoc;
+    } catch (error) {
+      if (!doc._id || !isDuplicateKey(error)) throw error;
+      return { ...doc, _id: doc._id };
+    }
   }
 
   /** Newest first (sorted here: the set is one contact's, narrowed by indexed equality). */

@@ -370,8 +370,11 @@ export async function recordInteraction(
   type: string,
   note: string,
   at: Date,
+  /** Given (a lead-form submission's), the interaction is recorded once however often this runs. */
+  id?: string,
 ): Promise<InteractionDoc> {
   const interaction = await deps.stores.timeline.appendInteraction({
+    ...(id ? { _id: id } : {}),
     userId: scope.userId,
     projectId: scope.projectId,
     contactId,

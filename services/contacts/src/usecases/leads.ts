@@ -1,4 +1,5 @@
-import { appError, badRequest, type Caller } from "@crafter/kit";
+import { createHash } from "node:crypto";
+import { appError, badRequest, type Caller, isAppError } from "@crafter/kit";
 import type { ContactsDeps } from "../deps";
 import { type ContactFields, checkContactFields, isConsentStatus } from "../domain/contact";
 import {
@@ -76,7 +77,8 @@ export async function getPublicForm(deps: Pick<Deps, "stores">, formId: string):
 /**
  * Creates a contact (source "lead form", consent pending) or updates the one with that email, or,
  * for a contact the plan has no room for, refuses (LEAD_CAPTURE_FULL). Shared by the form and the
- * assistant. @returns the contact and whether it is new.
+ * assistant. `contactId`: the id a new contact gets (a submission's own, so that settling it again
+ * finds the contact it made instead of making another). @returns the contact and whether it is new.
  */
 export async function captureContact(
   deps: Deps,
@@ -84,11 +86,14 @@ export async function captureContact(
   fields: ContactFields,
   source: "lead form" | "lead assistant",
   signal?: AbortSignal,
+  contactId?: string,
 ): Promise<{ contact: StoredContact; created: boolean }> {
   const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
   const custom = customDefinitions(settings);
   const existing = await deps.stores.contacts.byEmail(scope, fields.email);
   if (existing) {
+    // A contact this submission made before a crash: its consent change may be missing (keyed, so appended once).
+    if (contactId && existing._id === contactId) await appendCaptureConsent(deps, scope, existing, source);
     // Anyone who knows the email can post it: only the fields the contact has empty are filled;
     // names, tags, type and consent stay as the owner or the contact left them.
     const fill = fillEmptyFields(stateOf(existing), fields);
@@ -101,25 +106,56 @@ export async function captureContact(
   const { room } = await profileRoom(deps, scope.userId, signal);
   if (room <= 0) throw appError("LEAD_CAPTURE_FULL");
   const now = deps.now();
-  const doc = newContactDoc(scope, fields, source, "pending", now, custom);
+  const doc = {
+    ...newContactDoc(scope, fields, source, "pending", now, custom),
+    ...(contactId ? { _id: contactId } : {}),
+  };
   if (!(await deps.stores.contacts.insert(doc, deps.events.created(refOf(doc), source, "pending")))) {
-    // Another submission with this email won the insert: update that one instead.
-    return captureContact(deps, scope, fields, source, signal);
+    // Another submission with this email won the insert (or this one's, before a crash): update that one instead.
+    return captureContact(deps, scope, fields, source, signal, contactId);
   }
-  await deps.stores.timeline.appendConsent(scope, doc._id, "pending", source, now);
+  await appendCaptureConsent(deps, scope, doc, source);
   deps.kick();
   return { contact: doc, created: true };
 }
 
+/** The consent change of a captured contact, keyed by the contact (appended again, it adds nothing). */
+async function appendCaptureConsent(
+  deps: Deps,
+  scope: Scope,
+  contact: Pick<StoredContact, "_id" | "createdAt">,
+  source: string,
+): Promise<void> {
+  await deps.stores.timeline.appendConsents([
+    {
+      _id: `capture:${contact._id}`,
+      ...scope,
+      contactId: contact._id,
+      status: "pending",
+      source,
+      at: contact.createdAt,
+    },
+  ]);
+}
+
+/** A UUID (v5-shaped) derived from `parts`: the same parts, the same id. */
+function derivedId(...parts: string[]): string {
+  const hex = createHash("sha256").update(parts.join("\u0000")).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /**
  * A visitor's submission: values checked against the form (errors as `values.<key>`, nothing stored
- * on an error), the contact created or updated, the submission recorded with ContactConsentRequested
- * (the signed confirm link; notifications emails it) unless the contact is already subscribed.
+ * on an error), then recorded as received before anything else, then settled (`settleSubmission`):
+ * the contact made or updated, the interaction, the double opt-in. `submissionKey` (the request's
+ * Idempotency-Key) makes a retry the same submission: a retry after a failure settles the one
+ * stored, and never makes a second. A crash at any step leaves a received submission that a retry
+ * or the sweep (`settleUnsettled`) settles, each step applied once.
  * @throws NOT_FOUND, CR_ERR_BAD_REQUEST, LEAD_CAPTURE_FULL.
  */
 export async function submitLeadForm(
   deps: Deps,
-  input: { formId: string; values: Record<string, unknown> },
+  input: { formId: string; values: Record<string, unknown>; submissionKey?: string },
 ): Promise<{ thankYouMessage: string }> {
   const form = await getPublicForm(deps, input.formId);
   const scope = { userId: form.userId, projectId: form.projectId };
@@ -128,41 +164,97 @@ export async function submitLeadForm(
   const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
   const checked = checkContactFields(given.value, { customFields: customDefinitions(settings), contactTypes: [] });
   if (!checked.ok) throw badRequest(asValueErrors(checked.fields));
-  const { contact } = await captureContact(deps, scope, checked.value, "lead form");
-  const now = deps.now();
-  await recordInteraction(deps, scope, contact._id, FORM_INTERACTION, `Submitted the form "${form.title}"`, now);
-  const submissionId = crypto.randomUUID();
-  const needsConfirm = contact.consent !== "subscribed" && contact.consent !== "complained";
-  const token = signLinkToken(deps.links.secret, {
-    kind: "confirm",
-    submissionId,
-    exp: Math.floor(now.getTime() / 1000) + CONFIRM_TTL_S,
-  });
-  const doc = {
-    _id: submissionId,
+  const submission = await deps.stores.leads.receive({
+    _id: input.submissionKey ? derivedId("lead-submission", form._id, input.submissionKey) : crypto.randomUUID(),
     formId: form._id,
     ...scope,
-    contactId: contact._id,
-    email: contact.email,
+    email: checked.value.email,
     values: given.values,
-    status: needsConfirm ? ("pending" as const) : ("confirmed" as const),
-    createdAt: now,
-  };
-  await deps.stores.leads.addSubmission(
-    doc,
-    needsConfirm
-      ? [
-          deps.events.consentRequested(
-            refOf(contact),
-            contact.firstName,
-            { confirmUrl: confirmLink(deps.links.origin, token), preferencesUrl: preferencesOf(deps, contact) },
-            form.title,
-          ),
-        ]
-      : [],
-  );
-  if (needsConfirm) deps.kick();
+    fields: checked.value as unknown as Record<string, unknown>,
+    createdAt: deps.now(),
+  });
+  await settleSubmission(deps, submission, form);
   return { thankYouMessage: form.thankYouMessage };
+}
+
+/**
+ * Settles a received submission, each step idempotent: the contact (a new one gets an id derived
+ * from the submission; an existing one only has its empty fields filled), the interaction (its id
+ * derived from the submission), then the submission itself, once, with ContactConsentRequested
+ * (an id derived from the submission) unless the contact has consent already. A settled one is
+ * left as it is. A contact over the plan's limit: the submission is dropped, LEAD_CAPTURE_FULL.
+ */
+export async function settleSubmission(deps: Deps, submission: StoredSubmission, form: LeadFormDoc): Promise<void> {
+  if (submission.status !== "received") return;
+  const scope = { userId: submission.userId, projectId: submission.projectId };
+  const fields = restoreFields(submission.fields ?? { email: submission.email });
+  let contact: StoredContact;
+  try {
+    ({ contact } = await captureContact(
+      deps,
+      scope,
+      fields,
+      "lead form",
+      undefined,
+      derivedId("lead-contact", submission._id),
+    ));
+  } catch (error) {
+    if (isAppError(error) && error.code === "LEAD_CAPTURE_FULL") await deps.stores.leads.drop(submission._id);
+    throw error;
+  }
+  await recordInteraction(
+    deps,
+    scope,
+    contact._id,
+    FORM_INTERACTION,
+    `Submitted the form "${form.title}"`,
+    submission.createdAt,
+    derivedId("lead-interaction", submission._id),
+  );
+  const needsConfirm = contact.consent !== "subscribed" && contact.consent !== "complained";
+  const events = [];
+  if (needsConfirm) {
+    const token = signLinkToken(deps.links.secret, {
+      kind: "confirm",
+      submissionId: submission._id,
+      exp: Math.floor(deps.now().getTime() / 1000) + CONFIRM_TTL_S,
+    });
+    const event = deps.events.consentRequested(
+      refOf(contact),
+      contact.firstName,
+      { confirmUrl: confirmLink(deps.links.origin, token), preferencesUrl: preferencesOf(deps, contact) },
+      form.title,
+    );
+    events.push({ ...event, id: derivedId("lead-consent-requested", submission._id) });
+  }
+  if (await deps.stores.leads.settle(submission._id, contact._id, needsConfirm ? "pending" : "confirmed", events)) {
+    if (needsConfirm) deps.kick();
+  }
+}
+
+/** The checked contact fields as stored in a submission (dates come back as dates or strings). */
+function restoreFields(stored: Record<string, unknown>): ContactFields {
+  const fields = { ...stored } as unknown as ContactFields;
+  if (typeof stored.customerSince === "string") fields.customerSince = new Date(stored.customerSince);
+  return fields;
+}
+
+/** Settles what a crash left received for over `olderThanMs` (at most 100 a call). @returns how many it settled. */
+export async function settleUnsettled(deps: Deps, olderThanMs = 30_000): Promise<number> {
+  const waiting = await deps.stores.leads.unsettled(new Date(deps.now().getTime() - olderThanMs), 100);
+  let settled = 0;
+  for (const submission of waiting) {
+    const form = await deps.stores.leads.byId(submission.formId);
+    try {
+      if (!form) await deps.stores.leads.drop(submission._id);
+      else await settleSubmission(deps, submission, form);
+      settled++;
+    } catch (error) {
+      if (!isAppError(error) || error.code !== "LEAD_CAPTURE_FULL")
+        deps.logger.warn({ err: error, submissionId: submission._id }, "lead submission not settled; retried later");
+    }
+  }
+  return settled;
 }
 
 /** The contact's sealed preference centre link (expires after CONTACT_LINK_TTL_S). */

@@ -3,7 +3,7 @@ import { hitRateLimit, type RateLimitPolicy, type Redis, rateLimitedError } from
 import type { Request } from "express";
 import { z } from "zod";
 import { toLeadFormJson } from "../domain/leads";
-import { defineRoute, type RouteDef } from "../http/registry";
+import { defineRoute, IDEMPOTENCY_HEADER, type RouteDef } from "../http/registry";
 import { id, jsonObject } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 import { leadFormSchema } from "./leads.routes";
@@ -88,9 +88,10 @@ export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] 
       tag: "public",
       summary: "Submit a lead form",
       description:
-        "Creates or updates the contact (source lead form, consent pending) and emails a confirmation link (double opt-in). `website` is a honeypot: people leave it empty; a filled one is answered like a success and nothing is stored. Field errors come as `values.<key>`. Rate-limited per IP and per form.",
+        "Records the submission, then creates the contact (source lead form, consent pending) or fills only the empty fields of the one with that email, records the submission on its timeline and emails a confirmation link (double opt-in) unless it has consent already. Send an `Idempotency-Key` (a new one per filled-in form) and retry with it after a failure: the retry is the same submission, never a second one. `website` is a honeypot: people leave it empty; a filled one is answered like a success and nothing is stored. Field errors come as `values.<key>`. Rate-limited per IP and per form.",
       auth: "public",
       crossOrigin: true,
+      idempotent: true,
       params: z.object({ formId: id("formId") }),
       body: z.object({
         values: jsonObject("values"),
@@ -108,7 +109,12 @@ export function publicContactsRoutes({ clients, redis }: RouteDeps): RouteDef[] 
           const { form } = await leads.getPublicForm({ formId: params.formId });
           return { thankYouMessage: form?.thankYouMessage ?? "" };
         }
-        return leads.submitLeadForm({ formId: params.formId, values: body.values as JsonObject });
+        const key = req.headers[IDEMPOTENCY_HEADER];
+        return leads.submitLeadForm({
+          formId: params.formId,
+          values: body.values as JsonObject,
+          submissionKey: typeof key === "string" ? key : "",
+        });
       },
     }),
     defineRoute({
