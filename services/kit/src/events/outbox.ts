@@ -140,6 +140,8 @@ function publishedModel(connection: Connection): Model<PublishedMarker> {
  * publishes again; consumers deduplicate by `ce_id`. Entries stay in their document (a handful per
  * aggregate).
  */
+/** Marker reads in flight at once per document. */
+const MARKER_READS = 16;
 /** Markers written in one insert: a crash before it publishes at most this many entries again. */
 const MARKER_BATCH = 100;
 /** Entry ids a relay remembers having marked (about 4 MB at 100,000). */
@@ -214,11 +216,18 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       // a big write finds the same documents again within the minute). The others: one read by
       // `_id` per entry: `_id` equality is pushed down but not `$in` (ADR 0001), which read the
       // whole (ever-growing) marker collection once per document and held a restarted relay for minutes.
+      // At most MARKER_READS at once: each holds a database connection, and a document may carry
+      // a thousand entries (an import's batch).
       const unknown = entries.filter((entry) => !markedHere.has(entry.id));
-      const markers = await Promise.all(
-        unknown.map((entry) => published.findById(entry.id, { _id: 1 }).lean<{ _id: string }>()),
-      );
-      const done = new Set(markers.flatMap((marker) => (marker ? [marker._id] : [])));
+      const done = new Set<string>();
+      for (let at = 0; at < unknown.length; at += MARKER_READS) {
+        const markers = await Promise.all(
+          unknown
+            .slice(at, at + MARKER_READS)
+            .map((entry) => published.findById(entry.id, { _id: 1 }).lean<{ _id: string }>()),
+        );
+        for (const marker of markers) if (marker) done.add(marker._id);
+      }
       for (const entry of entries) if (markedHere.has(entry.id)) done.add(entry.id);
       tally.pending += entries.filter((entry) => !done.has(entry.id)).length;
       /** Published, their markers not yet written (written together, at most MARKER_BATCH at a time). */
