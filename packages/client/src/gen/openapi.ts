@@ -2186,7 +2186,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a lead form
-         * @description Creates or updates the contact (source lead form, consent pending) and emails a confirmation link (double opt-in). `website` is a honeypot: people leave it empty; a filled one is answered like a success and nothing is stored. Field errors come as `values.<key>`. Rate-limited per IP and per form.
+         * @description Records the submission, then creates the contact (source lead form, consent pending) or fills only the empty fields of the one with that email, records the submission on its timeline and emails a confirmation link (double opt-in) unless it has consent already. Send an `Idempotency-Key` (a new one per filled-in form) and retry with it after a failure: the retry is the same submission, never a second one. `website` is a honeypot: people leave it empty; a filled one is answered like a success and nothing is stored. Field errors come as `values.<key>`. Rate-limited per IP and per form.
          */
         post: operations["postApiPublicFormsFormIdSubmissions"];
         delete?: never;
@@ -21133,7 +21133,10 @@ export interface operations {
     postApiPublicFormsFormIdSubmissions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body replays the first answer for 24 hours; with another body → 422. */
+                "idempotency-key"?: string;
+            };
             path: {
                 formId: string;
             };
@@ -21156,6 +21159,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Set on a replayed answer. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21197,6 +21202,15 @@ export interface operations {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
+            /** @description Conflict: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
             /** @description Body too large: CR_ERR_BAD_REQUEST */
             413: {
                 headers: {
@@ -21208,6 +21222,15 @@ export interface operations {
             };
             /** @description Unsupported media type or encoding: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Unprocessable: IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
