@@ -1,7 +1,7 @@
 import { Flex, Input, Pagination, Select } from "antd";
 import type { ReactNode } from "react";
+import { type Asset, type AssetFilter, type AssetType, useAssets } from "../../api/media";
 import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
-import { type Asset, type AssetFilter, type AssetType, useAssets } from "./api";
 
 export const SOURCE_OPTIONS = [
   { value: "", label: "All sources" },

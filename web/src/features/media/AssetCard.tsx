@@ -1,7 +1,7 @@
 import { CustomerServiceOutlined, PlayCircleOutlined } from "@ant-design/icons";
 import { Card, Tag, Typography } from "antd";
 import type { ReactNode } from "react";
-import type { Asset } from "./api";
+import type { Asset } from "../../api/media";
 import { assetDetails } from "./asset-details";
 
 /** The picture of an asset: its thumbnail, a video poster, or an audio player. */

@@ -7,11 +7,19 @@ import { useSearchParams } from "react-router-dom";
 import { useSWRConfig } from "swr";
 import { z } from "zod";
 import { useFeature } from "../../api/hooks/app";
+import {
+  ASSET_TYPES,
+  type Asset,
+  type AssetType,
+  deleteAsset,
+  downloadUrl,
+  isAssetListKey,
+  renameAsset,
+} from "../../api/media";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { AssetBrowser, type BrowserState } from "./AssetBrowser";
 import { AssetCard } from "./AssetCard";
-import { ASSET_TYPES, type Asset, type AssetType, deleteAsset, downloadUrl, isAssetListKey, renameAsset } from "./api";
 import { ImageEditModal } from "./ImageEditPanel";
 import { ImageSelectModal } from "./ImageSelectModal";
 import { MEDIA_PAGES } from "./paths";

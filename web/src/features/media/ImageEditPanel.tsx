@@ -18,7 +18,6 @@ import {
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useSWRConfig } from "swr";
 import { errorMessage } from "../../api/errors";
-import { notify } from "../../shared/notify";
 import {
   type Asset,
   EXPORT_DEFAULTS,
@@ -31,7 +30,8 @@ import {
   type Operation,
   previewEdit,
   saveEdit,
-} from "./api";
+} from "../../api/media";
+import { notify } from "../../shared/notify";
 import { CROP_PRESETS, type CropPreset, presetOperations, sizeAfter } from "./crops";
 import { FONTS } from "./designer/model";
 

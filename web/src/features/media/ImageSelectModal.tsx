@@ -1,10 +1,10 @@
 import { Button, Flex, Input, Modal, Pagination, Segmented, Tabs, Typography } from "antd";
 import { useState } from "react";
 import { useFeature } from "../../api/hooks/app";
+import { ASSET_TYPES, type Asset, type AssetType, isStock, trackStockChoice, useStock } from "../../api/media";
 import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import { AssetBrowser, type BrowserState } from "./AssetBrowser";
 import { AssetCard } from "./AssetCard";
-import { ASSET_TYPES, type Asset, type AssetType, isStock, trackStockChoice, useStock } from "./api";
 import { ImageEditPanel } from "./ImageEditPanel";
 import { UploadButton, UploadList } from "./UploadButton";
 import { useUploads } from "./uploads";

@@ -1,6 +1,6 @@
 import { CloseOutlined, UploadOutlined } from "@ant-design/icons";
 import { Button, Flex, Progress, Typography, Upload } from "antd";
-import type { Asset } from "./api";
+import type { Asset } from "../../api/media";
 import type { UploadItem } from "./uploads";
 
 /** The accepted picker types (the server decides by content). */

@@ -1,4 +1,4 @@
-import type { Operation } from "./api";
+import type { Operation } from "../../api/media";
 
 /**
  * The crops image select viewer's presets: one output size per network placement, and the pure

@@ -1,4 +1,4 @@
-import type { Asset } from "./api";
+import type { Asset } from "../../api/media";
 
 /**
  * What a craft step's result holds of media, read tolerantly: the media action kinds
@@ -92,6 +92,8 @@ export function itemAsAsset(item: MediaItem): Asset | null {
     thumbnailUrl: item.thumbnailUrl ?? item.url,
     variants: [],
     profileIds: [],
+    projectId: "",
+    label: "",
     createdAt: "",
   };
 }

@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from "react";
 import { useSWRConfig } from "swr";
 import { errorMessage } from "../../api/errors";
-import { type Asset, isAssetListKey, kindOfFile, MAX_BYTES, uploadAsset, uploadVideo } from "./api";
+import { type Asset, isAssetListKey, kindOfFile, MAX_BYTES, uploadAsset, uploadVideo } from "../../api/media";
 
 /** One file on its way up: the spec's upload progress, and the current uploading video's id. */
 export interface UploadItem {

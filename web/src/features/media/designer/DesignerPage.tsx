@@ -32,23 +32,22 @@ import type Konva from "konva";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Ellipse, Image as KonvaImage, Layer, Rect, Stage, Text, Transformer } from "react-konva";
 import { useSearchParams } from "react-router-dom";
-import useSWR, { useSWRConfig } from "swr";
-import { api, fetcher } from "../../../api/api";
+import { useSWRConfig } from "swr";
 import { useFeature } from "../../../api/hooks/app";
-import { countLabel } from "../../../shared/format";
-import { notify } from "../../../shared/notify";
-import { ErrorState, FullPageSpin } from "../../../shared/states";
 import {
   type Asset,
   createDesign,
-  type DesignDocument,
   exportDesign,
+  generateImage,
   isAssetListKey,
-  mediaKeys,
   putDesignImage,
   saveBlob,
   updateDesign,
-} from "../api";
+  useDesign,
+} from "../../../api/media";
+import { countLabel } from "../../../shared/format";
+import { notify } from "../../../shared/notify";
+import { ErrorState, FullPageSpin } from "../../../shared/states";
 import { ImageSelectModal } from "../ImageSelectModal";
 import { loadDesignerFonts } from "./fonts";
 import {
@@ -229,7 +228,7 @@ export default function DesignerPage() {
   const enabled = useFeature("visual_designer");
   const [params] = useSearchParams();
   const id = params.get("id");
-  const { data, error, mutate } = useSWR<DesignDocument>(id ? mediaKeys.design(id) : null, fetcher);
+  const { data, error, mutate } = useDesign(id);
   if (!enabled) {
     return (
       <Result
@@ -259,16 +258,6 @@ export interface DesignerProps {
   /** Image prompts (a craft's brief) to generate an image from, through the media service. */
   prompts?: readonly string[];
   saveLabel?: string;
-}
-
-/** `POST /api/media/images/generate`: an image in the page's size (the plan's AI images and credits apply). */
-function generateImage(prompt: string, width: number, height: number, headline: string, colors: string[]) {
-  return api.post<Asset>("/api/media/images/generate", {
-    prompt,
-    size: `${width}x${height}`,
-    ...(headline ? { headline: headline.slice(0, 120) } : {}),
-    ...(colors.length ? { colors } : {}),
-  });
 }
 
 export function Designer({ initial, savedId, onSaved, prompts = [], saveLabel = "Save" }: DesignerProps) {

@@ -1,8 +1,8 @@
 import { PictureOutlined } from "@ant-design/icons";
 import { Button, Flex, Input, Typography } from "antd";
 import { useState } from "react";
+import { publishAsset } from "../../../api/media";
 import { notify } from "../../../shared/notify";
-import { publishAsset } from "../../media/api";
 import { ImageSelectModal } from "../../media/ImageSelectModal";
 
 /** A signed media URL (`/media/<key>?exp=…&sig=…`): it stops working after a few hours. */

@@ -1,5 +1,4 @@
 import {
-  type AssetSource,
   type AssetType,
   EXPORT_DEFAULTS,
   type ExportFormat,
@@ -8,9 +7,10 @@ import {
   VIDEO_CHUNK_BYTES,
 } from "@crafter/media-language";
 import useSWR from "swr";
-import { api, fetcher } from "../../api/api";
-import { envelopeResult } from "../../api/client";
-import { ApiError } from "../../api/errors";
+import { api, fetcher, http } from "./api";
+import { envelopeResult } from "./client";
+import type { BodyOf, Page, ResultOf, Schema } from "./contract";
+import { ApiError } from "./errors";
 
 /**
  * The media REST routes of docs/second-half-contract.md ("Media REST"), as the web uses them.
@@ -31,45 +31,10 @@ export {
   type Operation,
 } from "@crafter/media-language";
 
-export interface AssetVariant {
-  name: string;
-  url: string;
-  width: number;
-  height: number;
-}
-
-export interface Asset {
-  id: string;
-  type: AssetType;
-  source: AssetSource | string;
-  name: string;
-  mime: string;
-  /** Bytes. */
-  size: number;
-  width?: number;
-  height?: number;
-  durationMs?: number;
-  /** Signed, expiring `/media/<key>?exp&sig`. */
-  url: string;
-  thumbnailUrl: string;
-  variants: AssetVariant[];
-  profileType?: string;
-  profileIds: string[];
-  /** Where it came from, e.g. "composed, not generated" (the offline composer). */
-  label?: string;
-  createdAt: string;
-}
-
-export interface PageMeta {
-  count: number;
-  currentPage: number;
-  totalPages: number;
-}
-
-export interface Paged<T> {
-  result: T[];
-  meta: PageMeta;
-}
+export type Asset = Schema<"Asset">;
+export type AssetVariant = Asset["variants"][number];
+export type { Page as Paged } from "./contract";
+export type PageMeta = Page<unknown>["meta"];
 
 export interface AssetFilter {
   type?: AssetType;
@@ -111,21 +76,11 @@ export function isAssetListKey(key: unknown): boolean {
 }
 
 export function useAssets(filter: AssetFilter, enabled = true) {
-  return useSWR<Paged<Asset>>(enabled ? mediaKeys.assets(filter) : null, fetcher, { keepPreviousData: true });
+  return useSWR<Page<Asset>>(enabled ? mediaKeys.assets(filter) : null, fetcher, { keepPreviousData: true });
 }
 
 /** A stock photo (Unsplash, or the system images shipped with Crafter). */
-export interface StockImage {
-  id: string;
-  description: string;
-  url: string;
-  thumbnailUrl: string;
-  width: number;
-  height: number;
-  author: string;
-  authorUrl: string;
-  source: "unsplash" | "system";
-}
+export type StockImage = ResultOf<"/api/media/stock", "get">["result"][number];
 
 type StockAnswer = { result: StockImage[]; meta?: PageMeta } & Partial<PageMeta>;
 
@@ -144,6 +99,8 @@ export function stockAsAsset(image: StockImage): Asset {
     thumbnailUrl: image.thumbnailUrl || image.url,
     variants: [],
     profileIds: [],
+    projectId: "",
+    label: "",
     createdAt: "",
   };
 }
@@ -179,7 +136,7 @@ export function isStock(asset: Pick<Asset, "id">): boolean {
 
 /** `GET /api/media/stock?q&page`, as assets; the page meta nested or flat. */
 export function useStock(q: string, page: number, enabled = true) {
-  return useSWR<Paged<Asset>>(
+  return useSWR<Page<Asset>>(
     enabled ? mediaKeys.stock(q, page) : null,
     async (path: string) => {
       const answer = await fetcher<StockAnswer>(path);
@@ -460,29 +417,38 @@ export function kindOfFile(file: Pick<File, "type">): AssetType | null {
   return null;
 }
 
-export { formatBytes, formatDuration } from "./asset-details";
+/** `POST /api/media/images/generate`: an image in the page's size (the plan's AI images and credits apply). */
+export function generateImage(prompt: string, width: number, height: number, headline: string, colors: string[]) {
+  return http.post("/api/media/images/generate", {
+    body: {
+      prompt,
+      size: `${width}x${height}`,
+      ...(headline ? { headline: headline.slice(0, 120) } : {}),
+      ...(colors.length ? { colors } : {}),
+    } as BodyOf<"/api/media/images/generate", "post">,
+  });
+}
 
 // ---- designs ----
 
-export interface DesignDocument {
-  id: string;
-  name: string;
-  width: number;
-  height: number;
-  stages: unknown;
-  updatedAt?: string;
-  createdAt?: string;
+export type DesignDocument = Schema<"Design">;
+/** What the designer saves: the document without what the server sets. */
+export type DesignInput = BodyOf<"/api/media/designs", "post">;
+
+/** One design (the designer page), or nothing while `id` is undefined. */
+export function useDesign(id: string | null | undefined) {
+  return useSWR<DesignDocument>(id ? mediaKeys.design(id) : null, fetcher);
 }
 
 export function useDesigns() {
-  return useSWR<Paged<DesignDocument> | DesignDocument[]>(mediaKeys.designs(), fetcher);
+  return useSWR<Page<DesignDocument> | DesignDocument[]>(mediaKeys.designs(), fetcher);
 }
 
-export function createDesign(design: Omit<DesignDocument, "id">): Promise<DesignDocument> {
+export function createDesign(design: DesignInput): Promise<DesignDocument> {
   return api.post<DesignDocument>(mediaKeys.designs(), design);
 }
 
-export function updateDesign(id: string, design: Omit<DesignDocument, "id">): Promise<DesignDocument> {
+export function updateDesign(id: string, design: DesignInput): Promise<DesignDocument> {
   return api.put<DesignDocument>(mediaKeys.design(id), design);
 }
 
