@@ -17,13 +17,13 @@ import {
 } from "antd";
 import { type ReactNode, useState } from "react";
 import { api } from "../../api/api";
+import { useTemplates } from "../../api/email";
 import { useCrafts } from "../../api/hooks/crafts";
 import { keys } from "../../api/keys";
 import type { Craft } from "../../api/types";
 import { notify } from "../../shared/notify";
 import { RichTextField } from "../../shared/rich-text/RichTextField";
 import { useBusinessTimeZone } from "../../shared/time-zone";
-import { useTemplates } from "../email/api";
 import {
   addStep,
   type DurationUnit,

@@ -3,9 +3,6 @@ import { App, Button, Card, Flex, Pagination, Popconfirm, Tabs, Tag, Typography 
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { useSWRConfig } from "swr";
-import { useFeature } from "../../api/hooks/app";
-import { LinkButton } from "../../shared/LinkButton";
-import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import {
   deleteTemplate,
   type EmailTemplate,
@@ -13,7 +10,10 @@ import {
   type TemplateKind,
   type TemplateScope,
   useTemplates,
-} from "./api";
+} from "../../api/email";
+import { useFeature } from "../../api/hooks/app";
+import { LinkButton } from "../../shared/LinkButton";
+import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import { designerPath } from "./paths";
 import "./email.css";
 

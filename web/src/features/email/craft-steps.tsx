@@ -2,12 +2,12 @@ import { BgColorsOutlined, PaperClipOutlined, PictureOutlined, UploadOutlined } 
 import { App, Button, Card, Flex, Image, List, Typography, Upload } from "antd";
 import { type ComponentType, useState } from "react";
 import { useNavigate } from "react-router-dom";
+import { createTemplate } from "../../api/email";
 import { errorMessage } from "../../api/errors";
 import { useSaveActionResult } from "../../api/hooks/crafts";
 import { type Asset, downloadUrl, uploadAsset } from "../../api/media";
 import type { CraftStep, StepResult } from "../../api/types";
 import { ImageSelectModal } from "../media/ImageSelectModal";
-import { createTemplate } from "./api";
 import { ATTACHMENT_TYPES, attachmentProblem } from "./attachments";
 import { craftToMjml, finalDraft } from "./craft-to-mjml";
 import { designerPath } from "./paths";

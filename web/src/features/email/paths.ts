@@ -1,4 +1,4 @@
-import type { TemplateKind } from "./api";
+import type { TemplateKind } from "../../api/email";
 
 /** The email area's pages. */
 export const EMAIL_PAGES = {

@@ -30,16 +30,6 @@ import { Controller, useForm } from "react-hook-form";
 import { useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { useSWRConfig } from "swr";
 import { z } from "zod";
-import { errorMessage } from "../../../api/errors";
-import { useAccount } from "../../../api/hooks/app";
-import { useCraft, useCrafts } from "../../../api/hooks/crafts";
-import { FormField } from "../../../shared/FormField";
-import { LinkButton } from "../../../shared/LinkButton";
-import { EmptyState, ErrorState, FullPageSpin, LoadingBlock } from "../../../shared/states";
-import { useBusinessTimeZone } from "../../../shared/time-zone";
-import { ApprovalStateTag, ApprovalSummary, ApprovalTag, ShareForApprovalButton } from "../../approvals/ApprovalPanel";
-import { STATE_LABEL, useApprovalStates } from "../../approvals/approval-api";
-import { SenderNotice } from "../../sender/SenderNotice";
 import {
   type Campaign,
   campaignApi,
@@ -51,7 +41,17 @@ import {
   useRecipients,
   useSegments,
   useTemplates,
-} from "../api";
+} from "../../../api/email";
+import { errorMessage } from "../../../api/errors";
+import { useAccount } from "../../../api/hooks/app";
+import { useCraft, useCrafts } from "../../../api/hooks/crafts";
+import { FormField } from "../../../shared/FormField";
+import { LinkButton } from "../../../shared/LinkButton";
+import { EmptyState, ErrorState, FullPageSpin, LoadingBlock } from "../../../shared/states";
+import { useBusinessTimeZone } from "../../../shared/time-zone";
+import { ApprovalStateTag, ApprovalSummary, ApprovalTag, ShareForApprovalButton } from "../../approvals/ApprovalPanel";
+import { STATE_LABEL, useApprovalStates } from "../../approvals/approval-api";
+import { SenderNotice } from "../../sender/SenderNotice";
 import { AddressWarning, useAddressMissing } from "../business-address";
 import { campaignPath, EMAIL_PAGES } from "../paths";
 import { CampaignPreview } from "./CampaignPreview";

@@ -1,8 +1,8 @@
 import { DesktopOutlined, MobileOutlined, ReloadOutlined } from "@ant-design/icons";
 import { Alert, Button, Card, Flex, Segmented, Select, Skeleton, Typography } from "antd";
 import { useState } from "react";
+import { useCampaignPreview } from "../../../api/email";
 import { ErrorState } from "../../../shared/states";
-import { useCampaignPreview } from "../api";
 import { audienceSummary } from "./campaign-form";
 
 type Device = "desktop" | "phone";

@@ -110,6 +110,9 @@ describe("the campaign composer's form", () => {
       stats: {} as never,
       createdAt: "",
       updatedAt: "",
+      html: "",
+      projectId: "p",
+      sendTimeBy: "business",
     });
     expect(form).toMatchObject({ source: "craft", craftId: "c", abEnabled: true, subjectB: "B", share: 15 });
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Campaign, CampaignInput, CampaignStatus } from "../api";
+import type { Campaign, CampaignInput, CampaignStatus } from "../../../api/email";
 
 /** The composer's form: what the user types, checked before anything is sent. */
 export const campaignFormSchema = z

@@ -7,19 +7,20 @@ import { Controller, useForm } from "react-hook-form";
 import { useNavigate, useParams } from "react-router-dom";
 import { useSWRConfig } from "swr";
 import { z } from "zod";
-import { errorMessage } from "../../../api/errors";
-import { FormField } from "../../../shared/FormField";
-import { ErrorState, FullPageSpin } from "../../../shared/states";
 import {
   createTemplate,
   type EmailTemplate,
+  emailKeys,
   isTemplateListKey,
   type RenderResult,
   renderMjml,
   type TemplateKind,
   updateTemplate,
   useTemplate,
-} from "../api";
+} from "../../../api/email";
+import { errorMessage } from "../../../api/errors";
+import { FormField } from "../../../shared/FormField";
+import { ErrorState, FullPageSpin } from "../../../shared/states";
 import { designerPath, galleryPath } from "../paths";
 import "../email.css";
 import { useBusinessProfile } from "../business-address";
@@ -66,7 +67,7 @@ function Designer({ template, kind }: { template: EmailTemplate; kind: TemplateK
         navigate(designerPath(kind, created.id), { replace: true });
       }
       await mutate(isTemplateListKey);
-      await mutate(`/api/email/templates/${encodeURIComponent(template.id)}`);
+      await mutate(emailKeys.template(template.id));
     } catch (failure) {
       message.error(errorMessage(failure));
     } finally {

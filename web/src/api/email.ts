@@ -1,43 +1,18 @@
 import useSWR from "swr";
-import { api, fetcher } from "../../api/api";
+import { api, fetcher } from "./api";
+import type { Page, ResultOf, Schema } from "./contract";
 
 /**
  * The email REST routes of docs/email-contract.md as the web uses them: templates and the MJML
- * render (this branch's gateway routes), campaigns (email-api's), segments (contacts').
+ * render, campaigns, segments (contacts'). Answers are typed by the gateway's OpenAPI document.
  */
 
-export type TemplateKind = "email" | "social";
-export type TemplateScope = "predefined" | "user" | "section";
-
-export interface EmailTemplate {
-  id: string;
-  kind: TemplateKind;
-  scope: TemplateScope;
-  name: string;
-  category: string;
-  thumbnailUrl?: string;
-  mjml: string;
-  html: string;
-  subject?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface PageMeta {
-  count: number;
-  currentPage: number;
-  totalPages: number;
-}
-
-export interface Paged<T> {
-  result: T[];
-  meta: PageMeta;
-}
-
-export interface RenderResult {
-  html: string;
-  errors: { line: number; message: string }[];
-}
+export type EmailTemplate = Schema<"EmailTemplate">;
+export type TemplateKind = EmailTemplate["kind"];
+export type TemplateScope = EmailTemplate["scope"];
+export type { Page as Paged } from "./contract";
+export type PageMeta = Page<unknown>["meta"];
+export type RenderResult = ResultOf<"/api/email/render", "post">;
 
 export const emailKeys = {
   templates: (kind: TemplateKind, scope: TemplateScope, page = 1) =>
@@ -57,7 +32,7 @@ export function isTemplateListKey(key: unknown): boolean {
 }
 
 export function useTemplates(kind: TemplateKind, scope: TemplateScope, page = 1, enabled = true) {
-  return useSWR<Paged<EmailTemplate>>(enabled ? emailKeys.templates(kind, scope, page) : null, fetcher);
+  return useSWR<Page<EmailTemplate>>(enabled ? emailKeys.templates(kind, scope, page) : null, fetcher);
 }
 
 export function useTemplate(id: string | undefined) {
@@ -82,54 +57,14 @@ export function renderMjml(mjml: string, values?: Record<string, string>, signal
 
 // Campaigns (email-api builds the backend, the contract fixes the shapes).
 
-export type CampaignStatus = "draft" | "scheduled" | "sending" | "paused" | "sent" | "failed";
-
-export interface CampaignStats {
-  recipients: number;
-  sent: number;
-  delivered: number;
-  bounced: number;
-  complained: number;
-  opened: number;
-  clicked: number;
-  failed: number;
-  skipped: number;
-  deliveryRate: number;
-  bounceRate: number;
-  openRate: number;
-  clickRate: number;
-  /** Recipients sent the email again after an interrupted attempt: each may have received it twice. */
-  possibleDuplicates: number;
-}
-
-export interface AbTest {
-  subjectB: string;
-  /** Percent of the segment, 10–50. */
-  share: number;
-  winnerAfterMinutes: number;
-  winner?: "a" | "b";
-}
-
-/** A contact a preview is rendered for. */
-export interface PreviewContact {
-  contactId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-}
-
+export type Campaign = Schema<"Campaign">;
+export type CampaignStatus = Campaign["status"];
+export type CampaignStats = Campaign["stats"];
+export type AbTest = NonNullable<Campaign["abTest"]>;
 /** GET /api/email/campaigns/:id/preview: the email as one contact gets it, and who gets it. */
-export interface CampaignPreview {
-  subject: string;
-  preheader: string;
-  html: string;
-  text: string;
-  contact: PreviewContact | null;
-  members: number;
-  recipients: number;
-  excluded: { reason: string; count: number }[];
-  choices: PreviewContact[];
-}
+export type CampaignPreview = ResultOf<"/api/email/campaigns/{id}/preview", "get">;
+/** A contact a preview is rendered for. */
+export type PreviewContact = CampaignPreview["choices"][number];
 
 export const campaignPreviewKey = (id: string, contactId = "") =>
   `/api/email/campaigns/${encodeURIComponent(id)}/preview${contactId ? `?contactId=${encodeURIComponent(contactId)}` : ""}`;
@@ -137,35 +72,6 @@ export const campaignPreviewKey = (id: string, contactId = "") =>
 /** The campaign's preview for one contact (the first recipient when `contactId` is ""). */
 export function useCampaignPreview(id: string | undefined, contactId: string) {
   return useSWR<CampaignPreview>(id ? campaignPreviewKey(id, contactId) : null, fetcher);
-}
-
-export interface Campaign {
-  id: string;
-  /** The project it belongs to (the gateway always answers it). */
-  projectId?: string;
-  name: string;
-  status: CampaignStatus;
-  segmentId: string;
-  templateId?: string;
-  craftId?: string;
-  subject: string;
-  preheader: string;
-  abTest?: AbTest;
-  /** The scheduled instant: the chosen time on the business's wall clock. */
-  scheduledAt?: string;
-  /** "contact": each contact gets it when their own time zone reaches the scheduled wall-clock time. */
-  sendTimeBy?: SendTimeBy;
-  /** The business's time zone when it was scheduled. */
-  timeZone?: string;
-  /** When sending starts (for "contact": when the first time zone reaches the scheduled time). */
-  startsAt?: string;
-  /** "contact" campaigns once sending: how many recipients' local time has come. */
-  release?: { released: number; total: number; nextAt?: string };
-  sentAt?: string;
-  waiting?: { reason: "limit"; code: string };
-  stats: CampaignStats;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export interface CampaignInput {
@@ -182,30 +88,17 @@ export interface CampaignInput {
 /** Whose wall clock a scheduled campaign's time is read on. */
 export type SendTimeBy = "business" | "contact";
 
-export interface Recipient {
-  contactId: string;
-  email: string;
-  status: string;
-  variant?: string;
-  sentAt?: string;
-  openedAt?: string;
-  clickedAt?: string;
-  error?: string;
-  /** Sent again after an interrupted attempt: may have received it twice. */
-  possibleDuplicate?: boolean;
-}
+export type Recipient = Schema<"CampaignRecipient">;
 
-export interface Segment {
-  id: string;
-  name: string;
-}
+/** A segment as the campaign form lists it. */
+export type Segment = Pick<Schema<"Segment">, "id" | "name">;
 
 export function isCampaignKey(key: unknown): boolean {
   return typeof key === "string" && key.startsWith("/api/email/campaigns");
 }
 
 export function useCampaigns(page: number, status = "", approval = "") {
-  return useSWR<Paged<Campaign>>(emailKeys.campaigns(page, status, approval), fetcher);
+  return useSWR<Page<Campaign>>(emailKeys.campaigns(page, status, approval), fetcher);
 }
 
 export function useCampaign(id: string | undefined) {
@@ -216,7 +109,7 @@ export function useCampaign(id: string | undefined) {
 }
 
 export function useRecipients(id: string, page: number) {
-  return useSWR<Paged<Recipient>>(emailKeys.recipients(id, page), fetcher);
+  return useSWR<Page<Recipient>>(emailKeys.recipients(id, page), fetcher);
 }
 
 export function useSegments() {
