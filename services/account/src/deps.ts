@@ -3,6 +3,7 @@ import type { CreditGrants } from "./clients/billing";
 import type { ProjectRoles } from "./clients/projects";
 import type { ProviderHttp } from "./clients/provider-http";
 import type { ConfiguredProvider, ProviderId } from "./domain/providers";
+import type { ConnectionEvents } from "./events/publishers";
 import type { AccountStores } from "./store";
 
 /** What the account use cases need; built once in main.ts. */
@@ -32,6 +33,9 @@ export interface IntegrationsDeps {
   attemptMs: number;
   refreshMarginMs: number;
   redis: Redis;
+  /** ConnectionNeedsReconnecting's builder, and the relay's wake-up after writing one. */
+  events: ConnectionEvents;
+  kick: () => void;
   /** The feature flags of a user, to hide and refuse integrations whose flag is off. */
   flagsOf: (userId: string) => Promise<ReadonlySet<string>>;
 }

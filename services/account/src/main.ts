@@ -7,6 +7,7 @@ import { configSchema } from "./config";
 import type { AccountDeps } from "./deps";
 import { configuredProviders } from "./domain/providers";
 import { accountConsumers } from "./events/consumers";
+import { ConnectionEvents } from "./events/publishers";
 import { access, adminAccess, integrationsAccess } from "./rpc/access";
 import { adminRoutes } from "./rpc/admin-routes";
 import { integrationsRoutes } from "./rpc/integrations.routes";
@@ -18,7 +19,7 @@ import { seedFlags } from "./usecases/seed-flags";
 await runService({
   name: "account",
   configSchema,
-  async setup({ config, mongo, logger, credentials, redis }) {
+  async setup({ config, mongo, logger, credentials, redis, kick }) {
     const stores = await createStores(mongo, {
       flagCache: { cacheMs: config.FLAGS_CACHE_MS },
       keys: config.SECRETS_KEYS,
@@ -44,6 +45,8 @@ await runService({
         attemptMs: config.INTEGRATIONS_ATTEMPT_MS,
         refreshMarginMs: config.INTEGRATIONS_REFRESH_MARGIN_MS,
         redis,
+        events: new ConnectionEvents(config.CRAFTER_NAMESPACE),
+        kick,
         flagsOf: async (userId) => new Set((await getFlags({ stores }, { userId })).enabledFeatures),
       },
     };
@@ -56,6 +59,8 @@ await runService({
       },
       access: { ...access, ...adminAccess, ...integrationsAccess },
       consumers: accountConsumers(config.CRAFTER_NAMESPACE, deps),
+      outbox: stores.outbox,
+      publishes: [deps.integrations.events.topic],
     };
   },
 });

@@ -70,6 +70,15 @@ async function connect(projectId: string): Promise<{ location: string; callback:
   return { location: back.headers.get("location")!, callback };
 }
 
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 30_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() > until) return value;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 async function listed(projectId: string) {
   const list = await owner.get(`/api/integrations?projectId=${projectId}`);
   expect(list.status).toBe(200);
@@ -223,6 +232,17 @@ describe("connections", () => {
       state: "needs_reconnecting",
       lastError: "invalid_grant: Token has been expired or revoked.",
     });
+    // The owner is told in-app once (account's outbox → notifications), however often tokens are asked for.
+    await tokens.getAccessToken({ projectId: other, provider: "google" }).catch(() => undefined);
+    const isNotice = (n: { title: string }) => n.title === "Google needs reconnecting";
+    const bell = await eventually(
+      () => owner.get("/api/notifications"),
+      (r) => r.body.result.result.some(isNotice),
+    );
+    const notices = bell.body.result.result.filter(isNotice);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ level: "warning", link: "/app/settings/integrations", read: false });
+    expect(notices[0].body).toContain("invalid_grant: Token has been expired or revoked.");
     // Reconnecting makes it work again.
     provider.expiresIn = 3600;
     expect((await connect(other)).location).toBe("/app/settings/integrations?connected=google");

@@ -1,7 +1,36 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type OutboxEntry, outboxEntry, TOPICS, topicName } from "@crafter/kit";
+import { ConnectionNeedsReconnectingSchema } from "@crafter/proto/crafter/events/v1/connections_pb";
+
 /**
- * The events the account service publishes. None yet (AccountUpdated and FlagsChanged of
- * DESIGN.md section 3 come with the features that change accounts and flags); their builders go
- * here as an `<Aggregate>Events` class, as auth's `UserEvents`, and main.ts lists its topic in
- * `publishes` and the store's outbox models in `outbox`.
+ * The events the account service publishes, written to a document's outbox in the same update as
+ * the change they describe (AccountUpdated and FlagsChanged of DESIGN.md section 3 come with the
+ * features that change accounts and flags).
  */
-export {};
+export class ConnectionEvents {
+  constructor(private readonly namespace: string) {}
+
+  get topic(): string {
+    return topicName(this.namespace, TOPICS.accountConnection);
+  }
+
+  /** The provider refused a connection's refresh; key `<project id>:<provider>`. */
+  needsReconnecting(input: {
+    connectionId: string;
+    projectId: string;
+    ownerUserId: string;
+    provider: string;
+    providerTitle: string;
+    lastError: string;
+    connectedAt: Date;
+  }): OutboxEntry {
+    return outboxEntry(this.topic, input.connectionId, ConnectionNeedsReconnectingSchema, {
+      projectId: input.projectId,
+      ownerUserId: input.ownerUserId,
+      provider: input.provider,
+      providerTitle: input.providerTitle,
+      lastError: input.lastError,
+      connectedAt: timestampFromDate(input.connectedAt),
+    });
+  }
+}

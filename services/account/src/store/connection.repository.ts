@@ -1,4 +1,14 @@
-import { type KeyRing, MarkerSet, modelOn, openSecret, sealSecret } from "@crafter/kit";
+import {
+  type KeyRing,
+  MarkerSet,
+  modelOn,
+  type OutboxEntry,
+  openSecret,
+  outboxField,
+  outboxMinuteField,
+  outboxMinuteOf,
+  sealSecret,
+} from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
 import type { ConnectionState, ConnectionView, TokenSet } from "../domain/connections";
 import type { ProviderId } from "../domain/providers";
@@ -29,6 +39,9 @@ export interface ConnectionDoc {
   /** "" when the provider issued no refresh token. */
   refreshSealed: string;
   expiresAt: Date | null;
+  /** ConnectionNeedsReconnecting, until the relay publishes it. */
+  outbox: OutboxEntry[];
+  outboxMinute?: number;
 }
 
 const connectionSchema = new Schema<ConnectionDoc>(
@@ -48,6 +61,8 @@ const connectionSchema = new Schema<ConnectionDoc>(
     accessSealed: { type: String, required: true },
     refreshSealed: { type: String, default: "" },
     expiresAt: { type: Date, default: null },
+    outbox: outboxField,
+    outboxMinute: outboxMinuteField,
   },
   { collection: "connections", versionKey: false, minimize: false },
 );
@@ -180,8 +195,11 @@ export class ConnectionRepository {
       accessSealed: this.seal(input.tokens.accessToken, _id),
       refreshSealed: input.tokens.refreshToken ? this.seal(input.tokens.refreshToken, _id) : "",
       expiresAt: input.tokens.expiresAt,
+      outbox: [],
     };
-    await this.model.replaceOne({ _id }, doc, { upsert: true });
+    const { _id: _, outbox: __, ...fields } = doc;
+    // Not a replace: an event of the previous connection the relay has not published yet stays.
+    await this.model.updateOne({ _id }, { $set: fields, $setOnInsert: { outbox: [] } }, { upsert: true });
     return doc;
   }
 
@@ -202,9 +220,18 @@ export class ConnectionRepository {
     );
   }
 
-  /** Marks a connection whose grant the provider refused. */
-  async needsReconnecting(doc: ConnectionDoc, lastError: string): Promise<void> {
-    await this.model.updateOne({ _id: doc._id }, { $set: { state: "needs_reconnecting", lastError } });
+  /**
+   * Marks a connection whose grant the provider refused, with its event in the same update. Called
+   * under the refresh lock, by the one caller that saw the refusal.
+   */
+  async needsReconnecting(doc: ConnectionDoc, lastError: string, event: OutboxEntry): Promise<void> {
+    await this.model.updateOne(
+      { _id: doc._id },
+      {
+        $set: { state: "needs_reconnecting", lastError, outboxMinute: outboxMinuteOf(event.time) },
+        $push: { outbox: event },
+      },
+    );
   }
 
   /** Records a failure that does not end the grant (the provider was down, rate limited). */

@@ -1,4 +1,4 @@
-import type { KeyRing } from "@crafter/kit";
+import type { KeyRing, OutboxModel } from "@crafter/kit";
 import type { Connection } from "mongoose";
 import { AccountDirectory, AccountRepository, accountModel, migrateAccountsToUserIds } from "./account.repository";
 import { AuditRepository, auditModel } from "./audit.repository";
@@ -22,6 +22,8 @@ export interface AccountStores {
   stats: StatsRepository;
   /** Projects' connections to integrations, their tokens sealed. */
   connections: ConnectionRepository;
+  /** The models whose documents carry an outbox (the relay publishes them). */
+  outbox: OutboxModel[];
 }
 
 /**
@@ -55,5 +57,6 @@ export async function createStores(
     flags: new FlagRepository(models.flags, options.flagCache),
     flagOverrides: new FlagOverrideRepository(models.flagOverrides),
     connections: new ConnectionRepository(models.connections, models.connectionAttempts, connection, options.keys),
+    outbox: [models.connections],
   };
 }

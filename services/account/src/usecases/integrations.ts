@@ -356,7 +356,18 @@ async function refresh(deps: AccountDeps, doc: ConnectionDoc): Promise<void> {
     return;
   }
   if (refusesGrant(answer)) {
-    await deps.stores.connections.needsReconnecting(doc, describeRefusal(answer));
+    const lastError = describeRefusal(answer);
+    const event = deps.integrations.events.needsReconnecting({
+      connectionId: doc._id,
+      projectId: doc.projectId,
+      ownerUserId: doc.ownerUserId,
+      provider: doc.provider,
+      providerTitle: provider.title,
+      lastError,
+      connectedAt: doc.connectedAt,
+    });
+    await deps.stores.connections.needsReconnecting(doc, lastError, event);
+    deps.integrations.kick();
     deps.logger.warn(
       { provider: doc.provider, projectId: doc.projectId, error: answer.error },
       "a refresh was refused",

@@ -14,6 +14,7 @@ export const TOPICS = {
   contactsLead: "contacts.lead.v1",
   notificationsEmail: "notifications.email.v1",
   notificationsInbox: "notifications.inbox.v1",
+  accountConnection: "account.connection.v1",
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];

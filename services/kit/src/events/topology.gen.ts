@@ -7,6 +7,7 @@ export const DEFAULT_PARTITIONS = 6;
 /** Partitions of each topic (names as in TOPICS, without the namespace); its DLQ has as many. */
 export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = {
   "auth.user.v1": 6,
+  "account.connection.v1": 6,
   "projects.project.v1": 6,
   "workflows.craft.v1": 6,
   "notifications.email.v1": 6,
@@ -22,7 +23,10 @@ export const TOPIC_PARTITIONS: Readonly<Record<string, number>> = {
 /** The topics each service publishes and consumes, as the manifest declares them. */
 export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly string[]; consumes: readonly string[] }>> = {
   auth: { publishes: ["auth.user.v1"], consumes: [] },
-  account: { publishes: [], consumes: ["auth.user.v1", "workflows.craft.v1", "billing.credits.v1"] },
+  account: {
+    publishes: ["account.connection.v1"],
+    consumes: ["auth.user.v1", "workflows.craft.v1", "billing.credits.v1"],
+  },
   projects: { publishes: ["projects.project.v1"], consumes: ["workflows.craft.v1"] },
   workflows: { publishes: ["workflows.craft.v1"], consumes: ["projects.project.v1"] },
   notifications: {
@@ -33,6 +37,7 @@ export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly strin
       "contacts.lead.v1",
       "notifications.email.v1",
       "projects.project.v1",
+      "account.connection.v1",
     ],
   },
   billing: {

@@ -1,5 +1,6 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { on, type ServiceParts, TOPICS, topicName } from "@crafter/kit";
+import { ConnectionNeedsReconnectingSchema } from "@crafter/proto/crafter/events/v1/connections_pb";
 import { ContactConsentRequestedSchema } from "@crafter/proto/crafter/events/v1/contacts_pb";
 import {
   EmailChangeRequestedSchema,
@@ -10,6 +11,7 @@ import {
 } from "@crafter/proto/crafter/events/v1/events_pb";
 import { ProjectMemberInvitedSchema } from "@crafter/proto/crafter/events/v1/project_members_pb";
 import type { NotificationsDeps } from "../deps";
+import { noticeConnectionNeedsReconnecting } from "../usecases/connection-notices";
 import { sendConsentEmail } from "../usecases/send-consent-email";
 import { sendEmailChangeEmails } from "../usecases/send-email-change-emails";
 import { sendInviteEmail } from "../usecases/send-invite-email";
@@ -36,6 +38,7 @@ export function notificationsConsumers(
         topicName(namespace, TOPICS.authUser),
         topicName(namespace, TOPICS.contactsContact),
         topicName(namespace, TOPICS.projectsProject),
+        topicName(namespace, TOPICS.accountConnection),
         ...areas.flatMap((a) => a.topics),
       ]),
     ],
@@ -86,6 +89,17 @@ export function notificationsConsumers(
           token: event.token,
           expiresAt: toDate(event.expiresAt),
           inviterName: event.inviterName,
+        }),
+      ),
+      // A connection the provider stopped accepting: the owner's in-app notice, once per connection.
+      on(ConnectionNeedsReconnectingSchema, (event) =>
+        noticeConnectionNeedsReconnecting(deps, {
+          ownerUserId: event.ownerUserId,
+          projectId: event.projectId,
+          provider: event.provider,
+          providerTitle: event.providerTitle,
+          lastError: event.lastError,
+          connectedAt: toDate(event.connectedAt),
         }),
       ),
       // The double opt-in of a lead form: the confirm link, once per event.
