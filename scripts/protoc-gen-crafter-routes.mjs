@@ -51,7 +51,13 @@ function messageEmitter(out) {
       const src = `m?.${f.localName}`;
       let schema;
       let value;
-      if (f.fieldKind === "scalar") {
+      if (f.fieldKind === "scalar" && opt?.json) {
+        if (f.scalar !== ScalarType.STRING || !opt.validator)
+          fail(`${f.parent.typeName}.${f.name}: json is text with a validator`);
+        validators.add(opt.validator);
+        schema = opt.validator;
+        value = `parseJson<z.input<typeof ${opt.validator}>>(${src}, ${opt.fallback || "null"})`;
+      } else if (f.fieldKind === "scalar") {
         [schema, value] = scalarJson(f.scalar, src, f);
         if (opt?.values.length === 1) {
           schema = `z.literal(${q(opt.values[0])})`;
@@ -151,7 +157,7 @@ function requestField(f, where) {
   if (opt.validator) {
     validators.add(opt.validator);
     schema = opt.validator;
-    value = `${where}.${name}`;
+    value = opt.json ? `JSON.stringify(${where}.${name})` : `${where}.${name}`;
   } else if (f.fieldKind === "scalar" && f.scalar === ScalarType.STRING && opt.id) {
     schema = `id(${q(name)})`;
     value = `${where}.${name}`;
@@ -186,7 +192,10 @@ function routeEntry(method, binding, emit) {
   const verb = binding.pattern.case;
   const path = binding.pattern.value;
   if (!verb || !path) fail(`${method.parent.typeName}.${method.name}: a binding without a method and path`);
-  const pathNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  // `{name}` or `{name=field}`: the parameter's name, and the proto field it binds when named.
+  const pathParams = [...path.matchAll(/\{([^}=]+)(?:=([^}]+))?\}/g)].map((m) => ({ name: m[1], field: m[2] }));
+  const pathNames = pathParams.map((p) => p.name);
+  const restPath = path.replace(/\{([^}=]+)=[^}]+\}/g, "{$1}");
   const params = [];
   const query = [];
   const body = [];
@@ -196,10 +205,15 @@ function routeEntry(method, binding, emit) {
       init.push(`${f.localName}: project.projectId`);
       continue;
     }
+    if (binding.paged && (f.name === "page" || f.name === "page_size")) {
+      init.push(`${f.localName}: query.${f.localName}`);
+      continue;
+    }
     const opt = fieldOpt(f);
     if (!opt) continue;
-    const name = restName(f);
-    if (pathNames.includes(name)) {
+    const explicit = pathParams.find((p) => p.field === f.name);
+    const name = explicit ? explicit.name : restName(f);
+    if (explicit || pathParams.some((p) => !p.field && p.name === name)) {
       if (f.fieldKind !== "scalar" || f.scalar !== ScalarType.STRING) fail(`${f.name}: a path parameter is text`);
       // An id unless the field states its own limits.
       params.push(`${name}: ${opt.maxLen ? requestField(f, "params").schema : `id(${q(name)})`}`);
@@ -214,6 +228,8 @@ function routeEntry(method, binding, emit) {
   }
   for (const name of pathNames)
     if (!params.some((p) => p.startsWith(`${name}:`))) fail(`${path}: no request field is named ${name}`);
+  if (binding.paged && !init.some((i) => i.startsWith("pageSize:")))
+    fail(`${method.name}: a paged route's request has page and page_size`);
 
   let response;
   let result;
@@ -228,10 +244,10 @@ function routeEntry(method, binding, emit) {
             ? "z.string()"
             : fail(`result_json ${binding.resultJson}: only flat objects`);
     response = `z.object({ ${Object.entries(fixed)
-      .map(([k, v]) => `${k}: ${zodOf(v)}`)
+      .map(([k, v]) => `${k}: ${binding.resultConst ? `z.literal(${JSON.stringify(v)})` : zodOf(v)}`)
       .join(", ")} })`;
     result = `{ ${Object.entries(fixed)
-      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}${binding.resultConst ? " as const" : ""}`)
       .join(", ")} }`;
   } else if (binding.responseBody) {
     const f = method.output.fields.find((x) => x.name === binding.responseBody);
@@ -244,19 +260,30 @@ function routeEntry(method, binding, emit) {
       const inner = emit(f.message);
       response = binding.nullableItems ? `z.array(${inner.schema}.nullable())` : `z.array(${inner.schema})`;
       result = `response.${f.localName}.map(${inner.mapper})`;
+      if (binding.paged && binding.nullableItems) fail(`${method.name}: a paged list's items are not nullable`);
+      if (binding.paged) {
+        response = `paged(${inner.schema})`;
+        result = `{ result: ${result}, meta: pageMetaOf(response) }`;
+      }
     } else fail(`${method.name}: response_body names a message or a list of messages`);
   } else {
+    if (binding.paged) fail(`${method.name}: a paged route's response_body names its list`);
     const inner = emit(method.output);
     response = inner.schema;
     result = `${inner.mapper}(response)`;
   }
 
   const client = lowerFirst(method.parent.name.replace(/Service$/, ""));
-  const call = `clients.${client}.${method.localName}({ ${init.join(", ")} }, as)`;
+  const call = `clients.${client}.${method.localName}(${init.length ? `{ ${init.join(", ")} }` : "{}"}, as)`;
+  const queryShape = [
+    ...(binding.actsInProject && !binding.noProjectQuery ? ["...projectQuery"] : []),
+    ...query,
+    ...(binding.paged ? ["...paging"] : []),
+  ];
   const ctx = [
     "as",
     params.length && "params",
-    query.length && "query",
+    (query.length || binding.paged) && "query",
     body.length && "body",
     binding.actsInProject && "project",
   ]
@@ -265,7 +292,7 @@ function routeEntry(method, binding, emit) {
   const lines = [
     "    defineRoute({",
     `      method: ${q(verb)},`,
-    `      path: ${q(path)},`,
+    `      path: ${q(restPath)},`,
     `      tag: ${q(binding.tag)},`,
     `      summary: ${q(binding.summary)},`,
     ...(binding.description ? [`      description: ${q(binding.description)},`] : []),
@@ -273,9 +300,7 @@ function routeEntry(method, binding, emit) {
     ...(binding.actsInProject ? ["      actsInProject: true,"] : []),
     ...(binding.projectPermission ? [`      projectPermission: ${q(binding.projectPermission)},`] : []),
     ...(params.length ? [`      params: z.object({ ${params.join(", ")} }),`] : []),
-    ...(query.length || binding.actsInProject
-      ? [`      query: z.object({ ${[...(binding.actsInProject ? ["...projectQuery"] : []), ...query].join(", ")} }),`]
-      : []),
+    ...(queryShape.length ? [`      query: z.object({ ${queryShape.join(", ")} }),`] : []),
     ...(body.length || binding.body === "*"
       ? [`      body: z.object({${body.length ? ` ${body.join(", ")} ` : ""}}),`]
       : []),
@@ -289,7 +314,27 @@ function routeEntry(method, binding, emit) {
     "      },",
     "    }),",
   ];
-  return lines.join("\n");
+  return { path: restPath, verb, code: lines.join("\n") };
+}
+
+/**
+ * The routes in their order, except that one is placed before an earlier one that would take its
+ * path (`/api/x/{id}` before `/api/x/templates`: the router tries them in order).
+ */
+function unshadowed(entries) {
+  const segments = (p) => p.split("/");
+  const takes = (earlier, later) => {
+    if (earlier.verb !== later.verb) return false;
+    const [a, b] = [segments(earlier.path), segments(later.path)];
+    return a.length === b.length && a.every((s, i) => s === b[i] || (s.startsWith("{") && !b[i].startsWith("{")));
+  };
+  const placed = [];
+  for (const entry of entries) {
+    const at = placed.findIndex((earlier) => earlier.path !== entry.path && takes(earlier, entry));
+    if (at === -1) placed.push(entry);
+    else placed.splice(at, 0, entry);
+  }
+  return placed.map((e) => e.code);
 }
 
 const files = [];
@@ -311,9 +356,10 @@ for (const name of request.fileToGenerate) {
       for (const binding of [route, ...route.additionalBindings]) entries.push(routeEntry(method, binding, emit));
     }
     if (entries.length === 0) continue;
+    const ordered = unshadowed(entries);
     const factory = `${lowerFirst(service.name)}Routes`;
     services.push(
-      `/** The generated one-call routes over ${service.typeName}. */\nexport function ${factory}({ clients }: RouteDeps): RouteDef[] {\n  return [\n${entries.join("\n")}\n  ];\n}\n`,
+      `/** The generated one-call routes over ${service.typeName}. */\nexport function ${factory}({ clients }: RouteDeps): RouteDef[] {\n  return [\n${ordered.join("\n")}\n  ];\n}\n`,
     );
     factories.push({ factory, module: file.name.replace(/^crafter\//, "").replaceAll("/", ".") });
   }
@@ -328,7 +374,9 @@ for (const name of request.fileToGenerate) {
     ...(out.types.size ? [`import type { ${[...out.types].sort().join(", ")} } from "${pb}";`] : []),
     'import { z } from "zod";',
     ...(services.length ? ['import { defineRoute, type RouteDef } from "../../http/registry";'] : []),
-    `import { ${["iso", "oneOf", "projectQuery"].filter((h) => body.includes(`${h}(`) || body.includes(`...${h}`)).join(", ")} } from "../../http/rest-bindings";`,
+    `import { ${["iso", "oneOf", "pageMetaOf", "paged", "paging", "parseJson", "projectQuery"]
+      .filter((h) => new RegExp(`(\\.\\.\\.${h}\\b|\\b${h}(\\(|<| \\}))`).test(body))
+      .join(", ")} } from "../../http/rest-bindings";`,
     ...(body.match(/\b(id|jsonObject|isoTime)\(/)
       ? [
           `import { ${["id", "isoTime", "jsonObject"].filter((h) => body.match(new RegExp(`\\b${h}\\(`))).join(", ")} } from "../../http/schemas";`,

@@ -21,3 +21,37 @@ export const iso = (t: Timestamp | undefined): string | null => (t ? timestampDa
 /** `value` when it is one of `values`, else `fallback` (a response enum the service may widen). */
 export const oneOf = <const T extends string>(values: readonly T[], value: string | undefined, fallback: T): T =>
   values.find((v) => v === value) ?? fallback;
+
+/** A whole number of a query, `min` to `max`: "<name> must be a whole number from <min> to <max>". */
+export const whole = (name: string, min: number, max: number) => {
+  const message = `${name} must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+};
+
+/** `?page=&pageSize=` of a paged list: page 1 to 100000 (default 1), pageSize 1 to 100 (default 20). */
+export const paging = {
+  page: whole("page", 1, 100_000).default(1),
+  pageSize: whole("pageSize", 1, 100).default(20),
+};
+
+/** The `meta` beside a paged list's `result`. */
+export const pageMeta = z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() });
+
+/** A paged response's counts as `pageMeta`. */
+export const pageMetaOf = (page: { count: number; currentPage: number; totalPages: number }) => ({
+  count: page.count,
+  currentPage: page.currentPage,
+  totalPages: page.totalPages,
+});
+
+/** JSON text parsed, or `fallback` when it is not JSON (a value the service stored as text). */
+export const parseJson = <T>(json: string | undefined, fallback: T): T => {
+  try {
+    return JSON.parse(json ?? "") as T;
+  } catch {
+    return fallback;
+  }
+};
+
+/** A paged list's result: `{ result: item[], meta: pageMeta }`. */
+export const paged = <T extends z.ZodType>(item: T) => z.object({ result: z.array(item), meta: pageMeta });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailOrNone } from "./schemas";
+import { emailOrNone, jsonObject } from "./schemas";
 
 // Request rules that are code rather than limits (the kit's email rule, a domain's labels), named
 // so a proto field's REST binding can use one: `(crafter.api.v1.field) = {validator: "<name>"}`
@@ -27,3 +27,38 @@ export const senderFromAddress = emailOrNone("From address must be an email addr
 
 /** A sender identity's reply-to: an email address, or "" for replies to the From address. */
 export const senderReplyTo = emailOrNone("Reply-to must be an email address");
+
+/** An automation's name, trimmed: 1 to 120 characters. */
+export const automationName = z
+  .string({ error: "name must be text" })
+  .trim()
+  .min(1, "Give the automation a name")
+  .max(120, "A name has at most 120 characters");
+
+/**
+ * An automation's trigger as sent: only shaped here; the notifications service checks it with its
+ * one schema (src/domain/automation-model.ts) and answers the problem in error.fields.
+ */
+export const automationTrigger = z
+  .looseObject({
+    kind: z.string({ error: "trigger.kind is required" }).max(40).meta({
+      description:
+        "lead_captured, contact_created, tag_added (tag), segment_entered (segmentId), email_opened or email_clicked (campaignId?), date_field (field, offsetDays?).",
+    }),
+  })
+  .meta({ id: "AutomationTrigger" });
+
+/** An automation's steps as sent: at most 50 objects, checked deeply by the notifications service. */
+export const automationSteps = z
+  .array(jsonObject("A step"), { error: "steps is a list" })
+  .max(50, "An automation has at most 50 steps")
+  .meta({
+    description:
+      "Step { id, kind: wait|condition|send_email|add_tag|remove_tag|update_field|notify_owner, … }: wait { duration (ISO 8601) | until (an instant) | at (HH:mm, the next such time in the business's time zone) }, condition { query (segments' query JSON), yes: Step[], no: Step[] }, send_email { subject, html, preheader? }, add_tag/remove_tag { tag }, update_field { field, value }, notify_owner { title, body?, level? }.",
+  });
+
+/** An automation's trigger as answered. */
+export const automationTriggerShape = z.looseObject({ kind: z.string() });
+
+/** An automation's steps as answered. */
+export const automationStepsShape = z.array(z.record(z.string(), z.unknown()));

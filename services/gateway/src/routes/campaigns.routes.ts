@@ -2,6 +2,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Campaign, CampaignInputSchema, Recipient } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
+import { paged, pageMetaOf, paging } from "../http/rest-bindings";
 import { emailAddress, id } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
@@ -13,21 +14,6 @@ const text = (name: string, max: number) =>
 const SEND_TIME_BY = ["business", "contact"] as const;
 const STATUSES = ["draft", "scheduled", "sending", "paused", "sent", "failed"] as const;
 const RECIPIENT_STATUSES = ["queued", "sent", "failed", "skipped", "bounced", "complained"] as const;
-
-const paging = {
-  page: z.coerce
-    .number({ error: "page must be a whole number from 1 to 100000" })
-    .int("page must be a whole number from 1 to 100000")
-    .min(1, "page must be a whole number from 1 to 100000")
-    .max(100_000, "page must be a whole number from 1 to 100000")
-    .default(1),
-  pageSize: z.coerce
-    .number({ error: "pageSize must be a whole number from 1 to 100" })
-    .int("pageSize must be a whole number from 1 to 100")
-    .min(1, "pageSize must be a whole number from 1 to 100")
-    .max(100, "pageSize must be a whole number from 1 to 100")
-    .default(20),
-};
 
 const abTestInput = z
   .object({
@@ -153,9 +139,6 @@ const recipientSchema = z
       .meta({ description: "Sent again after an expired attempt: may have received it twice." }),
   })
   .meta({ id: "CampaignRecipient" });
-
-const meta = z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() });
-const paged = <T extends z.ZodType>(item: T) => z.object({ result: z.array(item), meta });
 
 const opt = (value: string) => (value ? value : undefined);
 
@@ -283,7 +266,7 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
         );
         return {
           result: answer.campaigns.map(one),
-          meta: { count: answer.count, currentPage: answer.currentPage, totalPages: answer.totalPages },
+          meta: pageMetaOf(answer),
         };
       },
     }),
@@ -511,7 +494,7 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
         );
         return {
           result: answer.recipients.map(toRecipientJson),
-          meta: { count: answer.count, currentPage: answer.currentPage, totalPages: answer.totalPages },
+          meta: pageMetaOf(answer),
         };
       },
     }),

@@ -13,25 +13,10 @@ import {
   toSettingsJson,
 } from "../domain/contacts";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { projectQuery, text } from "../http/rest-bindings";
+import { pageMeta, pageMetaOf, paging, projectQuery, text } from "../http/rest-bindings";
 import { emailAddress, id, isoTime, jsonObject, timeZoneName } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 import { consentCountsSchema, toConsentCountsJson } from "./gen/contacts.v1.contacts";
-
-const paging = {
-  page: z.coerce
-    .number({ error: "page must be a whole number from 1 to 100000" })
-    .int("page must be a whole number from 1 to 100000")
-    .min(1, "page must be a whole number from 1 to 100000")
-    .max(100_000, "page must be a whole number from 1 to 100000")
-    .default(1),
-  pageSize: z.coerce
-    .number({ error: "pageSize must be a whole number from 1 to 100" })
-    .int("pageSize must be a whole number from 1 to 100")
-    .min(1, "pageSize must be a whole number from 1 to 100")
-    .max(100, "pageSize must be a whole number from 1 to 100")
-    .default(20),
-};
 
 const SORTS = [
   "name",
@@ -82,8 +67,6 @@ const contactSchema = z
     timeZone: z.string().meta({ description: "The contact's own IANA time zone; empty: the business's." }),
   })
   .meta({ id: "Contact" });
-
-const pageMeta = z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() });
 
 /** ContactInput: every field optional (PATCH changes those given; POST needs the email). */
 const contactInput = z.object({
@@ -454,7 +437,7 @@ export function contactsRoutes({ clients }: RouteDeps): RouteDef[] {
         );
         return {
           result: page.interactions.map(toInteractionJson),
-          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+          meta: pageMetaOf(page),
         };
       },
     }),

@@ -6,7 +6,6 @@ import { aiToolsRoutes } from "./ai-tools.routes";
 import { apiKeyRoutes } from "./api-keys.routes";
 import { approvalsRoutes } from "./approvals.routes";
 import { authRoutes } from "./auth.routes";
-import { automationsRoutes } from "./automations.routes";
 import { billingRoutes } from "./billing.routes";
 import { brandVoiceRoutes } from "./brand-voice.routes";
 import { calendarRoutes } from "./calendar.routes";
@@ -58,7 +57,6 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   leadsRoutes,
   publicContactsRoutes,
   mediaRoutes,
-  automationsRoutes,
   calendarRoutes,
   inboxRoutes,
   campaignsRoutes,

@@ -15,6 +15,7 @@ import express, { type Request, type Response } from "express";
 import { z } from "zod";
 import { sendFile } from "../http/files";
 import { defineRoute, type RouteDef } from "../http/registry";
+import { paged, pageMetaOf, paging, whole } from "../http/rest-bindings";
 import { id } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
@@ -44,9 +45,6 @@ export const assetSchema = z
     createdAt: z.string(),
   })
   .meta({ id: "Asset" });
-
-const meta = z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() });
-const paged = <T extends z.ZodType>(item: T) => z.object({ result: z.array(item), meta });
 
 function toAsset(a: Asset): z.input<typeof assetSchema> {
   return {
@@ -96,12 +94,6 @@ function toDesign(d: Design): z.input<typeof designSchema> {
   };
 }
 
-const whole = (name: string, min: number, max: number) =>
-  z.coerce
-    .number({ error: `${name} must be a whole number from ${min} to ${max}` })
-    .int(`${name} must be a whole number from ${min} to ${max}`)
-    .min(min, `${name} must be a whole number from ${min} to ${max}`)
-    .max(max, `${name} must be a whole number from ${min} to ${max}`);
 const text = (name: string, max: number) => z.string({ error: `${name} must be text` }).max(max, `${name} is too long`);
 
 const idParams = z.object({ id: id("id") });
@@ -111,8 +103,7 @@ const listQuery = z.object({
   profileType: text("profileType", 40).optional(),
   profileIds: text("profileIds", 2000).optional().meta({ description: "Comma-separated profile ids." }),
   q: text("q", 200).optional(),
-  page: whole("page", 1, 100_000).default(1),
-  pageSize: whole("pageSize", 1, 100).default(20),
+  ...paging,
 });
 const nameBody = z.object({ name: text("name", 200).min(1, "A name is required.") });
 const operationsBody = z.object({ operations: operationsSchema, name: text("name", 200).optional() });
@@ -356,7 +347,7 @@ export function mediaRoutes({ clients, redis }: RouteDeps): RouteDef[] {
         );
         return {
           result: page.result.map(toAsset),
-          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+          meta: pageMetaOf(page),
         };
       },
     }),
@@ -566,7 +557,7 @@ export function mediaRoutes({ clients, redis }: RouteDeps): RouteDef[] {
         const page = await media.searchStock(query, as);
         return {
           result: page.result.map(({ $typeName: _t, ...item }) => item),
-          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+          meta: pageMetaOf(page),
           source: page.source as "unsplash" | "system",
         };
       },
@@ -614,13 +605,13 @@ export function mediaRoutes({ clients, redis }: RouteDeps): RouteDef[] {
       tag: TAG,
       auth: "session",
       actsInProject: true,
-      query: z.object({ page: whole("page", 1, 100_000).default(1), pageSize: whole("pageSize", 1, 100).default(20) }),
+      query: z.object(paging),
       response: paged(designSchema),
       handler: async ({ query, as }) => {
         const page = await media.listDesigns(query, as);
         return {
           result: page.result.map(toDesign),
-          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+          meta: pageMetaOf(page),
         };
       },
     }),

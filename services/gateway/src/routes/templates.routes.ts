@@ -1,6 +1,7 @@
 import type { Template } from "@crafter/proto/crafter/notifications/v1/templates_pb";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
+import { paged, pageMetaOf, paging } from "../http/rest-bindings";
 import { id } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
@@ -41,12 +42,6 @@ function toTemplate(t: Template): z.input<typeof templateSchema> {
   };
 }
 
-const whole = (name: string, min: number, max: number) =>
-  z.coerce
-    .number({ error: `${name} must be a whole number from ${min} to ${max}` })
-    .int(`${name} must be a whole number from ${min} to ${max}`)
-    .min(min, `${name} must be a whole number from ${min} to ${max}`)
-    .max(max, `${name} must be a whole number from ${min} to ${max}`);
 const text = (name: string, max: number) => z.string({ error: `${name} must be text` }).max(max, `${name} is too long`);
 const kind = z.enum(["email", "social"], { error: "kind must be email or social" });
 const name = text("name", 200).trim().min(1, "A name is required.");
@@ -54,7 +49,6 @@ const mjml = text("mjml", MAX_MJML);
 const subject = text("subject", 300);
 const projectId = text("projectId", 64).optional().meta({ description: "The project; the active one when absent." });
 const idParams = z.object({ id: id("id") });
-const meta = z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() });
 const errorLine = z.object({ line: z.number(), message: z.string() });
 
 /** /api/email/templates and /api/email/render (docs/email-contract.md, Templates). */
@@ -75,10 +69,9 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
           .enum(["predefined", "user", "section"], { error: "scope must be predefined, user or section" })
           .default("predefined"),
         projectId,
-        page: whole("page", 1, 100_000).default(1),
-        pageSize: whole("pageSize", 1, 100).default(20),
+        ...paging,
       }),
-      response: z.object({ result: z.array(templateSchema), meta }),
+      response: paged(templateSchema),
       errors: ["NOT_FOUND"],
       handler: async ({ query, as, project }) => {
         if (query.scope === "section") {
@@ -98,7 +91,7 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
         );
         return {
           result: page.result.map(toTemplate),
-          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+          meta: pageMetaOf(page),
         };
       },
     }),

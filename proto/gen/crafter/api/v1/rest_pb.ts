@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/api/v1/rest.proto.
  */
 export const file_crafter_api_v1_rest: GenFile = /*@__PURE__*/
-  fileDesc("ChljcmFmdGVyL2FwaS92MS9yZXN0LnByb3RvEg5jcmFmdGVyLmFwaS52MSKVAwoFUm91dGUSDQoDZ2V0GAEgASgJSAASDgoEcG9zdBgCIAEoCUgAEg0KA3B1dBgDIAEoCUgAEg8KBXBhdGNoGAQgASgJSAASEAoGZGVsZXRlGAUgASgJSAASFQoNcmVzcG9uc2VfYm9keRgGIAEoCRITCgtyZXN1bHRfanNvbhgHIAEoCRILCgN0YWcYCCABKAkSDwoHc3VtbWFyeRgJIAEoCRITCgtkZXNjcmlwdGlvbhgKIAEoCRIOCgZwdWJsaWMYCyABKAgSFwoPYWN0c19pbl9wcm9qZWN0GAwgASgIEhIKCmlkZW1wb3RlbnQYDSABKAgSDgoGc3RhdHVzGA4gASgNEg4KBmVycm9ycxgPIAMoCRIyChNhZGRpdGlvbmFsX2JpbmRpbmdzGBAgAygLMhUuY3JhZnRlci5hcGkudjEuUm91dGUSFgoObnVsbGFibGVfaXRlbXMYESABKAgSDAoEYm9keRgSIAEoCRIaChJwcm9qZWN0X3Blcm1pc3Npb24YEyABKAlCCQoHcGF0dGVybiLVAQoFRmllbGQSDAoEbmFtZRgBIAEoCRIRCglwYXRoX29ubHkYAiABKAgSDwoHbWF4X2xlbhgDIAEoDRIPCgdtaW5fbGVuGAQgASgNEg0KBWxhYmVsGAUgASgJEhMKC2Rlc2NyaXB0aW9uGAYgASgJEhAKCG9wdGlvbmFsGAcgASgIEg4KBnZhbHVlcxgIIAMoCRIKCgJpZBgJIAEoCBISCgpuZXZlcl9udWxsGAogASgIEhAKCGZhbGxiYWNrGAsgASgJEhEKCXZhbGlkYXRvchgMIAEoCSIpCgZTY2hlbWESCgoCaWQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAk6TQoFcm91dGUSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi5jgMgASgLMhUuY3JhZnRlci5hcGkudjEuUm91dGVSBXJvdXRlOkwKBWZpZWxkEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxi6jgMgASgLMhUuY3JhZnRlci5hcGkudjEuRmllbGRSBWZpZWxkOlEKBnNjaGVtYRIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi7jgMgASgLMhYuY3JhZnRlci5hcGkudjEuU2NoZW1hUgZzY2hlbWFiBnByb3RvMw", [file_google_protobuf_descriptor]);
+  fileDesc("ChljcmFmdGVyL2FwaS92MS9yZXN0LnByb3RvEg5jcmFmdGVyLmFwaS52MSLUAwoFUm91dGUSDQoDZ2V0GAEgASgJSAASDgoEcG9zdBgCIAEoCUgAEg0KA3B1dBgDIAEoCUgAEg8KBXBhdGNoGAQgASgJSAASEAoGZGVsZXRlGAUgASgJSAASFQoNcmVzcG9uc2VfYm9keRgGIAEoCRITCgtyZXN1bHRfanNvbhgHIAEoCRILCgN0YWcYCCABKAkSDwoHc3VtbWFyeRgJIAEoCRITCgtkZXNjcmlwdGlvbhgKIAEoCRIOCgZwdWJsaWMYCyABKAgSFwoPYWN0c19pbl9wcm9qZWN0GAwgASgIEhIKCmlkZW1wb3RlbnQYDSABKAgSDgoGc3RhdHVzGA4gASgNEg4KBmVycm9ycxgPIAMoCRIyChNhZGRpdGlvbmFsX2JpbmRpbmdzGBAgAygLMhUuY3JhZnRlci5hcGkudjEuUm91dGUSFgoObnVsbGFibGVfaXRlbXMYESABKAgSDAoEYm9keRgSIAEoCRIaChJwcm9qZWN0X3Blcm1pc3Npb24YEyABKAkSDQoFcGFnZWQYFCABKAgSFAoMcmVzdWx0X2NvbnN0GBUgASgIEhgKEG5vX3Byb2plY3RfcXVlcnkYFiABKAhCCQoHcGF0dGVybiLjAQoFRmllbGQSDAoEbmFtZRgBIAEoCRIRCglwYXRoX29ubHkYAiABKAgSDwoHbWF4X2xlbhgDIAEoDRIPCgdtaW5fbGVuGAQgASgNEg0KBWxhYmVsGAUgASgJEhMKC2Rlc2NyaXB0aW9uGAYgASgJEhAKCG9wdGlvbmFsGAcgASgIEg4KBnZhbHVlcxgIIAMoCRIKCgJpZBgJIAEoCBISCgpuZXZlcl9udWxsGAogASgIEhAKCGZhbGxiYWNrGAsgASgJEhEKCXZhbGlkYXRvchgMIAEoCRIMCgRqc29uGA0gASgIIikKBlNjaGVtYRIKCgJpZBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCTpNCgVyb3V0ZRIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLmOAyABKAsyFS5jcmFmdGVyLmFwaS52MS5Sb3V0ZVIFcm91dGU6TAoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLqOAyABKAsyFS5jcmFmdGVyLmFwaS52MS5GaWVsZFIFZmllbGQ6UQoGc2NoZW1hEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLuOAyABKAsyFi5jcmFmdGVyLmFwaS52MS5TY2hlbWFSBnNjaGVtYWIGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
  * The REST binding of an RPC, declared on the RPC itself (docs/adr/0004-rest-bindings-on-the-protos.md).
@@ -26,7 +26,9 @@ export const file_crafter_api_v1_rest: GenFile = /*@__PURE__*/
 export type Route = Message<"crafter.api.v1.Route"> & {
   /**
    * The method and path template, e.g. `get: "/api/segments/{id}"`. A `{name}` binds the request
-   * field whose REST name (Field.name, else its JSON name) is `name`.
+   * field whose REST name (Field.name, else its JSON name) is `name`; `{name=field}` binds the request
+   * field `field` (its proto name) to the path parameter `name`, for an RPC with several bindings
+   * whose paths bind different fields under one parameter name.
    *
    * @generated from oneof crafter.api.v1.Route.pattern
    */
@@ -158,6 +160,31 @@ export type Route = Message<"crafter.api.v1.Route"> & {
    * @generated from field: string project_permission = 19;
    */
   projectPermission: string;
+
+  /**
+   * One page of a list: the query takes `page` (1 to 100000, default 1) and `pageSize` (1 to 100,
+   * default 20) into the request's `page` and `page_size`; the result is
+   * `{ result: <response_body>, meta: { count, currentPage, totalPages } }` from the response's
+   * `count`, `current_page` and `total_pages`.
+   *
+   * @generated from field: bool paged = 20;
+   */
+  paged: boolean;
+
+  /**
+   * `result_json`'s values are documented as constants (`{"deleted":true}` as `deleted: true`).
+   *
+   * @generated from field: bool result_const = 21;
+   */
+  resultConst: boolean;
+
+  /**
+   * An acts_in_project route whose request names no project (it works in the caller's active one):
+   * the query takes no `projectId`.
+   *
+   * @generated from field: bool no_project_query = 22;
+   */
+  noProjectQuery: boolean;
 };
 
 /**
@@ -252,11 +279,21 @@ export type Field = Message<"crafter.api.v1.Field"> & {
 
   /**
    * A request rule that is code, not a limit (an email address, a domain): the name of a zod schema
-   * exported by services/gateway/src/http/validators.ts; it replaces the limits above.
+   * exported by services/gateway/src/http/validators.ts; it replaces the limits above. With `json`,
+   * also the schema a response's JSON is documented with.
    *
    * @generated from field: string validator = 12;
    */
   validator: string;
+
+  /**
+   * Text that holds JSON: a request sends the body's value as JSON text (`validator` names its
+   * schema); a response answers it parsed (`validator` names the documented schema, `fallback` is
+   * the JSON answered when the text is not JSON).
+   *
+   * @generated from field: bool json = 13;
+   */
+  json: boolean;
 };
 
 /**

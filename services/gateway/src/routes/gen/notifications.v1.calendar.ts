@@ -184,7 +184,7 @@ export function inboxServiceRoutes({ clients }: RouteDeps): RouteDef[] {
       body: z.object({}),
       response: markAllNotificationsReadResponseSchema,
       handler: async ({ as }) => {
-        const response = await clients.inbox.markAllNotificationsRead({  }, as);
+        const response = await clients.inbox.markAllNotificationsRead({}, as);
         return toMarkAllNotificationsReadResponseJson(response);
       },
     }),
