@@ -69,7 +69,20 @@ function messageEmitter(out) {
           schema = `z.enum([${opt.values.map(q).join(", ")}])`;
           value = `(${value}) as z.output<typeof ${names.schema}>[${q(key)}]`;
         }
-        if (opt?.optional) {
+        if (opt?.nullable) {
+          if (f.scalar !== ScalarType.STRING) fail(`${f.parent.typeName}.${f.name}: nullable is for text`);
+          schema = "z.string().nullable()";
+          value = `${src} || null`;
+        }
+        if (opt?.optional && opt.values.length > 1) {
+          // Only a known value is answered; another is left out, as when unset.
+          const known = `[${opt.values.map(q).join(", ")}].includes(m?.${f.localName} ?? "")`;
+          values.push(
+            `    ...(${known} ? { ${key}: m?.${f.localName} as z.output<typeof ${names.schema}>[${q(key)}] } : {}),`,
+          );
+          schema += ".optional()";
+          value = undefined;
+        } else if (opt?.optional) {
           const present = f.proto.proto3Optional ? `m?.${f.localName} !== undefined` : `m?.${f.localName}`;
           values.push(`    ...(${present} ? { ${key}: m.${f.localName} } : {}),`);
           schema += ".optional()";

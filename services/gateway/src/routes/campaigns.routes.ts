@@ -1,10 +1,11 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { Campaign, CampaignInputSchema, Recipient } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
+import type { Campaign, CampaignInputSchema } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
 import { paged, pageMetaOf, paging } from "../http/rest-bindings";
 import { emailAddress, id } from "../http/schemas";
 import type { RouteDeps } from "./deps";
+import { campaignSchema, toCampaignJson } from "./gen/notifications.v1.campaigns";
 
 // Email campaigns (issue 13, docs/email-contract.md): the notifications service's CampaignsService.
 
@@ -13,7 +14,6 @@ const text = (name: string, max: number) =>
 
 const SEND_TIME_BY = ["business", "contact"] as const;
 const STATUSES = ["draft", "scheduled", "sending", "paused", "sent", "failed"] as const;
-const RECIPIENT_STATUSES = ["queued", "sent", "failed", "skipped", "bounced", "complained"] as const;
 
 const abTestInput = z
   .object({
@@ -48,166 +48,6 @@ const campaignInput = z.object({
   }),
 });
 type CampaignBody = z.output<typeof campaignInput>;
-
-const statsSchema = z.object({
-  recipients: z.number(),
-  sent: z.number(),
-  delivered: z.number(),
-  bounced: z.number(),
-  complained: z.number(),
-  opened: z.number(),
-  clicked: z.number(),
-  failed: z.number(),
-  skipped: z.number(),
-  deliveryRate: z.number().meta({ description: "0–1, of sent." }),
-  bounceRate: z.number(),
-  openRate: z.number(),
-  clickRate: z.number(),
-  possibleDuplicates: z.number().meta({
-    description:
-      "Recipients sent the email again after an attempt that expired without an outcome: each may have received it twice (and counts one more email on the plan).",
-  }),
-});
-
-const campaignSchema = z
-  .object({
-    id: z.string(),
-    projectId: z.string(),
-    name: z.string(),
-    status: z.enum(STATUSES),
-    segmentId: z.string(),
-    templateId: z.string().optional(),
-    craftId: z.string().optional(),
-    subject: z.string(),
-    preheader: z.string(),
-    html: z.string(),
-    abTest: z
-      .object({
-        subjectB: z.string(),
-        share: z.number(),
-        winnerAfterMinutes: z.number(),
-        winner: z.enum(["a", "b"]).optional(),
-      })
-      .optional(),
-    scheduledAt: z
-      .string()
-      .optional()
-      .meta({ description: "The scheduled instant: the chosen time on the business's wall clock." }),
-    sendTimeBy: z.enum(SEND_TIME_BY),
-    timeZone: z
-      .string()
-      .optional()
-      .meta({ description: "The business's IANA time zone when the campaign was scheduled." }),
-    startsAt: z.string().optional().meta({
-      description:
-        "When sending starts: `scheduledAt`, or for `sendTimeBy: contact` the earliest instant any time zone reaches the scheduled wall-clock time.",
-    }),
-    release: z
-      .object({
-        released: z.number(),
-        total: z.number(),
-        nextAt: z
-          .string()
-          .optional()
-          .meta({ description: "The next contact's release instant; absent when all are released." }),
-      })
-      .optional()
-      .meta({ description: "`sendTimeBy: contact` once sending: how many recipients' local time has come." }),
-    sentAt: z.string().optional(),
-    waiting: z
-      .object({ reason: z.literal("limit"), code: z.string() })
-      .optional()
-      .meta({ description: "The plan's monthly email limit stopped the campaign; it goes on when there is room." }),
-    stats: statsSchema,
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: "Campaign" });
-
-const recipientSchema = z
-  .object({
-    contactId: z.string(),
-    email: z.string(),
-    status: z.enum(RECIPIENT_STATUSES),
-    variant: z.string(),
-    sentAt: z.string().nullable(),
-    openedAt: z.string().nullable(),
-    clickedAt: z.string().nullable(),
-    error: z.string(),
-    possibleDuplicate: z
-      .boolean()
-      .meta({ description: "Sent again after an expired attempt: may have received it twice." }),
-  })
-  .meta({ id: "CampaignRecipient" });
-
-const opt = (value: string) => (value ? value : undefined);
-
-function toCampaignJson(c: Campaign | undefined): z.input<typeof campaignSchema> {
-  if (!c) throw new Error("the notifications service answered no campaign");
-  const status = STATUSES.find((s) => s === c.status) ?? "draft";
-  const stats = c.stats;
-  return {
-    id: c.campaignId,
-    projectId: c.projectId,
-    name: c.name,
-    status,
-    segmentId: c.segmentId,
-    templateId: opt(c.templateId),
-    craftId: opt(c.craftId),
-    subject: c.subject,
-    preheader: c.preheader,
-    html: c.html,
-    abTest: c.abTest
-      ? {
-          subjectB: c.abTest.subjectB,
-          share: c.abTest.share,
-          winnerAfterMinutes: c.abTest.winnerAfterMinutes,
-          winner: c.abTest.winner === "a" || c.abTest.winner === "b" ? c.abTest.winner : undefined,
-        }
-      : undefined,
-    scheduledAt: opt(c.scheduledAt),
-    sendTimeBy: c.sendTimeBy === "contact" ? "contact" : "business",
-    timeZone: opt(c.timeZone),
-    startsAt: opt(c.startsAt),
-    release: c.release
-      ? { released: c.release.released, total: c.release.total, nextAt: opt(c.release.nextAt) }
-      : undefined,
-    sentAt: opt(c.sentAt),
-    waiting: c.waiting ? { reason: "limit", code: c.waiting.code } : undefined,
-    stats: {
-      recipients: stats?.recipients ?? 0,
-      sent: stats?.sent ?? 0,
-      delivered: stats?.delivered ?? 0,
-      bounced: stats?.bounced ?? 0,
-      complained: stats?.complained ?? 0,
-      opened: stats?.opened ?? 0,
-      clicked: stats?.clicked ?? 0,
-      failed: stats?.failed ?? 0,
-      skipped: stats?.skipped ?? 0,
-      deliveryRate: stats?.deliveryRate ?? 0,
-      bounceRate: stats?.bounceRate ?? 0,
-      openRate: stats?.openRate ?? 0,
-      clickRate: stats?.clickRate ?? 0,
-      possibleDuplicates: stats?.possibleDuplicates ?? 0,
-    },
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-  };
-}
-
-function toRecipientJson(r: Recipient): z.input<typeof recipientSchema> {
-  return {
-    contactId: r.contactId,
-    email: r.email,
-    status: RECIPIENT_STATUSES.find((s) => s === r.status) ?? "queued",
-    variant: r.variant,
-    sentAt: r.sentAt || null,
-    openedAt: r.openedAt || null,
-    clickedAt: r.clickedAt || null,
-    error: r.error,
-    possibleDuplicate: r.possibleDuplicate,
-  };
-}
 
 /** The body as the RPC's CampaignInput, and the names of the fields it gives. */
 function toInput(body: CampaignBody): { campaign: MessageInitShape<typeof CampaignInputSchema>; fields: string[] } {
@@ -290,19 +130,6 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
       },
     }),
     defineRoute({
-      method: "get",
-      path: "/api/email/campaigns/{id}",
-      tag: "email",
-      summary: "One campaign with its figures",
-      auth: "session",
-      actsInProject: true,
-      params: campaignParams,
-      response: campaignSchema,
-      errors: ["NOT_FOUND"],
-      handler: async ({ params, as }) =>
-        one((await clients.campaigns.getCampaign({ campaignId: params.id }, as)).campaign),
-    }),
-    defineRoute({
       method: "put",
       path: "/api/email/campaigns/{id}",
       tag: "email",
@@ -319,34 +146,6 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
           return one((await clients.campaigns.getCampaign({ campaignId: params.id }, as)).campaign);
         return one((await clients.campaigns.updateCampaign({ campaignId: params.id, campaign, fields }, as)).campaign);
       },
-    }),
-    defineRoute({
-      method: "delete",
-      path: "/api/email/campaigns/{id}",
-      tag: "email",
-      summary: "Delete a draft or scheduled campaign",
-      auth: "session",
-      actsInProject: true,
-      params: campaignParams,
-      response: z.object({ deleted: z.literal(true) }),
-      errors: CAMPAIGN_ERRORS,
-      handler: async ({ params, as }) => {
-        await clients.campaigns.deleteCampaign({ campaignId: params.id }, as);
-        return { deleted: true as const };
-      },
-    }),
-    defineRoute({
-      method: "post",
-      path: "/api/email/campaigns/{id}/send",
-      tag: "email",
-      summary: "Send the campaign now to the segment's subscribed contacts",
-      auth: "session",
-      actsInProject: true,
-      params: campaignParams,
-      response: campaignSchema,
-      errors: CAMPAIGN_ERRORS,
-      handler: async ({ params, as }) =>
-        one((await clients.campaigns.sendCampaign({ campaignId: params.id }, as)).campaign),
     }),
     defineRoute({
       method: "post",
@@ -383,32 +182,6 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
             )
           ).campaign,
         ),
-    }),
-    defineRoute({
-      method: "post",
-      path: "/api/email/campaigns/{id}/pause",
-      tag: "email",
-      summary: "Pause a campaign that is sending",
-      auth: "session",
-      actsInProject: true,
-      params: campaignParams,
-      response: campaignSchema,
-      errors: CAMPAIGN_ERRORS,
-      handler: async ({ params, as }) =>
-        one((await clients.campaigns.pauseCampaign({ campaignId: params.id }, as)).campaign),
-    }),
-    defineRoute({
-      method: "post",
-      path: "/api/email/campaigns/{id}/resume",
-      tag: "email",
-      summary: "Resume a paused campaign",
-      auth: "session",
-      actsInProject: true,
-      params: campaignParams,
-      response: campaignSchema,
-      errors: CAMPAIGN_ERRORS,
-      handler: async ({ params, as }) =>
-        one((await clients.campaigns.resumeCampaign({ campaignId: params.id }, as)).campaign),
     }),
     defineRoute({
       method: "post",
@@ -470,31 +243,6 @@ export function campaignsRoutes({ clients }: RouteDeps): RouteDef[] {
           recipients: answer.recipients,
           excluded: answer.excluded.map((e) => ({ reason: e.reason, count: e.count })),
           choices: answer.choices.map(person),
-        };
-      },
-    }),
-    defineRoute({
-      method: "get",
-      path: "/api/email/campaigns/{id}/recipients",
-      tag: "email",
-      summary: "The campaign's recipients and what happened to each email",
-      auth: "session",
-      actsInProject: true,
-      params: campaignParams,
-      query: z.object({
-        status: z.enum(RECIPIENT_STATUSES, { error: `status is one of ${RECIPIENT_STATUSES.join(", ")}` }).optional(),
-        ...paging,
-      }),
-      response: paged(recipientSchema),
-      errors: ["NOT_FOUND"],
-      handler: async ({ params, query, as }) => {
-        const answer = await clients.campaigns.listRecipients(
-          { campaignId: params.id, status: query.status ?? "", page: query.page, pageSize: query.pageSize },
-          as,
-        );
-        return {
-          result: answer.recipients.map(toRecipientJson),
-          meta: pageMetaOf(answer),
         };
       },
     }),

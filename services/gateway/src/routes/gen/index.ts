@@ -6,7 +6,8 @@ import { contactsServiceRoutes } from "./contacts.v1.contacts";
 import { automationsServiceRoutes } from "./notifications.v1.automations";
 import { calendarServiceRoutes } from "./notifications.v1.calendar";
 import { inboxServiceRoutes } from "./notifications.v1.calendar";
+import { campaignsServiceRoutes } from "./notifications.v1.campaigns";
 import { sendersServiceRoutes } from "./notifications.v1.senders";
 
 /** The route files generated from the protos' REST bindings, registered beside the hand-written ones. */
-export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [integrationsServiceRoutes, contactsServiceRoutes, automationsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, sendersServiceRoutes];
+export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [integrationsServiceRoutes, contactsServiceRoutes, automationsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, campaignsServiceRoutes, sendersServiceRoutes];
