@@ -8,10 +8,7 @@ export const adminPaths = {
   stats: (days: number) => `/api/admin/stats?days=${days}`,
 } as const;
 
-export interface Paged<T> {
-  result: T[];
-  meta: { count: number; currentPage: number; totalPages: number };
-}
+export type { Page as Paged } from "../../api/contract";
 
 export interface AdminUser {
   userId: string;

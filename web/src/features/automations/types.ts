@@ -101,7 +101,4 @@ export interface AutomationRun {
   steps: StepRecord[];
 }
 
-export interface Paged<T> {
-  result: T[];
-  meta: { count: number; currentPage: number; totalPages: number };
-}
+export type { Page as Paged } from "../../api/contract";

@@ -1,5 +1,6 @@
 import useSWR from "swr";
 import { api, fetcher } from "../../api/api";
+import type { Page } from "../../api/contract";
 import { formatUsd } from "../../shared/format";
 
 /** A plan card as billing serves it (`GET /api/billing/plans`, from @crafter/plans). Prices in USD. */
@@ -39,10 +40,7 @@ export interface Subscription {
   limits: { profiles: number; emails: number; aiImages: number; voiceMinutes: number };
 }
 
-export interface Page<T> {
-  result: T[];
-  meta: { count: number; currentPage: number; totalPages: number };
-}
+export type { Page } from "../../api/contract";
 
 export interface Invoice {
   id: string;
