@@ -4,7 +4,6 @@ import { Button, Card, Flex, Form, Input, Modal, Popconfirm, Tabs, Tooltip, Typo
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useSearchParams } from "react-router-dom";
-import { useSWRConfig } from "swr";
 import { z } from "zod";
 import { useFeature } from "../../api/hooks/app";
 import {
@@ -17,7 +16,7 @@ import {
   renameAsset,
 } from "../../api/media";
 import { LinkButton } from "../../shared/LinkButton";
-import { notify } from "../../shared/notify";
+import { useAction } from "../../shared/use-action";
 import { AssetBrowser, type BrowserState } from "./AssetBrowser";
 import { AssetCard } from "./AssetCard";
 import { ImageEditModal } from "./ImageEditPanel";
@@ -38,22 +37,20 @@ const renameSchema = z.object({
 type RenameValues = z.infer<typeof renameSchema>;
 
 function RenameModal({ asset, onClose }: { asset: Asset | null; onClose: () => void }) {
-  const { mutate } = useSWRConfig();
+  const renaming = useAction(renameAsset, {
+    error: "Could not rename",
+    success: "Renamed",
+    revalidate: [isAssetListKey],
+  });
   const { control, handleSubmit, formState, reset } = useForm<RenameValues>({
     resolver: zodResolver(renameSchema),
     values: { name: asset?.name ?? "" },
   });
   const submit = handleSubmit(async ({ name }) => {
     if (!asset) return;
-    try {
-      await renameAsset(asset.id, name);
-      void mutate(isAssetListKey);
-      notify.success("Renamed");
-      reset();
-      onClose();
-    } catch (error) {
-      notify.error(error, "Could not rename");
-    }
+    if (!(await renaming.run(asset.id, name))) return;
+    reset();
+    onClose();
   });
   return (
     <Modal
@@ -104,7 +101,11 @@ export default function AssetsPage() {
   const canEdit = useFeature("image_edit");
   const canDesign = useFeature("visual_designer");
   const { items, upload, cancel, dismiss } = useUploads(videoAllowed);
-  const { mutate } = useSWRConfig();
+  const deletion = useAction(deleteAsset, {
+    error: "Could not delete",
+    success: "Deleted",
+    revalidate: [isAssetListKey],
+  });
   const [renaming, setRenaming] = useState<Asset | null>(null);
   const [editing, setEditing] = useState<Asset | null>(null);
   const [choosing, setChoosing] = useState(false);
@@ -123,15 +124,7 @@ export default function AssetsPage() {
     setParams(query);
   };
 
-  const remove = async (asset: Asset) => {
-    try {
-      await deleteAsset(asset.id);
-      void mutate(isAssetListKey);
-      notify.success("Deleted", asset.name);
-    } catch (error) {
-      notify.error(error, "Could not delete");
-    }
-  };
+  const remove = (asset: Asset) => deletion.run(asset.id);
 
   const card = (asset: Asset) => (
     <AssetCard
