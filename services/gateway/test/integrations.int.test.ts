@@ -250,6 +250,26 @@ describe("connections", () => {
     expect(provider.isLive(grant.accessToken)).toBe(true);
   });
 
+  it("lets a projectAdmin start connecting, and a manager only see", async () => {
+    const member = async (role: string) => {
+      const { session, email } = await verifiedSession(`integrations-${role.toLowerCase()}`);
+      expect((await owner.post(`/api/projects/${projectId}/invites`, { email, role })).status).toBe(201);
+      const message = await waitForEmail(email, "You are invited to a project on Crafter");
+      const token = linkFrom(message, "/app/invite").searchParams.get("token")!;
+      expect((await session.post("/api/projects/invites/accept", { token })).status).toBe(200);
+      return session;
+    };
+    const [projectAdmin, manager] = await Promise.all([member("projectAdmin"), member("manager")]);
+    const asManager = await manager.get(`/api/integrations?projectId=${projectId}`);
+    expect(asManager.status).toBe(200);
+    expect((asManager.body.result as { provider: string }[]).map((item) => item.provider)).toContain("google");
+    const refused = await manager.post(`/api/integrations/google/connect?projectId=${projectId}`, {});
+    expect(refused.status).toBe(403);
+    const started = await projectAdmin.post(`/api/integrations/google/connect?projectId=${projectId}`, {});
+    expect(started.status).toBe(200);
+    expect(new URL(started.body.result.authorizeUrl).searchParams.get("client_id")).toBe(env.GOOGLE_CLIENT_ID);
+  });
+
   it("lets only the project's owner (or its projectAdmin) reach its connections", async () => {
     const { session: stranger } = await verifiedSession("integrations-stranger");
     const strangerId = (await stranger.get("/auth/check")).body.result.user.userId;
