@@ -6,6 +6,8 @@
 # document defines (most of the run), the fuzzing phase SCHEMATHESIS_MAX_EXAMPLES per operation.
 #   GATEWAY_URL=http://127.0.0.1:8080 scripts/security/schemathesis.sh
 #   SCHEMATHESIS_CHECKS=not_a_server_error SCHEMATHESIS_PHASES=fuzzing scripts/security/schemathesis.sh
+# Two runs: the examples, coverage and fuzzing phases (SCHEMATHESIS_PHASES), then the stateful
+# phase with its own ids (SCHEMATHESIS_STATEFUL=0 leaves it out).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 VERSION=4.32.5
@@ -34,20 +36,37 @@ TOKEN=$SCHEMATHESIS_TOKEN
 
 # Its output goes through a filter that drops pytest-style "==== … ====" banners: CI reads a closing
 # "=== N warnings in Ns ===" as a pytest run that executed no test. The per-operation results go to
-# test-results/schemathesis.xml (JUnit), which scripts/ci/test-summary.mjs counts with jest's.
+# test-results/schemathesis*.xml (JUnit), which scripts/ci/test-summary.mjs counts with jest's.
 mkdir -p test-results
+# The stateful phase runs on its own, with the toml's id pins left out (its links carry the ids
+# the run creates; see the pins block there).
+STATEFUL_CONFIG=$(mktemp --suffix=.toml)
+trap 'rm -f -- "$STATEFUL_CONFIG"' EXIT
+sed '/^# pins:begin/,/^# pins:end/d' scripts/security/schemathesis.toml >"$STATEFUL_CONFIG"
+
 # One worker: with two, schemathesis 4.32.5 sometimes crashes inside its coverage phase (a KeyError
 # in its own generator cache), which is no finding about the API.
-"$VENV/bin/schemathesis" --config-file scripts/security/schemathesis.toml run "$BASE/api/openapi.json" \
-  --url "$BASE" \
-  --header "Authorization: Bearer $TOKEN" \
-  --checks "${SCHEMATHESIS_CHECKS:-all}" \
-  --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-5}" \
-  --workers "${SCHEMATHESIS_WORKERS:-1}" \
-  --request-timeout 60 \
-  --seed "${SCHEMATHESIS_SEED:-42}" \
-  --phases "${SCHEMATHESIS_PHASES:-examples,coverage,fuzzing,stateful}" \
-  --suppress-health-check all \
-  --no-color \
-  --report junit --report-junit-path test-results/schemathesis.xml \
-  "$@" 2>&1 | sed -E '/^=+ .* =+$/d'
+run() {
+  local config=$1 phases=$2 report=$3
+  shift 3
+  "$VENV/bin/schemathesis" --config-file "$config" run "$BASE/api/openapi.json" \
+    --url "$BASE" \
+    --header "Authorization: Bearer $TOKEN" \
+    --checks "${SCHEMATHESIS_CHECKS:-all}" \
+    --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-5}" \
+    --workers "${SCHEMATHESIS_WORKERS:-1}" \
+    --request-timeout 60 \
+    --seed "${SCHEMATHESIS_SEED:-42}" \
+    --phases "$phases" \
+    --suppress-health-check all \
+    --no-color \
+    --report junit --report-junit-path "$report" \
+    "$@" 2>&1 | sed -E '/^=+ .* =+$/d'
+}
+status=0
+run scripts/security/schemathesis.toml "${SCHEMATHESIS_PHASES:-examples,coverage,fuzzing}" \
+  test-results/schemathesis.xml "$@" || status=$?
+if [[ ${SCHEMATHESIS_STATEFUL:-1} == 1 ]]; then
+  run "$STATEFUL_CONFIG" stateful test-results/schemathesis-stateful.xml "$@" || status=$?
+fi
+exit "$status"
