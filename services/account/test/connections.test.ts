@@ -4,6 +4,7 @@ import { providerHttp } from "../src/clients/provider-http";
 import {
   authorizeUrl,
   codeChallenge,
+  metaThrottleMs,
   parseTokenAnswer,
   refusesGrant,
   retryAfterMs,
@@ -167,6 +168,23 @@ describe("token answers", () => {
     expect(retryAfterMs("3600", now, 10_000)).toBe(10_000);
     expect(retryAfterMs("soon", now, 10_000)).toBeNull();
     expect(retryAfterMs(null, now, 10_000)).toBeNull();
+  });
+});
+
+describe("Meta's rate limits", () => {
+  const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] ?? null });
+  it("reads the wait from X-Business-Use-Case-Usage, a full X-App-Usage, or a throttling error code", () => {
+    const business = JSON.stringify({
+      "1234": [{ type: "pages", call_count: 100, total_time: 20, estimated_time_to_regain_access: 3 }],
+    });
+    expect(metaThrottleMs(headers({ "x-business-use-case-usage": business }), null)).toBe(180_000);
+    expect(metaThrottleMs(headers({ "x-app-usage": '{"call_count":100,"total_time":10}' }), null)).toBe(60_000);
+    expect(metaThrottleMs(headers({ "x-app-usage": '{"call_count":40}' }), null)).toBeNull();
+    expect(metaThrottleMs(headers({}), { error: { code: 613, message: "Calls within one hour have exceeded" } })).toBe(
+      60_000,
+    );
+    expect(metaThrottleMs(headers({}), { error: { code: 190, message: "Invalid OAuth access token." } })).toBeNull();
+    expect(metaThrottleMs(headers({ "x-app-usage": "not json" }), null)).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 import { OutboundError, outboundFetch } from "@crafter/kit";
-import { retryAfterMs } from "../domain/connections";
+import { metaThrottleMs, retryAfterMs } from "../domain/connections";
 
 /** A provider's answer: its status, its JSON body (null when not JSON) and its headers. */
 export interface ProviderAnswer {
@@ -40,7 +40,9 @@ const MAX_BYTES = 256 * 1024;
 
 /**
  * Provider calls through the kit's outbound module (SSRF rules, one time limit, a size cap), retried
- * on 429 (after its Retry-After) and 5xx (exponential backoff), at most `attempts` times.
+ * on 429 (after its Retry-After), Meta's throttling answers (after the wait its usage headers name)
+ * and 5xx (exponential backoff), at most `attempts` times; a wait longer than `maxWaitMs` is not
+ * waited: the answer is returned for the caller to report.
  */
 export function providerHttp(options: ProviderHttpOptions): ProviderHttp {
   const attempts = options.attempts ?? 3;
@@ -70,9 +72,11 @@ export function providerHttp(options: ProviderHttpOptions): ProviderHttp {
           json = null;
         }
         const answer = { status: response.status, json, headers: response.headers };
-        const retryable = response.status === 429 || response.status >= 500;
+        // Meta throttles with 400/403 and its usage headers; every other provider with 429.
+        const throttled = response.status >= 400 ? metaThrottleMs(response.headers, json) : null;
+        const retryable = response.status === 429 || response.status >= 500 || throttled !== null;
         if (!retryable || attempt >= attempts) return answer;
-        const asked = retryAfterMs(response.headers.get("retry-after"), now(), Number.POSITIVE_INFINITY);
+        const asked = retryAfterMs(response.headers.get("retry-after"), now(), Number.POSITIVE_INFINITY) ?? throttled;
         if (asked !== null && asked > maxWaitMs) return answer;
         await sleep(asked ?? backoffMs * 2 ** (attempt - 1));
       }
