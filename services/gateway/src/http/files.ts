@@ -44,3 +44,12 @@ export async function sendFile(
     res.destroy(error as Error);
   }
 }
+
+/** Cancels the downstream call when the client goes away before the answer is written. */
+export function abortOnClose(res: Response): AbortController {
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller;
+}

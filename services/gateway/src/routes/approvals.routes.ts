@@ -3,6 +3,7 @@ import type { ApprovalEvent, ApprovalLink, ApprovalState } from "@crafter/proto/
 import type { Request } from "express";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
+import { text } from "../http/rest-bindings";
 import { emailOrNone, id } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 
@@ -24,9 +25,6 @@ async function limit(redis: Redis, hits: Array<[RateLimitPolicy, string]>): Prom
 }
 
 const ipOf = (req: Request) => req.ip ?? "unknown";
-
-const text = (name: string, max: number) =>
-  z.string({ error: `${name} must be text` }).max(max, `${name} has at most ${max} characters`);
 
 const SUBJECT_KINDS = ["craft", "campaign"] as const;
 const LINK_STATUSES = ["active", "revoked", "expired"] as const;

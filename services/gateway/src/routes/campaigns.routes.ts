@@ -2,15 +2,12 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Campaign, CampaignInputSchema } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { paged, pageMetaOf, paging } from "../http/rest-bindings";
+import { paged, pageMetaOf, paging, text } from "../http/rest-bindings";
 import { emailAddress, id } from "../http/schemas";
 import type { RouteDeps } from "./deps";
 import { campaignSchema, toCampaignJson } from "./gen/notifications.v1.campaigns";
 
 // Email campaigns (issue 13, docs/email-contract.md): the notifications service's CampaignsService.
-
-const text = (name: string, max: number) =>
-  z.string({ error: `${name} must be text` }).max(max, `${name} has at most ${max} characters`);
 
 const SEND_TIME_BY = ["business", "contact"] as const;
 const STATUSES = ["draft", "scheduled", "sending", "paused", "sent", "failed"] as const;

@@ -13,7 +13,7 @@ import type { Asset, Design } from "@crafter/proto/crafter/media/v1/media_pb";
 import busboy from "busboy";
 import express, { type Request, type Response } from "express";
 import { z } from "zod";
-import { sendFile } from "../http/files";
+import { abortOnClose, sendFile } from "../http/files";
 import { defineRoute, type RouteDef } from "../http/registry";
 import { paged, pageMetaOf, paging, whole } from "../http/rest-bindings";
 import { id } from "../http/schemas";
@@ -167,15 +167,6 @@ const stockItem = z.object({
 });
 const binary = z.string().meta({ format: "binary" });
 const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp"];
-
-/** Cancels the downstream call when the client goes away before the answer is written. */
-function abortOnClose(res: Response): AbortSignal {
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
 
 interface Uploaded {
   name: string;
@@ -408,7 +399,7 @@ export function mediaRoutes({ clients, redis }: RouteDeps): RouteDef[] {
       handler: async ({ params, as, res }) => {
         await sendFile(
           res,
-          media.downloadAsset({ id: params.id }, { ...as, signal: abortOnClose(res), timeoutMs: SLOW_MS }),
+          media.downloadAsset({ id: params.id }, { ...as, signal: abortOnClose(res).signal, timeoutMs: SLOW_MS }),
           {
             disposition: "attachment",
           },
@@ -476,7 +467,7 @@ export function mediaRoutes({ clients, redis }: RouteDeps): RouteDef[] {
       fileResponse: [...IMAGE_TYPES, "application/zip"],
       errors: ["NOT_FOUND", "MEDIA_UNREADABLE"],
       handler: async ({ body, as, res }) => {
-        await sendFile(res, media.exportAssets(body, { ...as, signal: abortOnClose(res), timeoutMs: SLOW_MS }), {
+        await sendFile(res, media.exportAssets(body, { ...as, signal: abortOnClose(res).signal, timeoutMs: SLOW_MS }), {
           disposition: "attachment",
         });
       },
@@ -740,7 +731,7 @@ export function mediaRoutes({ clients, redis }: RouteDeps): RouteDef[] {
       handler: async ({ params, body, as, res }) => {
         await sendFile(
           res,
-          media.exportDesign({ id: params.id, format: body.format }, { ...as, signal: abortOnClose(res) }),
+          media.exportDesign({ id: params.id, format: body.format }, { ...as, signal: abortOnClose(res).signal }),
           {
             disposition: "attachment",
           },

@@ -1,8 +1,8 @@
 import { appError } from "@crafter/kit";
 import type { CompleteStepResponse, RunActionResponse } from "@crafter/proto/crafter/workflows/v1/workflows_pb";
-import type { Response } from "express";
 import { z } from "zod";
 import { toCraft, toCraftSummary, toHeaders } from "../domain/mappers";
+import { abortOnClose } from "../http/files";
 import { defineRoute, type RouteDef } from "../http/registry";
 import {
   craftName,
@@ -72,15 +72,6 @@ const previewQuery = z.object({
   profileId: z.string({ error: "profileId must be text" }).max(64, "profileId is too long").default(""),
   standalone: z.enum(["true", "false"], { error: "standalone must be true or false" }).default("false"),
 });
-
-/** Cancels the downstream call when the client goes away before the answer is written. */
-function abortOnClose(res: Response): AbortController {
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller;
-}
 
 const CRAFT_ERRORS = ["NOT_FOUND"] as const;
 const RUN_ERRORS = [
