@@ -1,46 +1,14 @@
-import type { Template } from "@crafter/proto/crafter/notifications/v1/templates_pb";
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
 import { paged, pageMetaOf, paging } from "../http/rest-bindings";
 import { id } from "../http/schemas";
 import type { RouteDeps } from "./deps";
+import { templateSchema, toTemplateJson } from "./gen/notifications.v1.templates";
 
 const TAG = "Email templates";
 const SECTION_FLAG = "email_designer_section_template";
 /** 512 KB of MJML, as the service allows. */
 const MAX_MJML = 512 * 1024;
-
-export const templateSchema = z
-  .object({
-    id: z.string(),
-    kind: z.enum(["email", "social"]),
-    scope: z.enum(["predefined", "user", "section"]),
-    name: z.string(),
-    category: z.string(),
-    thumbnailUrl: z.string().optional(),
-    mjml: z.string(),
-    html: z.string().meta({ description: "The MJML rendered to HTML, smart values as written." }),
-    subject: z.string().optional(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: "EmailTemplate" });
-
-function toTemplate(t: Template): z.input<typeof templateSchema> {
-  return {
-    id: t.id,
-    kind: t.kind === "social" ? "social" : "email",
-    scope: t.scope === "user" || t.scope === "section" ? t.scope : "predefined",
-    name: t.name,
-    category: t.category,
-    ...(t.thumbnailUrl ? { thumbnailUrl: t.thumbnailUrl } : {}),
-    mjml: t.mjml,
-    html: t.html,
-    ...(t.subject ? { subject: t.subject } : {}),
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-  };
-}
 
 const text = (name: string, max: number) => z.string({ error: `${name} must be text` }).max(max, `${name} is too long`);
 const kind = z.enum(["email", "social"], { error: "kind must be email or social" });
@@ -90,22 +58,10 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
           as,
         );
         return {
-          result: page.result.map(toTemplate),
+          result: page.result.map(toTemplateJson),
           meta: pageMetaOf(page),
         };
       },
-    }),
-    defineRoute({
-      method: "get",
-      path: "/api/email/templates/{id}",
-      summary: "A template: predefined, a section, or the caller's own",
-      tag: TAG,
-      auth: "session",
-      actsInProject: true,
-      params: idParams,
-      response: templateSchema,
-      errors: ["NOT_FOUND"],
-      handler: async ({ params, as }) => toTemplate(await templates.getTemplate({ id: params.id }, as)),
     }),
     defineRoute({
       method: "post",
@@ -121,7 +77,7 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
       response: templateSchema,
       errors: ["NOT_FOUND"],
       handler: async ({ body, as, project }) =>
-        toTemplate(
+        toTemplateJson(
           await templates.createTemplate(
             {
               projectId: project.projectId,
@@ -146,22 +102,7 @@ export function templatesRoutes({ clients }: RouteDeps): RouteDef[] {
       response: templateSchema,
       errors: ["NOT_FOUND"],
       handler: async ({ params, body, as }) =>
-        toTemplate(await templates.updateTemplate({ id: params.id, ...body }, as)),
-    }),
-    defineRoute({
-      method: "delete",
-      path: "/api/email/templates/{id}",
-      summary: "Delete the caller's own template",
-      tag: TAG,
-      auth: "session",
-      actsInProject: true,
-      params: idParams,
-      response: z.object({}),
-      errors: ["NOT_FOUND"],
-      handler: async ({ params, as }) => {
-        await templates.deleteTemplate({ id: params.id }, as);
-        return {};
-      },
+        toTemplateJson(await templates.updateTemplate({ id: params.id, ...body }, as)),
     }),
     defineRoute({
       method: "post",

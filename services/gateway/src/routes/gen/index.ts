@@ -8,6 +8,7 @@ import { calendarServiceRoutes } from "./notifications.v1.calendar";
 import { inboxServiceRoutes } from "./notifications.v1.calendar";
 import { campaignsServiceRoutes } from "./notifications.v1.campaigns";
 import { sendersServiceRoutes } from "./notifications.v1.senders";
+import { templatesServiceRoutes } from "./notifications.v1.templates";
 
 /** The route files generated from the protos' REST bindings, registered beside the hand-written ones. */
-export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [integrationsServiceRoutes, contactsServiceRoutes, automationsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, campaignsServiceRoutes, sendersServiceRoutes];
+export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [integrationsServiceRoutes, contactsServiceRoutes, automationsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, campaignsServiceRoutes, sendersServiceRoutes, templatesServiceRoutes];
