@@ -14644,7 +14644,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": string;
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: {
+                            /** @description Where the browser goes: the Location header's path. */
+                            location: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
                 };
             };
             /** @description Bad request: CR_ERR_BAD_REQUEST */

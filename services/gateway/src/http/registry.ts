@@ -32,7 +32,7 @@ export interface RouteDef<
   body?: B;
   /** The schema of `result` in the success envelope. */
   response: R;
-  /** 200 unless the route creates something (201), or redirects (302, with `fileResponse`; the handler writes it). */
+  /** 200 unless the route creates something (201), or redirects (302: the handler sets Location; the envelope is the body). */
   status?: 200 | 201 | 302;
   /** The catalogue codes this route answers besides the common ones (see `commonErrors`). */
   errors?: readonly ErrorCode[];

@@ -31,9 +31,11 @@ export function integrationsRoutes({ clients }: RouteDeps): RouteDef[] {
         error: text("error", 100).optional(),
         error_description: text("error_description", 1000).optional(),
       }),
-      response: z.string(),
+      response: z.object({
+        location: z.string().meta({ description: "Where the browser goes: the Location header's path." }),
+      }),
+      // The envelope rides along with the redirect (every /api answer is the envelope); browsers follow Location.
       status: 302,
-      fileResponse: ["text/plain"],
       handler: async ({ params, query, res }) => {
         const { location } = await clients.integrationsAsGateway.completeConnection({
           provider: PROVIDER.test(params.provider) ? params.provider : "",
@@ -41,11 +43,11 @@ export function integrationsRoutes({ clients }: RouteDeps): RouteDef[] {
           code: query.code ?? "",
           error: query.error ?? "",
         });
-        res.setHeader("cache-control", "no-store");
         // Relative to this origin only: the account service answers a path under /app.
-        res.status(302).setHeader("location", location.startsWith("/app/") ? location : "/app/settings/integrations");
-        res.type("text/plain").end("");
-        return "";
+        const path = location.startsWith("/app/") ? location : "/app/settings/integrations";
+        res.setHeader("cache-control", "no-store");
+        res.setHeader("location", path);
+        return { location: path };
       },
     }),
   ];
