@@ -1,19 +1,11 @@
 import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
-import { projectQuery } from "../http/rest-bindings";
+import { paged, pageMetaOf, paging, projectQuery } from "../http/rest-bindings";
 import type { RouteDeps } from "./deps";
 import { calendarEntrySchema, toCalendarEntryJson } from "./gen/notifications.v1.calendar";
 
 const TYPES = ["email", "social", "blog", "other"] as const;
 const STATUSES = ["scheduled", "due", "sending", "sent", "published", "failed"] as const;
-
-const pageNumber = (name: string, max: number, fallback: number) =>
-  z.coerce
-    .number({ error: `${name} must be a whole number from 1 to ${max}` })
-    .int(`${name} must be a whole number from 1 to ${max}`)
-    .min(1, `${name} must be a whole number from 1 to ${max}`)
-    .max(max, `${name} must be a whole number from 1 to ${max}`)
-    .default(fallback);
 
 /**
  * /api/calendar/list, the list view of the content calendar (docs/email-contract.md "Calendar"; flag
@@ -32,17 +24,13 @@ export function calendarRoutes({ clients }: RouteDeps): RouteDef[] {
       actsInProject: true,
       query: z.object({
         ...projectQuery,
-        page: pageNumber("page", 100_000, 1),
-        pageSize: pageNumber("pageSize", 100, 20),
+        ...paging,
         type: z.enum(TYPES, { error: `type is one of ${TYPES.join(", ")}` }).optional(),
         status: z.enum(STATUSES, { error: `status is one of ${STATUSES.join(", ")}` }).optional(),
         sort: z.enum(["date_time"], { error: "sort is date_time" }).optional(),
         order: z.enum(["asc", "desc"], { error: "order is asc or desc" }).optional(),
       }),
-      response: z.object({
-        result: z.array(calendarEntrySchema),
-        meta: z.object({ count: z.number(), currentPage: z.number(), totalPages: z.number() }),
-      }),
+      response: paged(calendarEntrySchema),
       errors: ["NOT_FOUND"],
       handler: async ({ query, as, project }) => {
         const projectId = project.projectId;
@@ -59,7 +47,7 @@ export function calendarRoutes({ clients }: RouteDeps): RouteDef[] {
         );
         return {
           result: page.entries.map(toCalendarEntryJson),
-          meta: { count: page.count, currentPage: page.currentPage, totalPages: page.totalPages },
+          meta: pageMetaOf(page),
         };
       },
     }),
