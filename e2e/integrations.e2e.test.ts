@@ -62,6 +62,10 @@ afterAll(async () => {
 });
 
 async function noSidewaysScroll() {
+  // After a resize the app shell re-lays out (the header's project select shrinks): let it settle.
+  await page
+    .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, null, { timeout: 5000 })
+    .catch(() => undefined);
   const widths = await page.evaluate(() => ({
     doc: document.documentElement.scrollWidth,
     view: window.innerWidth,

@@ -1,9 +1,11 @@
 import { ApiOutlined } from "@ant-design/icons";
+import { canOnProject } from "@crafter/roles";
 import { Alert, Button, Card, Flex, List, Popconfirm, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import useSWR from "swr";
 import { api, fetcher } from "../../api/api";
+import { useActiveProjectRole } from "../../api/hooks/projects";
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
@@ -24,6 +26,9 @@ import { SettingsPageFrame } from "./SettingsPageFrame";
  */
 export default function IntegrationsPage() {
   const { data, error, mutate } = useSWR<Integration[]>(integrationPaths.list, fetcher);
+  const role = useActiveProjectRole();
+  // A manager sees the connections; only the owner or a project admin connects (the server checks too).
+  const canManage = role === undefined || role === null || canOnProject(role, "project.settings");
   const [params, setParams] = useSearchParams();
   const connected = params.get("connected");
   const failed = params.get("error");
@@ -66,7 +71,12 @@ export default function IntegrationsPage() {
             <List
               dataSource={data}
               renderItem={(integration) => (
-                <IntegrationRow key={integration.provider} integration={integration} onChanged={() => void mutate()} />
+                <IntegrationRow
+                  key={integration.provider}
+                  integration={integration}
+                  canManage={canManage}
+                  onChanged={() => void mutate()}
+                />
               )}
             />
           )
@@ -80,7 +90,15 @@ export default function IntegrationsPage() {
   );
 }
 
-function IntegrationRow({ integration, onChanged }: { integration: Integration; onChanged: () => void }) {
+function IntegrationRow({
+  integration,
+  canManage,
+  onChanged,
+}: {
+  integration: Integration;
+  canManage: boolean;
+  onChanged: () => void;
+}) {
   const [busy, setBusy] = useState<"connect" | "disconnect" | null>(null);
   const { connection } = integration;
 
@@ -121,6 +139,8 @@ function IntegrationRow({ integration, onChanged }: { integration: Integration; 
       <Tag>Coming in the next release</Tag>
     ) : !integration.configured ? (
       <Tag data-testid="integration-not-configured">Not configured on this server</Tag>
+    ) : !canManage ? (
+      <Typography.Text type="secondary">The owner or a project admin connects it</Typography.Text>
     ) : (
       <Flex gap={8} wrap>
         {!connection || connection.state === "needs_reconnecting" ? (
