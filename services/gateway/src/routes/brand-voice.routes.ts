@@ -2,14 +2,7 @@ import { z } from "zod";
 import { defineRoute, type RouteDef } from "../http/registry";
 import { id } from "../http/schemas";
 import type { RouteDeps } from "./deps";
-
-/** A project's brand voice: used in the system prompt of every workflow (issue 12). */
-export const brandVoiceSchema = z.object({
-  tone: z.string(),
-  wordsToUse: z.array(z.string()),
-  wordsToAvoid: z.array(z.string()),
-  exampleCopy: z.string(),
-});
+import { brandVoiceSchema, toBrandVoiceJson } from "./gen/projects.v1.projects";
 
 const words = z
   .array(z.string({ error: "Each entry must be text" }).max(60, "Each entry may be at most 60 characters."), {
@@ -29,25 +22,7 @@ export const brandVoiceBody = z
 
 /** /api/projects/{id}/brand-voice: read and replace (the business profile page's Brand voice tab). */
 export function brandVoiceRoutes({ clients }: RouteDeps): RouteDef[] {
-  const toVoice = (voice: z.infer<typeof brandVoiceSchema> | undefined) => ({
-    tone: voice?.tone ?? "",
-    wordsToUse: [...(voice?.wordsToUse ?? [])],
-    wordsToAvoid: [...(voice?.wordsToAvoid ?? [])],
-    exampleCopy: voice?.exampleCopy ?? "",
-  });
   return [
-    defineRoute({
-      method: "get",
-      path: "/api/projects/{id}/brand-voice",
-      tag: "projects",
-      summary: "The project's brand voice (empty fields when none was set)",
-      auth: "session",
-      params: z.object({ id: id("id") }),
-      response: brandVoiceSchema,
-      errors: ["NOT_FOUND"],
-      handler: async ({ params, as }) =>
-        toVoice((await clients.projects.getBrandVoice({ projectId: params.id }, as)).brandVoice),
-    }),
     defineRoute({
       method: "put",
       path: "/api/projects/{id}/brand-voice",
@@ -59,7 +34,9 @@ export function brandVoiceRoutes({ clients }: RouteDeps): RouteDef[] {
       response: brandVoiceSchema,
       errors: ["NOT_FOUND"],
       handler: async ({ params, body, as }) =>
-        toVoice((await clients.projects.updateBrandVoice({ projectId: params.id, brandVoice: body }, as)).brandVoice),
+        toBrandVoiceJson(
+          (await clients.projects.updateBrandVoice({ projectId: params.id, brandVoice: body }, as)).brandVoice,
+        ),
     }),
   ];
 }

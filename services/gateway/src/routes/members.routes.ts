@@ -81,20 +81,6 @@ export function membersRoutes({ clients, delegations }: RouteDeps): RouteDef[] {
     }),
     defineRoute({
       method: "delete",
-      path: "/api/projects/{id}/invites/{inviteId}",
-      tag: "projects",
-      summary: "Withdraw a pending invitation: its link stops working",
-      auth: "session",
-      params: z.object({ id: id("id"), inviteId: id("inviteId") }),
-      response: z.object({ revoked: z.boolean() }),
-      errors: ["NOT_FOUND", "INVITE_USED"],
-      handler: async ({ params, as }) => {
-        await members.revokeInvite({ projectId: params.id, inviteId: params.inviteId }, as);
-        return { revoked: true };
-      },
-    }),
-    defineRoute({
-      method: "delete",
       path: "/api/projects/{id}/members/{userId}",
       tag: "projects",
       summary: "Remove a team member: they lose access to the project at once",
