@@ -31,7 +31,7 @@ proto: install ## Regenerate proto/gen and the gateway's generated routes (servi
 	cd proto && npx buf generate
 	node scripts/openapi.mjs
 
-openapi: install ## Regenerate the API types (web/src/api/gen, packages/client/src/gen) from the gateway's route registry; run after changing a route
+openapi: install ## Regenerate the API types (packages/client/src/gen, read by the web too) from the gateway's route registry; run after changing a route
 	node scripts/openapi.mjs
 
 openapi-check: install ## Fail when the generated API types differ from the gateway's routes (run 'make openapi' and commit)

@@ -1,10 +1,10 @@
-// Writes the gateway's OpenAPI document without a running stack, and the web's types from it.
+// Writes the gateway's OpenAPI document without a running stack, and the API types from it.
 //
 //   node scripts/openapi.mjs          # writes services/gateway/dist/openapi.json and the types
 //   node scripts/openapi.mjs --check  # fails when the committed types differ from the routes
 //
-// The types go to the web (web/src/api/gen) and to the third parties' client (packages/client),
-// which the web does not import yet: both copies are generated, never edited.
+// The types go to the third parties' client (packages/client/src/gen), whose contract the web
+// reads too (web/src/api/contract.ts): generated, never edited.
 //
 // The document is the one /api/openapi.json serves (the gateway's route registry through
 // `openApiDocument`), with a fixed server URL so the file does not depend on where it was made.
@@ -18,7 +18,7 @@ import { build } from "esbuild";
 
 // The document is 1.4 MB and made in seconds: it is written beside the gateway's build, not committed.
 const DOCUMENT = join("services", "gateway", "dist", "openapi.json");
-const TYPES = [join("web", "src", "api", "gen", "openapi.ts"), join("packages", "client", "src", "gen", "openapi.ts")];
+const TYPES = [join("packages", "client", "src", "gen", "openapi.ts")];
 const SERVER_URL = "http://localhost:8080";
 const check = process.argv.includes("--check");
 

@@ -72,7 +72,7 @@ const write =
   };
 
 /**
- * The gateway client typed by the OpenAPI contract (gen/openapi.ts): a path template, its
+ * The gateway client typed by the OpenAPI contract (@crafter/client's generated types): a path template, its
  * parameters and body in, the success envelope's `result` out; failures reject with an ApiError.
  * Same session contract as `api` (it is `api` underneath).
  *

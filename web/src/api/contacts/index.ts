@@ -13,7 +13,7 @@ import type {
 
 /**
  * SWR keys and calls of the contract's "Contacts REST" section, typed by the gateway's OpenAPI
- * document (api/gen). Every key is the gateway URL it is read from (`apiKey`), so the shared
+ * document (@crafter/client's generated types). Every key is the gateway URL it is read from (`apiKey`), so the shared
  * fetcher serves them and writes revalidate by prefix.
  */
 

@@ -2,7 +2,7 @@ import type { ResultOf, Schema } from "../contract";
 
 /**
  * Shapes of the "Contacts REST" section: what the gateway answers comes from its OpenAPI document
- * (api/gen, `make openapi`); what the web builds itself (inputs, the query-builder tree, list
+ * (@crafter/client's, `make openapi`); what the web builds itself (inputs, the query-builder tree, list
  * filters) and what the document states only loosely (a custom field's type) is declared here.
  */
 

@@ -1,4 +1,4 @@
-import type { components } from "../../api/gen/openapi";
+import type { components } from "../../api/contract";
 
 /** One integration as `GET /api/integrations` answers it (only those whose flag is on). */
 export type Integration = components["schemas"]["Integration"];
