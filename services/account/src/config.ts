@@ -1,35 +1,13 @@
-import { isIP } from "node:net";
-import { baseConfigSchema, parseKeyRing } from "@crafter/kit";
+import { baseConfigSchema, hostPinsSetting, keyRingSetting, optionalSetting } from "@crafter/kit";
 import { z } from "zod";
 import { providerEnvNames } from "./domain/providers";
 
-/** An optional setting; an empty string counts as unset. */
-const optional = <S extends z.ZodType>(schema: S) =>
-  z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema.optional());
-
-/** `host=ip` pairs, comma-separated (`*.oauth.test=127.0.0.1`), like curl's --resolve. */
-const hostPins = z
-  .string()
-  .default("")
-  .transform((text, ctx) => {
-    const pins: Record<string, string> = {};
-    for (const pair of text
-      .split(",")
-      .map((item) => item.trim())
-      .filter(Boolean)) {
-      const [host, ip] = pair.split("=").map((part) => part.trim());
-      if (!host || !ip || isIP(ip) === 0) {
-        ctx.addIssue({ code: "custom", message: `"${pair}" is not host=ip` });
-        continue;
-      }
-      pins[host] = ip;
-    }
-    return pins;
-  });
-
 /** Each provider's `<PREFIX>_CLIENT_ID`, `_CLIENT_SECRET` and `_BASE_URL` (domain/providers.ts). */
 const providerSettings = Object.fromEntries(
-  providerEnvNames().map((name) => [name, optional(name.endsWith("_BASE_URL") ? z.url() : z.string().max(4096))]),
+  providerEnvNames().map((name) => [
+    name,
+    optionalSetting(name.endsWith("_BASE_URL") ? z.url() : z.string().max(4096)),
+  ]),
 );
 
 /** Environment of the account service: the kit's base settings plus its own. */
@@ -48,20 +26,11 @@ export const configSchema = baseConfigSchema
      * (base64 or hex); the first seals, every one opens (rotate by putting a new key first).
      * Unset: integrations cannot be connected.
      */
-    SECRETS_KEYS: optional(
-      z.string().transform((text, ctx) => {
-        try {
-          return parseKeyRing(text);
-        } catch (error) {
-          ctx.addIssue({ code: "custom", message: `SECRETS_KEYS: ${(error as Error).message}` });
-          return z.NEVER;
-        }
-      }),
-    ),
+    SECRETS_KEYS: keyRingSetting,
     /** The browser's origin: providers redirect to `<PUBLIC_ORIGIN>/api/integrations/<provider>/callback`. */
     PUBLIC_ORIGIN: z.url().default("http://localhost:8080"),
     /** HMAC key of connect attempts' `state` (≥ 32 characters); unset: derived from SERVICE_SECRET. */
-    INTEGRATIONS_STATE_SECRET: optional(z.string().min(32)),
+    INTEGRATIONS_STATE_SECRET: optionalSetting(z.string().min(32)),
     /** How long a connect attempt may take between its start and the provider's callback, in ms. */
     INTEGRATIONS_ATTEMPT_MS: z.coerce.number().int().min(10_000).max(3_600_000).default(600_000),
     /** How long before its expiry an access token is refreshed, in ms. */
@@ -69,7 +38,7 @@ export const configSchema = baseConfigSchema
     /** Time limit of one call to a provider, in ms. */
     INTEGRATIONS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** Provider host pins, `host=ip` (a test's local OAuth server); a pinned host may be private. */
-    INTEGRATIONS_RESOLVE: hostPins,
+    INTEGRATIONS_RESOLVE: hostPinsSetting,
     ...providerSettings,
   })
   .superRefine((config, ctx) => {

@@ -1,10 +1,7 @@
-import { baseConfigSchema } from "@crafter/kit";
+import { baseConfigSchema, optionalSetting } from "@crafter/kit";
 import { z } from "zod";
 
 /** An unset or blank variable is "not given" (so `AI_BASE_URL=` in a .env file means offline). */
-const optional = <S extends z.ZodType>(schema: S) =>
-  z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema.optional());
-
 /**
  * Environment of the contacts service: the kit's base settings (AUTH_URL and every server address)
  * plus its own. A peer it calls gets a required `<PEER>_URL: z.url()` here (no default) and a
@@ -24,11 +21,11 @@ export const configSchema = baseConfigSchema.extend({
    * HMAC key of the signed contact links (double opt-in, preference centre, unsubscribe), ≥ 32
    * characters, the same in every replica. Unset: derived from SERVICE_SECRET.
    */
-  CONTACTS_LINK_SECRET: optional(z.string().min(32)),
+  CONTACTS_LINK_SECRET: optionalSetting(z.string().min(32)),
   /** The lead assistant's AI provider, an OpenAI-compatible endpoint; unset: answers from the profile's text. */
-  AI_BASE_URL: optional(z.url()),
-  AI_API_KEY: optional(z.string()),
-  AI_MODEL: optional(z.string()),
+  AI_BASE_URL: optionalSetting(z.url()),
+  AI_API_KEY: optionalSetting(z.string()),
+  AI_MODEL: optionalSetting(z.string()),
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /**
    * Contacts each replica holds in memory across projects (store/contact-snapshot.ts), about 3 KB of

@@ -1,10 +1,7 @@
-import { baseConfigSchema } from "@crafter/kit";
+import { baseConfigSchema, optionalSetting } from "@crafter/kit";
 import { z } from "zod";
 
 /** An unset or blank variable is "not given" (so `IMAGE_PROVIDER=` in a .env file means offline). */
-const optional = <S extends z.ZodType>(schema: S) =>
-  z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema.optional());
-
 /**
  * Environment of the media service: the kit's base settings plus object storage, signed URLs,
  * the image and speech providers and Unsplash. Every peer it calls has a required `<PEER>_URL`.
@@ -33,7 +30,7 @@ export const configSchema = baseConfigSchema.extend({
    * HMAC key of the signed `/media/<key>?exp&sig` URLs, ≥ 32 characters. Unset: derived from
    * SERVICE_SECRET (the same in every replica).
    */
-  MEDIA_URL_SECRET: optional(z.string().min(32)),
+  MEDIA_URL_SECRET: optionalSetting(z.string().min(32)),
   /** Lifetime of a signed URL, in seconds. */
   MEDIA_URL_TTL_S: z.coerce
     .number()
@@ -42,21 +39,21 @@ export const configSchema = baseConfigSchema.extend({
     .max(7 * 24 * 3600)
     .default(6 * 3600),
   /** Image generation: openai (DALL·E), google (a Gemini image model, default gemini-2.5-flash-image) or offline (the composer). Unset: offline. */
-  IMAGE_PROVIDER: optional(z.enum(["openai", "google", "offline"])),
+  IMAGE_PROVIDER: optionalSetting(z.enum(["openai", "google", "offline"])),
   /** Base URL of the provider's API (a local server speaking its protocol in tests). */
-  IMAGE_BASE_URL: optional(z.url()),
-  IMAGE_API_KEY: optional(z.string()),
-  IMAGE_MODEL: optional(z.string()),
+  IMAGE_BASE_URL: optionalSetting(z.url()),
+  IMAGE_API_KEY: optionalSetting(z.string()),
+  IMAGE_MODEL: optionalSetting(z.string()),
   /** Speech: openai (its speech API) or offline (espeak-ng + ffmpeg). Unset: offline. */
-  SPEECH_PROVIDER: optional(z.enum(["openai", "offline"])),
-  SPEECH_BASE_URL: optional(z.url()),
-  SPEECH_API_KEY: optional(z.string()),
-  SPEECH_MODEL: optional(z.string()),
+  SPEECH_PROVIDER: optionalSetting(z.enum(["openai", "offline"])),
+  SPEECH_BASE_URL: optionalSetting(z.url()),
+  SPEECH_API_KEY: optionalSetting(z.string()),
+  SPEECH_MODEL: optionalSetting(z.string()),
   /** Credits one generated image and one minute of speech cost. */
   IMAGE_CREDITS: z.coerce.number().int().min(0).default(5),
   SPEECH_CREDITS_PER_MINUTE: z.coerce.number().int().min(0).default(2),
   /** Unsplash search (stock photos); unset: the system images shipped with Crafter. */
-  UNSPLASH_ACCESS_KEY: optional(z.string()),
+  UNSPLASH_ACCESS_KEY: optionalSetting(z.string()),
   UNSPLASH_API_URL: z.url().default("https://api.unsplash.com"),
   /** Deadline of a provider call, in milliseconds. */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),

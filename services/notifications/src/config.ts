@@ -1,9 +1,5 @@
-import { baseConfigSchema, parseKeyRing } from "@crafter/kit";
+import { baseConfigSchema, keyRingSetting, optionalSetting } from "@crafter/kit";
 import { z } from "zod";
-
-/** An optional setting; an empty string counts as unset. */
-const optional = <S extends z.ZodType>(schema: S) =>
-  z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema.optional());
 
 /** Environment of the notifications service: the kit's base settings plus SMTP and link settings. */
 export const configSchema = baseConfigSchema
@@ -43,15 +39,15 @@ export const configSchema = baseConfigSchema
     EMAIL_FLAGS_CACHE_MS: z.coerce.number().int().min(0).default(60_000),
     /** SendGrid's API (a local server speaking it in tests) and key; required when EMAIL_PROVIDER=sendgrid. */
     SENDGRID_API_URL: z.url().default("https://api.sendgrid.com"),
-    SENDGRID_API_KEY: optional(z.string().min(1)),
+    SENDGRID_API_KEY: optionalSetting(z.string().min(1)),
     /** SendGrid's Signed Event Webhook verification key (base64 DER public key); unset: the webhook is refused. */
-    SENDGRID_WEBHOOK_PUBLIC_KEY: optional(z.string().min(40)),
+    SENDGRID_WEBHOOK_PUBLIC_KEY: optionalSetting(z.string().min(40)),
     /** The From header of marketing email (defaults to MAIL_FROM). */
-    EMAIL_FROM: optional(z.string().min(3)),
+    EMAIL_FROM: optionalSetting(z.string().min(3)),
     /** Messages a second per provider, across every replica (paced in Redis). */
     EMAIL_RATE_PER_SECOND: z.coerce.number().positive().default(200),
     /** Messages a second per account and provider, across every replica; unset: EMAIL_RATE_PER_SECOND. */
-    EMAIL_ACCOUNT_RATE_PER_SECOND: optional(z.coerce.number().positive()),
+    EMAIL_ACCOUNT_RATE_PER_SECOND: optionalSetting(z.coerce.number().positive()),
     /** Campaign rounds (or parts) one replica works on at once (together within EMAIL_CONCURRENCY). */
     EMAIL_CAMPAIGNS_AT_ONCE: z.coerce.number().int().min(1).max(32).default(4),
     /**
@@ -77,7 +73,7 @@ export const configSchema = baseConfigSchema
     /** How often a campaign stopped by the plan limit asks billing again. */
     EMAIL_LIMIT_RETRY_MS: z.coerce.number().int().min(100).default(60_000),
     /** HMAC key of tracking tokens and interim consent links, ≥ 32 characters; unset: derived from SERVICE_SECRET. */
-    EMAIL_TRACKING_SECRET: optional(z.string().min(32)),
+    EMAIL_TRACKING_SECRET: optionalSetting(z.string().min(32)),
     /** Multiplies automation wait durations: 1 in production; tests shorten waits (e.g. 0.001). */
     AUTOMATION_WAIT_SCALE: z.coerce.number().positive().max(1).default(1),
     /**
@@ -92,16 +88,7 @@ export const configSchema = baseConfigSchema
      */
     /** How often approval emails the SMTP server did not take are tried again (ms). */
     APPROVAL_MAIL_RETRY_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
-    SECRETS_KEYS: optional(
-      z.string().transform((text, ctx) => {
-        try {
-          return parseKeyRing(text);
-        } catch (error) {
-          ctx.addIssue({ code: "custom", message: `SECRETS_KEYS: ${(error as Error).message}` });
-          return z.NEVER;
-        }
-      }),
-    ),
+    SECRETS_KEYS: keyRingSetting,
     /**
      * DNS servers that sending domains' records are checked with, `host` or `host:port`, comma
      * separated (a test's local DNS server); unset: the system's resolvers.
@@ -118,9 +105,9 @@ export const configSchema = baseConfigSchema
     /** Time limit of one DNS query, in ms. */
     DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
     /** The SPF include a sending domain publishes (`include:`); unset: `_spf.` + the From domain of MAIL_FROM. */
-    SENDER_SPF_INCLUDE: optional(z.string().regex(/^[a-z0-9._-]+\.[a-z]{2,}$/i, "must be a domain name")),
+    SENDER_SPF_INCLUDE: optionalSetting(z.string().regex(/^[a-z0-9._-]+\.[a-z]{2,}$/i, "must be a domain name")),
     /** Where DMARC aggregate reports of sending domains go (`rua=mailto:`); unset: none asked for. */
-    SENDER_DMARC_REPORT: optional(z.email()),
+    SENDER_DMARC_REPORT: optionalSetting(z.email()),
     /** How long a from address confirmation link works, in ms (default 48 hours). */
     SENDER_LINK_TTL_MS: z.coerce.number().int().min(60_000).default(172_800_000),
     /** How long a project's resolved sender is reused by a process, in ms. */

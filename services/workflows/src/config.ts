@@ -1,11 +1,15 @@
-import { isIP } from "node:net";
-import { baseConfigSchema, type KeyRing, keyRing, parseKeyRing, parseSecretKey } from "@crafter/kit";
+import {
+  baseConfigSchema,
+  hostPinsSetting,
+  type KeyRing,
+  keyRing,
+  keyRingSetting,
+  optionalSetting,
+  parseSecretKey,
+} from "@crafter/kit";
 import { z } from "zod";
 
 /** An unset or blank variable is "not given" (so `AI_BASE_URL=` in a .env file means offline). */
-const optionalString = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema.optional());
-
 export const PROVIDERS = ["openai", "google", "openai-compatible", "offline"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
@@ -22,26 +26,6 @@ const workflowModels = z
   })
   .pipe(z.record(z.string().min(1), z.string().trim().min(1, "a model is required")));
 
-/** `host=ip` pairs, comma-separated (`*.site.test=127.0.0.1`), like curl's --resolve. */
-const hostPins = z
-  .string()
-  .default("")
-  .transform((text, ctx) => {
-    const pins: Record<string, string> = {};
-    for (const pair of text
-      .split(",")
-      .map((item) => item.trim())
-      .filter(Boolean)) {
-      const [host, ip] = pair.split("=").map((part) => part.trim());
-      if (!host || !ip || isIP(ip) === 0) {
-        ctx.addIssue({ code: "custom", message: `"${pair}" is not host=ip` });
-        continue;
-      }
-      pins[host] = ip;
-    }
-    return pins;
-  });
-
 export const configSchema = baseConfigSchema
   .extend({
     PORT: z.coerce.number().int().positive().default(50054),
@@ -57,21 +41,21 @@ export const configSchema = baseConfigSchema
      * Who writes the text: openai, google, openai-compatible (OpenAI-style endpoint at AI_BASE_URL:
      * Ollama, vLLM, LiteLLM…) or offline. Unset: openai-compatible when AI_BASE_URL is set, else offline.
      */
-    AI_PROVIDER: optionalString(z.enum(PROVIDERS)),
+    AI_PROVIDER: optionalSetting(z.enum(PROVIDERS)),
     /** The endpoint: required for openai-compatible; a proxy or regional URL for openai / google. */
-    AI_BASE_URL: optionalString(z.url()),
+    AI_BASE_URL: optionalSetting(z.url()),
     /** The key of AI_PROVIDER (required for openai and google). */
-    AI_API_KEY: optionalString(z.string()),
+    AI_API_KEY: optionalSetting(z.string()),
     /** The model id, e.g. gpt-4o-mini, gemini-2.5-flash or llama3.1. */
-    AI_MODEL: optionalString(z.string()),
+    AI_MODEL: optionalSetting(z.string()),
     /** Keys for per-workflow overrides that use another provider than AI_PROVIDER (the SDK's own names). */
-    OPENAI_API_KEY: optionalString(z.string()),
-    GOOGLE_GENERATIVE_AI_API_KEY: optionalString(z.string()),
+    OPENAI_API_KEY: optionalSetting(z.string()),
+    GOOGLE_GENERATIVE_AI_API_KEY: optionalSetting(z.string()),
     /**
      * Per-workflow models, JSON: workflow name → "provider:model", "model" (AI_PROVIDER's) or "offline".
      * Workflow names are checked against the registry at start.
      */
-    AI_WORKFLOW_MODELS: optionalString(workflowModels),
+    AI_WORKFLOW_MODELS: optionalSetting(workflowModels),
     /** The longest wait for the provider's next chunk (the first included, retries included), in ms. */
     AI_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
     /** Retries of a failed provider call (429, 5xx, network) with exponential backoff. */
@@ -87,14 +71,14 @@ export const configSchema = baseConfigSchema
      * --resolve. Pinned hosts may be private addresses (test sites, an allowed intranet); no other
      * private, loopback or link-local address is ever fetched.
      */
-    WEBSITE_AUDIT_RESOLVE: hostPins,
+    WEBSITE_AUDIT_RESOLVE: hostPinsSetting,
     /**
      * Encrypts the provider keys users save on the AI settings page (AES-256-GCM): 32 bytes,
      * base64 or hex (`openssl rand -base64 32`). Unset: the AI settings page cannot save, and
      * everyone's generation uses the provider above. Changing it makes saved keys unreadable
      * (those users fall back to the provider above until they enter their key again).
      */
-    AI_SETTINGS_KEY: optionalString(
+    AI_SETTINGS_KEY: optionalSetting(
       z.string().transform((text, ctx) => {
         try {
           return parseSecretKey(text);
@@ -109,27 +93,18 @@ export const configSchema = baseConfigSchema
      * (base64 or hex); the first seals, every one opens, so a key rotates by putting a new one first.
      * Unset: AI_SETTINGS_KEY alone seals (as key id `ai`). AI_SETTINGS_KEY always opens what it sealed.
      */
-    SECRETS_KEYS: optionalString(
-      z.string().transform((text, ctx) => {
-        try {
-          return parseKeyRing(text);
-        } catch (error) {
-          ctx.addIssue({ code: "custom", message: `SECRETS_KEYS: ${(error as Error).message}` });
-          return z.NEVER;
-        }
-      }),
-    ),
+    SECRETS_KEYS: keyRingSetting,
     /**
      * AI settings: hosts a user's base URL may name although they are private, `host=ip` pairs
      * (e.g. `localhost=127.0.0.1` for a local Ollama). No other private address is ever called.
      */
-    AI_SETTINGS_RESOLVE: hostPins,
+    AI_SETTINGS_RESOLVE: hostPinsSetting,
     /** How long a user's AI settings are reused before being read again, in ms (per process). */
     AI_SETTINGS_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
     /** Keyword / competitor research provider (DataForSEO API base, e.g. https://api.dataforseo.com); unset = no data. */
-    RESEARCH_PROVIDER_URL: optionalString(z.url()),
-    RESEARCH_PROVIDER_LOGIN: optionalString(z.string()),
-    RESEARCH_PROVIDER_PASSWORD: optionalString(z.string()),
+    RESEARCH_PROVIDER_URL: optionalSetting(z.url()),
+    RESEARCH_PROVIDER_LOGIN: optionalSetting(z.string()),
+    RESEARCH_PROVIDER_PASSWORD: optionalSetting(z.string()),
     /** The market researched: DataForSEO location_name and language_code. */
     RESEARCH_LOCATION: z.string().min(1).default("United States"),
     RESEARCH_LANGUAGE: z.string().min(2).default("en"),

@@ -1,4 +1,6 @@
+import { isIP } from "node:net";
 import { z } from "zod";
+import { type KeyRing, parseKeyRing } from "../crypto/secret-box";
 
 /**
  * Settings every service reads. Each service extends this with its own fields in its config.ts;
@@ -80,3 +82,44 @@ export function splitList(value: string): string[] {
     .map((item) => item.trim())
     .filter(Boolean);
 }
+
+/** An optional setting of `schema`: unset, or an empty or blank string, reads as undefined. */
+export const optionalSetting = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), schema.optional());
+
+/**
+ * `host=ip` pairs, comma-separated (`*.site.test=127.0.0.1`), like curl's --resolve: the outbound
+ * module pins those host names to those addresses (tests point a provider's name at a local server).
+ * @returns host → IP; "" for none.
+ */
+export const hostPinsSetting = z
+  .string()
+  .default("")
+  .transform((text, ctx) => {
+    const pins: Record<string, string> = {};
+    for (const pair of splitList(text)) {
+      const [host, ip] = pair.split("=").map((part) => part.trim());
+      if (!host || !ip || isIP(ip) === 0) {
+        ctx.addIssue({ code: "custom", message: `"${pair}" is not host=ip` });
+        continue;
+      }
+      pins[host] = ip;
+    }
+    return pins;
+  });
+
+/**
+ * `SECRETS_KEYS`: the key ring that seals secrets at rest (`id:key,id:key`, 32-byte keys in base64
+ * or hex; the first seals, every one opens, so a new key goes first to rotate). Optional: unset,
+ * the service's sealed features are off.
+ */
+export const keyRingSetting = optionalSetting(
+  z.string().transform((text, ctx): KeyRing => {
+    try {
+      return parseKeyRing(text);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: `SECRETS_KEYS: ${(error as Error).message}` });
+      return z.NEVER;
+    }
+  }),
+);
