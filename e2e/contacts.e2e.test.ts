@@ -5,7 +5,7 @@ import { GatewaySession, gatewayUrl, linkFrom, repoRoot, uniqueEmail, waitForEma
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
-import { launchChromium, sidewaysScroll } from "./support";
+import { atBothWidths, launchChromium, sidewaysScroll } from "./support";
 
 // Issue 10 in Debian's Chromium against the stack: a marketer adds a contact through the Create
 // menu, builds a segment from its tag and sees the live count, a visitor signs up through the
@@ -309,5 +309,15 @@ describe("contacts, segments and lead capture in the browser", () => {
       const box = await page.getByTestId(testId).boundingBox();
       expect([testId, Math.round((box?.x ?? 0) + (box?.width ?? 0)) <= 390]).toEqual([testId, true]);
     }
+  });
+
+  step("a segment's conditions wrap inside the builder 390 px wide", async () => {
+    await page.goto("/app/segments/new");
+    await page.locator(".ruleGroup-addRule").first().click();
+    await page.locator(".rule-operators").first().waitFor();
+    const builder = page.getByTestId("segment-builder");
+    // Nothing runs past the builder's edge, so no control hides behind its scroll.
+    expect(await builder.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+    await atBothWidths(page, "contacts-segment-builder");
   });
 });

@@ -201,6 +201,8 @@ function SegmentEditor({
               </div>
               <div className="crafter-segment-builder" data-testid="segment-builder" style={{ overflowX: "auto" }}>
                 <QueryBuilder
+                  // Conditions wrap onto more lines on a phone instead of running past the card.
+                  controlClassnames={{ queryBuilder: "queryBuilder-responsive" }}
                   fields={rqbFields}
                   query={query}
                   onQueryChange={setQuery}
