@@ -270,32 +270,38 @@ describe("two replicas sending one account's campaign", () => {
 
   it(`send at the account's ${RATE} emails a second between them, not ${RATE} each`, async () => {
     await restartBoth({ EMAIL_ACCOUNT_RATE_PER_SECOND: String(RATE) });
-    const run = randomUUID().slice(0, 8);
-    const domain = `x${run}.rate.test`;
-    const tag = `rate-${run}`;
     const { session, projectId, userId } = await owner();
-    await seed(userId, projectId, tag, domain, COUNT);
-    const segment = await session.post(`/api/segments?projectId=${projectId}`, {
-      name: `Tag ${tag}`,
-      query: { combinator: "and", rules: [{ field: "tags", operator: "contains", value: tag }] },
-    });
-    const created = await session.post(`/api/email/campaigns?projectId=${projectId}`, {
-      name: "Paced",
-      segmentId: segment.body.result.id,
-      subject: "Fresh bread",
-      html: "<p>Our spring loaves are in.</p>",
-    });
-    const id = created.body.result.id as string;
-    expect((await session.post(`/api/email/campaigns/${id}/send`, {})).status).toBe(200);
-    const done = await waitForCampaign(session, id, (c) => c.status === "sent", 180_000);
-    expect(done.stats).toMatchObject({ recipients: COUNT, sent: COUNT, failed: 0 });
-
-    // Both replicas sent part of it (attempt facts name their worker, host:pid)…
-    const workers = await notificationsDb
-      .collection("email_facts")
-      .distinct("detail", { campaignId: id, kind: "attempt" });
-    const pids = new Set(workers.map((worker) => String(worker).split(":").at(-1)));
-    expect(pids).toEqual(new Set([String(pidOf("notifications")), String(pidOf("notifications-2"))]));
+    const both = new Set([String(pidOf("notifications")), String(pidOf("notifications-2"))]);
+    // Which replica takes each part of a campaign is BullMQ's pick, and a campaign one replica
+    // sent alone says nothing of a shared rate: another goes (three at most) until both took part.
+    let domain = "";
+    let pids = new Set<string>();
+    for (let attempt = 0; attempt < 3 && pids.size < 2; attempt++) {
+      const run = randomUUID().slice(0, 8);
+      domain = `x${run}.rate.test`;
+      const tag = `rate-${run}`;
+      await seed(userId, projectId, tag, domain, COUNT);
+      const segment = await session.post(`/api/segments?projectId=${projectId}`, {
+        name: `Tag ${tag}`,
+        query: { combinator: "and", rules: [{ field: "tags", operator: "contains", value: tag }] },
+      });
+      const created = await session.post(`/api/email/campaigns?projectId=${projectId}`, {
+        name: "Paced",
+        segmentId: segment.body.result.id,
+        subject: "Fresh bread",
+        html: "<p>Our spring loaves are in.</p>",
+      });
+      const id = created.body.result.id as string;
+      expect((await session.post(`/api/email/campaigns/${id}/send`, {})).status).toBe(200);
+      const done = await waitForCampaign(session, id, (c) => c.status === "sent", 180_000);
+      expect(done.stats).toMatchObject({ recipients: COUNT, sent: COUNT, failed: 0 });
+      // The replicas that sent it (attempt facts name their worker, host:pid).
+      const workers = await notificationsDb
+        .collection("email_facts")
+        .distinct("detail", { campaignId: id, kind: "attempt" });
+      pids = new Set(workers.map((worker) => String(worker).split(":").at(-1) ?? ""));
+    }
+    expect(pids).toEqual(both);
     // …and what reached the SMTP server kept the account's rate: a one-message burst, then one every
     // 1/RATE s, so COUNT messages span at least (COUNT - 2) / RATE s (a bucket per replica: half
     // that). A 2-second window holds at most 2 × RATE, plus a quarter for hand-offs that reach SMTP
