@@ -1,7 +1,6 @@
-import type { Logger, Redis } from "@crafter/kit";
+import type { Logger, ProviderHttp, Redis } from "@crafter/kit";
 import type { CreditGrants } from "./clients/billing";
 import type { ProjectRoles } from "./clients/projects";
-import type { ProviderHttp } from "./clients/provider-http";
 import type { ConfiguredProvider, ProviderId } from "./domain/providers";
 import type { ConnectionEvents } from "./events/publishers";
 import type { AccountStores } from "./store";

@@ -1,8 +1,7 @@
 import { createHmac } from "node:crypto";
-import { bumpViewVersion, runService } from "@crafter/kit";
+import { bumpViewVersion, providerHttp, runService } from "@crafter/kit";
 import { createCreditGrants } from "./clients/billing";
 import { projectRoles } from "./clients/projects";
-import { providerHttp } from "./clients/provider-http";
 import { configSchema } from "./config";
 import type { AccountDeps } from "./deps";
 import { configuredProviders } from "./domain/providers";

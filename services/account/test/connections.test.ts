@@ -1,13 +1,10 @@
-import { parseKeyRing, sealSecret } from "@crafter/kit";
+import { metaThrottleMs, parseKeyRing, providerHttp, retryAfterMs, sealSecret } from "@crafter/kit";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { providerHttp } from "../src/clients/provider-http";
 import {
   authorizeUrl,
   codeChallenge,
-  metaThrottleMs,
   parseTokenAnswer,
   refusesGrant,
-  retryAfterMs,
   returnUrl,
   safeReturnPath,
   signState,

@@ -18,6 +18,7 @@ export * from "./events/topics";
 export * from "./jobs/job-queue";
 export * from "./logger/logger";
 export * from "./net/outbound";
+export * from "./net/provider-http";
 export * from "./redis/denylist";
 export * from "./redis/pacer";
 export * from "./redis/redis";

@@ -218,18 +218,6 @@ export function wantsRefresh(expiresAt: Date | null, now: Date, marginMs: number
   return expiresAt !== null && expiresAt.getTime() - marginMs <= now.getTime();
 }
 
-/**
- * How long a `Retry-After` header asks to wait (RFC 9110 section 10.2.3: seconds or an HTTP date),
- * in ms, capped at `maxMs`; null when absent or unreadable.
- */
-export function retryAfterMs(header: string | null | undefined, now: Date, maxMs: number): number | null {
-  if (!header) return null;
-  const text = header.trim();
-  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now.getTime();
-  if (!Number.isFinite(ms)) return null;
-  return Math.min(Math.max(0, ms), maxMs);
-}
-
 /** The value at a dot path of a JSON answer, as text; "" when absent. */
 export function readPath(json: unknown, path: string): string {
   let at: unknown = json;
@@ -238,49 +226,4 @@ export function readPath(json: unknown, path: string): string {
     at = (at as Record<string, unknown>)[key];
   }
   return typeof at === "string" || typeof at === "number" ? String(at) : "";
-}
-
-/** Graph API error codes that mean "throttled" rather than "refused" (Meta's rate-limiting docs). */
-const META_THROTTLE_CODES = new Set([4, 17, 32, 613, 80001, 80002, 80004, 80005, 80006, 80008, 80014]);
-
-/**
- * How long Meta asks to wait, in ms, from its usage headers and throttling errors, which it sends
- * with 400 or 403 rather than 429: `X-Business-Use-Case-Usage` (per business, its
- * `estimated_time_to_regain_access` in minutes), `X-App-Usage` / `X-Ad-Account-Usage` (percentages;
- * 100 means throttled, wait a minute), or an error whose code is a throttling one. Null when the
- * answer is not throttled.
- */
-export function metaThrottleMs(headers: { get(name: string): string | null }, json: unknown): number | null {
-  let wait: number | null = null;
-  const more = (ms: number) => {
-    wait = Math.max(wait ?? 0, ms);
-  };
-  const parse = (name: string): unknown => {
-    const text = headers.get(name);
-    if (!text) return null;
-    try {
-      return JSON.parse(text);
-    } catch {
-      return null;
-    }
-  };
-  const business = parse("x-business-use-case-usage");
-  if (business && typeof business === "object") {
-    for (const entries of Object.values(business as Record<string, unknown>)) {
-      for (const entry of Array.isArray(entries) ? entries : []) {
-        const minutes = Number((entry as Record<string, unknown>)?.estimated_time_to_regain_access);
-        if (Number.isFinite(minutes) && minutes > 0) more(minutes * 60_000);
-      }
-    }
-  }
-  for (const name of ["x-app-usage", "x-ad-account-usage"]) {
-    const usage = parse(name);
-    if (usage && typeof usage === "object") {
-      const values = Object.values(usage as Record<string, unknown>).map(Number);
-      if (values.some((value) => Number.isFinite(value) && value >= 100)) more(60_000);
-    }
-  }
-  const error = (json as { error?: { code?: unknown } } | null)?.error;
-  if (error && typeof error === "object" && META_THROTTLE_CODES.has(Number(error.code))) more(60_000);
-  return wait;
 }

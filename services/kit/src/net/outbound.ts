@@ -55,13 +55,13 @@ export interface OutboundOptions {
   signal?: AbortSignal;
   headers?: Record<string, string>;
   /**
-   * GET (default), POST or DELETE. A POST's or DELETE's redirect is answered as it is, not
-   * followed (a provider's token or revocation endpoint does not redirect; resending a body to
-   * another host would leak it).
+   * GET (default), POST, PUT, PATCH or DELETE. Only a GET's redirect is followed; any other's is
+   * answered as it is (a provider's API does not redirect a write; resending a body to another
+   * host would leak it).
    */
-  method?: "GET" | "POST" | "DELETE";
-  /** The request body of a POST (e.g. a form-encoded token request). */
-  body?: string;
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The request body (a form-encoded token request, a JSON document, a file's bytes). */
+  body?: string | Uint8Array;
 }
 
 export interface OutboundResponse {
