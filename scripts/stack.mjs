@@ -78,7 +78,7 @@ if (!base) throw new Error(`unknown profile ${profile}`);
 const offset = Number(process.env.STACK_PORT_OFFSET ?? 0);
 /** The port of the test profile's local DNS server (plus STACK_PORT_OFFSET): see DNS_SERVERS below. */
 const TEST_DNS_PORT = 28035;
-/** Where the tests' local OAuth provider listens (services/account/test/support/oauth-server.ts), + STACK_PORT_OFFSET. */
+/** Where the tests' local OAuth provider listens (packages/provider-fakes/src/oauth-server.ts), + STACK_PORT_OFFSET. */
 const TEST_OAUTH_PORT = 28045;
 const settings = base;
 

@@ -13,7 +13,7 @@ import {
   wantsRefresh,
 } from "../src/domain/connections";
 import { configuredProviders, PROVIDER_IDS, PROVIDERS } from "../src/domain/providers";
-import { LocalOAuthServer } from "./support/oauth-server";
+import { LocalOAuthServer } from "@crafter/provider-fakes";
 
 const now = new Date("2026-11-28T10:00:00Z");
 const secret = "s".repeat(40);

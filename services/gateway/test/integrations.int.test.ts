@@ -13,7 +13,7 @@ import {
 } from "@crafter/kit/testing";
 import { IntegrationsService } from "@crafter/proto/crafter/account/v1/integrations_pb";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
-import { LocalOAuthServer } from "../../account/test/support/oauth-server";
+import { LocalOAuthServer } from "@crafter/provider-fakes";
 
 // Connections through the gateway and the account service, against the tests' local OAuth
 // provider (standing in for Google at GOOGLE_BASE_URL): connect with PKCE and a signed state,

@@ -2,7 +2,7 @@
  * The integrations a project can connect (spec section 1) and, for those that connect by OAuth 2.0,
  * how: pure data, plus the pure reading of their client credentials from the environment. A new
  * provider is one entry here and its paths in the tests' local OAuth server
- * (services/account/test/support/oauth-server.ts).
+ * (packages/provider-fakes/src/oauth-server.ts).
  */
 import type { FlagName } from "./flags";
 
