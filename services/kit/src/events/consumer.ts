@@ -50,6 +50,8 @@ export interface ConsumerOptions {
   logger: Logger;
   /** Attempts before a message goes to the DLQ. Default 5 (backoff 250 ms doubling: ~4 s in all). */
   maxAttempts?: number;
+  /** Messages handled at once, across partitions; one partition's are handled in order. Default 8. */
+  concurrency?: number;
 }
 
 /** A running consumer: when it first holds its partitions, and how to stop it. */
@@ -69,8 +71,9 @@ type Message = Awaited<ReturnType<KafkaConsumer["consume"]>> extends AsyncIterab
  * An idempotent consumer: a message whose `ce_id` this group already processed is skipped; a
  * failing handler is retried with backoff, and after `maxAttempts` the message goes to
  * `<topic>.dlq` with an `error` header and an error log line. Nothing is dropped silently.
- * Messages are handled one at a time and their offsets committed only after they are handled, so
- * a crash re-delivers (at least once) rather than skips; when the bookkeeping itself fails (the
+ * Each partition's messages are handled in order, up to `concurrency` partitions at once, and
+ * their offsets committed only after they are handled, so a crash re-delivers (at least once)
+ * rather than skips; when the bookkeeping itself fails (the
  * database or the DLQ unreachable) the same message is retried until it succeeds or the consumer
  * stops. New groups start at the earliest offset.
  */
@@ -78,6 +81,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
   const processed = processedEventModel(options.connection);
   const handlers = new Map(options.handlers.map((handler) => [handler.type, handler]));
   const maxAttempts = options.maxAttempts ?? 5;
+  const concurrency = Math.max(1, options.concurrency ?? 8);
   // Lag per partition (messages behind the high watermark), read from the broker every 10 s.
   const lag = new Map<string, { topic: string; partition: number; value: number }>();
   let consumer!: KafkaConsumer;
@@ -209,20 +213,49 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
   }
 
   let stopping = false;
-  const consume = async () => {
-    for await (const message of stream) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await handle(message);
-          break;
-        } catch (error) {
-          if (stopping) return;
-          options.logger.error({ err: error, topic: message.topic, attempt }, "event not processed; retrying");
-          await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6)));
-        }
-      }
-      commit(message);
+  /** Handles one message until it is processed (retrying while the bookkeeping fails), then commits it. */
+  async function settle(message: Message): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
       if (stopping) return;
+      try {
+        await handle(message);
+        break;
+      } catch (error) {
+        if (stopping) return;
+        options.logger.error({ err: error, topic: message.topic, attempt }, "event not processed; retrying");
+        await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6)));
+      }
+    }
+    commit(message);
+  }
+  // Partitions are handled side by side and each one in order: events of one key share a partition,
+  // so their order holds, while a slow handler on one partition no longer holds up the others.
+  const tails = new Map<string, Promise<void>>();
+  let handling = 0;
+  let roomMade: (() => void) | undefined;
+  const consume = async () => {
+    try {
+      for await (const message of stream) {
+        if (stopping) return;
+        while (handling >= concurrency) {
+          await new Promise<void>((resolve) => {
+            roomMade = resolve;
+          });
+        }
+        const key = `${message.topic}:${message.partition}`;
+        handling++;
+        const tail = (tails.get(key) ?? Promise.resolve()).then(() => settle(message));
+        tails.set(key, tail);
+        void tail.finally(() => {
+          handling--;
+          if (tails.get(key) === tail) tails.delete(key);
+          roomMade?.();
+          roomMade = undefined;
+        });
+      }
+    } finally {
+      // A failed stream's member leaves only after what it took is handled (or given up when stopping).
+      await Promise.allSettled([...tails.values()]);
     }
   };
 
