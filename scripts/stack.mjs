@@ -80,6 +80,8 @@ const offset = Number(process.env.STACK_PORT_OFFSET ?? 0);
 const TEST_DNS_PORT = 28035;
 /** Where the tests' local OAuth provider listens (packages/provider-fakes/src/oauth-server.ts), + STACK_PORT_OFFSET. */
 const TEST_OAUTH_PORT = 28045;
+/** Where the tests' local Google Business Profile APIs listen (packages/provider-fakes/src/google-business.ts), + STACK_PORT_OFFSET. */
+const TEST_GOOGLE_BUSINESS_PORT = 28048;
 const settings = base;
 
 const { components } = loadManifest();
@@ -165,7 +167,16 @@ function environment() {
           GOOGLE_BASE_URL: process.env.GOOGLE_BASE_URL ?? `http://oauth.crafter.test:${TEST_OAUTH_PORT + offset}`,
           GOOGLE_CLIENT_ID: process.env.GOOGLE_CLIENT_ID ?? "crafter-test-google",
           GOOGLE_CLIENT_SECRET: process.env.GOOGLE_CLIENT_SECRET ?? "crafter-test-google-secret",
-          INTEGRATIONS_RESOLVE: process.env.INTEGRATIONS_RESOLVE ?? "oauth.crafter.test=127.0.0.1",
+          // Google Business Profile connects through the same local OAuth server; its three APIs
+          // (account management, business information, v4 reviews) are one local server.
+          GOOGLE_BUSINESS_BASE_URL:
+            process.env.GOOGLE_BUSINESS_BASE_URL ?? `http://oauth.crafter.test:${TEST_OAUTH_PORT + offset}`,
+          GOOGLE_BUSINESS_CLIENT_ID: process.env.GOOGLE_BUSINESS_CLIENT_ID ?? "crafter-test-google",
+          GOOGLE_BUSINESS_CLIENT_SECRET: process.env.GOOGLE_BUSINESS_CLIENT_SECRET ?? "crafter-test-google-secret",
+          GOOGLE_BUSINESS_API_URL:
+            process.env.GOOGLE_BUSINESS_API_URL ?? `http://business.crafter.test:${TEST_GOOGLE_BUSINESS_PORT + offset}`,
+          INTEGRATIONS_RESOLVE:
+            process.env.INTEGRATIONS_RESOLVE ?? "oauth.crafter.test=127.0.0.1,business.crafter.test=127.0.0.1",
         }
       : {}),
   };
@@ -391,7 +402,7 @@ async function up() {
   addresses.STRIPE_API_URL = env.STRIPE_API_URL;
   if (env.SENDGRID_API_URL) addresses.SENDGRID_API_URL = env.SENDGRID_API_URL;
   if (env.DNS_SERVERS) addresses.DNS_SERVERS = env.DNS_SERVERS;
-  for (const name of ["GOOGLE_BASE_URL", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"])
+  for (const name of ["GOOGLE_BASE_URL", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_BUSINESS_API_URL"])
     if (env[name]) addresses[name] = env[name];
   writeFileSync(
     join(dir, "stack.env"),

@@ -1,3 +1,5 @@
 // One file per provider; each server is started in-process by a test on the port the test stack
 // points that provider's `<PREFIX>_BASE_URL` at (scripts/stack.mjs).
+
+export * from "./google-business";
 export * from "./oauth-server";
