@@ -1,15 +1,13 @@
 import { Table, Typography } from "antd";
 import { useState } from "react";
-import useSWR from "swr";
-import { fetcher } from "../../api/api";
+import { type AuditEntry, useAudit } from "../../api/admin";
 import { formatDateTime } from "../../shared/format";
 import { ErrorState } from "../../shared/states";
-import { type AuditEntry, adminPaths, type Paged } from "./admin-api";
 
 /** The append-only log of admin actions: who did what, to whom, and when. */
 export function AuditTab() {
   const [page, setPage] = useState(1);
-  const { data, error, isLoading, mutate } = useSWR<Paged<AuditEntry>>(adminPaths.audit(page), fetcher);
+  const { data, error, isLoading, mutate } = useAudit(page);
   if (error && !data) return <ErrorState error={error} onRetry={() => void mutate()} />;
   return (
     <Table<AuditEntry>

@@ -1,10 +1,8 @@
 import { Switch, Table, Tag, Typography } from "antd";
 import { useState } from "react";
-import useSWR from "swr";
-import { api, fetcher } from "../../api/api";
+import { type FlagState, setFlag, useFlagList } from "../../api/admin";
 import { notify } from "../../shared/notify";
 import { ErrorState } from "../../shared/states";
-import { adminPaths, type FlagState } from "./admin-api";
 
 /** The global defaults of every flag (spec section 6); a switch changes it for everyone. */
 export function FlagsTab() {
@@ -13,20 +11,21 @@ export function FlagsTab() {
       <Typography.Paragraph type="secondary">
         The default for every user. A user's own override (Users › Flags) wins over it.
       </Typography.Paragraph>
-      <FlagList path={adminPaths.flags} />
+      <FlagList />
     </>
   );
 }
 
-/** Flags from `path` (global or one user's) with a switch each; every change is audited. */
-export function FlagList({ path, perUser = false }: { path: string; perUser?: boolean }) {
-  const { data, error, isLoading, mutate } = useSWR<{ flags: FlagState[] }>(path, fetcher);
+/** The global flags, or (`userId`) one user's, with a switch each; every change is audited. */
+export function FlagList({ userId }: { userId?: string }) {
+  const perUser = userId !== undefined;
+  const { data, error, isLoading, mutate } = useFlagList(userId);
   const [saving, setSaving] = useState<string | null>(null);
 
   const flip = async (flag: FlagState, enabled: boolean) => {
     setSaving(flag.name);
     try {
-      await api.put(path, { flag: flag.name, enabled });
+      await setFlag(flag.name, enabled, userId);
       await mutate();
     } catch (failure) {
       notify.error(failure, "Could not change the flag");

@@ -1,10 +1,8 @@
 import { Card, Col, Flex, Row, Segmented, Statistic, Typography } from "antd";
 import { useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import useSWR from "swr";
-import { fetcher } from "../../api/api";
+import { type DayStats, useUsage } from "../../api/admin";
 import { ErrorState, LoadingBlock } from "../../shared/states";
-import { adminPaths, type DayStats } from "./admin-api";
 
 const SERIES: { key: keyof DayStats; label: string; color: string }[] = [
   { key: "signups", label: "Sign-ups", color: "#6d28d9" },
@@ -16,7 +14,7 @@ const SERIES: { key: keyof DayStats; label: string; color: string }[] = [
 /** Sign-ups, crafts, credits and MRR per day, at a glance. */
 export function UsageTab() {
   const [days, setDays] = useState(30);
-  const { data, error, mutate } = useSWR<{ days: DayStats[]; totalUsers: number }>(adminPaths.stats(days), fetcher);
+  const { data, error, mutate } = useUsage(days);
   if (error && !data) return <ErrorState error={error} onRetry={() => void mutate()} />;
   if (!data) return <LoadingBlock rows={6} />;
   const sum = (key: keyof DayStats) => data.days.reduce((total, day) => total + Number(day[key]), 0);

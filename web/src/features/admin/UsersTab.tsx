@@ -2,9 +2,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Drawer, Flex, Form, Input, InputNumber, Modal, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
-import useSWR from "swr";
 import { z } from "zod";
-import { api, fetcher } from "../../api/api";
+import { type AdminUser, grantCredits, useAdminUsers } from "../../api/admin";
 import { isApiError } from "../../api/errors";
 import { FormField } from "../../shared/FormField";
 import { creditsLabel, formatDateTime } from "../../shared/format";
@@ -12,7 +11,6 @@ import { notify } from "../../shared/notify";
 import { ErrorState } from "../../shared/states";
 import { TABLE_ACTIONS } from "../../shared/table";
 import { applyFieldErrors } from "../auth/AuthCard";
-import { type AdminUser, adminPaths, type Paged } from "./admin-api";
 import { FlagList } from "./FlagsTab";
 
 /** Users: search by whole words of the email or name, role and status, and what an admin does to one. */
@@ -20,7 +18,7 @@ export function UsersTab() {
   const [draft, setDraft] = useState("");
   const [query, setQuery] = useState("");
   const [page, setPage] = useState(1);
-  const { data, error, isLoading, mutate } = useSWR<Paged<AdminUser>>(adminPaths.users(query, page), fetcher);
+  const { data, error, isLoading, mutate } = useAdminUsers(query, page);
   const [granting, setGranting] = useState<AdminUser | null>(null);
   const [flagging, setFlagging] = useState<AdminUser | null>(null);
 
@@ -102,7 +100,7 @@ export function UsersTab() {
         size="large"
         destroyOnHidden
       >
-        {flagging && <FlagList path={adminPaths.userFlags(flagging.userId)} perUser />}
+        {flagging && <FlagList userId={flagging.userId} />}
       </Drawer>
     </Flex>
   );
@@ -126,10 +124,7 @@ function GrantModal({ user, onClose }: { user: AdminUser; onClose: () => void })
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      const result = await api.post<{ balance: number; granted: boolean }>(adminPaths.credits(user.userId), {
-        ...values,
-        idempotencyKey: key,
-      });
+      const result = await grantCredits(user.userId, { ...values, idempotencyKey: key });
       notify.success(`${user.email} now has ${creditsLabel(result.balance)}`);
       onClose();
     } catch (failure) {

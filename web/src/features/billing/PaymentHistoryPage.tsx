@@ -1,8 +1,9 @@
 import { Card, Flex, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
+import { type Invoice, useInvoices } from "../../api/billing";
 import { formatDateTime } from "../../shared/format";
 import { ErrorState } from "../../shared/states";
-import { type Invoice, money, useInvoices } from "./api";
+import { money } from "./money";
 
 const STATUS_COLORS: Record<string, string> = { paid: "green", open: "blue", uncollectible: "red", void: "default" };
 

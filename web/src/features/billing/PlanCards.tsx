@@ -1,8 +1,8 @@
 import { CheckOutlined } from "@ant-design/icons";
 import { Card, Flex, List, Segmented, Tag, Typography } from "antd";
 import type { ReactNode } from "react";
-import type { PlanCard } from "./api";
-import { usd } from "./api";
+import type { PlanCard, PlanKey } from "../../api/billing";
+import { usd } from "./money";
 
 export type BillingPeriod = "monthly" | "yearly";
 
@@ -13,7 +13,7 @@ export interface PlanCardsProps {
   /** The plan the upgrade modal suggested: outlined and tagged. */
   suggested?: string | null;
   /** The card's call to action (a subscribe, change or sign-up button). */
-  action?(plan: PlanCard, planKey: string): ReactNode;
+  action?(plan: PlanCard, planKey: PlanKey): ReactNode;
 }
 
 /**

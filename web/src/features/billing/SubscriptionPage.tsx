@@ -2,12 +2,21 @@ import { Alert, Button, Card, Descriptions, Flex, Popconfirm, Space, Tag, Typogr
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { useSWRConfig } from "swr";
-import { api } from "../../api/api";
+import {
+  billingKeys,
+  cancelSubscription,
+  changePlan,
+  openPortal,
+  type PlanKey,
+  type Subscription,
+  startCheckout,
+  usePlans,
+  useSubscription,
+} from "../../api/billing";
 import { keys } from "../../api/keys";
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
-import { billingKeys, billingPaths, type Subscription, startCheckout, usePlans, useSubscription } from "./api";
 import { type BillingPeriod, PlanCards } from "./PlanCards";
 
 const TIER_NAMES = { free: "Free", core: "Core", pro: "Pro" } as const;
@@ -55,7 +64,7 @@ export default function SubscriptionPage() {
   };
 
   const live = sub && sub.tier !== "free";
-  const action = (plan: { id: string; name: string }, planKey: string) => {
+  const action = (plan: { id: string; name: string }, planKey: PlanKey) => {
     if (!sub) return null;
     if (!live)
       return (
@@ -84,7 +93,7 @@ export default function SubscriptionPage() {
         okText="Switch"
         onConfirm={() =>
           run(planKey, async () => {
-            const changed = await api.post<{ direction: string }>(billingPaths.change, { planKey });
+            const changed = await changePlan(planKey);
             notify.success(
               changed.direction === "downgrade" ? "Downgrade requested" : "Upgrade requested",
               "Your plan changes as soon as Stripe confirms it.",
@@ -151,7 +160,7 @@ export default function SubscriptionPage() {
             busy={busy}
             onCancel={(resume) =>
               run(resume ? "resume" : "cancel", async () => {
-                await api.post(billingPaths.cancel, { resume });
+                await cancelSubscription(resume);
                 notify.success(resume ? "Your subscription continues" : "Your subscription ends at the period's end");
                 setAwaiting(`change:${sub.planKey}`);
                 refresh();
@@ -159,8 +168,7 @@ export default function SubscriptionPage() {
             }
             onPortal={() =>
               run("portal", async () => {
-                const { url } = await api.post<{ url: string }>(billingPaths.portal, {});
-                window.location.assign(url);
+                await openPortal();
               })
             }
           />

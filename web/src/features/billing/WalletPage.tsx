@@ -1,12 +1,13 @@
 import { Alert, Button, Card, Descriptions, Flex, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
+import { type LedgerItem, type PackId, startCheckout, useLedger, usePlans } from "../../api/billing";
 import { useAccount } from "../../api/hooks/app";
 import { creditsLabel, formatDateTime } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
-import { type LedgerItem, startCheckout, usd, useLedger, usePlans } from "./api";
+import { usd } from "./money";
 
 const SOURCES: Record<string, string> = {
   "free-tier": "Free credits",
@@ -118,7 +119,7 @@ export default function WalletPage() {
                   onClick={async () => {
                     setBuying(pack.id);
                     try {
-                      await startCheckout({ kind: "credits", packId: pack.id });
+                      await startCheckout({ kind: "credits", packId: pack.id as PackId });
                     } catch (error) {
                       notify.error(error, "Checkout");
                     } finally {

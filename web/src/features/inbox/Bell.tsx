@@ -2,9 +2,9 @@ import { BellOutlined } from "@ant-design/icons";
 import { Badge, Button, Empty, Flex, List, Popover, Typography } from "antd";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
+import { type InboxNotification, useInbox, useInboxWrites } from "../../api/inbox";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
-import { type InboxNotification, useInbox, useInboxWrites } from "./api";
 import { ago, badgeCount } from "./inbox-logic";
 
 const LEVEL_COLOR: Record<InboxNotification["level"], string> = {
