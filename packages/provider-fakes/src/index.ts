@@ -3,3 +3,4 @@
 
 export * from "./google-business";
 export * from "./oauth-server";
+export * from "./sendgrid";

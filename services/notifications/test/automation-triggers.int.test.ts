@@ -5,8 +5,8 @@
 // and the per-user `sendgrid_integration` flag, which sends a user's email through a local server
 // speaking SendGrid's v3 Mail Send API (the test stack's SENDGRID_API_URL) instead of SMTP.
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
 import { GatewaySession, linkFrom, stackEnv, verifiedSession, waitForEmail } from "@crafter/kit/testing";
+import { LocalSendgridServer, type SendgridMail } from "@crafter/provider-fakes";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import mongoose from "mongoose";
 
@@ -282,38 +282,17 @@ describe("a send_email step that names a template", () => {
   }, 60_000);
 });
 
-/** What the local SendGrid server accepted: the bearer key and the v3 body. */
-interface SendgridMail {
-  authorization: string;
-  body: { personalizations: { to: { email: string }[] }[]; subject: string; content: { value: string }[] };
-}
-const sendgridMail: SendgridMail[] = [];
-let sendgrid: Server | undefined;
-
-const read = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let data = "";
-    req.on("data", (chunk) => {
-      data += chunk;
-    });
-    req.on("end", () => resolve(data));
-  });
+// The local SendGrid (v3 Mail Send and the rest), on the test stack's SENDGRID_API_URL, knowing the
+// platform's key SG.test-key.
+const sendgrid = new LocalSendgridServer({ keys: { "SG.test-key": {} } });
 
 beforeAll(async () => {
-  // SendGrid's v3 Mail Send: 202 with X-Message-Id for a valid request with the key, 401 without it.
   const url = new URL(env.SENDGRID_API_URL ?? "http://127.0.0.1:28025");
-  sendgrid = createServer(async (req, res) => {
-    const raw = await read(req);
-    if (req.method !== "POST" || req.url !== "/v3/mail/send") return res.writeHead(404).end();
-    if (req.headers.authorization !== "Bearer SG.test-key") return res.writeHead(401).end('{"errors":[]}');
-    sendgridMail.push({ authorization: req.headers.authorization, body: JSON.parse(raw) });
-    res.writeHead(202, { "x-message-id": `sg-${sendgridMail.length}` }).end();
-  });
-  await new Promise<void>((resolve) => sendgrid!.listen(Number(url.port), url.hostname, resolve));
+  await sendgrid.start(Number(url.port), url.hostname);
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => sendgrid?.close(resolve));
+  await sendgrid.stop();
 });
 
 async function adminSession(): Promise<GatewaySession> {
@@ -329,7 +308,9 @@ async function adminSession(): Promise<GatewaySession> {
 async function sentThroughSendgrid(to: string, subject: string, timeoutMs = 30_000): Promise<SendgridMail> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const hit = sendgridMail.find((m) => m.body.subject === subject && m.body.personalizations[0]?.to[0]?.email === to);
+    const hit = sendgrid.seen.mail.find(
+      (m) => m.body.subject === subject && m.body.personalizations[0]?.to[0]?.email === to,
+    );
     if (hit) return hit;
     await sleep(250);
   }
@@ -353,7 +334,7 @@ describe("the sendgrid_integration flag", () => {
     ).toBe(200);
     await session.request("PATCH", `/api/contacts/${user.contactId}`, { tags: ["sg"] });
     const mail = await sentThroughSendgrid(user.email, "Through SendGrid");
-    expect(mail.authorization).toBe("Bearer SG.test-key");
+    expect(mail.key).toBe("SG.test-key");
     expect(mail.body.content.map((c) => c.value).join("")).toContain("Hello from SendGrid");
     await runsOf(session, id, (r) => r[0]?.status === "completed");
     // A campaign to a segment goes the same way.
@@ -379,7 +360,7 @@ describe("the sendgrid_integration flag", () => {
     await session.request("PATCH", `/api/contacts/${user.contactId}`, { tags: [] });
     await session.request("PATCH", `/api/contacts/${user.contactId}`, { tags: ["sg"] });
     await waitForEmail(user.email, "Through SendGrid", 30_000);
-    expect(sendgridMail.filter((m) => m.body.personalizations[0]?.to[0]?.email === user.email)).toHaveLength(2);
+    expect(sendgrid.seen.mail.filter((m) => m.body.personalizations[0]?.to[0]?.email === user.email)).toHaveLength(2);
     expect(await subjects(user.email)).toEqual(["Through SendGrid"]);
   }, 90_000);
 });
