@@ -2,5 +2,6 @@
 // points that provider's `<PREFIX>_BASE_URL` at (scripts/stack.mjs).
 
 export * from "./google-business";
+export * from "./meta-graph";
 export * from "./oauth-server";
 export * from "./sendgrid";
