@@ -5,3 +5,4 @@ export * from "./google-business";
 export * from "./meta-graph";
 export * from "./oauth-server";
 export * from "./sendgrid";
+export * from "./tiktok";

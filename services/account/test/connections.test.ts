@@ -87,7 +87,7 @@ describe("PKCE and the authorize URL", () => {
       authorizeUrl(tiktok, { clientId: "ck", redirectUri: "https://a/cb", state: "s", verifier: "v" }),
     );
     expect(url.searchParams.get("client_key")).toBe("ck");
-    expect(url.searchParams.get("scope")).toBe("user.info.basic,video.publish,video.upload");
+    expect(url.searchParams.get("scope")).toBe("user.info.basic,video.publish,video.upload,video.list");
     expect(url.searchParams.has("code_challenge")).toBe(false);
     const form = new URLSearchParams(
       tokenRequestBody(

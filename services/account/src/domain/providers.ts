@@ -160,7 +160,8 @@ export const PROVIDERS: Readonly<Record<ProviderId, Provider>> = {
       idPath: "data.user.open_id",
       namePath: "data.user.display_name",
     },
-    defaultScopes: ["user.info.basic", "video.publish", "video.upload"],
+    // video.list: before an attempt whose outcome is unknown is retried, the creator's posts are searched.
+    defaultScopes: ["user.info.basic", "video.publish", "video.upload", "video.list"],
     scopeSeparator: ",",
     // Login Kit for Web takes no code_verifier (only its desktop and mobile kits do).
     pkce: false,
