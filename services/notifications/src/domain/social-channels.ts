@@ -35,11 +35,26 @@ export interface PostMedium {
   bytes: number;
 }
 
+/**
+ * What the creator chose for a TikTok post where it was scheduled, from the choices TikTok's
+ * creator_info query offers (its content sharing guidelines: no default privacy level).
+ */
+export interface TikTokPostOptions {
+  /** One of the creator's `privacy_level_options` (PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR, SELF_ONLY). */
+  privacyLevel: string;
+  /** Interactions the creator turned off for this post (TikTok's own settings turn them off too). */
+  disableComment?: boolean;
+  disableDuet?: boolean;
+  disableStitch?: boolean;
+}
+
 /** What is published on a channel. */
 export interface PostContent {
   /** The caption or message, as the channel shows it. */
   text: string;
   media: readonly PostMedium[];
+  /** TikTok's posting options; a TikTok post without them is refused before anything is sent. */
+  tiktok?: TikTokPostOptions;
 }
 
 /**
