@@ -119,6 +119,7 @@ interface Failure {
   status: number;
   code: string;
   message: string;
+  path?: string;
 }
 
 const MB = 1024 * 1024;
@@ -204,8 +205,10 @@ export class LocalTikTokServer {
     status = 429,
     code = "rate_limit_exceeded",
     message = "The API rate limit was exceeded.",
+    /** Only calls to this path fail (e.g. `/v2/post/publish/content/init/`); unset: any. */
+    path?: string,
   ): void {
-    for (let i = 0; i < count; i++) this.failures.push({ status, code, message });
+    for (let i = 0; i < count; i++) this.failures.push({ status, code, message, ...(path ? { path } : {}) });
   }
 
   /** The next accepted post ends FAILED with this `fail_reason` (e.g. `picture_size_check_failed`). */
@@ -284,7 +287,8 @@ export class LocalTikTokServer {
         message: "The access token is invalid or not found in the request.",
       });
     }
-    const failure = this.failures.shift();
+    const index = this.failures.findIndex((f) => !f.path || f.path === path);
+    const failure = index >= 0 ? this.failures.splice(index, 1)[0] : undefined;
     if (failure) {
       if (failure.status === 429) res.setHeader("retry-after", "1");
       return this.apiError(res, failure);

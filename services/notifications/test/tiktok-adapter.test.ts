@@ -107,7 +107,8 @@ describe("publishing through the local TikTok", () => {
   let mediaOrigin = "";
   const videoBytes = Buffer.alloc(300_000, 7);
   let tiktokOrigin = "";
-  const http = providerHttp({ timeoutMs: 5000, pins, sleep: async () => {} });
+  const reads = providerHttp({ timeoutMs: 5000, pins, sleep: async () => {} });
+  const writes = providerHttp({ timeoutMs: 5000, pins, attempts: 1 });
   let adapter: ReturnType<typeof tiktokAdapter>;
   let token = "";
   let channel: Channel;
@@ -135,7 +136,12 @@ describe("publishing through the local TikTok", () => {
     media.listen(0, "127.0.0.1");
     await once(media, "listening");
     mediaOrigin = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
-    adapter = tiktokAdapter({ http, baseUrl: tiktokOrigin, readRange: rangeReader({ pins, timeoutMs: 5000 }) });
+    adapter = tiktokAdapter({
+      reads,
+      writes,
+      baseUrl: tiktokOrigin,
+      readRange: rangeReader({ pins, timeoutMs: 5000 }),
+    });
   });
 
   afterAll(async () => {
@@ -260,6 +266,18 @@ describe("publishing through the local TikTok", () => {
     expect(refused).toMatchObject({ state: "failed", retryable: false, reason: expect.stringMatching(/reconnect/) });
   });
 
+  it("retries reads after a 5xx, but reads a 5xx to an init as an unknown outcome, never sent twice", async () => {
+    const inits = tiktok.seen.inits;
+    tiktok.failNext(1, 500, "internal_error", "Something broke.", "/v2/post/publish/creator_info/query/");
+    tiktok.failNext(1, 500, "internal_error", "Something broke.", "/v2/post/publish/content/init/");
+    const errors = tiktok.seen.errors.length;
+    await expect(adapter.publish(token, channel, photo("Unknown"), async () => {})).rejects.toBeInstanceOf(
+      OutboundError,
+    );
+    expect(tiktok.seen.errors.slice(errors)).toEqual(["internal_error", "internal_error"]);
+    expect(tiktok.seen.inits).toBe(inits);
+  });
+
   it("reads a post TikTok failed with its reason", async () => {
     tiktok.failNextPublish("picture_size_check_failed");
     let ref = "";
@@ -295,7 +313,8 @@ describe("publishing through the local TikTok", () => {
 
   it("treats an upload cut short as failed, retryable, with nothing published", async () => {
     const broken = tiktokAdapter({
-      http,
+      reads,
+      writes,
       baseUrl: tiktokOrigin,
       readRange: async () => {
         throw new Error("connection reset");

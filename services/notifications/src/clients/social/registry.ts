@@ -1,6 +1,7 @@
 import type { ProviderHttp } from "@crafter/kit";
 import type { ChannelAdapter } from "../../domain/social-channels";
 import { metaAdapter } from "./meta";
+import { TIKTOK_API, tiktokAdapter } from "./tiktok";
 
 /** What an adapter is built from: provider calls (reads retried, publishing calls made once) and base URLs. */
 export interface AdapterSettings {
@@ -17,6 +18,7 @@ export interface AdapterSettings {
 const ADAPTERS: Partial<Record<ChannelAdapter["provider"], (settings: AdapterSettings) => ChannelAdapter>> = {
   meta: (s) =>
     metaAdapter({ reads: s.reads, writes: s.writes, baseUrl: s.baseUrls.meta ?? "https://graph.facebook.com" }),
+  tiktok: (s) => tiktokAdapter({ reads: s.reads, writes: s.writes, baseUrl: s.baseUrls.tiktok ?? TIKTOK_API }),
 };
 
 /** The adapters this server runs, by provider. */

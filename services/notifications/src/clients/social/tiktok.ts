@@ -7,7 +7,7 @@
  * Once-only: the `publish_id` is given to `onRemoteRef` as soon as the init answers, before any
  * byte is uploaded; `status` polls it; `findRecent` looks among the creator's published posts.
  */
-import { outboundFetch, type ProviderAnswer, type ProviderHttp } from "@crafter/kit";
+import { OutboundError, outboundFetch, type ProviderAnswer, type ProviderHttp } from "@crafter/kit";
 import type {
   ChannelAdapter,
   FoundPost,
@@ -60,7 +60,10 @@ export class TikTokApiError extends Error {
 export type MediaRangeReader = (medium: PostMedium, start: number, end: number) => Promise<Uint8Array>;
 
 export interface TikTokAdapterOptions {
-  http: ProviderHttp;
+  /** Calls safe to repeat (creator info, status, lists), retried on 429 and 5xx. */
+  reads: ProviderHttp;
+  /** Calls that may make a post (init, upload), made once: after a 5xx TikTok may have accepted it. */
+  writes: ProviderHttp;
   /** TikTok's API origin (default open.tiktokapis.com). */
   baseUrl?: string;
   /** How video bytes are read from the media store (default: ranged GETs through the outbound module). */
@@ -308,7 +311,19 @@ export function tiktokAdapter(options: TikTokAdapterOptions): TikTokAdapter {
   const readRange = options.readRange ?? rangeReader({ pins: {}, timeoutMs: 60_000 });
 
   async function api(path: string, accessToken: string, body: unknown = undefined): Promise<ProviderAnswer> {
-    return options.http.call(`${base}${path}`, { method: "POST", bearer: accessToken, json: body ?? {} });
+    return options.reads.call(`${base}${path}`, { method: "POST", bearer: accessToken, json: body ?? {} });
+  }
+
+  /**
+   * An init: made once. A 5xx or an unreadable answer leaves it unknown whether TikTok accepted
+   * the post, which is how the engine reads an OutboundError (it looks among the recent posts).
+   */
+  async function init(path: string, accessToken: string, body: unknown): Promise<ProviderAnswer> {
+    const url = `${base}${path}`;
+    const answer = await options.writes.call(url, { method: "POST", bearer: accessToken, json: body });
+    if (answer.status >= 500 || (answer.status < 300 && answer.json === null))
+      throw new OutboundError("network", `TikTok answered HTTP ${answer.status} to an init`, url);
+    return answer;
   }
 
   /** The answer's `data`, or throws TikTok's error. */
@@ -360,7 +375,7 @@ export function tiktokAdapter(options: TikTokAdapterOptions): TikTokAdapter {
     const first = Array.isArray(ids) ? Number(ids[0]) : Number.NaN;
     if (!Number.isFinite(first)) return null;
     try {
-      const answer = await options.http.call(`${base}/v2/video/list/?fields=id,share_url`, {
+      const answer = await options.reads.call(`${base}/v2/video/list/?fields=id,share_url`, {
         method: "POST",
         bearer: accessToken,
         json: { max_count: 20 },
@@ -387,7 +402,7 @@ export function tiktokAdapter(options: TikTokAdapterOptions): TikTokAdapter {
           retryable: true,
         };
       }
-      const answer = await options.http.call(uploadUrl, {
+      const answer = await options.writes.call(uploadUrl, {
         method: "PUT",
         bytes,
         headers: { "content-type": video.mimeType, "content-range": `bytes ${start}-${end}/${video.bytes}` },
@@ -410,7 +425,7 @@ export function tiktokAdapter(options: TikTokAdapterOptions): TikTokAdapter {
 
     async listChannels(accessToken) {
       const creator = await creatorInfo(accessToken);
-      const answer = await options.http.call(`${base}/v2/user/info/?fields=open_id,union_id,avatar_url,display_name`, {
+      const answer = await options.reads.call(`${base}/v2/user/info/?fields=open_id,union_id,avatar_url,display_name`, {
         method: "GET",
         bearer: accessToken,
       });
@@ -437,7 +452,7 @@ export function tiktokAdapter(options: TikTokAdapterOptions): TikTokAdapter {
         const problem = optionsProblem(content.tiktok, creator);
         if (problem || !content.tiktok) return { state: "failed", reason: problem ?? "", retryable: false };
         if (kind.kind === "photo") {
-          const answer = await api(
+          const answer = await init(
             "/v2/post/publish/content/init/",
             accessToken,
             photoInitBody(
@@ -455,7 +470,7 @@ export function tiktokAdapter(options: TikTokAdapterOptions): TikTokAdapter {
           return { state: "processing", remoteRef: publishId };
         }
         const video = content.media[0] as PostMedium;
-        const answer = await api(
+        const answer = await init(
           "/v2/post/publish/video/init/",
           accessToken,
           videoInitBody(content.text, content.tiktok, creator, video.bytes),
@@ -490,7 +505,7 @@ export function tiktokAdapter(options: TikTokAdapterOptions): TikTokAdapter {
       const fields = "id,create_time,title,video_description,share_url";
       let cursor: number | undefined;
       for (let page = 0; page < FIND_PAGES; page++) {
-        const answer = await options.http.call(`${base}/v2/video/list/?fields=${fields}`, {
+        const answer = await options.reads.call(`${base}/v2/video/list/?fields=${fields}`, {
           method: "POST",
           bearer: accessToken,
           json: { max_count: 20, ...(cursor !== undefined ? { cursor } : {}) },
