@@ -161,6 +161,9 @@ function environment() {
     ...(profile === "test"
       ? {
           SENDGRID_API_URL: process.env.SENDGRID_API_URL ?? `http://127.0.0.1:${28025 + offset}`,
+          // A business's own SendGrid key is checked and used at the same local server, reached
+          // like every provider through the outbound module's pin.
+          SENDGRID_BASE_URL: process.env.SENDGRID_BASE_URL ?? `http://sendgrid.crafter.test:${28025 + offset}`,
           DNS_SERVERS: process.env.DNS_SERVERS ?? `127.0.0.1:${TEST_DNS_PORT + offset}`,
           // Google (and Google Business) connect through the tests' local OAuth server, reached
           // through the outbound module's pin; Meta and TikTok stay "not configured on this server".
@@ -176,7 +179,8 @@ function environment() {
           GOOGLE_BUSINESS_API_URL:
             process.env.GOOGLE_BUSINESS_API_URL ?? `http://business.crafter.test:${TEST_GOOGLE_BUSINESS_PORT + offset}`,
           INTEGRATIONS_RESOLVE:
-            process.env.INTEGRATIONS_RESOLVE ?? "oauth.crafter.test=127.0.0.1,business.crafter.test=127.0.0.1",
+            process.env.INTEGRATIONS_RESOLVE ??
+            "oauth.crafter.test=127.0.0.1,business.crafter.test=127.0.0.1,sendgrid.crafter.test=127.0.0.1",
         }
       : {}),
   };

@@ -39,6 +39,8 @@ export const configSchema = baseConfigSchema
     INTEGRATIONS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** Provider host pins, `host=ip` (a test's local OAuth server); a pinned host may be private. */
     INTEGRATIONS_RESOLVE: hostPinsSetting,
+    /** SendGrid's v3 API, where a business's own key is checked (a test's local server). */
+    SENDGRID_BASE_URL: z.url().default("https://api.sendgrid.com"),
     ...providerSettings,
   })
   .superRefine((config, ctx) => {

@@ -35,6 +35,8 @@ export interface IntegrationsDeps {
   /** ConnectionNeedsReconnecting's builder, and the relay's wake-up after writing one. */
   events: ConnectionEvents;
   kick: () => void;
+  /** SendGrid's v3 API (https://api.sendgrid.com; the tests' local server). */
+  sendgridBaseUrl: string;
   /** The feature flags of a user, to hide and refuse integrations whose flag is off. */
   flagsOf: (userId: string) => Promise<ReadonlySet<string>>;
 }

@@ -46,6 +46,7 @@ await runService({
         redis,
         events: new ConnectionEvents(config.CRAFTER_NAMESPACE),
         kick,
+        sendgridBaseUrl: config.SENDGRID_BASE_URL,
         flagsOf: async (userId) => new Set((await getFlags({ stores }, { userId })).enabledFeatures),
       },
     };

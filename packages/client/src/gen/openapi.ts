@@ -1376,6 +1376,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/{provider}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect an integration with an API key (SendGrid): the key is checked, sealed, and the provider's signed event webhook set up
+         * @description The key is never answered again. A key without the mail.send scope is refused (400, the reason in errorMessage).
+         */
+        post: operations["postApiIntegrationsProviderKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/{provider}/senders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The connected email provider's sender identities (verified or not), a page at a time */
+        get: operations["getApiIntegrationsProviderSenders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/leads/assistant": {
         parameters: {
             query?: never;
@@ -3505,10 +3542,24 @@ export interface components {
              * @enum {string}
              */
             state: "connected" | "needs_reconnecting";
+            /** @description The provider's event webhook to this project (SendGrid); absent for providers without one. */
+            webhook?: components["schemas"]["IntegrationEventWebhook"];
         };
         IntegrationDisconnected: {
             /** @description Whether the provider confirmed the revocation (false: it has none, or did not answer; the tokens are deleted anyway). */
             revoked: boolean;
+        };
+        /** @description The provider's signed event webhook, as set up on connect. */
+        IntegrationEventWebhook: {
+            /** @description Why it is not set up; "" when active. */
+            error: string;
+            /**
+             * @description active: set up and signed; failed: not set up (see error), events do not come back.
+             * @enum {string}
+             */
+            state: "active" | "failed";
+            /** @description Where the provider posts the events. */
+            url: string;
         };
         InteractionCounts: {
             byType: {
@@ -3768,6 +3819,20 @@ export interface components {
             image: string;
             isSubscribed: boolean;
             role: string;
+        };
+        VerifiedSender: {
+            email: string;
+            id: string;
+            /** @description The From name; "" when none. */
+            name: string;
+            replyTo: string;
+            /** @description false: the provider still waits for its verification. */
+            verified: boolean;
+        };
+        VerifiedSenders: {
+            /** @description Pass as `after` for the next page; "" on the last. */
+            next: string;
+            senders: components["schemas"]["VerifiedSender"][];
         };
     };
     responses: never;
@@ -14775,6 +14840,231 @@ export interface operations {
             };
             /** @description Unsupported media type or encoding: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    postApiIntegrationsProviderKey: {
+        parameters: {
+            query?: {
+                /** @description The project; the active one when absent. */
+                projectId?: string;
+            };
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The provider's API key (SendGrid: SG.…), with at least the mail.send scope. */
+                    apiKey: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: components["schemas"]["Integration"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED, FEATURE_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Conflict: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Body too large: CR_ERR_BAD_REQUEST */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Unsupported media type or encoding: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    getApiIntegrationsProviderSenders: {
+        parameters: {
+            query?: {
+                /** @description The `next` of the previous page; "" for the first. */
+                after?: string;
+                /** @description The project; the active one when absent. */
+                projectId?: string;
+            };
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: components["schemas"]["VerifiedSenders"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: EMAIL_NOT_VERIFIED, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Conflict: CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -24,6 +24,8 @@ export interface ConnectionView {
   lastWorkedAt: Date | null;
   /** The provider's last refusal, readable ("invalid_grant: Token has been revoked."); "" when none. */
   lastError: string;
+  /** The provider's event webhook to this project, where it has one (SendGrid). */
+  webhook?: { state: "active" | "failed"; url: string; error: string };
 }
 
 /** Tokens as the token endpoint answered them (RFC 6749 section 5.1). */

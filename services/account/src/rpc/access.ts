@@ -37,4 +37,8 @@ export const integrationsAccess = rpcAccess(IntegrationsService, {
   completeConnection: ["service:gateway"],
   disconnect: ["user"],
   getAccessToken: ["service:auth", "service:projects", "service:contacts", "service:notifications"],
+  connectApiKey: ["user"],
+  listVerifiedSenders: ["user"],
+  reportRefused: ["service:notifications"],
+  getWebhookKey: ["service:notifications"],
 });

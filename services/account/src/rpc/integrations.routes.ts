@@ -4,10 +4,19 @@ import { callerOf } from "@crafter/kit";
 import { IntegrationsService } from "@crafter/proto/crafter/account/v1/integrations_pb";
 import type { AccountDeps } from "../deps";
 import type { ConnectionView } from "../domain/connections";
+import { isProviderId, PROVIDERS } from "../domain/providers";
+import {
+  connectApiKey,
+  disconnectApiKey,
+  getWebhookKey,
+  listVerifiedSenders,
+  reportRefused,
+} from "../usecases/api-key-connections";
 import {
   completeConnection,
   disconnect,
   getAccessToken,
+  type IntegrationView,
   listIntegrations,
   startConnection,
 } from "../usecases/integrations";
@@ -20,6 +29,15 @@ const connectionMessage = (view: ConnectionView) => ({
   connectedAt: timestampFromDate(view.connectedAt),
   ...(view.lastWorkedAt ? { lastWorkedAt: timestampFromDate(view.lastWorkedAt) } : {}),
   lastError: view.lastError,
+  ...(view.webhook ? { webhook: view.webhook } : {}),
+});
+
+const integrationMessage = (item: IntegrationView) => ({
+  provider: item.provider,
+  title: item.title,
+  kind: item.kind,
+  configured: item.configured,
+  ...(item.connection ? { connection: connectionMessage(item.connection) } : {}),
 });
 
 /** crafter.account.v1.IntegrationsService (usecases/integrations.ts). */
@@ -29,13 +47,7 @@ export function integrationsRoutes(deps: AccountDeps): (router: ConnectRouter) =
       async listIntegrations(req, ctx) {
         const integrations = await listIntegrations(deps, callerOf(ctx), req.projectId);
         return {
-          integrations: integrations.map((item) => ({
-            provider: item.provider,
-            title: item.title,
-            kind: item.kind,
-            configured: item.configured,
-            ...(item.connection ? { connection: connectionMessage(item.connection) } : {}),
-          })),
+          integrations: integrations.map(integrationMessage),
         };
       },
       async startConnection(req, ctx) {
@@ -49,7 +61,31 @@ export function integrationsRoutes(deps: AccountDeps): (router: ConnectRouter) =
         return completeConnection(deps, req);
       },
       async disconnect(req, ctx) {
-        return disconnect(deps, callerOf(ctx), { projectId: req.projectId, provider: req.provider });
+        const input = { projectId: req.projectId, provider: req.provider };
+        return isProviderId(req.provider) && PROVIDERS[req.provider].kind === "api_key"
+          ? disconnectApiKey(deps, callerOf(ctx), input)
+          : disconnect(deps, callerOf(ctx), input);
+      },
+      async connectApiKey(req, ctx) {
+        const integration = await connectApiKey(deps, callerOf(ctx), {
+          projectId: req.projectId,
+          provider: req.provider,
+          apiKey: req.apiKey,
+        });
+        return { integration: integrationMessage(integration) };
+      },
+      async listVerifiedSenders(req, ctx) {
+        return listVerifiedSenders(deps, callerOf(ctx), {
+          projectId: req.projectId,
+          provider: req.provider,
+          after: req.after,
+        });
+      },
+      async reportRefused(req) {
+        return { marked: await reportRefused(deps, req) };
+      },
+      async getWebhookKey(req) {
+        return { publicKey: await getWebhookKey(deps, req) };
       },
       async getAccessToken(req) {
         const grant = await getAccessToken(deps, { projectId: req.projectId, provider: req.provider });

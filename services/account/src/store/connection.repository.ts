@@ -39,9 +39,22 @@ export interface ConnectionDoc {
   /** "" when the provider issued no refresh token. */
   refreshSealed: string;
   expiresAt: Date | null;
+  /** The provider's event webhook to this project (SendGrid), as set up on connect. */
+  webhook?: ConnectionWebhook | null;
   /** ConnectionNeedsReconnecting, until the relay publishes it. */
   outbox: OutboxEntry[];
   outboxMinute?: number;
+}
+
+/** A provider's event webhook set up on connect: its id there, where it posts, the key that verifies it. */
+export interface ConnectionWebhook {
+  /** The provider's id of the webhook ("" when it could not be made). */
+  id: string;
+  url: string;
+  /** SendGrid: base64 DER SubjectPublicKeyInfo of its ECDSA P-256 key; "" when not signed. */
+  publicKey: string;
+  state: "active" | "failed";
+  error: string;
 }
 
 const connectionSchema = new Schema<ConnectionDoc>(
@@ -61,6 +74,7 @@ const connectionSchema = new Schema<ConnectionDoc>(
     accessSealed: { type: String, required: true },
     refreshSealed: { type: String, default: "" },
     expiresAt: { type: Date, default: null },
+    webhook: { type: Schema.Types.Mixed, default: null },
     outbox: outboxField,
     outboxMinute: outboxMinuteField,
   },
@@ -118,6 +132,7 @@ export interface NewConnection {
   scopes: string[];
   tokens: TokenSet;
   at: Date;
+  webhook?: ConnectionWebhook;
 }
 
 export function toConnectionView(doc: ConnectionDoc): ConnectionView {
@@ -131,6 +146,7 @@ export function toConnectionView(doc: ConnectionDoc): ConnectionView {
     connectedAt: doc.connectedAt,
     lastWorkedAt: doc.lastWorkedAt ?? null,
     lastError: doc.lastError ?? "",
+    ...(doc.webhook ? { webhook: { state: doc.webhook.state, url: doc.webhook.url, error: doc.webhook.error } } : {}),
   };
 }
 
@@ -195,6 +211,7 @@ export class ConnectionRepository {
       accessSealed: this.seal(input.tokens.accessToken, _id),
       refreshSealed: input.tokens.refreshToken ? this.seal(input.tokens.refreshToken, _id) : "",
       expiresAt: input.tokens.expiresAt,
+      webhook: input.webhook ?? null,
       outbox: [],
     };
     const { _id: _, outbox: __, ...fields } = doc;
@@ -232,6 +249,21 @@ export class ConnectionRepository {
         $push: { outbox: event },
       },
     );
+  }
+
+  /**
+   * Marks a connected connection whose key or token a provider refused (a service saw 401/403),
+   * with its event in the same update. @returns false when it was not connected (already marked, or gone).
+   */
+  async refused(doc: ConnectionDoc, lastError: string, event: OutboxEntry): Promise<boolean> {
+    const result = await this.model.updateOne(
+      { _id: doc._id, state: "connected", connectedAt: doc.connectedAt },
+      {
+        $set: { state: "needs_reconnecting", lastError, outboxMinute: outboxMinuteOf(event.time) },
+        $push: { outbox: event },
+      },
+    );
+    return result.modifiedCount > 0;
   }
 
   /** Records a failure that does not end the grant (the provider was down, rate limited). */

@@ -39,13 +39,13 @@ export interface IntegrationView {
 const redirectUri = (deps: AccountDeps, provider: ProviderId) =>
   `${deps.integrations.publicOrigin.replace(/\/$/, "")}/api/integrations/${provider}/callback`;
 
-function mustBeProvider(provider: string): ProviderId {
+export function mustBeProvider(provider: string): ProviderId {
   if (!isProviderId(provider)) throw appError("NOT_FOUND", "No such integration.");
   return provider;
 }
 
 /** @throws NOT_FOUND unless the caller reaches the project; FORBIDDEN unless `manage` and owner or projectAdmin. */
-async function mustReach(deps: AccountDeps, caller: Caller, projectId: string, manage: boolean): Promise<void> {
+export async function mustReach(deps: AccountDeps, caller: Caller, projectId: string, manage: boolean): Promise<void> {
   if (!projectId || projectId.length > 64) throw appError("CR_ERR_BAD_REQUEST", "projectId is required");
   if (caller.delegatedProjectId && caller.delegatedProjectId !== projectId)
     throw appError("NOT_FOUND", "No such project.");
@@ -55,7 +55,7 @@ async function mustReach(deps: AccountDeps, caller: Caller, projectId: string, m
     throw appError("FORBIDDEN", "Only the project's owner or a project admin may connect integrations.");
 }
 
-async function mustBeEnabled(deps: AccountDeps, userId: string, provider: ProviderId): Promise<void> {
+export async function mustBeEnabled(deps: AccountDeps, userId: string, provider: ProviderId): Promise<void> {
   const flags = await deps.integrations.flagsOf(userId);
   if (!flags.has(PROVIDERS[provider].flag)) throw appError("FEATURE_DISABLED");
 }
@@ -92,7 +92,8 @@ export async function listIntegrations(
         provider: provider.id,
         title: provider.title,
         kind: provider.kind,
-        configured: Boolean(configured?.client) && deps.stores.connections.canSeal,
+        // An API key is the owner's own: only sealing is needed on this server.
+        configured: (provider.kind === "api_key" || Boolean(configured?.client)) && deps.stores.connections.canSeal,
         connection: doc ? toConnectionView(doc) : null,
       };
     });

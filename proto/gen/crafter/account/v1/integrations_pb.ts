@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/account/v1/integrations.proto.
  */
 export const file_crafter_account_v1_integrations: GenFile = /*@__PURE__*/
-  fileDesc("CiVjcmFmdGVyL2FjY291bnQvdjEvaW50ZWdyYXRpb25zLnByb3RvEhJjcmFmdGVyLmFjY291bnQudjEixAUKCkNvbm5lY3Rpb24SjAEKBXN0YXRlGAEgASgJQn3S8xh5Mk1uZWVkc19yZWNvbm5lY3Rpbmc6IHRoZSBwcm92aWRlciByZWZ1c2VkIHRvIHJlZnJlc2ggdGhlIGdyYW50OyBjb25uZWN0IGFnYWluLkIJY29ubmVjdGVkQhJuZWVkc19yZWNvbm5lY3RpbmdaCWNvbm5lY3RlZBJUChFyZW1vdGVfYWNjb3VudF9pZBgCIAEoCUI50vMYNTIzVGhlIHByb3ZpZGVyJ3MgaWQgb2YgdGhlIGNvbm5lY3RlZCBhY2NvdW50IG9yIHBhZ2UuElwKE3JlbW90ZV9hY2NvdW50X25hbWUYAyABKAlCP9LzGDsyOVdobyBpdCBpcyBjb25uZWN0ZWQgYXMgKHRoZSByZW1vdGUgYWNjb3VudCBvciBwYWdlIG5hbWUpLhI1CgZzY29wZXMYBCADKAlCJdLzGCEyH1doYXQgaXQgbWF5IGRvIGF0IHRoZSBwcm92aWRlci4SMAoMY29ubmVjdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJuCg5sYXN0X3dvcmtlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCOtLzGDYyNFdoZW4gYSBjYWxsIHRocm91Z2ggaXQgbGFzdCB3b3JrZWQ7IG51bGwgd2hlbiBuZXZlci4SRAoKbGFzdF9lcnJvchgHIAEoCUIw0vMYLDIqVGhlIHByb3ZpZGVyJ3MgbGFzdCByZWZ1c2FsOyAiIiB3aGVuIG5vbmUuOlTa8xhQChVJbnRlZ3JhdGlvbkNvbm5lY3Rpb24SN0EgcHJvamVjdCdzIGNvbm5lY3Rpb24gdG8gYSBwcm92aWRlcjsgbmV2ZXIgaXRzIHRva2Vucy4iyAQKC0ludGVncmF0aW9uEm8KCHByb3ZpZGVyGAEgASgJQl3S8xhZQgZnb29nbGVCD2dvb2dsZV9idXNpbmVzc0IEbWV0YUIGdGlrdG9rQgdzaG9waWZ5QghzZW5kZ3JpZEIGemFwaWVyQg1jdXN0b21fZG9tYWluWgZnb29nbGUSDQoFdGl0bGUYAiABKAkSrgEKBGtpbmQYAyABKAlCnwHS8xiaATJhb2F1dGgyOiBjb25uZWN0ZWQgaGVyZSB0aHJvdWdoIHRoZSBwcm92aWRlcidzIGNvbnNlbnQgc2NyZWVuOyB0aGUgb3RoZXJzIGNvbWUgaW4gYSBsYXRlciByZWxlYXNlLkIGb2F1dGgyQgpzaG9wX29hdXRoQgdhcGlfa2V5Qgh3ZWJob29rc0IGZG9tYWluWgZvYXV0aDISWQoKY29uZmlndXJlZBgEIAEoCEJF0vMYQTI/ZmFsc2U6IG5vdCBjb25maWd1cmVkIG9uIHRoaXMgc2VydmVyIChubyBjbGllbnQgaWQgYW5kIHNlY3JldCkuElYKCmNvbm5lY3Rpb24YBSABKAsyHi5jcmFmdGVyLmFjY291bnQudjEuQ29ubmVjdGlvbkIi0vMYHjIaQWJzZW50IHdoZW4gbm90IGNvbm5lY3RlZC44ATpV2vMYUQoLSW50ZWdyYXRpb24SQk9uZSBpbnRlZ3JhdGlvbiBvZiBzcGVjIHNlY3Rpb24gMSB3aG9zZSBmbGFnIGlzIG9uIGZvciB0aGUgY2FsbGVyLiItChdMaXN0SW50ZWdyYXRpb25zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIlEKGExpc3RJbnRlZ3JhdGlvbnNSZXNwb25zZRI1CgxpbnRlZ3JhdGlvbnMYASADKAsyHy5jcmFmdGVyLmFjY291bnQudjEuSW50ZWdyYXRpb24ihAIKFlN0YXJ0Q29ubmVjdGlvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRJpCghwcm92aWRlchgCIAEoCUJX0vMYUxABQgZnb29nbGVCD2dvb2dsZV9idXNpbmVzc0IEbWV0YUIGdGlrdG9rQgdzaG9waWZ5QghzZW5kZ3JpZEIGemFwaWVyQg1jdXN0b21fZG9tYWluEmsKC3JldHVybl9wYXRoGAMgASgJQlbS8xhSGIAEMk1BIGRhc2hib2FyZCBwYXRoICgvYXBwL+KApikgdG8gcmV0dXJuIHRvOyBkZWZhdWx0IC9hcHAvc2V0dGluZ3MvaW50ZWdyYXRpb25zLiKMAQoXU3RhcnRDb25uZWN0aW9uUmVzcG9uc2USUQoNYXV0aG9yaXplX3VybBgBIAEoCUI60vMYNjI0VGhlIHByb3ZpZGVyJ3MgYXV0aG9yaXplIFVSTCB0byBvcGVuIGluIHRoZSBicm93c2VyLjoe2vMYGgoYSW50ZWdyYXRpb25BdXRob3JpemF0aW9uIlkKGUNvbXBsZXRlQ29ubmVjdGlvblJlcXVlc3QSEAoIcHJvdmlkZXIYASABKAkSDQoFc3RhdGUYAiABKAkSDAoEY29kZRgDIAEoCRINCgVlcnJvchgEIAEoCSIuChpDb21wbGV0ZUNvbm5lY3Rpb25SZXNwb25zZRIQCghsb2NhdGlvbhgBIAEoCSKSAQoRRGlzY29ubmVjdFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRJpCghwcm92aWRlchgCIAEoCUJX0vMYUxABQgZnb29nbGVCD2dvb2dsZV9idXNpbmVzc0IEbWV0YUIGdGlrdG9rQgdzaG9waWZ5QghzZW5kZ3JpZEIGemFwaWVyQg1jdXN0b21fZG9tYWluIsIBChJEaXNjb25uZWN0UmVzcG9uc2USjAEKB3Jldm9rZWQYASABKAhCe9LzGHcydVdoZXRoZXIgdGhlIHByb3ZpZGVyIGNvbmZpcm1lZCB0aGUgcmV2b2NhdGlvbiAoZmFsc2U6IGl0IGhhcyBub25lLCBvciBkaWQgbm90IGFuc3dlcjsgdGhlIHRva2VucyBhcmUgZGVsZXRlZCBhbnl3YXkpLjod2vMYGQoXSW50ZWdyYXRpb25EaXNjb25uZWN0ZWQiPQoVR2V0QWNjZXNzVG9rZW5SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkiiQEKFkdldEFjY2Vzc1Rva2VuUmVzcG9uc2USFAoMYWNjZXNzX3Rva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXJlbW90ZV9hY2NvdW50X2lkGAMgASgJEg4KBnNjb3BlcxgEIAMoCTLfCgoTSW50ZWdyYXRpb25zU2VydmljZRKgAwoQTGlzdEludGVncmF0aW9ucxIrLmNyYWZ0ZXIuYWNjb3VudC52MS5MaXN0SW50ZWdyYXRpb25zUmVxdWVzdBosLmNyYWZ0ZXIuYWNjb3VudC52MS5MaXN0SW50ZWdyYXRpb25zUmVzcG9uc2UisALK8xirAjIMaW50ZWdyYXRpb25zQgxJbnRlZ3JhdGlvbnNKflRoZSBwcm9qZWN0J3MgaW50ZWdyYXRpb25zIHdob3NlIGZsYWcgaXMgb24sIHdpdGggd2hvIGVhY2ggaXMgY29ubmVjdGVkIGFzLCBpdHMgc2NvcGVzLCB3aGVuIGl0IGxhc3Qgd29ya2VkIGFuZCBpdHMgbGFzdCBlcnJvclJpVG9rZW5zIGFyZSBuZXZlciBhbnN3ZXJlZC4gYGNvbmZpZ3VyZWQ6IGZhbHNlYDogdGhlIHNlcnZlciBoYXMgbm8gY2xpZW50IGlkIGFuZCBzZWNyZXQgZm9yIHRoYXQgcHJvdmlkZXIuYAGaAQxwcm9qZWN0LnJlYWQKES9hcGkvaW50ZWdyYXRpb25zEsoDCg9TdGFydENvbm5lY3Rpb24SKi5jcmFmdGVyLmFjY291bnQudjEuU3RhcnRDb25uZWN0aW9uUmVxdWVzdBorLmNyYWZ0ZXIuYWNjb3VudC52MS5TdGFydENvbm5lY3Rpb25SZXNwb25zZSLdAsrzGNgCQgxJbnRlZ3JhdGlvbnNKTVN0YXJ0IGNvbm5lY3RpbmcgYW4gaW50ZWdyYXRpb246IGFuc3dlcnMgdGhlIHByb3ZpZGVyJ3MgYXV0aG9yaXplIFVSTCB0byBvcGVuUp0BVGhlIHByb3ZpZGVyIHNlbmRzIHRoZSBicm93c2VyIGJhY2sgdG8gL2FwaS9pbnRlZ3JhdGlvbnMve3Byb3ZpZGVyfS9jYWxsYmFjaywgd2hpY2ggcmVkaXJlY3RzIHRvIHRoZSByZXR1cm4gcGF0aCB3aXRoID9jb25uZWN0ZWQ9PHByb3ZpZGVyPiBvciA/ZXJyb3I9PGNvZGU+LmABeghDT05GTElDVHoQRkVBVFVSRV9ESVNBQkxFRJIBASqaARBwcm9qZWN0LnNldHRpbmdzEiQvYXBpL2ludGVncmF0aW9ucy97cHJvdmlkZXJ9L2Nvbm5lY3QScwoSQ29tcGxldGVDb25uZWN0aW9uEi0uY3JhZnRlci5hY2NvdW50LnYxLkNvbXBsZXRlQ29ubmVjdGlvblJlcXVlc3QaLi5jcmFmdGVyLmFjY291bnQudjEuQ29tcGxldGVDb25uZWN0aW9uUmVzcG9uc2US+QEKCkRpc2Nvbm5lY3QSJS5jcmFmdGVyLmFjY291bnQudjEuRGlzY29ubmVjdFJlcXVlc3QaJi5jcmFmdGVyLmFjY291bnQudjEuRGlzY29ubmVjdFJlc3BvbnNlIpsByvMYlgFCDEludGVncmF0aW9uc0pTRGlzY29ubmVjdCBhbiBpbnRlZ3JhdGlvbjogcmV2b2tlIGl0cyBncmFudCBhdCB0aGUgcHJvdmlkZXIsIHRoZW4gZGVsZXRlIGl0cyB0b2tlbnNgAZoBEHByb2plY3Quc2V0dGluZ3MqHC9hcGkvaW50ZWdyYXRpb25zL3twcm92aWRlcn0SZwoOR2V0QWNjZXNzVG9rZW4SKS5jcmFmdGVyLmFjY291bnQudjEuR2V0QWNjZXNzVG9rZW5SZXF1ZXN0GiouY3JhZnRlci5hY2NvdW50LnYxLkdldEFjY2Vzc1Rva2VuUmVzcG9uc2ViBnByb3RvMw", [file_crafter_api_v1_rest, file_google_protobuf_timestamp]);
+  fileDesc("CiVjcmFmdGVyL2FjY291bnQvdjEvaW50ZWdyYXRpb25zLnByb3RvEhJjcmFmdGVyLmFjY291bnQudjEi3AYKCkNvbm5lY3Rpb24SjAEKBXN0YXRlGAEgASgJQn3S8xh5Mk1uZWVkc19yZWNvbm5lY3Rpbmc6IHRoZSBwcm92aWRlciByZWZ1c2VkIHRvIHJlZnJlc2ggdGhlIGdyYW50OyBjb25uZWN0IGFnYWluLkIJY29ubmVjdGVkQhJuZWVkc19yZWNvbm5lY3RpbmdaCWNvbm5lY3RlZBJUChFyZW1vdGVfYWNjb3VudF9pZBgCIAEoCUI50vMYNTIzVGhlIHByb3ZpZGVyJ3MgaWQgb2YgdGhlIGNvbm5lY3RlZCBhY2NvdW50IG9yIHBhZ2UuElwKE3JlbW90ZV9hY2NvdW50X25hbWUYAyABKAlCP9LzGDsyOVdobyBpdCBpcyBjb25uZWN0ZWQgYXMgKHRoZSByZW1vdGUgYWNjb3VudCBvciBwYWdlIG5hbWUpLhI1CgZzY29wZXMYBCADKAlCJdLzGCEyH1doYXQgaXQgbWF5IGRvIGF0IHRoZSBwcm92aWRlci4SMAoMY29ubmVjdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJuCg5sYXN0X3dvcmtlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCOtLzGDYyNFdoZW4gYSBjYWxsIHRocm91Z2ggaXQgbGFzdCB3b3JrZWQ7IG51bGwgd2hlbiBuZXZlci4SRAoKbGFzdF9lcnJvchgHIAEoCUIw0vMYLDIqVGhlIHByb3ZpZGVyJ3MgbGFzdCByZWZ1c2FsOyAiIiB3aGVuIG5vbmUuEpUBCgd3ZWJob29rGAggASgLMiAuY3JhZnRlci5hY2NvdW50LnYxLkV2ZW50V2ViaG9va0Ji0vMYXjJaVGhlIHByb3ZpZGVyJ3MgZXZlbnQgd2ViaG9vayB0byB0aGlzIHByb2plY3QgKFNlbmRHcmlkKTsgYWJzZW50IGZvciBwcm92aWRlcnMgd2l0aG91dCBvbmUuOAE6VNrzGFAKFUludGVncmF0aW9uQ29ubmVjdGlvbhI3QSBwcm9qZWN0J3MgY29ubmVjdGlvbiB0byBhIHByb3ZpZGVyOyBuZXZlciBpdHMgdG9rZW5zLiLhAgoMRXZlbnRXZWJob29rEoABCgVzdGF0ZRgBIAEoCUJx0vMYbTJTYWN0aXZlOiBzZXQgdXAgYW5kIHNpZ25lZDsgZmFpbGVkOiBub3Qgc2V0IHVwIChzZWUgZXJyb3IpLCBldmVudHMgZG8gbm90IGNvbWUgYmFjay5CBmFjdGl2ZUIGZmFpbGVkWgZmYWlsZWQSNwoDdXJsGAIgASgJQirS8xgmMiRXaGVyZSB0aGUgcHJvdmlkZXIgcG9zdHMgdGhlIGV2ZW50cy4SOgoFZXJyb3IYAyABKAlCK9LzGCcyJVdoeSBpdCBpcyBub3Qgc2V0IHVwOyAiIiB3aGVuIGFjdGl2ZS46WdrzGFUKF0ludGVncmF0aW9uRXZlbnRXZWJob29rEjpUaGUgcHJvdmlkZXIncyBzaWduZWQgZXZlbnQgd2ViaG9vaywgYXMgc2V0IHVwIG9uIGNvbm5lY3QuIsgECgtJbnRlZ3JhdGlvbhJvCghwcm92aWRlchgBIAEoCUJd0vMYWUIGZ29vZ2xlQg9nb29nbGVfYnVzaW5lc3NCBG1ldGFCBnRpa3Rva0IHc2hvcGlmeUIIc2VuZGdyaWRCBnphcGllckINY3VzdG9tX2RvbWFpbloGZ29vZ2xlEg0KBXRpdGxlGAIgASgJEq4BCgRraW5kGAMgASgJQp8B0vMYmgEyYW9hdXRoMjogY29ubmVjdGVkIGhlcmUgdGhyb3VnaCB0aGUgcHJvdmlkZXIncyBjb25zZW50IHNjcmVlbjsgdGhlIG90aGVycyBjb21lIGluIGEgbGF0ZXIgcmVsZWFzZS5CBm9hdXRoMkIKc2hvcF9vYXV0aEIHYXBpX2tleUIId2ViaG9va3NCBmRvbWFpbloGb2F1dGgyElkKCmNvbmZpZ3VyZWQYBCABKAhCRdLzGEEyP2ZhbHNlOiBub3QgY29uZmlndXJlZCBvbiB0aGlzIHNlcnZlciAobm8gY2xpZW50IGlkIGFuZCBzZWNyZXQpLhJWCgpjb25uZWN0aW9uGAUgASgLMh4uY3JhZnRlci5hY2NvdW50LnYxLkNvbm5lY3Rpb25CItLzGB4yGkFic2VudCB3aGVuIG5vdCBjb25uZWN0ZWQuOAE6VdrzGFEKC0ludGVncmF0aW9uEkJPbmUgaW50ZWdyYXRpb24gb2Ygc3BlYyBzZWN0aW9uIDEgd2hvc2UgZmxhZyBpcyBvbiBmb3IgdGhlIGNhbGxlci4iLQoXTGlzdEludGVncmF0aW9uc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSJRChhMaXN0SW50ZWdyYXRpb25zUmVzcG9uc2USNQoMaW50ZWdyYXRpb25zGAEgAygLMh8uY3JhZnRlci5hY2NvdW50LnYxLkludGVncmF0aW9uIoQCChZTdGFydENvbm5lY3Rpb25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSaQoIcHJvdmlkZXIYAiABKAlCV9LzGFMQAUIGZ29vZ2xlQg9nb29nbGVfYnVzaW5lc3NCBG1ldGFCBnRpa3Rva0IHc2hvcGlmeUIIc2VuZGdyaWRCBnphcGllckINY3VzdG9tX2RvbWFpbhJrCgtyZXR1cm5fcGF0aBgDIAEoCUJW0vMYUhiABDJNQSBkYXNoYm9hcmQgcGF0aCAoL2FwcC/igKYpIHRvIHJldHVybiB0bzsgZGVmYXVsdCAvYXBwL3NldHRpbmdzL2ludGVncmF0aW9ucy4ijAEKF1N0YXJ0Q29ubmVjdGlvblJlc3BvbnNlElEKDWF1dGhvcml6ZV91cmwYASABKAlCOtLzGDYyNFRoZSBwcm92aWRlcidzIGF1dGhvcml6ZSBVUkwgdG8gb3BlbiBpbiB0aGUgYnJvd3Nlci46HtrzGBoKGEludGVncmF0aW9uQXV0aG9yaXphdGlvbiJZChlDb21wbGV0ZUNvbm5lY3Rpb25SZXF1ZXN0EhAKCHByb3ZpZGVyGAEgASgJEg0KBXN0YXRlGAIgASgJEgwKBGNvZGUYAyABKAkSDQoFZXJyb3IYBCABKAkiLgoaQ29tcGxldGVDb25uZWN0aW9uUmVzcG9uc2USEAoIbG9jYXRpb24YASABKAkikgEKEURpc2Nvbm5lY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSaQoIcHJvdmlkZXIYAiABKAlCV9LzGFMQAUIGZ29vZ2xlQg9nb29nbGVfYnVzaW5lc3NCBG1ldGFCBnRpa3Rva0IHc2hvcGlmeUIIc2VuZGdyaWRCBnphcGllckINY3VzdG9tX2RvbWFpbiLCAQoSRGlzY29ubmVjdFJlc3BvbnNlEowBCgdyZXZva2VkGAEgASgIQnvS8xh3MnVXaGV0aGVyIHRoZSBwcm92aWRlciBjb25maXJtZWQgdGhlIHJldm9jYXRpb24gKGZhbHNlOiBpdCBoYXMgbm9uZSwgb3IgZGlkIG5vdCBhbnN3ZXI7IHRoZSB0b2tlbnMgYXJlIGRlbGV0ZWQgYW55d2F5KS46HdrzGBkKF0ludGVncmF0aW9uRGlzY29ubmVjdGVkIj0KFUdldEFjY2Vzc1Rva2VuUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJIokBChZHZXRBY2Nlc3NUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIZChFyZW1vdGVfYWNjb3VudF9pZBgDIAEoCRIOCgZzY29wZXMYBCADKAkigAIKFENvbm5lY3RBcGlLZXlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSaQoIcHJvdmlkZXIYAiABKAlCV9LzGFMQAUIGZ29vZ2xlQg9nb29nbGVfYnVzaW5lc3NCBG1ldGFCBnRpa3Rva0IHc2hvcGlmeUIIc2VuZGdyaWRCBnphcGllckINY3VzdG9tX2RvbWFpbhJpCgdhcGlfa2V5GAMgASgJQljS8xhUGMgBIAEyTVRoZSBwcm92aWRlcidzIEFQSSBrZXkgKFNlbmRHcmlkOiBTRy7igKYpLCB3aXRoIGF0IGxlYXN0IHRoZSBtYWlsLnNlbmQgc2NvcGUuIk0KFUNvbm5lY3RBcGlLZXlSZXNwb25zZRI0CgtpbnRlZ3JhdGlvbhgBIAEoCzIfLmNyYWZ0ZXIuYWNjb3VudC52MS5JbnRlZ3JhdGlvbiLmAQoaTGlzdFZlcmlmaWVkU2VuZGVyc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRJpCghwcm92aWRlchgCIAEoCUJX0vMYUxABQgZnb29nbGVCD2dvb2dsZV9idXNpbmVzc0IEbWV0YUIGdGlrdG9rQgdzaG9waWZ5QghzZW5kZ3JpZEIGemFwaWVyQg1jdXN0b21fZG9tYWluEkkKBWFmdGVyGAMgASgJQjrS8xg2GBQyMlRoZSBgbmV4dGAgb2YgdGhlIHByZXZpb3VzIHBhZ2U7ICIiIGZvciB0aGUgZmlyc3QuItQBCg5WZXJpZmllZFNlbmRlchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIwCgRuYW1lGAMgASgJQiLS8xgeMhxUaGUgRnJvbSBuYW1lOyAiIiB3aGVuIG5vbmUuEhAKCHJlcGx5X3RvGAQgASgJEk0KCHZlcmlmaWVkGAUgASgIQjvS8xg3MjVmYWxzZTogdGhlIHByb3ZpZGVyIHN0aWxsIHdhaXRzIGZvciBpdHMgdmVyaWZpY2F0aW9uLjoU2vMYEAoOVmVyaWZpZWRTZW5kZXIisQEKG0xpc3RWZXJpZmllZFNlbmRlcnNSZXNwb25zZRIzCgdzZW5kZXJzGAEgAygLMiIuY3JhZnRlci5hY2NvdW50LnYxLlZlcmlmaWVkU2VuZGVyEkYKBG5leHQYAiABKAlCONLzGDQyMlBhc3MgYXMgYGFmdGVyYCBmb3IgdGhlIG5leHQgcGFnZTsgIiIgb24gdGhlIGxhc3QuOhXa8xgRCg9WZXJpZmllZFNlbmRlcnMiSwoUUmVwb3J0UmVmdXNlZFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIQCghwcm92aWRlchgCIAEoCRINCgVlcnJvchgDIAEoCSInChVSZXBvcnRSZWZ1c2VkUmVzcG9uc2USDgoGbWFya2VkGAEgASgIIjwKFEdldFdlYmhvb2tLZXlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkiKwoVR2V0V2ViaG9va0tleVJlc3BvbnNlEhIKCnB1YmxpY19rZXkYASABKAkyvRIKE0ludGVncmF0aW9uc1NlcnZpY2USoAMKEExpc3RJbnRlZ3JhdGlvbnMSKy5jcmFmdGVyLmFjY291bnQudjEuTGlzdEludGVncmF0aW9uc1JlcXVlc3QaLC5jcmFmdGVyLmFjY291bnQudjEuTGlzdEludGVncmF0aW9uc1Jlc3BvbnNlIrACyvMYqwIyDGludGVncmF0aW9uc0IMSW50ZWdyYXRpb25zSn5UaGUgcHJvamVjdCdzIGludGVncmF0aW9ucyB3aG9zZSBmbGFnIGlzIG9uLCB3aXRoIHdobyBlYWNoIGlzIGNvbm5lY3RlZCBhcywgaXRzIHNjb3Blcywgd2hlbiBpdCBsYXN0IHdvcmtlZCBhbmQgaXRzIGxhc3QgZXJyb3JSaVRva2VucyBhcmUgbmV2ZXIgYW5zd2VyZWQuIGBjb25maWd1cmVkOiBmYWxzZWA6IHRoZSBzZXJ2ZXIgaGFzIG5vIGNsaWVudCBpZCBhbmQgc2VjcmV0IGZvciB0aGF0IHByb3ZpZGVyLmABmgEMcHJvamVjdC5yZWFkChEvYXBpL2ludGVncmF0aW9ucxLKAwoPU3RhcnRDb25uZWN0aW9uEiouY3JhZnRlci5hY2NvdW50LnYxLlN0YXJ0Q29ubmVjdGlvblJlcXVlc3QaKy5jcmFmdGVyLmFjY291bnQudjEuU3RhcnRDb25uZWN0aW9uUmVzcG9uc2Ui3QLK8xjYAkIMSW50ZWdyYXRpb25zSk1TdGFydCBjb25uZWN0aW5nIGFuIGludGVncmF0aW9uOiBhbnN3ZXJzIHRoZSBwcm92aWRlcidzIGF1dGhvcml6ZSBVUkwgdG8gb3BlblKdAVRoZSBwcm92aWRlciBzZW5kcyB0aGUgYnJvd3NlciBiYWNrIHRvIC9hcGkvaW50ZWdyYXRpb25zL3twcm92aWRlcn0vY2FsbGJhY2ssIHdoaWNoIHJlZGlyZWN0cyB0byB0aGUgcmV0dXJuIHBhdGggd2l0aCA/Y29ubmVjdGVkPTxwcm92aWRlcj4gb3IgP2Vycm9yPTxjb2RlPi5gAXoIQ09ORkxJQ1R6EEZFQVRVUkVfRElTQUJMRUSSAQEqmgEQcHJvamVjdC5zZXR0aW5ncxIkL2FwaS9pbnRlZ3JhdGlvbnMve3Byb3ZpZGVyfS9jb25uZWN0EnMKEkNvbXBsZXRlQ29ubmVjdGlvbhItLmNyYWZ0ZXIuYWNjb3VudC52MS5Db21wbGV0ZUNvbm5lY3Rpb25SZXF1ZXN0Gi4uY3JhZnRlci5hY2NvdW50LnYxLkNvbXBsZXRlQ29ubmVjdGlvblJlc3BvbnNlEvkBCgpEaXNjb25uZWN0EiUuY3JhZnRlci5hY2NvdW50LnYxLkRpc2Nvbm5lY3RSZXF1ZXN0GiYuY3JhZnRlci5hY2NvdW50LnYxLkRpc2Nvbm5lY3RSZXNwb25zZSKbAcrzGJYBQgxJbnRlZ3JhdGlvbnNKU0Rpc2Nvbm5lY3QgYW4gaW50ZWdyYXRpb246IHJldm9rZSBpdHMgZ3JhbnQgYXQgdGhlIHByb3ZpZGVyLCB0aGVuIGRlbGV0ZSBpdHMgdG9rZW5zYAGaARBwcm9qZWN0LnNldHRpbmdzKhwvYXBpL2ludGVncmF0aW9ucy97cHJvdmlkZXJ9EmcKDkdldEFjY2Vzc1Rva2VuEikuY3JhZnRlci5hY2NvdW50LnYxLkdldEFjY2Vzc1Rva2VuUmVxdWVzdBoqLmNyYWZ0ZXIuYWNjb3VudC52MS5HZXRBY2Nlc3NUb2tlblJlc3BvbnNlEtwDCg1Db25uZWN0QXBpS2V5EiguY3JhZnRlci5hY2NvdW50LnYxLkNvbm5lY3RBcGlLZXlSZXF1ZXN0GikuY3JhZnRlci5hY2NvdW50LnYxLkNvbm5lY3RBcGlLZXlSZXNwb25zZSL1AsrzGPACMgtpbnRlZ3JhdGlvbkIMSW50ZWdyYXRpb25zSn1Db25uZWN0IGFuIGludGVncmF0aW9uIHdpdGggYW4gQVBJIGtleSAoU2VuZEdyaWQpOiB0aGUga2V5IGlzIGNoZWNrZWQsIHNlYWxlZCwgYW5kIHRoZSBwcm92aWRlcidzIHNpZ25lZCBldmVudCB3ZWJob29rIHNldCB1cFJwVGhlIGtleSBpcyBuZXZlciBhbnN3ZXJlZCBhZ2Fpbi4gQSBrZXkgd2l0aG91dCB0aGUgbWFpbC5zZW5kIHNjb3BlIGlzIHJlZnVzZWQgKDQwMCwgdGhlIHJlYXNvbiBpbiBlcnJvck1lc3NhZ2UpLmABeghDT05GTElDVHoQRkVBVFVSRV9ESVNBQkxFRHoLVU5BVkFJTEFCTEWSAQEqmgEQcHJvamVjdC5zZXR0aW5ncxIgL2FwaS9pbnRlZ3JhdGlvbnMve3Byb3ZpZGVyfS9rZXkSsAIKE0xpc3RWZXJpZmllZFNlbmRlcnMSLi5jcmFmdGVyLmFjY291bnQudjEuTGlzdFZlcmlmaWVkU2VuZGVyc1JlcXVlc3QaLy5jcmFmdGVyLmFjY291bnQudjEuTGlzdFZlcmlmaWVkU2VuZGVyc1Jlc3BvbnNlIrcByvMYsgFCDEludGVncmF0aW9uc0pUVGhlIGNvbm5lY3RlZCBlbWFpbCBwcm92aWRlcidzIHNlbmRlciBpZGVudGl0aWVzICh2ZXJpZmllZCBvciBub3QpLCBhIHBhZ2UgYXQgYSB0aW1lYAF6CENPTkZMSUNUegtVTkFWQUlMQUJMRZoBDHByb2plY3QucmVhZAokL2FwaS9pbnRlZ3JhdGlvbnMve3Byb3ZpZGVyfS9zZW5kZXJzEmQKDVJlcG9ydFJlZnVzZWQSKC5jcmFmdGVyLmFjY291bnQudjEuUmVwb3J0UmVmdXNlZFJlcXVlc3QaKS5jcmFmdGVyLmFjY291bnQudjEuUmVwb3J0UmVmdXNlZFJlc3BvbnNlEmQKDUdldFdlYmhvb2tLZXkSKC5jcmFmdGVyLmFjY291bnQudjEuR2V0V2ViaG9va0tleVJlcXVlc3QaKS5jcmFmdGVyLmFjY291bnQudjEuR2V0V2ViaG9va0tleVJlc3BvbnNlYgZwcm90bzM", [file_crafter_api_v1_rest, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.account.v1.Connection
@@ -55,6 +55,11 @@ export type Connection = Message<"crafter.account.v1.Connection"> & {
    * @generated from field: string last_error = 7;
    */
   lastError: string;
+
+  /**
+   * @generated from field: crafter.account.v1.EventWebhook webhook = 8;
+   */
+  webhook?: EventWebhook | undefined;
 };
 
 /**
@@ -63,6 +68,33 @@ export type Connection = Message<"crafter.account.v1.Connection"> & {
  */
 export const ConnectionSchema: GenMessage<Connection> = /*@__PURE__*/
   messageDesc(file_crafter_account_v1_integrations, 0);
+
+/**
+ * @generated from message crafter.account.v1.EventWebhook
+ */
+export type EventWebhook = Message<"crafter.account.v1.EventWebhook"> & {
+  /**
+   * @generated from field: string state = 1;
+   */
+  state: string;
+
+  /**
+   * @generated from field: string url = 2;
+   */
+  url: string;
+
+  /**
+   * @generated from field: string error = 3;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message crafter.account.v1.EventWebhook.
+ * Use `create(EventWebhookSchema)` to create a new message.
+ */
+export const EventWebhookSchema: GenMessage<EventWebhook> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 1);
 
 /**
  * @generated from message crafter.account.v1.Integration
@@ -101,7 +133,7 @@ export type Integration = Message<"crafter.account.v1.Integration"> & {
  * Use `create(IntegrationSchema)` to create a new message.
  */
 export const IntegrationSchema: GenMessage<Integration> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 1);
+  messageDesc(file_crafter_account_v1_integrations, 2);
 
 /**
  * @generated from message crafter.account.v1.ListIntegrationsRequest
@@ -118,7 +150,7 @@ export type ListIntegrationsRequest = Message<"crafter.account.v1.ListIntegratio
  * Use `create(ListIntegrationsRequestSchema)` to create a new message.
  */
 export const ListIntegrationsRequestSchema: GenMessage<ListIntegrationsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 2);
+  messageDesc(file_crafter_account_v1_integrations, 3);
 
 /**
  * @generated from message crafter.account.v1.ListIntegrationsResponse
@@ -135,7 +167,7 @@ export type ListIntegrationsResponse = Message<"crafter.account.v1.ListIntegrati
  * Use `create(ListIntegrationsResponseSchema)` to create a new message.
  */
 export const ListIntegrationsResponseSchema: GenMessage<ListIntegrationsResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 3);
+  messageDesc(file_crafter_account_v1_integrations, 4);
 
 /**
  * @generated from message crafter.account.v1.StartConnectionRequest
@@ -162,7 +194,7 @@ export type StartConnectionRequest = Message<"crafter.account.v1.StartConnection
  * Use `create(StartConnectionRequestSchema)` to create a new message.
  */
 export const StartConnectionRequestSchema: GenMessage<StartConnectionRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 4);
+  messageDesc(file_crafter_account_v1_integrations, 5);
 
 /**
  * @generated from message crafter.account.v1.StartConnectionResponse
@@ -179,7 +211,7 @@ export type StartConnectionResponse = Message<"crafter.account.v1.StartConnectio
  * Use `create(StartConnectionResponseSchema)` to create a new message.
  */
 export const StartConnectionResponseSchema: GenMessage<StartConnectionResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 5);
+  messageDesc(file_crafter_account_v1_integrations, 6);
 
 /**
  * @generated from message crafter.account.v1.CompleteConnectionRequest
@@ -213,7 +245,7 @@ export type CompleteConnectionRequest = Message<"crafter.account.v1.CompleteConn
  * Use `create(CompleteConnectionRequestSchema)` to create a new message.
  */
 export const CompleteConnectionRequestSchema: GenMessage<CompleteConnectionRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 6);
+  messageDesc(file_crafter_account_v1_integrations, 7);
 
 /**
  * @generated from message crafter.account.v1.CompleteConnectionResponse
@@ -232,7 +264,7 @@ export type CompleteConnectionResponse = Message<"crafter.account.v1.CompleteCon
  * Use `create(CompleteConnectionResponseSchema)` to create a new message.
  */
 export const CompleteConnectionResponseSchema: GenMessage<CompleteConnectionResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 7);
+  messageDesc(file_crafter_account_v1_integrations, 8);
 
 /**
  * @generated from message crafter.account.v1.DisconnectRequest
@@ -254,7 +286,7 @@ export type DisconnectRequest = Message<"crafter.account.v1.DisconnectRequest"> 
  * Use `create(DisconnectRequestSchema)` to create a new message.
  */
 export const DisconnectRequestSchema: GenMessage<DisconnectRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 8);
+  messageDesc(file_crafter_account_v1_integrations, 9);
 
 /**
  * @generated from message crafter.account.v1.DisconnectResponse
@@ -271,7 +303,7 @@ export type DisconnectResponse = Message<"crafter.account.v1.DisconnectResponse"
  * Use `create(DisconnectResponseSchema)` to create a new message.
  */
 export const DisconnectResponseSchema: GenMessage<DisconnectResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 9);
+  messageDesc(file_crafter_account_v1_integrations, 10);
 
 /**
  * @generated from message crafter.account.v1.GetAccessTokenRequest
@@ -293,7 +325,7 @@ export type GetAccessTokenRequest = Message<"crafter.account.v1.GetAccessTokenRe
  * Use `create(GetAccessTokenRequestSchema)` to create a new message.
  */
 export const GetAccessTokenRequestSchema: GenMessage<GetAccessTokenRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 10);
+  messageDesc(file_crafter_account_v1_integrations, 11);
 
 /**
  * @generated from message crafter.account.v1.GetAccessTokenResponse
@@ -325,7 +357,226 @@ export type GetAccessTokenResponse = Message<"crafter.account.v1.GetAccessTokenR
  * Use `create(GetAccessTokenResponseSchema)` to create a new message.
  */
 export const GetAccessTokenResponseSchema: GenMessage<GetAccessTokenResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 11);
+  messageDesc(file_crafter_account_v1_integrations, 12);
+
+/**
+ * @generated from message crafter.account.v1.ConnectApiKeyRequest
+ */
+export type ConnectApiKeyRequest = Message<"crafter.account.v1.ConnectApiKeyRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+
+  /**
+   * @generated from field: string api_key = 3;
+   */
+  apiKey: string;
+};
+
+/**
+ * Describes the message crafter.account.v1.ConnectApiKeyRequest.
+ * Use `create(ConnectApiKeyRequestSchema)` to create a new message.
+ */
+export const ConnectApiKeyRequestSchema: GenMessage<ConnectApiKeyRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 13);
+
+/**
+ * @generated from message crafter.account.v1.ConnectApiKeyResponse
+ */
+export type ConnectApiKeyResponse = Message<"crafter.account.v1.ConnectApiKeyResponse"> & {
+  /**
+   * @generated from field: crafter.account.v1.Integration integration = 1;
+   */
+  integration?: Integration | undefined;
+};
+
+/**
+ * Describes the message crafter.account.v1.ConnectApiKeyResponse.
+ * Use `create(ConnectApiKeyResponseSchema)` to create a new message.
+ */
+export const ConnectApiKeyResponseSchema: GenMessage<ConnectApiKeyResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 14);
+
+/**
+ * @generated from message crafter.account.v1.ListVerifiedSendersRequest
+ */
+export type ListVerifiedSendersRequest = Message<"crafter.account.v1.ListVerifiedSendersRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+
+  /**
+   * @generated from field: string after = 3;
+   */
+  after: string;
+};
+
+/**
+ * Describes the message crafter.account.v1.ListVerifiedSendersRequest.
+ * Use `create(ListVerifiedSendersRequestSchema)` to create a new message.
+ */
+export const ListVerifiedSendersRequestSchema: GenMessage<ListVerifiedSendersRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 15);
+
+/**
+ * @generated from message crafter.account.v1.VerifiedSender
+ */
+export type VerifiedSender = Message<"crafter.account.v1.VerifiedSender"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string reply_to = 4;
+   */
+  replyTo: string;
+
+  /**
+   * @generated from field: bool verified = 5;
+   */
+  verified: boolean;
+};
+
+/**
+ * Describes the message crafter.account.v1.VerifiedSender.
+ * Use `create(VerifiedSenderSchema)` to create a new message.
+ */
+export const VerifiedSenderSchema: GenMessage<VerifiedSender> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 16);
+
+/**
+ * @generated from message crafter.account.v1.ListVerifiedSendersResponse
+ */
+export type ListVerifiedSendersResponse = Message<"crafter.account.v1.ListVerifiedSendersResponse"> & {
+  /**
+   * @generated from field: repeated crafter.account.v1.VerifiedSender senders = 1;
+   */
+  senders: VerifiedSender[];
+
+  /**
+   * @generated from field: string next = 2;
+   */
+  next: string;
+};
+
+/**
+ * Describes the message crafter.account.v1.ListVerifiedSendersResponse.
+ * Use `create(ListVerifiedSendersResponseSchema)` to create a new message.
+ */
+export const ListVerifiedSendersResponseSchema: GenMessage<ListVerifiedSendersResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 17);
+
+/**
+ * @generated from message crafter.account.v1.ReportRefusedRequest
+ */
+export type ReportRefusedRequest = Message<"crafter.account.v1.ReportRefusedRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+
+  /**
+   * The provider's answer, readable ("401: The provided authorization grant is invalid…").
+   *
+   * @generated from field: string error = 3;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message crafter.account.v1.ReportRefusedRequest.
+ * Use `create(ReportRefusedRequestSchema)` to create a new message.
+ */
+export const ReportRefusedRequestSchema: GenMessage<ReportRefusedRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 18);
+
+/**
+ * @generated from message crafter.account.v1.ReportRefusedResponse
+ */
+export type ReportRefusedResponse = Message<"crafter.account.v1.ReportRefusedResponse"> & {
+  /**
+   * false: it was not connected, or already needed reconnecting.
+   *
+   * @generated from field: bool marked = 1;
+   */
+  marked: boolean;
+};
+
+/**
+ * Describes the message crafter.account.v1.ReportRefusedResponse.
+ * Use `create(ReportRefusedResponseSchema)` to create a new message.
+ */
+export const ReportRefusedResponseSchema: GenMessage<ReportRefusedResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 19);
+
+/**
+ * @generated from message crafter.account.v1.GetWebhookKeyRequest
+ */
+export type GetWebhookKeyRequest = Message<"crafter.account.v1.GetWebhookKeyRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+};
+
+/**
+ * Describes the message crafter.account.v1.GetWebhookKeyRequest.
+ * Use `create(GetWebhookKeyRequestSchema)` to create a new message.
+ */
+export const GetWebhookKeyRequestSchema: GenMessage<GetWebhookKeyRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 20);
+
+/**
+ * @generated from message crafter.account.v1.GetWebhookKeyResponse
+ */
+export type GetWebhookKeyResponse = Message<"crafter.account.v1.GetWebhookKeyResponse"> & {
+  /**
+   * The provider's public key (SendGrid: base64 DER SubjectPublicKeyInfo); "" when none was set up.
+   *
+   * @generated from field: string public_key = 1;
+   */
+  publicKey: string;
+};
+
+/**
+ * Describes the message crafter.account.v1.GetWebhookKeyResponse.
+ * Use `create(GetWebhookKeyResponseSchema)` to create a new message.
+ */
+export const GetWebhookKeyResponseSchema: GenMessage<GetWebhookKeyResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 21);
 
 /**
  * A project's connections to its integrations' providers (spec section 1; DESIGN section 3: the
@@ -390,6 +641,53 @@ export const IntegrationsService: GenService<{
     methodKind: "unary";
     input: typeof GetAccessTokenRequestSchema;
     output: typeof GetAccessTokenResponseSchema;
+  },
+  /**
+   * Connects a provider that takes an API key (SendGrid): checks it at the provider (its scopes
+   * must include sending mail), seals it, and sets up the provider's signed event webhook to this
+   * project. Errors: NOT_FOUND, FORBIDDEN, FEATURE_DISABLED, CONFLICT (not an API-key provider, or
+   * keys cannot be sealed here), CR_ERR_BAD_REQUEST (the provider refused the key, or it lacks a
+   * scope; the message says which), UNAVAILABLE (the provider could not be reached).
+   *
+   * @generated from rpc crafter.account.v1.IntegrationsService.ConnectApiKey
+   */
+  connectApiKey: {
+    methodKind: "unary";
+    input: typeof ConnectApiKeyRequestSchema;
+    output: typeof ConnectApiKeyResponseSchema;
+  },
+  /**
+   * The sender identities of the connected SendGrid account, a page at a time (its Sender
+   * Verification API). Errors: NOT_FOUND (not connected), CONFLICT (needs reconnecting), UNAVAILABLE.
+   *
+   * @generated from rpc crafter.account.v1.IntegrationsService.ListVerifiedSenders
+   */
+  listVerifiedSenders: {
+    methodKind: "unary";
+    input: typeof ListVerifiedSendersRequestSchema;
+    output: typeof ListVerifiedSendersResponseSchema;
+  },
+  /**
+   * A service that was refused by the provider with a connection's key or token (401/403) reports
+   * it: the connection turns needs_reconnecting (once; its owner is notified). Services only.
+   *
+   * @generated from rpc crafter.account.v1.IntegrationsService.ReportRefused
+   */
+  reportRefused: {
+    methodKind: "unary";
+    input: typeof ReportRefusedRequestSchema;
+    output: typeof ReportRefusedResponseSchema;
+  },
+  /**
+   * The public key that verifies a connection's signed event webhook, whatever the connection's
+   * state (events keep coming after a key is revoked). Services only. Errors: NOT_FOUND.
+   *
+   * @generated from rpc crafter.account.v1.IntegrationsService.GetWebhookKey
+   */
+  getWebhookKey: {
+    methodKind: "unary";
+    input: typeof GetWebhookKeyRequestSchema;
+    output: typeof GetWebhookKeyResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_account_v1_integrations, 0);
