@@ -165,6 +165,8 @@ function environment() {
           // like every provider through the outbound module's pin.
           SENDGRID_BASE_URL: process.env.SENDGRID_BASE_URL ?? `http://sendgrid.crafter.test:${28025 + offset}`,
           DNS_SERVERS: process.env.DNS_SERVERS ?? `127.0.0.1:${TEST_DNS_PORT + offset}`,
+          // Custom domains waiting for their records are checked again every 2 s (a minute in production).
+          CUSTOM_DOMAIN_CHECK_MS: process.env.CUSTOM_DOMAIN_CHECK_MS ?? "2000",
           // Google (and Google Business) connect through the tests' local OAuth server, reached
           // through the outbound module's pin; Meta and TikTok stay "not configured on this server".
           GOOGLE_BASE_URL: process.env.GOOGLE_BASE_URL ?? `http://oauth.crafter.test:${TEST_OAUTH_PORT + offset}`,

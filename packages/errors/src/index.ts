@@ -135,6 +135,8 @@ export const ERROR_CATALOGUE = {
   MEMBER_EXISTS: { status: 409, message: "This person is already a member of the project." },
   /** A published page's address (`/<slug>`) that another page already has. */
   PAGE_SLUG_TAKEN: { status: 409, message: "This address is taken. Choose another one." },
+  /** A custom domain another project has added. */
+  CUSTOM_DOMAIN_TAKEN: { status: 409, message: "This domain is already used by another business." },
   /** A CSV import larger than the upload limit. */
   IMPORT_TOO_LARGE: {
     status: 413,

@@ -16,6 +16,7 @@ import { CalendarService, InboxService } from "@crafter/proto/crafter/notificati
 import { CampaignsService } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
 import { SendersService } from "@crafter/proto/crafter/notifications/v1/senders_pb";
 import { TemplatesService } from "@crafter/proto/crafter/notifications/v1/templates_pb";
+import { CustomDomainsService } from "@crafter/proto/crafter/projects/v1/custom_domains_pb";
 import { MembersService } from "@crafter/proto/crafter/projects/v1/members_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import { PagesService } from "@crafter/proto/crafter/workflows/v1/pages_pb";
@@ -36,6 +37,10 @@ export interface Clients {
   projectsAsGateway: Client<typeof ProjectsService>;
   /** The projects service's team members, with the user's token. */
   members: Client<typeof MembersService>;
+  /** The projects service's custom domains, with the user's token. */
+  customDomains: Client<typeof CustomDomainsService>;
+  /** The same with the gateway's service token: which business a request's `Host` is (ResolveCustomDomain). */
+  customDomainsAsGateway: Client<typeof CustomDomainsService>;
   workflows: Client<typeof WorkflowsService>;
   /** Workflows' published pages; GetPublishedPage is public (no token). */
   pages: Client<typeof PagesService>;
@@ -102,6 +107,12 @@ export function createClients(config: Config): Clients {
       credentials,
     }),
     members: createServiceClient(MembersService, config.PROJECTS_URL, options),
+    customDomains: createServiceClient(CustomDomainsService, config.PROJECTS_URL, options),
+    customDomainsAsGateway: createServiceClient(CustomDomainsService, config.PROJECTS_URL, {
+      ...options,
+      as: "service",
+      credentials,
+    }),
     workflows: createServiceClient(WorkflowsService, config.WORKFLOWS_URL, options),
     pages: createServiceClient(PagesService, config.WORKFLOWS_URL, options),
     billing: createServiceClient(BillingService, config.BILLING_URL, options),

@@ -1,10 +1,36 @@
-import { baseConfigSchema } from "@crafter/kit";
+import { baseConfigSchema, optionalSetting, splitList } from "@crafter/kit";
 import { z } from "zod";
 
-/** Environment of the projects service: the kit's base settings plus its own port. */
-export const configSchema = baseConfigSchema.extend({
-  /** Port of the Connect/gRPC server (HTTP/2 cleartext). */
-  PORT: z.coerce.number().int().min(0).max(65_535).default(50053),
-});
+/** Environment of the projects service: the kit's base settings plus its own. */
+export const configSchema = baseConfigSchema
+  .extend({
+    /** Port of the Connect/gRPC server (HTTP/2 cleartext). */
+    PORT: z.coerce.number().int().min(0).max(65_535).default(50053),
+    /** Public origin of the deployment (the gateway): its host is no business's custom domain. */
+    PUBLIC_ORIGIN: z
+      .url()
+      .default("http://localhost:8080")
+      .transform((value) => new URL(value).origin),
+    /**
+     * The host name a custom domain's CNAME points at (the ingress that serves custom domains);
+     * unset: PUBLIC_ORIGIN's host.
+     */
+    CUSTOM_DOMAIN_TARGET: optionalSetting(z.string().regex(/^[a-z0-9.-]+$/i, "must be a host name")),
+    /**
+     * DNS servers custom domains' records are checked with, `host` or `host:port`, comma separated
+     * (a test's local DNS server); unset: the system's resolvers.
+     */
+    DNS_SERVERS: z.string().default("").transform(splitList),
+    /** Time limit of one DNS query, in ms. */
+    DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
+    /** How often custom domains not verified yet are checked again, in ms. */
+    CUSTOM_DOMAIN_CHECK_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
+    /** How long a verified custom domain goes before it is checked again, in ms. */
+    CUSTOM_DOMAIN_RECHECK_MS: z.coerce.number().int().min(1000).max(604_800_000).default(21_600_000),
+  })
+  .transform((config) => ({
+    ...config,
+    CUSTOM_DOMAIN_TARGET: (config.CUSTOM_DOMAIN_TARGET ?? new URL(config.PUBLIC_ORIGIN).hostname).toLowerCase(),
+  }));
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,5 +1,6 @@
 import type { Logger } from "@crafter/kit";
 import type { Delegations } from "./clients/delegations";
+import type { DnsLookup } from "./clients/dns";
 import type { ProjectEvents } from "./events/publishers";
 import type { ProjectsStores } from "./store";
 
@@ -13,5 +14,13 @@ export interface ProjectsDeps {
   logger: Logger;
   /** Auth's delegated tokens for team members (DelegateAccess). */
   delegations: Delegations;
+  /** The DNS lookups of custom domains' checks (DNS_SERVERS). */
+  dns: DnsLookup;
+  customDomains: {
+    /** The CNAME target a custom domain points at (CUSTOM_DOMAIN_TARGET). */
+    target: string;
+    /** The deployment's own host names, which no business may add. */
+    platformHosts: string[];
+  };
   now: () => Date;
 }

@@ -2004,6 +2004,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{id}/custom-domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's custom domain, its DNS records and their state (no `customDomain` when none) */
+        get: operations["getApiProjectsIdCustomDomain"];
+        put?: never;
+        /**
+         * Add a custom domain for the project's published pages and lead forms
+         * @description Answers the DNS records to create: a CNAME from the domain to the platform's host and a TXT record at `_crafter-verification.<domain>` holding the project's token. The domain stays `pending` until both are found; it is checked now and then periodically.
+         */
+        post: operations["postApiProjectsIdCustomDomain"];
+        /** Remove the project's custom domain: pages stop being served on it at once */
+        delete: operations["deleteApiProjectsIdCustomDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{id}/custom-domain/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the custom domain's DNS records now */
+        post: operations["postApiProjectsIdCustomDomainCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{id}/invites": {
         parameters: {
             query?: never;
@@ -3457,6 +3496,26 @@ export interface components {
             id: string;
             name: string;
             price: number;
+        };
+        /** @description A project's custom domain: the records to create and what the last check found */
+        CustomDomain: {
+            checkedAt: string | null;
+            createdAt: string;
+            domain: string;
+            problem: string;
+            records: {
+                /** @description What the last check found at this name for this type */
+                found: string[];
+                /** @description The record's full name */
+                name: string;
+                ok: boolean;
+                /** @enum {string} */
+                type: "CNAME" | "TXT";
+                value: string;
+            }[];
+            /** @enum {string} */
+            status: "pending" | "verified" | "failing";
+            verifiedAt: string | null;
         };
         Design: {
             createdAt: string;
@@ -20067,6 +20126,443 @@ export interface operations {
                 };
             };
             /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Body too large: CR_ERR_BAD_REQUEST */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Unsupported media type or encoding: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    getApiProjectsIdCustomDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: {
+                            customDomain?: components["schemas"]["CustomDomain"];
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: EMAIL_NOT_VERIFIED, FORBIDDEN, FEATURE_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    postApiProjectsIdCustomDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    domain?: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: {
+                            customDomain: components["schemas"]["CustomDomain"];
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED, FEATURE_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Conflict: CONFLICT, CUSTOM_DOMAIN_TAKEN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Body too large: CR_ERR_BAD_REQUEST */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Unsupported media type or encoding: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    deleteApiProjectsIdCustomDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: components["schemas"]["JsonValue"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: {
+                            /** @constant */
+                            removed: true;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED, FEATURE_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Body too large: CR_ERR_BAD_REQUEST */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Unsupported media type or encoding: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    postApiProjectsIdCustomDomainCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: components["schemas"]["JsonValue"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: {
+                            customDomain: components["schemas"]["CustomDomain"];
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED, FEATURE_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;

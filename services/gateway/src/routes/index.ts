@@ -1,3 +1,4 @@
+import { requireFeature } from "../http/features";
 import type { RouteDef } from "../http/registry";
 import { accountRoutes } from "./account.routes";
 import { adminRoutes } from "./admin.routes";
@@ -67,6 +68,28 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   integrationsRoutes,
 ];
 
+/**
+ * Generated routes that belong to a feature behind a flag, by path prefix: the flag is checked on
+ * the server too (FEATURE_DISABLED), not only by the web's menu, so a hidden panel's API stays closed.
+ */
+const FLAGGED_PATHS: Array<{ pattern: RegExp; flag: string }> = [
+  { pattern: /^\/api\/projects\/\{id\}\/custom-domain(?:\/|$)/, flag: "custom_domain_integration" },
+];
+
+function withFlags(deps: RouteDeps, route: RouteDef): RouteDef {
+  const flagged = FLAGGED_PATHS.find(({ pattern }) => pattern.test(route.path));
+  if (!flagged) return route;
+  return {
+    ...route,
+    handler: async (ctx) => {
+      await requireFeature(deps.clients, ctx.as, flagged.flag);
+      return route.handler(ctx);
+    },
+  };
+}
+
 export function allRoutes(deps: RouteDeps): RouteDef[] {
-  return [...ROUTE_FILES, ...GENERATED_ROUTE_FILES].flatMap((file) => file(deps));
+  return [...ROUTE_FILES, ...GENERATED_ROUTE_FILES]
+    .flatMap((file) => file(deps))
+    .map((route) => withFlags(deps, route));
 }

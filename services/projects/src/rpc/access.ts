@@ -1,4 +1,5 @@
 import { rpcAccess } from "@crafter/kit";
+import { CustomDomainsService } from "@crafter/proto/crafter/projects/v1/custom_domains_pb";
 import { MembersService } from "@crafter/proto/crafter/projects/v1/members_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
 
@@ -46,4 +47,16 @@ export const membersAccess = rpcAccess(MembersService, {
   acceptInvite: ["user"],
   // The gateway with a member's own token, before it calls another area in the owner's data.
   delegateAccess: ["user"],
+});
+
+/**
+ * CustomDomainsService: the gateway with the user's token (the use cases check the caller's role on
+ * the project); ResolveCustomDomain is the gateway's own lookup of a request's `Host`.
+ */
+export const customDomainsAccess = rpcAccess(CustomDomainsService, {
+  getCustomDomain: ["user"],
+  addCustomDomain: ["user"],
+  checkCustomDomain: ["user"],
+  removeCustomDomain: ["user"],
+  resolveCustomDomain: ["service:gateway"],
 });

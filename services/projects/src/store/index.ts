@@ -1,6 +1,7 @@
 import type { OutboxModel } from "@crafter/kit";
 import type { Connection } from "mongoose";
 import { ActiveProjectRepository, activeProjectModel } from "./active-project.repository";
+import { CustomDomainRepository, customDomainModel } from "./custom-domain.repository";
 import { MemberRepository, memberModels } from "./member.repository";
 import { ProfileRepository, profileModel } from "./profile.repository";
 import { ProjectRepository, projectModel } from "./project.repository";
@@ -18,6 +19,8 @@ export interface ProjectsStores {
   deletions: ProjectDeletionRepository;
   /** Team members and their invitations. */
   members: MemberRepository;
+  /** Custom domains (`_id` the domain). */
+  customDomains: CustomDomainRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
   outbox: OutboxModel[];
 }
@@ -32,6 +35,7 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     reviews: reviewModel(connection),
     deletions: projectDeletionModel(connection),
     ...memberModels(connection),
+    customDomains: customDomainModel(connection),
   };
   await Promise.all(Object.values(models).map((model) => model.init()));
   return {
@@ -42,6 +46,7 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     reviews: new ReviewRepository(models.reviews),
     deletions: new ProjectDeletionRepository(models.deletions),
     members: new MemberRepository(models),
+    customDomains: new CustomDomainRepository(models.customDomains),
     outbox: [models.projects, models.profiles, models.deletions, models.invites],
   };
 }

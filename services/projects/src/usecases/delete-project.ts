@@ -4,7 +4,7 @@ import { ownedProject } from "./owned";
 import { resolveActive } from "./resolve-active";
 
 /**
- * Deletes one of the caller's projects with its profiles, reviews and team (members and open invites), and announces it with
+ * Deletes one of the caller's projects with its profiles, reviews, team (members and open invites) and custom domain, and announces it with
  * ProjectDeleted: a tombstone carrying the event is written first (the commit point; a retried
  * delete writes no second one), then the data goes, so the event is never lost. When it was the
  * active project, the user's most recent remaining project becomes active (resolveActive falls back to it).
@@ -32,6 +32,8 @@ export async function deleteProject(
     deps.stores.reviews.removeForProject(userId, project.id),
     // Its team ends with it: members no longer list it, its invite links answer INVITE_INVALID.
     deps.stores.members.endProject(project.id, userId, deps.now()),
+    // Its custom domain stops serving and is free for another project.
+    deps.stores.customDomains.remove(project.id),
   ]);
   const { project: active } = await resolveActive(deps, userId);
   return { activeProjectId: active?.id ?? "" };
