@@ -82,6 +82,8 @@ const TEST_DNS_PORT = 28035;
 const TEST_OAUTH_PORT = 28045;
 /** Where the tests' local Google Business Profile APIs listen (packages/provider-fakes/src/google-business.ts), + STACK_PORT_OFFSET. */
 const TEST_GOOGLE_BUSINESS_PORT = 28048;
+/** Where the tests' local TikTok listens (packages/provider-fakes/src/tiktok.ts), + STACK_PORT_OFFSET. */
+const TEST_TIKTOK_PORT = 28047;
 const settings = base;
 
 const { components } = loadManifest();
@@ -168,7 +170,7 @@ function environment() {
           // Custom domains waiting for their records are checked again every 2 s (a minute in production).
           CUSTOM_DOMAIN_CHECK_MS: process.env.CUSTOM_DOMAIN_CHECK_MS ?? "2000",
           // Google (and Google Business) connect through the tests' local OAuth server, reached
-          // through the outbound module's pin; Meta and TikTok stay "not configured on this server".
+          // through the outbound module's pin.
           GOOGLE_BASE_URL: process.env.GOOGLE_BASE_URL ?? `http://oauth.crafter.test:${TEST_OAUTH_PORT + offset}`,
           GOOGLE_CLIENT_ID: process.env.GOOGLE_CLIENT_ID ?? "crafter-test-google",
           GOOGLE_CLIENT_SECRET: process.env.GOOGLE_CLIENT_SECRET ?? "crafter-test-google-secret",
@@ -180,9 +182,14 @@ function environment() {
           GOOGLE_BUSINESS_CLIENT_SECRET: process.env.GOOGLE_BUSINESS_CLIENT_SECRET ?? "crafter-test-google-secret",
           GOOGLE_BUSINESS_API_URL:
             process.env.GOOGLE_BUSINESS_API_URL ?? `http://business.crafter.test:${TEST_GOOGLE_BUSINESS_PORT + offset}`,
+          // TikTok: Login Kit and the Content Posting API on one local server (www.tiktok.com's and
+          // open.tiktokapis.com's paths both move to TIKTOK_BASE_URL).
+          TIKTOK_BASE_URL: process.env.TIKTOK_BASE_URL ?? `http://tiktok.crafter.test:${TEST_TIKTOK_PORT + offset}`,
+          TIKTOK_CLIENT_ID: process.env.TIKTOK_CLIENT_ID ?? "crafter-test-tiktok",
+          TIKTOK_CLIENT_SECRET: process.env.TIKTOK_CLIENT_SECRET ?? "crafter-test-tiktok-secret",
           INTEGRATIONS_RESOLVE:
             process.env.INTEGRATIONS_RESOLVE ??
-            "oauth.crafter.test=127.0.0.1,business.crafter.test=127.0.0.1,sendgrid.crafter.test=127.0.0.1",
+            "oauth.crafter.test=127.0.0.1,business.crafter.test=127.0.0.1,sendgrid.crafter.test=127.0.0.1,tiktok.crafter.test=127.0.0.1",
         }
       : {}),
   };
@@ -408,7 +415,15 @@ async function up() {
   addresses.STRIPE_API_URL = env.STRIPE_API_URL;
   if (env.SENDGRID_API_URL) addresses.SENDGRID_API_URL = env.SENDGRID_API_URL;
   if (env.DNS_SERVERS) addresses.DNS_SERVERS = env.DNS_SERVERS;
-  for (const name of ["GOOGLE_BASE_URL", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_BUSINESS_API_URL"])
+  for (const name of [
+    "GOOGLE_BASE_URL",
+    "GOOGLE_CLIENT_ID",
+    "GOOGLE_CLIENT_SECRET",
+    "GOOGLE_BUSINESS_API_URL",
+    "TIKTOK_BASE_URL",
+    "TIKTOK_CLIENT_ID",
+    "TIKTOK_CLIENT_SECRET",
+  ])
     if (env[name]) addresses[name] = env[name];
   writeFileSync(
     join(dir, "stack.env"),

@@ -1,4 +1,5 @@
 import { metaThrottleMs, parseKeyRing, providerHttp, retryAfterMs, sealSecret } from "@crafter/kit";
+import { LocalOAuthServer } from "@crafter/provider-fakes";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import {
   authorizeUrl,
@@ -13,7 +14,6 @@ import {
   wantsRefresh,
 } from "../src/domain/connections";
 import { configuredProviders, PROVIDER_IDS, PROVIDERS } from "../src/domain/providers";
-import { LocalOAuthServer } from "@crafter/provider-fakes";
 
 const now = new Date("2026-11-28T10:00:00Z");
 const secret = "s".repeat(40);
