@@ -8,6 +8,8 @@ export const API_KEY_SCOPES = {
   projects: "Create projects and switch the active one: /api/projects.",
   settings: "Change user settings: /api/userSettings.",
   ai: "Use the AI tools (image prompts, the assistant chat).",
+  zapier:
+    "Zapier: subscribe and unsubscribe its REST Hooks (/api/zapier), add and update contacts (POST /api/contacts, PATCH /api/contacts/{id}).",
 } as const;
 
 export type ApiKeyScope = keyof typeof API_KEY_SCOPES;

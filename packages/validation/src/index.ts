@@ -8,3 +8,4 @@ export * from "./page-slug";
 export * from "./profiles";
 export * from "./settings";
 export * from "./url";
+export * from "./webhook-events";

@@ -16,6 +16,7 @@ import { CalendarService, InboxService } from "@crafter/proto/crafter/notificati
 import { CampaignsService } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
 import { SendersService } from "@crafter/proto/crafter/notifications/v1/senders_pb";
 import { TemplatesService } from "@crafter/proto/crafter/notifications/v1/templates_pb";
+import { WebhooksService } from "@crafter/proto/crafter/notifications/v1/webhooks_pb";
 import { CustomDomainsService } from "@crafter/proto/crafter/projects/v1/custom_domains_pb";
 import { MembersService } from "@crafter/proto/crafter/projects/v1/members_pb";
 import { ProjectsService } from "@crafter/proto/crafter/projects/v1/projects_pb";
@@ -70,6 +71,8 @@ export interface Clients {
   senders: Client<typeof SendersService>;
   /** The same with the gateway's service token: a confirmation link's landing (no user). */
   sendersAsGateway: Client<typeof SendersService>;
+  /** Notifications' outgoing webhook endpoints, deliveries and Zapier hooks, with the user's token. */
+  webhooks: Client<typeof WebhooksService>;
   /** Notifications' approval links, with the user's token (the owner's side). */
   approvals: Client<typeof ApprovalsService>;
   /** The same with the gateway's service token: the reviewer's public page (no user). */
@@ -137,6 +140,7 @@ export function createClients(config: Config): Clients {
     }),
     templates: createServiceClient(TemplatesService, config.NOTIFICATIONS_URL, options),
     senders: createServiceClient(SendersService, config.NOTIFICATIONS_URL, options),
+    webhooks: createServiceClient(WebhooksService, config.NOTIFICATIONS_URL, options),
     sendersAsGateway: createServiceClient(SendersService, config.NOTIFICATIONS_URL, {
       ...options,
       as: "service",

@@ -17,6 +17,10 @@ describe("the scope a personal API key needs", () => {
     ["POST", "/api/profiles/profileImagePromptWriter", "ai"],
     ["PATCH", "/api/profiles/p1", "projects"],
     ["POST", "/api/business/reviews", "projects"],
+    ["POST", "/api/zapier/hooks", "zapier"],
+    ["DELETE", "/api/zapier/hooks/we_1", "zapier"],
+    ["POST", "/api/contacts", "zapier"],
+    ["PATCH", "/api/contacts/c1", "zapier"],
   ])("%s %s → %s", (method, path, scope) => {
     expect(requiredScope(method, path)).toBe(scope);
   });
@@ -26,9 +30,13 @@ describe("the scope a personal API key needs", () => {
     expect(requiredScope("POST", "/api/settings/apiKeys")).toBeNull();
     expect(requiredScope("DELETE", "/api/settings/apiKeys/k1")).toBeNull();
     expect(requiredScope("POST", "/api/somethingNew")).toBeNull();
+    // Zapier adds and updates contacts; deleting them, bulk actions and imports stay the dashboard's.
+    expect(requiredScope("DELETE", "/api/contacts/c1")).toBeNull();
+    expect(requiredScope("POST", "/api/contacts/bulk")).toBeNull();
+    expect(requiredScope("POST", "/api/contacts/imports")).toBeNull();
   });
 
   it("only names documented scopes", () => {
-    expect(API_KEY_SCOPE_NAMES).toEqual(["read", "crafts", "projects", "settings", "ai"]);
+    expect(API_KEY_SCOPE_NAMES).toEqual(["read", "crafts", "projects", "settings", "ai", "zapier"]);
   });
 });

@@ -1,4 +1,4 @@
-import { baseConfigSchema, keyRingSetting, optionalSetting } from "@crafter/kit";
+import { baseConfigSchema, hostPinsSetting, keyRingSetting, optionalSetting } from "@crafter/kit";
 import { z } from "zod";
 
 /** Environment of the notifications service: the kit's base settings plus SMTP and link settings. */
@@ -116,6 +116,17 @@ export const configSchema = baseConfigSchema
     WORKFLOWS_URL: z.url(),
     /** How often the calendar looks for entries whose time has come, in milliseconds (a BullMQ job scheduler). */
     CALENDAR_DUE_SCAN_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+    /**
+     * Hosts pinned to an address for webhook deliveries (`host=ip,*.example.test=ip`): the tests'
+     * local receivers; a pinned host may be private. Every other endpoint must be public.
+     */
+    WEBHOOKS_RESOLVE: hostPinsSetting,
+    /** Time limit of one webhook delivery attempt, in ms. */
+    WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+    /** Multiplies the webhook retry schedule (5 s … 8 h, a day in all): 1 in production; tests shorten it. */
+    WEBHOOKS_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+    /** Failed delivery attempts in a row that turn an endpoint off (with a notice to its owner). */
+    WEBHOOKS_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(2).max(10_000).default(100),
   })
   .superRefine((config, ctx) => {
     if (!config.EMAIL_TRACKING_SECRET && !config.SERVICE_SECRET)

@@ -10,6 +10,7 @@ import type { Mailer } from "./mail/mailer";
 import type { EmailProvider, SendThrottle } from "./mail/providers";
 import type { NotificationsStores } from "./store";
 import type { SenderCache, SenderDeps } from "./usecases/sender";
+import type { WebhookDeps } from "./usecases/webhooks";
 
 /** The calendar and inbox area's ports and event builders. */
 export interface CalendarArea {
@@ -42,6 +43,8 @@ export interface NotificationsDeps {
   calendar: CalendarArea;
   /** Sender identities and sending domains (Settings), with the per-project sender cache. */
   sender: SenderDeps & { cache: SenderCache };
+  /** Outgoing webhooks: endpoints, signed deliveries and their retries, Zapier's hooks. */
+  webhooks: WebhookDeps;
 }
 
 /** A contact as email sees it. */

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { periodicJob, runService } from "@crafter/kit";
+import { isPublicAddress, periodicJob, pinnedAddress, providerHttp, runService } from "@crafter/kit";
 import { contactsForAutomations } from "./clients/automation-contacts";
 import { businessZones } from "./clients/business-zones";
 import { workflowsCraftSource, workflowsEmailCrafts } from "./clients/crafts";
@@ -13,6 +13,7 @@ import { notificationsConsumers } from "./events/consumers";
 import { EmailEvents, InboxEvents } from "./events/publishers";
 import { createAutomationQueue, DATE_SCAN_QUEUE, DATE_SCAN_SCHEDULER } from "./jobs/automation-queue";
 import { createCampaignQueue } from "./jobs/dispatch-queue";
+import { createWebhookQueue, redisFailureStreaks } from "./jobs/webhook-queue";
 import { txtLookup } from "./mail/dns";
 import { createSmtpMailer } from "./mail/mailer";
 import { RedisThrottle, sendgridProvider, smtpProvider } from "./mail/providers";
@@ -30,6 +31,7 @@ import { notify } from "./usecases/inbox";
 import { sendToContact } from "./usecases/send-to-contact";
 import { cachedSenders, type SenderDeps } from "./usecases/sender";
 import { templateOfUser } from "./usecases/templates";
+import { runDeliveryAttempt } from "./usecases/webhooks";
 
 await runService({
   name: "notifications",
@@ -109,6 +111,11 @@ await runService({
       cacheMs: config.SENDER_CACHE_MS,
     };
     const senders = cachedSenders(senderDeps);
+    const webhookQueue = createWebhookQueue({
+      redisUrl: config.REDIS_URL,
+      namespace: config.CRAFTER_NAMESPACE,
+      logger,
+    });
     const deps: NotificationsDeps = {
       stores,
       mailer,
@@ -146,6 +153,23 @@ await runService({
         limitRetryMs: config.EMAIL_LIMIT_RETRY_MS,
       },
       sender: { ...senderDeps, cache: senders },
+      webhooks: {
+        store: stores.webhooks,
+        projects: senderDeps.projects,
+        flagsOf: accountFlags(config.ACCOUNT_URL, timeout, credentials),
+        keys: config.SECRETS_KEYS,
+        // One try per attempt: the retry schedule is the delivery queue's, over a day.
+        http: providerHttp({ timeoutMs: config.WEBHOOKS_TIMEOUT_MS, pins: config.WEBHOOKS_RESOLVE, attempts: 1 }),
+        queue: webhookQueue,
+        streaks: redisFailureStreaks(redis, config.CRAFTER_NAMESPACE),
+        notify: (input) => notify(deps, input),
+        isPublic: isPublicAddress,
+        pinned: (host) => pinnedAddress(config.WEBHOOKS_RESOLVE, host) !== undefined,
+        retryScale: config.WEBHOOKS_RETRY_SCALE,
+        maxFailures: config.WEBHOOKS_DISABLE_AFTER_FAILURES,
+        logger,
+        now: () => new Date(),
+      },
       calendar: {
         inboxEvents,
         kick,
@@ -216,6 +240,7 @@ await runService({
     return {
       async background() {
         automationQueue.start(stepProcessor(deps));
+        webhookQueue.start((job) => runDeliveryAttempt(deps.webhooks, job));
         await dateScan.start();
         await approvalMailRetry.start();
         campaignQueue.start((campaignId, stopping, part) => dispatchCampaign(deps, campaignId, stopping, part));
@@ -230,6 +255,7 @@ await runService({
       onStop: async () => {
         await Promise.all([dispatchScan.close(), dueScan.close(), approvalMailRetry.close()]);
         await automationQueue.close();
+        await webhookQueue.close();
         await dateScan.close();
         await campaignQueue.close();
         mailer.close();

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@crafter/validation";
 import { z } from "zod";
 import { emailOrNone, jsonObject } from "./schemas";
 
@@ -62,3 +63,50 @@ export const automationTriggerShape = z.looseObject({ kind: z.string() });
 
 /** An automation's steps as answered. */
 export const automationStepsShape = z.array(z.record(z.string(), z.unknown()));
+
+/**
+ * A webhook endpoint's URL: absolute http(s), no credentials, at most 2000 characters. The
+ * notifications service also refuses private addresses, and every delivery is checked again on the
+ * address it connects to (the kit's outbound rules).
+ */
+export const webhookUrl = z
+  .string({ error: "Enter the URL that receives the events" })
+  .trim()
+  .min(1, "Enter the URL that receives the events")
+  .max(2000, "A URL has at most 2000 characters")
+  .refine((text) => {
+    try {
+      const url = new URL(text);
+      return (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  }, "Enter an http:// or https:// URL without credentials")
+  .meta({ description: "Where events are POSTed, e.g. https://hooks.example.com/crafter." });
+
+const webhookEventName = z.enum(WEBHOOK_EVENT_TYPES as [WebhookEventType, ...WebhookEventType[]], {
+  error: `An event is one of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+});
+
+/** One event type an endpoint (or a Zapier hook) receives. */
+export const webhookEvent = webhookEventName;
+
+/** The event types an endpoint receives: one at least, no repeats. */
+export const webhookEvents = z
+  .array(webhookEventName, { error: "Choose the events to send" })
+  .min(1, "Choose at least one event")
+  .max(WEBHOOK_EVENT_TYPES.length, "An event is listed once")
+  .refine((events) => new Set(events).size === events.length, "An event is listed once");
+
+/** The event types when changing an endpoint: [] (or absent) keeps them. */
+export const webhookEventsOrKeep = z
+  .array(webhookEventName, { error: "events is a list of event types" })
+  .max(WEBHOOK_EVENT_TYPES.length, "An event is listed once")
+  .refine((events) => new Set(events).size === events.length, "An event is listed once")
+  .default([]);
+
+/** Whether an endpoint receives events. */
+export const webhookEnabled = z.boolean({ error: "enabled is true or false" });
+
+/** A webhook event's `data` as the polling fallback answers it (its shape per type: the document's webhooks section). */
+export const webhookEventDataDoc = z.record(z.string(), z.unknown());

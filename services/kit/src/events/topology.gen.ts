@@ -38,6 +38,7 @@ export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly strin
       "notifications.email.v1",
       "projects.project.v1",
       "account.connection.v1",
+      "workflows.craft.v1",
     ],
   },
   billing: {

@@ -1,5 +1,5 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { on, type ServiceParts, TOPICS, topicName } from "@crafter/kit";
+import { type EventHandler, on, type ServiceParts, TOPICS, topicName } from "@crafter/kit";
 import { ConnectionNeedsReconnectingSchema } from "@crafter/proto/crafter/events/v1/connections_pb";
 import { ContactConsentRequestedSchema } from "@crafter/proto/crafter/events/v1/contacts_pb";
 import {
@@ -19,6 +19,27 @@ import { sendPasswordResetEmail } from "../usecases/send-password-reset-email";
 import { sendVerificationEmail } from "../usecases/send-verification-email";
 import { automationsConsumers } from "./automations.consumers";
 import { calendarConsumers } from "./calendar.consumers";
+import { webhooksConsumers } from "./webhooks.consumers";
+
+/**
+ * One handler per event type (the kit's consumer keeps one a type): the areas' handlers of one
+ * type run in turn, each idempotent, so a retry after a later one failed repeats nothing.
+ */
+export function mergeHandlers(handlers: readonly EventHandler[]): EventHandler[] {
+  const byType = new Map<string, EventHandler[]>();
+  for (const handler of handlers) byType.set(handler.type, [...(byType.get(handler.type) ?? []), handler]);
+  return [...byType.values()].map((group) =>
+    group.length === 1
+      ? group[0]!
+      : {
+          type: group[0]!.type,
+          schema: group[0]!.schema,
+          async handle(data, meta) {
+            for (const handler of group) await handler.handle(data, meta);
+          },
+        },
+  );
+}
 
 /** A protobuf Timestamp as a Date; null when unset. */
 export function toDate(timestamp: Timestamp | undefined): Date | null {
@@ -31,7 +52,11 @@ export function notificationsConsumers(
   namespace: string,
   deps: NotificationsDeps,
 ): NonNullable<ServiceParts["consumers"]> {
-  const areas = [automationsConsumers(namespace, deps), calendarConsumers(namespace, deps)];
+  const areas = [
+    automationsConsumers(namespace, deps),
+    calendarConsumers(namespace, deps),
+    webhooksConsumers(namespace, deps.webhooks),
+  ];
   return {
     topics: [
       ...new Set([
@@ -42,7 +67,7 @@ export function notificationsConsumers(
         ...areas.flatMap((a) => a.topics),
       ]),
     ],
-    handlers: [
+    handlers: mergeHandlers([
       ...areas.flatMap((a) => a.handlers),
       // The business's time zone, kept by project for the scans' days and hours.
       on(ProjectCreatedSchema, (event) => deps.zones.remember(event.userId, event.projectId, event.timeZone)),
@@ -114,6 +139,6 @@ export function notificationsConsumers(
           preferencesUrl: event.preferencesUrl,
         }),
       ),
-    ],
+    ]),
   };
 }

@@ -5,6 +5,7 @@ import { calendarAccess } from "./calendar.access";
 import { campaignsAccess } from "./campaigns.access";
 import { sendersAccess } from "./senders.access";
 import { templatesAccess } from "./templates.access";
+import { webhooksAccess } from "./webhooks.access";
 
 /** Who may call each RPC, one line per area; grpc.health.v1 is public, anything unlisted is refused. */
 export const access: RpcAccess = {
@@ -14,4 +15,5 @@ export const access: RpcAccess = {
   ...templatesAccess,
   ...sendersAccess,
   ...approvalsAccess,
+  ...webhooksAccess,
 };

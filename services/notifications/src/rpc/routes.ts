@@ -7,6 +7,7 @@ import { calendarRoutes } from "./calendar.routes";
 import { campaignsRoutes } from "./campaigns.routes";
 import { sendersRoutes } from "./senders.routes";
 import { templatesRoutes } from "./templates.routes";
+import { webhooksRoutes } from "./webhooks.routes";
 
 /** The notifications service's RPCs, one line per area; the kit's server adds grpc.health.v1. */
 export function routes(deps: NotificationsDeps, sendgridKey: KeyObject | null = null): (router: ConnectRouter) => void {
@@ -17,6 +18,7 @@ export function routes(deps: NotificationsDeps, sendgridKey: KeyObject | null = 
     templatesRoutes(deps),
     sendersRoutes(deps),
     approvalsRoutes(deps),
+    webhooksRoutes(deps.webhooks),
   ];
   return (router) => {
     for (const area of areas) area(router);

@@ -10,6 +10,7 @@ import { createEmailRepository, type EmailRepository, type FactDoc } from "./ema
 import { createInboxRepository, type InboxRepository, type NotificationDoc } from "./inbox.repository";
 import { createSenderRepository, type SenderRepository } from "./sender.repository";
 import { createTemplateRepository, type TemplateRepository } from "./template.repository";
+import { createWebhookRepository, type WebhookRepository } from "./webhook.repository";
 
 /** Every repository of the notifications service, over its own database. */
 export interface NotificationsStores {
@@ -30,6 +31,8 @@ export interface NotificationsStores {
   senders: SenderRepository;
   /** Approval links of crafts and campaigns, and their reviewers' comments and decisions. */
   approvals: ApprovalRepository;
+  /** Outgoing webhook endpoints, the events kept for them, their deliveries and attempts. */
+  webhooks: WebhookRepository;
 }
 
 /** Builds the repositories and waits until their indexes exist (the unique keys are the send-once guards). */
@@ -46,6 +49,7 @@ export async function createStores(connection: Connection): Promise<Notification
     automationTriggers,
     senders,
     approvals,
+    webhooks,
   ] = await Promise.all([
     createDeliveryRepository(connection),
     createEmailRepository(connection),
@@ -58,6 +62,7 @@ export async function createStores(connection: Connection): Promise<Notification
     createAutomationTriggerRepository(connection),
     createSenderRepository(connection),
     createApprovalRepository(connection),
+    createWebhookRepository(connection),
   ]);
   return {
     deliveries,
@@ -71,6 +76,7 @@ export async function createStores(connection: Connection): Promise<Notification
     automationTriggers,
     senders,
     approvals,
+    webhooks,
     outbox: [campaigns.model, email.facts, inbox.model],
   };
 }

@@ -9,9 +9,10 @@ import { inboxServiceRoutes } from "./notifications.v1.calendar";
 import { campaignsServiceRoutes } from "./notifications.v1.campaigns";
 import { sendersServiceRoutes } from "./notifications.v1.senders";
 import { templatesServiceRoutes } from "./notifications.v1.templates";
+import { webhooksServiceRoutes } from "./notifications.v1.webhooks";
 import { customDomainsServiceRoutes } from "./projects.v1.custom_domains";
 import { membersServiceRoutes } from "./projects.v1.members";
 import { projectsServiceRoutes } from "./projects.v1.projects";
 
 /** The route files generated from the protos' REST bindings, registered beside the hand-written ones. */
-export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [integrationsServiceRoutes, contactsServiceRoutes, automationsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, campaignsServiceRoutes, sendersServiceRoutes, templatesServiceRoutes, customDomainsServiceRoutes, membersServiceRoutes, projectsServiceRoutes];
+export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [integrationsServiceRoutes, contactsServiceRoutes, automationsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, campaignsServiceRoutes, sendersServiceRoutes, templatesServiceRoutes, webhooksServiceRoutes, customDomainsServiceRoutes, membersServiceRoutes, projectsServiceRoutes];
