@@ -48,6 +48,10 @@ export const PROFILE_FIELD_DEFS: Record<ProfileTypeName, ProfileFieldDef[]> = {
     images,
     // The physical postal address every marketing email carries in its footer (CAN-SPAM).
     { key: "address", label: "Postal address", kind: "longText", max: 500 },
+    // The listing's details (filled from a Google Business Profile location, or by hand).
+    { key: "phone", label: "Phone", kind: "text", max: 40 },
+    { key: "openingHours", label: "Opening hours", kind: "list", max: 80, maxItems: 21 },
+    { key: "categories", label: "Categories", kind: "list", max: 100, maxItems: 10 },
     // The zone of the business's days and hours (schedules, the calendar, automation waits, date
     // triggers); "" (a project made before time zones) reads as UTC.
     { key: "timeZone", label: "Time zone", kind: "timeZone", max: 64 },

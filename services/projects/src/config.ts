@@ -1,4 +1,4 @@
-import { baseConfigSchema, optionalSetting, splitList } from "@crafter/kit";
+import { baseConfigSchema, hostPinsSetting, optionalSetting, splitList } from "@crafter/kit";
 import { z } from "zod";
 
 /** Environment of the projects service: the kit's base settings plus its own. */
@@ -27,6 +27,25 @@ export const configSchema = baseConfigSchema
     CUSTOM_DOMAIN_CHECK_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
     /** How long a verified custom domain goes before it is checked again, in ms. */
     CUSTOM_DOMAIN_RECHECK_MS: z.coerce.number().int().min(1000).max(604_800_000).default(21_600_000),
+    /** Account (a connection's access token: GetAccessToken). */
+    ACCOUNT_URL: z.url(),
+    /**
+     * Moves the three Google Business Profile APIs below to this origin (a test's local server);
+     * each keeps its own paths.
+     */
+    GOOGLE_BUSINESS_API_URL: optionalSetting(z.url()),
+    /** Account Management API. */
+    GOOGLE_BUSINESS_ACCOUNTS_URL: z.url().default("https://mybusinessaccountmanagement.googleapis.com"),
+    /** Business Information API. */
+    GOOGLE_BUSINESS_INFORMATION_URL: z.url().default("https://mybusinessbusinessinformation.googleapis.com"),
+    /** Google My Business API v4 (reviews and replies). */
+    GOOGLE_BUSINESS_REVIEWS_URL: z.url().default("https://mybusiness.googleapis.com"),
+    /** Provider host pins, `host=ip` (a test's local server); a pinned host may be private. */
+    INTEGRATIONS_RESOLVE: hostPinsSetting,
+    /** Time limit of one call to Google, in ms. */
+    INTEGRATIONS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** How often every chosen location's reviews are synced, in ms (default hourly). */
+    GOOGLE_REVIEWS_SYNC_MS: z.coerce.number().int().min(10_000).max(86_400_000).default(3_600_000),
   })
   .transform((config) => ({
     ...config,

@@ -1,6 +1,7 @@
 import type { Logger } from "@crafter/kit";
 import type { Delegations } from "./clients/delegations";
 import type { DnsLookup } from "./clients/dns";
+import type { BusinessTokens, GoogleBusinessApi } from "./clients/google-business";
 import type { ProjectEvents } from "./events/publishers";
 import type { ProjectsStores } from "./store";
 
@@ -22,5 +23,7 @@ export interface ProjectsDeps {
     /** The deployment's own host names, which no business may add. */
     platformHosts: string[];
   };
+  /** The Google Business Profile APIs and the project's access token for them (account's connection). */
+  google: { api: GoogleBusinessApi; tokens: BusinessTokens };
   now: () => Date;
 }

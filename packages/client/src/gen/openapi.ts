@@ -484,6 +484,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/business/google": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's Google Business Profile: connected or not, the chosen location, the last reviews sync */
+        get: operations["getApiBusinessGoogle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/google/listing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Preview filling the business profile from the Google listing (name, address, phone, website, hours, categories) */
+        get: operations["getApiBusinessGoogleListing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/google/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Choose the Google Business Profile location that is this business, and import its reviews */
+        put: operations["putApiBusinessGoogleLocation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/google/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Google Business Profile locations the connected account manages */
+        get: operations["getApiBusinessGoogleLocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/business/google/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sync now: import the chosen location's reviews from Google */
+        post: operations["postApiBusinessGoogleSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/business/reviews": {
         parameters: {
             query?: never;
@@ -512,7 +597,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a review */
+        /**
+         * Delete a review
+         * @description CONFLICT for a review from Google Business Profile: it stays while it is on Google.
+         */
         delete: operations["deleteApiBusinessReviewsId"];
         options?: never;
         head?: never;
@@ -527,7 +615,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Save the reply to a review (an empty reply clears it) */
+        /**
+         * Save the reply to a review (an empty reply clears it)
+         * @description A review from Google Business Profile has its reply written to (or deleted from) Google first: CONFLICT when the connection is gone, UNAVAILABLE when Google does not answer.
+         */
         put: operations["putApiBusinessReviewsIdReply"];
         post?: never;
         delete?: never;
@@ -3705,6 +3796,48 @@ export interface components {
             disabledFeatures: string[];
             enabledFeatures: string[];
         };
+        /** @description The project's Google Business Profile connection and its chosen location. */
+        GoogleBusiness: {
+            averageRating: number;
+            /** @enum {string} */
+            connection: "not_connected" | "needs_reconnecting" | "connected";
+            /** @description Why the last sync failed; "" when it worked. */
+            lastError: string;
+            /** @description When reviews were last imported; null when never. */
+            lastSyncedAt: string | null;
+            /** @description Absent until a location is chosen. */
+            location?: components["schemas"]["GoogleBusinessLocation"];
+            totalReviewCount: number;
+        };
+        /** @description A Google Business Profile location. */
+        GoogleBusinessLocation: {
+            account: string;
+            address: string;
+            name: string;
+            title: string;
+        };
+        GoogleListingChange: {
+            current: string;
+            key: string;
+            label: string;
+            proposed: string;
+        };
+        GoogleListingPreview: {
+            changes: components["schemas"]["GoogleListingChange"][];
+            values: {
+                [key: string]: unknown;
+            };
+        };
+        GoogleReviewsSync: {
+            created: number;
+            googleBusiness: components["schemas"]["GoogleBusiness"];
+            updated: number;
+        };
+        GoogleReviewsSyncResult: {
+            created: number;
+            googleBusiness: components["schemas"]["GoogleBusiness"];
+            updated: number;
+        };
         /** @description One integration of spec section 1 whose flag is on for the caller. */
         Integration: {
             /** @description false: not configured on this server (no client id and secret). */
@@ -3911,6 +4044,8 @@ export interface components {
             rating: number;
             repliedAt: string | null;
             reply: string;
+            /** @description When the reviewer wrote it (a Google review's time); null when unknown. */
+            reviewedAt: string | null;
             reviewedOn: string;
             reviewId: string;
             source: string;
@@ -7504,6 +7639,530 @@ export interface operations {
             };
         };
     };
+    getApiBusinessGoogle: {
+        parameters: {
+            query?: {
+                /** @description The project; the active one when absent. */
+                projectId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: components["schemas"]["GoogleBusiness"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: EMAIL_NOT_VERIFIED, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    getApiBusinessGoogleListing: {
+        parameters: {
+            query?: {
+                /** @description The project; the active one when absent. */
+                projectId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: components["schemas"]["GoogleListingPreview"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: EMAIL_NOT_VERIFIED, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Conflict: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    putApiBusinessGoogleLocation: {
+        parameters: {
+            query?: {
+                /** @description The project; the active one when absent. */
+                projectId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The account that manages the location, `accounts/{id}`. */
+                    account: string;
+                    /** @description The location, `locations/{id}`. */
+                    location: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: components["schemas"]["GoogleReviewsSync"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Conflict: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Body too large: CR_ERR_BAD_REQUEST */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Unsupported media type or encoding: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    getApiBusinessGoogleLocations: {
+        parameters: {
+            query?: {
+                /** @description The project; the active one when absent. */
+                projectId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: components["schemas"]["GoogleBusinessLocation"][];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: EMAIL_NOT_VERIFIED, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Conflict: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    postApiBusinessGoogleSync: {
+        parameters: {
+            query?: {
+                /** @description The project; the active one when absent. */
+                projectId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: components["schemas"]["JsonValue"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: components["schemas"]["GoogleReviewsSyncResult"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Conflict: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Body too large: CR_ERR_BAD_REQUEST */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Unsupported media type or encoding: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
     getApiBusinessReviews: {
         parameters: {
             query?: {
@@ -7807,6 +8466,15 @@ export interface operations {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
+            /** @description Conflict: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
             /** @description Body too large: CR_ERR_BAD_REQUEST */
             413: {
                 headers: {
@@ -7912,6 +8580,15 @@ export interface operations {
             };
             /** @description Not found: NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Conflict: CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

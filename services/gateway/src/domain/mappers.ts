@@ -61,6 +61,7 @@ export function toReview(review: Review | undefined) {
     reply: review?.reply ?? "",
     repliedAt: iso(review?.repliedAt),
     createdAt: iso(review?.createdAt),
+    reviewedAt: iso(review?.reviewedAt),
   };
 }
 

@@ -35,6 +35,10 @@ const reviewSchema = z
     reply: z.string(),
     repliedAt: z.string().nullable(),
     createdAt: z.string().nullable(),
+    reviewedAt: z
+      .string()
+      .nullable()
+      .meta({ description: "When the reviewer wrote it (a Google review's time); null when unknown." }),
   })
   .meta({ id: "Review" });
 
@@ -279,13 +283,15 @@ export function profilesRoutes({ clients }: RouteDeps): RouteDef[] {
       path: "/api/business/reviews/{id}/reply",
       tag: "business",
       summary: "Save the reply to a review (an empty reply clears it)",
+      description:
+        "A review from Google Business Profile has its reply written to (or deleted from) Google first: CONFLICT when the connection is gone, UNAVAILABLE when Google does not answer.",
       auth: "session",
       params: z.object({ id: id("id") }),
       body: z.object({
         reply: z.string({ error: "reply must be text" }).max(4000, "The reply must be at most 4000 characters"),
       }),
       response: reviewSchema,
-      errors: ["NOT_FOUND"],
+      errors: ["NOT_FOUND", "CONFLICT", "UNAVAILABLE"],
       handler: async ({ params, body, as }) =>
         toReview((await projects.replyToReview({ reviewId: params.id, reply: body.reply }, as)).review),
     }),
@@ -294,10 +300,11 @@ export function profilesRoutes({ clients }: RouteDeps): RouteDef[] {
       path: "/api/business/reviews/{id}",
       tag: "business",
       summary: "Delete a review",
+      description: "CONFLICT for a review from Google Business Profile: it stays while it is on Google.",
       auth: "session",
       params: z.object({ id: id("id") }),
       response: z.object({ deleted: z.literal(true) }),
-      errors: ["NOT_FOUND"],
+      errors: ["NOT_FOUND", "CONFLICT"],
       handler: async ({ params, as }) => {
         await projects.deleteReview({ reviewId: params.id }, as);
         return { deleted: true as const };

@@ -5,6 +5,7 @@ import {
   ProjectDeletedSchema,
 } from "@crafter/proto/crafter/events/v1/events_pb";
 import { ProjectMemberInvitedSchema } from "@crafter/proto/crafter/events/v1/project_members_pb";
+import { ReviewReceivedSchema } from "@crafter/proto/crafter/events/v1/reviews_pb";
 
 /**
  * Builds the events of the project aggregate (topic `<ns>.projects.project.v1`, key = project id), as
@@ -73,6 +74,35 @@ export class ProjectEvents {
     return outboxEntry(this.topic, invite.projectId, ProjectMemberInvitedSchema, {
       ...invite,
       expiresAt: { seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 },
+    });
+  }
+
+  /** A review came in from the project's Google Business Profile location for the first time. */
+  reviewReceived(review: {
+    userId: string;
+    projectId: string;
+    reviewId: string;
+    remoteReviewId: string;
+    location: string;
+    author: string;
+    rating: number;
+    text: string;
+    reviewedAt: Date | null;
+  }): OutboxEntry {
+    const ms = review.reviewedAt?.getTime();
+    return outboxEntry(this.topic, review.projectId, ReviewReceivedSchema, {
+      userId: review.userId,
+      projectId: review.projectId,
+      reviewId: review.reviewId,
+      source: "google",
+      remoteReviewId: review.remoteReviewId,
+      location: review.location,
+      author: review.author,
+      rating: review.rating,
+      text: review.text,
+      ...(ms !== undefined
+        ? { reviewedAt: { seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 } }
+        : {}),
     });
   }
 }

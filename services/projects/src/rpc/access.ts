@@ -28,6 +28,12 @@ export const access = rpcAccess(ProjectsService, {
   importReviews: ["user"],
   replyToReview: ["user"],
   deleteReview: ["user"],
+  // The Google Business Profile location, its reviews sync and its listing (the gateway, as the user).
+  getGoogleBusiness: ["user"],
+  listGoogleLocations: ["user"],
+  chooseGoogleLocation: ["user"],
+  syncGoogleReviews: ["user"],
+  previewGoogleListing: ["user"],
   // Also read by workflows for every generation, with the user's token.
   getBrandVoice: ["user"],
   updateBrandVoice: ["user"],

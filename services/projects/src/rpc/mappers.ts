@@ -1,12 +1,14 @@
 import type { JsonObject, MessageInitShape } from "@bufbuild/protobuf";
 import {
   type CheckListItemSchema,
+  type GoogleBusinessSchema,
   type ProfileSchema,
   ProfileType,
   type ProjectSchema,
   type ReviewSchema,
 } from "@crafter/proto/crafter/projects/v1/projects_pb";
 import type { CheckListItem } from "../domain/check-list";
+import type { GoogleLocationDoc } from "../store/google-location.repository";
 import type { Profile, ProfileTypeName } from "../store/profile.repository";
 import type { Project } from "../store/project.repository";
 import type { Review } from "../store/review.repository";
@@ -69,9 +71,35 @@ export function reviewMessage(review: Review): MessageInitShape<typeof ReviewSch
     reply: review.reply,
     repliedAt: review.repliedAt ? timestamp(review.repliedAt) : undefined,
     createdAt: timestamp(review.createdAt),
+    reviewedAt: review.reviewedAt ? timestamp(review.reviewedAt) : undefined,
   };
 }
 
 export function checkListMessage(items: CheckListItem[]): MessageInitShape<typeof CheckListItemSchema>[] {
   return items.map(({ key, title, done }) => ({ key, title, done }));
+}
+
+/** A project's Google Business Profile state as the GoogleBusiness message. */
+export function googleBusinessMessage(state: {
+  connection: string;
+  location: GoogleLocationDoc | null;
+}): MessageInitShape<typeof GoogleBusinessSchema> {
+  const location = state.location;
+  return {
+    connection: state.connection,
+    ...(location
+      ? {
+          location: {
+            name: location.location,
+            account: location.account,
+            title: location.title,
+            address: location.address,
+          },
+          lastSyncedAt: location.lastSyncedAt ? timestamp(location.lastSyncedAt) : undefined,
+          averageRating: location.averageRating,
+          totalReviewCount: location.totalReviewCount,
+          lastError: location.lastError,
+        }
+      : {}),
+  };
 }

@@ -10,6 +10,13 @@ import { deleteProject } from "../usecases/delete-project";
 import { getActiveProject } from "../usecases/get-active-project";
 import { getCheckList } from "../usecases/get-check-list";
 import { getProfile } from "../usecases/get-profile";
+import {
+  chooseGoogleLocation,
+  getGoogleBusiness,
+  listGoogleLocations,
+  previewGoogleListing,
+  syncGoogleReviews,
+} from "../usecases/google-business";
 import { listProfileCrafts } from "../usecases/list-profile-crafts";
 import { listProfiles } from "../usecases/list-profiles";
 import { listProjects } from "../usecases/list-projects";
@@ -18,7 +25,15 @@ import { renameProject } from "../usecases/rename-project";
 import { createReview, deleteReview, importReviews, listReviews, replyToReview } from "../usecases/reviews";
 import { setActiveProject } from "../usecases/set-active-project";
 import { updateProfile } from "../usecases/update-profile";
-import { checkListMessage, profileMessage, profileTypeName, projectMessage, reviewMessage, timestamp } from "./mappers";
+import {
+  checkListMessage,
+  googleBusinessMessage,
+  profileMessage,
+  profileTypeName,
+  projectMessage,
+  reviewMessage,
+  timestamp,
+} from "./mappers";
 import { ownCaller } from "./members.routes";
 
 /**
@@ -156,6 +171,37 @@ export function routes(deps: ProjectsDeps): (router: ConnectRouter) => void {
       async deleteReview(req, ctx) {
         await deleteReview(deps, callerOf(ctx), req);
         return {};
+      },
+      async getGoogleBusiness(req, ctx) {
+        const caller = await actingIn(deps, callerOf(ctx), req.projectId, "project.read");
+        return { googleBusiness: googleBusinessMessage(await getGoogleBusiness(deps, caller, req)) };
+      },
+      async listGoogleLocations(req, ctx) {
+        const caller = await actingIn(deps, callerOf(ctx), req.projectId, "project.read");
+        return { locations: await listGoogleLocations(deps, caller, req) };
+      },
+      async chooseGoogleLocation(req, ctx) {
+        const caller = await actingIn(deps, callerOf(ctx), req.projectId, "project.settings");
+        const outcome = await chooseGoogleLocation(deps, caller, req);
+        return {
+          googleBusiness: googleBusinessMessage({ connection: "connected", location: outcome.location }),
+          created: outcome.created,
+          updated: outcome.updated,
+        };
+      },
+      async syncGoogleReviews(req, ctx) {
+        const caller = await actingIn(deps, callerOf(ctx), req.projectId, "project.write");
+        const outcome = await syncGoogleReviews(deps, caller, req);
+        return {
+          googleBusiness: googleBusinessMessage({ connection: "connected", location: outcome.location }),
+          created: outcome.created,
+          updated: outcome.updated,
+        };
+      },
+      async previewGoogleListing(req, ctx) {
+        const caller = await actingIn(deps, callerOf(ctx), req.projectId, "project.read");
+        const preview = await previewGoogleListing(deps, caller, req);
+        return { changes: preview.changes, values: preview.values };
       },
       async getBrandVoice(req, ctx) {
         return {

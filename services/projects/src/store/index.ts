@@ -2,6 +2,7 @@ import type { OutboxModel } from "@crafter/kit";
 import type { Connection } from "mongoose";
 import { ActiveProjectRepository, activeProjectModel } from "./active-project.repository";
 import { CustomDomainRepository, customDomainModel } from "./custom-domain.repository";
+import { GoogleLocationRepository, googleLocationModel } from "./google-location.repository";
 import { MemberRepository, memberModels } from "./member.repository";
 import { ProfileRepository, profileModel } from "./profile.repository";
 import { ProjectRepository, projectModel } from "./project.repository";
@@ -16,6 +17,8 @@ export interface ProjectsStores {
   active: ActiveProjectRepository;
   crafts: ProjectCraftRepository;
   reviews: ReviewRepository;
+  /** The Google Business Profile location chosen per project, and its last sync. */
+  googleLocations: GoogleLocationRepository;
   deletions: ProjectDeletionRepository;
   /** Team members and their invitations. */
   members: MemberRepository;
@@ -33,6 +36,7 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     active: activeProjectModel(connection),
     crafts: projectCraftModel(connection),
     reviews: reviewModel(connection),
+    googleLocations: googleLocationModel(connection),
     deletions: projectDeletionModel(connection),
     ...memberModels(connection),
     customDomains: customDomainModel(connection),
@@ -44,9 +48,10 @@ export async function createStores(connection: Connection): Promise<ProjectsStor
     active: new ActiveProjectRepository(models.active),
     crafts: new ProjectCraftRepository(models.crafts),
     reviews: new ReviewRepository(models.reviews),
+    googleLocations: new GoogleLocationRepository(models.googleLocations),
     deletions: new ProjectDeletionRepository(models.deletions),
     members: new MemberRepository(models),
     customDomains: new CustomDomainRepository(models.customDomains),
-    outbox: [models.projects, models.profiles, models.deletions, models.invites],
+    outbox: [models.projects, models.profiles, models.deletions, models.invites, models.reviews],
   };
 }

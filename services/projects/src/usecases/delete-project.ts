@@ -30,6 +30,7 @@ export async function deleteProject(
   await Promise.all([
     deps.stores.profiles.removeForProject(userId, project.id),
     deps.stores.reviews.removeForProject(userId, project.id),
+    deps.stores.googleLocations.remove(project.id),
     // Its team ends with it: members no longer list it, its invite links answer INVITE_INVALID.
     deps.stores.members.endProject(project.id, userId, deps.now()),
     // Its custom domain stops serving and is free for another project.

@@ -10,6 +10,7 @@ import {
   validateReview,
 } from "../domain/reviews";
 import type { Review } from "../store/review.repository";
+import { replyAtGoogle } from "./google-business";
 import { ownedProject } from "./owned";
 
 // The business/reviews use cases: reviews entered by hand or read from CSV, and their replies.
@@ -102,8 +103,11 @@ export async function importReviews(
 }
 
 /**
- * Saves (or, with "", clears) the reply to one of the caller's reviews.
- * @throws AppError NOT_FOUND, CR_ERR_BAD_REQUEST ({ reply }) when longer than 4000 characters.
+ * Saves (or, with "", clears) the reply to one of the caller's reviews. A review from Google has
+ * its reply written (PUT) or deleted (DELETE) at Google first; the reply is kept here only once
+ * Google took it.
+ * @throws AppError NOT_FOUND, CR_ERR_BAD_REQUEST ({ reply }) when longer than 4000 characters;
+ *   for a Google review also CONFLICT (not connected) and UNAVAILABLE (Google did not answer).
  */
 export async function replyToReview(
   deps: ProjectsDeps,
@@ -114,14 +118,27 @@ export async function replyToReview(
   const reply = input.reply.trim();
   if (reply.length > REVIEW_LIMITS.reply)
     throw badRequest({ reply: `The reply must be at most ${REVIEW_LIMITS.reply} characters` });
-  const review = await deps.stores.reviews.reply(caller.userId, input.reviewId, reply, deps.now());
+  const existing = await deps.stores.reviews.findById(caller.userId, input.reviewId);
+  if (!existing) throw appError("NOT_FOUND", "Review not found");
+  let at = deps.now();
+  if (existing.source === "google" && existing.remoteId) {
+    if (!reply && !existing.reply) return existing;
+    at = (await replyAtGoogle(deps, existing, reply)) ?? at;
+  }
+  const review = await deps.stores.reviews.reply(caller.userId, input.reviewId, reply, at);
   if (!review) throw appError("NOT_FOUND", "Review not found");
   return review;
 }
 
-/** Deletes one of the caller's reviews. @throws NOT_FOUND */
+/**
+ * Deletes one of the caller's reviews entered here. @throws NOT_FOUND; CONFLICT for a review from
+ * Google (it would come back with the next sync: only Google removes it).
+ */
 export async function deleteReview(deps: ProjectsDeps, caller: Caller, input: { reviewId: string }): Promise<void> {
   if (!input.reviewId) throw badRequest({ reviewId: "Review id is required" });
+  const existing = await deps.stores.reviews.findById(caller.userId, input.reviewId);
+  if (existing?.source === "google")
+    throw appError("CONFLICT", "A review from Google stays while it is on Google; you can reply to it.");
   if (!(await deps.stores.reviews.remove(caller.userId, input.reviewId)))
     throw appError("NOT_FOUND", "Review not found");
 }

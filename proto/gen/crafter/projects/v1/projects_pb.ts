@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file crafter/projects/v1/projects.proto.
  */
 export const file_crafter_projects_v1_projects: GenFile = /*@__PURE__*/
-  fileDesc("CiJjcmFmdGVyL3Byb2plY3RzL3YxL3Byb2plY3RzLnByb3RvEhNjcmFmdGVyLnByb2plY3RzLnYxIsECCgdQcm9maWxlEhIKCnByb2ZpbGVfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIuCgR0eXBlGAMgASgOMiAuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlVHlwZRIMCgRuYW1lGAQgASgJEhMKC2Rlc2NyaXB0aW9uGAUgASgJEhAKCGF1ZGllbmNlGAYgASgJEhAKCGtleXdvcmRzGAcgAygJEhMKC3dlYnNpdGVfdXJsGAggASgJEicKBmZpZWxkcxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKQoIc2VjdGlvbnMYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei4KCnVwZGF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoYBCgdQcm9qZWN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNcHJvamVjdF90aXRsZRgCIAEoCRISCgpwcm9maWxlX2lkGAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHJvbGUYBSABKAkiOQoNQ2hlY2tMaXN0SXRlbRILCgNrZXkYASABKAkSDQoFdGl0bGUYAiABKAkSDAoEZG9uZRgDIAEoCCKFAQoUQ3JlYXRlUHJvamVjdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIQCghhdWRpZW5jZRgDIAEoCRIQCghrZXl3b3JkcxgEIAMoCRITCgt3ZWJzaXRlX3VybBgFIAEoCRIRCgl0aW1lX3pvbmUYBiABKAkidQoVQ3JlYXRlUHJvamVjdFJlc3BvbnNlEi0KB3Byb2plY3QYASABKAsyHC5jcmFmdGVyLnByb2plY3RzLnYxLlByb2plY3QSLQoHcHJvZmlsZRgCIAEoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZSIVChNMaXN0UHJvamVjdHNSZXF1ZXN0IkYKFExpc3RQcm9qZWN0c1Jlc3BvbnNlEi4KCHByb2plY3RzGAEgAygLMhwuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9qZWN0IhkKF0dldEFjdGl2ZVByb2plY3RSZXF1ZXN0Is4BChhHZXRBY3RpdmVQcm9qZWN0UmVzcG9uc2USFwoKcHJvamVjdF9pZBgBIAEoCUgAiAEBEhUKDXByb2plY3RfdGl0bGUYAiABKAkSLQoHcHJvZmlsZRgDIAEoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZRI2CgpjaGVja19saXN0GAQgAygLMiIuY3JhZnRlci5wcm9qZWN0cy52MS5DaGVja0xpc3RJdGVtEgwKBHJvbGUYBSABKAlCDQoLX3Byb2plY3RfaWQiSwoXU2V0QWN0aXZlUHJvamVjdFJlcXVlc3QSGQoRY3VycmVudF9hY3RpdmVfaWQYASABKAkSFQoNbmV3X2FjdGl2ZV9pZBgCIAEoCSJ0ChhTZXRBY3RpdmVQcm9qZWN0UmVzcG9uc2USEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1wcm9qZWN0X3RpdGxlGAIgASgJEi0KB3Byb2ZpbGUYAyABKAsyHC5jcmFmdGVyLnByb2plY3RzLnYxLlByb2ZpbGUiKQoTR2V0Q2hlY2tMaXN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIkkKFEdldENoZWNrTGlzdFJlc3BvbnNlEjEKBWl0ZW1zGAEgAygLMiIuY3JhZnRlci5wcm9qZWN0cy52MS5DaGVja0xpc3RJdGVtIicKEUdldFByb2ZpbGVSZXF1ZXN0EhIKCnByb2ZpbGVfaWQYASABKAkiQwoSR2V0UHJvZmlsZVJlc3BvbnNlEi0KB3Byb2ZpbGUYASABKAsyHC5jcmFmdGVyLnByb2plY3RzLnYxLlByb2ZpbGUiOQoUUmVuYW1lUHJvamVjdFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCSJGChVSZW5hbWVQcm9qZWN0UmVzcG9uc2USLQoHcHJvamVjdBgBIAEoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvamVjdCIqChREZWxldGVQcm9qZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIjIKFURlbGV0ZVByb2plY3RSZXNwb25zZRIZChFhY3RpdmVfcHJvamVjdF9pZBgBIAEoCSJqChNMaXN0UHJvZmlsZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSLgoEdHlwZRgCIAEoDjIgLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZVR5cGUSDwoHdXNlcl9pZBgDIAEoCSJGChRMaXN0UHJvZmlsZXNSZXNwb25zZRIuCghwcm9maWxlcxgBIAMoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZSKDAQoUQ3JlYXRlUHJvZmlsZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIuCgR0eXBlGAIgASgOMiAuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlVHlwZRInCgZ2YWx1ZXMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IkYKFUNyZWF0ZVByb2ZpbGVSZXNwb25zZRItCgdwcm9maWxlGAEgASgLMhwuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlIn4KFFVwZGF0ZVByb2ZpbGVSZXF1ZXN0EhIKCnByb2ZpbGVfaWQYASABKAkSJwoGdmFsdWVzGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghzZWN0aW9ucxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiRgoVVXBkYXRlUHJvZmlsZVJlc3BvbnNlEi0KB3Byb2ZpbGUYASABKAsyHC5jcmFmdGVyLnByb2plY3RzLnYxLlByb2ZpbGUiKgoURGVsZXRlUHJvZmlsZVJlcXVlc3QSEgoKcHJvZmlsZV9pZBgBIAEoCSIXChVEZWxldGVQcm9maWxlUmVzcG9uc2UiLgoYTGlzdFByb2ZpbGVDcmFmdHNSZXF1ZXN0EhIKCnByb2ZpbGVfaWQYASABKAkiZwoMUHJvZmlsZUNyYWZ0EhAKCGNyYWZ0X2lkGAEgASgJEhUKDXdvcmtmbG93X25hbWUYAiABKAkSLgoKY3JlYXRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTgoZTGlzdFByb2ZpbGVDcmFmdHNSZXNwb25zZRIxCgZjcmFmdHMYASADKAsyIS5jcmFmdGVyLnByb2plY3RzLnYxLlByb2ZpbGVDcmFmdCLxAQoGUmV2aWV3EhEKCXJldmlld19pZBgBIAEoCRISCgpwcm9qZWN0X2lkGAIgASgJEg4KBmF1dGhvchgDIAEoCRIOCgZyYXRpbmcYBCABKAUSDAoEdGV4dBgFIAEoCRIOCgZzb3VyY2UYBiABKAkSEwoLcmV2aWV3ZWRfb24YByABKAkSDQoFcmVwbHkYCCABKAkSLgoKcmVwbGllZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSQoSTGlzdFJldmlld3NSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDAoEcGFnZRgCIAEoBRIRCglwYWdlX3NpemUYAyABKAUidQoTTGlzdFJldmlld3NSZXNwb25zZRIsCgdyZXZpZXdzGAEgAygLMhsuY3JhZnRlci5wcm9qZWN0cy52MS5SZXZpZXcSDQoFdG90YWwYAiABKAUSDAoEcGFnZRgDIAEoBRITCgt0b3RhbF9wYWdlcxgEIAEoBSJsChNDcmVhdGVSZXZpZXdSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSDgoGYXV0aG9yGAIgASgJEg4KBnJhdGluZxgDIAEoBRIMCgR0ZXh0GAQgASgJEhMKC3Jldmlld2VkX29uGAUgASgJIkMKFENyZWF0ZVJldmlld1Jlc3BvbnNlEisKBnJldmlldxgBIAEoCzIbLmNyYWZ0ZXIucHJvamVjdHMudjEuUmV2aWV3IjcKFEltcG9ydFJldmlld3NSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSCwoDY3N2GAIgASgJIjQKFEltcG9ydFJldmlld1Jvd0Vycm9yEgwKBGxpbmUYASABKAUSDgoGcmVhc29uGAIgASgJInQKFUltcG9ydFJldmlld3NSZXNwb25zZRIPCgdjcmVhdGVkGAEgASgFEg8KB3NraXBwZWQYAiABKAUSOQoGZXJyb3JzGAMgAygLMikuY3JhZnRlci5wcm9qZWN0cy52MS5JbXBvcnRSZXZpZXdSb3dFcnJvciI4ChRSZXBseVRvUmV2aWV3UmVxdWVzdBIRCglyZXZpZXdfaWQYASABKAkSDQoFcmVwbHkYAiABKAkiRAoVUmVwbHlUb1Jldmlld1Jlc3BvbnNlEisKBnJldmlldxgBIAEoCzIbLmNyYWZ0ZXIucHJvamVjdHMudjEuUmV2aWV3IigKE0RlbGV0ZVJldmlld1JlcXVlc3QSEQoJcmV2aWV3X2lkGAEgASgJIhYKFERlbGV0ZVJldmlld1Jlc3BvbnNlIl4KCkJyYW5kVm9pY2USDAoEdG9uZRgBIAEoCRIUCgx3b3Jkc190b191c2UYAiADKAkSFgoOd29yZHNfdG9fYXZvaWQYAyADKAkSFAoMZXhhbXBsZV9jb3B5GAQgASgJIjIKFEdldEJyYW5kVm9pY2VSZXF1ZXN0EhoKCnByb2plY3RfaWQYASABKAlCBtLzGAIQASJNChVHZXRCcmFuZFZvaWNlUmVzcG9uc2USNAoLYnJhbmRfdm9pY2UYASABKAsyHy5jcmFmdGVyLnByb2plY3RzLnYxLkJyYW5kVm9pY2UiYwoXVXBkYXRlQnJhbmRWb2ljZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRI0CgticmFuZF92b2ljZRgCIAEoCzIfLmNyYWZ0ZXIucHJvamVjdHMudjEuQnJhbmRWb2ljZSJQChhVcGRhdGVCcmFuZFZvaWNlUmVzcG9uc2USNAoLYnJhbmRfdm9pY2UYASABKAsyHy5jcmFmdGVyLnByb2plY3RzLnYxLkJyYW5kVm9pY2UiPAoVR2V0UHVibGljQnJhbmRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCSI4ChZHZXRQdWJsaWNCcmFuZFJlc3BvbnNlEgwKBG5hbWUYASABKAkSEAoIbG9nb191cmwYAiABKAkqlAEKC1Byb2ZpbGVUeXBlEhwKGFBST0ZJTEVfVFlQRV9VTlNQRUNJRklFRBAAEhgKFFBST0ZJTEVfVFlQRV9QUk9KRUNUEAESGAoUUFJPRklMRV9UWVBFX1BST0RVQ1QQAhIYChRQUk9GSUxFX1RZUEVfU0VSVklDRRADEhkKFVBST0ZJTEVfVFlQRV9DQU1QQUlHThAEMrcSCg9Qcm9qZWN0c1NlcnZpY2USZgoNQ3JlYXRlUHJvamVjdBIpLmNyYWZ0ZXIucHJvamVjdHMudjEuQ3JlYXRlUHJvamVjdFJlcXVlc3QaKi5jcmFmdGVyLnByb2plY3RzLnYxLkNyZWF0ZVByb2plY3RSZXNwb25zZRJjCgxMaXN0UHJvamVjdHMSKC5jcmFmdGVyLnByb2plY3RzLnYxLkxpc3RQcm9qZWN0c1JlcXVlc3QaKS5jcmFmdGVyLnByb2plY3RzLnYxLkxpc3RQcm9qZWN0c1Jlc3BvbnNlEm8KEEdldEFjdGl2ZVByb2plY3QSLC5jcmFmdGVyLnByb2plY3RzLnYxLkdldEFjdGl2ZVByb2plY3RSZXF1ZXN0Gi0uY3JhZnRlci5wcm9qZWN0cy52MS5HZXRBY3RpdmVQcm9qZWN0UmVzcG9uc2USbwoQU2V0QWN0aXZlUHJvamVjdBIsLmNyYWZ0ZXIucHJvamVjdHMudjEuU2V0QWN0aXZlUHJvamVjdFJlcXVlc3QaLS5jcmFmdGVyLnByb2plY3RzLnYxLlNldEFjdGl2ZVByb2plY3RSZXNwb25zZRJjCgxHZXRDaGVja0xpc3QSKC5jcmFmdGVyLnByb2plY3RzLnYxLkdldENoZWNrTGlzdFJlcXVlc3QaKS5jcmFmdGVyLnByb2plY3RzLnYxLkdldENoZWNrTGlzdFJlc3BvbnNlEl0KCkdldFByb2ZpbGUSJi5jcmFmdGVyLnByb2plY3RzLnYxLkdldFByb2ZpbGVSZXF1ZXN0GicuY3JhZnRlci5wcm9qZWN0cy52MS5HZXRQcm9maWxlUmVzcG9uc2USZgoNUmVuYW1lUHJvamVjdBIpLmNyYWZ0ZXIucHJvamVjdHMudjEuUmVuYW1lUHJvamVjdFJlcXVlc3QaKi5jcmFmdGVyLnByb2plY3RzLnYxLlJlbmFtZVByb2plY3RSZXNwb25zZRJmCg1EZWxldGVQcm9qZWN0EikuY3JhZnRlci5wcm9qZWN0cy52MS5EZWxldGVQcm9qZWN0UmVxdWVzdBoqLmNyYWZ0ZXIucHJvamVjdHMudjEuRGVsZXRlUHJvamVjdFJlc3BvbnNlEmMKDExpc3RQcm9maWxlcxIoLmNyYWZ0ZXIucHJvamVjdHMudjEuTGlzdFByb2ZpbGVzUmVxdWVzdBopLmNyYWZ0ZXIucHJvamVjdHMudjEuTGlzdFByb2ZpbGVzUmVzcG9uc2USZgoNQ3JlYXRlUHJvZmlsZRIpLmNyYWZ0ZXIucHJvamVjdHMudjEuQ3JlYXRlUHJvZmlsZVJlcXVlc3QaKi5jcmFmdGVyLnByb2plY3RzLnYxLkNyZWF0ZVByb2ZpbGVSZXNwb25zZRJmCg1VcGRhdGVQcm9maWxlEikuY3JhZnRlci5wcm9qZWN0cy52MS5VcGRhdGVQcm9maWxlUmVxdWVzdBoqLmNyYWZ0ZXIucHJvamVjdHMudjEuVXBkYXRlUHJvZmlsZVJlc3BvbnNlEmYKDURlbGV0ZVByb2ZpbGUSKS5jcmFmdGVyLnByb2plY3RzLnYxLkRlbGV0ZVByb2ZpbGVSZXF1ZXN0GiouY3JhZnRlci5wcm9qZWN0cy52MS5EZWxldGVQcm9maWxlUmVzcG9uc2UScgoRTGlzdFByb2ZpbGVDcmFmdHMSLS5jcmFmdGVyLnByb2plY3RzLnYxLkxpc3RQcm9maWxlQ3JhZnRzUmVxdWVzdBouLmNyYWZ0ZXIucHJvamVjdHMudjEuTGlzdFByb2ZpbGVDcmFmdHNSZXNwb25zZRJgCgtMaXN0UmV2aWV3cxInLmNyYWZ0ZXIucHJvamVjdHMudjEuTGlzdFJldmlld3NSZXF1ZXN0GiguY3JhZnRlci5wcm9qZWN0cy52MS5MaXN0UmV2aWV3c1Jlc3BvbnNlEmMKDENyZWF0ZVJldmlldxIoLmNyYWZ0ZXIucHJvamVjdHMudjEuQ3JlYXRlUmV2aWV3UmVxdWVzdBopLmNyYWZ0ZXIucHJvamVjdHMudjEuQ3JlYXRlUmV2aWV3UmVzcG9uc2USZgoNSW1wb3J0UmV2aWV3cxIpLmNyYWZ0ZXIucHJvamVjdHMudjEuSW1wb3J0UmV2aWV3c1JlcXVlc3QaKi5jcmFmdGVyLnByb2plY3RzLnYxLkltcG9ydFJldmlld3NSZXNwb25zZRJmCg1SZXBseVRvUmV2aWV3EikuY3JhZnRlci5wcm9qZWN0cy52MS5SZXBseVRvUmV2aWV3UmVxdWVzdBoqLmNyYWZ0ZXIucHJvamVjdHMudjEuUmVwbHlUb1Jldmlld1Jlc3BvbnNlEmMKDERlbGV0ZVJldmlldxIoLmNyYWZ0ZXIucHJvamVjdHMudjEuRGVsZXRlUmV2aWV3UmVxdWVzdBopLmNyYWZ0ZXIucHJvamVjdHMudjEuRGVsZXRlUmV2aWV3UmVzcG9uc2US9wEKDUdldEJyYW5kVm9pY2USKS5jcmFmdGVyLnByb2plY3RzLnYxLkdldEJyYW5kVm9pY2VSZXF1ZXN0GiouY3JhZnRlci5wcm9qZWN0cy52MS5HZXRCcmFuZFZvaWNlUmVzcG9uc2UijgHK8xiJATILYnJhbmRfdm9pY2VCCHByb2plY3RzSjpUaGUgcHJvamVjdCdzIGJyYW5kIHZvaWNlIChlbXB0eSBmaWVsZHMgd2hlbiBub25lIHdhcyBzZXQpeglOT1RfRk9VTkQKKS9hcGkvcHJvamVjdHMve2lkPXByb2plY3RfaWR9L2JyYW5kLXZvaWNlEm8KEFVwZGF0ZUJyYW5kVm9pY2USLC5jcmFmdGVyLnByb2plY3RzLnYxLlVwZGF0ZUJyYW5kVm9pY2VSZXF1ZXN0Gi0uY3JhZnRlci5wcm9qZWN0cy52MS5VcGRhdGVCcmFuZFZvaWNlUmVzcG9uc2USaQoOR2V0UHVibGljQnJhbmQSKi5jcmFmdGVyLnByb2plY3RzLnYxLkdldFB1YmxpY0JyYW5kUmVxdWVzdBorLmNyYWZ0ZXIucHJvamVjdHMudjEuR2V0UHVibGljQnJhbmRSZXNwb25zZWIGcHJvdG8z", [file_crafter_api_v1_rest, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiJjcmFmdGVyL3Byb2plY3RzL3YxL3Byb2plY3RzLnByb3RvEhNjcmFmdGVyLnByb2plY3RzLnYxIsECCgdQcm9maWxlEhIKCnByb2ZpbGVfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRIuCgR0eXBlGAMgASgOMiAuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlVHlwZRIMCgRuYW1lGAQgASgJEhMKC2Rlc2NyaXB0aW9uGAUgASgJEhAKCGF1ZGllbmNlGAYgASgJEhAKCGtleXdvcmRzGAcgAygJEhMKC3dlYnNpdGVfdXJsGAggASgJEicKBmZpZWxkcxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKQoIc2VjdGlvbnMYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei4KCnVwZGF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoYBCgdQcm9qZWN0EhIKCnByb2plY3RfaWQYASABKAkSFQoNcHJvamVjdF90aXRsZRgCIAEoCRISCgpwcm9maWxlX2lkGAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHJvbGUYBSABKAkiOQoNQ2hlY2tMaXN0SXRlbRILCgNrZXkYASABKAkSDQoFdGl0bGUYAiABKAkSDAoEZG9uZRgDIAEoCCKFAQoUQ3JlYXRlUHJvamVjdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIQCghhdWRpZW5jZRgDIAEoCRIQCghrZXl3b3JkcxgEIAMoCRITCgt3ZWJzaXRlX3VybBgFIAEoCRIRCgl0aW1lX3pvbmUYBiABKAkidQoVQ3JlYXRlUHJvamVjdFJlc3BvbnNlEi0KB3Byb2plY3QYASABKAsyHC5jcmFmdGVyLnByb2plY3RzLnYxLlByb2plY3QSLQoHcHJvZmlsZRgCIAEoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZSIVChNMaXN0UHJvamVjdHNSZXF1ZXN0IkYKFExpc3RQcm9qZWN0c1Jlc3BvbnNlEi4KCHByb2plY3RzGAEgAygLMhwuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9qZWN0IhkKF0dldEFjdGl2ZVByb2plY3RSZXF1ZXN0Is4BChhHZXRBY3RpdmVQcm9qZWN0UmVzcG9uc2USFwoKcHJvamVjdF9pZBgBIAEoCUgAiAEBEhUKDXByb2plY3RfdGl0bGUYAiABKAkSLQoHcHJvZmlsZRgDIAEoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZRI2CgpjaGVja19saXN0GAQgAygLMiIuY3JhZnRlci5wcm9qZWN0cy52MS5DaGVja0xpc3RJdGVtEgwKBHJvbGUYBSABKAlCDQoLX3Byb2plY3RfaWQiSwoXU2V0QWN0aXZlUHJvamVjdFJlcXVlc3QSGQoRY3VycmVudF9hY3RpdmVfaWQYASABKAkSFQoNbmV3X2FjdGl2ZV9pZBgCIAEoCSJ0ChhTZXRBY3RpdmVQcm9qZWN0UmVzcG9uc2USEgoKcHJvamVjdF9pZBgBIAEoCRIVCg1wcm9qZWN0X3RpdGxlGAIgASgJEi0KB3Byb2ZpbGUYAyABKAsyHC5jcmFmdGVyLnByb2plY3RzLnYxLlByb2ZpbGUiKQoTR2V0Q2hlY2tMaXN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIkkKFEdldENoZWNrTGlzdFJlc3BvbnNlEjEKBWl0ZW1zGAEgAygLMiIuY3JhZnRlci5wcm9qZWN0cy52MS5DaGVja0xpc3RJdGVtIicKEUdldFByb2ZpbGVSZXF1ZXN0EhIKCnByb2ZpbGVfaWQYASABKAkiQwoSR2V0UHJvZmlsZVJlc3BvbnNlEi0KB3Byb2ZpbGUYASABKAsyHC5jcmFmdGVyLnByb2plY3RzLnYxLlByb2ZpbGUiOQoUUmVuYW1lUHJvamVjdFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCSJGChVSZW5hbWVQcm9qZWN0UmVzcG9uc2USLQoHcHJvamVjdBgBIAEoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvamVjdCIqChREZWxldGVQcm9qZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIjIKFURlbGV0ZVByb2plY3RSZXNwb25zZRIZChFhY3RpdmVfcHJvamVjdF9pZBgBIAEoCSJqChNMaXN0UHJvZmlsZXNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSLgoEdHlwZRgCIAEoDjIgLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZVR5cGUSDwoHdXNlcl9pZBgDIAEoCSJGChRMaXN0UHJvZmlsZXNSZXNwb25zZRIuCghwcm9maWxlcxgBIAMoCzIcLmNyYWZ0ZXIucHJvamVjdHMudjEuUHJvZmlsZSKDAQoUQ3JlYXRlUHJvZmlsZVJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIuCgR0eXBlGAIgASgOMiAuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlVHlwZRInCgZ2YWx1ZXMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IkYKFUNyZWF0ZVByb2ZpbGVSZXNwb25zZRItCgdwcm9maWxlGAEgASgLMhwuY3JhZnRlci5wcm9qZWN0cy52MS5Qcm9maWxlIn4KFFVwZGF0ZVByb2ZpbGVSZXF1ZXN0EhIKCnByb2ZpbGVfaWQYASABKAkSJwoGdmFsdWVzGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghzZWN0aW9ucxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiRgoVVXBkYXRlUHJvZmlsZVJlc3BvbnNlEi0KB3Byb2ZpbGUYASABKAsyHC5jcmFmdGVyLnByb2plY3RzLnYxLlByb2ZpbGUiKgoURGVsZXRlUHJvZmlsZVJlcXVlc3QSEgoKcHJvZmlsZV9pZBgBIAEoCSIXChVEZWxldGVQcm9maWxlUmVzcG9uc2UiLgoYTGlzdFByb2ZpbGVDcmFmdHNSZXF1ZXN0EhIKCnByb2ZpbGVfaWQYASABKAkiZwoMUHJvZmlsZUNyYWZ0EhAKCGNyYWZ0X2lkGAEgASgJEhUKDXdvcmtmbG93X25hbWUYAiABKAkSLgoKY3JlYXRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTgoZTGlzdFByb2ZpbGVDcmFmdHNSZXNwb25zZRIxCgZjcmFmdHMYASADKAsyIS5jcmFmdGVyLnByb2plY3RzLnYxLlByb2ZpbGVDcmFmdCKiAgoGUmV2aWV3EhEKCXJldmlld19pZBgBIAEoCRISCgpwcm9qZWN0X2lkGAIgASgJEg4KBmF1dGhvchgDIAEoCRIOCgZyYXRpbmcYBCABKAUSDAoEdGV4dBgFIAEoCRIOCgZzb3VyY2UYBiABKAkSEwoLcmV2aWV3ZWRfb24YByABKAkSDQoFcmVwbHkYCCABKAkSLgoKcmVwbGllZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmV2aWV3ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkkKEkxpc3RSZXZpZXdzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgwKBHBhZ2UYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFInUKE0xpc3RSZXZpZXdzUmVzcG9uc2USLAoHcmV2aWV3cxgBIAMoCzIbLmNyYWZ0ZXIucHJvamVjdHMudjEuUmV2aWV3Eg0KBXRvdGFsGAIgASgFEgwKBHBhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUibAoTQ3JlYXRlUmV2aWV3UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEg4KBmF1dGhvchgCIAEoCRIOCgZyYXRpbmcYAyABKAUSDAoEdGV4dBgEIAEoCRITCgtyZXZpZXdlZF9vbhgFIAEoCSJDChRDcmVhdGVSZXZpZXdSZXNwb25zZRIrCgZyZXZpZXcYASABKAsyGy5jcmFmdGVyLnByb2plY3RzLnYxLlJldmlldyI3ChRJbXBvcnRSZXZpZXdzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgsKA2NzdhgCIAEoCSI0ChRJbXBvcnRSZXZpZXdSb3dFcnJvchIMCgRsaW5lGAEgASgFEg4KBnJlYXNvbhgCIAEoCSJ0ChVJbXBvcnRSZXZpZXdzUmVzcG9uc2USDwoHY3JlYXRlZBgBIAEoBRIPCgdza2lwcGVkGAIgASgFEjkKBmVycm9ycxgDIAMoCzIpLmNyYWZ0ZXIucHJvamVjdHMudjEuSW1wb3J0UmV2aWV3Um93RXJyb3IiOAoUUmVwbHlUb1Jldmlld1JlcXVlc3QSEQoJcmV2aWV3X2lkGAEgASgJEg0KBXJlcGx5GAIgASgJIkQKFVJlcGx5VG9SZXZpZXdSZXNwb25zZRIrCgZyZXZpZXcYASABKAsyGy5jcmFmdGVyLnByb2plY3RzLnYxLlJldmlldyIoChNEZWxldGVSZXZpZXdSZXF1ZXN0EhEKCXJldmlld19pZBgBIAEoCSIWChREZWxldGVSZXZpZXdSZXNwb25zZSJeCgpCcmFuZFZvaWNlEgwKBHRvbmUYASABKAkSFAoMd29yZHNfdG9fdXNlGAIgAygJEhYKDndvcmRzX3RvX2F2b2lkGAMgAygJEhQKDGV4YW1wbGVfY29weRgEIAEoCSIyChRHZXRCcmFuZFZvaWNlUmVxdWVzdBIaCgpwcm9qZWN0X2lkGAEgASgJQgbS8xgCEAEiTQoVR2V0QnJhbmRWb2ljZVJlc3BvbnNlEjQKC2JyYW5kX3ZvaWNlGAEgASgLMh8uY3JhZnRlci5wcm9qZWN0cy52MS5CcmFuZFZvaWNlImMKF1VwZGF0ZUJyYW5kVm9pY2VSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSNAoLYnJhbmRfdm9pY2UYAiABKAsyHy5jcmFmdGVyLnByb2plY3RzLnYxLkJyYW5kVm9pY2UiUAoYVXBkYXRlQnJhbmRWb2ljZVJlc3BvbnNlEjQKC2JyYW5kX3ZvaWNlGAEgASgLMh8uY3JhZnRlci5wcm9qZWN0cy52MS5CcmFuZFZvaWNlIjwKFUdldFB1YmxpY0JyYW5kUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhIKCnByb2plY3RfaWQYAiABKAkiOAoWR2V0UHVibGljQnJhbmRSZXNwb25zZRIMCgRuYW1lGAEgASgJEhAKCGxvZ29fdXJsGAIgASgJIpIBCg5Hb29nbGVMb2NhdGlvbhIMCgRuYW1lGAEgASgJEg8KB2FjY291bnQYAiABKAkSDQoFdGl0bGUYAyABKAkSDwoHYWRkcmVzcxgEIAEoCTpB2vMYPQoWR29vZ2xlQnVzaW5lc3NMb2NhdGlvbhIjQSBHb29nbGUgQnVzaW5lc3MgUHJvZmlsZSBsb2NhdGlvbi4ilAQKDkdvb2dsZUJ1c2luZXNzElUKCmNvbm5lY3Rpb24YASABKAlCQdLzGD1CDW5vdF9jb25uZWN0ZWRCEm5lZWRzX3JlY29ubmVjdGluZ0IJY29ubmVjdGVkWg1ub3RfY29ubmVjdGVkEmEKCGxvY2F0aW9uGAIgASgLMiMuY3JhZnRlci5wcm9qZWN0cy52MS5Hb29nbGVMb2NhdGlvbkIq0vMYJjIiQWJzZW50IHVudGlsIGEgbG9jYXRpb24gaXMgY2hvc2VuLjgBEmsKDmxhc3Rfc3luY2VkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEI30vMYMzIxV2hlbiByZXZpZXdzIHdlcmUgbGFzdCBpbXBvcnRlZDsgbnVsbCB3aGVuIG5ldmVyLhIWCg5hdmVyYWdlX3JhdGluZxgEIAEoARIaChJ0b3RhbF9yZXZpZXdfY291bnQYBSABKAUSRgoKbGFzdF9lcnJvchgGIAEoCUIy0vMYLjIsV2h5IHRoZSBsYXN0IHN5bmMgZmFpbGVkOyAiIiB3aGVuIGl0IHdvcmtlZC46X9rzGFsKDkdvb2dsZUJ1c2luZXNzEklUaGUgcHJvamVjdCdzIEdvb2dsZSBCdXNpbmVzcyBQcm9maWxlIGNvbm5lY3Rpb24gYW5kIGl0cyBjaG9zZW4gbG9jYXRpb24uIi4KGEdldEdvb2dsZUJ1c2luZXNzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIlkKGUdldEdvb2dsZUJ1c2luZXNzUmVzcG9uc2USPAoPZ29vZ2xlX2J1c2luZXNzGAEgASgLMiMuY3JhZnRlci5wcm9qZWN0cy52MS5Hb29nbGVCdXNpbmVzcyIwChpMaXN0R29vZ2xlTG9jYXRpb25zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIlUKG0xpc3RHb29nbGVMb2NhdGlvbnNSZXNwb25zZRI2Cglsb2NhdGlvbnMYASADKAsyIy5jcmFmdGVyLnByb2plY3RzLnYxLkdvb2dsZUxvY2F0aW9uIsQBChtDaG9vc2VHb29nbGVMb2NhdGlvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRJTCgdhY2NvdW50GAIgASgJQkLS8xg+GMgBIAEyN1RoZSBhY2NvdW50IHRoYXQgbWFuYWdlcyB0aGUgbG9jYXRpb24sIGBhY2NvdW50cy97aWR9YC4SPAoIbG9jYXRpb24YAyABKAlCKtLzGCYYyAEgATIfVGhlIGxvY2F0aW9uLCBgbG9jYXRpb25zL3tpZH1gLiKXAQocQ2hvb3NlR29vZ2xlTG9jYXRpb25SZXNwb25zZRI8Cg9nb29nbGVfYnVzaW5lc3MYASABKAsyIy5jcmFmdGVyLnByb2plY3RzLnYxLkdvb2dsZUJ1c2luZXNzEg8KB2NyZWF0ZWQYAiABKAUSDwoHdXBkYXRlZBgDIAEoBToX2vMYEwoRR29vZ2xlUmV2aWV3c1N5bmMiLgoYU3luY0dvb2dsZVJldmlld3NSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkimgEKGVN5bmNHb29nbGVSZXZpZXdzUmVzcG9uc2USPAoPZ29vZ2xlX2J1c2luZXNzGAEgASgLMiMuY3JhZnRlci5wcm9qZWN0cy52MS5Hb29nbGVCdXNpbmVzcxIPCgdjcmVhdGVkGAIgASgFEg8KB3VwZGF0ZWQYAyABKAU6HdrzGBkKF0dvb2dsZVJldmlld3NTeW5jUmVzdWx0ImkKDUxpc3RpbmdDaGFuZ2USCwoDa2V5GAEgASgJEg0KBWxhYmVsGAIgASgJEg8KB2N1cnJlbnQYAyABKAkSEAoIcHJvcG9zZWQYBCABKAk6GdrzGBUKE0dvb2dsZUxpc3RpbmdDaGFuZ2UiMQobUHJldmlld0dvb2dsZUxpc3RpbmdSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkimAEKHFByZXZpZXdHb29nbGVMaXN0aW5nUmVzcG9uc2USMwoHY2hhbmdlcxgBIAMoCzIiLmNyYWZ0ZXIucHJvamVjdHMudjEuTGlzdGluZ0NoYW5nZRInCgZ2YWx1ZXMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ohra8xgWChRHb29nbGVMaXN0aW5nUHJldmlldyqUAQoLUHJvZmlsZVR5cGUSHAoYUFJPRklMRV9UWVBFX1VOU1BFQ0lGSUVEEAASGAoUUFJPRklMRV9UWVBFX1BST0pFQ1QQARIYChRQUk9GSUxFX1RZUEVfUFJPRFVDVBACEhgKFFBST0ZJTEVfVFlQRV9TRVJWSUNFEAMSGQoVUFJPRklMRV9UWVBFX0NBTVBBSUdOEAQyiB4KD1Byb2plY3RzU2VydmljZRJmCg1DcmVhdGVQcm9qZWN0EikuY3JhZnRlci5wcm9qZWN0cy52MS5DcmVhdGVQcm9qZWN0UmVxdWVzdBoqLmNyYWZ0ZXIucHJvamVjdHMudjEuQ3JlYXRlUHJvamVjdFJlc3BvbnNlEmMKDExpc3RQcm9qZWN0cxIoLmNyYWZ0ZXIucHJvamVjdHMudjEuTGlzdFByb2plY3RzUmVxdWVzdBopLmNyYWZ0ZXIucHJvamVjdHMudjEuTGlzdFByb2plY3RzUmVzcG9uc2USbwoQR2V0QWN0aXZlUHJvamVjdBIsLmNyYWZ0ZXIucHJvamVjdHMudjEuR2V0QWN0aXZlUHJvamVjdFJlcXVlc3QaLS5jcmFmdGVyLnByb2plY3RzLnYxLkdldEFjdGl2ZVByb2plY3RSZXNwb25zZRJvChBTZXRBY3RpdmVQcm9qZWN0EiwuY3JhZnRlci5wcm9qZWN0cy52MS5TZXRBY3RpdmVQcm9qZWN0UmVxdWVzdBotLmNyYWZ0ZXIucHJvamVjdHMudjEuU2V0QWN0aXZlUHJvamVjdFJlc3BvbnNlEmMKDEdldENoZWNrTGlzdBIoLmNyYWZ0ZXIucHJvamVjdHMudjEuR2V0Q2hlY2tMaXN0UmVxdWVzdBopLmNyYWZ0ZXIucHJvamVjdHMudjEuR2V0Q2hlY2tMaXN0UmVzcG9uc2USXQoKR2V0UHJvZmlsZRImLmNyYWZ0ZXIucHJvamVjdHMudjEuR2V0UHJvZmlsZVJlcXVlc3QaJy5jcmFmdGVyLnByb2plY3RzLnYxLkdldFByb2ZpbGVSZXNwb25zZRJmCg1SZW5hbWVQcm9qZWN0EikuY3JhZnRlci5wcm9qZWN0cy52MS5SZW5hbWVQcm9qZWN0UmVxdWVzdBoqLmNyYWZ0ZXIucHJvamVjdHMudjEuUmVuYW1lUHJvamVjdFJlc3BvbnNlEmYKDURlbGV0ZVByb2plY3QSKS5jcmFmdGVyLnByb2plY3RzLnYxLkRlbGV0ZVByb2plY3RSZXF1ZXN0GiouY3JhZnRlci5wcm9qZWN0cy52MS5EZWxldGVQcm9qZWN0UmVzcG9uc2USYwoMTGlzdFByb2ZpbGVzEiguY3JhZnRlci5wcm9qZWN0cy52MS5MaXN0UHJvZmlsZXNSZXF1ZXN0GikuY3JhZnRlci5wcm9qZWN0cy52MS5MaXN0UHJvZmlsZXNSZXNwb25zZRJmCg1DcmVhdGVQcm9maWxlEikuY3JhZnRlci5wcm9qZWN0cy52MS5DcmVhdGVQcm9maWxlUmVxdWVzdBoqLmNyYWZ0ZXIucHJvamVjdHMudjEuQ3JlYXRlUHJvZmlsZVJlc3BvbnNlEmYKDVVwZGF0ZVByb2ZpbGUSKS5jcmFmdGVyLnByb2plY3RzLnYxLlVwZGF0ZVByb2ZpbGVSZXF1ZXN0GiouY3JhZnRlci5wcm9qZWN0cy52MS5VcGRhdGVQcm9maWxlUmVzcG9uc2USZgoNRGVsZXRlUHJvZmlsZRIpLmNyYWZ0ZXIucHJvamVjdHMudjEuRGVsZXRlUHJvZmlsZVJlcXVlc3QaKi5jcmFmdGVyLnByb2plY3RzLnYxLkRlbGV0ZVByb2ZpbGVSZXNwb25zZRJyChFMaXN0UHJvZmlsZUNyYWZ0cxItLmNyYWZ0ZXIucHJvamVjdHMudjEuTGlzdFByb2ZpbGVDcmFmdHNSZXF1ZXN0Gi4uY3JhZnRlci5wcm9qZWN0cy52MS5MaXN0UHJvZmlsZUNyYWZ0c1Jlc3BvbnNlEmAKC0xpc3RSZXZpZXdzEicuY3JhZnRlci5wcm9qZWN0cy52MS5MaXN0UmV2aWV3c1JlcXVlc3QaKC5jcmFmdGVyLnByb2plY3RzLnYxLkxpc3RSZXZpZXdzUmVzcG9uc2USYwoMQ3JlYXRlUmV2aWV3EiguY3JhZnRlci5wcm9qZWN0cy52MS5DcmVhdGVSZXZpZXdSZXF1ZXN0GikuY3JhZnRlci5wcm9qZWN0cy52MS5DcmVhdGVSZXZpZXdSZXNwb25zZRJmCg1JbXBvcnRSZXZpZXdzEikuY3JhZnRlci5wcm9qZWN0cy52MS5JbXBvcnRSZXZpZXdzUmVxdWVzdBoqLmNyYWZ0ZXIucHJvamVjdHMudjEuSW1wb3J0UmV2aWV3c1Jlc3BvbnNlEmYKDVJlcGx5VG9SZXZpZXcSKS5jcmFmdGVyLnByb2plY3RzLnYxLlJlcGx5VG9SZXZpZXdSZXF1ZXN0GiouY3JhZnRlci5wcm9qZWN0cy52MS5SZXBseVRvUmV2aWV3UmVzcG9uc2USYwoMRGVsZXRlUmV2aWV3EiguY3JhZnRlci5wcm9qZWN0cy52MS5EZWxldGVSZXZpZXdSZXF1ZXN0GikuY3JhZnRlci5wcm9qZWN0cy52MS5EZWxldGVSZXZpZXdSZXNwb25zZRKhAgoRR2V0R29vZ2xlQnVzaW5lc3MSLS5jcmFmdGVyLnByb2plY3RzLnYxLkdldEdvb2dsZUJ1c2luZXNzUmVxdWVzdBouLmNyYWZ0ZXIucHJvamVjdHMudjEuR2V0R29vZ2xlQnVzaW5lc3NSZXNwb25zZSKsAcrzGKcBMg9nb29nbGVfYnVzaW5lc3NCCGJ1c2luZXNzSmNUaGUgcHJvamVjdCdzIEdvb2dsZSBCdXNpbmVzcyBQcm9maWxlOiBjb25uZWN0ZWQgb3Igbm90LCB0aGUgY2hvc2VuIGxvY2F0aW9uLCB0aGUgbGFzdCByZXZpZXdzIHN5bmNgAZoBDHByb2plY3QucmVhZAoUL2FwaS9idXNpbmVzcy9nb29nbGUSogIKE0xpc3RHb29nbGVMb2NhdGlvbnMSLy5jcmFmdGVyLnByb2plY3RzLnYxLkxpc3RHb29nbGVMb2NhdGlvbnNSZXF1ZXN0GjAuY3JhZnRlci5wcm9qZWN0cy52MS5MaXN0R29vZ2xlTG9jYXRpb25zUmVzcG9uc2UipwHK8xiiATIJbG9jYXRpb25zQghidXNpbmVzc0pDVGhlIEdvb2dsZSBCdXNpbmVzcyBQcm9maWxlIGxvY2F0aW9ucyB0aGUgY29ubmVjdGVkIGFjY291bnQgbWFuYWdlc2ABeghDT05GTElDVHoLVU5BVkFJTEFCTEWaAQxwcm9qZWN0LnJlYWQKHi9hcGkvYnVzaW5lc3MvZ29vZ2xlL2xvY2F0aW9ucxK3AgoUQ2hvb3NlR29vZ2xlTG9jYXRpb24SMC5jcmFmdGVyLnByb2plY3RzLnYxLkNob29zZUdvb2dsZUxvY2F0aW9uUmVxdWVzdBoxLmNyYWZ0ZXIucHJvamVjdHMudjEuQ2hvb3NlR29vZ2xlTG9jYXRpb25SZXNwb25zZSK5AcrzGLQBQghidXNpbmVzc0pZQ2hvb3NlIHRoZSBHb29nbGUgQnVzaW5lc3MgUHJvZmlsZSBsb2NhdGlvbiB0aGF0IGlzIHRoaXMgYnVzaW5lc3MsIGFuZCBpbXBvcnQgaXRzIHJldmlld3NgAXoIQ09ORkxJQ1R6C1VOQVZBSUxBQkxFkgEBKpoBEHByb2plY3Quc2V0dGluZ3MaHS9hcGkvYnVzaW5lc3MvZ29vZ2xlL2xvY2F0aW9uEoQCChFTeW5jR29vZ2xlUmV2aWV3cxItLmNyYWZ0ZXIucHJvamVjdHMudjEuU3luY0dvb2dsZVJldmlld3NSZXF1ZXN0Gi4uY3JhZnRlci5wcm9qZWN0cy52MS5TeW5jR29vZ2xlUmV2aWV3c1Jlc3BvbnNlIo8ByvMYigFCCGJ1c2luZXNzSjpTeW5jIG5vdzogaW1wb3J0IHRoZSBjaG9zZW4gbG9jYXRpb24ncyByZXZpZXdzIGZyb20gR29vZ2xlYAF6CENPTkZMSUNUegtVTkFWQUlMQUJMRZoBDXByb2plY3Qud3JpdGUSGS9hcGkvYnVzaW5lc3MvZ29vZ2xlL3N5bmMSxAIKFFByZXZpZXdHb29nbGVMaXN0aW5nEjAuY3JhZnRlci5wcm9qZWN0cy52MS5QcmV2aWV3R29vZ2xlTGlzdGluZ1JlcXVlc3QaMS5jcmFmdGVyLnByb2plY3RzLnYxLlByZXZpZXdHb29nbGVMaXN0aW5nUmVzcG9uc2UixgHK8xjBAUIIYnVzaW5lc3NKb1ByZXZpZXcgZmlsbGluZyB0aGUgYnVzaW5lc3MgcHJvZmlsZSBmcm9tIHRoZSBHb29nbGUgbGlzdGluZyAobmFtZSwgYWRkcmVzcywgcGhvbmUsIHdlYnNpdGUsIGhvdXJzLCBjYXRlZ29yaWVzKWABeghDT05GTElDVHoLVU5BVkFJTEFCTEWaAQxwcm9qZWN0LnJlYWQKHC9hcGkvYnVzaW5lc3MvZ29vZ2xlL2xpc3RpbmcS9wEKDUdldEJyYW5kVm9pY2USKS5jcmFmdGVyLnByb2plY3RzLnYxLkdldEJyYW5kVm9pY2VSZXF1ZXN0GiouY3JhZnRlci5wcm9qZWN0cy52MS5HZXRCcmFuZFZvaWNlUmVzcG9uc2UijgHK8xiJATILYnJhbmRfdm9pY2VCCHByb2plY3RzSjpUaGUgcHJvamVjdCdzIGJyYW5kIHZvaWNlIChlbXB0eSBmaWVsZHMgd2hlbiBub25lIHdhcyBzZXQpeglOT1RfRk9VTkQKKS9hcGkvcHJvamVjdHMve2lkPXByb2plY3RfaWR9L2JyYW5kLXZvaWNlEm8KEFVwZGF0ZUJyYW5kVm9pY2USLC5jcmFmdGVyLnByb2plY3RzLnYxLlVwZGF0ZUJyYW5kVm9pY2VSZXF1ZXN0Gi0uY3JhZnRlci5wcm9qZWN0cy52MS5VcGRhdGVCcmFuZFZvaWNlUmVzcG9uc2USaQoOR2V0UHVibGljQnJhbmQSKi5jcmFmdGVyLnByb2plY3RzLnYxLkdldFB1YmxpY0JyYW5kUmVxdWVzdBorLmNyYWZ0ZXIucHJvamVjdHMudjEuR2V0UHVibGljQnJhbmRSZXNwb25zZWIGcHJvdG8z", [file_crafter_api_v1_rest, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.projects.v1.Profile
@@ -760,7 +760,7 @@ export type Review = Message<"crafter.projects.v1.Review"> & {
   text: string;
 
   /**
-   * manual, csv (google when the Google Business Profile import lands).
+   * manual, csv or google (imported from the Google Business Profile location).
    *
    * @generated from field: string source = 6;
    */
@@ -787,6 +787,13 @@ export type Review = Message<"crafter.projects.v1.Review"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 10;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * When the reviewer wrote it (Google's createTime); unset for a review without a time.
+   *
+   * @generated from field: google.protobuf.Timestamp reviewed_at = 11;
+   */
+  reviewedAt?: Timestamp | undefined;
 };
 
 /**
@@ -1219,6 +1226,341 @@ export const GetPublicBrandResponseSchema: GenMessage<GetPublicBrandResponse> = 
   messageDesc(file_crafter_projects_v1_projects, 48);
 
 /**
+ * @generated from message crafter.projects.v1.GoogleLocation
+ */
+export type GoogleLocation = Message<"crafter.projects.v1.GoogleLocation"> & {
+  /**
+   * `locations/{id}`.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The account that manages it, `accounts/{id}`.
+   *
+   * @generated from field: string account = 2;
+   */
+  account: string;
+
+  /**
+   * @generated from field: string title = 3;
+   */
+  title: string;
+
+  /**
+   * One line: street, town, postal code.
+   *
+   * @generated from field: string address = 4;
+   */
+  address: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.GoogleLocation.
+ * Use `create(GoogleLocationSchema)` to create a new message.
+ */
+export const GoogleLocationSchema: GenMessage<GoogleLocation> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 49);
+
+/**
+ * @generated from message crafter.projects.v1.GoogleBusiness
+ */
+export type GoogleBusiness = Message<"crafter.projects.v1.GoogleBusiness"> & {
+  /**
+   * not_connected | needs_reconnecting | connected
+   *
+   * @generated from field: string connection = 1;
+   */
+  connection: string;
+
+  /**
+   * @generated from field: crafter.projects.v1.GoogleLocation location = 2;
+   */
+  location?: GoogleLocation | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp last_synced_at = 3;
+   */
+  lastSyncedAt?: Timestamp | undefined;
+
+  /**
+   * Google's average star rating of the location (1 to 5; 0 when it has none).
+   *
+   * @generated from field: double average_rating = 4;
+   */
+  averageRating: number;
+
+  /**
+   * Google's count of the location's reviews.
+   *
+   * @generated from field: int32 total_review_count = 5;
+   */
+  totalReviewCount: number;
+
+  /**
+   * @generated from field: string last_error = 6;
+   */
+  lastError: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.GoogleBusiness.
+ * Use `create(GoogleBusinessSchema)` to create a new message.
+ */
+export const GoogleBusinessSchema: GenMessage<GoogleBusiness> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 50);
+
+/**
+ * @generated from message crafter.projects.v1.GetGoogleBusinessRequest
+ */
+export type GetGoogleBusinessRequest = Message<"crafter.projects.v1.GetGoogleBusinessRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.GetGoogleBusinessRequest.
+ * Use `create(GetGoogleBusinessRequestSchema)` to create a new message.
+ */
+export const GetGoogleBusinessRequestSchema: GenMessage<GetGoogleBusinessRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 51);
+
+/**
+ * @generated from message crafter.projects.v1.GetGoogleBusinessResponse
+ */
+export type GetGoogleBusinessResponse = Message<"crafter.projects.v1.GetGoogleBusinessResponse"> & {
+  /**
+   * @generated from field: crafter.projects.v1.GoogleBusiness google_business = 1;
+   */
+  googleBusiness?: GoogleBusiness | undefined;
+};
+
+/**
+ * Describes the message crafter.projects.v1.GetGoogleBusinessResponse.
+ * Use `create(GetGoogleBusinessResponseSchema)` to create a new message.
+ */
+export const GetGoogleBusinessResponseSchema: GenMessage<GetGoogleBusinessResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 52);
+
+/**
+ * @generated from message crafter.projects.v1.ListGoogleLocationsRequest
+ */
+export type ListGoogleLocationsRequest = Message<"crafter.projects.v1.ListGoogleLocationsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ListGoogleLocationsRequest.
+ * Use `create(ListGoogleLocationsRequestSchema)` to create a new message.
+ */
+export const ListGoogleLocationsRequestSchema: GenMessage<ListGoogleLocationsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 53);
+
+/**
+ * @generated from message crafter.projects.v1.ListGoogleLocationsResponse
+ */
+export type ListGoogleLocationsResponse = Message<"crafter.projects.v1.ListGoogleLocationsResponse"> & {
+  /**
+   * @generated from field: repeated crafter.projects.v1.GoogleLocation locations = 1;
+   */
+  locations: GoogleLocation[];
+};
+
+/**
+ * Describes the message crafter.projects.v1.ListGoogleLocationsResponse.
+ * Use `create(ListGoogleLocationsResponseSchema)` to create a new message.
+ */
+export const ListGoogleLocationsResponseSchema: GenMessage<ListGoogleLocationsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 54);
+
+/**
+ * @generated from message crafter.projects.v1.ChooseGoogleLocationRequest
+ */
+export type ChooseGoogleLocationRequest = Message<"crafter.projects.v1.ChooseGoogleLocationRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string account = 2;
+   */
+  account: string;
+
+  /**
+   * @generated from field: string location = 3;
+   */
+  location: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ChooseGoogleLocationRequest.
+ * Use `create(ChooseGoogleLocationRequestSchema)` to create a new message.
+ */
+export const ChooseGoogleLocationRequestSchema: GenMessage<ChooseGoogleLocationRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 55);
+
+/**
+ * @generated from message crafter.projects.v1.ChooseGoogleLocationResponse
+ */
+export type ChooseGoogleLocationResponse = Message<"crafter.projects.v1.ChooseGoogleLocationResponse"> & {
+  /**
+   * @generated from field: crafter.projects.v1.GoogleBusiness google_business = 1;
+   */
+  googleBusiness?: GoogleBusiness | undefined;
+
+  /**
+   * Reviews imported for the first time.
+   *
+   * @generated from field: int32 created = 2;
+   */
+  created: number;
+
+  /**
+   * Reviews already here whose text, rating or reply changed at Google.
+   *
+   * @generated from field: int32 updated = 3;
+   */
+  updated: number;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ChooseGoogleLocationResponse.
+ * Use `create(ChooseGoogleLocationResponseSchema)` to create a new message.
+ */
+export const ChooseGoogleLocationResponseSchema: GenMessage<ChooseGoogleLocationResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 56);
+
+/**
+ * @generated from message crafter.projects.v1.SyncGoogleReviewsRequest
+ */
+export type SyncGoogleReviewsRequest = Message<"crafter.projects.v1.SyncGoogleReviewsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.SyncGoogleReviewsRequest.
+ * Use `create(SyncGoogleReviewsRequestSchema)` to create a new message.
+ */
+export const SyncGoogleReviewsRequestSchema: GenMessage<SyncGoogleReviewsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 57);
+
+/**
+ * @generated from message crafter.projects.v1.SyncGoogleReviewsResponse
+ */
+export type SyncGoogleReviewsResponse = Message<"crafter.projects.v1.SyncGoogleReviewsResponse"> & {
+  /**
+   * @generated from field: crafter.projects.v1.GoogleBusiness google_business = 1;
+   */
+  googleBusiness?: GoogleBusiness | undefined;
+
+  /**
+   * @generated from field: int32 created = 2;
+   */
+  created: number;
+
+  /**
+   * @generated from field: int32 updated = 3;
+   */
+  updated: number;
+};
+
+/**
+ * Describes the message crafter.projects.v1.SyncGoogleReviewsResponse.
+ * Use `create(SyncGoogleReviewsResponseSchema)` to create a new message.
+ */
+export const SyncGoogleReviewsResponseSchema: GenMessage<SyncGoogleReviewsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 58);
+
+/**
+ * @generated from message crafter.projects.v1.ListingChange
+ */
+export type ListingChange = Message<"crafter.projects.v1.ListingChange"> & {
+  /**
+   * The business profile field (name, address, phone, websiteUrl, openingHours, categories).
+   *
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string label = 2;
+   */
+  label: string;
+
+  /**
+   * The profile's value now and the listing's, as text ("" when empty).
+   *
+   * @generated from field: string current = 3;
+   */
+  current: string;
+
+  /**
+   * @generated from field: string proposed = 4;
+   */
+  proposed: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.ListingChange.
+ * Use `create(ListingChangeSchema)` to create a new message.
+ */
+export const ListingChangeSchema: GenMessage<ListingChange> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 59);
+
+/**
+ * @generated from message crafter.projects.v1.PreviewGoogleListingRequest
+ */
+export type PreviewGoogleListingRequest = Message<"crafter.projects.v1.PreviewGoogleListingRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message crafter.projects.v1.PreviewGoogleListingRequest.
+ * Use `create(PreviewGoogleListingRequestSchema)` to create a new message.
+ */
+export const PreviewGoogleListingRequestSchema: GenMessage<PreviewGoogleListingRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 60);
+
+/**
+ * @generated from message crafter.projects.v1.PreviewGoogleListingResponse
+ */
+export type PreviewGoogleListingResponse = Message<"crafter.projects.v1.PreviewGoogleListingResponse"> & {
+  /**
+   * The fields whose listing value differs from the profile's.
+   *
+   * @generated from field: repeated crafter.projects.v1.ListingChange changes = 1;
+   */
+  changes: ListingChange[];
+
+  /**
+   * The profile values to send to UpdateProfile for those fields (lists as lists).
+   *
+   * @generated from field: google.protobuf.Struct values = 2;
+   */
+  values?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message crafter.projects.v1.PreviewGoogleListingResponse.
+ * Use `create(PreviewGoogleListingResponseSchema)` to create a new message.
+ */
+export const PreviewGoogleListingResponseSchema: GenMessage<PreviewGoogleListingResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_projects_v1_projects, 61);
+
+/**
  * @generated from enum crafter.projects.v1.ProfileType
  */
 export enum ProfileType {
@@ -1423,6 +1765,61 @@ export const ProjectsService: GenService<{
     methodKind: "unary";
     input: typeof DeleteReviewRequestSchema;
     output: typeof DeleteReviewResponseSchema;
+  },
+  /**
+   * The project's Google Business Profile: whether it is connected (account's connection), the
+   * chosen location, and the last sync of its reviews.
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.GetGoogleBusiness
+   */
+  getGoogleBusiness: {
+    methodKind: "unary";
+    input: typeof GetGoogleBusinessRequestSchema;
+    output: typeof GetGoogleBusinessResponseSchema;
+  },
+  /**
+   * The locations the connected Google account manages (every account's, all pages).
+   * Errors: CONFLICT (not connected, or needs reconnecting), UNAVAILABLE (Google did not answer).
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.ListGoogleLocations
+   */
+  listGoogleLocations: {
+    methodKind: "unary";
+    input: typeof ListGoogleLocationsRequestSchema;
+    output: typeof ListGoogleLocationsResponseSchema;
+  },
+  /**
+   * Chooses the location that is this business, then imports its reviews.
+   * Errors: CONFLICT (not connected), NOT_FOUND (not a location of the connected account), UNAVAILABLE.
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.ChooseGoogleLocation
+   */
+  chooseGoogleLocation: {
+    methodKind: "unary";
+    input: typeof ChooseGoogleLocationRequestSchema;
+    output: typeof ChooseGoogleLocationResponseSchema;
+  },
+  /**
+   * Imports the chosen location's reviews now (new ones added, changed ones updated, by Google's id).
+   * Errors: CONFLICT (not connected or no location chosen), UNAVAILABLE.
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.SyncGoogleReviews
+   */
+  syncGoogleReviews: {
+    methodKind: "unary";
+    input: typeof SyncGoogleReviewsRequestSchema;
+    output: typeof SyncGoogleReviewsResponseSchema;
+  },
+  /**
+   * What filling the business profile from the chosen location's listing would change (nothing is
+   * written: the client applies the values it keeps with UpdateProfile). Errors: CONFLICT, UNAVAILABLE.
+   *
+   * @generated from rpc crafter.projects.v1.ProjectsService.PreviewGoogleListing
+   */
+  previewGoogleListing: {
+    methodKind: "unary";
+    input: typeof PreviewGoogleListingRequestSchema;
+    output: typeof PreviewGoogleListingResponseSchema;
   },
   /**
    * The brand voice of a project (empty fields when none was set). NOT_FOUND when not the caller's.
