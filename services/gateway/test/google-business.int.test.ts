@@ -66,8 +66,10 @@ async function allReviews(): Promise<
   for (let page = 1; ; page++) {
     const listed = await owner.get(`/api/business/reviews?projectId=${projectId}&page=${page}&pageSize=100`);
     expect(listed.status).toBe(200);
-    out.push(...listed.body.result);
-    if (page >= (listed.body as unknown as { meta: { totalPages: number } }).meta.totalPages) return out;
+    // A paged route answers `{ result: <items>, meta }` as its envelope's result.
+    const answer = listed.body.result as { result: never[]; meta: { totalPages: number } };
+    out.push(...answer.result);
+    if (page >= answer.meta.totalPages) return out;
   }
 }
 
@@ -180,7 +182,7 @@ describe("Google Business Profile", () => {
     expect(reviews.find((r) => r.author === "Ann Walker")?.source).toBe("csv");
     const third = reviews.find((r) => r.author === "Rider 3");
     expect(third).toMatchObject({
-      rating: 3,
+      rating: 4,
       text: "Ride number 3 was great",
       reply: "Thanks!",
       reviewedOn: "2026-01-01",
