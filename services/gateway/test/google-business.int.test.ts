@@ -59,15 +59,15 @@ async function connectGoogleBusiness(): Promise<void> {
   expect(back.headers.get("location")).toBe("/app/settings/integrations?connected=google_business");
 }
 
-async function allReviews(): Promise<
-  { reviewId: string; source: string; author: string; text: string; reply: string }[]
-> {
-  const out = [];
+type ListedReview = { reviewId: string; source: string; author: string; text: string; reply: string };
+
+async function allReviews(): Promise<ListedReview[]> {
+  const out: ListedReview[] = [];
   for (let page = 1; ; page++) {
     const listed = await owner.get(`/api/business/reviews?projectId=${projectId}&page=${page}&pageSize=100`);
     expect(listed.status).toBe(200);
     // A paged route answers `{ result: <items>, meta }` as its envelope's result.
-    const answer = listed.body.result as { result: never[]; meta: { totalPages: number } };
+    const answer = listed.body.result as { result: ListedReview[]; meta: { totalPages: number } };
     out.push(...answer.result);
     if (page >= answer.meta.totalPages) return out;
   }
