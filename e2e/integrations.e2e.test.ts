@@ -3,9 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { GatewaySession, linkFrom, stackEnv, waitForEmail } from "@crafter/kit/testing";
+import { LocalOAuthServer } from "@crafter/provider-fakes";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { LocalOAuthServer } from "@crafter/provider-fakes";
 import { launchChromium, signedInContext } from "./support";
 
 // Settings › Integrations in Chromium through the gateway and the tests' local OAuth provider

@@ -12,8 +12,8 @@ import {
   waitForEmail,
 } from "@crafter/kit/testing";
 import { IntegrationsService } from "@crafter/proto/crafter/account/v1/integrations_pb";
-import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { LocalOAuthServer } from "@crafter/provider-fakes";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 
 // Connections through the gateway and the account service, against the tests' local OAuth
 // provider (standing in for Google at GOOGLE_BASE_URL): connect with PKCE and a signed state,
