@@ -87,6 +87,8 @@ const TEST_OAUTH_PORT = 28045;
 const TEST_GOOGLE_BUSINESS_PORT = 28048;
 /** Where the tests' local TikTok listens (packages/provider-fakes/src/tiktok.ts), + STACK_PORT_OFFSET. */
 const TEST_TIKTOK_PORT = 28047;
+/** Where the tests' local Shopify listens (packages/provider-fakes/src/shopify.ts), + STACK_PORT_OFFSET. */
+const TEST_SHOPIFY_PORT = 28049;
 const settings = base;
 
 const { components } = loadManifest();
@@ -190,9 +192,14 @@ function environment() {
           TIKTOK_BASE_URL: process.env.TIKTOK_BASE_URL ?? `http://tiktok.crafter.test:${TEST_TIKTOK_PORT + offset}`,
           TIKTOK_CLIENT_ID: process.env.TIKTOK_CLIENT_ID ?? "crafter-test-tiktok",
           TIKTOK_CLIENT_SECRET: process.env.TIKTOK_CLIENT_SECRET ?? "crafter-test-tiktok-secret",
+          // Shopify installs on shops at <name>.myshopify.crafter.test, served by the tests' local store.
+          SHOPIFY_CLIENT_ID: process.env.SHOPIFY_CLIENT_ID ?? "crafter-test-shopify",
+          SHOPIFY_CLIENT_SECRET: process.env.SHOPIFY_CLIENT_SECRET ?? "crafter-test-shopify-secret",
+          SHOPIFY_ADMIN_ORIGIN: process.env.SHOPIFY_ADMIN_ORIGIN ?? `http://{shop}:${TEST_SHOPIFY_PORT + offset}`,
+          SHOPIFY_SHOP_SUFFIX: process.env.SHOPIFY_SHOP_SUFFIX ?? "myshopify.crafter.test",
           INTEGRATIONS_RESOLVE:
             process.env.INTEGRATIONS_RESOLVE ??
-            "oauth.crafter.test=127.0.0.1,business.crafter.test=127.0.0.1,sendgrid.crafter.test=127.0.0.1,tiktok.crafter.test=127.0.0.1",
+            "oauth.crafter.test=127.0.0.1,business.crafter.test=127.0.0.1,sendgrid.crafter.test=127.0.0.1,tiktok.crafter.test=127.0.0.1,*.myshopify.crafter.test=127.0.0.1",
         }
       : {}),
   };
@@ -426,6 +433,10 @@ async function up() {
     "TIKTOK_BASE_URL",
     "TIKTOK_CLIENT_ID",
     "TIKTOK_CLIENT_SECRET",
+    "SHOPIFY_CLIENT_ID",
+    "SHOPIFY_CLIENT_SECRET",
+    "SHOPIFY_ADMIN_ORIGIN",
+    "SHOPIFY_SHOP_SUFFIX",
   ])
     if (env[name]) addresses[name] = env[name];
   writeFileSync(

@@ -6,4 +6,5 @@ export * from "./google-business";
 export * from "./meta-graph";
 export * from "./oauth-server";
 export * from "./sendgrid";
+export * from "./shopify";
 export * from "./tiktok";

@@ -42,6 +42,15 @@ export const configSchema = baseConfigSchema
     /** SendGrid's v3 API, where a business's own key is checked (a test's local server). */
     SENDGRID_BASE_URL: z.url().default("https://api.sendgrid.com"),
     ...providerSettings,
+    /** The public origin providers send webhooks to (Shopify); unset: PUBLIC_ORIGIN. */
+    INTEGRATIONS_WEBHOOK_ORIGIN: optionalSetting(z.url()),
+    /** The Shopify app's client id and secret (its secret also signs the callback's query and the webhooks). */
+    SHOPIFY_CLIENT_ID: optionalSetting(z.string().max(256)),
+    SHOPIFY_CLIENT_SECRET: optionalSetting(z.string().max(256)),
+    /** A shop's admin origin, `{shop}` standing for its domain: `https://{shop}` (a test's local store: `http://{shop}:29849`). */
+    SHOPIFY_ADMIN_ORIGIN: optionalSetting(z.string().regex(/^https?:\/\/\{shop\}(:\d+)?$/)),
+    /** The shops' domain suffix: `myshopify.com` (a test's local store: `myshopify.crafter.test`). */
+    SHOPIFY_SHOP_SUFFIX: optionalSetting(z.string().regex(/^[a-z0-9.-]+$/)),
   })
   .superRefine((config, ctx) => {
     if (!config.INTEGRATIONS_STATE_SECRET && !config.SERVICE_SECRET)

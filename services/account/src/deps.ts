@@ -1,7 +1,7 @@
 import type { Logger, ProviderHttp, Redis } from "@crafter/kit";
 import type { CreditGrants } from "./clients/billing";
 import type { ProjectRoles } from "./clients/projects";
-import type { ConfiguredProvider, ProviderId } from "./domain/providers";
+import type { ConfiguredProvider, ProviderId, ShopifyApp } from "./domain/providers";
 import type { ConnectionEvents } from "./events/publishers";
 import type { AccountStores } from "./store";
 
@@ -21,6 +21,10 @@ export interface AccountDeps {
 /** What connecting, refreshing and disconnecting need. */
 export interface IntegrationsDeps {
   providers: ReadonlyMap<ProviderId, ConfiguredProvider>;
+  /** The Shopify app (per-shop grant), when configured on this server. */
+  shopify: ShopifyApp | undefined;
+  /** Where Shopify sends webhooks: `<webhookOrigin>/api/integrations/shopify/webhooks` ("" = publicOrigin). */
+  webhookOrigin: string;
   /** Every provider call, through the kit's outbound module. */
   http: ProviderHttp;
   /** The caller's role on a project (projects' ListProjects with the caller's token). */

@@ -4,7 +4,7 @@ import { createCreditGrants } from "./clients/billing";
 import { projectRoles } from "./clients/projects";
 import { configSchema } from "./config";
 import type { AccountDeps } from "./deps";
-import { configuredProviders } from "./domain/providers";
+import { configuredProviders, configuredShopify } from "./domain/providers";
 import { accountConsumers } from "./events/consumers";
 import { ConnectionEvents } from "./events/publishers";
 import { access, adminAccess, integrationsAccess } from "./rpc/access";
@@ -33,6 +33,8 @@ await runService({
       changed: (userId) => bumpViewVersion(redis, userId),
       integrations: {
         providers: configuredProviders(config as unknown as Record<string, string | undefined>),
+        shopify: configuredShopify(config as unknown as Record<string, string | undefined>),
+        webhookOrigin: config.INTEGRATIONS_WEBHOOK_ORIGIN ?? "",
         http: providerHttp({ timeoutMs: config.INTEGRATIONS_TIMEOUT_MS, pins: config.INTEGRATIONS_RESOLVE }),
         projects: projectRoles(config.PROJECTS_URL, config.RPC_TIMEOUT_MS),
         stateSecret:

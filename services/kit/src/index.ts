@@ -19,6 +19,7 @@ export * from "./jobs/job-queue";
 export * from "./logger/logger";
 export * from "./net/outbound";
 export * from "./net/provider-http";
+export * from "./net/shopify";
 export * from "./redis/denylist";
 export * from "./redis/pacer";
 export * from "./redis/redis";

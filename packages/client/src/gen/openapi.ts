@@ -1504,6 +1504,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/{provider}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import the connected store again (Shopify: its products as offerings, its customers as contacts)
+         * @description Answers at once; the import runs in the background and its outcome shows in the connection's syncs.
+         */
+        post: operations["postApiIntegrationsProviderSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/shopify/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Shopify's webhooks (signed with X-Shopify-Hmac-Sha256)
+         * @description Products and customers created, updated and deleted, app/uninstalled, and the privacy webhooks (customers/data_request, customers/redact, shop/redact). The signature over the raw body is checked by the account service: a bad or missing one is 401. Answered at once (the work is done afterwards); a redelivery (same X-Shopify-Webhook-Id) changes nothing.
+         */
+        post: operations["postApiIntegrationsShopifyWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/integrations/webhooks": {
         parameters: {
             query?: never;
@@ -3875,6 +3915,8 @@ export interface components {
              * @enum {string}
              */
             state: "connected" | "needs_reconnecting";
+            /** @description The last import of each part (Shopify: products, customers); empty when none ran. */
+            syncs: components["schemas"]["IntegrationSync"][];
             /** @description The provider's event webhook to this project (SendGrid); absent for providers without one. */
             webhook?: components["schemas"]["IntegrationEventWebhook"];
         };
@@ -3893,6 +3935,19 @@ export interface components {
             state: "active" | "failed";
             /** @description Where the provider posts the events. */
             url: string;
+        };
+        /** @description The last import of one part of a connected store. */
+        IntegrationSync: {
+            /** @description Why it stopped; "" when it finished. */
+            error: string;
+            finishedAt: string | null;
+            /** @description How many items the import created or updated. */
+            imported: number;
+            /** @enum {string} */
+            part: "products" | "customers";
+        };
+        IntegrationSyncRequested: {
+            requestedAt: string | null;
         };
         InteractionCounts: {
             byType: {
@@ -15606,7 +15661,15 @@ export interface operations {
                 code?: string;
                 error?: string;
                 error_description?: string;
+                /** @description Shopify: HMAC-SHA256 (hex) of the other parameters. */
+                hmac?: string;
+                /** @description Shopify: the store's admin host, base64. */
+                host?: string;
+                /** @description Shopify: the store's myshopify domain. */
+                shop?: string;
                 state?: string;
+                /** @description Shopify: when the callback was signed. */
+                timestamp?: string;
             };
             header?: never;
             path: {
@@ -15676,6 +15739,11 @@ export interface operations {
                      * @default
                      */
                     returnPath?: string;
+                    /**
+                     * @description Shopify only: the store's domain, their-store.myshopify.com.
+                     * @default
+                     */
+                    shop?: string;
                 } & {
                     [key: string]: components["schemas"]["JsonValue"];
                 };
@@ -15990,6 +16058,219 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    postApiIntegrationsProviderSync: {
+        parameters: {
+            query?: {
+                /** @description The project; the active one when absent. */
+                projectId?: string;
+            };
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: components["schemas"]["JsonValue"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: components["schemas"]["IntegrationSyncRequested"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Conflict: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Body too large: CR_ERR_BAD_REQUEST */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Unsupported media type or encoding: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    postApiIntegrationsShopifyWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: components["schemas"]["JsonValue"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: {
+                            /** @description false: this webhook id was received before; nothing was done again. */
+                            first: boolean;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Body too large: CR_ERR_BAD_REQUEST */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Unsupported media type or encoding: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -26,6 +26,8 @@ export interface ConnectionView {
   lastError: string;
   /** The provider's event webhook to this project, where it has one (SendGrid). */
   webhook?: { state: "active" | "failed"; url: string; error: string };
+  /** The last import of each part of a connected store (Shopify: products, customers). */
+  syncs: { part: string; finishedAt: Date; imported: number; error: string }[];
 }
 
 /** Tokens as the token endpoint answered them (RFC 6749 section 5.1). */

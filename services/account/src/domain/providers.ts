@@ -70,15 +70,32 @@ export interface OAuthProvider {
   envPrefix: string;
 }
 
-/** An integration that does not connect by OAuth 2.0 here (an API key, a domain, signed webhooks, Shopify's per-shop grant). */
+/** An integration that does not connect by OAuth 2.0 here (an API key, a domain, signed webhooks). */
 export interface OtherProvider {
-  kind: "api_key" | "domain" | "webhooks" | "shop_oauth";
+  kind: "api_key" | "domain" | "webhooks";
   id: ProviderId;
   title: string;
   flag: FlagName;
 }
 
-export type Provider = OAuthProvider | OtherProvider;
+/**
+ * Shopify's per-shop authorization code grant: the owner names the shop, whose own host serves the
+ * authorize and token endpoints (`https://{shop}/admin/oauth/...`); the callback's query is signed
+ * with the app's secret (`hmac`), the token is offline (it does not expire, no refresh), and the
+ * store's changes come as signed webhooks (domain/shopify.ts).
+ */
+export interface ShopOAuthProvider {
+  kind: "shop_oauth";
+  id: ProviderId;
+  title: string;
+  flag: FlagName;
+  /** Access scopes asked for (Shopify joins them with ","). */
+  defaultScopes: readonly string[];
+  /** `<PREFIX>_CLIENT_ID`, `_CLIENT_SECRET`, `_ADMIN_ORIGIN`, `_SHOP_SUFFIX`. */
+  envPrefix: string;
+}
+
+export type Provider = OAuthProvider | OtherProvider | ShopOAuthProvider;
 
 const GOOGLE_PROFILE: ProfileEndpoint = {
   url: "https://openidconnect.googleapis.com/v1/userinfo",
@@ -169,7 +186,14 @@ export const PROVIDERS: Readonly<Record<ProviderId, Provider>> = {
     refreshes: true,
     envPrefix: "TIKTOK",
   },
-  shopify: { kind: "shop_oauth", id: "shopify", title: "Shopify store", flag: "shopify_integration" },
+  shopify: {
+    kind: "shop_oauth",
+    id: "shopify",
+    title: "Shopify store",
+    flag: "shopify_integration",
+    defaultScopes: ["read_products", "read_customers"],
+    envPrefix: "SHOPIFY",
+  },
   sendgrid: { kind: "api_key", id: "sendgrid", title: "SendGrid", flag: "sendgrid_integration" },
   zapier: { kind: "webhooks", id: "zapier", title: "Zapier", flag: "zapier_integration" },
   custom_domain: { kind: "domain", id: "custom_domain", title: "Custom domain", flag: "custom_domain_integration" },
@@ -221,11 +245,40 @@ export function configuredProviders(
   return out;
 }
 
-/** Every environment setting the providers read, for the config schema. */
+/** Every environment setting the OAuth 2.0 providers read, for the config schema. */
 export function providerEnvNames(): string[] {
   return Object.values(PROVIDERS).flatMap((provider) =>
     provider.kind === "oauth2"
       ? ["_CLIENT_ID", "_CLIENT_SECRET", "_BASE_URL"].map((suffix) => `${provider.envPrefix}${suffix}`)
       : [],
   );
+}
+
+/** The Shopify app as this server runs it. */
+export interface ShopifyApp {
+  clientId: string;
+  clientSecret: string;
+  /** Origin template of a shop's admin: `https://{shop}` (a test's local store: `http://{shop}:<port>`). */
+  adminOrigin: string;
+  /** The shops' domain suffix: `myshopify.com` (tests: `myshopify.crafter.test`). */
+  shopSuffix: string;
+  scopes: readonly string[];
+}
+
+/**
+ * The Shopify app from `SHOPIFY_CLIENT_ID` and `SHOPIFY_CLIENT_SECRET` (both, or it is not
+ * configured), `SHOPIFY_ADMIN_ORIGIN` and `SHOPIFY_SHOP_SUFFIX`.
+ */
+export function configuredShopify(env: Readonly<Record<string, string | undefined>>): ShopifyApp | undefined {
+  const clientId = env.SHOPIFY_CLIENT_ID?.trim();
+  const clientSecret = env.SHOPIFY_CLIENT_SECRET?.trim();
+  if (!clientId || !clientSecret) return undefined;
+  const provider = PROVIDERS.shopify as ShopOAuthProvider;
+  return {
+    clientId,
+    clientSecret,
+    adminOrigin: env.SHOPIFY_ADMIN_ORIGIN?.trim() || "https://{shop}",
+    shopSuffix: env.SHOPIFY_SHOP_SUFFIX?.trim() || "myshopify.com",
+    scopes: provider.defaultScopes,
+  };
 }

@@ -18,8 +18,11 @@ import {
   getAccessToken,
   type IntegrationView,
   listIntegrations,
+  reportSync,
   startConnection,
+  syncConnection,
 } from "../usecases/integrations";
+import { receiveShopifyWebhook } from "../usecases/shopify";
 
 const connectionMessage = (view: ConnectionView) => ({
   state: view.state,
@@ -30,6 +33,12 @@ const connectionMessage = (view: ConnectionView) => ({
   ...(view.lastWorkedAt ? { lastWorkedAt: timestampFromDate(view.lastWorkedAt) } : {}),
   lastError: view.lastError,
   ...(view.webhook ? { webhook: view.webhook } : {}),
+  syncs: view.syncs.map((sync) => ({
+    part: sync.part,
+    finishedAt: timestampFromDate(new Date(sync.finishedAt)),
+    imported: sync.imported,
+    error: sync.error,
+  })),
 });
 
 const integrationMessage = (item: IntegrationView) => ({
@@ -55,10 +64,32 @@ export function integrationsRoutes(deps: AccountDeps): (router: ConnectRouter) =
           projectId: req.projectId,
           provider: req.provider,
           returnPath: req.returnPath,
+          shop: req.shop,
         });
       },
       async completeConnection(req) {
         return completeConnection(deps, req);
+      },
+      async syncConnection(req, ctx) {
+        const { requestedAt } = await syncConnection(deps, callerOf(ctx), {
+          projectId: req.projectId,
+          provider: req.provider,
+        });
+        return { requestedAt: timestampFromDate(requestedAt) };
+      },
+      async receiveShopifyWebhook(req) {
+        return receiveShopifyWebhook(deps, {
+          topic: req.topic,
+          shopDomain: req.shopDomain,
+          webhookId: req.webhookId,
+          eventId: req.eventId,
+          hmac: req.hmac,
+          body: req.body,
+        });
+      },
+      async reportSync(req, ctx) {
+        await reportSync(deps, callerOf(ctx), req);
+        return {};
       },
       async disconnect(req, ctx) {
         const input = { projectId: req.projectId, provider: req.provider };

@@ -41,7 +41,9 @@ export interface ConnectionDoc {
   expiresAt: Date | null;
   /** The provider's event webhook to this project (SendGrid), as set up on connect. */
   webhook?: ConnectionWebhook | null;
-  /** ConnectionNeedsReconnecting, until the relay publishes it. */
+  /** The last import of each part of a store (Shopify: `products`, `customers`), as the importing service reported it. */
+  syncs?: Record<string, ConnectionSyncRecord>;
+  /** ConnectionNeedsReconnecting and ShopifySyncRequested, until the relay publishes them. */
   outbox: OutboxEntry[];
   outboxMinute?: number;
 }
@@ -54,6 +56,14 @@ export interface ConnectionWebhook {
   /** SendGrid: base64 DER SubjectPublicKeyInfo of its ECDSA P-256 key; "" when not signed. */
   publicKey: string;
   state: "active" | "failed";
+  error: string;
+}
+
+/** One import of one part of a connected store. */
+export interface ConnectionSyncRecord {
+  finishedAt: Date;
+  imported: number;
+  /** "" when it finished. */
   error: string;
 }
 
@@ -75,11 +85,14 @@ const connectionSchema = new Schema<ConnectionDoc>(
     refreshSealed: { type: String, default: "" },
     expiresAt: { type: Date, default: null },
     webhook: { type: Schema.Types.Mixed, default: null },
+    syncs: { type: Schema.Types.Mixed, default: () => ({}) },
     outbox: outboxField,
     outboxMinute: outboxMinuteField,
   },
   { collection: "connections", versionKey: false, minimize: false },
 );
+// Shopify's webhooks name the shop: its connections are found by it.
+connectionSchema.index({ remoteAccountId: 1 });
 
 /**
  * One connect attempt between its start and its callback: the PKCE verifier (sealed) that must not
@@ -91,6 +104,8 @@ export interface ConnectionAttemptDoc {
   /** Who started it (the owner, or a projectAdmin acting in the owner's project). */
   connectedBy: string;
   verifierSealed: string;
+  /** Shopify: the shop the owner named, which the callback must name too. */
+  shop?: string;
   expiresAt: Date;
 }
 
@@ -99,6 +114,7 @@ const attemptSchema = new Schema<ConnectionAttemptDoc>(
     _id: { type: String, required: true },
     connectedBy: { type: String, required: true },
     verifierSealed: { type: String, required: true },
+    shop: { type: String, default: "" },
     expiresAt: { type: Date, required: true },
   },
   { collection: "connection_attempts", versionKey: false },
@@ -147,6 +163,7 @@ export function toConnectionView(doc: ConnectionDoc): ConnectionView {
     lastWorkedAt: doc.lastWorkedAt ?? null,
     lastError: doc.lastError ?? "",
     ...(doc.webhook ? { webhook: { state: doc.webhook.state, url: doc.webhook.url, error: doc.webhook.error } } : {}),
+    syncs: Object.entries(doc.syncs ?? {}).map(([part, record]) => ({ part, ...record })),
   };
 }
 
@@ -276,21 +293,50 @@ export class ConnectionRepository {
     return (await this.model.deleteOne({ _id: connectionId(projectId, provider) })).deletedCount > 0;
   }
 
-  /** Keeps a connect attempt's PKCE verifier until its state expires. */
-  async startAttempt(nonce: string, verifier: string, connectedBy: string, expiresAt: Date): Promise<void> {
+  /** Keeps a connect attempt's PKCE verifier (and Shopify's shop) until its state expires. */
+  async startAttempt(nonce: string, verifier: string, connectedBy: string, expiresAt: Date, shop = ""): Promise<void> {
     await this.attempts.create({
       _id: nonce,
       connectedBy,
       verifierSealed: this.seal(verifier, `attempt:${nonce}`),
+      shop,
       expiresAt,
     });
+  }
+
+  /** The connections to one remote account (a Shopify shop's domain), of every project. */
+  async byRemoteAccount(provider: ProviderId, remoteAccountId: string): Promise<ConnectionDoc[]> {
+    const docs = await this.model.find({ remoteAccountId }).lean<ConnectionDoc[]>();
+    return docs.filter((doc) => doc.provider === provider);
+  }
+
+  /** Adds an event to a connection's outbox (ShopifySyncRequested). */
+  async publish(connection: string, event: OutboxEntry): Promise<void> {
+    await this.model.updateOne(
+      { _id: connection },
+      { $set: { outboxMinute: outboxMinuteOf(event.time) }, $push: { outbox: event } },
+    );
+  }
+
+  /** Keeps what a service's import of one part did; each part is its own path, so two services never overwrite each other. */
+  async recordSync(
+    projectId: string,
+    provider: ProviderId,
+    part: string,
+    record: ConnectionSyncRecord,
+  ): Promise<boolean> {
+    const result = await this.model.updateOne(
+      { _id: connectionId(projectId, provider) },
+      { $set: { [`syncs.${part}`]: record, ...(record.error ? {} : { lastWorkedAt: record.finishedAt }) } },
+    );
+    return result.matchedCount > 0;
   }
 
   /**
    * Uses a connect attempt once.
    * @returns its verifier and who started it; null when it was used before, or is unknown or expired.
    */
-  async useAttempt(nonce: string, now: Date): Promise<{ verifier: string; connectedBy: string } | null> {
+  async useAttempt(nonce: string, now: Date): Promise<{ verifier: string; connectedBy: string; shop: string } | null> {
     if (!(await this.used.add(nonce, now))) return null;
     const attempt = await this.attempts.findById(nonce).lean<ConnectionAttemptDoc>();
     if (!attempt || attempt.expiresAt.getTime() <= now.getTime() || !this.ring) return null;
@@ -298,6 +344,7 @@ export class ConnectionRepository {
     return {
       verifier: openSecret(this.ring, attempt.verifierSealed, `attempt:${nonce}`),
       connectedBy: attempt.connectedBy,
+      shop: attempt.shop ?? "",
     };
   }
 

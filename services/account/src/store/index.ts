@@ -6,6 +6,7 @@ import { ConnectionRepository, connectionAttemptModel, connectionModel } from ".
 import { type FlagCacheOptions, FlagRepository, flagModel } from "./flag.repository";
 import { FlagOverrideRepository, flagOverrideModel } from "./flag-override.repository";
 import { SettingsRepository, settingModel } from "./settings.repository";
+import { ShopifyRepository, shopifyInstallModel, shopifyWebhookModel } from "./shopify.repository";
 import { StatsRepository, statFactModel } from "./stats.repository";
 
 /** Every repository of the account service, over its own database. */
@@ -22,6 +23,8 @@ export interface AccountStores {
   stats: StatsRepository;
   /** Projects' connections to integrations, their tokens sealed. */
   connections: ConnectionRepository;
+  /** Shopify's webhooks received (once each) and the projects each shop was installed in. */
+  shopify: ShopifyRepository;
   /** The models whose documents carry an outbox (the relay publishes them). */
   outbox: OutboxModel[];
 }
@@ -43,6 +46,8 @@ export async function createStores(
     stats: statFactModel(connection),
     connections: connectionModel(connection),
     connectionAttempts: connectionAttemptModel(connection),
+    shopifyWebhooks: shopifyWebhookModel(connection),
+    shopifyInstalls: shopifyInstallModel(connection),
   };
   await Promise.all(Object.values(models).map((model) => model.init()));
   await migrateAccountsToUserIds(connection, models.accounts);
@@ -57,6 +62,7 @@ export async function createStores(
     flags: new FlagRepository(models.flags, options.flagCache),
     flagOverrides: new FlagOverrideRepository(models.flagOverrides),
     connections: new ConnectionRepository(models.connections, models.connectionAttempts, connection, options.keys),
-    outbox: [models.connections],
+    shopify: new ShopifyRepository(models.shopifyWebhooks, models.shopifyInstalls),
+    outbox: [models.connections, models.shopifyWebhooks],
   };
 }

@@ -21,6 +21,7 @@ import {
 } from "../domain/connections";
 import { type ConfiguredProvider, isProviderId, PROVIDERS, type Provider, type ProviderId } from "../domain/providers";
 import { type ConnectionDoc, toConnectionView } from "../store/connection.repository";
+import { completeShopConnection, revokeShop, startShopConnection, syncShop } from "./shopify";
 
 // Connections of a project to its integrations' providers (DESIGN section 3: account owns them;
 // the services that act through one ask GetAccessToken for a short-lived access token).
@@ -93,7 +94,10 @@ export async function listIntegrations(
         title: provider.title,
         kind: provider.kind,
         // An API key is the owner's own: only sealing is needed on this server.
-        configured: (provider.kind === "api_key" || Boolean(configured?.client)) && deps.stores.connections.canSeal,
+        configured:
+          (provider.kind === "api_key" ||
+            (provider.kind === "shop_oauth" ? Boolean(deps.integrations.shopify) : Boolean(configured?.client))) &&
+          deps.stores.connections.canSeal,
         connection: doc ? toConnectionView(doc) : null,
       };
     });
@@ -108,11 +112,17 @@ export async function listIntegrations(
 export async function startConnection(
   deps: AccountDeps,
   caller: Caller,
-  input: { projectId: string; provider: string; returnPath?: string },
+  input: { projectId: string; provider: string; returnPath?: string; shop?: string },
 ): Promise<{ authorizeUrl: string }> {
   const provider = mustBeProvider(input.provider);
   await mustReach(deps, caller, input.projectId, true);
   await mustBeEnabled(deps, caller.userId, provider);
+  if (PROVIDERS[provider].kind === "shop_oauth")
+    return startShopConnection(deps, caller, {
+      projectId: input.projectId,
+      shop: input.shop ?? "",
+      ...(input.returnPath ? { returnPath: input.returnPath } : {}),
+    });
   const configured = configuredOAuth(deps, provider);
   const now = deps.now();
   const nonce = randomUUID();
@@ -146,6 +156,8 @@ export interface CallbackInput {
   code: string;
   /** The provider's `error` (e.g. access_denied) when the user did not grant. */
   error: string;
+  /** The whole query as received (Shopify signs all of it). */
+  rawQuery?: string;
 }
 
 /**
@@ -155,6 +167,7 @@ export interface CallbackInput {
  * `?connected=<provider>` or `?error=<code>`.
  */
 export async function completeConnection(deps: AccountDeps, input: CallbackInput): Promise<{ location: string }> {
+  if (input.provider === "shopify") return completeShopConnection(deps, input.rawQuery ?? "");
   const now = deps.now();
   const payload = verifyState(deps.integrations.stateSecret, input.state, now);
   const fail = (error: string, path = safeReturnPath(undefined)) => ({
@@ -245,7 +258,13 @@ export async function disconnect(
   if (!doc) throw appError("NOT_FOUND", "This integration is not connected.");
   let revoked = false;
   const configured = deps.integrations.providers.get(provider);
-  if (configured?.client && configured.revokeUrl && configured.revocation !== "none") {
+  if (provider === "shopify" && doc.state === "connected") {
+    try {
+      revoked = await revokeShop(deps, doc.remoteAccountId, deps.stores.connections.open(doc).accessToken);
+    } catch (error) {
+      deps.logger.warn({ provider, err: (error as Error).message }, "uninstalling from the shop failed");
+    }
+  } else if (configured?.client && configured.revokeUrl && configured.revocation !== "none") {
     try {
       revoked = await revoke(deps, configured, doc);
     } catch (error) {
@@ -273,6 +292,44 @@ async function revoke(deps: AccountDeps, provider: ConfiguredProvider, doc: Conn
   form.set(provider.clientIdParam, client.clientId);
   form.set("client_secret", client.clientSecret);
   return (await deps.integrations.http.call(url, { method: "POST", form: form.toString() })).status === 200;
+}
+
+/**
+ * Imports the connected store again ("Sync now").
+ * @throws NOT_FOUND (no such project or connection), FORBIDDEN, CONFLICT (nothing to sync for this
+ *   provider, or it needs reconnecting).
+ */
+export async function syncConnection(
+  deps: AccountDeps,
+  caller: Caller,
+  input: { projectId: string; provider: string },
+): Promise<{ requestedAt: Date }> {
+  const provider = mustBeProvider(input.provider);
+  await mustReach(deps, caller, input.projectId, true);
+  if (provider !== "shopify") throw appError("CONFLICT", `${PROVIDERS[provider].title} has nothing to import.`);
+  return syncShop(deps, input.projectId);
+}
+
+/** The parts of a store a service imports, and which service reports each. */
+const SYNC_PARTS: Readonly<Record<string, string>> = { products: "projects", customers: "contacts" };
+
+/**
+ * Keeps what a service's import did (shown in Settings › Integrations).
+ * @throws CR_ERR_BAD_REQUEST (an unknown part, or one the calling service does not import).
+ */
+export async function reportSync(
+  deps: AccountDeps,
+  caller: Caller,
+  input: { projectId: string; provider: string; part: string; imported: number; error: string },
+): Promise<void> {
+  const provider = mustBeProvider(input.provider);
+  if (!SYNC_PARTS[input.part] || (caller.service && caller.service !== SYNC_PARTS[input.part]))
+    throw appError("CR_ERR_BAD_REQUEST", "Unknown part.");
+  await deps.stores.connections.recordSync(input.projectId, provider, input.part, {
+    finishedAt: deps.now(),
+    imported: Math.max(0, Math.trunc(input.imported)),
+    error: input.error.slice(0, 300),
+  });
 }
 
 /** What a service acting through a connection gets. */

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/account/v1/integrations.proto.
  */
 export const file_crafter_account_v1_integrations: GenFile = /*@__PURE__*/
-  fileDesc("CiVjcmFmdGVyL2FjY291bnQvdjEvaW50ZWdyYXRpb25zLnByb3RvEhJjcmFmdGVyLmFjY291bnQudjEi3AYKCkNvbm5lY3Rpb24SjAEKBXN0YXRlGAEgASgJQn3S8xh5Mk1uZWVkc19yZWNvbm5lY3Rpbmc6IHRoZSBwcm92aWRlciByZWZ1c2VkIHRvIHJlZnJlc2ggdGhlIGdyYW50OyBjb25uZWN0IGFnYWluLkIJY29ubmVjdGVkQhJuZWVkc19yZWNvbm5lY3RpbmdaCWNvbm5lY3RlZBJUChFyZW1vdGVfYWNjb3VudF9pZBgCIAEoCUI50vMYNTIzVGhlIHByb3ZpZGVyJ3MgaWQgb2YgdGhlIGNvbm5lY3RlZCBhY2NvdW50IG9yIHBhZ2UuElwKE3JlbW90ZV9hY2NvdW50X25hbWUYAyABKAlCP9LzGDsyOVdobyBpdCBpcyBjb25uZWN0ZWQgYXMgKHRoZSByZW1vdGUgYWNjb3VudCBvciBwYWdlIG5hbWUpLhI1CgZzY29wZXMYBCADKAlCJdLzGCEyH1doYXQgaXQgbWF5IGRvIGF0IHRoZSBwcm92aWRlci4SMAoMY29ubmVjdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJuCg5sYXN0X3dvcmtlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCOtLzGDYyNFdoZW4gYSBjYWxsIHRocm91Z2ggaXQgbGFzdCB3b3JrZWQ7IG51bGwgd2hlbiBuZXZlci4SRAoKbGFzdF9lcnJvchgHIAEoCUIw0vMYLDIqVGhlIHByb3ZpZGVyJ3MgbGFzdCByZWZ1c2FsOyAiIiB3aGVuIG5vbmUuEpUBCgd3ZWJob29rGAggASgLMiAuY3JhZnRlci5hY2NvdW50LnYxLkV2ZW50V2ViaG9va0Ji0vMYXjJaVGhlIHByb3ZpZGVyJ3MgZXZlbnQgd2ViaG9vayB0byB0aGlzIHByb2plY3QgKFNlbmRHcmlkKTsgYWJzZW50IGZvciBwcm92aWRlcnMgd2l0aG91dCBvbmUuOAE6VNrzGFAKFUludGVncmF0aW9uQ29ubmVjdGlvbhI3QSBwcm9qZWN0J3MgY29ubmVjdGlvbiB0byBhIHByb3ZpZGVyOyBuZXZlciBpdHMgdG9rZW5zLiLhAgoMRXZlbnRXZWJob29rEoABCgVzdGF0ZRgBIAEoCUJx0vMYbTJTYWN0aXZlOiBzZXQgdXAgYW5kIHNpZ25lZDsgZmFpbGVkOiBub3Qgc2V0IHVwIChzZWUgZXJyb3IpLCBldmVudHMgZG8gbm90IGNvbWUgYmFjay5CBmFjdGl2ZUIGZmFpbGVkWgZmYWlsZWQSNwoDdXJsGAIgASgJQirS8xgmMiRXaGVyZSB0aGUgcHJvdmlkZXIgcG9zdHMgdGhlIGV2ZW50cy4SOgoFZXJyb3IYAyABKAlCK9LzGCcyJVdoeSBpdCBpcyBub3Qgc2V0IHVwOyAiIiB3aGVuIGFjdGl2ZS46WdrzGFUKF0ludGVncmF0aW9uRXZlbnRXZWJob29rEjpUaGUgcHJvdmlkZXIncyBzaWduZWQgZXZlbnQgd2ViaG9vaywgYXMgc2V0IHVwIG9uIGNvbm5lY3QuIsgECgtJbnRlZ3JhdGlvbhJvCghwcm92aWRlchgBIAEoCUJd0vMYWUIGZ29vZ2xlQg9nb29nbGVfYnVzaW5lc3NCBG1ldGFCBnRpa3Rva0IHc2hvcGlmeUIIc2VuZGdyaWRCBnphcGllckINY3VzdG9tX2RvbWFpbloGZ29vZ2xlEg0KBXRpdGxlGAIgASgJEq4BCgRraW5kGAMgASgJQp8B0vMYmgEyYW9hdXRoMjogY29ubmVjdGVkIGhlcmUgdGhyb3VnaCB0aGUgcHJvdmlkZXIncyBjb25zZW50IHNjcmVlbjsgdGhlIG90aGVycyBjb21lIGluIGEgbGF0ZXIgcmVsZWFzZS5CBm9hdXRoMkIKc2hvcF9vYXV0aEIHYXBpX2tleUIId2ViaG9va3NCBmRvbWFpbloGb2F1dGgyElkKCmNvbmZpZ3VyZWQYBCABKAhCRdLzGEEyP2ZhbHNlOiBub3QgY29uZmlndXJlZCBvbiB0aGlzIHNlcnZlciAobm8gY2xpZW50IGlkIGFuZCBzZWNyZXQpLhJWCgpjb25uZWN0aW9uGAUgASgLMh4uY3JhZnRlci5hY2NvdW50LnYxLkNvbm5lY3Rpb25CItLzGB4yGkFic2VudCB3aGVuIG5vdCBjb25uZWN0ZWQuOAE6VdrzGFEKC0ludGVncmF0aW9uEkJPbmUgaW50ZWdyYXRpb24gb2Ygc3BlYyBzZWN0aW9uIDEgd2hvc2UgZmxhZyBpcyBvbiBmb3IgdGhlIGNhbGxlci4iLQoXTGlzdEludGVncmF0aW9uc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSJRChhMaXN0SW50ZWdyYXRpb25zUmVzcG9uc2USNQoMaW50ZWdyYXRpb25zGAEgAygLMh8uY3JhZnRlci5hY2NvdW50LnYxLkludGVncmF0aW9uIoQCChZTdGFydENvbm5lY3Rpb25SZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSaQoIcHJvdmlkZXIYAiABKAlCV9LzGFMQAUIGZ29vZ2xlQg9nb29nbGVfYnVzaW5lc3NCBG1ldGFCBnRpa3Rva0IHc2hvcGlmeUIIc2VuZGdyaWRCBnphcGllckINY3VzdG9tX2RvbWFpbhJrCgtyZXR1cm5fcGF0aBgDIAEoCUJW0vMYUhiABDJNQSBkYXNoYm9hcmQgcGF0aCAoL2FwcC/igKYpIHRvIHJldHVybiB0bzsgZGVmYXVsdCAvYXBwL3NldHRpbmdzL2ludGVncmF0aW9ucy4ijAEKF1N0YXJ0Q29ubmVjdGlvblJlc3BvbnNlElEKDWF1dGhvcml6ZV91cmwYASABKAlCOtLzGDYyNFRoZSBwcm92aWRlcidzIGF1dGhvcml6ZSBVUkwgdG8gb3BlbiBpbiB0aGUgYnJvd3Nlci46HtrzGBoKGEludGVncmF0aW9uQXV0aG9yaXphdGlvbiJZChlDb21wbGV0ZUNvbm5lY3Rpb25SZXF1ZXN0EhAKCHByb3ZpZGVyGAEgASgJEg0KBXN0YXRlGAIgASgJEgwKBGNvZGUYAyABKAkSDQoFZXJyb3IYBCABKAkiLgoaQ29tcGxldGVDb25uZWN0aW9uUmVzcG9uc2USEAoIbG9jYXRpb24YASABKAkikgEKEURpc2Nvbm5lY3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSaQoIcHJvdmlkZXIYAiABKAlCV9LzGFMQAUIGZ29vZ2xlQg9nb29nbGVfYnVzaW5lc3NCBG1ldGFCBnRpa3Rva0IHc2hvcGlmeUIIc2VuZGdyaWRCBnphcGllckINY3VzdG9tX2RvbWFpbiLCAQoSRGlzY29ubmVjdFJlc3BvbnNlEowBCgdyZXZva2VkGAEgASgIQnvS8xh3MnVXaGV0aGVyIHRoZSBwcm92aWRlciBjb25maXJtZWQgdGhlIHJldm9jYXRpb24gKGZhbHNlOiBpdCBoYXMgbm9uZSwgb3IgZGlkIG5vdCBhbnN3ZXI7IHRoZSB0b2tlbnMgYXJlIGRlbGV0ZWQgYW55d2F5KS46HdrzGBkKF0ludGVncmF0aW9uRGlzY29ubmVjdGVkIj0KFUdldEFjY2Vzc1Rva2VuUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJIokBChZHZXRBY2Nlc3NUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIZChFyZW1vdGVfYWNjb3VudF9pZBgDIAEoCRIOCgZzY29wZXMYBCADKAkigAIKFENvbm5lY3RBcGlLZXlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSaQoIcHJvdmlkZXIYAiABKAlCV9LzGFMQAUIGZ29vZ2xlQg9nb29nbGVfYnVzaW5lc3NCBG1ldGFCBnRpa3Rva0IHc2hvcGlmeUIIc2VuZGdyaWRCBnphcGllckINY3VzdG9tX2RvbWFpbhJpCgdhcGlfa2V5GAMgASgJQljS8xhUGMgBIAEyTVRoZSBwcm92aWRlcidzIEFQSSBrZXkgKFNlbmRHcmlkOiBTRy7igKYpLCB3aXRoIGF0IGxlYXN0IHRoZSBtYWlsLnNlbmQgc2NvcGUuIk0KFUNvbm5lY3RBcGlLZXlSZXNwb25zZRI0CgtpbnRlZ3JhdGlvbhgBIAEoCzIfLmNyYWZ0ZXIuYWNjb3VudC52MS5JbnRlZ3JhdGlvbiLmAQoaTGlzdFZlcmlmaWVkU2VuZGVyc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRJpCghwcm92aWRlchgCIAEoCUJX0vMYUxABQgZnb29nbGVCD2dvb2dsZV9idXNpbmVzc0IEbWV0YUIGdGlrdG9rQgdzaG9waWZ5QghzZW5kZ3JpZEIGemFwaWVyQg1jdXN0b21fZG9tYWluEkkKBWFmdGVyGAMgASgJQjrS8xg2GBQyMlRoZSBgbmV4dGAgb2YgdGhlIHByZXZpb3VzIHBhZ2U7ICIiIGZvciB0aGUgZmlyc3QuItQBCg5WZXJpZmllZFNlbmRlchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIwCgRuYW1lGAMgASgJQiLS8xgeMhxUaGUgRnJvbSBuYW1lOyAiIiB3aGVuIG5vbmUuEhAKCHJlcGx5X3RvGAQgASgJEk0KCHZlcmlmaWVkGAUgASgIQjvS8xg3MjVmYWxzZTogdGhlIHByb3ZpZGVyIHN0aWxsIHdhaXRzIGZvciBpdHMgdmVyaWZpY2F0aW9uLjoU2vMYEAoOVmVyaWZpZWRTZW5kZXIisQEKG0xpc3RWZXJpZmllZFNlbmRlcnNSZXNwb25zZRIzCgdzZW5kZXJzGAEgAygLMiIuY3JhZnRlci5hY2NvdW50LnYxLlZlcmlmaWVkU2VuZGVyEkYKBG5leHQYAiABKAlCONLzGDQyMlBhc3MgYXMgYGFmdGVyYCBmb3IgdGhlIG5leHQgcGFnZTsgIiIgb24gdGhlIGxhc3QuOhXa8xgRCg9WZXJpZmllZFNlbmRlcnMiSwoUUmVwb3J0UmVmdXNlZFJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIQCghwcm92aWRlchgCIAEoCRINCgVlcnJvchgDIAEoCSInChVSZXBvcnRSZWZ1c2VkUmVzcG9uc2USDgoGbWFya2VkGAEgASgIIjwKFEdldFdlYmhvb2tLZXlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkiKwoVR2V0V2ViaG9va0tleVJlc3BvbnNlEhIKCnB1YmxpY19rZXkYASABKAkyvRIKE0ludGVncmF0aW9uc1NlcnZpY2USoAMKEExpc3RJbnRlZ3JhdGlvbnMSKy5jcmFmdGVyLmFjY291bnQudjEuTGlzdEludGVncmF0aW9uc1JlcXVlc3QaLC5jcmFmdGVyLmFjY291bnQudjEuTGlzdEludGVncmF0aW9uc1Jlc3BvbnNlIrACyvMYqwIyDGludGVncmF0aW9uc0IMSW50ZWdyYXRpb25zSn5UaGUgcHJvamVjdCdzIGludGVncmF0aW9ucyB3aG9zZSBmbGFnIGlzIG9uLCB3aXRoIHdobyBlYWNoIGlzIGNvbm5lY3RlZCBhcywgaXRzIHNjb3Blcywgd2hlbiBpdCBsYXN0IHdvcmtlZCBhbmQgaXRzIGxhc3QgZXJyb3JSaVRva2VucyBhcmUgbmV2ZXIgYW5zd2VyZWQuIGBjb25maWd1cmVkOiBmYWxzZWA6IHRoZSBzZXJ2ZXIgaGFzIG5vIGNsaWVudCBpZCBhbmQgc2VjcmV0IGZvciB0aGF0IHByb3ZpZGVyLmABmgEMcHJvamVjdC5yZWFkChEvYXBpL2ludGVncmF0aW9ucxLKAwoPU3RhcnRDb25uZWN0aW9uEiouY3JhZnRlci5hY2NvdW50LnYxLlN0YXJ0Q29ubmVjdGlvblJlcXVlc3QaKy5jcmFmdGVyLmFjY291bnQudjEuU3RhcnRDb25uZWN0aW9uUmVzcG9uc2Ui3QLK8xjYAkIMSW50ZWdyYXRpb25zSk1TdGFydCBjb25uZWN0aW5nIGFuIGludGVncmF0aW9uOiBhbnN3ZXJzIHRoZSBwcm92aWRlcidzIGF1dGhvcml6ZSBVUkwgdG8gb3BlblKdAVRoZSBwcm92aWRlciBzZW5kcyB0aGUgYnJvd3NlciBiYWNrIHRvIC9hcGkvaW50ZWdyYXRpb25zL3twcm92aWRlcn0vY2FsbGJhY2ssIHdoaWNoIHJlZGlyZWN0cyB0byB0aGUgcmV0dXJuIHBhdGggd2l0aCA/Y29ubmVjdGVkPTxwcm92aWRlcj4gb3IgP2Vycm9yPTxjb2RlPi5gAXoIQ09ORkxJQ1R6EEZFQVRVUkVfRElTQUJMRUSSAQEqmgEQcHJvamVjdC5zZXR0aW5ncxIkL2FwaS9pbnRlZ3JhdGlvbnMve3Byb3ZpZGVyfS9jb25uZWN0EnMKEkNvbXBsZXRlQ29ubmVjdGlvbhItLmNyYWZ0ZXIuYWNjb3VudC52MS5Db21wbGV0ZUNvbm5lY3Rpb25SZXF1ZXN0Gi4uY3JhZnRlci5hY2NvdW50LnYxLkNvbXBsZXRlQ29ubmVjdGlvblJlc3BvbnNlEvkBCgpEaXNjb25uZWN0EiUuY3JhZnRlci5hY2NvdW50LnYxLkRpc2Nvbm5lY3RSZXF1ZXN0GiYuY3JhZnRlci5hY2NvdW50LnYxLkRpc2Nvbm5lY3RSZXNwb25zZSKbAcrzGJYBQgxJbnRlZ3JhdGlvbnNKU0Rpc2Nvbm5lY3QgYW4gaW50ZWdyYXRpb246IHJldm9rZSBpdHMgZ3JhbnQgYXQgdGhlIHByb3ZpZGVyLCB0aGVuIGRlbGV0ZSBpdHMgdG9rZW5zYAGaARBwcm9qZWN0LnNldHRpbmdzKhwvYXBpL2ludGVncmF0aW9ucy97cHJvdmlkZXJ9EmcKDkdldEFjY2Vzc1Rva2VuEikuY3JhZnRlci5hY2NvdW50LnYxLkdldEFjY2Vzc1Rva2VuUmVxdWVzdBoqLmNyYWZ0ZXIuYWNjb3VudC52MS5HZXRBY2Nlc3NUb2tlblJlc3BvbnNlEtwDCg1Db25uZWN0QXBpS2V5EiguY3JhZnRlci5hY2NvdW50LnYxLkNvbm5lY3RBcGlLZXlSZXF1ZXN0GikuY3JhZnRlci5hY2NvdW50LnYxLkNvbm5lY3RBcGlLZXlSZXNwb25zZSL1AsrzGPACMgtpbnRlZ3JhdGlvbkIMSW50ZWdyYXRpb25zSn1Db25uZWN0IGFuIGludGVncmF0aW9uIHdpdGggYW4gQVBJIGtleSAoU2VuZEdyaWQpOiB0aGUga2V5IGlzIGNoZWNrZWQsIHNlYWxlZCwgYW5kIHRoZSBwcm92aWRlcidzIHNpZ25lZCBldmVudCB3ZWJob29rIHNldCB1cFJwVGhlIGtleSBpcyBuZXZlciBhbnN3ZXJlZCBhZ2Fpbi4gQSBrZXkgd2l0aG91dCB0aGUgbWFpbC5zZW5kIHNjb3BlIGlzIHJlZnVzZWQgKDQwMCwgdGhlIHJlYXNvbiBpbiBlcnJvck1lc3NhZ2UpLmABeghDT05GTElDVHoQRkVBVFVSRV9ESVNBQkxFRHoLVU5BVkFJTEFCTEWSAQEqmgEQcHJvamVjdC5zZXR0aW5ncxIgL2FwaS9pbnRlZ3JhdGlvbnMve3Byb3ZpZGVyfS9rZXkSsAIKE0xpc3RWZXJpZmllZFNlbmRlcnMSLi5jcmFmdGVyLmFjY291bnQudjEuTGlzdFZlcmlmaWVkU2VuZGVyc1JlcXVlc3QaLy5jcmFmdGVyLmFjY291bnQudjEuTGlzdFZlcmlmaWVkU2VuZGVyc1Jlc3BvbnNlIrcByvMYsgFCDEludGVncmF0aW9uc0pUVGhlIGNvbm5lY3RlZCBlbWFpbCBwcm92aWRlcidzIHNlbmRlciBpZGVudGl0aWVzICh2ZXJpZmllZCBvciBub3QpLCBhIHBhZ2UgYXQgYSB0aW1lYAF6CENPTkZMSUNUegtVTkFWQUlMQUJMRZoBDHByb2plY3QucmVhZAokL2FwaS9pbnRlZ3JhdGlvbnMve3Byb3ZpZGVyfS9zZW5kZXJzEmQKDVJlcG9ydFJlZnVzZWQSKC5jcmFmdGVyLmFjY291bnQudjEuUmVwb3J0UmVmdXNlZFJlcXVlc3QaKS5jcmFmdGVyLmFjY291bnQudjEuUmVwb3J0UmVmdXNlZFJlc3BvbnNlEmQKDUdldFdlYmhvb2tLZXkSKC5jcmFmdGVyLmFjY291bnQudjEuR2V0V2ViaG9va0tleVJlcXVlc3QaKS5jcmFmdGVyLmFjY291bnQudjEuR2V0V2ViaG9va0tleVJlc3BvbnNlYgZwcm90bzM", [file_crafter_api_v1_rest, file_google_protobuf_timestamp]);
+  fileDesc("CiVjcmFmdGVyL2FjY291bnQvdjEvaW50ZWdyYXRpb25zLnByb3RvEhJjcmFmdGVyLmFjY291bnQudjEi6QcKCkNvbm5lY3Rpb24SjAEKBXN0YXRlGAEgASgJQn3S8xh5Mk1uZWVkc19yZWNvbm5lY3Rpbmc6IHRoZSBwcm92aWRlciByZWZ1c2VkIHRvIHJlZnJlc2ggdGhlIGdyYW50OyBjb25uZWN0IGFnYWluLkIJY29ubmVjdGVkQhJuZWVkc19yZWNvbm5lY3RpbmdaCWNvbm5lY3RlZBJUChFyZW1vdGVfYWNjb3VudF9pZBgCIAEoCUI50vMYNTIzVGhlIHByb3ZpZGVyJ3MgaWQgb2YgdGhlIGNvbm5lY3RlZCBhY2NvdW50IG9yIHBhZ2UuElwKE3JlbW90ZV9hY2NvdW50X25hbWUYAyABKAlCP9LzGDsyOVdobyBpdCBpcyBjb25uZWN0ZWQgYXMgKHRoZSByZW1vdGUgYWNjb3VudCBvciBwYWdlIG5hbWUpLhI1CgZzY29wZXMYBCADKAlCJdLzGCEyH1doYXQgaXQgbWF5IGRvIGF0IHRoZSBwcm92aWRlci4SMAoMY29ubmVjdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJuCg5sYXN0X3dvcmtlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCOtLzGDYyNFdoZW4gYSBjYWxsIHRocm91Z2ggaXQgbGFzdCB3b3JrZWQ7IG51bGwgd2hlbiBuZXZlci4SRAoKbGFzdF9lcnJvchgHIAEoCUIw0vMYLDIqVGhlIHByb3ZpZGVyJ3MgbGFzdCByZWZ1c2FsOyAiIiB3aGVuIG5vbmUuEpUBCgd3ZWJob29rGAggASgLMiAuY3JhZnRlci5hY2NvdW50LnYxLkV2ZW50V2ViaG9va0Ji0vMYXjJaVGhlIHByb3ZpZGVyJ3MgZXZlbnQgd2ViaG9vayB0byB0aGlzIHByb2plY3QgKFNlbmRHcmlkKTsgYWJzZW50IGZvciBwcm92aWRlcnMgd2l0aG91dCBvbmUuOAESigEKBXN5bmNzGAkgAygLMiIuY3JhZnRlci5hY2NvdW50LnYxLkNvbm5lY3Rpb25TeW5jQlfS8xhTMlFUaGUgbGFzdCBpbXBvcnQgb2YgZWFjaCBwYXJ0IChTaG9waWZ5OiBwcm9kdWN0cywgY3VzdG9tZXJzKTsgZW1wdHkgd2hlbiBub25lIHJhbi46VNrzGFAKFUludGVncmF0aW9uQ29ubmVjdGlvbhI3QSBwcm9qZWN0J3MgY29ubmVjdGlvbiB0byBhIHByb3ZpZGVyOyBuZXZlciBpdHMgdG9rZW5zLiLhAgoMRXZlbnRXZWJob29rEoABCgVzdGF0ZRgBIAEoCUJx0vMYbTJTYWN0aXZlOiBzZXQgdXAgYW5kIHNpZ25lZDsgZmFpbGVkOiBub3Qgc2V0IHVwIChzZWUgZXJyb3IpLCBldmVudHMgZG8gbm90IGNvbWUgYmFjay5CBmFjdGl2ZUIGZmFpbGVkWgZmYWlsZWQSNwoDdXJsGAIgASgJQirS8xgmMiRXaGVyZSB0aGUgcHJvdmlkZXIgcG9zdHMgdGhlIGV2ZW50cy4SOgoFZXJyb3IYAyABKAlCK9LzGCcyJVdoeSBpdCBpcyBub3Qgc2V0IHVwOyAiIiB3aGVuIGFjdGl2ZS46WdrzGFUKF0ludGVncmF0aW9uRXZlbnRXZWJob29rEjpUaGUgcHJvdmlkZXIncyBzaWduZWQgZXZlbnQgd2ViaG9vaywgYXMgc2V0IHVwIG9uIGNvbm5lY3QuIsACCg5Db25uZWN0aW9uU3luYxIxCgRwYXJ0GAEgASgJQiPS8xgfQghwcm9kdWN0c0IJY3VzdG9tZXJzWghwcm9kdWN0cxIvCgtmaW5pc2hlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASRQoIaW1wb3J0ZWQYAyABKAVCM9LzGC8yLUhvdyBtYW55IGl0ZW1zIHRoZSBpbXBvcnQgY3JlYXRlZCBvciB1cGRhdGVkLhI5CgVlcnJvchgEIAEoCUIq0vMYJjIkV2h5IGl0IHN0b3BwZWQ7ICIiIHdoZW4gaXQgZmluaXNoZWQuOkja8xhECg9JbnRlZ3JhdGlvblN5bmMSMVRoZSBsYXN0IGltcG9ydCBvZiBvbmUgcGFydCBvZiBhIGNvbm5lY3RlZCBzdG9yZS4iyAQKC0ludGVncmF0aW9uEm8KCHByb3ZpZGVyGAEgASgJQl3S8xhZQgZnb29nbGVCD2dvb2dsZV9idXNpbmVzc0IEbWV0YUIGdGlrdG9rQgdzaG9waWZ5QghzZW5kZ3JpZEIGemFwaWVyQg1jdXN0b21fZG9tYWluWgZnb29nbGUSDQoFdGl0bGUYAiABKAkSrgEKBGtpbmQYAyABKAlCnwHS8xiaATJhb2F1dGgyOiBjb25uZWN0ZWQgaGVyZSB0aHJvdWdoIHRoZSBwcm92aWRlcidzIGNvbnNlbnQgc2NyZWVuOyB0aGUgb3RoZXJzIGNvbWUgaW4gYSBsYXRlciByZWxlYXNlLkIGb2F1dGgyQgpzaG9wX29hdXRoQgdhcGlfa2V5Qgh3ZWJob29rc0IGZG9tYWluWgZvYXV0aDISWQoKY29uZmlndXJlZBgEIAEoCEJF0vMYQTI/ZmFsc2U6IG5vdCBjb25maWd1cmVkIG9uIHRoaXMgc2VydmVyIChubyBjbGllbnQgaWQgYW5kIHNlY3JldCkuElYKCmNvbm5lY3Rpb24YBSABKAsyHi5jcmFmdGVyLmFjY291bnQudjEuQ29ubmVjdGlvbkIi0vMYHjIaQWJzZW50IHdoZW4gbm90IGNvbm5lY3RlZC44ATpV2vMYUQoLSW50ZWdyYXRpb24SQk9uZSBpbnRlZ3JhdGlvbiBvZiBzcGVjIHNlY3Rpb24gMSB3aG9zZSBmbGFnIGlzIG9uIGZvciB0aGUgY2FsbGVyLiItChdMaXN0SW50ZWdyYXRpb25zUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIlEKGExpc3RJbnRlZ3JhdGlvbnNSZXNwb25zZRI1CgxpbnRlZ3JhdGlvbnMYASADKAsyHy5jcmFmdGVyLmFjY291bnQudjEuSW50ZWdyYXRpb24i2QIKFlN0YXJ0Q29ubmVjdGlvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRJpCghwcm92aWRlchgCIAEoCUJX0vMYUxABQgZnb29nbGVCD2dvb2dsZV9idXNpbmVzc0IEbWV0YUIGdGlrdG9rQgdzaG9waWZ5QghzZW5kZ3JpZEIGemFwaWVyQg1jdXN0b21fZG9tYWluEmsKC3JldHVybl9wYXRoGAMgASgJQlbS8xhSGIAEMk1BIGRhc2hib2FyZCBwYXRoICgvYXBwL+KApikgdG8gcmV0dXJuIHRvOyBkZWZhdWx0IC9hcHAvc2V0dGluZ3MvaW50ZWdyYXRpb25zLhJTCgRzaG9wGAQgASgJQkXS8xhBGP8BMjxTaG9waWZ5IG9ubHk6IHRoZSBzdG9yZSdzIGRvbWFpbiwgdGhlaXItc3RvcmUubXlzaG9waWZ5LmNvbS4ijAEKF1N0YXJ0Q29ubmVjdGlvblJlc3BvbnNlElEKDWF1dGhvcml6ZV91cmwYASABKAlCOtLzGDYyNFRoZSBwcm92aWRlcidzIGF1dGhvcml6ZSBVUkwgdG8gb3BlbiBpbiB0aGUgYnJvd3Nlci46HtrzGBoKGEludGVncmF0aW9uQXV0aG9yaXphdGlvbiJsChlDb21wbGV0ZUNvbm5lY3Rpb25SZXF1ZXN0EhAKCHByb3ZpZGVyGAEgASgJEg0KBXN0YXRlGAIgASgJEgwKBGNvZGUYAyABKAkSDQoFZXJyb3IYBCABKAkSEQoJcmF3X3F1ZXJ5GAUgASgJIi4KGkNvbXBsZXRlQ29ubmVjdGlvblJlc3BvbnNlEhAKCGxvY2F0aW9uGAEgASgJIpIBChFEaXNjb25uZWN0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEmkKCHByb3ZpZGVyGAIgASgJQlfS8xhTEAFCBmdvb2dsZUIPZ29vZ2xlX2J1c2luZXNzQgRtZXRhQgZ0aWt0b2tCB3Nob3BpZnlCCHNlbmRncmlkQgZ6YXBpZXJCDWN1c3RvbV9kb21haW4iwgEKEkRpc2Nvbm5lY3RSZXNwb25zZRKMAQoHcmV2b2tlZBgBIAEoCEJ70vMYdzJ1V2hldGhlciB0aGUgcHJvdmlkZXIgY29uZmlybWVkIHRoZSByZXZvY2F0aW9uIChmYWxzZTogaXQgaGFzIG5vbmUsIG9yIGRpZCBub3QgYW5zd2VyOyB0aGUgdG9rZW5zIGFyZSBkZWxldGVkIGFueXdheSkuOh3a8xgZChdJbnRlZ3JhdGlvbkRpc2Nvbm5lY3RlZCI9ChVHZXRBY2Nlc3NUb2tlblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIQCghwcm92aWRlchgCIAEoCSKJAQoWR2V0QWNjZXNzVG9rZW5SZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGQoRcmVtb3RlX2FjY291bnRfaWQYAyABKAkSDgoGc2NvcGVzGAQgAygJIoACChRDb25uZWN0QXBpS2V5UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEmkKCHByb3ZpZGVyGAIgASgJQlfS8xhTEAFCBmdvb2dsZUIPZ29vZ2xlX2J1c2luZXNzQgRtZXRhQgZ0aWt0b2tCB3Nob3BpZnlCCHNlbmRncmlkQgZ6YXBpZXJCDWN1c3RvbV9kb21haW4SaQoHYXBpX2tleRgDIAEoCUJY0vMYVBjIASABMk1UaGUgcHJvdmlkZXIncyBBUEkga2V5IChTZW5kR3JpZDogU0cu4oCmKSwgd2l0aCBhdCBsZWFzdCB0aGUgbWFpbC5zZW5kIHNjb3BlLiJNChVDb25uZWN0QXBpS2V5UmVzcG9uc2USNAoLaW50ZWdyYXRpb24YASABKAsyHy5jcmFmdGVyLmFjY291bnQudjEuSW50ZWdyYXRpb24i5gEKGkxpc3RWZXJpZmllZFNlbmRlcnNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSaQoIcHJvdmlkZXIYAiABKAlCV9LzGFMQAUIGZ29vZ2xlQg9nb29nbGVfYnVzaW5lc3NCBG1ldGFCBnRpa3Rva0IHc2hvcGlmeUIIc2VuZGdyaWRCBnphcGllckINY3VzdG9tX2RvbWFpbhJJCgVhZnRlchgDIAEoCUI60vMYNhgUMjJUaGUgYG5leHRgIG9mIHRoZSBwcmV2aW91cyBwYWdlOyAiIiBmb3IgdGhlIGZpcnN0LiLUAQoOVmVyaWZpZWRTZW5kZXISCgoCaWQYASABKAkSDQoFZW1haWwYAiABKAkSMAoEbmFtZRgDIAEoCUIi0vMYHjIcVGhlIEZyb20gbmFtZTsgIiIgd2hlbiBub25lLhIQCghyZXBseV90bxgEIAEoCRJNCgh2ZXJpZmllZBgFIAEoCEI70vMYNzI1ZmFsc2U6IHRoZSBwcm92aWRlciBzdGlsbCB3YWl0cyBmb3IgaXRzIHZlcmlmaWNhdGlvbi46FNrzGBAKDlZlcmlmaWVkU2VuZGVyIrEBChtMaXN0VmVyaWZpZWRTZW5kZXJzUmVzcG9uc2USMwoHc2VuZGVycxgBIAMoCzIiLmNyYWZ0ZXIuYWNjb3VudC52MS5WZXJpZmllZFNlbmRlchJGCgRuZXh0GAIgASgJQjjS8xg0MjJQYXNzIGFzIGBhZnRlcmAgZm9yIHRoZSBuZXh0IHBhZ2U7ICIiIG9uIHRoZSBsYXN0LjoV2vMYEQoPVmVyaWZpZWRTZW5kZXJzIksKFFJlcG9ydFJlZnVzZWRSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkSDQoFZXJyb3IYAyABKAkiJwoVUmVwb3J0UmVmdXNlZFJlc3BvbnNlEg4KBm1hcmtlZBgBIAEoCCI8ChRHZXRXZWJob29rS2V5UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJIisKFUdldFdlYmhvb2tLZXlSZXNwb25zZRISCgpwdWJsaWNfa2V5GAEgASgJIpYBChVTeW5jQ29ubmVjdGlvblJlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRJpCghwcm92aWRlchgCIAEoCUJX0vMYUxABQgZnb29nbGVCD2dvb2dsZV9idXNpbmVzc0IEbWV0YUIGdGlrdG9rQgdzaG9waWZ5QghzZW5kZ3JpZEIGemFwaWVyQg1jdXN0b21fZG9tYWluImoKFlN5bmNDb25uZWN0aW9uUmVzcG9uc2USMAoMcmVxdWVzdGVkX2F0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDoe2vMYGgoYSW50ZWdyYXRpb25TeW5jUmVxdWVzdGVkIoQBChxSZWNlaXZlU2hvcGlmeVdlYmhvb2tSZXF1ZXN0Eg0KBXRvcGljGAEgASgJEhMKC3Nob3BfZG9tYWluGAIgASgJEhIKCndlYmhvb2tfaWQYAyABKAkSEAoIZXZlbnRfaWQYBCABKAkSDAoEaG1hYxgFIAEoCRIMCgRib2R5GAYgASgMIi4KHVJlY2VpdmVTaG9waWZ5V2ViaG9va1Jlc3BvbnNlEg0KBWZpcnN0GAEgASgIImgKEVJlcG9ydFN5bmNSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkSDAoEcGFydBgDIAEoCRIQCghpbXBvcnRlZBgEIAEoBRINCgVlcnJvchgFIAEoCSIUChJSZXBvcnRTeW5jUmVzcG9uc2UypRcKE0ludGVncmF0aW9uc1NlcnZpY2USoAMKEExpc3RJbnRlZ3JhdGlvbnMSKy5jcmFmdGVyLmFjY291bnQudjEuTGlzdEludGVncmF0aW9uc1JlcXVlc3QaLC5jcmFmdGVyLmFjY291bnQudjEuTGlzdEludGVncmF0aW9uc1Jlc3BvbnNlIrACyvMYqwIyDGludGVncmF0aW9uc0IMSW50ZWdyYXRpb25zSn5UaGUgcHJvamVjdCdzIGludGVncmF0aW9ucyB3aG9zZSBmbGFnIGlzIG9uLCB3aXRoIHdobyBlYWNoIGlzIGNvbm5lY3RlZCBhcywgaXRzIHNjb3Blcywgd2hlbiBpdCBsYXN0IHdvcmtlZCBhbmQgaXRzIGxhc3QgZXJyb3JSaVRva2VucyBhcmUgbmV2ZXIgYW5zd2VyZWQuIGBjb25maWd1cmVkOiBmYWxzZWA6IHRoZSBzZXJ2ZXIgaGFzIG5vIGNsaWVudCBpZCBhbmQgc2VjcmV0IGZvciB0aGF0IHByb3ZpZGVyLmABmgEMcHJvamVjdC5yZWFkChEvYXBpL2ludGVncmF0aW9ucxLKAwoPU3RhcnRDb25uZWN0aW9uEiouY3JhZnRlci5hY2NvdW50LnYxLlN0YXJ0Q29ubmVjdGlvblJlcXVlc3QaKy5jcmFmdGVyLmFjY291bnQudjEuU3RhcnRDb25uZWN0aW9uUmVzcG9uc2Ui3QLK8xjYAkIMSW50ZWdyYXRpb25zSk1TdGFydCBjb25uZWN0aW5nIGFuIGludGVncmF0aW9uOiBhbnN3ZXJzIHRoZSBwcm92aWRlcidzIGF1dGhvcml6ZSBVUkwgdG8gb3BlblKdAVRoZSBwcm92aWRlciBzZW5kcyB0aGUgYnJvd3NlciBiYWNrIHRvIC9hcGkvaW50ZWdyYXRpb25zL3twcm92aWRlcn0vY2FsbGJhY2ssIHdoaWNoIHJlZGlyZWN0cyB0byB0aGUgcmV0dXJuIHBhdGggd2l0aCA/Y29ubmVjdGVkPTxwcm92aWRlcj4gb3IgP2Vycm9yPTxjb2RlPi5gAXoIQ09ORkxJQ1R6EEZFQVRVUkVfRElTQUJMRUSSAQEqmgEQcHJvamVjdC5zZXR0aW5ncxIkL2FwaS9pbnRlZ3JhdGlvbnMve3Byb3ZpZGVyfS9jb25uZWN0EnMKEkNvbXBsZXRlQ29ubmVjdGlvbhItLmNyYWZ0ZXIuYWNjb3VudC52MS5Db21wbGV0ZUNvbm5lY3Rpb25SZXF1ZXN0Gi4uY3JhZnRlci5hY2NvdW50LnYxLkNvbXBsZXRlQ29ubmVjdGlvblJlc3BvbnNlEvkBCgpEaXNjb25uZWN0EiUuY3JhZnRlci5hY2NvdW50LnYxLkRpc2Nvbm5lY3RSZXF1ZXN0GiYuY3JhZnRlci5hY2NvdW50LnYxLkRpc2Nvbm5lY3RSZXNwb25zZSKbAcrzGJYBQgxJbnRlZ3JhdGlvbnNKU0Rpc2Nvbm5lY3QgYW4gaW50ZWdyYXRpb246IHJldm9rZSBpdHMgZ3JhbnQgYXQgdGhlIHByb3ZpZGVyLCB0aGVuIGRlbGV0ZSBpdHMgdG9rZW5zYAGaARBwcm9qZWN0LnNldHRpbmdzKhwvYXBpL2ludGVncmF0aW9ucy97cHJvdmlkZXJ9EooDCg5TeW5jQ29ubmVjdGlvbhIpLmNyYWZ0ZXIuYWNjb3VudC52MS5TeW5jQ29ubmVjdGlvblJlcXVlc3QaKi5jcmFmdGVyLmFjY291bnQudjEuU3luY0Nvbm5lY3Rpb25SZXNwb25zZSKgAsrzGJsCQgxJbnRlZ3JhdGlvbnNKYEltcG9ydCB0aGUgY29ubmVjdGVkIHN0b3JlIGFnYWluIChTaG9waWZ5OiBpdHMgcHJvZHVjdHMgYXMgb2ZmZXJpbmdzLCBpdHMgY3VzdG9tZXJzIGFzIGNvbnRhY3RzKVJjQW5zd2VycyBhdCBvbmNlOyB0aGUgaW1wb3J0IHJ1bnMgaW4gdGhlIGJhY2tncm91bmQgYW5kIGl0cyBvdXRjb21lIHNob3dzIGluIHRoZSBjb25uZWN0aW9uJ3Mgc3luY3MuYAF6CENPTkZMSUNUkgEBKpoBEHByb2plY3Quc2V0dGluZ3MSIS9hcGkvaW50ZWdyYXRpb25zL3twcm92aWRlcn0vc3luYxJ8ChVSZWNlaXZlU2hvcGlmeVdlYmhvb2sSMC5jcmFmdGVyLmFjY291bnQudjEuUmVjZWl2ZVNob3BpZnlXZWJob29rUmVxdWVzdBoxLmNyYWZ0ZXIuYWNjb3VudC52MS5SZWNlaXZlU2hvcGlmeVdlYmhvb2tSZXNwb25zZRJbCgpSZXBvcnRTeW5jEiUuY3JhZnRlci5hY2NvdW50LnYxLlJlcG9ydFN5bmNSZXF1ZXN0GiYuY3JhZnRlci5hY2NvdW50LnYxLlJlcG9ydFN5bmNSZXNwb25zZRJnCg5HZXRBY2Nlc3NUb2tlbhIpLmNyYWZ0ZXIuYWNjb3VudC52MS5HZXRBY2Nlc3NUb2tlblJlcXVlc3QaKi5jcmFmdGVyLmFjY291bnQudjEuR2V0QWNjZXNzVG9rZW5SZXNwb25zZRLcAwoNQ29ubmVjdEFwaUtleRIoLmNyYWZ0ZXIuYWNjb3VudC52MS5Db25uZWN0QXBpS2V5UmVxdWVzdBopLmNyYWZ0ZXIuYWNjb3VudC52MS5Db25uZWN0QXBpS2V5UmVzcG9uc2Ui9QLK8xjwAjILaW50ZWdyYXRpb25CDEludGVncmF0aW9uc0p9Q29ubmVjdCBhbiBpbnRlZ3JhdGlvbiB3aXRoIGFuIEFQSSBrZXkgKFNlbmRHcmlkKTogdGhlIGtleSBpcyBjaGVja2VkLCBzZWFsZWQsIGFuZCB0aGUgcHJvdmlkZXIncyBzaWduZWQgZXZlbnQgd2ViaG9vayBzZXQgdXBScFRoZSBrZXkgaXMgbmV2ZXIgYW5zd2VyZWQgYWdhaW4uIEEga2V5IHdpdGhvdXQgdGhlIG1haWwuc2VuZCBzY29wZSBpcyByZWZ1c2VkICg0MDAsIHRoZSByZWFzb24gaW4gZXJyb3JNZXNzYWdlKS5gAXoIQ09ORkxJQ1R6EEZFQVRVUkVfRElTQUJMRUR6C1VOQVZBSUxBQkxFkgEBKpoBEHByb2plY3Quc2V0dGluZ3MSIC9hcGkvaW50ZWdyYXRpb25zL3twcm92aWRlcn0va2V5ErACChNMaXN0VmVyaWZpZWRTZW5kZXJzEi4uY3JhZnRlci5hY2NvdW50LnYxLkxpc3RWZXJpZmllZFNlbmRlcnNSZXF1ZXN0Gi8uY3JhZnRlci5hY2NvdW50LnYxLkxpc3RWZXJpZmllZFNlbmRlcnNSZXNwb25zZSK3AcrzGLIBQgxJbnRlZ3JhdGlvbnNKVFRoZSBjb25uZWN0ZWQgZW1haWwgcHJvdmlkZXIncyBzZW5kZXIgaWRlbnRpdGllcyAodmVyaWZpZWQgb3Igbm90KSwgYSBwYWdlIGF0IGEgdGltZWABeghDT05GTElDVHoLVU5BVkFJTEFCTEWaAQxwcm9qZWN0LnJlYWQKJC9hcGkvaW50ZWdyYXRpb25zL3twcm92aWRlcn0vc2VuZGVycxJkCg1SZXBvcnRSZWZ1c2VkEiguY3JhZnRlci5hY2NvdW50LnYxLlJlcG9ydFJlZnVzZWRSZXF1ZXN0GikuY3JhZnRlci5hY2NvdW50LnYxLlJlcG9ydFJlZnVzZWRSZXNwb25zZRJkCg1HZXRXZWJob29rS2V5EiguY3JhZnRlci5hY2NvdW50LnYxLkdldFdlYmhvb2tLZXlSZXF1ZXN0GikuY3JhZnRlci5hY2NvdW50LnYxLkdldFdlYmhvb2tLZXlSZXNwb25zZWIGcHJvdG8z", [file_crafter_api_v1_rest, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.account.v1.Connection
@@ -60,6 +60,11 @@ export type Connection = Message<"crafter.account.v1.Connection"> & {
    * @generated from field: crafter.account.v1.EventWebhook webhook = 8;
    */
   webhook?: EventWebhook | undefined;
+
+  /**
+   * @generated from field: repeated crafter.account.v1.ConnectionSync syncs = 9;
+   */
+  syncs: ConnectionSync[];
 };
 
 /**
@@ -95,6 +100,40 @@ export type EventWebhook = Message<"crafter.account.v1.EventWebhook"> & {
  */
 export const EventWebhookSchema: GenMessage<EventWebhook> = /*@__PURE__*/
   messageDesc(file_crafter_account_v1_integrations, 1);
+
+/**
+ * @generated from message crafter.account.v1.ConnectionSync
+ */
+export type ConnectionSync = Message<"crafter.account.v1.ConnectionSync"> & {
+  /**
+   * products | customers
+   *
+   * @generated from field: string part = 1;
+   */
+  part: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp finished_at = 2;
+   */
+  finishedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: int32 imported = 3;
+   */
+  imported: number;
+
+  /**
+   * @generated from field: string error = 4;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message crafter.account.v1.ConnectionSync.
+ * Use `create(ConnectionSyncSchema)` to create a new message.
+ */
+export const ConnectionSyncSchema: GenMessage<ConnectionSync> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 2);
 
 /**
  * @generated from message crafter.account.v1.Integration
@@ -133,7 +172,7 @@ export type Integration = Message<"crafter.account.v1.Integration"> & {
  * Use `create(IntegrationSchema)` to create a new message.
  */
 export const IntegrationSchema: GenMessage<Integration> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 2);
+  messageDesc(file_crafter_account_v1_integrations, 3);
 
 /**
  * @generated from message crafter.account.v1.ListIntegrationsRequest
@@ -150,7 +189,7 @@ export type ListIntegrationsRequest = Message<"crafter.account.v1.ListIntegratio
  * Use `create(ListIntegrationsRequestSchema)` to create a new message.
  */
 export const ListIntegrationsRequestSchema: GenMessage<ListIntegrationsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 3);
+  messageDesc(file_crafter_account_v1_integrations, 4);
 
 /**
  * @generated from message crafter.account.v1.ListIntegrationsResponse
@@ -167,7 +206,7 @@ export type ListIntegrationsResponse = Message<"crafter.account.v1.ListIntegrati
  * Use `create(ListIntegrationsResponseSchema)` to create a new message.
  */
 export const ListIntegrationsResponseSchema: GenMessage<ListIntegrationsResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 4);
+  messageDesc(file_crafter_account_v1_integrations, 5);
 
 /**
  * @generated from message crafter.account.v1.StartConnectionRequest
@@ -187,6 +226,11 @@ export type StartConnectionRequest = Message<"crafter.account.v1.StartConnection
    * @generated from field: string return_path = 3;
    */
   returnPath: string;
+
+  /**
+   * @generated from field: string shop = 4;
+   */
+  shop: string;
 };
 
 /**
@@ -194,7 +238,7 @@ export type StartConnectionRequest = Message<"crafter.account.v1.StartConnection
  * Use `create(StartConnectionRequestSchema)` to create a new message.
  */
 export const StartConnectionRequestSchema: GenMessage<StartConnectionRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 5);
+  messageDesc(file_crafter_account_v1_integrations, 6);
 
 /**
  * @generated from message crafter.account.v1.StartConnectionResponse
@@ -211,7 +255,7 @@ export type StartConnectionResponse = Message<"crafter.account.v1.StartConnectio
  * Use `create(StartConnectionResponseSchema)` to create a new message.
  */
 export const StartConnectionResponseSchema: GenMessage<StartConnectionResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 6);
+  messageDesc(file_crafter_account_v1_integrations, 7);
 
 /**
  * @generated from message crafter.account.v1.CompleteConnectionRequest
@@ -238,6 +282,13 @@ export type CompleteConnectionRequest = Message<"crafter.account.v1.CompleteConn
    * @generated from field: string error = 4;
    */
   error: string;
+
+  /**
+   * The callback's whole query string, as received (Shopify signs every parameter with `hmac`).
+   *
+   * @generated from field: string raw_query = 5;
+   */
+  rawQuery: string;
 };
 
 /**
@@ -245,7 +296,7 @@ export type CompleteConnectionRequest = Message<"crafter.account.v1.CompleteConn
  * Use `create(CompleteConnectionRequestSchema)` to create a new message.
  */
 export const CompleteConnectionRequestSchema: GenMessage<CompleteConnectionRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 7);
+  messageDesc(file_crafter_account_v1_integrations, 8);
 
 /**
  * @generated from message crafter.account.v1.CompleteConnectionResponse
@@ -264,7 +315,7 @@ export type CompleteConnectionResponse = Message<"crafter.account.v1.CompleteCon
  * Use `create(CompleteConnectionResponseSchema)` to create a new message.
  */
 export const CompleteConnectionResponseSchema: GenMessage<CompleteConnectionResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 8);
+  messageDesc(file_crafter_account_v1_integrations, 9);
 
 /**
  * @generated from message crafter.account.v1.DisconnectRequest
@@ -286,7 +337,7 @@ export type DisconnectRequest = Message<"crafter.account.v1.DisconnectRequest"> 
  * Use `create(DisconnectRequestSchema)` to create a new message.
  */
 export const DisconnectRequestSchema: GenMessage<DisconnectRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 9);
+  messageDesc(file_crafter_account_v1_integrations, 10);
 
 /**
  * @generated from message crafter.account.v1.DisconnectResponse
@@ -303,7 +354,7 @@ export type DisconnectResponse = Message<"crafter.account.v1.DisconnectResponse"
  * Use `create(DisconnectResponseSchema)` to create a new message.
  */
 export const DisconnectResponseSchema: GenMessage<DisconnectResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 10);
+  messageDesc(file_crafter_account_v1_integrations, 11);
 
 /**
  * @generated from message crafter.account.v1.GetAccessTokenRequest
@@ -325,7 +376,7 @@ export type GetAccessTokenRequest = Message<"crafter.account.v1.GetAccessTokenRe
  * Use `create(GetAccessTokenRequestSchema)` to create a new message.
  */
 export const GetAccessTokenRequestSchema: GenMessage<GetAccessTokenRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 11);
+  messageDesc(file_crafter_account_v1_integrations, 12);
 
 /**
  * @generated from message crafter.account.v1.GetAccessTokenResponse
@@ -357,7 +408,7 @@ export type GetAccessTokenResponse = Message<"crafter.account.v1.GetAccessTokenR
  * Use `create(GetAccessTokenResponseSchema)` to create a new message.
  */
 export const GetAccessTokenResponseSchema: GenMessage<GetAccessTokenResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 12);
+  messageDesc(file_crafter_account_v1_integrations, 13);
 
 /**
  * @generated from message crafter.account.v1.ConnectApiKeyRequest
@@ -384,7 +435,7 @@ export type ConnectApiKeyRequest = Message<"crafter.account.v1.ConnectApiKeyRequ
  * Use `create(ConnectApiKeyRequestSchema)` to create a new message.
  */
 export const ConnectApiKeyRequestSchema: GenMessage<ConnectApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 13);
+  messageDesc(file_crafter_account_v1_integrations, 14);
 
 /**
  * @generated from message crafter.account.v1.ConnectApiKeyResponse
@@ -401,7 +452,7 @@ export type ConnectApiKeyResponse = Message<"crafter.account.v1.ConnectApiKeyRes
  * Use `create(ConnectApiKeyResponseSchema)` to create a new message.
  */
 export const ConnectApiKeyResponseSchema: GenMessage<ConnectApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 14);
+  messageDesc(file_crafter_account_v1_integrations, 15);
 
 /**
  * @generated from message crafter.account.v1.ListVerifiedSendersRequest
@@ -428,7 +479,7 @@ export type ListVerifiedSendersRequest = Message<"crafter.account.v1.ListVerifie
  * Use `create(ListVerifiedSendersRequestSchema)` to create a new message.
  */
 export const ListVerifiedSendersRequestSchema: GenMessage<ListVerifiedSendersRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 15);
+  messageDesc(file_crafter_account_v1_integrations, 16);
 
 /**
  * @generated from message crafter.account.v1.VerifiedSender
@@ -465,7 +516,7 @@ export type VerifiedSender = Message<"crafter.account.v1.VerifiedSender"> & {
  * Use `create(VerifiedSenderSchema)` to create a new message.
  */
 export const VerifiedSenderSchema: GenMessage<VerifiedSender> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 16);
+  messageDesc(file_crafter_account_v1_integrations, 17);
 
 /**
  * @generated from message crafter.account.v1.ListVerifiedSendersResponse
@@ -487,7 +538,7 @@ export type ListVerifiedSendersResponse = Message<"crafter.account.v1.ListVerifi
  * Use `create(ListVerifiedSendersResponseSchema)` to create a new message.
  */
 export const ListVerifiedSendersResponseSchema: GenMessage<ListVerifiedSendersResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 17);
+  messageDesc(file_crafter_account_v1_integrations, 18);
 
 /**
  * @generated from message crafter.account.v1.ReportRefusedRequest
@@ -516,7 +567,7 @@ export type ReportRefusedRequest = Message<"crafter.account.v1.ReportRefusedRequ
  * Use `create(ReportRefusedRequestSchema)` to create a new message.
  */
 export const ReportRefusedRequestSchema: GenMessage<ReportRefusedRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 18);
+  messageDesc(file_crafter_account_v1_integrations, 19);
 
 /**
  * @generated from message crafter.account.v1.ReportRefusedResponse
@@ -535,7 +586,7 @@ export type ReportRefusedResponse = Message<"crafter.account.v1.ReportRefusedRes
  * Use `create(ReportRefusedResponseSchema)` to create a new message.
  */
 export const ReportRefusedResponseSchema: GenMessage<ReportRefusedResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 19);
+  messageDesc(file_crafter_account_v1_integrations, 20);
 
 /**
  * @generated from message crafter.account.v1.GetWebhookKeyRequest
@@ -557,7 +608,7 @@ export type GetWebhookKeyRequest = Message<"crafter.account.v1.GetWebhookKeyRequ
  * Use `create(GetWebhookKeyRequestSchema)` to create a new message.
  */
 export const GetWebhookKeyRequestSchema: GenMessage<GetWebhookKeyRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 20);
+  messageDesc(file_crafter_account_v1_integrations, 21);
 
 /**
  * @generated from message crafter.account.v1.GetWebhookKeyResponse
@@ -576,7 +627,161 @@ export type GetWebhookKeyResponse = Message<"crafter.account.v1.GetWebhookKeyRes
  * Use `create(GetWebhookKeyResponseSchema)` to create a new message.
  */
 export const GetWebhookKeyResponseSchema: GenMessage<GetWebhookKeyResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_account_v1_integrations, 21);
+  messageDesc(file_crafter_account_v1_integrations, 22);
+
+/**
+ * @generated from message crafter.account.v1.SyncConnectionRequest
+ */
+export type SyncConnectionRequest = Message<"crafter.account.v1.SyncConnectionRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+};
+
+/**
+ * Describes the message crafter.account.v1.SyncConnectionRequest.
+ * Use `create(SyncConnectionRequestSchema)` to create a new message.
+ */
+export const SyncConnectionRequestSchema: GenMessage<SyncConnectionRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 23);
+
+/**
+ * @generated from message crafter.account.v1.SyncConnectionResponse
+ */
+export type SyncConnectionResponse = Message<"crafter.account.v1.SyncConnectionResponse"> & {
+  /**
+   * @generated from field: google.protobuf.Timestamp requested_at = 1;
+   */
+  requestedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.account.v1.SyncConnectionResponse.
+ * Use `create(SyncConnectionResponseSchema)` to create a new message.
+ */
+export const SyncConnectionResponseSchema: GenMessage<SyncConnectionResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 24);
+
+/**
+ * @generated from message crafter.account.v1.ReceiveShopifyWebhookRequest
+ */
+export type ReceiveShopifyWebhookRequest = Message<"crafter.account.v1.ReceiveShopifyWebhookRequest"> & {
+  /**
+   * @generated from field: string topic = 1;
+   */
+  topic: string;
+
+  /**
+   * @generated from field: string shop_domain = 2;
+   */
+  shopDomain: string;
+
+  /**
+   * @generated from field: string webhook_id = 3;
+   */
+  webhookId: string;
+
+  /**
+   * @generated from field: string event_id = 4;
+   */
+  eventId: string;
+
+  /**
+   * X-Shopify-Hmac-Sha256, base64.
+   *
+   * @generated from field: string hmac = 5;
+   */
+  hmac: string;
+
+  /**
+   * The raw body, byte for byte as received.
+   *
+   * @generated from field: bytes body = 6;
+   */
+  body: Uint8Array;
+};
+
+/**
+ * Describes the message crafter.account.v1.ReceiveShopifyWebhookRequest.
+ * Use `create(ReceiveShopifyWebhookRequestSchema)` to create a new message.
+ */
+export const ReceiveShopifyWebhookRequestSchema: GenMessage<ReceiveShopifyWebhookRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 25);
+
+/**
+ * @generated from message crafter.account.v1.ReceiveShopifyWebhookResponse
+ */
+export type ReceiveShopifyWebhookResponse = Message<"crafter.account.v1.ReceiveShopifyWebhookResponse"> & {
+  /**
+   * false: this webhook id was received before (nothing done again).
+   *
+   * @generated from field: bool first = 1;
+   */
+  first: boolean;
+};
+
+/**
+ * Describes the message crafter.account.v1.ReceiveShopifyWebhookResponse.
+ * Use `create(ReceiveShopifyWebhookResponseSchema)` to create a new message.
+ */
+export const ReceiveShopifyWebhookResponseSchema: GenMessage<ReceiveShopifyWebhookResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 26);
+
+/**
+ * @generated from message crafter.account.v1.ReportSyncRequest
+ */
+export type ReportSyncRequest = Message<"crafter.account.v1.ReportSyncRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+
+  /**
+   * @generated from field: string part = 3;
+   */
+  part: string;
+
+  /**
+   * @generated from field: int32 imported = 4;
+   */
+  imported: number;
+
+  /**
+   * @generated from field: string error = 5;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message crafter.account.v1.ReportSyncRequest.
+ * Use `create(ReportSyncRequestSchema)` to create a new message.
+ */
+export const ReportSyncRequestSchema: GenMessage<ReportSyncRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 27);
+
+/**
+ * @generated from message crafter.account.v1.ReportSyncResponse
+ */
+export type ReportSyncResponse = Message<"crafter.account.v1.ReportSyncResponse"> & {
+};
+
+/**
+ * Describes the message crafter.account.v1.ReportSyncResponse.
+ * Use `create(ReportSyncResponseSchema)` to create a new message.
+ */
+export const ReportSyncResponseSchema: GenMessage<ReportSyncResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_account_v1_integrations, 28);
 
 /**
  * A project's connections to its integrations' providers (spec section 1; DESIGN section 3: the
@@ -629,6 +834,40 @@ export const IntegrationsService: GenService<{
     methodKind: "unary";
     input: typeof DisconnectRequestSchema;
     output: typeof DisconnectResponseSchema;
+  },
+  /**
+   * Imports the connected store again (Shopify: products and customers). Errors: NOT_FOUND (not
+   * connected), FORBIDDEN, CONFLICT (the provider has nothing to sync, or needs reconnecting).
+   *
+   * @generated from rpc crafter.account.v1.IntegrationsService.SyncConnection
+   */
+  syncConnection: {
+    methodKind: "unary";
+    input: typeof SyncConnectionRequestSchema;
+    output: typeof SyncConnectionResponseSchema;
+  },
+  /**
+   * A webhook Shopify sent (the gateway's hand-written raw-body route): verified by its
+   * X-Shopify-Hmac-Sha256, recorded once by its X-Shopify-Webhook-Id, its work published through
+   * the outbox. Errors: UNAUTHENTICATED (signature does not match).
+   *
+   * @generated from rpc crafter.account.v1.IntegrationsService.ReceiveShopifyWebhook
+   */
+  receiveShopifyWebhook: {
+    methodKind: "unary";
+    input: typeof ReceiveShopifyWebhookRequestSchema;
+    output: typeof ReceiveShopifyWebhookResponseSchema;
+  },
+  /**
+   * What a service's import of a connection did (projects: products, contacts: customers), shown in
+   * Settings › Integrations. Services only.
+   *
+   * @generated from rpc crafter.account.v1.IntegrationsService.ReportSync
+   */
+  reportSync: {
+    methodKind: "unary";
+    input: typeof ReportSyncRequestSchema;
+    output: typeof ReportSyncResponseSchema;
   },
   /**
    * A working access token of a project's connection, refreshed first when it is about to expire.

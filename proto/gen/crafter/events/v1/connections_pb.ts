@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/events/v1/connections.proto.
  */
 export const file_crafter_events_v1_connections: GenFile = /*@__PURE__*/
-  fileDesc("CiNjcmFmdGVyL2V2ZW50cy92MS9jb25uZWN0aW9ucy5wcm90bxIRY3JhZnRlci5ldmVudHMudjEiuAEKG0Nvbm5lY3Rpb25OZWVkc1JlY29ubmVjdGluZxISCgpwcm9qZWN0X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSEAoIcHJvdmlkZXIYAyABKAkSFgoOcHJvdmlkZXJfdGl0bGUYBCABKAkSEgoKbGFzdF9lcnJvchgFIAEoCRIwCgxjb25uZWN0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiNjcmFmdGVyL2V2ZW50cy92MS9jb25uZWN0aW9ucy5wcm90bxIRY3JhZnRlci5ldmVudHMudjEiuAEKG0Nvbm5lY3Rpb25OZWVkc1JlY29ubmVjdGluZxISCgpwcm9qZWN0X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSEAoIcHJvdmlkZXIYAyABKAkSFgoOcHJvdmlkZXJfdGl0bGUYBCABKAkSEgoKbGFzdF9lcnJvchgFIAEoCRIwCgxjb25uZWN0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpEBChRTaG9waWZ5U3luY1JlcXVlc3RlZBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSDAoEc2hvcBgDIAEoCRIOCgZyZWFzb24YBCABKAkSMAoMcmVxdWVzdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLrAQoWU2hvcGlmeVdlYmhvb2tSZWNlaXZlZBISCgpwcm9qZWN0X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSDAoEc2hvcBgDIAEoCRINCgV0b3BpYxgEIAEoCRISCgp3ZWJob29rX2lkGAUgASgJEhQKDHJlc291cmNlX2dpZBgGIAEoCRIWCg5jdXN0b21lcl9lbWFpbBgHIAEoCRIWCg5jdXN0b21lcl9waG9uZRgIIAEoCRIvCgtyZWNlaXZlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Topic <namespace>.account.connection.v1 (key: `<project id>:<provider>`). The provider refused
@@ -69,4 +69,121 @@ export type ConnectionNeedsReconnecting = Message<"crafter.events.v1.ConnectionN
  */
 export const ConnectionNeedsReconnectingSchema: GenMessage<ConnectionNeedsReconnecting> = /*@__PURE__*/
   messageDesc(file_crafter_events_v1_connections, 0);
+
+/**
+ * Topic <namespace>.account.connection.v1 (key: `<project id>:shopify`). A project's Shopify store
+ * is to be imported in full: just after the install, or the owner's "Sync now". Projects imports
+ * its products as PRODUCT profiles, contacts its customers as contacts, each through
+ * IntegrationsService.GetAccessToken.
+ *
+ * @generated from message crafter.events.v1.ShopifySyncRequested
+ */
+export type ShopifySyncRequested = Message<"crafter.events.v1.ShopifySyncRequested"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string owner_user_id = 2;
+   */
+  ownerUserId: string;
+
+  /**
+   * The shop's myshopify domain (their-store.myshopify.com).
+   *
+   * @generated from field: string shop = 3;
+   */
+  shop: string;
+
+  /**
+   * install | manual
+   *
+   * @generated from field: string reason = 4;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp requested_at = 5;
+   */
+  requestedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.events.v1.ShopifySyncRequested.
+ * Use `create(ShopifySyncRequestedSchema)` to create a new message.
+ */
+export const ShopifySyncRequestedSchema: GenMessage<ShopifySyncRequested> = /*@__PURE__*/
+  messageDesc(file_crafter_events_v1_connections, 1);
+
+/**
+ * Topic <namespace>.account.connection.v1 (key: `<project id>:shopify`). A webhook Shopify sent,
+ * verified (X-Shopify-Hmac-Sha256) and recorded once by its X-Shopify-Webhook-Id; one event per
+ * project connected to the shop. The resource named is read again through the Admin API, so an
+ * older delivery arriving late cannot overwrite a newer state.
+ *
+ * @generated from message crafter.events.v1.ShopifyWebhookReceived
+ */
+export type ShopifyWebhookReceived = Message<"crafter.events.v1.ShopifyWebhookReceived"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string owner_user_id = 2;
+   */
+  ownerUserId: string;
+
+  /**
+   * @generated from field: string shop = 3;
+   */
+  shop: string;
+
+  /**
+   * Shopify's topic: products/create|update|delete, customers/create|update|delete,
+   * customers/redact, customers/data_request, shop/redact, app/uninstalled.
+   *
+   * @generated from field: string topic = 4;
+   */
+  topic: string;
+
+  /**
+   * X-Shopify-Webhook-Id.
+   *
+   * @generated from field: string webhook_id = 5;
+   */
+  webhookId: string;
+
+  /**
+   * The resource's GraphQL id (gid://shopify/Product/…), when the topic names one.
+   *
+   * @generated from field: string resource_gid = 6;
+   */
+  resourceGid: string;
+
+  /**
+   * For customers/redact and customers/data_request: the customer's email and phone, as sent.
+   *
+   * @generated from field: string customer_email = 7;
+   */
+  customerEmail: string;
+
+  /**
+   * @generated from field: string customer_phone = 8;
+   */
+  customerPhone: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp received_at = 9;
+   */
+  receivedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.events.v1.ShopifyWebhookReceived.
+ * Use `create(ShopifyWebhookReceivedSchema)` to create a new message.
+ */
+export const ShopifyWebhookReceivedSchema: GenMessage<ShopifyWebhookReceived> = /*@__PURE__*/
+  messageDesc(file_crafter_events_v1_connections, 2);
 

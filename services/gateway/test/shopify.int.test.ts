@@ -1,0 +1,180 @@
+import { randomUUID } from "node:crypto";
+import { request } from "node:http";
+import { GatewaySession, gatewayUrl, linkFrom, stackEnv, verifiedSession, waitForEmail } from "@crafter/kit/testing";
+import { LocalShopifyServer, type WebhookDelivery } from "@crafter/provider-fakes";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
+
+// The Shopify store through the gateway, against the tests' local Shopify (SHOPIFY_ADMIN_ORIGIN):
+// install from the shop's domain with the callback's hmac checked, webhooks verified and recorded
+// once, uninstall.
+jest.setTimeout(60_000);
+
+const env = stackEnv();
+const store = new LocalShopifyServer({
+  clientId: env.SHOPIFY_CLIENT_ID ?? "",
+  clientSecret: env.SHOPIFY_CLIENT_SECRET ?? "",
+  suffix: env.SHOPIFY_SHOP_SUFFIX ?? "myshopify.crafter.test",
+});
+const storePort = Number(/:(\d+)$/.exec(env.SHOPIFY_ADMIN_ORIGIN ?? "")?.[1] ?? 28049);
+const origin = env.PUBLIC_ORIGIN ?? gatewayUrl();
+const webhookUrl = `${gatewayUrl()}/api/integrations/shopify/webhooks`;
+
+let owner: GatewaySession;
+let projectId: string;
+let shop: string;
+
+async function signUpAdmin(): Promise<GatewaySession> {
+  const email = `admin-${randomUUID().slice(0, 8)}@admins.crafter.test`;
+  const session = new GatewaySession();
+  await session.post("/auth/signup", { email, password: "password-123" });
+  const token = linkFrom(await waitForEmail(email, "Verify your email"), "/verify").searchParams.get("token")!;
+  await session.post("/auth/verify", { token });
+  expect((await session.post("/auth/signin", { email, password: "password-123" })).status).toBe(200);
+  return session;
+}
+
+/** Shopify's consent screen, reached on the shop's own host (here the local store by its port). */
+async function consent(authorizeUrl: string): Promise<URL> {
+  const url = new URL(authorizeUrl);
+  expect(url.hostname).toBe(shop);
+  // The shop's host name is the browser's to resolve; here the request goes to 127.0.0.1 with that Host.
+  const { status, location } = await new Promise<{ status: number; location: string }>((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port: storePort, path: `${url.pathname}${url.search}`, headers: { host: url.host } },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, location: String(res.headers.location ?? "") });
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+  expect(status).toBe(302);
+  return new URL(location);
+}
+
+/** The browser coming back to Crafter's callback. @returns where Crafter sends it. */
+async function back(callback: URL): Promise<string> {
+  expect(callback.toString().startsWith(`${origin}/api/integrations/shopify/callback?`)).toBe(true);
+  const answer = await fetch(`${gatewayUrl()}${callback.pathname}${callback.search}`, { redirect: "manual" });
+  expect(answer.status).toBe(302);
+  return answer.headers.get("location")!;
+}
+
+async function start(domain: string) {
+  return owner.post(`/api/integrations/shopify/connect?projectId=${projectId}`, { shop: domain });
+}
+
+async function shopifyRow() {
+  const list = await owner.get(`/api/integrations?projectId=${projectId}`);
+  expect(list.status).toBe(200);
+  return (
+    list.body.result as { provider: string; configured: boolean; kind: string; connection?: Record<string, unknown> }[]
+  ).find((item) => item.provider === "shopify");
+}
+
+async function post(delivery: Pick<WebhookDelivery, "headers" | "body">): Promise<Response> {
+  return fetch(webhookUrl, { method: "POST", headers: delivery.headers, body: delivery.body });
+}
+
+beforeAll(async () => {
+  await store.start(storePort);
+  shop = store.addShop(`bikes-${randomUUID().slice(0, 6)}`, "Town Bikes");
+  const [{ session }, admin] = await Promise.all([verifiedSession("shopify"), signUpAdmin()]);
+  owner = session;
+  const ownerId = (await owner.get("/auth/check")).body.result.user.userId;
+  expect(
+    (await admin.put(`/api/admin/users/${ownerId}/flags`, { flag: "shopify_integration", enabled: true })).status,
+  ).toBe(200);
+  const created = await owner.post("/api/projects/createProject", {
+    name: "Town Bikes",
+    description: "Bikes for the town",
+  });
+  projectId = created.body.result.project.projectId;
+});
+
+afterAll(() => store.stop());
+
+describe("installing", () => {
+  it("refuses a domain that is not a Shopify store's", async () => {
+    for (const bad of ["their-store.com", "evil.example/.myshopify.crafter.test", ""]) {
+      const answer = await start(bad);
+      expect(answer.status).toBe(400);
+    }
+    expect(store.seen.authorizations).toHaveLength(0);
+  });
+
+  it("refuses a callback whose hmac does not match, and one whose shop was swapped", async () => {
+    const started = await start(shop.toUpperCase());
+    expect(started.status).toBe(200);
+    const callback = await consent(started.body.result.authorizeUrl);
+    const tampered = new URL(callback);
+    tampered.searchParams.set("code", "0".repeat(32));
+    expect(await back(tampered)).toBe("/app/settings/integrations?error=invalid_hmac&provider=shopify");
+    const other = new URL(callback);
+    other.searchParams.set("shop", `other.${env.SHOPIFY_SHOP_SUFFIX}`);
+    expect(await back(other)).toBe("/app/settings/integrations?error=invalid_hmac&provider=shopify");
+    expect(store.seen.tokenRequests).toBe(0);
+    expect((await shopifyRow())?.connection).toBeUndefined();
+  });
+
+  it("installs with the callback's hmac and state checked, the offline token sealed, never shown", async () => {
+    const started = await start(`https://${shop}/`);
+    const authorize = new URL(started.body.result.authorizeUrl);
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+      client_id: env.SHOPIFY_CLIENT_ID,
+      scope: "read_products,read_customers",
+      redirect_uri: `${origin}/api/integrations/shopify/callback`,
+    });
+    expect(authorize.searchParams.has("grant_options[]")).toBe(false);
+    const callback = await consent(authorize.toString());
+    expect([...callback.searchParams.keys()].sort()).toEqual(["code", "hmac", "host", "shop", "state", "timestamp"]);
+    expect(await back(callback)).toBe("/app/settings/integrations?connected=shopify");
+    // The same callback again: its state was used.
+    expect(await back(callback)).toBe("/app/settings/integrations?error=invalid_state&provider=shopify");
+
+    const row = await shopifyRow();
+    expect(row).toMatchObject({ kind: "shop_oauth", configured: true });
+    expect(row?.connection).toMatchObject({
+      state: "connected",
+      remoteAccountId: shop,
+      remoteAccountName: "Town Bikes",
+      scopes: ["read_products", "read_customers"],
+    });
+    expect(JSON.stringify(row)).not.toContain("shpat_");
+    for (const topic of ["products/update", "customers/create", "app/uninstalled"])
+      expect(store.subscriptions(shop, topic)).toEqual([`${origin}/api/integrations/shopify/webhooks`]);
+  });
+});
+
+describe("webhooks", () => {
+  it("refuses a body altered after signing, and records a redelivery once", async () => {
+    const delivery = await store
+      .saveProduct(shop, {
+        title: "Commuter",
+        handle: "commuter",
+        descriptionHtml: "<p>A bike</p>",
+        tags: [],
+      })
+      .then(() => store.seen.webhooks.at(-1)!);
+    expect(delivery.url).toBe(`${origin}/api/integrations/shopify/webhooks`);
+    expect(delivery.status).toBe(200);
+    const again = await store.redeliver(delivery);
+    expect(again.status).toBe(200);
+    expect(store.seen.webhooks.at(-1)?.webhookId).toBe(delivery.webhookId);
+    const repeated = await post(delivery);
+    expect((await repeated.json()).result).toEqual({ first: false });
+    const forged = await post({ headers: delivery.headers, body: delivery.body.replace("Commuter", "Forged") });
+    expect(forged.status).toBe(401);
+    const unsigned = await post({ headers: { ...delivery.headers, "x-shopify-hmac-sha256": "" }, body: delivery.body });
+    expect(unsigned.status).toBe(401);
+  });
+
+  it("app/uninstalled ends the connection", async () => {
+    await store.uninstall(shop);
+    const sent = store.seen.webhooks.at(-1)!;
+    expect(sent.topic).toBe("app/uninstalled");
+    expect(sent.status).toBe(200);
+    expect((await shopifyRow())?.connection).toBeUndefined();
+  });
+});
