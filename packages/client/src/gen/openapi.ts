@@ -3338,7 +3338,168 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "campaign.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every recipient of an email campaign has an outcome.
+         * @description Sent to each enabled endpoint that chose this event, signed by the Standard Webhooks specification. Answer 2xx within 15 s; anything else (a redirect included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 8 h and 8 h, then the delivery fails; an endpoint whose attempts all fail for that day is turned off and its owner notified.
+         */
+        post: operations["webhook.campaign.sent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contact was created (by hand, import, the lead form or the API).
+         * @description Sent to each enabled endpoint that chose this event, signed by the Standard Webhooks specification. Answer 2xx within 15 s; anything else (a redirect included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 8 h and 8 h, then the delivery fails; an endpoint whose attempts all fail for that day is turned off and its owner notified.
+         */
+        post: operations["webhook.contact.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contact's email or consent changed.
+         * @description Sent to each enabled endpoint that chose this event, signed by the Standard Webhooks specification. Answer 2xx within 15 s; anything else (a redirect included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 8 h and 8 h, then the delivery fails; an endpoint whose attempts all fail for that day is turned off and its owner notified.
+         */
+        post: operations["webhook.contact.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "craft.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A craft completed its last step.
+         * @description Sent to each enabled endpoint that chose this event, signed by the Standard Webhooks specification. Answer 2xx within 15 s; anything else (a redirect included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 8 h and 8 h, then the delivery fails; an endpoint whose attempts all fail for that day is turned off and its owner notified.
+         */
+        post: operations["webhook.craft.completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.bounced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An email bounced or its recipient complained of spam.
+         * @description Sent to each enabled endpoint that chose this event, signed by the Standard Webhooks specification. Answer 2xx within 15 s; anything else (a redirect included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 8 h and 8 h, then the delivery fails; an endpoint whose attempts all fail for that day is turned off and its owner notified.
+         */
+        post: operations["webhook.email.bounced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A lead form or the lead assistant captured a lead.
+         * @description Sent to each enabled endpoint that chose this event, signed by the Standard Webhooks specification. Answer 2xx within 15 s; anything else (a redirect included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 8 h and 8 h, then the delivery fails; an endpoint whose attempts all fail for that day is turned off and its owner notified.
+         */
+        post: operations["webhook.lead.captured"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new Google Business Profile review was imported.
+         * @description Sent to each enabled endpoint that chose this event, signed by the Standard Webhooks specification. Answer 2xx within 15 s; anything else (a redirect included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 8 h and 8 h, then the delivery fails; an endpoint whose attempts all fail for that day is turned off and its owner notified.
+         */
+        post: operations["webhook.review.received"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event sent from Settings › Integrations.
+         * @description Sent to each enabled endpoint that chose this event, signed by the Standard Webhooks specification. Answer 2xx within 15 s; anything else (a redirect included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 8 h and 8 h, then the delivery fails; an endpoint whose attempts all fail for that day is turned off and its owner notified.
+         */
+        post: operations["webhook.webhook.test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         ActiveProjectInfo: {
@@ -3603,6 +3764,26 @@ export interface components {
             status: "queued" | "sent" | "failed" | "skipped" | "bounced" | "complained";
             variant: string;
         };
+        CampaignSentWebhook: {
+            data: components["schemas"]["CampaignSentWebhookData"];
+            /** @description When the event happened (ISO 8601, UTC). */
+            timestamp: string;
+            /** @constant */
+            type: "campaign.sent";
+        };
+        CampaignSentWebhookData: {
+            /** @description The campaign's id. */
+            campaignId: string;
+            /** @description Recipients whose email failed. */
+            failed: number;
+            name: string;
+            /** @description The campaign's project. */
+            projectId: string;
+            /** @description Recipients the provider accepted. */
+            sent: number;
+            /** @description Recipients skipped (no consent, no address). */
+            skipped: number;
+        };
         /** @description Contacts by consent. `subscribed` is who a campaign reaches; pending (no opt-in yet), unsubscribed, bounced and complained are never emailed. */
         ConsentCounts: {
             bounced: number;
@@ -3650,6 +3831,25 @@ export interface components {
             updated_on: string | null;
         } & {
             [key: string]: unknown;
+        };
+        ContactCreatedWebhook: {
+            data: components["schemas"]["ContactCreatedWebhookData"];
+            /** @description When the event happened (ISO 8601, UTC). */
+            timestamp: string;
+            /** @constant */
+            type: "contact.created";
+        };
+        ContactCreatedWebhookData: {
+            /** @description Its email marketing consent: pending, subscribed, unsubscribed, bounced or complained. */
+            consent: string;
+            /** @description The contact's id. */
+            contactId: string;
+            /** @description The contact's email address ("" when it has none). */
+            email: string;
+            /** @description The project the contact belongs to. */
+            projectId: string;
+            /** @description How it was made: manual, import, lead_form, lead_assistant, api… */
+            source: string;
         };
         ContactImport: {
             error: string | null;
@@ -3729,6 +3929,23 @@ export interface components {
             consent: string;
             email: string;
         };
+        ContactUpdatedWebhook: {
+            data: components["schemas"]["ContactUpdatedWebhookData"];
+            /** @description When the event happened (ISO 8601, UTC). */
+            timestamp: string;
+            /** @constant */
+            type: "contact.updated";
+        };
+        ContactUpdatedWebhookData: {
+            /** @description Its email marketing consent: pending, subscribed, unsubscribed, bounced or complained. */
+            consent: string;
+            /** @description The contact's id. */
+            contactId: string;
+            /** @description The contact's email address ("" when it has none). */
+            email: string;
+            /** @description The project the contact belongs to. */
+            projectId: string;
+        };
         Craft: {
             craftId: string;
             craftName: string;
@@ -3749,6 +3966,21 @@ export interface components {
             workflowName: string;
         } & {
             [key: string]: unknown;
+        };
+        CraftCompletedWebhook: {
+            data: components["schemas"]["CraftCompletedWebhookData"];
+            /** @description When the event happened (ISO 8601, UTC). */
+            timestamp: string;
+            /** @constant */
+            type: "craft.completed";
+        };
+        CraftCompletedWebhookData: {
+            /** @description The craft's id. */
+            craftId: string;
+            /** @description The craft's project. */
+            projectId: string;
+            /** @description The workflow the craft was made from. */
+            workflowName: string;
         };
         CraftSummary: {
             craftId: string;
@@ -3799,6 +4031,27 @@ export interface components {
             stages: unknown[];
             updatedAt: string;
             width: number;
+        };
+        EmailBouncedWebhook: {
+            data: components["schemas"]["EmailBouncedWebhookData"];
+            /** @description When the event happened (ISO 8601, UTC). */
+            timestamp: string;
+            /** @constant */
+            type: "email.bounced";
+        };
+        EmailBouncedWebhookData: {
+            /** @description The automation that sent it ("" for a campaign's email). */
+            automationId: string;
+            /** @description The campaign that sent it ("" for an automation's email). */
+            campaignId: string;
+            /** @description The contact's id. */
+            contactId: string;
+            /** @description The contact's email address ("" when it has none). */
+            email: string;
+            /** @enum {string} */
+            kind: "bounce" | "complaint";
+            /** @description The email's project. */
+            projectId: string;
         };
         EmailTemplate: {
             category: string;
@@ -3979,6 +4232,25 @@ export interface components {
             questions: string[];
             tone: string;
         };
+        LeadCapturedWebhook: {
+            data: components["schemas"]["LeadCapturedWebhookData"];
+            /** @description When the event happened (ISO 8601, UTC). */
+            timestamp: string;
+            /** @constant */
+            type: "lead.captured";
+        };
+        LeadCapturedWebhookData: {
+            /** @description The contact's id. */
+            contactId: string;
+            /** @description The contact's email address ("" when it has none). */
+            email: string;
+            /** @description The lead form's or the lead assistant's id. */
+            originId: string;
+            /** @description The project the contact belongs to. */
+            projectId: string;
+            /** @description lead_form or lead_assistant. */
+            source: string;
+        };
         LeadForm: {
             consentText: string;
             /** @constant */
@@ -4105,6 +4377,25 @@ export interface components {
             reviewId: string;
             source: string;
             text: string;
+        };
+        ReviewReceivedWebhook: {
+            data: components["schemas"]["ReviewReceivedWebhookData"];
+            /** @description When the event happened (ISO 8601, UTC). */
+            timestamp: string;
+            /** @constant */
+            type: "review.received";
+        };
+        ReviewReceivedWebhookData: {
+            comment: string;
+            /** @description When it was written (ISO 8601). */
+            createdAt: string;
+            /** @description The business's project. */
+            projectId: string;
+            /** @description Stars, 1 to 5 (0 when the review has none). */
+            rating: number;
+            reviewerName: string;
+            /** @description The review's id in Crafter. */
+            reviewId: string;
         };
         Segment: {
             /** @description Only with `counts=true`. */
@@ -4259,6 +4550,20 @@ export interface components {
             /** @enum {string} */
             source: "dashboard" | "zapier";
             url: string;
+        };
+        WebhookTest: {
+            data: components["schemas"]["WebhookTestData"];
+            /** @description When the event happened (ISO 8601, UTC). */
+            timestamp: string;
+            /** @constant */
+            type: "webhook.test";
+        };
+        WebhookTestData: {
+            /** @description The endpoint the test was sent to. */
+            endpointId: string;
+            message: string;
+            /** @description The endpoint's project. */
+            projectId: string;
         };
     };
     responses: never;
@@ -30620,6 +30925,238 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
+            };
+        };
+    };
+    "webhook.campaign.sent": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (msg_…): the same on every retry and resend; receivers deduplicate by it. */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`> keyed with the endpoint's secret (whsec_ + base64 key). */
+                "webhook-signature": string;
+                /** @description Unix time of this attempt, in seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignSentWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.contact.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (msg_…): the same on every retry and resend; receivers deduplicate by it. */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`> keyed with the endpoint's secret (whsec_ + base64 key). */
+                "webhook-signature": string;
+                /** @description Unix time of this attempt, in seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactCreatedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.contact.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (msg_…): the same on every retry and resend; receivers deduplicate by it. */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`> keyed with the endpoint's secret (whsec_ + base64 key). */
+                "webhook-signature": string;
+                /** @description Unix time of this attempt, in seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactUpdatedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.craft.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (msg_…): the same on every retry and resend; receivers deduplicate by it. */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`> keyed with the endpoint's secret (whsec_ + base64 key). */
+                "webhook-signature": string;
+                /** @description Unix time of this attempt, in seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CraftCompletedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.email.bounced": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (msg_…): the same on every retry and resend; receivers deduplicate by it. */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`> keyed with the endpoint's secret (whsec_ + base64 key). */
+                "webhook-signature": string;
+                /** @description Unix time of this attempt, in seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailBouncedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.lead.captured": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (msg_…): the same on every retry and resend; receivers deduplicate by it. */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`> keyed with the endpoint's secret (whsec_ + base64 key). */
+                "webhook-signature": string;
+                /** @description Unix time of this attempt, in seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadCapturedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.review.received": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (msg_…): the same on every retry and resend; receivers deduplicate by it. */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`> keyed with the endpoint's secret (whsec_ + base64 key). */
+                "webhook-signature": string;
+                /** @description Unix time of this attempt, in seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewReceivedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.webhook.test": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (msg_…): the same on every retry and resend; receivers deduplicate by it. */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`> keyed with the endpoint's secret (whsec_ + base64 key). */
+                "webhook-signature": string;
+                /** @description Unix time of this attempt, in seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTest"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

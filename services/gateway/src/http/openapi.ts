@@ -1,4 +1,5 @@
 import { ERROR_CATALOGUE, type ErrorCode } from "@crafter/kit";
+import { WEBHOOK_EVENT_DATA, WEBHOOK_EVENT_LABELS, webhookPayloadSchema } from "@crafter/validation";
 import { z } from "zod";
 import {
   createDocument,
@@ -209,6 +210,52 @@ export function openApiDocument(routes: RouteDef[], serverUrl: string) {
   return document;
 }
 
+const webhookHeaders = z.object({
+  "webhook-id": z.string().meta({
+    description: "The message id (msg_…): the same on every retry and resend; receivers deduplicate by it.",
+  }),
+  "webhook-timestamp": z.string().meta({ description: "Unix time of this attempt, in seconds." }),
+  "webhook-signature": z.string().meta({
+    description:
+      "v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`> keyed with the endpoint's secret (whsec_ + base64 key).",
+  }),
+});
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: one POST per event type that a project's webhook endpoints
+ * (and Zapier's REST Hooks) receive, its body the Standard Webhooks payload `{ type, timestamp, data }`
+ * with the event's `data` schema, all from the one declaration in @crafter/validation.
+ */
+/** `ContactCreatedWebhookData` → `ContactCreatedWebhook`: the payload's schema name from its data's. */
+const payloadId = (type: keyof typeof WEBHOOK_EVENT_DATA) =>
+  String(WEBHOOK_EVENT_DATA[type].meta()?.id ?? type).replace(/Data$/, "");
+
+export function webhookOperations(): ZodOpenApiPathsObject {
+  const operations: ZodOpenApiPathsObject = {};
+  for (const type of Object.keys(WEBHOOK_EVENT_DATA) as Array<keyof typeof WEBHOOK_EVENT_DATA>) {
+    operations[type] = {
+      post: {
+        operationId: `webhook.${type}`,
+        tags: ["Webhooks"],
+        summary: WEBHOOK_EVENT_LABELS[type],
+        description:
+          "Sent to each enabled endpoint that chose this event, signed by the Standard Webhooks specification. Answer 2xx within 15 s; anything else (a redirect included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 8 h and 8 h, then the delivery fails; an endpoint whose attempts all fail for that day is turned off and its owner notified.",
+        requestParams: { header: webhookHeaders },
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: webhookPayloadSchema(type).meta({ id: payloadId(type) }),
+            },
+          },
+        },
+        responses: { "200": { description: "Received (any 2xx)." } },
+      },
+    };
+  }
+  return operations;
+}
+
 function zodDocument(routes: RouteDef[], serverUrl: string) {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
@@ -239,5 +286,6 @@ function zodDocument(routes: RouteDef[], serverUrl: string) {
       },
     },
     paths,
+    webhooks: webhookOperations(),
   });
 }
