@@ -1,7 +1,7 @@
 import { ApiOutlined } from "@ant-design/icons";
 import { canOnProject } from "@crafter/roles";
 import { Alert, Button, Card, Flex, List, Popconfirm, Tag, Typography } from "antd";
-import { useState } from "react";
+import { type ComponentType, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import useSWR from "swr";
 import { api, fetcher } from "../../api/api";
@@ -16,7 +16,13 @@ import {
   integrationPaths,
   returnErrorMessage,
 } from "../integrations/integrations-api";
+import { WebhooksPanel } from "./integrations/WebhooksPanel";
 import { SettingsPageFrame } from "./SettingsPageFrame";
+
+/** A provider's own panel (its file under ./integrations/), shown under its row: one line each. */
+const PANELS: Partial<Record<Integration["provider"], ComponentType<{ canManage: boolean }>>> = {
+  zapier: WebhooksPanel,
+};
 
 /**
  * /app/settings/integrations: the active project's integrations whose flag is on. An OAuth
@@ -134,46 +140,46 @@ function IntegrationRow({
     }
   };
 
-  const actions =
-    integration.kind !== "oauth2" ? (
-      <Tag>Coming in the next release</Tag>
-    ) : !integration.configured ? (
-      <Tag data-testid="integration-not-configured">Not configured on this server</Tag>
-    ) : !canManage ? (
-      <Typography.Text type="secondary">The owner or a project admin connects it</Typography.Text>
-    ) : (
-      <Flex gap={8} wrap>
-        {!connection || connection.state === "needs_reconnecting" ? (
+  const Panel = PANELS[integration.provider];
+  const actions = Panel ? null : integration.kind !== "oauth2" ? (
+    <Tag>Coming in the next release</Tag>
+  ) : !integration.configured ? (
+    <Tag data-testid="integration-not-configured">Not configured on this server</Tag>
+  ) : !canManage ? (
+    <Typography.Text type="secondary">The owner or a project admin connects it</Typography.Text>
+  ) : (
+    <Flex gap={8} wrap>
+      {!connection || connection.state === "needs_reconnecting" ? (
+        <Button
+          type="primary"
+          loading={busy === "connect"}
+          disabled={busy !== null}
+          onClick={() => void onConnect()}
+          data-testid={`integration-connect-${integration.provider}`}
+        >
+          {connection ? "Reconnect" : "Connect"}
+        </Button>
+      ) : null}
+      {connection ? (
+        <Popconfirm
+          title={`Disconnect ${integration.title}?`}
+          description={`Crafter revokes its access at ${integration.title} and forgets it. What uses it stops until you connect again.`}
+          okText="Disconnect"
+          okButtonProps={{ danger: true }}
+          onConfirm={() => onDisconnect()}
+        >
           <Button
-            type="primary"
-            loading={busy === "connect"}
+            danger
+            loading={busy === "disconnect"}
             disabled={busy !== null}
-            onClick={() => void onConnect()}
-            data-testid={`integration-connect-${integration.provider}`}
+            data-testid={`integration-disconnect-${integration.provider}`}
           >
-            {connection ? "Reconnect" : "Connect"}
+            Disconnect
           </Button>
-        ) : null}
-        {connection ? (
-          <Popconfirm
-            title={`Disconnect ${integration.title}?`}
-            description={`Crafter revokes its access at ${integration.title} and forgets it. What uses it stops until you connect again.`}
-            okText="Disconnect"
-            okButtonProps={{ danger: true }}
-            onConfirm={() => onDisconnect()}
-          >
-            <Button
-              danger
-              loading={busy === "disconnect"}
-              disabled={busy !== null}
-              data-testid={`integration-disconnect-${integration.provider}`}
-            >
-              Disconnect
-            </Button>
-          </Popconfirm>
-        ) : null}
-      </Flex>
-    );
+        </Popconfirm>
+      ) : null}
+    </Flex>
+  );
 
   return (
     <List.Item data-testid={`integration-${integration.provider}`} data-state={connection?.state ?? "not_connected"}>
@@ -192,7 +198,7 @@ function IntegrationRow({
                   ) : (
                     <Tag color="orange">Needs reconnecting</Tag>
                   )
-                ) : (
+                ) : Panel ? null : (
                   <Tag>Not connected</Tag>
                 )}
               </Flex>
@@ -231,6 +237,7 @@ function IntegrationRow({
             ) : null}
           </Flex>
         ) : null}
+        {Panel ? <Panel canManage={canManage} /> : null}
       </Flex>
     </List.Item>
   );
