@@ -2,10 +2,13 @@
 
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { GatewaySession, linkFrom, stackEnv, waitForEmail } from "@crafter/kit/testing";
 import { LocalOAuthServer } from "@crafter/provider-fakes";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { Webhook } from "standardwebhooks";
 import { launchChromium, signedInContext } from "./support";
 
 // Settings › Integrations in Chromium through the gateway and the tests' local OAuth provider
@@ -51,7 +54,7 @@ beforeAll(async () => {
   ).toBe(201);
   const userId = (await session.get("/auth/check")).body.result.user.userId;
   const admin = await adminSession();
-  for (const flag of ["google_integration", "meta_integration", "shopify_integration"])
+  for (const flag of ["google_integration", "meta_integration", "shopify_integration", "zapier_integration"])
     expect((await admin.put(`/api/admin/users/${userId}/flags`, { flag, enabled: true })).status).toBe(200);
 });
 
@@ -135,5 +138,92 @@ describe("Settings › Integrations", () => {
     } finally {
       provider.deny(false);
     }
+  });
+});
+
+// Webhooks and Zapier: a local receiver at hooks.crafter.test (pinned for the notifications service
+// by WEBHOOKS_RESOLVE) verifies what it gets with the Standard Webhooks library.
+describe("Settings › Integrations › Webhooks and Zapier", () => {
+  const hookShots = "/tmp/webhooks";
+  const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+  let receiver: Server;
+  let url = "";
+
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    mkdirSync(hookShots, { recursive: true });
+    url = `http://hooks.crafter.test:${(receiver.address() as AddressInfo).port}/crafter`;
+  });
+
+  afterAll(() => new Promise((resolve) => receiver?.close(resolve)));
+
+  async function receivedAtLeast(count: number) {
+    for (let waited = 0; received.length < count && waited < 20_000; waited += 200) await page.waitForTimeout(200);
+    expect(received.length).toBe(count);
+  }
+
+  it("adds an endpoint and shows its signing secret once", async () => {
+    await page.setViewportSize({ width: 1366, height: 850 });
+    await page.goto("/app/settings/integrations");
+    await page.getByTestId("webhooks-empty").waitFor({ timeout: 90_000 });
+    await page.getByTestId("webhook-add").click();
+    await page.getByTestId("webhook-url").fill(url);
+    await page.getByTestId("webhook-events").getByText("contact.created").click();
+    await page.getByTestId("webhook-add-submit").click();
+    const secret = await page.getByTestId("webhook-secret-value").textContent();
+    expect(secret).toMatch(/^whsec_/);
+    const row = page.getByTestId("webhook-endpoint");
+    expect(await row.getByTestId("webhook-endpoint-url").textContent()).toBe(url);
+    expect(await row.textContent()).toContain(`whsec_…${secret!.slice(-4)}`);
+    await noSidewaysScroll();
+    await page.screenshot({ path: `${hookShots}/webhooks-1366.png`, fullPage: true });
+
+    await page.getByTestId("webhook-test").click();
+    await page.getByText("Test event sent: see the delivery log").waitFor();
+    await receivedAtLeast(1);
+    const test = received[0]!;
+    expect(new Webhook(secret!).verify(test.body, test.headers as Record<string, string>)).toMatchObject({
+      type: "webhook.test",
+    });
+  });
+
+  it("lists the deliveries, resends one, turns the endpoint off and deletes it", async () => {
+    await page.getByTestId("webhook-log").click();
+    const delivery = page.getByTestId("webhook-delivery").first();
+    await delivery.waitFor();
+    for (let i = 0; i < 20 && (await delivery.getAttribute("data-status")) !== "succeeded"; i++) {
+      await page.getByTestId("webhook-log-refresh").click();
+      await page.waitForTimeout(300);
+    }
+    expect(await delivery.getAttribute("data-status")).toBe("succeeded");
+    expect(await delivery.textContent()).toContain("HTTP 204");
+    await delivery.getByText("Show the payload").click();
+    expect(await page.getByTestId("webhook-payload").textContent()).toContain('"type": "webhook.test"');
+    await page.getByTestId("webhook-resend").first().click();
+    await receivedAtLeast(2);
+    expect(received[1]!.headers["webhook-id"]).toBe(received[0]!.headers["webhook-id"]);
+    await page.screenshot({ path: `${hookShots}/webhooks-log-1366.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${hookShots}/webhooks-log-390.png` });
+    await page.getByTestId("webhook-log-close").click();
+    await noSidewaysScroll();
+    await page.screenshot({ path: `${hookShots}/webhooks-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 850 });
+
+    await page.getByTestId("webhook-toggle").click();
+    await page.locator('[data-testid="webhook-endpoint"][data-enabled="false"]').waitFor();
+    expect(await page.getByTestId("webhook-test").isDisabled()).toBe(true);
+    await page.getByTestId("webhook-delete").click();
+    await page.getByTestId("webhook-delete-confirm").click();
+    await page.getByTestId("webhooks-empty").waitFor();
   });
 });

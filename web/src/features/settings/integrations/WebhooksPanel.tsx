@@ -353,7 +353,7 @@ function DeliveryLog({
           <Button onClick={() => void mutate()} loading={isLoading} data-testid="webhook-log-refresh">
             Refresh
           </Button>
-          <Button type="primary" onClick={onClose}>
+          <Button type="primary" onClick={onClose} data-testid="webhook-log-close">
             Close
           </Button>
         </Flex>
