@@ -44,7 +44,12 @@ export default {
     {
       ...base,
       displayName: "integration",
-      testMatch: ["<rootDir>/services/*/test/**/*.int.test.ts", "<rootDir>/packages/*/test/**/*.int.test.ts"],
+      testMatch: [
+        "<rootDir>/services/*/test/**/*.int.test.ts",
+        "<rootDir>/packages/*/test/**/*.int.test.ts",
+        // The Zapier app's tests (zapier-platform-core's appTester) against the gateway.
+        "<rootDir>/integrations/*/test/**/*.int.test.ts",
+      ],
     },
     {
       ...base,
