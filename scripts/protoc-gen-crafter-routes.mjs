@@ -188,6 +188,11 @@ function requestField(f, where) {
     // Absent is the proto's own default, "".
     else schema += '.default("")';
     value = `${where}.${name}`;
+  } else if (f.fieldKind === "list" && f.listKind === "scalar" && f.scalar === ScalarType.STRING && where === "body") {
+    // A list of texts (ids): each item within max_len (default 200), at most 100 items, absent as [].
+    const max = opt.maxLen || 200;
+    schema = `z.array(z.string({ error: ${q(`${label} holds text`)} }).max(${max}, ${q(`Each of ${label} has at most ${max} characters`)}), { error: ${q(`${label} must be a list`)} }).max(100, ${q(`${label} has at most 100 items`)}).default([])`;
+    value = `${where}.${name}`;
   } else if (f.fieldKind === "scalar" && f.scalar === ScalarType.BOOL && where === "query") {
     schema = `z.enum(["true", "false"], { error: ${q(`${name} is true or false`)} }).default("false")`;
     value = `${where}.${name} === "true"`;

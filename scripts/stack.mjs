@@ -89,6 +89,8 @@ const TEST_GOOGLE_BUSINESS_PORT = 28048;
 const TEST_TIKTOK_PORT = 28047;
 /** Where the tests' local Shopify listens (packages/provider-fakes/src/shopify.ts), + STACK_PORT_OFFSET. */
 const TEST_SHOPIFY_PORT = 28049;
+/** The tests' local Graph API (Facebook Login, Pages, Instagram publishing), + offset. */
+const TEST_META_PORT = 28046;
 const settings = base;
 
 const { components } = loadManifest();
@@ -197,9 +199,19 @@ function environment() {
           SHOPIFY_CLIENT_SECRET: process.env.SHOPIFY_CLIENT_SECRET ?? "crafter-test-shopify-secret",
           SHOPIFY_ADMIN_ORIGIN: process.env.SHOPIFY_ADMIN_ORIGIN ?? `http://{shop}:${TEST_SHOPIFY_PORT + offset}`,
           SHOPIFY_SHOP_SUFFIX: process.env.SHOPIFY_SHOP_SUFFIX ?? "myshopify.crafter.test",
+          // Meta connects and publishes through the tests' local Graph API (Facebook Login's dialog
+          // and the Graph API on one origin); attempts cut short are looked for after 6 s, and
+          // due posts every second, so the publishing tests (a kill -9 among them) stay short.
+          META_BASE_URL: process.env.META_BASE_URL ?? `http://graph.crafter.test:${TEST_META_PORT + offset}`,
+          META_CLIENT_ID: process.env.META_CLIENT_ID ?? "crafter-test-meta",
+          META_CLIENT_SECRET: process.env.META_CLIENT_SECRET ?? "crafter-test-meta-secret",
+          SOCIAL_ATTEMPT_LEASE_MS: process.env.SOCIAL_ATTEMPT_LEASE_MS ?? "6000",
+          SOCIAL_SWEEP_MS: process.env.SOCIAL_SWEEP_MS ?? "1000",
+          SOCIAL_RETRY_BASE_MS: process.env.SOCIAL_RETRY_BASE_MS ?? "500",
+          SOCIAL_HTTP_TIMEOUT_MS: process.env.SOCIAL_HTTP_TIMEOUT_MS ?? "3000",
           INTEGRATIONS_RESOLVE:
             process.env.INTEGRATIONS_RESOLVE ??
-            "oauth.crafter.test=127.0.0.1,business.crafter.test=127.0.0.1,sendgrid.crafter.test=127.0.0.1,tiktok.crafter.test=127.0.0.1,*.myshopify.crafter.test=127.0.0.1",
+            "oauth.crafter.test=127.0.0.1,business.crafter.test=127.0.0.1,sendgrid.crafter.test=127.0.0.1,tiktok.crafter.test=127.0.0.1,*.myshopify.crafter.test=127.0.0.1,graph.crafter.test=127.0.0.1",
         }
       : {}),
   };
@@ -437,6 +449,9 @@ async function up() {
     "SHOPIFY_CLIENT_SECRET",
     "SHOPIFY_ADMIN_ORIGIN",
     "SHOPIFY_SHOP_SUFFIX",
+    "META_BASE_URL",
+    "META_CLIENT_ID",
+    "META_CLIENT_SECRET",
   ])
     if (env[name]) addresses[name] = env[name];
   writeFileSync(

@@ -12,7 +12,7 @@ import { LeadsService } from "@crafter/proto/crafter/contacts/v1/leads_pb";
 import { MediaService } from "@crafter/proto/crafter/media/v1/media_pb";
 import { ApprovalsService } from "@crafter/proto/crafter/notifications/v1/approvals_pb";
 import { AutomationsService } from "@crafter/proto/crafter/notifications/v1/automations_pb";
-import { CalendarService, InboxService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
+import { CalendarService, InboxService, SocialService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
 import { CampaignsService } from "@crafter/proto/crafter/notifications/v1/campaigns_pb";
 import { SendersService } from "@crafter/proto/crafter/notifications/v1/senders_pb";
 import { TemplatesService } from "@crafter/proto/crafter/notifications/v1/templates_pb";
@@ -61,6 +61,8 @@ export interface Clients {
   /** Notifications' content calendar and in-app inbox. */
   calendar: Client<typeof CalendarService>;
   inbox: Client<typeof InboxService>;
+  /** Notifications' social publishing (channels chosen, posts and their state per channel). */
+  social: Client<typeof SocialService>;
   /** Notifications' email campaigns, with the user's token. */
   campaigns: Client<typeof CampaignsService>;
   /** The same with the gateway's service token: open/click tracking and SendGrid's webhook (no user). */
@@ -132,6 +134,7 @@ export function createClients(config: Config): Clients {
     automations: createServiceClient(AutomationsService, config.NOTIFICATIONS_URL, options),
     calendar: createServiceClient(CalendarService, config.NOTIFICATIONS_URL, options),
     inbox: createServiceClient(InboxService, config.NOTIFICATIONS_URL, options),
+    social: createServiceClient(SocialService, config.NOTIFICATIONS_URL, options),
     campaigns: createServiceClient(CampaignsService, config.NOTIFICATIONS_URL, options),
     campaignsAsGateway: createServiceClient(CampaignsService, config.NOTIFICATIONS_URL, {
       ...options,

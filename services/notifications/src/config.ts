@@ -127,6 +127,30 @@ export const configSchema = baseConfigSchema
     WEBHOOKS_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
     /** Failed delivery attempts in a row that turn an endpoint off (with a notice to its owner). */
     WEBHOOKS_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(2).max(10_000).default(100),
+
+    // Social publishing (Meta, TikTok) from the calendar and automations.
+    /** The media service: a social post's image as a signed, expiring URL for the provider. */
+    MEDIA_URL: z.url(),
+    /** The Graph API's origin; a test's local server in the test stack. */
+    META_BASE_URL: z.url().default("https://graph.facebook.com"),
+    /** TikTok's Content Posting API origin; a test's local server in the test stack. */
+    TIKTOK_BASE_URL: z.url().default("https://open.tiktokapis.com"),
+    /** Host pins (`host=ip,…`) for the providers' test host names (the outbound module refuses private addresses otherwise). */
+    INTEGRATIONS_RESOLVE: hostPinsSetting,
+    /** Time limit of one provider call, in ms. */
+    SOCIAL_HTTP_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
+    /**
+     * An attempt with no outcome after this long was cut short (a crash): its channel's recent posts
+     * are searched before it is tried again. Longer than an attempt can take (its calls and polls).
+     */
+    SOCIAL_ATTEMPT_LEASE_MS: z.coerce.number().int().min(1000).default(300_000),
+    /** How often posts whose time has come, and attempts cut short, are looked for (ms). */
+    SOCIAL_SWEEP_MS: z.coerce.number().int().min(500).max(3_600_000).default(15_000),
+    /** Tries of a channel before it shows failed (with Retry), and the first wait between them (×4 each time). */
+    SOCIAL_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+    SOCIAL_RETRY_BASE_MS: z.coerce.number().int().min(100).default(30_000),
+    /** How long the image URL given to the provider works, in seconds. */
+    SOCIAL_IMAGE_URL_TTL_S: z.coerce.number().int().min(300).max(86_400).default(3600),
   })
   .superRefine((config, ctx) => {
     if (!config.EMAIL_TRACKING_SECRET && !config.SERVICE_SECRET)

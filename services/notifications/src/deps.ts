@@ -5,6 +5,9 @@ import type { AutomationPorts } from "./domain/automation-ports";
 import type { CampaignsPort, CraftSource } from "./domain/calendar-ports";
 import type { BusinessFooter, ContactLinks, EmailContact } from "./domain/email-compose";
 import type { ResolvedSender } from "./domain/sender";
+import type { ChannelAdapter } from "./domain/social-channels";
+import type { SocialImagesPort, SocialTokensPort } from "./domain/social-ports";
+import type { PublishRules } from "./domain/social-publishing";
 import type { EmailEvents, InboxEvents } from "./events/publishers";
 import type { Mailer } from "./mail/mailer";
 import type { EmailProvider, SendThrottle } from "./mail/providers";
@@ -45,6 +48,21 @@ export interface NotificationsDeps {
   sender: SenderDeps & { cache: SenderCache };
   /** Outgoing webhooks: endpoints, signed deliveries and their retries, Zapier's hooks. */
   webhooks: WebhookDeps;
+  /** Social publishing: the providers' adapters, their tokens, images, rules and the job queue. */
+  social: SocialArea;
+}
+
+/** Social publishing's collaborators and settings. */
+export interface SocialArea {
+  /** Each provider's adapter (clients/social/registry.ts). */
+  adapters: ReadonlyMap<ChannelAdapter["provider"], ChannelAdapter>;
+  tokens: SocialTokensPort;
+  images: SocialImagesPort;
+  rules: PublishRules;
+  /** A user's enabled feature flags (account's GetFlags): `direct_publish_social_media` gates publishing. */
+  flagsOf(userId: string): Promise<readonly string[]>;
+  /** Runs a post at `at` (a delayed job; now when past). */
+  schedule(postId: string, at: Date): Promise<void>;
 }
 
 /** A contact as email sees it. */

@@ -6,6 +6,8 @@ import { workflowsCraftSource, workflowsEmailCrafts } from "./clients/crafts";
 import { billingUsage, contactsLinks, contactsPort, fixedProvider, projectsBusiness } from "./clients/email-ports";
 import { accountFlags, flagProviderRouter } from "./clients/provider-router";
 import { projectsBrands, projectsOfCaller } from "./clients/sender-ports";
+import { socialAdapters } from "./clients/social/registry";
+import { accountTokens, mediaImages } from "./clients/social-ports";
 import { configSchema } from "./config";
 import type { NotificationsDeps } from "./deps";
 import { domainOf, parseMailbox } from "./domain/sender";
@@ -13,6 +15,7 @@ import { notificationsConsumers } from "./events/consumers";
 import { EmailEvents, InboxEvents } from "./events/publishers";
 import { createAutomationQueue, DATE_SCAN_QUEUE, DATE_SCAN_SCHEDULER } from "./jobs/automation-queue";
 import { createCampaignQueue } from "./jobs/dispatch-queue";
+import { createSocialQueue } from "./jobs/social-queue";
 import { createWebhookQueue, redisFailureStreaks } from "./jobs/webhook-queue";
 import { txtLookup } from "./mail/dns";
 import { createSmtpMailer } from "./mail/mailer";
@@ -30,6 +33,7 @@ import { sendgridKey } from "./usecases/email-tracking";
 import { notify } from "./usecases/inbox";
 import { sendToContact } from "./usecases/send-to-contact";
 import { cachedSenders, type SenderDeps } from "./usecases/sender";
+import { advancePost, sweepSocialPosts } from "./usecases/social-publishing";
 import { templateOfUser } from "./usecases/templates";
 import { runDeliveryAttempt } from "./usecases/webhooks";
 
@@ -116,6 +120,16 @@ await runService({
       namespace: config.CRAFTER_NAMESPACE,
       logger,
     });
+    // Social publishing: posts on a BullMQ queue (delayed jobs at their time), swept for attempts
+    // cut short; provider reads are retried, publishing calls made once (Meta may have made the post).
+    const socialQueue = createSocialQueue({
+      redisUrl: config.REDIS_URL,
+      namespace: config.CRAFTER_NAMESPACE,
+      logger,
+      concurrency: 4,
+      lockMs: Math.max(2000, Math.min(30_000, config.SOCIAL_ATTEMPT_LEASE_MS)),
+    });
+    const providerSettings = { timeoutMs: config.SOCIAL_HTTP_TIMEOUT_MS, pins: config.INTEGRATIONS_RESOLVE };
     const deps: NotificationsDeps = {
       stores,
       mailer,
@@ -169,6 +183,28 @@ await runService({
         maxFailures: config.WEBHOOKS_DISABLE_AFTER_FAILURES,
         logger,
         now: () => new Date(),
+      },
+      social: {
+        adapters: socialAdapters({
+          reads: providerHttp(providerSettings),
+          writes: providerHttp({ ...providerSettings, attempts: 1 }),
+          baseUrls: { meta: config.META_BASE_URL, tiktok: config.TIKTOK_BASE_URL },
+        }),
+        tokens: accountTokens(config.ACCOUNT_URL, timeout, credentials),
+        images: mediaImages(
+          config.MEDIA_URL,
+          timeout,
+          config.PUBLIC_ORIGIN,
+          config.SOCIAL_IMAGE_URL_TTL_S,
+          credentials,
+        ),
+        rules: {
+          maxAttempts: config.SOCIAL_RETRY_ATTEMPTS,
+          retryBaseMs: config.SOCIAL_RETRY_BASE_MS,
+          leaseMs: config.SOCIAL_ATTEMPT_LEASE_MS,
+        },
+        flagsOf: accountFlags(config.ACCOUNT_URL, timeout, credentials),
+        schedule: (postId, at) => socialQueue.schedule(postId, at),
       },
       calendar: {
         inboxEvents,
@@ -237,8 +273,18 @@ await runService({
         if (counts.sent + counts.waiting + counts.dropped > 0) logger.info(counts, "approval emails retried");
       },
     });
+    const socialSweep = periodicJob({
+      ...queued,
+      queue: "social-sweep",
+      everyMs: config.SOCIAL_SWEEP_MS,
+      run: async () => {
+        await sweepSocialPosts(deps);
+      },
+    });
     return {
       async background() {
+        socialQueue.start((postId) => advancePost(deps, postId));
+        await socialSweep.start();
         automationQueue.start(stepProcessor(deps));
         webhookQueue.start((job) => runDeliveryAttempt(deps.webhooks, job));
         await dateScan.start();
@@ -253,7 +299,8 @@ await runService({
       outbox: stores.outbox,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
       onStop: async () => {
-        await Promise.all([dispatchScan.close(), dueScan.close(), approvalMailRetry.close()]);
+        await Promise.all([dispatchScan.close(), dueScan.close(), approvalMailRetry.close(), socialSweep.close()]);
+        await socialQueue.close();
         await automationQueue.close();
         await webhookQueue.close();
         await dateScan.close();

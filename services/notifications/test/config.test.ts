@@ -10,6 +10,7 @@ const base = {
   PROJECTS_URL: "http://projects:50051",
   ACCOUNT_URL: "http://account:50051",
   WORKFLOWS_URL: "http://workflows:50051",
+  MEDIA_URL: "http://media:50051",
   PUBLIC_ORIGIN: "https://crafter.example",
 };
 

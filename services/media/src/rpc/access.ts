@@ -15,6 +15,8 @@ export const access = rpcAccess(MediaService, {
   publishAsset: ["user"],
   // Anyone: only assets their owner published are found.
   readPublicFile: ["public"],
+  // A social post's image for Meta or TikTok to fetch (the publishing engine, naming the user).
+  getProviderFileUrl: ["service:notifications"],
   previewEdit: ["user"],
   saveEdit: ["user"],
   exportAssets: ["user"],

@@ -18,6 +18,7 @@ import { exportAssets } from "../usecases/export-assets";
 import { downloadAsset, publishAsset, readFile, readPublicFile } from "../usecases/files";
 import { generateImage } from "../usecases/generate-image";
 import { generateSpeech } from "../usecases/generate-speech";
+import { getProviderFileUrl } from "../usecases/provider-file";
 import { importStock, searchStock, trackStockDownload } from "../usecases/stock";
 import { completeUpload, getUpload, putUploadChunk, startUpload } from "../usecases/video-upload";
 
@@ -39,6 +40,7 @@ export function routes(deps: MediaDeps): (router: ConnectRouter) => void {
       readFile: (req, ctx) => readFile(deps, { signal: ctx.signal }, req),
       publishAsset: (req, ctx) => publishAsset(deps, callerOf(ctx), req),
       readPublicFile: (req, ctx) => readPublicFile(deps, { signal: ctx.signal }, req),
+      getProviderFileUrl: (req) => getProviderFileUrl(deps, req),
       previewEdit: (req, ctx) => previewEdit(deps, previews, callerOf(ctx), req),
       saveEdit: (req, ctx) => saveEdit(deps, callerOf(ctx), req),
       exportAssets: (req, ctx) => exportAssets(deps, callerOf(ctx), req),

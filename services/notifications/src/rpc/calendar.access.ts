@@ -1,5 +1,5 @@
 import { rpcAccess } from "@crafter/kit";
-import { CalendarService, InboxService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
+import { CalendarService, InboxService, SocialService } from "@crafter/proto/crafter/notifications/v1/calendar_pb";
 
 /** The calendar and the inbox act on the calling user's own entries and notifications. */
 export const calendarAccess = {
@@ -14,5 +14,13 @@ export const calendarAccess = {
     listNotifications: ["user"],
     markNotificationRead: ["user"],
     markAllNotificationsRead: ["user"],
+  }),
+  // Social publishing acts on the calling user's own projects' posts and channels.
+  ...rpcAccess(SocialService, {
+    listSocialChannels: ["user"],
+    chooseSocialChannels: ["user"],
+    publishSocialPost: ["user"],
+    getSocialPost: ["user"],
+    retrySocialChannel: ["user"],
   }),
 };

@@ -6,6 +6,7 @@ import { automationsRoutes } from "./automations.routes";
 import { calendarRoutes } from "./calendar.routes";
 import { campaignsRoutes } from "./campaigns.routes";
 import { sendersRoutes } from "./senders.routes";
+import { socialRoutes } from "./social.routes";
 import { templatesRoutes } from "./templates.routes";
 import { webhooksRoutes } from "./webhooks.routes";
 
@@ -19,6 +20,7 @@ export function routes(deps: NotificationsDeps, sendgridKey: KeyObject | null = 
     sendersRoutes(deps),
     approvalsRoutes(deps),
     webhooksRoutes(deps.webhooks),
+    socialRoutes(deps),
   ];
   return (router) => {
     for (const area of areas) area(router);

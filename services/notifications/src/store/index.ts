@@ -9,6 +9,7 @@ import { createDeliveryRepository, type DeliveryRepository } from "./delivery.re
 import { createEmailRepository, type EmailRepository, type FactDoc } from "./email.repository";
 import { createInboxRepository, type InboxRepository, type NotificationDoc } from "./inbox.repository";
 import { createSenderRepository, type SenderRepository } from "./sender.repository";
+import { createSocialRepository, type SocialRepository } from "./social.repository";
 import { createTemplateRepository, type TemplateRepository } from "./template.repository";
 import { createWebhookRepository, type WebhookRepository } from "./webhook.repository";
 
@@ -33,6 +34,8 @@ export interface NotificationsStores {
   approvals: ApprovalRepository;
   /** Outgoing webhook endpoints, the events kept for them, their deliveries and attempts. */
   webhooks: WebhookRepository;
+  /** Social posts, their append-only attempt log, and each project's chosen channels. */
+  social: SocialRepository;
 }
 
 /** Builds the repositories and waits until their indexes exist (the unique keys are the send-once guards). */
@@ -50,6 +53,7 @@ export async function createStores(connection: Connection): Promise<Notification
     senders,
     approvals,
     webhooks,
+    social,
   ] = await Promise.all([
     createDeliveryRepository(connection),
     createEmailRepository(connection),
@@ -63,6 +67,7 @@ export async function createStores(connection: Connection): Promise<Notification
     createSenderRepository(connection),
     createApprovalRepository(connection),
     createWebhookRepository(connection),
+    createSocialRepository(connection),
   ]);
   return {
     deliveries,
@@ -77,6 +82,7 @@ export async function createStores(connection: Connection): Promise<Notification
     senders,
     approvals,
     webhooks,
+    social,
     outbox: [campaigns.model, email.facts, inbox.model],
   };
 }

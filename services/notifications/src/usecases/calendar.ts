@@ -14,10 +14,19 @@ import {
 } from "../domain/calendar-entries";
 import type { CampaignFigures } from "../domain/calendar-ports";
 import { pageOf, totalPages } from "../domain/inbox";
+import { postStatus } from "../domain/social-publishing";
 import { type CalendarEntryDoc, calendarEntryIdOf } from "../store/calendar.repository";
 import { markDueNow } from "./calendar-due";
+import {
+  channelStates,
+  dropSocialPost,
+  moveSocialPost,
+  type SocialChannelStateView,
+  type SocialDeps,
+} from "./social-publishing";
 
-export type Deps = Pick<NotificationsDeps, "stores" | "calendar" | "now" | "logger" | "zones">;
+export type Deps = Pick<NotificationsDeps, "stores" | "calendar" | "now" | "logger" | "zones"> &
+  Pick<SocialDeps, "social" | "email">;
 
 /** An entry as the RPC and REST layers show it (docs/email-contract.md `CalendarEntry`). */
 export interface CalendarEntryView {
@@ -34,6 +43,9 @@ export interface CalendarEntryView {
   bounceRate?: number;
   openRate?: number;
   clickRate?: number;
+  /** A social post published from the calendar: its id and its state on each channel. */
+  socialPostId: string;
+  channels: SocialChannelStateView[];
 }
 
 function view(doc: CalendarEntryDoc, figures?: CampaignFigures): CalendarEntryView {
@@ -47,6 +59,8 @@ function view(doc: CalendarEntryDoc, figures?: CampaignFigures): CalendarEntryVi
     campaignId: doc.campaignId,
     workflowName: doc.workflowName,
     link: doc.link,
+    socialPostId: "",
+    channels: [],
   };
   if (!figures) return base;
   return {
@@ -72,7 +86,21 @@ async function views(deps: Deps, userId: string, docs: CalendarEntryDoc[]): Prom
       deps.logger.warn({ err: error }, "campaign figures unavailable for the calendar");
     }
   }
-  return docs.map((d) => view(d, d.source === "campaign" ? figures.get(d.campaignId) : undefined));
+  const social = await socialOf(deps, docs);
+  return docs.map((d) => {
+    const shown = view(d, d.source === "campaign" ? figures.get(d.campaignId) : undefined);
+    const channels = social.get(d._id);
+    if (!channels) return shown;
+    return { ...shown, socialPostId: d._id, channels, status: postStatus(channels.map((c) => c.state)) };
+  });
+}
+
+/** The channels' states of the social posts among the entries (a post's id is its entry's). */
+async function socialOf(deps: Deps, docs: CalendarEntryDoc[]): Promise<Map<string, SocialChannelStateView[]>> {
+  const ids = docs.filter((d) => d.type === "social" && d.source === "craft").map((d) => d._id);
+  const posts = await deps.stores.social.postsByIds(ids);
+  const attempts = await deps.stores.social.attemptsOfPosts(posts.map((p) => p._id));
+  return new Map(posts.map((post) => [post._id, channelStates(deps, post, attempts.get(post._id) ?? new Map())]));
 }
 
 function projectOf(projectId: string): string {
@@ -152,6 +180,8 @@ export async function scheduleCraft(
   if (!craft) throw appError("NOT_FOUND", "Craft not found.");
   const type = (input.type || typeOfWorkflow(craft.workflowName)) as CalendarType;
   const id = calendarEntryIdOf("craft", caller.userId, craft.craftId);
+  // A social post the engine publishes moves with its entry (CONFLICT once a channel started).
+  const published = await moveSocialPost(deps, id, dateTime);
   const doc = await deps.stores.calendar.put(id, {
     userId: caller.userId,
     // The craft's own project (the one it was written in), else the one the request names.
@@ -163,9 +193,11 @@ export async function scheduleCraft(
     type,
     workflowName: craft.workflowName,
     link: craftLink(craft.workflowName, craft.craftId),
-    ...placement(type, dateTime),
+    ...(published
+      ? { dateTime, day: dayOf(dateTime), pending: false, status: "scheduled" as const }
+      : placement(type, dateTime)),
   });
-  return view(await markDueNow(deps, doc));
+  return (await views(deps, caller.userId, [await markDueNow(deps, doc)]))[0]!;
 }
 
 /**
@@ -192,9 +224,14 @@ export async function rescheduleEntry(
     const moved = await deps.stores.calendar.set(found._id, { dateTime, day: dayOf(dateTime) });
     return (await views(deps, caller.userId, [moved ?? found]))[0]!;
   }
-  const moved = await deps.stores.calendar.set(found._id, placement(found.type, dateTime));
+  // A social post the engine publishes moves with its entry (CONFLICT once a channel started).
+  const published = await moveSocialPost(deps, found._id, dateTime);
+  const moved = await deps.stores.calendar.set(
+    found._id,
+    published ? { dateTime, day: dayOf(dateTime), pending: false } : placement(found.type, dateTime),
+  );
   if (!moved) throw appError("NOT_FOUND", "No such calendar entry.");
-  return view(await markDueNow(deps, moved));
+  return (await views(deps, caller.userId, [await markDueNow(deps, moved)]))[0]!;
 }
 
 /**
@@ -210,5 +247,6 @@ export async function unscheduleEntry(
   if (!found) throw appError("NOT_FOUND", "No such calendar entry.");
   if (found.source === "campaign")
     await deps.calendar.campaigns.rescheduleCampaign({ userId: caller.userId, campaignId: found.campaignId, at: "" });
+  else await dropSocialPost(deps, found._id);
   await deps.stores.calendar.remove(found._id);
 }

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/media/v1/media.proto.
  */
 export const file_crafter_media_v1_media: GenFile = /*@__PURE__*/
-  fileDesc("ChxjcmFmdGVyL21lZGlhL3YxL21lZGlhLnByb3RvEhBjcmFmdGVyLm1lZGlhLnYxIhcKFUdldE1lZGlhU3RhdHVzUmVxdWVzdCI4ChZHZXRNZWRpYVN0YXR1c1Jlc3BvbnNlEg8KB2VudHJpZXMYASABKAUSDQoFZW1wdHkYAiABKAgiQwoHVmFyaWFudBIMCgRuYW1lGAEgASgJEgsKA3VybBgCIAEoCRINCgV3aWR0aBgDIAEoBRIOCgZoZWlnaHQYBCABKAUijAMKBUFzc2V0EgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDgoGc291cmNlGAMgASgJEgwKBG5hbWUYBCABKAkSDAoEbWltZRgFIAEoCRIMCgRzaXplGAYgASgDEhIKBXdpZHRoGAcgASgFSACIAQESEwoGaGVpZ2h0GAggASgFSAGIAQESGAoLZHVyYXRpb25fbXMYCSABKAVIAogBARILCgN1cmwYCiABKAkSFQoNdGh1bWJuYWlsX3VybBgLIAEoCRIrCgh2YXJpYW50cxgMIAMoCzIZLmNyYWZ0ZXIubWVkaWEudjEuVmFyaWFudBIZCgxwcm9maWxlX3R5cGUYDSABKAlIA4gBARITCgtwcm9maWxlX2lkcxgOIAMoCRISCgpjcmVhdGVkX2F0GA8gASgJEhIKCnByb2plY3RfaWQYECABKAkSDQoFbGFiZWwYESABKAlCCAoGX3dpZHRoQgkKB19oZWlnaHRCDgoMX2R1cmF0aW9uX21zQg8KDV9wcm9maWxlX3R5cGUihQEKElVwbG9hZEFzc2V0UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBGRhdGEYAiABKAwSEgoKcHJvamVjdF9pZBgDIAEoCRIZCgxwcm9maWxlX3R5cGUYBCABKAlIAIgBARITCgtwcm9maWxlX2lkcxgFIAMoCUIPCg1fcHJvZmlsZV90eXBlIogBChFMaXN0QXNzZXRzUmVxdWVzdBIMCgR0eXBlGAEgASgJEg4KBnNvdXJjZRgCIAEoCRIUCgxwcm9maWxlX3R5cGUYAyABKAkSEwoLcHJvZmlsZV9pZHMYBCADKAkSCQoBcRgFIAEoCRIMCgRwYWdlGAYgASgFEhEKCXBhZ2Vfc2l6ZRgHIAEoBSJ3ChJMaXN0QXNzZXRzUmVzcG9uc2USJwoGcmVzdWx0GAEgAygLMhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiHQoPR2V0QXNzZXRSZXF1ZXN0EgoKAmlkGAEgASgJIi4KElJlbmFtZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJIiAKEkRlbGV0ZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCSIVChNEZWxldGVBc3NldFJlc3BvbnNlIkcKCUZpbGVDaHVuaxIMCgRtaW1lGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEgwKBHNpemUYAyABKAMSDAoEZGF0YRgEIAEoDCI4Cg9SZWFkRmlsZVJlcXVlc3QSCwoDa2V5GAEgASgJEgsKA2V4cBgCIAEoAxILCgNzaWcYAyABKAkiKgoUUHVibGlzaEFzc2V0UmVzcG9uc2USEgoKcHVibGljX3VybBgBIAEoCSIqChVSZWFkUHVibGljRmlsZVJlcXVlc3QSEQoJcHVibGljX2lkGAEgASgJIkAKC0VkaXRSZXF1ZXN0EgoKAmlkGAEgASgJEhcKD29wZXJhdGlvbnNfanNvbhgCIAEoCRIMCgRuYW1lGAMgASgJIlAKE1ByZXZpZXdFZGl0UmVzcG9uc2USDAoEbWltZRgBIAEoCRIMCgRkYXRhGAIgASgMEg0KBXdpZHRoGAMgASgFEg4KBmhlaWdodBgEIAEoBSJYChNFeHBvcnRBc3NldHNSZXF1ZXN0EhEKCWFzc2V0X2lkcxgBIAMoCRIOCgZmb3JtYXQYAiABKAkSEAoIZmlsZW5hbWUYAyABKAkSDAoEdHlwZRgEIAEoCSJSChJTdGFydFVwbG9hZFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIMCgRzaXplGAIgASgDEgwKBG1pbWUYAyABKAkSEgoKcHJvamVjdF9pZBgEIAEoCSI8ChNTdGFydFVwbG9hZFJlc3BvbnNlEhEKCXVwbG9hZF9pZBgBIAEoCRISCgpjaHVua19zaXplGAIgASgFIkcKFVB1dFVwbG9hZENodW5rUmVxdWVzdBIRCgl1cGxvYWRfaWQYASABKAkSDQoFaW5kZXgYAiABKAUSDAoEZGF0YRgDIAEoDCIlChBHZXRVcGxvYWRSZXF1ZXN0EhEKCXVwbG9hZF9pZBgBIAEoCSJ2CgtVcGxvYWRTdGF0ZRIRCgl1cGxvYWRfaWQYASABKAkSEAoIcmVjZWl2ZWQYAiABKAMSDAoEc2l6ZRgDIAEoAxISCgpjaHVua19zaXplGAQgASgFEg4KBmNodW5rcxgFIAMoBRIQCghjb21wbGV0ZRgGIAEoCCItChJTZWFyY2hTdG9ja1JlcXVlc3QSCQoBcRgBIAEoCRIMCgRwYWdlGAIgASgFIqQBCgpTdG9ja0ltYWdlEgoKAmlkGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEgsKA3VybBgDIAEoCRIVCg10aHVtYm5haWxfdXJsGAQgASgJEg0KBXdpZHRoGAUgASgFEg4KBmhlaWdodBgGIAEoBRIOCgZhdXRob3IYByABKAkSEgoKYXV0aG9yX3VybBgIIAEoCRIOCgZzb3VyY2UYCSABKAkijQEKE1NlYXJjaFN0b2NrUmVzcG9uc2USLAoGcmVzdWx0GAEgAygLMhwuY3JhZnRlci5tZWRpYS52MS5TdG9ja0ltYWdlEg0KBWNvdW50GAIgASgFEhQKDGN1cnJlbnRfcGFnZRgDIAEoBRITCgt0b3RhbF9wYWdlcxgEIAEoBRIOCgZzb3VyY2UYBSABKAkiJwoZVHJhY2tTdG9ja0Rvd25sb2FkUmVxdWVzdBIKCgJpZBgBIAEoCSItChpUcmFja1N0b2NrRG93bmxvYWRSZXNwb25zZRIPCgd0cmFja2VkGAEgASgIItUBChRHZW5lcmF0ZUltYWdlUmVxdWVzdBIOCgZwcm9tcHQYASABKAkSDAoEc2l6ZRgCIAEoCRIZCgxwcm9maWxlX3R5cGUYAyABKAlIAIgBARIXCgpwcm9maWxlX2lkGAQgASgJSAGIAQESEgoKcHJvamVjdF9pZBgFIAEoCRIQCghoZWFkbGluZRgGIAEoCRIOCgZjb2xvcnMYByADKAkSFQoNbG9nb19hc3NldF9pZBgIIAEoCUIPCg1fcHJvZmlsZV90eXBlQg0KC19wcm9maWxlX2lkIi4KDVNwZWVjaFNlZ21lbnQSDwoHc3BlYWtlchgBIAEoCRIMCgR0ZXh0GAIgASgJIooBChVHZW5lcmF0ZVNwZWVjaFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIxCghzZWdtZW50cxgCIAMoCzIfLmNyYWZ0ZXIubWVkaWEudjEuU3BlZWNoU2VnbWVudBIMCgRuYW1lGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkSCwoDa2V5GAUgASgJIpMBCgZEZXNpZ24SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgV3aWR0aBgDIAEoBRIOCgZoZWlnaHQYBCABKAUSEwoLc3RhZ2VzX2pzb24YBSABKAkSEgoKY3JlYXRlZF9hdBgGIAEoCRISCgp1cGRhdGVkX2F0GAcgASgJEhMKC3ByZXZpZXdfdXJsGAggASgJImQKC0Rlc2lnbklucHV0EgwKBG5hbWUYASABKAkSDQoFd2lkdGgYAiABKAUSDgoGaGVpZ2h0GAMgASgFEhMKC3N0YWdlc19qc29uGAQgASgJEhMKC3ByZXZpZXdfcG5nGAUgASgMIjUKEkxpc3REZXNpZ25zUmVxdWVzdBIMCgRwYWdlGAEgASgFEhEKCXBhZ2Vfc2l6ZRgCIAEoBSJ5ChNMaXN0RGVzaWduc1Jlc3BvbnNlEigKBnJlc3VsdBgBIAMoCzIYLmNyYWZ0ZXIubWVkaWEudjEuRGVzaWduEg0KBWNvdW50GAIgASgFEhQKDGN1cnJlbnRfcGFnZRgDIAEoBRITCgt0b3RhbF9wYWdlcxgEIAEoBSIeChBHZXREZXNpZ25SZXF1ZXN0EgoKAmlkGAEgASgJIlAKE1VwZGF0ZURlc2lnblJlcXVlc3QSCgoCaWQYASABKAkSLQoGZGVzaWduGAIgASgLMh0uY3JhZnRlci5tZWRpYS52MS5EZXNpZ25JbnB1dCIWChREZWxldGVEZXNpZ25SZXNwb25zZSIxChNFeHBvcnREZXNpZ25SZXF1ZXN0EgoKAmlkGAEgASgJEg4KBmZvcm1hdBgCIAEoCTKyEwoMTWVkaWFTZXJ2aWNlEmMKDkdldE1lZGlhU3RhdHVzEicuY3JhZnRlci5tZWRpYS52MS5HZXRNZWRpYVN0YXR1c1JlcXVlc3QaKC5jcmFmdGVyLm1lZGlhLnYxLkdldE1lZGlhU3RhdHVzUmVzcG9uc2USTAoLVXBsb2FkQXNzZXQSJC5jcmFmdGVyLm1lZGlhLnYxLlVwbG9hZEFzc2V0UmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXQSVwoKTGlzdEFzc2V0cxIjLmNyYWZ0ZXIubWVkaWEudjEuTGlzdEFzc2V0c1JlcXVlc3QaJC5jcmFmdGVyLm1lZGlhLnYxLkxpc3RBc3NldHNSZXNwb25zZRJGCghHZXRBc3NldBIhLmNyYWZ0ZXIubWVkaWEudjEuR2V0QXNzZXRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJMCgtSZW5hbWVBc3NldBIkLmNyYWZ0ZXIubWVkaWEudjEuUmVuYW1lQXNzZXRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtEZWxldGVBc3NldBIkLmNyYWZ0ZXIubWVkaWEudjEuRGVsZXRlQXNzZXRSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5EZWxldGVBc3NldFJlc3BvbnNlElEKDURvd25sb2FkQXNzZXQSIS5jcmFmdGVyLm1lZGlhLnYxLkdldEFzc2V0UmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESTAoIUmVhZEZpbGUSIS5jcmFmdGVyLm1lZGlhLnYxLlJlYWRGaWxlUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESWQoMUHVibGlzaEFzc2V0EiEuY3JhZnRlci5tZWRpYS52MS5HZXRBc3NldFJlcXVlc3QaJi5jcmFmdGVyLm1lZGlhLnYxLlB1Ymxpc2hBc3NldFJlc3BvbnNlElgKDlJlYWRQdWJsaWNGaWxlEicuY3JhZnRlci5tZWRpYS52MS5SZWFkUHVibGljRmlsZVJlcXVlc3QaGy5jcmFmdGVyLm1lZGlhLnYxLkZpbGVDaHVuazABElMKC1ByZXZpZXdFZGl0Eh0uY3JhZnRlci5tZWRpYS52MS5FZGl0UmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuUHJldmlld0VkaXRSZXNwb25zZRJCCghTYXZlRWRpdBIdLmNyYWZ0ZXIubWVkaWEudjEuRWRpdFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElQKDEV4cG9ydEFzc2V0cxIlLmNyYWZ0ZXIubWVkaWEudjEuRXhwb3J0QXNzZXRzUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESWgoLU3RhcnRVcGxvYWQSJC5jcmFmdGVyLm1lZGlhLnYxLlN0YXJ0VXBsb2FkUmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuU3RhcnRVcGxvYWRSZXNwb25zZRJYCg5QdXRVcGxvYWRDaHVuaxInLmNyYWZ0ZXIubWVkaWEudjEuUHV0VXBsb2FkQ2h1bmtSZXF1ZXN0Gh0uY3JhZnRlci5tZWRpYS52MS5VcGxvYWRTdGF0ZRJOCglHZXRVcGxvYWQSIi5jcmFmdGVyLm1lZGlhLnYxLkdldFVwbG9hZFJlcXVlc3QaHS5jcmFmdGVyLm1lZGlhLnYxLlVwbG9hZFN0YXRlEk0KDkNvbXBsZXRlVXBsb2FkEiIuY3JhZnRlci5tZWRpYS52MS5HZXRVcGxvYWRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtTZWFyY2hTdG9jaxIkLmNyYWZ0ZXIubWVkaWEudjEuU2VhcmNoU3RvY2tSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5TZWFyY2hTdG9ja1Jlc3BvbnNlEm8KElRyYWNrU3RvY2tEb3dubG9hZBIrLmNyYWZ0ZXIubWVkaWEudjEuVHJhY2tTdG9ja0Rvd25sb2FkUmVxdWVzdBosLmNyYWZ0ZXIubWVkaWEudjEuVHJhY2tTdG9ja0Rvd25sb2FkUmVzcG9uc2USUwoLSW1wb3J0U3RvY2sSKy5jcmFmdGVyLm1lZGlhLnYxLlRyYWNrU3RvY2tEb3dubG9hZFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElAKDUdlbmVyYXRlSW1hZ2USJi5jcmFmdGVyLm1lZGlhLnYxLkdlbmVyYXRlSW1hZ2VSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJSCg5HZW5lcmF0ZVNwZWVjaBInLmNyYWZ0ZXIubWVkaWEudjEuR2VuZXJhdGVTcGVlY2hSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtMaXN0RGVzaWducxIkLmNyYWZ0ZXIubWVkaWEudjEuTGlzdERlc2lnbnNSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5MaXN0RGVzaWduc1Jlc3BvbnNlEkcKDENyZWF0ZURlc2lnbhIdLmNyYWZ0ZXIubWVkaWEudjEuRGVzaWduSW5wdXQaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJJCglHZXREZXNpZ24SIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJPCgxVcGRhdGVEZXNpZ24SJS5jcmFmdGVyLm1lZGlhLnYxLlVwZGF0ZURlc2lnblJlcXVlc3QaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJaCgxEZWxldGVEZXNpZ24SIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaJi5jcmFmdGVyLm1lZGlhLnYxLkRlbGV0ZURlc2lnblJlc3BvbnNlElQKDEV4cG9ydERlc2lnbhIlLmNyYWZ0ZXIubWVkaWEudjEuRXhwb3J0RGVzaWduUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESTwoQU3RvcmVEZXNpZ25Bc3NldBIiLmNyYWZ0ZXIubWVkaWEudjEuR2V0RGVzaWduUmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXRiBnByb3RvMw");
+  fileDesc("ChxjcmFmdGVyL21lZGlhL3YxL21lZGlhLnByb3RvEhBjcmFmdGVyLm1lZGlhLnYxIhcKFUdldE1lZGlhU3RhdHVzUmVxdWVzdCI4ChZHZXRNZWRpYVN0YXR1c1Jlc3BvbnNlEg8KB2VudHJpZXMYASABKAUSDQoFZW1wdHkYAiABKAgiQwoHVmFyaWFudBIMCgRuYW1lGAEgASgJEgsKA3VybBgCIAEoCRINCgV3aWR0aBgDIAEoBRIOCgZoZWlnaHQYBCABKAUijAMKBUFzc2V0EgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDgoGc291cmNlGAMgASgJEgwKBG5hbWUYBCABKAkSDAoEbWltZRgFIAEoCRIMCgRzaXplGAYgASgDEhIKBXdpZHRoGAcgASgFSACIAQESEwoGaGVpZ2h0GAggASgFSAGIAQESGAoLZHVyYXRpb25fbXMYCSABKAVIAogBARILCgN1cmwYCiABKAkSFQoNdGh1bWJuYWlsX3VybBgLIAEoCRIrCgh2YXJpYW50cxgMIAMoCzIZLmNyYWZ0ZXIubWVkaWEudjEuVmFyaWFudBIZCgxwcm9maWxlX3R5cGUYDSABKAlIA4gBARITCgtwcm9maWxlX2lkcxgOIAMoCRISCgpjcmVhdGVkX2F0GA8gASgJEhIKCnByb2plY3RfaWQYECABKAkSDQoFbGFiZWwYESABKAlCCAoGX3dpZHRoQgkKB19oZWlnaHRCDgoMX2R1cmF0aW9uX21zQg8KDV9wcm9maWxlX3R5cGUihQEKElVwbG9hZEFzc2V0UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBGRhdGEYAiABKAwSEgoKcHJvamVjdF9pZBgDIAEoCRIZCgxwcm9maWxlX3R5cGUYBCABKAlIAIgBARITCgtwcm9maWxlX2lkcxgFIAMoCUIPCg1fcHJvZmlsZV90eXBlIogBChFMaXN0QXNzZXRzUmVxdWVzdBIMCgR0eXBlGAEgASgJEg4KBnNvdXJjZRgCIAEoCRIUCgxwcm9maWxlX3R5cGUYAyABKAkSEwoLcHJvZmlsZV9pZHMYBCADKAkSCQoBcRgFIAEoCRIMCgRwYWdlGAYgASgFEhEKCXBhZ2Vfc2l6ZRgHIAEoBSJ3ChJMaXN0QXNzZXRzUmVzcG9uc2USJwoGcmVzdWx0GAEgAygLMhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiHQoPR2V0QXNzZXRSZXF1ZXN0EgoKAmlkGAEgASgJIi4KElJlbmFtZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJIiAKEkRlbGV0ZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCSIVChNEZWxldGVBc3NldFJlc3BvbnNlIkcKCUZpbGVDaHVuaxIMCgRtaW1lGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEgwKBHNpemUYAyABKAMSDAoEZGF0YRgEIAEoDCI4Cg9SZWFkRmlsZVJlcXVlc3QSCwoDa2V5GAEgASgJEgsKA2V4cBgCIAEoAxILCgNzaWcYAyABKAkiKgoUUHVibGlzaEFzc2V0UmVzcG9uc2USEgoKcHVibGljX3VybBgBIAEoCSJhChlHZXRQcm92aWRlckZpbGVVcmxSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEAoIYXNzZXRfaWQYAiABKAkSEwoLdHRsX3NlY29uZHMYAyABKAUSDAoEanBlZxgEIAEoCCJZChpHZXRQcm92aWRlckZpbGVVcmxSZXNwb25zZRILCgN1cmwYASABKAkSDAoEbWltZRgCIAEoCRIMCgRzaXplGAMgASgDEhIKCmV4cGlyZXNfYXQYBCABKAMiKgoVUmVhZFB1YmxpY0ZpbGVSZXF1ZXN0EhEKCXB1YmxpY19pZBgBIAEoCSJACgtFZGl0UmVxdWVzdBIKCgJpZBgBIAEoCRIXCg9vcGVyYXRpb25zX2pzb24YAiABKAkSDAoEbmFtZRgDIAEoCSJQChNQcmV2aWV3RWRpdFJlc3BvbnNlEgwKBG1pbWUYASABKAkSDAoEZGF0YRgCIAEoDBINCgV3aWR0aBgDIAEoBRIOCgZoZWlnaHQYBCABKAUiWAoTRXhwb3J0QXNzZXRzUmVxdWVzdBIRCglhc3NldF9pZHMYASADKAkSDgoGZm9ybWF0GAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEgwKBHR5cGUYBCABKAkiUgoSU3RhcnRVcGxvYWRSZXF1ZXN0EgwKBG5hbWUYASABKAkSDAoEc2l6ZRgCIAEoAxIMCgRtaW1lGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkiPAoTU3RhcnRVcGxvYWRSZXNwb25zZRIRCgl1cGxvYWRfaWQYASABKAkSEgoKY2h1bmtfc2l6ZRgCIAEoBSJHChVQdXRVcGxvYWRDaHVua1JlcXVlc3QSEQoJdXBsb2FkX2lkGAEgASgJEg0KBWluZGV4GAIgASgFEgwKBGRhdGEYAyABKAwiJQoQR2V0VXBsb2FkUmVxdWVzdBIRCgl1cGxvYWRfaWQYASABKAkidgoLVXBsb2FkU3RhdGUSEQoJdXBsb2FkX2lkGAEgASgJEhAKCHJlY2VpdmVkGAIgASgDEgwKBHNpemUYAyABKAMSEgoKY2h1bmtfc2l6ZRgEIAEoBRIOCgZjaHVua3MYBSADKAUSEAoIY29tcGxldGUYBiABKAgiLQoSU2VhcmNoU3RvY2tSZXF1ZXN0EgkKAXEYASABKAkSDAoEcGFnZRgCIAEoBSKkAQoKU3RvY2tJbWFnZRIKCgJpZBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRILCgN1cmwYAyABKAkSFQoNdGh1bWJuYWlsX3VybBgEIAEoCRINCgV3aWR0aBgFIAEoBRIOCgZoZWlnaHQYBiABKAUSDgoGYXV0aG9yGAcgASgJEhIKCmF1dGhvcl91cmwYCCABKAkSDgoGc291cmNlGAkgASgJIo0BChNTZWFyY2hTdG9ja1Jlc3BvbnNlEiwKBnJlc3VsdBgBIAMoCzIcLmNyYWZ0ZXIubWVkaWEudjEuU3RvY2tJbWFnZRINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUSDgoGc291cmNlGAUgASgJIicKGVRyYWNrU3RvY2tEb3dubG9hZFJlcXVlc3QSCgoCaWQYASABKAkiLQoaVHJhY2tTdG9ja0Rvd25sb2FkUmVzcG9uc2USDwoHdHJhY2tlZBgBIAEoCCLVAQoUR2VuZXJhdGVJbWFnZVJlcXVlc3QSDgoGcHJvbXB0GAEgASgJEgwKBHNpemUYAiABKAkSGQoMcHJvZmlsZV90eXBlGAMgASgJSACIAQESFwoKcHJvZmlsZV9pZBgEIAEoCUgBiAEBEhIKCnByb2plY3RfaWQYBSABKAkSEAoIaGVhZGxpbmUYBiABKAkSDgoGY29sb3JzGAcgAygJEhUKDWxvZ29fYXNzZXRfaWQYCCABKAlCDwoNX3Byb2ZpbGVfdHlwZUINCgtfcHJvZmlsZV9pZCIuCg1TcGVlY2hTZWdtZW50Eg8KB3NwZWFrZXIYASABKAkSDAoEdGV4dBgCIAEoCSKKAQoVR2VuZXJhdGVTcGVlY2hSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSMQoIc2VnbWVudHMYAiADKAsyHy5jcmFmdGVyLm1lZGlhLnYxLlNwZWVjaFNlZ21lbnQSDAoEbmFtZRgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEgsKA2tleRgFIAEoCSKTAQoGRGVzaWduEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFd2lkdGgYAyABKAUSDgoGaGVpZ2h0GAQgASgFEhMKC3N0YWdlc19qc29uGAUgASgJEhIKCmNyZWF0ZWRfYXQYBiABKAkSEgoKdXBkYXRlZF9hdBgHIAEoCRITCgtwcmV2aWV3X3VybBgIIAEoCSJkCgtEZXNpZ25JbnB1dBIMCgRuYW1lGAEgASgJEg0KBXdpZHRoGAIgASgFEg4KBmhlaWdodBgDIAEoBRITCgtzdGFnZXNfanNvbhgEIAEoCRITCgtwcmV2aWV3X3BuZxgFIAEoDCI1ChJMaXN0RGVzaWduc1JlcXVlc3QSDAoEcGFnZRgBIAEoBRIRCglwYWdlX3NpemUYAiABKAUieQoTTGlzdERlc2lnbnNSZXNwb25zZRIoCgZyZXN1bHQYASADKAsyGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiHgoQR2V0RGVzaWduUmVxdWVzdBIKCgJpZBgBIAEoCSJQChNVcGRhdGVEZXNpZ25SZXF1ZXN0EgoKAmlkGAEgASgJEi0KBmRlc2lnbhgCIAEoCzIdLmNyYWZ0ZXIubWVkaWEudjEuRGVzaWduSW5wdXQiFgoURGVsZXRlRGVzaWduUmVzcG9uc2UiMQoTRXhwb3J0RGVzaWduUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZmb3JtYXQYAiABKAkyoxQKDE1lZGlhU2VydmljZRJjCg5HZXRNZWRpYVN0YXR1cxInLmNyYWZ0ZXIubWVkaWEudjEuR2V0TWVkaWFTdGF0dXNSZXF1ZXN0GiguY3JhZnRlci5tZWRpYS52MS5HZXRNZWRpYVN0YXR1c1Jlc3BvbnNlEkwKC1VwbG9hZEFzc2V0EiQuY3JhZnRlci5tZWRpYS52MS5VcGxvYWRBc3NldFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElcKCkxpc3RBc3NldHMSIy5jcmFmdGVyLm1lZGlhLnYxLkxpc3RBc3NldHNSZXF1ZXN0GiQuY3JhZnRlci5tZWRpYS52MS5MaXN0QXNzZXRzUmVzcG9uc2USRgoIR2V0QXNzZXQSIS5jcmFmdGVyLm1lZGlhLnYxLkdldEFzc2V0UmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXQSTAoLUmVuYW1lQXNzZXQSJC5jcmFmdGVyLm1lZGlhLnYxLlJlbmFtZUFzc2V0UmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXQSWgoLRGVsZXRlQXNzZXQSJC5jcmFmdGVyLm1lZGlhLnYxLkRlbGV0ZUFzc2V0UmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuRGVsZXRlQXNzZXRSZXNwb25zZRJRCg1Eb3dubG9hZEFzc2V0EiEuY3JhZnRlci5tZWRpYS52MS5HZXRBc3NldFJlcXVlc3QaGy5jcmFmdGVyLm1lZGlhLnYxLkZpbGVDaHVuazABEkwKCFJlYWRGaWxlEiEuY3JhZnRlci5tZWRpYS52MS5SZWFkRmlsZVJlcXVlc3QaGy5jcmFmdGVyLm1lZGlhLnYxLkZpbGVDaHVuazABElkKDFB1Ymxpc2hBc3NldBIhLmNyYWZ0ZXIubWVkaWEudjEuR2V0QXNzZXRSZXF1ZXN0GiYuY3JhZnRlci5tZWRpYS52MS5QdWJsaXNoQXNzZXRSZXNwb25zZRJYCg5SZWFkUHVibGljRmlsZRInLmNyYWZ0ZXIubWVkaWEudjEuUmVhZFB1YmxpY0ZpbGVSZXF1ZXN0GhsuY3JhZnRlci5tZWRpYS52MS5GaWxlQ2h1bmswARJvChJHZXRQcm92aWRlckZpbGVVcmwSKy5jcmFmdGVyLm1lZGlhLnYxLkdldFByb3ZpZGVyRmlsZVVybFJlcXVlc3QaLC5jcmFmdGVyLm1lZGlhLnYxLkdldFByb3ZpZGVyRmlsZVVybFJlc3BvbnNlElMKC1ByZXZpZXdFZGl0Eh0uY3JhZnRlci5tZWRpYS52MS5FZGl0UmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuUHJldmlld0VkaXRSZXNwb25zZRJCCghTYXZlRWRpdBIdLmNyYWZ0ZXIubWVkaWEudjEuRWRpdFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElQKDEV4cG9ydEFzc2V0cxIlLmNyYWZ0ZXIubWVkaWEudjEuRXhwb3J0QXNzZXRzUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESWgoLU3RhcnRVcGxvYWQSJC5jcmFmdGVyLm1lZGlhLnYxLlN0YXJ0VXBsb2FkUmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuU3RhcnRVcGxvYWRSZXNwb25zZRJYCg5QdXRVcGxvYWRDaHVuaxInLmNyYWZ0ZXIubWVkaWEudjEuUHV0VXBsb2FkQ2h1bmtSZXF1ZXN0Gh0uY3JhZnRlci5tZWRpYS52MS5VcGxvYWRTdGF0ZRJOCglHZXRVcGxvYWQSIi5jcmFmdGVyLm1lZGlhLnYxLkdldFVwbG9hZFJlcXVlc3QaHS5jcmFmdGVyLm1lZGlhLnYxLlVwbG9hZFN0YXRlEk0KDkNvbXBsZXRlVXBsb2FkEiIuY3JhZnRlci5tZWRpYS52MS5HZXRVcGxvYWRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtTZWFyY2hTdG9jaxIkLmNyYWZ0ZXIubWVkaWEudjEuU2VhcmNoU3RvY2tSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5TZWFyY2hTdG9ja1Jlc3BvbnNlEm8KElRyYWNrU3RvY2tEb3dubG9hZBIrLmNyYWZ0ZXIubWVkaWEudjEuVHJhY2tTdG9ja0Rvd25sb2FkUmVxdWVzdBosLmNyYWZ0ZXIubWVkaWEudjEuVHJhY2tTdG9ja0Rvd25sb2FkUmVzcG9uc2USUwoLSW1wb3J0U3RvY2sSKy5jcmFmdGVyLm1lZGlhLnYxLlRyYWNrU3RvY2tEb3dubG9hZFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElAKDUdlbmVyYXRlSW1hZ2USJi5jcmFmdGVyLm1lZGlhLnYxLkdlbmVyYXRlSW1hZ2VSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJSCg5HZW5lcmF0ZVNwZWVjaBInLmNyYWZ0ZXIubWVkaWEudjEuR2VuZXJhdGVTcGVlY2hSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtMaXN0RGVzaWducxIkLmNyYWZ0ZXIubWVkaWEudjEuTGlzdERlc2lnbnNSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5MaXN0RGVzaWduc1Jlc3BvbnNlEkcKDENyZWF0ZURlc2lnbhIdLmNyYWZ0ZXIubWVkaWEudjEuRGVzaWduSW5wdXQaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJJCglHZXREZXNpZ24SIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJPCgxVcGRhdGVEZXNpZ24SJS5jcmFmdGVyLm1lZGlhLnYxLlVwZGF0ZURlc2lnblJlcXVlc3QaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJaCgxEZWxldGVEZXNpZ24SIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaJi5jcmFmdGVyLm1lZGlhLnYxLkRlbGV0ZURlc2lnblJlc3BvbnNlElQKDEV4cG9ydERlc2lnbhIlLmNyYWZ0ZXIubWVkaWEudjEuRXhwb3J0RGVzaWduUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESTwoQU3RvcmVEZXNpZ25Bc3NldBIiLmNyYWZ0ZXIubWVkaWEudjEuR2V0RGVzaWduUmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXRiBnByb3RvMw");
 
 /**
  * @generated from message crafter.media.v1.GetMediaStatusRequest
@@ -458,6 +458,78 @@ export const PublishAssetResponseSchema: GenMessage<PublishAssetResponse> = /*@_
   messageDesc(file_crafter_media_v1_media, 13);
 
 /**
+ * @generated from message crafter.media.v1.GetProviderFileUrlRequest
+ */
+export type GetProviderFileUrlRequest = Message<"crafter.media.v1.GetProviderFileUrlRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string asset_id = 2;
+   */
+  assetId: string;
+
+  /**
+   * 60 to 86400; 0: one hour.
+   *
+   * @generated from field: int32 ttl_seconds = 3;
+   */
+  ttlSeconds: number;
+
+  /**
+   * @generated from field: bool jpeg = 4;
+   */
+  jpeg: boolean;
+};
+
+/**
+ * Describes the message crafter.media.v1.GetProviderFileUrlRequest.
+ * Use `create(GetProviderFileUrlRequestSchema)` to create a new message.
+ */
+export const GetProviderFileUrlRequestSchema: GenMessage<GetProviderFileUrlRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 14);
+
+/**
+ * @generated from message crafter.media.v1.GetProviderFileUrlResponse
+ */
+export type GetProviderFileUrlResponse = Message<"crafter.media.v1.GetProviderFileUrlResponse"> & {
+  /**
+   * `/media/<key>?exp&sig`: a path of the deployment's public origin.
+   *
+   * @generated from field: string url = 1;
+   */
+  url: string;
+
+  /**
+   * @generated from field: string mime = 2;
+   */
+  mime: string;
+
+  /**
+   * Bytes of the file the URL serves.
+   *
+   * @generated from field: int64 size = 3;
+   */
+  size: bigint;
+
+  /**
+   * Seconds since the epoch.
+   *
+   * @generated from field: int64 expires_at = 4;
+   */
+  expiresAt: bigint;
+};
+
+/**
+ * Describes the message crafter.media.v1.GetProviderFileUrlResponse.
+ * Use `create(GetProviderFileUrlResponseSchema)` to create a new message.
+ */
+export const GetProviderFileUrlResponseSchema: GenMessage<GetProviderFileUrlResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 15);
+
+/**
  * @generated from message crafter.media.v1.ReadPublicFileRequest
  */
 export type ReadPublicFileRequest = Message<"crafter.media.v1.ReadPublicFileRequest"> & {
@@ -472,7 +544,7 @@ export type ReadPublicFileRequest = Message<"crafter.media.v1.ReadPublicFileRequ
  * Use `create(ReadPublicFileRequestSchema)` to create a new message.
  */
 export const ReadPublicFileRequestSchema: GenMessage<ReadPublicFileRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 14);
+  messageDesc(file_crafter_media_v1_media, 16);
 
 /**
  * @generated from message crafter.media.v1.EditRequest
@@ -501,7 +573,7 @@ export type EditRequest = Message<"crafter.media.v1.EditRequest"> & {
  * Use `create(EditRequestSchema)` to create a new message.
  */
 export const EditRequestSchema: GenMessage<EditRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 15);
+  messageDesc(file_crafter_media_v1_media, 17);
 
 /**
  * @generated from message crafter.media.v1.PreviewEditResponse
@@ -533,7 +605,7 @@ export type PreviewEditResponse = Message<"crafter.media.v1.PreviewEditResponse"
  * Use `create(PreviewEditResponseSchema)` to create a new message.
  */
 export const PreviewEditResponseSchema: GenMessage<PreviewEditResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 16);
+  messageDesc(file_crafter_media_v1_media, 18);
 
 /**
  * @generated from message crafter.media.v1.ExportAssetsRequest
@@ -569,7 +641,7 @@ export type ExportAssetsRequest = Message<"crafter.media.v1.ExportAssetsRequest"
  * Use `create(ExportAssetsRequestSchema)` to create a new message.
  */
 export const ExportAssetsRequestSchema: GenMessage<ExportAssetsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 17);
+  messageDesc(file_crafter_media_v1_media, 19);
 
 /**
  * @generated from message crafter.media.v1.StartUploadRequest
@@ -601,7 +673,7 @@ export type StartUploadRequest = Message<"crafter.media.v1.StartUploadRequest"> 
  * Use `create(StartUploadRequestSchema)` to create a new message.
  */
 export const StartUploadRequestSchema: GenMessage<StartUploadRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 18);
+  messageDesc(file_crafter_media_v1_media, 20);
 
 /**
  * @generated from message crafter.media.v1.StartUploadResponse
@@ -623,7 +695,7 @@ export type StartUploadResponse = Message<"crafter.media.v1.StartUploadResponse"
  * Use `create(StartUploadResponseSchema)` to create a new message.
  */
 export const StartUploadResponseSchema: GenMessage<StartUploadResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 19);
+  messageDesc(file_crafter_media_v1_media, 21);
 
 /**
  * @generated from message crafter.media.v1.PutUploadChunkRequest
@@ -650,7 +722,7 @@ export type PutUploadChunkRequest = Message<"crafter.media.v1.PutUploadChunkRequ
  * Use `create(PutUploadChunkRequestSchema)` to create a new message.
  */
 export const PutUploadChunkRequestSchema: GenMessage<PutUploadChunkRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 20);
+  messageDesc(file_crafter_media_v1_media, 22);
 
 /**
  * @generated from message crafter.media.v1.GetUploadRequest
@@ -667,7 +739,7 @@ export type GetUploadRequest = Message<"crafter.media.v1.GetUploadRequest"> & {
  * Use `create(GetUploadRequestSchema)` to create a new message.
  */
 export const GetUploadRequestSchema: GenMessage<GetUploadRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 21);
+  messageDesc(file_crafter_media_v1_media, 23);
 
 /**
  * @generated from message crafter.media.v1.UploadState
@@ -713,7 +785,7 @@ export type UploadState = Message<"crafter.media.v1.UploadState"> & {
  * Use `create(UploadStateSchema)` to create a new message.
  */
 export const UploadStateSchema: GenMessage<UploadState> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 22);
+  messageDesc(file_crafter_media_v1_media, 24);
 
 /**
  * @generated from message crafter.media.v1.SearchStockRequest
@@ -735,7 +807,7 @@ export type SearchStockRequest = Message<"crafter.media.v1.SearchStockRequest"> 
  * Use `create(SearchStockRequestSchema)` to create a new message.
  */
 export const SearchStockRequestSchema: GenMessage<SearchStockRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 23);
+  messageDesc(file_crafter_media_v1_media, 25);
 
 /**
  * @generated from message crafter.media.v1.StockImage
@@ -794,7 +866,7 @@ export type StockImage = Message<"crafter.media.v1.StockImage"> & {
  * Use `create(StockImageSchema)` to create a new message.
  */
 export const StockImageSchema: GenMessage<StockImage> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 24);
+  messageDesc(file_crafter_media_v1_media, 26);
 
 /**
  * @generated from message crafter.media.v1.SearchStockResponse
@@ -831,7 +903,7 @@ export type SearchStockResponse = Message<"crafter.media.v1.SearchStockResponse"
  * Use `create(SearchStockResponseSchema)` to create a new message.
  */
 export const SearchStockResponseSchema: GenMessage<SearchStockResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 25);
+  messageDesc(file_crafter_media_v1_media, 27);
 
 /**
  * @generated from message crafter.media.v1.TrackStockDownloadRequest
@@ -850,7 +922,7 @@ export type TrackStockDownloadRequest = Message<"crafter.media.v1.TrackStockDown
  * Use `create(TrackStockDownloadRequestSchema)` to create a new message.
  */
 export const TrackStockDownloadRequestSchema: GenMessage<TrackStockDownloadRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 26);
+  messageDesc(file_crafter_media_v1_media, 28);
 
 /**
  * @generated from message crafter.media.v1.TrackStockDownloadResponse
@@ -869,7 +941,7 @@ export type TrackStockDownloadResponse = Message<"crafter.media.v1.TrackStockDow
  * Use `create(TrackStockDownloadResponseSchema)` to create a new message.
  */
 export const TrackStockDownloadResponseSchema: GenMessage<TrackStockDownloadResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 27);
+  messageDesc(file_crafter_media_v1_media, 29);
 
 /**
  * @generated from message crafter.media.v1.GenerateImageRequest
@@ -925,7 +997,7 @@ export type GenerateImageRequest = Message<"crafter.media.v1.GenerateImageReques
  * Use `create(GenerateImageRequestSchema)` to create a new message.
  */
 export const GenerateImageRequestSchema: GenMessage<GenerateImageRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 28);
+  messageDesc(file_crafter_media_v1_media, 30);
 
 /**
  * @generated from message crafter.media.v1.SpeechSegment
@@ -947,7 +1019,7 @@ export type SpeechSegment = Message<"crafter.media.v1.SpeechSegment"> & {
  * Use `create(SpeechSegmentSchema)` to create a new message.
  */
 export const SpeechSegmentSchema: GenMessage<SpeechSegment> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 29);
+  messageDesc(file_crafter_media_v1_media, 31);
 
 /**
  * @generated from message crafter.media.v1.GenerateSpeechRequest
@@ -986,7 +1058,7 @@ export type GenerateSpeechRequest = Message<"crafter.media.v1.GenerateSpeechRequ
  * Use `create(GenerateSpeechRequestSchema)` to create a new message.
  */
 export const GenerateSpeechRequestSchema: GenMessage<GenerateSpeechRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 30);
+  messageDesc(file_crafter_media_v1_media, 32);
 
 /**
  * @generated from message crafter.media.v1.Design
@@ -1042,7 +1114,7 @@ export type Design = Message<"crafter.media.v1.Design"> & {
  * Use `create(DesignSchema)` to create a new message.
  */
 export const DesignSchema: GenMessage<Design> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 31);
+  messageDesc(file_crafter_media_v1_media, 33);
 
 /**
  * @generated from message crafter.media.v1.DesignInput
@@ -1081,7 +1153,7 @@ export type DesignInput = Message<"crafter.media.v1.DesignInput"> & {
  * Use `create(DesignInputSchema)` to create a new message.
  */
 export const DesignInputSchema: GenMessage<DesignInput> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 32);
+  messageDesc(file_crafter_media_v1_media, 34);
 
 /**
  * @generated from message crafter.media.v1.ListDesignsRequest
@@ -1103,7 +1175,7 @@ export type ListDesignsRequest = Message<"crafter.media.v1.ListDesignsRequest"> 
  * Use `create(ListDesignsRequestSchema)` to create a new message.
  */
 export const ListDesignsRequestSchema: GenMessage<ListDesignsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 33);
+  messageDesc(file_crafter_media_v1_media, 35);
 
 /**
  * @generated from message crafter.media.v1.ListDesignsResponse
@@ -1135,7 +1207,7 @@ export type ListDesignsResponse = Message<"crafter.media.v1.ListDesignsResponse"
  * Use `create(ListDesignsResponseSchema)` to create a new message.
  */
 export const ListDesignsResponseSchema: GenMessage<ListDesignsResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 34);
+  messageDesc(file_crafter_media_v1_media, 36);
 
 /**
  * @generated from message crafter.media.v1.GetDesignRequest
@@ -1152,7 +1224,7 @@ export type GetDesignRequest = Message<"crafter.media.v1.GetDesignRequest"> & {
  * Use `create(GetDesignRequestSchema)` to create a new message.
  */
 export const GetDesignRequestSchema: GenMessage<GetDesignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 35);
+  messageDesc(file_crafter_media_v1_media, 37);
 
 /**
  * @generated from message crafter.media.v1.UpdateDesignRequest
@@ -1174,7 +1246,7 @@ export type UpdateDesignRequest = Message<"crafter.media.v1.UpdateDesignRequest"
  * Use `create(UpdateDesignRequestSchema)` to create a new message.
  */
 export const UpdateDesignRequestSchema: GenMessage<UpdateDesignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 36);
+  messageDesc(file_crafter_media_v1_media, 38);
 
 /**
  * @generated from message crafter.media.v1.DeleteDesignResponse
@@ -1187,7 +1259,7 @@ export type DeleteDesignResponse = Message<"crafter.media.v1.DeleteDesignRespons
  * Use `create(DeleteDesignResponseSchema)` to create a new message.
  */
 export const DeleteDesignResponseSchema: GenMessage<DeleteDesignResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 37);
+  messageDesc(file_crafter_media_v1_media, 39);
 
 /**
  * @generated from message crafter.media.v1.ExportDesignRequest
@@ -1211,7 +1283,7 @@ export type ExportDesignRequest = Message<"crafter.media.v1.ExportDesignRequest"
  * Use `create(ExportDesignRequestSchema)` to create a new message.
  */
 export const ExportDesignRequestSchema: GenMessage<ExportDesignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 38);
+  messageDesc(file_crafter_media_v1_media, 40);
 
 /**
  * The media service: assets (image, video, audio) in S3-compatible object storage, image edits and
@@ -1317,6 +1389,18 @@ export const MediaService: GenService<{
     methodKind: "server_streaming";
     input: typeof ReadPublicFileRequestSchema;
     output: typeof FileChunkSchema;
+  },
+  /**
+   * A signed URL of a user's image asset that expires after `ttl_seconds`, for a provider to fetch
+   * (a social post's image): JPEG when asked (Instagram takes only JPEG), converted once and kept
+   * beside the asset. Services only (notifications). Errors: NOT_FOUND, CR_ERR_BAD_REQUEST (not an image).
+   *
+   * @generated from rpc crafter.media.v1.MediaService.GetProviderFileUrl
+   */
+  getProviderFileUrl: {
+    methodKind: "unary";
+    input: typeof GetProviderFileUrlRequestSchema;
+    output: typeof GetProviderFileUrlResponseSchema;
   },
   /**
    * Image edits: preview bytes (image/webp, ≤ 1200 px) or a new asset.

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/notifications/v1/calendar.proto.
  */
 export const file_crafter_notifications_v1_calendar: GenFile = /*@__PURE__*/
-  fileDesc("CidjcmFmdGVyL25vdGlmaWNhdGlvbnMvdjEvY2FsZW5kYXIucHJvdG8SGGNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MSKYBAoNQ2FsZW5kYXJFbnRyeRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIuCgR0eXBlGAMgASgJQiDS8xgcQgVlbWFpbEIGc29jaWFsQgRibG9nQgVvdGhlchJGCgZzdGF0dXMYBCABKAlCNtLzGDJCCXNjaGVkdWxlZEIDZHVlQgdzZW5kaW5nQgRzZW50QglwdWJsaXNoZWRCBmZhaWxlZBI1CglkYXRlX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgbS8xgCUAESGAoIY3JhZnRfaWQYBiABKAlCBtLzGAI4ARIbCgtjYW1wYWlnbl9pZBgHIAEoCUIG0vMYAjgBEh0KDXdvcmtmbG93X25hbWUYCCABKAlCBtLzGAI4ARIMCgRsaW5rGAkgASgJEiIKDWRlbGl2ZXJ5X3JhdGUYCiABKAFCBtLzGAI4AUgAiAEBEiAKC2JvdW5jZV9yYXRlGAsgASgBQgbS8xgCOAFIAYgBARIeCglvcGVuX3JhdGUYDCABKAFCBtLzGAI4AUgCiAEBEh8KCmNsaWNrX3JhdGUYDSABKAFCBtLzGAI4AUgDiAEBOhPa8xgPCg1DYWxlbmRhckVudHJ5QhAKDl9kZWxpdmVyeV9yYXRlQg4KDF9ib3VuY2VfcmF0ZUIMCgpfb3Blbl9yYXRlQg0KC19jbGlja19yYXRlIo4BChpMaXN0Q2FsZW5kYXJFbnRyaWVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEi4KBGZyb20YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgTS8xgAEiwKAnRvGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIE0vMYACJXChtMaXN0Q2FsZW5kYXJFbnRyaWVzUmVzcG9uc2USOAoHZW50cmllcxgBIAMoCzInLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DYWxlbmRhckVudHJ5IoABChdMaXN0Q2FsZW5kYXJQYWdlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgwKBHBhZ2UYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFEgwKBHR5cGUYBCABKAkSDgoGc3RhdHVzGAUgASgJEhIKCmRlc2NlbmRpbmcYBiABKAgijgEKGExpc3RDYWxlbmRhclBhZ2VSZXNwb25zZRI4CgdlbnRyaWVzGAEgAygLMicuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNhbGVuZGFyRW50cnkSDQoFY291bnQYAiABKAUSFAoMY3VycmVudF9wYWdlGAMgASgFEhMKC3RvdGFsX3BhZ2VzGAQgASgFIqkBChRTY2hlZHVsZUNyYWZ0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhgKCGNyYWZ0X2lkGAIgASgJQgbS8xgCSAESMwoJZGF0ZV90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIE0vMYABIuCgR0eXBlGAQgASgJQiDS8xgcQgVlbWFpbEIGc29jaWFsQgRibG9nQgVvdGhlciJPChVTY2hlZHVsZUNyYWZ0UmVzcG9uc2USNgoFZW50cnkYASABKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ2FsZW5kYXJFbnRyeSJ9ChZSZXNjaGVkdWxlRW50cnlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoIZW50cnlfaWQYAiABKAlCCNLzGAQKAmlkEjMKCWRhdGVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBNLzGAAiUQoXUmVzY2hlZHVsZUVudHJ5UmVzcG9uc2USNgoFZW50cnkYASABKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ2FsZW5kYXJFbnRyeSJIChZVbnNjaGVkdWxlRW50cnlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoIZW50cnlfaWQYAiABKAlCCNLzGAQKAmlkIhkKF1Vuc2NoZWR1bGVFbnRyeVJlc3BvbnNlItsBCgxOb3RpZmljYXRpb24SCgoCaWQYASABKAkSMgoFbGV2ZWwYAiABKAlCI9LzGB9CBGluZm9CB3dhcm5pbmdCB3N1Y2Nlc3NCBWVycm9yEg0KBXRpdGxlGAMgASgJEgwKBGJvZHkYBCABKAkSFAoEbGluaxgFIAEoCUIG0vMYAjgBEgwKBHJlYWQYBiABKAgSNgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBtLzGAJQAToS2vMYDgoMTm90aWZpY2F0aW9uIlAKGExpc3ROb3RpZmljYXRpb25zUmVxdWVzdBIMCgRwYWdlGAEgASgFEhEKCXBhZ2Vfc2l6ZRgCIAEoBRITCgt1bnJlYWRfb25seRgDIAEoCCKkAQoZTGlzdE5vdGlmaWNhdGlvbnNSZXNwb25zZRI9Cg1ub3RpZmljYXRpb25zGAEgAygLMiYuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLk5vdGlmaWNhdGlvbhINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUSDgoGdW5yZWFkGAUgASgFIkAKG01hcmtOb3RpZmljYXRpb25SZWFkUmVxdWVzdBIhCg9ub3RpZmljYXRpb25faWQYASABKAlCCNLzGAQKAmlkIlwKHE1hcmtOb3RpZmljYXRpb25SZWFkUmVzcG9uc2USPAoMbm90aWZpY2F0aW9uGAEgASgLMiYuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLk5vdGlmaWNhdGlvbiIhCh9NYXJrQWxsTm90aWZpY2F0aW9uc1JlYWRSZXF1ZXN0IjIKIE1hcmtBbGxOb3RpZmljYXRpb25zUmVhZFJlc3BvbnNlEg4KBm1hcmtlZBgBIAEoBTL2CQoPQ2FsZW5kYXJTZXJ2aWNlEosCChNMaXN0Q2FsZW5kYXJFbnRyaWVzEjQuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkxpc3RDYWxlbmRhckVudHJpZXNSZXF1ZXN0GjUuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkxpc3RDYWxlbmRhckVudHJpZXNSZXNwb25zZSKGAcrzGIEBMgdlbnRyaWVzQghjYWxlbmRhckpQVGhlIHByb2plY3QncyBzY2hlZHVsZWQgY3JhZnRzIGFuZCBjYW1wYWlnbnMgYmV0d2VlbiB0d28gdGltZXMgKGF0IG1vc3QgNjIgZGF5cylgAXoJTk9UX0ZPVU5ECg0vYXBpL2NhbGVuZGFyEnkKEExpc3RDYWxlbmRhclBhZ2USMS5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTGlzdENhbGVuZGFyUGFnZVJlcXVlc3QaMi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTGlzdENhbGVuZGFyUGFnZVJlc3BvbnNlEsQCCg1TY2hlZHVsZUNyYWZ0Ei4uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlNjaGVkdWxlQ3JhZnRSZXF1ZXN0Gi8uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlNjaGVkdWxlQ3JhZnRSZXNwb25zZSLRAcrzGMwBMgVlbnRyeUIIY2FsZW5kYXJKM1NjaGVkdWxlIGEgY3JhZnQgKGl0cyB0eXBlIGNvbWVzIGZyb20gaXRzIHdvcmtmbG93KVJjQSBjcmFmdCBhbHJlYWR5IG9uIHRoZSBjYWxlbmRhciBtb3ZlcyB0byB0aGUgbmV3IHRpbWUuIEEgcG9zdCB3aG9zZSB0aW1lIGhhcyBwYXNzZWQgaXMgZHVlIGF0IG9uY2UuYAFoAXDJAXoJTk9UX0ZPVU5EEg0vYXBpL2NhbGVuZGFyEvwBCg9SZXNjaGVkdWxlRW50cnkSMC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuUmVzY2hlZHVsZUVudHJ5UmVxdWVzdBoxLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5SZXNjaGVkdWxlRW50cnlSZXNwb25zZSKDAcrzGH8yBWVudHJ5QghjYWxlbmRhckpBTW92ZSBhbiBlbnRyeSAoZHJhZyk7IGEgY2FtcGFpZ24ncyBlbnRyeSByZXNjaGVkdWxlcyB0aGUgY2FtcGFpZ25gAXoJTk9UX0ZPVU5EeghDT05GTElDVCISL2FwaS9jYWxlbmRhci97aWR9EpMCCg9VbnNjaGVkdWxlRW50cnkSMC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuVW5zY2hlZHVsZUVudHJ5UmVxdWVzdBoxLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5VbnNjaGVkdWxlRW50cnlSZXNwb25zZSKaAcrzGJUBOhB7ImRlbGV0ZWQiOnRydWV9QghjYWxlbmRhckpMVGFrZSBhbiBlbnRyeSBvZmYgdGhlIGNhbGVuZGFyIChhIGNhbXBhaWduJ3MgZW50cnkgdW5zY2hlZHVsZXMgdGhlIGNhbXBhaWduKWABeglOT1RfRk9VTkR6CENPTkZMSUNUKhIvYXBpL2NhbGVuZGFyL3tpZH0y9gQKDEluYm94U2VydmljZRJ8ChFMaXN0Tm90aWZpY2F0aW9ucxIyLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5MaXN0Tm90aWZpY2F0aW9uc1JlcXVlc3QaMy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTGlzdE5vdGlmaWNhdGlvbnNSZXNwb25zZRLxAQoUTWFya05vdGlmaWNhdGlvblJlYWQSNS5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTWFya05vdGlmaWNhdGlvblJlYWRSZXF1ZXN0GjYuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLk1hcmtOb3RpZmljYXRpb25SZWFkUmVzcG9uc2UiasrzGGYyDG5vdGlmaWNhdGlvbkINbm90aWZpY2F0aW9uc0oaTWFyayBvbmUgbm90aWZpY2F0aW9uIHJlYWR6CU5PVF9GT1VORJIBASoSHC9hcGkvbm90aWZpY2F0aW9ucy97aWR9L3JlYWQS8wEKGE1hcmtBbGxOb3RpZmljYXRpb25zUmVhZBI5LmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5NYXJrQWxsTm90aWZpY2F0aW9uc1JlYWRSZXF1ZXN0GjouY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLk1hcmtBbGxOb3RpZmljYXRpb25zUmVhZFJlc3BvbnNlImDK8xhcQg1ub3RpZmljYXRpb25zSipNYXJrIGV2ZXJ5IG5vdGlmaWNhdGlvbiBvZiB0aGUgY2FsbGVyIHJlYWSSAQEqEhsvYXBpL25vdGlmaWNhdGlvbnMvcmVhZC1hbGxiBnByb3RvMw", [file_crafter_api_v1_rest, file_google_protobuf_timestamp]);
+  fileDesc("CidjcmFmdGVyL25vdGlmaWNhdGlvbnMvdjEvY2FsZW5kYXIucHJvdG8SGGNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MSL4BAoNQ2FsZW5kYXJFbnRyeRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIuCgR0eXBlGAMgASgJQiDS8xgcQgVlbWFpbEIGc29jaWFsQgRibG9nQgVvdGhlchJGCgZzdGF0dXMYBCABKAlCNtLzGDJCCXNjaGVkdWxlZEIDZHVlQgdzZW5kaW5nQgRzZW50QglwdWJsaXNoZWRCBmZhaWxlZBI1CglkYXRlX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgbS8xgCUAESGAoIY3JhZnRfaWQYBiABKAlCBtLzGAI4ARIbCgtjYW1wYWlnbl9pZBgHIAEoCUIG0vMYAjgBEh0KDXdvcmtmbG93X25hbWUYCCABKAlCBtLzGAI4ARIMCgRsaW5rGAkgASgJEiIKDWRlbGl2ZXJ5X3JhdGUYCiABKAFCBtLzGAI4AUgAiAEBEiAKC2JvdW5jZV9yYXRlGAsgASgBQgbS8xgCOAFIAYgBARIeCglvcGVuX3JhdGUYDCABKAFCBtLzGAI4AUgCiAEBEh8KCmNsaWNrX3JhdGUYDSABKAFCBtLzGAI4AUgDiAEBEh4KDnNvY2lhbF9wb3N0X2lkGA4gASgJQgbS8xgCOAESPgoIY2hhbm5lbHMYDyADKAsyLC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuU29jaWFsQ2hhbm5lbFN0YXRlOhPa8xgPCg1DYWxlbmRhckVudHJ5QhAKDl9kZWxpdmVyeV9yYXRlQg4KDF9ib3VuY2VfcmF0ZUIMCgpfb3Blbl9yYXRlQg0KC19jbGlja19yYXRlIo4BChpMaXN0Q2FsZW5kYXJFbnRyaWVzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEi4KBGZyb20YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgTS8xgAEiwKAnRvGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIE0vMYACJXChtMaXN0Q2FsZW5kYXJFbnRyaWVzUmVzcG9uc2USOAoHZW50cmllcxgBIAMoCzInLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5DYWxlbmRhckVudHJ5IoABChdMaXN0Q2FsZW5kYXJQYWdlUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEgwKBHBhZ2UYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFEgwKBHR5cGUYBCABKAkSDgoGc3RhdHVzGAUgASgJEhIKCmRlc2NlbmRpbmcYBiABKAgijgEKGExpc3RDYWxlbmRhclBhZ2VSZXNwb25zZRI4CgdlbnRyaWVzGAEgAygLMicuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNhbGVuZGFyRW50cnkSDQoFY291bnQYAiABKAUSFAoMY3VycmVudF9wYWdlGAMgASgFEhMKC3RvdGFsX3BhZ2VzGAQgASgFIqkBChRTY2hlZHVsZUNyYWZ0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhgKCGNyYWZ0X2lkGAIgASgJQgbS8xgCSAESMwoJZGF0ZV90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIE0vMYABIuCgR0eXBlGAQgASgJQiDS8xgcQgVlbWFpbEIGc29jaWFsQgRibG9nQgVvdGhlciJPChVTY2hlZHVsZUNyYWZ0UmVzcG9uc2USNgoFZW50cnkYASABKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ2FsZW5kYXJFbnRyeSJ9ChZSZXNjaGVkdWxlRW50cnlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoIZW50cnlfaWQYAiABKAlCCNLzGAQKAmlkEjMKCWRhdGVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBNLzGAAiUQoXUmVzY2hlZHVsZUVudHJ5UmVzcG9uc2USNgoFZW50cnkYASABKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ2FsZW5kYXJFbnRyeSJIChZVbnNjaGVkdWxlRW50cnlSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGgoIZW50cnlfaWQYAiABKAlCCNLzGAQKAmlkIhkKF1Vuc2NoZWR1bGVFbnRyeVJlc3BvbnNlItsBCgxOb3RpZmljYXRpb24SCgoCaWQYASABKAkSMgoFbGV2ZWwYAiABKAlCI9LzGB9CBGluZm9CB3dhcm5pbmdCB3N1Y2Nlc3NCBWVycm9yEg0KBXRpdGxlGAMgASgJEgwKBGJvZHkYBCABKAkSFAoEbGluaxgFIAEoCUIG0vMYAjgBEgwKBHJlYWQYBiABKAgSNgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBtLzGAJQAToS2vMYDgoMTm90aWZpY2F0aW9uIlAKGExpc3ROb3RpZmljYXRpb25zUmVxdWVzdBIMCgRwYWdlGAEgASgFEhEKCXBhZ2Vfc2l6ZRgCIAEoBRITCgt1bnJlYWRfb25seRgDIAEoCCKkAQoZTGlzdE5vdGlmaWNhdGlvbnNSZXNwb25zZRI9Cg1ub3RpZmljYXRpb25zGAEgAygLMiYuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLk5vdGlmaWNhdGlvbhINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUSDgoGdW5yZWFkGAUgASgFIkAKG01hcmtOb3RpZmljYXRpb25SZWFkUmVxdWVzdBIhCg9ub3RpZmljYXRpb25faWQYASABKAlCCNLzGAQKAmlkIlwKHE1hcmtOb3RpZmljYXRpb25SZWFkUmVzcG9uc2USPAoMbm90aWZpY2F0aW9uGAEgASgLMiYuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLk5vdGlmaWNhdGlvbiIhCh9NYXJrQWxsTm90aWZpY2F0aW9uc1JlYWRSZXF1ZXN0IjIKIE1hcmtBbGxOb3RpZmljYXRpb25zUmVhZFJlc3BvbnNlEg4KBm1hcmtlZBgBIAEoBSKqAQoNU29jaWFsQ2hhbm5lbBIKCgJpZBgBIAEoCRI0CgRraW5kGAIgASgJQibS8xgiQg1mYWNlYm9va19wYWdlQglpbnN0YWdyYW1CBnRpa3RvaxIMCgRuYW1lGAMgASgJEiQKCHByb3ZpZGVyGAQgASgJQhLS8xgOQgRtZXRhQgZ0aWt0b2sSDgoGY2hvc2VuGAUgASgIOhPa8xgPCg1Tb2NpYWxDaGFubmVsIroBCg5Tb2NpYWxQcm92aWRlchIkCghwcm92aWRlchgBIAEoCUIS0vMYDkIEbWV0YUIGdGlrdG9rElsKBXN0YXRlGAIgASgJQkzS8xhIQgljb25uZWN0ZWRCDW5vdF9jb25uZWN0ZWRCEm5lZWRzX3JlY29ubmVjdGluZ0ILdW5hdmFpbGFibGVaC3VuYXZhaWxhYmxlEg8KB21lc3NhZ2UYAyABKAk6FNrzGBAKDlNvY2lhbFByb3ZpZGVyIi8KGUxpc3RTb2NpYWxDaGFubmVsc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCSKUAQoaTGlzdFNvY2lhbENoYW5uZWxzUmVzcG9uc2USOQoIY2hhbm5lbHMYASADKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuU29jaWFsQ2hhbm5lbBI7Cglwcm92aWRlcnMYAiADKAsyKC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuU29jaWFsUHJvdmlkZXIihAEKG0Nob29zZVNvY2lhbENoYW5uZWxzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJElEKC2NoYW5uZWxfaWRzGAIgAygJQjzS8xg4MjZJZHMgZnJvbSBHRVQgL2FwaS9zb2NpYWwvY2hhbm5lbHM7IGVtcHR5OiBub25lIGNob3Nlbi4ilgEKHENob29zZVNvY2lhbENoYW5uZWxzUmVzcG9uc2USOQoIY2hhbm5lbHMYASADKAsyJy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuU29jaWFsQ2hhbm5lbBI7Cglwcm92aWRlcnMYAiADKAsyKC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuU29jaWFsUHJvdmlkZXIi+gEKElNvY2lhbENoYW5uZWxTdGF0ZRISCgpjaGFubmVsX2lkGAEgASgJEjQKBGtpbmQYAiABKAlCJtLzGCJCDWZhY2Vib29rX3BhZ2VCCWluc3RhZ3JhbUIGdGlrdG9rEgwKBG5hbWUYAyABKAkSPQoFc3RhdGUYBCABKAlCLtLzGCpCCXNjaGVkdWxlZEIKcHVibGlzaGluZ0IJcHVibGlzaGVkQgZmYWlsZWQSEQoJcGVybWFsaW5rGAUgASgJEg4KBnJlYXNvbhgGIAEoCRIQCghhdHRlbXB0cxgHIAEoBToY2vMYFAoSU29jaWFsQ2hhbm5lbFN0YXRlIvsBCgpTb2NpYWxQb3N0EgoKAmlkGAEgASgJEhAKCGNyYWZ0X2lkGAIgASgJEg0KBXRpdGxlGAMgASgJEgwKBHRleHQYBCABKAkSFgoOaW1hZ2VfYXNzZXRfaWQYBSABKAkSNgoKcHVibGlzaF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBtLzGAJQARIQCghlbnRyeV9pZBgHIAEoCRI+CghjaGFubmVscxgIIAMoCzIsLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5Tb2NpYWxDaGFubmVsU3RhdGU6ENrzGAwKClNvY2lhbFBvc3QiTwoZUHVibGlzaFNvY2lhbFBvc3RSZXNwb25zZRIyCgRwb3N0GAEgASgLMiQuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlNvY2lhbFBvc3QiSwoVR2V0U29jaWFsUG9zdFJlc3BvbnNlEjIKBHBvc3QYASABKAsyJC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuU29jaWFsUG9zdCJQChpSZXRyeVNvY2lhbENoYW5uZWxSZXNwb25zZRIyCgRwb3N0GAEgASgLMiQuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlNvY2lhbFBvc3QimwIKGFB1Ymxpc2hTb2NpYWxQb3N0UmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhgKCGNyYWZ0X2lkGAIgASgJQgbS8xgCSAESYwoLY2hhbm5lbF9pZHMYAyADKAlCTtLzGEoySElkcyBmcm9tIEdFVCAvYXBpL3NvY2lhbC9jaGFubmVsczsgZW1wdHk6IHRoZSBwcm9qZWN0J3MgY2hvc2VuIGNoYW5uZWxzLhJsCgpwdWJsaXNoX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEI80vMYODI2V2hlbiB0byBwdWJsaXNoOyBhIHRpbWUgdGhhdCBoYXMgcGFzc2VkIHB1Ymxpc2hlcyBub3cuIkUKFEdldFNvY2lhbFBvc3RSZXF1ZXN0EhIKCnByb2plY3RfaWQYASABKAkSGQoHcG9zdF9pZBgCIAEoCUII0vMYBAoCaWQiaQoZUmV0cnlTb2NpYWxDaGFubmVsUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJEhkKB3Bvc3RfaWQYAiABKAlCCNLzGAQKAmlkEh0KCmNoYW5uZWxfaWQYAyABKAlCCdLzGAUYyAEgATL2CQoPQ2FsZW5kYXJTZXJ2aWNlEosCChNMaXN0Q2FsZW5kYXJFbnRyaWVzEjQuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkxpc3RDYWxlbmRhckVudHJpZXNSZXF1ZXN0GjUuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkxpc3RDYWxlbmRhckVudHJpZXNSZXNwb25zZSKGAcrzGIEBMgdlbnRyaWVzQghjYWxlbmRhckpQVGhlIHByb2plY3QncyBzY2hlZHVsZWQgY3JhZnRzIGFuZCBjYW1wYWlnbnMgYmV0d2VlbiB0d28gdGltZXMgKGF0IG1vc3QgNjIgZGF5cylgAXoJTk9UX0ZPVU5ECg0vYXBpL2NhbGVuZGFyEnkKEExpc3RDYWxlbmRhclBhZ2USMS5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTGlzdENhbGVuZGFyUGFnZVJlcXVlc3QaMi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTGlzdENhbGVuZGFyUGFnZVJlc3BvbnNlEsQCCg1TY2hlZHVsZUNyYWZ0Ei4uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlNjaGVkdWxlQ3JhZnRSZXF1ZXN0Gi8uY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlNjaGVkdWxlQ3JhZnRSZXNwb25zZSLRAcrzGMwBMgVlbnRyeUIIY2FsZW5kYXJKM1NjaGVkdWxlIGEgY3JhZnQgKGl0cyB0eXBlIGNvbWVzIGZyb20gaXRzIHdvcmtmbG93KVJjQSBjcmFmdCBhbHJlYWR5IG9uIHRoZSBjYWxlbmRhciBtb3ZlcyB0byB0aGUgbmV3IHRpbWUuIEEgcG9zdCB3aG9zZSB0aW1lIGhhcyBwYXNzZWQgaXMgZHVlIGF0IG9uY2UuYAFoAXDJAXoJTk9UX0ZPVU5EEg0vYXBpL2NhbGVuZGFyEvwBCg9SZXNjaGVkdWxlRW50cnkSMC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuUmVzY2hlZHVsZUVudHJ5UmVxdWVzdBoxLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5SZXNjaGVkdWxlRW50cnlSZXNwb25zZSKDAcrzGH8yBWVudHJ5QghjYWxlbmRhckpBTW92ZSBhbiBlbnRyeSAoZHJhZyk7IGEgY2FtcGFpZ24ncyBlbnRyeSByZXNjaGVkdWxlcyB0aGUgY2FtcGFpZ25gAXoJTk9UX0ZPVU5EeghDT05GTElDVCISL2FwaS9jYWxlbmRhci97aWR9EpMCCg9VbnNjaGVkdWxlRW50cnkSMC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuVW5zY2hlZHVsZUVudHJ5UmVxdWVzdBoxLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5VbnNjaGVkdWxlRW50cnlSZXNwb25zZSKaAcrzGJUBOhB7ImRlbGV0ZWQiOnRydWV9QghjYWxlbmRhckpMVGFrZSBhbiBlbnRyeSBvZmYgdGhlIGNhbGVuZGFyIChhIGNhbXBhaWduJ3MgZW50cnkgdW5zY2hlZHVsZXMgdGhlIGNhbXBhaWduKWABeglOT1RfRk9VTkR6CENPTkZMSUNUKhIvYXBpL2NhbGVuZGFyL3tpZH0y9gQKDEluYm94U2VydmljZRJ8ChFMaXN0Tm90aWZpY2F0aW9ucxIyLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5MaXN0Tm90aWZpY2F0aW9uc1JlcXVlc3QaMy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTGlzdE5vdGlmaWNhdGlvbnNSZXNwb25zZRLxAQoUTWFya05vdGlmaWNhdGlvblJlYWQSNS5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuTWFya05vdGlmaWNhdGlvblJlYWRSZXF1ZXN0GjYuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLk1hcmtOb3RpZmljYXRpb25SZWFkUmVzcG9uc2UiasrzGGYyDG5vdGlmaWNhdGlvbkINbm90aWZpY2F0aW9uc0oaTWFyayBvbmUgbm90aWZpY2F0aW9uIHJlYWR6CU5PVF9GT1VORJIBASoSHC9hcGkvbm90aWZpY2F0aW9ucy97aWR9L3JlYWQS8wEKGE1hcmtBbGxOb3RpZmljYXRpb25zUmVhZBI5LmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5NYXJrQWxsTm90aWZpY2F0aW9uc1JlYWRSZXF1ZXN0GjouY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLk1hcmtBbGxOb3RpZmljYXRpb25zUmVhZFJlc3BvbnNlImDK8xhcQg1ub3RpZmljYXRpb25zSipNYXJrIGV2ZXJ5IG5vdGlmaWNhdGlvbiBvZiB0aGUgY2FsbGVyIHJlYWSSAQEqEhsvYXBpL25vdGlmaWNhdGlvbnMvcmVhZC1hbGwygQsKDVNvY2lhbFNlcnZpY2USkAIKEkxpc3RTb2NpYWxDaGFubmVscxIzLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5MaXN0U29jaWFsQ2hhbm5lbHNSZXF1ZXN0GjQuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkxpc3RTb2NpYWxDaGFubmVsc1Jlc3BvbnNlIo4ByvMYiQFCBnNvY2lhbEpnVGhlIFBhZ2VzLCBJbnN0YWdyYW0gYW5kIFRpa1RvayBhY2NvdW50cyB0aGUgcHJvamVjdCdzIGNvbm5lY3Rpb25zIGNhbiBwdWJsaXNoIHRvLCBhbmQgd2hpY2ggYXJlIGNob3NlbmABChQvYXBpL3NvY2lhbC9jaGFubmVscxKDAgoUQ2hvb3NlU29jaWFsQ2hhbm5lbHMSNS5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuQ2hvb3NlU29jaWFsQ2hhbm5lbHNSZXF1ZXN0GjYuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLkNob29zZVNvY2lhbENoYW5uZWxzUmVzcG9uc2UifMrzGHhCBnNvY2lhbEo/Q2hvb3NlIHRoZSBjaGFubmVscyB0aGUgcHJvamVjdCdzIHNvY2lhbCBwb3N0cyBhcmUgcHVibGlzaGVkIHRvYAGSAQEqmgEQcHJvamVjdC5zZXR0aW5ncxoUL2FwaS9zb2NpYWwvY2hhbm5lbHMStQIKEVB1Ymxpc2hTb2NpYWxQb3N0EjIuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlB1Ymxpc2hTb2NpYWxQb3N0UmVxdWVzdBozLmNyYWZ0ZXIubm90aWZpY2F0aW9ucy52MS5QdWJsaXNoU29jaWFsUG9zdFJlc3BvbnNlIrYByvMYsQEyBHBvc3RCBnNvY2lhbEpcUHVibGlzaCBhIGNyYWZ0ZWQgc29jaWFsIHBvc3QgdG8gY2hvc2VuIGNoYW5uZWxzLCBub3cgb3IgYXQgYSB0aW1lIChpdCBnb2VzIG9uIHRoZSBjYWxlbmRhcilgAWgBcMkBeglOT1RfRk9VTkR6CENPTkZMSUNUehBGRUFUVVJFX0RJU0FCTEVEkgEBKhIRL2FwaS9zb2NpYWwvcG9zdHMSogIKDUdldFNvY2lhbFBvc3QSLi5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuR2V0U29jaWFsUG9zdFJlcXVlc3QaLy5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuR2V0U29jaWFsUG9zdFJlc3BvbnNlIq8ByvMYqgEyBHBvc3RCBnNvY2lhbEp1QSBzb2NpYWwgcG9zdCB3aXRoIGl0cyBzdGF0ZSBvbiBlYWNoIGNoYW5uZWwgKHNjaGVkdWxlZCwgcHVibGlzaGluZywgcHVibGlzaGVkIHdpdGggaXRzIGxpbmssIGZhaWxlZCB3aXRoIHRoZSByZWFzb24pYAF6CU5PVF9GT1VORAoWL2FwaS9zb2NpYWwvcG9zdHMve2lkfRL5AQoSUmV0cnlTb2NpYWxDaGFubmVsEjMuY3JhZnRlci5ub3RpZmljYXRpb25zLnYxLlJldHJ5U29jaWFsQ2hhbm5lbFJlcXVlc3QaNC5jcmFmdGVyLm5vdGlmaWNhdGlvbnMudjEuUmV0cnlTb2NpYWxDaGFubmVsUmVzcG9uc2UieMrzGHQyBHBvc3RCBnNvY2lhbEorVHJ5IGEgZmFpbGVkIGNoYW5uZWwgb2YgYSBzb2NpYWwgcG9zdCBhZ2FpbmABeglOT1RfRk9VTkR6CENPTkZMSUNUkgEBKhIcL2FwaS9zb2NpYWwvcG9zdHMve2lkfS9yZXRyeWIGcHJvdG8z", [file_crafter_api_v1_rest, file_google_protobuf_timestamp]);
 
 /**
  * One entry as the calendar shows it.
@@ -89,6 +89,18 @@ export type CalendarEntry = Message<"crafter.notifications.v1.CalendarEntry"> & 
    * @generated from field: optional double click_rate = 13;
    */
   clickRate?: number | undefined;
+
+  /**
+   * A social post published from the calendar: its id and its state on each channel; absent otherwise.
+   *
+   * @generated from field: string social_post_id = 14;
+   */
+  socialPostId: string;
+
+  /**
+   * @generated from field: repeated crafter.notifications.v1.SocialChannelState channels = 15;
+   */
+  channels: SocialChannelState[];
 };
 
 /**
@@ -532,6 +544,404 @@ export const MarkAllNotificationsReadResponseSchema: GenMessage<MarkAllNotificat
   messageDesc(file_crafter_notifications_v1_calendar, 17);
 
 /**
+ * A place a post can go.
+ *
+ * @generated from message crafter.notifications.v1.SocialChannel
+ */
+export type SocialChannel = Message<"crafter.notifications.v1.SocialChannel"> & {
+  /**
+   * `<kind>:<remote id>`.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string provider = 4;
+   */
+  provider: string;
+
+  /**
+   * @generated from field: bool chosen = 5;
+   */
+  chosen: boolean;
+};
+
+/**
+ * Describes the message crafter.notifications.v1.SocialChannel.
+ * Use `create(SocialChannelSchema)` to create a new message.
+ */
+export const SocialChannelSchema: GenMessage<SocialChannel> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 18);
+
+/**
+ * A provider's connection as publishing sees it.
+ *
+ * @generated from message crafter.notifications.v1.SocialProvider
+ */
+export type SocialProvider = Message<"crafter.notifications.v1.SocialProvider"> & {
+  /**
+   * @generated from field: string provider = 1;
+   */
+  provider: string;
+
+  /**
+   * @generated from field: string state = 2;
+   */
+  state: string;
+
+  /**
+   * What went wrong, for the user ("" when connected).
+   *
+   * @generated from field: string message = 3;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message crafter.notifications.v1.SocialProvider.
+ * Use `create(SocialProviderSchema)` to create a new message.
+ */
+export const SocialProviderSchema: GenMessage<SocialProvider> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 19);
+
+/**
+ * @generated from message crafter.notifications.v1.ListSocialChannelsRequest
+ */
+export type ListSocialChannelsRequest = Message<"crafter.notifications.v1.ListSocialChannelsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message crafter.notifications.v1.ListSocialChannelsRequest.
+ * Use `create(ListSocialChannelsRequestSchema)` to create a new message.
+ */
+export const ListSocialChannelsRequestSchema: GenMessage<ListSocialChannelsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 20);
+
+/**
+ * @generated from message crafter.notifications.v1.ListSocialChannelsResponse
+ */
+export type ListSocialChannelsResponse = Message<"crafter.notifications.v1.ListSocialChannelsResponse"> & {
+  /**
+   * @generated from field: repeated crafter.notifications.v1.SocialChannel channels = 1;
+   */
+  channels: SocialChannel[];
+
+  /**
+   * @generated from field: repeated crafter.notifications.v1.SocialProvider providers = 2;
+   */
+  providers: SocialProvider[];
+};
+
+/**
+ * Describes the message crafter.notifications.v1.ListSocialChannelsResponse.
+ * Use `create(ListSocialChannelsResponseSchema)` to create a new message.
+ */
+export const ListSocialChannelsResponseSchema: GenMessage<ListSocialChannelsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 21);
+
+/**
+ * @generated from message crafter.notifications.v1.ChooseSocialChannelsRequest
+ */
+export type ChooseSocialChannelsRequest = Message<"crafter.notifications.v1.ChooseSocialChannelsRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: repeated string channel_ids = 2;
+   */
+  channelIds: string[];
+};
+
+/**
+ * Describes the message crafter.notifications.v1.ChooseSocialChannelsRequest.
+ * Use `create(ChooseSocialChannelsRequestSchema)` to create a new message.
+ */
+export const ChooseSocialChannelsRequestSchema: GenMessage<ChooseSocialChannelsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 22);
+
+/**
+ * @generated from message crafter.notifications.v1.ChooseSocialChannelsResponse
+ */
+export type ChooseSocialChannelsResponse = Message<"crafter.notifications.v1.ChooseSocialChannelsResponse"> & {
+  /**
+   * @generated from field: repeated crafter.notifications.v1.SocialChannel channels = 1;
+   */
+  channels: SocialChannel[];
+
+  /**
+   * @generated from field: repeated crafter.notifications.v1.SocialProvider providers = 2;
+   */
+  providers: SocialProvider[];
+};
+
+/**
+ * Describes the message crafter.notifications.v1.ChooseSocialChannelsResponse.
+ * Use `create(ChooseSocialChannelsResponseSchema)` to create a new message.
+ */
+export const ChooseSocialChannelsResponseSchema: GenMessage<ChooseSocialChannelsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 23);
+
+/**
+ * A post's state on one channel.
+ *
+ * @generated from message crafter.notifications.v1.SocialChannelState
+ */
+export type SocialChannelState = Message<"crafter.notifications.v1.SocialChannelState"> & {
+  /**
+   * @generated from field: string channel_id = 1;
+   */
+  channelId: string;
+
+  /**
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string state = 4;
+   */
+  state: string;
+
+  /**
+   * The published post's public link ("" until published, or when the provider gives none).
+   *
+   * @generated from field: string permalink = 5;
+   */
+  permalink: string;
+
+  /**
+   * The provider's reason when failed.
+   *
+   * @generated from field: string reason = 6;
+   */
+  reason: string;
+
+  /**
+   * Tries made so far.
+   *
+   * @generated from field: int32 attempts = 7;
+   */
+  attempts: number;
+};
+
+/**
+ * Describes the message crafter.notifications.v1.SocialChannelState.
+ * Use `create(SocialChannelStateSchema)` to create a new message.
+ */
+export const SocialChannelStateSchema: GenMessage<SocialChannelState> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 24);
+
+/**
+ * @generated from message crafter.notifications.v1.SocialPost
+ */
+export type SocialPost = Message<"crafter.notifications.v1.SocialPost"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string craft_id = 2;
+   */
+  craftId: string;
+
+  /**
+   * @generated from field: string title = 3;
+   */
+  title: string;
+
+  /**
+   * @generated from field: string text = 4;
+   */
+  text: string;
+
+  /**
+   * The image's asset id ("" for a text post).
+   *
+   * @generated from field: string image_asset_id = 5;
+   */
+  imageAssetId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp publish_at = 6;
+   */
+  publishAt?: Timestamp | undefined;
+
+  /**
+   * The calendar entry it sits on.
+   *
+   * @generated from field: string entry_id = 7;
+   */
+  entryId: string;
+
+  /**
+   * @generated from field: repeated crafter.notifications.v1.SocialChannelState channels = 8;
+   */
+  channels: SocialChannelState[];
+};
+
+/**
+ * Describes the message crafter.notifications.v1.SocialPost.
+ * Use `create(SocialPostSchema)` to create a new message.
+ */
+export const SocialPostSchema: GenMessage<SocialPost> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 25);
+
+/**
+ * @generated from message crafter.notifications.v1.PublishSocialPostResponse
+ */
+export type PublishSocialPostResponse = Message<"crafter.notifications.v1.PublishSocialPostResponse"> & {
+  /**
+   * @generated from field: crafter.notifications.v1.SocialPost post = 1;
+   */
+  post?: SocialPost | undefined;
+};
+
+/**
+ * Describes the message crafter.notifications.v1.PublishSocialPostResponse.
+ * Use `create(PublishSocialPostResponseSchema)` to create a new message.
+ */
+export const PublishSocialPostResponseSchema: GenMessage<PublishSocialPostResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 26);
+
+/**
+ * @generated from message crafter.notifications.v1.GetSocialPostResponse
+ */
+export type GetSocialPostResponse = Message<"crafter.notifications.v1.GetSocialPostResponse"> & {
+  /**
+   * @generated from field: crafter.notifications.v1.SocialPost post = 1;
+   */
+  post?: SocialPost | undefined;
+};
+
+/**
+ * Describes the message crafter.notifications.v1.GetSocialPostResponse.
+ * Use `create(GetSocialPostResponseSchema)` to create a new message.
+ */
+export const GetSocialPostResponseSchema: GenMessage<GetSocialPostResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 27);
+
+/**
+ * @generated from message crafter.notifications.v1.RetrySocialChannelResponse
+ */
+export type RetrySocialChannelResponse = Message<"crafter.notifications.v1.RetrySocialChannelResponse"> & {
+  /**
+   * @generated from field: crafter.notifications.v1.SocialPost post = 1;
+   */
+  post?: SocialPost | undefined;
+};
+
+/**
+ * Describes the message crafter.notifications.v1.RetrySocialChannelResponse.
+ * Use `create(RetrySocialChannelResponseSchema)` to create a new message.
+ */
+export const RetrySocialChannelResponseSchema: GenMessage<RetrySocialChannelResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 28);
+
+/**
+ * @generated from message crafter.notifications.v1.PublishSocialPostRequest
+ */
+export type PublishSocialPostRequest = Message<"crafter.notifications.v1.PublishSocialPostRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string craft_id = 2;
+   */
+  craftId: string;
+
+  /**
+   * @generated from field: repeated string channel_ids = 3;
+   */
+  channelIds: string[];
+
+  /**
+   * @generated from field: google.protobuf.Timestamp publish_at = 4;
+   */
+  publishAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.notifications.v1.PublishSocialPostRequest.
+ * Use `create(PublishSocialPostRequestSchema)` to create a new message.
+ */
+export const PublishSocialPostRequestSchema: GenMessage<PublishSocialPostRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 29);
+
+/**
+ * @generated from message crafter.notifications.v1.GetSocialPostRequest
+ */
+export type GetSocialPostRequest = Message<"crafter.notifications.v1.GetSocialPostRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string post_id = 2;
+   */
+  postId: string;
+};
+
+/**
+ * Describes the message crafter.notifications.v1.GetSocialPostRequest.
+ * Use `create(GetSocialPostRequestSchema)` to create a new message.
+ */
+export const GetSocialPostRequestSchema: GenMessage<GetSocialPostRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 30);
+
+/**
+ * @generated from message crafter.notifications.v1.RetrySocialChannelRequest
+ */
+export type RetrySocialChannelRequest = Message<"crafter.notifications.v1.RetrySocialChannelRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * @generated from field: string post_id = 2;
+   */
+  postId: string;
+
+  /**
+   * @generated from field: string channel_id = 3;
+   */
+  channelId: string;
+};
+
+/**
+ * Describes the message crafter.notifications.v1.RetrySocialChannelRequest.
+ * Use `create(RetrySocialChannelRequestSchema)` to create a new message.
+ */
+export const RetrySocialChannelRequestSchema: GenMessage<RetrySocialChannelRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_notifications_v1_calendar, 31);
+
+/**
  * The content calendar (issue 13): crafts scheduled by their owner and the email area's campaigns,
  * placed by time. Every call acts for the user of the access token it carries, in the project it
  * names (the gateway checks that the project is the user's).
@@ -632,4 +1042,72 @@ export const InboxService: GenService<{
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_notifications_v1_calendar, 1);
+
+/**
+ * Publishing crafted social posts to the project's connected channels (Facebook Pages, Instagram
+ * professional accounts, TikTok), now or at their time on the calendar, once per channel. Every
+ * call acts for the user of the access token it carries, in the project it names.
+ *
+ * @generated from service crafter.notifications.v1.SocialService
+ */
+export const SocialService: GenService<{
+  /**
+   * The channels the project's connections can publish to, each marked when chosen, and each
+   * provider's state. Errors: NOT_FOUND.
+   *
+   * @generated from rpc crafter.notifications.v1.SocialService.ListSocialChannels
+   */
+  listSocialChannels: {
+    methodKind: "unary";
+    input: typeof ListSocialChannelsRequestSchema;
+    output: typeof ListSocialChannelsResponseSchema;
+  },
+  /**
+   * Chooses the channels posts are published to (ids from ListSocialChannels). Errors:
+   * CR_ERR_BAD_REQUEST (an id the connections do not offer), FORBIDDEN.
+   *
+   * @generated from rpc crafter.notifications.v1.SocialService.ChooseSocialChannels
+   */
+  chooseSocialChannels: {
+    methodKind: "unary";
+    input: typeof ChooseSocialChannelsRequestSchema;
+    output: typeof ChooseSocialChannelsResponseSchema;
+  },
+  /**
+   * Publishes a SocialMediaPostWriter craft (its post and image) to chosen channels, now or at
+   * `publish_at`; it goes on the calendar at that time. The same craft again moves a post that has
+   * not started. Errors: NOT_FOUND (craft), CR_ERR_BAD_REQUEST (no text, no channel, Instagram
+   * without an image), CONFLICT (already publishing or published), FEATURE_DISABLED
+   * (direct_publish_social_media is off).
+   *
+   * @generated from rpc crafter.notifications.v1.SocialService.PublishSocialPost
+   */
+  publishSocialPost: {
+    methodKind: "unary";
+    input: typeof PublishSocialPostRequestSchema;
+    output: typeof PublishSocialPostResponseSchema;
+  },
+  /**
+   * A post with its state on each channel. Errors: NOT_FOUND.
+   *
+   * @generated from rpc crafter.notifications.v1.SocialService.GetSocialPost
+   */
+  getSocialPost: {
+    methodKind: "unary";
+    input: typeof GetSocialPostRequestSchema;
+    output: typeof GetSocialPostResponseSchema;
+  },
+  /**
+   * Tries a failed channel again (after its reason was dealt with). Errors: NOT_FOUND, CONFLICT
+   * (the channel has not failed).
+   *
+   * @generated from rpc crafter.notifications.v1.SocialService.RetrySocialChannel
+   */
+  retrySocialChannel: {
+    methodKind: "unary";
+    input: typeof RetrySocialChannelRequestSchema;
+    output: typeof RetrySocialChannelResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_crafter_notifications_v1_calendar, 2);
 

@@ -6,6 +6,7 @@ import { contactsServiceRoutes } from "./contacts.v1.contacts";
 import { automationsServiceRoutes } from "./notifications.v1.automations";
 import { calendarServiceRoutes } from "./notifications.v1.calendar";
 import { inboxServiceRoutes } from "./notifications.v1.calendar";
+import { socialServiceRoutes } from "./notifications.v1.calendar";
 import { campaignsServiceRoutes } from "./notifications.v1.campaigns";
 import { sendersServiceRoutes } from "./notifications.v1.senders";
 import { templatesServiceRoutes } from "./notifications.v1.templates";
@@ -15,4 +16,4 @@ import { membersServiceRoutes } from "./projects.v1.members";
 import { projectsServiceRoutes } from "./projects.v1.projects";
 
 /** The route files generated from the protos' REST bindings, registered beside the hand-written ones. */
-export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [integrationsServiceRoutes, contactsServiceRoutes, automationsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, campaignsServiceRoutes, sendersServiceRoutes, templatesServiceRoutes, webhooksServiceRoutes, customDomainsServiceRoutes, membersServiceRoutes, projectsServiceRoutes];
+export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [integrationsServiceRoutes, contactsServiceRoutes, automationsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, socialServiceRoutes, campaignsServiceRoutes, sendersServiceRoutes, templatesServiceRoutes, webhooksServiceRoutes, customDomainsServiceRoutes, membersServiceRoutes, projectsServiceRoutes];
