@@ -66,9 +66,9 @@ const PROFILES = {
       // (port 28025 + STACK_PORT_OFFSET); a user's flags are trusted for 1 s.
       SENDGRID_API_KEY: "SG.test-key",
       EMAIL_FLAGS_CACHE_MS: "1000",
-      // Outgoing webhooks: the tests' receivers at *.crafter.test, and a retry day of about 8.5 s.
+      // Outgoing webhooks: the tests' receivers at *.crafter.test, and a retry day of about 4.3 s.
       WEBHOOKS_RESOLVE: "*.crafter.test=127.0.0.1",
-      WEBHOOKS_RETRY_SCALE: "0.0001",
+      WEBHOOKS_RETRY_SCALE: "0.00005",
       SENDGRID_WEBHOOK_PUBLIC_KEY:
         "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE1M0E6dFtouxkt3FYPbRm64eTct3hAPcvoMxYDxI19H6ZLT3wkjQNc/fNDZhAudx22wnjvtBeRIDgayjwK4jfJQ==",
     },

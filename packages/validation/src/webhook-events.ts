@@ -74,7 +74,9 @@ export const WEBHOOK_EVENT_DATA = {
       rating: z.number().int().min(0).max(5).meta({ description: "Stars, 1 to 5 (0 when the review has none)." }),
       comment: z.string(),
       reviewerName: z.string(),
-      createdAt: z.string().meta({ description: "When it was written (ISO 8601)." }),
+      createdAt: z
+        .string()
+        .meta({ description: 'When the reviewer wrote it (ISO 8601; "" when the provider does not say).' }),
     })
     .meta({ id: "ReviewReceivedWebhookData" }),
   "webhook.test": z

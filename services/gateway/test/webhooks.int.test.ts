@@ -13,13 +13,14 @@ import {
   waitForEmail,
 } from "@crafter/kit/testing";
 import { LeadCapturedSchema } from "@crafter/proto/crafter/events/v1/contacts_pb";
+import { ReviewReceivedSchema } from "@crafter/proto/crafter/events/v1/reviews_pb";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 
 // Outgoing webhooks through the gateway and the notifications service: a local receiver (reached
 // as hooks.crafter.test, pinned by WEBHOOKS_RESOLVE in the test stack) gets the project's events
 // signed by the Standard Webhooks specification and verifies them with its library. The test stack
-// runs the retry day at WEBHOOKS_RETRY_SCALE (about 8.5 s).
+// runs the retry day at WEBHOOKS_RETRY_SCALE (about 4.3 s).
 jest.setTimeout(120_000);
 
 const env = stackEnv();
@@ -283,13 +284,23 @@ describe("outgoing webhooks", () => {
         ce_time: new Date().toISOString(),
       },
     );
-    // A fresh lead after the redelivery: once it arrives, the redelivered event was consumed before it.
-    const later = uniqueEmail("later");
-    await submitLead(later);
+    // A new event behind it on the same partition (same key): once it arrives, the redelivery was consumed.
+    const sentinel = uniqueEmail("sentinel");
+    await publisher.publish(
+      topicName(env.CRAFTER_NAMESPACE ?? "crafter_test", TOPICS.contactsLead),
+      lead.data.contactId,
+      Buffer.from(toBinary(LeadCapturedSchema, create(LeadCapturedSchema, { ...event, email: sentinel }))),
+      {
+        ce_id: randomUUID(),
+        ce_type: LeadCapturedSchema.typeName,
+        ce_source: "webhooks-test",
+        ce_time: new Date().toISOString(),
+      },
+    );
     await eventually(
-      () => at("/ok").find((r) => r.body.includes('"lead.captured"') && r.body.includes(later)),
+      () => at("/ok").find((r) => r.body.includes(sentinel)),
       (r) => r !== undefined,
-      "the later lead",
+      "the event behind the redelivered one",
     );
     expect(at("/ok").filter((r) => r.headers["webhook-id"] === leadMessageId)).toHaveLength(1);
     expect((await deliveries(endpointId)).filter((d) => d.messageId === leadMessageId)).toHaveLength(1);
@@ -395,6 +406,50 @@ describe("outgoing webhooks", () => {
     expect(removed.body.result).toEqual({ deleted: true });
     const gone = await owner.request("DELETE", `/api/integrations/webhooks/${id}?projectId=${projectId}`, {});
     expect(gone.status).toBe(404);
+  });
+
+  it("carries a review received from the business's Google Business Profile", async () => {
+    const reviews = await createEndpoint("/ok", ["review.received"]);
+    const reviewId = randomUUID();
+    const event = create(ReviewReceivedSchema, {
+      userId: ownerId,
+      projectId,
+      reviewId,
+      source: "google",
+      remoteReviewId: "r-1",
+      location: "locations/1",
+      author: "Grace",
+      rating: 5,
+      text: "Fixed my puncture in ten minutes.",
+      reviewedAt: { seconds: 1_795_000_000n, nanos: 0 },
+    });
+    await publisher.publish(
+      topicName(env.CRAFTER_NAMESPACE ?? "crafter_test", TOPICS.projectsProject),
+      projectId,
+      Buffer.from(toBinary(ReviewReceivedSchema, event)),
+      {
+        ce_id: randomUUID(),
+        ce_type: ReviewReceivedSchema.typeName,
+        ce_source: "webhooks-test",
+        ce_time: new Date().toISOString(),
+      },
+    );
+    const review = await eventually(
+      () => at("/ok").find((r) => r.body.includes(reviewId)),
+      (r) => r !== undefined,
+      "the review.received delivery",
+    );
+    expect(new Webhook(reviews.secret).verify(review!.body, review!.headers as Record<string, string>)).toMatchObject({
+      type: "review.received",
+      data: {
+        projectId,
+        reviewId,
+        rating: 5,
+        comment: "Fixed my puncture in ten minutes.",
+        reviewerName: "Grace",
+        createdAt: new Date(1_795_000_000_000).toISOString(),
+      },
+    });
   });
 
   it("keeps each project's endpoints to itself", async () => {

@@ -6,6 +6,7 @@ import {
 } from "@crafter/proto/crafter/events/v1/contacts_pb";
 import { CampaignFinishedSchema, EmailBouncedSchema } from "@crafter/proto/crafter/events/v1/email_pb";
 import { CraftCompletedSchema } from "@crafter/proto/crafter/events/v1/events_pb";
+import { ReviewReceivedSchema } from "@crafter/proto/crafter/events/v1/reviews_pb";
 import type { WebhookEventType } from "@crafter/validation";
 import type { WebhookEvent } from "../domain/webhooks";
 import { recordWebhookEvent, type WebhookDeps } from "../usecases/webhooks";
@@ -18,7 +19,8 @@ function timeOf(meta: EventMeta): Date {
 
 /**
  * The events outgoing webhooks carry, from the services' Kafka events: contacts (created,
- * updated, lead captured), workflows (craft completed) and email (campaign sent, bounced).
+ * updated, lead captured), workflows (craft completed), email (campaign sent, bounced) and
+ * projects (a review received from the business's Google Business Profile).
  */
 export function webhooksConsumers(
   namespace: string,
@@ -32,6 +34,7 @@ export function webhooksConsumers(
       topicName(namespace, TOPICS.contactsLead),
       topicName(namespace, TOPICS.workflowsCraft),
       topicName(namespace, TOPICS.notificationsEmail),
+      topicName(namespace, TOPICS.projectsProject),
     ],
     handlers: [
       on(ContactCreatedSchema, (event, meta) =>
@@ -85,6 +88,24 @@ export function webhooksConsumers(
             sent: event.sent,
             failed: event.failed,
             skipped: event.skipped,
+          },
+        }),
+      ),
+      on(ReviewReceivedSchema, (event, meta) =>
+        record(meta, {
+          type: "review.received",
+          projectId: event.projectId,
+          data: {
+            projectId: event.projectId,
+            reviewId: event.reviewId,
+            rating: event.rating,
+            comment: event.text,
+            reviewerName: event.author,
+            createdAt: event.reviewedAt
+              ? new Date(
+                  Number(event.reviewedAt.seconds) * 1000 + Math.floor(event.reviewedAt.nanos / 1e6),
+                ).toISOString()
+              : "",
           },
         }),
       ),
