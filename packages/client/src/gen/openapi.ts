@@ -4458,7 +4458,7 @@ export interface components {
         };
         ReviewReceivedWebhookData: {
             comment: string;
-            /** @description When it was written (ISO 8601). */
+            /** @description When the reviewer wrote it (ISO 8601; "" when the provider does not say). */
             createdAt: string;
             /** @description The business's project. */
             projectId: string;
