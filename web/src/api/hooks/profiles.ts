@@ -2,6 +2,7 @@ import type { ProfileTypeName } from "@crafter/validation";
 import { useCallback } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import { api, fetcher } from "../api";
+import type { Schema } from "../contract";
 import { keys } from "../keys";
 import { paths } from "../paths";
 import type { CraftSummary, Profile } from "../types";
@@ -61,18 +62,8 @@ export function useProfileWrites() {
   return { create, update, remove };
 }
 
-export interface Review {
-  reviewId: string;
-  projectId: string;
-  author: string;
-  rating: number;
-  text: string;
-  source: string;
-  reviewedOn: string;
-  reply: string;
-  repliedAt: string | null;
-  createdAt: string | null;
-}
+/** A review as `GET /api/business/reviews` answers it (source manual, csv or google). */
+export type Review = Schema<"Review">;
 
 export interface ReviewPage {
   result: Review[];

@@ -3,17 +3,20 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Card, Flex, Form, Input, Modal, Pagination, Popconfirm, Rate, Tag, Typography } from "antd";
 import { useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
+import { useSearchParams } from "react-router-dom";
 import { z } from "zod";
 import { api } from "../../api/api";
 import { isApiError } from "../../api/errors";
-import { useInitial } from "../../api/hooks/app";
+import { useFeature, useInitial } from "../../api/hooks/app";
 import { type Review, useReviews, useReviewWrites } from "../../api/hooks/profiles";
 import { paths } from "../../api/paths";
 import { FormField } from "../../shared/FormField";
+import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import { AreaShell } from "../projects/components/AreaShell";
 import { BUSINESS_SECTIONS } from "./BusinessPages";
+import { GoogleBusinessPanel } from "./GoogleBusinessPanel";
 import { offlineReplyDraft, replyPrompt } from "./review-reply";
 
 const PAGE_SIZE = 10;
@@ -129,17 +132,29 @@ function ReviewCard({ review, business }: { review: Review; business: string }) 
     }
   };
 
+  const fromGoogle = review.source === "google";
   const save = async () => {
     setSaving(true);
     try {
       await reply(review.reviewId, draft);
       setEditing(false);
       setNote(null);
-      notify.success("Reply saved");
+      notify.success(fromGoogle ? "Reply posted on Google" : "Reply saved");
     } catch (error) {
-      notify.error(error, "Could not save the reply");
+      notify.error(error, fromGoogle ? "Could not post the reply on Google" : "Could not save the reply");
     } finally {
       setSaving(false);
+    }
+  };
+
+  const removeReply = async () => {
+    try {
+      await reply(review.reviewId, "");
+      setDraft("");
+      setEditing(true);
+      notify.success(fromGoogle ? "Reply deleted from Google" : "Reply deleted");
+    } catch (error) {
+      notify.error(error, "Could not delete the reply");
     }
   };
 
@@ -156,18 +171,26 @@ function ReviewCard({ review, business }: { review: Review; business: string }) 
       }
       extra={
         <Flex gap={8} align="center">
-          {review.reviewedOn && <Typography.Text type="secondary">{review.reviewedOn}</Typography.Text>}
-          <Tag>{review.source === "csv" ? "Imported" : "Added by hand"}</Tag>
-          <Popconfirm
-            title="Delete this review?"
-            okText="Delete"
-            okButtonProps={{ danger: true }}
-            onConfirm={() => remove(review.reviewId).catch((error) => notify.error(error, "Could not delete"))}
-          >
-            <Button size="small" type="text" danger aria-label={`Delete the review by ${review.author}`}>
-              Delete
-            </Button>
-          </Popconfirm>
+          {(review.reviewedAt || review.reviewedOn) && (
+            <Typography.Text type="secondary" data-testid="review-time">
+              {review.reviewedAt ? formatDateTime(review.reviewedAt) : review.reviewedOn}
+            </Typography.Text>
+          )}
+          <Tag color={fromGoogle ? "blue" : undefined}>
+            {fromGoogle ? "Google" : review.source === "csv" ? "Imported" : "Added by hand"}
+          </Tag>
+          {!fromGoogle && (
+            <Popconfirm
+              title="Delete this review?"
+              okText="Delete"
+              okButtonProps={{ danger: true }}
+              onConfirm={() => remove(review.reviewId).catch((error) => notify.error(error, "Could not delete"))}
+            >
+              <Button size="small" type="text" danger aria-label={`Delete the review by ${review.author}`}>
+                Delete
+              </Button>
+            </Popconfirm>
+          )}
         </Flex>
       }
     >
@@ -189,19 +212,42 @@ function ReviewCard({ review, business }: { review: Review; business: string }) 
               Draft a reply with AI
             </Button>
             <Button type="primary" onClick={save} loading={saving} disabled={!draft.trim()} data-testid="reply-save">
-              Save reply
+              {fromGoogle ? "Post reply on Google" : "Save reply"}
             </Button>
+            {review.reply && (
+              <Button
+                onClick={() => {
+                  setDraft(review.reply);
+                  setEditing(false);
+                  setNote(null);
+                }}
+              >
+                Cancel
+              </Button>
+            )}
           </Flex>
         </Flex>
       ) : (
         <Card
           size="small"
           type="inner"
-          title="Your reply"
+          title={fromGoogle ? "Your reply on Google" : "Your reply"}
           extra={
-            <Button size="small" onClick={() => setEditing(true)}>
-              Edit
-            </Button>
+            <Flex gap={4}>
+              <Button size="small" onClick={() => setEditing(true)} data-testid="reply-edit">
+                Edit
+              </Button>
+              <Popconfirm
+                title={fromGoogle ? "Delete this reply from Google?" : "Delete this reply?"}
+                okText="Delete"
+                okButtonProps={{ danger: true }}
+                onConfirm={removeReply}
+              >
+                <Button size="small" danger data-testid="reply-delete">
+                  Delete
+                </Button>
+              </Popconfirm>
+            </Flex>
           }
         >
           <Typography.Paragraph style={{ margin: 0 }} data-testid="reply-saved">
@@ -223,6 +269,11 @@ export function ReviewsPage() {
   const { importCsv } = useReviewWrites();
   const { data: initial } = useInitial();
   const business = initial?.activeProjectInfo?.projectTitle ?? "";
+  const businessIntegration = useFeature("google_business_integration");
+  const reviewsFlag = useFeature("google_reviews");
+  const googleReviews = businessIntegration && reviewsFlag;
+  const [params, setParams] = useSearchParams();
+  const returned = params.get("connected") === "google_business" ? "connected" : params.get("error");
 
   const onFile = async (file: File | undefined) => {
     if (!file) return;
@@ -270,11 +321,35 @@ export function ReviewsPage() {
   return (
     <AreaShell
       title="Reviews"
-      subtitle="Reviews from your business listing. Add them by hand or import a CSV (author, rating, text, date)."
+      subtitle={
+        googleReviews
+          ? "Your Google Business Profile reviews, kept in sync, with your replies. You can also add reviews by hand or import a CSV."
+          : "Reviews from your business listing. Add them by hand or import a CSV (author, rating, text, date)."
+      }
       sections={BUSINESS_SECTIONS}
       help="business-reviews"
       extra={actions}
     >
+      {googleReviews && returned && (
+        <Alert
+          closable
+          onClose={() => setParams({}, { replace: true })}
+          type={returned === "connected" ? "success" : "error"}
+          showIcon
+          message={
+            returned === "connected"
+              ? "Google Business Profile is connected. Choose the location that is this business."
+              : `Google Business Profile was not connected (${returned}).`
+          }
+          style={{ marginBottom: 12 }}
+          data-testid="gbp-return"
+        />
+      )}
+      {googleReviews && (
+        <div style={{ marginBottom: 12 }}>
+          <GoogleBusinessPanel />
+        </div>
+      )}
       {error ? (
         <ErrorState error={error} onRetry={() => void mutate()} />
       ) : isLoading ? (
