@@ -101,7 +101,9 @@ export class ReviewRepository extends TenantRepository<ReviewDoc> {
       "reply" | "repliedAt" | "createdAt" | "updatedAt" | "remoteId" | "reviewedAt" | "outbox" | "outboxMinute"
     >,
   ): Promise<boolean> {
-    return insertOnce(this.model, { ...review, reply: "", repliedAt: null });
+    // Its day as the time it was written, so the list orders it among Google's reviews.
+    const reviewedAt = review.reviewedOn ? new Date(`${review.reviewedOn}T00:00:00Z`) : null;
+    return insertOnce(this.model, { ...review, reply: "", repliedAt: null, reviewedAt });
   }
 
   /**
@@ -145,9 +147,9 @@ export class ReviewRepository extends TenantRepository<ReviewDoc> {
     });
   }
 
-  /** A project's reviews, newest first. */
+  /** A project's reviews, the most recently written first (then the most recently added; undated last). */
   page(userId: string, projectId: string, page: number, pageSize: number) {
-    return this.list(userId, { projectId }, { page, pageSize, sort: { createdAt: -1, _id: 1 } });
+    return this.list(userId, { projectId }, { page, pageSize, sort: { reviewedAt: -1, createdAt: -1, _id: 1 } });
   }
 
   reply(userId: string, reviewId: string, reply: string, at: Date): Promise<Review | null> {

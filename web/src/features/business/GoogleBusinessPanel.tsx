@@ -259,7 +259,7 @@ function ChosenLocation({ state, onChange }: { state: GoogleBusiness; onChange: 
  * google_reviews): connect, choose the location that is this business, see its average and count,
  * Sync now, and fill the business profile from the listing after a preview.
  */
-export function GoogleBusinessPanel() {
+export function GoogleBusinessPanel({ onChosen }: { onChosen?: () => void }) {
   const { data, error, isLoading, mutate } = useGoogleBusiness(true);
   const [changing, setChanging] = useState(false);
   const [connecting, setConnecting] = useState(false);
@@ -295,7 +295,15 @@ export function GoogleBusinessPanel() {
       </Flex>
     );
   else if (!data.location || changing)
-    body = <LocationChooser current={data.location} onDone={() => setChanging(false)} />;
+    body = (
+      <LocationChooser
+        current={data.location}
+        onDone={() => {
+          setChanging(false);
+          onChosen?.();
+        }}
+      />
+    );
   else body = <ChosenLocation state={data} onChange={() => setChanging(true)} />;
   return (
     <Card size="small" title="Google Business Profile" data-testid="gbp-panel" data-state={data?.connection}>

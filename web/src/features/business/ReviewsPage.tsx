@@ -173,7 +173,7 @@ function ReviewCard({ review, business }: { review: Review; business: string }) 
         <Flex gap={8} align="center">
           {(review.reviewedAt || review.reviewedOn) && (
             <Typography.Text type="secondary" data-testid="review-time">
-              {review.reviewedAt ? formatDateTime(review.reviewedAt) : review.reviewedOn}
+              {fromGoogle && review.reviewedAt ? formatDateTime(review.reviewedAt) : review.reviewedOn}
             </Typography.Text>
           )}
           <Tag color={fromGoogle ? "blue" : undefined}>
@@ -347,7 +347,7 @@ export function ReviewsPage() {
       )}
       {googleReviews && (
         <div style={{ marginBottom: 12 }}>
-          <GoogleBusinessPanel />
+          <GoogleBusinessPanel onChosen={() => setParams({}, { replace: true })} />
         </div>
       )}
       {error ? (
