@@ -102,6 +102,11 @@ export class LocalMetaGraph {
   readonly user: { id: string; name: string };
   readonly pages: NonNullable<MetaGraphOptions["pages"]>;
   processingMs: number;
+  /**
+   * How long a publishing call (feed, photos, media_publish) takes before its post is made (ms):
+   * a caller killed meanwhile leaves a post it never heard about, as with Meta.
+   */
+  publishDelayMs = 0;
   /** What the provider saw, for tests to assert. */
   readonly seen = {
     authorize: 0,
@@ -432,6 +437,7 @@ export class LocalMetaGraph {
         code: 200,
       });
     if (this.refused(res)) return;
+    if (this.publishDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.publishDelayMs));
     const message = params.message ?? params.caption ?? "";
     const published = params.published !== "false";
     if (edge === "feed") {
@@ -556,7 +562,7 @@ export class LocalMetaGraph {
     );
   }
 
-  private igPublish(igUserId: string, params: Record<string, string>, req: IncomingMessage, res: ServerResponse) {
+  private async igPublish(igUserId: string, params: Record<string, string>, req: IncomingMessage, res: ServerResponse) {
     const container = this.containers.get(params.creation_id ?? "");
     if (!container || container.igUserId !== igUserId)
       return graphError(res, {
@@ -583,8 +589,10 @@ export class LocalMetaGraph {
         error_subcode: 2207006,
       });
     if (this.refused(res)) return;
-    const post = this.post(igUserId, "instagram", container.caption, container.imageUrl, true);
+    // A container publishes once, however many calls race for it.
     container.state = "PUBLISHED";
+    if (this.publishDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.publishDelayMs));
+    const post = this.post(igUserId, "instagram", container.caption, container.imageUrl, true);
     container.mediaId = post.id;
     this.accepted(req, res, { id: post.id });
   }
