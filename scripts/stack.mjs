@@ -91,6 +91,8 @@ const TEST_TIKTOK_PORT = 28047;
 const TEST_SHOPIFY_PORT = 28049;
 /** The tests' local Graph API (Facebook Login, Pages, Instagram publishing), + offset. */
 const TEST_META_PORT = 28046;
+/** Where the tests' local OpenID provider for Google sign-in listens (packages/provider-fakes/src/google-oidc.ts), + STACK_PORT_OFFSET. */
+const TEST_OIDC_PORT = 28050;
 const settings = base;
 
 const { components } = loadManifest();
@@ -181,6 +183,9 @@ function environment() {
           GOOGLE_BASE_URL: process.env.GOOGLE_BASE_URL ?? `http://oauth.crafter.test:${TEST_OAUTH_PORT + offset}`,
           GOOGLE_CLIENT_ID: process.env.GOOGLE_CLIENT_ID ?? "crafter-test-google",
           GOOGLE_CLIENT_SECRET: process.env.GOOGLE_CLIENT_SECRET ?? "crafter-test-google-secret",
+          // Google sign-in (auth) discovers the tests' local OpenID provider as its issuer.
+          GOOGLE_OIDC_ISSUER:
+            process.env.GOOGLE_OIDC_ISSUER ?? `http://google-oidc.crafter.test:${TEST_OIDC_PORT + offset}`,
           // Google Business Profile connects through the same local OAuth server; its three APIs
           // (account management, business information, v4 reviews) are one local server.
           GOOGLE_BUSINESS_BASE_URL:
@@ -211,7 +216,7 @@ function environment() {
           SOCIAL_HTTP_TIMEOUT_MS: process.env.SOCIAL_HTTP_TIMEOUT_MS ?? "3000",
           INTEGRATIONS_RESOLVE:
             process.env.INTEGRATIONS_RESOLVE ??
-            "oauth.crafter.test=127.0.0.1,business.crafter.test=127.0.0.1,sendgrid.crafter.test=127.0.0.1,tiktok.crafter.test=127.0.0.1,*.myshopify.crafter.test=127.0.0.1,graph.crafter.test=127.0.0.1",
+            "oauth.crafter.test=127.0.0.1,business.crafter.test=127.0.0.1,sendgrid.crafter.test=127.0.0.1,tiktok.crafter.test=127.0.0.1,*.myshopify.crafter.test=127.0.0.1,graph.crafter.test=127.0.0.1,google-oidc.crafter.test=127.0.0.1",
         }
       : {}),
   };
@@ -452,6 +457,7 @@ async function up() {
     "META_BASE_URL",
     "META_CLIENT_ID",
     "META_CLIENT_SECRET",
+    "GOOGLE_OIDC_ISSUER",
   ])
     if (env[name]) addresses[name] = env[name];
   writeFileSync(

@@ -3,6 +3,7 @@
 
 export * from "./dns";
 export * from "./google-business";
+export * from "./google-oidc";
 export * from "./meta-graph";
 export * from "./oauth-server";
 export * from "./sendgrid";

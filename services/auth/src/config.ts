@@ -1,4 +1,4 @@
-import { baseConfigSchema } from "@crafter/kit";
+import { baseConfigSchema, hostPinsSetting, optionalSetting } from "@crafter/kit";
 import { z } from "zod";
 import { parseServiceSecrets } from "./domain/service-secrets";
 
@@ -76,6 +76,24 @@ export const configSchema = baseConfigSchema.extend({
   API_KEY_ACCESS_TTL_S: z.coerce.number().int().positive().default(300),
   /** Requests per API key per minute (each request through the gateway verifies the key once). */
   API_KEY_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
+  /**
+   * Google sign-in (OpenID Connect): the issuer whose discovery document (`/.well-known/openid-configuration`)
+   * names the authorization, token and JWKS endpoints; a test's local OpenID provider in the test stack.
+   */
+  GOOGLE_OIDC_ISSUER: z.url().default("https://accounts.google.com"),
+  /** The Google OAuth client (the same pair the account service connects with); unset: Google sign-in is not offered. */
+  GOOGLE_CLIENT_ID: optionalSetting(z.string().max(4096)),
+  GOOGLE_CLIENT_SECRET: optionalSetting(z.string().max(4096)),
+  /** The browser's origin: Google sends the browser back to `<PUBLIC_ORIGIN>/auth/google/callback`. */
+  PUBLIC_ORIGIN: z.url().default("http://localhost:8080"),
+  /** Provider host pins, `host=ip` (a test's local OpenID provider); a pinned host may be private. */
+  INTEGRATIONS_RESOLVE: hostPinsSetting,
+  /** Time limit of one call to Google (discovery, token, JWKS), in ms. */
+  GOOGLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** How long a Google sign-in may take between its start and the callback, in seconds. */
+  GOOGLE_SIGNIN_ATTEMPT_S: z.coerce.number().int().min(60).max(3600).default(600),
+  /** How long a Google identity waits for its account's password sign-in to be linked, in seconds. */
+  GOOGLE_LINK_TTL_S: z.coerce.number().int().min(60).max(86_400).default(1800),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,4 +1,5 @@
 import type { Logger, Redis } from "@crafter/kit";
+import type { GoogleOidc } from "./clients/google-oidc";
 import type { Config } from "./config";
 import type { UserEvents } from "./events/publishers";
 import type { AuthStores } from "./store";
@@ -16,4 +17,6 @@ export interface AuthDeps {
   /** Wakes the outbox relay after a write that pushed an event. */
   kick: () => void;
   now: () => Date;
+  /** Google sign-in (OpenID Connect); undefined when this server has no Google client. */
+  google?: GoogleOidc;
 }

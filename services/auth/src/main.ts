@@ -1,4 +1,5 @@
-import { runService } from "@crafter/kit";
+import { providerHttp, runService } from "@crafter/kit";
+import { googleOidc } from "./clients/google-oidc";
 import { configSchema } from "./config";
 import type { AuthDeps } from "./deps";
 import { UserEvents } from "./events/publishers";
@@ -16,7 +17,27 @@ await runService({
     const stores = await createStores(mongo);
     const keys = await loadKeyRing(stores.signingKeys, config.JWT_PRIVATE_JWK);
     const events = new UserEvents(config.CRAFTER_NAMESPACE);
-    const deps: AuthDeps = { config, logger, redis, stores, keys, events, kick, now: () => new Date() };
+    const google =
+      config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
+        ? googleOidc({
+            issuer: config.GOOGLE_OIDC_ISSUER,
+            clientId: config.GOOGLE_CLIENT_ID,
+            clientSecret: config.GOOGLE_CLIENT_SECRET,
+            redirectUri: new URL("/auth/google/callback", config.PUBLIC_ORIGIN).toString(),
+            http: providerHttp({ timeoutMs: config.GOOGLE_TIMEOUT_MS, pins: config.INTEGRATIONS_RESOLVE }),
+          })
+        : undefined;
+    const deps: AuthDeps = {
+      config,
+      logger,
+      redis,
+      stores,
+      keys,
+      events,
+      kick,
+      now: () => new Date(),
+      ...(google ? { google } : {}),
+    };
     const sweeper = setInterval(() => {
       const now = new Date();
       const lifetime = config.REFRESH_TOKEN_TTL_S * 1000;

@@ -29,4 +29,10 @@ export const access = rpcAccess(AuthService, {
   confirmEmailChange: ["public"],
   // Team members: projects mints a member's token after checking the membership.
   issueDelegatedToken: ["service:projects"],
+  // Google sign-in runs before a session exists (the gateway's /auth/google routes); identities are the caller's.
+  getSignInOptions: ["public"],
+  startGoogleSignIn: ["public"],
+  completeGoogleSignIn: ["public"],
+  listLinkedIdentities: ["user"],
+  unlinkIdentity: ["user"],
 });

@@ -7,6 +7,13 @@ import { trustedClientIp } from "../domain/client-ip";
 import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from "../usecases/api-keys";
 import { confirmEmailChange, requestEmailChange } from "../usecases/change-email";
 import { forgotPassword } from "../usecases/forgot-password";
+import {
+  completeGoogleSignIn,
+  linkPendingGoogle,
+  listLinkedIdentities,
+  startGoogleSignIn,
+  unlinkIdentity,
+} from "../usecases/google-sign-in";
 import { issueDelegatedToken } from "../usecases/issue-delegated-token";
 import { issueServiceToken } from "../usecases/issue-service-token";
 import { refreshSession } from "../usecases/refresh-session";
@@ -53,7 +60,9 @@ export function routes(deps: AuthDeps): (router: ConnectRouter) => void {
       },
       async signIn(req, ctx) {
         const input = { email: req.email, password: req.password, ip: ipOf(req.ip, ctx), userAgent: req.userAgent };
-        return { session: await signIn(deps, input) };
+        const session = await signIn(deps, input);
+        const googleLinked = await linkPendingGoogle(deps, session.user?.userId ?? "", req.googleLinkToken);
+        return { session, googleLinked };
       },
       async refreshSession(req) {
         return { session: await refreshSession(deps, req.refreshToken, req.userAgent) };
@@ -120,6 +129,55 @@ export function routes(deps: AuthDeps): (router: ConnectRouter) => void {
       },
       async confirmEmailChange(req) {
         return { email: await confirmEmailChange(deps, req.token) };
+      },
+      getSignInOptions() {
+        return { google: deps.google !== undefined };
+      },
+      async startGoogleSignIn(req) {
+        const started = await startGoogleSignIn(deps, {
+          intent: req.intent,
+          returnTo: req.returnTo,
+          referralCode: req.referralCode,
+        });
+        return {
+          authorizationUrl: started.url,
+          browserBinding: started.binding,
+          expiresAt: timestampFromDate(started.expiresAt),
+        };
+      },
+      async completeGoogleSignIn(req, ctx) {
+        const result = await completeGoogleSignIn(deps, {
+          callbackQuery: req.callbackQuery,
+          binding: req.browserBinding,
+          ip: ipOf(req.ip, ctx),
+          userAgent: req.userAgent,
+        });
+        return {
+          ...(result.session ? { session: result.session } : {}),
+          ...(result.pendingLink
+            ? {
+                linkToken: result.pendingLink.token,
+                linkEmail: result.pendingLink.email,
+                linkExpiresAt: timestampFromDate(result.pendingLink.expiresAt),
+              }
+            : {}),
+          returnTo: result.returnTo,
+          created: result.created,
+        };
+      },
+      async listLinkedIdentities(_req, ctx) {
+        const listed = await listLinkedIdentities(deps, (await sessionOf(ctx)).userId);
+        return {
+          ...listed,
+          identities: listed.identities.map((identity) => ({
+            ...identity,
+            linkedAt: timestampFromDate(identity.linkedAt),
+          })),
+        };
+      },
+      async unlinkIdentity(req, ctx) {
+        await unlinkIdentity(deps, (await sessionOf(ctx)).userId, req.provider);
+        return {};
       },
       async verifyApiKey(req, ctx) {
         return verifyApiKey(deps, { secret: req.secret, method: req.method, path: req.path, ip: ipOf(req.ip, ctx) });

@@ -1,6 +1,7 @@
 import type { OutboxModel } from "@crafter/kit";
 import type { Connection } from "mongoose";
 import { ApiKeyRepository } from "./api-key.repository";
+import { IdentityRepository } from "./identity.repository";
 import { RefreshTokenRepository } from "./refresh-token.repository";
 import { SessionRepository } from "./session.repository";
 import { SigningKeyRepository } from "./signing-key.repository";
@@ -16,6 +17,8 @@ export interface AuthStores {
   sessions: SessionRepository;
   signingKeys: SigningKeyRepository;
   apiKeys: ApiKeyRepository;
+  /** Sign-in identities at providers (Google) linked to accounts. */
+  identities: IdentityRepository;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
   outbox: OutboxModel[];
 }
@@ -29,6 +32,7 @@ export async function createStores(connection: Connection): Promise<AuthStores> 
     sessions: new SessionRepository(connection),
     signingKeys: new SigningKeyRepository(connection),
     apiKeys: new ApiKeyRepository(connection),
+    identities: new IdentityRepository(connection),
     outbox: [users.model],
   };
 }

@@ -8,6 +8,7 @@ export { ROLES, type Role };
 export interface UserDoc {
   _id: string;
   email: string;
+  /** argon2id; "" for an account made with Google that has not set a password (no password signs in). */
   passwordHash: string;
   displayName: string;
   role: Role;
@@ -25,7 +26,7 @@ export type User = Plain<UserDoc>;
 const schema = new Schema<UserDoc>({
   _id: idField,
   email: { type: String, required: true, unique: true },
-  passwordHash: { type: String, required: true },
+  passwordHash: { type: String, default: "" },
   displayName: { type: String, default: "Crafter" },
   role: { type: String, enum: ROLES, default: "owner" },
   emailVerified: { type: Boolean, default: false },
@@ -79,7 +80,7 @@ export class UserRepository {
   }
 
   /** Inserts a user with its first outbox event; null when the email is taken (unique index). */
-  async create(doc: Omit<UserDoc, "_id" | "createdAt">): Promise<User | null> {
+  async create(doc: Omit<UserDoc, "_id" | "createdAt"> & { _id?: string }): Promise<User | null> {
     try {
       const created = await this.model.create(doc);
       return toPlain(created.toObject() as UserDoc);

@@ -24,6 +24,7 @@ export interface SignInInput {
  * Rate limited in Redis: `SIGNIN_LIMIT_PER_IP` attempts per IP per minute, and
  * `SIGNIN_LIMIT_PER_ACCOUNT` failures per (email, IP) pair per 15 minutes lock that pair out only,
  * so the owner signing in from another address is not locked out (OWASP).
+ * An account made with Google has no password ("" hash): the dummy hash answers, so no password signs in to it.
  * @throws RATE_LIMITED (with Retry-After and RateLimit headers in the metadata); InvalidCredentials,
  * the same for an unknown email and a wrong password (an unknown email still pays for one argon2 check).
  */
@@ -43,7 +44,7 @@ export async function signIn(deps: AuthDeps, input: SignInInput): Promise<Sessio
   const found = email ? await deps.stores.users.findByEmail(email) : null;
   const user = found && !isExpiredAccount(found, now) ? found : null;
   dummyHash ??= hashPassword("not-a-real-password");
-  const passwordOk = await verify(user?.passwordHash ?? (await dummyHash), input.password || " ").catch(() => false);
+  const passwordOk = await verify(user?.passwordHash || (await dummyHash), input.password || " ").catch(() => false);
   if (!user || !passwordOk) {
     await hitRateLimit(deps.redis, pairKey, pairLimit, LOCKOUT_WINDOW_S);
     throw appError("InvalidCredentials");

@@ -4,6 +4,7 @@ import { defineRoute, type RouteDef } from "../http/registry";
 import { emailAddress, newPassword, sessionSchema, sessionUserSchema } from "../http/schemas";
 import { accessTokenOf, clearSessionCookies, REFRESH_COOKIE, sessionResult, setSessionCookies } from "../http/session";
 import type { RouteDeps } from "./deps";
+import { GOOGLE_LINK_COOKIE } from "./google-signin.routes";
 
 const email = z.string({ error: "Email is required" }).max(320, "Email is too long");
 const password = z.string({ error: "Password is required" }).max(1024, "Password is too long");
@@ -78,7 +79,7 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
       method: "post",
       path: "/auth/signin",
       tag: "auth",
-      summary: "Sign in; sets the session cookies",
+      summary: "Sign in; sets the session cookies (and links a Google identity waiting for this account)",
       auth: "public",
       body: z.object({ email, password }),
       response: sessionSchema,
@@ -89,9 +90,18 @@ export function authRoutes({ clients, verify, cookies }: RouteDeps): RouteDef[] 
           password: body.password,
           ip: clientIp(req),
           userAgent: req.get("user-agent") ?? "",
+          googleLinkToken: req.cookies?.[GOOGLE_LINK_COOKIE] ?? "",
         });
         if (!session) throw appError("InternalServerError");
         setSessionCookies(res, session, cookies);
+        // The pending link was used (linked, or dropped by another account's sign-in).
+        if (req.cookies?.[GOOGLE_LINK_COOKIE])
+          res.clearCookie(GOOGLE_LINK_COOKIE, {
+            httpOnly: true,
+            secure: cookies.secure,
+            sameSite: "lax",
+            path: "/auth",
+          });
         return sessionResult(session);
       },
     }),

@@ -15,6 +15,7 @@ import { contactsRoutes } from "./contacts.routes";
 import type { RouteDeps } from "./deps";
 import { emailChangeRoutes } from "./email-change.routes";
 import { GENERATED_ROUTE_FILES } from "./gen";
+import { googleSignInRoutes } from "./google-signin.routes";
 import { inboxRoutes } from "./inbox.routes";
 import { integrationsRoutes } from "./integrations.routes";
 import { leadsRoutes } from "./leads.routes";
@@ -39,6 +40,7 @@ import { workflowsRoutes } from "./workflows.routes";
  */
 const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
   authRoutes,
+  googleSignInRoutes,
   accountRoutes,
   projectsRoutes,
   membersRoutes,

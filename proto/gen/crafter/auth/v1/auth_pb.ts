@@ -4,6 +4,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_crafter_api_v1_rest } from "../../api/v1/rest_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +13,292 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/auth/v1/auth.proto.
  */
 export const file_crafter_auth_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("ChpjcmFmdGVyL2F1dGgvdjEvYXV0aC5wcm90bxIPY3JhZnRlci5hdXRoLnYxIoMBChpJc3N1ZURlbGVnYXRlZFRva2VuUmVxdWVzdBIVCg1vd25lcl91c2VyX2lkGAEgASgJEhYKDm1lbWJlcl91c2VyX2lkGAIgASgJEhQKDG1lbWJlcl9lbWFpbBgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEgwKBHJvbGUYBSABKAkiYwobSXNzdWVEZWxlZ2F0ZWRUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ5CghBdXRoVXNlchIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBHJvbGUYAyABKAkSFgoOZW1haWxfdmVyaWZpZWQYBCABKAgSEQoJY2xpZW50X2lkGAUgASgJEhQKDGRpc3BsYXlfbmFtZRgGIAEoCSLOAQoHU2Vzc2lvbhIUCgxhY2Nlc3NfdG9rZW4YASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCRI1ChFhY2Nlc3NfZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNgoScmVmcmVzaF9leHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgR1c2VyGAUgASgLMhkuY3JhZnRlci5hdXRoLnYxLkF1dGhVc2VyImkKDVNpZ25VcFJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkSFAoMZGlzcGxheV9uYW1lGAMgASgJEgoKAmlwGAQgASgJEhUKDXJlZmVycmFsX2NvZGUYBSABKAkiEAoOU2lnblVwUmVzcG9uc2UiIwoSVmVyaWZ5RW1haWxSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiQKE1ZlcmlmeUVtYWlsUmVzcG9uc2USDQoFZW1haWwYASABKAkiUAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIKCgJpcBgDIAEoCRISCgp1c2VyX2FnZW50GAQgASgJIjsKDlNpZ25JblJlc3BvbnNlEikKB3Nlc3Npb24YASABKAsyGC5jcmFmdGVyLmF1dGgudjEuU2Vzc2lvbiJCChVSZWZyZXNoU2Vzc2lvblJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCRISCgp1c2VyX2FnZW50GAIgASgJIkMKFlJlZnJlc2hTZXNzaW9uUmVzcG9uc2USKQoHc2Vzc2lvbhgBIAEoCzIYLmNyYWZ0ZXIuYXV0aC52MS5TZXNzaW9uIicKDlNpZ25PdXRSZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkiEQoPU2lnbk91dFJlc3BvbnNlIjIKFUZvcmdvdFBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIKCgJpcBgCIAEoCSIYChZGb3Jnb3RQYXNzd29yZFJlc3BvbnNlIjcKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIhcKFVJlc2V0UGFzc3dvcmRSZXNwb25zZSIQCg5HZXRKd2tzUmVxdWVzdCIkCg9HZXRKd2tzUmVzcG9uc2USEQoJandrc19qc29uGAEgASgJIjsKGElzc3VlU2VydmljZVRva2VuUmVxdWVzdBIPCgdzZXJ2aWNlGAEgASgJEg4KBnNlY3JldBgCIAEoCSJaChlJc3N1ZVNlcnZpY2VUb2tlblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjYKGVJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkSCgoCaXAYAiABKAkiHAoaUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2Ui1AEKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg4KBnNjb3BlcxgDIAMoCRIOCgZwcmVmaXgYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyZXZva2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIzChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGc2NvcGVzGAIgAygJIlAKFENyZWF0ZUFwaUtleVJlc3BvbnNlEigKB2FwaV9rZXkYASABKAsyFy5jcmFmdGVyLmF1dGgudjEuQXBpS2V5Eg4KBnNlY3JldBgCIAEoCSIUChJMaXN0QXBpS2V5c1JlcXVlc3QiQAoTTGlzdEFwaUtleXNSZXNwb25zZRIpCghhcGlfa2V5cxgBIAMoCzIXLmNyYWZ0ZXIuYXV0aC52MS5BcGlLZXkiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSJPChNWZXJpZnlBcGlLZXlSZXF1ZXN0Eg4KBnNlY3JldBgBIAEoCRIOCgZtZXRob2QYAiABKAkSDAoEcGF0aBgDIAEoCRIKCgJpcBgEIAEoCSJdChRWZXJpZnlBcGlLZXlSZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSDwoHdXNlcl9pZBgCIAEoCRIOCgZrZXlfaWQYAyABKAkSDgoGc2NvcGVzGAQgAygJIs8BCg1EZXZpY2VTZXNzaW9uEgoKAmlkGAEgASgJEhMKC2RldmljZV9raW5kGAIgASgJEg8KB2Jyb3dzZXIYAyABKAkSCgoCb3MYBCABKAkSDQoFcGxhY2UYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdjdXJyZW50GAggASgIIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5jcmFmdGVyLmF1dGgudjEuRGV2aWNlU2Vzc2lvbiIiChRSZXZva2VTZXNzaW9uUmVxdWVzdBIKCgJpZBgBIAEoCSIXChVSZXZva2VTZXNzaW9uUmVzcG9uc2UiRwoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0EhgKEGN1cnJlbnRfcGFzc3dvcmQYASABKAkSFAoMbmV3X3Bhc3N3b3JkGAIgASgJIjAKFkNoYW5nZVBhc3N3b3JkUmVzcG9uc2USFgoOZW5kZWRfc2Vzc2lvbnMYASABKAUiSAoZUmVxdWVzdEVtYWlsQ2hhbmdlUmVxdWVzdBIRCgluZXdfZW1haWwYASABKAkSGAoQY3VycmVudF9wYXNzd29yZBgCIAEoCSIvChpSZXF1ZXN0RW1haWxDaGFuZ2VSZXNwb25zZRIRCgluZXdfZW1haWwYASABKAkiKgoZQ29uZmlybUVtYWlsQ2hhbmdlUmVxdWVzdBINCgV0b2tlbhgBIAEoCSIrChpDb25maXJtRW1haWxDaGFuZ2VSZXNwb25zZRINCgVlbWFpbBgBIAEoCTL7DgoLQXV0aFNlcnZpY2USSQoGU2lnblVwEh4uY3JhZnRlci5hdXRoLnYxLlNpZ25VcFJlcXVlc3QaHy5jcmFmdGVyLmF1dGgudjEuU2lnblVwUmVzcG9uc2USWAoLVmVyaWZ5RW1haWwSIy5jcmFmdGVyLmF1dGgudjEuVmVyaWZ5RW1haWxSZXF1ZXN0GiQuY3JhZnRlci5hdXRoLnYxLlZlcmlmeUVtYWlsUmVzcG9uc2USSQoGU2lnbkluEh4uY3JhZnRlci5hdXRoLnYxLlNpZ25JblJlcXVlc3QaHy5jcmFmdGVyLmF1dGgudjEuU2lnbkluUmVzcG9uc2USYQoOUmVmcmVzaFNlc3Npb24SJi5jcmFmdGVyLmF1dGgudjEuUmVmcmVzaFNlc3Npb25SZXF1ZXN0GicuY3JhZnRlci5hdXRoLnYxLlJlZnJlc2hTZXNzaW9uUmVzcG9uc2USTAoHU2lnbk91dBIfLmNyYWZ0ZXIuYXV0aC52MS5TaWduT3V0UmVxdWVzdBogLmNyYWZ0ZXIuYXV0aC52MS5TaWduT3V0UmVzcG9uc2USYQoORm9yZ290UGFzc3dvcmQSJi5jcmFmdGVyLmF1dGgudjEuRm9yZ290UGFzc3dvcmRSZXF1ZXN0GicuY3JhZnRlci5hdXRoLnYxLkZvcmdvdFBhc3N3b3JkUmVzcG9uc2USXgoNUmVzZXRQYXNzd29yZBIlLmNyYWZ0ZXIuYXV0aC52MS5SZXNldFBhc3N3b3JkUmVxdWVzdBomLmNyYWZ0ZXIuYXV0aC52MS5SZXNldFBhc3N3b3JkUmVzcG9uc2USTAoHR2V0SndrcxIfLmNyYWZ0ZXIuYXV0aC52MS5HZXRKd2tzUmVxdWVzdBogLmNyYWZ0ZXIuYXV0aC52MS5HZXRKd2tzUmVzcG9uc2USagoRSXNzdWVTZXJ2aWNlVG9rZW4SKS5jcmFmdGVyLmF1dGgudjEuSXNzdWVTZXJ2aWNlVG9rZW5SZXF1ZXN0GiouY3JhZnRlci5hdXRoLnYxLklzc3VlU2VydmljZVRva2VuUmVzcG9uc2USbQoSUmVzZW5kVmVyaWZpY2F0aW9uEiouY3JhZnRlci5hdXRoLnYxLlJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QaKy5jcmFmdGVyLmF1dGgudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2USWwoMQ3JlYXRlQXBpS2V5EiQuY3JhZnRlci5hdXRoLnYxLkNyZWF0ZUFwaUtleVJlcXVlc3QaJS5jcmFmdGVyLmF1dGgudjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2USWAoLTGlzdEFwaUtleXMSIy5jcmFmdGVyLmF1dGgudjEuTGlzdEFwaUtleXNSZXF1ZXN0GiQuY3JhZnRlci5hdXRoLnYxLkxpc3RBcGlLZXlzUmVzcG9uc2USWwoMUmV2b2tlQXBpS2V5EiQuY3JhZnRlci5hdXRoLnYxLlJldm9rZUFwaUtleVJlcXVlc3QaJS5jcmFmdGVyLmF1dGgudjEuUmV2b2tlQXBpS2V5UmVzcG9uc2USWwoMVmVyaWZ5QXBpS2V5EiQuY3JhZnRlci5hdXRoLnYxLlZlcmlmeUFwaUtleVJlcXVlc3QaJS5jcmFmdGVyLmF1dGgudjEuVmVyaWZ5QXBpS2V5UmVzcG9uc2USWwoMTGlzdFNlc3Npb25zEiQuY3JhZnRlci5hdXRoLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaJS5jcmFmdGVyLmF1dGgudjEuTGlzdFNlc3Npb25zUmVzcG9uc2USXgoNUmV2b2tlU2Vzc2lvbhIlLmNyYWZ0ZXIuYXV0aC52MS5SZXZva2VTZXNzaW9uUmVxdWVzdBomLmNyYWZ0ZXIuYXV0aC52MS5SZXZva2VTZXNzaW9uUmVzcG9uc2USYQoOQ2hhbmdlUGFzc3dvcmQSJi5jcmFmdGVyLmF1dGgudjEuQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0GicuY3JhZnRlci5hdXRoLnYxLkNoYW5nZVBhc3N3b3JkUmVzcG9uc2USbQoSUmVxdWVzdEVtYWlsQ2hhbmdlEiouY3JhZnRlci5hdXRoLnYxLlJlcXVlc3RFbWFpbENoYW5nZVJlcXVlc3QaKy5jcmFmdGVyLmF1dGgudjEuUmVxdWVzdEVtYWlsQ2hhbmdlUmVzcG9uc2USbQoSQ29uZmlybUVtYWlsQ2hhbmdlEiouY3JhZnRlci5hdXRoLnYxLkNvbmZpcm1FbWFpbENoYW5nZVJlcXVlc3QaKy5jcmFmdGVyLmF1dGgudjEuQ29uZmlybUVtYWlsQ2hhbmdlUmVzcG9uc2UScAoTSXNzdWVEZWxlZ2F0ZWRUb2tlbhIrLmNyYWZ0ZXIuYXV0aC52MS5Jc3N1ZURlbGVnYXRlZFRva2VuUmVxdWVzdBosLmNyYWZ0ZXIuYXV0aC52MS5Jc3N1ZURlbGVnYXRlZFRva2VuUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("ChpjcmFmdGVyL2F1dGgvdjEvYXV0aC5wcm90bxIPY3JhZnRlci5hdXRoLnYxIhkKF0dldFNpZ25Jbk9wdGlvbnNSZXF1ZXN0IioKGEdldFNpZ25Jbk9wdGlvbnNSZXNwb25zZRIOCgZnb29nbGUYASABKAgiVAoYU3RhcnRHb29nbGVTaWduSW5SZXF1ZXN0Eg4KBmludGVudBgBIAEoCRIRCglyZXR1cm5fdG8YAiABKAkSFQoNcmVmZXJyYWxfY29kZRgDIAEoCSJ/ChlTdGFydEdvb2dsZVNpZ25JblJlc3BvbnNlEhkKEWF1dGhvcml6YXRpb25fdXJsGAEgASgJEhcKD2Jyb3dzZXJfYmluZGluZxgCIAEoCRIuCgpleHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJuChtDb21wbGV0ZUdvb2dsZVNpZ25JblJlcXVlc3QSFgoOY2FsbGJhY2tfcXVlcnkYASABKAkSFwoPYnJvd3Nlcl9iaW5kaW5nGAIgASgJEgoKAmlwGAMgASgJEhIKCnVzZXJfYWdlbnQYBCABKAkiygEKHENvbXBsZXRlR29vZ2xlU2lnbkluUmVzcG9uc2USKQoHc2Vzc2lvbhgBIAEoCzIYLmNyYWZ0ZXIuYXV0aC52MS5TZXNzaW9uEhIKCmxpbmtfdG9rZW4YAiABKAkSEgoKbGlua19lbWFpbBgDIAEoCRIzCg9saW5rX2V4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXJldHVybl90bxgFIAEoCRIPCgdjcmVhdGVkGAYgASgIImAKDkxpbmtlZElkZW50aXR5EhAKCHByb3ZpZGVyGAEgASgJEg0KBWVtYWlsGAIgASgJEi0KCWxpbmtlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiHQobTGlzdExpbmtlZElkZW50aXRpZXNSZXF1ZXN0IoQBChxMaXN0TGlua2VkSWRlbnRpdGllc1Jlc3BvbnNlEjMKCmlkZW50aXRpZXMYASADKAsyHy5jcmFmdGVyLmF1dGgudjEuTGlua2VkSWRlbnRpdHkSFAoMaGFzX3Bhc3N3b3JkGAIgASgIEhkKEWdvb2dsZV9jb25maWd1cmVkGAMgASgIIjkKFVVubGlua0lkZW50aXR5UmVxdWVzdBIgCghwcm92aWRlchgBIAEoCUIO0vMYChABQgZnb29nbGUiGAoWVW5saW5rSWRlbnRpdHlSZXNwb25zZSKDAQoaSXNzdWVEZWxlZ2F0ZWRUb2tlblJlcXVlc3QSFQoNb3duZXJfdXNlcl9pZBgBIAEoCRIWCg5tZW1iZXJfdXNlcl9pZBgCIAEoCRIUCgxtZW1iZXJfZW1haWwYAyABKAkSEgoKcHJvamVjdF9pZBgEIAEoCRIMCgRyb2xlGAUgASgJImMKG0lzc3VlRGVsZWdhdGVkVG9rZW5SZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSLgoKZXhwaXJlc19hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAieQoIQXV0aFVzZXISDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRyb2xlGAMgASgJEhYKDmVtYWlsX3ZlcmlmaWVkGAQgASgIEhEKCWNsaWVudF9pZBgFIAEoCRIUCgxkaXNwbGF5X25hbWUYBiABKAkizgEKB1Nlc3Npb24SFAoMYWNjZXNzX3Rva2VuGAEgASgJEhUKDXJlZnJlc2hfdG9rZW4YAiABKAkSNQoRYWNjZXNzX2V4cGlyZXNfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEnJlZnJlc2hfZXhwaXJlc19hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJwoEdXNlchgFIAEoCzIZLmNyYWZ0ZXIuYXV0aC52MS5BdXRoVXNlciJpCg1TaWduVXBSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCRIKCgJpcBgEIAEoCRIVCg1yZWZlcnJhbF9jb2RlGAUgASgJIhAKDlNpZ25VcFJlc3BvbnNlIiMKElZlcmlmeUVtYWlsUmVxdWVzdBINCgV0b2tlbhgBIAEoCSIkChNWZXJpZnlFbWFpbFJlc3BvbnNlEg0KBWVtYWlsGAEgASgJImsKDVNpZ25JblJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkSCgoCaXAYAyABKAkSEgoKdXNlcl9hZ2VudBgEIAEoCRIZChFnb29nbGVfbGlua190b2tlbhgFIAEoCSJSCg5TaWduSW5SZXNwb25zZRIpCgdzZXNzaW9uGAEgASgLMhguY3JhZnRlci5hdXRoLnYxLlNlc3Npb24SFQoNZ29vZ2xlX2xpbmtlZBgCIAEoCCJCChVSZWZyZXNoU2Vzc2lvblJlcXVlc3QSFQoNcmVmcmVzaF90b2tlbhgBIAEoCRISCgp1c2VyX2FnZW50GAIgASgJIkMKFlJlZnJlc2hTZXNzaW9uUmVzcG9uc2USKQoHc2Vzc2lvbhgBIAEoCzIYLmNyYWZ0ZXIuYXV0aC52MS5TZXNzaW9uIicKDlNpZ25PdXRSZXF1ZXN0EhUKDXJlZnJlc2hfdG9rZW4YASABKAkiEQoPU2lnbk91dFJlc3BvbnNlIjIKFUZvcmdvdFBhc3N3b3JkUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIKCgJpcBgCIAEoCSIYChZGb3Jnb3RQYXNzd29yZFJlc3BvbnNlIjcKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIhcKFVJlc2V0UGFzc3dvcmRSZXNwb25zZSIQCg5HZXRKd2tzUmVxdWVzdCIkCg9HZXRKd2tzUmVzcG9uc2USEQoJandrc19qc29uGAEgASgJIjsKGElzc3VlU2VydmljZVRva2VuUmVxdWVzdBIPCgdzZXJ2aWNlGAEgASgJEg4KBnNlY3JldBgCIAEoCSJaChlJc3N1ZVNlcnZpY2VUb2tlblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjYKGVJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QSDQoFZW1haWwYASABKAkSCgoCaXAYAiABKAkiHAoaUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2Ui1AEKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg4KBnNjb3BlcxgDIAMoCRIOCgZwcmVmaXgYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyZXZva2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIzChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGc2NvcGVzGAIgAygJIlAKFENyZWF0ZUFwaUtleVJlc3BvbnNlEigKB2FwaV9rZXkYASABKAsyFy5jcmFmdGVyLmF1dGgudjEuQXBpS2V5Eg4KBnNlY3JldBgCIAEoCSIUChJMaXN0QXBpS2V5c1JlcXVlc3QiQAoTTGlzdEFwaUtleXNSZXNwb25zZRIpCghhcGlfa2V5cxgBIAMoCzIXLmNyYWZ0ZXIuYXV0aC52MS5BcGlLZXkiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSJPChNWZXJpZnlBcGlLZXlSZXF1ZXN0Eg4KBnNlY3JldBgBIAEoCRIOCgZtZXRob2QYAiABKAkSDAoEcGF0aBgDIAEoCRIKCgJpcBgEIAEoCSJdChRWZXJpZnlBcGlLZXlSZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSDwoHdXNlcl9pZBgCIAEoCRIOCgZrZXlfaWQYAyABKAkSDgoGc2NvcGVzGAQgAygJIs8BCg1EZXZpY2VTZXNzaW9uEgoKAmlkGAEgASgJEhMKC2RldmljZV9raW5kGAIgASgJEg8KB2Jyb3dzZXIYAyABKAkSCgoCb3MYBCABKAkSDQoFcGxhY2UYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMbGFzdF91c2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdjdXJyZW50GAggASgIIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5jcmFmdGVyLmF1dGgudjEuRGV2aWNlU2Vzc2lvbiIiChRSZXZva2VTZXNzaW9uUmVxdWVzdBIKCgJpZBgBIAEoCSIXChVSZXZva2VTZXNzaW9uUmVzcG9uc2UiRwoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0EhgKEGN1cnJlbnRfcGFzc3dvcmQYASABKAkSFAoMbmV3X3Bhc3N3b3JkGAIgASgJIjAKFkNoYW5nZVBhc3N3b3JkUmVzcG9uc2USFgoOZW5kZWRfc2Vzc2lvbnMYASABKAUiSAoZUmVxdWVzdEVtYWlsQ2hhbmdlUmVxdWVzdBIRCgluZXdfZW1haWwYASABKAkSGAoQY3VycmVudF9wYXNzd29yZBgCIAEoCSIvChpSZXF1ZXN0RW1haWxDaGFuZ2VSZXNwb25zZRIRCgluZXdfZW1haWwYASABKAkiKgoZQ29uZmlybUVtYWlsQ2hhbmdlUmVxdWVzdBINCgV0b2tlbhgBIAEoCSIrChpDb25maXJtRW1haWxDaGFuZ2VSZXNwb25zZRINCgVlbWFpbBgBIAEoCTKiFQoLQXV0aFNlcnZpY2USSQoGU2lnblVwEh4uY3JhZnRlci5hdXRoLnYxLlNpZ25VcFJlcXVlc3QaHy5jcmFmdGVyLmF1dGgudjEuU2lnblVwUmVzcG9uc2USWAoLVmVyaWZ5RW1haWwSIy5jcmFmdGVyLmF1dGgudjEuVmVyaWZ5RW1haWxSZXF1ZXN0GiQuY3JhZnRlci5hdXRoLnYxLlZlcmlmeUVtYWlsUmVzcG9uc2USSQoGU2lnbkluEh4uY3JhZnRlci5hdXRoLnYxLlNpZ25JblJlcXVlc3QaHy5jcmFmdGVyLmF1dGgudjEuU2lnbkluUmVzcG9uc2USYQoOUmVmcmVzaFNlc3Npb24SJi5jcmFmdGVyLmF1dGgudjEuUmVmcmVzaFNlc3Npb25SZXF1ZXN0GicuY3JhZnRlci5hdXRoLnYxLlJlZnJlc2hTZXNzaW9uUmVzcG9uc2USTAoHU2lnbk91dBIfLmNyYWZ0ZXIuYXV0aC52MS5TaWduT3V0UmVxdWVzdBogLmNyYWZ0ZXIuYXV0aC52MS5TaWduT3V0UmVzcG9uc2USYQoORm9yZ290UGFzc3dvcmQSJi5jcmFmdGVyLmF1dGgudjEuRm9yZ290UGFzc3dvcmRSZXF1ZXN0GicuY3JhZnRlci5hdXRoLnYxLkZvcmdvdFBhc3N3b3JkUmVzcG9uc2USXgoNUmVzZXRQYXNzd29yZBIlLmNyYWZ0ZXIuYXV0aC52MS5SZXNldFBhc3N3b3JkUmVxdWVzdBomLmNyYWZ0ZXIuYXV0aC52MS5SZXNldFBhc3N3b3JkUmVzcG9uc2USTAoHR2V0SndrcxIfLmNyYWZ0ZXIuYXV0aC52MS5HZXRKd2tzUmVxdWVzdBogLmNyYWZ0ZXIuYXV0aC52MS5HZXRKd2tzUmVzcG9uc2USagoRSXNzdWVTZXJ2aWNlVG9rZW4SKS5jcmFmdGVyLmF1dGgudjEuSXNzdWVTZXJ2aWNlVG9rZW5SZXF1ZXN0GiouY3JhZnRlci5hdXRoLnYxLklzc3VlU2VydmljZVRva2VuUmVzcG9uc2USbQoSUmVzZW5kVmVyaWZpY2F0aW9uEiouY3JhZnRlci5hdXRoLnYxLlJlc2VuZFZlcmlmaWNhdGlvblJlcXVlc3QaKy5jcmFmdGVyLmF1dGgudjEuUmVzZW5kVmVyaWZpY2F0aW9uUmVzcG9uc2USWwoMQ3JlYXRlQXBpS2V5EiQuY3JhZnRlci5hdXRoLnYxLkNyZWF0ZUFwaUtleVJlcXVlc3QaJS5jcmFmdGVyLmF1dGgudjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2USWAoLTGlzdEFwaUtleXMSIy5jcmFmdGVyLmF1dGgudjEuTGlzdEFwaUtleXNSZXF1ZXN0GiQuY3JhZnRlci5hdXRoLnYxLkxpc3RBcGlLZXlzUmVzcG9uc2USWwoMUmV2b2tlQXBpS2V5EiQuY3JhZnRlci5hdXRoLnYxLlJldm9rZUFwaUtleVJlcXVlc3QaJS5jcmFmdGVyLmF1dGgudjEuUmV2b2tlQXBpS2V5UmVzcG9uc2USWwoMVmVyaWZ5QXBpS2V5EiQuY3JhZnRlci5hdXRoLnYxLlZlcmlmeUFwaUtleVJlcXVlc3QaJS5jcmFmdGVyLmF1dGgudjEuVmVyaWZ5QXBpS2V5UmVzcG9uc2USWwoMTGlzdFNlc3Npb25zEiQuY3JhZnRlci5hdXRoLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaJS5jcmFmdGVyLmF1dGgudjEuTGlzdFNlc3Npb25zUmVzcG9uc2USXgoNUmV2b2tlU2Vzc2lvbhIlLmNyYWZ0ZXIuYXV0aC52MS5SZXZva2VTZXNzaW9uUmVxdWVzdBomLmNyYWZ0ZXIuYXV0aC52MS5SZXZva2VTZXNzaW9uUmVzcG9uc2USYQoOQ2hhbmdlUGFzc3dvcmQSJi5jcmFmdGVyLmF1dGgudjEuQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0GicuY3JhZnRlci5hdXRoLnYxLkNoYW5nZVBhc3N3b3JkUmVzcG9uc2USbQoSUmVxdWVzdEVtYWlsQ2hhbmdlEiouY3JhZnRlci5hdXRoLnYxLlJlcXVlc3RFbWFpbENoYW5nZVJlcXVlc3QaKy5jcmFmdGVyLmF1dGgudjEuUmVxdWVzdEVtYWlsQ2hhbmdlUmVzcG9uc2USbQoSQ29uZmlybUVtYWlsQ2hhbmdlEiouY3JhZnRlci5hdXRoLnYxLkNvbmZpcm1FbWFpbENoYW5nZVJlcXVlc3QaKy5jcmFmdGVyLmF1dGgudjEuQ29uZmlybUVtYWlsQ2hhbmdlUmVzcG9uc2UScAoTSXNzdWVEZWxlZ2F0ZWRUb2tlbhIrLmNyYWZ0ZXIuYXV0aC52MS5Jc3N1ZURlbGVnYXRlZFRva2VuUmVxdWVzdBosLmNyYWZ0ZXIuYXV0aC52MS5Jc3N1ZURlbGVnYXRlZFRva2VuUmVzcG9uc2USZwoQR2V0U2lnbkluT3B0aW9ucxIoLmNyYWZ0ZXIuYXV0aC52MS5HZXRTaWduSW5PcHRpb25zUmVxdWVzdBopLmNyYWZ0ZXIuYXV0aC52MS5HZXRTaWduSW5PcHRpb25zUmVzcG9uc2USagoRU3RhcnRHb29nbGVTaWduSW4SKS5jcmFmdGVyLmF1dGgudjEuU3RhcnRHb29nbGVTaWduSW5SZXF1ZXN0GiouY3JhZnRlci5hdXRoLnYxLlN0YXJ0R29vZ2xlU2lnbkluUmVzcG9uc2UScwoUQ29tcGxldGVHb29nbGVTaWduSW4SLC5jcmFmdGVyLmF1dGgudjEuQ29tcGxldGVHb29nbGVTaWduSW5SZXF1ZXN0Gi0uY3JhZnRlci5hdXRoLnYxLkNvbXBsZXRlR29vZ2xlU2lnbkluUmVzcG9uc2US9gEKFExpc3RMaW5rZWRJZGVudGl0aWVzEiwuY3JhZnRlci5hdXRoLnYxLkxpc3RMaW5rZWRJZGVudGl0aWVzUmVxdWVzdBotLmNyYWZ0ZXIuYXV0aC52MS5MaXN0TGlua2VkSWRlbnRpdGllc1Jlc3BvbnNlIoAByvMYfEIEYXV0aEpeVGhlIHNpZ25lZC1pbiB1c2VyJ3MgbGlua2VkIHNpZ24taW4gaWRlbnRpdGllcyAoR29vZ2xlKSBhbmQgd2hldGhlciB0aGUgYWNjb3VudCBoYXMgYSBwYXNzd29yZAoUL2FwaS91c2VyL2lkZW50aXRpZXMS4QEKDlVubGlua0lkZW50aXR5EiYuY3JhZnRlci5hdXRoLnYxLlVubGlua0lkZW50aXR5UmVxdWVzdBonLmNyYWZ0ZXIuYXV0aC52MS5VbmxpbmtJZGVudGl0eVJlc3BvbnNlIn7K8xh6QgRhdXRoSkdVbmxpbmsgYSBzaWduLWluIGlkZW50aXR5IChyZWZ1c2VkIHdoaWxlIGl0IGlzIHRoZSBvbmx5IHdheSB0byBzaWduIGluKXoIQ09ORkxJQ1QqHy9hcGkvdXNlci9pZGVudGl0aWVzL3twcm92aWRlcn1iBnByb3RvMw", [file_crafter_api_v1_rest, file_google_protobuf_timestamp]);
+
+/**
+ * @generated from message crafter.auth.v1.GetSignInOptionsRequest
+ */
+export type GetSignInOptionsRequest = Message<"crafter.auth.v1.GetSignInOptionsRequest"> & {
+};
+
+/**
+ * Describes the message crafter.auth.v1.GetSignInOptionsRequest.
+ * Use `create(GetSignInOptionsRequestSchema)` to create a new message.
+ */
+export const GetSignInOptionsRequestSchema: GenMessage<GetSignInOptionsRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 0);
+
+/**
+ * @generated from message crafter.auth.v1.GetSignInOptionsResponse
+ */
+export type GetSignInOptionsResponse = Message<"crafter.auth.v1.GetSignInOptionsResponse"> & {
+  /**
+   * Sign in and sign up with Google are offered.
+   *
+   * @generated from field: bool google = 1;
+   */
+  google: boolean;
+};
+
+/**
+ * Describes the message crafter.auth.v1.GetSignInOptionsResponse.
+ * Use `create(GetSignInOptionsResponseSchema)` to create a new message.
+ */
+export const GetSignInOptionsResponseSchema: GenMessage<GetSignInOptionsResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 1);
+
+/**
+ * @generated from message crafter.auth.v1.StartGoogleSignInRequest
+ */
+export type StartGoogleSignInRequest = Message<"crafter.auth.v1.StartGoogleSignInRequest"> & {
+  /**
+   * "signin" or "signup" (which page started it; both sign in or create the account).
+   *
+   * @generated from field: string intent = 1;
+   */
+  intent: string;
+
+  /**
+   * Where the browser goes after signing in: a path of this site, else /app.
+   *
+   * @generated from field: string return_to = 2;
+   */
+  returnTo: string;
+
+  /**
+   * The `ref` of a referral link, kept for an account this sign-in creates.
+   *
+   * @generated from field: string referral_code = 3;
+   */
+  referralCode: string;
+};
+
+/**
+ * Describes the message crafter.auth.v1.StartGoogleSignInRequest.
+ * Use `create(StartGoogleSignInRequestSchema)` to create a new message.
+ */
+export const StartGoogleSignInRequestSchema: GenMessage<StartGoogleSignInRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 2);
+
+/**
+ * @generated from message crafter.auth.v1.StartGoogleSignInResponse
+ */
+export type StartGoogleSignInResponse = Message<"crafter.auth.v1.StartGoogleSignInResponse"> & {
+  /**
+   * @generated from field: string authorization_url = 1;
+   */
+  authorizationUrl: string;
+
+  /**
+   * A secret the callback must present (the gateway's HttpOnly cookie), binding the state to this browser.
+   *
+   * @generated from field: string browser_binding = 2;
+   */
+  browserBinding: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 3;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.auth.v1.StartGoogleSignInResponse.
+ * Use `create(StartGoogleSignInResponseSchema)` to create a new message.
+ */
+export const StartGoogleSignInResponseSchema: GenMessage<StartGoogleSignInResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 3);
+
+/**
+ * @generated from message crafter.auth.v1.CompleteGoogleSignInRequest
+ */
+export type CompleteGoogleSignInRequest = Message<"crafter.auth.v1.CompleteGoogleSignInRequest"> & {
+  /**
+   * The callback's query string as received (code, state, iss; or error).
+   *
+   * @generated from field: string callback_query = 1;
+   */
+  callbackQuery: string;
+
+  /**
+   * @generated from field: string browser_binding = 2;
+   */
+  browserBinding: string;
+
+  /**
+   * Client address and User-Agent, as for SignIn.
+   *
+   * @generated from field: string ip = 3;
+   */
+  ip: string;
+
+  /**
+   * @generated from field: string user_agent = 4;
+   */
+  userAgent: string;
+};
+
+/**
+ * Describes the message crafter.auth.v1.CompleteGoogleSignInRequest.
+ * Use `create(CompleteGoogleSignInRequestSchema)` to create a new message.
+ */
+export const CompleteGoogleSignInRequestSchema: GenMessage<CompleteGoogleSignInRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 4);
+
+/**
+ * @generated from message crafter.auth.v1.CompleteGoogleSignInResponse
+ */
+export type CompleteGoogleSignInResponse = Message<"crafter.auth.v1.CompleteGoogleSignInResponse"> & {
+  /**
+   * Set when signed in.
+   *
+   * @generated from field: crafter.auth.v1.Session session = 1;
+   */
+  session?: Session | undefined;
+
+  /**
+   * Set when the Google identity waits for a password sign-in of the account with its email.
+   *
+   * @generated from field: string link_token = 2;
+   */
+  linkToken: string;
+
+  /**
+   * @generated from field: string link_email = 3;
+   */
+  linkEmail: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp link_expires_at = 4;
+   */
+  linkExpiresAt?: Timestamp | undefined;
+
+  /**
+   * The path the sign-in started from.
+   *
+   * @generated from field: string return_to = 5;
+   */
+  returnTo: string;
+
+  /**
+   * This sign-in created the account.
+   *
+   * @generated from field: bool created = 6;
+   */
+  created: boolean;
+};
+
+/**
+ * Describes the message crafter.auth.v1.CompleteGoogleSignInResponse.
+ * Use `create(CompleteGoogleSignInResponseSchema)` to create a new message.
+ */
+export const CompleteGoogleSignInResponseSchema: GenMessage<CompleteGoogleSignInResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 5);
+
+/**
+ * @generated from message crafter.auth.v1.LinkedIdentity
+ */
+export type LinkedIdentity = Message<"crafter.auth.v1.LinkedIdentity"> & {
+  /**
+   * "google".
+   *
+   * @generated from field: string provider = 1;
+   */
+  provider: string;
+
+  /**
+   * The identity's email at the provider when it was linked.
+   *
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp linked_at = 3;
+   */
+  linkedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.auth.v1.LinkedIdentity.
+ * Use `create(LinkedIdentitySchema)` to create a new message.
+ */
+export const LinkedIdentitySchema: GenMessage<LinkedIdentity> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 6);
+
+/**
+ * @generated from message crafter.auth.v1.ListLinkedIdentitiesRequest
+ */
+export type ListLinkedIdentitiesRequest = Message<"crafter.auth.v1.ListLinkedIdentitiesRequest"> & {
+};
+
+/**
+ * Describes the message crafter.auth.v1.ListLinkedIdentitiesRequest.
+ * Use `create(ListLinkedIdentitiesRequestSchema)` to create a new message.
+ */
+export const ListLinkedIdentitiesRequestSchema: GenMessage<ListLinkedIdentitiesRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 7);
+
+/**
+ * @generated from message crafter.auth.v1.ListLinkedIdentitiesResponse
+ */
+export type ListLinkedIdentitiesResponse = Message<"crafter.auth.v1.ListLinkedIdentitiesResponse"> & {
+  /**
+   * @generated from field: repeated crafter.auth.v1.LinkedIdentity identities = 1;
+   */
+  identities: LinkedIdentity[];
+
+  /**
+   * The account can sign in with a password (an account made with Google has none until it sets one).
+   *
+   * @generated from field: bool has_password = 2;
+   */
+  hasPassword: boolean;
+
+  /**
+   * Google sign-in is configured on this server.
+   *
+   * @generated from field: bool google_configured = 3;
+   */
+  googleConfigured: boolean;
+};
+
+/**
+ * Describes the message crafter.auth.v1.ListLinkedIdentitiesResponse.
+ * Use `create(ListLinkedIdentitiesResponseSchema)` to create a new message.
+ */
+export const ListLinkedIdentitiesResponseSchema: GenMessage<ListLinkedIdentitiesResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 8);
+
+/**
+ * @generated from message crafter.auth.v1.UnlinkIdentityRequest
+ */
+export type UnlinkIdentityRequest = Message<"crafter.auth.v1.UnlinkIdentityRequest"> & {
+  /**
+   * @generated from field: string provider = 1;
+   */
+  provider: string;
+};
+
+/**
+ * Describes the message crafter.auth.v1.UnlinkIdentityRequest.
+ * Use `create(UnlinkIdentityRequestSchema)` to create a new message.
+ */
+export const UnlinkIdentityRequestSchema: GenMessage<UnlinkIdentityRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 9);
+
+/**
+ * @generated from message crafter.auth.v1.UnlinkIdentityResponse
+ */
+export type UnlinkIdentityResponse = Message<"crafter.auth.v1.UnlinkIdentityResponse"> & {
+};
+
+/**
+ * Describes the message crafter.auth.v1.UnlinkIdentityResponse.
+ * Use `create(UnlinkIdentityResponseSchema)` to create a new message.
+ */
+export const UnlinkIdentityResponseSchema: GenMessage<UnlinkIdentityResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_auth_v1_auth, 10);
 
 /**
  * @generated from message crafter.auth.v1.IssueDelegatedTokenRequest
@@ -51,7 +337,7 @@ export type IssueDelegatedTokenRequest = Message<"crafter.auth.v1.IssueDelegated
  * Use `create(IssueDelegatedTokenRequestSchema)` to create a new message.
  */
 export const IssueDelegatedTokenRequestSchema: GenMessage<IssueDelegatedTokenRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 0);
+  messageDesc(file_crafter_auth_v1_auth, 11);
 
 /**
  * @generated from message crafter.auth.v1.IssueDelegatedTokenResponse
@@ -73,7 +359,7 @@ export type IssueDelegatedTokenResponse = Message<"crafter.auth.v1.IssueDelegate
  * Use `create(IssueDelegatedTokenResponseSchema)` to create a new message.
  */
 export const IssueDelegatedTokenResponseSchema: GenMessage<IssueDelegatedTokenResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 1);
+  messageDesc(file_crafter_auth_v1_auth, 12);
 
 /**
  * The claims of an access token, as /auth/check returns them.
@@ -117,7 +403,7 @@ export type AuthUser = Message<"crafter.auth.v1.AuthUser"> & {
  * Use `create(AuthUserSchema)` to create a new message.
  */
 export const AuthUserSchema: GenMessage<AuthUser> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 2);
+  messageDesc(file_crafter_auth_v1_auth, 13);
 
 /**
  * @generated from message crafter.auth.v1.Session
@@ -156,7 +442,7 @@ export type Session = Message<"crafter.auth.v1.Session"> & {
  * Use `create(SessionSchema)` to create a new message.
  */
 export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 3);
+  messageDesc(file_crafter_auth_v1_auth, 14);
 
 /**
  * @generated from message crafter.auth.v1.SignUpRequest
@@ -198,7 +484,7 @@ export type SignUpRequest = Message<"crafter.auth.v1.SignUpRequest"> & {
  * Use `create(SignUpRequestSchema)` to create a new message.
  */
 export const SignUpRequestSchema: GenMessage<SignUpRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 4);
+  messageDesc(file_crafter_auth_v1_auth, 15);
 
 /**
  * @generated from message crafter.auth.v1.SignUpResponse
@@ -211,7 +497,7 @@ export type SignUpResponse = Message<"crafter.auth.v1.SignUpResponse"> & {
  * Use `create(SignUpResponseSchema)` to create a new message.
  */
 export const SignUpResponseSchema: GenMessage<SignUpResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 5);
+  messageDesc(file_crafter_auth_v1_auth, 16);
 
 /**
  * @generated from message crafter.auth.v1.VerifyEmailRequest
@@ -228,7 +514,7 @@ export type VerifyEmailRequest = Message<"crafter.auth.v1.VerifyEmailRequest"> &
  * Use `create(VerifyEmailRequestSchema)` to create a new message.
  */
 export const VerifyEmailRequestSchema: GenMessage<VerifyEmailRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 6);
+  messageDesc(file_crafter_auth_v1_auth, 17);
 
 /**
  * @generated from message crafter.auth.v1.VerifyEmailResponse
@@ -245,7 +531,7 @@ export type VerifyEmailResponse = Message<"crafter.auth.v1.VerifyEmailResponse">
  * Use `create(VerifyEmailResponseSchema)` to create a new message.
  */
 export const VerifyEmailResponseSchema: GenMessage<VerifyEmailResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 7);
+  messageDesc(file_crafter_auth_v1_auth, 18);
 
 /**
  * @generated from message crafter.auth.v1.SignInRequest
@@ -274,6 +560,14 @@ export type SignInRequest = Message<"crafter.auth.v1.SignInRequest"> & {
    * @generated from field: string user_agent = 4;
    */
   userAgent: string;
+
+  /**
+   * A pending Google link (CompleteGoogleSignIn's link_token, the gateway's cookie): linked when this
+   * sign-in succeeds as the account it names, within its lifetime.
+   *
+   * @generated from field: string google_link_token = 5;
+   */
+  googleLinkToken: string;
 };
 
 /**
@@ -281,7 +575,7 @@ export type SignInRequest = Message<"crafter.auth.v1.SignInRequest"> & {
  * Use `create(SignInRequestSchema)` to create a new message.
  */
 export const SignInRequestSchema: GenMessage<SignInRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 8);
+  messageDesc(file_crafter_auth_v1_auth, 19);
 
 /**
  * @generated from message crafter.auth.v1.SignInResponse
@@ -291,6 +585,13 @@ export type SignInResponse = Message<"crafter.auth.v1.SignInResponse"> & {
    * @generated from field: crafter.auth.v1.Session session = 1;
    */
   session?: Session | undefined;
+
+  /**
+   * The pending Google link was linked by this sign-in.
+   *
+   * @generated from field: bool google_linked = 2;
+   */
+  googleLinked: boolean;
 };
 
 /**
@@ -298,7 +599,7 @@ export type SignInResponse = Message<"crafter.auth.v1.SignInResponse"> & {
  * Use `create(SignInResponseSchema)` to create a new message.
  */
 export const SignInResponseSchema: GenMessage<SignInResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 9);
+  messageDesc(file_crafter_auth_v1_auth, 20);
 
 /**
  * @generated from message crafter.auth.v1.RefreshSessionRequest
@@ -322,7 +623,7 @@ export type RefreshSessionRequest = Message<"crafter.auth.v1.RefreshSessionReque
  * Use `create(RefreshSessionRequestSchema)` to create a new message.
  */
 export const RefreshSessionRequestSchema: GenMessage<RefreshSessionRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 10);
+  messageDesc(file_crafter_auth_v1_auth, 21);
 
 /**
  * @generated from message crafter.auth.v1.RefreshSessionResponse
@@ -339,7 +640,7 @@ export type RefreshSessionResponse = Message<"crafter.auth.v1.RefreshSessionResp
  * Use `create(RefreshSessionResponseSchema)` to create a new message.
  */
 export const RefreshSessionResponseSchema: GenMessage<RefreshSessionResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 11);
+  messageDesc(file_crafter_auth_v1_auth, 22);
 
 /**
  * @generated from message crafter.auth.v1.SignOutRequest
@@ -356,7 +657,7 @@ export type SignOutRequest = Message<"crafter.auth.v1.SignOutRequest"> & {
  * Use `create(SignOutRequestSchema)` to create a new message.
  */
 export const SignOutRequestSchema: GenMessage<SignOutRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 12);
+  messageDesc(file_crafter_auth_v1_auth, 23);
 
 /**
  * @generated from message crafter.auth.v1.SignOutResponse
@@ -369,7 +670,7 @@ export type SignOutResponse = Message<"crafter.auth.v1.SignOutResponse"> & {
  * Use `create(SignOutResponseSchema)` to create a new message.
  */
 export const SignOutResponseSchema: GenMessage<SignOutResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 13);
+  messageDesc(file_crafter_auth_v1_auth, 24);
 
 /**
  * @generated from message crafter.auth.v1.ForgotPasswordRequest
@@ -393,7 +694,7 @@ export type ForgotPasswordRequest = Message<"crafter.auth.v1.ForgotPasswordReque
  * Use `create(ForgotPasswordRequestSchema)` to create a new message.
  */
 export const ForgotPasswordRequestSchema: GenMessage<ForgotPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 14);
+  messageDesc(file_crafter_auth_v1_auth, 25);
 
 /**
  * @generated from message crafter.auth.v1.ForgotPasswordResponse
@@ -406,7 +707,7 @@ export type ForgotPasswordResponse = Message<"crafter.auth.v1.ForgotPasswordResp
  * Use `create(ForgotPasswordResponseSchema)` to create a new message.
  */
 export const ForgotPasswordResponseSchema: GenMessage<ForgotPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 15);
+  messageDesc(file_crafter_auth_v1_auth, 26);
 
 /**
  * @generated from message crafter.auth.v1.ResetPasswordRequest
@@ -428,7 +729,7 @@ export type ResetPasswordRequest = Message<"crafter.auth.v1.ResetPasswordRequest
  * Use `create(ResetPasswordRequestSchema)` to create a new message.
  */
 export const ResetPasswordRequestSchema: GenMessage<ResetPasswordRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 16);
+  messageDesc(file_crafter_auth_v1_auth, 27);
 
 /**
  * @generated from message crafter.auth.v1.ResetPasswordResponse
@@ -441,7 +742,7 @@ export type ResetPasswordResponse = Message<"crafter.auth.v1.ResetPasswordRespon
  * Use `create(ResetPasswordResponseSchema)` to create a new message.
  */
 export const ResetPasswordResponseSchema: GenMessage<ResetPasswordResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 17);
+  messageDesc(file_crafter_auth_v1_auth, 28);
 
 /**
  * @generated from message crafter.auth.v1.GetJwksRequest
@@ -454,7 +755,7 @@ export type GetJwksRequest = Message<"crafter.auth.v1.GetJwksRequest"> & {
  * Use `create(GetJwksRequestSchema)` to create a new message.
  */
 export const GetJwksRequestSchema: GenMessage<GetJwksRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 18);
+  messageDesc(file_crafter_auth_v1_auth, 29);
 
 /**
  * @generated from message crafter.auth.v1.GetJwksResponse
@@ -471,7 +772,7 @@ export type GetJwksResponse = Message<"crafter.auth.v1.GetJwksResponse"> & {
  * Use `create(GetJwksResponseSchema)` to create a new message.
  */
 export const GetJwksResponseSchema: GenMessage<GetJwksResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 19);
+  messageDesc(file_crafter_auth_v1_auth, 30);
 
 /**
  * @generated from message crafter.auth.v1.IssueServiceTokenRequest
@@ -497,7 +798,7 @@ export type IssueServiceTokenRequest = Message<"crafter.auth.v1.IssueServiceToke
  * Use `create(IssueServiceTokenRequestSchema)` to create a new message.
  */
 export const IssueServiceTokenRequestSchema: GenMessage<IssueServiceTokenRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 20);
+  messageDesc(file_crafter_auth_v1_auth, 31);
 
 /**
  * @generated from message crafter.auth.v1.IssueServiceTokenResponse
@@ -519,7 +820,7 @@ export type IssueServiceTokenResponse = Message<"crafter.auth.v1.IssueServiceTok
  * Use `create(IssueServiceTokenResponseSchema)` to create a new message.
  */
 export const IssueServiceTokenResponseSchema: GenMessage<IssueServiceTokenResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 21);
+  messageDesc(file_crafter_auth_v1_auth, 32);
 
 /**
  * @generated from message crafter.auth.v1.ResendVerificationRequest
@@ -543,7 +844,7 @@ export type ResendVerificationRequest = Message<"crafter.auth.v1.ResendVerificat
  * Use `create(ResendVerificationRequestSchema)` to create a new message.
  */
 export const ResendVerificationRequestSchema: GenMessage<ResendVerificationRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 22);
+  messageDesc(file_crafter_auth_v1_auth, 33);
 
 /**
  * @generated from message crafter.auth.v1.ResendVerificationResponse
@@ -556,7 +857,7 @@ export type ResendVerificationResponse = Message<"crafter.auth.v1.ResendVerifica
  * Use `create(ResendVerificationResponseSchema)` to create a new message.
  */
 export const ResendVerificationResponseSchema: GenMessage<ResendVerificationResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 23);
+  messageDesc(file_crafter_auth_v1_auth, 34);
 
 /**
  * A personal API key as listed; the secret is shown only once, in CreateApiKeyResponse.
@@ -607,7 +908,7 @@ export type ApiKey = Message<"crafter.auth.v1.ApiKey"> & {
  * Use `create(ApiKeySchema)` to create a new message.
  */
 export const ApiKeySchema: GenMessage<ApiKey> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 24);
+  messageDesc(file_crafter_auth_v1_auth, 35);
 
 /**
  * @generated from message crafter.auth.v1.CreateApiKeyRequest
@@ -629,7 +930,7 @@ export type CreateApiKeyRequest = Message<"crafter.auth.v1.CreateApiKeyRequest">
  * Use `create(CreateApiKeyRequestSchema)` to create a new message.
  */
 export const CreateApiKeyRequestSchema: GenMessage<CreateApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 25);
+  messageDesc(file_crafter_auth_v1_auth, 36);
 
 /**
  * @generated from message crafter.auth.v1.CreateApiKeyResponse
@@ -653,7 +954,7 @@ export type CreateApiKeyResponse = Message<"crafter.auth.v1.CreateApiKeyResponse
  * Use `create(CreateApiKeyResponseSchema)` to create a new message.
  */
 export const CreateApiKeyResponseSchema: GenMessage<CreateApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 26);
+  messageDesc(file_crafter_auth_v1_auth, 37);
 
 /**
  * @generated from message crafter.auth.v1.ListApiKeysRequest
@@ -666,7 +967,7 @@ export type ListApiKeysRequest = Message<"crafter.auth.v1.ListApiKeysRequest"> &
  * Use `create(ListApiKeysRequestSchema)` to create a new message.
  */
 export const ListApiKeysRequestSchema: GenMessage<ListApiKeysRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 27);
+  messageDesc(file_crafter_auth_v1_auth, 38);
 
 /**
  * @generated from message crafter.auth.v1.ListApiKeysResponse
@@ -683,7 +984,7 @@ export type ListApiKeysResponse = Message<"crafter.auth.v1.ListApiKeysResponse">
  * Use `create(ListApiKeysResponseSchema)` to create a new message.
  */
 export const ListApiKeysResponseSchema: GenMessage<ListApiKeysResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 28);
+  messageDesc(file_crafter_auth_v1_auth, 39);
 
 /**
  * @generated from message crafter.auth.v1.RevokeApiKeyRequest
@@ -700,7 +1001,7 @@ export type RevokeApiKeyRequest = Message<"crafter.auth.v1.RevokeApiKeyRequest">
  * Use `create(RevokeApiKeyRequestSchema)` to create a new message.
  */
 export const RevokeApiKeyRequestSchema: GenMessage<RevokeApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 29);
+  messageDesc(file_crafter_auth_v1_auth, 40);
 
 /**
  * @generated from message crafter.auth.v1.RevokeApiKeyResponse
@@ -713,7 +1014,7 @@ export type RevokeApiKeyResponse = Message<"crafter.auth.v1.RevokeApiKeyResponse
  * Use `create(RevokeApiKeyResponseSchema)` to create a new message.
  */
 export const RevokeApiKeyResponseSchema: GenMessage<RevokeApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 30);
+  messageDesc(file_crafter_auth_v1_auth, 41);
 
 /**
  * @generated from message crafter.auth.v1.VerifyApiKeyRequest
@@ -747,7 +1048,7 @@ export type VerifyApiKeyRequest = Message<"crafter.auth.v1.VerifyApiKeyRequest">
  * Use `create(VerifyApiKeyRequestSchema)` to create a new message.
  */
 export const VerifyApiKeyRequestSchema: GenMessage<VerifyApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 31);
+  messageDesc(file_crafter_auth_v1_auth, 42);
 
 /**
  * @generated from message crafter.auth.v1.VerifyApiKeyResponse
@@ -781,7 +1082,7 @@ export type VerifyApiKeyResponse = Message<"crafter.auth.v1.VerifyApiKeyResponse
  * Use `create(VerifyApiKeyResponseSchema)` to create a new message.
  */
 export const VerifyApiKeyResponseSchema: GenMessage<VerifyApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 32);
+  messageDesc(file_crafter_auth_v1_auth, 43);
 
 /**
  * One signed-in session (a refresh-token family) as a linked device.
@@ -849,7 +1150,7 @@ export type DeviceSession = Message<"crafter.auth.v1.DeviceSession"> & {
  * Use `create(DeviceSessionSchema)` to create a new message.
  */
 export const DeviceSessionSchema: GenMessage<DeviceSession> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 33);
+  messageDesc(file_crafter_auth_v1_auth, 44);
 
 /**
  * @generated from message crafter.auth.v1.ListSessionsRequest
@@ -862,7 +1163,7 @@ export type ListSessionsRequest = Message<"crafter.auth.v1.ListSessionsRequest">
  * Use `create(ListSessionsRequestSchema)` to create a new message.
  */
 export const ListSessionsRequestSchema: GenMessage<ListSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 34);
+  messageDesc(file_crafter_auth_v1_auth, 45);
 
 /**
  * @generated from message crafter.auth.v1.ListSessionsResponse
@@ -879,7 +1180,7 @@ export type ListSessionsResponse = Message<"crafter.auth.v1.ListSessionsResponse
  * Use `create(ListSessionsResponseSchema)` to create a new message.
  */
 export const ListSessionsResponseSchema: GenMessage<ListSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 35);
+  messageDesc(file_crafter_auth_v1_auth, 46);
 
 /**
  * @generated from message crafter.auth.v1.RevokeSessionRequest
@@ -896,7 +1197,7 @@ export type RevokeSessionRequest = Message<"crafter.auth.v1.RevokeSessionRequest
  * Use `create(RevokeSessionRequestSchema)` to create a new message.
  */
 export const RevokeSessionRequestSchema: GenMessage<RevokeSessionRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 36);
+  messageDesc(file_crafter_auth_v1_auth, 47);
 
 /**
  * @generated from message crafter.auth.v1.RevokeSessionResponse
@@ -909,7 +1210,7 @@ export type RevokeSessionResponse = Message<"crafter.auth.v1.RevokeSessionRespon
  * Use `create(RevokeSessionResponseSchema)` to create a new message.
  */
 export const RevokeSessionResponseSchema: GenMessage<RevokeSessionResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 37);
+  messageDesc(file_crafter_auth_v1_auth, 48);
 
 /**
  * @generated from message crafter.auth.v1.ChangePasswordRequest
@@ -931,7 +1232,7 @@ export type ChangePasswordRequest = Message<"crafter.auth.v1.ChangePasswordReque
  * Use `create(ChangePasswordRequestSchema)` to create a new message.
  */
 export const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 38);
+  messageDesc(file_crafter_auth_v1_auth, 49);
 
 /**
  * @generated from message crafter.auth.v1.ChangePasswordResponse
@@ -950,7 +1251,7 @@ export type ChangePasswordResponse = Message<"crafter.auth.v1.ChangePasswordResp
  * Use `create(ChangePasswordResponseSchema)` to create a new message.
  */
 export const ChangePasswordResponseSchema: GenMessage<ChangePasswordResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 39);
+  messageDesc(file_crafter_auth_v1_auth, 50);
 
 /**
  * @generated from message crafter.auth.v1.RequestEmailChangeRequest
@@ -972,7 +1273,7 @@ export type RequestEmailChangeRequest = Message<"crafter.auth.v1.RequestEmailCha
  * Use `create(RequestEmailChangeRequestSchema)` to create a new message.
  */
 export const RequestEmailChangeRequestSchema: GenMessage<RequestEmailChangeRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 40);
+  messageDesc(file_crafter_auth_v1_auth, 51);
 
 /**
  * @generated from message crafter.auth.v1.RequestEmailChangeResponse
@@ -991,7 +1292,7 @@ export type RequestEmailChangeResponse = Message<"crafter.auth.v1.RequestEmailCh
  * Use `create(RequestEmailChangeResponseSchema)` to create a new message.
  */
 export const RequestEmailChangeResponseSchema: GenMessage<RequestEmailChangeResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 41);
+  messageDesc(file_crafter_auth_v1_auth, 52);
 
 /**
  * @generated from message crafter.auth.v1.ConfirmEmailChangeRequest
@@ -1008,7 +1309,7 @@ export type ConfirmEmailChangeRequest = Message<"crafter.auth.v1.ConfirmEmailCha
  * Use `create(ConfirmEmailChangeRequestSchema)` to create a new message.
  */
 export const ConfirmEmailChangeRequestSchema: GenMessage<ConfirmEmailChangeRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 42);
+  messageDesc(file_crafter_auth_v1_auth, 53);
 
 /**
  * @generated from message crafter.auth.v1.ConfirmEmailChangeResponse
@@ -1027,7 +1328,7 @@ export type ConfirmEmailChangeResponse = Message<"crafter.auth.v1.ConfirmEmailCh
  * Use `create(ConfirmEmailChangeResponseSchema)` to create a new message.
  */
 export const ConfirmEmailChangeResponseSchema: GenMessage<ConfirmEmailChangeResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_auth_v1_auth, 43);
+  messageDesc(file_crafter_auth_v1_auth, 54);
 
 /**
  * Credentials, verification and reset tokens, refresh-token families and the signing keys (JWKS).
@@ -1231,6 +1532,67 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof IssueDelegatedTokenRequestSchema;
     output: typeof IssueDelegatedTokenResponseSchema;
+  },
+  /**
+   * What the sign-in and sign-up pages offer besides a password: whether this server has a Google
+   * client (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET); without one the Google buttons are not shown.
+   * (GET /auth/options, with the gateway's /auth routes.)
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.GetSignInOptions
+   */
+  getSignInOptions: {
+    methodKind: "unary";
+    input: typeof GetSignInOptionsRequestSchema;
+    output: typeof GetSignInOptionsResponseSchema;
+  },
+  /**
+   * Starts Google sign-in (OpenID Connect, authorization code with PKCE S256, `state` and `nonce`):
+   * answers the provider's authorization URL and a browser binding the gateway keeps in an HttpOnly
+   * cookie; the callback is refused without it. Not configured: CONFLICT.
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.StartGoogleSignIn
+   */
+  startGoogleSignIn: {
+    methodKind: "unary";
+    input: typeof StartGoogleSignInRequestSchema;
+    output: typeof StartGoogleSignInResponseSchema;
+  },
+  /**
+   * Finishes Google sign-in from the provider's callback: the code exchanged with the PKCE verifier,
+   * the ID token verified against the provider's JWKS (issuer, audience, expiry, nonce) and its email
+   * verified. Answers a session (the same as a password sign-in), or a pending link when the email
+   * belongs to an account not linked to this Google identity yet (linked at that account's next
+   * password sign-in with `google_link_token`). Errors: InvalidToken (state unknown, used, expired
+   * or not this browser's; nonce or ID token refused), EMAIL_NOT_VERIFIED (Google has not verified
+   * the email), CONFLICT (not configured), UNAVAILABLE (the provider cannot be reached), RATE_LIMITED.
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.CompleteGoogleSignIn
+   */
+  completeGoogleSignIn: {
+    methodKind: "unary";
+    input: typeof CompleteGoogleSignInRequestSchema;
+    output: typeof CompleteGoogleSignInResponseSchema;
+  },
+  /**
+   * The caller's linked sign-in identities (Google), and whether the account has a password.
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.ListLinkedIdentities
+   */
+  listLinkedIdentities: {
+    methodKind: "unary";
+    input: typeof ListLinkedIdentitiesRequestSchema;
+    output: typeof ListLinkedIdentitiesResponseSchema;
+  },
+  /**
+   * Unlinks the caller's identity of `provider`. Refused (CONFLICT) when the account has no
+   * password, since it is then the only way to sign in; not linked: NOT_FOUND.
+   *
+   * @generated from rpc crafter.auth.v1.AuthService.UnlinkIdentity
+   */
+  unlinkIdentity: {
+    methodKind: "unary";
+    input: typeof UnlinkIdentityRequestSchema;
+    output: typeof UnlinkIdentityResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_auth_v1_auth, 0);

@@ -2,6 +2,7 @@
 import type { RouteDef } from "../../http/registry";
 import type { RouteDeps } from "../deps";
 import { integrationsServiceRoutes } from "./account.v1.integrations";
+import { authServiceRoutes } from "./auth.v1.auth";
 import { contactsServiceRoutes } from "./contacts.v1.contacts";
 import { automationsServiceRoutes } from "./notifications.v1.automations";
 import { calendarServiceRoutes } from "./notifications.v1.calendar";
@@ -16,4 +17,4 @@ import { membersServiceRoutes } from "./projects.v1.members";
 import { projectsServiceRoutes } from "./projects.v1.projects";
 
 /** The route files generated from the protos' REST bindings, registered beside the hand-written ones. */
-export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [integrationsServiceRoutes, contactsServiceRoutes, automationsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, socialServiceRoutes, campaignsServiceRoutes, sendersServiceRoutes, templatesServiceRoutes, webhooksServiceRoutes, customDomainsServiceRoutes, membersServiceRoutes, projectsServiceRoutes];
+export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [integrationsServiceRoutes, authServiceRoutes, contactsServiceRoutes, automationsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, socialServiceRoutes, campaignsServiceRoutes, sendersServiceRoutes, templatesServiceRoutes, webhooksServiceRoutes, customDomainsServiceRoutes, membersServiceRoutes, projectsServiceRoutes];
