@@ -60,7 +60,9 @@ describe("connections store", () => {
     const results = await Promise.all(
       Array.from({ length: 8 }, () => stores.connections.useAttempt(nonce, new Date())),
     );
-    expect(results.filter((result) => result !== null)).toEqual([{ verifier: "verifier-1", connectedBy: "owner-1" }]);
+    expect(results.filter((result) => result !== null)).toEqual([
+      { verifier: "verifier-1", connectedBy: "owner-1", shop: "" },
+    ]);
     const late = randomUUID();
     await stores.connections.startAttempt(late, "verifier-2", "owner-1", new Date(Date.now() - 1));
     expect(await stores.connections.useAttempt(late, new Date())).toBeNull();

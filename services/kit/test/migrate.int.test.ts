@@ -34,6 +34,7 @@ function migrate(
         REDIS_URL: env.REDIS_URL,
         // The peers projects calls (services/manifest.yaml); migrate does not call them.
         AUTH_URL: "http://127.0.0.1:1",
+        ACCOUNT_URL: "http://127.0.0.1:1",
         // Were migrate to start the RPC server, the process would stay up and the test time out.
         PORT: "0",
         ...extra,
