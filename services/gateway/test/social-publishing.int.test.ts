@@ -109,7 +109,7 @@ describe("channels", () => {
       chosen.body.result.channels.filter((c: { chosen: boolean }) => c.chosen).map((c: { id: string }) => c.id),
     ).toEqual([PAGE, INSTAGRAM]);
     const unknown = await owner.put(`/api/social/channels?projectId=${projectId}`, { channelIds: ["instagram:999"] });
-    expect(unknown.status).toBe(400);
+    expect(unknown.status).toBe(409);
   });
 });
 

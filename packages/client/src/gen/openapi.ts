@@ -8398,9 +8398,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description The account that manages the location, `accounts/{id}`. */
-                    account: string;
-                    /** @description The location, `locations/{id}`. */
-                    location: string;
+                    account: string & unknown;
+                    /** @description The location that is this business, `locations/{id}`. */
+                    location: string & unknown;
                 } & {
                     [key: string]: components["schemas"]["JsonValue"];
                 };
@@ -16899,7 +16899,7 @@ export interface operations {
                 "application/json": {
                     events: ("contact.created" | "contact.updated" | "lead.captured" | "craft.completed" | "campaign.sent" | "email.bounced" | "review.received")[];
                     /** @description Where events are POSTed, e.g. https://hooks.example.com/crafter. */
-                    url: string;
+                    url: string & unknown;
                 } & {
                     [key: string]: components["schemas"]["JsonValue"];
                 };
@@ -27267,6 +27267,15 @@ export interface operations {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
+            /** @description Conflict: CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
             /** @description Body too large: CR_ERR_BAD_REQUEST */
             413: {
                 headers: {
@@ -27875,6 +27884,15 @@ export interface operations {
             };
             /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30685,7 +30703,7 @@ export interface operations {
                     /** @enum {string} */
                     event: "contact.created" | "contact.updated" | "lead.captured" | "craft.completed" | "campaign.sent" | "email.bounced" | "review.received";
                     /** @description Where events are POSTed, e.g. https://hooks.example.com/crafter. */
-                    targetUrl: string;
+                    targetUrl: string & unknown;
                 } & {
                     [key: string]: components["schemas"]["JsonValue"];
                 };

@@ -60,7 +60,7 @@ export const NOT_BLANK = new RegExp(`[^${TRIMMED}]`);
 export const LINK_PATH = `[^\\u0000-\\u0020\\u007f-\\u009f${TRIMMED.replace("\\t\\n\\v\\f\\r ", "")}]*`;
 
 /** A port number, 0 to 65535. */
-const PORT = "([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";
+export const PORT = "([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";
 
 /**
  * A website address by the kit's URL rule in scheme-less mode (normalizeUrl, as projects reads it),

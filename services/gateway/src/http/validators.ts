@@ -1,6 +1,6 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@crafter/validation";
 import { z } from "zod";
-import { emailOrNone, jsonObject } from "./schemas";
+import { emailOrNone, jsonObject, LINK_PATH, PORT } from "./schemas";
 
 // Request rules that are code rather than limits (the kit's email rule, a domain's labels), named
 // so a proto field's REST binding can use one: `(crafter.api.v1.field) = {validator: "<name>"}`
@@ -64,6 +64,10 @@ export const automationTriggerShape = z.looseObject({ kind: z.string() });
 /** An automation's steps as answered. */
 export const automationStepsShape = z.array(z.record(z.string(), z.unknown()));
 
+const WEBHOOK_URL = new RegExp(
+  `^https?://([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)*[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(:${PORT})?([/?#]${LINK_PATH})?$`,
+);
+
 /**
  * A webhook endpoint's URL: absolute http(s), no credentials, at most 2000 characters. The
  * notifications service also refuses private addresses, and every delivery is checked again on the
@@ -71,9 +75,11 @@ export const automationStepsShape = z.array(z.record(z.string(), z.unknown()));
  */
 export const webhookUrl = z
   .string({ error: "Enter the URL that receives the events" })
-  .trim()
   .min(1, "Enter the URL that receives the events")
   .max(2000, "A URL has at most 2000 characters")
+  // The document states the rule as a pattern: an http(s) host of letters, digits, hyphens and dots,
+  // an optional port, then a path without spaces or control characters; no credentials.
+  .regex(WEBHOOK_URL, "Enter an http:// or https:// URL without credentials")
   .refine((text) => {
     try {
       const url = new URL(text);
@@ -96,13 +102,15 @@ export const webhookEvents = z
   .array(webhookEventName, { error: "Choose the events to send" })
   .min(1, "Choose at least one event")
   .max(WEBHOOK_EVENT_TYPES.length, "An event is listed once")
-  .refine((events) => new Set(events).size === events.length, "An event is listed once");
+  .refine((events) => new Set(events).size === events.length, "An event is listed once")
+  .meta({ uniqueItems: true });
 
 /** The event types when changing an endpoint: [] (or absent) keeps them. */
 export const webhookEventsOrKeep = z
   .array(webhookEventName, { error: "events is a list of event types" })
   .max(WEBHOOK_EVENT_TYPES.length, "An event is listed once")
   .refine((events) => new Set(events).size === events.length, "An event is listed once")
+  .meta({ uniqueItems: true })
   .default([]);
 
 /** Whether an endpoint receives events. */
@@ -110,3 +118,13 @@ export const webhookEnabled = z.boolean({ error: "enabled is true or false" });
 
 /** A webhook event's `data` as the polling fallback answers it (its shape per type: the document's webhooks section). */
 export const webhookEventDataDoc = z.record(z.string(), z.unknown());
+
+/** A Google Business Profile account's resource name, `accounts/{id}`, as projects checks it. */
+export const googleAccountName = z
+  .string({ error: "The account must be accounts/{id}" })
+  .regex(/^accounts\/[A-Za-z0-9_-]{1,100}$/, "The account must be accounts/{id}");
+
+/** A Google Business Profile location's resource name, `locations/{id}`, as projects checks it. */
+export const googleLocationName = z
+  .string({ error: "The location must be locations/{id}" })
+  .regex(/^locations\/[A-Za-z0-9_-]{1,100}$/, "The location must be locations/{id}");

@@ -167,7 +167,8 @@ export async function chooseSocialChannels(
   const picked: Channel[] = [];
   for (const id of wanted) {
     const found = listed.channels.find((channel) => channel.id === id);
-    if (!found) throw badRequest({ channelIds: `${id.slice(0, 80)} is not among the connected channels` });
+    // The request is well formed; what the connections offer now decides (409, as for a post).
+    if (!found) throw appError("CONFLICT", `${id.slice(0, 80)} is not among the connected channels`);
     const parsed = parseChannelId(id)!;
     picked.push({ kind: parsed.kind, remoteId: parsed.remoteId, name: found.name });
   }

@@ -76,7 +76,7 @@ export function authServiceRoutes({ clients }: RouteDeps): RouteDef[] {
       auth: "session",
       params: z.object({ provider: id("provider") }),
       response: unlinkIdentityResponseSchema,
-      errors: ["CONFLICT"],
+      errors: ["CONFLICT", "NOT_FOUND"],
       handler: async ({ as, params }) => {
         const response = await clients.auth.unlinkIdentity({ provider: params.provider }, as);
         return toUnlinkIdentityResponseJson(response);

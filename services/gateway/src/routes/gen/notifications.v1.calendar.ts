@@ -347,6 +347,7 @@ export function socialServiceRoutes({ clients }: RouteDeps): RouteDef[] {
       query: z.object({ ...projectQuery }),
       body: z.object({ channelIds: z.array(z.string({ error: "channelIds holds text" }).max(200, "Each of channelIds has at most 200 characters"), { error: "channelIds must be a list" }).max(100, "channelIds has at most 100 items").default([]).meta({ description: "Ids from GET /api/social/channels; empty: none chosen." }) }),
       response: chooseSocialChannelsResponseSchema,
+      errors: ["CONFLICT"],
       handler: async ({ as, body, project }) => {
         const response = await clients.social.chooseSocialChannels({ projectId: project.projectId, channelIds: body.channelIds }, as);
         return toChooseSocialChannelsResponseJson(response);

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { defineRoute, type RouteDef } from "../../http/registry";
 import { iso, oneOf, projectQuery } from "../../http/rest-bindings";
 import { id } from "../../http/schemas";
+import { googleAccountName, googleLocationName } from "../../http/validators";
 import type { RouteDeps } from "../deps";
 
 /** The REST shape of crafter.projects.v1.GoogleLocation. */
@@ -184,7 +185,7 @@ export function projectsServiceRoutes({ clients }: RouteDeps): RouteDef[] {
       actsInProject: true,
       projectPermission: "project.settings",
       query: z.object({ ...projectQuery }),
-      body: z.object({ account: z.string({ error: "account must be text" }).max(200, "account has at most 200 characters").min(1, "account is required").meta({ description: "The account that manages the location, `accounts/{id}`." }), location: z.string({ error: "location must be text" }).max(200, "location has at most 200 characters").min(1, "location is required").meta({ description: "The location, `locations/{id}`." }) }),
+      body: z.object({ account: googleAccountName.meta({ description: "The account that manages the location, `accounts/{id}`." }), location: googleLocationName.meta({ description: "The location that is this business, `locations/{id}`." }) }),
       response: chooseGoogleLocationResponseSchema,
       errors: ["CONFLICT", "UNAVAILABLE"],
       handler: async ({ as, body, project }) => {
