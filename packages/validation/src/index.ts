@@ -2,6 +2,7 @@
 
 export * from "./api-keys";
 export * from "./email";
+export * from "./google-business";
 export * from "./hostname";
 export * from "./lead-assistant";
 export * from "./page-slug";

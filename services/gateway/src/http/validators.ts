@@ -1,4 +1,11 @@
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@crafter/validation";
+import {
+  GOOGLE_ACCOUNT_NAME,
+  GOOGLE_ACCOUNT_NAME_MESSAGE,
+  GOOGLE_LOCATION_NAME,
+  GOOGLE_LOCATION_NAME_MESSAGE,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEventType,
+} from "@crafter/validation";
 import { z } from "zod";
 import { emailOrNone, jsonObject, LINK_PATH, PORT } from "./schemas";
 
@@ -121,10 +128,10 @@ export const webhookEventDataDoc = z.record(z.string(), z.unknown());
 
 /** A Google Business Profile account's resource name, `accounts/{id}`, as projects checks it. */
 export const googleAccountName = z
-  .string({ error: "The account must be accounts/{id}" })
-  .regex(/^accounts\/[A-Za-z0-9_-]{1,100}$/, "The account must be accounts/{id}");
+  .string({ error: GOOGLE_ACCOUNT_NAME_MESSAGE })
+  .regex(GOOGLE_ACCOUNT_NAME, GOOGLE_ACCOUNT_NAME_MESSAGE);
 
 /** A Google Business Profile location's resource name, `locations/{id}`, as projects checks it. */
 export const googleLocationName = z
-  .string({ error: "The location must be locations/{id}" })
-  .regex(/^locations\/[A-Za-z0-9_-]{1,100}$/, "The location must be locations/{id}");
+  .string({ error: GOOGLE_LOCATION_NAME_MESSAGE })
+  .regex(GOOGLE_LOCATION_NAME, GOOGLE_LOCATION_NAME_MESSAGE);

@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { AppError, appError, badRequest, type Caller, OutboundError } from "@crafter/kit";
-import { profileFieldValue } from "@crafter/validation";
+import {
+  GOOGLE_ACCOUNT_NAME,
+  GOOGLE_ACCOUNT_NAME_MESSAGE,
+  GOOGLE_LOCATION_NAME,
+  GOOGLE_LOCATION_NAME_MESSAGE,
+  profileFieldValue,
+} from "@crafter/validation";
 import { GoogleApiError, NoConnection } from "../clients/google-business";
 import type { ProjectsDeps } from "../deps";
 import {
@@ -143,9 +149,6 @@ export async function listGoogleLocations(
   });
 }
 
-const ACCOUNT_NAME = /^accounts\/[A-Za-z0-9_-]{1,100}$/;
-const LOCATION_NAME = /^locations\/[A-Za-z0-9_-]{1,100}$/;
-
 /**
  * Chooses the location that is this business (Google confirms it: the location answers, and its
  * reviews answer under that account), then imports its reviews.
@@ -159,8 +162,8 @@ export async function chooseGoogleLocation(
 ): Promise<{ location: GoogleLocationDoc; created: number; updated: number }> {
   const project = await ownedProject(deps, caller.userId, input.projectId);
   const fields: Record<string, string> = {};
-  if (!ACCOUNT_NAME.test(input.account)) fields.account = "The account must be accounts/{id}";
-  if (!LOCATION_NAME.test(input.location)) fields.location = "The location must be locations/{id}";
+  if (!GOOGLE_ACCOUNT_NAME.test(input.account)) fields.account = GOOGLE_ACCOUNT_NAME_MESSAGE;
+  if (!GOOGLE_LOCATION_NAME.test(input.location)) fields.location = GOOGLE_LOCATION_NAME_MESSAGE;
   if (Object.keys(fields).length > 0) throw badRequest(fields);
   const listing = await withGoogle(deps, project.id, async (token) => {
     const found = await deps.google.api.location(token, input.location, "name,title,storefrontAddress");
