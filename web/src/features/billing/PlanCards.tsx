@@ -2,7 +2,7 @@ import { CheckOutlined } from "@ant-design/icons";
 import { Card, Flex, List, Segmented, Tag, Typography } from "antd";
 import type { ReactNode } from "react";
 import type { PlanCard, PlanKey } from "../../api/billing";
-import { usd } from "./money";
+import { formatUsd } from "../../shared/format";
 
 export type BillingPeriod = "monthly" | "yearly";
 
@@ -63,10 +63,10 @@ export function PlanCards({ plans, period, onPeriodChange, suggested, action }: 
               }
             >
               <Typography.Title level={3} style={{ marginTop: 0 }}>
-                <span data-testid={`plan-${plan.id}-price`}>{usd(price)}</span>{" "}
+                <span data-testid={`plan-${plan.id}-price`}>{formatUsd(price)}</span>{" "}
                 {period === "yearly" && original > price && (
                   <Typography.Text delete type="secondary" style={{ fontSize: 16 }}>
-                    {usd(original)}
+                    {formatUsd(original)}
                   </Typography.Text>
                 )}{" "}
                 <Typography.Text type="secondary" style={{ fontSize: 14 }}>
@@ -75,7 +75,7 @@ export function PlanCards({ plans, period, onPeriodChange, suggested, action }: 
               </Typography.Title>
               <Typography.Text type="secondary">
                 {period === "yearly"
-                  ? `Billed yearly: ${usd(Math.round(price * 12 * 100) / 100)} a year`
+                  ? `Billed yearly: ${formatUsd(Math.round(price * 12 * 100) / 100)} a year`
                   : "Billed monthly"}
               </Typography.Text>
               <List

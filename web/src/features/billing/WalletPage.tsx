@@ -3,11 +3,10 @@ import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { type LedgerItem, type PackId, startCheckout, useLedger, usePlans } from "../../api/billing";
 import { useAccount } from "../../api/hooks/app";
-import { creditsLabel, formatDateTime } from "../../shared/format";
+import { creditsLabel, formatDateTime, formatUsd } from "../../shared/format";
 import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
-import { usd } from "./money";
 
 const SOURCES: Record<string, string> = {
   "free-tier": "Free credits",
@@ -110,7 +109,7 @@ export default function WalletPage() {
                   {pack.name}
                 </Typography.Title>
                 <Typography.Paragraph type="secondary">
-                  {usd(pack.price)} USD, credits never expire
+                  {formatUsd(pack.price)} USD, credits never expire
                 </Typography.Paragraph>
                 <Button
                   block

@@ -9,8 +9,6 @@ import { MarketingPage } from "./MarketingPage";
 /** Dark green on pale green, 8:1 (antd's green tag is 3.6:1; WCAG AA wants 4.5:1); inline, above antd's own rules. */
 const SAVINGS_TAG = { color: "#14532d", background: "#dcfce7", borderColor: "#86efac" } as const;
 
-const usd = formatUsd;
-
 /** /pricing: the plan cards of @crafter/plans (billing's), monthly or yearly, with the yearly saving. */
 export default function PricingPage() {
   const [billing, setBilling] = useState<Billing>("yearly");
@@ -44,12 +42,13 @@ export default function PricingPage() {
             >
               <Typography.Title level={2}>{plan.name}</Typography.Title>
               <p className="crafter-pricing__price">
-                <span data-testid="plan-price">{usd(price)}</span> <span className="crafter-pricing__per">a month</span>
+                <span data-testid="plan-price">{formatUsd(price)}</span>{" "}
+                <span className="crafter-pricing__per">a month</span>
               </p>
               {billing === "yearly" ? (
                 <p className="crafter-pricing__note">
-                  Instead of <s>{usd(plan.originalYearlyPrice)}</s>, billed {usd(Math.round(price * 12 * 100) / 100)} a
-                  year{" "}
+                  Instead of <s>{formatUsd(plan.originalYearlyPrice)}</s>, billed{" "}
+                  {formatUsd(Math.round(price * 12 * 100) / 100)} a year{" "}
                   <Tag style={SAVINGS_TAG} data-testid="plan-savings">
                     Save {plan.yearlySavings}%
                   </Tag>
