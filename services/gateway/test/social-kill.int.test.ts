@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import {
   GatewaySession,
   gatewayUrl,
@@ -104,7 +105,9 @@ describe("kill -9 while publishing", () => {
       const before = graph.allPosts().filter((p) => p.message === text).length;
       await killHard(Number(readFileSync(join(stackDir, "notifications.pid"), "utf8")));
       const killedAt = Date.now();
-      execFileSync("node", ["scripts/stack.mjs", "up", "--profile", "test"], { cwd: repoRoot, stdio: "ignore" });
+      // Not execFileSync: the local Graph API runs in this process and must go on making the post
+      // it was asked for while the stack restarts, as Meta would.
+      await promisify(execFile)("node", ["scripts/stack.mjs", "up", "--profile", "test"], { cwd: repoRoot });
       const end = Date.now() + 40_000;
       let seen: Record<string, string> | null = null;
       while (Date.now() < end) {
