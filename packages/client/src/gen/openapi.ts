@@ -8246,7 +8246,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Refused: EMAIL_NOT_VERIFIED, FORBIDDEN */
+            /** @description Refused: EMAIL_NOT_VERIFIED, FORBIDDEN, FEATURE_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8333,7 +8333,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Refused: EMAIL_NOT_VERIFIED, FORBIDDEN */
+            /** @description Refused: EMAIL_NOT_VERIFIED, FORBIDDEN, FEATURE_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8440,7 +8440,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED, FEATURE_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8554,7 +8554,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Refused: EMAIL_NOT_VERIFIED, FORBIDDEN */
+            /** @description Refused: EMAIL_NOT_VERIFIED, FORBIDDEN, FEATURE_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8656,7 +8656,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED */
+            /** @description Refused: FORBIDDEN, EMAIL_NOT_VERIFIED, FEATURE_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;

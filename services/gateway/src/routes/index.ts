@@ -76,6 +76,7 @@ const ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [
  */
 const FLAGGED_PATHS: Array<{ pattern: RegExp; flag: string }> = [
   { pattern: /^\/api\/projects\/\{id\}\/custom-domain(?:\/|$)/, flag: "custom_domain_integration" },
+  { pattern: /^\/api\/business\/google(?:\/|$)/, flag: "google_reviews" },
 ];
 
 function withFlags(deps: RouteDeps, route: RouteDef): RouteDef {

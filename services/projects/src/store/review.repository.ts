@@ -37,6 +37,8 @@ export interface ReviewDoc {
   repliedAt: Date | null;
   /** Google's id of the review; "" for one entered here. */
   remoteId: string;
+  /** The Google location it was imported from (`locations/{id}`); "" for one entered here. */
+  remoteLocation: string;
   /** When the reviewer wrote it (Google's createTime); null when unknown. */
   reviewedAt: Date | null;
   outbox: OutboxEntry[];
@@ -48,6 +50,7 @@ export interface ReviewDoc {
 /** What a sync writes of a Google review (its key is `google:<remoteId>`). */
 export interface RemoteReview {
   remoteId: string;
+  remoteLocation: string;
   author: string;
   rating: number;
   text: string;
@@ -76,6 +79,7 @@ const reviewSchema = new Schema<ReviewDoc>(
     reply: { type: String, default: "" },
     repliedAt: { type: Date, default: null },
     remoteId: { type: String, default: "" },
+    remoteLocation: { type: String, default: "" },
     reviewedAt: { type: Date, default: null },
     outbox: outboxField,
     outboxMinute: outboxMinuteField,
@@ -98,7 +102,15 @@ export class ReviewRepository extends TenantRepository<ReviewDoc> {
   add(
     review: Omit<
       ReviewDoc,
-      "reply" | "repliedAt" | "createdAt" | "updatedAt" | "remoteId" | "reviewedAt" | "outbox" | "outboxMinute"
+      | "reply"
+      | "repliedAt"
+      | "createdAt"
+      | "updatedAt"
+      | "remoteId"
+      | "remoteLocation"
+      | "reviewedAt"
+      | "outbox"
+      | "outboxMinute"
     >,
   ): Promise<boolean> {
     // Its day as the time it was written, so the list orders it among Google's reviews.

@@ -218,7 +218,9 @@ export async function syncGoogleReviews(
       return { reviews: all, ...(first ?? { averageRating: 0, totalReviewCount: 0 }) };
     });
     // A review on two pages (Google's order moved between calls) is imported once.
-    const unique = [...new Map(reviews.map((review) => [review.remoteId, review])).values()];
+    const unique = [
+      ...new Map(reviews.map((review) => [review.remoteId, { ...review, remoteLocation: chosen.location }])).values(),
+    ];
     const stored = await deps.stores.reviews.remoteOf(caller.userId, project.id);
     const fresh = unique.filter((review) => !stored.has(review.remoteId));
     const inserted = await deps.stores.reviews.addRemote(
@@ -308,11 +310,14 @@ export async function previewGoogleListing(
  */
 export async function replyAtGoogle(
   deps: ProjectsDeps,
-  review: { projectId: string; remoteId: string },
+  review: { projectId: string; remoteId: string; remoteLocation: string },
   reply: string,
 ): Promise<Date | null> {
   const chosen = await deps.stores.googleLocations.get(review.projectId);
   if (!chosen) throw appError("CONFLICT", "Choose your Google Business Profile location first.");
+  // A review of a location chosen before: Google knows it under that location only.
+  if (review.remoteLocation && review.remoteLocation !== chosen.location)
+    throw appError("CONFLICT", "This review is from another Google location than the one chosen now.");
   return withGoogle(deps, review.projectId, async (token) => {
     if (!reply) {
       await deps.google.api.deleteReply(token, chosen.account, chosen.location, review.remoteId);

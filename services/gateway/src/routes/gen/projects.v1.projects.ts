@@ -155,6 +155,7 @@ export function projectsServiceRoutes({ clients }: RouteDeps): RouteDef[] {
       projectPermission: "project.read",
       query: z.object({ ...projectQuery }),
       response: googleBusinessSchema,
+      errors: ["FEATURE_DISABLED"],
       handler: async ({ as, project }) => {
         const response = await clients.projects.getGoogleBusiness({ projectId: project.projectId }, as);
         return toGoogleBusinessJson(response.googleBusiness);
@@ -170,7 +171,7 @@ export function projectsServiceRoutes({ clients }: RouteDeps): RouteDef[] {
       projectPermission: "project.read",
       query: z.object({ ...projectQuery }),
       response: z.array(googleLocationSchema),
-      errors: ["CONFLICT", "UNAVAILABLE"],
+      errors: ["CONFLICT", "UNAVAILABLE", "FEATURE_DISABLED"],
       handler: async ({ as, project }) => {
         const response = await clients.projects.listGoogleLocations({ projectId: project.projectId }, as);
         return response.locations.map(toGoogleLocationJson);
@@ -187,7 +188,7 @@ export function projectsServiceRoutes({ clients }: RouteDeps): RouteDef[] {
       query: z.object({ ...projectQuery }),
       body: z.object({ account: googleAccountName.meta({ description: "The account that manages the location, `accounts/{id}`." }), location: googleLocationName.meta({ description: "The location that is this business, `locations/{id}`." }) }),
       response: chooseGoogleLocationResponseSchema,
-      errors: ["CONFLICT", "UNAVAILABLE"],
+      errors: ["CONFLICT", "UNAVAILABLE", "FEATURE_DISABLED"],
       handler: async ({ as, body, project }) => {
         const response = await clients.projects.chooseGoogleLocation({ projectId: project.projectId, account: body.account, location: body.location }, as);
         return toChooseGoogleLocationResponseJson(response);
@@ -203,7 +204,7 @@ export function projectsServiceRoutes({ clients }: RouteDeps): RouteDef[] {
       projectPermission: "project.write",
       query: z.object({ ...projectQuery }),
       response: syncGoogleReviewsResponseSchema,
-      errors: ["CONFLICT", "UNAVAILABLE"],
+      errors: ["CONFLICT", "UNAVAILABLE", "FEATURE_DISABLED"],
       handler: async ({ as, project }) => {
         const response = await clients.projects.syncGoogleReviews({ projectId: project.projectId }, as);
         return toSyncGoogleReviewsResponseJson(response);
@@ -219,7 +220,7 @@ export function projectsServiceRoutes({ clients }: RouteDeps): RouteDef[] {
       projectPermission: "project.read",
       query: z.object({ ...projectQuery }),
       response: previewGoogleListingResponseSchema,
-      errors: ["CONFLICT", "UNAVAILABLE"],
+      errors: ["CONFLICT", "UNAVAILABLE", "FEATURE_DISABLED"],
       handler: async ({ as, project }) => {
         const response = await clients.projects.previewGoogleListing({ projectId: project.projectId }, as);
         return toPreviewGoogleListingResponseJson(response);
