@@ -127,6 +127,8 @@ export const configSchema = baseConfigSchema
     WEBHOOKS_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
     /** Failed delivery attempts in a row that turn an endpoint off (with a notice to its owner). */
     WEBHOOKS_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(2).max(10_000).default(100),
+    /** Days a project's webhook events, deliveries and attempts are kept (the polling fallback and the log). */
+    WEBHOOKS_KEEP_DAYS: z.coerce.number().int().min(1).max(365).default(30),
 
     // Social publishing (Meta, TikTok) from the calendar and automations.
     /** The media service: a social post's image as a signed, expiring URL for the provider. */

@@ -35,7 +35,7 @@ import { sendToContact } from "./usecases/send-to-contact";
 import { cachedSenders, type SenderDeps } from "./usecases/sender";
 import { advancePost, sweepSocialPosts } from "./usecases/social-publishing";
 import { templateOfUser } from "./usecases/templates";
-import { runDeliveryAttempt } from "./usecases/webhooks";
+import { runDeliveryAttempt, sweepWebhookLog } from "./usecases/webhooks";
 
 await runService({
   name: "notifications",
@@ -281,6 +281,15 @@ await runService({
         await sweepSocialPosts(deps);
       },
     });
+    const webhookSweep = periodicJob({
+      ...queued,
+      queue: "webhook-log-sweep",
+      everyMs: 3_600_000,
+      run: async () => {
+        const removed = await sweepWebhookLog(deps.webhooks, config.WEBHOOKS_KEEP_DAYS);
+        if (removed > 0) logger.info({ removed }, "old webhook events and deliveries removed");
+      },
+    });
     return {
       async background() {
         socialQueue.start((postId) => advancePost(deps, postId));
@@ -292,6 +301,7 @@ await runService({
         campaignQueue.start((campaignId, stopping, part) => dispatchCampaign(deps, campaignId, stopping, part));
         await dispatchScan.start();
         await dueScan.start();
+        await webhookSweep.start();
       },
       routes: routes(deps, webhookKey),
       access,

@@ -3,8 +3,10 @@ import { describe, expect, it } from "@jest/globals";
 import { Webhook } from "standardwebhooks";
 import {
   DELIVERY_ATTEMPTS,
+  dayOf,
   deliverySummary,
   endpointUrlProblem,
+  expiredDays,
   messageIdOf,
   payloadOf,
   retryDelayMs,
@@ -94,5 +96,13 @@ describe("outgoing webhooks, the pure part", () => {
     ).toBe(false);
     expect(shouldDisable({ count: 5, since }, { final: false, firstAttemptAt: null }, 100)).toBe(false);
     expect(shouldDisable({ count: 100, since }, { final: false, firstAttemptAt: null }, 100)).toBe(true);
+  });
+
+  it("expires the log by whole UTC days past the days kept", () => {
+    const now = new Date("2026-11-28T00:30:00Z");
+    expect(dayOf(new Date("2026-11-27T23:59:59.999Z"))).toBe("2026-11-27");
+    const days = expiredDays(now, 30, 3);
+    expect(days).toEqual(["2026-10-28", "2026-10-27", "2026-10-26"]);
+    expect(expiredDays(now, 30)).not.toContain(dayOf(new Date(now.getTime() - 30 * 86_400_000)));
   });
 });

@@ -176,3 +176,20 @@ export function shouldDisable(
 export function succeeded(status: number): boolean {
   return status >= 200 && status < 300;
 }
+
+/** The UTC day of an instant (`YYYY-MM-DD`): kept on events, deliveries and attempts so they expire by equality. */
+export function dayOf(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/**
+ * The days whose events, deliveries and attempts are removed now: those `keepDays` to
+ * `keepDays + lookBackDays` days before today (UTC), oldest last. A sweep that did not run for a
+ * while still finds its days within the look-back.
+ */
+export function expiredDays(now: Date, keepDays: number, lookBackDays = 14): string[] {
+  const days: string[] = [];
+  for (let back = keepDays + 1; back <= keepDays + lookBackDays; back++)
+    days.push(dayOf(new Date(now.getTime() - back * 86_400_000)));
+  return days;
+}

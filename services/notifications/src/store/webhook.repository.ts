@@ -35,6 +35,8 @@ export interface WebhookEventDoc {
   /** The JSON body every endpoint gets. */
   payload: string;
   createdAt: Date;
+  /** createdAt's UTC day: the sweep removes old days by equality. */
+  day: string;
 }
 
 /** One event for one endpoint (`_id` = deliveryIdOf(endpoint, message)); append-only. */
@@ -46,6 +48,8 @@ export interface WebhookDeliveryDoc {
   eventType: string;
   payload: string;
   createdAt: Date;
+  /** createdAt's UTC day. */
+  day: string;
 }
 
 /** One attempt at a delivery; append-only. */
@@ -61,6 +65,8 @@ export interface WebhookAttemptDoc {
   final: boolean;
   /** A test event or a resend asked for in Settings. */
   manual: boolean;
+  /** The delivery's day (attempts go with their delivery). */
+  day: string;
 }
 
 const endpointSchema = new Schema<WebhookEndpointDoc>(
@@ -88,10 +94,11 @@ const projectSchema = new Schema<WebhookProjectDoc>(
 );
 
 const eventSchema = new Schema<WebhookEventDoc>(
-  { _id: String, projectId: String, type: String, payload: String, createdAt: Date },
+  { _id: String, projectId: String, type: String, payload: String, createdAt: Date, day: String },
   { collection: "webhook_events", versionKey: false },
 );
 eventSchema.index({ projectId: 1, type: 1 });
+eventSchema.index({ day: 1 });
 
 const deliverySchema = new Schema<WebhookDeliveryDoc>(
   {
@@ -102,10 +109,12 @@ const deliverySchema = new Schema<WebhookDeliveryDoc>(
     eventType: String,
     payload: String,
     createdAt: Date,
+    day: String,
   },
   { collection: "webhook_deliveries", versionKey: false },
 );
 deliverySchema.index({ endpointId: 1 });
+deliverySchema.index({ day: 1 });
 
 const attemptSchema = new Schema<WebhookAttemptDoc>(
   {
@@ -118,10 +127,12 @@ const attemptSchema = new Schema<WebhookAttemptDoc>(
     error: String,
     final: Boolean,
     manual: Boolean,
+    day: String,
   },
   { collection: "webhook_attempts", versionKey: false },
 );
 attemptSchema.index({ deliveryId: 1 });
+attemptSchema.index({ day: 1 });
 
 /** Endpoints, the projects that have them, their events, deliveries and attempts. */
 export class WebhookRepository {
@@ -214,6 +225,16 @@ export class WebhookRepository {
 
   attemptsOf(deliveryId: string): Promise<WebhookAttemptDoc[]> {
     return this.attempts.find({ deliveryId }).lean<WebhookAttemptDoc[]>().exec();
+  }
+
+  /** Removes one day's events, deliveries and attempts. @returns how many documents went. */
+  async removeDay(day: string): Promise<number> {
+    const counts = await Promise.all(
+      [this.events, this.deliveries, this.attempts].map(
+        async (model) => (await (model as Model<{ day: string }>).deleteMany({ day })).deletedCount,
+      ),
+    );
+    return counts.reduce((a, b) => a + b, 0);
   }
 }
 

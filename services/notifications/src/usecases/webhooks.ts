@@ -16,9 +16,11 @@ import {
   cleanEvents,
   DELIVERY_ATTEMPTS,
   type DeliveryStatus,
+  dayOf,
   deliveryIdOf,
   deliverySummary,
   endpointUrlProblem,
+  expiredDays,
   type FailureStreak,
   MAX_ENDPOINTS_PER_PROJECT,
   messageIdOf,
@@ -271,6 +273,7 @@ export async function sendTest(
     eventType: event.type,
     payload: payloadOf(event, at),
     createdAt: at,
+    day: dayOf(at),
   };
   await deps.store.addDelivery(doc);
   await deps.queue.enqueue({ deliveryId: doc._id, attempt: 1, manual: true }, `${doc._id}-m1`, 0);
@@ -380,6 +383,7 @@ export async function recordWebhookEvent(
     type: event.type,
     payload,
     createdAt: occurredAt,
+    day: dayOf(occurredAt),
   });
   const endpoints = (await deps.store.endpointsOf(event.projectId)).filter(
     (endpoint) => endpoint.enabled && wants(endpoint.events, event.type),
@@ -394,6 +398,7 @@ export async function recordWebhookEvent(
       eventType: event.type,
       payload,
       createdAt: occurredAt,
+      day: dayOf(occurredAt),
     });
     // Made before and already tried: a redelivery. Made but never tried (a crash in between): queue it.
     if (!added && (await deps.store.attemptsOf(deliveryId)).length > 0) continue;
@@ -465,6 +470,7 @@ export async function runDeliveryAttempt(deps: WebhookDeps, job: DeliveryJob): P
       error: "Not sent: the endpoint is turned off.",
       final: true,
       manual: false,
+      day: delivery.day || dayOf(delivery.createdAt),
     });
     return;
   }
@@ -486,6 +492,7 @@ export async function runDeliveryAttempt(deps: WebhookDeps, job: DeliveryJob): P
     ...outcome,
     final,
     manual: job.manual,
+    day: delivery.day || dayOf(delivery.createdAt),
   });
   if (outcome.ok) {
     await deps.streaks.clear(endpoint._id);
@@ -513,4 +520,14 @@ export async function runDeliveryAttempt(deps: WebhookDeps, job: DeliveryJob): P
     link: "/app/settings/integrations",
     key: `webhook-disabled:${endpoint._id}:${streak.since.getTime()}`,
   });
+}
+
+/**
+ * Removes the events, deliveries and attempts of the days past `keepDays` (by their `day`, an
+ * equality FerretDB pushes down), for the periodic sweep. @returns the documents removed.
+ */
+export async function sweepWebhookLog(deps: Pick<WebhookDeps, "store" | "now">, keepDays: number): Promise<number> {
+  let removed = 0;
+  for (const day of expiredDays(deps.now(), keepDays)) removed += await deps.store.removeDay(day);
+  return removed;
 }
