@@ -621,8 +621,15 @@ export class LocalShopifyServer {
         url: `https://${shop.domain}`,
         currencyCode: "USD",
       }),
-      products: (args: PageArgs) =>
-        connection("products", [...shop.products.values()], (product) => this.gqlProduct(shop, product), args),
+      products: (args: PageArgs & { query?: string }) =>
+        connection(
+          "products",
+          [...shop.products.values()].filter(
+            (product) => !/status:active/i.test(args.query ?? "") || (product.status ?? "ACTIVE") === "ACTIVE",
+          ),
+          (product) => this.gqlProduct(shop, product),
+          args,
+        ),
       product: ({ id }: { id: string }) => {
         const product = shop.products.get(gidNumber(id, "Product"));
         return product ? this.gqlProduct(shop, product) : null;

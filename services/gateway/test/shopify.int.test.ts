@@ -5,8 +5,9 @@ import { LocalShopifyServer, type WebhookDelivery } from "@crafter/provider-fake
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 
 // The Shopify store through the gateway, against the tests' local Shopify (SHOPIFY_ADMIN_ORIGIN):
-// install from the shop's domain with the callback's hmac checked, webhooks verified and recorded
-// once, uninstall.
+// install from the shop's domain with the callback's hmac checked, products imported as offerings
+// (cursor pages, a THROTTLED answer waited out), a product changed in the store changed here by its
+// webhook, webhooks verified and recorded once, uninstall.
 jest.setTimeout(60_000);
 
 const env = stackEnv();
@@ -14,6 +15,8 @@ const store = new LocalShopifyServer({
   clientId: env.SHOPIFY_CLIENT_ID ?? "",
   clientSecret: env.SHOPIFY_CLIENT_SECRET ?? "",
   suffix: env.SHOPIFY_SHOP_SUFFIX ?? "myshopify.crafter.test",
+  // Room for one 50-product page (1,202 points) at a time: the second page is throttled.
+  bucket: { maximumAvailable: 1300, restoreRate: 250 },
 });
 const storePort = Number(/:(\d+)$/.exec(env.SHOPIFY_ADMIN_ORIGIN ?? "")?.[1] ?? 28049);
 const origin = env.PUBLIC_ORIGIN ?? gatewayUrl();
@@ -22,6 +25,7 @@ const webhookUrl = `${gatewayUrl()}/api/integrations/shopify/webhooks`;
 let owner: GatewaySession;
 let projectId: string;
 let shop: string;
+let gravelId: number;
 
 async function signUpAdmin(): Promise<GatewaySession> {
   const email = `admin-${randomUUID().slice(0, 8)}@admins.crafter.test`;
@@ -73,6 +77,29 @@ async function shopifyRow() {
   ).find((item) => item.provider === "shopify");
 }
 
+interface Offering {
+  profileId: string;
+  name: string;
+  description: string;
+  keywords: string[];
+  fields: Record<string, unknown>;
+}
+
+async function offerings(): Promise<Offering[]> {
+  const list = await owner.get(`/api/profiles?projectId=${projectId}&profileType=PRODUCT`);
+  expect(list.status).toBe(200);
+  return list.body.result.profiles as Offering[];
+}
+
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() > until) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 async function post(delivery: Pick<WebhookDelivery, "headers" | "body">): Promise<Response> {
   return fetch(webhookUrl, { method: "POST", headers: delivery.headers, body: delivery.body });
 }
@@ -80,6 +107,22 @@ async function post(delivery: Pick<WebhookDelivery, "headers" | "body">): Promis
 beforeAll(async () => {
   await store.start(storePort);
   shop = store.addShop(`bikes-${randomUUID().slice(0, 6)}`, "Town Bikes");
+  gravelId = store.seedProduct(shop, {
+    title: "Gravel Explorer",
+    handle: "gravel-explorer",
+    descriptionHtml: "<p>A <strong>gravel</strong> bike for long days.</p><ul><li>Carbon fork</li></ul>",
+    tags: ["gravel", "carbon", "gravel"],
+    seo: { title: "Gravel Explorer", description: "The gravel bike for long days out." },
+    images: [{ id: 1, url: "https://cdn.shopify.com/s/files/gravel.jpg", altText: "Gravel Explorer" }],
+  }).id;
+  store.seedProduct(shop, { title: "Prototype", handle: "prototype", descriptionHtml: "", tags: [], status: "DRAFT" });
+  for (let n = 1; n <= 59; n++)
+    store.seedProduct(shop, {
+      title: `Spare part ${n}`,
+      handle: `spare-part-${n}`,
+      descriptionHtml: "<p>Spare</p>",
+      tags: ["parts"],
+    });
   const [{ session }, admin] = await Promise.all([verifiedSession("shopify"), signUpAdmin()]);
   owner = session;
   const ownerId = (await owner.get("/auth/check")).body.result.user.userId;
@@ -144,6 +187,62 @@ describe("installing", () => {
     expect(JSON.stringify(row)).not.toContain("shpat_");
     for (const topic of ["products/update", "customers/create", "app/uninstalled"])
       expect(store.subscriptions(shop, topic)).toEqual([`${origin}/api/integrations/shopify/webhooks`]);
+  });
+});
+
+describe("products become offerings", () => {
+  it("imports the active products a page at a time, waiting out Shopify's cost limit", async () => {
+    const list = await eventually(offerings, (items) => items.length >= 60);
+    expect(list).toHaveLength(60);
+    expect(list.some((item) => item.name === "Prototype")).toBe(false);
+    const products = store.seen.pages.filter((page) => page.connection === "products");
+    expect(products[0]).toMatchObject({ first: 50, after: null });
+    expect(products.some((page) => page.after !== null)).toBe(true);
+    expect(store.seen.throttled).toBeGreaterThan(0);
+    const gravel = list.find((item) => item.name === "Gravel Explorer");
+    expect(gravel).toMatchObject({
+      description: expect.stringContaining("A gravel bike for long days."),
+      keywords: ["gravel", "carbon"],
+      fields: {
+        pageUrl: `https://${shop}/products/gravel-explorer`,
+        pageSlug: "gravel-explorer",
+        seoSummary: "The gravel bike for long days out.",
+        images: ["https://cdn.shopify.com/s/files/gravel.jpg"],
+      },
+    });
+    const row = await eventually(shopifyRow, (item) => Boolean((item?.connection?.syncs as unknown[])?.length));
+    expect(row?.connection?.syncs).toEqual([expect.objectContaining({ part: "products", imported: 60, error: "" })]);
+  });
+
+  it("Sync now imports again without duplicates", async () => {
+    store.setBucket({ maximumAvailable: 2000, restoreRate: 100 });
+    const before = store.seen.pages.length;
+    expect((await owner.post(`/api/integrations/shopify/sync?projectId=${projectId}`, {})).status).toBe(200);
+    await eventually(
+      async () => store.seen.pages.length,
+      (count) => count >= before + 2,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await offerings()).toHaveLength(60);
+  });
+
+  it("a product changed in the store changes here within seconds, through its webhook", async () => {
+    await store.saveProduct(shop, {
+      id: gravelId,
+      title: "Gravel Explorer 2",
+      handle: "gravel-explorer",
+      descriptionHtml: "<p>Lighter.</p>",
+      tags: ["gravel", "new"],
+    });
+    expect(store.seen.webhooks.at(-1)).toMatchObject({ topic: "products/update", status: 200 });
+    const changed = await eventually(offerings, (items) => items.some((item) => item.name === "Gravel Explorer 2"));
+    expect(changed.find((item) => item.name === "Gravel Explorer 2")).toMatchObject({
+      description: "Lighter.",
+      keywords: ["gravel", "new"],
+    });
+    await store.deleteProduct(shop, gravelId);
+    const gone = await eventually(offerings, (items) => !items.some((item) => item.name.startsWith("Gravel Explorer")));
+    expect(gone).toHaveLength(59);
   });
 });
 

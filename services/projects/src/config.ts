@@ -44,6 +44,11 @@ export const configSchema = baseConfigSchema
     INTEGRATIONS_RESOLVE: hostPinsSetting,
     /** Time limit of one call to Google, in ms. */
     INTEGRATIONS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** A Shopify shop's admin origin, `{shop}` standing for its domain (a test's local store: `http://{shop}:29849`). */
+    SHOPIFY_ADMIN_ORIGIN: z
+      .string()
+      .regex(/^https?:\/\/\{shop\}(:\d+)?$/)
+      .default("https://{shop}"),
     /** How often every chosen location's reviews are synced, in ms (default hourly). */
     GOOGLE_REVIEWS_SYNC_MS: z.coerce.number().int().min(10_000).max(86_400_000).default(3_600_000),
   })

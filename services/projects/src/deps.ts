@@ -2,6 +2,7 @@ import type { Logger } from "@crafter/kit";
 import type { Delegations } from "./clients/delegations";
 import type { DnsLookup } from "./clients/dns";
 import type { BusinessTokens, GoogleBusinessApi } from "./clients/google-business";
+import type { ShopifyStore } from "./clients/shopify";
 import type { ProjectEvents } from "./events/publishers";
 import type { ProjectsStores } from "./store";
 
@@ -25,5 +26,7 @@ export interface ProjectsDeps {
   };
   /** The Google Business Profile APIs and the project's access token for them (account's connection). */
   google: { api: GoogleBusinessApi; tokens: BusinessTokens };
+  /** The project's Shopify store (account's connection), whose products become offerings. */
+  shopify: ShopifyStore;
   now: () => Date;
 }

@@ -2,6 +2,7 @@ import { periodicJob, providerHttp, runService } from "@crafter/kit";
 import { createDelegations } from "./clients/delegations";
 import { dnsLookup } from "./clients/dns";
 import { businessTokens, googleBusinessApi } from "./clients/google-business";
+import { shopifyStore } from "./clients/shopify";
 import { configSchema } from "./config";
 import type { ProjectsDeps } from "./deps";
 import { projectsConsumers } from "./events/consumers";
@@ -49,6 +50,17 @@ await runService({
         platformHosts: [new URL(config.PUBLIC_ORIGIN).hostname],
       },
       google,
+      shopify: shopifyStore({
+        accountUrl: config.ACCOUNT_URL,
+        timeoutMs: config.RPC_TIMEOUT_MS,
+        credentials,
+        http: providerHttp({
+          timeoutMs: config.INTEGRATIONS_TIMEOUT_MS,
+          pins: config.INTEGRATIONS_RESOLVE,
+          maxBytes: 4 << 20,
+        }),
+        adminOrigin: config.SHOPIFY_ADMIN_ORIGIN,
+      }),
       now: () => new Date(),
     };
     // Custom domains not verified yet are checked again until their records appear (and verified

@@ -27,7 +27,7 @@ export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly strin
     publishes: ["account.connection.v1"],
     consumes: ["auth.user.v1", "workflows.craft.v1", "billing.credits.v1"],
   },
-  projects: { publishes: ["projects.project.v1"], consumes: ["workflows.craft.v1"] },
+  projects: { publishes: ["projects.project.v1"], consumes: ["workflows.craft.v1", "account.connection.v1"] },
   workflows: { publishes: ["workflows.craft.v1"], consumes: ["projects.project.v1"] },
   notifications: {
     publishes: ["notifications.email.v1", "notifications.inbox.v1"],

@@ -1,5 +1,6 @@
 import {
   idField,
+  isDuplicateKey,
   modelOn,
   type OutboxEntry,
   outboxField,
@@ -30,6 +31,10 @@ export interface ProfileDoc {
   fields: Record<string, unknown>;
   /** The profile sections (spec section 3): crafts, profileReference, steps, results, profileItems, inputBindingValues. */
   sections: Record<string, unknown>;
+  /** Where the profile is kept in sync from: "" (made here) or "shopify" (a store's product). */
+  source?: string;
+  /** The source's id of it (a product's GraphQL id); "" when made here. */
+  sourceId?: string;
   createdAt: Date;
   updatedAt: Date;
   /** ProfileUpdated events, written with each change (kit outbox); never read back by the service. */
@@ -61,6 +66,8 @@ const profileSchema = new Schema<ProfileDoc>(
     websiteUrl: { type: String, default: "" },
     fields: { type: Schema.Types.Mixed, default: {} },
     sections: { type: Schema.Types.Mixed, default: {} },
+    source: { type: String, default: "" },
+    sourceId: { type: String, default: "" },
     outbox: outboxField,
     outboxMinute: outboxMinuteField,
   },
@@ -68,6 +75,7 @@ const profileSchema = new Schema<ProfileDoc>(
 );
 profileSchema.index({ userId: 1, projectId: 1 });
 profileSchema.index({ userId: 1, projectId: 1, type: 1 });
+profileSchema.index({ projectId: 1, source: 1 });
 
 export function profileModel(connection: Connection): Model<ProfileDoc> {
   return modelOn<ProfileDoc>(connection, "Profile", profileSchema);
@@ -123,6 +131,68 @@ export class ProfileRepository extends TenantRepository<ProfileDoc> {
       $push: { outbox: event },
     } as UpdateQuery<ProfileDoc>);
     return updated ? withoutOutbox(updated) : null;
+  }
+
+  /**
+   * Writes a profile kept in sync from a source (a Shopify product), by its derived `_id`: created
+   * on the first write, its source-owned fields replaced on later ones (the owner's other fields
+   * stay), with its ProfileUpdated in the same update. One upsert, no read first: concurrent writes
+   * of one product meet on the `_id` (the loser of a simultaneous insert retries as an update).
+   */
+  async upsertFromSource(input: {
+    id: string;
+    userId: string;
+    projectId: string;
+    source: string;
+    sourceId: string;
+    core: Record<string, unknown>;
+    fields: Record<string, unknown>;
+    sections: Record<string, unknown>;
+    event: OutboxEntry;
+    at: Date;
+  }): Promise<void> {
+    const set: Record<string, unknown> = {
+      ...input.core,
+      source: input.source,
+      sourceId: input.sourceId,
+      updatedAt: input.at,
+    };
+    for (const [key, value] of Object.entries(input.fields)) set[`fields.${key}`] = value;
+    const update = {
+      $set: { ...set, outboxMinute: outboxMinuteOf(input.event.time) },
+      $setOnInsert: {
+        userId: input.userId,
+        projectId: input.projectId,
+        type: "PRODUCT",
+        audience: "",
+        websiteUrl: "",
+        sections: input.sections,
+        createdAt: input.at,
+      },
+      $push: { outbox: input.event },
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.model.updateOne({ _id: input.id, userId: input.userId }, update as UpdateQuery<ProfileDoc>, {
+          upsert: true,
+          timestamps: false,
+        });
+        return;
+      } catch (error) {
+        if (attempt > 0 || !isDuplicateKey(error)) throw error;
+      }
+    }
+  }
+
+  /** The `_id`s of a project's profiles kept in sync from `source`. */
+  async idsFromSource(projectId: string, source: string): Promise<string[]> {
+    const docs = await this.model.find({ projectId, source }, { _id: 1 }).lean<{ _id: string }[]>();
+    return docs.map((doc) => doc._id);
+  }
+
+  /** Removes a profile kept in sync from a source (it was deleted there). @returns whether there was one. */
+  async removeFromSource(userId: string, id: string, source: string): Promise<boolean> {
+    return (await this.model.deleteOne({ _id: id, userId, source })).deletedCount > 0;
   }
 
   /** Removes every profile of a project. */
