@@ -9,6 +9,7 @@ import type { Config } from "./config";
 import { actingResolver, DelegationCache } from "./http/acting";
 import { csvBody, formBody, jsonBody, whenBody } from "./http/body";
 import { csrfGuard } from "./http/csrf";
+import { customDomainHosts } from "./http/custom-domains";
 import { errorHandler } from "./http/envelope";
 import { Idempotency } from "./http/idempotency";
 import { openApiDocument } from "./http/openapi";
@@ -71,6 +72,16 @@ export function createApp(
   };
 
   app.use(securityHeaders());
+  // What a request is, by its Host: a business's verified custom domain serves only its pages and
+  // lead form; the deployment's own hosts go on to everything below.
+  app.use(
+    customDomainHosts({
+      clients,
+      platformHosts: origins.map((origin) => new URL(origin).hostname),
+      origin: config.PUBLIC_ORIGIN,
+      logger,
+    }),
+  );
   // Control characters in the path or query, methods and OPTIONS, 401 before CSRF: for every route, here.
   app.use(requestGuard(routes, crossOrigin));
   app.use(["/api", "/rpc"], bumpViewsOnWrite(redis, logger));
@@ -164,7 +175,7 @@ export function createApp(
     testCheckoutPay(checkoutDeps),
   );
   // Pages published from crafts at `/<slug>`; other paths go on to the dashboard.
-  app.get("/:slug", publishedPages(clients.pages, config.WEB_DIST, config.PUBLIC_ORIGIN, logger));
+  app.get("/:slug", publishedPages(clients, config.WEB_DIST, config.PUBLIC_ORIGIN, logger));
   app.use(dashboard(config.WEB_DIST));
   app.use(errorHandler(logger));
   return app;

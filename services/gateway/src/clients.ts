@@ -45,6 +45,8 @@ export interface Clients {
   workflows: Client<typeof WorkflowsService>;
   /** Workflows' published pages; GetPublishedPage is public (no token). */
   pages: Client<typeof PagesService>;
+  /** The same with the gateway's service token: a custom domain's pages (ListProjectPages). */
+  pagesAsGateway: Client<typeof PagesService>;
   billing: Client<typeof BillingService>;
   /** Billing's payments, called with the user's token. */
   payments: Client<typeof PaymentsService>;
@@ -120,6 +122,11 @@ export function createClients(config: Config): Clients {
     }),
     workflows: createServiceClient(WorkflowsService, config.WORKFLOWS_URL, options),
     pages: createServiceClient(PagesService, config.WORKFLOWS_URL, options),
+    pagesAsGateway: createServiceClient(PagesService, config.WORKFLOWS_URL, {
+      ...options,
+      as: "service",
+      credentials,
+    }),
     billing: createServiceClient(BillingService, config.BILLING_URL, options),
     payments: createServiceClient(PaymentsService, config.BILLING_URL, options),
     referrals: createServiceClient(ReferralsService, config.BILLING_URL, options),

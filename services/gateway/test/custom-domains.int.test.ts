@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { request } from "node:http";
 import { GatewaySession, gatewayUrl, linkFrom, stackEnv, verifiedSession, waitForEmail } from "@crafter/kit/testing";
 import { type LocalDns, startDnsServer } from "@crafter/provider-fakes";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
@@ -6,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 // A business's custom domain through the gateway: added (pending, the records to create), checked
 // live against the local DNS server at the stack's DNS_SERVERS (projects' resolver), verified, failing,
 // removed; and the gateway serving a verified domain's pages and lead form by `Host`, and nothing else.
-jest.setTimeout(60_000);
+jest.setTimeout(90_000);
 
 const env = stackEnv();
 const run = randomUUID().slice(0, 8);
@@ -54,6 +55,78 @@ async function publishRecords(session: GatewaySession, id: string): Promise<void
     if (record.type === "CNAME") dns.publishCname(record.name, record.value);
     else dns.publish(record.name, record.value);
   }
+}
+
+/** A request to the gateway as a browser on `host` sends it (the `Host` header the ingress passes on). */
+function onHost(
+  host: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; type: string; text: string; json: () => any }> {
+  const url = new URL(path, gatewayUrl());
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method,
+        headers: {
+          host,
+          ...(payload ? { "content-type": "application/json", origin: `https://${host}` } : {}),
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            type: String(res.headers["content-type"] ?? ""),
+            text,
+            json: () => JSON.parse(text),
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+/** A Web Page Writer craft completed with the offline engine, published at `slug`. */
+async function publishedPage(session: GatewaySession, slug: string, offering: string): Promise<void> {
+  const base = "/api/workflowsV2";
+  const created = await session.post(base, { workflowName: "WebPageWriter", craftName: offering });
+  expect(created.status).toBe(201);
+  const id: string = created.body.result.craftId;
+  const values: Record<string, Record<string, unknown>> = {
+    brief: {
+      pageType: "landing",
+      offering,
+      description: `${offering} for riding to work every day.`,
+      audience: "commuters",
+      benefits: ["Ride to work in comfort"],
+      features: ["Steel frame"],
+      painPoints: ["crowded buses"],
+      offer: "Free fitting",
+      cta: "shopNow",
+      url: "https://bikes.example.com/",
+      keywords: ["commuter bike"],
+    },
+    outline: { headline: `${offering} that lasts`, sections: ["Hero", "What you get"] },
+  };
+  let craft = created.body.result;
+  for (let guard = 0; craft.state !== "Completed" && guard < 10; guard++) {
+    const stepName: string = craft.currentStep;
+    const done = await session.put(`${base}/${id}/step/complete`, { stepName, values: values[stepName] ?? {} });
+    expect(`${stepName} ${done.status}`).toBe(`${stepName} 200`);
+    craft = done.body.result.craft;
+  }
+  expect((await session.put(`${base}/${id}/page`, { slug })).status).toBe(200);
 }
 
 beforeAll(async () => {
@@ -173,5 +246,134 @@ describe("a project's custom domain", () => {
     const refused = await stranger.post(`/api/projects/${theirs}/custom-domain`, { domain: `x-${run}.example.org` });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe("FEATURE_DISABLED");
+  });
+});
+
+describe("serving by Host", () => {
+  const slugA = `town-bikes-${run}`;
+  const slugA2 = `town-bikes-repairs-${run}`;
+  const slugB = `leaf-cup-${run}`;
+  let formA = "";
+  let formB = "";
+
+  beforeAll(async () => {
+    await Promise.all([publishedPage(owner, slugA, "Commuter bikes"), publishedPage(other, slugB, "Loose leaf tea")]);
+    formA = (await owner.get(`/api/leads/form?projectId=${projectId}`)).body.result.id;
+    formB = (await other.get(`/api/leads/form?projectId=${otherProjectId}`)).body.result.id;
+    expect(formA && formB).toBeTruthy();
+  });
+
+  it("serves the business's published page on its verified domain, canonical there, and its one page at /", async () => {
+    const page = await onHost(domainA, "GET", `/${slugA}`);
+    expect(page.status).toBe(200);
+    expect(page.type).toContain("text/html");
+    expect(page.text).toContain("<h1>Commuter bikes that lasts</h1>");
+    expect(page.text).toContain(`<link rel="canonical" href="https://${domainA}/${slugA}" />`);
+    expect(page.text).toContain(`<meta property="og:url" content="https://${domainA}/${slugA}" />`);
+    // On the platform's own host the page is still there, and names its domain as canonical.
+    const platform = await fetch(`${gatewayUrl()}/${slugA}`);
+    expect(platform.status).toBe(200);
+    expect(await platform.text()).toContain(`<link rel="canonical" href="https://${domainA}/${slugA}" />`);
+    // One page: the domain's home is that page.
+    const home = await onHost(domainA, "GET", "/");
+    expect(home.status).toBe(200);
+    expect(home.text).toContain(`<link rel="canonical" href="https://${domainA}/${slugA}" />`);
+  });
+
+  it("lists the business's pages at / once it has several", async () => {
+    await publishedPage(owner, slugA2, "Bike repairs");
+    const home = await onHost(domainA, "GET", "/");
+    expect(home.status).toBe(200);
+    expect(home.text).toContain(`<link rel="canonical" href="https://${domainA}/" />`);
+    expect(home.text).toContain(`<a href="/${slugA}">Commuter bikes that lasts</a>`);
+    expect(home.text).toContain(`<a href="/${slugA2}">Bike repairs that lasts</a>`);
+  });
+
+  it("serves no other business's page, and nothing on an unverified or unknown host", async () => {
+    // Another business's page, on this business's domain.
+    const theirs = await onHost(domainA, "GET", `/${slugB}`);
+    expect(theirs.status).toBe(404);
+    expect(theirs.text).toContain("Page not found");
+    expect(theirs.text).not.toContain("Loose leaf tea");
+    // A host nobody added.
+    const unknown = `www.unknown-${run}.example.net`;
+    expect((await onHost(unknown, "GET", `/${slugA}`)).status).toBe(404);
+    expect((await onHost(unknown, "GET", "/")).status).toBe(404);
+    // A domain whose records are gone (failing) serves nothing, not even its own business's page.
+    expect((await onHost(domainB, "GET", `/${slugB}`)).status).toBe(200);
+    dns.unpublish(domainB);
+    expect(
+      (await other.post(`/api/projects/${otherProjectId}/custom-domain/check`, {})).body.result.customDomain.status,
+    ).toBe("failing");
+    const failing = await onHost(domainB, "GET", `/${slugB}`);
+    expect(failing.status).toBe(404);
+    expect(failing.text).not.toContain("Loose leaf tea");
+    expect(await fetch(`${gatewayUrl()}/${slugB}`).then((r) => r.text())).not.toContain(domainB);
+    await publishRecords(other, otherProjectId);
+    expect(
+      (await other.post(`/api/projects/${otherProjectId}/custom-domain/check`, {})).body.result.customDomain.status,
+    ).toBe("verified");
+    expect((await onHost(domainB, "GET", `/${slugB}`)).status).toBe(200);
+    // The platform's own hosts still serve the app.
+    expect((await fetch(`${gatewayUrl()}/healthz`)).status).toBe(200);
+  });
+
+  it("serves nothing else of Crafter on the domain: no app, no API, no sign-in", async () => {
+    for (const path of ["/app", "/app/settings/integrations", "/pricing", "/signin", "/healthz", `/f/${formA}`]) {
+      const answer = await onHost(domainA, "GET", path);
+      expect(`${path} ${answer.status}`).toBe(`${path} 404`);
+      expect(answer.text).toContain("Page not found");
+    }
+    for (const [method, path] of [
+      ["GET", "/api/contacts"],
+      ["GET", "/api/openapi.json"],
+      ["GET", `/api/projects/${projectId}/custom-domain`],
+      ["POST", "/auth/signin"],
+      ["GET", "/auth/check"],
+    ] as const) {
+      const answer = await onHost(
+        domainA,
+        method,
+        path,
+        method === "POST" ? { email: "a@b.co", password: "x" } : undefined,
+      );
+      expect(`${method} ${path} ${answer.status}`).toBe(`${method} ${path} 404`);
+      expect(answer.json()).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });
+    }
+  });
+
+  it("takes its own business's lead form on the domain, and not another business's", async () => {
+    const form = await onHost(domainA, "GET", `/api/public/forms/${formA}`);
+    expect(form.status).toBe(200);
+    expect(form.json().result.id).toBe(formA);
+    const submitted = await onHost(domainA, "POST", `/api/public/forms/${formA}/submissions`, {
+      values: { email: `lead-${run}@example.com` },
+    });
+    expect(submitted.status).toBe(200);
+    expect(submitted.json().success).toBe(true);
+
+    expect((await onHost(domainA, "GET", `/api/public/forms/${formB}`)).status).toBe(404);
+    const refused = await onHost(domainA, "POST", `/api/public/forms/${formB}/submissions`, {
+      values: { email: `lead-${run}@example.com` },
+    });
+    expect(refused.status).toBe(404);
+    expect(refused.json().error.code).toBe("NOT_FOUND");
+    // Business B's form works on B's domain.
+    expect((await onHost(domainB, "GET", `/api/public/forms/${formB}`)).status).toBe(200);
+  });
+
+  it("stops serving on a removed domain at once, and its pages' canonical goes back to the platform", async () => {
+    expect((await onHost(domainA, "GET", `/${slugA}`)).status).toBe(200);
+    const removed = await owner.request("DELETE", `/api/projects/${projectId}/custom-domain`, {});
+    expect(removed.status).toBe(200);
+    expect(removed.body.result).toEqual({ removed: true });
+    const after = await onHost(domainA, "GET", `/${slugA}`);
+    expect(after.status).toBe(404);
+    expect((await onHost(domainA, "GET", `/api/public/forms/${formA}`)).status).toBe(404);
+    const platform = await (await fetch(`${gatewayUrl()}/${slugA}`)).text();
+    expect(platform).not.toContain(domainA);
+    expect((await owner.get(`/api/projects/${projectId}/custom-domain`)).body.result).toEqual({});
+    // Removing twice is fine.
+    expect((await owner.request("DELETE", `/api/projects/${projectId}/custom-domain`, {})).status).toBe(200);
   });
 });

@@ -41,4 +41,6 @@ export const pagesAccess = rpcAccess(PagesService, {
   unpublishPage: ["user"],
   getCraftPage: ["user"],
   getPublishedPage: ["public"],
+  // A custom domain's `/` (the gateway, naming the project's owner).
+  listProjectPages: ["service:gateway"],
 });

@@ -5,12 +5,13 @@ import { callerOf } from "@crafter/kit";
 import { PagesService, type PublishedPageSchema } from "@crafter/proto/crafter/workflows/v1/pages_pb";
 import type { WorkflowsDeps } from "../deps";
 import type { PublishedPageRecord } from "../store/page.repository";
-import { getCraftPage, getPublishedPage, publishPage, unpublishPage } from "../usecases/publish-page";
+import { getCraftPage, getPublishedPage, listProjectPages, publishPage, unpublishPage } from "../usecases/publish-page";
 
 function toPageMessage(page: PublishedPageRecord): MessageInitShape<typeof PublishedPageSchema> {
   return {
     slug: page.slug,
     craftId: page.craftId,
+    projectId: page.projectId,
     title: page.title,
     description: page.description,
     html: page.html,
@@ -32,6 +33,7 @@ export function pagesRoutes(deps: WorkflowsDeps): (router: ConnectRouter) => voi
       },
       // Public: anyone may read what is published at `/<slug>`.
       getPublishedPage: async (req) => ({ page: toPageMessage(await getPublishedPage(deps, req)) }),
+      listProjectPages: async (req) => ({ pages: (await listProjectPages(deps, req)).map(toPageMessage) }),
     });
   };
 }

@@ -10,6 +10,8 @@ export interface PageDoc {
   _id: string;
   userId: string;
   craftId: string;
+  /** The craft's project ("" on pages published before pages recorded it). */
+  projectId?: string;
   title: string;
   description: string;
   html: string;
@@ -19,13 +21,14 @@ export interface PageDoc {
 }
 
 /** A published page as the use cases see it: the document with its slug named. */
-export type PublishedPageRecord = Omit<PageDoc, "_id"> & { slug: string };
+export type PublishedPageRecord = Omit<PageDoc, "_id" | "projectId"> & { slug: string; projectId: string };
 
 const pageSchema = new Schema<PageDoc>(
   {
     _id: { type: String, required: true },
     userId: { type: String, required: true },
     craftId: { type: String, required: true },
+    projectId: { type: String, default: "" },
     title: { type: String, default: "" },
     description: { type: String, default: "" },
     html: { type: String, default: "" },
@@ -37,13 +40,15 @@ const pageSchema = new Schema<PageDoc>(
 );
 // A craft's page is read by its craft (the craft page and unpublish), scoped to its user.
 pageSchema.index({ userId: 1, craftId: 1 });
+// A custom domain's `/` lists its project's pages.
+pageSchema.index({ userId: 1, projectId: 1, publishedAt: -1 });
 
 function toRecord(doc: PageDoc): PublishedPageRecord {
   const { _id, ...rest } = doc;
-  return { slug: _id, ...rest };
+  return { slug: _id, ...rest, projectId: doc.projectId ?? "" };
 }
 
-export type PageContentFields = Pick<PageDoc, "title" | "description" | "html" | "businessName">;
+export type PageContentFields = Pick<PageDoc, "title" | "description" | "html" | "businessName" | "projectId">;
 
 /** Published pages, by slug (public reads) and by the user's craft. */
 export class PageRepository {
@@ -59,6 +64,16 @@ export class PageRepository {
   async byCraft(userId: string, craftId: string): Promise<PublishedPageRecord[]> {
     const docs = await this.model.find({ userId, craftId }).sort({ publishedAt: -1 }).lean<PageDoc[]>();
     return docs.map(toRecord);
+  }
+
+  /** The pages of the user's project, newest first, at most `limit`, without their HTML (read whole). */
+  async ofProject(userId: string, projectId: string, limit: number): Promise<PublishedPageRecord[]> {
+    const docs = await this.model
+      .find({ userId, projectId }, { html: 0 })
+      .sort({ publishedAt: -1 })
+      .limit(limit)
+      .lean<PageDoc[]>();
+    return docs.map((doc) => toRecord({ ...doc, html: "" }));
   }
 
   /** Claims `slug` for the craft. @returns false when the slug is taken (by anyone). */

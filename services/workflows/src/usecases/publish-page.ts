@@ -41,6 +41,7 @@ export async function publishPage(
   if (!content) throw badRequest({ craftId: "Write the page's sections before publishing it" });
   const fields = {
     ...content,
+    projectId: craft.projectId ?? "",
     businessName: await businessName(deps, caller, craft.projectId, craft.profile?.name ?? ""),
   };
   const now = deps.now();
@@ -83,5 +84,19 @@ export async function getPublishedPage(deps: WorkflowsDeps, input: { slug: strin
   const slug = input.slug.trim().toLowerCase();
   const page = pageSlugProblem(slug) ? null : await deps.stores.pages.bySlug(slug);
   if (!page) throw appError("NOT_FOUND", "Page not found.");
+  if (!page.projectId) {
+    // Published before pages recorded their project: its craft says.
+    const craft = await deps.stores.crafts.findById(page.userId, page.craftId);
+    return { ...page, projectId: craft?.projectId ?? "" };
+  }
   return page;
+}
+
+/** The pages published from a project's crafts (the user is the project's owner), newest first, at most 100. */
+export async function listProjectPages(
+  deps: WorkflowsDeps,
+  input: { userId: string; projectId: string },
+): Promise<PublishedPageRecord[]> {
+  if (!input.userId || !input.projectId) return [];
+  return deps.stores.pages.ofProject(input.userId, input.projectId, 100);
 }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/workflows/v1/pages.proto.
  */
 export const file_crafter_workflows_v1_pages: GenFile = /*@__PURE__*/
-  fileDesc("CiBjcmFmdGVyL3dvcmtmbG93cy92MS9wYWdlcy5wcm90bxIUY3JhZnRlci53b3JrZmxvd3MudjEi2gEKDVB1Ymxpc2hlZFBhZ2USDAoEc2x1ZxgBIAEoCRIQCghjcmFmdF9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRIMCgRodG1sGAUgASgJEhUKDWJ1c2luZXNzX25hbWUYBiABKAkSMAoMcHVibGlzaGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI0ChJQdWJsaXNoUGFnZVJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkSDAoEc2x1ZxgCIAEoCSJIChNQdWJsaXNoUGFnZVJlc3BvbnNlEjEKBHBhZ2UYASABKAsyIy5jcmFmdGVyLndvcmtmbG93cy52MS5QdWJsaXNoZWRQYWdlIigKFFVucHVibGlzaFBhZ2VSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJIiwKFVVucHVibGlzaFBhZ2VSZXNwb25zZRITCgt1bnB1Ymxpc2hlZBgBIAEoCCInChNHZXRDcmFmdFBhZ2VSZXF1ZXN0EhAKCGNyYWZ0X2lkGAEgASgJIkkKFEdldENyYWZ0UGFnZVJlc3BvbnNlEjEKBHBhZ2UYASABKAsyIy5jcmFmdGVyLndvcmtmbG93cy52MS5QdWJsaXNoZWRQYWdlIicKF0dldFB1Ymxpc2hlZFBhZ2VSZXF1ZXN0EgwKBHNsdWcYASABKAkiTQoYR2V0UHVibGlzaGVkUGFnZVJlc3BvbnNlEjEKBHBhZ2UYASABKAsyIy5jcmFmdGVyLndvcmtmbG93cy52MS5QdWJsaXNoZWRQYWdlMrYDCgxQYWdlc1NlcnZpY2USYgoLUHVibGlzaFBhZ2USKC5jcmFmdGVyLndvcmtmbG93cy52MS5QdWJsaXNoUGFnZVJlcXVlc3QaKS5jcmFmdGVyLndvcmtmbG93cy52MS5QdWJsaXNoUGFnZVJlc3BvbnNlEmgKDVVucHVibGlzaFBhZ2USKi5jcmFmdGVyLndvcmtmbG93cy52MS5VbnB1Ymxpc2hQYWdlUmVxdWVzdBorLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlVucHVibGlzaFBhZ2VSZXNwb25zZRJlCgxHZXRDcmFmdFBhZ2USKS5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRDcmFmdFBhZ2VSZXF1ZXN0GiouY3JhZnRlci53b3JrZmxvd3MudjEuR2V0Q3JhZnRQYWdlUmVzcG9uc2UScQoQR2V0UHVibGlzaGVkUGFnZRItLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldFB1Ymxpc2hlZFBhZ2VSZXF1ZXN0Gi4uY3JhZnRlci53b3JrZmxvd3MudjEuR2V0UHVibGlzaGVkUGFnZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiBjcmFmdGVyL3dvcmtmbG93cy92MS9wYWdlcy5wcm90bxIUY3JhZnRlci53b3JrZmxvd3MudjEi7gEKDVB1Ymxpc2hlZFBhZ2USDAoEc2x1ZxgBIAEoCRIQCghjcmFmdF9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRIMCgRodG1sGAUgASgJEhUKDWJ1c2luZXNzX25hbWUYBiABKAkSMAoMcHVibGlzaGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAkgASgJIjQKElB1Ymxpc2hQYWdlUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIMCgRzbHVnGAIgASgJIkgKE1B1Ymxpc2hQYWdlUmVzcG9uc2USMQoEcGFnZRgBIAEoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hlZFBhZ2UiKAoUVW5wdWJsaXNoUGFnZVJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkiLAoVVW5wdWJsaXNoUGFnZVJlc3BvbnNlEhMKC3VucHVibGlzaGVkGAEgASgIIicKE0dldENyYWZ0UGFnZVJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkiSQoUR2V0Q3JhZnRQYWdlUmVzcG9uc2USMQoEcGFnZRgBIAEoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hlZFBhZ2UiJwoXR2V0UHVibGlzaGVkUGFnZVJlcXVlc3QSDAoEc2x1ZxgBIAEoCSJNChhHZXRQdWJsaXNoZWRQYWdlUmVzcG9uc2USMQoEcGFnZRgBIAEoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hlZFBhZ2UiPgoXTGlzdFByb2plY3RQYWdlc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJIk4KGExpc3RQcm9qZWN0UGFnZXNSZXNwb25zZRIyCgVwYWdlcxgBIAMoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hlZFBhZ2UyqQQKDFBhZ2VzU2VydmljZRJiCgtQdWJsaXNoUGFnZRIoLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hQYWdlUmVxdWVzdBopLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hQYWdlUmVzcG9uc2USaAoNVW5wdWJsaXNoUGFnZRIqLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlVucHVibGlzaFBhZ2VSZXF1ZXN0GisuY3JhZnRlci53b3JrZmxvd3MudjEuVW5wdWJsaXNoUGFnZVJlc3BvbnNlEmUKDEdldENyYWZ0UGFnZRIpLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldENyYWZ0UGFnZVJlcXVlc3QaKi5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRDcmFmdFBhZ2VSZXNwb25zZRJxChBHZXRQdWJsaXNoZWRQYWdlEi0uY3JhZnRlci53b3JrZmxvd3MudjEuR2V0UHVibGlzaGVkUGFnZVJlcXVlc3QaLi5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRQdWJsaXNoZWRQYWdlUmVzcG9uc2UScQoQTGlzdFByb2plY3RQYWdlcxItLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkxpc3RQcm9qZWN0UGFnZXNSZXF1ZXN0Gi4uY3JhZnRlci53b3JrZmxvd3MudjEuTGlzdFByb2plY3RQYWdlc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.workflows.v1.PublishedPage
@@ -61,6 +61,13 @@ export type PublishedPage = Message<"crafter.workflows.v1.PublishedPage"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 8;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * The project of the craft it was published from (which business's custom domain serves it).
+   *
+   * @generated from field: string project_id = 9;
+   */
+  projectId: string;
 };
 
 /**
@@ -216,6 +223,47 @@ export const GetPublishedPageResponseSchema: GenMessage<GetPublishedPageResponse
   messageDesc(file_crafter_workflows_v1_pages, 8);
 
 /**
+ * @generated from message crafter.workflows.v1.ListProjectPagesRequest
+ */
+export type ListProjectPagesRequest = Message<"crafter.workflows.v1.ListProjectPagesRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+
+  /**
+   * The project's owner (the tenant its crafts live under).
+   *
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.ListProjectPagesRequest.
+ * Use `create(ListProjectPagesRequestSchema)` to create a new message.
+ */
+export const ListProjectPagesRequestSchema: GenMessage<ListProjectPagesRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_pages, 9);
+
+/**
+ * @generated from message crafter.workflows.v1.ListProjectPagesResponse
+ */
+export type ListProjectPagesResponse = Message<"crafter.workflows.v1.ListProjectPagesResponse"> & {
+  /**
+   * @generated from field: repeated crafter.workflows.v1.PublishedPage pages = 1;
+   */
+  pages: PublishedPage[];
+};
+
+/**
+ * Describes the message crafter.workflows.v1.ListProjectPagesResponse.
+ * Use `create(ListProjectPagesResponseSchema)` to create a new message.
+ */
+export const ListProjectPagesResponseSchema: GenMessage<ListProjectPagesResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_pages, 10);
+
+/**
  * Pages published from Web Page Writer crafts (issue 14): the public site serves each at
  * `/<slug>`. Served by the workflows service beside WorkflowsService.
  *
@@ -267,6 +315,17 @@ export const PagesService: GenService<{
     methodKind: "unary";
     input: typeof GetPublishedPageRequestSchema;
     output: typeof GetPublishedPageResponseSchema;
+  },
+  /**
+   * Services only (the gateway, for a custom domain's `/`): the pages published from a project's
+   * crafts, newest first, at most 100, without their HTML.
+   *
+   * @generated from rpc crafter.workflows.v1.PagesService.ListProjectPages
+   */
+  listProjectPages: {
+    methodKind: "unary";
+    input: typeof ListProjectPagesRequestSchema;
+    output: typeof ListProjectPagesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_workflows_v1_pages, 0);
