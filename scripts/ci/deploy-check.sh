@@ -161,7 +161,8 @@ chart_copy() {
   rm -rf -- "$work/crafter/charts" "$work/crafter/Chart.lock"
 }
 
-# The Prometheus Operator's objects have no schema in the Kubernetes API: kubeconform skips them,
+# The Prometheus Operator's objects (and cert-manager's Certificate) have no schema in the
+# Kubernetes API: kubeconform skips them,
 # and the rules a PrometheusRule renders are checked by promtool instead (the same rules that
 # deploy/prometheus loads, so this proves the chart's copy is whole).
 check_rendered_rules() {
@@ -197,7 +198,7 @@ check_chart() {
     "$HELM" template crafter "$work/crafter" --namespace crafter --kube-version "$KUBE_VERSION" \
       "${args[@]}" >"$out" || die "helm template failed for values: ${file#"$ROOT"/}"
     objects=$(grep -c '^kind:' "$out" || true)
-    "$KUBECONFORM" -strict -summary -kubernetes-version "$KUBE_VERSION" -skip ServiceMonitor,PrometheusRule \
+    "$KUBECONFORM" -strict -summary -kubernetes-version "$KUBE_VERSION" -skip ServiceMonitor,PrometheusRule,Certificate \
       -schema-location "$schemas/{{.NormalizedKubernetesVersion}}-local-strict/{{.ResourceKind}}{{.KindSuffix}}.json" \
       "$out" || die "kubeconform rejected objects rendered with values: ${file#"$ROOT"/}"
     "$VENV/bin/python" "$ROOT/scripts/ci/chart_policy.py" "$out" "$ROOT/services/manifest.yaml" ||

@@ -81,6 +81,9 @@ Args: root, name.
 {{- $_ := set $data "HOST" "0.0.0.0" -}}
 {{- $_ := set $data "PORT" (toString .c.port) -}}
 {{- $_ := set $data "PUBLIC_ORIGIN" $root.Values.publicOrigin -}}
+{{- with $root.Values.customDomains.target -}}
+{{- $_ := set $data "CUSTOM_DOMAIN_TARGET" . -}}
+{{- end -}}
 {{- with $root.Values.telemetry.otlpEndpoint -}}
 {{- $_ := set $data "OTEL_EXPORTER_OTLP_ENDPOINT" . -}}
 {{- end -}}
