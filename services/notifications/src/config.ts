@@ -42,6 +42,14 @@ export const configSchema = baseConfigSchema
     SENDGRID_API_KEY: optionalSetting(z.string().min(1)),
     /** SendGrid's Signed Event Webhook verification key (base64 DER public key); unset: the webhook is refused. */
     SENDGRID_WEBHOOK_PUBLIC_KEY: optionalSetting(z.string().min(40)),
+    /** SendGrid's API for businesses' own keys (a test's local server, reached through INTEGRATIONS_RESOLVE). */
+    SENDGRID_BASE_URL: z.url().default("https://api.sendgrid.com"),
+    /** Messages a second through one business's own SendGrid key, across every replica. */
+    SENDGRID_BUSINESS_RATE_PER_SECOND: z.coerce.number().positive().default(50),
+    /** Time limit of one call to a business's own provider, in ms. */
+    INTEGRATIONS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** Provider host pins, `host=ip` (a test's local SendGrid); a pinned host may be private. */
+    INTEGRATIONS_RESOLVE: hostPinsSetting,
     /** The From header of marketing email (defaults to MAIL_FROM). */
     EMAIL_FROM: optionalSetting(z.string().min(3)),
     /** Messages a second per provider, across every replica (paced in Redis). */

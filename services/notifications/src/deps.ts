@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import type { DraftStep } from "@crafter/email-language";
 import type { Caller, Logger } from "@crafter/kit";
 import type { BusinessZonesPort } from "./clients/business-zones";
@@ -129,7 +130,11 @@ export interface EmailCraftsPort {
 
 /** Which provider sends a user's marketing email, and its throttle. */
 export interface ProviderRouter {
-  providerFor(userId: string): Promise<{ provider: EmailProvider; throttle: SendThrottle }>;
+  /**
+   * The provider of a user's project: the business's own when it connected one, else the platform's.
+   * @throws SendingPausedError when the project's own provider needs reconnecting (its sending waits).
+   */
+  providerFor(userId: string, projectId?: string): Promise<{ provider: EmailProvider; throttle: SendThrottle }>;
 }
 
 /** The email area's collaborators and settings. */
@@ -141,6 +146,8 @@ export interface EmailDeps {
   /** Email crafts, whose final draft a campaign may send. */
   crafts: EmailCraftsPort;
   providers: ProviderRouter;
+  /** The verification key of a business's own SendGrid event webhook; null when it has none. */
+  businessWebhookKey?: (projectId: string) => Promise<KeyObject | null>;
   events: EmailEvents;
   /** Wakes the outbox relay. */
   kick: () => void;

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { isPublicAddress, periodicJob, pinnedAddress, providerHttp, runService } from "@crafter/kit";
 import { contactsForAutomations } from "./clients/automation-contacts";
+import { accountSendgridConnections, businessProviderRouter } from "./clients/business-sendgrid";
 import { businessZones } from "./clients/business-zones";
 import { workflowsCraftSource, workflowsEmailCrafts } from "./clients/crafts";
 import { billingUsage, contactsLinks, contactsPort, fixedProvider, projectsBusiness } from "./clients/email-ports";
@@ -29,7 +30,7 @@ import { stepProcessor } from "./usecases/automations-engine";
 import { runDueScan } from "./usecases/calendar-due";
 import { campaignsToDispatch, dispatchCampaign } from "./usecases/campaign-dispatch";
 import { campaignsForCalendar, rescheduleCampaign } from "./usecases/campaigns-calendar";
-import { sendgridKey } from "./usecases/email-tracking";
+import { businessWebhookKeys, sendgridKey } from "./usecases/email-tracking";
 import { notify } from "./usecases/inbox";
 import { sendToContact } from "./usecases/send-to-contact";
 import { cachedSenders, type SenderDeps } from "./usecases/sender";
@@ -86,6 +87,7 @@ await runService({
         }
       : null;
     const timeout = config.RPC_TIMEOUT_MS;
+    const sendgridConnections = accountSendgridConnections(config.ACCOUNT_URL, timeout, credentials);
     const automationQueue = createAutomationQueue({
       redisUrl: config.REDIS_URL,
       namespace: config.CRAFTER_NAMESPACE,
@@ -148,16 +150,32 @@ await runService({
         senders,
         ...(credentials ? { brands: projectsBrands(config.PROJECTS_URL, timeout, credentials) } : {}),
         crafts: workflowsEmailCrafts(config.WORKFLOWS_URL, timeout),
+        // A business's own SendGrid key when it connected one; else the platform's provider:
         // SendGrid for everyone (EMAIL_PROVIDER=sendgrid), or per user by `sendgrid_integration`.
-        providers:
-          config.EMAIL_PROVIDER === "sendgrid" && sendgrid
-            ? fixedProvider(sendgrid.provider, sendgrid.throttle)
-            : flagProviderRouter({
-                smtp,
-                sendgrid,
-                flagsOf: accountFlags(config.ACCOUNT_URL, timeout, credentials),
-                cacheMs: config.EMAIL_FLAGS_CACHE_MS,
-              }),
+        providers: businessProviderRouter({
+          platform:
+            config.EMAIL_PROVIDER === "sendgrid" && sendgrid
+              ? fixedProvider(sendgrid.provider, sendgrid.throttle)
+              : flagProviderRouter({
+                  smtp,
+                  sendgrid,
+                  flagsOf: accountFlags(config.ACCOUNT_URL, timeout, credentials),
+                  cacheMs: config.EMAIL_FLAGS_CACHE_MS,
+                }),
+          connections: sendgridConnections,
+          http: providerHttp({ timeoutMs: config.INTEGRATIONS_TIMEOUT_MS, pins: config.INTEGRATIONS_RESOLVE }),
+          baseUrl: config.SENDGRID_BASE_URL,
+          from,
+          throttleOf: (projectId) =>
+            new RedisThrottle(
+              redis,
+              `sendgrid-business:${projectId}`,
+              config.SENDGRID_BUSINESS_RATE_PER_SECOND,
+              config.SENDGRID_BUSINESS_RATE_PER_SECOND,
+            ),
+          cacheMs: config.EMAIL_FLAGS_CACHE_MS,
+        }),
+        businessWebhookKey: businessWebhookKeys(sendgridConnections.webhookKey, config.EMAIL_FLAGS_CACHE_MS),
         events,
         kick,
         trackingSecret,

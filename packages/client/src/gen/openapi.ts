@@ -1373,6 +1373,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/email/webhooks/sendgrid/{projectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A business's own SendGrid event webhook (Signed Event Webhook, ECDSA), set up when it connected its key
+         * @description Events posted by the business's own SendGrid account, verified with the public key SendGrid gave when Crafter turned the webhook's signing on (X-Twilio-Email-Event-Webhook-Signature over the timestamp header and the raw body; 403 when it does not verify, the timestamp is more than 10 minutes away, or the business has no SendGrid connection). Only the business's own deliveries are recorded, as on the platform's webhook.
+         */
+        post: operations["postApiEmailWebhooksSendgridProjectId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/flags/user": {
         parameters: {
             query?: never;
@@ -3909,11 +3929,11 @@ export interface components {
             /** @description The business's IANA time zone when the campaign was scheduled. */
             timeZone?: string;
             updatedAt: string;
-            /** @description The plan's monthly email limit stopped the campaign; it goes on when there is room. */
+            /** @description Something stopped the campaign: the plan's monthly email limit (it goes on when there is room), or the business's own SendGrid key was refused (it goes on once a working key is connected). Nothing is dropped. */
             waiting?: {
                 code: string;
-                /** @constant */
-                reason: "limit";
+                /** @enum {string} */
+                reason: "limit" | "provider";
             };
         };
         CampaignRecipient: {
@@ -15807,6 +15827,93 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    delivery_id?: string;
+                    email?: string;
+                    event: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                })[];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: {
+                            processed: number;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Body too large: CR_ERR_BAD_REQUEST */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Unsupported media type or encoding: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    postApiEmailWebhooksSendgridProjectId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string & unknown;
+            };
             cookie?: never;
         };
         requestBody: {

@@ -41,8 +41,46 @@ export function clickRedirect(clients: Pick<Clients, "campaignsAsGateway">): Req
   };
 }
 
+const sendgridEvents = z
+  .array(z.looseObject({ event: z.string(), email: z.string().optional(), delivery_id: z.string().optional() }))
+  .meta({ description: "SendGrid's JSON array of events; `delivery_id` is our custom argument." });
+
 export function trackingRoutes({ clients }: RouteDeps): RouteDef[] {
   return [
+    defineRoute({
+      method: "post",
+      path: "/api/email/webhooks/sendgrid/{projectId}",
+      tag: "email",
+      summary:
+        "A business's own SendGrid event webhook (Signed Event Webhook, ECDSA), set up when it connected its key",
+      description:
+        "Events posted by the business's own SendGrid account, verified with the public key SendGrid gave when Crafter turned the webhook's signing on (X-Twilio-Email-Event-Webhook-Signature over the timestamp header and the raw body; 403 when it does not verify, the timestamp is more than 10 minutes away, or the business has no SendGrid connection). Only the business's own deliveries are recorded, as on the platform's webhook.",
+      auth: "public",
+      signedBody: { limit: "1mb" },
+      params: z.object({
+        projectId: z
+          .string()
+          .min(1)
+          .max(64)
+          .regex(/^[\w-]+$/, "projectId is a project's id"),
+      }),
+      body: sendgridEvents,
+      response: z.object({ processed: z.number() }),
+      errors: ["FORBIDDEN"],
+      handler: async ({ req, params, body }) => {
+        const header = (name: string) => {
+          const value = req.headers[name];
+          return typeof value === "string" ? value.slice(0, 1024) : "";
+        };
+        const answer = await clients.campaignsAsGateway.handleSendgridEvents({
+          payload: body as unknown as Buffer,
+          signature: header("x-twilio-email-event-webhook-signature"),
+          timestamp: header("x-twilio-email-event-webhook-timestamp"),
+          projectId: params.projectId,
+        });
+        return { processed: answer.processed };
+      },
+    }),
     defineRoute({
       method: "post",
       path: "/api/email/webhooks/sendgrid",
@@ -52,9 +90,7 @@ export function trackingRoutes({ clients }: RouteDeps): RouteDef[] {
         "Events posted by SendGrid, verified with X-Twilio-Email-Event-Webhook-Signature over the timestamp header and the raw body (403 when it does not verify). bounce and dropped set the contact's consent to bounced, spamreport to complained; delivered, open and click count toward the campaign's rates. Each event applies once.",
       auth: "public",
       signedBody: { limit: "1mb" },
-      body: z
-        .array(z.looseObject({ event: z.string(), email: z.string().optional(), delivery_id: z.string().optional() }))
-        .meta({ description: "SendGrid's JSON array of events; `delivery_id` is our custom argument." }),
+      body: sendgridEvents,
       response: z.object({ processed: z.number() }),
       errors: ["FORBIDDEN"],
       handler: async ({ req, body }) => {

@@ -37,6 +37,38 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * The provider refused the account's key (401/403: revoked, or its scope removed): nothing was
+ * sent, and nothing will be until the business connects a working key. Not a delivery's failure.
+ */
+export class KeyRefusedError extends ProviderError {
+  constructor(message: string) {
+    super(message, false);
+    this.name = "KeyRefusedError";
+  }
+}
+
+/**
+ * A project's sending is paused: its own provider's connection needs reconnecting. Deliveries wait
+ * (they are not failed) and go on once it works again. `code` says why, for the campaign page.
+ */
+export class SendingPausedError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = "SendingPausedError";
+  }
+}
+
+/** Why a paused campaign waits (`waiting.code`): the business's SendGrid key needs reconnecting. */
+export const SENDGRID_PAUSED = "SENDGRID_NEEDS_RECONNECTING";
+
+/** Whether an error pauses a project's sending rather than failing a delivery. */
+export const pausesSending = (error: unknown): error is KeyRefusedError | SendingPausedError =>
+  error instanceof KeyRefusedError || error instanceof SendingPausedError;
+
 /** SMTP through the service's nodemailer transport (Mailpit in development). */
 export function smtpProvider(mailer: Mailer): EmailProvider {
   return {
@@ -95,31 +127,12 @@ export function sendgridProvider(options: SendgridOptions): EmailProvider {
   return {
     name: "sendgrid",
     async send(message) {
-      // SendGrid sets Message-ID itself and refuses some reserved headers; ours go as custom headers.
-      const body = {
-        personalizations: [{ to: [{ email: message.to }], custom_args: { delivery_id: message.deliveryId } }],
-        // SendGrid signs with the domain authenticated in its own account, not with our key.
-        from: message.sender
-          ? {
-              email: message.sender.from.address,
-              ...(message.sender.from.name ? { name: message.sender.from.name } : {}),
-            }
-          : from,
-        ...(message.sender?.replyTo ? { reply_to: { email: message.sender.replyTo } } : {}),
-        subject: message.subject,
-        content: [
-          { type: "text/plain", value: message.text },
-          { type: "text/html", value: message.html },
-        ],
-        headers: message.headers,
-        tracking_settings: { click_tracking: { enable: false }, open_tracking: { enable: false } },
-      };
       let response: Response;
       try {
         response = await fetch(endpoint, {
           method: "POST",
           headers: { authorization: `Bearer ${options.apiKey}`, "content-type": "application/json" },
-          body: JSON.stringify(body),
+          body: JSON.stringify(sendgridMailBody(message, from)),
           signal: AbortSignal.timeout(options.timeoutMs),
         });
       } catch (error) {
@@ -136,6 +149,32 @@ export function sendgridProvider(options: SendgridOptions): EmailProvider {
       const retryable = response.status === 429 || response.status >= 500;
       throw new ProviderError(`SendGrid answered ${response.status}: ${detail}`, !retryable);
     },
+  };
+}
+
+/**
+ * The v3 Mail Send body of a message: one personalization with our delivery id in `custom_args`
+ * (the event webhook echoes it), the project's From or `fallbackFrom`, both parts, our headers.
+ */
+export function sendgridMailBody(message: ProviderMessage, fallbackFrom: { email: string; name?: string }) {
+  // SendGrid sets Message-ID itself and refuses some reserved headers; ours go as custom headers.
+  return {
+    personalizations: [{ to: [{ email: message.to }], custom_args: { delivery_id: message.deliveryId } }],
+    // SendGrid signs with the domain authenticated in its own account, not with our key.
+    from: message.sender
+      ? {
+          email: message.sender.from.address,
+          ...(message.sender.from.name ? { name: message.sender.from.name } : {}),
+        }
+      : fallbackFrom,
+    ...(message.sender?.replyTo ? { reply_to: { email: message.sender.replyTo } } : {}),
+    subject: message.subject,
+    content: [
+      { type: "text/plain", value: message.text },
+      { type: "text/html", value: message.html },
+    ],
+    headers: message.headers,
+    tracking_settings: { click_tracking: { enable: false }, open_tracking: { enable: false } },
   };
 }
 

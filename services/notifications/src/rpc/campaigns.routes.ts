@@ -171,10 +171,14 @@ export function campaignsRoutes(
         return { url: await trackClick(deps, req.token) };
       },
       async handleSendgridEvents(req) {
-        const processed = await handleSendgridEvents(deps, sendgridKey, {
+        // A business's own SendGrid account is verified with its webhook's key, never the platform's.
+        const projectId = req.projectId.slice(0, 64);
+        const key = projectId ? ((await deps.email.businessWebhookKey?.(projectId)) ?? null) : sendgridKey;
+        const processed = await handleSendgridEvents(deps, key, {
           payload: Buffer.from(req.payload),
           signature: req.signature,
           timestamp: req.timestamp,
+          ...(projectId ? { projectId } : {}),
         });
         return { processed };
       },

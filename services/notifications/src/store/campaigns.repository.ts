@@ -43,7 +43,8 @@ export interface CampaignDoc {
   sentAt: Date | null;
   finishedAt: Date | null;
   /** The plan limit stopped it; the dispatcher asks again every few minutes. */
-  waiting: { reason: "limit"; code: string } | null;
+  /** limit: the plan's email limit; provider: the business's own provider needs reconnecting. */
+  waiting: { reason: "limit" | "provider"; code: string } | null;
   waitingCheckedAt: Date | null;
   /** The recipients were taken from the segment (once, at the start of sending). */
   materialized: boolean;

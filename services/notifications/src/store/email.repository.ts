@@ -52,6 +52,8 @@ export interface DeliveryDoc {
 
 export type FactKind =
   | "attempt"
+  /** An attempt the provider refused for the account's key (sending paused): nothing left, the delivery waits. */
+  | "held"
   | "resent"
   | "reserved"
   | "sent"

@@ -1,10 +1,11 @@
-import { ProviderError } from "../mail/providers";
+import { ProviderError, pausesSending } from "../mail/providers";
 import type { DeliveryDoc } from "../store/email.repository";
 import {
   attemptFact,
   type DeliveryContent,
   type DeliveryDeps,
   type DeliveryOutcome,
+  heldFact,
   messageOf,
   prepareSend,
   recordFailure,
@@ -137,6 +138,10 @@ export async function sendFresh(
     slots.release();
   }
   const lastError = failure instanceof Error ? failure.message : String(failure);
+  if (pausesSending(failure)) {
+    await repo.addFact(heldFact(delivery, 1, lastError), deps.now());
+    return "paused";
+  }
   if (failure instanceof ProviderError && failure.permanent) {
     await recordFailure(deps, delivery, lastError, null);
     return "failed";

@@ -2,10 +2,11 @@ import { isAppError } from "@crafter/kit";
 import type { NotificationsDeps } from "../deps";
 import { isReleased, releasesOf } from "../domain/campaign-release";
 import { chooseWinner, variantOf } from "../domain/campaign-rules";
+import { pausesSending, SENDGRID_PAUSED, SendingPausedError } from "../mail/providers";
 import type { StoredCampaign } from "../store/campaigns.repository";
 import { type DeliveryDoc, type FactDoc, FINAL_FACTS, type NewDelivery } from "../store/email.repository";
 import { emptyTimings, rounded, sendFresh } from "./campaign-batch";
-import { type DeliveryContent, routeOf, runDelivery } from "./email-delivery";
+import { type DeliveryContent, routeOf, runDelivery, type SendRoute } from "./email-delivery";
 
 type Deps = Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">;
 
@@ -150,7 +151,7 @@ export async function dispatchCampaign(
 
   const [deliveries, facts] = await Promise.all([
     deps.stores.email.campaignDeliveries(campaign._id),
-    deps.stores.email.campaignFacts(campaign._id, [...FINAL_FACTS, "attempt", "opened", "clicked"]),
+    deps.stores.email.campaignFacts(campaign._id, [...FINAL_FACTS, "attempt", "held", "opened", "clicked"]),
   ]);
   const byDelivery = new Map<string, FactDoc[]>();
   for (const fact of facts) byDelivery.get(fact.deliveryId)?.push(fact) ?? byDelivery.set(fact.deliveryId, [fact]);
@@ -215,10 +216,18 @@ export async function dispatchCampaign(
   const mine = ready.filter((d) => chunkOf(d) % part.of === part.index);
   mine.sort((a, b) => (order.get(a._id) ?? 0) - (order.get(b._id) ?? 0));
 
-  const route = await routeOf(deps, campaign.userId, campaign.projectId, campaign.business.name);
+  let route: SendRoute;
+  try {
+    route = await routeOf(deps, campaign.userId, campaign.projectId, campaign.business.name);
+  } catch (error) {
+    if (!pausesSending(error)) throw error;
+    await waitForProvider(deps, campaign, error instanceof SendingPausedError ? error.code : SENDGRID_PAUSED);
+    return;
+  }
   const timings = emptyTimings();
   const tried = (d: DeliveryDoc) => (byDelivery.get(d._id) ?? []).some((f) => f.kind === "attempt");
-  let halted: "paused" | "limit" | "error" | null = null;
+  let halted: "paused" | "limit" | "provider" | "error" | null = null;
+  let pausedCode = "";
   let limitCode = "";
   let next = 0;
   let sinceCheck = 0;
@@ -247,8 +256,15 @@ export async function dispatchCampaign(
       }
       // An attempt left by a worker that died is taken over one by one (facts read again, the
       // lease waited for, `resent` recorded); the others are claimed and sent at once.
-      if (tried(delivery)) await runDelivery(deps, delivery, content(delivery), byDelivery.get(delivery._id) ?? []);
-      else await sendFresh(deps, delivery, content(delivery), route, timings);
+      const outcome = tried(delivery)
+        ? await runDelivery(deps, delivery, content(delivery), byDelivery.get(delivery._id) ?? [])
+        : await sendFresh(deps, delivery, content(delivery), route, timings);
+      // The business's own provider refused its key: the round stops, the rest waits.
+      if (outcome === "paused") {
+        halted = "provider";
+        pausedCode = SENDGRID_PAUSED;
+        return;
+      }
     }
   };
   // A worker that fails (a peer briefly away) stops the round; the next round goes on from the facts.
@@ -273,6 +289,10 @@ export async function dispatchCampaign(
       "campaign round",
     );
 
+  if (halted === "provider") {
+    await waitForProvider(deps, campaign, pausedCode);
+    return;
+  }
   if (halted === "limit") {
     await deps.stores.campaigns.transition(
       campaign._id,
@@ -291,6 +311,19 @@ export async function dispatchCampaign(
     );
   if (halted || stopping()) return;
   await finishIfDone(deps, campaign);
+}
+
+/**
+ * A campaign whose business's own provider needs reconnecting waits, visibly (`waiting.reason`
+ * provider): its deliveries stay queued and the next rounds (every limitRetryMs) look again.
+ */
+async function waitForProvider(deps: Deps, campaign: StoredCampaign, code: string): Promise<void> {
+  await deps.stores.campaigns.transition(
+    campaign._id,
+    ["sending"],
+    { waiting: { reason: "provider", code }, waitingCheckedAt: deps.now() },
+    deps.now(),
+  );
 }
 
 /** Marks the campaign sent, with CampaignFinished, once every delivery has an outcome. */

@@ -16,6 +16,7 @@ import {
 } from "../domain/campaign-release";
 import { EDITABLE, MISSING_ADDRESS, readinessErrors, type Stats, statsOf } from "../domain/campaign-rules";
 import type { BusinessFooter } from "../domain/email-compose";
+import { pausesSending } from "../mail/providers";
 import type { AbTestDoc, CampaignStatus, StoredCampaign } from "../store/campaigns.repository";
 import { type DeliveryDoc, type FactDoc, FINAL_FACTS } from "../store/email.repository";
 import { subjectsInState } from "./approvals";
@@ -445,7 +446,10 @@ export async function sendTestEmail(
   const business = await deps.email.business.footer(caller.userId, campaign.projectId, caller.token);
   const renderId = `test-${randomUUID()}`;
   const composed = await composeUntracked(deps, campaign, { id: renderId, business, email, subjectPrefix: "[Test] " });
-  const { provider } = await deps.email.providers.providerFor(caller.userId);
+  const { provider } = await deps.email.providers.providerFor(caller.userId, campaign.projectId).catch((error) => {
+    if (pausesSending(error)) throw appError("CONFLICT", error.message);
+    throw error;
+  });
   const sender = await deps.email.senders?.resolve(caller.userId, campaign.projectId, business.name);
   try {
     return await provider.send({
@@ -459,6 +463,7 @@ export async function sendTestEmail(
       ...(sender ? { sender } : {}),
     });
   } catch (error) {
+    if (pausesSending(error)) throw appError("CONFLICT", error.message);
     throw appError(
       "UNAVAILABLE",
       `The test email could not be sent: ${error instanceof Error ? error.message : error}`,

@@ -16,6 +16,7 @@ import {
   type EmailProvider,
   ProviderError,
   type ProviderMessage,
+  pausesSending,
   type SendThrottle,
 } from "../mail/providers";
 import type { StoredCampaign } from "../store/campaigns.repository";
@@ -33,8 +34,8 @@ export interface DeliveryContent {
   utmCampaign: string | null;
 }
 
-/** The outcome of one delivery run. */
-export type DeliveryOutcome = "sent" | "failed" | "done-before" | "busy";
+/** The outcome of one delivery run ("paused": the project's own provider refused its key; the delivery waits). */
+export type DeliveryOutcome = "sent" | "failed" | "done-before" | "busy" | "paused";
 
 export function refOf(delivery: DeliveryDoc): EmailRef {
   return {
@@ -142,11 +143,29 @@ export async function composeFor(
   });
 }
 
-/** The delivery's state from its facts: its final fact, and its attempts (oldest first). */
-export function stateOf(facts: FactDoc[]): { final: FactDoc | undefined; attempts: FactDoc[] } {
+/**
+ * The delivery's state from its facts: its final fact, its attempts (oldest first), and whether
+ * the latest attempt was held (refused for the account's key: closed, nothing left).
+ */
+export function stateOf(facts: FactDoc[]): { final: FactDoc | undefined; attempts: FactDoc[]; held: boolean } {
+  const attempts = facts.filter((fact) => fact.kind === "attempt");
+  const latest = attempts.at(-1);
+  const suffix = latest ? latest._id.slice(latest._id.lastIndexOf(":") + 1) : "";
   return {
     final: facts.find((fact) => FINAL_FACTS.includes(fact.kind)),
-    attempts: facts.filter((fact) => fact.kind === "attempt"),
+    attempts,
+    held: Boolean(latest) && facts.some((fact) => fact.kind === "held" && fact._id.endsWith(`:held:${suffix}`)),
+  };
+}
+
+/** The `held` fact closing attempt `number`: the provider refused the key, nothing left. */
+export function heldFact(delivery: DeliveryDoc, number: number, reason: string) {
+  return {
+    deliveryId: delivery._id,
+    campaignId: delivery.campaignId,
+    kind: "held" as const,
+    suffix: String(number),
+    detail: reason.slice(0, 300),
   };
 }
 
@@ -178,20 +197,32 @@ export async function runDelivery(
   const repo = deps.stores.email;
   const isFresh = (attempt: FactDoc) =>
     deps.now().getTime() - new Date(attempt.at).getTime() < deps.email.attemptLeaseMs;
-  let { final, attempts } = stateOf(knownFacts ?? (await repo.factsOf(delivery._id)));
+  let { final, attempts, held } = stateOf(knownFacts ?? (await repo.factsOf(delivery._id)));
   if (final) return "done-before";
-  if (attempts.at(-1) && isFresh(attempts.at(-1)!)) return "busy";
+  if (attempts.at(-1) && !held && isFresh(attempts.at(-1)!)) return "busy";
 
-  const prepared = await prepareSend(deps, delivery, content);
+  let prepared: PreparedSend;
+  try {
+    prepared = await prepareSend(deps, delivery, content);
+  } catch (error) {
+    if (pausesSending(error)) return "paused";
+    throw error;
+  }
   await prepared.throttle.take(delivery.userId);
   // Facts known from the start of a campaign's round may be minutes old: before taking an attempt
   // over, read them again (a worker that was only slow may have recorded its outcome since).
   if (attempts.length > 0) {
-    ({ final, attempts } = stateOf(await repo.factsOf(delivery._id)));
+    ({ final, attempts, held } = stateOf(await repo.factsOf(delivery._id)));
     if (final) return "done-before";
-    if (isFresh(attempts.at(-1)!)) return "busy";
+    if (!held && isFresh(attempts.at(-1)!)) return "busy";
   }
-  return sendTries(deps, prepared, { claimed: attempts.length, resent: attempts.length > 0, tried: 0, lastError: "" });
+  // A held attempt is closed (nothing left): going on is no resend.
+  return sendTries(deps, prepared, {
+    claimed: attempts.length,
+    resent: attempts.length > 0 && !held,
+    tried: 0,
+    lastError: "",
+  });
 }
 
 /** One delivery's message, composed once for every try, with its provider, throttle and sender. */
@@ -232,7 +263,7 @@ export async function routeOf(
   businessName: string,
 ): Promise<SendRoute> {
   const [{ provider, throttle }, sender] = await Promise.all([
-    deps.email.providers.providerFor(userId),
+    deps.email.providers.providerFor(userId, projectId),
     deps.email.senders?.resolve(userId, projectId, businessName),
   ]);
   return { provider, throttle, ...(sender ? { sender } : {}) };
@@ -313,6 +344,10 @@ export async function sendTries(deps: DeliveryDeps, prepared: PreparedSend, stat
       return "sent";
     } catch (error) {
       lastError = error instanceof Error ? error.message : String(error);
+      if (pausesSending(error)) {
+        await repo.addFact(heldFact(delivery, claimed, lastError), deps.now());
+        return "paused";
+      }
       if (error instanceof ProviderError && error.permanent) break;
       deps.logger.warn({ deliveryId: delivery._id, attempt: attempt + 1, err: lastError }, "email send failed");
     }

@@ -48,6 +48,32 @@ export async function trackClick(deps: Deps, token: string): Promise<string> {
   return claim.url;
 }
 
+/**
+ * The verification key of each business's own SendGrid event webhook, read from `keyOf` (account)
+ * at most every `cacheMs` per project; null when the project has none (or it does not parse).
+ */
+export function businessWebhookKeys(
+  keyOf: (projectId: string) => Promise<string>,
+  cacheMs: number,
+  now: () => number = Date.now,
+): (projectId: string) => Promise<KeyObject | null> {
+  const cache = new Map<string, { key: KeyObject | null; at: number }>();
+  return async (projectId) => {
+    const hit = cache.get(projectId);
+    if (hit && now() - hit.at < cacheMs) return hit.key;
+    const text = await keyOf(projectId);
+    let key: KeyObject | null = null;
+    try {
+      key = text ? sendgridKey(text) : null;
+    } catch {
+      key = null;
+    }
+    if (cache.size > 10_000) cache.clear();
+    cache.set(projectId, { key, at: now() });
+    return key;
+  };
+}
+
 /** SendGrid's verification key (base64 DER SubjectPublicKeyInfo, as its settings page shows it) as a key. */
 export function sendgridKey(base64OrPem: string): KeyObject {
   const pem = base64OrPem.includes("BEGIN PUBLIC KEY")
@@ -91,13 +117,15 @@ interface SendgridEvent {
 /**
  * Applies a batch of SendGrid events: delivered, open, click, bounce/dropped (→ consent bounced)
  * and spamreport (→ consent complained), each once per delivery (append-only facts), the consent
- * set through the contacts service. Events that name no delivery of ours are ignored.
+ * set through the contacts service. Events that name no delivery of ours are ignored, and so are,
+ * for a business's own SendGrid account (`projectId`, verified with its webhook's key), those of
+ * another project's deliveries.
  * @throws FORBIDDEN when the signature does not verify (or no key is configured), CR_ERR_BAD_REQUEST for a body that is not a JSON array.
  */
 export async function handleSendgridEvents(
   deps: Deps,
   key: KeyObject | null,
-  input: { payload: Buffer; signature: string; timestamp: string },
+  input: { payload: Buffer; signature: string; timestamp: string; projectId?: string },
 ): Promise<number> {
   if (!key || !verifySendgridSignature(key, input.payload, input.signature, input.timestamp, deps.now()))
     throw appError("FORBIDDEN", "The webhook signature does not verify");
@@ -116,6 +144,7 @@ export async function handleSendgridEvents(
     if (!deliveryId) continue;
     const delivery = await deps.stores.email.delivery(deliveryId);
     if (!delivery) continue;
+    if (input.projectId && delivery.projectId !== input.projectId) continue;
     await applyEvent(deps, delivery, kind, typeof raw.url === "string" ? raw.url : "");
     processed += 1;
   }

@@ -3,12 +3,18 @@ import type { components } from "../../api/contract";
 /** One integration as `GET /api/integrations` answers it (only those whose flag is on). */
 export type Integration = components["schemas"]["Integration"];
 export type IntegrationConnection = components["schemas"]["IntegrationConnection"];
+export type VerifiedSenders = components["schemas"]["VerifiedSenders"];
 
 /** The gateway paths of Settings › Integrations (the account service's IntegrationsService). */
 export const integrationPaths = {
   list: "/api/integrations",
   connect: (provider: string) => `/api/integrations/${encodeURIComponent(provider)}/connect`,
   disconnect: (provider: string) => `/api/integrations/${encodeURIComponent(provider)}`,
+  /** Connects an API-key provider (SendGrid): the key is checked and sealed. */
+  apiKey: (provider: string) => `/api/integrations/${encodeURIComponent(provider)}/key`,
+  /** The connected email provider's sender identities, a page at a time (`after`: the previous page's `next`). */
+  senders: (provider: string, after = "") =>
+    `/api/integrations/${encodeURIComponent(provider)}/senders${after ? `?after=${encodeURIComponent(after)}` : ""}`,
 } as const;
 
 /** Where the provider sends the browser back to (the callback redirects here with the outcome). */

@@ -16,12 +16,19 @@ import {
   integrationPaths,
   returnErrorMessage,
 } from "../integrations/integrations-api";
+import { SendgridPanel } from "./integrations/SendgridPanel";
 import { WebhooksPanel } from "./integrations/WebhooksPanel";
 import { SettingsPageFrame } from "./SettingsPageFrame";
 
 /** A provider's own panel (its file under ./integrations/), shown under its row: one line each. */
-const PANELS: Partial<Record<Integration["provider"], ComponentType<{ canManage: boolean }>>> = {
+const PANELS: Partial<
+  Record<
+    Integration["provider"],
+    ComponentType<{ canManage: boolean; integration: Integration; onChanged: () => void }>
+  >
+> = {
   zapier: WebhooksPanel,
+  sendgrid: SendgridPanel,
 };
 
 /**
@@ -237,7 +244,7 @@ function IntegrationRow({
             ) : null}
           </Flex>
         ) : null}
-        {Panel ? <Panel canManage={canManage} /> : null}
+        {Panel ? <Panel canManage={canManage} integration={integration} onChanged={onChanged} /> : null}
       </Flex>
     </List.Item>
   );

@@ -45,14 +45,14 @@ export function toReleaseProgressJson(m: ReleaseProgress | undefined): z.input<t
 /** The REST shape of crafter.notifications.v1.Waiting. */
 export const waitingSchema = z
   .object({
-    reason: z.literal("limit"),
+    reason: z.enum(["limit", "provider"]),
     code: z.string(),
   });
 
 /** crafter.notifications.v1.Waiting → waitingSchema (absent fields as their defaults). */
 export function toWaitingJson(m: Waiting | undefined): z.input<typeof waitingSchema> {
   return {
-    reason: "limit" as const,
+    reason: (m?.reason ?? "") as z.output<typeof waitingSchema>["reason"],
     code: m?.code ?? "",
   };
 }
@@ -116,7 +116,7 @@ export const campaignSchema = z
     startsAt: z.string().optional().meta({ description: "When sending starts: `scheduledAt`, or for `sendTimeBy: contact` the earliest instant any time zone reaches the scheduled wall-clock time." }),
     release: releaseProgressSchema.optional().meta({ description: "`sendTimeBy: contact` once sending: how many recipients' local time has come." }),
     sentAt: z.string().optional(),
-    waiting: waitingSchema.optional().meta({ description: "The plan's monthly email limit stopped the campaign; it goes on when there is room." }),
+    waiting: waitingSchema.optional().meta({ description: "Something stopped the campaign: the plan's monthly email limit (it goes on when there is room), or the business's own SendGrid key was refused (it goes on once a working key is connected). Nothing is dropped." }),
     stats: campaignStatsSchema,
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -77,7 +77,11 @@ function StatusTag({ campaign }: { campaign: Pick<Campaign, "status" | "waiting"
       <Tag color={STATUS_COLOURS[campaign.status]} data-testid="campaign-status">
         {campaign.status}
       </Tag>
-      {campaign.waiting && <Tag color="warning">waiting: plan limit</Tag>}
+      {campaign.waiting && (
+        <Tag color="warning">
+          {campaign.waiting.reason === "provider" ? "paused: SendGrid key" : "waiting: plan limit"}
+        </Tag>
+      )}
     </Space>
   );
 }
@@ -831,7 +835,16 @@ export function CampaignDetailPage() {
           )}
         </Space>
       </Flex>
-      {campaign.waiting && (
+      {campaign.waiting?.reason === "provider" ? (
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="campaign-paused-provider"
+          title="Sending is paused: SendGrid refused your business's API key."
+          description="The rest goes out as soon as you connect a working key in Settings › Integrations › SendGrid; nothing is dropped."
+          action={<LinkButton to="/app/settings/integrations">Fix in Integrations</LinkButton>}
+        />
+      ) : campaign.waiting ? (
         <Alert
           type="warning"
           showIcon
@@ -839,7 +852,7 @@ export function CampaignDetailPage() {
           description="The rest goes out when you upgrade or the month turns; nothing is dropped."
           action={<LinkButton to="/app/settings/subscription?source=upgrade_modal">Upgrade</LinkButton>}
         />
-      )}
+      ) : null}
       <Flex gap={16} wrap>
         <Card size="small" style={{ flex: "1 1 140px" }} data-testid="campaign-stat-sent">
           <Statistic title="Sent" value={s.sent} suffix={`/ ${s.recipients}`} />
