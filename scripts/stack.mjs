@@ -58,6 +58,8 @@ const PROFILES = {
       EMAIL_ATTEMPT_LEASE_MS: "3000",
       EMAIL_LIMIT_RETRY_MS: "1000",
       EMAIL_DISPATCH_INTERVAL_MS: "250",
+      // Automation emails waiting for a business's reconnected SendGrid key are tried every second.
+      EMAIL_WAITING_RETRY_MS: "1000",
       EMAIL_RETRY_BASE_MS: "100",
       // Approval emails the SMTP server did not take are tried again every 2 s.
       APPROVAL_MAIL_RETRY_MS: "2000",

@@ -123,9 +123,11 @@ describe("connecting the business's SendGrid key", () => {
 /** Subscribed contacts tagged `tag` in the project, a segment of them, and a campaign to it (a draft). */
 async function campaignTo(tag: string, count: number, subject: string) {
   const emails = Array.from({ length: count }, (_, i) => `${tag}-${i}@crumb-customers.test`);
+  const contactIds: string[] = [];
   for (const email of emails) {
     const contact = await owner.post(`/api/contacts?projectId=${projectId}`, { email, firstName: "Ada", tags: [tag] });
     expect(contact.status).toBe(201);
+    contactIds.push(contact.body.result.id);
     const consent = await owner.request("PATCH", `/api/contacts/${contact.body.result.id}?projectId=${projectId}`, {
       consent: "subscribed",
     });
@@ -143,7 +145,7 @@ async function campaignTo(tag: string, count: number, subject: string) {
     html: "<p>Fresh loaves every morning.</p>",
   });
   expect(campaign.status).toBe(201);
-  return { id: campaign.body.result.id as string, emails };
+  return { id: campaign.body.result.id as string, emails, contactIds };
 }
 
 const campaignOf = async (id: string) => (await owner.get(`/api/email/campaigns/${id}`)).body.result;
@@ -214,7 +216,8 @@ describe("sending through the business's own key", () => {
   it("pauses sending visibly when SendGrid revokes the key, and sends what waited, once, after reconnecting", async () => {
     sendgrid.revoke(KEY);
     const subject = "Loaves while the key was revoked";
-    const { id, emails } = await campaignTo(`rev-${randomUUID().slice(0, 6)}`, 3, subject);
+    const tag = `rev-${randomUUID().slice(0, 6)}`;
+    const { id, emails, contactIds } = await campaignTo(tag, 3, subject);
     expect((await owner.post(`/api/email/campaigns/${id}/send`, {})).status).toBe(200);
     const waiting = await eventually(
       () => campaignOf(id),
@@ -230,10 +233,26 @@ describe("sending through the business's own key", () => {
       lastError: expect.stringContaining("401"),
     });
     expect(mailOf(subject)).toHaveLength(0);
+    // An automation's email waits too.
+    const automation = await owner.post(`/api/automations?projectId=${projectId}`, {
+      name: "Welcome back",
+      trigger: { kind: "tag_added", tag: "returning" },
+      steps: [{ id: "hi", kind: "send_email", subject: "Welcome back, while paused", html: "<p>Hello again</p>" }],
+    });
+    expect(automation.status).toBe(201);
+    const automationId = automation.body.result.id;
+    expect((await owner.post(`/api/automations/${automationId}/activate?projectId=${projectId}`)).status).toBe(200);
+    await owner.request("PATCH", `/api/contacts/${contactIds[0]}?projectId=${projectId}`, { tags: [tag, "returning"] });
+    const runs = await eventually(
+      async () => (await owner.get(`/api/automations/${automationId}/runs?projectId=${projectId}`)).body.result.result,
+      (list: { status: string }[]) => list[0]?.status === "completed",
+    );
+    expect(runs).toHaveLength(1);
     // Nothing fails while it waits.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect((await campaignOf(id)).stats).toMatchObject({ sent: 0, failed: 0 });
     expect(sendgrid.seen.mail.some((m) => m.key === "SG.test-key" && m.body.subject === subject)).toBe(false);
+    expect(mailOf("Welcome back, while paused")).toHaveLength(0);
 
     const fresh = `SG.bakery-${randomUUID()}`;
     sendgrid.addKey(fresh, { account });
@@ -251,6 +270,13 @@ describe("sending through the business's own key", () => {
     const sent = mailOf(subject);
     expect(sent.map((m) => m.key)).toEqual([fresh, fresh, fresh]);
     expect(sent.map((m) => m.body.personalizations[0]!.to[0]!.email).sort()).toEqual(emails);
+    const welcome = await eventually(
+      async () => mailOf("Welcome back, while paused"),
+      (m) => m.length === 1,
+    );
+    expect(welcome.map((m) => [m.key, m.body.personalizations[0]!.to[0]!.email])).toEqual([[fresh, emails[0]]]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(mailOf("Welcome back, while paused")).toHaveLength(1);
   });
 
   it("disconnects: the key is deleted and the webhook removed from the business's SendGrid account", async () => {

@@ -44,6 +44,8 @@ export const configSchema = baseConfigSchema
     SENDGRID_WEBHOOK_PUBLIC_KEY: optionalSetting(z.string().min(40)),
     /** SendGrid's API for businesses' own keys (a test's local server, reached through INTEGRATIONS_RESOLVE). */
     SENDGRID_BASE_URL: z.url().default("https://api.sendgrid.com"),
+    /** How often automation emails that wait for their business's own provider are tried again (ms). */
+    EMAIL_WAITING_RETRY_MS: z.coerce.number().int().min(250).default(60_000),
     /** Messages a second through one business's own SendGrid key, across every replica. */
     SENDGRID_BUSINESS_RATE_PER_SECOND: z.coerce.number().positive().default(50),
     /** Time limit of one call to a business's own provider, in ms. */

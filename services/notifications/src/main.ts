@@ -32,7 +32,7 @@ import { campaignsToDispatch, dispatchCampaign } from "./usecases/campaign-dispa
 import { campaignsForCalendar, rescheduleCampaign } from "./usecases/campaigns-calendar";
 import { businessWebhookKeys, sendgridKey } from "./usecases/email-tracking";
 import { notify } from "./usecases/inbox";
-import { sendToContact } from "./usecases/send-to-contact";
+import { sendToContact, sendWaiting } from "./usecases/send-to-contact";
 import { cachedSenders, type SenderDeps } from "./usecases/sender";
 import { advancePost, sweepSocialPosts } from "./usecases/social-publishing";
 import { templateOfUser } from "./usecases/templates";
@@ -270,6 +270,15 @@ await runService({
       parts: config.EMAIL_CAMPAIGN_PARTS,
       lockMs: Math.max(2000, config.EMAIL_ATTEMPT_LEASE_MS),
     });
+    // Automation emails paused by a refused SendGrid key go out once a working key is connected.
+    const waitingScan = periodicJob({
+      ...queued,
+      queue: "email-waiting-scan",
+      everyMs: config.EMAIL_WAITING_RETRY_MS,
+      run: async () => {
+        await sendWaiting(deps);
+      },
+    });
     const dispatchScan = periodicJob({
       ...queued,
       queue: "campaign-dispatch-scan",
@@ -318,6 +327,7 @@ await runService({
         await approvalMailRetry.start();
         campaignQueue.start((campaignId, stopping, part) => dispatchCampaign(deps, campaignId, stopping, part));
         await dispatchScan.start();
+        await waitingScan.start();
         await dueScan.start();
         await webhookSweep.start();
       },
@@ -327,7 +337,14 @@ await runService({
       outbox: stores.outbox,
       consumers: notificationsConsumers(config.CRAFTER_NAMESPACE, deps),
       onStop: async () => {
-        await Promise.all([dispatchScan.close(), dueScan.close(), approvalMailRetry.close(), socialSweep.close()]);
+        await Promise.all([
+          dispatchScan.close(),
+          waitingScan.close(),
+          dueScan.close(),
+          approvalMailRetry.close(),
+          socialSweep.close(),
+          webhookSweep.close(),
+        ]);
         await socialQueue.close();
         await automationQueue.close();
         await webhookQueue.close();

@@ -54,6 +54,8 @@ export type FactKind =
   | "attempt"
   /** An attempt the provider refused for the account's key (sending paused): nothing left, the delivery waits. */
   | "held"
+  /** An automation's delivery waiting for its business's provider (removed once it has an outcome). */
+  | "waiting"
   | "resent"
   | "reserved"
   | "sent"
@@ -237,6 +239,17 @@ export class EmailRepository {
   }
 
   /** The facts of one delivery, oldest first. */
+  /** Automation deliveries waiting for their business's provider (their `waiting` markers), at most `limit`. */
+  async waitingDeliveries(limit: number): Promise<string[]> {
+    const facts = await this.facts.find({ kind: "waiting" }, { deliveryId: 1 }).limit(limit).lean<FactDoc[]>();
+    return facts.map((fact) => fact.deliveryId);
+  }
+
+  /** Removes a delivery's `waiting` marker (it has an outcome now). */
+  async stopWaiting(deliveryId: string): Promise<void> {
+    await this.facts.deleteOne({ _id: `${deliveryId}:waiting` });
+  }
+
   async factsOf(deliveryId: string): Promise<FactDoc[]> {
     return this.facts.find({ deliveryId }, { outbox: 0 }).sort({ at: 1 }).lean<FactDoc[]>();
   }

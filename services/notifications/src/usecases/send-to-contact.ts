@@ -1,7 +1,7 @@
 import { isAppError } from "@crafter/kit";
 import type { NotificationsDeps } from "../deps";
 import type { BusinessFooter } from "../domain/email-compose";
-import type { DeliveryDoc } from "../store/email.repository";
+import { type DeliveryDoc, FINAL_FACTS } from "../store/email.repository";
 import { type DeliveryContent, runDelivery } from "./email-delivery";
 
 export interface SendToContactInput {
@@ -92,7 +92,45 @@ export async function sendToContact(
   }
   const outcome = await runDelivery(deps, delivery, automationContent(delivery, business), facts);
   if (outcome === "done-before") return { deliveryId: delivery._id, status: "skipped", reason: "duplicate" };
+  // The business's own provider refused its key: the email waits for a working one (sendWaiting).
+  if (outcome === "paused")
+    await repo.addFact(
+      {
+        deliveryId: delivery._id,
+        campaignId: "",
+        kind: "waiting",
+        detail: "the business's provider needs reconnecting",
+      },
+      deps.now(),
+    );
   return { deliveryId: delivery._id, status: "queued" };
+}
+
+/**
+ * Sends the automation emails that wait for their business's own provider (sending was paused),
+ * `limit` at a time: each goes once its provider works again (the same delivery, so never twice),
+ * and loses its `waiting` marker once it has an outcome. @returns how many went out now.
+ */
+export async function sendWaiting(
+  deps: Pick<NotificationsDeps, "stores" | "email" | "publicOrigin" | "logger" | "now">,
+  limit = 200,
+): Promise<number> {
+  const repo = deps.stores.email;
+  let sent = 0;
+  for (const id of new Set(await repo.waitingDeliveries(limit))) {
+    const delivery = await repo.delivery(id);
+    const facts = delivery ? await repo.factsOf(id) : [];
+    if (!delivery || facts.some((fact) => FINAL_FACTS.includes(fact.kind))) {
+      await repo.stopWaiting(id);
+      continue;
+    }
+    const business = await deps.email.business.footer(delivery.userId, delivery.projectId);
+    const outcome = await runDelivery(deps, delivery, automationContent(delivery, business), facts);
+    if (outcome === "paused" || outcome === "busy") continue;
+    if (outcome === "sent") sent += 1;
+    await repo.stopWaiting(id);
+  }
+  return sent;
 }
 
 function automationContent(delivery: DeliveryDoc, business: BusinessFooter): DeliveryContent {
