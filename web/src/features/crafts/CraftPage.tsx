@@ -21,6 +21,7 @@ import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { ErrorState } from "../../shared/states";
 import { ApprovalSummary, ShareForApprovalButton } from "../approvals/ApprovalPanel";
+import { PublishSocialButton } from "../calendar/PublishSocialButton";
 import { ScheduleButton } from "../calendar/ScheduleButton";
 import { WriteBackButton } from "../projects/components/WriteBackButton";
 import { useActiveProfile } from "../projects/context";
@@ -348,6 +349,7 @@ function CraftView({ craftId }: { craftId: string }) {
             <SendEmailCraftButtons craft={craft} />
             <WriteBackButton craft={craft} />
             <ScheduleButton craftId={craft.craftId} />
+            <PublishSocialButton craftId={craft.craftId} workflowName={craft.workflowName} />
             <PublishPageButton craftId={craft.craftId} workflowName={craft.workflowName} craftName={craft.craftName} />
             <ShareForApprovalButton
               kind="craft"
@@ -384,6 +386,7 @@ function CraftView({ craftId }: { craftId: string }) {
           <SendEmailCraftButtons craft={craft} />
           <WriteBackButton craft={craft} />
           <ScheduleButton craftId={craft.craftId} />
+          <PublishSocialButton craftId={craft.craftId} workflowName={craft.workflowName} />
           <PublishPageButton craftId={craft.craftId} workflowName={craft.workflowName} craftName={craft.craftName} />
           {craft.state === "Completed" && (
             <ShareForApprovalButton

@@ -17,6 +17,7 @@ import {
   returnErrorMessage,
 } from "../integrations/integrations-api";
 import { SendgridPanel } from "./integrations/SendgridPanel";
+import { MetaChannelsPanel } from "./integrations/SocialChannelsPanel";
 import { WebhooksPanel } from "./integrations/WebhooksPanel";
 import { SettingsPageFrame } from "./SettingsPageFrame";
 
@@ -29,6 +30,11 @@ const PANELS: Partial<
 > = {
   zapier: WebhooksPanel,
   sendgrid: SendgridPanel,
+};
+
+/** What a connected OAuth integration offers to set up (where posts go), under its connection: one line each. */
+const CONNECTED_PANELS: Partial<Record<Integration["provider"], ComponentType<{ canManage: boolean }>>> = {
+  meta: MetaChannelsPanel,
 };
 
 /**
@@ -148,6 +154,7 @@ function IntegrationRow({
   };
 
   const Panel = PANELS[integration.provider];
+  const ConnectedPanel = connection?.state === "connected" ? CONNECTED_PANELS[integration.provider] : undefined;
   const actions = Panel ? null : integration.kind !== "oauth2" ? (
     <Tag>Coming in the next release</Tag>
   ) : !integration.configured ? (
@@ -245,6 +252,7 @@ function IntegrationRow({
           </Flex>
         ) : null}
         {Panel ? <Panel canManage={canManage} integration={integration} onChanged={onChanged} /> : null}
+        {ConnectedPanel ? <ConnectedPanel canManage={canManage} /> : null}
       </Flex>
     </List.Item>
   );

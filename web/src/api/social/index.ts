@@ -1,0 +1,33 @@
+import { apiKey, http } from "../api";
+import type { Schema } from "../contract";
+
+/** Social publishing (the active project's): its channels and posts, typed by the gateway's OpenAPI document. */
+
+export type SocialChannel = Schema<"SocialChannel">;
+export type SocialProvider = Schema<"SocialProvider">;
+export type SocialPost = Schema<"SocialPost">;
+export type SocialChannelState = Schema<"SocialChannelState">;
+
+/** The SWR keys of social publishing. */
+export const socialKeys = {
+  channels: () => apiKey("/api/social/channels"),
+  post: (id: string) => apiKey("/api/social/posts/{id}", { path: { id } }),
+};
+
+export const socialApi = {
+  /** The channels the project's connections offer, which are chosen, and each provider's state. */
+  channels: () => http.get("/api/social/channels"),
+  choose: (channelIds: string[]) => http.put("/api/social/channels", { body: { channelIds } }),
+  /** Publishes a social craft now (a time that has passed) or at `publishAt` (ISO 8601). */
+  publish: (craftId: string, channelIds: string[], publishAt: string) =>
+    http.post("/api/social/posts", { body: { craftId, channelIds, publishAt } }),
+  retry: (postId: string, channelId: string) =>
+    http.post("/api/social/posts/{id}/retry", { path: { id: postId }, body: { channelId } }),
+};
+
+/** What each channel kind is called. */
+export const CHANNEL_KIND_LABELS: Record<SocialChannel["kind"], string> = {
+  facebook_page: "Facebook Page",
+  instagram: "Instagram",
+  tiktok: "TikTok",
+};
