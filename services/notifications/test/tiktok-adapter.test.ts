@@ -141,6 +141,7 @@ describe("publishing through the local TikTok", () => {
       writes,
       baseUrl: tiktokOrigin,
       readRange: rangeReader({ pins, timeoutMs: 5000 }),
+      polls: 0,
     });
   });
 
@@ -188,6 +189,7 @@ describe("publishing through the local TikTok", () => {
     const refs: string[] = [];
     const text = `Photo post ${Date.now()}\nNew bells are in: ring ring, come and try them.`;
     const outcome = await adapter.publish(token, channel, photo(text), async (ref) => {
+      expect(ref).toMatch(/^publish:p_pub_url~v2-1\.\d+$/);
       refs.push(ref);
     });
     expect(outcome).toEqual({ state: "processing", remoteRef: refs[0] });
@@ -211,6 +213,17 @@ describe("publishing through the local TikTok", () => {
     expect(tiktok.postsOf().length).toBe(before + 1);
   });
 
+  it("waits for a post it just made to be published when TikTok is quick, and answers its link", async () => {
+    const polling = tiktokAdapter({ reads, writes, baseUrl: tiktokOrigin, pollMs: 60, polls: 20 });
+    const outcome = await polling.publish(token, channel, photo(`Quick ${Date.now()}`), async () => {});
+    const post = tiktok.postsOf().at(-1);
+    expect(outcome).toEqual({
+      state: "published",
+      remotePostId: post?.postId,
+      permalink: `https://www.tiktok.com/@bikes.shop/photo/${post?.postId}`,
+    });
+  });
+
   it("publishes a video from the media library in chunks to the upload URL", async () => {
     const refs: string[] = [];
     const chunksBefore = tiktok.seen.chunks;
@@ -226,11 +239,11 @@ describe("publishing through the local TikTok", () => {
     );
     expect(outcome).toEqual({ state: "processing", remoteRef: refs[0] });
     expect(tiktok.seen.chunks - chunksBefore).toBe(1);
-    const post = tiktok.allPosts().find((p) => p.publishId === refs[0]);
+    const post = tiktok.allPosts().find((p) => `publish:${p.publishId}` === refs[0]);
     expect(post?.uploadedBytes).toBe(videoBytes.length);
     expect(post?.postInfo).toMatchObject({ disable_comment: true, disable_stitch: true, privacy_level: "SELF_ONLY" });
     // A private post has no public id: the publish id stands for it.
-    expect(await settle(refs[0] ?? "")).toEqual({ state: "published", remotePostId: refs[0] });
+    expect(await settle(refs[0] ?? "")).toEqual({ state: "published", remotePostId: post?.publishId });
   });
 
   it("refuses before sending anything when no privacy level was chosen or the creator does not offer it", async () => {
@@ -319,6 +332,7 @@ describe("publishing through the local TikTok", () => {
       readRange: async () => {
         throw new Error("connection reset");
       },
+      polls: 0,
     });
     let ref = "";
     const outcome = await broken.publish(

@@ -406,9 +406,9 @@ async function prepare(
     if (!(error instanceof TokenUnavailable)) throw error;
     return { reason: error.message, retryable: error.state === "unavailable" };
   }
-  const media = post.imageAssetId
-    ? [await deps.social.images.image(post.userId, post.imageAssetId, channel.kind === "instagram")]
-    : [];
+  // Instagram takes only JPEG; TikTok's photo posts JPEG or WebP.
+  const jpeg = channel.kind === "instagram" || channel.kind === "tiktok";
+  const media = post.imageAssetId ? [await deps.social.images.image(post.userId, post.imageAssetId, jpeg)] : [];
   return { adapter, token, content: { text: post.text, media } };
 }
 
@@ -463,6 +463,9 @@ async function recover(
         await deps.stores.social.outcome(post._id, id, step.attempt, outcomeRecord(outcome, deps.now())!);
         return;
       }
+      // Accepted and still being processed (a TikTok post in moderation): it will be published, so
+      // it is not looked for nor tried again; the next sweep asks again.
+      if (outcome.state === "processing") return;
     }
     const found = await ready.adapter.findRecent(ready.token, channel, ready.content, step.since);
     await deps.stores.social.outcome(

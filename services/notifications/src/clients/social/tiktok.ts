@@ -68,7 +68,18 @@ export interface TikTokAdapterOptions {
   baseUrl?: string;
   /** How video bytes are read from the media store (default: ranged GETs through the outbound module). */
   readRange?: MediaRangeReader;
+  /** How often, and how many times, `publish` asks for the post's status before answering processing. */
+  pollMs?: number;
+  polls?: number;
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/**
+ * The engine's ref of a TikTok post: `publish:<publish_id>` (a publish id names a post TikTok
+ * accepted, which it publishes unless it fails it).
+ */
+export const refOf = (publishId: string) => `publish:${publishId}`;
+const publishIdOf = (ref: string) => ref.replace(/^publish:/, "");
 
 export interface TikTokAdapter extends ChannelAdapter {
   /** The creator's posting options now. @throws TikTokApiError, OutboundError */
@@ -234,9 +245,11 @@ export function outcomeOfStatus(
 ): PublishOutcome {
   switch (data.status) {
     case "PUBLISH_COMPLETE":
-      return post ? { state: "published", ...post } : { state: "published", remotePostId: publishId };
+      return post
+        ? { state: "published", ...post }
+        : { state: "published", remotePostId: publishId.replace(/^publish:/, "") };
     case "SEND_TO_USER_INBOX":
-      return { state: "published", remotePostId: publishId };
+      return { state: "published", remotePostId: publishId.replace(/^publish:/, "") };
     case "FAILED": {
       const code = typeof data.fail_reason === "string" ? data.fail_reason : "";
       const known = FAIL_REASONS[code];
@@ -309,6 +322,9 @@ export function rangeReader(options: { pins: Readonly<Record<string, string>>; t
 export function tiktokAdapter(options: TikTokAdapterOptions): TikTokAdapter {
   const base = (options.baseUrl ?? TIKTOK_API).replace(/\/+$/, "");
   const readRange = options.readRange ?? rangeReader({ pins: {}, timeoutMs: 60_000 });
+  const pollMs = options.pollMs ?? 3000;
+  const polls = options.polls ?? 10;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
   async function api(path: string, accessToken: string, body: unknown = undefined): Promise<ProviderAnswer> {
     return options.reads.call(`${base}${path}`, { method: "POST", bearer: accessToken, json: body ?? {} });
@@ -418,6 +434,31 @@ export function tiktokAdapter(options: TikTokAdapterOptions): TikTokAdapter {
     return null;
   }
 
+  /** Where a post stands (status/fetch), by its ref. */
+  async function statusOf(accessToken: string, remoteRef: string): Promise<PublishOutcome> {
+    const answer = await api("/v2/post/publish/status/fetch/", accessToken, { publish_id: publishIdOf(remoteRef) });
+    const error = apiErrorOf(answer);
+    // TikTok does not know the publish id: nothing was published under it.
+    if (error?.code === "invalid_params")
+      return { state: "failed", reason: "TikTok does not know this post.", retryable: true };
+    // Any other refusal says nothing of the post: ask again later.
+    if (error) return { state: "processing", remoteRef };
+    const data = dataOf(answer);
+    const post =
+      data.status === "PUBLISH_COMPLETE" ? await publishedPost(accessToken, data.publicaly_available_post_id) : null;
+    return outcomeOfStatus(remoteRef, data, post);
+  }
+
+  /** Polls a post just accepted for a while, so most posts answer published or failed at once. */
+  async function settle(accessToken: string, remoteRef: string): Promise<PublishOutcome> {
+    for (let i = 0; i < polls; i++) {
+      await sleep(pollMs);
+      const outcome = await statusOf(accessToken, remoteRef);
+      if (outcome.state !== "processing") return outcome;
+    }
+    return { state: "processing", remoteRef };
+  }
+
   return {
     provider: "tiktok",
     kinds: ["tiktok"],
@@ -466,8 +507,8 @@ export function tiktokAdapter(options: TikTokAdapterOptions): TikTokAdapter {
           if (error) return failureOf(error, retryAfter(answer));
           const publishId = String(dataOf(answer).publish_id ?? "");
           if (!publishId) return { state: "failed", reason: "TikTok did not name the post.", retryable: false };
-          await onRemoteRef(publishId);
-          return { state: "processing", remoteRef: publishId };
+          await onRemoteRef(refOf(publishId));
+          return settle(accessToken, refOf(publishId));
         }
         const video = content.media[0] as PostMedium;
         const answer = await init(
@@ -482,24 +523,12 @@ export function tiktokAdapter(options: TikTokAdapterOptions): TikTokAdapter {
         const uploadUrl = String(data.upload_url ?? "");
         if (!publishId || !uploadUrl)
           return { state: "failed", reason: "TikTok did not name the post.", retryable: false };
-        await onRemoteRef(publishId);
-        return (await uploadVideo(video, uploadUrl)) ?? { state: "processing", remoteRef: publishId };
+        await onRemoteRef(refOf(publishId));
+        return (await uploadVideo(video, uploadUrl)) ?? settle(accessToken, refOf(publishId));
       });
     },
 
-    async status(accessToken, _channel, remoteRef) {
-      const answer = await api("/v2/post/publish/status/fetch/", accessToken, { publish_id: remoteRef });
-      const error = apiErrorOf(answer);
-      // TikTok does not know the publish id: nothing was published under it.
-      if (error?.code === "invalid_params")
-        return { state: "failed", reason: "TikTok does not know this post.", retryable: true };
-      // Any other refusal says nothing of the post: ask again later.
-      if (error) return { state: "processing", remoteRef };
-      const data = dataOf(answer);
-      const post =
-        data.status === "PUBLISH_COMPLETE" ? await publishedPost(accessToken, data.publicaly_available_post_id) : null;
-      return outcomeOfStatus(remoteRef, data, post);
-    },
+    status: (accessToken, _channel, remoteRef) => statusOf(accessToken, remoteRef),
 
     async findRecent(accessToken, _channel, content, since) {
       const fields = "id,create_time,title,video_description,share_url";
