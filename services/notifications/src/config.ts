@@ -50,7 +50,7 @@ export const configSchema = baseConfigSchema
     SENDGRID_BUSINESS_RATE_PER_SECOND: z.coerce.number().positive().default(50),
     /** Time limit of one call to a business's own provider, in ms. */
     INTEGRATIONS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-    /** Provider host pins, `host=ip` (a test's local SendGrid); a pinned host may be private. */
+    /** Provider host pins, `host=ip,…` (tests' local SendGrid, Graph API, TikTok); a pinned host may be private. */
     INTEGRATIONS_RESOLVE: hostPinsSetting,
     /** The From header of marketing email (defaults to MAIL_FROM). */
     EMAIL_FROM: optionalSetting(z.string().min(3)),
@@ -147,8 +147,6 @@ export const configSchema = baseConfigSchema
     META_BASE_URL: z.url().default("https://graph.facebook.com"),
     /** TikTok's Content Posting API origin; a test's local server in the test stack. */
     TIKTOK_BASE_URL: z.url().default("https://open.tiktokapis.com"),
-    /** Host pins (`host=ip,…`) for the providers' test host names (the outbound module refuses private addresses otherwise). */
-    INTEGRATIONS_RESOLVE: hostPinsSetting,
     /** Time limit of one provider call, in ms. */
     SOCIAL_HTTP_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
     /**

@@ -231,7 +231,7 @@ export class WebhookRepository {
   async removeDay(day: string): Promise<number> {
     const counts = await Promise.all(
       [this.events, this.deliveries, this.attempts].map(
-        async (model) => (await (model as Model<{ day: string }>).deleteMany({ day })).deletedCount,
+        async (model) => (await (model as unknown as Model<{ day: string }>).deleteMany({ day })).deletedCount,
       ),
     );
     return counts.reduce((a, b) => a + b, 0);
