@@ -1,4 +1,4 @@
-import { baseConfigSchema, optionalSetting } from "@crafter/kit";
+import { baseConfigSchema, hostPinsSetting, optionalSetting } from "@crafter/kit";
 import { z } from "zod";
 
 /** An unset or blank variable is "not given" (so `AI_BASE_URL=` in a .env file means offline). */
@@ -12,6 +12,17 @@ export const configSchema = baseConfigSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65_535).default(50057),
   /** Billing's GetPlan: the plan's `profiles` limit. */
   BILLING_URL: z.url(),
+  /** Account (a Shopify connection's access token: GetAccessToken; an import's outcome: ReportSync). */
+  ACCOUNT_URL: z.url(),
+  /** Provider host pins, `host=ip` (a test's local server); a pinned host may be private. */
+  INTEGRATIONS_RESOLVE: hostPinsSetting,
+  /** Time limit of one call to Shopify, in ms. */
+  INTEGRATIONS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** A Shopify shop's admin origin, `{shop}` standing for its domain (a test's local store: `http://{shop}:29849`). */
+  SHOPIFY_ADMIN_ORIGIN: z
+    .string()
+    .regex(/^https?:\/\/\{shop\}(:\d+)?$/)
+    .default("https://{shop}"),
   /** Public origin of the deployment (the gateway); the signed links of emails point here. */
   PUBLIC_ORIGIN: z
     .url()

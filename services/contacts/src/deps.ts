@@ -1,4 +1,4 @@
-import type { Logger } from "@crafter/kit";
+import type { Logger, ShopifyStore } from "@crafter/kit";
 import type { LanguageModel } from "ai";
 import type { PlanSource } from "./clients/plans";
 import type { ContactsEvents } from "./events/publishers";
@@ -30,6 +30,8 @@ export interface ContactsDeps {
    * before without its job (Redis lost it), so its rows already applied are looked up first.
    */
   enqueueImport: (importId: string, resumed?: boolean) => Promise<void>;
+  /** The project's Shopify store (account's connection), whose customers become contacts. */
+  shopify: ShopifyStore;
   logger: Logger;
   now: () => Date;
 }

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { pace, periodicJob, runService } from "@crafter/kit";
+import { pace, periodicJob, providerHttp, runService, shopifyStore } from "@crafter/kit";
 import { createBillingPlans } from "./clients/plans";
 import { configSchema } from "./config";
 import type { ContactsDeps } from "./deps";
@@ -58,6 +58,17 @@ await runService({
         ]),
       kick,
       enqueueImport: (importId, resumed) => importQueue.enqueue(importId, resumed),
+      shopify: shopifyStore({
+        accountUrl: config.ACCOUNT_URL,
+        timeoutMs: config.RPC_TIMEOUT_MS,
+        credentials,
+        http: providerHttp({
+          timeoutMs: config.INTEGRATIONS_TIMEOUT_MS,
+          pins: config.INTEGRATIONS_RESOLVE,
+          maxBytes: 4 << 20,
+        }),
+        adminOrigin: config.SHOPIFY_ADMIN_ORIGIN,
+      }),
       logger,
       now: () => new Date(),
     };

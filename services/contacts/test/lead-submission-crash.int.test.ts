@@ -72,6 +72,14 @@ function depsWith(withStores: ContactsStores): ContactsDeps {
     paceConsentAsk: async () => 0,
     kick: () => {},
     enqueueImport: async () => {},
+    // No store is connected in this test.
+    shopify: {
+      grant: async () => null,
+      query: async () => {
+        throw new Error("no Shopify store in this test");
+      },
+      report: async () => {},
+    },
     logger,
     now: () => new Date(),
   };

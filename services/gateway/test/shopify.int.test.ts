@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 // The Shopify store through the gateway, against the tests' local Shopify (SHOPIFY_ADMIN_ORIGIN):
 // install from the shop's domain with the callback's hmac checked, products imported as offerings
 // (cursor pages, a THROTTLED answer waited out), a product changed in the store changed here by its
-// webhook, webhooks verified and recorded once, uninstall.
+// webhook, customers imported as contacts with their consent mapped (never subscribed unless the
+// store says so; an unsubscribe in Crafter kept), orders and total spent usable by segments, a
+// customer's webhooks (update, delete, redact), webhooks verified and recorded once, uninstall.
 jest.setTimeout(60_000);
 
 const env = stackEnv();
@@ -26,6 +28,10 @@ let owner: GatewaySession;
 let projectId: string;
 let shop: string;
 let gravelId: number;
+let adaId: number;
+let franId: number;
+let benId: number;
+let franContactId: string;
 
 async function signUpAdmin(): Promise<GatewaySession> {
   const email = `admin-${randomUUID().slice(0, 8)}@admins.crafter.test`;
@@ -100,6 +106,31 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
   }
 }
 
+async function patch(path: string, body: unknown) {
+  return owner.request("PATCH", path, body);
+}
+
+interface ContactRow {
+  id: string;
+  email: string;
+  firstName: string;
+  tags: string[];
+  consent: string;
+  consentAt: string | null;
+  source: string;
+  orderCount: number | null;
+  totalSpent: number | null;
+  spentCurrency: string;
+}
+
+async function contacts(): Promise<ContactRow[]> {
+  const list = await owner.get(`/api/contacts?projectId=${projectId}&pageSize=100`);
+  expect(list.status).toBe(200);
+  return list.body.result.result as ContactRow[];
+}
+
+const byEmail = (rows: ContactRow[], email: string) => rows.find((row) => row.email === email);
+
 async function post(delivery: Pick<WebhookDelivery, "headers" | "body">): Promise<Response> {
   return fetch(webhookUrl, { method: "POST", headers: delivery.headers, body: delivery.body });
 }
@@ -134,6 +165,75 @@ beforeAll(async () => {
     description: "Bikes for the town",
   });
   projectId = created.body.result.project.projectId;
+  const customer = {
+    phone: null,
+    tags: [] as string[],
+    numberOfOrders: 0,
+    amountSpent: { amount: "0.00", currencyCode: "USD" },
+    emailMarketingConsent: null,
+  };
+  const consent = (
+    marketingState: "SUBSCRIBED" | "PENDING" | "NOT_SUBSCRIBED" | "UNSUBSCRIBED",
+    consentUpdatedAt: string | null,
+  ) => ({
+    marketingState,
+    marketingOptInLevel: marketingState === "SUBSCRIBED" ? ("CONFIRMED_OPT_IN" as const) : null,
+    consentUpdatedAt,
+  });
+  adaId = store.seedCustomer(shop, {
+    ...customer,
+    firstName: "Ada",
+    lastName: "Lovelace",
+    email: "Ada@Example.com",
+    tags: ["VIP", "wholesale"],
+    numberOfOrders: 12,
+    amountSpent: { amount: "1250.50", currencyCode: "USD" },
+    emailMarketingConsent: consent("SUBSCRIBED", "2025-05-01T09:00:00Z"),
+  }).id;
+  benId = store.seedCustomer(shop, {
+    ...customer,
+    firstName: "Ben",
+    lastName: "Never",
+    email: "ben@example.com",
+    numberOfOrders: 1,
+    emailMarketingConsent: consent("NOT_SUBSCRIBED", null),
+  }).id;
+  store.seedCustomer(shop, {
+    ...customer,
+    firstName: "Cara",
+    lastName: "Waiting",
+    email: "cara@example.com",
+    emailMarketingConsent: consent("PENDING", "2026-11-01T09:00:00Z"),
+  });
+  store.seedCustomer(shop, {
+    ...customer,
+    firstName: "Dan",
+    lastName: "Gone",
+    email: "dan@example.com",
+    emailMarketingConsent: consent("UNSUBSCRIBED", "2026-10-01T09:00:00Z"),
+  });
+  store.seedCustomer(shop, { ...customer, firstName: "Eve", lastName: "Phone", email: null, phone: "+15550100" });
+  franId = store.seedCustomer(shop, {
+    ...customer,
+    firstName: "Fran",
+    lastName: "Shop",
+    email: "fran@example.com",
+    tags: ["returning"],
+    numberOfOrders: 3,
+    amountSpent: { amount: "80.00", currencyCode: "USD" },
+    emailMarketingConsent: consent("SUBSCRIBED", "2024-01-01T09:00:00Z"),
+  }).id;
+  // Fran was a contact before the install, and unsubscribed in Crafter after Shopify's opt-in.
+  const fran = await owner.post(`/api/contacts?projectId=${projectId}`, {
+    email: "fran@example.com",
+    firstName: "Francesca",
+    tags: ["newsletter"],
+  });
+  expect(fran.status).toBe(201);
+  franContactId = fran.body.result.id;
+  expect(
+    (await patch(`/api/contacts/${franContactId}?projectId=${projectId}`, { consent: "unsubscribed" })).status,
+  ).toBe(200);
 });
 
 afterAll(() => store.stop());
@@ -210,8 +310,12 @@ describe("products become offerings", () => {
         images: ["https://cdn.shopify.com/s/files/gravel.jpg"],
       },
     });
-    const row = await eventually(shopifyRow, (item) => Boolean((item?.connection?.syncs as unknown[])?.length));
-    expect(row?.connection?.syncs).toEqual([expect.objectContaining({ part: "products", imported: 60, error: "" })]);
+    const row = await eventually(shopifyRow, (item) =>
+      Boolean((item?.connection?.syncs as { part: string }[])?.some((sync) => sync.part === "products")),
+    );
+    expect(row?.connection?.syncs).toEqual(
+      expect.arrayContaining([expect.objectContaining({ part: "products", imported: 60, error: "" })]),
+    );
   });
 
   it("Sync now imports again without duplicates", async () => {
@@ -243,6 +347,126 @@ describe("products become offerings", () => {
     await store.deleteProduct(shop, gravelId);
     const gone = await eventually(offerings, (items) => !items.some((item) => item.name.startsWith("Gravel Explorer")));
     expect(gone).toHaveLength(59);
+  });
+});
+
+describe("customers become contacts", () => {
+  it("imports the store's customers with their consent: subscribed only when Shopify says so", async () => {
+    const rows = await eventually(contacts, (items) => items.filter((item) => item.source === "Shopify").length >= 4);
+    expect(rows.map((row) => row.email).sort()).toEqual([
+      "ada@example.com",
+      "ben@example.com",
+      "cara@example.com",
+      "dan@example.com",
+      "fran@example.com",
+    ]);
+    expect(byEmail(rows, "ada@example.com")).toMatchObject({
+      firstName: "Ada",
+      source: "Shopify",
+      consent: "subscribed",
+      consentAt: "2025-05-01T09:00:00.000Z",
+      tags: ["VIP", "wholesale"],
+      orderCount: 12,
+      totalSpent: 1250.5,
+      spentCurrency: "USD",
+    });
+    expect(byEmail(rows, "ben@example.com")?.consent).toBe("unsubscribed");
+    expect(byEmail(rows, "cara@example.com")?.consent).toBe("pending");
+    expect(byEmail(rows, "dan@example.com")?.consent).toBe("unsubscribed");
+    // Fran's own contact: her unsubscribe in Crafter is newer than the store's opt-in; her own tag stays.
+    expect(byEmail(rows, "fran@example.com")).toMatchObject({
+      id: franContactId,
+      source: "manual",
+      consent: "unsubscribed",
+      tags: ["newsletter", "returning"],
+      orderCount: 3,
+    });
+    const ada = await owner.get(`/api/contacts/${byEmail(rows, "ada@example.com")!.id}?projectId=${projectId}`);
+    expect(ada.body.result.consentHistory).toEqual([
+      { status: "subscribed", at: "2025-05-01T09:00:00.000Z", source: "Shopify: subscribed, confirmed opt in" },
+    ]);
+    const row = await eventually(shopifyRow, (item) =>
+      Boolean((item?.connection?.syncs as { part: string }[])?.some((sync) => sync.part === "customers")),
+    );
+    expect(row?.connection?.syncs).toEqual(
+      expect.arrayContaining([expect.objectContaining({ part: "customers", imported: 5, error: "" })]),
+    );
+  });
+
+  it("gives segments the orders, total spent and tags", async () => {
+    const preview = await owner.post(`/api/segments/preview?projectId=${projectId}`, {
+      query: {
+        combinator: "and",
+        rules: [
+          { field: "orderCount", operator: ">=", value: 3 },
+          { field: "totalSpent", operator: ">", value: 100 },
+          { field: "tags", operator: "contains", value: "vip" },
+        ],
+      },
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body.result.count).toBe(1);
+    expect(preview.body.result.preview[0].email).toBe("ada@example.com");
+  });
+
+  it("follows the store's webhooks: the customer read again, deleted and redacted ones losing the store's data", async () => {
+    await store.saveCustomer(shop, {
+      id: benId,
+      firstName: "Ben",
+      lastName: "Never",
+      email: "ben@example.com",
+      phone: null,
+      tags: ["first-order"],
+      numberOfOrders: 2,
+      amountSpent: { amount: "40.00", currencyCode: "USD" },
+      emailMarketingConsent: {
+        marketingState: "SUBSCRIBED",
+        marketingOptInLevel: "SINGLE_OPT_IN",
+        consentUpdatedAt: "2026-11-27T09:00:00Z",
+      },
+    });
+    const first = store.seen.webhooks.at(-1)!;
+    expect(first).toMatchObject({ topic: "customers/update", status: 200 });
+    const subscribed = await eventually(contacts, (rows) => byEmail(rows, "ben@example.com")?.consent === "subscribed");
+    expect(byEmail(subscribed, "ben@example.com")).toMatchObject({ orderCount: 2, tags: ["first-order"] });
+    // Ben unsubscribes at the store; the first update then arrives again, late, under a new webhook id.
+    await store.saveCustomer(shop, {
+      id: benId,
+      firstName: "Ben",
+      lastName: "Never",
+      email: "ben@example.com",
+      phone: null,
+      tags: [],
+      numberOfOrders: 2,
+      amountSpent: { amount: "40.00", currencyCode: "USD" },
+      emailMarketingConsent: {
+        marketingState: "UNSUBSCRIBED",
+        marketingOptInLevel: null,
+        consentUpdatedAt: "2026-11-28T07:00:00Z",
+      },
+    });
+    await eventually(contacts, (rows) => byEmail(rows, "ben@example.com")?.consent === "unsubscribed");
+    const late = await post({ headers: { ...first.headers, "x-shopify-webhook-id": randomUUID() }, body: first.body });
+    expect(late.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(byEmail(await contacts(), "ben@example.com")).toMatchObject({ consent: "unsubscribed", tags: [] });
+
+    await store.deleteCustomer(shop, adaId);
+    await eventually(contacts, (rows) => !byEmail(rows, "ada@example.com"));
+    const redact = await store.sendPrivacyWebhook(webhookUrl, shop, "customers/redact", {
+      id: franId,
+      email: "fran@example.com",
+      phone: null,
+    });
+    expect(redact.status).toBe(200);
+    const redacted = await eventually(contacts, (rows) => byEmail(rows, "fran@example.com")?.orderCount === null);
+    expect(byEmail(redacted, "fran@example.com")).toMatchObject({
+      id: franContactId,
+      tags: ["newsletter"],
+      orderCount: null,
+      totalSpent: null,
+      consent: "unsubscribed",
+    });
   });
 });
 

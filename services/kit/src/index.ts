@@ -20,6 +20,7 @@ export * from "./logger/logger";
 export * from "./net/outbound";
 export * from "./net/provider-http";
 export * from "./net/shopify";
+export * from "./net/shopify-store";
 export * from "./redis/denylist";
 export * from "./redis/pacer";
 export * from "./redis/redis";

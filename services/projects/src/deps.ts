@@ -1,8 +1,7 @@
-import type { Logger } from "@crafter/kit";
+import type { Logger, ShopifyStore } from "@crafter/kit";
 import type { Delegations } from "./clients/delegations";
 import type { DnsLookup } from "./clients/dns";
 import type { BusinessTokens, GoogleBusinessApi } from "./clients/google-business";
-import type { ShopifyStore } from "./clients/shopify";
 import type { ProjectEvents } from "./events/publishers";
 import type { ProjectsStores } from "./store";
 

@@ -1,8 +1,7 @@
-import { periodicJob, providerHttp, runService } from "@crafter/kit";
+import { periodicJob, providerHttp, runService, shopifyStore } from "@crafter/kit";
 import { createDelegations } from "./clients/delegations";
 import { dnsLookup } from "./clients/dns";
 import { businessTokens, googleBusinessApi } from "./clients/google-business";
-import { shopifyStore } from "./clients/shopify";
 import { configSchema } from "./config";
 import type { ProjectsDeps } from "./deps";
 import { projectsConsumers } from "./events/consumers";

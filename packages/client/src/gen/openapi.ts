@@ -4007,12 +4007,18 @@ export interface components {
             interactionCount: number;
             lastName: string;
             name: string;
+            /** @description Orders placed in the connected store (Shopify); null when no store knows the contact. */
+            orderCount: number | null;
             phone: string;
             projectId: string;
             source: string;
+            /** @description ISO 4217 code of totalSpent; empty when null. */
+            spentCurrency: string;
             tags: string[];
             /** @description The contact's own IANA time zone; empty: the business's. */
             timeZone: string;
+            /** @description Total spent in the connected store, in spentCurrency; null when no store knows the contact. */
+            totalSpent: number | null;
             updated_on: string | null;
         } & {
             [key: string]: unknown;
@@ -10229,12 +10235,18 @@ export interface operations {
                             interactionCount: number;
                             lastName: string;
                             name: string;
+                            /** @description Orders placed in the connected store (Shopify); null when no store knows the contact. */
+                            orderCount: number | null;
                             phone: string;
                             projectId: string;
                             source: string;
+                            /** @description ISO 4217 code of totalSpent; empty when null. */
+                            spentCurrency: string;
                             tags: string[];
                             /** @description The contact's own IANA time zone; empty: the business's. */
                             timeZone: string;
+                            /** @description Total spent in the connected store, in spentCurrency; null when no store knows the contact. */
+                            totalSpent: number | null;
                             updated_on: string | null;
                         } & {
                             [key: string]: unknown;

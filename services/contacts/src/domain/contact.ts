@@ -190,6 +190,9 @@ export interface ContactState extends ContactFields {
   consent: ConsentStatus;
   updatedOn: Date;
   interactionCounts: Record<string, number>;
+  /** From a connected store (Shopify); undefined when none knows the contact. */
+  orderCount?: number | null;
+  totalSpent?: number | null;
 }
 
 /** The contact as segments evaluate it (segment.ts): `updated_on`, and `interactions.<type>` counts. */
@@ -207,6 +210,8 @@ export function segmentView(contact: ContactState, interactionTypes: readonly st
     source: contact.source,
     customerSince: contact.customerSince,
     updated_on: contact.updatedOn,
+    orderCount: contact.orderCount,
+    totalSpent: contact.totalSpent,
     interactions: Object.entries(contact.interactionCounts).flatMap(([type, n]) => Array<string>(n).fill(type)),
     custom: contact.custom,
   };

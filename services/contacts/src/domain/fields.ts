@@ -11,7 +11,7 @@ export const CONSENT_STATUSES = ["pending", "subscribed", "unsubscribed", "bounc
 export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 
 /** Where a contact came from. */
-export const CONTACT_SOURCES = ["manual", "import", "lead form", "lead assistant", "API"] as const;
+export const CONTACT_SOURCES = ["manual", "import", "lead form", "lead assistant", "API", "Shopify"] as const;
 export type ContactSource = (typeof CONTACT_SOURCES)[number];
 
 /** The spec's customer kinds (icon hints: business customer, personal customer). */
@@ -52,6 +52,9 @@ export const BUILT_IN_FIELDS: readonly FieldDefinition[] = [
   { key: "customerSince", label: "Customer since", kind: "date" },
   { key: "timeZone", label: "Time zone", kind: "text", maxLength: 64 },
   { key: "updated_on", label: "Updated on", kind: "date" },
+  // Kept by a connected store (Shopify's numberOfOrders and amountSpent); absent otherwise.
+  { key: "orderCount", label: "Orders", kind: "number" },
+  { key: "totalSpent", label: "Total spent", kind: "number" },
   { key: "interactions", label: "Interactions", kind: "list" },
 ];
 

@@ -68,6 +68,9 @@ export function toContact(doc: StoredContact): Contact {
     consentAt: ts(doc.consentAt),
     interactionCount: doc.interactionCount ?? 0,
     timeZone: doc.timeZone ?? "",
+    orderCount: typeof doc.orderCount === "number" ? doc.orderCount : undefined,
+    totalSpent: typeof doc.totalSpent === "number" ? doc.totalSpent : undefined,
+    spentCurrency: doc.spentCurrency ?? "",
   });
 }
 

@@ -19,6 +19,12 @@ export interface ContactDoc {
   /** An IANA zone, canonical; "" (or absent, on contacts made before) for none. */
   timeZone?: string;
   updatedOn: Date;
+  /** Orders placed in the connected store (Shopify's numberOfOrders); absent when no store knows the contact. */
+  orderCount?: number | null;
+  /** Total spent in the connected store, in `spentCurrency` (Shopify's amountSpent). */
+  totalSpent?: number | null;
+  /** ISO 4217 code of `totalSpent`. */
+  spentCurrency?: string | null;
   source: string;
   consent: ConsentStatus;
   consentAt?: Date;

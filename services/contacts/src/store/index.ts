@@ -13,6 +13,7 @@ import { ImportRepository } from "./import.repository";
 import { LeadRepository, leadFormModel, type SubmissionDoc, submissionModel } from "./lead.repository";
 import { SegmentRepository, segmentMemberModel, segmentModel } from "./segment.repository";
 import { SettingsRepository, settingsModel } from "./settings.repository";
+import { ShopifyCustomerRepository, shopifyCustomerModel } from "./shopify-customer.repository";
 import {
   consentChangeModel,
   type DeletionDoc,
@@ -32,6 +33,8 @@ export interface ContactsStores {
   assistants: AssistantRepository;
   /** "Ask for permission": the asks (append-only, one per contact per 30-day window) and their runs. */
   consentAsks: ConsentAskRepository;
+  /** Shopify customers' links to their contacts (domain/shopify-customers.ts). */
+  shopifyCustomers: ShopifyCustomerRepository;
   /** Done-markers of one-time passes over the database (usecases/date-tokens.ts), by name. */
   backfills: MarkerSet;
   /** Models whose documents carry an outbox (relayed to Kafka by the kit). */
@@ -63,9 +66,11 @@ export async function createStores(
   const asks = consentAskModel(connection);
   const askRuns = consentAskRunModel(connection);
   const backfills = new MarkerSet(connection, "ContactBackfill", "backfills");
+  const shopifyCustomers = shopifyCustomerModel(connection);
   await Promise.all([
     ...[contacts, consent, interactions, deletions, settings, segments, members].map((model) => model.init()),
     ...[forms, submissions, assistants, sessions, asks, askRuns].map((model) => model.init()),
+    shopifyCustomers.init(),
     imports.init(),
     backfills.model.init(),
   ]);
@@ -78,6 +83,7 @@ export async function createStores(
     leads: new LeadRepository(forms, submissions),
     assistants: new AssistantRepository(assistants, sessions),
     consentAsks: new ConsentAskRepository(asks, askRuns),
+    shopifyCustomers: new ShopifyCustomerRepository(shopifyCustomers),
     backfills,
     outbox: [contacts, deletions, submissions, asks],
   };

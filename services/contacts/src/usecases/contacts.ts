@@ -33,6 +33,8 @@ export function stateOf(doc: StoredContact): ContactState {
     consent: doc.consent,
     updatedOn: doc.updatedOn,
     interactionCounts: doc.interactionCounts ?? {},
+    orderCount: doc.orderCount,
+    totalSpent: doc.totalSpent,
   };
 }
 
@@ -258,12 +260,24 @@ export async function deleteContacts(
     if (id.length > 64) continue;
     const contact = await deps.stores.contacts.get(scope, id);
     if (!contact) continue;
-    await deps.stores.timeline.tombstone(scope, contact._id, deps.now(), deps.events.deleted(refOf(contact)));
-    await deps.stores.timeline.removeContact(scope, contact._id);
-    if (await deps.stores.contacts.remove(scope, contact._id)) deleted++;
+    if (await removeContact(deps, scope, contact)) deleted++;
   }
   if (deleted > 0) deps.kick();
   return deleted;
+}
+
+/**
+ * Deletes one contact: its tombstone with ContactDeleted first, then its consent history and
+ * interactions, then the contact. @returns whether the contact was still there.
+ */
+export async function removeContact(
+  deps: Pick<ContactsDeps, "stores" | "events" | "now">,
+  scope: Scope,
+  contact: StoredContact,
+): Promise<boolean> {
+  await deps.stores.timeline.tombstone(scope, contact._id, deps.now(), deps.events.deleted(refOf(contact)));
+  await deps.stores.timeline.removeContact(scope, contact._id);
+  return deps.stores.contacts.remove(scope, contact._id);
 }
 
 /** Adds and removes tags on contacts (case-insensitive). @returns how many contacts changed. */

@@ -125,7 +125,7 @@ export async function listImports(
 function knownTargets(settings: Settings): Set<string> {
   return new Set<string>([
     ...fieldCatalogue(customDefinitions(settings))
-      .filter((f) => !["updated_on", "interactions", "source"].includes(f.key))
+      .filter((f) => !["updated_on", "interactions", "source", "orderCount", "totalSpent"].includes(f.key))
       .map((f) => f.key),
     ...CONSENT_TARGETS,
   ]);

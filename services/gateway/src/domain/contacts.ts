@@ -51,6 +51,9 @@ export function toContactJson(c: Contact | undefined) {
     consentAt: iso(c.consentAt),
     interactionCount: c.interactionCount,
     timeZone: c.timeZone,
+    orderCount: c.orderCount ?? null,
+    totalSpent: c.totalSpent ?? null,
+    spentCurrency: c.spentCurrency,
   };
 }
 

@@ -65,6 +65,17 @@ const contactSchema = z
     consentAt: z.string().nullable(),
     interactionCount: z.number(),
     timeZone: z.string().meta({ description: "The contact's own IANA time zone; empty: the business's." }),
+    orderCount: z
+      .number()
+      .nullable()
+      .meta({ description: "Orders placed in the connected store (Shopify); null when no store knows the contact." }),
+    totalSpent: z
+      .number()
+      .nullable()
+      .meta({
+        description: "Total spent in the connected store, in spentCurrency; null when no store knows the contact.",
+      }),
+    spentCurrency: z.string().meta({ description: "ISO 4217 code of totalSpent; empty when null." }),
   })
   .meta({ id: "Contact" });
 

@@ -45,6 +45,6 @@ export const SERVICE_TOPICS: Readonly<Record<string, { publishes: readonly strin
     publishes: ["billing.credits.v1", "billing.usage.v1", "billing.subscription.v1"],
     consumes: ["auth.user.v1"],
   },
-  contacts: { publishes: ["contacts.contact.v1", "contacts.lead.v1"], consumes: [] },
+  contacts: { publishes: ["contacts.contact.v1", "contacts.lead.v1"], consumes: ["account.connection.v1"] },
   media: { publishes: ["media.asset.v1"], consumes: [] },
 };

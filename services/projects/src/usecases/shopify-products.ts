@@ -1,5 +1,4 @@
-import { OutboundError, ShopifyApiError } from "@crafter/kit";
-import type { ShopGrant } from "../clients/shopify";
+import { OutboundError, type ShopGrant, ShopifyApiError } from "@crafter/kit";
 import type { ProjectsDeps } from "../deps";
 import {
   isOffered,
@@ -89,11 +88,11 @@ export async function importShopifyProducts(
   } catch (error) {
     if (!(error instanceof ShopifyApiError || error instanceof OutboundError)) throw error;
     deps.logger.warn({ projectId: input.projectId, err: error.message }, "the Shopify products import stopped");
-    await deps.shopify.report(input.projectId, imported, failureText(error));
+    await deps.shopify.report(input.projectId, "products", imported, failureText(error));
     return imported;
   }
   deps.kick();
-  await deps.shopify.report(input.projectId, imported, "");
+  await deps.shopify.report(input.projectId, "products", imported, "");
   return imported;
 }
 

@@ -35,7 +35,7 @@ export const CUSTOMER_KINDS = [
 ] as const;
 export type CustomerKind = (typeof CUSTOMER_KINDS)[number]["value"];
 
-export const CONTACT_SOURCES = ["manual", "import", "lead form", "lead assistant", "API"] as const;
+export const CONTACT_SOURCES = ["manual", "import", "lead form", "lead assistant", "API", "Shopify"] as const;
 
 export type CustomFieldType = "text" | "number" | "date" | "select" | "boolean";
 export const CUSTOM_FIELD_TYPES: readonly CustomFieldType[] = ["text", "number", "date", "select", "boolean"];

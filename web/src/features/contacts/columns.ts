@@ -27,6 +27,8 @@ export const BUILT_IN_COLUMNS: readonly ColumnDef[] = [
   { key: "customerSince", title: "Customer since", sort: "customerSince" },
   { key: "updated_on", title: "Updated on", sort: "updated_on" },
   { key: "tags", title: "Tags" },
+  { key: "orderCount", title: "Orders" },
+  { key: "totalSpent", title: "Total spent" },
   { key: "action", title: "Action" },
 ];
 
@@ -87,6 +89,14 @@ export function cellText(contact: Contact, key: string): string {
     return String(value);
   }
   if (key === "tags") return (contact.tags ?? []).join(", ");
+  if (key === "totalSpent") return moneyText(contact.totalSpent, contact.spentCurrency);
   const value = (contact as unknown as Record<string, unknown>)[key];
   return value === undefined || value === null ? "" : String(value);
+}
+
+/** An amount in its ISO 4217 currency ("$1,250.00"); "" when there is none. */
+export function moneyText(amount: number | null | undefined, currency: string | undefined): string {
+  if (amount === null || amount === undefined) return "";
+  if (!currency || !/^[A-Z]{3}$/.test(currency)) return amount.toFixed(2);
+  return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(amount);
 }

@@ -81,6 +81,9 @@ export function segmentFields(
     { name: "source", label: "Source", kind: "select", group: "Contact", values: options(CONTACT_SOURCES) },
     { name: "customerSince", label: "Customer since", kind: "date", group: "Contact" },
     { name: "updated_on", label: "Updated on", kind: "date", group: "Contact" },
+    // Kept by a connected store (Shopify).
+    { name: "orderCount", label: "Orders", kind: "number", group: "Contact" },
+    { name: "totalSpent", label: "Total spent", kind: "number", group: "Contact" },
     ...interactionTypes.map((type) => ({
       name: `interactions.${type.key}`,
       label: `${type.label} (count)`,

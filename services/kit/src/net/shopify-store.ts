@@ -1,12 +1,13 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import {
-  createServiceClient,
-  type ProviderHttp,
-  type ServiceCredentials,
-  type ShopifyGraphqlOptions,
-  shopifyGraphql,
-} from "@crafter/kit";
 import { IntegrationsService } from "@crafter/proto/crafter/account/v1/integrations_pb";
+import { createServiceClient } from "../rpc/client";
+import type { ServiceCredentials } from "../rpc/identity";
+import type { ProviderHttp } from "./provider-http";
+import { type ShopifyGraphqlOptions, shopifyGraphql } from "./shopify";
+
+// A project's Shopify store as the services that import from it see it (projects: products;
+// contacts: customers): the grant through account's connection, Admin GraphQL calls, and the
+// import's outcome reported back to account for Settings › Integrations.
 
 /** A project's Shopify grant: the shop and its offline token (account's connection). */
 export interface ShopGrant {
@@ -20,8 +21,11 @@ export interface ShopifyStore {
   grant(projectId: string): Promise<ShopGrant | null>;
   /** One Admin GraphQL call (waits out THROTTLED). @throws ShopifyApiError, OutboundError. */
   query<T>(grant: ShopGrant, query: string, variables: Record<string, unknown>): Promise<T>;
-  /** Tells account what an import did (Settings › Integrations shows it). */
-  report(projectId: string, imported: number, error: string): Promise<void>;
+  /**
+   * Tells account what an import of `part` (products | customers) did, shown in Settings ›
+   * Integrations; `error` "" when it finished.
+   */
+  report(projectId: string, part: "products" | "customers", imported: number, error: string): Promise<void>;
 }
 
 export function shopifyStore(options: {
@@ -62,8 +66,8 @@ export function shopifyStore(options: {
       );
       return data;
     },
-    async report(projectId, imported, error) {
-      await client.reportSync({ projectId, provider: "shopify", part: "products", imported, error });
+    async report(projectId, part, imported, error) {
+      await client.reportSync({ projectId, provider: "shopify", part, imported, error });
     },
   };
 }
