@@ -2,7 +2,7 @@
 export const ASSET_TYPES = ["image", "video", "audio"] as const;
 export type AssetType = (typeof ASSET_TYPES)[number];
 
-/** Where an asset came from (the spec's sources, and `composed` for the offline image composer). */
+/** Where an asset came from (the spec's sources, `composed` for the offline image composer, `shopify` for a store's product images). */
 export const ASSET_SOURCES = [
   "direct",
   "unsplash",
@@ -12,6 +12,7 @@ export const ASSET_SOURCES = [
   "email-template",
   "system-email-template",
   "composed",
+  "shopify",
 ] as const;
 export type AssetSource = (typeof ASSET_SOURCES)[number];
 

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { crc32, deflateSync } from "node:zlib";
 import {
   buildSchema,
   type FieldNode,
@@ -38,6 +39,9 @@ import {
  *   (`X-Shopify-Hmac-Sha256`: base64 HMAC-SHA256 of the raw body; `X-Shopify-Topic`,
  *   `X-Shopify-Shop-Domain`, `X-Shopify-Webhook-Id`, `X-Shopify-Event-Id`, `X-Shopify-API-Version`,
  *   `X-Shopify-Triggered-At`), with REST-shaped bodies (`id`, `admin_graphql_api_id`, …).
+ *
+ * - the store's files (what Shopify's CDN serves): `GET /cdn/shop/files/<name>.png` on a shop's
+ *   host answers a small PNG (its colour from the name), so a product image can be copied.
  *
  * Counters in `seen` let tests assert what Crafter did.
  */
@@ -196,6 +200,8 @@ export class LocalShopifyServer {
     pages: [] as { connection: string; first: number; after: string | null }[],
     uninstalls: 0,
     webhooks: [] as WebhookDelivery[],
+    /** Paths of the files (product images) fetched. */
+    files: [] as string[],
   };
 
   constructor(private readonly options: ShopifyServerOptions) {
@@ -410,6 +416,13 @@ export class LocalShopifyServer {
       return;
     }
     if (req.method === "POST" && url.pathname === API_PATH) return this.graphqlCall(shop, req, res);
+    const file = /^\/cdn\/shop\/files\/([a-z0-9_-]{1,60})\.png$/.exec(url.pathname);
+    if (req.method === "GET" && file) {
+      this.seen.files.push(url.pathname);
+      const png = solidPng(file[1]!);
+      res.writeHead(200, { "content-type": "image/png", "content-length": png.length });
+      return void res.end(png);
+    }
     json(res, 404, { errors: "Not Found" });
   }
 
@@ -873,6 +886,31 @@ function queryCost(document: ReturnType<typeof parse>, variables: Record<string,
       operation.operation === "mutation" ? 10 * operation.selectionSet.selections.length : cost(operation.selectionSet);
   }
   return Math.max(1, total);
+}
+
+/** A 16×16 PNG of one colour derived from `name` (so two files differ). */
+function solidPng(name: string): Buffer {
+  const size = 16;
+  const hash = createHmac("sha256", "colour").update(name).digest();
+  const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: size }, () => hash.subarray(0, 3))]);
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(Buffer.concat(Array.from({ length: size }, () => row)))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {

@@ -28,6 +28,7 @@ let owner: GatewaySession;
 let projectId: string;
 let shop: string;
 let gravelId: number;
+let gravelCopy: { path: string; assetId: string };
 let adaId: number;
 let franId: number;
 let benId: number;
@@ -85,6 +86,8 @@ async function shopifyRow() {
 
 interface Offering {
   profileId: string;
+  source: string;
+  mediaAssetIds: string[];
   name: string;
   description: string;
   keywords: string[];
@@ -104,6 +107,16 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
     if (ok(value) || Date.now() > until) return value;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** Waits until both parts of the store were imported after `since` (ms). */
+async function syncedSince(since: number) {
+  return eventually(shopifyRow, (row) => {
+    const syncs = (row?.connection?.syncs ?? []) as { part: string; finishedAt: string }[];
+    return ["products", "customers"].every((part) =>
+      syncs.some((sync) => sync.part === part && Date.parse(sync.finishedAt) >= since),
+    );
+  });
 }
 
 async function patch(path: string, body: unknown) {
@@ -144,7 +157,8 @@ beforeAll(async () => {
     descriptionHtml: "<p>A <strong>gravel</strong> bike for long days.</p><ul><li>Carbon fork</li></ul>",
     tags: ["gravel", "carbon", "gravel"],
     seo: { title: "Gravel Explorer", description: "The gravel bike for long days out." },
-    images: [{ id: 1, url: "https://cdn.shopify.com/s/files/gravel.jpg", altText: "Gravel Explorer" }],
+    // Served by the local store, as Shopify's CDN serves a product's images.
+    images: [{ id: 1, url: `http://${shop}:${storePort}/cdn/shop/files/gravel.png`, altText: "Gravel Explorer" }],
   }).id;
   store.seedProduct(shop, { title: "Prototype", handle: "prototype", descriptionHtml: "", tags: [], status: "DRAFT" });
   for (let n = 1; n <= 59; n++)
@@ -307,9 +321,17 @@ describe("products become offerings", () => {
         pageUrl: `https://${shop}/products/gravel-explorer`,
         pageSlug: "gravel-explorer",
         seoSummary: "The gravel bike for long days out.",
-        images: ["https://cdn.shopify.com/s/files/gravel.jpg"],
+        images: [expect.stringMatching(/^\/media\/public\/[A-Za-z0-9_-]{22}$/)],
       },
+      source: "shopify",
+      mediaAssetIds: [expect.any(String)],
     });
+    // The image was copied into the media library once and is served from there.
+    expect(store.seen.files).toEqual(["/cdn/shop/files/gravel.png"]);
+    const image = await fetch(`${gatewayUrl()}${(gravel!.fields.images as string[])[0]}`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-type")).toMatch(/^image\//);
+    gravelCopy = { path: (gravel!.fields.images as string[])[0]!, assetId: gravel!.mediaAssetIds[0]! };
     const row = await eventually(shopifyRow, (item) =>
       Boolean((item?.connection?.syncs as { part: string }[])?.some((sync) => sync.part === "products")),
     );
@@ -320,14 +342,17 @@ describe("products become offerings", () => {
 
   it("Sync now imports again without duplicates", async () => {
     store.setBucket({ maximumAvailable: 2000, restoreRate: 100 });
-    const before = store.seen.pages.length;
-    expect((await owner.post(`/api/integrations/shopify/sync?projectId=${projectId}`, {})).status).toBe(200);
-    await eventually(
-      async () => store.seen.pages.length,
-      (count) => count >= before + 2,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(await offerings()).toHaveLength(60);
+    const sync = await owner.post(`/api/integrations/shopify/sync?projectId=${projectId}`, {});
+    expect(sync.status).toBe(200);
+    await syncedSince(Date.parse(sync.body.result.requestedAt));
+    const again = await offerings();
+    expect(again).toHaveLength(60);
+    // The image is not copied again: the same asset, the same path.
+    expect(store.seen.files).toHaveLength(1);
+    expect(again.find((item) => item.name === "Gravel Explorer")).toMatchObject({
+      fields: { images: [gravelCopy.path] },
+      mediaAssetIds: [gravelCopy.assetId],
+    });
   });
 
   it("a product changed in the store changes here within seconds, through its webhook", async () => {

@@ -1,4 +1,4 @@
-import { baseConfigSchema, optionalSetting } from "@crafter/kit";
+import { baseConfigSchema, hostPinsSetting, optionalSetting } from "@crafter/kit";
 import { z } from "zod";
 
 /** An unset or blank variable is "not given" (so `IMAGE_PROVIDER=` in a .env file means offline). */
@@ -56,6 +56,10 @@ export const configSchema = baseConfigSchema.extend({
   UNSPLASH_ACCESS_KEY: optionalSetting(z.string()),
   UNSPLASH_API_URL: z.url().default("https://api.unsplash.com"),
   /** Deadline of a provider call, in milliseconds. */
+  /** Provider host pins, `host=ip` (a test's local server); a pinned host may be private. */
+  INTEGRATIONS_RESOLVE: hostPinsSetting,
+  /** Time limit of fetching one provider's image (ImportImage), in ms. */
+  INTEGRATIONS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(20_000),
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
 });
 

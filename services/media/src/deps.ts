@@ -53,4 +53,6 @@ export interface MediaDeps {
   images: ImageProvider | undefined;
   speech: SpeechProvider;
   stock: StockSource;
+  /** Images copied from providers (ImportImage): host pins (INTEGRATIONS_RESOLVE) and the time limit of one fetch, in ms. */
+  imports: { pins: Readonly<Record<string, string>>; timeoutMs: number };
 }

@@ -68,6 +68,7 @@ await runService({
       images: createImageProvider(config),
       speech: createSpeechProvider(config),
       stock,
+      imports: { pins: config.INTEGRATIONS_RESOLVE, timeoutMs: config.INTEGRATIONS_TIMEOUT_MS },
     };
     logger.info(
       {

@@ -29,6 +29,8 @@ export const configSchema = baseConfigSchema
     CUSTOM_DOMAIN_RECHECK_MS: z.coerce.number().int().min(1000).max(604_800_000).default(21_600_000),
     /** Account (a connection's access token: GetAccessToken). */
     ACCOUNT_URL: z.url(),
+    /** Media (a Shopify product's images copied into the library: ImportImage). */
+    MEDIA_URL: z.url(),
     /**
      * Moves the three Google Business Profile APIs below to this origin (a test's local server);
      * each keeps its own paths.

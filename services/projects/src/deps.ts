@@ -2,6 +2,7 @@ import type { Logger, ShopifyStore } from "@crafter/kit";
 import type { Delegations } from "./clients/delegations";
 import type { DnsLookup } from "./clients/dns";
 import type { BusinessTokens, GoogleBusinessApi } from "./clients/google-business";
+import type { ProductImages } from "./clients/media";
 import type { ProjectEvents } from "./events/publishers";
 import type { ProjectsStores } from "./store";
 
@@ -27,5 +28,7 @@ export interface ProjectsDeps {
   google: { api: GoogleBusinessApi; tokens: BusinessTokens };
   /** The project's Shopify store (account's connection), whose products become offerings. */
   shopify: ShopifyStore;
+  /** Product images copied into the media library. */
+  productImages: ProductImages;
   now: () => Date;
 }

@@ -2,6 +2,7 @@ import { periodicJob, providerHttp, runService, shopifyStore } from "@crafter/ki
 import { createDelegations } from "./clients/delegations";
 import { dnsLookup } from "./clients/dns";
 import { businessTokens, googleBusinessApi } from "./clients/google-business";
+import { productImages } from "./clients/media";
 import { configSchema } from "./config";
 import type { ProjectsDeps } from "./deps";
 import { projectsConsumers } from "./events/consumers";
@@ -60,6 +61,7 @@ await runService({
         }),
         adminOrigin: config.SHOPIFY_ADMIN_ORIGIN,
       }),
+      productImages: productImages(config.MEDIA_URL, config.RPC_TIMEOUT_MS, credentials, logger),
       now: () => new Date(),
     };
     // Custom domains not verified yet are checked again until their records appear (and verified

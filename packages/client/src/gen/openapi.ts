@@ -4504,10 +4504,14 @@ export interface components {
                 [key: string]: unknown;
             };
             keywords: string[];
+            /** @description The media library's copies of its images (a Shopify product's), in the order of fields.images. */
+            mediaAssetIds: string[];
             name: string;
             profileId: string;
             profileType: string;
             projectId: string;
+            /** @description Where it is kept in sync from: "" (made here) or "shopify" (a store's product). */
+            source: string;
             websiteUrl: string;
         } & {
             [key: string]: unknown;
@@ -18432,7 +18436,7 @@ export interface operations {
                 profileIds?: string;
                 profileType?: string;
                 q?: string;
-                source?: "direct" | "unsplash" | "AI" | "system" | "designer" | "email-template" | "system-email-template" | "composed";
+                source?: "direct" | "unsplash" | "AI" | "system" | "designer" | "email-template" | "system-email-template" | "composed" | "shopify";
                 type?: "image" | "video" | "audio";
             };
             header?: never;

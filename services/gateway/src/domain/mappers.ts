@@ -46,6 +46,8 @@ export function toProfile(profile: Profile | undefined) {
     fields: profile.fields ?? {},
     sections: profile.sections ?? {},
     updatedAt: iso(profile.updatedAt),
+    source: profile.source,
+    mediaAssetIds: profile.mediaAssetIds,
   };
 }
 

@@ -69,12 +69,9 @@ const contactSchema = z
       .number()
       .nullable()
       .meta({ description: "Orders placed in the connected store (Shopify); null when no store knows the contact." }),
-    totalSpent: z
-      .number()
-      .nullable()
-      .meta({
-        description: "Total spent in the connected store, in spentCurrency; null when no store knows the contact.",
-      }),
+    totalSpent: z.number().nullable().meta({
+      description: "Total spent in the connected store, in spentCurrency; null when no store knows the contact.",
+    }),
     spentCurrency: z.string().meta({ description: "ISO 4217 code of totalSpent; empty when null." }),
   })
   .meta({ id: "Contact" });

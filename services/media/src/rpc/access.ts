@@ -17,6 +17,8 @@ export const access = rpcAccess(MediaService, {
   readPublicFile: ["public"],
   // A social post's image for Meta or TikTok to fetch (the publishing engine, naming the user).
   getProviderFileUrl: ["service:notifications"],
+  // A Shopify product's image copied into the library (projects' product import, naming the user).
+  importImage: ["service:projects"],
   previewEdit: ["user"],
   saveEdit: ["user"],
   exportAssets: ["user"],

@@ -18,6 +18,7 @@ import { exportAssets } from "../usecases/export-assets";
 import { downloadAsset, publishAsset, readFile, readPublicFile } from "../usecases/files";
 import { generateImage } from "../usecases/generate-image";
 import { generateSpeech } from "../usecases/generate-speech";
+import { importImage } from "../usecases/import-image";
 import { getProviderFileUrl } from "../usecases/provider-file";
 import { importStock, searchStock, trackStockDownload } from "../usecases/stock";
 import { completeUpload, getUpload, putUploadChunk, startUpload } from "../usecases/video-upload";
@@ -41,6 +42,7 @@ export function routes(deps: MediaDeps): (router: ConnectRouter) => void {
       publishAsset: (req, ctx) => publishAsset(deps, callerOf(ctx), req),
       readPublicFile: (req, ctx) => readPublicFile(deps, { signal: ctx.signal }, req),
       getProviderFileUrl: (req) => getProviderFileUrl(deps, req),
+      importImage: (req) => importImage(deps, req),
       previewEdit: (req, ctx) => previewEdit(deps, previews, callerOf(ctx), req),
       saveEdit: (req, ctx) => saveEdit(deps, callerOf(ctx), req),
       exportAssets: (req, ctx) => exportAssets(deps, callerOf(ctx), req),

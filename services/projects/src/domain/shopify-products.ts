@@ -79,7 +79,7 @@ export function productValues(product: ShopifyProduct): ProductValues {
   const seo = (product.seo?.description ?? "").trim() || description.replace(/\s+/g, " ");
   const images = (product.media?.nodes ?? [])
     .map((node) => node?.image?.url ?? "")
-    .filter((url) => /^https:\/\//.test(url) && url.length <= 2048)
+    .filter((url) => /^https?:\/\//.test(url) && url.length <= 2048)
     .slice(0, limits.images?.maxItems ?? 20);
   const slug = product.handle
     .toLowerCase()

@@ -51,6 +51,8 @@ export function profileMessage(profile: Profile): MessageInitShape<typeof Profil
     fields: (profile.fields ?? {}) as JsonObject,
     sections: withSectionDefaults(profile.sections) as JsonObject,
     updatedAt: profile.updatedAt ? timestamp(profile.updatedAt) : undefined,
+    source: profile.source ?? "",
+    mediaAssetIds: profile.mediaAssetIds ?? [],
   };
 }
 

@@ -35,6 +35,8 @@ export interface ProfileDoc {
   source?: string;
   /** The source's id of it (a product's GraphQL id); "" when made here. */
   sourceId?: string;
+  /** The media library's copies of its images (a Shopify product's), in the order of `fields.images`. */
+  mediaAssetIds?: string[];
   createdAt: Date;
   updatedAt: Date;
   /** ProfileUpdated events, written with each change (kit outbox); never read back by the service. */
@@ -68,6 +70,7 @@ const profileSchema = new Schema<ProfileDoc>(
     sections: { type: Schema.Types.Mixed, default: {} },
     source: { type: String, default: "" },
     sourceId: { type: String, default: "" },
+    mediaAssetIds: { type: [String], default: undefined },
     outbox: outboxField,
     outboxMinute: outboxMinuteField,
   },

@@ -21,17 +21,42 @@ const MAX_PAGES = 200;
 
 const SOURCE = "shopify";
 
+/**
+ * The product's images as the offering shows them: each copied into the owner's media library
+ * once (media keys the copy by project and URL, so a re-sync copies nothing) and shown from its
+ * lasting public path; an image media could not copy keeps the store's URL, and the next sync
+ * tries again.
+ */
+async function copyImages(
+  deps: ProjectsDeps,
+  owner: { userId: string; projectId: string },
+  profileId: string,
+  name: string,
+  urls: string[],
+): Promise<{ images: string[]; mediaAssetIds: string[] }> {
+  const images: string[] = [];
+  const mediaAssetIds: string[] = [];
+  for (const url of urls) {
+    const copy = await deps.productImages.copy({ ...owner, profileId, url, name });
+    images.push(copy?.path ?? url);
+    if (copy) mediaAssetIds.push(copy.assetId);
+  }
+  return { images, mediaAssetIds };
+}
+
 async function save(deps: ProjectsDeps, owner: { userId: string; projectId: string }, product: ShopifyProduct) {
   const values = productValues(product);
   const id = productProfileId(owner.projectId, product.id);
-  const { name, description, keywords, ...fields } = values;
+  const { name, description, keywords, images: urls, ...rest } = values;
+  const { images, mediaAssetIds } = await copyImages(deps, owner, id, name, urls);
+  const fields = { ...rest, images };
   await deps.stores.profiles.upsertFromSource({
     id,
     userId: owner.userId,
     projectId: owner.projectId,
     source: SOURCE,
     sourceId: product.id,
-    core: { name, description, keywords },
+    core: { name, description, keywords, mediaAssetIds },
     fields,
     sections: emptySections(),
     event: deps.events.profileUpdated({ userId: owner.userId, projectId: owner.projectId, id, type: "PRODUCT", name }, [

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/media/v1/media.proto.
  */
 export const file_crafter_media_v1_media: GenFile = /*@__PURE__*/
-  fileDesc("ChxjcmFmdGVyL21lZGlhL3YxL21lZGlhLnByb3RvEhBjcmFmdGVyLm1lZGlhLnYxIhcKFUdldE1lZGlhU3RhdHVzUmVxdWVzdCI4ChZHZXRNZWRpYVN0YXR1c1Jlc3BvbnNlEg8KB2VudHJpZXMYASABKAUSDQoFZW1wdHkYAiABKAgiQwoHVmFyaWFudBIMCgRuYW1lGAEgASgJEgsKA3VybBgCIAEoCRINCgV3aWR0aBgDIAEoBRIOCgZoZWlnaHQYBCABKAUijAMKBUFzc2V0EgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDgoGc291cmNlGAMgASgJEgwKBG5hbWUYBCABKAkSDAoEbWltZRgFIAEoCRIMCgRzaXplGAYgASgDEhIKBXdpZHRoGAcgASgFSACIAQESEwoGaGVpZ2h0GAggASgFSAGIAQESGAoLZHVyYXRpb25fbXMYCSABKAVIAogBARILCgN1cmwYCiABKAkSFQoNdGh1bWJuYWlsX3VybBgLIAEoCRIrCgh2YXJpYW50cxgMIAMoCzIZLmNyYWZ0ZXIubWVkaWEudjEuVmFyaWFudBIZCgxwcm9maWxlX3R5cGUYDSABKAlIA4gBARITCgtwcm9maWxlX2lkcxgOIAMoCRISCgpjcmVhdGVkX2F0GA8gASgJEhIKCnByb2plY3RfaWQYECABKAkSDQoFbGFiZWwYESABKAlCCAoGX3dpZHRoQgkKB19oZWlnaHRCDgoMX2R1cmF0aW9uX21zQg8KDV9wcm9maWxlX3R5cGUihQEKElVwbG9hZEFzc2V0UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBGRhdGEYAiABKAwSEgoKcHJvamVjdF9pZBgDIAEoCRIZCgxwcm9maWxlX3R5cGUYBCABKAlIAIgBARITCgtwcm9maWxlX2lkcxgFIAMoCUIPCg1fcHJvZmlsZV90eXBlIogBChFMaXN0QXNzZXRzUmVxdWVzdBIMCgR0eXBlGAEgASgJEg4KBnNvdXJjZRgCIAEoCRIUCgxwcm9maWxlX3R5cGUYAyABKAkSEwoLcHJvZmlsZV9pZHMYBCADKAkSCQoBcRgFIAEoCRIMCgRwYWdlGAYgASgFEhEKCXBhZ2Vfc2l6ZRgHIAEoBSJ3ChJMaXN0QXNzZXRzUmVzcG9uc2USJwoGcmVzdWx0GAEgAygLMhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiHQoPR2V0QXNzZXRSZXF1ZXN0EgoKAmlkGAEgASgJIi4KElJlbmFtZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJIiAKEkRlbGV0ZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCSIVChNEZWxldGVBc3NldFJlc3BvbnNlIkcKCUZpbGVDaHVuaxIMCgRtaW1lGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEgwKBHNpemUYAyABKAMSDAoEZGF0YRgEIAEoDCI4Cg9SZWFkRmlsZVJlcXVlc3QSCwoDa2V5GAEgASgJEgsKA2V4cBgCIAEoAxILCgNzaWcYAyABKAkiKgoUUHVibGlzaEFzc2V0UmVzcG9uc2USEgoKcHVibGljX3VybBgBIAEoCSJhChlHZXRQcm92aWRlckZpbGVVcmxSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEAoIYXNzZXRfaWQYAiABKAkSEwoLdHRsX3NlY29uZHMYAyABKAUSDAoEanBlZxgEIAEoCCJZChpHZXRQcm92aWRlckZpbGVVcmxSZXNwb25zZRILCgN1cmwYASABKAkSDAoEbWltZRgCIAEoCRIMCgRzaXplGAMgASgDEhIKCmV4cGlyZXNfYXQYBCABKAMiKgoVUmVhZFB1YmxpY0ZpbGVSZXF1ZXN0EhEKCXB1YmxpY19pZBgBIAEoCSJACgtFZGl0UmVxdWVzdBIKCgJpZBgBIAEoCRIXCg9vcGVyYXRpb25zX2pzb24YAiABKAkSDAoEbmFtZRgDIAEoCSJQChNQcmV2aWV3RWRpdFJlc3BvbnNlEgwKBG1pbWUYASABKAkSDAoEZGF0YRgCIAEoDBINCgV3aWR0aBgDIAEoBRIOCgZoZWlnaHQYBCABKAUiWAoTRXhwb3J0QXNzZXRzUmVxdWVzdBIRCglhc3NldF9pZHMYASADKAkSDgoGZm9ybWF0GAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEgwKBHR5cGUYBCABKAkiUgoSU3RhcnRVcGxvYWRSZXF1ZXN0EgwKBG5hbWUYASABKAkSDAoEc2l6ZRgCIAEoAxIMCgRtaW1lGAMgASgJEhIKCnByb2plY3RfaWQYBCABKAkiPAoTU3RhcnRVcGxvYWRSZXNwb25zZRIRCgl1cGxvYWRfaWQYASABKAkSEgoKY2h1bmtfc2l6ZRgCIAEoBSJHChVQdXRVcGxvYWRDaHVua1JlcXVlc3QSEQoJdXBsb2FkX2lkGAEgASgJEg0KBWluZGV4GAIgASgFEgwKBGRhdGEYAyABKAwiJQoQR2V0VXBsb2FkUmVxdWVzdBIRCgl1cGxvYWRfaWQYASABKAkidgoLVXBsb2FkU3RhdGUSEQoJdXBsb2FkX2lkGAEgASgJEhAKCHJlY2VpdmVkGAIgASgDEgwKBHNpemUYAyABKAMSEgoKY2h1bmtfc2l6ZRgEIAEoBRIOCgZjaHVua3MYBSADKAUSEAoIY29tcGxldGUYBiABKAgiLQoSU2VhcmNoU3RvY2tSZXF1ZXN0EgkKAXEYASABKAkSDAoEcGFnZRgCIAEoBSKkAQoKU3RvY2tJbWFnZRIKCgJpZBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRILCgN1cmwYAyABKAkSFQoNdGh1bWJuYWlsX3VybBgEIAEoCRINCgV3aWR0aBgFIAEoBRIOCgZoZWlnaHQYBiABKAUSDgoGYXV0aG9yGAcgASgJEhIKCmF1dGhvcl91cmwYCCABKAkSDgoGc291cmNlGAkgASgJIo0BChNTZWFyY2hTdG9ja1Jlc3BvbnNlEiwKBnJlc3VsdBgBIAMoCzIcLmNyYWZ0ZXIubWVkaWEudjEuU3RvY2tJbWFnZRINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUSDgoGc291cmNlGAUgASgJIicKGVRyYWNrU3RvY2tEb3dubG9hZFJlcXVlc3QSCgoCaWQYASABKAkiLQoaVHJhY2tTdG9ja0Rvd25sb2FkUmVzcG9uc2USDwoHdHJhY2tlZBgBIAEoCCLVAQoUR2VuZXJhdGVJbWFnZVJlcXVlc3QSDgoGcHJvbXB0GAEgASgJEgwKBHNpemUYAiABKAkSGQoMcHJvZmlsZV90eXBlGAMgASgJSACIAQESFwoKcHJvZmlsZV9pZBgEIAEoCUgBiAEBEhIKCnByb2plY3RfaWQYBSABKAkSEAoIaGVhZGxpbmUYBiABKAkSDgoGY29sb3JzGAcgAygJEhUKDWxvZ29fYXNzZXRfaWQYCCABKAlCDwoNX3Byb2ZpbGVfdHlwZUINCgtfcHJvZmlsZV9pZCIuCg1TcGVlY2hTZWdtZW50Eg8KB3NwZWFrZXIYASABKAkSDAoEdGV4dBgCIAEoCSKKAQoVR2VuZXJhdGVTcGVlY2hSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSMQoIc2VnbWVudHMYAiADKAsyHy5jcmFmdGVyLm1lZGlhLnYxLlNwZWVjaFNlZ21lbnQSDAoEbmFtZRgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJEgsKA2tleRgFIAEoCSKTAQoGRGVzaWduEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFd2lkdGgYAyABKAUSDgoGaGVpZ2h0GAQgASgFEhMKC3N0YWdlc19qc29uGAUgASgJEhIKCmNyZWF0ZWRfYXQYBiABKAkSEgoKdXBkYXRlZF9hdBgHIAEoCRITCgtwcmV2aWV3X3VybBgIIAEoCSJkCgtEZXNpZ25JbnB1dBIMCgRuYW1lGAEgASgJEg0KBXdpZHRoGAIgASgFEg4KBmhlaWdodBgDIAEoBRITCgtzdGFnZXNfanNvbhgEIAEoCRITCgtwcmV2aWV3X3BuZxgFIAEoDCI1ChJMaXN0RGVzaWduc1JlcXVlc3QSDAoEcGFnZRgBIAEoBRIRCglwYWdlX3NpemUYAiABKAUieQoTTGlzdERlc2lnbnNSZXNwb25zZRIoCgZyZXN1bHQYASADKAsyGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiHgoQR2V0RGVzaWduUmVxdWVzdBIKCgJpZBgBIAEoCSJQChNVcGRhdGVEZXNpZ25SZXF1ZXN0EgoKAmlkGAEgASgJEi0KBmRlc2lnbhgCIAEoCzIdLmNyYWZ0ZXIubWVkaWEudjEuRGVzaWduSW5wdXQiFgoURGVsZXRlRGVzaWduUmVzcG9uc2UiMQoTRXhwb3J0RGVzaWduUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZmb3JtYXQYAiABKAkyoxQKDE1lZGlhU2VydmljZRJjCg5HZXRNZWRpYVN0YXR1cxInLmNyYWZ0ZXIubWVkaWEudjEuR2V0TWVkaWFTdGF0dXNSZXF1ZXN0GiguY3JhZnRlci5tZWRpYS52MS5HZXRNZWRpYVN0YXR1c1Jlc3BvbnNlEkwKC1VwbG9hZEFzc2V0EiQuY3JhZnRlci5tZWRpYS52MS5VcGxvYWRBc3NldFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElcKCkxpc3RBc3NldHMSIy5jcmFmdGVyLm1lZGlhLnYxLkxpc3RBc3NldHNSZXF1ZXN0GiQuY3JhZnRlci5tZWRpYS52MS5MaXN0QXNzZXRzUmVzcG9uc2USRgoIR2V0QXNzZXQSIS5jcmFmdGVyLm1lZGlhLnYxLkdldEFzc2V0UmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXQSTAoLUmVuYW1lQXNzZXQSJC5jcmFmdGVyLm1lZGlhLnYxLlJlbmFtZUFzc2V0UmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXQSWgoLRGVsZXRlQXNzZXQSJC5jcmFmdGVyLm1lZGlhLnYxLkRlbGV0ZUFzc2V0UmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuRGVsZXRlQXNzZXRSZXNwb25zZRJRCg1Eb3dubG9hZEFzc2V0EiEuY3JhZnRlci5tZWRpYS52MS5HZXRBc3NldFJlcXVlc3QaGy5jcmFmdGVyLm1lZGlhLnYxLkZpbGVDaHVuazABEkwKCFJlYWRGaWxlEiEuY3JhZnRlci5tZWRpYS52MS5SZWFkRmlsZVJlcXVlc3QaGy5jcmFmdGVyLm1lZGlhLnYxLkZpbGVDaHVuazABElkKDFB1Ymxpc2hBc3NldBIhLmNyYWZ0ZXIubWVkaWEudjEuR2V0QXNzZXRSZXF1ZXN0GiYuY3JhZnRlci5tZWRpYS52MS5QdWJsaXNoQXNzZXRSZXNwb25zZRJYCg5SZWFkUHVibGljRmlsZRInLmNyYWZ0ZXIubWVkaWEudjEuUmVhZFB1YmxpY0ZpbGVSZXF1ZXN0GhsuY3JhZnRlci5tZWRpYS52MS5GaWxlQ2h1bmswARJvChJHZXRQcm92aWRlckZpbGVVcmwSKy5jcmFmdGVyLm1lZGlhLnYxLkdldFByb3ZpZGVyRmlsZVVybFJlcXVlc3QaLC5jcmFmdGVyLm1lZGlhLnYxLkdldFByb3ZpZGVyRmlsZVVybFJlc3BvbnNlElMKC1ByZXZpZXdFZGl0Eh0uY3JhZnRlci5tZWRpYS52MS5FZGl0UmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuUHJldmlld0VkaXRSZXNwb25zZRJCCghTYXZlRWRpdBIdLmNyYWZ0ZXIubWVkaWEudjEuRWRpdFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElQKDEV4cG9ydEFzc2V0cxIlLmNyYWZ0ZXIubWVkaWEudjEuRXhwb3J0QXNzZXRzUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESWgoLU3RhcnRVcGxvYWQSJC5jcmFmdGVyLm1lZGlhLnYxLlN0YXJ0VXBsb2FkUmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuU3RhcnRVcGxvYWRSZXNwb25zZRJYCg5QdXRVcGxvYWRDaHVuaxInLmNyYWZ0ZXIubWVkaWEudjEuUHV0VXBsb2FkQ2h1bmtSZXF1ZXN0Gh0uY3JhZnRlci5tZWRpYS52MS5VcGxvYWRTdGF0ZRJOCglHZXRVcGxvYWQSIi5jcmFmdGVyLm1lZGlhLnYxLkdldFVwbG9hZFJlcXVlc3QaHS5jcmFmdGVyLm1lZGlhLnYxLlVwbG9hZFN0YXRlEk0KDkNvbXBsZXRlVXBsb2FkEiIuY3JhZnRlci5tZWRpYS52MS5HZXRVcGxvYWRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtTZWFyY2hTdG9jaxIkLmNyYWZ0ZXIubWVkaWEudjEuU2VhcmNoU3RvY2tSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5TZWFyY2hTdG9ja1Jlc3BvbnNlEm8KElRyYWNrU3RvY2tEb3dubG9hZBIrLmNyYWZ0ZXIubWVkaWEudjEuVHJhY2tTdG9ja0Rvd25sb2FkUmVxdWVzdBosLmNyYWZ0ZXIubWVkaWEudjEuVHJhY2tTdG9ja0Rvd25sb2FkUmVzcG9uc2USUwoLSW1wb3J0U3RvY2sSKy5jcmFmdGVyLm1lZGlhLnYxLlRyYWNrU3RvY2tEb3dubG9hZFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElAKDUdlbmVyYXRlSW1hZ2USJi5jcmFmdGVyLm1lZGlhLnYxLkdlbmVyYXRlSW1hZ2VSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJSCg5HZW5lcmF0ZVNwZWVjaBInLmNyYWZ0ZXIubWVkaWEudjEuR2VuZXJhdGVTcGVlY2hSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtMaXN0RGVzaWducxIkLmNyYWZ0ZXIubWVkaWEudjEuTGlzdERlc2lnbnNSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5MaXN0RGVzaWduc1Jlc3BvbnNlEkcKDENyZWF0ZURlc2lnbhIdLmNyYWZ0ZXIubWVkaWEudjEuRGVzaWduSW5wdXQaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJJCglHZXREZXNpZ24SIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJPCgxVcGRhdGVEZXNpZ24SJS5jcmFmdGVyLm1lZGlhLnYxLlVwZGF0ZURlc2lnblJlcXVlc3QaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJaCgxEZWxldGVEZXNpZ24SIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaJi5jcmFmdGVyLm1lZGlhLnYxLkRlbGV0ZURlc2lnblJlc3BvbnNlElQKDEV4cG9ydERlc2lnbhIlLmNyYWZ0ZXIubWVkaWEudjEuRXhwb3J0RGVzaWduUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESTwoQU3RvcmVEZXNpZ25Bc3NldBIiLmNyYWZ0ZXIubWVkaWEudjEuR2V0RGVzaWduUmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXRiBnByb3RvMw");
+  fileDesc("ChxjcmFmdGVyL21lZGlhL3YxL21lZGlhLnByb3RvEhBjcmFmdGVyLm1lZGlhLnYxIhcKFUdldE1lZGlhU3RhdHVzUmVxdWVzdCI4ChZHZXRNZWRpYVN0YXR1c1Jlc3BvbnNlEg8KB2VudHJpZXMYASABKAUSDQoFZW1wdHkYAiABKAgiQwoHVmFyaWFudBIMCgRuYW1lGAEgASgJEgsKA3VybBgCIAEoCRINCgV3aWR0aBgDIAEoBRIOCgZoZWlnaHQYBCABKAUijAMKBUFzc2V0EgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDgoGc291cmNlGAMgASgJEgwKBG5hbWUYBCABKAkSDAoEbWltZRgFIAEoCRIMCgRzaXplGAYgASgDEhIKBXdpZHRoGAcgASgFSACIAQESEwoGaGVpZ2h0GAggASgFSAGIAQESGAoLZHVyYXRpb25fbXMYCSABKAVIAogBARILCgN1cmwYCiABKAkSFQoNdGh1bWJuYWlsX3VybBgLIAEoCRIrCgh2YXJpYW50cxgMIAMoCzIZLmNyYWZ0ZXIubWVkaWEudjEuVmFyaWFudBIZCgxwcm9maWxlX3R5cGUYDSABKAlIA4gBARITCgtwcm9maWxlX2lkcxgOIAMoCRISCgpjcmVhdGVkX2F0GA8gASgJEhIKCnByb2plY3RfaWQYECABKAkSDQoFbGFiZWwYESABKAlCCAoGX3dpZHRoQgkKB19oZWlnaHRCDgoMX2R1cmF0aW9uX21zQg8KDV9wcm9maWxlX3R5cGUihQEKElVwbG9hZEFzc2V0UmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBGRhdGEYAiABKAwSEgoKcHJvamVjdF9pZBgDIAEoCRIZCgxwcm9maWxlX3R5cGUYBCABKAlIAIgBARITCgtwcm9maWxlX2lkcxgFIAMoCUIPCg1fcHJvZmlsZV90eXBlIogBChFMaXN0QXNzZXRzUmVxdWVzdBIMCgR0eXBlGAEgASgJEg4KBnNvdXJjZRgCIAEoCRIUCgxwcm9maWxlX3R5cGUYAyABKAkSEwoLcHJvZmlsZV9pZHMYBCADKAkSCQoBcRgFIAEoCRIMCgRwYWdlGAYgASgFEhEKCXBhZ2Vfc2l6ZRgHIAEoBSJ3ChJMaXN0QXNzZXRzUmVzcG9uc2USJwoGcmVzdWx0GAEgAygLMhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBINCgVjb3VudBgCIAEoBRIUCgxjdXJyZW50X3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiHQoPR2V0QXNzZXRSZXF1ZXN0EgoKAmlkGAEgASgJIi4KElJlbmFtZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJIiAKEkRlbGV0ZUFzc2V0UmVxdWVzdBIKCgJpZBgBIAEoCSIVChNEZWxldGVBc3NldFJlc3BvbnNlIkcKCUZpbGVDaHVuaxIMCgRtaW1lGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEgwKBHNpemUYAyABKAMSDAoEZGF0YRgEIAEoDCI4Cg9SZWFkRmlsZVJlcXVlc3QSCwoDa2V5GAEgASgJEgsKA2V4cBgCIAEoAxILCgNzaWcYAyABKAkiKgoUUHVibGlzaEFzc2V0UmVzcG9uc2USEgoKcHVibGljX3VybBgBIAEoCSJhChlHZXRQcm92aWRlckZpbGVVcmxSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEAoIYXNzZXRfaWQYAiABKAkSEwoLdHRsX3NlY29uZHMYAyABKAUSDAoEanBlZxgEIAEoCCKMAQoSSW1wb3J0SW1hZ2VSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEgoKcHJvamVjdF9pZBgCIAEoCRILCgN1cmwYAyABKAkSCwoDa2V5GAQgASgJEgwKBG5hbWUYBSABKAkSFAoMcHJvZmlsZV90eXBlGAYgASgJEhMKC3Byb2ZpbGVfaWRzGAcgAygJIlEKE0ltcG9ydEltYWdlUmVzcG9uc2USJgoFYXNzZXQYASABKAsyFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0EhIKCnB1YmxpY191cmwYAiABKAkiWQoaR2V0UHJvdmlkZXJGaWxlVXJsUmVzcG9uc2USCwoDdXJsGAEgASgJEgwKBG1pbWUYAiABKAkSDAoEc2l6ZRgDIAEoAxISCgpleHBpcmVzX2F0GAQgASgDIioKFVJlYWRQdWJsaWNGaWxlUmVxdWVzdBIRCglwdWJsaWNfaWQYASABKAkiQAoLRWRpdFJlcXVlc3QSCgoCaWQYASABKAkSFwoPb3BlcmF0aW9uc19qc29uGAIgASgJEgwKBG5hbWUYAyABKAkiUAoTUHJldmlld0VkaXRSZXNwb25zZRIMCgRtaW1lGAEgASgJEgwKBGRhdGEYAiABKAwSDQoFd2lkdGgYAyABKAUSDgoGaGVpZ2h0GAQgASgFIlgKE0V4cG9ydEFzc2V0c1JlcXVlc3QSEQoJYXNzZXRfaWRzGAEgAygJEg4KBmZvcm1hdBgCIAEoCRIQCghmaWxlbmFtZRgDIAEoCRIMCgR0eXBlGAQgASgJIlIKElN0YXJ0VXBsb2FkUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHNpemUYAiABKAMSDAoEbWltZRgDIAEoCRISCgpwcm9qZWN0X2lkGAQgASgJIjwKE1N0YXJ0VXBsb2FkUmVzcG9uc2USEQoJdXBsb2FkX2lkGAEgASgJEhIKCmNodW5rX3NpemUYAiABKAUiRwoVUHV0VXBsb2FkQ2h1bmtSZXF1ZXN0EhEKCXVwbG9hZF9pZBgBIAEoCRINCgVpbmRleBgCIAEoBRIMCgRkYXRhGAMgASgMIiUKEEdldFVwbG9hZFJlcXVlc3QSEQoJdXBsb2FkX2lkGAEgASgJInYKC1VwbG9hZFN0YXRlEhEKCXVwbG9hZF9pZBgBIAEoCRIQCghyZWNlaXZlZBgCIAEoAxIMCgRzaXplGAMgASgDEhIKCmNodW5rX3NpemUYBCABKAUSDgoGY2h1bmtzGAUgAygFEhAKCGNvbXBsZXRlGAYgASgIIi0KElNlYXJjaFN0b2NrUmVxdWVzdBIJCgFxGAEgASgJEgwKBHBhZ2UYAiABKAUipAEKClN0b2NrSW1hZ2USCgoCaWQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSCwoDdXJsGAMgASgJEhUKDXRodW1ibmFpbF91cmwYBCABKAkSDQoFd2lkdGgYBSABKAUSDgoGaGVpZ2h0GAYgASgFEg4KBmF1dGhvchgHIAEoCRISCgphdXRob3JfdXJsGAggASgJEg4KBnNvdXJjZRgJIAEoCSKNAQoTU2VhcmNoU3RvY2tSZXNwb25zZRIsCgZyZXN1bHQYASADKAsyHC5jcmFmdGVyLm1lZGlhLnYxLlN0b2NrSW1hZ2USDQoFY291bnQYAiABKAUSFAoMY3VycmVudF9wYWdlGAMgASgFEhMKC3RvdGFsX3BhZ2VzGAQgASgFEg4KBnNvdXJjZRgFIAEoCSInChlUcmFja1N0b2NrRG93bmxvYWRSZXF1ZXN0EgoKAmlkGAEgASgJIi0KGlRyYWNrU3RvY2tEb3dubG9hZFJlc3BvbnNlEg8KB3RyYWNrZWQYASABKAgi1QEKFEdlbmVyYXRlSW1hZ2VSZXF1ZXN0Eg4KBnByb21wdBgBIAEoCRIMCgRzaXplGAIgASgJEhkKDHByb2ZpbGVfdHlwZRgDIAEoCUgAiAEBEhcKCnByb2ZpbGVfaWQYBCABKAlIAYgBARISCgpwcm9qZWN0X2lkGAUgASgJEhAKCGhlYWRsaW5lGAYgASgJEg4KBmNvbG9ycxgHIAMoCRIVCg1sb2dvX2Fzc2V0X2lkGAggASgJQg8KDV9wcm9maWxlX3R5cGVCDQoLX3Byb2ZpbGVfaWQiLgoNU3BlZWNoU2VnbWVudBIPCgdzcGVha2VyGAEgASgJEgwKBHRleHQYAiABKAkiigEKFUdlbmVyYXRlU3BlZWNoUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEjEKCHNlZ21lbnRzGAIgAygLMh8uY3JhZnRlci5tZWRpYS52MS5TcGVlY2hTZWdtZW50EgwKBG5hbWUYAyABKAkSEgoKcHJvamVjdF9pZBgEIAEoCRILCgNrZXkYBSABKAkikwEKBkRlc2lnbhIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXdpZHRoGAMgASgFEg4KBmhlaWdodBgEIAEoBRITCgtzdGFnZXNfanNvbhgFIAEoCRISCgpjcmVhdGVkX2F0GAYgASgJEhIKCnVwZGF0ZWRfYXQYByABKAkSEwoLcHJldmlld191cmwYCCABKAkiZAoLRGVzaWduSW5wdXQSDAoEbmFtZRgBIAEoCRINCgV3aWR0aBgCIAEoBRIOCgZoZWlnaHQYAyABKAUSEwoLc3RhZ2VzX2pzb24YBCABKAkSEwoLcHJldmlld19wbmcYBSABKAwiNQoSTGlzdERlc2lnbnNSZXF1ZXN0EgwKBHBhZ2UYASABKAUSEQoJcGFnZV9zaXplGAIgASgFInkKE0xpc3REZXNpZ25zUmVzcG9uc2USKAoGcmVzdWx0GAEgAygLMhguY3JhZnRlci5tZWRpYS52MS5EZXNpZ24SDQoFY291bnQYAiABKAUSFAoMY3VycmVudF9wYWdlGAMgASgFEhMKC3RvdGFsX3BhZ2VzGAQgASgFIh4KEEdldERlc2lnblJlcXVlc3QSCgoCaWQYASABKAkiUAoTVXBkYXRlRGVzaWduUmVxdWVzdBIKCgJpZBgBIAEoCRItCgZkZXNpZ24YAiABKAsyHS5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbklucHV0IhYKFERlbGV0ZURlc2lnblJlc3BvbnNlIjEKE0V4cG9ydERlc2lnblJlcXVlc3QSCgoCaWQYASABKAkSDgoGZm9ybWF0GAIgASgJMv8UCgxNZWRpYVNlcnZpY2USYwoOR2V0TWVkaWFTdGF0dXMSJy5jcmFmdGVyLm1lZGlhLnYxLkdldE1lZGlhU3RhdHVzUmVxdWVzdBooLmNyYWZ0ZXIubWVkaWEudjEuR2V0TWVkaWFTdGF0dXNSZXNwb25zZRJMCgtVcGxvYWRBc3NldBIkLmNyYWZ0ZXIubWVkaWEudjEuVXBsb2FkQXNzZXRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJXCgpMaXN0QXNzZXRzEiMuY3JhZnRlci5tZWRpYS52MS5MaXN0QXNzZXRzUmVxdWVzdBokLmNyYWZ0ZXIubWVkaWEudjEuTGlzdEFzc2V0c1Jlc3BvbnNlEkYKCEdldEFzc2V0EiEuY3JhZnRlci5tZWRpYS52MS5HZXRBc3NldFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0EkwKC1JlbmFtZUFzc2V0EiQuY3JhZnRlci5tZWRpYS52MS5SZW5hbWVBc3NldFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0EloKC0RlbGV0ZUFzc2V0EiQuY3JhZnRlci5tZWRpYS52MS5EZWxldGVBc3NldFJlcXVlc3QaJS5jcmFmdGVyLm1lZGlhLnYxLkRlbGV0ZUFzc2V0UmVzcG9uc2USUQoNRG93bmxvYWRBc3NldBIhLmNyYWZ0ZXIubWVkaWEudjEuR2V0QXNzZXRSZXF1ZXN0GhsuY3JhZnRlci5tZWRpYS52MS5GaWxlQ2h1bmswARJMCghSZWFkRmlsZRIhLmNyYWZ0ZXIubWVkaWEudjEuUmVhZEZpbGVSZXF1ZXN0GhsuY3JhZnRlci5tZWRpYS52MS5GaWxlQ2h1bmswARJZCgxQdWJsaXNoQXNzZXQSIS5jcmFmdGVyLm1lZGlhLnYxLkdldEFzc2V0UmVxdWVzdBomLmNyYWZ0ZXIubWVkaWEudjEuUHVibGlzaEFzc2V0UmVzcG9uc2USWAoOUmVhZFB1YmxpY0ZpbGUSJy5jcmFmdGVyLm1lZGlhLnYxLlJlYWRQdWJsaWNGaWxlUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESbwoSR2V0UHJvdmlkZXJGaWxlVXJsEisuY3JhZnRlci5tZWRpYS52MS5HZXRQcm92aWRlckZpbGVVcmxSZXF1ZXN0GiwuY3JhZnRlci5tZWRpYS52MS5HZXRQcm92aWRlckZpbGVVcmxSZXNwb25zZRJaCgtJbXBvcnRJbWFnZRIkLmNyYWZ0ZXIubWVkaWEudjEuSW1wb3J0SW1hZ2VSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5JbXBvcnRJbWFnZVJlc3BvbnNlElMKC1ByZXZpZXdFZGl0Eh0uY3JhZnRlci5tZWRpYS52MS5FZGl0UmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuUHJldmlld0VkaXRSZXNwb25zZRJCCghTYXZlRWRpdBIdLmNyYWZ0ZXIubWVkaWEudjEuRWRpdFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElQKDEV4cG9ydEFzc2V0cxIlLmNyYWZ0ZXIubWVkaWEudjEuRXhwb3J0QXNzZXRzUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESWgoLU3RhcnRVcGxvYWQSJC5jcmFmdGVyLm1lZGlhLnYxLlN0YXJ0VXBsb2FkUmVxdWVzdBolLmNyYWZ0ZXIubWVkaWEudjEuU3RhcnRVcGxvYWRSZXNwb25zZRJYCg5QdXRVcGxvYWRDaHVuaxInLmNyYWZ0ZXIubWVkaWEudjEuUHV0VXBsb2FkQ2h1bmtSZXF1ZXN0Gh0uY3JhZnRlci5tZWRpYS52MS5VcGxvYWRTdGF0ZRJOCglHZXRVcGxvYWQSIi5jcmFmdGVyLm1lZGlhLnYxLkdldFVwbG9hZFJlcXVlc3QaHS5jcmFmdGVyLm1lZGlhLnYxLlVwbG9hZFN0YXRlEk0KDkNvbXBsZXRlVXBsb2FkEiIuY3JhZnRlci5tZWRpYS52MS5HZXRVcGxvYWRSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtTZWFyY2hTdG9jaxIkLmNyYWZ0ZXIubWVkaWEudjEuU2VhcmNoU3RvY2tSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5TZWFyY2hTdG9ja1Jlc3BvbnNlEm8KElRyYWNrU3RvY2tEb3dubG9hZBIrLmNyYWZ0ZXIubWVkaWEudjEuVHJhY2tTdG9ja0Rvd25sb2FkUmVxdWVzdBosLmNyYWZ0ZXIubWVkaWEudjEuVHJhY2tTdG9ja0Rvd25sb2FkUmVzcG9uc2USUwoLSW1wb3J0U3RvY2sSKy5jcmFmdGVyLm1lZGlhLnYxLlRyYWNrU3RvY2tEb3dubG9hZFJlcXVlc3QaFy5jcmFmdGVyLm1lZGlhLnYxLkFzc2V0ElAKDUdlbmVyYXRlSW1hZ2USJi5jcmFmdGVyLm1lZGlhLnYxLkdlbmVyYXRlSW1hZ2VSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJSCg5HZW5lcmF0ZVNwZWVjaBInLmNyYWZ0ZXIubWVkaWEudjEuR2VuZXJhdGVTcGVlY2hSZXF1ZXN0GhcuY3JhZnRlci5tZWRpYS52MS5Bc3NldBJaCgtMaXN0RGVzaWducxIkLmNyYWZ0ZXIubWVkaWEudjEuTGlzdERlc2lnbnNSZXF1ZXN0GiUuY3JhZnRlci5tZWRpYS52MS5MaXN0RGVzaWduc1Jlc3BvbnNlEkcKDENyZWF0ZURlc2lnbhIdLmNyYWZ0ZXIubWVkaWEudjEuRGVzaWduSW5wdXQaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJJCglHZXREZXNpZ24SIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJPCgxVcGRhdGVEZXNpZ24SJS5jcmFmdGVyLm1lZGlhLnYxLlVwZGF0ZURlc2lnblJlcXVlc3QaGC5jcmFmdGVyLm1lZGlhLnYxLkRlc2lnbhJaCgxEZWxldGVEZXNpZ24SIi5jcmFmdGVyLm1lZGlhLnYxLkdldERlc2lnblJlcXVlc3QaJi5jcmFmdGVyLm1lZGlhLnYxLkRlbGV0ZURlc2lnblJlc3BvbnNlElQKDEV4cG9ydERlc2lnbhIlLmNyYWZ0ZXIubWVkaWEudjEuRXhwb3J0RGVzaWduUmVxdWVzdBobLmNyYWZ0ZXIubWVkaWEudjEuRmlsZUNodW5rMAESTwoQU3RvcmVEZXNpZ25Bc3NldBIiLmNyYWZ0ZXIubWVkaWEudjEuR2V0RGVzaWduUmVxdWVzdBoXLmNyYWZ0ZXIubWVkaWEudjEuQXNzZXRiBnByb3RvMw");
 
 /**
  * @generated from message crafter.media.v1.GetMediaStatusRequest
@@ -492,6 +492,85 @@ export const GetProviderFileUrlRequestSchema: GenMessage<GetProviderFileUrlReque
   messageDesc(file_crafter_media_v1_media, 14);
 
 /**
+ * @generated from message crafter.media.v1.ImportImageRequest
+ */
+export type ImportImageRequest = Message<"crafter.media.v1.ImportImageRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string project_id = 2;
+   */
+  projectId: string;
+
+  /**
+   * The image's http(s) URL.
+   *
+   * @generated from field: string url = 3;
+   */
+  url: string;
+
+  /**
+   * What makes the image the same one (its URL, or the provider's image id): one copy per project and key.
+   *
+   * @generated from field: string key = 4;
+   */
+  key: string;
+
+  /**
+   * The asset's name ("Gravel Explorer").
+   *
+   * @generated from field: string name = 5;
+   */
+  name: string;
+
+  /**
+   * The profile it shows (PRODUCT) and its id, as an upload for a profile records them.
+   *
+   * @generated from field: string profile_type = 6;
+   */
+  profileType: string;
+
+  /**
+   * @generated from field: repeated string profile_ids = 7;
+   */
+  profileIds: string[];
+};
+
+/**
+ * Describes the message crafter.media.v1.ImportImageRequest.
+ * Use `create(ImportImageRequestSchema)` to create a new message.
+ */
+export const ImportImageRequestSchema: GenMessage<ImportImageRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 15);
+
+/**
+ * @generated from message crafter.media.v1.ImportImageResponse
+ */
+export type ImportImageResponse = Message<"crafter.media.v1.ImportImageResponse"> & {
+  /**
+   * @generated from field: crafter.media.v1.Asset asset = 1;
+   */
+  asset?: Asset | undefined;
+
+  /**
+   * `/media/public/<id>`: a path of the deployment's public origin, the same for the asset each time.
+   *
+   * @generated from field: string public_url = 2;
+   */
+  publicUrl: string;
+};
+
+/**
+ * Describes the message crafter.media.v1.ImportImageResponse.
+ * Use `create(ImportImageResponseSchema)` to create a new message.
+ */
+export const ImportImageResponseSchema: GenMessage<ImportImageResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_media_v1_media, 16);
+
+/**
  * @generated from message crafter.media.v1.GetProviderFileUrlResponse
  */
 export type GetProviderFileUrlResponse = Message<"crafter.media.v1.GetProviderFileUrlResponse"> & {
@@ -527,7 +606,7 @@ export type GetProviderFileUrlResponse = Message<"crafter.media.v1.GetProviderFi
  * Use `create(GetProviderFileUrlResponseSchema)` to create a new message.
  */
 export const GetProviderFileUrlResponseSchema: GenMessage<GetProviderFileUrlResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 15);
+  messageDesc(file_crafter_media_v1_media, 17);
 
 /**
  * @generated from message crafter.media.v1.ReadPublicFileRequest
@@ -544,7 +623,7 @@ export type ReadPublicFileRequest = Message<"crafter.media.v1.ReadPublicFileRequ
  * Use `create(ReadPublicFileRequestSchema)` to create a new message.
  */
 export const ReadPublicFileRequestSchema: GenMessage<ReadPublicFileRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 16);
+  messageDesc(file_crafter_media_v1_media, 18);
 
 /**
  * @generated from message crafter.media.v1.EditRequest
@@ -573,7 +652,7 @@ export type EditRequest = Message<"crafter.media.v1.EditRequest"> & {
  * Use `create(EditRequestSchema)` to create a new message.
  */
 export const EditRequestSchema: GenMessage<EditRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 17);
+  messageDesc(file_crafter_media_v1_media, 19);
 
 /**
  * @generated from message crafter.media.v1.PreviewEditResponse
@@ -605,7 +684,7 @@ export type PreviewEditResponse = Message<"crafter.media.v1.PreviewEditResponse"
  * Use `create(PreviewEditResponseSchema)` to create a new message.
  */
 export const PreviewEditResponseSchema: GenMessage<PreviewEditResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 18);
+  messageDesc(file_crafter_media_v1_media, 20);
 
 /**
  * @generated from message crafter.media.v1.ExportAssetsRequest
@@ -641,7 +720,7 @@ export type ExportAssetsRequest = Message<"crafter.media.v1.ExportAssetsRequest"
  * Use `create(ExportAssetsRequestSchema)` to create a new message.
  */
 export const ExportAssetsRequestSchema: GenMessage<ExportAssetsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 19);
+  messageDesc(file_crafter_media_v1_media, 21);
 
 /**
  * @generated from message crafter.media.v1.StartUploadRequest
@@ -673,7 +752,7 @@ export type StartUploadRequest = Message<"crafter.media.v1.StartUploadRequest"> 
  * Use `create(StartUploadRequestSchema)` to create a new message.
  */
 export const StartUploadRequestSchema: GenMessage<StartUploadRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 20);
+  messageDesc(file_crafter_media_v1_media, 22);
 
 /**
  * @generated from message crafter.media.v1.StartUploadResponse
@@ -695,7 +774,7 @@ export type StartUploadResponse = Message<"crafter.media.v1.StartUploadResponse"
  * Use `create(StartUploadResponseSchema)` to create a new message.
  */
 export const StartUploadResponseSchema: GenMessage<StartUploadResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 21);
+  messageDesc(file_crafter_media_v1_media, 23);
 
 /**
  * @generated from message crafter.media.v1.PutUploadChunkRequest
@@ -722,7 +801,7 @@ export type PutUploadChunkRequest = Message<"crafter.media.v1.PutUploadChunkRequ
  * Use `create(PutUploadChunkRequestSchema)` to create a new message.
  */
 export const PutUploadChunkRequestSchema: GenMessage<PutUploadChunkRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 22);
+  messageDesc(file_crafter_media_v1_media, 24);
 
 /**
  * @generated from message crafter.media.v1.GetUploadRequest
@@ -739,7 +818,7 @@ export type GetUploadRequest = Message<"crafter.media.v1.GetUploadRequest"> & {
  * Use `create(GetUploadRequestSchema)` to create a new message.
  */
 export const GetUploadRequestSchema: GenMessage<GetUploadRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 23);
+  messageDesc(file_crafter_media_v1_media, 25);
 
 /**
  * @generated from message crafter.media.v1.UploadState
@@ -785,7 +864,7 @@ export type UploadState = Message<"crafter.media.v1.UploadState"> & {
  * Use `create(UploadStateSchema)` to create a new message.
  */
 export const UploadStateSchema: GenMessage<UploadState> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 24);
+  messageDesc(file_crafter_media_v1_media, 26);
 
 /**
  * @generated from message crafter.media.v1.SearchStockRequest
@@ -807,7 +886,7 @@ export type SearchStockRequest = Message<"crafter.media.v1.SearchStockRequest"> 
  * Use `create(SearchStockRequestSchema)` to create a new message.
  */
 export const SearchStockRequestSchema: GenMessage<SearchStockRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 25);
+  messageDesc(file_crafter_media_v1_media, 27);
 
 /**
  * @generated from message crafter.media.v1.StockImage
@@ -866,7 +945,7 @@ export type StockImage = Message<"crafter.media.v1.StockImage"> & {
  * Use `create(StockImageSchema)` to create a new message.
  */
 export const StockImageSchema: GenMessage<StockImage> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 26);
+  messageDesc(file_crafter_media_v1_media, 28);
 
 /**
  * @generated from message crafter.media.v1.SearchStockResponse
@@ -903,7 +982,7 @@ export type SearchStockResponse = Message<"crafter.media.v1.SearchStockResponse"
  * Use `create(SearchStockResponseSchema)` to create a new message.
  */
 export const SearchStockResponseSchema: GenMessage<SearchStockResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 27);
+  messageDesc(file_crafter_media_v1_media, 29);
 
 /**
  * @generated from message crafter.media.v1.TrackStockDownloadRequest
@@ -922,7 +1001,7 @@ export type TrackStockDownloadRequest = Message<"crafter.media.v1.TrackStockDown
  * Use `create(TrackStockDownloadRequestSchema)` to create a new message.
  */
 export const TrackStockDownloadRequestSchema: GenMessage<TrackStockDownloadRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 28);
+  messageDesc(file_crafter_media_v1_media, 30);
 
 /**
  * @generated from message crafter.media.v1.TrackStockDownloadResponse
@@ -941,7 +1020,7 @@ export type TrackStockDownloadResponse = Message<"crafter.media.v1.TrackStockDow
  * Use `create(TrackStockDownloadResponseSchema)` to create a new message.
  */
 export const TrackStockDownloadResponseSchema: GenMessage<TrackStockDownloadResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 29);
+  messageDesc(file_crafter_media_v1_media, 31);
 
 /**
  * @generated from message crafter.media.v1.GenerateImageRequest
@@ -997,7 +1076,7 @@ export type GenerateImageRequest = Message<"crafter.media.v1.GenerateImageReques
  * Use `create(GenerateImageRequestSchema)` to create a new message.
  */
 export const GenerateImageRequestSchema: GenMessage<GenerateImageRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 30);
+  messageDesc(file_crafter_media_v1_media, 32);
 
 /**
  * @generated from message crafter.media.v1.SpeechSegment
@@ -1019,7 +1098,7 @@ export type SpeechSegment = Message<"crafter.media.v1.SpeechSegment"> & {
  * Use `create(SpeechSegmentSchema)` to create a new message.
  */
 export const SpeechSegmentSchema: GenMessage<SpeechSegment> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 31);
+  messageDesc(file_crafter_media_v1_media, 33);
 
 /**
  * @generated from message crafter.media.v1.GenerateSpeechRequest
@@ -1058,7 +1137,7 @@ export type GenerateSpeechRequest = Message<"crafter.media.v1.GenerateSpeechRequ
  * Use `create(GenerateSpeechRequestSchema)` to create a new message.
  */
 export const GenerateSpeechRequestSchema: GenMessage<GenerateSpeechRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 32);
+  messageDesc(file_crafter_media_v1_media, 34);
 
 /**
  * @generated from message crafter.media.v1.Design
@@ -1114,7 +1193,7 @@ export type Design = Message<"crafter.media.v1.Design"> & {
  * Use `create(DesignSchema)` to create a new message.
  */
 export const DesignSchema: GenMessage<Design> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 33);
+  messageDesc(file_crafter_media_v1_media, 35);
 
 /**
  * @generated from message crafter.media.v1.DesignInput
@@ -1153,7 +1232,7 @@ export type DesignInput = Message<"crafter.media.v1.DesignInput"> & {
  * Use `create(DesignInputSchema)` to create a new message.
  */
 export const DesignInputSchema: GenMessage<DesignInput> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 34);
+  messageDesc(file_crafter_media_v1_media, 36);
 
 /**
  * @generated from message crafter.media.v1.ListDesignsRequest
@@ -1175,7 +1254,7 @@ export type ListDesignsRequest = Message<"crafter.media.v1.ListDesignsRequest"> 
  * Use `create(ListDesignsRequestSchema)` to create a new message.
  */
 export const ListDesignsRequestSchema: GenMessage<ListDesignsRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 35);
+  messageDesc(file_crafter_media_v1_media, 37);
 
 /**
  * @generated from message crafter.media.v1.ListDesignsResponse
@@ -1207,7 +1286,7 @@ export type ListDesignsResponse = Message<"crafter.media.v1.ListDesignsResponse"
  * Use `create(ListDesignsResponseSchema)` to create a new message.
  */
 export const ListDesignsResponseSchema: GenMessage<ListDesignsResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 36);
+  messageDesc(file_crafter_media_v1_media, 38);
 
 /**
  * @generated from message crafter.media.v1.GetDesignRequest
@@ -1224,7 +1303,7 @@ export type GetDesignRequest = Message<"crafter.media.v1.GetDesignRequest"> & {
  * Use `create(GetDesignRequestSchema)` to create a new message.
  */
 export const GetDesignRequestSchema: GenMessage<GetDesignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 37);
+  messageDesc(file_crafter_media_v1_media, 39);
 
 /**
  * @generated from message crafter.media.v1.UpdateDesignRequest
@@ -1246,7 +1325,7 @@ export type UpdateDesignRequest = Message<"crafter.media.v1.UpdateDesignRequest"
  * Use `create(UpdateDesignRequestSchema)` to create a new message.
  */
 export const UpdateDesignRequestSchema: GenMessage<UpdateDesignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 38);
+  messageDesc(file_crafter_media_v1_media, 40);
 
 /**
  * @generated from message crafter.media.v1.DeleteDesignResponse
@@ -1259,7 +1338,7 @@ export type DeleteDesignResponse = Message<"crafter.media.v1.DeleteDesignRespons
  * Use `create(DeleteDesignResponseSchema)` to create a new message.
  */
 export const DeleteDesignResponseSchema: GenMessage<DeleteDesignResponse> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 39);
+  messageDesc(file_crafter_media_v1_media, 41);
 
 /**
  * @generated from message crafter.media.v1.ExportDesignRequest
@@ -1283,7 +1362,7 @@ export type ExportDesignRequest = Message<"crafter.media.v1.ExportDesignRequest"
  * Use `create(ExportDesignRequestSchema)` to create a new message.
  */
 export const ExportDesignRequestSchema: GenMessage<ExportDesignRequest> = /*@__PURE__*/
-  messageDesc(file_crafter_media_v1_media, 40);
+  messageDesc(file_crafter_media_v1_media, 42);
 
 /**
  * The media service: assets (image, video, audio) in S3-compatible object storage, image edits and
@@ -1401,6 +1480,20 @@ export const MediaService: GenService<{
     methodKind: "unary";
     input: typeof GetProviderFileUrlRequestSchema;
     output: typeof GetProviderFileUrlResponseSchema;
+  },
+  /**
+   * Copies an image a provider serves (a Shopify product's image) into a user's media library once:
+   * keyed by the project and `key`, so asking again answers the same asset without fetching. The
+   * copy is published at a lasting `/media/public/<id>` path. Fetched through the outbound rules
+   * (public addresses only). Services only (projects). Errors: CR_ERR_BAD_REQUEST (not an http(s)
+   * URL), MEDIA_PROVIDER_FAILED (not fetched, or not an image), CONFLICT (the owner deleted the copy).
+   *
+   * @generated from rpc crafter.media.v1.MediaService.ImportImage
+   */
+  importImage: {
+    methodKind: "unary";
+    input: typeof ImportImageRequestSchema;
+    output: typeof ImportImageResponseSchema;
   },
   /**
    * Image edits: preview bytes (image/webp, ≤ 1200 px) or a new asset.
