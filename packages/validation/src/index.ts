@@ -8,5 +8,6 @@ export * from "./lead-assistant";
 export * from "./page-slug";
 export * from "./profiles";
 export * from "./settings";
+export * from "./shopify";
 export * from "./url";
 export * from "./webhook-events";

@@ -4335,6 +4335,8 @@ export interface components {
             kind: "oauth2" | "shop_oauth" | "api_key" | "webhooks" | "domain";
             /** @enum {string} */
             provider: "google" | "google_business" | "meta" | "tiktok" | "shopify" | "sendgrid" | "zapier" | "custom_domain";
+            /** @description Shopify only: the suffix of the store domains this server installs on (myshopify.com); "" for every other provider. */
+            shopSuffix: string;
             title: string;
         };
         IntegrationAuthorization: {

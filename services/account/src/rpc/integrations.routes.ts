@@ -46,6 +46,7 @@ const integrationMessage = (item: IntegrationView) => ({
   title: item.title,
   kind: item.kind,
   configured: item.configured,
+  shopSuffix: item.shopSuffix,
   ...(item.connection ? { connection: connectionMessage(item.connection) } : {}),
 });
 

@@ -139,6 +139,7 @@ export async function connectApiKey(
     kind: PROVIDERS[provider].kind,
     configured: true,
     connection: toConnectionView(doc),
+    shopSuffix: "",
   };
 }
 

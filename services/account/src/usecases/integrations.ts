@@ -35,6 +35,8 @@ export interface IntegrationView {
   /** Its client id and secret are set on this server (and tokens can be sealed). */
   configured: boolean;
   connection: ConnectionView | null;
+  /** Shopify: the store domains' suffix this server accepts; "" otherwise. */
+  shopSuffix: string;
 }
 
 const redirectUri = (deps: AccountDeps, provider: ProviderId) =>
@@ -99,6 +101,7 @@ export async function listIntegrations(
             (provider.kind === "shop_oauth" ? Boolean(deps.integrations.shopify) : Boolean(configured?.client))) &&
           deps.stores.connections.canSeal,
         connection: doc ? toConnectionView(doc) : null,
+        shopSuffix: provider.kind === "shop_oauth" ? (deps.integrations.shopify?.shopSuffix ?? "") : "",
       };
     });
 }

@@ -4,28 +4,32 @@ import type { Contact } from "../../api/contacts/types";
 import { cellText, columnCatalogue, DEFAULT_COLUMNS, toggleColumn, visibleColumns } from "./columns";
 
 /** A contact as GET /api/contacts answers it, with `fields` over empty defaults. */
-const aContact = (fields: Partial<Contact> & Record<string, unknown>): Contact => ({
-  id: "",
-  projectId: "p1",
-  name: "",
-  firstName: "",
-  lastName: "",
-  email: "",
-  phone: "",
-  company: "",
-  timeZone: "",
-  customerKind: "",
-  contactType: "",
-  tags: [],
-  custom: {},
-  consent: "pending",
-  consentAt: null,
-  source: "manual",
-  customerSince: null,
-  interactionCount: 0,
-  updated_on: null,
-  ...fields,
-});
+const aContact = (fields: Partial<Contact> & Record<string, unknown>): Contact =>
+  ({
+    id: "",
+    projectId: "p1",
+    name: "",
+    firstName: "",
+    lastName: "",
+    email: "",
+    phone: "",
+    company: "",
+    timeZone: "",
+    customerKind: "",
+    contactType: "",
+    tags: [],
+    custom: {},
+    consent: "pending",
+    consentAt: null,
+    source: "manual",
+    customerSince: null,
+    interactionCount: 0,
+    updated_on: null,
+    orderCount: null,
+    totalSpent: null,
+    spentCurrency: "",
+    ...fields,
+  }) as Contact;
 
 const catalogue = columnCatalogue([
   { key: "vip", label: "VIP", type: "boolean" },
@@ -90,5 +94,14 @@ describe("customer profile columns", () => {
     expect(cellText(contact, "updated_on")).toBe("2026-01-02");
     expect(cellText(aContact({ id: "2", email: "x@y.co", updated_on: "2026-03-04" }), "updated_on")).toBe("2026-03-04");
     expect(cellText(contact, "custom.missing")).toBe("");
+  });
+});
+
+describe("a connected store's columns", () => {
+  it("show orders, and the total spent in its currency", () => {
+    const contact = aContact({ orderCount: 12, totalSpent: 1250.5, spentCurrency: "USD" });
+    expect(cellText(contact, "orderCount")).toBe("12");
+    expect(cellText(contact, "totalSpent")).toBe("$1,250.50");
+    expect(cellText(aContact({}), "totalSpent")).toBe("");
   });
 });

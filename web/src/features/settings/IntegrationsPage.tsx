@@ -17,6 +17,7 @@ import {
   returnErrorMessage,
 } from "../integrations/integrations-api";
 import { SendgridPanel } from "./integrations/SendgridPanel";
+import { ShopifyPanel } from "./integrations/ShopifyPanel";
 import { MetaChannelsPanel } from "./integrations/SocialChannelsPanel";
 import { WebhooksPanel } from "./integrations/WebhooksPanel";
 import { SettingsPageFrame } from "./SettingsPageFrame";
@@ -30,6 +31,7 @@ const PANELS: Partial<
 > = {
   zapier: WebhooksPanel,
   sendgrid: SendgridPanel,
+  shopify: ShopifyPanel,
 };
 
 /** What a connected OAuth integration offers to set up (where posts go), under its connection: one line each. */

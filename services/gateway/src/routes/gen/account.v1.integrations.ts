@@ -82,6 +82,7 @@ export const integrationSchema = z
     kind: z.enum(["oauth2", "shop_oauth", "api_key", "webhooks", "domain"]).meta({ description: "oauth2: connected here through the provider's consent screen; the others come in a later release." }),
     configured: z.boolean().meta({ description: "false: not configured on this server (no client id and secret)." }),
     connection: connectionSchema.optional().meta({ description: "Absent when not connected." }),
+    shopSuffix: z.string().meta({ description: "Shopify only: the suffix of the store domains this server installs on (myshopify.com); \"\" for every other provider." }),
   })
   .meta({ id: "Integration", description: "One integration of spec section 1 whose flag is on for the caller." });
 
@@ -93,6 +94,7 @@ export function toIntegrationJson(m: Integration | undefined): z.input<typeof in
     kind: oneOf(["oauth2", "shop_oauth", "api_key", "webhooks", "domain"] as const, m?.kind, "oauth2"),
     configured: m?.configured ?? false,
     ...(m?.connection ? { connection: toConnectionJson(m.connection) } : {}),
+    shopSuffix: m?.shopSuffix ?? "",
   };
 }
 
