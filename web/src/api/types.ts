@@ -51,6 +51,10 @@ export interface Profile {
   /** The profile sections (crafts, profileReference, steps, results, profileItems, inputBindingValues). */
   sections?: Record<string, unknown>;
   updatedAt?: string | null;
+  /** Where it is kept in sync from: "" (made here) or "shopify" (a store's product). */
+  source?: string;
+  /** The media library's copies of its images (a Shopify product's). */
+  mediaAssetIds?: string[];
 }
 
 export interface CheckListItem {

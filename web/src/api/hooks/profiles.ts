@@ -9,10 +9,13 @@ import type { CraftSummary, Profile } from "../types";
 
 /**
  * `GET /api/profiles?profileType=`: the active project's profiles of one type (all without one).
- * `enabled` false asks nothing (a user with no active project, whom the gateway answers 400).
+ * `enabled` false asks nothing (a user with no active project, whom the gateway answers 400);
+ * `refreshMs` reads them again that often (profiles a connected store keeps in sync).
  */
-export function useProfiles(profileType?: ProfileTypeName, enabled = true) {
-  return useSWR<{ profiles: Profile[] }>(enabled ? keys.profiles(profileType) : null, fetcher);
+export function useProfiles(profileType?: ProfileTypeName, enabled = true, refreshMs = 0) {
+  return useSWR<{ profiles: Profile[] }>(enabled ? keys.profiles(profileType) : null, fetcher, {
+    refreshInterval: refreshMs,
+  });
 }
 
 /** `GET /api/profiles/{id}`. */

@@ -20,6 +20,22 @@ const contextOf = (profile: Profile): ActiveProfile => ({
   name: profile.name,
 });
 
+/** A product's first image (a Shopify product's copy in the media library) as its card's cover. */
+function coverOf(profile: Profile): React.ReactNode {
+  const images = profile.fields?.images;
+  const first = Array.isArray(images) && typeof images[0] === "string" ? images[0] : "";
+  if (!first) return undefined;
+  return (
+    <img
+      src={first}
+      alt={profile.name}
+      loading="lazy"
+      style={{ height: 140, width: "100%", objectFit: "cover" }}
+      data-testid="profile-cover"
+    />
+  );
+}
+
 function fieldSummary(profile: Profile): string {
   const fields = profile.fields ?? {};
   if (profile.profileType === "CAMPAIGN") {
@@ -31,11 +47,15 @@ function fieldSummary(profile: Profile): string {
 
 /** Base page of a profile area: the profiles as cards, created and edited in a drawer, deleted after a confirmation. */
 export function ProfileListPage({ area }: { area: ProfileArea }) {
-  const { data, error, isLoading, mutate } = useProfiles(area.type);
+  const [synced, setSynced] = useState(false);
+  // Products a connected store keeps in sync change there: read them again every 5 s while shown.
+  const { data, error, isLoading, mutate } = useProfiles(area.type, true, synced ? 5000 : 0);
   const { create, update, remove } = useProfileWrites();
   const active = useActiveProfile();
   const [editing, setEditing] = useState<Profile | "new" | null>(null);
   const profiles = data?.profiles ?? [];
+  const fromStore = profiles.some((profile) => profile.source === "shopify");
+  if (fromStore !== synced) setSynced(fromStore);
 
   const newButton = (
     <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing("new")} data-testid={`new-${area.one}`}>
@@ -57,8 +77,19 @@ export function ProfileListPage({ area }: { area: ProfileArea }) {
               size="small"
               data-testid={`${area.one}-card`}
               data-profile-id={profile.profileId}
+              data-source={profile.source || "crafter"}
               title={profile.name}
-              extra={active?.profileId === profile.profileId ? <Tag color="purple">Writing for</Tag> : null}
+              cover={coverOf(profile)}
+              extra={
+                <Flex gap={4}>
+                  {profile.source === "shopify" ? (
+                    <Tag color="green" title="Kept in sync from your Shopify store" data-testid="profile-from-shopify">
+                      Shopify
+                    </Tag>
+                  ) : null}
+                  {active?.profileId === profile.profileId ? <Tag color="purple">Writing for</Tag> : null}
+                </Flex>
+              }
               actions={[
                 <Button
                   key="edit"
