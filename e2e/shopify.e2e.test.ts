@@ -3,9 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { GatewaySession, linkFrom, stackEnv, waitForEmail } from "@crafter/kit/testing";
 import { type FakeCustomer, LocalShopifyServer } from "@crafter/provider-fakes";
-import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, jest } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { atBothWidths, launchChromium, signedInContext } from "./support";
+import { atBothWidths, browserStep, launchChromium, signedInContext } from "./support";
 
 // A new user's Shopify store in Chromium: install it from Settings › Integrations by its domain
 // (checked as it is typed) through the local Shopify's consent, see the store's products as
@@ -28,6 +28,7 @@ let context: BrowserContext;
 let page: Page;
 let shop: string;
 let gravelId: number;
+const it = browserStep("shopify", () => page);
 
 async function adminSession(): Promise<GatewaySession> {
   const email = `admin-${randomUUID().slice(0, 8)}@admins.crafter.test`;
@@ -105,7 +106,14 @@ describe("Shopify store", () => {
     await page.goto("/app/settings/integrations");
     const field = page.getByTestId("shopify-shop");
     await field.fill("town-bikes.com");
-    await page.locator("#shopify-shop-error", { hasText: `like your-store.${suffix}` }).waitFor();
+    const error = page.locator("#shopify-shop-error", { hasText: `like your-store.${suffix}` });
+    await error.waitFor();
+    // Said in the form's error colour, under the field.
+    const [red, green] = await error.evaluate((node) =>
+      getComputedStyle(node).color.match(/\d+/g)!.slice(0, 2).map(Number),
+    );
+    expect(red).toBeGreaterThan(200);
+    expect(green).toBeLessThan(120);
     await field.fill(`https://${shop}/admin`);
     await page.locator("#shopify-shop-error").waitFor({ state: "detached" });
     await atBothWidths(page, "shopify-install");
@@ -127,21 +135,31 @@ describe("Shopify store", () => {
     expect(await page.locator('[data-testid="product-card"][data-source="shopify"]').count()).toBe(2);
     const cover = gravel.getByTestId("profile-cover");
     expect(await cover.getAttribute("src")).toMatch(/^\/media\/public\/[A-Za-z0-9_-]{22}$/);
-    await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    expect(await cover.evaluate((img) => [getComputedStyle(img).objectFit, getComputedStyle(img).height])).toEqual([
+      "cover",
+      "140px",
+    ]);
+    const width = await cover.evaluate((img: HTMLImageElement) =>
+      img.complete
+        ? img.naturalWidth
+        : new Promise<number>((resolve) => img.addEventListener("load", () => resolve(img.naturalWidth))),
+    );
+    expect(width).toBeGreaterThan(0);
     expect(store.seen.files.sort()).toEqual(["/cdn/shop/files/commuter.png", "/cdn/shop/files/gravel.png"]);
     await atBothWidths(page, "shopify-offerings");
   });
 
   it("shows the store's customers as contacts with the consent Shopify recorded", async () => {
-    const names = async (consent: string) => {
+    // The list filtered by consent, read once it shows `count` contacts (it loads after the page).
+    const names = async (consent: string, count: number) => {
       await page.goto(`/app/contacts?consent=${consent}`);
       await page.getByTestId("contacts-table").waitFor();
-      await page.locator('[data-testid="contacts-table"] .ant-spin-spinning').waitFor({ state: "detached" });
+      await page.waitForFunction((n) => document.querySelectorAll('[data-testid="contact-link"]').length === n, count);
       return (await page.getByTestId("contact-link").allTextContents()).sort();
     };
-    expect(await names("subscribed")).toEqual(["Ada Rider"]);
-    expect(await names("pending")).toEqual(["Cara Rider"]);
-    expect(await names("unsubscribed")).toEqual(["Ben Rider", "Dan Rider"]);
+    expect(await names("subscribed", 1)).toEqual(["Ada Rider"]);
+    expect(await names("pending", 1)).toEqual(["Cara Rider"]);
+    expect(await names("unsubscribed", 2)).toEqual(["Ben Rider", "Dan Rider"]);
     await page.goto("/app/contacts");
     await page.locator('[data-testid="contact-link"]', { hasText: "Ada Rider" }).waitFor();
     await atBothWidths(page, "shopify-contacts");

@@ -39,7 +39,11 @@ export default function ShopifyPage() {
       lead="Connect your store once: your products become offerings and your customers become contacts, so every page, ad and email starts from what you really sell and who really buys."
     >
       <CardGrid items={STEPS} />
-      <Typography.Paragraph className="crafter-marketing__lead" data-testid="shopify-connection-note">
+      <Typography.Paragraph
+        className="crafter-marketing__lead"
+        style={{ marginTop: 32 }}
+        data-testid="shopify-connection-note"
+      >
         Crafter reads your store and never changes it: orders, prices and stock stay in Shopify. Customers without an
         email address are not imported.
       </Typography.Paragraph>
