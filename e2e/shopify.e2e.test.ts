@@ -161,8 +161,15 @@ describe("Shopify store", () => {
     expect(await names("pending", 1)).toEqual(["Cara Rider"]);
     expect(await names("unsubscribed", 2)).toEqual(["Ben Rider", "Dan Rider"]);
     await page.goto("/app/contacts");
-    await page.locator('[data-testid="contact-link"]', { hasText: "Ada Rider" }).waitFor();
+    const ada = page.locator('[data-testid="contact-link"]', { hasText: "Ada Rider" });
+    await ada.waitFor();
     await atBothWidths(page, "shopify-contacts");
+    // The store's order count and total spent on the contact.
+    await ada.click();
+    const details = page.locator(".ant-descriptions");
+    await details.getByText("$980.00").waitFor();
+    expect(await details.textContent()).toContain("Orders7");
+    await atBothWidths(page, "shopify-contact");
   });
 
   it("shows a product changed in the store within seconds", async () => {

@@ -76,7 +76,7 @@ describe("Shopify's email marketing consent", () => {
   it("keeps its date and opt-in level as evidence", () => {
     const consent = shopifyConsent(customer());
     expect(consent.at).toEqual(at("2025-05-01T09:00:00Z"));
-    expect(consentSource(consent)).toBe("Shopify: subscribed, confirmed opt in");
+    expect(consentSource(consent)).toBe("Shopify: subscribed, confirmed opt-in");
     expect(consentSource(shopifyConsent(customer({ emailMarketingConsent: null })))).toBe("Shopify: not subscribed");
   });
 });

@@ -408,7 +408,7 @@ describe("customers become contacts", () => {
     });
     const ada = await owner.get(`/api/contacts/${byEmail(rows, "ada@example.com")!.id}?projectId=${projectId}`);
     expect(ada.body.result.consentHistory).toEqual([
-      { status: "subscribed", at: "2025-05-01T09:00:00.000Z", source: "Shopify: subscribed, confirmed opt in" },
+      { status: "subscribed", at: "2025-05-01T09:00:00.000Z", source: "Shopify: subscribed, confirmed opt-in" },
     ]);
     const row = await eventually(shopifyRow, (item) =>
       Boolean((item?.connection?.syncs as { part: string }[])?.some((sync) => sync.part === "customers")),

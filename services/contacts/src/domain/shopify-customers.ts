@@ -130,7 +130,8 @@ const words = (value: string) => value.toLowerCase().replace(/_/g, " ");
 
 /** The consent history's source of a change Shopify made: "Shopify: subscribed, confirmed opt-in". */
 export function consentSource(consent: ShopifyConsent): string {
-  const level = consent.status === "subscribed" && consent.level ? `, ${words(consent.level)}` : "";
+  const level =
+    consent.status === "subscribed" && consent.level ? `, ${words(consent.level).replace("opt in", "opt-in")}` : "";
   return `Shopify: ${words(consent.state)}${level}`;
 }
 

@@ -36,7 +36,7 @@ import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import { useAction } from "../../shared/use-action";
 import { ContactForm } from "./ContactForm";
 import { ConsentTag } from "./ContactsPage";
-import { cellText, updatedOn } from "./columns";
+import { cellText, moneyText, updatedOn } from "./columns";
 import { useContactErrorHandler } from "./errors";
 import { CONTACT_PAGES } from "./paths";
 import { contactToForm, toContactInput, typedCustomValues } from "./schema";
@@ -205,6 +205,15 @@ function ContactDetails({ contact, customFields }: { contact: ContactDetail; cus
       <Descriptions.Item label="Source">{contact.source}</Descriptions.Item>
       <Descriptions.Item label="Customer since">{when(contact.customerSince)}</Descriptions.Item>
       <Descriptions.Item label="Updated on">{when(updatedOn(contact))}</Descriptions.Item>
+      {/* What a connected store (Shopify) knows of the contact; absent otherwise. */}
+      {typeof contact.orderCount === "number" ? (
+        <Descriptions.Item label="Orders">{contact.orderCount}</Descriptions.Item>
+      ) : null}
+      {typeof contact.totalSpent === "number" ? (
+        <Descriptions.Item label="Total spent">
+          {moneyText(contact.totalSpent, contact.spentCurrency)}
+        </Descriptions.Item>
+      ) : null}
       <Descriptions.Item label="Tags" span={2}>
         <Flex wrap gap={4}>
           {(contact.tags ?? []).map((tag) => (
