@@ -110,34 +110,25 @@ async function saveCustomer(
     return "no_email";
   }
   let contact = link ? await deps.stores.contacts.get(scope, link.contactId) : null;
-  let created = link?.created ?? false;
-  if (!contact) {
-    contact = await deps.stores.contacts.get(scope, id);
-    created = contact !== null;
-  }
-  if (!contact) {
-    contact = await deps.stores.contacts.byEmail(scope, values.email);
-    created = false;
-  }
+  contact ??= await deps.stores.contacts.get(scope, id);
+  contact ??= await deps.stores.contacts.byEmail(scope, values.email);
   const now = deps.now();
   if (!contact) {
     const left = room ?? { left: (await profileRoom(deps, scope.userId)).room };
     if (left.left <= 0) return "over_limit";
-    contact = await createFor(deps, scope, customer, id, customFields);
-    // The email became a contact meanwhile (a form, an import): that one is the customer's.
-    if (!contact) contact = await deps.stores.contacts.byEmail(scope, values.email);
-    else {
+    const made = await createFor(deps, scope, customer, id, customFields);
+    if (made) {
       left.left -= 1;
-      created = true;
-    }
-    if (!contact) return "unchanged";
-    if (created) {
-      await putLink(deps, scope, customer.id, contact._id, true, values.tags, contact.consentAt, now);
+      await putLink(deps, scope, customer.id, made._id, values.tags, made.consentAt, now);
       return "written";
     }
+    // The email became a contact meanwhile (this customer's, made by a concurrent sync, or a
+    // form's, an import's): that one is the customer's.
+    contact = await deps.stores.contacts.byEmail(scope, values.email);
+    if (!contact) return "unchanged";
   }
   const outcome = await updateFrom(deps, scope, contact, customer, link, customFields);
-  await putLink(deps, scope, customer.id, contact._id, created, values.tags, outcome.consentAt ?? link?.consentAt, now);
+  await putLink(deps, scope, customer.id, contact._id, values.tags, outcome.consentAt ?? link?.consentAt, now);
   return outcome.changed ? "written" : "unchanged";
 }
 
@@ -146,7 +137,6 @@ async function putLink(
   scope: Scope,
   customerGid: string,
   contactId: string,
-  created: boolean,
   tags: string[],
   consentAt: Date | undefined,
   at: Date,
@@ -157,7 +147,8 @@ async function putLink(
     projectId: scope.projectId,
     customerGid,
     contactId,
-    created,
+    // Only a contact the sync made has the customer's derived id.
+    created: contactId === customerContactId(scope.projectId, customerGid),
     tags,
     ...(consentAt ? { consentAt } : {}),
     updatedAt: at,
@@ -242,7 +233,7 @@ async function forget(deps: Deps, scope: Scope, linkId: string): Promise<boolean
   const link = await deps.stores.shopifyCustomers.get(linkId);
   const contact = await deps.stores.contacts.get(scope, link?.contactId ?? linkId);
   if (contact) {
-    if (link?.created ?? contact._id === linkId) await removeContact(deps, scope, contact);
+    if (contact._id === linkId) await removeContact(deps, scope, contact);
     else {
       const old = new Set((link?.tags ?? []).map((tag) => tag.toLowerCase()));
       const settings = await deps.stores.settings.get(scope.userId, scope.projectId);
