@@ -126,6 +126,13 @@ describe("Shopify store", () => {
     expect(await page.getByTestId("shopify-sync-customers").textContent()).toContain("4 contacts");
     expect(await page.getByTestId("shopify-details").textContent()).toContain(shop);
     await atBothWidths(page, "shopify-connected");
+    // Sync now: each part shows importing until its import reports, then its count again.
+    const queries = store.seen.queries;
+    await page.getByTestId("shopify-sync").click();
+    await page.locator('[data-testid="shopify-sync"]', { hasText: "Importing…" }).waitFor();
+    await page.locator('[data-testid="shopify-sync"]', { hasText: "Sync now" }).waitFor({ timeout: 30_000 });
+    expect(store.seen.queries).toBeGreaterThan(queries);
+    expect(await page.getByTestId("shopify-sync-customers").textContent()).toContain("4 contacts");
   });
 
   it("shows the store's products as offerings, with their images copied", async () => {
