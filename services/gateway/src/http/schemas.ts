@@ -175,11 +175,9 @@ export const profileSchema = z
     source: z
       .string()
       .meta({ description: 'Where it is kept in sync from: "" (made here) or "shopify" (a store\'s product).' }),
-    mediaAssetIds: z
-      .array(z.string())
-      .meta({
-        description: "The media library's copies of its images (a Shopify product's), in the order of fields.images.",
-      }),
+    mediaAssetIds: z.array(z.string()).meta({
+      description: "The media library's copies of its images (a Shopify product's), in the order of fields.images.",
+    }),
   })
   .meta({ id: "Profile" });
 
