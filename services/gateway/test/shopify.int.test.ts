@@ -493,6 +493,27 @@ describe("customers become contacts", () => {
       consent: "unsubscribed",
     });
   });
+
+  it("tells the owner of a customer's data request, once per request, with where to export it", async () => {
+    const request = await store.sendPrivacyWebhook(webhookUrl, shop, "customers/data_request", {
+      id: benId,
+      email: "ben@example.com",
+      phone: null,
+    });
+    expect(request.status).toBe(200);
+    expect((await store.redeliver(request)).status).toBe(200);
+    const notices = async () =>
+      (
+        (await owner.get("/api/notifications")).body.result.result as { title: string; body: string; link: string }[]
+      ).filter((notice) => notice.title === "A Shopify customer asked for their data");
+    const found = await eventually(notices, (list) => list.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await notices()).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      body: expect.stringContaining("ben@example.com asked your Shopify store for the data kept about them"),
+      link: "/app/contacts?q=ben%40example.com",
+    });
+  });
 });
 
 describe("webhooks", () => {

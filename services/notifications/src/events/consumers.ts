@@ -1,6 +1,9 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { type EventHandler, on, type ServiceParts, TOPICS, topicName } from "@crafter/kit";
-import { ConnectionNeedsReconnectingSchema } from "@crafter/proto/crafter/events/v1/connections_pb";
+import {
+  ConnectionNeedsReconnectingSchema,
+  ShopifyWebhookReceivedSchema,
+} from "@crafter/proto/crafter/events/v1/connections_pb";
 import { ContactConsentRequestedSchema } from "@crafter/proto/crafter/events/v1/contacts_pb";
 import {
   EmailChangeRequestedSchema,
@@ -11,7 +14,7 @@ import {
 } from "@crafter/proto/crafter/events/v1/events_pb";
 import { ProjectMemberInvitedSchema } from "@crafter/proto/crafter/events/v1/project_members_pb";
 import type { NotificationsDeps } from "../deps";
-import { noticeConnectionNeedsReconnecting } from "../usecases/connection-notices";
+import { noticeConnectionNeedsReconnecting, noticeShopifyDataRequest } from "../usecases/connection-notices";
 import { sendConsentEmail } from "../usecases/send-consent-email";
 import { sendEmailChangeEmails } from "../usecases/send-email-change-emails";
 import { sendInviteEmail } from "../usecases/send-invite-email";
@@ -127,6 +130,16 @@ export function notificationsConsumers(
           connectedAt: toDate(event.connectedAt),
         }),
       ),
+      // Shopify's customers/data_request: the owner's notice to export the contact's data, once per request.
+      on(ShopifyWebhookReceivedSchema, async (event) => {
+        if (event.topic !== "customers/data_request") return;
+        await noticeShopifyDataRequest(deps, {
+          ownerUserId: event.ownerUserId,
+          projectId: event.projectId,
+          webhookId: event.webhookId,
+          customerEmail: event.customerEmail,
+        });
+      }),
       // The double opt-in of a lead form: the confirm link, once per event.
       on(ContactConsentRequestedSchema, (event, meta) =>
         sendConsentEmail(deps, meta.id, {
