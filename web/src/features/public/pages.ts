@@ -42,7 +42,8 @@ export const PUBLIC_PAGES: readonly PublicPageMeta[] = [
     path: "/integrations/shopify",
     label: "Shopify",
     title: "Crafter for Shopify",
-    description: "Turn your Shopify products into product pages, ads and emails that sell, in minutes.",
+    description:
+      "Connect your Shopify store: products become offerings and customers become contacts with their consent, kept in sync.",
   },
   {
     path: "/FAQ",
