@@ -12,7 +12,10 @@ import Provider, { type Configuration } from "oidc-provider";
  *   S256 only, RS256 ID tokens, `authorization_response_iss_parameter_supported`);
  * - `GET /auth`: authorization (code flow; PKCE required; `state` and `nonce` echoed);
  * - `GET /interaction/:uid`: the "Google account chooser": signs in the account a test chose with
- *   `signInAs` (or refuses with `error=access_denied` after `deny()`), with no page shown;
+ *   `signInAs` (or refuses with `error=access_denied` after `deny()`), with no page shown; after
+ *   `showLoginForm()`, a sign-in page instead (for browser tests): `POST /interaction/:uid` with the
+ *   `email` typed signs in the account added with that email (`addAccount`), or shows the page again
+ *   with "Couldn't find your Google Account"; `cancel` declines (`error=access_denied`);
  * - `POST /token`: the code exchange (client_secret_basic; code single use, PKCE verifier checked);
  * - `GET /jwks`: the RS256 signing key (a fixed test key);
  * - `GET /me`: userinfo.
@@ -59,6 +62,7 @@ export class LocalGoogleOidc {
   private readonly accounts = new Map<string, GoogleAccount>();
   private current: GoogleAccount | undefined;
   private denying = false;
+  private loginForm = false;
   /** Authorizations answered with a code, and codes exchanged at the token endpoint (counters tests read). */
   readonly counts = { authorized: 0, tokens: 0 };
   issuer = "";
@@ -75,6 +79,16 @@ export class LocalGoogleOidc {
   /** The next sign-ins are declined by the person (`error=access_denied`). */
   deny(): void {
     this.denying = true;
+  }
+
+  /** A Google account the login form can sign in (by its email), without choosing it for the next sign-ins. */
+  addAccount(account: GoogleAccount): void {
+    this.accounts.set(account.sub, account);
+  }
+
+  /** Sign-ins show the provider's login form (a browser types the email) instead of choosing an account. */
+  showLoginForm(on = true): void {
+    this.loginForm = on;
   }
 
   async start(port: number): Promise<void> {
@@ -146,16 +160,51 @@ export class LocalGoogleOidc {
     await once(this.server, "listening");
   }
 
-  /** The chooser: finishes the login prompt as the chosen account, with no page. */
+  /** The chooser: finishes the login prompt as the chosen account, with no page (or through the login form). */
   private async interaction(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const provider = this.provider;
     if (!provider) throw new Error("not started");
     await provider.interactionDetails(req, res);
+    if (this.loginForm) return this.loginPage(req, res);
     const result =
       this.denying || !this.current
         ? { error: "access_denied", error_description: "The person declined." }
         : { login: { accountId: this.current.sub } };
     await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+  }
+
+  /** The login form: GET shows it; POST signs in the account with the typed email, or declines on `cancel`. */
+  private async loginPage(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const provider = this.provider!;
+    const page = (problem = "", email = "") => {
+      res.writeHead(200, {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-store",
+      });
+      res.end(loginFormHtml(req.url ?? "/", problem, email));
+    };
+    if (req.method !== "POST") return page();
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+    if (form.has("cancel")) {
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: "access_denied", error_description: "The person declined." },
+        { mergeWithLastSubmission: false },
+      );
+      return;
+    }
+    const email = (form.get("email") ?? "").trim().toLowerCase();
+    const account = [...this.accounts.values()].find((candidate) => candidate.email.toLowerCase() === email);
+    if (!account) return page(email ? "Couldn't find your Google Account" : "Enter an email", email);
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: account.sub } },
+      { mergeWithLastSubmission: false },
+    );
   }
 
   async stop(): Promise<void> {
@@ -165,4 +214,24 @@ export class LocalGoogleOidc {
     await once(this.server, "close");
     this.server = undefined;
   }
+}
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** The local issuer's sign-in page (plain HTML, labelled fields, so a browser test fills it as a person would). */
+function loginFormHtml(action: string, problem: string, email: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign in - Google Accounts (local)</title></head>
+<body style="font-family: Roboto, Arial, sans-serif; max-width: 420px; margin: 48px auto; padding: 0 16px">
+<h1 style="font-weight: 400">Sign in</h1>
+<p>to continue to Crafter</p>
+<form method="post" action="${escapeHtml(action)}">
+<label for="identifier">Email or phone</label><br>
+<input id="identifier" name="email" type="email" autocomplete="username" autofocus value="${escapeHtml(email)}"
+ style="width: 100%; padding: 8px; margin: 8px 0" aria-describedby="problem">
+<p id="problem" role="alert" style="color: #d93025">${escapeHtml(problem)}</p>
+<button type="submit" id="identifierNext">Next</button>
+<button type="submit" name="cancel" value="1" formnovalidate>Cancel</button>
+</form></body></html>`;
 }

@@ -12,9 +12,13 @@ import { LinkButton } from "../../shared/LinkButton";
 import { notify } from "../../shared/notify";
 import { AuthCard, applyFieldErrors } from "./AuthCard";
 import { AuthField } from "./AuthField";
+import { GoogleSignIn, GoogleSignInError } from "./GoogleSignIn";
 import { PASSWORD_MIN, type SignUpValues, signUpSchema } from "./schemas";
 
-/** /signup: on success, a "check your email" state (the answer is the same for known emails). */
+/**
+ * /signup: on success, a "check your email" state (the answer is the same for known emails). Sign up
+ * with Google skips the email check (Google verified the address) and lands in the app signed in.
+ */
 export default function SignUpPage() {
   const { signUp } = useAuthActions();
   // A referral link's code (`/signup?ref=<code>`): passed on with the sign-up, which records it.
@@ -86,6 +90,7 @@ export default function SignUpPage() {
         </Typography.Text>
       }
     >
+      <GoogleSignInError code={params.get("error")} />
       <form onSubmit={onSubmit} noValidate aria-label="Sign up" data-testid="signup-form">
         <AuthField
           control={control}
@@ -121,6 +126,7 @@ export default function SignUpPage() {
           Create account
         </Button>
       </form>
+      <GoogleSignIn intent="signup" callbackUrl={callbackUrl} referral={ref} />
     </AuthCard>
   );
 }

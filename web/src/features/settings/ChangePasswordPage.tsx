@@ -1,9 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Card, Form, Input } from "antd";
+import { Alert, Button, Card, Form, Input, Typography } from "antd";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { z } from "zod";
 import { api } from "../../api/api";
+import { useLinkedIdentities } from "../../api/auth";
 import { isApiError } from "../../api/errors";
 import { FormField } from "../../shared/FormField";
 import { countLabel } from "../../shared/format";
@@ -11,6 +12,7 @@ import { notify } from "../../shared/notify";
 import { applyFieldErrors } from "../auth/AuthCard";
 import { newPasswordField } from "../auth/schemas";
 import { SettingsPageFrame } from "./SettingsPageFrame";
+import { SignInMethodsCard } from "./SignInMethodsCard";
 import { settingsPaths } from "./settings-api";
 
 const schema = z
@@ -28,8 +30,13 @@ const FIELDS = [
   { name: "confirm", id: "password-confirm", label: "Repeat the new password", autoComplete: "new-password" },
 ] as const;
 
-/** /app/settings/change-password: checks the current password; every other device is signed out. */
+/**
+ * /app/settings/change-password, the account's sign-in settings: its sign-in methods (password,
+ * linked Google) and the password change, which checks the current password and signs every other
+ * device out. An account without a password (signed up with Google) sets one through the emailed link.
+ */
 export default function ChangePasswordPage() {
+  const { data: methods } = useLinkedIdentities();
   const [ended, setEnded] = useState<number | null>(null);
   const {
     control,
@@ -61,7 +68,8 @@ export default function ChangePasswordPage() {
   });
 
   return (
-    <SettingsPageFrame title="Change password">
+    <SettingsPageFrame title="Password and sign-in">
+      <SignInMethodsCard />
       {ended !== null && (
         <Alert
           type="success"
@@ -75,31 +83,37 @@ export default function ChangePasswordPage() {
           }
         />
       )}
-      <Card>
-        <Form layout="vertical" component={false}>
-          <form onSubmit={onSubmit} noValidate aria-label="Change password">
-            {FIELDS.map((field) => (
-              <FormField key={field.name} id={field.id} label={field.label} error={errors[field.name]} required>
-                <Controller
-                  name={field.name}
-                  control={control}
-                  render={({ field: props }) => (
-                    <Input.Password
-                      {...props}
-                      id={field.id}
-                      data-testid={field.id}
-                      autoComplete={field.autoComplete}
-                      aria-invalid={!!errors[field.name]}
-                    />
-                  )}
-                />
-              </FormField>
-            ))}
-            <Button type="primary" htmlType="submit" loading={isSubmitting} data-testid="password-submit">
-              Change password
-            </Button>
-          </form>
-        </Form>
+      <Card title="Change password">
+        {methods && !methods.hasPassword ? (
+          <Typography.Paragraph type="secondary" style={{ margin: 0 }} data-testid="password-none">
+            This account has no password to change yet. Use “Email me a link to set a password” above.
+          </Typography.Paragraph>
+        ) : (
+          <Form layout="vertical" component={false}>
+            <form onSubmit={onSubmit} noValidate aria-label="Change password">
+              {FIELDS.map((field) => (
+                <FormField key={field.name} id={field.id} label={field.label} error={errors[field.name]} required>
+                  <Controller
+                    name={field.name}
+                    control={control}
+                    render={({ field: props }) => (
+                      <Input.Password
+                        {...props}
+                        id={field.id}
+                        data-testid={field.id}
+                        autoComplete={field.autoComplete}
+                        aria-invalid={!!errors[field.name]}
+                      />
+                    )}
+                  />
+                </FormField>
+              ))}
+              <Button type="primary" htmlType="submit" loading={isSubmitting} data-testid="password-submit">
+                Change password
+              </Button>
+            </form>
+          </Form>
+        )}
       </Card>
     </SettingsPageFrame>
   );

@@ -32,10 +32,10 @@ export const SETTINGS_ROUTES: RouteEntry[] = [
   },
   {
     path: "/app/settings/change-password",
-    title: "Change password",
+    title: "Password and sign-in",
     access: "app",
     Component: ChangePasswordPage,
-    menu: index(20, "Change password", "change-password"),
+    menu: index(20, "Password and sign-in", "change-password"),
   },
   {
     path: "/app/settings/linked-devices",
