@@ -83,12 +83,7 @@ export function SignInMethodsCard() {
               data-testid="signin-methods-refused"
               style={{ marginBottom: 16 }}
               title="Set a password first"
-              description={
-                <>
-                  <div>{refusal}</div>
-                  {!linkSent && <div style={{ marginTop: 8 }}>{passwordLink}</div>}
-                </>
-              }
+              description={refusal}
             />
           )}
           {linkSent && (
@@ -111,12 +106,16 @@ export function SignInMethodsCard() {
                 avatar={<LockOutlined aria-hidden />}
                 title={<span>Password {data.hasPassword ? <Tag color="green">Set</Tag> : <Tag>Not set</Tag>}</span>}
                 description={
-                  data.hasPassword
-                    ? "Sign in with your email and password."
-                    : "This account has no password yet: it signs in with Google only."
+                  data.hasPassword ? (
+                    "Sign in with your email and password."
+                  ) : (
+                    <>
+                      <div>This account has no password yet: it signs in with Google only.</div>
+                      {!linkSent && <div style={{ marginTop: 8 }}>{passwordLink}</div>}
+                    </>
+                  )
                 }
               />
-              {!data.hasPassword && !linkSent ? passwordLink : null}
             </List.Item>
             {data.identities.map((identity) => (
               <List.Item
