@@ -9,6 +9,7 @@ import { LocalOAuthServer } from "@crafter/provider-fakes";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
+import { type LocalDns, startLocalDns } from "./dns";
 import { launchChromium, signedInContext } from "./support";
 
 // Settings › Integrations in Chromium through the gateway and the tests' local OAuth provider
@@ -54,7 +55,13 @@ beforeAll(async () => {
   ).toBe(201);
   const userId = (await session.get("/auth/check")).body.result.user.userId;
   const admin = await adminSession();
-  for (const flag of ["google_integration", "meta_integration", "shopify_integration", "zapier_integration"])
+  for (const flag of [
+    "google_integration",
+    "meta_integration",
+    "shopify_integration",
+    "zapier_integration",
+    "custom_domain_integration",
+  ])
     expect((await admin.put(`/api/admin/users/${userId}/flags`, { flag, enabled: true })).status).toBe(200);
 });
 
@@ -93,6 +100,8 @@ describe("Settings › Integrations", () => {
     await page.getByTestId("integration-connect-meta").waitFor();
     // Shopify installs from the store's domain, in its own panel.
     await page.getByTestId("integration-shopify").getByTestId("shopify-install-form").waitFor();
+    expect(await page.getByTestId("integration-state-shopify").textContent()).toBe("Not connected");
+    expect(await page.getByText("Coming in the next release").count()).toBe(0);
     await noSidewaysScroll();
     await page.screenshot({ path: `${shots}/integrations-1366.png`, fullPage: true });
   });
@@ -140,6 +149,49 @@ describe("Settings › Integrations", () => {
     } finally {
       provider.deny(false);
     }
+  });
+});
+
+// A custom domain: its records checked against the local DNS server at DNS_SERVERS.
+describe("Settings › Integrations › Custom domain", () => {
+  let dns: LocalDns;
+
+  beforeAll(async () => {
+    dns = await startLocalDns();
+  });
+
+  afterAll(async () => {
+    await dns?.close();
+  });
+
+  it("adds a custom domain, shows the records to create, and connects it once they are found", async () => {
+    const domain = `www.leeds-${randomUUID().slice(0, 6)}.example`;
+    await page.goto("/app/settings/integrations");
+    await page.getByTestId("custom-domain-input").fill(domain);
+    await page.getByTestId("custom-domain-add").click();
+    await page.getByTestId("custom-domain-records").waitFor();
+    expect(await page.getByTestId("integration-state-custom_domain").textContent()).toBe("Waiting for DNS records");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await noSidewaysScroll();
+    await page.screenshot({ path: `${shots}/integrations-domain-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 850 });
+    const records = await page.getByTestId("custom-domain-record").evaluateAll((rows) =>
+      rows.map((row) => ({
+        type: row.getAttribute("data-type"),
+        name: row.querySelector('[data-testid="custom-domain-record-name"] code')?.textContent ?? "",
+        value: row.querySelector('[data-testid="custom-domain-record-value"] code')?.textContent ?? "",
+      })),
+    );
+    expect(records.map((record) => record.type).sort()).toEqual(["CNAME", "TXT"]);
+    for (const record of records)
+      if (record.type === "CNAME") dns.publishCname(record.name, record.value);
+      else dns.publish(record.name, record.value);
+    await page.getByTestId("custom-domain-check").click();
+    await page.locator('[data-testid="custom-domain-panel"][data-state="verified"]').waitFor();
+    expect(await page.getByTestId("integration-state-custom_domain").textContent()).toBe("Connected");
+    await page.getByTestId("custom-domain-remove").click();
+    await page.getByRole("button", { name: "Remove", exact: true }).last().click();
+    await page.locator('[data-testid="custom-domain-panel"][data-state="none"]').waitFor();
   });
 });
 

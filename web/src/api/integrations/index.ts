@@ -12,9 +12,11 @@ import type { ResultOf, Schema } from "../contract";
 export type Integration = Schema<"Integration">;
 export type IntegrationSync = Schema<"IntegrationSync">;
 export type SyncRequested = ResultOf<"/api/integrations/{provider}/sync", "post">;
+export type CustomDomain = Schema<"CustomDomain">;
 
 export const integrationKeys = {
   list: () => apiKey("/api/integrations"),
+  customDomain: (projectId: string) => apiKey("/api/projects/{id}/custom-domain", { path: { id: projectId } }),
 };
 
 /** The active project's integrations; `poll` refreshes them every 1.5 s (while an import runs). */
@@ -72,4 +74,44 @@ export function syncProgress(
       sync !== undefined && !Number.isNaN(since) && Date.parse(sync.finishedAt ?? "") >= since,
   );
   return { done, complete: done.length === SYNC_PARTS.length };
+}
+
+/**
+ * Starts connecting an OAuth provider and leaves for its consent screen; the provider sends the
+ * browser back to `returnPath` with `?connected=<provider>` or `?error=<code>`.
+ */
+export async function connectIntegration(provider: string, returnPath: string): Promise<void> {
+  const { authorizeUrl } = await http.post("/api/integrations/{provider}/connect", {
+    path: { provider },
+    body: { returnPath },
+  });
+  window.location.assign(authorizeUrl);
+}
+
+/** Disconnects: the grant is revoked at the provider where it offers revocation, then forgotten. */
+export function disconnectIntegration(provider: string) {
+  return http.del("/api/integrations/{provider}", { path: { provider } });
+}
+
+/** The project's custom domain (the projects service; `customDomain` absent when none). */
+export function useCustomDomain(projectId: string | null | undefined) {
+  return useSWR<{ customDomain?: CustomDomain }>(projectId ? integrationKeys.customDomain(projectId) : null, fetcher);
+}
+
+/**
+ * Adds the project's custom domain: answers the DNS records to create.
+ * @throws ApiError CUSTOM_DOMAIN_TAKEN (another project has it), CONFLICT (the project has one), 400 (not a domain).
+ */
+export function addCustomDomain(projectId: string, domain: string) {
+  return http.post("/api/projects/{id}/custom-domain", { path: { id: projectId }, body: { domain } });
+}
+
+/** Checks the domain's DNS records now. */
+export function checkCustomDomain(projectId: string) {
+  return http.post("/api/projects/{id}/custom-domain/check", { path: { id: projectId }, body: {} });
+}
+
+/** Removes the project's custom domain: its pages stop being served there at once. */
+export function removeCustomDomain(projectId: string) {
+  return http.del("/api/projects/{id}/custom-domain", { path: { id: projectId } });
 }

@@ -32,6 +32,32 @@ export const INTEGRATION_DESCRIPTIONS: Record<Integration["provider"], string> =
   custom_domain: "Publish pages and lead forms on your own domain.",
 };
 
+/**
+ * A row's state on Settings › Integrations: connected (as whom), needs reconnecting (the provider
+ * refused a refresh), not connected, or not configured on this server (no client id and secret).
+ * Zapier's webhooks and a custom domain are set up in their own panels, which show their own state
+ * (`managed`); a kind this dashboard does not know yet is `coming`.
+ */
+export type IntegrationState =
+  | { state: "connected" | "needs_reconnecting"; connectedAs: string }
+  | { state: "not_connected" | "not_configured" | "managed" | "coming" };
+
+/** The kinds that connect through a connection of the account service (the others have their own panels). */
+const CONNECTION_KINDS: ReadonlySet<string> = new Set(["oauth2", "shop_oauth", "api_key"]);
+const PANEL_KINDS: ReadonlySet<string> = new Set(["webhooks", "domain"]);
+
+export function integrationState(integration: Integration): IntegrationState {
+  const { connection } = integration;
+  if (connection)
+    return {
+      state: connection.state,
+      connectedAs: connection.remoteAccountName || connection.remoteAccountId || "your account",
+    };
+  if (PANEL_KINDS.has(integration.kind)) return { state: "managed" };
+  if (!CONNECTION_KINDS.has(integration.kind)) return { state: "coming" };
+  return { state: integration.configured ? "not_connected" : "not_configured" };
+}
+
 /** The sentence shown after the provider sent the browser back with `?error=<code>`. */
 export function returnErrorMessage(code: string, title: string): string {
   switch (code) {
@@ -43,6 +69,13 @@ export function returnErrorMessage(code: string, title: string): string {
       return `${title} could not be reached. Please try again in a moment.`;
     case "not_configured":
       return `${title} is not configured on this server.`;
+    case "invalid_shop":
+      return "That is not a Shopify store's domain. Enter it as your-store.myshopify.com.";
+    case "invalid_hmac":
+    case "invalid_request":
+      return `${title} sent back an answer that could not be verified. Please connect again.`;
+    case "insufficient_scope":
+      return `${title} did not grant everything Crafter needs. Connect again and approve all the permissions.`;
     default:
       return `${title} refused the connection (${code}). Please try again.`;
   }

@@ -4,8 +4,10 @@ import { Alert, Button, Card, Flex, List, Popconfirm, Tag, Typography } from "an
 import { type ComponentType, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import useSWR from "swr";
-import { api, fetcher } from "../../api/api";
+import { fetcher } from "../../api/api";
+import { useInitial } from "../../api/hooks/app";
 import { useActiveProjectRole } from "../../api/hooks/projects";
+import { connectIntegration, disconnectIntegration, useCustomDomain } from "../../api/integrations";
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
@@ -14,12 +16,15 @@ import {
   INTEGRATIONS_PATH,
   type Integration,
   integrationPaths,
+  integrationState,
   returnErrorMessage,
 } from "../integrations/integrations-api";
+import { CustomDomainPanel, DOMAIN_STATUS } from "./integrations/CustomDomainPanel";
 import { SendgridPanel } from "./integrations/SendgridPanel";
 import { ShopifyPanel } from "./integrations/ShopifyPanel";
 import { MetaChannelsPanel } from "./integrations/SocialChannelsPanel";
 import { WebhooksPanel } from "./integrations/WebhooksPanel";
+import { type WebhookEndpoint, webhookKeys } from "./integrations/webhooks-api";
 import { SettingsPageFrame } from "./SettingsPageFrame";
 
 /** A provider's own panel (its file under ./integrations/), shown under its row: one line each. */
@@ -32,6 +37,7 @@ const PANELS: Partial<
   zapier: WebhooksPanel,
   sendgrid: SendgridPanel,
   shopify: ShopifyPanel,
+  custom_domain: CustomDomainPanel,
 };
 
 /** What a connected OAuth integration offers to set up (where posts go), under its connection: one line each. */
@@ -126,13 +132,7 @@ function IntegrationRow({
   const onConnect = async () => {
     setBusy("connect");
     try {
-      const { authorizeUrl } = await api.post<{ authorizeUrl: string }>(
-        integrationPaths.connect(integration.provider),
-        {
-          returnPath: INTEGRATIONS_PATH,
-        },
-      );
-      window.location.assign(authorizeUrl);
+      await connectIntegration(integration.provider, INTEGRATIONS_PATH);
     } catch (failure) {
       notify.error(failure, `Could not connect ${integration.title}`);
       setBusy(null);
@@ -142,7 +142,7 @@ function IntegrationRow({
   const onDisconnect = async () => {
     setBusy("disconnect");
     try {
-      const { revoked } = await api.del<{ revoked: boolean }>(integrationPaths.disconnect(integration.provider));
+      const { revoked } = await disconnectIntegration(integration.provider);
       notify.success(
         `${integration.title} is disconnected`,
         revoked ? `Its access was revoked at ${integration.title}.` : "Crafter forgot its access.",
@@ -157,48 +157,46 @@ function IntegrationRow({
 
   const Panel = PANELS[integration.provider];
   const ConnectedPanel = connection?.state === "connected" ? CONNECTED_PANELS[integration.provider] : undefined;
-  const actions = Panel ? null : integration.kind !== "oauth2" ? (
-    <Tag>Coming in the next release</Tag>
-  ) : !integration.configured ? (
-    <Tag data-testid="integration-not-configured">Not configured on this server</Tag>
-  ) : !canManage ? (
-    <Typography.Text type="secondary">The owner or a project admin connects it</Typography.Text>
-  ) : (
-    <Flex gap={8} wrap>
-      {!connection || connection.state === "needs_reconnecting" ? (
-        <Button
-          type="primary"
-          loading={busy === "connect"}
-          disabled={busy !== null}
-          onClick={() => void onConnect()}
-          data-testid={`integration-connect-${integration.provider}`}
-        >
-          {connection ? "Reconnect" : "Connect"}
-        </Button>
-      ) : null}
-      {connection ? (
-        <Popconfirm
-          title={`Disconnect ${integration.title}?`}
-          description={`Crafter revokes its access at ${integration.title} and forgets it. What uses it stops until you connect again.`}
-          okText="Disconnect"
-          okButtonProps={{ danger: true }}
-          onConfirm={() => onDisconnect()}
-        >
+  const status = integrationState(integration);
+  const actions =
+    Panel || status.state === "coming" || status.state === "not_configured" ? null : !canManage ? (
+      <Typography.Text type="secondary">The owner or a project admin connects it</Typography.Text>
+    ) : (
+      <Flex gap={8} wrap>
+        {!connection || connection.state === "needs_reconnecting" ? (
           <Button
-            danger
-            loading={busy === "disconnect"}
+            type="primary"
+            loading={busy === "connect"}
             disabled={busy !== null}
-            data-testid={`integration-disconnect-${integration.provider}`}
+            onClick={() => void onConnect()}
+            data-testid={`integration-connect-${integration.provider}`}
           >
-            Disconnect
+            {connection ? "Reconnect" : "Connect"}
           </Button>
-        </Popconfirm>
-      ) : null}
-    </Flex>
-  );
+        ) : null}
+        {connection ? (
+          <Popconfirm
+            title={`Disconnect ${integration.title}?`}
+            description={`Crafter revokes its access at ${integration.title} and forgets it. What uses it stops until you connect again.`}
+            okText="Disconnect"
+            okButtonProps={{ danger: true }}
+            onConfirm={() => onDisconnect()}
+          >
+            <Button
+              danger
+              loading={busy === "disconnect"}
+              disabled={busy !== null}
+              data-testid={`integration-disconnect-${integration.provider}`}
+            >
+              Disconnect
+            </Button>
+          </Popconfirm>
+        ) : null}
+      </Flex>
+    );
 
   return (
-    <List.Item data-testid={`integration-${integration.provider}`} data-state={connection?.state ?? "not_connected"}>
+    <List.Item data-testid={`integration-${integration.provider}`} data-state={status.state}>
       <Flex vertical gap={8} style={{ width: "100%" }}>
         <Flex justify="space-between" align="flex-start" gap={12} wrap>
           <List.Item.Meta
@@ -208,15 +206,7 @@ function IntegrationRow({
             title={
               <Flex gap={8} wrap align="center">
                 <span>{integration.title}</span>
-                {connection ? (
-                  connection.state === "connected" ? (
-                    <Tag color="green">Connected</Tag>
-                  ) : (
-                    <Tag color="orange">Needs reconnecting</Tag>
-                  )
-                ) : Panel ? null : (
-                  <Tag>Not connected</Tag>
-                )}
+                <StateTag provider={integration.provider} state={status.state} />
               </Flex>
             }
             description={INTEGRATION_DESCRIPTIONS[integration.provider]}
@@ -257,5 +247,61 @@ function IntegrationRow({
         {ConnectedPanel ? <ConnectedPanel canManage={canManage} /> : null}
       </Flex>
     </List.Item>
+  );
+}
+
+/** The row's state beside its title; a panel that sets itself up (webhooks, a domain) shows its own. */
+function StateTag({ provider, state }: { provider: string; state: ReturnType<typeof integrationState>["state"] }) {
+  const testId = `integration-state-${provider}`;
+  switch (state) {
+    case "connected":
+      return (
+        <Tag color="green" data-testid={testId}>
+          Connected
+        </Tag>
+      );
+    case "needs_reconnecting":
+      return (
+        <Tag color="orange" data-testid={testId}>
+          Needs reconnecting
+        </Tag>
+      );
+    case "not_connected":
+      return <Tag data-testid={testId}>Not connected</Tag>;
+    case "not_configured":
+      return <Tag data-testid="integration-not-configured">Not configured on this server</Tag>;
+    case "coming":
+      return <Tag data-testid={testId}>Coming in the next release</Tag>;
+    case "managed":
+      return provider === "custom_domain" ? <CustomDomainState /> : provider === "zapier" ? <WebhooksState /> : null;
+  }
+}
+
+/** A custom domain's state: connected once its DNS records are found (the panel reads the same). */
+function CustomDomainState() {
+  const projectId = useInitial().data?.activeProjectInfo?.projectId;
+  const { data } = useCustomDomain(projectId);
+  if (!data) return null;
+  const status = data.customDomain?.status;
+  return status ? (
+    <Tag color={DOMAIN_STATUS[status].color} data-testid="integration-state-custom_domain">
+      {DOMAIN_STATUS[status].label}
+    </Tag>
+  ) : (
+    <Tag data-testid="integration-state-custom_domain">Not connected</Tag>
+  );
+}
+
+/** Webhooks and Zapier: connected while an endpoint is on (the panel reads the same list). */
+function WebhooksState() {
+  const { data } = useSWR<WebhookEndpoint[]>(webhookKeys.endpoints(), fetcher);
+  if (!data) return null;
+  const on = data.filter((endpoint) => endpoint.enabled).length;
+  return on > 0 ? (
+    <Tag color="green" data-testid="integration-state-zapier">
+      {on === 1 ? "Connected: 1 endpoint" : `Connected: ${on} endpoints`}
+    </Tag>
+  ) : (
+    <Tag data-testid="integration-state-zapier">Not connected</Tag>
   );
 }

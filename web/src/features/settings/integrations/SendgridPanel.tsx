@@ -60,9 +60,8 @@ export function SendgridPanel({
 
   return (
     <Flex vertical gap={12} style={{ paddingInlineStart: 30 }} data-testid="sendgrid-panel">
-      {!integration.configured ? (
-        <Tag data-testid="integration-not-configured">Not configured on this server</Tag>
-      ) : !canManage && !connection ? (
+      {/* "Not configured on this server" is the row's state, beside its title. */}
+      {integration.configured && !canManage && !connection ? (
         <Typography.Text type="secondary">The owner or a project admin connects it</Typography.Text>
       ) : null}
       {connection?.state === "needs_reconnecting" ? (

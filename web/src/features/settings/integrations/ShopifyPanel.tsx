@@ -1,6 +1,6 @@
 import { CheckCircleFilled, LoadingOutlined } from "@ant-design/icons";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Flex, Form, Input, Popconfirm, Tag, Typography } from "antd";
+import { Alert, Button, Flex, Form, Input, Popconfirm, Typography } from "antd";
 import { useEffect, useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { Link } from "react-router-dom";
@@ -69,9 +69,8 @@ export function ShopifyPanel({
 
   return (
     <Flex vertical gap={12} style={{ paddingInlineStart: 30, minWidth: 0 }} data-testid="shopify-panel">
-      {!integration.configured ? (
-        <Tag data-testid="integration-not-configured">Not configured on this server</Tag>
-      ) : !canManage && !connection ? (
+      {/* "Not configured on this server" is the row's state, beside its title. */}
+      {integration.configured && !canManage && !connection ? (
         <Typography.Text type="secondary">The owner or a project admin installs it</Typography.Text>
       ) : null}
       {connection?.state === "needs_reconnecting" ? (
