@@ -188,6 +188,8 @@ export class LocalShopifyServer {
   private readonly suffix: string;
   private bucket: { maximumAvailable: number; restoreRate: number };
   private nextId = 7_000_000_001;
+  /** Root fields (`products`) whose next queries answer THROTTLED whatever the bucket holds (throttleNext). */
+  private readonly throttles = new Map<string, number>();
   /** What the store saw and sent, for tests. */
   readonly seen = {
     authorizations: [] as Record<string, string>[],
@@ -238,6 +240,15 @@ export class LocalShopifyServer {
       bucket: { available: this.bucket.maximumAvailable, at: Date.now() },
     });
     return domain;
+  }
+
+  /**
+   * The next `times` queries that read the root field `field` (`products`, `customers`) answer
+   * THROTTLED, as when another app of the shop emptied the bucket: a test of waiting it out that
+   * does not depend on how fast the client is.
+   */
+  throttleNext(field: string, times = 1): void {
+    this.throttles.set(field, (this.throttles.get(field) ?? 0) + times);
   }
 
   /** Sets the cost bucket of every shop (and refills it). */
@@ -551,6 +562,22 @@ export class LocalShopifyServer {
           cost: { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: throttleStatus() },
         },
       });
+    const forced = document.definitions.some(
+      (definition) =>
+        definition.kind === Kind.OPERATION_DEFINITION &&
+        definition.selectionSet.selections.some(
+          (selection) => selection.kind === Kind.FIELD && (this.throttles.get(selection.name.value) ?? 0) > 0,
+        ),
+    );
+    if (forced) {
+      for (const definition of document.definitions)
+        if (definition.kind === Kind.OPERATION_DEFINITION)
+          for (const selection of definition.selectionSet.selections)
+            if (selection.kind === Kind.FIELD && (this.throttles.get(selection.name.value) ?? 0) > 0)
+              this.throttles.set(selection.name.value, this.throttles.get(selection.name.value)! - 1);
+      // The bucket as another app left it: just short of this query.
+      shop.bucket.available = Math.max(0, requested - this.bucket.restoreRate);
+    }
     if (requested > bucket.available) {
       this.seen.throttled += 1;
       return json(res, 200, {

@@ -29,6 +29,12 @@ type Deps = Pick<ContactsDeps, "stores" | "events" | "kick" | "now" | "plans" | 
 /** Pages read at most in one import (100 customers each). */
 const MAX_PAGES = 500;
 
+/**
+ * Customers of a page saved side by side (each holds a FerretDB connection at a time): distinct
+ * customers touch distinct contacts (Shopify keeps one customer per email).
+ */
+const SAVE_CONCURRENCY = 4;
+
 const SOURCE = "Shopify";
 
 /** How many more contacts the plan allows, read once per import and counted down as contacts are made. */
@@ -116,19 +122,27 @@ async function saveCustomer(
   if (!contact) {
     const left = room ?? { left: (await profileRoom(deps, scope.userId)).room };
     if (left.left <= 0) return "over_limit";
+    // Taken before the insert (customers are saved side by side): the limit holds exactly.
+    left.left -= 1;
     const made = await createFor(deps, scope, customer, id, customFields);
     if (made) {
-      left.left -= 1;
       await putLink(deps, scope, customer.id, made._id, values.tags, made.consentAt, now);
       return "written";
     }
+    left.left += 1;
     // The email became a contact meanwhile (this customer's, made by a concurrent sync, or a
     // form's, an import's): that one is the customer's.
     contact = await deps.stores.contacts.byEmail(scope, values.email);
     if (!contact) return "unchanged";
   }
   const outcome = await updateFrom(deps, scope, contact, customer, link, customFields);
-  await putLink(deps, scope, customer.id, contact._id, values.tags, outcome.consentAt ?? link?.consentAt, now);
+  const linked =
+    link !== null &&
+    link.contactId === contact._id &&
+    same(link.tags, values.tags) &&
+    link.consentAt?.getTime() === (outcome.consentAt ?? link.consentAt)?.getTime();
+  if (!linked)
+    await putLink(deps, scope, customer.id, contact._id, values.tags, outcome.consentAt ?? link?.consentAt, now);
   return outcome.changed ? "written" : "unchanged";
 }
 
@@ -294,13 +308,19 @@ export async function importShopifyCustomers(
         first: CUSTOMERS_PAGE,
         after,
       });
-      for (const customer of data.customers.nodes) {
-        const outcome = await saveCustomer(deps, scope, customer, room, customFields);
-        if (outcome === "over_limit") overLimit += 1;
-        if (outcome === "written" || outcome === "unchanged") {
-          seen.add(customerContactId(scope.projectId, customer.id));
-          synced += 1;
-        }
+      const nodes = data.customers.nodes;
+      for (let at = 0; at < nodes.length; at += SAVE_CONCURRENCY) {
+        const slice = nodes.slice(at, at + SAVE_CONCURRENCY);
+        const outcomes = await Promise.all(
+          slice.map((customer) => saveCustomer(deps, scope, customer, room, customFields)),
+        );
+        outcomes.forEach((outcome, index) => {
+          if (outcome === "over_limit") overLimit += 1;
+          if (outcome === "written" || outcome === "unchanged") {
+            seen.add(customerContactId(scope.projectId, slice[index]!.id));
+            synced += 1;
+          }
+        });
       }
       if (!data.customers.pageInfo.hasNextPage || !data.customers.pageInfo.endCursor) {
         for (const id of await deps.stores.shopifyCustomers.idsOf(scope.projectId))
