@@ -15,7 +15,7 @@ export const GOOGLE_FLOW_COOKIE = "crafter_gflow";
 /** A Google identity waiting for its account's password sign-in (sent to /auth/signin). */
 export const GOOGLE_LINK_COOKIE = "crafter_glink";
 
-/** What /signin shows for each `?error=` of a failed Google sign-in (web/src/features/auth/GoogleSignIn.tsx). */
+/** What /signin shows for each `?error=` of a failed Google sign-in (web/src/features/auth/google-sign-in.ts, whose test checks each code has one). */
 const ERROR_PARAM: Readonly<Record<string, string>> = {
   InvalidToken: "google_invalid",
   EMAIL_NOT_VERIFIED: "google_unverified",

@@ -2,7 +2,7 @@ import { ApiOutlined } from "@ant-design/icons";
 import { canOnProject } from "@crafter/roles";
 import { Alert, Button, Card, Flex, List, Popconfirm, Tag, Typography } from "antd";
 import { type ComponentType, useState } from "react";
-import { useSearchParams } from "react-router-dom";
+import { Link, useSearchParams } from "react-router-dom";
 import useSWR from "swr";
 import { fetcher } from "../../api/api";
 import { useInitial } from "../../api/hooks/app";
@@ -209,7 +209,18 @@ function IntegrationRow({
                 <StateTag provider={integration.provider} state={status.state} />
               </Flex>
             }
-            description={INTEGRATION_DESCRIPTIONS[integration.provider]}
+            description={
+              integration.provider === "google" ? (
+                <>
+                  {INTEGRATION_DESCRIPTIONS.google}{" "}
+                  <Link to="/app/settings/change-password" data-testid="integration-google-signin-link">
+                    Your own Sign in with Google: Password and sign-in
+                  </Link>
+                </>
+              ) : (
+                INTEGRATION_DESCRIPTIONS[integration.provider]
+              )
+            }
           />
           {actions}
         </Flex>
