@@ -16,18 +16,18 @@ import {
   Typography,
 } from "antd";
 import { useState } from "react";
-import { errorMessage, isApiError } from "../../api/errors";
-import { formatDateTime } from "../../shared/format";
 import {
   type ApprovalEvent,
   type ApprovalLink,
-  approvalApi,
-  KIND_LABEL,
-  STATE_LABEL,
+  createApprovalLink,
+  revokeApprovalLink,
   type SubjectApprovalState,
   type SubjectKind,
   useApprovals,
-} from "./approval-api";
+} from "../../api/approvals";
+import { errorMessage, isApiError } from "../../api/errors";
+import { formatDateTime } from "../../shared/format";
+import { KIND_LABEL, STATE_LABEL } from "./approval-labels";
 
 interface Subject {
   kind: SubjectKind;
@@ -159,8 +159,8 @@ export function ShareForApprovalButton(subject: Subject) {
   const create = async (values: { reviewerName?: string; reviewerEmail?: string; expiresInDays: number }) => {
     setCreating(true);
     try {
-      const created = await approvalApi.create({
-        projectId: subject.projectId || undefined,
+      const created = await createApprovalLink({
+        ...(subject.projectId ? { projectId: subject.projectId } : {}),
         subjectKind: subject.kind,
         subjectId: subject.id,
         reviewerName: values.reviewerName?.trim() ?? "",
@@ -187,7 +187,7 @@ export function ShareForApprovalButton(subject: Subject) {
 
   const revoke = async (link: ApprovalLink) => {
     try {
-      await approvalApi.revoke(link.id, subject.projectId || undefined);
+      await revokeApprovalLink(link.id, subject.projectId || undefined);
       message.success("The link no longer works");
       await mutate();
     } catch (failure) {

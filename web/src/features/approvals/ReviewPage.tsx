@@ -2,14 +2,13 @@ import { CheckOutlined, EditOutlined, MessageOutlined } from "@ant-design/icons"
 import { Alert, App, Button, Card, Flex, Form, Input, List, Result, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useParams } from "react-router-dom";
-import useSWR from "swr";
-import { fetcher } from "../../api/api";
+import { addReviewEvent, type Review, type ReviewKind, useReview } from "../../api/approvals";
 import { errorMessage, isApiError } from "../../api/errors";
 import { formatDateTime } from "../../shared/format";
 import { safeHtml } from "../../shared/safe-html";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { ReviewEventItem } from "./ApprovalPanel";
-import { approvalApi, approvalPaths, type Review, type ReviewKind, STATE_LABEL } from "./approval-api";
+import { STATE_LABEL } from "./approval-labels";
 
 /** The reviewer's name, kept in this browser so they type it once. */
 const NAME_KEY = "crafter.reviewer-name";
@@ -94,7 +93,7 @@ function ReviewForm({
     setFieldError("");
     setBusy(kind);
     try {
-      await approvalApi.addEvent(token, { kind, body: body.trim(), authorName: name.trim() });
+      await addReviewEvent(token, { kind, body: body.trim(), authorName: name.trim() });
       try {
         localStorage.setItem(NAME_KEY, name.trim());
       } catch {
@@ -190,12 +189,7 @@ function ReviewForm({
  */
 export default function ReviewPage() {
   const { token = "" } = useParams();
-  const { data, error, mutate } = useSWR<Review>(approvalPaths.review(token), fetcher, {
-    shouldRetryOnError: false,
-    revalidateOnFocus: false,
-    // The page shows its own states (not valid, no longer works): no global "Could not load data" toast.
-    onError: () => undefined,
-  });
+  const { data, error, mutate } = useReview(token);
 
   let body: React.ReactNode;
   if (error && isApiError(error) && (error.status === 410 || error.status === 404)) {

@@ -1,10 +1,10 @@
 import { FileTextOutlined } from "@ant-design/icons";
 import { Flex, Tag, Typography } from "antd";
 import { Link } from "react-router-dom";
+import { useApprovalStates } from "../../api/approvals";
 import type { CraftSummary } from "../../api/types";
 import { formatDateTime, humanize } from "../../shared/format";
 import { ApprovalStateTag } from "../approvals/ApprovalPanel";
-import { useApprovalStates } from "../approvals/approval-api";
 import { CraftActions } from "./components/CraftActions";
 import { craftHref, stateTag } from "./links";
 

@@ -1,8 +1,7 @@
 import { Alert } from "antd";
-import useSWR from "swr";
-import { fetcher } from "../../api/api";
+import { useSenderIdentity } from "../../api/sender";
 import { LinkButton } from "../../shared/LinkButton";
-import { mailbox, type SenderIdentity, senderPaths } from "./sender-api";
+import { mailbox } from "./sender-display";
 
 /**
  * "Sending as …" for the campaign form: what the email's From and Reply-To will be, and a link to
@@ -10,8 +9,7 @@ import { mailbox, type SenderIdentity, senderPaths } from "./sender-api";
  * loading or when the sender cannot be read (the form still works).
  */
 export function SenderNotice({ projectId }: { projectId?: string }) {
-  const key = projectId ? `${senderPaths.identity}?projectId=${encodeURIComponent(projectId)}` : senderPaths.identity;
-  const { data } = useSWR<SenderIdentity>(key, fetcher);
+  const { data } = useSenderIdentity(projectId);
   if (!data) return null;
   const from = mailbox(data.effectiveFrom);
   const reply = data.effectiveReplyTo ? ` Replies go to ${data.effectiveReplyTo}.` : "";

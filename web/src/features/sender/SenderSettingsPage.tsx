@@ -2,24 +2,27 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Card, Flex, Form, Input, Popconfirm, Space, Tag, Typography } from "antd";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
-import useSWR from "swr";
 import { z } from "zod";
-import { api, fetcher } from "../../api/api";
 import { isApiError } from "../../api/errors";
+import {
+  addSendingDomain,
+  checkSendingDomain,
+  type RecordStatus,
+  removeSendingDomain,
+  resendSenderConfirmation,
+  type SenderIdentity,
+  type SendingDomain,
+  saveSenderIdentity,
+  useSenderIdentity,
+  useSendingDomains,
+} from "../../api/sender";
 import { FormField } from "../../shared/FormField";
 import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import { applyFieldErrors } from "../auth/AuthCard";
 import { SettingsPageFrame } from "../settings/SettingsPageFrame";
-import {
-  mailbox,
-  RECORD_LABELS,
-  type RecordStatus,
-  type SenderIdentity,
-  type SendingDomain,
-  senderPaths,
-} from "./sender-api";
+import { mailbox, RECORD_LABELS } from "./sender-display";
 
 const address = (label: string) =>
   z
@@ -57,7 +60,7 @@ function StatusTag({ status, testId }: { status: keyof typeof STATUS_TAGS; testI
  * DKIM, SPF and DMARC records checked live.
  */
 export default function SenderSettingsPage() {
-  const identity = useSWR<SenderIdentity>(senderPaths.identity, fetcher);
+  const identity = useSenderIdentity();
   return (
     <SettingsPageFrame title="Sender">
       <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
@@ -93,7 +96,7 @@ function IdentityForm({ identity, onSaved }: { identity: SenderIdentity; onSaved
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      const next = await api.put<SenderIdentity>(senderPaths.identity, values);
+      const next = await saveSenderIdentity(values);
       reset({ fromName: next.fromName, fromAddress: next.fromAddress, replyTo: next.replyTo });
       onSaved(next);
       notify.success(
@@ -114,7 +117,7 @@ function IdentityForm({ identity, onSaved }: { identity: SenderIdentity; onSaved
   const onResend = async () => {
     setResending(true);
     try {
-      onSaved(await api.post<SenderIdentity>(senderPaths.confirmation, {}));
+      onSaved(await resendSenderConfirmation());
       notify.success(`We emailed a new confirmation link to ${identity.fromAddress}`);
     } catch (failure) {
       notify.error(failure, "Could not send the link");
@@ -230,7 +233,7 @@ function IdentityForm({ identity, onSaved }: { identity: SenderIdentity; onSaved
 }
 
 function DomainsCard({ onChecked }: { onChecked: () => void }) {
-  const domains = useSWR<{ result: SendingDomain[] }>(senderPaths.domains, fetcher);
+  const domains = useSendingDomains();
   const [domain, setDomain] = useState("");
   const [error, setError] = useState("");
   const [adding, setAdding] = useState(false);
@@ -243,7 +246,7 @@ function DomainsCard({ onChecked }: { onChecked: () => void }) {
     }
     setAdding(true);
     try {
-      await api.post<SendingDomain>(senderPaths.domains, { domain: domain.trim() });
+      await addSendingDomain(domain.trim());
       setDomain("");
       setError("");
       await domains.mutate();
@@ -329,7 +332,7 @@ function DomainRecords({ domain, onChange }: { domain: SendingDomain; onChange: 
   const onCheck = async () => {
     setChecking(true);
     try {
-      await api.post<SendingDomain>(senderPaths.check(domain.domain), {});
+      await checkSendingDomain(domain.domain);
       onChange();
     } catch (failure) {
       notify.error(failure, "Could not check the records");
@@ -339,7 +342,7 @@ function DomainRecords({ domain, onChange }: { domain: SendingDomain; onChange: 
   };
   const onRemove = async () => {
     try {
-      await api.del(senderPaths.domain(domain.domain));
+      await removeSendingDomain(domain.domain);
       onChange();
       notify.success(`${domain.domain} is removed`);
     } catch (failure) {

@@ -30,6 +30,7 @@ import { Controller, useForm } from "react-hook-form";
 import { useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { useSWRConfig } from "swr";
 import { z } from "zod";
+import { useApprovalStates } from "../../../api/approvals";
 import {
   type Campaign,
   campaignApi,
@@ -50,7 +51,7 @@ import { LinkButton } from "../../../shared/LinkButton";
 import { EmptyState, ErrorState, FullPageSpin, LoadingBlock } from "../../../shared/states";
 import { useBusinessTimeZone } from "../../../shared/time-zone";
 import { ApprovalStateTag, ApprovalSummary, ApprovalTag, ShareForApprovalButton } from "../../approvals/ApprovalPanel";
-import { STATE_LABEL, useApprovalStates } from "../../approvals/approval-api";
+import { STATE_LABEL } from "../../approvals/approval-labels";
 import { SenderNotice } from "../../sender/SenderNotice";
 import { AddressWarning, useAddressMissing } from "../business-address";
 import { campaignPath, EMAIL_PAGES } from "../paths";
