@@ -1,6 +1,6 @@
 import { Typography } from "antd";
 import { useEffect, useState } from "react";
-import type { PublicBrand } from "./types";
+import type { PublicBrand } from "../../api/leads";
 
 /**
  * The business's logo and name heading its public pages (the lead form, the double opt-in page),

@@ -1,11 +1,10 @@
 import { Button, Card, Flex, Result } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import { api } from "../../api/api";
 import { errorMessage } from "../../api/errors";
+import { confirmConsent, type PublicBrand } from "../../api/leads";
 import { LoadingBlock } from "../../shared/states";
 import { BusinessBrand } from "./BusinessBrand";
-import type { PublicBrand } from "./types";
 
 type State = { kind: "loading" } | { kind: "done"; business?: PublicBrand } | { kind: "failed"; message: string };
 
@@ -21,8 +20,7 @@ export default function ConfirmPage() {
 
   const confirm = (value: string) => {
     setState({ kind: "loading" });
-    api
-      .post<{ consent: string; business?: PublicBrand }>("/api/public/consent/confirm", { token: value })
+    confirmConsent(value)
       .then((answer) => setState({ kind: "done", business: answer?.business }))
       .catch((error) => setState({ kind: "failed", message: errorMessage(error) }));
   };

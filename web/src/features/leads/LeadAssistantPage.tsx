@@ -1,21 +1,24 @@
 import { ASSISTANT_TONES } from "@crafter/validation";
 import { Button, Card, Col, Drawer, Flex, Input, Row, Select, Switch, Table, Tabs, Typography } from "antd";
 import { useState } from "react";
-import useSWR from "swr";
-import { api, fetcher } from "../../api/api";
-import type { Paged } from "../../api/contacts/types";
+import {
+  type AssistantSession,
+  type AssistantTone,
+  type LeadAssistant,
+  saveLeadAssistant,
+  useAssistantSession,
+  useAssistantSessions,
+  useLeadAssistant,
+} from "../../api/leads";
 import { ChipInput } from "../../shared/ChipInput";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { CopyBox } from "./LeadFormPage";
 import { assistantSnippet } from "./snippets";
-import type { AssistantSession, LeadAssistant } from "./types";
-
-const KEY = "/api/leads/assistant";
 
 /** /app/leads-assistant: the chat widget for the business's site (greeting, questions, tone), its sessions and transcripts. */
 export default function LeadAssistantPage() {
-  const { data, error, mutate } = useSWR<LeadAssistant>(KEY, fetcher);
+  const { data, error, mutate } = useLeadAssistant();
   if (error && !data)
     return <ErrorState error={error} onRetry={() => void mutate()} title="We could not load your lead assistant" />;
   if (!data) return <LoadingBlock rows={8} testId="assistant-loading" />;
@@ -47,7 +50,9 @@ export default function LeadAssistantPage() {
 function AssistantConfig({ assistant, onSaved }: { assistant: LeadAssistant; onSaved: (a: LeadAssistant) => void }) {
   const [greeting, setGreeting] = useState(assistant.greeting ?? "");
   const [questions, setQuestions] = useState<string[]>(assistant.questions ?? []);
-  const [tone, setTone] = useState(assistant.tone || "friendly");
+  const [tone, setTone] = useState<AssistantTone>(
+    ASSISTANT_TONES.find((value) => value === assistant.tone) ?? "friendly",
+  );
   const [enabled, setEnabled] = useState(!!assistant.enabled);
   const [saving, setSaving] = useState(false);
 
@@ -55,7 +60,7 @@ function AssistantConfig({ assistant, onSaved }: { assistant: LeadAssistant; onS
     if (!greeting.trim()) return notify.errorMessage("Not saved", "The assistant needs a greeting");
     setSaving(true);
     try {
-      onSaved(await api.put<LeadAssistant>(KEY, { greeting: greeting.trim(), questions, tone, enabled }));
+      onSaved(await saveLeadAssistant({ greeting: greeting.trim(), questions, tone, enabled }));
       notify.success("Lead assistant saved");
     } catch (error) {
       notify.error(error, "Could not save");
@@ -131,9 +136,7 @@ function AssistantConfig({ assistant, onSaved }: { assistant: LeadAssistant; onS
 function Sessions() {
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<string | null>(null);
-  const { data, error, isLoading, mutate } = useSWR<Paged<AssistantSession>>(`${KEY}/sessions?page=${page}`, fetcher, {
-    keepPreviousData: true,
-  });
+  const { data, error, isLoading, mutate } = useAssistantSessions(page);
   if (error && !data) return <ErrorState error={error} onRetry={() => void mutate()} />;
   return (
     <Card>
@@ -149,7 +152,7 @@ function Sessions() {
             title: "Started",
             key: "at",
             render: (_, s) => {
-              const at = s.startedAt ?? s.createdAt;
+              const at = s.startedAt;
               return at ? new Date(at).toLocaleString() : "";
             },
           },
@@ -178,7 +181,7 @@ function Sessions() {
 }
 
 function Transcript({ id }: { id: string }) {
-  const { data, error, mutate } = useSWR<AssistantSession>(`${KEY}/sessions/${encodeURIComponent(id)}`, fetcher);
+  const { data, error, mutate } = useAssistantSession(id);
   if (error && !data) return <ErrorState error={error} onRetry={() => void mutate()} />;
   if (!data) return <LoadingBlock rows={6} />;
   return (

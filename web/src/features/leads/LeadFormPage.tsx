@@ -1,18 +1,21 @@
 import { ArrowDownOutlined, ArrowUpOutlined, CopyOutlined, DeleteOutlined } from "@ant-design/icons";
 import { Button, Card, Col, Flex, Input, Row, Select, Space, Switch, Table, Tabs, Typography } from "antd";
 import { useEffect, useMemo, useState } from "react";
-import useSWR from "swr";
-import { api, fetcher } from "../../api/api";
 import { useCustomFields } from "../../api/contacts";
-import type { Paged } from "../../api/contacts/types";
+import {
+  type LeadForm,
+  type LeadFormField,
+  type LeadSubmission,
+  SUBMISSIONS_PAGE_SIZE,
+  saveLeadForm,
+  useLeadForm,
+  useLeadSubmissions,
+} from "../../api/leads";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { leadFieldChoices, normaliseLeadFields } from "./form-schema";
 import { LeadFormView } from "./LeadFormView";
 import { iframeSnippet, publicFormUrl, scriptSnippet } from "./snippets";
-import type { LeadForm, LeadFormField, LeadSubmission } from "./types";
-
-const FORM_KEY = "/api/leads/form";
 
 export function CopyBox({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -43,7 +46,7 @@ export function CopyBox({ label, value, testId }: { label: string; value: string
 
 /** /app/leads-form: the project's lead form (fields, consent text, thank-you message), its preview, links and submissions. */
 export default function LeadFormPage() {
-  const { data, error, mutate } = useSWR<LeadForm>(FORM_KEY, fetcher);
+  const { data, error, mutate } = useLeadForm();
   if (error && !data)
     return <ErrorState error={error} onRetry={() => void mutate()} title="We could not load your lead form" />;
   if (!data) return <LoadingBlock rows={8} testId="lead-form-loading" />;
@@ -77,12 +80,11 @@ function LeadFormBuilder({ form, onSaved }: { form: LeadForm; onSaved: (form: Le
     if (!title.trim()) return notify.errorMessage("Not saved", "The form needs a title");
     setSaving(true);
     try {
-      const saved = await api.put<LeadForm>(FORM_KEY, {
+      const saved = await saveLeadForm({
         title: title.trim(),
         fields,
         consentText: consentText.trim(),
         thankYouMessage: thankYou.trim(),
-        doubleOptIn: true,
       });
       onSaved(saved);
       notify.success("Lead form saved");
@@ -252,11 +254,7 @@ function LeadFormBuilder({ form, onSaved }: { form: LeadForm; onSaved: (form: Le
 
 function Submissions() {
   const [page, setPage] = useState(1);
-  const { data, error, isLoading, mutate } = useSWR<Paged<LeadSubmission>>(
-    `/api/leads/submissions?page=${page}&pageSize=20`,
-    fetcher,
-    { keepPreviousData: true },
-  );
+  const { data, error, isLoading, mutate } = useLeadSubmissions(page);
   if (error && !data) return <ErrorState error={error} onRetry={() => void mutate()} />;
   return (
     <Card>
@@ -266,7 +264,7 @@ function Submissions() {
         dataSource={data?.result ?? []}
         scroll={{ x: "max-content" }}
         locale={{ emptyText: "No submissions yet. Share your form's link." }}
-        pagination={{ current: page, pageSize: 20, total: data?.meta.count ?? 0, onChange: setPage }}
+        pagination={{ current: page, pageSize: SUBMISSIONS_PAGE_SIZE, total: data?.meta.count ?? 0, onChange: setPage }}
         columns={[
           { title: "Email", key: "email", render: (_, s) => s.email ?? String(s.values?.email ?? "") },
           { title: "Status", dataIndex: "status" },

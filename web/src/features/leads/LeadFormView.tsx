@@ -2,11 +2,10 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Checkbox, Form, Input, Result, Select, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
-import { api } from "../../api/api";
 import { isApiError } from "../../api/errors";
+import { type LeadForm, type LeadFormField, type PublicLeadForm, submitLeadForm } from "../../api/leads";
 import { FormField } from "../../shared/FormField";
 import { leadFormSchema, submissionValues } from "./form-schema";
-import type { LeadFormField, PublicLeadForm } from "./types";
 
 const inputType: Record<string, string> = { email: "email", phone: "tel", number: "text", date: "date" };
 
@@ -14,7 +13,7 @@ const inputType: Record<string, string> = { email: "email", phone: "tel", number
  * The visitor's lead form: the fields, the consent text, a hidden honeypot ("website"), and the
  * thank-you message once sent. `preview` renders it for the builder without sending anything.
  */
-export function LeadFormView({ form, preview }: { form: PublicLeadForm; preview?: boolean }) {
+export function LeadFormView({ form, preview }: { form: LeadForm | PublicLeadForm; preview?: boolean }) {
   const schema = useMemo(() => leadFormSchema(form.fields), [form.fields]);
   const defaults = useMemo(() => Object.fromEntries(form.fields.map((field) => [field.key, ""])), [form.fields]);
   const [website, setWebsite] = useState("");
@@ -34,7 +33,7 @@ export function LeadFormView({ form, preview }: { form: PublicLeadForm; preview?
       return;
     }
     try {
-      await api.post(`/api/public/forms/${encodeURIComponent(form.id)}/submissions`, {
+      await submitLeadForm(form.id, {
         values: submissionValues(form.fields, values),
         website,
       });

@@ -1,17 +1,10 @@
 import { Alert, Button, Card, Flex, Result, Space, Typography } from "antd";
 import { useState } from "react";
 import { useParams } from "react-router-dom";
-import useSWR from "swr";
-import { api, fetcher } from "../../api/api";
 import { isApiError } from "../../api/errors";
+import { savePreferences, usePreferences } from "../../api/leads";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
-
-interface Preferences {
-  email?: string;
-  consent: string;
-  businessName?: string;
-}
 
 /**
  * /preferences/:token: the preference centre reached by the signed links of emails (unsubscribe
@@ -19,17 +12,14 @@ interface Preferences {
  */
 export default function PreferencesPage() {
   const { token = "" } = useParams();
-  const path = `/api/public/preferences/${encodeURIComponent(token)}`;
-  const { data, error, mutate } = useSWR<Preferences>(path, fetcher);
+  const { data, error, mutate } = usePreferences(token);
   const [busy, setBusy] = useState<string | null>(null);
 
   const change = async (consent: "subscribed" | "unsubscribed") => {
     setBusy(consent);
     try {
-      const saved = await api.put<Preferences | null>(path, { consent });
-      await mutate(saved && typeof saved === "object" && "consent" in saved ? saved : { ...data, consent }, {
-        revalidate: !saved,
-      });
+      const saved = await savePreferences(token, consent);
+      await mutate(saved, { revalidate: false });
       notify.success(consent === "unsubscribed" ? "You are unsubscribed" : "You are subscribed");
     } catch (err) {
       notify.error(err, "Could not save your choice");
@@ -59,12 +49,7 @@ export default function PreferencesPage() {
         <Typography.Title level={3} style={{ margin: 0 }}>
           Email preferences
         </Typography.Title>
-        {data.email && (
-          <Typography.Text>
-            For {data.email}
-            {data.businessName ? ` at ${data.businessName}` : ""}
-          </Typography.Text>
-        )}
+        {data.email && <Typography.Text>For {data.email}</Typography.Text>}
         <Alert
           type={subscribed ? "info" : "warning"}
           showIcon

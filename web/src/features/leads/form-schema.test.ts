@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
+import type { LeadFormField } from "../../api/leads";
 import { leadFieldChoices, leadFormSchema, normaliseLeadFields, submissionValues } from "./form-schema";
-import type { LeadFormField } from "./types";
 
 const fields: LeadFormField[] = [
   { key: "email", label: "Email", type: "email", required: true },

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import type { LeadFormField } from "../../api/leads";
 import { EMAIL_REQUIRED, INVALID_EMAIL } from "../contacts/schema";
-import type { LeadFormField } from "./types";
 
 /**
  * The visitor's form (react-hook-form + zod), built from the lead form's fields. Values are strings

@@ -1,17 +1,15 @@
 import { Card, Flex } from "antd";
 import { useParams } from "react-router-dom";
-import useSWR from "swr";
-import { fetcher } from "../../api/api";
 import { isApiError } from "../../api/errors";
+import { usePublicLeadForm } from "../../api/leads";
 import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import { BusinessBrand } from "./BusinessBrand";
 import { LeadFormView } from "./LeadFormView";
-import type { PublicLeadForm } from "./types";
 
 /** The public form of `/f/:formId` (and its frameless `/embed` twin). */
 export function PublicForm({ framed }: { framed: boolean }) {
   const { formId = "" } = useParams();
-  const { data, error, mutate } = useSWR<PublicLeadForm>(`/api/public/forms/${encodeURIComponent(formId)}`, fetcher);
+  const { data, error, mutate } = usePublicLeadForm(formId);
   let body: React.ReactNode;
   if (error && !data) {
     body =

@@ -22,7 +22,7 @@ import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import { AreaShell } from "./components/AreaShell";
 import { setActiveProfile } from "./context";
 import { MembersModal } from "./members/MembersModal";
-import { ROLE_LABELS } from "./members/members-api";
+import { ROLE_LABELS } from "./members/role-labels";
 
 const newProjectSchema = z.object({
   name: z.string().trim().min(1, "Business name is required").max(120, "At most 120 characters"),

@@ -3,8 +3,9 @@ import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { errorMessage } from "../../../api/errors";
 import { useInitial } from "../../../api/hooks/app";
+import { useAcceptInvite } from "../../../api/members";
 import { LinkButton } from "../../../shared/LinkButton";
-import { ROLE_LABELS, useAcceptInvite } from "./members-api";
+import { ROLE_LABELS } from "./role-labels";
 
 /** One POST per token, even when React runs the effect twice (a second POST would find it used). */
 const acceptances = new Map<string, Promise<{ projectId: string; projectTitle: string; role: string }>>();

@@ -4,11 +4,12 @@ import { Button, Divider, Flex, Form, Input, List, Modal, Popconfirm, Select, Ta
 import { Controller, useForm } from "react-hook-form";
 import { z } from "zod";
 import { isApiError } from "../../../api/errors";
+import { type MemberRole, useMemberActions, useMembers } from "../../../api/members";
 import { FormField } from "../../../shared/FormField";
 import { formatDateTime } from "../../../shared/format";
 import { notify } from "../../../shared/notify";
 import { EmptyState, ErrorState, LoadingBlock } from "../../../shared/states";
-import { type MemberRole, ROLE_LABELS, useMemberActions, useMembers } from "./members-api";
+import { ROLE_LABELS } from "./role-labels";
 
 const inviteSchema = z.object({
   email: z.string().trim().min(1, "Email is required").max(320, "Invalid email").email("Invalid email"),
