@@ -19,6 +19,9 @@ import { emptySections } from "./sections";
 /** Pages read at most in one import (50 products each). */
 const MAX_PAGES = 200;
 
+/** Products of a page saved side by side: each is its own profile (and its own image copies). */
+const SAVE_CONCURRENCY = 4;
+
 const SOURCE = "shopify";
 
 /**
@@ -97,11 +100,12 @@ export async function importShopifyProducts(
         first: PRODUCTS_PAGE,
         after,
       });
-      for (const product of data.products.nodes) {
-        if (!isOffered(product)) continue;
-        await save(deps, owner, product);
-        seen.add(productProfileId(input.projectId, product.id));
-        imported += 1;
+      const offered = data.products.nodes.filter(isOffered);
+      for (let at = 0; at < offered.length; at += SAVE_CONCURRENCY) {
+        const slice = offered.slice(at, at + SAVE_CONCURRENCY);
+        await Promise.all(slice.map((product) => save(deps, owner, product)));
+        for (const product of slice) seen.add(productProfileId(input.projectId, product.id));
+        imported += slice.length;
       }
       if (!data.products.pageInfo.hasNextPage || !data.products.pageInfo.endCursor) {
         for (const id of await deps.stores.profiles.idsFromSource(input.projectId, SOURCE))
