@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
  *   consent is automatic, `deny()` answers `error=access_denied`), `GET|POST /oauth/access_token`
  *   (the code, single use, with the same redirect URI and the client secret; or
  *   `grant_type=fb_exchange_token` for a long-lived token), `GET /me`, `DELETE /me/permissions`;
+ *   tokens expire (`shortLivedMs`, `longLivedMs`): an expired one answers 190 / 463;
  * - Pages: `GET /me/accounts` (each Page with its Page access token, cursor paging),
  *   `GET /{page-id}?fields=…` (`instagram_business_account`, `access_token`, `name`),
  *   `POST /{page-id}/feed` (message, link, published) and `/{page-id}/photos` (url, caption or
@@ -41,6 +42,14 @@ export interface MetaGraphOptions {
   processingMs?: number;
   /** `/me/accounts` page size when the caller gives no `limit` (default 25). */
   pageSize?: number;
+  /**
+   * How long a short-lived user token (the code exchange's) lives, ms (default 5,400,000: Meta's
+   * one to two hours). Page tokens had through it expire with it; after it, every call with them
+   * and `fb_exchange_token` of it answer 190 / 463, as Meta does.
+   */
+  shortLivedMs?: number;
+  /** How long a long-lived user token lives, ms (default 5,183,944,000: about 60 days). */
+  longLivedMs?: number;
 }
 
 /** A Graph error as Meta answers it. */
@@ -69,6 +78,8 @@ interface TokenGrant {
   pageId?: string;
   longLived: boolean;
   revoked: boolean;
+  /** Epoch ms after which Graph refuses it (Infinity: never; a Page token of a long-lived user token). */
+  expiresAt: number;
 }
 
 interface Container {
@@ -102,6 +113,8 @@ export class LocalMetaGraph {
   readonly user: { id: string; name: string };
   readonly pages: NonNullable<MetaGraphOptions["pages"]>;
   processingMs: number;
+  shortLivedMs: number;
+  longLivedMs: number;
   /**
    * How long a publishing call (feed, photos, media_publish) takes before its post is made (ms):
    * a caller killed meanwhile leaves a post it never heard about, as with Meta.
@@ -126,6 +139,8 @@ export class LocalMetaGraph {
     this.user = options.user ?? { id: "10200000000001", name: "Bikes Owner" };
     this.pages = options.pages ?? DEFAULT_PAGES;
     this.processingMs = options.processingMs ?? 300;
+    this.shortLivedMs = options.shortLivedMs ?? 5_400_000;
+    this.longLivedMs = options.longLivedMs ?? 5_183_944_000;
   }
 
   /** Listens on 127.0.0.1:`port` (0: any). @returns the port. */
@@ -184,7 +199,19 @@ export class LocalMetaGraph {
 
   /** Issues a user access token directly (tests that skip the login dialog). */
   issueUserToken(longLived = true): string {
-    return this.issue({ kind: "user", longLived, revoked: false });
+    return this.userToken(longLived);
+  }
+
+  /** A user token with its lifetime (short-lived from a code, long-lived from an exchange). */
+  private userToken(longLived: boolean): string {
+    const lifetime = longLived ? this.longLivedMs : this.shortLivedMs;
+    return this.issue({ kind: "user", longLived, revoked: false, expiresAt: Date.now() + lifetime });
+  }
+
+  /** A Page token had through a user token: it lasts as long as a short-lived one, forever after a long-lived one. */
+  private pageToken(grant: TokenGrant, pageId: string): string {
+    const expiresAt = grant.longLived ? Number.POSITIVE_INFINITY : grant.expiresAt;
+    return this.issue({ kind: "page", pageId, longLived: grant.longLived, revoked: false, expiresAt });
   }
 
   private next(): string {
@@ -209,6 +236,7 @@ export class LocalMetaGraph {
 
     const token = params.access_token ?? /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
     const grant = this.tokens.get(token);
+    if (grant && !grant.revoked && grant.expiresAt <= Date.now()) return expired(res, grant);
     if (!grant || grant.revoked)
       return graphError(res, {
         status: 400,
@@ -302,6 +330,8 @@ export class LocalMetaGraph {
     if (params.grant_type === "fb_exchange_token") {
       this.seen.longLivedExchanges += 1;
       const grant = this.tokens.get(params.fb_exchange_token ?? "");
+      // An expired token cannot be exchanged (Meta's "Get Long-Lived" guide).
+      if (grant && !grant.revoked && grant.expiresAt <= Date.now()) return expired(res, grant);
       if (!grant || grant.revoked || grant.kind !== "user")
         return graphError(res, {
           status: 400,
@@ -309,8 +339,12 @@ export class LocalMetaGraph {
           type: "OAuthException",
           code: 190,
         });
-      const access = this.issue({ kind: "user", longLived: true, revoked: false });
-      return json(res, 200, { access_token: access, token_type: "bearer", expires_in: 5_183_944 });
+      const access = this.userToken(true);
+      return json(res, 200, {
+        access_token: access,
+        token_type: "bearer",
+        expires_in: Math.ceil(this.longLivedMs / 1000),
+      });
     }
     this.seen.codeExchanges += 1;
     const entry = this.codes.get(params.code ?? "");
@@ -332,9 +366,9 @@ export class LocalMetaGraph {
         error_subcode: 36008,
       });
     entry.used = true;
-    const access = this.issue({ kind: "user", longLived: false, revoked: false });
+    const access = this.userToken(false);
     // A short-lived user token lives one to two hours.
-    json(res, 200, { access_token: access, token_type: "bearer", expires_in: 5_400 });
+    json(res, 200, { access_token: access, token_type: "bearer", expires_in: Math.ceil(this.shortLivedMs / 1000) });
   }
 
   private me(grant: TokenGrant, params: Record<string, string>, res: ServerResponse) {
@@ -371,7 +405,7 @@ export class LocalMetaGraph {
     const start = params.after ? cursorIndex(params.after) + 1 : 0;
     const slice = this.pages.slice(start, start + limit);
     const data = slice.map((page) => ({
-      access_token: this.issue({ kind: "page", pageId: page.id, longLived: grant.longLived, revoked: false }),
+      access_token: this.pageToken(grant, page.id),
       category: "Bicycle Shop",
       category_list: [{ id: "2205", name: "Bicycle Shop" }],
       name: page.name,
@@ -395,8 +429,7 @@ export class LocalMetaGraph {
     if (fields.has("name")) out.name = page.name;
     if (fields.has("instagram_business_account") && page.instagram)
       out.instagram_business_account = { id: page.instagram.id };
-    if (fields.has("access_token") && grant.kind === "user")
-      out.access_token = this.issue({ kind: "page", pageId: page.id, longLived: grant.longLived, revoked: false });
+    if (fields.has("access_token") && grant.kind === "user") out.access_token = this.pageToken(grant, page.id);
     json(res, 200, out);
   }
 
@@ -653,6 +686,17 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 function graphError(res: ServerResponse, error: GraphError): void {
   const { status, ...rest } = error;
   json(res, status, { error: { ...rest, fbtrace_id: randomBytes(8).toString("base64url") } });
+}
+
+/** Graph's answer to an expired token (code 190, subcode 463). */
+function expired(res: ServerResponse, grant: TokenGrant): void {
+  graphError(res, {
+    status: 400,
+    message: `Error validating access token: Session has expired on ${new Date(grant.expiresAt).toUTCString()}. The current time is ${new Date().toUTCString()}.`,
+    type: "OAuthException",
+    code: 190,
+    error_subcode: 463,
+  });
 }
 
 function unsupported(res: ServerResponse, method: string, path: string): void {

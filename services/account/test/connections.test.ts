@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import {
   authorizeUrl,
   codeChallenge,
+  longLivedExchangeUrl,
   parseTokenAnswer,
   refusesGrant,
   returnUrl,
@@ -114,6 +115,19 @@ describe("the provider registry", () => {
     expect([...providers.keys()]).toEqual(["google", "google_business", "meta", "tiktok"]);
     expect(providers.get("google")?.client).toBeUndefined();
     expect(providers.get("meta")?.tokenUrl).toBe("https://graph.facebook.com/v21.0/oauth/access_token");
+  });
+
+  it("exchanges Meta's short-lived token for a long-lived one, as the Graph API's guide asks", () => {
+    expect(PROVIDERS.meta.kind === "oauth2" && PROVIDERS.meta.longLivedExchange).toBe("fb_exchange_token");
+    const meta = configuredProviders({ META_BASE_URL: "http://graph.crafter.test:28046" }).get("meta")!;
+    const url = new URL(longLivedExchangeUrl(meta, { clientId: "app", clientSecret: "s&cret" }, "EAAshort"));
+    expect(`${url.origin}${url.pathname}`).toBe("http://graph.crafter.test:28046/v21.0/oauth/access_token");
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      grant_type: "fb_exchange_token",
+      client_id: "app",
+      client_secret: "s&cret",
+      fb_exchange_token: "EAAshort",
+    });
   });
 });
 

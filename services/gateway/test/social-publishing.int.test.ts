@@ -12,16 +12,20 @@ import { complete, W } from "./craft-steps";
 jest.setTimeout(60_000);
 
 const env = stackEnv();
+const SHORT_LIVED_MS = 2_500;
 const graph = new LocalMetaGraph({
   clientId: env.META_CLIENT_ID ?? "",
   clientSecret: env.META_CLIENT_SECRET ?? "",
   processingMs: 200,
+  // Short-lived user tokens die within the suite: what publishing uses must be the long-lived one.
+  shortLivedMs: SHORT_LIVED_MS,
 });
 const PAGE = "facebook_page:101000000000001";
 const INSTAGRAM = "instagram:17841400000000001";
 
 let owner: GatewaySession;
 let projectId: string;
+let connectedAt: number;
 
 async function admin(): Promise<GatewaySession> {
   const email = `admin-${randomUUID().slice(0, 8)}@admins.crafter.test`;
@@ -88,9 +92,40 @@ beforeAll(async () => {
   const callback = consent.headers.get("location")!;
   const back = await fetch(callback.replace(env.PUBLIC_ORIGIN ?? gatewayUrl(), gatewayUrl()), { redirect: "manual" });
   expect(back.headers.get("location")).toBe("/app/settings/integrations?connected=meta");
+  connectedAt = Date.now();
 });
 
 afterAll(() => graph.stop());
+
+const graphUrl = () => `http://127.0.0.1:${new URL(env.META_BASE_URL ?? "http://x:28046").port}`;
+
+describe("Meta's long-lived token", () => {
+  it("is what the connection keeps: the Pages still list after the short-lived token expired", async () => {
+    expect(graph.seen.codeExchanges).toBe(1);
+    expect(graph.seen.longLivedExchanges).toBe(1);
+    // The fake refuses a short-lived token after its lifetime, and will not exchange it then.
+    const short = graph.issueUserToken(false);
+    // Past its lifetime, and so past the connection's own short-lived token's (issued before it).
+    await new Promise((resolve) => setTimeout(resolve, SHORT_LIVED_MS + 200));
+    expect(Date.now()).toBeGreaterThan(connectedAt + SHORT_LIVED_MS);
+    const me = await fetch(`${graphUrl()}/v21.0/me?access_token=${short}`);
+    expect(me.status).toBe(400);
+    expect((await me.json()).error).toMatchObject({ code: 190, error_subcode: 463 });
+    const exchange = new URL(`${graphUrl()}/v21.0/oauth/access_token`);
+    for (const [name, value] of Object.entries({
+      grant_type: "fb_exchange_token",
+      client_id: env.META_CLIENT_ID ?? "",
+      client_secret: env.META_CLIENT_SECRET ?? "",
+      fb_exchange_token: short,
+    }))
+      exchange.searchParams.set(name, value);
+    expect((await (await fetch(exchange)).json()).error).toMatchObject({ code: 190, error_subcode: 463 });
+    // The connection's token (and the Page tokens had through it) still work.
+    const listed = await owner.get(`/api/social/channels?projectId=${projectId}`);
+    expect(listed.body.result.providers).toContainEqual({ provider: "meta", state: "connected", message: "" });
+    expect(listed.body.result.channels.map((c: { id: string }) => c.id)).toContain(PAGE);
+  });
+});
 
 describe("channels", () => {
   it("lists the connected account's Pages and their Instagram account, and keeps the ones chosen", async () => {

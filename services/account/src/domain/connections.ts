@@ -169,6 +169,24 @@ export function tokenRequestBody(
 }
 
 /**
+ * The URL that exchanges a short-lived user token for a long-lived one (Meta: `GET
+ * /oauth/access_token?grant_type=fb_exchange_token&client_id&client_secret&fb_exchange_token`).
+ * Its answer reads like the token endpoint's (`parseTokenAnswer`).
+ */
+export function longLivedExchangeUrl(
+  provider: Pick<ConfiguredProvider, "tokenUrl">,
+  client: { clientId: string; clientSecret: string },
+  shortLived: string,
+): string {
+  const url = new URL(provider.tokenUrl);
+  url.searchParams.set("grant_type", "fb_exchange_token");
+  url.searchParams.set("client_id", client.clientId);
+  url.searchParams.set("client_secret", client.clientSecret);
+  url.searchParams.set("fb_exchange_token", shortLived);
+  return url.toString();
+}
+
+/**
  * Reads a token endpoint's JSON answer.
  * @returns the tokens (status 2xx with an `access_token`), or the error answer (RFC 6749 section
  *   5.2; TikTok's and Meta's shapes read the same way), or an `invalid_response` error for anything else.

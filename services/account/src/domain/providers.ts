@@ -64,6 +64,12 @@ export interface OAuthProvider {
   clientIdParam: "client_id" | "client_key";
   /** Whether the provider issues refresh tokens (Meta's long-lived tokens are not refreshed). */
   refreshes: boolean;
+  /**
+   * `fb_exchange_token`: the code's short-lived user token (an hour or two) is exchanged at once for
+   * a long-lived one (about 60 days) by `GET {tokenUrl}?grant_type=fb_exchange_token&…` (Meta's
+   * "Get Long-Lived" guide), which is the one kept, so work scheduled hours ahead finds it valid.
+   */
+  longLivedExchange?: "fb_exchange_token";
   /** Parameters the authorize URL adds (Google: offline access, so a refresh token comes). */
   extraAuthorizeParams?: Readonly<Record<string, string>>;
   /** The prefix of its environment settings: `<envPrefix>_CLIENT_ID`, `_CLIENT_SECRET`, `_BASE_URL`. */
@@ -161,6 +167,7 @@ export const PROVIDERS: Readonly<Record<ProviderId, Provider>> = {
     pkce: false,
     clientIdParam: "client_id",
     refreshes: false,
+    longLivedExchange: "fb_exchange_token",
     envPrefix: "META",
   },
   tiktok: {

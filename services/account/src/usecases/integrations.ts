@@ -7,6 +7,7 @@ import {
   type ConnectionView,
   describeRefusal,
   isOAuthError,
+  longLivedExchangeUrl,
   type OAuthErrorAnswer,
   parseTokenAnswer,
   readPath,
@@ -194,7 +195,15 @@ export async function completeConnection(deps: AccountDeps, input: CallbackInput
       deps.logger.warn({ provider: payload.provider, error: answer.error }, "the provider refused the code");
       return fail(answer.error.slice(0, 40), payload.returnPath);
     }
-    const remote = await remoteAccount(deps, configured, answer.accessToken);
+    const tokens = configured.longLivedExchange ? await longLived(deps, configured, answer) : answer;
+    if (isOAuthError(tokens)) {
+      deps.logger.warn(
+        { provider: payload.provider, error: tokens.error },
+        "the provider refused the long-lived token",
+      );
+      return fail(tokens.error.slice(0, 40), payload.returnPath);
+    }
+    const remote = await remoteAccount(deps, configured, tokens.accessToken);
     await deps.stores.connections.connect({
       projectId: payload.projectId,
       ownerUserId: payload.userId,
@@ -203,7 +212,7 @@ export async function completeConnection(deps: AccountDeps, input: CallbackInput
       remoteAccountId: remote.id,
       remoteAccountName: remote.name,
       scopes: answer.scopes ?? [...configured.defaultScopes],
-      tokens: answer,
+      tokens,
       at: now,
     });
     return { location: returnUrl(payload.returnPath, { connected: payload.provider }) };
@@ -225,6 +234,23 @@ async function tokenCall(
     form: tokenRequestBody(provider, client, grant),
   });
   return parseTokenAnswer(answer.status, answer.json, deps.now());
+}
+
+/**
+ * The long-lived token for a short-lived one (Meta's `fb_exchange_token`), with its expiry; the
+ * scopes stay the code's. A refusal is the provider's error answer.
+ */
+async function longLived(
+  deps: AccountDeps,
+  provider: ConfiguredProvider,
+  shortLived: TokenSet,
+): Promise<TokenSet | OAuthErrorAnswer> {
+  const client = provider.client ?? { clientId: "", clientSecret: "" };
+  const answer = await deps.integrations.http.call(longLivedExchangeUrl(provider, client, shortLived.accessToken), {
+    method: "GET",
+  });
+  const tokens = parseTokenAnswer(answer.status, answer.json, deps.now());
+  return isOAuthError(tokens) ? tokens : { ...tokens, ...(shortLived.scopes ? { scopes: shortLived.scopes } : {}) };
 }
 
 /** The connected account's id and name, from the provider's profile endpoint ("" when it does not say). */
