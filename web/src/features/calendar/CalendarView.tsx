@@ -1,3 +1,4 @@
+import { ExclamationCircleFilled } from "@ant-design/icons";
 import { formatIn, zoneLabel } from "@crafter/time";
 import type { DatesSetArg, EventClickArg, EventDropArg, EventInput } from "@fullcalendar/core";
 import dayGridPlugin from "@fullcalendar/daygrid";
@@ -7,38 +8,61 @@ import timeGridPlugin from "@fullcalendar/timegrid";
 import { Flex, Spin, Tag } from "antd";
 import { useMemo, useState } from "react";
 import { useNavigate } from "react-router-dom";
+import { useCalendarRange, useCalendarWrites } from "../../api/calendar";
 import { notify } from "../../shared/notify";
 import { ErrorState } from "../../shared/states";
 import { TimeZoneNotice, useBusinessTimeZone } from "../../shared/time-zone";
-import { useCalendarRange, useCalendarWrites } from "./api";
-import { type CalendarEntry, canMove, fromCalendarTime, TYPE_STYLE, toCalendarTime } from "./calendar-logic";
+import {
+  type CalendarEntry,
+  canMove,
+  FAILED_COLOR,
+  fromCalendarTime,
+  hasFailedChannel,
+  socialRefreshMs,
+  TYPE_STYLE,
+  toCalendarTime,
+} from "./calendar-logic";
+import { SocialChannelChips } from "./SocialChannelChips";
+import { SocialPostPanel } from "./SocialPostPanel";
 
 /**
  * The month and week calendar (FullCalendar): entries coloured by type, drag to move (PATCH; the
- * entry goes back and an error toast shows when the move is refused), click to open. Days and
- * hours are the business's (its time zone), whatever the browser's zone.
+ * entry goes back and an error toast shows when the move is refused), click to open. A social
+ * post shows a chip per channel with its state, stands out when a channel failed (colour, icon and
+ * word), and opens its panel (links, reasons, Retry); the calendar polls while one is publishing.
+ * Days and hours are the business's (its time zone), whatever the browser's zone.
  */
 export function CalendarView({ initialDate }: { initialDate?: string }) {
   const navigate = useNavigate();
   const { zone } = useBusinessTimeZone();
   const [range, setRange] = useState<{ from: Date; to: Date } | null>(null);
-  const { data, error, isLoading, mutate } = useCalendarRange(range);
+  const { data, error, isLoading, mutate } = useCalendarRange(range, (entries) => socialRefreshMs(entries, new Date()));
   const writes = useCalendarWrites();
+  const [openId, setOpenId] = useState<string | null>(null);
+  const opened = (data ?? []).find((entry) => entry.id === openId) ?? null;
 
   const events = useMemo<EventInput[]>(
     () =>
-      (data ?? []).map((entry) => ({
-        id: entry.id,
-        title: entry.title || TYPE_STYLE[entry.type].label,
-        start: toCalendarTime(new Date(entry.dateTime), zone),
-        allDay: false,
-        editable: canMove(entry),
-        backgroundColor: TYPE_STYLE[entry.type].color,
-        borderColor: TYPE_STYLE[entry.type].color,
-        textColor: "#fff",
-        classNames: [`crafter-cal-${entry.type}`, `crafter-cal-status-${entry.status}`],
-        extendedProps: { entry },
-      })),
+      (data ?? []).map((entry) => {
+        const failed = hasFailedChannel(entry);
+        const color = failed ? FAILED_COLOR : TYPE_STYLE[entry.type].color;
+        return {
+          id: entry.id,
+          title: entry.title || TYPE_STYLE[entry.type].label,
+          start: toCalendarTime(new Date(entry.dateTime), zone),
+          allDay: false,
+          editable: canMove(entry),
+          backgroundColor: color,
+          borderColor: color,
+          textColor: "#fff",
+          classNames: [
+            `crafter-cal-${entry.type}`,
+            `crafter-cal-status-${entry.status}`,
+            ...(failed ? ["crafter-cal-failed"] : []),
+          ],
+          extendedProps: { entry },
+        };
+      }),
     [data, zone],
   );
 
@@ -58,7 +82,8 @@ export function CalendarView({ initialDate }: { initialDate?: string }) {
   const onClick = (info: EventClickArg) => {
     info.jsEvent.preventDefault();
     const entry = info.event.extendedProps.entry as CalendarEntry;
-    if (entry.link.startsWith("/")) navigate(entry.link);
+    if (entry.type === "social" && entry.channels.length > 0) setOpenId(entry.id);
+    else if (entry.link.startsWith("/")) navigate(entry.link);
   };
 
   return (
@@ -103,13 +128,32 @@ export function CalendarView({ initialDate }: { initialDate?: string }) {
           }
           eventDrop={onDrop}
           eventClick={onClick}
+          eventContent={(arg) => {
+            const entry = arg.event.extendedProps.entry as CalendarEntry;
+            const failed = hasFailedChannel(entry);
+            return (
+              <span
+                className="crafter-cal-event"
+                title={failed ? `Failed: ${arg.event.title}` : arg.event.title}
+                data-status={entry.status}
+              >
+                {arg.timeText ? <span className="crafter-cal-time">{arg.timeText}</span> : null}
+                {failed ? <ExclamationCircleFilled aria-hidden /> : null}
+                <span className="crafter-cal-title">
+                  {failed ? "Failed: " : ""}
+                  {arg.event.title}
+                </span>
+                {entry.type === "social" ? <SocialChannelChips entry={entry} compact /> : null}
+              </span>
+            );
+          }}
           eventDidMount={(info) => {
             info.el.setAttribute("data-testid", "calendar-event");
             info.el.setAttribute("data-entry-id", info.event.id);
-            info.el.setAttribute("title", info.event.title);
           }}
         />
       </div>
+      <SocialPostPanel entry={opened} zone={zone} onClose={() => setOpenId(null)} />
       {!isLoading && !error && data && data.length === 0 && (
         <div data-testid="calendar-empty" style={{ color: "var(--ant-color-text-secondary)" }}>
           Nothing is scheduled in this range. Open a craft and choose "Schedule" to place it here.

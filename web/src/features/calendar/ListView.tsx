@@ -3,12 +3,12 @@ import { formatIn } from "@crafter/time";
 import { App, Button, Checkbox, Flex, Popover, Select, Table, type TableColumnsType, Tag, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router-dom";
+import { type ListQuery, useCalendarList, useCalendarWrites } from "../../api/calendar";
 import { useSettings, useUpdateSettings } from "../../api/hooks/app";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState } from "../../shared/states";
 import { TABLE_ACTIONS } from "../../shared/table";
 import { useBusinessTimeZone } from "../../shared/time-zone";
-import { type ListQuery, useCalendarList, useCalendarWrites } from "./api";
 import {
   type CalendarColumn,
   type CalendarEntry,
@@ -17,11 +17,15 @@ import {
   canUnschedule,
   DEFAULT_CALENDAR_COLUMNS,
   formatRate,
+  hasFailedChannel,
   STATUS_COLOR,
+  socialRefreshMs,
   TYPE_STYLE,
   toggleCalendarColumn,
   visibleCalendarColumns,
 } from "./calendar-logic";
+import { SocialChannelChips, STATE_ICON } from "./SocialChannelChips";
+import { SocialPostPanel } from "./SocialPostPanel";
 
 const STATUSES: CalendarStatus[] = ["scheduled", "due", "sending", "sent", "published", "failed"];
 
@@ -32,8 +36,12 @@ export function ListView() {
   const settings = useSettings();
   const updateSettings = useUpdateSettings();
   const [query, setQuery] = useState<ListQuery>({ page: 1, pageSize: 20, order: "asc" });
-  const { data, error, isLoading, mutate } = useCalendarList(query);
+  const { data, error, isLoading, mutate } = useCalendarList(query, (page) =>
+    socialRefreshMs(page?.result, new Date()),
+  );
   const writes = useCalendarWrites();
+  const [openId, setOpenId] = useState<string | null>(null);
+  const opened = (data?.result ?? []).find((entry) => entry.id === openId) ?? null;
   const shown = visibleCalendarColumns(settings.contentCalendarColumns);
 
   const unschedule = (entry: CalendarEntry) =>
@@ -54,7 +62,12 @@ export function ListView() {
     title: {
       key: "title",
       title: COLUMN_TITLES.title,
-      render: (_, e) => <Link to={e.link}>{e.title || TYPE_STYLE[e.type].label}</Link>,
+      render: (_, e) => (
+        <Flex gap={6} align="center" wrap>
+          <Link to={e.link}>{e.title || TYPE_STYLE[e.type].label}</Link>
+          {e.type === "social" ? <SocialChannelChips entry={e} compact /> : null}
+        </Flex>
+      ),
     },
     type: {
       key: "type",
@@ -64,7 +77,11 @@ export function ListView() {
     status: {
       key: "status",
       title: COLUMN_TITLES.status,
-      render: (_, e) => <Tag color={STATUS_COLOR[e.status]}>{e.status}</Tag>,
+      render: (_, e) => (
+        <Tag color={STATUS_COLOR[e.status]} icon={hasFailedChannel(e) ? STATE_ICON.failed : undefined}>
+          {e.status}
+        </Tag>
+      ),
     },
     date_time: {
       key: "date_time",
@@ -88,6 +105,11 @@ export function ListView() {
       render: (_, e) => (
         <Flex gap={4}>
           <Link to={e.link}>Open</Link>
+          {e.type === "social" && e.channels.length > 0 ? (
+            <Button type="link" size="small" onClick={() => setOpenId(e.id)} data-testid={`social-details-${e.id}`}>
+              Channels
+            </Button>
+          ) : null}
           {canUnschedule(e) && (
             <Button type="link" size="small" danger onClick={() => unschedule(e)} data-testid={`unschedule-${e.id}`}>
               Unschedule
@@ -183,6 +205,7 @@ export function ListView() {
       >
         {query.order === "asc" ? "Latest first" : "Earliest first"}
       </Button>
+      <SocialPostPanel entry={opened} zone={zone} onClose={() => setOpenId(null)} />
     </Flex>
   );
 }

@@ -8,6 +8,7 @@ import { Link } from "react-router-dom";
 import useSWR, { useSWRConfig } from "swr";
 import { z } from "zod";
 import { fetcher } from "../../api/api";
+import { isCalendarKey } from "../../api/calendar";
 import { useFeature } from "../../api/hooks/app";
 import { CHANNEL_KIND_LABELS, type SocialChannel, type SocialProvider, socialApi, socialKeys } from "../../api/social";
 import { notify } from "../../shared/notify";
@@ -76,7 +77,7 @@ function PublishModal({ craftId, onClose }: { craftId: string; onClose: () => vo
   const publish = async (values: Values) => {
     try {
       const post = await socialApi.publish(craftId, values.channelIds, atOf(values).toISOString());
-      await mutate((key) => typeof key === "string" && key.startsWith("/api/calendar"));
+      await mutate(isCalendarKey);
       notify.success(
         values.when === "now" ? "Publishing" : "Scheduled",
         values.when === "now"

@@ -5,10 +5,10 @@ import { Button, Form, Input, Modal } from "antd";
 import { useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { z } from "zod";
+import { useCalendarWrites } from "../../api/calendar";
 import { useFeature } from "../../api/hooks/app";
 import { notify } from "../../shared/notify";
 import { useBusinessTimeZone } from "../../shared/time-zone";
-import { useCalendarWrites } from "./api";
 import { isoToLocalInput, localInputToIso } from "./calendar-logic";
 
 const schemaIn = (zone: string) =>

@@ -5,10 +5,13 @@ import {
   DEFAULT_CALENDAR_COLUMNS,
   formatRate,
   fromCalendarTime,
+  hasFailedChannel,
   initialMode,
   isoToLocalInput,
   localInputToIso,
+  PUBLISHING_REFRESH_MS,
   rangeQuery,
+  socialRefreshMs,
   toCalendarTime,
   toggleCalendarColumn,
   visibleCalendarColumns,
@@ -82,5 +85,40 @@ describe("canUnschedule", () => {
     }
     expect(canUnschedule({ status: "due" })).toBe(true);
     expect(canUnschedule({ status: "published" })).toBe(true);
+  });
+});
+
+describe("a social post on the calendar", () => {
+  const at = new Date("2026-11-28T10:00:00Z");
+  const entry = (minutes: number, ...states: ("scheduled" | "publishing" | "published" | "failed")[]) => ({
+    dateTime: new Date(at.getTime() + minutes * 60_000).toISOString(),
+    channels: states.map((state, i) => ({
+      channelId: `facebook_page:${i}`,
+      kind: "facebook_page" as const,
+      name: `Page ${i}`,
+      state,
+      permalink: "",
+      reason: "",
+      attempts: 0,
+    })),
+  });
+
+  it("polls every few seconds only while a post publishes or its time has just come", () => {
+    expect(socialRefreshMs([entry(-1, "published", "publishing")], at)).toBe(PUBLISHING_REFRESH_MS);
+    expect(socialRefreshMs([entry(-1, "scheduled")], at)).toBe(PUBLISHING_REFRESH_MS);
+    // Waits for the next one due soon, just after its time; not for one far ahead or long overdue.
+    expect(socialRefreshMs([entry(2, "scheduled")], at)).toBe(121_000);
+    expect(socialRefreshMs([entry(60, "scheduled"), entry(-60, "scheduled")], at)).toBe(0);
+    expect(socialRefreshMs([entry(-1, "published", "failed")], at)).toBe(0);
+    expect(socialRefreshMs([{ dateTime: at.toISOString(), channels: [] }], at)).toBe(0);
+    expect(socialRefreshMs(undefined, at)).toBe(0);
+  });
+
+  it("moves until a channel started, and stands out when a channel failed", () => {
+    expect(canMove({ status: "scheduled", ...entry(5, "scheduled", "scheduled") })).toBe(true);
+    expect(canMove({ status: "sending", ...entry(-1, "publishing", "scheduled") })).toBe(false);
+    expect(canMove({ status: "failed", ...entry(-1, "failed") })).toBe(false);
+    expect(hasFailedChannel(entry(-1, "published", "failed"))).toBe(true);
+    expect(hasFailedChannel(entry(-1, "published"))).toBe(false);
   });
 });

@@ -2,26 +2,13 @@
 // the user settings' `contentCalendarColumns`), rates and the moves a drag makes. Unit tested.
 
 import { instantAt, UTC, wallClockIn } from "@crafter/time";
+import type { CalendarChannelState, CalendarEntry } from "../../api/calendar";
 
-export type CalendarType = "email" | "social" | "blog" | "other";
-export type CalendarStatus = "scheduled" | "due" | "sending" | "sent" | "published" | "failed";
-
-/** docs/email-contract.md `CalendarEntry`. */
-export interface CalendarEntry {
-  id: string;
-  title: string;
-  type: CalendarType;
-  status: CalendarStatus;
-  dateTime: string;
-  craftId?: string;
-  campaignId?: string;
-  workflowName?: string;
-  link: string;
-  deliveryRate?: number;
-  bounceRate?: number;
-  openRate?: number;
-  clickRate?: number;
-}
+export type CalendarType = CalendarEntry["type"];
+export type CalendarStatus = CalendarEntry["status"];
+export type { CalendarEntry };
+/** A social post's state on one channel. */
+export type ChannelState = CalendarChannelState["state"];
 
 /** One colour per type, on the calendar and in the list (with a label, never colour alone). */
 export const TYPE_STYLE: Record<CalendarType, { label: string; color: string }> = {
@@ -30,6 +17,9 @@ export const TYPE_STYLE: Record<CalendarType, { label: string; color: string }> 
   blog: { label: "Blog post", color: "#52c41a" },
   other: { label: "Other", color: "#8c8c8c" },
 };
+
+/** A social post that failed on a channel (with an icon and "Failed", never colour alone). */
+export const FAILED_COLOR = "#cf1322";
 
 export const STATUS_COLOR: Record<CalendarStatus, string> = {
   scheduled: "blue",
@@ -94,10 +84,59 @@ export function formatRate(rate: number | undefined): string {
   return `${(Math.round(rate * 1000) / 10).toFixed(1)}%`;
 }
 
-/** Whether the user may drag an entry: crafts that are not published, campaigns still scheduled. */
-export function canMove(entry: Pick<CalendarEntry, "campaignId" | "status">): boolean {
+/**
+ * Whether the user may drag an entry: crafts that are not published, campaigns still scheduled, a
+ * social post until a channel starts publishing (the server refuses it after, with its reason).
+ */
+export function canMove(
+  entry: Pick<CalendarEntry, "campaignId" | "status"> & { channels?: { state: string }[] },
+): boolean {
   if (entry.campaignId) return entry.status === "scheduled";
+  if (entry.channels?.some((c) => c.state !== "scheduled")) return false;
   return entry.status !== "published";
+}
+
+/** What each channel state is called and its tag colour (shown with an icon and words, never colour alone). */
+export const CHANNEL_STATE_STYLE: Record<ChannelState, { label: string; color: string }> = {
+  scheduled: { label: "Scheduled", color: "blue" },
+  publishing: { label: "Publishing", color: "processing" },
+  published: { label: "Published", color: "success" },
+  failed: { label: "Failed", color: "error" },
+};
+
+/** Whether a social post failed on a channel (it stands out on the calendar until retried). */
+export function hasFailedChannel(entry: Pick<CalendarEntry, "channels">): boolean {
+  return (entry.channels ?? []).some((c) => c.state === "failed");
+}
+
+/** Polling while publishing: every 3 s. */
+export const PUBLISHING_REFRESH_MS = 3_000;
+/** A post due further ahead than this is not waited for (the next visit or focus shows it). */
+const WATCH_AHEAD_MS = 15 * 60_000;
+
+/**
+ * How soon the calendar asks again for its entries: every few seconds while a social post is
+ * publishing or its time has just come (the engine is about to start it); just after the time of
+ * the next one due within a quarter of an hour; otherwise not (0).
+ */
+export function socialRefreshMs(
+  entries: readonly Pick<CalendarEntry, "dateTime" | "channels">[] | undefined,
+  now: Date,
+): number {
+  let soonest = Number.POSITIVE_INFINITY;
+  for (const entry of entries ?? []) {
+    const channels = entry.channels ?? [];
+    if (channels.some((c) => c.state === "publishing")) return PUBLISHING_REFRESH_MS;
+    if (!channels.some((c) => c.state === "scheduled")) continue;
+    const wait = new Date(entry.dateTime).getTime() - now.getTime();
+    // Past its time and not started: the engine is about to; one that stays so long is not watched.
+    if (wait <= 0) {
+      if (wait > -WATCH_AHEAD_MS) return PUBLISHING_REFRESH_MS;
+      continue;
+    }
+    soonest = Math.min(soonest, wait);
+  }
+  return soonest <= WATCH_AHEAD_MS ? Math.max(PUBLISHING_REFRESH_MS, soonest + 1_000) : 0;
 }
 
 /**
