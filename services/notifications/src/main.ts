@@ -34,7 +34,7 @@ import { businessWebhookKeys, sendgridKey } from "./usecases/email-tracking";
 import { notify } from "./usecases/inbox";
 import { sendToContact, sendWaiting } from "./usecases/send-to-contact";
 import { cachedSenders, type SenderDeps } from "./usecases/sender";
-import { advancePost, sweepSocialPosts } from "./usecases/social-publishing";
+import { advancePost, craftPostForStep, publishForAutomation, sweepSocialPosts } from "./usecases/social-publishing";
 import { templateOfUser } from "./usecases/templates";
 import { runDeliveryAttempt, sweepWebhookLog } from "./usecases/webhooks";
 
@@ -248,6 +248,11 @@ await runService({
         },
         notifier: { notify: (input) => notify(deps, input) },
         queue: automationQueue,
+        social: {
+          postOfCraft: (caller, projectId, craftId, channelIds) =>
+            craftPostForStep(deps, caller, projectId, craftId, channelIds),
+          publish: (input) => publishForAutomation(deps, input),
+        },
         waitScale: config.AUTOMATION_WAIT_SCALE,
       },
     };

@@ -14,7 +14,7 @@ import {
   triggerMatches,
   waitDelayMs,
 } from "../src/domain/automation-engine";
-import { parseDefinition, parseDuration, type Step, stepSchema } from "../src/domain/automation-model";
+import { allSteps, parseDefinition, parseDuration, type Step, stepSchema } from "../src/domain/automation-model";
 import { AUTOMATION_TEMPLATES } from "../src/domain/automation-templates";
 
 const steps: Step[] = [
@@ -178,6 +178,58 @@ describe("definitions", () => {
     expect(parseDefinition('{"kind":"lead_captured"}', badOp)).toMatchObject({ ok: false });
     const noBody = JSON.stringify([{ id: "e", kind: "send_email", subject: "Hi" }]);
     expect(parseDefinition('{"kind":"lead_captured"}', noBody)).toMatchObject({ ok: false });
+  });
+
+  it("takes a publish_social_post step from a craft to named channels, or to the chosen ones", () => {
+    const publish = (step: Record<string, unknown>) =>
+      parseDefinition(
+        '{"kind":"contact_created"}',
+        JSON.stringify([{ id: "p", kind: "publish_social_post", ...step }]),
+      );
+    expect(publish({ craftId: "c-1", channelIds: ["facebook_page:101", "instagram:178"] })).toEqual({
+      ok: true,
+      trigger: { kind: "contact_created" },
+      steps: [
+        { id: "p", kind: "publish_social_post", craftId: "c-1", channelIds: ["facebook_page:101", "instagram:178"] },
+      ],
+    });
+    // No channels named: the project's chosen channels when it runs.
+    expect(publish({ craftId: "c-1" })).toMatchObject({ ok: true, steps: [{ channelIds: [] }] });
+    expect(publish({ channelIds: [] })).toMatchObject({
+      ok: false,
+      fields: { steps: expect.stringContaining("craftId") },
+    });
+    expect(publish({ craftId: "c-1", channelIds: ["linkedin:1"] })).toEqual({
+      ok: false,
+      fields: { steps: "steps.0.channelIds.0: A channel id is <kind>:<id> (facebook_page, instagram, tiktok)" },
+    });
+    expect(publish({ craftId: "c-1", channelIds: ["instagram:1", "instagram:1"] })).toMatchObject({
+      ok: false,
+      fields: { steps: expect.stringContaining("A channel is named once") },
+    });
+    const many = Array.from({ length: 11 }, (_, i) => `facebook_page:${i}`);
+    expect(publish({ craftId: "c-1", channelIds: many })).toMatchObject({ ok: false });
+  });
+
+  it("finds a publish step inside a condition's branch (its post is filled on save)", () => {
+    const tree: Step[] = [
+      {
+        id: "c",
+        kind: "condition",
+        query: { field: "tags", operator: "contains", value: "vip" },
+        yes: [{ id: "p", kind: "publish_social_post", craftId: "c-1", channelIds: [] }],
+        no: [{ id: "t", kind: "add_tag", tag: "x" }],
+      },
+      { id: "n", kind: "notify_owner", title: "Done" },
+    ];
+    expect(allSteps(tree).map((step) => step.id)).toEqual(["c", "p", "t", "n"]);
+    expect(nextStep(planOf(tree), "p")).toBe("n");
+  });
+
+  it("keys a publish step's post by the run's step, so a retried step names the same post", () => {
+    const run = runIdOf("auto-1", "contact-1", "event-1");
+    expect(stepKey(run, "p")).toBe(stepKey(runIdOf("auto-1", "contact-1", "event-1"), "p"));
+    expect(stepKey(run, "p")).not.toBe(stepKey(runIdOf("auto-1", "contact-1", "event-2"), "p"));
   });
 
   it("takes the 11 operators in conditions", () => {

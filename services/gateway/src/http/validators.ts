@@ -62,7 +62,7 @@ export const automationSteps = z
   .max(50, "An automation has at most 50 steps")
   .meta({
     description:
-      "Step { id, kind: wait|condition|send_email|add_tag|remove_tag|update_field|notify_owner, … }: wait { duration (ISO 8601) | until (an instant) | at (HH:mm, the next such time in the business's time zone) }, condition { query (segments' query JSON), yes: Step[], no: Step[] }, send_email { subject, html, preheader? }, add_tag/remove_tag { tag }, update_field { field, value }, notify_owner { title, body?, level? }.",
+      "Step { id, kind: wait|condition|send_email|add_tag|remove_tag|update_field|notify_owner|publish_social_post, … }: wait { duration (ISO 8601) | until (an instant) | at (HH:mm, the next such time in the business's time zone) }, condition { query (segments' query JSON), yes: Step[], no: Step[] }, send_email { subject, html, preheader? }, add_tag/remove_tag { tag }, update_field { field, value }, notify_owner { title, body?, level? }, publish_social_post { craftId (a social post craft), channelIds (ids from GET /api/social/channels; empty: the project's chosen ones) } (its post is read from the craft on save, once per run).",
   });
 
 /** An automation's trigger as answered. */

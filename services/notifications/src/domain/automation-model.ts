@@ -1,6 +1,7 @@
 import { isTimeOfDay } from "@crafter/time";
 import { CONDITION_OPS } from "@crafter/workflow-language";
 import { z } from "zod";
+import { parseChannelId } from "./social-publishing";
 
 /**
  * Automations' definitions (docs/email-contract.md "Automations"): a trigger, then a tree of steps.
@@ -27,6 +28,7 @@ export const STEP_KINDS = [
   "remove_tag",
   "update_field",
   "notify_owner",
+  "publish_social_post",
 ] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
@@ -36,6 +38,20 @@ export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
 /** Most steps an automation has in all (branches included), and deepest nesting of conditions. */
 export const MAX_STEPS = 50;
 export const MAX_DEPTH = 5;
+/** Most channels a publish_social_post step names. */
+export const MAX_STEP_CHANNELS = 10;
+
+/**
+ * A publish_social_post step's post, read from its craft when the automation is saved (the
+ * engine runs without the user's session, so it keeps what the craft said then).
+ */
+export interface StepPost {
+  title: string;
+  text: string;
+  /** The image's asset id in the media library ("" for a text post). */
+  imageAssetId: string;
+}
+
 /** The longest wait: one year. */
 export const MAX_WAIT_MS = 366 * 24 * 3600 * 1000;
 
@@ -113,7 +129,13 @@ export type Step =
       title: string;
       body?: string;
       level?: "info" | "warning" | "success" | "error";
-    };
+    }
+  /**
+   * Publishes a crafted social post (a SocialMediaPostWriter craft) through the publishing engine,
+   * once per run: to `channelIds` (`<kind>:<remote id>`), or to the project's chosen channels when
+   * empty. `post` is filled from the craft on save.
+   */
+  | { id: string; kind: "publish_social_post"; craftId: string; channelIds: string[]; post?: StepPost };
 
 export const stepSchema: z.ZodType<Step> = z.lazy(() =>
   z.discriminatedUnion(
@@ -192,10 +214,41 @@ export const stepSchema: z.ZodType<Step> = z.lazy(() =>
         body: text("body", 1000).optional(),
         level: z.enum(["info", "warning", "success", "error"]).optional(),
       }),
+      z.object({
+        id: stepId,
+        kind: z.literal("publish_social_post"),
+        craftId: text("craftId", 64).min(1, "Choose a social post craft"),
+        channelIds: z
+          .array(
+            z
+              .string({ error: "A channel id is text" })
+              .refine(
+                (id) => parseChannelId(id) !== null,
+                "A channel id is <kind>:<id> (facebook_page, instagram, tiktok)",
+              ),
+          )
+          .max(MAX_STEP_CHANNELS, `A post goes to at most ${MAX_STEP_CHANNELS} channels`)
+          .refine((ids) => new Set(ids).size === ids.length, "A channel is named once")
+          .default([]),
+        post: z
+          .object({
+            title: z.string().max(200),
+            text: z.string().max(63_206),
+            imageAssetId: z.string().max(64),
+          })
+          .optional(),
+      }),
     ],
     { error: `A step's kind is one of ${STEP_KINDS.join(", ")}` },
   ),
 ) as z.ZodType<Step>;
+
+/** Every step of a tree, conditions' branches included, in order. */
+export function allSteps(steps: readonly Step[]): Step[] {
+  return steps.flatMap((step) =>
+    step.kind === "condition" ? [step, ...allSteps(step.yes), ...allSteps(step.no)] : [step],
+  );
+}
 
 export const stepsSchema = z
   .array(stepSchema, { error: "steps is a list" })

@@ -1,4 +1,5 @@
-import type { ConditionGroup, ConditionRule } from "./automation-model";
+import type { Caller } from "@crafter/kit";
+import type { ConditionGroup, ConditionRule, StepPost } from "./automation-model";
 
 /**
  * What the automation engine needs from outside its area, as ports (docs/email-contract.md
@@ -101,6 +102,28 @@ export interface TemplateSource {
   content(userId: string, templateId: string): Promise<{ subject: string; html: string }>;
 }
 
+/** The social publishing engine, as a publish_social_post step uses it. */
+export interface SocialPoster {
+  /**
+   * The post of a social craft as the user sees it now, to keep in the step when the automation is
+   * saved. @throws CR_ERR_BAD_REQUEST (`steps`: not found, not a social post, nothing to publish)
+   */
+  postOfCraft(caller: Caller, projectId: string, craftId: string, channelIds: string[]): Promise<StepPost>;
+  /**
+   * Hands the post to the engine, once per `key` (the run's step): the same key again makes no
+   * second post, it only wakes the first. `refused`: it cannot be published as it is (the flag is
+   * off, no channel is chosen, a channel needs an image), which no retry changes.
+   */
+  publish(input: {
+    userId: string;
+    projectId: string;
+    automationId: string;
+    key: string;
+    post: StepPost;
+    channelIds: string[];
+  }): Promise<{ state: "queued"; channels: string[] } | { state: "refused"; reason: string }>;
+}
+
 /** Everything the automations area needs besides the stores; `deps.automations`. */
 export interface AutomationPorts {
   contacts: AutomationContacts;
@@ -109,6 +132,8 @@ export interface AutomationPorts {
   /** The calendar's `notify` (main.ts); when null, notify_owner steps are skipped, saying so. */
   notifier: OwnerNotifier | null;
   queue: StepQueue;
+  /** Social publishing (main.ts); when null, publish_social_post steps are skipped, saying so. */
+  social: SocialPoster | null;
   /** Multiplies wait durations (AUTOMATION_WAIT_SCALE): 1 in production, small in tests. */
   waitScale: number;
 }

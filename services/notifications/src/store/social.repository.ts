@@ -16,6 +16,8 @@ export interface SocialPostDoc {
   craftId: string;
   /** The calendar entry it sits on ("" for an automation's post). */
   entryId: string;
+  /** The automation whose step made it ("" for a post from the calendar). */
+  automationId?: string;
   title: string;
   text: string;
   imageAssetId: string;
@@ -67,6 +69,7 @@ const postSchema = new Schema<SocialPostDoc>(
     projectId: { type: String, default: "" },
     craftId: { type: String, default: "" },
     entryId: { type: String, default: "" },
+    automationId: { type: String, default: "" },
     title: { type: String, default: "" },
     text: { type: String, default: "" },
     imageAssetId: { type: String, default: "" },
@@ -121,6 +124,15 @@ export class SocialRepository {
     const { _id, ...fields } = post;
     if (!(await insertOnce(this.posts, post))) await this.posts.updateOne({ _id }, { $set: fields });
     return (await this.posts.findById(_id).lean<SocialPostDoc>())!;
+  }
+
+  /**
+   * Inserts the post unless one with its `_id` exists, which then stays as it is (an automation
+   * step run again). @returns the post kept and whether this call made it.
+   */
+  async createPost(post: NewPost): Promise<{ post: SocialPostDoc; created: boolean }> {
+    const created = await insertOnce(this.posts, post);
+    return { post: (await this.posts.findById(post._id).lean<SocialPostDoc>())!, created };
   }
 
   post(id: string): Promise<SocialPostDoc | null> {

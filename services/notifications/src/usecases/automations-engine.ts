@@ -250,6 +250,22 @@ async function perform(
       });
       return done("Owner notified");
     }
+    case "publish_social_post": {
+      const { social } = deps.automations;
+      if (!social) return { status: "skipped", detail: "Social publishing is not available", branch: "", dueAt: null };
+      if (!step.post) throw new PermanentStepError("The step has no post: open the automation and save it again");
+      const handed = await social.publish({
+        userId: run.userId,
+        projectId: run.projectId,
+        automationId: run.automationId,
+        key,
+        post: step.post,
+        channelIds: step.channelIds,
+      });
+      if (handed.state === "refused")
+        return { status: "failed", detail: `Not published: ${handed.reason}`, branch: "", dueAt: null };
+      return done(`Publishing on ${handed.channels.join(", ")}`);
+    }
   }
 }
 

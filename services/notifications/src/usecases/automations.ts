@@ -1,7 +1,7 @@
 import { appError, badRequest, type Caller } from "@crafter/kit";
 import type { NotificationsDeps } from "../deps";
 import { sendsEmail } from "../domain/automation-engine";
-import { parseDefinition, type Step, type Trigger } from "../domain/automation-model";
+import { allSteps, parseDefinition, type Step, type Trigger } from "../domain/automation-model";
 import { AUTOMATION_TEMPLATES, automationTemplate } from "../domain/automation-templates";
 import { MISSING_ADDRESS } from "../domain/campaign-rules";
 import type { Automation } from "../store/automation.repository";
@@ -38,6 +38,20 @@ function definition(
   const parsed = parseDefinition(triggerJson, stepsJson);
   if (!parsed.ok) throw badRequest(parsed.fields);
   return { name: trimmed, trigger: parsed.trigger, steps: parsed.steps };
+}
+
+/**
+ * Fills each publish_social_post step's post from its craft, read as the caller (the engine runs
+ * without the user's session). @throws CR_ERR_BAD_REQUEST (`steps`) when a craft cannot be published.
+ */
+async function withPosts(deps: Deps, caller: Caller, projectId: string, steps: Step[]): Promise<Step[]> {
+  for (const step of allSteps(steps)) {
+    if (step.kind !== "publish_social_post") continue;
+    const social = deps.automations.social;
+    if (!social) throw badRequest({ steps: "Social publishing is not available on this server." });
+    step.post = await social.postOfCraft(caller, projectId, step.craftId, step.channelIds);
+  }
+  return steps;
 }
 
 async function withStats(deps: Deps, userId: string, automations: Automation[]): Promise<AutomationView[]> {
@@ -85,6 +99,7 @@ export async function createAutomation(
 ): Promise<AutomationView> {
   const s = scope(caller, input.projectId);
   const def = definition(input.name, input.triggerJson, input.stepsJson);
+  await withPosts(deps, caller, s.projectId, def.steps);
   const created = await deps.stores.automations.create({
     ...s,
     ...def,
@@ -102,6 +117,7 @@ export async function updateAutomation(
 ): Promise<AutomationView> {
   await owned(deps, caller, input.projectId, input.automationId);
   const def = definition(input.name, input.triggerJson, input.stepsJson);
+  await withPosts(deps, caller, input.projectId, def.steps);
   if (def.steps.length === 0) {
     const current = await deps.stores.automations.byId(input.automationId);
     if (current?.status === "active") throw badRequest({ steps: "An active automation needs at least one step" });

@@ -1,5 +1,6 @@
-import { appError, badRequest, type Caller } from "@crafter/kit";
+import { AppError, appError, badRequest, type Caller } from "@crafter/kit";
 import type { NotificationsDeps } from "../deps";
+import type { StepPost } from "../domain/automation-model";
 import { craftLink, dayOf, typeOfWorkflow } from "../domain/calendar-entries";
 import { CHANNEL_PROVIDER, type Channel, type ChannelAdapter, type PostContent } from "../domain/social-channels";
 import { TokenUnavailable } from "../domain/social-ports";
@@ -117,7 +118,13 @@ export async function listSocialChannels(
   _caller: Caller,
   input: { projectId: string },
 ): Promise<{ channels: SocialChannelView[]; providers: SocialProviderView[] }> {
-  const projectId = projectOf(input.projectId);
+  return offeredChannels(deps, projectOf(input.projectId));
+}
+
+async function offeredChannels(
+  deps: SocialDeps,
+  projectId: string,
+): Promise<{ channels: SocialChannelView[]; providers: SocialProviderView[] }> {
   const chosen = await deps.stores.social.chosen(projectId);
   const chosenIds = new Set(chosen.map(channelIdOf));
   const channels: SocialChannelView[] = [];
@@ -177,7 +184,7 @@ export async function chooseSocialChannels(
 }
 
 /** The channels named by id: chosen ones, else ones a connection offers now. @throws CR_ERR_BAD_REQUEST */
-async function channelsNamed(deps: SocialDeps, caller: Caller, projectId: string, ids: string[]): Promise<Channel[]> {
+async function channelsNamed(deps: SocialDeps, projectId: string, ids: string[]): Promise<Channel[]> {
   const chosen = await deps.stores.social.chosen(projectId);
   if (ids.length === 0) {
     if (chosen.length === 0)
@@ -194,7 +201,7 @@ async function channelsNamed(deps: SocialDeps, caller: Caller, projectId: string
       out.push(known);
       continue;
     }
-    offered ??= (await listSocialChannels(deps, caller, { projectId })).channels;
+    offered ??= (await offeredChannels(deps, projectId)).channels;
     const found = offered.find((channel) => channel.id === id);
     if (!found) throw badRequest({ channelIds: `${id.slice(0, 80)} is not among the connected channels` });
     out.push({ kind: parsed.kind, remoteId: parsed.remoteId, name: found.name });
@@ -220,13 +227,13 @@ export async function publishSocialPost(
   const publishAt =
     input.publishAt && !Number.isNaN(input.publishAt.getTime()) && input.publishAt > now ? input.publishAt : now;
   if (!(await deps.social.flagsOf(caller.userId)).includes("direct_publish_social_media"))
-    throw appError("FEATURE_DISABLED", "Publishing to social media is not enabled for this account.");
+    throw appError("FEATURE_DISABLED", NOT_ENABLED);
   const craft = await deps.email.crafts.craft(caller, input.craftId);
   if (!craft) throw appError("NOT_FOUND", "Craft not found.");
   if (typeOfWorkflow(craft.workflowName) !== "social")
     throw badRequest({ craftId: "Only a social media post can be published to social channels." });
   const content = postOfCraft(craft.steps as Parameters<typeof postOfCraft>[0]);
-  const channels = await channelsNamed(deps, caller, craft.projectId || projectId, input.channelIds);
+  const channels = await channelsNamed(deps, craft.projectId || projectId, input.channelIds);
   const problem = contentProblem(
     content,
     channels.map((c) => c.kind),
@@ -268,6 +275,83 @@ export async function publishSocialPost(
   });
   await deps.social.schedule(post._id, publishAt);
   return postView(deps, post, new Map());
+}
+
+const NOT_ENABLED = "Publishing to social media is not enabled for this account.";
+
+/**
+ * A social craft's post as an automation's publish_social_post step keeps it (read as the caller,
+ * when the automation is saved): its title, text and image, checked against the channels named
+ * (or the project's chosen ones).
+ * @throws CR_ERR_BAD_REQUEST (`steps`): the craft is not found or not a social post, or the post
+ *   cannot go to those channels.
+ */
+export async function craftPostForStep(
+  deps: SocialDeps,
+  caller: Caller,
+  projectId: string,
+  craftId: string,
+  channelIds: string[],
+): Promise<StepPost> {
+  const craft = await deps.email.crafts.craft(caller, craftId);
+  if (!craft) throw badRequest({ steps: "The social post craft of a publish step is not found." });
+  if (typeOfWorkflow(craft.workflowName) !== "social")
+    throw badRequest({ steps: "A publish step publishes a social media post craft." });
+  const content = postOfCraft(craft.steps as Parameters<typeof postOfCraft>[0]);
+  const kinds = channelIds.length
+    ? channelIds.map((id) => parseChannelId(id)?.kind).filter((kind) => kind !== undefined)
+    : (await deps.stores.social.chosen(projectId)).map((channel) => channel.kind);
+  const problem = contentProblem(content, kinds);
+  if (problem) throw badRequest({ steps: problem });
+  return { title: craft.name || craft.workflowName, ...content };
+}
+
+/**
+ * An automation step's post handed to the engine: made once per `key` (the run's step, which is
+ * the post's id), then published now through the same attempts as a calendar post. The same key
+ * again (the step retried after a crash) makes no second post; it wakes the first.
+ * @returns the channels' names, or why it cannot be published as it is.
+ */
+export async function publishForAutomation(
+  deps: SocialDeps,
+  input: { userId: string; projectId: string; automationId: string; key: string; post: StepPost; channelIds: string[] },
+): Promise<{ state: "queued"; channels: string[] } | { state: "refused"; reason: string }> {
+  const existing = await deps.stores.social.post(input.key);
+  if (existing) {
+    await deps.social.schedule(existing._id, deps.now());
+    return { state: "queued", channels: existing.channels.map((c) => c.name) };
+  }
+  if (!(await deps.social.flagsOf(input.userId)).includes("direct_publish_social_media"))
+    return { state: "refused", reason: NOT_ENABLED };
+  let channels: Channel[];
+  try {
+    channels = await channelsNamed(deps, input.projectId, input.channelIds);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== "CR_ERR_BAD_REQUEST") throw error;
+    return { state: "refused", reason: Object.values(error.fields ?? {})[0] ?? error.message };
+  }
+  const problem = contentProblem(
+    input.post,
+    channels.map((c) => c.kind),
+  );
+  if (problem) return { state: "refused", reason: problem };
+  const now = deps.now();
+  const { post } = await deps.stores.social.createPost({
+    _id: input.key,
+    userId: input.userId,
+    projectId: input.projectId,
+    craftId: "",
+    entryId: "",
+    automationId: input.automationId,
+    title: input.post.title,
+    text: input.post.text,
+    imageAssetId: input.post.imageAssetId,
+    channels,
+    publishAt: now,
+    open: true,
+  });
+  await deps.social.schedule(post._id, now);
+  return { state: "queued", channels: post.channels.map((c) => c.name) };
 }
 
 async function ownPost(deps: SocialDeps, caller: Caller, projectId: string, postId: string): Promise<SocialPostDoc> {
@@ -360,7 +444,7 @@ export async function advancePost(deps: SocialDeps, postId: string): Promise<Dat
     await notify(deps, {
       userId: post.userId,
       ...notice,
-      link: `/app/calendar?date=${dayOf(post.publishAt)}`,
+      link: post.entryId ? `/app/calendar?date=${dayOf(post.publishAt)}` : `/app/automation/${post.automationId ?? ""}`,
       key: `social:${post._id}:${state.channelId}:${state.attempts}:${state.state}`,
     });
   }
