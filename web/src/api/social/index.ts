@@ -1,4 +1,5 @@
-import { apiKey, http } from "../api";
+import useSWR from "swr";
+import { apiKey, fetcher, http } from "../api";
 import type { Schema } from "../contract";
 
 /** Social publishing (the active project's): its channels and posts, typed by the gateway's OpenAPI document. */
@@ -13,6 +14,11 @@ export const socialKeys = {
   channels: () => apiKey("/api/social/channels"),
   post: (id: string) => apiKey("/api/social/posts/{id}", { path: { id } }),
 };
+
+/** The project's channels and providers' states. */
+export function useSocialChannels() {
+  return useSWR<{ channels: SocialChannel[]; providers: SocialProvider[] }>(socialKeys.channels(), fetcher);
+}
 
 export const socialApi = {
   /** The channels the project's connections offer, which are chosen, and each provider's state. */

@@ -2,9 +2,11 @@ import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from
 import { finalDraft } from "@crafter/email-language";
 import { instantAt, nextTimeOfDay, wallClockIn } from "@crafter/time";
 import {
+  Alert,
   AutoComplete,
   Button,
   Card,
+  Checkbox,
   Dropdown,
   Flex,
   Input,
@@ -18,8 +20,10 @@ import {
 import { type ReactNode, useState } from "react";
 import { api } from "../../api/api";
 import { useTemplates } from "../../api/email";
+import { useFeature } from "../../api/hooks/app";
 import { useCrafts } from "../../api/hooks/crafts";
 import { keys } from "../../api/keys";
+import { CHANNEL_KIND_LABELS, useSocialChannels } from "../../api/social";
 import type { Craft } from "../../api/types";
 import { notify } from "../../shared/notify";
 import { RichTextField } from "../../shared/rich-text/RichTextField";
@@ -74,6 +78,8 @@ interface ListProps {
 /** A vertical list of steps; a condition shows its yes and no branches as nested lists. */
 export function StepListEditor({ tree, list, where, onChange, depth = 0 }: ListProps) {
   const testBase = where.parentId ? `${where.parentId}-${where.branch}` : "top";
+  const publishes = useFeature("direct_publish_social_media");
+  const kinds = KINDS.filter((kind) => kind !== "publish_social_post" || publishes);
   return (
     <Flex vertical gap={8} data-testid={`step-list-${testBase}`}>
       {list.map((step, index) => (
@@ -107,7 +113,7 @@ export function StepListEditor({ tree, list, where, onChange, depth = 0 }: ListP
       <Dropdown
         trigger={["click"]}
         menu={{
-          items: KINDS.map((kind) => ({ key: kind, label: STEP_LABELS[kind], "data-testid": `add-step-${kind}` })),
+          items: kinds.map((kind) => ({ key: kind, label: STEP_LABELS[kind], "data-testid": `add-step-${kind}` })),
           onClick: ({ key }) => onChange(addStep(tree, where, newStep(key as StepKind, tree))),
         }}
       >
@@ -341,6 +347,8 @@ function StepFields({ step, onChange }: { step: Step; onChange: (step: Step) => 
           />
         </Space>
       );
+    case "publish_social_post":
+      return <PublishSocialFields step={step} onChange={onChange} />;
     case "notify_owner":
       return (
         <Flex vertical gap={8}>
@@ -521,6 +529,73 @@ function SendEmailFields({ step, onChange }: { step: SendEmailStep; onChange: (s
           </Typography.Text>
         </>
       )}
+    </Flex>
+  );
+}
+
+type PublishSocialStep = Extract<Step, { kind: "publish_social_post" }>;
+
+/**
+ * A publish step's craft (a social media post) and channels: the ones ticked, or none for the
+ * project's chosen channels. Saving the automation reads the craft's post and image into the step,
+ * shown here once saved.
+ */
+function PublishSocialFields({ step, onChange }: { step: PublishSocialStep; onChange: (step: Step) => void }) {
+  const crafts = useCrafts(1, 50, { workflowName: "SocialMediaPostWriter" });
+  const channels = useSocialChannels();
+  const offered = channels.data?.channels ?? [];
+  return (
+    <Flex vertical gap={8}>
+      <Select
+        aria-label="Social post craft"
+        showSearch
+        optionFilterProp="label"
+        loading={crafts.isLoading}
+        options={(crafts.data?.crafts ?? []).map((c) => ({ value: c.craftId, label: c.craftName }))}
+        placeholder="Choose a social post craft"
+        notFoundContent="No social posts yet: craft one with Create → Social media post."
+        value={step.craftId || undefined}
+        onChange={(craftId: string) => onChange({ ...step, craftId, post: undefined })}
+        data-testid={`step-${step.id}-craft`}
+      />
+      <Typography.Text type="secondary">
+        Channels (none ticked: the ones chosen in Settings › Integrations)
+      </Typography.Text>
+      {channels.isLoading ? null : offered.length === 0 ? (
+        <Alert
+          type="info"
+          showIcon
+          message="No channel is connected: connect Meta or TikTok in Settings › Integrations."
+          data-testid={`step-${step.id}-no-channels`}
+        />
+      ) : (
+        <Checkbox.Group
+          value={step.channelIds}
+          onChange={(ids) => onChange({ ...step, channelIds: ids as string[] })}
+          data-testid={`step-${step.id}-channels`}
+        >
+          <Flex vertical gap={4}>
+            {offered.map((channel) => (
+              <Checkbox key={channel.id} value={channel.id} data-testid={`step-${step.id}-channel-${channel.id}`}>
+                {channel.name} <Typography.Text type="secondary">{CHANNEL_KIND_LABELS[channel.kind]}</Typography.Text>
+              </Checkbox>
+            ))}
+          </Flex>
+        </Checkbox.Group>
+      )}
+      {step.post ? (
+        <Typography.Paragraph
+          type="secondary"
+          ellipsis={{ rows: 3, expandable: true, symbol: "more" }}
+          style={{ marginBottom: 0, whiteSpace: "pre-wrap" }}
+          data-testid={`step-${step.id}-post`}
+        >
+          {step.post.text}
+        </Typography.Paragraph>
+      ) : null}
+      <Typography.Text type="secondary">
+        Published once each time a contact reaches this step; saving reads the craft's post and image as they are then.
+      </Typography.Text>
     </Flex>
   );
 }

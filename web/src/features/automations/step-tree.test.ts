@@ -113,3 +113,20 @@ describe("emailStepFromDraft", () => {
     expect(emailStepFromDraft("<p><strong>Subject:</strong> Only a subject</p><hr>", [])).toBeNull();
   });
 });
+
+describe("a publish-a-social-post step", () => {
+  it("starts without a craft, to the chosen channels, and reads as the post it publishes", () => {
+    const step = newStep("publish_social_post", []);
+    expect(step).toEqual({ id: "publish-social-post-1", kind: "publish_social_post", craftId: "", channelIds: [] });
+    expect(describeStep(step)).toBe("Publish “a social post”");
+    expect(
+      describeStep({
+        id: "p",
+        kind: "publish_social_post",
+        craftId: "c",
+        channelIds: ["facebook_page:1", "instagram:2"],
+        post: { title: "Spring tune-ups", text: "Book now", imageAssetId: "" },
+      }),
+    ).toBe("Publish “Spring tune-ups” to 2 channels");
+  });
+});

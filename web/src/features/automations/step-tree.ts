@@ -46,6 +46,7 @@ export const STEP_LABELS: Record<StepKind, string> = {
   remove_tag: "Remove tag",
   update_field: "Update field",
   notify_owner: "Notify me",
+  publish_social_post: "Publish a social post",
 };
 
 export const OPERATORS: readonly Operator[] = [
@@ -77,7 +78,7 @@ export function sendsEmail(steps: readonly Step[]): boolean {
 /** A fresh id for a new step of `kind`, unique in the tree (`email-2`, `wait-3`…). */
 export function freshId(kind: StepKind, steps: readonly Step[]): string {
   const taken = new Set(stepIds(steps));
-  const base = kind.replace("_", "-");
+  const base = kind.replaceAll("_", "-");
   for (let n = 1; ; n++) {
     const id = `${base}-${n}`;
     if (!taken.has(id)) return id;
@@ -118,6 +119,8 @@ export function newStep(kind: StepKind, steps: readonly Step[]): Step {
       return { id, kind, field: "contactType", value: "" };
     case "notify_owner":
       return { id, kind, title: "", level: "info" };
+    case "publish_social_post":
+      return { id, kind, craftId: "", channelIds: [] };
   }
 }
 
@@ -206,5 +209,7 @@ export function describeStep(step: Step): string {
       return `Set ${step.field} to ${String(step.value ?? "")}`;
     case "notify_owner":
       return `Notify me: ${step.title || "…"}`;
+    case "publish_social_post":
+      return `Publish “${step.post?.title || "a social post"}”${step.channelIds.length ? ` to ${countLabel(step.channelIds.length, "channel")}` : ""}`;
   }
 }

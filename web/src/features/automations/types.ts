@@ -56,6 +56,14 @@ export type Step =
       title: string;
       body?: string;
       level?: "info" | "warning" | "success" | "error";
+    }
+  /** A social post craft published to `channelIds` (none: the project's chosen channels); `post` is read from the craft on save. */
+  | {
+      id: string;
+      kind: "publish_social_post";
+      craftId: string;
+      channelIds: string[];
+      post?: { title: string; text: string; imageAssetId: string };
     };
 
 export type StepKind = Step["kind"];
