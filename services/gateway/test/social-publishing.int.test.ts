@@ -1,5 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { GatewaySession, gatewayUrl, linkFrom, stackEnv, verifiedSession, waitForEmail } from "@crafter/kit/testing";
+import { createServiceClient } from "@crafter/kit";
+import {
+  GatewaySession,
+  gatewayUrl,
+  linkFrom,
+  stackEnv,
+  stackServiceCredentials,
+  verifiedSession,
+  waitForEmail,
+} from "@crafter/kit/testing";
+import { IntegrationsService } from "@crafter/proto/crafter/account/v1/integrations_pb";
 import { LocalMetaGraph } from "@crafter/provider-fakes";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { complete, W } from "./craft-steps";
@@ -120,6 +130,16 @@ describe("Meta's long-lived token", () => {
     }))
       exchange.searchParams.set(name, value);
     expect((await (await fetch(exchange)).json()).error).toMatchObject({ code: 190, error_subcode: 463 });
+    // Account keeps the long-lived token's expiry (about 60 days), as notifications gets it.
+    const tokens = createServiceClient(IntegrationsService, env.ACCOUNT_URL ?? "", {
+      timeoutMs: 30_000,
+      as: "service",
+      credentials: stackServiceCredentials("notifications"),
+    });
+    const grant = await tokens.getAccessToken({ projectId, provider: "meta" });
+    const expiresAt = Number(grant.expiresAt?.seconds ?? 0n) * 1000;
+    expect(expiresAt).toBeGreaterThan(Date.now() + 59 * 86_400_000);
+    expect(expiresAt).toBeLessThan(Date.now() + 61 * 86_400_000);
     // The connection's token (and the Page tokens had through it) still work.
     const listed = await owner.get(`/api/social/channels?projectId=${projectId}`);
     expect(listed.body.result.providers).toContainEqual({ provider: "meta", state: "connected", message: "" });
@@ -286,6 +306,69 @@ describe("publishing", () => {
       state: "published",
       attempts: 1,
       permalink: graph.published("101000000000001")[0]!.permalink,
+    });
+  });
+});
+
+describe("the automation step", () => {
+  it("publishes a crafted post once per run through the engine, to the channels it names", async () => {
+    graph.reset();
+    const craftId = await socialCraft("Free bell with every service", true);
+    const textOnly = await socialCraft("Free bell, no picture", false);
+    // Instagram needs an image: refused when the automation is saved, with the reason.
+    const refused = await owner.post(`/api/automations?projectId=${projectId}`, {
+      name: "Bad post",
+      trigger: { kind: "contact_created" },
+      steps: [{ id: "post", kind: "publish_social_post", craftId: textOnly, channelIds: [INSTAGRAM] }],
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain("Instagram and TikTok posts need an image");
+
+    const made = await owner.post(`/api/automations?projectId=${projectId}`, {
+      name: "Welcome post",
+      trigger: { kind: "contact_created" },
+      steps: [{ id: "post", kind: "publish_social_post", craftId, channelIds: [PAGE, INSTAGRAM] }],
+    });
+    expect(made.status).toBe(201);
+    const automationId = made.body.result.id as string;
+    // The craft's post was read when it was saved.
+    const kept = made.body.result.steps[0].post as { text: string; imageAssetId: string };
+    expect(kept.text).toContain("free bell with every service");
+    expect(kept.imageAssetId).not.toBe("");
+    expect((await owner.post(`/api/automations/${automationId}/activate?projectId=${projectId}`)).status).toBe(200);
+    const contact = await owner.post(`/api/contacts?projectId=${projectId}`, {
+      email: `rider-${randomUUID().slice(0, 8)}@example.test`,
+    });
+    expect(contact.status).toBe(201);
+
+    const runs = await until(
+      async () =>
+        (await owner.get(`/api/automations/${automationId}/runs?projectId=${projectId}`)).body.result.result as {
+          id: string;
+          status: string;
+          steps: { stepId: string; status: string; detail: string }[];
+        }[],
+      (list) => list[0]?.status === "completed",
+      30_000,
+    );
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.steps.find((step) => step.stepId === "post")).toMatchObject({
+      status: "done",
+      detail: "Publishing on Town Bikes, @townbikes",
+    });
+    // The run's step is the post: published once on each channel, with its link.
+    const postId = `${runs[0]!.id}.post`;
+    const done = await until(
+      () => post(postId),
+      (p) => p.channels.every((c) => c.state === "published"),
+    );
+    expect(done.text).toBe(kept.text);
+    expect(graph.published("101000000000001")).toHaveLength(1);
+    expect(graph.published("17841400000000001")).toHaveLength(1);
+    expect(graph.published("101000000000001")[0]!.message).toBe(kept.text);
+    expect(stateOf(done, INSTAGRAM)).toMatchObject({
+      attempts: 1,
+      permalink: graph.published("17841400000000001")[0]!.permalink,
     });
   });
 });

@@ -228,8 +228,10 @@ describe("definitions", () => {
 
   it("keys a publish step's post by the run's step, so a retried step names the same post", () => {
     const run = runIdOf("auto-1", "contact-1", "event-1");
-    expect(stepKey(run, "p")).toBe(stepKey(runIdOf("auto-1", "contact-1", "event-1"), "p"));
-    expect(stepKey(run, "p")).not.toBe(stepKey(runIdOf("auto-1", "contact-1", "event-2"), "p"));
+    expect(jobIdOf(run, "p")).toBe(jobIdOf(runIdOf("auto-1", "contact-1", "event-1"), "p"));
+    expect(jobIdOf(run, "p")).not.toBe(jobIdOf(runIdOf("auto-1", "contact-1", "event-2"), "p"));
+    // It names BullMQ jobs too, which refuse ':'.
+    expect(jobIdOf(run, "p")).not.toContain(":");
   });
 
   it("takes the 11 operators in conditions", () => {

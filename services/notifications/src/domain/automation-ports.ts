@@ -110,7 +110,7 @@ export interface SocialPoster {
    */
   postOfCraft(caller: Caller, projectId: string, craftId: string, channelIds: string[]): Promise<StepPost>;
   /**
-   * Hands the post to the engine, once per `key` (the run's step): the same key again makes no
+   * Hands the post to the engine, once per `postId` (the run's step): the same id again makes no
    * second post, it only wakes the first. `refused`: it cannot be published as it is (the flag is
    * off, no channel is chosen, a channel needs an image), which no retry changes.
    */
@@ -118,7 +118,7 @@ export interface SocialPoster {
     userId: string;
     projectId: string;
     automationId: string;
-    key: string;
+    postId: string;
     post: StepPost;
     channelIds: string[];
   }): Promise<{ state: "queued"; channels: string[] } | { state: "refused"; reason: string }>;

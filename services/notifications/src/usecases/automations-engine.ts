@@ -2,6 +2,7 @@ import type { NotificationsDeps } from "../deps";
 import {
   type ContactEvent,
   END_STEP,
+  jobIdOf,
   nextStep,
   planOf,
   runIdOf,
@@ -258,7 +259,8 @@ async function perform(
         userId: run.userId,
         projectId: run.projectId,
         automationId: run.automationId,
-        key,
+        // The run's step, in a form BullMQ takes in job ids (the engine schedules the post by it).
+        postId: jobIdOf(run._id, step.id),
         post: step.post,
         channelIds: step.channelIds,
       });

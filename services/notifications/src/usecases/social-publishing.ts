@@ -307,16 +307,23 @@ export async function craftPostForStep(
 }
 
 /**
- * An automation step's post handed to the engine: made once per `key` (the run's step, which is
- * the post's id), then published now through the same attempts as a calendar post. The same key
- * again (the step retried after a crash) makes no second post; it wakes the first.
+ * An automation step's post handed to the engine: made once per `postId` (the run's step), then
+ * published now through the same attempts as a calendar post. The same id again (the step retried
+ * after a crash) makes no second post; it wakes the first.
  * @returns the channels' names, or why it cannot be published as it is.
  */
 export async function publishForAutomation(
   deps: SocialDeps,
-  input: { userId: string; projectId: string; automationId: string; key: string; post: StepPost; channelIds: string[] },
+  input: {
+    userId: string;
+    projectId: string;
+    automationId: string;
+    postId: string;
+    post: StepPost;
+    channelIds: string[];
+  },
 ): Promise<{ state: "queued"; channels: string[] } | { state: "refused"; reason: string }> {
-  const existing = await deps.stores.social.post(input.key);
+  const existing = await deps.stores.social.post(input.postId);
   if (existing) {
     await deps.social.schedule(existing._id, deps.now());
     return { state: "queued", channels: existing.channels.map((c) => c.name) };
@@ -337,7 +344,7 @@ export async function publishForAutomation(
   if (problem) return { state: "refused", reason: problem };
   const now = deps.now();
   const { post } = await deps.stores.social.createPost({
-    _id: input.key,
+    _id: input.postId,
     userId: input.userId,
     projectId: input.projectId,
     craftId: "",

@@ -1,5 +1,5 @@
 import { formatIn } from "@crafter/time";
-import { Button, Drawer, Flex, Typography } from "antd";
+import { Button, Drawer, Flex, Grid, Typography } from "antd";
 import { useNavigate } from "react-router-dom";
 import type { CalendarEntry } from "../../api/calendar";
 import { canMove } from "./calendar-logic";
@@ -20,20 +20,26 @@ export function SocialPostPanel({
   onClose: () => void;
 }) {
   const navigate = useNavigate();
+  // The whole width on a phone.
+  const wide = Grid.useBreakpoint().sm ?? true;
   return (
     <Drawer
       open={entry !== null}
       onClose={onClose}
       title={entry?.title || "Social post"}
-      size={Math.min(440, typeof window === "undefined" ? 440 : window.innerWidth)}
+      size={wide ? 440 : "100%"}
       destroyOnHidden
       data-testid="social-post-panel"
     >
       {entry ? (
         <Flex vertical gap={16}>
           <Typography.Text>
-            {entry.channels.some((c) => c.state !== "scheduled") ? "Went out" : "Goes out"} on{" "}
-            <strong>{formatIn(new Date(entry.dateTime), zone)}</strong>
+            {entry.channels.every((c) => c.state === "scheduled")
+              ? "Goes out"
+              : entry.channels.some((c) => c.state === "published")
+                ? "Went out"
+                : "Due"}{" "}
+            on <strong>{formatIn(new Date(entry.dateTime), zone)}</strong>
           </Typography.Text>
           <SocialChannelChips entry={entry} />
           {canMove(entry) ? (
