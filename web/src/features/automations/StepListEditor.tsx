@@ -15,6 +15,7 @@ import {
   Segmented,
   Select,
   Space,
+  Spin,
   Typography,
 } from "antd";
 import { type ReactNode, useState } from "react";
@@ -561,7 +562,9 @@ function PublishSocialFields({ step, onChange }: { step: PublishSocialStep; onCh
       <Typography.Text type="secondary">
         Channels (none ticked: the ones chosen in Settings › Integrations)
       </Typography.Text>
-      {channels.isLoading ? null : offered.length === 0 ? (
+      {channels.isLoading ? (
+        <Spin size="small" aria-label="Loading the channels" />
+      ) : offered.length === 0 ? (
         <Alert
           type="info"
           showIcon
