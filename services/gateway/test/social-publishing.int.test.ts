@@ -22,7 +22,7 @@ import { complete, W } from "./craft-steps";
 jest.setTimeout(60_000);
 
 const env = stackEnv();
-const SHORT_LIVED_MS = 2_500;
+const SHORT_LIVED_MS = 1_500;
 const graph = new LocalMetaGraph({
   clientId: env.META_CLIENT_ID ?? "",
   clientSecret: env.META_CLIENT_SECRET ?? "",
@@ -48,8 +48,9 @@ async function admin(): Promise<GatewaySession> {
 }
 
 /** A social craft with its post written (offline) and, when asked, its image made. */
-async function socialCraft(topic: string, image: boolean): Promise<string> {
-  const craftId = (await owner.post(W, { workflowName: "SocialMediaPostWriter" })).body.result.craftId as string;
+async function socialCraft(topic: string, image: boolean, project?: string): Promise<string> {
+  const craftId = (await owner.post(W, { workflowName: "SocialMediaPostWriter", projectId: project })).body.result
+    .craftId as string;
   await complete(owner, craftId, "brief", { network: "instagram", topic });
   if (image) {
     await complete(owner, craftId, "imageIdeas", { subject: "A red bicycle by a bakery" });
@@ -92,8 +93,13 @@ beforeAll(async () => {
   const ownerId = (await owner.get("/auth/check")).body.result.user.userId;
   for (const flag of ["meta_integration", "direct_publish_social_media"])
     expect((await boss.put(`/api/admin/users/${ownerId}/flags`, { flag, enabled: true })).status).toBe(200);
-  // Facebook Login as the browser does it: the dialog (the local Graph API), then the callback.
-  const started = await owner.post(`/api/integrations/meta/connect?projectId=${projectId}`, {});
+  await connectMeta(projectId);
+  connectedAt = Date.now();
+});
+
+/** Facebook Login as the browser does it: the dialog (the local Graph API), then the callback. */
+async function connectMeta(project: string): Promise<void> {
+  const started = await owner.post(`/api/integrations/meta/connect?projectId=${project}`, {});
   expect(started.status).toBe(200);
   const dialog = new URL(started.body.result.authorizeUrl);
   expect(dialog.pathname).toBe("/v21.0/dialog/oauth");
@@ -102,8 +108,7 @@ beforeAll(async () => {
   const callback = consent.headers.get("location")!;
   const back = await fetch(callback.replace(env.PUBLIC_ORIGIN ?? gatewayUrl(), gatewayUrl()), { redirect: "manual" });
   expect(back.headers.get("location")).toBe("/app/settings/integrations?connected=meta");
-  connectedAt = Date.now();
-});
+}
 
 afterAll(() => graph.stop());
 
@@ -144,6 +149,52 @@ describe("Meta's long-lived token", () => {
     const listed = await owner.get(`/api/social/channels?projectId=${projectId}`);
     expect(listed.body.result.providers).toContainEqual({ provider: "meta", state: "connected", message: "" });
     expect(listed.body.result.channels.map((c: { id: string }) => c.id)).toContain(PAGE);
+  });
+});
+
+describe("Meta's long-lived token expired", () => {
+  it("turns the connection needs reconnecting, and a post fails saying so", async () => {
+    const other = await owner.post("/api/projects/createProject", {
+      name: "Town Bikes Outlet",
+      description: "Second-hand bikes",
+    });
+    const otherId = other.body.result.project.projectId as string;
+    graph.longLivedMs = 1_500;
+    try {
+      await connectMeta(otherId);
+    } finally {
+      graph.longLivedMs = 5_183_944_000;
+    }
+    expect((await owner.put(`/api/social/channels?projectId=${otherId}`, { channelIds: [PAGE] })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_700));
+    const craftId = await socialCraft("Outlet opening", false, otherId);
+    const made = await owner.post(`/api/social/posts?projectId=${otherId}`, {
+      craftId,
+      publishAt: new Date().toISOString(),
+    });
+    expect(made.status).toBe(201);
+    const failed = await until(
+      async () =>
+        (await owner.get(`/api/social/posts/${made.body.result.id}?projectId=${otherId}`)).body.result as {
+          channels: { state: string; reason: string }[];
+        },
+      (p) => p.channels[0]?.state === "failed",
+    );
+    expect(failed.channels[0]?.reason).toContain("needs reconnecting");
+    const listed = await owner.get(`/api/integrations?projectId=${otherId}`);
+    const meta = (listed.body.result as { provider: string; connection?: Record<string, unknown> }[]).find(
+      (i) => i.provider === "meta",
+    );
+    expect(meta?.connection).toMatchObject({
+      state: "needs_reconnecting",
+      lastError: expect.stringContaining("The access token expired on"),
+    });
+    // The owner hears of it in-app.
+    const notices = await until(
+      async () => JSON.stringify((await owner.get("/api/notifications")).body),
+      (text) => text.includes("needs reconnecting"),
+    );
+    expect(notices).toContain("Meta");
   });
 });
 

@@ -375,7 +375,8 @@ const WAIT_STEP_MS = 200;
 /**
  * A working access token of the project's connection, refreshed first when it expires within the
  * margin. Of concurrent callers (replicas), one refreshes under a Redis lock; the others wait for
- * its result. A refused refresh marks the connection needs_reconnecting.
+ * its result. A refused refresh, or an expired token that cannot be refreshed, marks the connection
+ * needs_reconnecting.
  * @throws NOT_FOUND (not connected), CONFLICT (needs reconnecting), UNAVAILABLE (the provider
  *   could not refresh now; the connection keeps its state).
  */
@@ -413,7 +414,9 @@ export async function getAccessToken(
     if (!next) throw appError("NOT_FOUND", "This integration is not connected.");
     doc = next;
   }
-  if (doc.state !== "connected")
+  const lapsed = !doc.refreshSealed && doc.expiresAt !== null && doc.expiresAt <= deps.now();
+  if (lapsed && doc.state === "connected") await expired(deps, doc);
+  if (doc.state !== "connected" || lapsed)
     throw appError("CONFLICT", `${PROVIDERS[provider].title} needs reconnecting in Settings › Integrations.`);
   const tokens = deps.stores.connections.open(doc);
   return {
@@ -422,6 +425,28 @@ export async function getAccessToken(
     remoteAccountId: doc.remoteAccountId,
     scopes: doc.scopes,
   };
+}
+
+/**
+ * A token that cannot be refreshed (Meta's long-lived one, about 60 days) has passed its expiry:
+ * only a new consent gives another, so the connection turns needs_reconnecting (once; its owner is
+ * notified through ConnectionNeedsReconnecting).
+ */
+async function expired(deps: AccountDeps, doc: ConnectionDoc): Promise<void> {
+  const lastError = `The access token expired on ${doc.expiresAt?.toISOString().slice(0, 10)}: connect again.`;
+  const event = deps.integrations.events.needsReconnecting({
+    connectionId: doc._id,
+    projectId: doc.projectId,
+    ownerUserId: doc.ownerUserId,
+    provider: doc.provider,
+    providerTitle: PROVIDERS[doc.provider].title,
+    lastError,
+    connectedAt: doc.connectedAt,
+  });
+  if (await deps.stores.connections.refused(doc, lastError, event)) {
+    deps.integrations.kick();
+    deps.logger.warn({ provider: doc.provider, projectId: doc.projectId }, "a connection's token expired");
+  }
 }
 
 /** One refresh (RFC 6749 section 6), under the lock. @throws UNAVAILABLE when the provider cannot answer now. */
