@@ -1,6 +1,6 @@
 import useSWR from "swr";
 import { apiKey, fetcher, http } from "../api";
-import type { Schema } from "../contract";
+import type { BodyOf, ResultOf, Schema } from "../contract";
 
 /**
  * The business's Google Business Profile (the projects service's GoogleBusiness routes), typed by
@@ -49,4 +49,19 @@ export async function connectGoogleBusiness(returnPath: string): Promise<void> {
     body: { returnPath },
   });
   window.location.assign(authorizeUrl);
+}
+
+/** A project's brand voice (empty fields when none was set). */
+export type BrandVoice = ResultOf<"/api/projects/{id}/brand-voice", "get">;
+
+export const brandVoiceKey = (projectId: string) =>
+  apiKey("/api/projects/{id}/brand-voice", { path: { id: projectId } });
+
+export function useBrandVoice(projectId: string) {
+  return useSWR<BrandVoice>(brandVoiceKey(projectId), fetcher);
+}
+
+/** Replaces the project's brand voice (tone, words to use and avoid, example copy). */
+export function saveBrandVoice(projectId: string, body: BodyOf<"/api/projects/{id}/brand-voice", "put">) {
+  return http.put("/api/projects/{id}/brand-voice", { path: { id: projectId }, body });
 }

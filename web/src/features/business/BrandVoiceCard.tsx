@@ -1,24 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Card, Form, Input, Select, Typography } from "antd";
 import { Controller, useForm } from "react-hook-form";
-import useSWR from "swr";
 import { z } from "zod";
-import { api, fetcher } from "../../api/api";
+import { type BrandVoice, saveBrandVoice, useBrandVoice } from "../../api/business";
 import { isApiError } from "../../api/errors";
 import { FormField } from "../../shared/FormField";
 import { notify } from "../../shared/notify";
 import { ErrorState, LoadingBlock } from "../../shared/states";
 import { applyFieldErrors } from "../auth/AuthCard";
-
-/** A project's brand voice as `/api/projects/{id}/brand-voice` keeps it. */
-export interface BrandVoice {
-  tone: string;
-  wordsToUse: string[];
-  wordsToAvoid: string[];
-  exampleCopy: string;
-}
-
-export const brandVoicePath = (projectId: string) => `/api/projects/${encodeURIComponent(projectId)}/brand-voice`;
 
 const words = z
   .array(z.string().trim().min(1).max(60, "Each entry may be at most 60 characters."))
@@ -42,7 +31,7 @@ const schema = z
  * words to avoid).
  */
 export function BrandVoiceCard({ projectId }: { projectId: string }) {
-  const { data, error, mutate } = useSWR<BrandVoice>(brandVoicePath(projectId), fetcher);
+  const { data, error, mutate } = useBrandVoice(projectId);
   return (
     <Card title="Brand voice" data-testid="brand-voice">
       <Typography.Paragraph type="secondary">
@@ -85,7 +74,7 @@ function BrandVoiceForm({
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      const saved = await api.put<BrandVoice>(brandVoicePath(projectId), values);
+      const saved = await saveBrandVoice(projectId, values);
       reset(saved);
       onSaved(saved);
       notify.success("Brand voice saved");
