@@ -38,10 +38,35 @@ export function on<S extends DescMessage>(
   return { type: schema.typeName, schema, handle: (data, meta) => handle(data as MessageShape<S>, meta) };
 }
 
+/**
+ * One handler per event type: handlers of the same type (several areas of a service listening to
+ * one event) run in turn, in the order given. Each is idempotent, so when a later one fails the
+ * retry repeats nothing the earlier ones did.
+ */
+export function handlerPerType(handlers: readonly EventHandler[]): Map<string, EventHandler> {
+  const byType = new Map<string, EventHandler[]>();
+  for (const handler of handlers) byType.set(handler.type, [...(byType.get(handler.type) ?? []), handler]);
+  return new Map(
+    [...byType].map(([type, group]) => [
+      type,
+      group.length === 1
+        ? group[0]!
+        : {
+            type,
+            schema: group[0]!.schema,
+            async handle(data, meta) {
+              for (const handler of group) await handler.handle(data, meta);
+            },
+          },
+    ]),
+  );
+}
+
 export interface ConsumerOptions {
   kafka: Kafka;
   groupId: string;
   topics: string[];
+  /** Several handlers of one type run in turn (`handlerPerType`). */
   handlers: EventHandler[];
   /** Where processed `ce_id`s are kept (the service's own database). */
   connection: Connection;
@@ -79,7 +104,7 @@ type Message = Awaited<ReturnType<KafkaConsumer["consume"]>> extends AsyncIterab
  */
 export async function startConsumer(options: ConsumerOptions): Promise<RunningConsumer> {
   const processed = processedEventModel(options.connection);
-  const handlers = new Map(options.handlers.map((handler) => [handler.type, handler]));
+  const handlers = handlerPerType(options.handlers);
   const maxAttempts = options.maxAttempts ?? 5;
   const concurrency = Math.max(1, options.concurrency ?? 8);
   // Lag per partition (messages behind the high watermark), read from the broker every 10 s.

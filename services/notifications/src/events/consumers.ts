@@ -1,5 +1,5 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { type EventHandler, on, type ServiceParts, TOPICS, topicName } from "@crafter/kit";
+import { on, type ServiceParts, TOPICS, topicName } from "@crafter/kit";
 import {
   ConnectionNeedsReconnectingSchema,
   ShopifyWebhookReceivedSchema,
@@ -23,26 +23,6 @@ import { sendVerificationEmail } from "../usecases/send-verification-email";
 import { automationsConsumers } from "./automations.consumers";
 import { calendarConsumers } from "./calendar.consumers";
 import { webhooksConsumers } from "./webhooks.consumers";
-
-/**
- * One handler per event type (the kit's consumer keeps one a type): the areas' handlers of one
- * type run in turn, each idempotent, so a retry after a later one failed repeats nothing.
- */
-export function mergeHandlers(handlers: readonly EventHandler[]): EventHandler[] {
-  const byType = new Map<string, EventHandler[]>();
-  for (const handler of handlers) byType.set(handler.type, [...(byType.get(handler.type) ?? []), handler]);
-  return [...byType.values()].map((group) =>
-    group.length === 1
-      ? group[0]!
-      : {
-          type: group[0]!.type,
-          schema: group[0]!.schema,
-          async handle(data, meta) {
-            for (const handler of group) await handler.handle(data, meta);
-          },
-        },
-  );
-}
 
 /** A protobuf Timestamp as a Date; null when unset. */
 export function toDate(timestamp: Timestamp | undefined): Date | null {
@@ -70,7 +50,7 @@ export function notificationsConsumers(
         ...areas.flatMap((a) => a.topics),
       ]),
     ],
-    handlers: mergeHandlers([
+    handlers: [
       ...areas.flatMap((a) => a.handlers),
       // The business's time zone, kept by project for the scans' days and hours.
       on(ProjectCreatedSchema, (event) => deps.zones.remember(event.userId, event.projectId, event.timeZone)),
@@ -152,6 +132,6 @@ export function notificationsConsumers(
           preferencesUrl: event.preferencesUrl,
         }),
       ),
-    ]),
+    ],
   };
 }
