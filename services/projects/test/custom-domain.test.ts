@@ -32,6 +32,24 @@ describe("a custom domain as typed", () => {
     ])
       expect(`${bad} ${checkDomainInput(bad, platform).ok}`).toBe(`${bad} false`);
   });
+
+  it("refuses a root domain (no CNAME at a zone's apex), by the Public Suffix List, and says what to use", () => {
+    for (const [apex, under] of [
+      ["example-bikes.co.uk", "www.example-bikes.co.uk"],
+      ["Example.com.", "shop.example.com"],
+      ["bikes.pages.dev", "www.bikes.pages.dev"],
+    ]) {
+      const refused = checkDomainInput(apex!, platform);
+      expect(refused).toEqual({
+        ok: false,
+        message: expect.stringContaining(`DNS allows no CNAME record there. Use a name under it, such as www.`),
+      });
+      expect(checkDomainInput(under!, platform).ok).toBe(true);
+    }
+    expect(checkDomainInput("example-bikes.co.uk", platform)).toMatchObject({
+      message: expect.stringMatching(/^example-bikes\.co\.uk is a root domain/),
+    });
+  });
 });
 
 describe("what a check's answers mean", () => {

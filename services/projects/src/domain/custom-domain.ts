@@ -1,4 +1,5 @@
 import { HOSTNAME_MESSAGES, hostnameProblem, isSameOrSubdomain, normalizeHostname } from "@crafter/validation";
+import { apexProblem } from "@crafter/validation/apex";
 
 // A project's custom domain, pure: which records to ask for, and what a lookup's answers mean.
 
@@ -45,6 +46,9 @@ export function checkDomainInput(
   if (platformHosts.some((host) => host && isSameOrSubdomain(domain, host)))
     return { ok: false, message: "This is the platform's own domain: enter your business's domain" };
   if (domain.split(".")[0] === VERIFICATION_PREFIX) return { ok: false, message: HOSTNAME_MESSAGES.not_a_hostname };
+  // The records asked for start with a CNAME at the domain, which an apex cannot hold.
+  const apex = apexProblem(domain);
+  if (apex) return { ok: false, message: apex };
   return { ok: true, domain };
 }
 
