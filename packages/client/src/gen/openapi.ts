@@ -2909,6 +2909,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/social/tiktok/creator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The connected TikTok creator's posting options: privacy levels offered, interactions turned off, longest video */
+        get: operations["getApiSocialTiktokCreator"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/account": {
         parameters: {
             query?: never;
@@ -4723,6 +4740,16 @@ export interface components {
             status: string;
             /** @enum {string} */
             tier: "free" | "core" | "pro";
+        };
+        TikTokCreatorInfo: {
+            avatarUrl: string;
+            commentDisabled: boolean;
+            duetDisabled: boolean;
+            maxVideoPostDurationSec: number;
+            nickname: string;
+            privacyLevelOptions: string[];
+            stitchDisabled: boolean;
+            username: string;
         };
         UserInfo: {
             access: string[];
@@ -27467,6 +27494,11 @@ export interface operations {
                     craftId: string;
                     /** @description When to publish; a time that has passed publishes now. */
                     publishAt: (string & unknown) | string;
+                    /**
+                     * @description With a TikTok channel: one of the creator's privacy_level_options (PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR, SELF_ONLY).
+                     * @default
+                     */
+                    tiktokPrivacyLevel?: string;
                 } & {
                     [key: string]: components["schemas"]["JsonValue"];
                 };
@@ -27768,6 +27800,98 @@ export interface operations {
             };
             /** @description Unsupported media type or encoding: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Rate limited: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description A server this call needs is down (Retry-After says when to retry): UNAVAILABLE */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    getApiSocialTiktokCreator: {
+        parameters: {
+            query?: {
+                /** @description The project; the active one when absent. */
+                projectId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: null;
+                        errorMessage: null;
+                        result: {
+                            creator?: components["schemas"]["TikTokCreatorInfo"];
+                            message: string;
+                            /** @enum {string} */
+                            state: "connected" | "not_connected" | "needs_reconnecting" | "unavailable";
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad request: CR_ERR_BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No valid session: UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Refused: EMAIL_NOT_VERIFIED, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

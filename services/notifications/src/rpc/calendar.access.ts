@@ -22,5 +22,6 @@ export const calendarAccess = {
     publishSocialPost: ["user"],
     getSocialPost: ["user"],
     retrySocialChannel: ["user"],
+    getTikTokCreatorInfo: ["user"],
   }),
 };

@@ -11,6 +11,7 @@ import {
   type SocialDeps,
   type SocialPostView,
 } from "../usecases/social-publishing";
+import { getTikTokCreatorInfo } from "../usecases/tiktok-creator";
 
 const toPost = (post: SocialPostView) => ({ post: { ...post, publishAt: timestampFromDate(post.publishAt) } });
 
@@ -27,11 +28,18 @@ export function socialRoutes(deps: SocialDeps): (router: ConnectRouter) => void 
             craftId: req.craftId,
             channelIds: req.channelIds,
             publishAt: req.publishAt ? timestampDate(req.publishAt) : undefined,
+            tiktok: {
+              privacyLevel: req.tiktokPrivacyLevel,
+              disableComment: req.tiktokDisableComment,
+              disableDuet: req.tiktokDisableDuet,
+              disableStitch: req.tiktokDisableStitch,
+            },
           }),
         );
       },
       getSocialPost: async (req, ctx) => toPost(await getSocialPost(deps, callerOf(ctx), req)),
       retrySocialChannel: async (req, ctx) => toPost(await retrySocialChannel(deps, callerOf(ctx), req)),
+      getTikTokCreatorInfo: (req, ctx) => getTikTokCreatorInfo(deps, callerOf(ctx), req),
     });
   };
 }

@@ -1,6 +1,6 @@
 import { insertOnce, modelOn } from "@crafter/kit";
 import { type Connection, type Model, Schema } from "mongoose";
-import type { Channel } from "../domain/social-channels";
+import type { Channel, TikTokPostOptions } from "../domain/social-channels";
 import type { AttemptRecord } from "../domain/social-publishing";
 
 /**
@@ -24,6 +24,8 @@ export interface SocialPostDoc {
   channels: Channel[];
   publishAt: Date;
   open: boolean;
+  /** What the user chose for its TikTok channel. */
+  tiktok?: TikTokPostOptions;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -76,6 +78,18 @@ const postSchema = new Schema<SocialPostDoc>(
     channels: { type: [channelSchema], default: [] },
     publishAt: { type: Date, required: true },
     open: { type: Boolean, default: true },
+    tiktok: {
+      type: new Schema<TikTokPostOptions>(
+        {
+          privacyLevel: { type: String, required: true },
+          disableComment: { type: Boolean, default: false },
+          disableDuet: { type: Boolean, default: false },
+          disableStitch: { type: Boolean, default: false },
+        },
+        { _id: false },
+      ),
+      default: undefined,
+    },
   },
   { collection: "social_posts", timestamps: true, versionKey: false },
 );

@@ -19,6 +19,7 @@ import {
   refProvesPost,
   settled,
 } from "../domain/social-publishing";
+import { tiktokOptionsOf } from "../domain/tiktok-options";
 import { calendarEntryIdOf } from "../store/calendar.repository";
 import type { SocialPostDoc } from "../store/social.repository";
 import { notify } from "./inbox";
@@ -219,7 +220,14 @@ async function channelsNamed(deps: SocialDeps, projectId: string, ids: string[])
 export async function publishSocialPost(
   deps: SocialDeps,
   caller: Caller,
-  input: { projectId: string; craftId: string; channelIds: string[]; publishAt: Date | undefined },
+  input: {
+    projectId: string;
+    craftId: string;
+    channelIds: string[];
+    publishAt: Date | undefined;
+    /** TikTok's options (required with a TikTok channel). */
+    tiktok?: { privacyLevel: string; disableComment: boolean; disableDuet: boolean; disableStitch: boolean };
+  },
 ): Promise<SocialPostView> {
   const projectId = projectOf(input.projectId);
   if (!input.craftId || input.craftId.length > 64) throw badRequest({ craftId: "craftId is required" });
@@ -239,6 +247,11 @@ export async function publishSocialPost(
     channels.map((c) => c.kind),
   );
   if (problem) throw badRequest({ craftId: problem });
+  const tiktok = tiktokOptionsOf(
+    channels.map((c) => c.kind),
+    input.tiktok ?? { privacyLevel: "", disableComment: false, disableDuet: false, disableStitch: false },
+  );
+  if ("problem" in tiktok) throw badRequest({ tiktokPrivacyLevel: tiktok.problem });
   const entryId = calendarEntryIdOf("craft", caller.userId, craft.craftId);
   const existing = await deps.stores.social.post(entryId);
   if (existing && (await deps.stores.social.attemptsOf(entryId)).size > 0)
@@ -272,6 +285,7 @@ export async function publishSocialPost(
     channels,
     publishAt,
     open: true,
+    ...(tiktok.options ? { tiktok: tiktok.options } : {}),
   });
   await deps.social.schedule(post._id, publishAt);
   return postView(deps, post, new Map());
@@ -500,7 +514,11 @@ async function prepare(
   // Instagram takes only JPEG; TikTok's photo posts JPEG or WebP.
   const jpeg = channel.kind === "instagram" || channel.kind === "tiktok";
   const media = post.imageAssetId ? [await deps.social.images.image(post.userId, post.imageAssetId, jpeg)] : [];
-  return { adapter, token, content: { text: post.text, media } };
+  return {
+    adapter,
+    token,
+    content: { text: post.text, media, ...(post.tiktok ? { tiktok: post.tiktok } : {}) },
+  };
 }
 
 /** One claimed attempt: the refs kept as soon as named, the outcome recorded; unknown when the call broke. */
