@@ -30,3 +30,28 @@ export function tiktokOptionsOf(
     },
   };
 }
+
+/** What the creator's settings (creator_info) allow, as TikTok's guidelines read them. */
+export interface CreatorSettings {
+  privacyLevelOptions: readonly string[];
+  commentDisabled: boolean;
+  duetDisabled: boolean;
+  stitchDisabled: boolean;
+}
+
+/**
+ * Why `options` do not fit the creator's settings, per request field (empty when they fit): the
+ * privacy level must be one the creator offers, and an interaction the creator turned off in TikTok
+ * cannot be allowed on a post (the publish form locks it off).
+ */
+export function creatorOptionsProblems(options: TikTokPostOptions, creator: CreatorSettings): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (!creator.privacyLevelOptions.includes(options.privacyLevel))
+    problems.tiktokPrivacyLevel = `This TikTok account cannot post as ${options.privacyLevel}; it offers ${creator.privacyLevelOptions.join(", ") || "none"}.`;
+  const off = (name: string) =>
+    `This TikTok account turned ${name} off in TikTok's settings: a post cannot allow them.`;
+  if (creator.commentDisabled && !options.disableComment) problems.tiktokDisableComment = off("comments");
+  if (creator.duetDisabled && !options.disableDuet) problems.tiktokDisableDuet = off("duets");
+  if (creator.stitchDisabled && !options.disableStitch) problems.tiktokDisableStitch = off("stitches");
+  return problems;
+}

@@ -19,10 +19,11 @@ import {
   refProvesPost,
   settled,
 } from "../domain/social-publishing";
-import { tiktokOptionsOf } from "../domain/tiktok-options";
+import { creatorOptionsProblems, tiktokOptionsOf } from "../domain/tiktok-options";
 import { calendarEntryIdOf } from "../store/calendar.repository";
 import type { SocialPostDoc } from "../store/social.repository";
 import { notify } from "./inbox";
+import { getTikTokCreatorInfo } from "./tiktok-creator";
 
 export type SocialDeps = Pick<NotificationsDeps, "stores" | "calendar" | "now" | "logger" | "social" | "email">;
 
@@ -215,7 +216,9 @@ async function channelsNamed(deps: SocialDeps, projectId: string, ids: string[])
  * goes on the calendar at that time, and a job runs it then. The same craft again replaces a post
  * no channel has started.
  * @throws NOT_FOUND (craft), CR_ERR_BAD_REQUEST (not a social post, no text, no channel, a
- *   channel that needs an image), CONFLICT (already publishing or published).
+ *   channel that needs an image; with a TikTok channel: no privacy level, or one the creator does not
+ *   offer, or an interaction allowed that the creator turned off — fields `tiktok…`), CONFLICT
+ *   (already publishing or published; TikTok's posting options cannot be read now).
  */
 export async function publishSocialPost(
   deps: SocialDeps,
@@ -252,6 +255,14 @@ export async function publishSocialPost(
     input.tiktok ?? { privacyLevel: "", disableComment: false, disableDuet: false, disableStitch: false },
   );
   if ("problem" in tiktok) throw badRequest({ tiktokPrivacyLevel: tiktok.problem });
+  if (tiktok.options) {
+    // Checked against the creator's settings now, while the user can still change them; the
+    // adapter checks again when it publishes (the creator may change them meanwhile).
+    const info = await getTikTokCreatorInfo(deps, caller, { projectId: craft.projectId || projectId });
+    if (!info.creator) throw appError("CONFLICT", info.message);
+    const problems = creatorOptionsProblems(tiktok.options, info.creator);
+    if (Object.keys(problems).length > 0) throw badRequest(problems);
+  }
   const entryId = calendarEntryIdOf("craft", caller.userId, craft.craftId);
   const existing = await deps.stores.social.post(entryId);
   if (existing && (await deps.stores.social.attemptsOf(entryId)).size > 0)

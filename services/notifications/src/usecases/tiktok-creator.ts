@@ -1,7 +1,7 @@
 import { badRequest, type Caller, OutboundError } from "@crafter/kit";
 import { type CreatorInfo, type TikTokAdapter, TikTokApiError } from "../clients/social/tiktok";
+import type { NotificationsDeps } from "../deps";
 import { TokenUnavailable } from "../domain/social-ports";
-import type { SocialDeps } from "./social-publishing";
 
 /** The creator's posting options, or why they cannot be read. */
 export interface TikTokCreatorView {
@@ -17,7 +17,7 @@ export interface TikTokCreatorView {
  * @throws CR_ERR_BAD_REQUEST (no project id).
  */
 export async function getTikTokCreatorInfo(
-  deps: Pick<SocialDeps, "social">,
+  deps: Pick<NotificationsDeps, "social">,
   _caller: Caller,
   input: { projectId: string },
 ): Promise<TikTokCreatorView> {

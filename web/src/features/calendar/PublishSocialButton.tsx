@@ -9,11 +9,27 @@ import useSWR, { useSWRConfig } from "swr";
 import { z } from "zod";
 import { fetcher } from "../../api/api";
 import { isCalendarKey } from "../../api/calendar";
+import { errorMessage, isApiError } from "../../api/errors";
 import { useFeature } from "../../api/hooks/app";
-import { CHANNEL_KIND_LABELS, type SocialChannel, type SocialProvider, socialApi, socialKeys } from "../../api/social";
+import {
+  CHANNEL_KIND_LABELS,
+  type SocialChannel,
+  type SocialProvider,
+  socialApi,
+  socialKeys,
+  type TikTokCreatorRead,
+} from "../../api/social";
 import { notify } from "../../shared/notify";
 import { LoadingBlock } from "../../shared/states";
 import { useBusinessTimeZone } from "../../shared/time-zone";
+import { TikTokPostOptions } from "../social/tiktok/TikTokPostOptions";
+import {
+  choiceProblem,
+  EMPTY_CHOICE,
+  privacyLabel,
+  type TikTokChoice,
+  toPostOptions,
+} from "../social/tiktok/tiktok-options";
 import { isoToLocalInput, localInputToIso } from "./calendar-logic";
 
 const schemaIn = (zone: string) =>
@@ -71,12 +87,26 @@ function PublishModal({ craftId, onClose }: { craftId: string; onClose: () => vo
   });
   const when = watch("when");
   const channels = data?.channels ?? [];
+  const picked = watch("channelIds") ?? [];
+  const toTikTok = channels.some((c) => c.kind === "tiktok" && picked.includes(c.id));
+  // Read afresh each time the dialog offers TikTok: the creator may have changed its settings.
+  const creatorRead = useSWR<TikTokCreatorRead>(toTikTok ? socialKeys.tiktokCreator() : null, fetcher, {
+    revalidateOnFocus: false,
+  });
+  const creator = creatorRead.data?.creator;
+  const [tiktok, setTiktok] = useState<TikTokChoice>(EMPTY_CHOICE);
+  const [tiktokProblem, setTiktokProblem] = useState<string | null>(null);
   const names = (ids: string[]) => channels.filter((c) => ids.includes(c.id)).map((c) => c.name);
   const atOf = (values: Values) => (values.when === "now" ? new Date() : new Date(localInputToIso(values.at, zone)!));
 
   const publish = async (values: Values) => {
     try {
-      const post = await socialApi.publish(craftId, values.channelIds, atOf(values).toISOString());
+      const post = await socialApi.publish(
+        craftId,
+        values.channelIds,
+        atOf(values).toISOString(),
+        toTikTok && creator ? toPostOptions(tiktok, creator) : undefined,
+      );
       await mutate(isCalendarKey);
       notify.success(
         values.when === "now" ? "Publishing" : "Scheduled",
@@ -87,8 +117,20 @@ function PublishModal({ craftId, onClose }: { craftId: string; onClose: () => vo
       onClose();
     } catch (error) {
       setConfirming(null);
-      notify.error(error, "Could not publish it");
+      const field = isApiError(error)
+        ? Object.entries(error.fields).find(([name]) => name.startsWith("tiktok"))?.[1]
+        : undefined;
+      if (field) {
+        setTiktokProblem(field);
+        // The creator's settings changed since they were read: read them again.
+        void creatorRead.mutate();
+      } else notify.error(error, "Could not publish it");
     }
+  };
+  const review = (values: Values) => {
+    const problem = toTikTok ? choiceProblem(tiktok, creator) : null;
+    setTiktokProblem(problem);
+    if (!problem) setConfirming(values);
   };
 
   const connected = (data?.providers ?? []).some((p) => p.state === "connected");
@@ -98,7 +140,7 @@ function PublishModal({ craftId, onClose }: { craftId: string; onClose: () => vo
       title={confirming ? "Publish this post?" : "Publish to social media"}
       okText={confirming ? (confirming.when === "now" ? "Publish now" : "Schedule") : "Review"}
       okButtonProps={{ disabled: channels.length === 0, ...{ "data-testid": "publish-social-ok" } }}
-      onOk={() => (confirming ? void publish(confirming) : void handleSubmit((values) => setConfirming(values))())}
+      onOk={() => (confirming ? void publish(confirming) : void handleSubmit(review)())}
       confirmLoading={formState.isSubmitting}
       onCancel={() => (confirming ? setConfirming(null) : onClose())}
       cancelText={confirming ? "Back" : "Cancel"}
@@ -125,6 +167,13 @@ function PublishModal({ craftId, onClose }: { craftId: string; onClose: () => vo
             {confirming.when === "now" ? "Now" : `On ${formatIn(atOf(confirming), zone)}`}, to{" "}
             <strong>{names(confirming.channelIds).join(", ")}</strong>.
           </Typography.Text>
+          {toTikTok && creator ? (
+            <Typography.Text data-testid="publish-social-tiktok-summary">
+              On TikTok: {privacyLabel(tiktok.privacyLevel)}
+              {", "}
+              {tiktok.allowComment && !creator.commentDisabled ? "comments allowed" : "comments off"}.
+            </Typography.Text>
+          ) : null}
           <Typography.Text type="secondary">
             Once a channel has published it, the post stays there: remove it at the channel if you change your mind.
           </Typography.Text>
@@ -166,6 +215,22 @@ function PublishModal({ craftId, onClose }: { craftId: string; onClose: () => vo
               )}
             />
           </Form.Item>
+          {toTikTok ? (
+            <TikTokPostOptions
+              creator={creator}
+              loading={creatorRead.isLoading}
+              error={
+                creatorRead.error ? errorMessage(creatorRead.error) : creator ? undefined : creatorRead.data?.message
+              }
+              value={tiktok}
+              onChange={(next) => {
+                setTiktok(next);
+                setTiktokProblem(null);
+              }}
+              isVideo={false}
+              problem={tiktokProblem}
+            />
+          ) : null}
           {when === "later" ? (
             <Form.Item
               label="Date and time"
