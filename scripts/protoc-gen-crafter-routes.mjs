@@ -196,6 +196,10 @@ function requestField(f, where) {
   } else if (f.fieldKind === "scalar" && f.scalar === ScalarType.BOOL && where === "query") {
     schema = `z.enum(["true", "false"], { error: ${q(`${name} is true or false`)} }).default("false")`;
     value = `${where}.${name} === "true"`;
+  } else if (f.fieldKind === "scalar" && f.scalar === ScalarType.BOOL && where === "body") {
+    // Absent is the proto's own default, false.
+    schema = `z.boolean({ error: ${q(`${label} is true or false`)} }).default(false)`;
+    value = `${where}.${name}`;
   } else if (f.fieldKind === "message" && isWkt(f.message, "Struct")) {
     schema = `jsonObject(${q(name)})`;
     value = `${where}.${name} as JsonObject`;

@@ -28,21 +28,20 @@ describe("TikTok options on a publish request", () => {
 
   it("fit the creator's settings: one of its privacy levels, and interactions it turned off stay off", () => {
     const ok = { privacyLevel: "SELF_ONLY", disableComment: true, disableDuet: false, disableStitch: false };
-    expect(creatorOptionsProblems(ok, creator)).toEqual({});
-    expect(creatorOptionsProblems({ ...ok, privacyLevel: "PUBLIC_TO_EVERYONE" }, creator)).toEqual({
+    expect(creatorOptionsProblems(ok, creator, "photo")).toEqual({});
+    expect(creatorOptionsProblems({ ...ok, privacyLevel: "PUBLIC_TO_EVERYONE" }, creator, "photo")).toEqual({
       tiktokPrivacyLevel:
         "This TikTok account cannot post as PUBLIC_TO_EVERYONE; it offers FOLLOWER_OF_CREATOR, SELF_ONLY.",
     });
-    expect(creatorOptionsProblems({ ...ok, disableComment: false }, creator)).toEqual({
+    expect(creatorOptionsProblems({ ...ok, disableComment: false }, creator, "video")).toEqual({
       tiktokDisableComment: "This TikTok account turned comments off in TikTok's settings: a post cannot allow them.",
     });
-    expect(
-      Object.keys(
-        creatorOptionsProblems(
-          { privacyLevel: "SELF_ONLY" },
-          { ...creator, commentDisabled: false, duetDisabled: true, stitchDisabled: true },
-        ),
-      ),
-    ).toEqual(["tiktokDisableDuet", "tiktokDisableStitch"]);
+    const noDuets = { ...creator, commentDisabled: false, duetDisabled: true, stitchDisabled: true };
+    expect(Object.keys(creatorOptionsProblems({ privacyLevel: "SELF_ONLY" }, noDuets, "video"))).toEqual([
+      "tiktokDisableDuet",
+      "tiktokDisableStitch",
+    ]);
+    // A photo post has no duet or stitch to allow.
+    expect(creatorOptionsProblems({ privacyLevel: "SELF_ONLY" }, noDuets, "photo")).toEqual({});
   });
 });

@@ -12,11 +12,14 @@ import {
 import { IntegrationsService } from "@crafter/proto/crafter/account/v1/integrations_pb";
 import { LocalTikTokServer } from "@crafter/provider-fakes";
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
+import { complete, W } from "../../gateway/test/craft-steps";
 import { tiktokAdapter } from "../src/clients/social/tiktok";
 
 // TikTok through the gateway against the tests' local TikTok (TIKTOK_BASE_URL, port 28047 +
 // STACK_PORT_OFFSET): Login Kit v2 from Settings › Integrations, the creator as the connection,
-// the access token services get, what the creator may post, and Disconnect revoking at TikTok.
+// the access token services get, what the creator may post, a photo post published with the
+// privacy level and interactions chosen among the creator's options (refused otherwise), and
+// Disconnect revoking at TikTok.
 jest.setTimeout(120_000);
 
 const env = stackEnv();
@@ -113,6 +116,73 @@ describe("TikTok", () => {
       expect.objectContaining({ kind: "tiktok", remoteId: tiktok.creator.openId, name: "Bikes Shop (@bikes.shop)" }),
     ]);
     expect((await adapter.creatorInfo(accessToken)).privacyLevelOptions).toEqual(tiktok.creator.privacyLevelOptions);
+  });
+
+  it("answers the creator's posting options through the gateway", async () => {
+    const read = await owner.get(`/api/social/tiktok/creator?projectId=${projectId}`);
+    expect(read.status).toBe(200);
+    expect(read.body.result).toEqual({
+      state: "connected",
+      message: "",
+      creator: expect.objectContaining({
+        nickname: tiktok.creator.nickname,
+        privacyLevelOptions: ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "SELF_ONLY"],
+        commentDisabled: false,
+      }),
+    });
+  });
+
+  it("publishes a photo post only with a privacy level the creator offers and no interaction it turned off", async () => {
+    const channel = `tiktok:${tiktok.creator.openId}`;
+    expect((await owner.put(`/api/social/channels?projectId=${projectId}`, { channelIds: [channel] })).status).toBe(
+      200,
+    );
+    const craftId = (await owner.post(W, { workflowName: "SocialMediaPostWriter" })).body.result.craftId as string;
+    await complete(owner, craftId, "brief", { network: "instagram", topic: "New bells are in" });
+    await complete(owner, craftId, "imageIdeas", { subject: "A brass bicycle bell" });
+    expect((await owner.post(`${W}/${craftId}/image/ImageAppender`, { params: {} })).status).toBe(200);
+    const publish = (options: Record<string, unknown>) =>
+      owner.post(`/api/social/posts?projectId=${projectId}`, {
+        craftId,
+        channelIds: [channel],
+        publishAt: new Date().toISOString(),
+        ...options,
+      });
+    const before = tiktok.postsOf().length;
+
+    const none = await publish({});
+    expect(none.status).toBe(400);
+    expect(none.body.error.fields).toEqual({ tiktokPrivacyLevel: "Choose who can see this post on TikTok." });
+    const notOffered = await publish({ tiktokPrivacyLevel: "FOLLOWER_OF_CREATOR" });
+    expect(notOffered.status).toBe(400);
+    expect(notOffered.body.error.fields.tiktokPrivacyLevel).toBe(
+      "This TikTok account cannot post as FOLLOWER_OF_CREATOR; it offers PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, SELF_ONLY.",
+    );
+    // The creator turns comments off in TikTok: a post may no longer allow them.
+    tiktok.creator.commentDisabled = true;
+    expect((await owner.get(`/api/social/tiktok/creator?projectId=${projectId}`)).body.result.creator).toMatchObject({
+      commentDisabled: true,
+    });
+    const comments = await publish({ tiktokPrivacyLevel: "SELF_ONLY", tiktokDisableComment: false });
+    expect(comments.status).toBe(400);
+    expect(comments.body.error.fields).toEqual({
+      tiktokDisableComment: "This TikTok account turned comments off in TikTok's settings: a post cannot allow them.",
+    });
+    expect(tiktok.postsOf().length).toBe(before);
+
+    const made = await publish({ tiktokPrivacyLevel: "SELF_ONLY", tiktokDisableComment: true });
+    expect(`${made.status} ${JSON.stringify(made.body.error ?? {})}`).toBe("201 {}");
+    const end = Date.now() + 20_000;
+    let state = "";
+    while (state !== "published" && Date.now() < end) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const read = await owner.get(`/api/social/posts/${made.body.result.id}?projectId=${projectId}`);
+      state = read.body.result.channels[0]?.state ?? "";
+    }
+    expect(state).toBe("published");
+    const posted = tiktok.postsOf().slice(before);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.postInfo).toMatchObject({ privacy_level: "SELF_ONLY", disable_comment: true });
   });
 
   it("disconnects: revokes the grant at TikTok, then deletes the tokens", async () => {

@@ -27495,6 +27495,21 @@ export interface operations {
                     /** @description When to publish; a time that has passed publishes now. */
                     publishAt: (string & unknown) | string;
                     /**
+                     * @description With a TikTok channel: no comments on the post (required when the creator turned comments off).
+                     * @default false
+                     */
+                    tiktokDisableComment?: boolean;
+                    /**
+                     * @description With a TikTok video: no duets (required when the creator turned duets off).
+                     * @default false
+                     */
+                    tiktokDisableDuet?: boolean;
+                    /**
+                     * @description With a TikTok video: no stitches (required when the creator turned stitches off).
+                     * @default false
+                     */
+                    tiktokDisableStitch?: boolean;
+                    /**
                      * @description With a TikTok channel: one of the creator's privacy_level_options (PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, FOLLOWER_OF_CREATOR, SELF_ONLY).
                      * @default
                      */

@@ -42,16 +42,22 @@ export interface CreatorSettings {
 /**
  * Why `options` do not fit the creator's settings, per request field (empty when they fit): the
  * privacy level must be one the creator offers, and an interaction the creator turned off in TikTok
- * cannot be allowed on a post (the publish form locks it off).
+ * cannot be allowed on a post (the publish form locks it off). A photo post has comments only
+ * (TikTok's photo post_info has no duet or stitch).
  */
-export function creatorOptionsProblems(options: TikTokPostOptions, creator: CreatorSettings): Record<string, string> {
+export function creatorOptionsProblems(
+  options: TikTokPostOptions,
+  creator: CreatorSettings,
+  kind: "photo" | "video",
+): Record<string, string> {
   const problems: Record<string, string> = {};
   if (!creator.privacyLevelOptions.includes(options.privacyLevel))
     problems.tiktokPrivacyLevel = `This TikTok account cannot post as ${options.privacyLevel}; it offers ${creator.privacyLevelOptions.join(", ") || "none"}.`;
   const off = (name: string) =>
     `This TikTok account turned ${name} off in TikTok's settings: a post cannot allow them.`;
   if (creator.commentDisabled && !options.disableComment) problems.tiktokDisableComment = off("comments");
-  if (creator.duetDisabled && !options.disableDuet) problems.tiktokDisableDuet = off("duets");
-  if (creator.stitchDisabled && !options.disableStitch) problems.tiktokDisableStitch = off("stitches");
+  if (kind === "video" && creator.duetDisabled && !options.disableDuet) problems.tiktokDisableDuet = off("duets");
+  if (kind === "video" && creator.stitchDisabled && !options.disableStitch)
+    problems.tiktokDisableStitch = off("stitches");
   return problems;
 }

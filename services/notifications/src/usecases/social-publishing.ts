@@ -260,7 +260,8 @@ export async function publishSocialPost(
     // adapter checks again when it publishes (the creator may change them meanwhile).
     const info = await getTikTokCreatorInfo(deps, caller, { projectId: craft.projectId || projectId });
     if (!info.creator) throw appError("CONFLICT", info.message);
-    const problems = creatorOptionsProblems(tiktok.options, info.creator);
+    // A crafted post is a photo post (its image); contentProblem refused one without an image.
+    const problems = creatorOptionsProblems(tiktok.options, info.creator, "photo");
     if (Object.keys(problems).length > 0) throw badRequest(problems);
   }
   const entryId = calendarEntryIdOf("craft", caller.userId, craft.craftId);
