@@ -182,12 +182,18 @@ describe("a project's custom domain", () => {
       "bikes..example.com",
       "localhost",
       "x.svc.cluster.local",
+      // A root domain: it cannot hold the CNAME asked for.
+      `bikes-${run}.co.uk`,
       target,
     ]) {
       const refused = await other.post(`/api/projects/${otherProjectId}/custom-domain`, { domain: bad });
       expect(`${bad} ${refused.status}`).toBe(`${bad} 400`);
       expect(refused.body.error.fields.domain).toBeTruthy();
     }
+    const apex = await other.post(`/api/projects/${otherProjectId}/custom-domain`, { domain: `bikes-${run}.co.uk` });
+    expect(apex.body.error.fields.domain).toBe(
+      `bikes-${run}.co.uk is a root domain: DNS allows no CNAME record there. Use a name under it, such as www.bikes-${run}.co.uk, and have your DNS host redirect bikes-${run}.co.uk to it.`,
+    );
     const taken = await other.post(`/api/projects/${otherProjectId}/custom-domain`, { domain: domainA });
     expect(taken.status).toBe(409);
     expect(taken.body.error.code).toBe("CUSTOM_DOMAIN_TAKEN");
@@ -287,6 +293,19 @@ describe("serving by Host", () => {
     expect(home.text).toContain(`<link rel="canonical" href="https://${domainA}/" />`);
     expect(home.text).toContain(`<a href="/${slugA}">Commuter bikes that lasts</a>`);
     expect(home.text).toContain(`<a href="/${slugA2}">Bike repairs that lasts</a>`);
+    // The dashboard lists the same pages (the URLs they answer on), and only the caller's.
+    const listed = await owner.get(`/api/pages?projectId=${projectId}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.result.pages.map((p: { slug: string; title: string }) => [p.slug, p.title])).toEqual([
+      [slugA2, "Bike repairs that lasts"],
+      [slugA, "Commuter bikes that lasts"],
+    ]);
+    expect((await other.get(`/api/pages?projectId=${projectId}`)).status).toBe(404);
+    expect(
+      (await other.get(`/api/pages?projectId=${otherProjectId}`)).body.result.pages.map(
+        (p: { slug: string }) => p.slug,
+      ),
+    ).toEqual([slugB]);
   });
 
   it("serves no other business's page, and nothing on an unverified or unknown host", async () => {

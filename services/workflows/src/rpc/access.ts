@@ -43,4 +43,5 @@ export const pagesAccess = rpcAccess(PagesService, {
   getPublishedPage: ["public"],
   // A custom domain's `/` (the gateway, naming the project's owner).
   listProjectPages: ["service:gateway"],
+  listMyProjectPages: ["user"],
 });

@@ -5,7 +5,14 @@ import { callerOf } from "@crafter/kit";
 import { PagesService, type PublishedPageSchema } from "@crafter/proto/crafter/workflows/v1/pages_pb";
 import type { WorkflowsDeps } from "../deps";
 import type { PublishedPageRecord } from "../store/page.repository";
-import { getCraftPage, getPublishedPage, listProjectPages, publishPage, unpublishPage } from "../usecases/publish-page";
+import {
+  getCraftPage,
+  getPublishedPage,
+  listMyProjectPages,
+  listProjectPages,
+  publishPage,
+  unpublishPage,
+} from "../usecases/publish-page";
 
 function toPageMessage(page: PublishedPageRecord): MessageInitShape<typeof PublishedPageSchema> {
   return {
@@ -34,6 +41,14 @@ export function pagesRoutes(deps: WorkflowsDeps): (router: ConnectRouter) => voi
       // Public: anyone may read what is published at `/<slug>`.
       getPublishedPage: async (req) => ({ page: toPageMessage(await getPublishedPage(deps, req)) }),
       listProjectPages: async (req) => ({ pages: (await listProjectPages(deps, req)).map(toPageMessage) }),
+      listMyProjectPages: async (req, ctx) => ({
+        pages: (await listMyProjectPages(deps, callerOf(ctx), req)).map((page) => ({
+          slug: page.slug,
+          craftId: page.craftId,
+          title: page.title,
+          publishedAt: timestampFromDate(page.publishedAt),
+        })),
+      }),
     });
   };
 }

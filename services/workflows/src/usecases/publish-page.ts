@@ -100,3 +100,17 @@ export async function listProjectPages(
   if (!input.userId || !input.projectId) return [];
   return deps.stores.pages.ofProject(input.userId, input.projectId, 100);
 }
+
+/**
+ * The pages published from the caller's crafts in `projectId`, newest first, at most 100 (a member
+ * acting in the project through a delegated token reads the owner's, whose id it carries).
+ * @throws CR_ERR_BAD_REQUEST without a project id.
+ */
+export async function listMyProjectPages(
+  deps: WorkflowsDeps,
+  caller: Caller,
+  input: { projectId: string },
+): Promise<PublishedPageRecord[]> {
+  if (!input.projectId || input.projectId.length > 64) throw badRequest({ projectId: "projectId is required" });
+  return deps.stores.pages.ofProject(caller.userId, input.projectId, 100);
+}

@@ -4,6 +4,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_crafter_api_v1_rest } from "../../api/v1/rest_pb";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file crafter/workflows/v1/pages.proto.
  */
 export const file_crafter_workflows_v1_pages: GenFile = /*@__PURE__*/
-  fileDesc("CiBjcmFmdGVyL3dvcmtmbG93cy92MS9wYWdlcy5wcm90bxIUY3JhZnRlci53b3JrZmxvd3MudjEi7gEKDVB1Ymxpc2hlZFBhZ2USDAoEc2x1ZxgBIAEoCRIQCghjcmFmdF9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRIMCgRodG1sGAUgASgJEhUKDWJ1c2luZXNzX25hbWUYBiABKAkSMAoMcHVibGlzaGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAkgASgJIjQKElB1Ymxpc2hQYWdlUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIMCgRzbHVnGAIgASgJIkgKE1B1Ymxpc2hQYWdlUmVzcG9uc2USMQoEcGFnZRgBIAEoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hlZFBhZ2UiKAoUVW5wdWJsaXNoUGFnZVJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkiLAoVVW5wdWJsaXNoUGFnZVJlc3BvbnNlEhMKC3VucHVibGlzaGVkGAEgASgIIicKE0dldENyYWZ0UGFnZVJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkiSQoUR2V0Q3JhZnRQYWdlUmVzcG9uc2USMQoEcGFnZRgBIAEoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hlZFBhZ2UiJwoXR2V0UHVibGlzaGVkUGFnZVJlcXVlc3QSDAoEc2x1ZxgBIAEoCSJNChhHZXRQdWJsaXNoZWRQYWdlUmVzcG9uc2USMQoEcGFnZRgBIAEoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hlZFBhZ2UiPgoXTGlzdFByb2plY3RQYWdlc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJIk4KGExpc3RQcm9qZWN0UGFnZXNSZXNwb25zZRIyCgVwYWdlcxgBIAMoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hlZFBhZ2UyqQQKDFBhZ2VzU2VydmljZRJiCgtQdWJsaXNoUGFnZRIoLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hQYWdlUmVxdWVzdBopLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hQYWdlUmVzcG9uc2USaAoNVW5wdWJsaXNoUGFnZRIqLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlVucHVibGlzaFBhZ2VSZXF1ZXN0GisuY3JhZnRlci53b3JrZmxvd3MudjEuVW5wdWJsaXNoUGFnZVJlc3BvbnNlEmUKDEdldENyYWZ0UGFnZRIpLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldENyYWZ0UGFnZVJlcXVlc3QaKi5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRDcmFmdFBhZ2VSZXNwb25zZRJxChBHZXRQdWJsaXNoZWRQYWdlEi0uY3JhZnRlci53b3JrZmxvd3MudjEuR2V0UHVibGlzaGVkUGFnZVJlcXVlc3QaLi5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRQdWJsaXNoZWRQYWdlUmVzcG9uc2UScQoQTGlzdFByb2plY3RQYWdlcxItLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkxpc3RQcm9qZWN0UGFnZXNSZXF1ZXN0Gi4uY3JhZnRlci53b3JrZmxvd3MudjEuTGlzdFByb2plY3RQYWdlc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiBjcmFmdGVyL3dvcmtmbG93cy92MS9wYWdlcy5wcm90bxIUY3JhZnRlci53b3JrZmxvd3MudjEi7gEKDVB1Ymxpc2hlZFBhZ2USDAoEc2x1ZxgBIAEoCRIQCghjcmFmdF9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRIMCgRodG1sGAUgASgJEhUKDWJ1c2luZXNzX25hbWUYBiABKAkSMAoMcHVibGlzaGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpwcm9qZWN0X2lkGAkgASgJIjQKElB1Ymxpc2hQYWdlUmVxdWVzdBIQCghjcmFmdF9pZBgBIAEoCRIMCgRzbHVnGAIgASgJIkgKE1B1Ymxpc2hQYWdlUmVzcG9uc2USMQoEcGFnZRgBIAEoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hlZFBhZ2UiKAoUVW5wdWJsaXNoUGFnZVJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkiLAoVVW5wdWJsaXNoUGFnZVJlc3BvbnNlEhMKC3VucHVibGlzaGVkGAEgASgIIicKE0dldENyYWZ0UGFnZVJlcXVlc3QSEAoIY3JhZnRfaWQYASABKAkiSQoUR2V0Q3JhZnRQYWdlUmVzcG9uc2USMQoEcGFnZRgBIAEoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hlZFBhZ2UiJwoXR2V0UHVibGlzaGVkUGFnZVJlcXVlc3QSDAoEc2x1ZxgBIAEoCSJNChhHZXRQdWJsaXNoZWRQYWdlUmVzcG9uc2USMQoEcGFnZRgBIAEoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hlZFBhZ2UiPgoXTGlzdFByb2plY3RQYWdlc1JlcXVlc3QSEgoKcHJvamVjdF9pZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJIk4KGExpc3RQcm9qZWN0UGFnZXNSZXNwb25zZRIyCgVwYWdlcxgBIAMoCzIjLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hlZFBhZ2Ui8AEKC1BhZ2VBZGRyZXNzEgwKBHNsdWcYASABKAkSEAoIY3JhZnRfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSOAoMcHVibGlzaGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIG0vMYAlABOnja8xh0CgtQYWdlQWRkcmVzcxJlQSBwdWJsaXNoZWQgcGFnZSdzIGFkZHJlc3MgKHNlcnZlZCBhdCAvPHNsdWc+LCBhbmQgb24gdGhlIHByb2plY3QncyB2ZXJpZmllZCBjdXN0b20gZG9tYWluKSBhbmQgdGl0bGUiLwoZTGlzdE15UHJvamVjdFBhZ2VzUmVxdWVzdBISCgpwcm9qZWN0X2lkGAEgASgJIk4KGkxpc3RNeVByb2plY3RQYWdlc1Jlc3BvbnNlEjAKBXBhZ2VzGAEgAygLMiEuY3JhZnRlci53b3JrZmxvd3MudjEuUGFnZUFkZHJlc3MynAYKDFBhZ2VzU2VydmljZRJiCgtQdWJsaXNoUGFnZRIoLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hQYWdlUmVxdWVzdBopLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlB1Ymxpc2hQYWdlUmVzcG9uc2USaAoNVW5wdWJsaXNoUGFnZRIqLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLlVucHVibGlzaFBhZ2VSZXF1ZXN0GisuY3JhZnRlci53b3JrZmxvd3MudjEuVW5wdWJsaXNoUGFnZVJlc3BvbnNlEmUKDEdldENyYWZ0UGFnZRIpLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkdldENyYWZ0UGFnZVJlcXVlc3QaKi5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRDcmFmdFBhZ2VSZXNwb25zZRJxChBHZXRQdWJsaXNoZWRQYWdlEi0uY3JhZnRlci53b3JrZmxvd3MudjEuR2V0UHVibGlzaGVkUGFnZVJlcXVlc3QaLi5jcmFmdGVyLndvcmtmbG93cy52MS5HZXRQdWJsaXNoZWRQYWdlUmVzcG9uc2UScQoQTGlzdFByb2plY3RQYWdlcxItLmNyYWZ0ZXIud29ya2Zsb3dzLnYxLkxpc3RQcm9qZWN0UGFnZXNSZXF1ZXN0Gi4uY3JhZnRlci53b3JrZmxvd3MudjEuTGlzdFByb2plY3RQYWdlc1Jlc3BvbnNlEvABChJMaXN0TXlQcm9qZWN0UGFnZXMSLy5jcmFmdGVyLndvcmtmbG93cy52MS5MaXN0TXlQcm9qZWN0UGFnZXNSZXF1ZXN0GjAuY3JhZnRlci53b3JrZmxvd3MudjEuTGlzdE15UHJvamVjdFBhZ2VzUmVzcG9uc2Uid8rzGHNCBXBhZ2VzSlxUaGUgcGFnZXMgcHVibGlzaGVkIGZyb20gdGhlIHByb2plY3QncyBjcmFmdHMgKGFkZHJlc3MgYW5kIHRpdGxlKSwgbmV3ZXN0IGZpcnN0LCBhdCBtb3N0IDEwMGABCgovYXBpL3BhZ2VzYgZwcm90bzM", [file_crafter_api_v1_rest, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message crafter.workflows.v1.PublishedPage
@@ -264,6 +265,74 @@ export const ListProjectPagesResponseSchema: GenMessage<ListProjectPagesResponse
   messageDesc(file_crafter_workflows_v1_pages, 10);
 
 /**
+ * Where a published page answers: its address (`/<slug>`) and title.
+ *
+ * @generated from message crafter.workflows.v1.PageAddress
+ */
+export type PageAddress = Message<"crafter.workflows.v1.PageAddress"> & {
+  /**
+   * @generated from field: string slug = 1;
+   */
+  slug: string;
+
+  /**
+   * @generated from field: string craft_id = 2;
+   */
+  craftId: string;
+
+  /**
+   * @generated from field: string title = 3;
+   */
+  title: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp published_at = 4;
+   */
+  publishedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.PageAddress.
+ * Use `create(PageAddressSchema)` to create a new message.
+ */
+export const PageAddressSchema: GenMessage<PageAddress> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_pages, 11);
+
+/**
+ * @generated from message crafter.workflows.v1.ListMyProjectPagesRequest
+ */
+export type ListMyProjectPagesRequest = Message<"crafter.workflows.v1.ListMyProjectPagesRequest"> & {
+  /**
+   * @generated from field: string project_id = 1;
+   */
+  projectId: string;
+};
+
+/**
+ * Describes the message crafter.workflows.v1.ListMyProjectPagesRequest.
+ * Use `create(ListMyProjectPagesRequestSchema)` to create a new message.
+ */
+export const ListMyProjectPagesRequestSchema: GenMessage<ListMyProjectPagesRequest> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_pages, 12);
+
+/**
+ * @generated from message crafter.workflows.v1.ListMyProjectPagesResponse
+ */
+export type ListMyProjectPagesResponse = Message<"crafter.workflows.v1.ListMyProjectPagesResponse"> & {
+  /**
+   * @generated from field: repeated crafter.workflows.v1.PageAddress pages = 1;
+   */
+  pages: PageAddress[];
+};
+
+/**
+ * Describes the message crafter.workflows.v1.ListMyProjectPagesResponse.
+ * Use `create(ListMyProjectPagesResponseSchema)` to create a new message.
+ */
+export const ListMyProjectPagesResponseSchema: GenMessage<ListMyProjectPagesResponse> = /*@__PURE__*/
+  messageDesc(file_crafter_workflows_v1_pages, 13);
+
+/**
  * Pages published from Web Page Writer crafts (issue 14): the public site serves each at
  * `/<slug>`. Served by the workflows service beside WorkflowsService.
  *
@@ -326,6 +395,17 @@ export const PagesService: GenService<{
     methodKind: "unary";
     input: typeof ListProjectPagesRequestSchema;
     output: typeof ListProjectPagesResponseSchema;
+  },
+  /**
+   * The pages published from the caller's crafts in a project, newest first, at most 100, without
+   * their HTML: where each answers (the custom domain panel lists them).
+   *
+   * @generated from rpc crafter.workflows.v1.PagesService.ListMyProjectPages
+   */
+  listMyProjectPages: {
+    methodKind: "unary";
+    input: typeof ListMyProjectPagesRequestSchema;
+    output: typeof ListMyProjectPagesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_crafter_workflows_v1_pages, 0);

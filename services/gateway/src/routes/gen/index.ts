@@ -15,6 +15,7 @@ import { webhooksServiceRoutes } from "./notifications.v1.webhooks";
 import { customDomainsServiceRoutes } from "./projects.v1.custom_domains";
 import { membersServiceRoutes } from "./projects.v1.members";
 import { projectsServiceRoutes } from "./projects.v1.projects";
+import { pagesServiceRoutes } from "./workflows.v1.pages";
 
 /** The route files generated from the protos' REST bindings, registered beside the hand-written ones. */
-export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [integrationsServiceRoutes, authServiceRoutes, contactsServiceRoutes, automationsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, socialServiceRoutes, campaignsServiceRoutes, sendersServiceRoutes, templatesServiceRoutes, webhooksServiceRoutes, customDomainsServiceRoutes, membersServiceRoutes, projectsServiceRoutes];
+export const GENERATED_ROUTE_FILES: Array<(deps: RouteDeps) => RouteDef[]> = [integrationsServiceRoutes, authServiceRoutes, contactsServiceRoutes, automationsServiceRoutes, calendarServiceRoutes, inboxServiceRoutes, socialServiceRoutes, campaignsServiceRoutes, sendersServiceRoutes, templatesServiceRoutes, webhooksServiceRoutes, customDomainsServiceRoutes, membersServiceRoutes, projectsServiceRoutes, pagesServiceRoutes];
