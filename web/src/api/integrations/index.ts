@@ -13,10 +13,15 @@ export type Integration = Schema<"Integration">;
 export type IntegrationSync = Schema<"IntegrationSync">;
 export type SyncRequested = ResultOf<"/api/integrations/{provider}/sync", "post">;
 export type CustomDomain = Schema<"CustomDomain">;
+export type DnsRecord = CustomDomain["records"][number];
+/** A page published from the project: where it answers (`/<slug>`, and on a verified custom domain). */
+export type PageAddress = Schema<"PageAddress">;
 
 export const integrationKeys = {
   list: () => apiKey("/api/integrations"),
   customDomain: (projectId: string) => apiKey("/api/projects/{id}/custom-domain", { path: { id: projectId } }),
+  /** The active project's published pages (their addresses), newest first, at most 100. */
+  pages: () => apiKey("/api/pages"),
 };
 
 /** The active project's integrations; `poll` refreshes them every 1.5 s (while an import runs). */
@@ -93,9 +98,19 @@ export function disconnectIntegration(provider: string) {
   return http.del("/api/integrations/{provider}", { path: { provider } });
 }
 
-/** The project's custom domain (the projects service; `customDomain` absent when none). */
-export function useCustomDomain(projectId: string | null | undefined) {
-  return useSWR<{ customDomain?: CustomDomain }>(projectId ? integrationKeys.customDomain(projectId) : null, fetcher);
+/**
+ * The project's custom domain (the projects service; `customDomain` absent when none). With
+ * `pollMs`, a domain not verified yet is read again that often (the server checks it on its own).
+ */
+export function useCustomDomain(projectId: string | null | undefined, pollMs = 0) {
+  return useSWR<{ customDomain?: CustomDomain }>(projectId ? integrationKeys.customDomain(projectId) : null, fetcher, {
+    refreshInterval: (data) => (data?.customDomain && data.customDomain.status !== "verified" ? pollMs : 0),
+  });
+}
+
+/** The active project's published pages: the URLs its custom domain answers on. */
+export function useProjectPages(enabled = true) {
+  return useSWR<ResultOf<"/api/pages", "get">>(enabled ? integrationKeys.pages() : null, fetcher);
 }
 
 /**

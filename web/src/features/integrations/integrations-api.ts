@@ -1,4 +1,4 @@
-import type { components } from "../../api/contract";
+import type { components, Schema } from "../../api/contract";
 
 /** One integration as `GET /api/integrations` answers it (only those whose flag is on). */
 export type Integration = components["schemas"]["Integration"];
@@ -57,6 +57,13 @@ export function integrationState(integration: Integration): IntegrationState {
   if (!CONNECTION_KINDS.has(integration.kind)) return { state: "coming" };
   return { state: integration.configured ? "not_connected" : "not_configured" };
 }
+
+/** A custom domain's state as its row shows it (its panel shows the records behind it). */
+export const DOMAIN_STATUS: Record<Schema<"CustomDomain">["status"], { color: string; label: string }> = {
+  verified: { color: "green", label: "Connected" },
+  pending: { color: "orange", label: "Waiting for DNS records" },
+  failing: { color: "red", label: "DNS records not found" },
+};
 
 /** The sentence shown after the provider sent the browser back with `?error=<code>`. */
 export function returnErrorMessage(code: string, title: string): string {

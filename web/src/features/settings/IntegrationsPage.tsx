@@ -1,7 +1,7 @@
 import { ApiOutlined } from "@ant-design/icons";
 import { canOnProject } from "@crafter/roles";
 import { Alert, Button, Card, Flex, List, Popconfirm, Tag, Typography } from "antd";
-import { type ComponentType, useState } from "react";
+import { type ComponentType, lazy, Suspense, useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import useSWR from "swr";
 import { fetcher } from "../../api/api";
@@ -12,6 +12,7 @@ import { formatDateTime } from "../../shared/format";
 import { notify } from "../../shared/notify";
 import { EmptyState, ErrorState, LoadingBlock } from "../../shared/states";
 import {
+  DOMAIN_STATUS,
   INTEGRATION_DESCRIPTIONS,
   INTEGRATIONS_PATH,
   type Integration,
@@ -19,13 +20,17 @@ import {
   integrationState,
   returnErrorMessage,
 } from "../integrations/integrations-api";
-import { CustomDomainPanel, DOMAIN_STATUS } from "./integrations/CustomDomainPanel";
 import { SendgridPanel } from "./integrations/SendgridPanel";
 import { ShopifyPanel } from "./integrations/ShopifyPanel";
 import { MetaChannelsPanel } from "./integrations/SocialChannelsPanel";
 import { WebhooksPanel } from "./integrations/WebhooksPanel";
 import { type WebhookEndpoint, webhookKeys } from "./integrations/webhooks-api";
 import { SettingsPageFrame } from "./SettingsPageFrame";
+
+// Loaded only when its row shows: it judges domains with the Public Suffix List (about 130 kB).
+const CustomDomainPanel = lazy(() =>
+  import("./integrations/CustomDomainPanel").then((module) => ({ default: module.CustomDomainPanel })),
+);
 
 /** A provider's own panel (its file under ./integrations/), shown under its row: one line each. */
 const PANELS: Partial<
@@ -254,7 +259,11 @@ function IntegrationRow({
             ) : null}
           </Flex>
         ) : null}
-        {Panel ? <Panel canManage={canManage} integration={integration} onChanged={onChanged} /> : null}
+        {Panel ? (
+          <Suspense fallback={<LoadingBlock rows={2} />}>
+            <Panel canManage={canManage} integration={integration} onChanged={onChanged} />
+          </Suspense>
+        ) : null}
         {ConnectedPanel ? <ConnectedPanel canManage={canManage} /> : null}
       </Flex>
     </List.Item>
