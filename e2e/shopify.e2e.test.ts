@@ -121,7 +121,7 @@ describe("Shopify store", () => {
     await page.waitForURL("**/app/settings/integrations?connected=shopify");
     await page.getByTestId("integration-return").waitFor();
     for (const part of ["products", "customers"])
-      await page.locator(`[data-testid="shopify-sync-${part}"][data-state="done"]`).waitFor({ timeout: 30_000 });
+      await page.locator(`[data-testid="shopify-sync-${part}"][data-state="done"]`).waitFor({ timeout: 45_000 });
     expect(await page.getByTestId("shopify-sync-products").textContent()).toContain("2 offerings");
     expect(await page.getByTestId("shopify-sync-customers").textContent()).toContain("4 contacts");
     expect(await page.getByTestId("shopify-details").textContent()).toContain(shop);

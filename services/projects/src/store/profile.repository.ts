@@ -37,6 +37,8 @@ export interface ProfileDoc {
   sourceId?: string;
   /** The media library's copies of its images (a Shopify product's), in the order of `fields.images`. */
   mediaAssetIds?: string[];
+  /** The source's version of what was written last (a product's updatedAt, with the mapping's version). */
+  sourceVersion?: string;
   createdAt: Date;
   updatedAt: Date;
   /** ProfileUpdated events, written with each change (kit outbox); never read back by the service. */
@@ -71,6 +73,7 @@ const profileSchema = new Schema<ProfileDoc>(
     source: { type: String, default: "" },
     sourceId: { type: String, default: "" },
     mediaAssetIds: { type: [String], default: undefined },
+    sourceVersion: String,
     outbox: outboxField,
     outboxMinute: outboxMinuteField,
   },
@@ -185,6 +188,17 @@ export class ProfileRepository extends TenantRepository<ProfileDoc> {
         if (attempt > 0 || !isDuplicateKey(error)) throw error;
       }
     }
+  }
+
+  /**
+   * What a profile kept in sync from a source was last written from (read by `_id`): the source's
+   * version and how many image copies it holds; null when there is none.
+   */
+  async sourceStateOf(userId: string, id: string): Promise<{ sourceVersion: string; copies: number } | null> {
+    const doc = await this.model
+      .findOne({ _id: id, userId }, { sourceVersion: 1, mediaAssetIds: 1 })
+      .lean<Pick<ProfileDoc, "sourceVersion" | "mediaAssetIds">>();
+    return doc ? { sourceVersion: doc.sourceVersion ?? "", copies: doc.mediaAssetIds?.length ?? 0 } : null;
   }
 
   /** The `_id`s of a project's profiles kept in sync from `source`. */

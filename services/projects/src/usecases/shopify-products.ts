@@ -47,9 +47,22 @@ async function copyImages(
   return { images, mediaAssetIds };
 }
 
+/**
+ * What a written offering was made from: the product's updatedAt and this mapping's version (a
+ * change to productValues or the image copies bumps it, so every product is written again once).
+ */
+const sourceVersionOf = (product: ShopifyProduct) => `1|${product.updatedAt}`;
+
+/**
+ * Writes one product's offering, unless it was written from this very version of the product with
+ * every image copied (a re-sync or a late webhook of an unchanged product writes nothing).
+ */
 async function save(deps: ProjectsDeps, owner: { userId: string; projectId: string }, product: ShopifyProduct) {
   const values = productValues(product);
   const id = productProfileId(owner.projectId, product.id);
+  const version = sourceVersionOf(product);
+  const stored = await deps.stores.profiles.sourceStateOf(owner.userId, id);
+  if (product.updatedAt && stored?.sourceVersion === version && stored.copies === values.images.length) return;
   const { name, description, keywords, images: urls, ...rest } = values;
   const { images, mediaAssetIds } = await copyImages(deps, owner, id, name, urls);
   const fields = { ...rest, images };
@@ -59,7 +72,7 @@ async function save(deps: ProjectsDeps, owner: { userId: string; projectId: stri
     projectId: owner.projectId,
     source: SOURCE,
     sourceId: product.id,
-    core: { name, description, keywords, mediaAssetIds },
+    core: { name, description, keywords, mediaAssetIds, sourceVersion: version },
     fields,
     sections: emptySections(),
     event: deps.events.profileUpdated({ userId: owner.userId, projectId: owner.projectId, id, type: "PRODUCT", name }, [
