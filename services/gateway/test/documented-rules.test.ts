@@ -4,7 +4,7 @@ import { z } from "zod";
 import { fail, parseBody } from "../src/http/envelope";
 import { openApiDocument } from "../src/http/openapi";
 import { websiteAddress } from "../src/http/schemas";
-import { senderFromAddress, senderReplyTo, sendingDomain } from "../src/http/validators";
+import { senderFromAddress, senderReplyTo, sendingDomain, webhookUrl } from "../src/http/validators";
 import { accountRoutes } from "../src/routes/account.routes";
 import type { RouteDeps } from "../src/routes/deps";
 import { leadsRoutes } from "../src/routes/leads.routes";
@@ -134,5 +134,23 @@ describe("errors", () => {
     } as unknown as Parameters<typeof fail>[0];
     fail(res, { code: "RATE_LIMITED", status: 429, message: "A link was sent a moment ago" });
     expect(headers.get("retry-after")).toBe("60");
+  });
+});
+
+describe("a webhook endpoint's URL", () => {
+  // The document's pattern and the URL parser agree: what the pattern takes, the parser takes.
+  const pattern = new RegExp((z.toJSONSchema(webhookUrl) as { pattern: string }).pattern);
+  it.each([
+    ["https://hooks.example.com/crafter", true],
+    ["http://203.0.113.5:8080/hook?x=1", true],
+    ["http://localhost:3000", true],
+    // A numeric last label reads as an IPv4 address, which it is not: the parser refuses it.
+    ["https://a.b.7:65440?U", false],
+    ["https://a.0x1f/", false],
+    ["https://user:secret@example.com/", false],
+    ["ftp://example.com/", false],
+  ])("%s: %s", (url, taken) => {
+    expect(webhookUrl.safeParse(url).success).toBe(taken);
+    expect(pattern.test(url)).toBe(taken);
   });
 });

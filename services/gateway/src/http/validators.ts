@@ -71,9 +71,11 @@ export const automationTriggerShape = z.looseObject({ kind: z.string() });
 /** An automation's steps as answered. */
 export const automationStepsShape = z.array(z.record(z.string(), z.unknown()));
 
-const WEBHOOK_URL = new RegExp(
-  `^https?://([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)*[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(:${PORT})?([/?#]${LINK_PATH})?$`,
-);
+// A host name's last label starts with a letter: one of digits (…example.7) makes a URL parser
+// read the host as an IPv4 address, which it is not. A dotted IPv4 address is its own branch.
+const IPV4_OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+const HOST = `(([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)*[A-Za-z]([A-Za-z0-9-]*[A-Za-z0-9])?|(${IPV4_OCTET}\\.){3}${IPV4_OCTET})`;
+const WEBHOOK_URL = new RegExp(`^https?://${HOST}(:${PORT})?([/?#]${LINK_PATH})?$`);
 
 /**
  * A webhook endpoint's URL: absolute http(s), no credentials, at most 2000 characters. The
