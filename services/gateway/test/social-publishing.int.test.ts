@@ -159,14 +159,17 @@ describe("Meta's long-lived token expired", () => {
       description: "Second-hand bikes",
     });
     const otherId = other.body.result.project.projectId as string;
-    graph.longLivedMs = 1_500;
+    // Whole seconds, as Meta's expires_in counts them: the fake and account then agree on the
+    // moment it expires (account's is the later, counted from when the answer arrived). Long
+    // enough to choose the channels with it on a loaded machine; then waited out.
+    graph.longLivedMs = 3_000;
     try {
       await connectMeta(otherId);
     } finally {
       graph.longLivedMs = 5_183_944_000;
     }
     expect((await owner.put(`/api/social/channels?projectId=${otherId}`, { channelIds: [PAGE] })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1_700));
+    await new Promise((resolve) => setTimeout(resolve, 3_700));
     const craftId = await socialCraft("Outlet opening", false, otherId);
     const made = await owner.post(`/api/social/posts?projectId=${otherId}`, {
       craftId,
