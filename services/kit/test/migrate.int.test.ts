@@ -35,6 +35,7 @@ function migrate(
         // The peers projects calls (services/manifest.yaml); migrate does not call them.
         AUTH_URL: "http://127.0.0.1:1",
         ACCOUNT_URL: "http://127.0.0.1:1",
+        MEDIA_URL: "http://127.0.0.1:1",
         // Were migrate to start the RPC server, the process would stay up and the test time out.
         PORT: "0",
         ...extra,
